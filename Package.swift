@@ -1,0 +1,47 @@
+// swift-tools-version: 6.0
+// The layering follows DESIGN.md §2: C libraries at the bottom, the plugin ABI beside them,
+// EffectKit for effect authors, the RenderFarm engine, the CLI, and a one-line executable.
+// Effects are dynamic libraries in plugins/<name>/ and never depend on the engine.
+import PackageDescription
+
+let package = Package(
+    name: "RenderFarm",
+    products: [
+        .executable(name: "renderfarm", targets: ["renderfarm"]),
+        .library(name: "renderfarm-floating-heart", type: .dynamic, targets: ["FloatingHeart"]),
+        .library(name: "renderfarm-gradient", type: .dynamic, targets: ["Gradient"]),
+    ],
+    targets: [
+        // C libraries from Debian (pkg-config), each with a [system] modulemap and a shim header.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // libpng needs setjmp/longjmp, which Swift cannot call: the writer stays in C.
+        .target(name: "CPNGWriter", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "RenderFarmPluginABI"),
+
+        .target(name: "StrictJSON"),
+        .target(name: "CairoKit", dependencies: ["CCairo"]),
+        .target(name: "EffectKit", dependencies: ["CairoKit", "RenderFarmPluginABI", "StrictJSON"]),
+        .target(
+            name: "RenderFarm",
+            dependencies: ["CairoKit", "RenderFarmPluginABI", "CPNGWriter", "CCrypto", "StrictJSON"]
+        ),
+        .target(name: "RenderFarmCLI", dependencies: ["RenderFarm"]),
+        .executableTarget(name: "renderfarm", dependencies: ["RenderFarmCLI"]),
+
+        // Effect plugins: one dynamic library each, loaded by id through the C ABI.
+        .target(name: "FloatingHeart", dependencies: ["EffectKit"], path: "plugins/floating-heart"),
+        .target(
+            name: "Gradient", dependencies: ["CCairo", "RenderFarmPluginABI"], path: "plugins/gradient",
+            linkerSettings: [.linkedLibrary("m")]
+        ),
+
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
+        .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
+        .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm"]),
+        .testTarget(name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

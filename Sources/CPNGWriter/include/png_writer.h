@@ -1,0 +1,64 @@
+/*
+ * A tiny libpng shim. libpng reports errors with longjmp, which Swift cannot survive, so the
+ * whole encode runs here and returns a status code and a message instead.
+ *
+ * Input is cairo's CAIRO_FORMAT_ARGB32: native-endian 32-bit words A<<24 | R<<16 | G<<8 | B,
+ * premultiplied. Output is a complete PNG file in memory: straight-alpha RGBA, or RGB when every
+ * pixel is opaque (smaller and faster to encode).
+ */
+#ifndef RF_PNG_WRITER_H
+#define RF_PNG_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Row filters, as libpng's PNG_FILTER_* bit sets (re-exported: Swift cannot import them). */
+typedef enum rf_png_filter {
+    RF_PNG_FILTER_NONE = 0,     /* fastest; DESIGN.md §8 */
+    RF_PNG_FILTER_SUB = 1,
+    RF_PNG_FILTER_UP = 2,
+    RF_PNG_FILTER_PAETH = 3,
+    RF_PNG_FILTER_ADAPTIVE = 4, /* libpng picks per row among all five: smallest, slowest */
+} rf_png_filter;
+
+/* An encoder's reusable memory: the PNG bytes of the last frame and a row buffer. Zero it
+ * before first use; keep one per worker thread; free with rf_png_encoder_free(). */
+typedef struct rf_png_encoder {
+    uint8_t *data;     /* the encoded PNG file */
+    size_t length;
+    size_t capacity;
+    uint8_t *row;      /* one converted row */
+    size_t row_capacity;
+    int opaque;        /* 1 when the last image had no transparency and was written as RGB */
+} rf_png_encoder;
+
+/* Where an encode spent its time, in nanoseconds (pixel conversion vs compression). */
+typedef struct rf_png_timing {
+    uint64_t convert_ns;
+    uint64_t encode_ns;
+} rf_png_timing;
+
+/* Returns 1 when every pixel has alpha 255. */
+int rf_argb32_is_opaque(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride);
+
+/* Encodes the image into enc->data / enc->length. compression: zlib level 0–9.
+ * Returns 0 on success; otherwise writes a one-line message to err and returns -1.
+ * timing may be NULL. Thread-safe for distinct encoders. */
+int rf_png_encode_argb32(rf_png_encoder *enc, const uint8_t *pixels, uint32_t width,
+                         uint32_t height, size_t stride, int compression, rf_png_filter filter,
+                         rf_png_timing *timing, char *err, size_t errlen);
+
+void rf_png_encoder_free(rf_png_encoder *enc);
+
+/* The libpng version in use, e.g. "1.6.39". */
+const char *rf_png_library_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,200 @@
+#include "png_writer.h"
+
+#include <png.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* unpremultiply[a][c] = round(c * 255 / a): 64 KiB, built once (DESIGN.md §8). */
+static uint8_t unpremultiply[256][256];
+static pthread_once_t unpremultiply_once = PTHREAD_ONCE_INIT;
+
+static void build_unpremultiply(void) {
+    for (int a = 0; a < 256; a++) {
+        for (int c = 0; c < 256; c++) {
+            if (a == 0) {
+                unpremultiply[a][c] = 0;
+            } else {
+                int v = (c * 255 + a / 2) / a;
+                unpremultiply[a][c] = (uint8_t)(v > 255 ? 255 : v);
+            }
+        }
+    }
+}
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int rf_argb32_is_opaque(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride) {
+    for (uint32_t y = 0; y < height; y++) {
+        const uint32_t *row = (const uint32_t *)(pixels + (size_t)y * stride);
+        for (uint32_t x = 0; x < width; x++) {
+            if ((row[x] >> 24) != 0xFF) return 0;
+        }
+    }
+    return 1;
+}
+
+typedef struct write_state {
+    rf_png_encoder *enc;
+    int failed;
+} write_state;
+
+static void write_bytes(png_structp png, png_bytep bytes, png_size_t count) {
+    write_state *state = (write_state *)png_get_io_ptr(png);
+    rf_png_encoder *enc = state->enc;
+    if (enc->length + count > enc->capacity) {
+        size_t capacity = enc->capacity ? enc->capacity : 1u << 16;
+        while (capacity < enc->length + count) capacity *= 2;
+        uint8_t *grown = realloc(enc->data, capacity);
+        if (!grown) {
+            state->failed = 1;
+            png_error(png, "out of memory growing the PNG buffer");
+        }
+        enc->data = grown;
+        enc->capacity = capacity;
+    }
+    memcpy(enc->data + enc->length, bytes, count);
+    enc->length += count;
+}
+
+static void flush_bytes(png_structp png) { (void)png; }
+
+typedef struct error_state {
+    char *message;
+    size_t length;
+} error_state;
+
+static void on_error(png_structp png, png_const_charp message) {
+    error_state *state = (error_state *)png_get_error_ptr(png);
+    if (state && state->message && state->length) snprintf(state->message, state->length, "libpng: %s", message);
+    png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
+
+static void convert_row(const uint32_t *src, uint8_t *dst, uint32_t width, int opaque) {
+    if (opaque) {
+        for (uint32_t x = 0; x < width; x++) {
+            uint32_t p = src[x];
+            dst[0] = (uint8_t)(p >> 16);
+            dst[1] = (uint8_t)(p >> 8);
+            dst[2] = (uint8_t)p;
+            dst += 3;
+        }
+        return;
+    }
+    for (uint32_t x = 0; x < width; x++) {
+        uint32_t p = src[x];
+        uint8_t a = (uint8_t)(p >> 24);
+        const uint8_t *lut = unpremultiply[a];
+        dst[0] = lut[(p >> 16) & 0xFF];
+        dst[1] = lut[(p >> 8) & 0xFF];
+        dst[2] = lut[p & 0xFF];
+        dst[3] = a;
+        dst += 4;
+    }
+}
+
+static int filter_bits(rf_png_filter filter) {
+    switch (filter) {
+    case RF_PNG_FILTER_NONE: return PNG_FILTER_NONE;
+    case RF_PNG_FILTER_SUB: return PNG_FILTER_SUB;
+    case RF_PNG_FILTER_UP: return PNG_FILTER_UP;
+    case RF_PNG_FILTER_PAETH: return PNG_FILTER_PAETH;
+    case RF_PNG_FILTER_ADAPTIVE: return PNG_ALL_FILTERS;
+    }
+    return PNG_FILTER_NONE;
+}
+
+int rf_png_encode_argb32(rf_png_encoder *enc, const uint8_t *pixels, uint32_t width,
+                         uint32_t height, size_t stride, int compression, rf_png_filter filter,
+                         rf_png_timing *timing, char *err, size_t errlen) {
+    if (err && errlen) err[0] = '\0';
+    if (!enc || !pixels || width == 0 || height == 0 || compression < 0 || compression > 9) {
+        if (err && errlen) snprintf(err, errlen, "invalid arguments to the PNG encoder");
+        return -1;
+    }
+    pthread_once(&unpremultiply_once, build_unpremultiply);
+
+    uint64_t convert_ns = 0;
+    uint64_t start = now_ns();
+    int opaque = rf_argb32_is_opaque(pixels, width, height, stride);
+    enc->opaque = opaque;
+    convert_ns += now_ns() - start;
+
+    size_t channels = opaque ? 3 : 4;
+    size_t row_bytes = (size_t)width * channels;
+    if (enc->row_capacity < row_bytes) {
+        uint8_t *row = realloc(enc->row, row_bytes);
+        if (!row) {
+            if (err && errlen) snprintf(err, errlen, "out of memory for a %zu-byte PNG row", row_bytes);
+            return -1;
+        }
+        enc->row = row;
+        enc->row_capacity = row_bytes;
+    }
+    enc->length = 0;
+
+    error_state errors = { err, errlen };
+    write_state output = { enc, 0 };
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
+    if (!png) {
+        if (err && errlen) snprintf(err, errlen, "libpng: cannot create a write struct");
+        return -1;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (!info) {
+        png_destroy_write_struct(&png, NULL);
+        if (err && errlen) snprintf(err, errlen, "libpng: cannot create an info struct");
+        return -1;
+    }
+    /* Everything libpng touches after this point may longjmp back here. */
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        return -1;
+    }
+    png_set_write_fn(png, &output, write_bytes, flush_bytes);
+    png_set_compression_level(png, compression);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, filter_bits(filter));
+    png_set_IHDR(png, info, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+    png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+    png_write_info(png, info);
+
+    uint64_t encode_ns = 0;
+    for (uint32_t y = 0; y < height; y++) {
+        uint64_t t0 = now_ns();
+        convert_row((const uint32_t *)(pixels + (size_t)y * stride), enc->row, width, opaque);
+        uint64_t t1 = now_ns();
+        png_write_row(png, enc->row);
+        uint64_t t2 = now_ns();
+        convert_ns += t1 - t0;
+        encode_ns += t2 - t1;
+    }
+    uint64_t t3 = now_ns();
+    png_write_end(png, info);
+    encode_ns += now_ns() - t3;
+    png_destroy_write_struct(&png, &info);
+
+    if (timing) {
+        timing->convert_ns = convert_ns;
+        timing->encode_ns = encode_ns;
+    }
+    return 0;
+}
+
+void rf_png_encoder_free(rf_png_encoder *enc) {
+    if (!enc) return;
+    free(enc->data);
+    free(enc->row);
+    memset(enc, 0, sizeof(*enc));
+}
+
+const char *rf_png_library_version(void) { return png_get_libpng_ver(NULL); }

@@ -1,0 +1,145 @@
+import CCairo
+
+/// A cairo drawing context (`cairo_t`), owned or borrowed from the host.
+///
+/// Not `Sendable`: one context per frame per thread.
+public final class DrawingContext {
+    /// The underlying `cairo_t *`.
+    public let pointer: OpaquePointer
+    private let owned: Bool
+    private let surface: ImageSurface?
+
+    /// Creates a context that draws on `surface` and keeps it alive.
+    public init(surface: ImageSurface) throws(CairoError) {
+        guard let cr = cairo_create(surface.pointer) else {
+            throw CairoError(CAIRO_STATUS_NO_MEMORY, "creating a context")
+        }
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_destroy(cr)
+            throw CairoError(status, "creating a context")
+        }
+        pointer = cr
+        owned = true
+        self.surface = surface
+    }
+
+    /// Wraps a context someone else owns (a plugin's `render` argument); never destroys it.
+    public init(borrowing cr: OpaquePointer) {
+        pointer = cr
+        owned = false
+        surface = nil
+    }
+
+    deinit {
+        if owned { cairo_destroy(pointer) }
+    }
+
+    /// Throws when the context has entered an error state.
+    public func checkStatus(_ operation: @autoclosure () -> String) throws(CairoError) {
+        try CairoError.check(cairo_status(pointer), operation())
+    }
+
+    // MARK: State
+
+    public func save() { cairo_save(pointer) }
+    public func restore() { cairo_restore(pointer) }
+    public func translate(_ x: Double, _ y: Double) { cairo_translate(pointer, x, y) }
+    public func scale(_ x: Double, _ y: Double) { cairo_scale(pointer, x, y) }
+    public func rotate(_ radians: Double) { cairo_rotate(pointer, radians) }
+
+    /// Runs `body` between `save()` and `restore()`.
+    public func withSavedState<T>(_ body: () throws -> T) rethrows -> T {
+        save()
+        defer { restore() }
+        return try body()
+    }
+
+    public func setSource(_ color: Color) {
+        cairo_set_source_rgba(pointer, color.red, color.green, color.blue, color.alpha)
+    }
+
+    /// Uses a surface as the source, its origin placed at (x, y).
+    public func setSource(_ surface: ImageSurface, x: Double, y: Double) {
+        cairo_set_source_surface(pointer, surface.pointer, x, y)
+    }
+
+    public func setLineWidth(_ width: Double) { cairo_set_line_width(pointer, width) }
+
+    public enum LineCap { case butt, round, square }
+    public enum LineJoin { case miter, round, bevel }
+
+    public func setLineCap(_ cap: LineCap) {
+        let value: cairo_line_cap_t = switch cap {
+        case .butt: CAIRO_LINE_CAP_BUTT
+        case .round: CAIRO_LINE_CAP_ROUND
+        case .square: CAIRO_LINE_CAP_SQUARE
+        }
+        cairo_set_line_cap(pointer, value)
+    }
+
+    public func setLineJoin(_ join: LineJoin) {
+        let value: cairo_line_join_t = switch join {
+        case .miter: CAIRO_LINE_JOIN_MITER
+        case .round: CAIRO_LINE_JOIN_ROUND
+        case .bevel: CAIRO_LINE_JOIN_BEVEL
+        }
+        cairo_set_line_join(pointer, value)
+    }
+
+    /// Replaces instead of blending (for clearing to a background).
+    public func setOperatorSource() { cairo_set_operator(pointer, CAIRO_OPERATOR_SOURCE) }
+    public func setOperatorOver() { cairo_set_operator(pointer, CAIRO_OPERATOR_OVER) }
+
+    // MARK: Paths
+
+    public func newPath() { cairo_new_path(pointer) }
+    public func move(to x: Double, _ y: Double) { cairo_move_to(pointer, x, y) }
+    public func line(to x: Double, _ y: Double) { cairo_line_to(pointer, x, y) }
+    public func curve(to x: Double, _ y: Double, control1 c1x: Double, _ c1y: Double, control2 c2x: Double, _ c2y: Double) {
+        cairo_curve_to(pointer, c1x, c1y, c2x, c2y, x, y)
+    }
+
+    /// A quadratic Bezier from the current point, elevated to the cubic cairo draws.
+    public func quadCurve(to x: Double, _ y: Double, control cx: Double, _ cy: Double) {
+        var x0 = 0.0
+        var y0 = 0.0
+        cairo_get_current_point(pointer, &x0, &y0)
+        cairo_curve_to(
+            pointer,
+            x0 + 2.0 / 3.0 * (cx - x0), y0 + 2.0 / 3.0 * (cy - y0),
+            x + 2.0 / 3.0 * (cx - x), y + 2.0 / 3.0 * (cy - y),
+            x, y
+        )
+    }
+
+    /// An arc with angles increasing clockwise on screen (y down), like `cairo_arc`.
+    public func arc(centerX: Double, centerY: Double, radius: Double, from start: Double, to end: Double) {
+        cairo_arc(pointer, centerX, centerY, radius, start, end)
+    }
+
+    public func rectangle(x: Double, y: Double, width: Double, height: Double) {
+        cairo_rectangle(pointer, x, y, width, height)
+    }
+
+    public func closePath() { cairo_close_path(pointer) }
+
+    // MARK: Painting
+
+    public func fill() { cairo_fill(pointer) }
+    public func fillPreserve() { cairo_fill_preserve(pointer) }
+    public func stroke() { cairo_stroke(pointer) }
+    public func strokePreserve() { cairo_stroke_preserve(pointer) }
+    public func clip() { cairo_clip(pointer) }
+    public func paint() { cairo_paint(pointer) }
+    public func paint(alpha: Double) { cairo_paint_with_alpha(pointer, alpha) }
+
+    /// Draws into an offscreen group; `popGroup(alpha:)` composites it with one opacity, the way a
+    /// Core Animation layer's opacity applies to the whole layer, stroke and fill together.
+    public func pushGroup() { cairo_push_group(pointer) }
+
+    public func popGroup(alpha: Double) {
+        cairo_pop_group_to_source(pointer)
+        cairo_paint_with_alpha(pointer, alpha)
+    }
+}

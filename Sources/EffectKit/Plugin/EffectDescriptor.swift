@@ -1,0 +1,89 @@
+import CairoKit
+import RenderFarmPluginABI
+import StrictJSON
+
+/// The value type of a parameter, mirroring `rf_param_type` in the ABI header.
+public enum ParameterType: Sendable, Equatable {
+    case number, integer, bool, color, point, rect, string, size, numberList, json
+    case choice([String])
+
+    var abiValue: rf_param_type {
+        switch self {
+        case .number: RF_PARAM_NUMBER
+        case .integer: RF_PARAM_INTEGER
+        case .bool: RF_PARAM_BOOL
+        case .color: RF_PARAM_COLOR
+        case .point: RF_PARAM_POINT
+        case .rect: RF_PARAM_RECT
+        case .string: RF_PARAM_STRING
+        case .choice: RF_PARAM_ENUM
+        case .size: RF_PARAM_SIZE
+        case .numberList: RF_PARAM_NUMBER_LIST
+        case .json: RF_PARAM_JSON
+        }
+    }
+}
+
+/// One row of an effect's parameter table.
+public struct ParameterSpec: Sendable, Equatable {
+    public var name: String
+    public var type: ParameterType
+    /// The default; nil makes the parameter optional (absent unless the job sets it).
+    public var defaultValue: JSONValue?
+    public var range: ClosedRange<Double>
+    public var doc: String
+
+    public init(
+        _ name: String, _ type: ParameterType, default defaultValue: JSONValue?,
+        range: ClosedRange<Double> = -Double.infinity...Double.infinity, doc: String
+    ) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.range = range
+        self.doc = doc
+    }
+}
+
+/// How the host may call `render` concurrently (`rf_thread_safety`).
+public enum ThreadSafety: Sendable {
+    case full, instance, unsafe
+}
+
+/// What an effect tells the host about itself.
+public struct EffectDescriptor: Sendable {
+    public var id: String
+    public var identifier: String
+    public var version: String
+    public var summary: String
+    public var threadSafety: ThreadSafety
+    public var parameters: [ParameterSpec]
+
+    public init(
+        id: String, identifier: String, version: String, summary: String,
+        threadSafety: ThreadSafety = .full, parameters: [ParameterSpec]
+    ) {
+        self.id = id
+        self.identifier = identifier
+        self.version = version
+        self.summary = summary
+        self.threadSafety = threadSafety
+        self.parameters = parameters
+    }
+}
+
+/// An effect written in Swift. `PluginExport` makes it a C-ABI plugin.
+///
+/// `init` does all expensive and random work; `render` and `trace` only read, so frames can be
+/// drawn on many threads at once and in any order.
+public protocol Effect: Sendable {
+    static var descriptor: EffectDescriptor { get }
+    init(parameters: EffectParameters, context: EffectContext) throws(EffectError)
+    func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError)
+    /// The state of every item at `frame`; nil when the effect does not trace.
+    func trace(at frame: FrameTime) -> [TraceItem]?
+}
+
+extension Effect {
+    public func trace(at frame: FrameTime) -> [TraceItem]? { nil }
+}

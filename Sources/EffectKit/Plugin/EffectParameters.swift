@@ -1,0 +1,129 @@
+import CairoKit
+import StrictJSON
+
+/// A layer's parameters (validated and with defaults filled by the host), with typed getters
+/// whose errors name the parameter.
+public struct EffectParameters: Sendable {
+    public let values: JSONObject
+
+    public init(_ values: JSONObject) {
+        self.values = values
+    }
+
+    /// Parses the `params_json` the host passes to `create`.
+    public init(json text: String) throws(EffectError) {
+        do {
+            guard case .object(let object) = try JSONParser.parse(text) else {
+                throw EffectError("parameters must be a JSON object")
+            }
+            self.init(object)
+        } catch let error as JSONParseError {
+            throw EffectError("parameters are not valid JSON: \(error)")
+        } catch {
+            throw EffectError("parameters must be a JSON object")
+        }
+    }
+
+    /// The raw value, or nil when absent.
+    public subscript(name: String) -> JSONValue? { values[name] }
+
+    public func contains(_ name: String) -> Bool { values[name] != nil }
+
+    public func number(_ name: String) throws(EffectError) -> Double {
+        guard let value = values[name]?.doubleValue, value.isFinite else { throw mismatch(name, "a number") }
+        return value
+    }
+
+    public func integer(_ name: String) throws(EffectError) -> Int {
+        let value = try number(name)
+        guard value.rounded() == value, abs(value) < 9.0e15 else { throw mismatch(name, "an integer") }
+        return Int(value)
+    }
+
+    public func bool(_ name: String) throws(EffectError) -> Bool {
+        guard let value = values[name]?.boolValue else { throw mismatch(name, "true or false") }
+        return value
+    }
+
+    public func string(_ name: String) throws(EffectError) -> String {
+        guard let value = values[name]?.stringValue else { throw mismatch(name, "a string") }
+        return value
+    }
+
+    /// A string parameter decoded into an enum whose raw values are the allowed choices.
+    public func choice<T: RawRepresentable>(_ name: String, as type: T.Type = T.self) throws(EffectError) -> T
+    where T.RawValue == String {
+        let text = try string(name)
+        guard let value = T(rawValue: text) else { throw EffectError(parameter: name, "unknown value \"\(text)\"") }
+        return value
+    }
+
+    public func color(_ name: String) throws(EffectError) -> Color {
+        try Self.color(values[name], parameter: name)
+    }
+
+    public func point(_ name: String) throws(EffectError) -> Point {
+        try Self.point(values[name], parameter: name)
+    }
+
+    public func rect(_ name: String) throws(EffectError) -> Rect {
+        try Self.rect(values[name], parameter: name)
+    }
+
+    /// A number (square, or circle diameter) or `[width, height]`.
+    public func size(_ name: String) throws(EffectError) -> Size {
+        try Self.size(values[name], parameter: name)
+    }
+
+    public func numbers(_ name: String) throws(EffectError) -> [Double] {
+        guard let array = values[name]?.arrayValue else { throw mismatch(name, "a list of numbers") }
+        var result: [Double] = []
+        for element in array {
+            guard let number = element.doubleValue, number.isFinite else { throw mismatch(name, "a list of numbers") }
+            result.append(number)
+        }
+        return result
+    }
+
+    // MARK: Value decoders, shared with nested objects (e.g. the items of a list)
+
+    public static func color(_ value: JSONValue?, parameter: String) throws(EffectError) -> Color {
+        guard let text = value?.stringValue, let color = Color(hex: text) else {
+            throw EffectError(parameter: parameter, "expected a colour \"#RRGGBB\" or \"#RRGGBBAA\"")
+        }
+        return color
+    }
+
+    public static func point(_ value: JSONValue?, parameter: String) throws(EffectError) -> Point {
+        guard let array = value?.arrayValue, array.count == 2,
+            let x = array[0].doubleValue, let y = array[1].doubleValue, x.isFinite, y.isFinite
+        else { throw EffectError(parameter: parameter, "expected a point [x, y]") }
+        return Point(x, y)
+    }
+
+    public static func rect(_ value: JSONValue?, parameter: String) throws(EffectError) -> Rect {
+        guard let object = value?.objectValue,
+            let x = object["x"]?.doubleValue, let y = object["y"]?.doubleValue,
+            let width = object["width"]?.doubleValue, let height = object["height"]?.doubleValue,
+            [x, y, width, height].allSatisfy(\.isFinite), width >= 0, height >= 0
+        else {
+            throw EffectError(parameter: parameter, "expected a rect {\"x\", \"y\", \"width\", \"height\"} with width, height ≥ 0")
+        }
+        return Rect(x: x, y: y, width: width, height: height)
+    }
+
+    public static func size(_ value: JSONValue?, parameter: String) throws(EffectError) -> Size {
+        if let side = value?.doubleValue, side.isFinite, side > 0 { return Size(width: side, height: side) }
+        if let array = value?.arrayValue, array.count == 2,
+            let width = array[0].doubleValue, let height = array[1].doubleValue,
+            width.isFinite, height.isFinite, width > 0, height > 0
+        {
+            return Size(width: width, height: height)
+        }
+        throw EffectError(parameter: parameter, "expected a positive number or [width, height]")
+    }
+
+    private func mismatch(_ name: String, _ expected: String) -> EffectError {
+        EffectError(parameter: name, values[name] == nil ? "missing (expected \(expected))" : "expected \(expected)")
+    }
+}

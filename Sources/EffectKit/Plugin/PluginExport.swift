@@ -1,0 +1,164 @@
+import CairoKit
+import Foundation
+import Synchronization
+import RenderFarmPluginABI
+
+/// Exports one Swift `Effect` through the C ABI of `renderfarm_plugin.h`.
+///
+/// A plugin library holds exactly one of these in a global and returns its descriptor from
+/// `rf_plugin_main`:
+///
+/// ```swift
+/// private let export = PluginExport(FloatingHeart.self)
+///
+/// @_cdecl("rf_plugin_main")
+/// public func rf_plugin_main(_ hostVersion: UInt32) -> UnsafeRawPointer? {
+///     export.descriptor(forHost: hostVersion)
+/// }
+/// ```
+///
+/// Unsafe code is confined here: the descriptor's C strings and tables are allocated once and
+/// never freed (the host keeps plugins loaded for the life of the process), and instances
+/// cross the boundary as retained `Unmanaged` boxes that only this file creates and releases.
+public final class PluginExport: Sendable {
+    // Immutable after init; the pointers refer to memory that is never written again.
+    nonisolated(unsafe) private let plugin: UnsafeMutablePointer<rf_plugin>
+
+    public init(_ effect: any Effect.Type) {
+        let descriptor = effect.descriptor
+        let table = UnsafeMutablePointer<rf_param>.allocate(capacity: max(1, descriptor.parameters.count))
+        for (index, spec) in descriptor.parameters.enumerated() {
+            var choices: UnsafePointer<CChar>? = nil
+            if case .choice(let values) = spec.type { choices = Self.permanent(values.joined(separator: "|")) }
+            table[index] = rf_param(
+                name: Self.permanent(spec.name),
+                type: spec.type.abiValue,
+                default_json: spec.defaultValue.map { Self.permanent($0.serialized()) },
+                min: spec.range.lowerBound,
+                max: spec.range.upperBound,
+                choices: choices,
+                doc: Self.permanent(spec.doc),
+                flags: spec.defaultValue == nil ? UInt32(RF_PARAM_OPTIONAL) : 0
+            )
+        }
+        let safety: rf_thread_safety = switch descriptor.threadSafety {
+        case .full: RF_THREADS_FULL
+        case .instance: RF_THREADS_INSTANCE
+        case .unsafe: RF_THREADS_UNSAFE
+        }
+        plugin = .allocate(capacity: 1)
+        plugin.initialize(
+            to: rf_plugin(
+                abi_version: RF_ABI_VERSION,
+                struct_size: UInt32(MemoryLayout<rf_plugin>.size),
+                id: Self.permanent(descriptor.id),
+                identifier: Self.permanent(descriptor.identifier),
+                version: Self.permanent(descriptor.version),
+                summary: Self.permanent(descriptor.summary),
+                thread_safety: safety,
+                params: UnsafePointer(table),
+                param_count: UInt32(descriptor.parameters.count),
+                create: exportedCreate,
+                render: exportedRender,
+                trace: exportedTrace,
+                destroy: exportedDestroy
+            )
+        )
+        ExportedEffect.type.withLock { $0 = effect }
+    }
+
+    /// The descriptor for a host speaking `hostVersion`, or nil when this plugin cannot serve it.
+    public func descriptor(forHost hostVersion: UInt32) -> UnsafeRawPointer? {
+        hostVersion == RF_ABI_VERSION ? UnsafeRawPointer(plugin) : nil
+    }
+
+    private static func permanent(_ text: String) -> UnsafePointer<CChar> {
+        // strdup'd once per descriptor string; intentionally never freed (see the type's comment).
+        UnsafePointer(strdup(text) ?? strdup("")!)
+    }
+}
+
+/// The effect type this library exports (one per plugin library).
+enum ExportedEffect {
+    static let type = Mutex<(any Effect.Type)?>(nil)
+}
+
+/// Owns one effect instance on the other side of the C boundary.
+private final class EffectBox {
+    let effect: any Effect
+    init(_ effect: any Effect) { self.effect = effect }
+}
+
+private func writeMessage(_ message: String, to buffer: UnsafeMutablePointer<CChar>?, capacity: Int) {
+    guard let buffer, capacity > 0 else { return }
+    let bytes = Array(message.utf8.prefix(capacity - 1))
+    for (index, byte) in bytes.enumerated() { buffer[index] = CChar(bitPattern: byte) }
+    buffer[bytes.count] = 0
+}
+
+private func box(_ instance: UnsafeMutableRawPointer?) -> EffectBox? {
+    guard let instance else { return nil }
+    return Unmanaged<EffectBox>.fromOpaque(instance).takeUnretainedValue()
+}
+
+private let exportedCreate: @convention(c) (
+    UnsafePointer<rf_create_args>?, UnsafePointer<rf_context>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    UnsafeMutablePointer<CChar>?, Int
+) -> Int32 = { args, context, out, err, errlen in
+    guard let args, let context, let out, let json = args.pointee.params_json else {
+        writeMessage("create: missing arguments", to: err, capacity: errlen)
+        return Int32(RF_ERROR_PARAMS.rawValue)
+    }
+    guard let type = ExportedEffect.type.withLock({ $0 }) else {
+        writeMessage("create: no effect exported", to: err, capacity: errlen)
+        return Int32(RF_ERROR_UNSUPPORTED.rawValue)
+    }
+    let ctx = context.pointee
+    let effectContext = EffectContext(
+        width: ctx.width, height: ctx.height, scale: ctx.scale, fps: ctx.fps, duration: ctx.duration,
+        frameCount: Int(ctx.frame_count), layerStart: ctx.layer_start, seed: ctx.seed,
+        jobDirectory: ctx.job_dir.map { String(cString: $0) } ?? "."
+    )
+    do {
+        let parameters = try EffectParameters(json: String(cString: json))
+        let effect = try type.init(parameters: parameters, context: effectContext)
+        out.pointee = Unmanaged.passRetained(EffectBox(effect)).toOpaque()
+        return Int32(RF_OK.rawValue)
+    } catch {
+        writeMessage("\(error)", to: err, capacity: errlen)
+        return Int32(RF_ERROR_PARAMS.rawValue)
+    }
+}
+
+private let exportedRender: @convention(c) (
+    UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<rf_frame>?, UnsafeMutablePointer<CChar>?, Int
+) -> Int32 = { instance, cr, frame, err, errlen in
+    guard let effect = box(instance)?.effect, let cr, let frame else {
+        writeMessage("render: missing arguments", to: err, capacity: errlen)
+        return Int32(RF_ERROR_RENDER.rawValue)
+    }
+    let time = FrameTime(index: Int(frame.pointee.index), time: frame.pointee.time, local: frame.pointee.local)
+    do {
+        try effect.render(in: DrawingContext(borrowing: cr), at: time)
+        return Int32(RF_OK.rawValue)
+    } catch {
+        writeMessage("\(error)", to: err, capacity: errlen)
+        return Int32(RF_ERROR_RENDER.rawValue)
+    }
+}
+
+private let exportedTrace: @convention(c) (
+    UnsafeMutableRawPointer?, UnsafePointer<rf_frame>?, rf_write_fn?, UnsafeMutableRawPointer?
+) -> Int32 = { instance, frame, write, user in
+    guard let effect = box(instance)?.effect, let frame, let write else { return Int32(RF_ERROR_RENDER.rawValue) }
+    let time = FrameTime(index: Int(frame.pointee.index), time: frame.pointee.time, local: frame.pointee.local)
+    guard let items = effect.trace(at: time) else { return Int32(RF_ERROR_UNSUPPORTED.rawValue) }
+    let text = JSONValue.array(items.map(\.json)).serialized()
+    text.withCString { write(user, $0, strlen($0)) }
+    return Int32(RF_OK.rawValue)
+}
+
+private let exportedDestroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { instance in
+    guard let instance else { return }
+    Unmanaged<EffectBox>.fromOpaque(instance).release()
+}

@@ -1,0 +1,109 @@
+/// A set of frame numbers in the OpenJD range grammar: `1-100`, `1-100:2`, `1,3,5-9`, `100-1:-1`.
+public struct FrameSet: Sendable, Equatable, CustomStringConvertible {
+    /// Frame numbers, ascending, without duplicates.
+    public let frames: [Int]
+
+    public init(_ frames: some Sequence<Int>) {
+        self.frames = Array(Set(frames)).sorted()
+    }
+
+    /// Every frame in `0..<count`.
+    public static func all(_ count: Int) -> FrameSet { FrameSet(sortedUnique: Array(0..<max(0, count))) }
+
+    private init(sortedUnique frames: [Int]) {
+        self.frames = frames
+    }
+
+    public var count: Int { frames.count }
+    public var isEmpty: Bool { frames.isEmpty }
+
+    /// Parses `text`; `limit` bounds how many frames it may name (a guard against `0-999999999`).
+    public init(parsing text: String, limit: Int = 1_000_000) throws(FrameSetError) {
+        let trimmed = text.filter { $0 != " " }
+        guard !trimmed.isEmpty else { throw FrameSetError("empty frame set") }
+        var frames: Set<Int> = []
+        for item in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
+            guard !item.isEmpty else { throw FrameSetError("empty item in \"\(text)\"") }
+            let (start, end, step) = try Self.parseItem(String(item))
+            let span = (end - start) / step
+            guard span >= 0 else {
+                throw FrameSetError("\"\(item)\" runs backwards; write \(end)-\(start) or use a negative step")
+            }
+            guard frames.count + span + 1 <= limit else { throw FrameSetError("more than \(limit) frames") }
+            for frame in stride(from: start, through: end, by: step) { frames.insert(frame) }
+        }
+        self.init(sortedUnique: frames.sorted())
+    }
+
+    private static func parseItem(_ item: String) throws(FrameSetError) -> (Int, Int, Int) {
+        let parts = item.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { throw FrameSetError("\"\(item)\" has more than one ':'") }
+        var step = 1
+        if parts.count == 2 {
+            guard let value = Int(parts[1]), value != 0 else {
+                throw FrameSetError("\"\(item)\": the step after ':' must be a non-zero integer")
+            }
+            step = value
+        }
+        let range = String(parts[0])
+        // A '-' after the first character separates the bounds (the first may be a minus sign).
+        if let dash = range.dropFirst().firstIndex(of: "-") {
+            guard let start = Int(range[..<dash]), let end = Int(range[range.index(after: dash)...]) else {
+                throw FrameSetError("\"\(item)\" is not a range like 1-100 or 1-100:2")
+            }
+            return try checked(item, start, end, step)
+        }
+        guard parts.count == 1, let single = Int(range) else {
+            throw FrameSetError("\"\(item)\" is not a frame number or a range like 1-100:2")
+        }
+        return try checked(item, single, single, 1)
+    }
+
+    /// Frame numbers beyond a billion are refused before any arithmetic on them can overflow.
+    private static func checked(_ item: String, _ start: Int, _ end: Int, _ step: Int) throws(FrameSetError)
+        -> (Int, Int, Int)
+    {
+        let bound: UInt = 1_000_000_000
+        guard start.magnitude <= bound, end.magnitude <= bound, step.magnitude <= bound else {
+            throw FrameSetError("\"\(item)\": frame numbers must be within ±\(bound)")
+        }
+        return (start, end, step)
+    }
+
+    /// The shortest text in the grammar that names exactly these frames, e.g. `"3,7-9"`.
+    public var description: String { Self.compress(frames) }
+
+    /// Compresses sorted frame numbers into runs: `[3, 7, 8, 9]` → `"3,7-9"`.
+    public static func compress(_ sorted: [Int]) -> String {
+        var parts: [String] = []
+        var index = 0
+        while index < sorted.count {
+            var end = index
+            while end + 1 < sorted.count, sorted[end + 1] == sorted[end] + 1 { end += 1 }
+            parts.append(end == index ? "\(sorted[index])" : "\(sorted[index])-\(sorted[end])")
+            index = end + 1
+        }
+        return parts.joined(separator: ",")
+    }
+
+    /// Frames of `self` that are also in `other`.
+    public func intersection(_ other: FrameSet) -> FrameSet {
+        let keep = Set(other.frames)
+        return FrameSet(sortedUnique: frames.filter(keep.contains))
+    }
+
+    /// The frames of `self` in positions `range` (for shards).
+    public func slice(_ range: Range<Int>) -> FrameSet { FrameSet(sortedUnique: Array(frames[range])) }
+
+    /// Every `step`-th frame of `self` starting at position `offset` (interleaved shards).
+    public func strided(offset: Int, step: Int) -> FrameSet {
+        FrameSet(sortedUnique: Array(stride(from: offset, to: frames.count, by: step).map { frames[$0] }))
+    }
+}
+
+/// Why a frame-set text could not be parsed.
+public struct FrameSetError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

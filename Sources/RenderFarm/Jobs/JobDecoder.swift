@@ -1,0 +1,169 @@
+import CairoKit
+import StrictJSON
+
+/// Turns a parsed job file into a `JobSpec`, reporting every problem at once (DESIGN.md §4).
+enum JobDecoder {
+    /// Hard limits that keep a hostile job from exhausting the machine.
+    enum Limits {
+        static let maxSide = 16_384.0
+        static let maxPixels = 1 << 28
+        static let maxFrames = 1_000_000
+        static let maxLayers = 64
+        static let maxDuration = 86_400.0
+        static let maxRetries = 10
+    }
+
+    /// Every problem of one job file.
+    struct JobIssues: Error {
+        var issues: [JobIssue]
+        init(_ issues: [JobIssue]) { self.issues = issues }
+    }
+
+    static let topLevelKeys = [
+        "version", "name", "seed", "canvas", "fps", "duration", "frames", "output", "retries", "layers",
+    ]
+
+    static func decode(_ document: JSONValue, defaultName: String) -> Result<JobSpec, JobIssues> {
+        let issues = IssueCollector()
+        guard let root = document.objectValue else {
+            return .failure(JobIssues([JobIssue(path: "", "a job file must be a JSON object, got \(document.typeName)")]))
+        }
+        let reader = ObjectReader(object: root, path: "", issues: issues)
+        if let version = reader.integer("version", default: 1, in: 1...Int(Int32.max)),
+            version > JobSpec.supportedVersion
+        {
+            issues.add("version", "job version \(version) is newer than this renderer supports "
+                + "(highest: \(JobSpec.supportedVersion)); upgrade renderfarm")
+            return .failure(JobIssues(issues.issues))
+        }
+        reader.rejectUnknownKeys(topLevelKeys)
+
+        let name = reader.string("name", default: defaultName) ?? defaultName
+        let seed = reader.integer("seed", default: 0, in: 0...(1 << 53)) ?? 0
+        let canvas = decodeCanvas(reader)
+        let fps = reader.number("fps", default: 60, in: 0...240, exclusiveLowerBound: true) ?? 60
+        let duration = reader.number("duration", default: nil, in: 0...Limits.maxDuration, exclusiveLowerBound: true)
+        let output = decodeOutput(reader, name: name)
+        let retries = reader.integer("retries", default: 1, in: 0...Limits.maxRetries) ?? 1
+        let layers = decodeLayers(reader)
+
+        var frames = FrameSet([])
+        if let duration {
+            let count = JobSpec.frameCount(duration: duration, fps: fps)
+            if count < 1 {
+                issues.add("duration", "\(duration) s at \(fps) fps is less than one frame")
+            } else if count > Limits.maxFrames {
+                issues.add("duration", "\(count) frames; at most \(Limits.maxFrames) per job (shorten duration or lower fps)")
+            } else {
+                frames = decodeFrames(reader, count: count)
+            }
+        }
+        guard issues.issues.isEmpty, let canvas, let duration, let output else { return .failure(JobIssues(issues.issues)) }
+        return .success(
+            JobSpec(
+                version: JobSpec.supportedVersion, name: name, seed: UInt64(seed), canvas: canvas, fps: fps,
+                duration: duration, frames: frames, output: output, retries: retries, layers: layers))
+    }
+
+    private static func decodeCanvas(_ parent: ObjectReader) -> Canvas? {
+        guard let reader = parent.object("canvas") else { return nil }
+        reader.rejectUnknownKeys(["width", "height", "scale", "background"])
+        let side = 1...Limits.maxSide
+        let width = reader.number("width", default: 375, in: side)
+        let height = reader.number("height", default: 667, in: side)
+        let scale = reader.number("scale", default: 2, in: 0...8, exclusiveLowerBound: true)
+        var background = Color.clear
+        if let text = reader.string("background", default: "#00000000") {
+            if let color = Color(hex: text) {
+                background = color
+            } else {
+                reader.issues.add(reader.childPath("background"), "\"\(text)\" is not a colour (use #RRGGBB or #RRGGBBAA)")
+            }
+        }
+        guard let width, let height, let scale else { return nil }
+        let canvas = Canvas(width: width, height: height, scale: scale, background: background)
+        let pixels = (canvas.pixelWidth, canvas.pixelHeight)
+        if pixels.0 < 1 || pixels.1 < 1 || Double(pixels.0) > Limits.maxSide || Double(pixels.1) > Limits.maxSide {
+            reader.issues.add(reader.path, "\(pixels.0)×\(pixels.1) pixels; each side must be 1…\(Int(Limits.maxSide))")
+            return nil
+        }
+        if pixels.0 * pixels.1 > Limits.maxPixels {
+            reader.issues.add(reader.path, "\(pixels.0)×\(pixels.1) pixels is more than \(Limits.maxPixels) (2^28)")
+            return nil
+        }
+        return canvas
+    }
+
+    private static func decodeOutput(_ parent: ObjectReader, name: String) -> OutputSettings? {
+        guard let reader = parent.object("output") else { return nil }
+        reader.rejectUnknownKeys(["dir", "prefix", "padding", "compression"])
+        let directory = reader.string("dir", default: "out/" + name, maxLength: 1024) ?? ""
+        if directory.isEmpty { reader.issues.add(reader.childPath("dir"), "must not be empty") }
+        let prefix = reader.string("prefix", default: "frame_", maxLength: 64) ?? "frame_"
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        if !prefix.allSatisfy(allowed.contains) || prefix.hasPrefix(".") {
+            reader.issues.add(reader.childPath("prefix"), "\"\(prefix)\" may use only letters, digits, '.', '_' and '-' "
+                + "and must not start with '.'")
+        }
+        let padding = reader.integer("padding", default: 5, in: 1...9) ?? 5
+        let compression = decodeCompression(reader)
+        return OutputSettings(directory: directory, prefix: prefix, padding: padding, compression: compression)
+    }
+
+    private static func decodeCompression(_ reader: ObjectReader) -> Compression {
+        switch reader.object["compression"] {
+        case .string("fast"): return .fast
+        case .string("small"): return .small
+        case .some(.number):
+            return Compression(level: reader.integer("compression", default: 1, in: 0...9) ?? 1)
+        case nil: return .fast
+        case .some(let other):
+            reader.issues.add(reader.childPath("compression"),
+                "expected 0…9, \"fast\" or \"small\", got \(ObjectReader.show(other))")
+            return .fast
+        }
+    }
+
+    private static func decodeFrames(_ reader: ObjectReader, count: Int) -> FrameSet {
+        guard reader.object["frames"] != nil else { return .all(count) }
+        guard let text = reader.string("frames", default: nil, maxLength: 4096) else { return FrameSet([]) }
+        do {
+            let frames = try FrameSet(parsing: text, limit: Limits.maxFrames)
+            if let outside = frames.frames.first(where: { $0 < 0 || $0 >= count }) {
+                reader.issues.add("frames", "frame \(outside) is outside the job (0-\(count - 1) at this duration and fps)")
+            }
+            return frames
+        } catch {
+            reader.issues.add("frames", "\(error.message) (grammar: 1-100, 1-100:2, 1,3,5-9)")
+            return FrameSet([])
+        }
+    }
+
+    private static func decodeLayers(_ reader: ObjectReader) -> [LayerSpec] {
+        guard let value = reader.object["layers"] else {
+            reader.issues.add("layers", "missing (a list of {\"effect\", \"start\", \"params\"})")
+            return []
+        }
+        guard let list = value.arrayValue else {
+            reader.issues.add("layers", "expected a list, got \(value.typeName)")
+            return []
+        }
+        if list.isEmpty { reader.issues.add("layers", "empty: a job needs at least one layer") }
+        if list.count > Limits.maxLayers { reader.issues.add("layers", "\(list.count) layers; at most \(Limits.maxLayers)") }
+        var layers: [LayerSpec] = []
+        for (index, element) in list.prefix(Limits.maxLayers).enumerated() {
+            let path = "layers[\(index)]"
+            guard let object = element.objectValue else {
+                reader.issues.add(path, "expected an object {\"effect\", \"start\", \"params\"}, got \(element.typeName)")
+                continue
+            }
+            let layer = ObjectReader(object: object, path: path, issues: reader.issues)
+            layer.rejectUnknownKeys(["effect", "start", "params"])
+            let effect = layer.string("effect", default: nil, maxLength: 64)
+            let start = layer.number("start", default: 0, in: 0...Limits.maxDuration) ?? 0
+            let params = layer.object("params")?.object ?? JSONObject()
+            if let effect { layers.append(LayerSpec(effect: effect, start: start, params: params)) }
+        }
+        return layers
+    }
+}

@@ -1,0 +1,101 @@
+import StrictJSON
+
+/// Collects every problem found while decoding, instead of stopping at the first.
+final class IssueCollector {
+    private(set) var issues: [JobIssue] = []
+
+    func add(_ path: String, _ message: String) { issues.append(JobIssue(path: path, message)) }
+}
+
+/// Reads typed fields of one JSON object, filling defaults and reporting problems with paths.
+struct ObjectReader {
+    let object: JSONObject
+    let path: String
+    let issues: IssueCollector
+
+    func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// Reports every key not in `allowed`, with a suggestion.
+    func rejectUnknownKeys(_ allowed: [String]) {
+        for key in object.keys where !allowed.contains(key) {
+            issues.add(childPath(key), "unknown key" + Suggestion.hint(for: key, in: allowed)
+                + "; allowed: " + allowed.joined(separator: ", "))
+        }
+    }
+
+    func number(_ key: String, default fallback: Double?, in range: ClosedRange<Double>,
+                exclusiveLowerBound: Bool = false) -> Double? {
+        guard let value = object[key] else {
+            if fallback == nil { issues.add(childPath(key), "missing (a number in \(Self.describe(range)))") }
+            return fallback
+        }
+        guard let number = value.doubleValue else {
+            issues.add(childPath(key), "expected a number in \(Self.describe(range)), got \(value.typeName)")
+            return fallback
+        }
+        let outside = exclusiveLowerBound ? number <= range.lowerBound : number < range.lowerBound
+        guard !outside, number <= range.upperBound else {
+            let bounds = exclusiveLowerBound
+                ? "greater than \(Self.format(range.lowerBound)) and at most \(Self.format(range.upperBound))"
+                : Self.describe(range)
+            issues.add(childPath(key), "\(Self.format(number)) is out of range (allowed: \(bounds))")
+            return fallback
+        }
+        return number
+    }
+
+    func integer(_ key: String, default fallback: Int?, in range: ClosedRange<Int>) -> Int? {
+        let doubles = Double(range.lowerBound)...Double(range.upperBound)
+        guard let value = object[key] else {
+            if fallback == nil { issues.add(childPath(key), "missing (an integer in \(Self.describe(doubles)))") }
+            return fallback
+        }
+        guard let number = value.doubleValue, number.rounded() == number else {
+            issues.add(childPath(key), "expected an integer in \(Self.describe(doubles)), got \(Self.show(value))")
+            return fallback
+        }
+        guard doubles.contains(number) else {
+            issues.add(childPath(key), "\(Self.format(number)) is out of range (allowed: \(Self.describe(doubles)))")
+            return fallback
+        }
+        return Int(number)
+    }
+
+    func string(_ key: String, default fallback: String?, maxLength: Int = 256) -> String? {
+        guard let value = object[key] else {
+            if fallback == nil { issues.add(childPath(key), "missing (a string)") }
+            return fallback
+        }
+        guard let text = value.stringValue else {
+            issues.add(childPath(key), "expected a string, got \(value.typeName)")
+            return fallback
+        }
+        guard text.utf8.count <= maxLength else {
+            issues.add(childPath(key), "longer than \(maxLength) bytes")
+            return fallback
+        }
+        return text
+    }
+
+    /// The nested object at `key` (an empty one when absent), or nil after reporting a type error.
+    func object(_ key: String) -> ObjectReader? {
+        guard let value = object[key] else { return ObjectReader(object: JSONObject(), path: childPath(key), issues: issues) }
+        guard let nested = value.objectValue else {
+            issues.add(childPath(key), "expected an object, got \(value.typeName)")
+            return nil
+        }
+        return ObjectReader(object: nested, path: childPath(key), issues: issues)
+    }
+
+    static func describe(_ range: ClosedRange<Double>) -> String {
+        "\(format(range.lowerBound))…\(format(range.upperBound))"
+    }
+
+    static func format(_ number: Double) -> String { JSONValue.number(number).serialized() }
+
+    /// A short rendering of a value for messages.
+    static func show(_ value: JSONValue) -> String {
+        let text = value.serialized()
+        return text.count > 40 ? String(text.prefix(37)) + "…" : text
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Writes files so that nothing half-written ever has a final name: bytes go to a temporary
+/// file in the same folder, which is renamed over the final name (DESIGN.md §7).
+enum AtomicFile {
+    /// The temporary names this process uses start with this, so stray ones are recognisable.
+    static let temporaryMarker = ".rf-tmp-"
+
+    static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(OutputError) {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent("\(temporaryMarker)\(getpid())-\(UInt64.random(in: 0...UInt64.max))-" + url.lastPathComponent)
+            .path
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw error(errno, temporary) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(fd, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(fd)
+                unlink(temporary)
+                throw error(code, path)
+            }
+            offset += written
+        }
+        guard close(fd) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw error(code, path)
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw error(code, path)
+        }
+    }
+
+    static func write(_ text: String, to path: String) throws(OutputError) {
+        var bytes = Array(text.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        let result = bytes.withUnsafeBytes { buffer in Result { () throws(OutputError) in try write(buffer, to: path) } }
+        try result.get()
+    }
+
+    /// Maps an errno to the error users see: missing or read-only folders are "cannot create"
+    /// (exit 73), everything else, disk full included, an I/O error (exit 74).
+    static func error(_ code: Int32, _ path: String) -> OutputError {
+        let reason = String(cString: strerror(code))
+        switch code {
+        case EACCES, EPERM, EROFS, ENOENT, ENOTDIR: return .cannotCreate(path: path, reason: reason)
+        case ENOSPC, EDQUOT: return .io(path: path, reason: "\(reason) (the disk is full)")
+        default: return .io(path: path, reason: reason)
+        }
+    }
+
+    /// Creates `path` and its parents.
+    static func createDirectory(_ path: String) throws(OutputError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            let code = (error as NSError).userInfo[NSUnderlyingErrorKey].flatMap { ($0 as? NSError)?.code }
+            throw .cannotCreate(path: path, reason: code.map { String(cString: strerror(Int32($0))) } ?? "\(error.localizedDescription)")
+        }
+        guard access(path, W_OK) == 0 else { throw .cannotCreate(path: path, reason: "folder is not writable") }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import StrictJSON
+import Synchronization
+
+/// What happened to one frame.
+public enum FrameStatus: String, Sendable {
+    case ok, failed
+}
+
+/// One line of `renderfarm.journal.jsonl`: a finished (or finally failed) frame.
+public struct JournalEntry: Sendable, Equatable {
+    public var index: Int
+    public var time: Double
+    public var file: String
+    public var sha256: String
+    public var bytes: Int
+    public var fingerprint: String
+    public var attempts: Int
+    public var renderMilliseconds: Double
+    public var status: FrameStatus
+    /// Whether every pixel was opaque (written as RGB).
+    public var opaque: Bool
+    public var error: String?
+
+    var json: JSONValue {
+        var object: JSONObject = [
+            "index": .number(Double(index)), "time": .number(time), "file": .string(file),
+            "sha256": .string(sha256), "bytes": .number(Double(bytes)), "fingerprint": .string(fingerprint),
+            "attempts": .number(Double(attempts)), "renderMs": .number((renderMilliseconds * 1000).rounded() / 1000),
+            "status": .string(status.rawValue), "opaque": .bool(opaque),
+        ]
+        if let error { object["error"] = .string(error) }
+        return .object(object)
+    }
+
+    init(
+        index: Int, time: Double, file: String, sha256: String, bytes: Int, fingerprint: String, attempts: Int,
+        renderMilliseconds: Double, status: FrameStatus, opaque: Bool, error: String? = nil
+    ) {
+        self.index = index
+        self.time = time
+        self.file = file
+        self.sha256 = sha256
+        self.bytes = bytes
+        self.fingerprint = fingerprint
+        self.attempts = attempts
+        self.renderMilliseconds = renderMilliseconds
+        self.status = status
+        self.opaque = opaque
+        self.error = error
+    }
+
+    init?(json: JSONValue) {
+        guard let object = json.objectValue,
+            let index = object["index"]?.doubleValue, let time = object["time"]?.doubleValue,
+            let file = object["file"]?.stringValue, let sha256 = object["sha256"]?.stringValue,
+            let bytes = object["bytes"]?.doubleValue, let fingerprint = object["fingerprint"]?.stringValue,
+            let attempts = object["attempts"]?.doubleValue, let milliseconds = object["renderMs"]?.doubleValue,
+            let status = object["status"]?.stringValue.flatMap(FrameStatus.init(rawValue:)),
+            index >= 0, index < 1e9, bytes >= 0, bytes < 1e15, attempts >= 0, attempts < 1e6
+        else { return nil }
+        self.init(
+            index: Int(index), time: time, file: file, sha256: sha256, bytes: Int(bytes), fingerprint: fingerprint,
+            attempts: Int(attempts), renderMilliseconds: milliseconds, status: status,
+            opaque: object["opaque"]?.boolValue ?? false, error: object["error"]?.stringValue)
+    }
+}
+
+/// The append-only record of finished frames: the resume record (DESIGN.md §5).
+///
+/// Each entry is one `write(2)` of one line to a file opened with O_APPEND, so a killed
+/// process leaves at most a torn last line, which `read` skips.
+final class Journal: Sendable {
+    static let defaultName = "renderfarm.journal.jsonl"
+
+    let path: String
+    private let descriptor: Mutex<Int32>
+
+    /// Opens (creating) the journal at `path`; `truncate` starts it afresh (`--force`).
+    init(path: String, truncate: Bool) throws(OutputError) {
+        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0)
+        let fd = open(path, flags, 0o644)
+        guard fd >= 0 else { throw AtomicFile.error(errno, path) }
+        self.path = path
+        descriptor = Mutex(fd)
+    }
+
+    deinit { descriptor.withLock { _ = close($0) } }
+
+    func append(_ entry: JournalEntry) throws(OutputError) {
+        var line = Array(entry.json.serialized().utf8)
+        line.append(UInt8(ascii: "\n"))
+        let result: Int = descriptor.withLock { fd in line.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) } }
+        guard result == line.count else { throw AtomicFile.error(result < 0 ? errno : ENOSPC, path) }
+    }
+
+    /// The entries of a journal file by frame index (the last line for a frame wins). Lines that
+    /// are not complete entries, such as a torn last line, are skipped.
+    static func read(path: String) -> [Int: JournalEntry] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
+        var entries: [Int: JournalEntry] = [:]
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            guard let value = try? JSONParser.parse(line), let entry = JournalEntry(json: value) else { continue }
+            entries[entry.index] = entry
+        }
+        return entries
+    }
+
+    /// Every journal in `directory` (one per shard, DESIGN.md §1).
+    static func files(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasPrefix("renderfarm.journal") && $0.hasSuffix(".jsonl") }.sorted()
+            .map { (directory as NSString).appendingPathComponent($0) }
+    }
+}

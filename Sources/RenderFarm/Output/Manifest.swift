@@ -1,0 +1,119 @@
+import CCairo
+import CPNGWriter
+import Foundation
+import StrictJSON
+
+/// `manifest.json`: the downstream contract of an output folder (DESIGN.md §5).
+enum Manifest {
+    static let fileName = "manifest.json"
+    static let format = "renderfarm.manifest"
+    static let version = 1
+
+    /// The manifest of `job` given the journal entries found for it.
+    static func build(for job: PreparedJob, expected: FrameSet, entries: [Int: JournalEntry]) -> JSONValue {
+        let spec = job.spec
+        let done = expected.frames.compactMap { index in entries[index].flatMap { $0.status == .ok ? $0 : nil } }
+        let missing = expected.frames.filter { entries[$0]?.status != .ok }
+        let failed = expected.frames.compactMap { entries[$0] }.filter { $0.status == .failed }
+        let opaque = !done.isEmpty && done.allSatisfy(\.opaque)
+        let sequence = Sequence(job: job, frames: expected)
+
+        let image: JSONObject = [
+            "width": .number(Double(spec.canvas.pixelWidth)), "height": .number(Double(spec.canvas.pixelHeight)),
+            "widthPoints": .number(spec.canvas.width), "heightPoints": .number(spec.canvas.height),
+            "scale": .number(spec.canvas.scale), "pixelFormat": .string(opaque ? "rgb24" : "rgba"),
+            "alpha": .string(opaque ? "none" : "straight"), "colorSpace": .string("sRGB"),
+            "background": .string(spec.canvas.background.hex),
+        ]
+        let frames: [JSONValue] = expected.frames.compactMap { index in
+            guard let entry = entries[index] else { return nil }
+            var object: JSONObject = [
+                "index": .number(Double(index)), "time": .number(entry.time), "file": .string(entry.file),
+                "sha256": .string(entry.sha256), "bytes": .number(Double(entry.bytes)),
+                "status": .string(entry.status.rawValue), "attempts": .number(Double(entry.attempts)),
+                "renderMs": .number((entry.renderMilliseconds * 1000).rounded() / 1000),
+            ]
+            if let error = entry.error { object["error"] = .string(error) }
+            return .object(object)
+        }
+        let plugins: [JSONValue] = job.plugins.map {
+            .object(["id": .string($0.id), "identifier": .string($0.identifier), "version": .string($0.version)])
+        }
+        let renderer: JSONObject = [
+            "name": "renderfarm", "version": .string(RenderPlan.rendererVersion),
+            "cairo": .string(String(cString: cairo_version_string())),
+            "libpng": .string(String(cString: rf_png_library_version())),
+        ]
+        let manifest: JSONObject = [
+            "format": .string(format), "version": .number(Double(version)),
+            "job": .object([
+                "name": .string(spec.name), "source": .string(job.job.file), "fingerprint": .string(job.fingerprint),
+                "seed": .number(Double(spec.seed)),
+            ]),
+            "renderer": .object(renderer),
+            "plugins": .array(plugins),
+            "image": .object(image),
+            "fps": .number(spec.fps),
+            "duration": .number(spec.duration),
+            "frameCount": .number(Double(expected.count)),
+            "frameSet": .string(expected.description),
+            "sequence": .object(sequence.json),
+            "frames": .array(frames),
+            "complete": .bool(missing.isEmpty),
+            "missing": .string(FrameSet.compress(missing)),
+            "failed": .string(FrameSet.compress(failed.map(\.index))),
+            "ffmpeg": .string(sequence.ffmpegCommand(alpha: !opaque, name: spec.name)),
+        ]
+        return .object(manifest)
+    }
+
+    static func write(_ manifest: JSONValue, to directory: String) throws(OutputError) {
+        let path = (directory as NSString).appendingPathComponent(fileName)
+        try AtomicFile.write(manifest.serialized(pretty: true, sortedKeys: true), to: path)
+    }
+
+    /// The frames as an OpenTimelineIO `ImageSequenceReference` sees them, and the matching
+    /// ffmpeg input options.
+    struct Sequence {
+        let prefix: String
+        let padding: Int
+        let fps: Double
+        let start: Int
+        /// The constant step between frames, or nil when the frames are not evenly spaced.
+        let step: Int?
+
+        init(job: PreparedJob, frames: FrameSet) {
+            prefix = job.spec.output.prefix
+            fps = job.spec.fps
+            padding = job.spec.output.padding
+            start = frames.frames.first ?? 0
+            let gaps = Set(zip(frames.frames.dropFirst(), frames.frames).map { $0 - $1 })
+            step = gaps.count <= 1 ? (gaps.first ?? 1) : nil
+        }
+
+        var json: JSONObject {
+            [
+                "target_url_base": "./", "name_prefix": .string(prefix), "name_suffix": ".png",
+                "start_frame": .number(Double(start)), "frame_step": .number(Double(step ?? 1)),
+                "frame_zero_padding": .number(Double(padding)), "missing_frame_policy": "error",
+                "rate": .number(fps),
+            ]
+        }
+
+        /// A command that encodes the folder's frames when pasted there. A contiguous sequence
+        /// uses the image2 pattern; other frame sets use a glob.
+        func ffmpegCommand(alpha: Bool, name: String) -> String {
+            // The video is named after the job, with anything a shell would interpret replaced.
+            let safe = String(name.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
+            let name = safe.isEmpty || safe.hasPrefix("-") ? "video" : safe
+            let rate = JSONValue.number(fps).serialized()
+            let input = step == 1
+                ? "-start_number \(start) -i \(prefix)%0\(padding)d.png"
+                : "-pattern_type glob -i '\(prefix)*.png'"
+            let codec = alpha
+                ? "-c:v libvpx-vp9 -pix_fmt yuva420p -b:v 0 -crf 30 \(name).webm"
+                : "-c:v libx264 -pix_fmt yuv420p -vf pad=ceil(iw/2)*2:ceil(ih/2)*2 -movflags +faststart \(name).mp4"
+            return "ffmpeg -framerate \(rate) \(input) \(codec)"
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// Writing output failed. `path` is the file or folder concerned.
+public enum OutputError: Error, Equatable, CustomStringConvertible {
+    /// The output folder cannot be created or written (exit 73).
+    case cannotCreate(path: String, reason: String)
+    /// Reading or writing a file failed, e.g. the disk is full (exit 74).
+    case io(path: String, reason: String)
+    /// The output folder would leave the allowed root (exit 65: the job asks for it).
+    case outsideRoot(path: String, root: String)
+
+    public var description: String {
+        switch self {
+        case .cannotCreate(let path, let reason):
+            "cannot create output \(path): \(reason)"
+        case .io(let path, let reason):
+            "I/O error on \(path): \(reason)"
+        case .outsideRoot(let path, let root):
+            "output folder \(path) is outside \(root); pass --out or --output-root to allow another place"
+        }
+    }
+}

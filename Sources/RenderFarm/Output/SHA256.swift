@@ -1,0 +1,24 @@
+import CCrypto
+import Foundation
+
+/// SHA-256 through OpenSSL's libcrypto.
+enum SHA256 {
+    static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        // EVP_Digest only fails on allocation failure inside OpenSSL; the zeroed digest then never
+        // matches a real file, so a frame would be rendered again rather than trusted.
+        _ = EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil)
+        return digest.map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func hex(_ data: Data) -> String { data.withUnsafeBytes { hex($0) } }
+
+    static func hex(_ text: String) -> String { hex(Data(text.utf8)) }
+
+    /// The checksum of a file's contents, or nil when it cannot be read.
+    static func hex(ofFile path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return hex(data)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import RenderFarmPluginABI
+
+/// Every plugin found on the search path (DESIGN.md §3), by id, plus what could not be loaded.
+public struct PluginCatalog: Sendable {
+    public let plugins: [String: LoadedPlugin]
+    /// Load failures, ABI mismatches and duplicate ids, in the order they were met.
+    public let diagnostics: [PluginLoadError]
+    /// The folders that were searched, in order.
+    public let searchPath: [String]
+
+    /// The default search path: `extra` (from `--plugin-path`), then `RENDERFARM_PLUGIN_PATH`,
+    /// then the running executable's folder, then `<prefix>/lib/renderfarm/plugins`.
+    public static func searchPath(extra: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> [String]
+    {
+        var folders = extra
+        if let variable = environment["RENDERFARM_PLUGIN_PATH"] {
+            folders += variable.split(separator: ":").map(String.init)
+        }
+        let executable = URL(fileURLWithPath: Self.executablePath()).resolvingSymlinksInPath().deletingLastPathComponent()
+        folders.append(executable.path)
+        folders.append(executable.deletingLastPathComponent().appendingPathComponent("lib/renderfarm/plugins").path)
+        var seen: Set<String> = []
+        return folders.map { URL(fileURLWithPath: $0).standardizedFileURL.path }.filter { seen.insert($0).inserted }
+    }
+
+    /// Loads every `*.so` in `searchPath`, folders in order and files sorted by name; the first
+    /// plugin with a given id wins.
+    public static func discover(searchPath: [String]) -> PluginCatalog {
+        var plugins: [String: LoadedPlugin] = [:]
+        var diagnostics: [PluginLoadError] = []
+        for folder in searchPath {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for name in names.sorted() where name.hasSuffix(".so") {
+                let path = (folder as NSString).appendingPathComponent(name)
+                do {
+                    let plugin = try load(path)
+                    if let first = plugins[plugin.info.id] {
+                        diagnostics.append(.duplicateID(id: plugin.info.id, path: path, firstPath: first.info.path))
+                    } else {
+                        plugins[plugin.info.id] = plugin
+                    }
+                } catch {
+                    diagnostics.append(error)
+                }
+            }
+        }
+        return PluginCatalog(plugins: plugins, diagnostics: diagnostics, searchPath: searchPath)
+    }
+
+    /// The plugins sorted by id.
+    public var sorted: [LoadedPlugin] { plugins.values.sorted { $0.info.id < $1.info.id } }
+
+    public subscript(id: String) -> LoadedPlugin? { plugins[id] }
+
+    /// Opens one library and reads its descriptor. Libraries stay loaded for the life of the
+    /// process: unloading a Swift plugin breaks later runtime type checks (DESIGN.md §8).
+    static func load(_ path: String) throws(PluginLoadError) -> LoadedPlugin {
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
+            throw .cannotOpen(path: path, reason: reason)
+        }
+        guard let symbol = dlsym(handle, RF_PLUGIN_ENTRY_POINT) else { throw .notAPlugin(path: path) }
+        let entry = unsafeBitCast(symbol, to: rf_plugin_main_fn.self)
+        guard let descriptor = entry(RF_ABI_VERSION) else { throw .incompatible(path: path) }
+        return try LoadedPlugin(descriptor: descriptor, path: path)
+    }
+
+    static func executablePath() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}

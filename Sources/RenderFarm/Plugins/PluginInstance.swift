@@ -1,0 +1,105 @@
+import Foundation
+import RenderFarmPluginABI
+import StrictJSON
+import Synchronization
+
+/// One layer's plugin instance: created once per job, read by every frame, destroyed at the end.
+///
+/// `@unchecked Sendable`: the instance pointer is only passed to the plugin's functions, and
+/// `render` is serialised per instance or per plugin when the plugin's declared thread safety
+/// asks for it; `create` and `destroy` run on one thread, before and after every frame.
+final class PluginInstance: @unchecked Sendable {
+    let plugin: LoadedPlugin
+    let layerStart: Double
+    private let handle: UnsafeMutableRawPointer
+    private let instanceLock = Mutex(())
+
+    /// The largest message a plugin may write into an error buffer.
+    static let messageCapacity = 1024
+
+    init(plugin: LoadedPlugin, params: JSONObject, context: rf_context) throws(PluginCallError) {
+        self.plugin = plugin
+        layerStart = context.layer_start
+        let store = ParamStore(params)
+        let json = params.isEmpty ? "{}" : JSONValue.object(params).serialized()
+        var created: UnsafeMutableRawPointer?
+        let (status, message) = Self.withMessageBuffer { buffer, capacity in
+            store.withHandle { handle, access in
+                json.withCString { text in
+                    var args = rf_create_args(params_json: text, params: handle, access: access)
+                    var ctx = context
+                    return plugin.descriptor.pointee.create?(&args, &ctx, &created, buffer, capacity) ?? -1
+                }
+            }
+        }
+        guard status == Int32(RF_OK.rawValue), let created else {
+            throw PluginCallError(status: status, message: message.isEmpty ? "create failed (status \(status))" : message)
+        }
+        handle = created
+    }
+
+    deinit { plugin.descriptor.pointee.destroy?(handle) }
+
+    /// Draws `frame` on `cr`; returns the plugin's message on failure.
+    func render(on cr: OpaquePointer, frame: rf_frame) -> PluginCallError? {
+        var frame = frame
+        let (status, message) = Self.withMessageBuffer { buffer, capacity in
+            let call = { self.plugin.descriptor.pointee.render?(self.handle, cr, &frame, buffer, capacity) ?? -1 }
+            switch plugin.info.threadSafety {
+            case .full: return call()
+            case .instance: return instanceLock.withLock { _ in call() }
+            case .unsafe: return plugin.pluginLock.withLock { _ in call() }
+            }
+        }
+        guard status != Int32(RF_OK.rawValue) else { return nil }
+        return PluginCallError(status: status, message: message.isEmpty ? "render failed (status \(status))" : message)
+    }
+
+    /// The plugin's trace output for `frame` (a JSON array), or an error.
+    func trace(frame: rf_frame) -> Result<JSONValue, PluginCallError> {
+        guard let trace = plugin.descriptor.pointee.trace else {
+            return .failure(PluginCallError(status: Int32(RF_ERROR_UNSUPPORTED.rawValue), message: "cannot trace"))
+        }
+        var frame = frame
+        final class Sink { var bytes: [UInt8] = [] }
+        let sink = Sink()
+        let status = withExtendedLifetime(sink) {
+            trace(handle, &frame, { user, text, length in
+                guard let user, let text else { return }
+                let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
+                text.withMemoryRebound(to: UInt8.self, capacity: length) {
+                    sink.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+                }
+            }, Unmanaged.passUnretained(sink).toOpaque())
+        }
+        guard status == Int32(RF_OK.rawValue) else {
+            return .failure(PluginCallError(status: status, message: "trace failed (status \(status))"))
+        }
+        do {
+            return .success(try JSONParser.parse(sink.bytes, limits: .init(maxBytes: 1 << 28, maxDepth: 64,
+                maxStringBytes: 1 << 20, maxContainerCount: 10_000_000)))
+        } catch {
+            return .failure(PluginCallError(status: -1, message: "trace output is not JSON: \(error)"))
+        }
+    }
+
+    private static func withMessageBuffer(
+        _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32
+    ) -> (Int32, String) {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: messageCapacity) { buffer in
+            guard let base = buffer.baseAddress else { return (-1, "no memory for a message") }
+            base[0] = 0
+            let status = body(base, messageCapacity)
+            base[messageCapacity - 1] = 0
+            let message = String(decoding: UnsafeRawBufferPointer(start: base, count: strlen(base)), as: UTF8.self)
+            return (status, message)
+        }
+    }
+}
+
+/// A plugin function returned an error status; `message` is the plugin's own text.
+public struct PluginCallError: Error, Equatable, CustomStringConvertible {
+    public var status: Int32
+    public var message: String
+    public var description: String { message }
+}

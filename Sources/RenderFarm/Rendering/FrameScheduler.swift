@@ -1,0 +1,47 @@
+import Dispatch
+import Synchronization
+
+/// Runs numbered tasks on a bounded set of workers on a Dispatch concurrent queue.
+///
+/// At most `concurrency` tasks are in flight. Each worker pulls the next task number from a
+/// shared counter and owns its state (a surface, an encoder) for its whole life, so that state
+/// is reused from frame to frame and never shared between threads.
+public struct FrameScheduler: Sendable {
+    public let concurrency: Int
+
+    public init(concurrency: Int) {
+        self.concurrency = max(1, concurrency)
+    }
+
+    /// Runs `perform` for every task in `0..<count` and returns when all have finished or,
+    /// once `shouldStop` says so, when the tasks already started have finished.
+    public func run<Worker>(
+        count: Int,
+        shouldStop: @escaping @Sendable () -> Bool = { false },
+        makeWorker: @escaping @Sendable () -> Worker,
+        perform: @escaping @Sendable (inout Worker, Int) -> Void
+    ) {
+        guard count > 0 else { return }
+        let next = TaskCounter()
+        let queue = DispatchQueue(label: "renderfarm.frames", attributes: .concurrent)
+        let group = DispatchGroup()
+        for _ in 0..<min(concurrency, count) {
+            queue.async(group: group) {
+                var worker = makeWorker()
+                while !shouldStop() {
+                    let task = next.take()
+                    guard task < count else { break }
+                    perform(&worker, task)
+                }
+            }
+        }
+        group.wait()
+    }
+}
+
+/// Hands out task numbers 0, 1, 2, … to any number of threads.
+private final class TaskCounter: Sendable {
+    private let value = Atomic<Int>(0)
+
+    func take() -> Int { value.wrappingAdd(1, ordering: .relaxed).oldValue }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Synchronization
+
+/// The outcome of one frame after its retries.
+enum FrameOutcome {
+    case written(JournalEntry, FrameTimings)
+    case failed(JournalEntry)
+    /// Output cannot be written at all (disk full, folder gone): the render stops.
+    case fatal(OutputError)
+}
+
+/// One job during a render: what is already done, what is left, and the journal.
+final class JobState: Sendable {
+    let job: PreparedJob
+    /// Frames to render in this run.
+    let todo: [Int]
+    /// Frames done by an earlier run, verified on disk, with their journal entries.
+    private let previous: [Int: JournalEntry]
+    private let journal: Journal
+    private let written = Mutex<[Int: JournalEntry]>([:])
+
+    var skipped: Int { previous.count }
+
+    /// Creates the output folder and decides what to render: a frame is skipped only when its
+    /// file exists, a journal line has the current fingerprint, and the checksum matches.
+    init(job: PreparedJob, options: RenderOptions) throws(OutputError) {
+        self.job = job
+        try AtomicFile.createDirectory(job.outputDirectory)
+        var verified: [Int: JournalEntry] = [:]
+        if !options.force {
+            let recorded = Self.recordedEntries(in: job.outputDirectory)
+            for index in job.frames.frames {
+                guard let entry = recorded[index], entry.status == .ok,
+                    entry.fingerprint == job.fingerprint(ofFrame: index),
+                    entry.file == job.spec.output.fileName(ofFrame: index),
+                    SHA256.hex(ofFile: job.path(ofFrame: index)) == entry.sha256
+                else { continue }
+                verified[index] = entry
+            }
+        }
+        previous = verified
+        todo = job.frames.frames.filter { verified[$0] == nil }
+        let journalPath = (job.outputDirectory as NSString).appendingPathComponent(options.shard.journalName)
+        journal = try Journal(path: journalPath, truncate: options.force)
+    }
+
+    /// The newest valid entry per frame across every journal in the folder (all shards).
+    private static func recordedEntries(in directory: String) -> [Int: JournalEntry] {
+        var entries: [Int: JournalEntry] = [:]
+        for file in Journal.files(in: directory) {
+            for (index, entry) in Journal.read(path: file) where entries[index]?.status != .ok || entry.status == .ok {
+                entries[index] = entry
+            }
+        }
+        return entries
+    }
+
+    /// Renders frame `index`, trying again after plugin failures up to the job's `retries`.
+    func renderWithRetries(_ index: Int, worker: inout FrameWorker) -> FrameOutcome {
+        let attempts = job.spec.retries + 1
+        var lastError = ""
+        for attempt in 1...attempts {
+            let start = ContinuousClock.now
+            do {
+                let frame = try worker.render(index, of: job)
+                let entry = entry(index, attempts: attempt, milliseconds: frame.timings.total, status: .ok,
+                                  sha256: frame.sha256, bytes: frame.bytes, opaque: frame.opaque)
+                do {
+                    try record(entry)
+                } catch {
+                    return .fatal(error)
+                }
+                return .written(entry, frame.timings)
+            } catch .output(let error) {
+                return .fatal(error)
+            } catch {
+                lastError = error.message
+                _ = start
+            }
+        }
+        let failed = entry(index, attempts: attempts, milliseconds: 0, status: .failed, sha256: "", bytes: 0,
+                           opaque: false, error: lastError)
+        do {
+            try record(failed)
+        } catch {
+            return .fatal(error)
+        }
+        return .failed(failed)
+    }
+
+    private func entry(_ index: Int, attempts: Int, milliseconds: Double, status: FrameStatus, sha256: String,
+                       bytes: Int, opaque: Bool, error: String? = nil) -> JournalEntry {
+        JournalEntry(index: index, time: job.spec.time(ofFrame: index), file: job.spec.output.fileName(ofFrame: index),
+                     sha256: sha256, bytes: bytes, fingerprint: job.fingerprint(ofFrame: index), attempts: attempts,
+                     renderMilliseconds: milliseconds, status: status, opaque: opaque, error: error)
+    }
+
+    private func record(_ entry: JournalEntry) throws(OutputError) {
+        try journal.append(entry)
+        written.withLock { $0[entry.index] = entry }
+    }
+
+    func event(_ entry: JournalEntry, _ timings: FrameTimings, finished: Int, total: Int) -> FrameEvent {
+        FrameEvent(job: job.spec.name, index: entry.index, status: entry.status, attempts: entry.attempts,
+                   error: entry.error, timings: timings, finished: finished, total: total)
+    }
+
+    /// Writes the manifest from the verified earlier frames and this run's, and summarises.
+    func finish() throws(OutputError) -> JobSummary {
+        let fresh = written.withLock { $0 }
+        let entries = previous.merging(fresh) { _, new in new }
+        let manifest = Manifest.build(for: job, expected: job.frames, entries: entries)
+        try Manifest.write(manifest, to: job.outputDirectory)
+        let failed = job.frames.frames.filter { entries[$0]?.status == .failed }
+        let missing = job.frames.frames.filter { entries[$0]?.status != .ok }
+        return JobSummary(
+            name: job.spec.name, outputDirectory: job.outputDirectory,
+            manifestPath: (job.outputDirectory as NSString).appendingPathComponent(Manifest.fileName),
+            requested: job.frames.count, rendered: fresh.values.filter { $0.status == .ok }.count,
+            skipped: previous.count, failed: failed, missing: missing)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import RenderFarmPluginABI
+import StrictJSON
+
+/// A job ready to render: validated against its plugins, instances created, output resolved.
+public final class PreparedJob: Sendable {
+    public let job: LoadedJob
+    /// Absolute output folder.
+    public let outputDirectory: String
+    /// The frames this run is asked for (the job's set, or `--frames`, or a shard of it).
+    public let frames: FrameSet
+    /// The plugins of the layers, in layer order.
+    public let plugins: [PluginInfo]
+    /// A hash of everything that decides the pixels (DESIGN.md §5), shared by all frames.
+    public let fingerprint: String
+    let layers: [PluginInstance]
+
+    var spec: JobSpec { job.spec }
+
+    init(job: LoadedJob, outputDirectory: String, frames: FrameSet, layers: [PluginInstance], canonical: JSONValue) {
+        self.job = job
+        self.outputDirectory = outputDirectory
+        self.frames = frames
+        self.layers = layers
+        plugins = layers.map(\.plugin.info)
+        fingerprint = SHA256.hex(canonical.serialized(sortedKeys: true))
+    }
+
+    /// The fingerprint of frame `index`: the job's, bound to the frame number.
+    public func fingerprint(ofFrame index: Int) -> String {
+        String(SHA256.hex("\(fingerprint)#\(index)").prefix(32))
+    }
+
+    /// Absolute path of frame `index`.
+    public func path(ofFrame index: Int) -> String {
+        (outputDirectory as NSString).appendingPathComponent(spec.output.fileName(ofFrame: index))
+    }
+
+    /// The ABI's view of frame `index` for a layer that starts at `layerStart`.
+    func abiFrame(_ index: Int, layerStart: Double) -> rf_frame {
+        let time = spec.time(ofFrame: index)
+        return rf_frame(index: UInt32(index), time: time, local: time - layerStart)
+    }
+}

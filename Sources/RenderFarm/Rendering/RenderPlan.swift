@@ -1,0 +1,158 @@
+import Foundation
+import RenderFarmPluginABI
+import StrictJSON
+
+/// Where output may go and which frames to render, from the command line.
+public struct PlanOptions: Sendable {
+    /// `--out`: the output folder (with several jobs, each gets a subfolder named after it).
+    public var outputOverride: String?
+    /// `--output-root`: output folders of jobs must resolve inside it (default: the job's folder).
+    public var outputRoot: String?
+    /// `--frames`: replaces the job's frame set.
+    public var frames: String?
+    /// `--shard K/N`: this run's part of the frames.
+    public var shard: Shard
+
+    public init(outputOverride: String? = nil, outputRoot: String? = nil, frames: String? = nil, shard: Shard = .whole) {
+        self.outputOverride = outputOverride
+        self.outputRoot = outputRoot
+        self.frames = frames
+        self.shard = shard
+    }
+}
+
+/// Turns loaded jobs into prepared jobs: effects looked up, parameters checked and filled,
+/// plugin instances created (so a bad parameter fails before any output exists), output
+/// folders resolved and confined.
+public enum RenderPlan {
+    /// The renderer's version, part of every frame's fingerprint.
+    public static let rendererVersion = "0.1.0"
+
+    public static func prepare(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
+        throws(PlanError) -> [PreparedJob]
+    {
+        var prepared: [PreparedJob] = []
+        var errors: [JobError] = []
+        for job in jobs {
+            do {
+                prepared.append(try prepare(job, catalog: catalog, options: options, jobCount: jobs.count))
+            } catch {
+                errors.append(error)
+            }
+        }
+        guard errors.isEmpty else { throw PlanError(errors: errors) }
+        return prepared
+    }
+
+    static func prepare(_ job: LoadedJob, catalog: PluginCatalog, options: PlanOptions, jobCount: Int)
+        throws(JobError) -> PreparedJob
+    {
+        let spec = job.spec
+        var issues: [JobIssue] = []
+        var validated: [(LoadedPlugin, JSONObject)] = []
+        for (index, layer) in spec.layers.enumerated() {
+            guard let plugin = catalog[layer.effect] else {
+                let ids = catalog.plugins.keys.sorted()
+                issues.append(JobIssue(path: "layers[\(index)].effect", "unknown effect \"\(layer.effect)\""
+                    + Suggestion.hint(for: layer.effect, in: ids) + "; installed: " + ids.joined(separator: ", ")))
+                continue
+            }
+            let (filled, problems) = ParameterValidator.validate(layer.params, against: plugin.info, path: "layers[\(index)].params")
+            issues += problems
+            validated.append((plugin, filled))
+        }
+        var frames = spec.frames
+        if let text = options.frames {
+            do {
+                frames = try FrameSet(parsing: text, limit: JobDecoder.Limits.maxFrames)
+                if let outside = frames.frames.first(where: { $0 < 0 || $0 >= spec.frameCount }) {
+                    issues.append(JobIssue(path: "--frames", "frame \(outside) is outside the job (0-\(spec.frameCount - 1))"))
+                }
+            } catch {
+                issues.append(JobIssue(path: "--frames", "\(error.message) (grammar: 1-100, 1-100:2, 1,3,5-9)"))
+            }
+        }
+        var outputDirectory = ""
+        do {
+            outputDirectory = try resolveOutput(job, options: options, jobCount: jobCount)
+        } catch {
+            issues.append(JobIssue(path: options.outputOverride == nil ? "output.dir" : "--out", error.description))
+        }
+        guard issues.isEmpty else { throw .invalid(file: job.file, issues: issues) }
+
+        var instances: [PluginInstance] = []
+        for (index, (plugin, params)) in validated.enumerated() {
+            let layer = spec.layers[index]
+            let seed = rf_derive_seed(spec.seed, UInt64(index))
+            do {
+                // job_dir points into the String only for the duration of create.
+                let instance = try job.directory.withCString { directory in
+                    let context = rf_context(
+                        width: spec.canvas.width, height: spec.canvas.height, scale: spec.canvas.scale, fps: spec.fps,
+                        duration: spec.duration, frame_count: UInt32(spec.frameCount), layer_start: layer.start,
+                        seed: seed, job_dir: directory)
+                    return try PluginInstance(plugin: plugin, params: params, context: context)
+                }
+                instances.append(instance)
+            } catch {
+                let message = (error as? PluginCallError)?.message ?? "\(error)"
+                issues.append(JobIssue(path: "layers[\(index)].params", "\(layer.effect): \(message)"))
+            }
+        }
+        guard issues.isEmpty else { throw .invalid(file: job.file, issues: issues) }
+        let canonical = canonicalJSON(spec, layers: validated)
+        return PreparedJob(job: job, outputDirectory: outputDirectory, frames: options.shard.part(of: frames),
+                           layers: instances, canonical: canonical)
+    }
+
+    /// Everything that decides a frame's bytes, and nothing else (not the output folder, not
+    /// the frame set), so the same frame of an unchanged job is recognised across runs.
+    static func canonicalJSON(_ spec: JobSpec, layers: [(LoadedPlugin, JSONObject)]) -> JSONValue {
+        let canvas: JSONObject = [
+            "width": .number(spec.canvas.width), "height": .number(spec.canvas.height),
+            "scale": .number(spec.canvas.scale), "background": .string(spec.canvas.background.hex),
+        ]
+        let output: JSONObject = [
+            "prefix": .string(spec.output.prefix), "padding": .number(Double(spec.output.padding)),
+            "level": .number(Double(spec.output.compression.level)),
+            "adaptiveFilters": .bool(spec.output.compression.adaptiveFilters),
+        ]
+        let layerValues: [JSONValue] = zip(spec.layers, layers).map { layer, validated in
+            .object([
+                "effect": .string(validated.0.info.id), "pluginVersion": .string(validated.0.info.version),
+                "start": .number(layer.start), "params": .object(validated.1),
+            ])
+        }
+        return .object([
+            "renderer": .string(rendererVersion), "seed": .number(Double(spec.seed)), "canvas": .object(canvas),
+            "fps": .number(spec.fps), "duration": .number(spec.duration), "output": .object(output),
+            "layers": .array(layerValues),
+        ])
+    }
+
+    /// The absolute output folder: `--out` when given, else the job's `output.dir` resolved
+    /// against the job's folder and confined to it (or to `--output-root`).
+    static func resolveOutput(_ job: LoadedJob, options: PlanOptions, jobCount: Int) throws(OutputError) -> String {
+        if let override = options.outputOverride {
+            let base = URL(fileURLWithPath: override).standardizedFileURL
+            return (jobCount > 1 ? base.appendingPathComponent(job.spec.name) : base).path
+        }
+        let root = URL(fileURLWithPath: options.outputRoot ?? job.directory).standardizedFileURL.resolvingSymlinksInPath().path
+        let directory = job.spec.output.directory
+        let resolved = directory.hasPrefix("/")
+            ? URL(fileURLWithPath: directory).standardizedFileURL
+            : URL(fileURLWithPath: job.directory).appendingPathComponent(directory).standardizedFileURL
+        // Resolve symbolic links in the part that exists, so a link cannot smuggle output out.
+        let real = resolved.resolvingSymlinksInPath().path
+        guard real == root || real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
+            throw .outsideRoot(path: resolved.path, root: root)
+        }
+        return resolved.path
+    }
+}
+
+/// Some jobs cannot be rendered; each error names its file and every problem in it.
+public struct PlanError: Error, Equatable, CustomStringConvertible {
+    public var errors: [JobError]
+    public var description: String { errors.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+
+/// How a render runs.
+public struct RenderOptions: Sendable {
+    /// Frames in flight at once (`-j`).
+    public var concurrency: Int
+    /// Render every frame even when the journal says it is done (`--force`).
+    public var force: Bool
+    /// Stop taking frames after the first frame that finally fails (`--fail-fast`).
+    public var failFast: Bool
+    /// Which journal this run appends to (one per shard).
+    public var shard: Shard
+    public var stop: StopSignal
+
+    public init(concurrency: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
+                failFast: Bool = false, shard: Shard = .whole, stop: StopSignal = StopSignal()) {
+        self.concurrency = concurrency
+        self.force = force
+        self.failFast = failFast
+        self.shard = shard
+        self.stop = stop
+    }
+}
+
+/// Renders prepared jobs: resumes from journals, schedules every frame of every job on one
+/// `FrameScheduler`, journals each finished frame, and writes each job's manifest.
+public enum RenderSession {
+    public static func render(_ jobs: [PreparedJob], options: RenderOptions,
+                              observer: some ProgressObserver = NoProgress()) throws(OutputError) -> RenderSummary {
+        var states: [JobState] = []
+        for job in jobs { states.append(try JobState(job: job, options: options)) }
+        let tasks = states.enumerated().flatMap { jobIndex, state in state.todo.map { (jobIndex, $0) } }
+        observer.renderWillStart(totalFrames: tasks.count, skippedFrames: states.reduce(0) { $0 + $1.skipped }, jobs: jobs)
+
+        let progress = Mutex(Progress())
+        // Fail-fast and fatal output errors stop the render too, but are not interruptions.
+        let halt = StopSignal()
+        let states_ = states
+        let clock = ContinuousClock()
+        let start = clock.now
+        FrameScheduler(concurrency: options.concurrency).run(
+            count: tasks.count,
+            shouldStop: { options.stop.isStopped || halt.isStopped },
+            makeWorker: { FrameWorker() },
+            perform: { worker, task in
+                let (jobIndex, frame) = tasks[task]
+                let state = states_[jobIndex]
+                let outcome = state.renderWithRetries(frame, worker: &worker)
+                let event = progress.withLock { progress -> FrameEvent in
+                    progress.finished += 1
+                    switch outcome {
+                    case .written(let entry, let timings):
+                        progress.timings = progress.timings + timings
+                        return state.event(entry, timings, finished: progress.finished, total: tasks.count)
+                    case .failed(let entry):
+                        if options.failFast { halt.stop() }
+                        return state.event(entry, FrameTimings(), finished: progress.finished, total: tasks.count)
+                    case .fatal(let error):
+                        if progress.fatal == nil { progress.fatal = error }
+                        halt.stop()
+                        return FrameEvent(job: state.job.spec.name, index: frame, status: .failed, attempts: 1,
+                                          error: error.description, timings: FrameTimings(),
+                                          finished: progress.finished, total: tasks.count)
+                    }
+                }
+                observer.frameDidFinish(event)
+            })
+        let elapsed = clock.now - start
+        let finalProgress = progress.withLock { $0 }
+
+        var summaries: [JobSummary] = []
+        var firstError = finalProgress.fatal
+        for state in states {
+            do {
+                summaries.append(try state.finish())
+            } catch {
+                if firstError == nil { firstError = error }
+            }
+        }
+        if let firstError { throw firstError }
+        let summary = RenderSummary(
+            jobs: summaries, interrupted: options.stop.isStopped && summaries.contains { !$0.complete },
+            elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            timings: finalProgress.timings)
+        observer.renderDidFinish(summary)
+        return summary
+    }
+
+    private struct Progress {
+        var finished = 0
+        var timings = FrameTimings()
+        var fatal: OutputError?
+    }
+}

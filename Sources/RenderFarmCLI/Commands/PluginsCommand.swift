@@ -1,0 +1,86 @@
+import RenderFarm
+import StrictJSON
+
+/// `renderfarm plugins [ID] [--json]`: what effects are installed and their parameters.
+struct PluginsCommand: Command {
+    static let spec = CommandSpec(
+        name: "plugins",
+        abstract: "List the installed effect plugins and their parameters.",
+        usage: "plugins [ID] [--json] [--plugin-path DIR]",
+        discussion: """
+            Plugins are found on --plugin-path, then RENDERFARM_PLUGIN_PATH (colon-separated),
+            then the folder of the renderfarm executable, then <prefix>/lib/renderfarm/plugins.
+            Libraries that cannot be used are reported as warnings on standard error.
+            """,
+        options: [
+            OptionSpec(names: ["--json"], value: nil, help: "Print JSON instead of text."),
+            CommonOptions.pluginPath,
+        ],
+        positionals: 0...1)
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+    }
+
+    func run(_ terminal: Terminal) -> ExitCode {
+        let catalog = CommonOptions.catalog(arguments)
+        catalog.diagnostics.forEach { terminal.note("renderfarm: warning: \($0)") }
+        var plugins = catalog.sorted
+        if let id = arguments.positionals.first {
+            guard let plugin = catalog[id] else {
+                let ids = catalog.plugins.keys.sorted()
+                terminal.error("no plugin \"\(id)\"" + Suggestion.hint(for: id, in: ids)
+                    + "; installed: " + (ids.isEmpty ? "none" : ids.joined(separator: ", ")))
+                return .unavailable
+            }
+            plugins = [plugin]
+        }
+        if arguments.flag("--json") {
+            terminal.print(JSONValue.array(plugins.map { json($0.info) }).serialized(pretty: true))
+            return .ok
+        }
+        if plugins.isEmpty {
+            terminal.error("no plugins found; searched: \(catalog.searchPath.joined(separator: ", "))")
+            return .unavailable
+        }
+        terminal.print(plugins.map { describe($0.info) }.joined(separator: "\n\n"))
+        return .ok
+    }
+
+    private func describe(_ info: PluginInfo) -> String {
+        var lines = [
+            "\(info.id) \(info.version)  \(info.summary)",
+            "  \(info.identifier), threads: \(info.threadSafety.rawValue), trace: \(info.canTrace ? "yes" : "no")",
+            "  \(info.path)",
+            "  parameters:",
+        ]
+        let width = (info.parameters.map(\.name.count).max() ?? 0) + 2
+        for parameter in info.parameters {
+            let fallback = parameter.defaultValue.map { "default \($0.serialized())" } ?? "optional"
+            lines.append("    " + parameter.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                + "\(parameter.typeText), \(fallback)")
+            lines.append("    " + String(repeating: " ", count: width) + parameter.doc)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func json(_ info: PluginInfo) -> JSONValue {
+        let parameters: [JSONValue] = info.parameters.map { parameter in
+            var object: JSONObject = [
+                "name": .string(parameter.name), "type": .string(parameter.kind.rawValue), "doc": .string(parameter.doc),
+            ]
+            object["default"] = parameter.defaultValue
+            if parameter.min.isFinite { object["min"] = .number(parameter.min) }
+            if parameter.max.isFinite { object["max"] = .number(parameter.max) }
+            if !parameter.choices.isEmpty { object["choices"] = .array(parameter.choices.map { .string($0) }) }
+            return .object(object)
+        }
+        return .object([
+            "id": .string(info.id), "identifier": .string(info.identifier), "version": .string(info.version),
+            "summary": .string(info.summary), "threadSafety": .string(info.threadSafety.rawValue),
+            "trace": .bool(info.canTrace), "path": .string(info.path), "parameters": .array(parameters),
+        ])
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import RenderFarm
+
+/// `renderfarm render JOB|DIR …`: renders every frame of every job on one scheduler.
+struct RenderCommand: Command {
+    static let spec = CommandSpec(
+        name: "render",
+        abstract: "Render job files into PNG frames and a manifest.",
+        usage: "render JOB|DIR … [-j N] [--frames SET] [--shard K/N] [--out DIR] [--force] [--fail-fast] "
+            + "[--progress auto|plain|json|none]",
+        discussion: """
+            Frames of all jobs share one scheduler with N frames in flight. A re-run renders only
+            what is missing or changed (the journal in the output folder records finished frames);
+            --force renders everything again. Results go to standard output, progress to standard
+            error. Exit codes: 0 ok, 1 some frames failed, 64 usage, 65 invalid job, 66 missing
+            file, 69 no plugins, 73 cannot create output, 74 I/O error, 130 interrupted.
+            """,
+        options: [
+            OptionSpec(names: ["-j", "--jobs"], value: "N", help: "Frames in flight at once (default: processor count)."),
+            OptionSpec(names: ["--frames"], value: "SET", help: "Render these frames instead, e.g. 0-99, 0-100:5, 1,3,5-9."),
+            OptionSpec(names: ["--shard"], value: "K/N",
+                       help: "Render part K (0-based) of N; `auto` reads SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX."),
+            OptionSpec(names: ["--shard-mode"], value: "MODE", help: "contiguous (default) or interleaved."),
+            OptionSpec(names: ["--out"], value: "DIR", help: "Write frames to DIR instead of the job's output.dir."),
+            OptionSpec(names: ["--output-root"], value: "DIR",
+                       help: "Allow output.dir anywhere inside DIR (default: the job file's folder)."),
+            OptionSpec(names: ["--force"], value: nil, help: "Render every frame, even ones already done."),
+            OptionSpec(names: ["--fail-fast"], value: nil, help: "Stop at the first frame that fails."),
+            OptionSpec(names: ["--progress"], value: "MODE", help: "auto (bar on a terminal), plain, json or none."),
+            CommonOptions.pluginPath,
+        ],
+        positionals: 1...Int.max)
+
+    let arguments: ParsedArguments
+    let concurrency: Int
+    let progress: ProgressMode
+    let shard: Shard
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+        concurrency = try arguments.integer("--jobs", in: 1...1024, command: "render")
+            ?? ProcessInfo.processInfo.activeProcessorCount
+        let mode = try arguments.choice("--progress", ProgressMode.allCases.map(\.rawValue), default: "auto", command: "render")
+        progress = ProgressMode(rawValue: mode) ?? .auto
+        let shardMode = try arguments.choice("--shard-mode", ["contiguous", "interleaved"], default: "contiguous",
+                                             command: "render")
+        shard = try ShardArgument.parse(arguments.value("--shard"), interleaved: shardMode == "interleaved",
+                                        environment: ProcessInfo.processInfo.environment)
+    }
+
+    func run(_ terminal: Terminal) -> ExitCode {
+        let plan = PlanOptions(outputOverride: arguments.value("--out"), outputRoot: arguments.value("--output-root"),
+                               frames: arguments.value("--frames"), shard: shard)
+        let jobs: [PreparedJob]
+        switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
+        case .success(let prepared): jobs = prepared
+        case .failure(let code): return code
+        }
+        let stop = StopSignal()
+        let signals = SignalHandling(stop: stop, terminal: terminal)
+        defer { signals.cancel() }
+        let options = RenderOptions(concurrency: concurrency, force: arguments.flag("--force"),
+                                    failFast: arguments.flag("--fail-fast"), shard: shard, stop: stop)
+        let reporter = ProgressReporter(terminal: terminal, mode: progress)
+        let summary: RenderSummary
+        do {
+            summary = try RenderSession.render(jobs, options: options, observer: reporter)
+        } catch {
+            reporter.clearLine()
+            terminal.error(error.description)
+            return ExitCode(error)
+        }
+        for job in summary.jobs {
+            let skipped = job.skipped > 0 ? ", \(job.skipped) already done" : ""
+            let state = job.complete ? "complete" : "incomplete, missing \(FrameSet.compress(job.missing))"
+            terminal.print("\(job.name): \(job.rendered) frames rendered\(skipped) (\(state))")
+            terminal.print("  frames:   \(job.outputDirectory)")
+            terminal.print("  manifest: \(job.manifestPath)")
+        }
+        if summary.interrupted {
+            terminal.error("interrupted: the journal and manifest record what was finished; run again to resume")
+            return .interrupted
+        }
+        let failed = summary.jobs.filter { !$0.failed.isEmpty }
+        if !failed.isEmpty {
+            for job in failed {
+                terminal.error("\(job.name): \(job.failed.count) frame\(job.failed.count == 1 ? "" : "s") failed: "
+                    + FrameSet.compress(job.failed))
+            }
+            return .framesFailed
+        }
+        return .ok
+    }
+}
+
+/// Parses `--shard K/N` and `--shard auto`.
+enum ShardArgument {
+    static func parse(_ text: String?, interleaved: Bool, environment: [String: String]) throws(UsageError) -> Shard {
+        guard let text else { return .whole }
+        let usage = { (message: String) in UsageError(message: message, command: "render") }
+        if text == "auto" || text.hasPrefix("auto/") {
+            let count = text.hasPrefix("auto/") ? Int(text.dropFirst(5)) : environment["SLURM_ARRAY_TASK_COUNT"].flatMap { Int($0) }
+            let index = environment["SLURM_ARRAY_TASK_ID"].flatMap { Int($0) }
+                ?? environment["JOB_COMPLETION_INDEX"].flatMap { Int($0) }
+            guard let index, let count else {
+                throw usage("--shard auto needs SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, "
+                    + "or JOB_COMPLETION_INDEX with --shard auto/N")
+            }
+            return try make(index, count, interleaved: interleaved, usage: usage)
+        }
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
+            throw usage("--shard expects K/N (e.g. 0/4) or auto, got \"\(text)\"")
+        }
+        return try make(index, count, interleaved: interleaved, usage: usage)
+    }
+
+    private static func make(_ index: Int, _ count: Int, interleaved: Bool, usage: (String) -> UsageError)
+        throws(UsageError) -> Shard
+    {
+        guard count >= 1, count <= 100_000, index >= 0, index < count else {
+            throw usage("--shard K/N needs 0 ≤ K < N (K is 0-based), got \(index)/\(count)")
+        }
+        return .part(index: index, count: count, interleaved: interleaved)
+    }
+}

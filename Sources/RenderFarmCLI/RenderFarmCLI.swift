@@ -1,0 +1,67 @@
+import Foundation
+import RenderFarm
+
+/// The `renderfarm` command line: parses arguments, runs one command, returns its exit code.
+public enum RenderFarmCLI {
+    static var commands: [any Command.Type] {
+        [RenderCommand.self, ValidateCommand.self, PluginsCommand.self]
+    }
+
+    static var overview: String {
+        let width = (commands.map { $0.spec.name.count }.max() ?? 0) + 2
+        let list = commands.map { "  " + $0.spec.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.spec.abstract }
+        return """
+            OVERVIEW: RenderFarm renders programmatic motion graphics (iOS-style effects) into PNG frames.
+
+            USAGE: renderfarm COMMAND [OPTIONS]
+
+            COMMANDS:
+            \(list.joined(separator: "\n"))
+
+            Run `renderfarm COMMAND --help` for a command's options. `renderfarm --version` prints the version.
+            """
+    }
+
+    /// Runs the command line `arguments` (without the program name).
+    public static func run(_ arguments: [String], terminal: Terminal = .standard) -> ExitCode {
+        guard let name = arguments.first else {
+            terminal.note(overview)
+            return .usage
+        }
+        switch name {
+        case "-h", "--help", "help":
+            if arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+                terminal.print(command.spec.help)
+            } else {
+                terminal.print(overview)
+            }
+            return .ok
+        case "--version", "version":
+            terminal.print("renderfarm \(RenderPlan.rendererVersion)")
+            return .ok
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.spec.name == name }) else {
+            let hint = Suggestion.closest(to: name, in: commands.map { $0.spec.name }).map { " (did you mean \($0)?)" } ?? ""
+            terminal.error("unknown command \"\(name)\"\(hint); run `renderfarm --help` for the list")
+            return .usage
+        }
+        do {
+            let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
+            if parsed.wantsHelp {
+                terminal.print(command.spec.help)
+                return .ok
+            }
+            return try command.init(parsed).run(terminal)
+        } catch {
+            terminal.error(error.description)
+            return .usage
+        }
+    }
+
+    /// Runs the process's own command line and exits with the command's code.
+    public static func main() -> Never {
+        exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)
+    }
+}

@@ -1,0 +1,136 @@
+import RenderFarm
+
+/// One option a command accepts, e.g. `-j, --jobs N`.
+struct OptionSpec: Sendable {
+    var names: [String]
+    /// The value's placeholder (`N`, `DIR`), or nil for a flag.
+    var value: String?
+    var help: String
+    /// Whether the option may be given more than once.
+    var repeatable = false
+
+    var primaryName: String { names.last ?? "" }
+}
+
+/// A command's metadata: everything `--help` shows, and what the parser accepts.
+struct CommandSpec: Sendable {
+    var name: String
+    var abstract: String
+    var usage: String
+    var discussion: String = ""
+    var options: [OptionSpec]
+    /// How many positional arguments: at least `minimum`, at most `maximum`.
+    var positionals: ClosedRange<Int>
+
+    var help: String {
+        var lines = ["OVERVIEW: \(abstract)", "", "USAGE: renderfarm \(usage)"]
+        if !discussion.isEmpty { lines += ["", discussion] }
+        lines += ["", "OPTIONS:"]
+        let all = options + [OptionSpec(names: ["-h", "--help"], value: nil, help: "Show this help.")]
+        let labels = all.map { option in option.names.joined(separator: ", ") + (option.value.map { " \($0)" } ?? "") }
+        let width = (labels.map(\.count).max() ?? 0) + 2
+        for (label, option) in zip(labels, all) {
+            lines.append("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A command line that did not parse; the message says what to do instead.
+struct UsageError: Error, CustomStringConvertible {
+    var message: String
+    var command: String
+    var description: String { "\(message)\nsee `renderfarm \(command) --help`" }
+}
+
+/// Parsed options and positional arguments of one command.
+struct ParsedArguments {
+    var values: [String: [String]] = [:]
+    var flags: Set<String> = []
+    var positionals: [String] = []
+    var wantsHelp = false
+
+    /// Parses `arguments` (after the command name) against `spec`.
+    init(_ arguments: [String], spec: CommandSpec) throws(UsageError) {
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+                positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            if argument == "-h" || argument == "--help" {
+                wantsHelp = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard let option = spec.options.first(where: { $0.names.contains(name) }) else {
+                let known = spec.options.flatMap(\.names) + ["--help"]
+                let hint = Suggestion.closest(to: name, in: known).map { " (did you mean \($0)?)" } ?? ""
+                throw UsageError(message: "unknown option \(name)\(hint)", command: spec.name)
+            }
+            let key = option.primaryName
+            guard option.value != nil else {
+                if inlineValue != nil { throw UsageError(message: "\(name) takes no value", command: spec.name) }
+                flags.insert(key)
+                continue
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else if index < arguments.count {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw UsageError(message: "\(name) needs a value (\(option.value ?? "VALUE"))", command: spec.name)
+            }
+            if !option.repeatable, values[key] != nil {
+                throw UsageError(message: "\(name) given more than once", command: spec.name)
+            }
+            values[key, default: []].append(value)
+        }
+        guard wantsHelp || spec.positionals.contains(positionals.count) else {
+            let expected = spec.positionals.lowerBound == spec.positionals.upperBound
+                ? "\(spec.positionals.lowerBound)" : "at least \(spec.positionals.lowerBound)"
+            let message = positionals.count < spec.positionals.lowerBound
+                ? "missing argument (expected \(expected)); usage: renderfarm \(spec.usage)"
+                : "unexpected argument \"\(positionals[spec.positionals.upperBound])\"; usage: renderfarm \(spec.usage)"
+            throw UsageError(message: message, command: spec.name)
+        }
+    }
+
+    func value(_ name: String) -> String? { values[name]?.last }
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// An integer option within `range`.
+    func integer(_ name: String, in range: ClosedRange<Int>, command: String) throws(UsageError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError(message: "\(name) expects an integer in \(range.lowerBound)…\(range.upperBound), got \"\(text)\"",
+                             command: command)
+        }
+        return number
+    }
+
+    /// One of `choices`.
+    func choice(_ name: String, _ choices: [String], default fallback: String, command: String) throws(UsageError) -> String {
+        guard let text = value(name) else { return fallback }
+        guard choices.contains(text) else {
+            throw UsageError(message: "\(name) expects one of \(choices.joined(separator: ", ")), got \"\(text)\"",
+                             command: command)
+        }
+        return text
+    }
+}

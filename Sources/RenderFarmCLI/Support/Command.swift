@@ -1,0 +1,75 @@
+import Foundation
+import RenderFarm
+
+/// A subcommand: static metadata, parsing from arguments, and `run`, in the shape of
+/// swift-argument-parser's commands.
+protocol Command {
+    static var spec: CommandSpec { get }
+    init(_ arguments: ParsedArguments) throws(UsageError)
+    func run(_ terminal: Terminal) -> ExitCode
+}
+
+/// Options shared by every command that loads plugins.
+enum CommonOptions {
+    static let pluginPath = OptionSpec(
+        names: ["--plugin-path"], value: "DIR", help: "Search DIR for plugins first (repeatable).", repeatable: true)
+
+    static func catalog(_ arguments: ParsedArguments) -> PluginCatalog {
+        PluginCatalog.discover(searchPath: PluginCatalog.searchPath(extra: arguments.all("--plugin-path")))
+    }
+
+    /// Expands job arguments: files as given, folders into their `*.json` files, sorted.
+    static func jobFiles(_ paths: [String]) -> [String] {
+        paths.flatMap { path -> [String] in
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+                let names = try? FileManager.default.contentsOfDirectory(atPath: path)
+            else { return [path] }
+            return names.filter { $0.hasSuffix(".json") }.sorted().map { (path as NSString).appendingPathComponent($0) }
+        }
+    }
+
+    /// Loads every job file, reporting every failure; nil when any failed.
+    static func loadJobs(_ paths: [String], terminal: Terminal) -> Result<[LoadedJob], ExitCode> {
+        let files = jobFiles(paths)
+        guard !files.isEmpty else {
+            terminal.error("no job files found in \(paths.joined(separator: " "))")
+            return .failure(.noInput)
+        }
+        var jobs: [LoadedJob] = []
+        var worst: ExitCode?
+        for file in files {
+            do {
+                jobs.append(try JobLoader.load(file))
+            } catch {
+                terminal.error(error.description)
+                if worst != .noInput { worst = ExitCode(error) }
+            }
+        }
+        if let worst { return .failure(worst) }
+        return .success(jobs)
+    }
+
+    /// Loads and prepares jobs against the catalog; prints every problem.
+    static func prepare(_ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal)
+        -> Result<[PreparedJob], ExitCode>
+    {
+        let jobs: [LoadedJob]
+        switch loadJobs(paths, terminal: terminal) {
+        case .success(let loaded): jobs = loaded
+        case .failure(let code): return .failure(code)
+        }
+        let catalog = catalog(arguments)
+        if catalog.plugins.isEmpty {
+            terminal.error("no plugins found; searched: \(catalog.searchPath.joined(separator: ", "))")
+            catalog.diagnostics.forEach { terminal.note("renderfarm: warning: \($0)") }
+            return .failure(.unavailable)
+        }
+        do {
+            return .success(try RenderPlan.prepare(jobs, catalog: catalog, options: options))
+        } catch {
+            terminal.error(error.description)
+            return .failure(ExitCode(error))
+        }
+    }
+}

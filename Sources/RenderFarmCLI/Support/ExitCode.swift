@@ -1,0 +1,44 @@
+import RenderFarm
+
+/// Process exit codes (DESIGN.md §6, following sysexits.h).
+public enum ExitCode: Int32, Sendable {
+    case ok = 0
+    /// Some frames failed after their retries.
+    case framesFailed = 1
+    /// Bad command line (EX_USAGE).
+    case usage = 64
+    /// Invalid job data (EX_DATAERR).
+    case dataError = 65
+    /// An input file is missing (EX_NOINPUT).
+    case noInput = 66
+    /// A plugin or an external tool is unavailable (EX_UNAVAILABLE).
+    case unavailable = 69
+    /// The output cannot be created (EX_CANTCREAT).
+    case cannotCreate = 73
+    /// An I/O error, e.g. a full disk (EX_IOERR).
+    case ioError = 74
+    /// Stopped by a signal after finishing the frames in flight.
+    case interrupted = 130
+
+    init(_ error: JobError) {
+        switch error {
+        case .missing, .unreadable: self = .noInput
+        case .syntax, .invalid: self = .dataError
+        }
+    }
+
+    init(_ error: PlanError) {
+        self = error.errors.contains { ExitCode($0) == .noInput } ? .noInput : .dataError
+    }
+
+    init(_ error: OutputError) {
+        switch error {
+        case .cannotCreate: self = .cannotCreate
+        case .io: self = .ioError
+        case .outsideRoot: self = .dataError
+        }
+    }
+}
+
+/// Lets `Result<_, ExitCode>` carry a failed step's exit code.
+extension ExitCode: Error {}

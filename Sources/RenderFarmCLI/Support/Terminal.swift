@@ -1,0 +1,40 @@
+import Foundation
+import Synchronization
+
+/// Where a command writes: results to `out`, progress and diagnostics to `err`. Tests capture
+/// both by giving their own sinks.
+public final class Terminal: Sendable {
+    private let outSink: @Sendable (String) -> Void
+    private let errSink: @Sendable (String) -> Void
+    /// Whether standard error is a terminal (progress bars redraw only there).
+    public let errIsTerminal: Bool
+
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+                errIsTerminal: Bool = false) {
+        outSink = out
+        errSink = err
+        self.errIsTerminal = errIsTerminal
+    }
+
+    /// The process's standard output and error.
+    public static let standard = Terminal(
+        out: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+        err: { text in FileHandle.standardError.write(Data(text.utf8)) },
+        errIsTerminal: isatty(STDERR_FILENO) == 1)
+
+    /// Writes a line to standard output.
+    public func print(_ line: String) { outSink(line + "\n") }
+
+    /// Writes a line to standard error.
+    public func note(_ line: String) { errSink(line + "\n") }
+
+    /// Writes raw text (no newline) to standard error, for redrawn progress lines.
+    public func noteRaw(_ text: String) { errSink(text) }
+
+    /// `renderfarm: error: …` on standard error, one line per line of `message`.
+    public func error(_ message: String) {
+        for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
+            note("renderfarm: error: \(line)")
+        }
+    }
+}

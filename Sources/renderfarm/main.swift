@@ -1,0 +1,3 @@
+import RenderFarmCLI
+
+RenderFarmCLI.main()

@@ -1,0 +1,221 @@
+import EffectKit
+
+/// The live-stream "like" heart of the first seed: a heart that blooms with a UIView spring,
+/// travels along a random cubic Bezier and fades out (SEMANTICS.md §0, §2–§4, §8.1).
+struct FloatingHeart: Effect {
+    static let descriptor = EffectDescriptor(
+        id: "floating-heart",
+        identifier: "org.renderfarm.floating-heart",
+        version: "1.0.0",
+        summary: "Hearts that bloom, float up along a random Bezier path and fade (iOS live-stream likes)",
+        threadSafety: .full,
+        parameters: [
+            ParameterSpec("emitter", .point, default: [315, 620], range: -100_000...100_000,
+                          doc: "where each heart starts: its bottom centre, in points"),
+            ParameterSpec("size", .number, default: 36, range: 4...512, doc: "heart view width and height in points"),
+            ParameterSpec("rate", .number, default: 4, range: 0...120,
+                          doc: "hearts per second from the layer's start (ignored when times is set)"),
+            ParameterSpec("times", .numberList, default: nil, range: 0...86_400,
+                          doc: "explicit spawn times in layer seconds, instead of rate"),
+            ParameterSpec("lifetime", .number, default: 6, range: 0.05...600,
+                          doc: "liveAnimationDuration: seconds until a heart is removed"),
+            ParameterSpec("spring", .json, default: ["duration": 0.5, "damping": 0.6, "velocity": 0.8],
+                          doc: "bloom spring {duration, damping, velocity} (UIView spring, Framer converter)"),
+            ParameterSpec("peakAlpha", .number, default: 0.9, range: 0...1, doc: "opacity the bloom animates to"),
+            ParameterSpec("colors", .json, default: "random",
+                          doc: "\"random\" (arc4random RGB per heart) or a palette [\"#RRGGBB\", ...]"),
+            ParameterSpec("stroke", .color, default: "#FFFFFF", doc: "outline colour (1 pt, round caps and joins)"),
+            ParameterSpec("pathSampling", .choice(PathSampling.allCases.map(\.rawValue)), default: "bezier",
+                          doc: "motion inside the path: bezier = B(u), paced = constant speed (arc length)"),
+            ParameterSpec("fade", .choice(Fade.allCases.map(\.rawValue)), default: "replace",
+                          doc: "replace: alpha = peak·(1 − easeInEaseOut(t/lifetime)); additive: adds the spring fade-in"),
+        ]
+    )
+
+    /// How the fade-out combines with the bloom's fade-in (SEMANTICS.md §4.5).
+    enum Fade: String, CaseIterable, Sendable {
+        case replace, additive
+    }
+
+    /// Stop planning hearts beyond this many per layer (keeps memory bounded on hostile input).
+    static let maximumHearts = 20_000
+    /// The seed's `[UIView animateWithDuration:liveAnimationDuration …]` uses the default curve.
+    static let fadeCurve = TimingFunction.easeInEaseOut
+
+    let size: Double
+    let lifetime: Double
+    let spring: SpringCurve
+    let peakAlpha: Double
+    let stroke: Color
+    let fade: Fade
+    let sampling: PathSampling
+    let hearts: [HeartPlan]
+    let shape: HeartShape
+
+    init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
+        size = try parameters.number("size")
+        lifetime = try parameters.number("lifetime")
+        peakAlpha = try parameters.number("peakAlpha")
+        stroke = try parameters.color("stroke")
+        fade = try parameters.choice("fade")
+        sampling = try parameters.choice("pathSampling")
+        spring = try Self.spring(parameters["spring"])
+        shape = HeartShape(size: size)
+        let palette = try Self.palette(parameters["colors"])
+        let spawns = try Self.spawnTimes(parameters, until: context.layerDuration)
+        let emitter = try parameters.point("emitter")
+        var hearts: [HeartPlan] = []
+        hearts.reserveCapacity(spawns.count)
+        for (index, spawn) in spawns.enumerated() {
+            var random = SeededRandom(seed: context.itemSeed(index))
+            hearts.append(
+                HeartPlan(id: index, spawn: spawn, size: size, emitter: emitter, canvasHeight: context.height,
+                          lifetime: lifetime, palette: palette, sampling: sampling, random: &random))
+        }
+        self.hearts = hearts
+    }
+
+    func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError) {
+        for heart in liveHearts(at: frame.local) {
+            let state = state(of: heart, at: frame.local)
+            guard state.alpha > 0, state.scale > 0 else { continue }
+            draw(heart, state, in: context)
+        }
+    }
+
+    func trace(at frame: FrameTime) -> [TraceItem]? {
+        liveHearts(at: frame.local).map { heart in
+            let state = state(of: heart, at: frame.local)
+            var plan = JSONObject()
+            plan["spawn"] = .number(heart.spawn)
+            plan["size"] = .number(size)
+            plan["path"] = .array([heart.travel.curve.p0.json, heart.travel.curve.p1.json, heart.travel.curve.p2.json, heart.travel.curve.p3.json])
+            plan["duration"] = .number(heart.travelDuration)
+            plan["lifetime"] = .number(lifetime)
+            plan["color"] = .string(String(heart.fill.hex.prefix(7)))
+            return TraceItem(id: heart.id, position: state.position, scale: state.scale, alpha: state.alpha,
+                             visible: state.alpha > 0 && state.scale > 0, plan: plan)
+        }
+    }
+
+    // MARK: Timeline
+
+    struct HeartState {
+        var position: Point
+        var scale: Double
+        var alpha: Double
+    }
+
+    /// Hearts added at or before `time` and not yet removed (`removeFromSuperview` at lifetime).
+    private func liveHearts(at time: Double) -> ArraySlice<HeartPlan> {
+        let first = firstIndex { $0.spawn > time - lifetime }
+        let end = firstIndex { $0.spawn > time }
+        return first < end ? hearts[first..<end] : []
+    }
+
+    /// The first heart index satisfying `predicate` (spawn times are sorted, so it is monotone).
+    private func firstIndex(where predicate: (HeartPlan) -> Bool) -> Int {
+        var low = 0
+        var high = hearts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(hearts[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    func state(of heart: HeartPlan, at time: Double) -> HeartState {
+        let age = time - heart.spawn
+        let bloom = spring.value(at: age)
+        let fadeOut = Self.fadeCurve(min(max(age / lifetime, 0), 1))
+        let alpha: Double = switch fade {
+        case .replace: peakAlpha * (1 - fadeOut)
+        case .additive: min(max(peakAlpha * (bloom - fadeOut), 0), 1)
+        }
+        // CAKeyframeAnimation along the path, linear timing: u = age / duration.
+        let progress = min(max(age / heart.travelDuration, 0), 1)
+        let position = heart.travel.position(at: progress)
+        return HeartState(position: position, scale: bloom, alpha: alpha)
+    }
+
+    private func draw(_ heart: HeartPlan, _ state: HeartState, in context: DrawingContext) {
+        context.withSavedState {
+            // Anchor (0.5, 1): the layer's bottom centre sits at `position`; scale about it.
+            context.translate(state.position.x, state.position.y)
+            context.scale(state.scale, state.scale)
+            context.translate(-size / 2, -size)
+            // Clip to the view's bounds (plus the stroke) so the opacity group stays small.
+            context.rectangle(x: -1, y: -1, width: size + 2, height: size + 2)
+            context.clip()
+            context.pushGroup()
+            shape.addPath(to: context)
+            context.setSource(heart.fill)
+            context.fillPreserve()
+            context.setSource(stroke)
+            context.setLineWidth(1)
+            context.setLineCap(.round)
+            context.setLineJoin(.round)
+            context.stroke()
+            // Layer opacity applies to fill and stroke together, as Core Animation composites it.
+            context.popGroup(alpha: state.alpha)
+        }
+    }
+
+    // MARK: Parameters
+
+    private static func spring(_ value: JSONValue?) throws(EffectError) -> SpringCurve {
+        guard let object = value?.objectValue else {
+            throw EffectError(parameter: "spring", "expected {\"duration\", \"damping\", \"velocity\"}")
+        }
+        for key in object.keys where !["duration", "damping", "velocity"].contains(key) {
+            throw EffectError(parameter: "spring.\(key)", "unknown key (expected duration, damping, velocity)")
+        }
+        func number(_ key: String, default fallback: Double, in range: ClosedRange<Double>) throws(EffectError) -> Double {
+            guard let raw = object[key] else { return fallback }
+            guard let number = raw.doubleValue, range.contains(number) else {
+                throw EffectError(parameter: "spring.\(key)", "expected a number in \(range.lowerBound)…\(range.upperBound)")
+            }
+            return number
+        }
+        return SpringCurve(
+            duration: try number("duration", default: 0.5, in: 0.01...10),
+            damping: try number("damping", default: 0.6, in: 0.01...1),
+            velocity: try number("velocity", default: 0.8, in: -100...100))
+    }
+
+    private static func palette(_ value: JSONValue?) throws(EffectError) -> [Color]? {
+        if value?.stringValue == "random" { return nil }
+        guard let list = value?.arrayValue, !list.isEmpty, list.count <= 256 else {
+            throw EffectError(parameter: "colors", "expected \"random\" or a list of 1 to 256 colours")
+        }
+        var colors: [Color] = []
+        for (index, element) in list.enumerated() {
+            colors.append(try EffectParameters.color(element, parameter: "colors[\(index)]"))
+        }
+        return colors
+    }
+
+    private static func spawnTimes(_ parameters: EffectParameters, until end: Double) throws(EffectError) -> [Double] {
+        if parameters.contains("times") {
+            let times = try parameters.numbers("times")
+            guard times.count <= maximumHearts else {
+                throw EffectError(parameter: "times", "at most \(maximumHearts) hearts per layer")
+            }
+            return times.sorted()
+        }
+        let rate = try parameters.number("rate")
+        guard rate > 0 else { return [] }
+        let count = Int((end * rate).rounded(.up))
+        guard count <= maximumHearts else {
+            throw EffectError(parameter: "rate", "\(count) hearts over \(end) s; at most \(maximumHearts) per layer")
+        }
+        return (0..<count).map { Double($0) / rate }.filter { $0 < end }
+    }
+}
+
+extension SeededRandom {
+    /// `arc4random_uniform(bound)` where the seed passes a CGFloat: truncated to an integer bound.
+    mutating func arc4randomUniform(_ bound: Double) -> Double {
+        Double(uniform(UInt32(max(0, min(bound, Double(UInt32.max))))))
+    }
+}
