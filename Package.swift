@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
         .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm"]),
-        .testTarget(name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI"]),
+        .testTarget(name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI", "CCrypto", "CairoKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

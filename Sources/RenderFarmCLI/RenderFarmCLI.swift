@@ -4,7 +4,7 @@ import RenderFarm
 /// The `renderfarm` command line: parses arguments, runs one command, returns its exit code.
 public enum RenderFarmCLI {
     static var commands: [any Command.Type] {
-        [RenderCommand.self, ValidateCommand.self, PluginsCommand.self]
+        [RenderCommand.self, ValidateCommand.self, TraceCommand.self, PluginsCommand.self]
     }
 
     static var overview: String {

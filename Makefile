@@ -1,0 +1,73 @@
+# RenderFarm: `make demo` renders the default job, `make test` runs the test suite.
+# Both install missing Debian packages first (`make deps`, via apt-get when run as root).
+
+SWIFT       ?= swift
+CONFIG      ?= debug
+BUILD_DIR   := .build/$(CONFIG)
+RENDERFARM  := $(BUILD_DIR)/renderfarm
+JOB         ?= jobs/live-hearts.json
+ARGS        ?=
+
+# The fault-injecting test plugin, built with the C compiler (never installed with the real ones).
+TEST_PLUGIN_DIR := .build/test-plugins
+TEST_PLUGIN     := $(TEST_PLUGIN_DIR)/librenderfarm-test-faults.so
+
+# Debian packages the build and the tests need.
+PACKAGES := pkgconf libcairo2-dev libpng-dev libssl-dev libchipmunk-dev
+
+.PHONY: all deps build demo render validate plugins test test-plugin clean help
+
+all: build
+
+help:
+	@echo "make demo            install packages, build, render $(JOB), print where the frames are"
+	@echo "make test            run the test suite (Swift Testing)"
+	@echo "make render JOB=F    render a job file (ARGS='-j 2 --force' for more options)"
+	@echo "make validate JOB=F  check a job file without rendering"
+	@echo "make plugins         list the installed effect plugins and their parameters"
+	@echo "make deps            install the Debian packages: $(PACKAGES)"
+	@echo "make clean           remove build products and rendered output"
+
+deps:
+	@missing=""; for p in $(PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    if [ "$$(id -u)" = 0 ]; then \
+	        echo "installing:$$missing"; \
+	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	    else \
+	        echo "missing packages:$$missing"; echo "run: sudo apt-get install -y$$missing"; exit 1; \
+	    fi; \
+	fi
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+demo: build
+	$(RENDERFARM) render $(JOB) $(ARGS)
+	@echo
+	@echo "Frames and manifest.json are in the folder printed above; encode them with the manifest's ffmpeg command."
+
+render: build
+	$(RENDERFARM) render $(JOB) $(ARGS)
+
+validate: build
+	$(RENDERFARM) validate $(JOB)
+
+plugins: build
+	$(RENDERFARM) plugins
+
+test-plugin: $(TEST_PLUGIN)
+
+$(TEST_PLUGIN): Tests/Fixtures/test_plugin.c Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
+	@mkdir -p $(TEST_PLUGIN_DIR)
+	$(CC) -O2 -shared -fPIC -Wall -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
+	    $$(pkg-config --cflags --libs cairo) -lm
+
+test: deps $(TEST_PLUGIN)
+	$(SWIFT) build --build-tests
+	RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) $(SWIFT) test --skip-build
+
+clean:
+	rm -rf .build jobs/out

@@ -1,0 +1,38 @@
+import StrictJSON
+
+/// The motion of a job as numbers, no pixels: each layer's items at each frame, from the
+/// plugins' optional `trace` function (`renderfarm trace`, fidelity tests).
+public enum Tracer {
+    /// One JSON object per frame of `frames` (default: the job's frame set), in frame order:
+    /// `{"frame": 30, "time": 0.5, "layers": [{"layer": 0, "effect": "…", "items": […]}]}`.
+    /// Layers whose plugin cannot trace are left out.
+    public static func trace(_ job: PreparedJob, frames: FrameSet? = nil) throws(TraceError) -> [JSONValue] {
+        var lines: [JSONValue] = []
+        for index in (frames ?? job.frames).frames {
+            var layers: [JSONValue] = []
+            for (layer, instance) in job.layers.enumerated() where instance.plugin.info.canTrace {
+                switch instance.trace(frame: job.abiFrame(index, layerStart: instance.layerStart)) {
+                case .success(let items):
+                    layers.append(.object([
+                        "layer": .number(Double(layer)), "effect": .string(instance.plugin.info.id), "items": items,
+                    ]))
+                case .failure(let error):
+                    throw TraceError(frame: index, layer: layer, message: error.message)
+                }
+            }
+            lines.append(.object([
+                "frame": .number(Double(index)), "time": .number(job.spec.time(ofFrame: index)),
+                "layers": .array(layers),
+            ]))
+        }
+        return lines
+    }
+}
+
+/// A plugin's trace function failed.
+public struct TraceError: Error, Equatable, CustomStringConvertible {
+    public var frame: Int
+    public var layer: Int
+    public var message: String
+    public var description: String { "frame \(frame), layer \(layer): \(message)" }
+}

@@ -1,0 +1,106 @@
+/*
+ * test-faults: a test double for the render farm, built by `make test-plugin` (not a product:
+ * it never shows up in `renderfarm plugins` unless a test puts it on --plugin-path).
+ *
+ * Draws a square whose colour depends on the frame, and fails on chosen frames: every attempt,
+ * or only the first `failAttempts` attempts of each chosen frame (to exercise retries).
+ * `delayMs` slows each frame down so kill tests can interrupt a render in the middle.
+ */
+#include <cairo.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "renderfarm_plugin.h"
+
+#define MAX_FRAMES 100000
+
+typedef struct faults {
+    double width, height;
+    unsigned char *fail;     /* 1 for frames that fail */
+    atomic_int *attempts;    /* attempts seen per frame */
+    double fail_attempts;    /* <= 0: fail every attempt */
+    double delay_ms;
+} faults;
+
+static const rf_param parameters[] = {
+    { "failFrames", RF_PARAM_NUMBER_LIST, "[]", 0, MAX_FRAMES - 1, NULL, "frames whose render fails", 0 },
+    { "failAttempts", RF_PARAM_INTEGER, "0", 0, 100, NULL,
+      "fail only the first N attempts of each chosen frame (0 = every attempt)", 0 },
+    { "delayMs", RF_PARAM_NUMBER, "0", 0, 10000, NULL, "sleep this long in every render", 0 },
+};
+
+static int create(const rf_create_args *args, const rf_context *ctx, void **out, char *err, size_t errlen) {
+    faults *f = calloc(1, sizeof(*f));
+    if (!f) {
+        snprintf(err, errlen, "out of memory");
+        return RF_ERROR_RESOURCE;
+    }
+    f->width = ctx->width;
+    f->height = ctx->height;
+    f->fail = calloc(MAX_FRAMES, 1);
+    f->attempts = calloc(MAX_FRAMES, sizeof(atomic_int));
+    if (!f->fail || !f->attempts) {
+        free(f->fail);
+        free(f->attempts);
+        free(f);
+        snprintf(err, errlen, "out of memory");
+        return RF_ERROR_RESOURCE;
+    }
+    double frames[1024];
+    size_t count = args->access->numbers(args->params, "failFrames", frames, 1024);
+    for (size_t i = 0; i < count && i < 1024; i++) f->fail[(int)frames[i]] = 1;
+    args->access->number(args->params, "failAttempts", &f->fail_attempts);
+    args->access->number(args->params, "delayMs", &f->delay_ms);
+    *out = f;
+    return RF_OK;
+}
+
+static int render(void *instance, cairo_t *cr, const rf_frame *frame, char *err, size_t errlen) {
+    faults *f = instance;
+    if (f->delay_ms > 0) {
+        struct timespec pause = { (time_t)(f->delay_ms / 1000), (long)(fmod(f->delay_ms, 1000) * 1e6) };
+        nanosleep(&pause, NULL);
+    }
+    if (frame->index < MAX_FRAMES && f->fail[frame->index]) {
+        int attempt = atomic_fetch_add(&f->attempts[frame->index], 1) + 1;
+        if (f->fail_attempts <= 0 || attempt <= f->fail_attempts) {
+            snprintf(err, errlen, "injected failure on frame %u (attempt %d)", frame->index, attempt);
+            return RF_ERROR_RENDER;
+        }
+    }
+    double shade = (frame->index % 50) / 50.0;
+    cairo_set_source_rgba(cr, shade, 0.4, 1 - shade, 1);
+    cairo_rectangle(cr, f->width / 4, f->height / 4, f->width / 2, f->height / 2);
+    cairo_fill(cr);
+    return RF_OK;
+}
+
+static void destroy(void *instance) {
+    faults *f = instance;
+    free(f->fail);
+    free(f->attempts);
+    free(f);
+}
+
+static const rf_plugin descriptor = {
+    .abi_version = RF_ABI_VERSION,
+    .struct_size = sizeof(rf_plugin),
+    .id = "test-faults",
+    .identifier = "org.renderfarm.tests.faults",
+    .version = "1.0.0",
+    .summary = "Test double: a square per frame, failing on chosen frames",
+    .thread_safety = RF_THREADS_FULL,
+    .params = parameters,
+    .param_count = sizeof(parameters) / sizeof(parameters[0]),
+    .create = create,
+    .render = render,
+    .trace = NULL,
+    .destroy = destroy,
+};
+
+const rf_plugin *rf_plugin_main(uint32_t host_abi_version) {
+    return host_abi_version == RF_ABI_VERSION ? &descriptor : NULL;
+}

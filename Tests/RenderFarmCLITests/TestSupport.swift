@@ -1,0 +1,64 @@
+import Foundation
+
+/// Runs the built `renderfarm` binary, the way a user would, and captures what it prints.
+enum Binary {
+    /// The package's root folder.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The build folder holding the test bundle, the `renderfarm` executable and the plugins.
+    static let buildDirectory: URL = {
+        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0])
+        var folder = executable.deletingLastPathComponent()
+        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("renderfarm").path) {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder
+    }()
+
+    static var executable: String { buildDirectory.appendingPathComponent("renderfarm").path }
+
+    /// The folder with the fault-injecting test plugin (`make test-plugin`).
+    static var testPluginDirectory: String {
+        ProcessInfo.processInfo.environment["RENDERFARM_TEST_PLUGIN_DIR"]
+            ?? packageRoot.appendingPathComponent(".build/test-plugins").path
+    }
+
+    struct Result {
+        var status: Int32
+        /// Set when the process died of a signal instead of exiting.
+        var signal: Int32?
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `renderfarm` with `arguments` in `directory` and waits for it.
+    @discardableResult
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory ?? packageRoot
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        // Output goes to files, not pipes: a chatty process can never block on a full pipe.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rf-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("stdout")
+        let errURL = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        try process.run()
+        process.waitUntilExit()
+        let signaled = process.terminationReason == .uncaughtSignal
+        return Result(
+            status: process.terminationStatus, signal: signaled ? process.terminationStatus : nil,
+            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+}
