@@ -28,7 +28,7 @@ enum ParameterValidator {
         let shown = ObjectReader.show(value)
         func inRange(_ number: Double) -> Bool { number >= parameter.min && number <= parameter.max }
         func outOfRange(_ number: Double) -> String {
-            "\(ObjectReader.format(number)) is out of range (allowed: \(parameter.rangeText ?? ObjectReader.describe(range))))"
+            "\(ObjectReader.format(number)) is out of range (allowed: \(parameter.rangeText ?? ObjectReader.describe(range)))"
         }
         switch parameter.kind {
         case .number, .integer:
