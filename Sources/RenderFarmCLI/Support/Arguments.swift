@@ -49,9 +49,11 @@ struct ParsedArguments {
     var flags: Set<String> = []
     var positionals: [String] = []
     var wantsHelp = false
+    let spec: CommandSpec
 
     /// Parses `arguments` (after the command name) against `spec`.
     init(_ arguments: [String], spec: CommandSpec) throws(UsageError) {
+        self.spec = spec
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -111,6 +113,11 @@ struct ParsedArguments {
     }
 
     func value(_ name: String) -> String? { values[name]?.last }
+
+    /// How messages name an option: every spelling, e.g. `-j/--jobs`.
+    func label(_ name: String) -> String {
+        spec.options.first { $0.primaryName == name }?.names.joined(separator: "/") ?? name
+    }
     func all(_ name: String) -> [String] { values[name] ?? [] }
     func flag(_ name: String) -> Bool { flags.contains(name) }
 
@@ -118,7 +125,7 @@ struct ParsedArguments {
     func integer(_ name: String, in range: ClosedRange<Int>, command: String) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError(message: "\(name) expects an integer in \(range.lowerBound)…\(range.upperBound), got \"\(text)\"",
+            throw UsageError(message: "\(label(name)) expects an integer in \(range.lowerBound)…\(range.upperBound), got \"\(text)\"",
                              command: command)
         }
         return number
@@ -128,7 +135,7 @@ struct ParsedArguments {
     func choice(_ name: String, _ choices: [String], default fallback: String, command: String) throws(UsageError) -> String {
         guard let text = value(name) else { return fallback }
         guard choices.contains(text) else {
-            throw UsageError(message: "\(name) expects one of \(choices.joined(separator: ", ")), got \"\(text)\"",
+            throw UsageError(message: "\(label(name)) expects one of \(choices.joined(separator: ", ")), got \"\(text)\"",
                              command: command)
         }
         return text
