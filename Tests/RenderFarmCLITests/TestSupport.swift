@@ -36,29 +36,48 @@ enum Binary {
     /// Runs `renderfarm` with `arguments` in `directory` and waits for it.
     @discardableResult
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory ?? packageRoot
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { _, new in new }
-        process.environment = env
-        // Output goes to files, not pipes: a chatty process can never block on a full pipe.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rf-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("stdout")
-        let errURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        try process.run()
-        process.waitUntilExit()
-        let signaled = process.terminationReason == .uncaughtSignal
-        return Result(
-            status: process.terminationStatus, signal: signaled ? process.terminationStatus : nil,
-            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        try Running(arguments, in: directory, environment: environment).wait()
+    }
+
+    /// A `renderfarm` process started in the background, for tests that signal or kill it.
+    final class Running {
+        let process: Process
+        let stdoutURL: URL
+        let stderrURL: URL
+        private let scratch: URL
+
+        init(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws {
+            scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rf-run-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            stdoutURL = scratch.appendingPathComponent("stdout")
+            stderrURL = scratch.appendingPathComponent("stderr")
+            _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.currentDirectoryURL = directory ?? packageRoot
+            var env = ProcessInfo.processInfo.environment
+            env.merge(environment) { _, new in new }
+            process.environment = env
+            // Output goes to files, not pipes: a chatty process can never block on a full pipe.
+            process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+            process.standardError = try FileHandle(forWritingTo: stderrURL)
+            try process.run()
+        }
+
+        deinit { try? FileManager.default.removeItem(at: scratch) }
+
+        func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+        /// Waits for the process and returns what it printed.
+        func wait() -> Result {
+            process.waitUntilExit()
+            let signaled = process.terminationReason == .uncaughtSignal
+            return Result(
+                status: process.terminationStatus, signal: signaled ? process.terminationStatus : nil,
+                stdout: (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "",
+                stderr: (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "")
+        }
     }
 }

@@ -137,18 +137,31 @@ public enum RenderPlan {
             let base = URL(fileURLWithPath: override).standardizedFileURL
             return (jobCount > 1 ? base.appendingPathComponent(job.spec.name) : base).path
         }
-        let root = URL(fileURLWithPath: options.outputRoot ?? job.directory).standardizedFileURL.resolvingSymlinksInPath().path
+        let root = realPath(URL(fileURLWithPath: options.outputRoot ?? job.directory).standardizedFileURL.path)
         let directory = job.spec.output.directory
         let resolved = directory.hasPrefix("/")
             ? URL(fileURLWithPath: directory).standardizedFileURL
             : URL(fileURLWithPath: job.directory).appendingPathComponent(directory).standardizedFileURL
         // Resolve symbolic links in the part that exists, so a link cannot smuggle output out.
-        let real = resolved.resolvingSymlinksInPath().path
+        let real = realPath(resolved.path)
         guard real == root || real.hasPrefix(root.hasSuffix("/") ? root : root + "/") else {
             throw .outsideRoot(path: resolved.path, root: root)
         }
         return resolved.path
     }
+}
+
+/// `path` with every symbolic link in its existing part resolved (the rest need not exist yet).
+func realPath(_ path: String) -> String {
+    var existing = URL(fileURLWithPath: path)
+    var rest: [String] = []
+    while existing.path != "/" && !FileManager.default.fileExists(atPath: existing.path) {
+        rest.insert(existing.lastPathComponent, at: 0)
+        existing = existing.deletingLastPathComponent()
+    }
+    guard let resolved = realpath(existing.path, nil) else { return path }
+    defer { free(resolved) }
+    return rest.reduce(URL(fileURLWithPath: String(cString: resolved))) { $0.appendingPathComponent($1) }.path
 }
 
 /// Some jobs cannot be rendered; each error names its file and every problem in it.

@@ -46,7 +46,8 @@ final class ProgressReporter: ProgressObserver {
     }
 
     func frameDidFinish(_ event: FrameEvent) {
-        if event.status == .failed, mode != .json, mode != .none {
+        // Failures are diagnostics, shown whatever the progress mode (JSON carries them itself).
+        if event.status == .failed, mode != .json {
             clearLine()
             terminal.note("renderfarm: frame \(event.index) of \(event.job) failed after \(event.attempts) "
                 + "attempt\(event.attempts == 1 ? "" : "s"): \(event.error ?? "unknown error")")
