@@ -15,7 +15,7 @@ TEST_PLUGIN     := $(TEST_PLUGIN_DIR)/librenderfarm-test-faults.so
 # Debian packages the build and the tests need.
 PACKAGES := pkgconf libcairo2-dev libpng-dev libssl-dev libchipmunk-dev
 
-.PHONY: all deps build demo render validate plugins test test-plugin clean help
+.PHONY: all deps build demo render validate plugins test test-plugin fuzz clean help
 
 all: build
 
@@ -25,6 +25,7 @@ help:
 	@echo "make render JOB=F    render a job file (ARGS='-j 2 --force' for more options)"
 	@echo "make validate JOB=F  check a job file without rendering"
 	@echo "make plugins         list the installed effect plugins and their parameters"
+	@echo "make fuzz            1,000 mutated job files through the binary (exit codes, no crash, output untouched)"
 	@echo "make deps            install the Debian packages: $(PACKAGES)"
 	@echo "make clean           remove build products and rendered output"
 
@@ -68,6 +69,11 @@ $(TEST_PLUGIN): Tests/Fixtures/test_plugin.c Sources/RenderFarmPluginABI/include
 test: deps $(TEST_PLUGIN)
 	$(SWIFT) build --build-tests
 	RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) $(SWIFT) test --skip-build
+
+# 1,000 mutated job files through the real binary (make test runs 300 of them).
+fuzz: deps $(TEST_PLUGIN)
+	$(SWIFT) build --build-tests
+	RENDERFARM_FUZZ_CASES=1000 $(SWIFT) test --skip-build --filter FuzzTests
 
 clean:
 	rm -rf .build jobs/out

@@ -1,5 +1,15 @@
 import StrictJSON
 
+/// The path of `key` inside `parent`: `output.dir`, or `output["odd key"]` when the key is not a
+/// plain name, so every message points at one unambiguous place in the file.
+func keyPath(_ parent: String, _ key: String) -> String {
+    let plain = !key.isEmpty && key.utf8.count <= 64
+        && key.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-") }
+    if plain { return parent.isEmpty ? key : "\(parent).\(key)" }
+    let quoted = JSONValue.string(String(key.prefix(64))).serialized()
+    return "\(parent)[\(quoted)]"
+}
+
 /// Collects every problem found while decoding, instead of stopping at the first.
 final class IssueCollector {
     private(set) var issues: [JobIssue] = []
@@ -13,7 +23,7 @@ struct ObjectReader {
     let path: String
     let issues: IssueCollector
 
-    func childPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    func childPath(_ key: String) -> String { keyPath(path, key) }
 
     /// Reports every key not in `allowed`, with a suggestion.
     func rejectUnknownKeys(_ allowed: [String]) {

@@ -55,6 +55,19 @@ enum AtomicFile {
         }
     }
 
+    /// Removes temporary files that a killed process left behind. Only files older than an hour
+    /// go: a shard on another host may be writing a young one into the same folder right now.
+    static func removeStaleTemporaries(in directory: String, olderThan age: TimeInterval = 3600) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix(temporaryMarker) {
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                Date().timeIntervalSince(modified) > age
+            else { continue }
+            unlink(path)
+        }
+    }
+
     /// Creates `path` and its parents.
     static func createDirectory(_ path: String) throws(OutputError) {
         do {

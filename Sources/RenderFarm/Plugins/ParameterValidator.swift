@@ -8,7 +8,7 @@ enum ParameterValidator {
         var issues: [JobIssue] = []
         let names = info.parameters.map(\.name)
         for key in params.keys where info.parameter(named: key) == nil {
-            issues.append(JobIssue(path: "\(path).\(key)", "\"\(info.id)\" has no parameter \"\(key)\""
+            issues.append(JobIssue(path: keyPath(path, key), "\"\(info.id)\" has no parameter \"\(key)\""
                 + Suggestion.hint(for: key, in: names) + "; see `renderfarm plugins \(info.id)`"))
         }
         var filled = JSONObject()

@@ -26,6 +26,7 @@ final class JobState: Sendable {
     init(job: PreparedJob, options: RenderOptions) throws(OutputError) {
         self.job = job
         try AtomicFile.createDirectory(job.outputDirectory)
+        AtomicFile.removeStaleTemporaries(in: job.outputDirectory)
         var verified: [Int: JournalEntry] = [:]
         if !options.force {
             let recorded = Self.recordedEntries(in: job.outputDirectory)
@@ -60,7 +61,6 @@ final class JobState: Sendable {
         let attempts = job.spec.retries + 1
         var lastError = ""
         for attempt in 1...attempts {
-            let start = ContinuousClock.now
             do {
                 let frame = try worker.render(index, of: job)
                 let entry = entry(index, attempts: attempt, milliseconds: frame.timings.total, status: .ok,
@@ -75,7 +75,6 @@ final class JobState: Sendable {
                 return .fatal(error)
             } catch {
                 lastError = error.message
-                _ = start
             }
         }
         let failed = entry(index, attempts: attempts, milliseconds: 0, status: .failed, sha256: "", bytes: 0,
