@@ -73,8 +73,11 @@ public final class PluginExport: Sendable {
     }
 
     private static func permanent(_ text: String) -> UnsafePointer<CChar> {
-        // strdup'd once per descriptor string; intentionally never freed (see the type's comment).
-        UnsafePointer(strdup(text) ?? strdup("")!)
+        // Copied once per descriptor string and intentionally never freed (see the type's comment).
+        let bytes = Array(text.utf8CString)
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+        copy.initialize(from: bytes, count: bytes.count)
+        return UnsafePointer(copy)
     }
 }
 

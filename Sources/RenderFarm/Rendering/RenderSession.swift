@@ -28,15 +28,13 @@ public struct RenderOptions: Sendable {
 public enum RenderSession {
     public static func render(_ jobs: [PreparedJob], options: RenderOptions,
                               observer: some ProgressObserver = NoProgress()) throws(OutputError) -> RenderSummary {
-        var states: [JobState] = []
-        for job in jobs { states.append(try JobState(job: job, options: options)) }
+        let states = try jobs.map { job throws(OutputError) in try JobState(job: job, options: options) }
         let tasks = states.enumerated().flatMap { jobIndex, state in state.todo.map { (jobIndex, $0) } }
         observer.renderWillStart(totalFrames: tasks.count, skippedFrames: states.reduce(0) { $0 + $1.skipped }, jobs: jobs)
 
         let progress = Mutex(Progress())
         // Fail-fast and fatal output errors stop the render too, but are not interruptions.
         let halt = StopSignal()
-        let states_ = states
         let clock = ContinuousClock()
         let start = clock.now
         FrameScheduler(concurrency: options.concurrency).run(
@@ -45,7 +43,7 @@ public enum RenderSession {
             makeWorker: { FrameWorker() },
             perform: { worker, task in
                 let (jobIndex, frame) = tasks[task]
-                let state = states_[jobIndex]
+                let state = states[jobIndex]
                 let outcome = state.renderWithRetries(frame, worker: &worker)
                 let event = progress.withLock { progress -> FrameEvent in
                     progress.finished += 1
