@@ -53,4 +53,38 @@ struct PluginCatalogTests {
         #expect(filled["size"] == .number(36))
         #expect(filled["times"] == nil)
     }
+
+    @Test("a library without rf_plugin_main and a plugin built for another ABI version are diagnosed")
+    func notAPluginAndABIMismatch() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rf-abi-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let header = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/RenderFarmPluginABI/include").path
+        let sources = [
+            "libother.so": "int unrelated(void) { return 1; }",
+            "libfuture.so": """
+                #include "renderfarm_plugin.h"
+                static const rf_plugin future = { .abi_version = 2, .struct_size = sizeof(rf_plugin), .id = "future" };
+                const rf_plugin *rf_plugin_main(uint32_t host) { (void)host; return &future; }
+                """,
+        ]
+        for (name, source) in sources {
+            let file = folder.appendingPathComponent(name + ".c")
+            try source.write(to: file, atomically: true, encoding: .utf8)
+            let compiler = Process()
+            compiler.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
+            compiler.arguments = ["-shared", "-fPIC", "-I", header, "-o", folder.appendingPathComponent(name).path, file.path]
+            try compiler.run()
+            compiler.waitUntilExit()
+            try #require(compiler.terminationStatus == 0)
+        }
+        let catalog = PluginCatalog.discover(searchPath: [folder.path])
+        #expect(catalog.plugins.isEmpty)
+        let messages = catalog.diagnostics.map(\.description)
+        #expect(messages.contains { $0.hasSuffix("libother.so: not a RenderFarm plugin (no rf_plugin_main symbol)") })
+        #expect(messages.contains {
+            $0.hasSuffix("libfuture.so: built for plugin ABI v2, this renderfarm speaks v1; rebuild the plugin")
+        })
+    }
 }
