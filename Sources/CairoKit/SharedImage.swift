@@ -29,10 +29,12 @@ public final class SharedImage: @unchecked Sendable {
 
     /// Draws the image scaled into the rectangle (x, y, width, height) of the current user space, with
     /// bilinear filtering; the context's state is restored afterwards.
-    public func draw(in context: DrawingContext, x: Double, y: Double, width boxWidth: Double, height boxHeight: Double) {
+    public func draw(in context: DrawingContext, x: Double, y: Double, width boxWidth: Double, height boxHeight: Double)
+    {
         guard width > 0, height > 0, boxWidth > 0, boxHeight > 0,
             let surface = cairo_image_surface_create_for_data(
-                pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))
+                pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width), Int32(height),
+                Int32(stride))
         else { return }
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return }

@@ -11,31 +11,43 @@ struct ParabolicDrop: Effect {
         summary: "Items (gifts, coins) fly along a parabola into a target rect, then stop or bounce (iOS gift drop)",
         threadSafety: .full,
         parameters: [
-            ParameterSpec("count", .integer, default: 5, range: 1...Double(PhysicsLimits.maxItems),
-                          doc: "how many items drop"),
-            ParameterSpec("from", .json, default: [330, 600],
-                          doc: "start centre: a point [x, y], or a rect {x, y, width, height} to spread the items over"),
-            ParameterSpec("size", .size, default: 40, range: 1...2000,
-                          doc: "item size in points: a number (square) or [width, height]"),
-            ParameterSpec("shape", .choice(ItemShape.names), default: "gift",
-                          doc: "item look; coin and circle collide as discs when bouncing"),
-            ParameterSpec("image", .string, default: nil,
-                          doc: "PNG drawn instead of the shape, relative to the job file's folder (must stay inside it)"),
+            ParameterSpec(
+                "count", .integer, default: 5, range: 1...Double(PhysicsLimits.maxItems),
+                doc: "how many items drop"),
+            ParameterSpec(
+                "from", .json, default: [330, 600],
+                doc: "start centre: a point [x, y], or a rect {x, y, width, height} to spread the items over"),
+            ParameterSpec(
+                "size", .size, default: 40, range: 1...2000,
+                doc: "item size in points: a number (square) or [width, height]"),
+            ParameterSpec(
+                "shape", .choice(ItemShape.names), default: "gift",
+                doc: "item look; coin and circle collide as discs when bouncing"),
+            ParameterSpec(
+                "image", .string, default: nil,
+                doc: "PNG drawn instead of the shape, relative to the job file's folder (must stay inside it)"),
             ParameterSpec("color", .color, default: nil, doc: "main colour of the shape (default: the shape's own)"),
-            ParameterSpec("target", .rect, default: ["x": 110, "y": 430, "width": 160, "height": 90],
-                          range: -100_000...100_000, doc: "where items land: the centre ends on its top edge"),
-            ParameterSpec("deviation", .number, default: 0, range: -10_000...10_000,
-                          doc: "added to the target's centre x, plus a random 0, 3, 6, 9 or 12 per item"),
-            ParameterSpec("arcHeight", .number, default: 150, range: -10_000...10_000,
-                          doc: "control point height above the item's top edge, in points"),
-            ParameterSpec("controlFraction", .number, default: 0.3, range: -10...10,
-                          doc: "control point x = start x + controlFraction × horizontal distance"),
-            ParameterSpec("stagger", .number, default: 0.15, range: 0...3600,
-                          doc: "seconds between launches; item i launches at i × stagger (hidden before)"),
-            ParameterSpec("onLand", .choice(LandingMode.allCases.map(\.rawValue)), default: "stop",
-                          doc: "stop: hold at the end (fill mode forwards); bounce: continue under physics-bounce rules"),
-            ParameterSpec("pathSampling", .choice(PathSampling.allCases.map(\.rawValue)), default: "bezier",
-                          doc: "motion along the curve: bezier = B(u), paced = constant speed (arc length)"),
+            ParameterSpec(
+                "target", .rect, default: ["x": 110, "y": 430, "width": 160, "height": 90],
+                range: -100_000...100_000, doc: "where items land: the centre ends on its top edge"),
+            ParameterSpec(
+                "deviation", .number, default: 0, range: -10_000...10_000,
+                doc: "added to the target's centre x, plus a random 0, 3, 6, 9 or 12 per item"),
+            ParameterSpec(
+                "arcHeight", .number, default: 150, range: -10_000...10_000,
+                doc: "control point height above the item's top edge, in points"),
+            ParameterSpec(
+                "controlFraction", .number, default: 0.3, range: -10...10,
+                doc: "control point x = start x + controlFraction × horizontal distance"),
+            ParameterSpec(
+                "stagger", .number, default: 0.15, range: 0...3600,
+                doc: "seconds between launches; item i launches at i × stagger (hidden before)"),
+            ParameterSpec(
+                "onLand", .choice(LandingMode.allCases.map(\.rawValue)), default: "stop",
+                doc: "stop: hold at the end (fill mode forwards); bounce: continue under physics-bounce rules"),
+            ParameterSpec(
+                "pathSampling", .choice(PathSampling.allCases.map(\.rawValue)), default: "bezier",
+                doc: "motion along the curve: bezier = B(u), paced = constant speed (arc length)"),
         ]
     )
 
@@ -69,7 +81,8 @@ struct ParabolicDrop: Effect {
             var random = SeededRandom(seed: context.itemSeed(index))
             return DropPlan(id: index, start: Double(index) * stagger, geometry: geometry, random: &random)
         }
-        landing = mode == .bounce
+        landing =
+            mode == .bounce
             ? try DropLanding(items: items, body: look.body(size: size), target: geometry.target, context: context)
             : nil
     }
@@ -95,8 +108,9 @@ struct ParabolicDrop: Effect {
             fields["vx"] = .number(velocity.x)
             fields["vy"] = .number(velocity.y)
             if let state, state.physics { fields["resting"] = .bool(state.resting) }
-            return TraceItem(id: item.id, position: state?.position ?? curve.p0, visible: state != nil, plan: plan,
-                             fields: fields)
+            return TraceItem(
+                id: item.id, position: state?.position ?? curve.p0, visible: state != nil, plan: plan,
+                fields: fields)
         }
     }
 
@@ -114,8 +128,9 @@ struct ParabolicDrop: Effect {
         let time = frame.local
         guard time >= item.start else { return nil }
         if let landing, let body = landing.state(of: item.id, at: frame) {
-            return ItemState(position: body.position, velocity: body.velocity, angle: body.angle, physics: true,
-                             resting: body.resting)
+            return ItemState(
+                position: body.position, velocity: body.velocity, angle: body.angle, physics: true,
+                resting: body.resting)
         }
         if time < item.landing {
             let u = item.progress(at: time)

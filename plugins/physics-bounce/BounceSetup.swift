@@ -32,9 +32,11 @@ struct BounceSetup {
             color: parameters.contains("color") ? try parameters.color("color") : nil)
         switch (parameters["items"], parameters["spawn"]) {
         case (let list?, nil): items = try Self.listedItems(list, defaults: defaults, looks: &looks)
-        case (nil, let spawn?): items = try Self.spawnedItems(spawn, defaults: defaults, context: context, looks: &looks)
+        case (nil, let spawn?):
+            items = try Self.spawnedItems(spawn, defaults: defaults, context: context, looks: &looks)
         case (.some, .some): throw EffectError(parameter: "spawn", "give items or spawn, not both")
-        case (nil, nil): throw EffectError(parameter: "items", "missing: give items [...] or spawn {count, area, interval}")
+        case (nil, nil):
+            throw EffectError(parameter: "items", "missing: give items [...] or spawn {count, area, interval}")
         }
         let material = PhysicsMaterial(
             elasticity: try parameters.number("elasticity"), friction: try parameters.number("friction"),
@@ -44,8 +46,9 @@ struct BounceSetup {
             gravity: try Self.gravity(parameters["gravity"]),
             barriers: try Self.barriers(parameters, canvas: Size(width: context.width, height: context.height)),
             items: items.map { item in
-                PhysicsItem(body: item.look.body(size: item.size), position: item.start, velocity: item.velocity,
-                            spawnTime: item.spawn)
+                PhysicsItem(
+                    body: item.look.body(size: item.size), position: item.start, velocity: item.velocity,
+                    spawnTime: item.spawn)
             },
             material: material, itemsCollide: try parameters.bool("itemsCollide"),
             restThreshold: try parameters.number("restThreshold"), timestep: try parameters.number("timestep"))
@@ -73,21 +76,26 @@ struct BounceSetup {
         for (index, element) in list.enumerated() {
             let name = "items[\(index)]"
             let object = try NestedObject(element, parameter: name, keys: itemKeys)
-            let size = try object["size"].map { value throws(EffectError) in
-                try EffectParameters.size(value, parameter: name + ".size")
-            } ?? defaults.size
+            let size =
+                try object["size"].map { value throws(EffectError) in
+                    try EffectParameters.size(value, parameter: name + ".size")
+                } ?? defaults.size
             let look = try looks.look(
-                shape: try object.string("shape") ?? defaults.shape, image: try object.string("image") ?? defaults.image,
+                shape: try object.string("shape") ?? defaults.shape,
+                image: try object.string("image") ?? defaults.image,
                 color: try object["color"].map { value throws(EffectError) in
                     try EffectParameters.color(value, parameter: name + ".color")
                 } ?? defaults.color,
                 prefix: name + ".")
-            let velocity = try object["velocity"].map { value throws(EffectError) in
-                try EffectParameters.point(value, parameter: name + ".velocity")
-            } ?? .zero
+            let velocity =
+                try object["velocity"].map { value throws(EffectError) in
+                    try EffectParameters.point(value, parameter: name + ".velocity")
+                } ?? .zero
             let at = try EffectParameters.point(object["at"], parameter: name + ".at")
-            items.append(BounceItem(look: look, size: size, start: at, spawn: 0, isDisc: look.body(size: size).isDisc,
-                                    velocity: velocity))
+            items.append(
+                BounceItem(
+                    look: look, size: size, start: at, spawn: 0, isDisc: look.body(size: size).isDisc,
+                    velocity: velocity))
         }
         return items
     }
@@ -104,17 +112,19 @@ struct BounceSetup {
         return (0..<count).map { index in
             var random = SeededRandom(seed: context.itemSeed(index))
             let at = Point(area.minX + area.width * random.unit(), area.minY + area.height * random.unit())
-            return BounceItem(look: look, size: defaults.size, start: at, spawn: Double(index) * interval,
-                              isDisc: isDisc, velocity: .zero)
+            return BounceItem(
+                look: look, size: defaults.size, start: at, spawn: Double(index) * interval,
+                isDisc: isDisc, velocity: .zero)
         }
     }
 
     private static func gravity(_ value: JSONValue?) throws(EffectError) -> Point {
         guard let value else { return PhysicsRules.gravity(direction: Point(0, 1), magnitude: 1) }
         let object = try NestedObject(value, parameter: "gravity", keys: gravityKeys)
-        let direction = try object["direction"].map { value throws(EffectError) in
-            try EffectParameters.point(value, parameter: "gravity.direction")
-        } ?? Point(0, 1)
+        let direction =
+            try object["direction"].map { value throws(EffectError) in
+                try EffectParameters.point(value, parameter: "gravity.direction")
+            } ?? Point(0, 1)
         guard direction.length > 0 else { throw EffectError(parameter: "gravity.direction", "must not be [0, 0]") }
         let magnitude = try object.number("magnitude", in: -1000...1000) ?? 1
         return PhysicsRules.gravity(direction: direction, magnitude: magnitude)
@@ -126,7 +136,8 @@ struct BounceSetup {
             return [try barrier(one, parameter: "barrier")]
         case (nil, let list?):
             guard let elements = list.arrayValue, !elements.isEmpty, elements.count <= 1000 else {
-                throw EffectError(parameter: "barriers", "expected a list of 1 to 1000 {from, to, elasticity, friction}")
+                throw EffectError(
+                    parameter: "barriers", "expected a list of 1 to 1000 {from, to, elasticity, friction}")
             }
             var result: [PhysicsBarrier] = []
             for (index, element) in elements.enumerated() {

@@ -7,7 +7,8 @@ import Foundation
 public enum AssetPath {
     /// The absolute, symlink-free path of `path` (relative to `jobDirectory`, or absolute), which must lie
     /// inside `jobDirectory`; errors name `parameter`.
-    public static func resolve(_ path: String, in jobDirectory: String, parameter: String) throws(EffectError) -> String {
+    public static func resolve(_ path: String, in jobDirectory: String, parameter: String) throws(EffectError) -> String
+    {
         guard !path.isEmpty else { throw EffectError(parameter: parameter, "empty path") }
         guard !path.utf8.contains(0) else { throw EffectError(parameter: parameter, "path contains a NUL byte") }
         guard let folder = realPath(jobDirectory) else {

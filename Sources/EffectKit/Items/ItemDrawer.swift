@@ -32,8 +32,9 @@ public enum ItemDrawer {
                 context.setSource(look.color ?? circleColor)
                 context.fill()
             case .box, .image:
-                roundedRect(x: -size.width / 2, y: -size.height / 2, width: size.width, height: size.height,
-                            radius: min(size.width, size.height) * 0.12, in: context)
+                roundedRect(
+                    x: -size.width / 2, y: -size.height / 2, width: size.width, height: size.height,
+                    radius: min(size.width, size.height) * 0.12, in: context)
                 context.setSource(look.color ?? boxColor)
                 context.fill()
             }

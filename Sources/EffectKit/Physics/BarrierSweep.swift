@@ -26,7 +26,8 @@ struct BarrierSweep: Sendable {
             let length = barrier.length
             guard length > 0 else { return nil }
             let direction = (barrier.to - barrier.from) / length
-            return Edge(start: barrier.from, direction: direction, normal: Point(-direction.y, direction.x), length: length)
+            return Edge(
+                start: barrier.from, direction: direction, normal: Point(-direction.y, direction.x), length: length)
         }
         self.depth = depth
     }

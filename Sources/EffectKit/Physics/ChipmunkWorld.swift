@@ -81,7 +81,9 @@ final class ChipmunkWorld {
         }
         let ground = cpSpaceGetStaticBody(space)
         for barrier in scene.barriers {
-            guard let shape = cpSegmentShapeNew(ground, cpv(barrier.from.x, barrier.from.y), cpv(barrier.to.x, barrier.to.y), 0)
+            guard
+                let shape = cpSegmentShapeNew(
+                    ground, cpv(barrier.from.x, barrier.from.y), cpv(barrier.to.x, barrier.to.y), 0)
             else { throw EffectError("physics: cannot create a barrier") }
             cpShapeSetElasticity(shape, barrier.elasticity)
             cpShapeSetFriction(shape, barrier.friction)
@@ -155,7 +157,8 @@ final class ChipmunkWorld {
             let position = cpBodyGetPosition(other)
             let angle = cpBodyGetAngle(other)
             let outline = scene.items[index].body
-            let otherHalf = Point(outline.extent(along: Point(1, 0), angle: angle), outline.extent(along: Point(0, 1), angle: angle))
+            let otherHalf = Point(
+                outline.extent(along: Point(1, 0), angle: angle), outline.extent(along: Point(0, 1), angle: angle))
             if abs(position.x - center.x) < half.x + otherHalf.x, abs(position.y - center.y) < half.y + otherHalf.y {
                 return true
             }

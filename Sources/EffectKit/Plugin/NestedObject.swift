@@ -11,7 +11,8 @@ public struct NestedObject {
             throw EffectError(parameter: parameter, "expected an object {\(keys.joined(separator: ", "))}")
         }
         for key in object.keys where !keys.contains(key) {
-            throw EffectError(parameter: "\(parameter).\(key)", "unknown key (expected \(keys.joined(separator: ", ")))")
+            throw EffectError(
+                parameter: "\(parameter).\(key)", "unknown key (expected \(keys.joined(separator: ", ")))")
         }
         self.object = object
         self.parameter = parameter
@@ -24,7 +25,8 @@ public struct NestedObject {
     public func number(_ key: String, in range: ClosedRange<Double>) throws(EffectError) -> Double? {
         guard let value = object[key] else { return nil }
         guard let number = value.doubleValue, number.isFinite, range.contains(number) else {
-            throw EffectError(parameter: "\(parameter).\(key)", "expected a number in \(range.lowerBound)…\(range.upperBound)")
+            throw EffectError(
+                parameter: "\(parameter).\(key)", "expected a number in \(range.lowerBound)…\(range.upperBound)")
         }
         return number
     }
@@ -35,7 +37,8 @@ public struct NestedObject {
         guard let number = value.doubleValue, number.rounded() == number,
             number >= Double(range.lowerBound), number <= Double(range.upperBound)
         else {
-            throw EffectError(parameter: "\(parameter).\(key)", "expected an integer in \(range.lowerBound)…\(range.upperBound)")
+            throw EffectError(
+                parameter: "\(parameter).\(key)", "expected an integer in \(range.lowerBound)…\(range.upperBound)")
         }
         return Int(number)
     }
@@ -43,7 +46,9 @@ public struct NestedObject {
     /// A string, or nil when absent.
     public func string(_ key: String) throws(EffectError) -> String? {
         guard let value = object[key] else { return nil }
-        guard let text = value.stringValue else { throw EffectError(parameter: "\(parameter).\(key)", "expected a string") }
+        guard let text = value.stringValue else {
+            throw EffectError(parameter: "\(parameter).\(key)", "expected a string")
+        }
         return text
     }
 }
