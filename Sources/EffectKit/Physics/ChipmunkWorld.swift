@@ -9,7 +9,8 @@ import Foundation
 // - Chipmunk calls back into Swift through two C function pointers without captures. Their state comes
 //   from user-data pointers that this file sets: the space's user data is an unretained pointer to the
 //   world's `WorldRules`, which the world keeps alive (a stored property) for as long as the space exists;
-//   a body's user data is its item index + 1, an integer stored in a pointer, never dereferenced.
+//   a body's user data is its item index + 1, an integer stored in a pointer, never dereferenced; a bounding-box
+//   query gets a pointer to a local Bool that outlives the (synchronous) query.
 // - Chipmunk is used single-threaded (`cpSpace`, not `cpHastySpace`), so the callbacks never run
 //   concurrently, and the rules they read are immutable.
 
@@ -149,21 +150,16 @@ final class ChipmunkWorld {
     /// Whether item `index` has been added.
     func contains(item index: Int) -> Bool { bodies[index] != nil }
 
-    /// Whether an unrotated `body` centred at `center` overlaps an item in the world (bounding boxes).
+    /// Whether an unrotated `body` centred at `center` overlaps an item in the world (bounding boxes, found
+    /// through Chipmunk's spatial index; barriers do not count).
     func overlapsItem(_ body: PhysicsBody, at center: Point) -> Bool {
-        let half = Point(body.extent(along: Point(1, 0), angle: 0), body.extent(along: Point(0, 1), angle: 0))
-        for (index, other) in bodies.enumerated() {
-            guard let other else { continue }
-            let position = cpBodyGetPosition(other)
-            let angle = cpBodyGetAngle(other)
-            let outline = scene.items[index].body
-            let otherHalf = Point(
-                outline.extent(along: Point(1, 0), angle: angle), outline.extent(along: Point(0, 1), angle: angle))
-            if abs(position.x - center.x) < half.x + otherHalf.x, abs(position.y - center.y) < half.y + otherHalf.y {
-                return true
-            }
+        let size = body.size
+        let box = cpBBNewForExtents(cpv(center.x, center.y), size.width / 2, size.height / 2)
+        var found = false
+        withUnsafeMutablePointer(to: &found) { flag in
+            cpSpaceBBQuery(space, box, cpShapeFilterNew(0, cpBitmask.max, cpBitmask.max), dynamicShapeFound, flag)
         }
-        return false
+        return found
     }
 
     /// Whether every added item sleeps (nothing will move until something new is added).
@@ -223,6 +219,15 @@ private let contactRules: cpCollisionPreSolveFunc = { arbiter, _, userData in
     cpArbiterSetRestitution(arbiter, bounces ? elasticity * impactSpeed / approach : 0)
     cpArbiterSetFriction(arbiter, PhysicsRules.friction(cpShapeGetFriction(shapeA), cpShapeGetFriction(shapeB)))
     return 1
+}
+
+/// Bounding-box query callback: sets the Bool behind `data` when the shape belongs to an item (a dynamic
+/// body). `data` points at a local variable of `overlapsItem`, alive for the whole synchronous query.
+private let dynamicShapeFound: cpSpaceBBQueryFunc = { shape, data in
+    guard let shape, let data, let body = cpShapeGetBody(shape), cpBodyGetType(body) == CP_BODY_TYPE_DYNAMIC else {
+        return
+    }
+    data.assumingMemoryBound(to: Bool.self).pointee = true
 }
 
 /// Chipmunk's position update, made exact for free flight, followed by the barrier sweep.
