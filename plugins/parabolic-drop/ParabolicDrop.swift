@@ -58,14 +58,13 @@ struct ParabolicDrop: Effect {
 
     let size: Size
     let look: ItemLook
-    let mode: LandingMode
     let items: [DropPlan]
     /// The bounce after landing, when `onLand` is `bounce`.
     let landing: DropLanding?
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
         size = try parameters.size("size")
-        mode = try parameters.choice("onLand")
+        let mode: LandingMode = try parameters.choice("onLand")
         var loader = ItemLookLoader(jobDirectory: context.jobDirectory)
         look = try loader.look(
             shape: try parameters.string("shape"),

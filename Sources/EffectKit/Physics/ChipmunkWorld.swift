@@ -5,14 +5,16 @@ import Foundation
 //
 // Why the unsafe code is safe:
 // - A `ChipmunkWorld` owns its space, bodies and shapes; it is created, stepped and freed on one thread
-//   inside `PhysicsSimulation.run` and never escapes it (not Sendable).
-// - Chipmunk calls back into Swift through two C function pointers without captures. Their state comes
-//   from user-data pointers that this file sets: the space's user data is an unretained pointer to the
-//   world's `WorldRules`, which the world keeps alive (a stored property) for as long as the space exists;
-//   a body's user data is its item index + 1, an integer stored in a pointer, never dereferenced; a bounding-box
-//   query gets a pointer to a local Bool that outlives the (synchronous) query.
-// - Chipmunk is used single-threaded (`cpSpace`, not `cpHastySpace`), so the callbacks never run
-//   concurrently, and the rules they read are immutable.
+//   inside `PhysicsSimulation.run` and never escapes it (not Sendable). deinit frees what init made, also
+//   when init throws after creating the space.
+// - Chipmunk calls back into Swift through C function pointers without captures (pre-solve, position
+//   update, bounding-box query). Their state comes from user-data pointers that this file sets: the space's
+//   user data is an unretained pointer to the world's `WorldRules`, which the world keeps alive (a stored
+//   property) for as long as the space exists; a body's user data is its item index + 1, an integer stored in
+//   a pointer, never dereferenced; a bounding-box query gets a pointer to a local Bool that outlives the
+//   (synchronous) query.
+// - Chipmunk is used single-threaded (`cpSpace`, not `cpHastySpace`): the callbacks run one at a time, inside
+//   `cpSpaceStep` or `cpSpaceBBQuery` on the world's thread, so the `WorldRules` they update is never shared.
 
 /// What the Chipmunk callbacks read and keep between calls: the contact rules, the barrier sweep, and per
 /// item the last step with a contact and where in the current step the sweep stopped it.
@@ -207,12 +209,12 @@ private let contactRules: cpCollisionPreSolveFunc = { arbiter, _, userData in
         let velocityB = cpBodyGetVelocityAtWorldPoint(bodyB, point)
         approach = max(approach, -cpvdot(cpvsub(velocityB, velocityA), normal))
     }
-    // Gravity gained until the impact: only against a static edge (two items fall alike).
+    // Gravity gained until the impact, for an item the sweep stopped at an edge (two items fall alike).
     var impactSpeed = approach
-    if (itemA == nil) != (itemB == nil), let item = itemA ?? itemB {
+    if (itemA == nil) != (itemB == nil), let item = itemA ?? itemB, let fraction = rules.impactFraction[item] {
         let towardEdge = itemB == nil ? 1.0 : -1.0  // the normal points from A to B
         let gain = towardEdge * (rules.gravity.x * normal.x + rules.gravity.y * normal.y) * rules.timestep
-        impactSpeed += max(0, gain) * (rules.impactFraction[item] ?? 0.5)
+        impactSpeed += max(0, gain) * fraction
     }
     let elasticity = PhysicsRules.restitution(cpShapeGetElasticity(shapeA), cpShapeGetElasticity(shapeB))
     let bounces = impactSpeed > rules.restThreshold && approach > 0

@@ -84,8 +84,8 @@ public enum PhysicsSimulation {
             try entries.enter(world, at: step)
             while step < target {
                 if world.isAsleep && !entries.approaching(at: step) {
-                    // Nothing moves until the next arrival: skip straight to it (or to the target).
-                    step = min(target, entries.nextSpawnStep)
+                    // Nothing moves until something enters: skip straight to it (or to the target).
+                    step = min(target, entries.nextEvent(after: step))
                 } else {
                     world.step()
                     step += 1
@@ -105,21 +105,30 @@ public enum PhysicsSimulation {
         let arrivals: [Int]
         var next = 0
         /// Items with an approach, not yet in the world.
-        var approaching: [Int]
+        var onTheWay: [Int]
 
         init(scene: PhysicsScene, spawnSteps: [Int]) {
             self.scene = scene
             self.spawnSteps = spawnSteps
             arrivals = scene.items.indices.sorted { (spawnSteps[$0], $0) < (spawnSteps[$1], $1) }
-            approaching = scene.items.indices.filter { scene.items[$0].approach != nil }
+            onTheWay = scene.items.indices.filter { scene.items[$0].approach != nil }
         }
 
-        /// The step at which the next scheduled item enters, or Int.max.
-        var nextSpawnStep: Int { next < arrivals.count ? spawnSteps[arrivals[next]] : Int.max }
+        /// The first step after `step` at which something may enter: a scheduled arrival or the start of an
+        /// approach (whose flight must then be checked every step); Int.max when nothing is left.
+        func nextEvent(after step: Int) -> Int {
+            var next = self.next < arrivals.count ? spawnSteps[arrivals[self.next]] : Int.max
+            for index in onTheWay {
+                guard let approach = scene.items[index].approach else { continue }
+                let start = Int((approach.start / scene.timestep - PhysicsSimulation.stepSlack).rounded(.up))
+                if start > step { next = min(next, start) }
+            }
+            return next
+        }
 
         /// Whether an item is on its way at `step` (the world must then be stepped, not skipped).
         func approaching(at step: Int) -> Bool {
-            approaching.contains { index in
+            onTheWay.contains { index in
                 guard let approach = scene.items[index].approach else { return false }
                 return Double(step) * scene.timestep >= approach.start && step < spawnSteps[index]
             }
@@ -132,7 +141,7 @@ public enum PhysicsSimulation {
             }
             let time = Double(step) * scene.timestep
             var stillApproaching: [Int] = []
-            for index in approaching where !world.contains(item: index) {
+            for index in onTheWay where !world.contains(item: index) {
                 let item = scene.items[index]
                 guard let approach = item.approach, time >= approach.start else {
                     stillApproaching.append(index)
@@ -145,7 +154,7 @@ public enum PhysicsSimulation {
                     stillApproaching.append(index)
                 }
             }
-            approaching = stillApproaching
+            onTheWay = stillApproaching
         }
     }
 
