@@ -10,12 +10,16 @@ let package = Package(
         .executable(name: "renderfarm", targets: ["renderfarm"]),
         .library(name: "renderfarm-floating-heart", type: .dynamic, targets: ["FloatingHeart"]),
         .library(name: "renderfarm-gradient", type: .dynamic, targets: ["Gradient"]),
+        .library(name: "renderfarm-parabolic-drop", type: .dynamic, targets: ["ParabolicDrop"]),
+        .library(name: "renderfarm-physics-bounce", type: .dynamic, targets: ["PhysicsBounce"]),
     ],
     targets: [
         // C libraries from Debian (pkg-config), each with a [system] modulemap and a shim header.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Chipmunk2D has no .pc file on Debian: the modulemap links "chipmunk" directly.
+        .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
 
         // libpng needs setjmp/longjmp, which Swift cannot call: the writer stays in C.
         .target(name: "CPNGWriter", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])]),
@@ -23,7 +27,7 @@ let package = Package(
 
         .target(name: "StrictJSON"),
         .target(name: "CairoKit", dependencies: ["CCairo"]),
-        .target(name: "EffectKit", dependencies: ["CairoKit", "RenderFarmPluginABI", "StrictJSON"]),
+        .target(name: "EffectKit", dependencies: ["CairoKit", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]),
         .target(
             name: "RenderFarm",
             dependencies: ["CairoKit", "RenderFarmPluginABI", "CPNGWriter", "CCrypto", "StrictJSON"]
@@ -37,6 +41,8 @@ let package = Package(
             name: "Gradient", dependencies: ["CCairo", "RenderFarmPluginABI"], path: "plugins/gradient",
             linkerSettings: [.linkedLibrary("m")]
         ),
+        .target(name: "ParabolicDrop", dependencies: ["EffectKit"], path: "plugins/parabolic-drop"),
+        .target(name: "PhysicsBounce", dependencies: ["EffectKit"], path: "plugins/physics-bounce"),
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),

@@ -80,14 +80,20 @@ public struct TraceItem: Sendable, Equatable {
     public var visible: Bool
     /// Effect-specific extras: spawn time, path control points, velocity, ...
     public var plan: JSONObject
+    /// Effect-specific state printed beside `x` and `y` (e.g. `vx`, `vy` of a physics body).
+    public var fields: JSONObject
 
-    public init(id: Int, position: Point, scale: Double = 1, alpha: Double = 1, visible: Bool, plan: JSONObject = JSONObject()) {
+    public init(
+        id: Int, position: Point, scale: Double = 1, alpha: Double = 1, visible: Bool, plan: JSONObject = JSONObject(),
+        fields: JSONObject = JSONObject()
+    ) {
         self.id = id
         self.position = position
         self.scale = scale
         self.alpha = alpha
         self.visible = visible
         self.plan = plan
+        self.fields = fields
     }
 
     /// The JSON object of ABI's `trace` output.
@@ -96,6 +102,7 @@ public struct TraceItem: Sendable, Equatable {
         object["id"] = .number(Double(id))
         object["x"] = .number(position.x)
         object["y"] = .number(position.y)
+        for (key, value) in fields { object[key] = value }
         object["scale"] = .number(scale)
         object["alpha"] = .number(alpha)
         object["visible"] = .bool(visible)

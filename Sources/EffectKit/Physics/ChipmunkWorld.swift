@@ -1,0 +1,264 @@
+import CChipmunk
+import Foundation
+
+// All of EffectKit's contact with Chipmunk's C API is in this file.
+//
+// Why the unsafe code is safe:
+// - A `ChipmunkWorld` owns its space, bodies and shapes; it is created, stepped and freed on one thread
+//   inside `PhysicsSimulation.run` and never escapes it (not Sendable). deinit frees what init made, also
+//   when init throws after creating the space.
+// - Chipmunk calls back into Swift through C function pointers without captures (pre-solve, position
+//   update, bounding-box query). Their state comes from user-data pointers that this file sets: the space's
+//   user data is an unretained pointer to the world's `WorldRules`, which the world keeps alive (a stored
+//   property) for as long as the space exists; a body's user data is its item index + 1, an integer stored in
+//   a pointer, never dereferenced; a bounding-box query gets a pointer to a local Bool that outlives the
+//   (synchronous) query.
+// - Chipmunk is used single-threaded (`cpSpace`, not `cpHastySpace`): the callbacks run one at a time, inside
+//   `cpSpaceStep` or `cpSpaceBBQuery` on the world's thread, so the `WorldRules` they update is never shared.
+
+/// What the Chipmunk callbacks read and keep between calls: the contact rules, the barrier sweep, and per
+/// item the last step with a contact and where in the current step the sweep stopped it.
+private final class WorldRules {
+    let restThreshold: Double
+    let gravity: Point
+    let timestep: Double
+    let sweep: BarrierSweep
+    let bodies: [PhysicsBody]
+    /// The step being taken (1 for the first).
+    var step = 0
+    /// Per item: the last step in which it touched something (free flight when older than the previous step).
+    var lastContact: [Int]
+    /// Per item: the fraction of the current step after which the sweep stopped it at an edge, else nil.
+    var impactFraction: [Double?]
+
+    init(scene: PhysicsScene) {
+        restThreshold = scene.restThreshold
+        gravity = scene.gravity
+        timestep = scene.timestep
+        sweep = BarrierSweep(barriers: scene.barriers)
+        bodies = scene.items.map(\.body)
+        lastContact = Array(repeating: Int.min / 2, count: scene.items.count)
+        impactFraction = Array(repeating: nil, count: scene.items.count)
+    }
+
+    /// The item index stored in a body's user data (index + 1), or nil for the static body.
+    func item(of body: OpaquePointer) -> Int? {
+        let index = Int(bitPattern: cpBodyGetUserData(body)) - 1
+        return bodies.indices.contains(index) ? index : nil
+    }
+}
+
+/// Absorbs Chipmunk's debug banner once per process (see `rf_chipmunk_absorb_banner` in the shim header).
+private let chipmunkBannerAbsorbed: Void = rf_chipmunk_absorb_banner()
+
+/// A Chipmunk space holding one scene: barriers at creation, items when `add(item:)` is called.
+final class ChipmunkWorld {
+    private let space: OpaquePointer
+    private let rules: WorldRules
+    private let scene: PhysicsScene
+    /// The static barrier shapes.
+    private var barrierShapes: [OpaquePointer] = []
+    /// Body and shape of each item, nil until the item is added.
+    private var bodies: [OpaquePointer?]
+    private var shapes: [OpaquePointer] = []
+
+    init(scene: PhysicsScene) throws(EffectError) {
+        chipmunkBannerAbsorbed
+        guard let space = cpSpaceNew() else { throw EffectError("physics: cannot create a Chipmunk space") }
+        self.space = space
+        self.scene = scene
+        rules = WorldRules(scene: scene)
+        bodies = Array(repeating: nil, count: scene.items.count)
+        cpSpaceSetGravity(space, cpv(scene.gravity.x, scene.gravity.y))
+        cpSpaceSetDamping(space, PhysicsRules.damping(resistance: scene.material.resistance, timestep: scene.timestep))
+        cpSpaceSetIterations(space, Int32(PhysicsRules.solverIterations))
+        // Chipmunk's defaults differ from the Decisions table (no sleeping, 0.1 pt slop): set every rule.
+        cpSpaceSetSleepTimeThreshold(space, PhysicsRules.sleepTime)
+        cpSpaceSetIdleSpeedThreshold(space, PhysicsRules.idleSpeed)
+        cpSpaceSetCollisionSlop(space, PhysicsRules.collisionSlop)
+        cpSpaceSetCollisionBias(space, PhysicsRules.collisionBias)
+        cpSpaceSetUserData(space, Unmanaged.passUnretained(rules).toOpaque())
+        if let handler = cpSpaceAddDefaultCollisionHandler(space) {
+            handler.pointee.preSolveFunc = contactRules
+            handler.pointee.userData = Unmanaged.passUnretained(rules).toOpaque()
+        }
+        let ground = cpSpaceGetStaticBody(space)
+        for barrier in scene.barriers {
+            guard
+                let shape = cpSegmentShapeNew(
+                    ground, cpv(barrier.from.x, barrier.from.y), cpv(barrier.to.x, barrier.to.y), 0)
+            else { throw EffectError("physics: cannot create a barrier") }
+            cpShapeSetElasticity(shape, barrier.elasticity)
+            cpShapeSetFriction(shape, barrier.friction)
+            cpSpaceAddShape(space, shape)
+            barrierShapes.append(shape)
+        }
+    }
+
+    deinit {
+        // The space first: destroying it still visits its bodies, which must exist until then.
+        cpSpaceFree(space)
+        for shape in shapes + barrierShapes { cpShapeFree(shape) }
+        for case let body? in bodies { cpBodyFree(body) }
+    }
+
+    /// Adds item `index` of the scene at its start position and velocity, or at the ones given.
+    func add(item index: Int, at position: Point? = nil, velocity: Point? = nil) throws(EffectError) {
+        var item = scene.items[index]
+        item.position = position ?? item.position
+        item.velocity = velocity ?? item.velocity
+        let material = scene.material
+        let mass = material.density * item.body.area / PhysicsRules.areaOfUnitMass
+        let moment: Double
+        switch item.body {
+        case .box(let size): moment = cpMomentForBox(mass, size.width, size.height)
+        case .circle(let diameter): moment = cpMomentForCircle(mass, 0, diameter / 2, cpvzero)
+        }
+        // allowsRotation = NO is a fixed rotation: infinite moment of inertia (SEMANTICS §5.2).
+        guard let body = cpBodyNew(mass, material.allowsRotation ? moment : Double.infinity) else {
+            throw EffectError("physics: cannot create item \(index)")
+        }
+        let shape: OpaquePointer?
+        switch item.body {
+        case .box(let size): shape = cpBoxShapeNew(body, size.width, size.height, 0)
+        case .circle(let diameter): shape = cpCircleShapeNew(body, diameter / 2, cpvzero)
+        }
+        guard let shape else {
+            cpBodyFree(body)
+            throw EffectError("physics: cannot create item \(index)")
+        }
+        cpBodySetPosition(body, cpv(item.position.x, item.position.y))
+        cpBodySetVelocity(body, cpv(item.velocity.x, item.velocity.y))
+        cpBodySetUserData(body, UnsafeMutableRawPointer(bitPattern: index + 1))
+        cpBodySetPositionUpdateFunc(body, sweptPositionUpdate)
+        cpShapeSetElasticity(shape, material.elasticity)
+        cpShapeSetFriction(shape, material.friction)
+        if !scene.itemsCollide {
+            // Shapes of one non-zero group never collide with each other; barriers have no group.
+            cpShapeSetFilter(shape, cpShapeFilterNew(1, cpBitmask.max, cpBitmask.max))
+        }
+        cpSpaceAddBody(space, body)
+        cpSpaceAddShape(space, shape)
+        bodies[index] = body
+        shapes.append(shape)
+    }
+
+    /// Advances the world by one fixed step.
+    func step() {
+        rules.step += 1
+        cpSpaceStep(space, scene.timestep)
+    }
+
+    /// Whether item `index` has been added.
+    func contains(item index: Int) -> Bool { bodies[index] != nil }
+
+    /// Whether an unrotated `body` centred at `center` overlaps an item in the world (bounding boxes, found
+    /// through Chipmunk's spatial index; barriers do not count).
+    func overlapsItem(_ body: PhysicsBody, at center: Point) -> Bool {
+        let size = body.size
+        let box = cpBBNewForExtents(cpv(center.x, center.y), size.width / 2, size.height / 2)
+        var found = false
+        withUnsafeMutablePointer(to: &found) { flag in
+            cpSpaceBBQuery(space, box, cpShapeFilterNew(0, cpBitmask.max, cpBitmask.max), dynamicShapeFound, flag)
+        }
+        return found
+    }
+
+    /// Whether every added item sleeps (nothing will move until something new is added).
+    var isAsleep: Bool {
+        bodies.allSatisfy { body in body.map { cpBodyIsSleeping($0) != 0 } ?? true }
+    }
+
+    /// The state of item `index` now.
+    func state(of index: Int) -> PhysicsState {
+        guard let body = bodies[index] else { return .absent }
+        let position = cpBodyGetPosition(body)
+        let velocity = cpBodyGetVelocity(body)
+        return PhysicsState(
+            position: Point(position.x, position.y), velocity: Point(velocity.x, velocity.y),
+            angle: cpBodyGetAngle(body), present: true, resting: cpBodyIsSleeping(body) != 0)
+    }
+}
+
+/// Pre-solve for every contact: the Decisions table's combine rules and restitution threshold, which
+/// replace Chipmunk's own (restitution and friction multiplied, no threshold).
+///
+/// Chipmunk bounces from the approach speed at the start of the step; an item that the sweep stopped after
+/// a fraction s of the step has gained s·dt of gravity by then, so the restitution is scaled to bounce from
+/// the speed at the moment of impact, as an exact (time-of-impact) solver would.
+private let contactRules: cpCollisionPreSolveFunc = { arbiter, _, userData in
+    guard let arbiter, let userData else { return 1 }
+    let rules = Unmanaged<WorldRules>.fromOpaque(userData).takeUnretainedValue()
+    var shapeA: OpaquePointer?
+    var shapeB: OpaquePointer?
+    cpArbiterGetShapes(arbiter, &shapeA, &shapeB)
+    var bodyA: OpaquePointer?
+    var bodyB: OpaquePointer?
+    cpArbiterGetBodies(arbiter, &bodyA, &bodyB)
+    guard let shapeA, let shapeB, let bodyA, let bodyB else { return 1 }
+    let itemA = rules.item(of: bodyA)
+    let itemB = rules.item(of: bodyB)
+    for case let item? in [itemA, itemB] { rules.lastContact[item] = rules.step }
+    // Approach speed along the normal (from A to B) at the start of the step: what Chipmunk bounces from.
+    // The contact point is the midpoint of the two surface points (they differ by the overlap only).
+    let normal = cpArbiterGetNormal(arbiter)
+    var approach = 0.0
+    for index in 0..<max(0, min(2, cpArbiterGetCount(arbiter))) {
+        let point = cpvlerp(cpArbiterGetPointA(arbiter, index), cpArbiterGetPointB(arbiter, index), 0.5)
+        let velocityA = cpBodyGetVelocityAtWorldPoint(bodyA, point)
+        let velocityB = cpBodyGetVelocityAtWorldPoint(bodyB, point)
+        approach = max(approach, -cpvdot(cpvsub(velocityB, velocityA), normal))
+    }
+    // Gravity gained until the impact, for an item the sweep stopped at an edge (two items fall alike).
+    var impactSpeed = approach
+    if (itemA == nil) != (itemB == nil), let item = itemA ?? itemB, let fraction = rules.impactFraction[item] {
+        let towardEdge = itemB == nil ? 1.0 : -1.0  // the normal points from A to B
+        let gain = towardEdge * (rules.gravity.x * normal.x + rules.gravity.y * normal.y) * rules.timestep
+        impactSpeed += max(0, gain) * fraction
+    }
+    let elasticity = PhysicsRules.restitution(cpShapeGetElasticity(shapeA), cpShapeGetElasticity(shapeB))
+    let bounces = impactSpeed > rules.restThreshold && approach > 0
+    cpArbiterSetRestitution(arbiter, bounces ? elasticity * impactSpeed / approach : 0)
+    cpArbiterSetFriction(arbiter, PhysicsRules.friction(cpShapeGetFriction(shapeA), cpShapeGetFriction(shapeB)))
+    return 1
+}
+
+/// Bounding-box query callback: sets the Bool behind `data` when the shape belongs to an item (a dynamic
+/// body). `data` points at a local variable of `overlapsItem`, alive for the whole synchronous query.
+private let dynamicShapeFound: cpSpaceBBQueryFunc = { shape, data in
+    guard let shape, let data, let body = cpShapeGetBody(shape), cpBodyGetType(body) == CP_BODY_TYPE_DYNAMIC else {
+        return
+    }
+    data.assumingMemoryBound(to: Bool.self).pointee = true
+}
+
+/// Chipmunk's position update, made exact for free flight, followed by the barrier sweep.
+///
+/// Chipmunk moves a body by its velocity from the start of the step (x += v·dt), which lags a free fall by
+/// g·dt/2 in speed: a bounce of 114 pt/s then rises 7 % too high at 1/240 s. A body that touched nothing in
+/// the previous step also gets the ½·g·dt² term, so ballistic flight is exact; resting and stacked bodies
+/// keep Chipmunk's update, whose contact solver already holds them.
+private let sweptPositionUpdate: cpBodyPositionFunc = { body, dt in
+    guard let body else { return }
+    let before = cpBodyGetPosition(body)
+    cpBodyUpdatePosition(body, dt)
+    guard let space = cpBodyGetSpace(body), let userData = cpSpaceGetUserData(space) else { return }
+    let rules = Unmanaged<WorldRules>.fromOpaque(userData).takeUnretainedValue()
+    guard let index = rules.item(of: body) else { return }
+    rules.impactFraction[index] = nil
+    var after = cpBodyGetPosition(body)
+    var moved = false
+    if rules.lastContact[index] < rules.step - 1, rules.gravity != .zero {
+        after = cpvadd(after, cpv(rules.gravity.x * dt * dt / 2, rules.gravity.y * dt * dt / 2))
+        moved = true
+    }
+    let start = Point(before.x, before.y)
+    let end = Point(after.x, after.y)
+    if let stop = rules.sweep.limit(rules.bodies[index], angle: cpBodyGetAngle(body), from: start, to: end) {
+        let travel = start.distance(to: end)
+        rules.impactFraction[index] = travel > 0 ? start.distance(to: stop) / travel : 0
+        after = cpv(stop.x, stop.y)
+        moved = true
+    }
+    if moved { cpBodySetPosition(body, after) }
+}

@@ -1,0 +1,38 @@
+import EffectKit
+
+/// `onLand: "bounce"`: the seed's `addBehaviour` after the drop. Each item enters the physics when it lands,
+/// at the landing point with the drop's arrival velocity, its centre raised so it rests on (not in) the
+/// target's top edge (Decisions table), under the physics-bounce defaults: gravity 1000 pt/s² down, the
+/// edge as the only barrier (elasticity 0, friction 0.5), items with elasticity 0.6 and friction 0.5 that
+/// collide with each other and do not rotate. An item whose flight runs into an item already in the world
+/// enters the physics at that moment instead, with its flight velocity, so it hits the pile rather than
+/// landing inside it.
+struct DropLanding: Sendable {
+    let recording: PhysicsRecording
+
+    init(items: [DropPlan], body: PhysicsBody, target: Rect, context: EffectContext) throws(EffectError) {
+        guard target.width > 0 else {
+            throw EffectError(parameter: "target", "width 0: onLand \"bounce\" needs a top edge to land on")
+        }
+        let edge = PhysicsBarrier(from: Point(target.minX, target.minY), to: Point(target.maxX, target.minY))
+        let lift = body.size.height / 2
+        let physicsItems = items.map { item in
+            let end = item.travel.curve.end
+            let approach = PhysicsApproach(start: item.start) { time in
+                let u = item.progress(at: time)
+                return (item.travel.position(at: u), item.velocity(atProgress: u))
+            }
+            return PhysicsItem(
+                body: body, position: Point(end.x, end.y - lift), velocity: item.velocity(atProgress: 1),
+                spawnTime: item.landing, approach: approach)
+        }
+        let scene = PhysicsScene(barriers: [edge], items: physicsItems)
+        recording = try PhysicsSimulation.run(scene, sampleTimes: PhysicsSimulation.frameTimes(of: context))
+    }
+
+    /// The physics state of item `id` at `frame`, or nil while it is not in the world yet.
+    func state(of id: Int, at frame: FrameTime) -> PhysicsState? {
+        let state = recording.state(ofItem: id, atSample: frame.index)
+        return state.present ? state : nil
+    }
+}

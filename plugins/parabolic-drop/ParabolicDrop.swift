@@ -1,0 +1,147 @@
+import EffectKit
+
+/// The second seed's drop: items fly one after another along a quadratic Bezier into a target rect, then
+/// hold there or bounce on its top edge under the bounce effect's physics (SEMANTICS.md "Parabolic drop",
+/// §3, §5, §8.2).
+struct ParabolicDrop: Effect {
+    static let descriptor = EffectDescriptor(
+        id: "parabolic-drop",
+        identifier: "org.renderfarm.parabolic-drop",
+        version: "1.0.0",
+        summary: "Items (gifts, coins) fly along a parabola into a target rect, then stop or bounce (iOS gift drop)",
+        threadSafety: .full,
+        parameters: [
+            ParameterSpec(
+                "count", .integer, default: 5, range: 1...Double(PhysicsLimits.maxItems),
+                doc: "how many items drop"),
+            ParameterSpec(
+                "from", .json, default: [330, 600],
+                doc: "start centre: a point [x, y], or a rect {x, y, width, height} to spread the items over"),
+            ParameterSpec(
+                "size", .size, default: 40, range: 1...2000,
+                doc: "item size in points: a number (square) or [width, height]"),
+            ParameterSpec(
+                "shape", .choice(ItemShape.names), default: "gift",
+                doc: "item look; coin and circle collide as discs when bouncing"),
+            ParameterSpec(
+                "image", .string, default: nil,
+                doc: "PNG drawn instead of the shape, relative to the job file's folder (must stay inside it)"),
+            ParameterSpec("color", .color, default: nil, doc: "main colour of the shape (default: the shape's own)"),
+            ParameterSpec(
+                "target", .rect, default: ["x": 110, "y": 430, "width": 160, "height": 90],
+                range: -100_000...100_000, doc: "where items land: the centre ends on its top edge"),
+            ParameterSpec(
+                "deviation", .number, default: 0, range: -10_000...10_000,
+                doc: "added to the target's centre x, plus a random 0, 3, 6, 9 or 12 per item"),
+            ParameterSpec(
+                "arcHeight", .number, default: 150, range: -10_000...10_000,
+                doc: "control point height above the item's top edge, in points"),
+            ParameterSpec(
+                "controlFraction", .number, default: 0.3, range: -10...10,
+                doc: "control point x = start x + controlFraction × horizontal distance"),
+            ParameterSpec(
+                "stagger", .number, default: 0.15, range: 0...3600,
+                doc: "seconds between launches; item i launches at i × stagger (hidden before)"),
+            ParameterSpec(
+                "onLand", .choice(LandingMode.allCases.map(\.rawValue)), default: "stop",
+                doc: "stop: hold at the end (fill mode forwards); bounce: continue under physics-bounce rules"),
+            ParameterSpec(
+                "pathSampling", .choice(PathSampling.allCases.map(\.rawValue)), default: "bezier",
+                doc: "motion along the curve: bezier = B(u), paced = constant speed (arc length)"),
+        ]
+    )
+
+    /// What happens when an item reaches the target (the Decisions table's `onLand`).
+    enum LandingMode: String, CaseIterable, Sendable {
+        case stop, bounce
+    }
+
+    let size: Size
+    let look: ItemLook
+    let items: [DropPlan]
+    /// The bounce after landing, when `onLand` is `bounce`.
+    let landing: DropLanding?
+
+    init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
+        size = try parameters.size("size")
+        let mode: LandingMode = try parameters.choice("onLand")
+        var loader = ItemLookLoader(jobDirectory: context.jobDirectory)
+        look = try loader.look(
+            shape: try parameters.string("shape"),
+            image: parameters.contains("image") ? try parameters.string("image") : nil,
+            color: parameters.contains("color") ? try parameters.color("color") : nil)
+        let geometry = DropGeometry(
+            size: size, origin: try Self.origin(parameters["from"]), target: try parameters.rect("target"),
+            deviation: try parameters.number("deviation"), arcHeight: try parameters.number("arcHeight"),
+            controlFraction: try parameters.number("controlFraction"), sampling: try parameters.choice("pathSampling"))
+        let count = try parameters.integer("count")
+        let stagger = try parameters.number("stagger")
+        items = (0..<count).map { index in
+            var random = SeededRandom(seed: context.itemSeed(index))
+            return DropPlan(id: index, start: Double(index) * stagger, geometry: geometry, random: &random)
+        }
+        landing =
+            mode == .bounce
+            ? try DropLanding(items: items, body: look.body(size: size), target: geometry.target, context: context)
+            : nil
+    }
+
+    func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError) {
+        for item in items {
+            guard let state = state(of: item, at: frame) else { continue }
+            ItemDrawer.draw(look, size: size, center: state.position, angle: state.angle, in: context)
+        }
+    }
+
+    func trace(at frame: FrameTime) -> [TraceItem]? {
+        items.map { item in
+            let state = state(of: item, at: frame)
+            var plan = JSONObject()
+            plan["start"] = .number(item.start)
+            plan["size"] = .array([.number(size.width), .number(size.height)])
+            let curve = item.travel.curve
+            plan["path"] = .array([curve.p0.json, curve.p1.json, curve.p2.json])
+            plan["duration"] = .number(item.duration)
+            var fields = JSONObject()
+            let velocity = state?.velocity ?? .zero
+            fields["vx"] = .number(velocity.x)
+            fields["vy"] = .number(velocity.y)
+            if let state, state.physics { fields["resting"] = .bool(state.resting) }
+            return TraceItem(
+                id: item.id, position: state?.position ?? curve.p0, visible: state != nil, plan: plan,
+                fields: fields)
+        }
+    }
+
+    /// Where an item is and how it moves at a frame; nil before its launch.
+    struct ItemState {
+        var position: Point
+        var velocity: Point
+        var angle = 0.0
+        /// Whether the physics (onLand bounce) has taken the item over.
+        var physics = false
+        var resting = false
+    }
+
+    func state(of item: DropPlan, at frame: FrameTime) -> ItemState? {
+        let time = frame.local
+        guard time >= item.start else { return nil }
+        if let landing, let body = landing.state(of: item.id, at: frame) {
+            return ItemState(
+                position: body.position, velocity: body.velocity, angle: body.angle, physics: true,
+                resting: body.resting)
+        }
+        if time < item.landing {
+            let u = item.progress(at: time)
+            return ItemState(position: item.travel.position(at: u), velocity: item.velocity(atProgress: u))
+        }
+        // Fill mode forwards: held at the end point.
+        return ItemState(position: item.travel.curve.end, velocity: .zero)
+    }
+
+    private static func origin(_ value: JSONValue?) throws(EffectError) -> DropOrigin {
+        if value?.arrayValue != nil { return .point(try EffectParameters.point(value, parameter: "from")) }
+        if value?.objectValue != nil { return .area(try EffectParameters.rect(value, parameter: "from")) }
+        throw EffectError(parameter: "from", "expected a point [x, y] or a rect {\"x\", \"y\", \"width\", \"height\"}")
+    }
+}

@@ -1,0 +1,167 @@
+import EffectKit
+
+/// One item as the effect draws it: look, size and where and when it enters the world.
+struct BounceItem: Sendable {
+    let look: ItemLook
+    let size: Size
+    let start: Point
+    let spawn: Double
+    let isDisc: Bool
+    /// Velocity in pt/s when the item enters the world.
+    let velocity: Point
+}
+
+/// Turns the layer's parameters into the physics scene and the items' looks, checking every nested value;
+/// errors name the nested parameter, e.g. `barriers[1].to` or `items[0].shape`.
+struct BounceSetup {
+    static let itemKeys = ["at", "size", "velocity", "shape", "image", "color"]
+    static let spawnKeys = ["count", "area", "interval"]
+    static let barrierKeys = ["from", "to", "elasticity", "friction"]
+    static let gravityKeys = ["direction", "magnitude"]
+    /// Seconds between spawned items unless `spawn.interval` says otherwise.
+    static let defaultInterval = 0.2
+
+    let items: [BounceItem]
+    let scene: PhysicsScene
+
+    init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
+        var looks = ItemLookLoader(jobDirectory: context.jobDirectory)
+        let defaults = ItemDefaults(
+            size: try parameters.size("size"), shape: try parameters.string("shape"),
+            image: parameters.contains("image") ? try parameters.string("image") : nil,
+            color: parameters.contains("color") ? try parameters.color("color") : nil)
+        switch (parameters["items"], parameters["spawn"]) {
+        case (let list?, nil): items = try Self.listedItems(list, defaults: defaults, looks: &looks)
+        case (nil, let spawn?):
+            items = try Self.spawnedItems(spawn, defaults: defaults, context: context, looks: &looks)
+        case (.some, .some): throw EffectError(parameter: "spawn", "give items or spawn, not both")
+        case (nil, nil):
+            throw EffectError(parameter: "items", "missing: give items [...] or spawn {count, area, interval}")
+        }
+        let material = PhysicsMaterial(
+            elasticity: try parameters.number("elasticity"), friction: try parameters.number("friction"),
+            density: try parameters.number("density"), resistance: try parameters.number("resistance"),
+            allowsRotation: try parameters.bool("allowsRotation"))
+        scene = PhysicsScene(
+            gravity: try Self.gravity(parameters["gravity"]),
+            barriers: try Self.barriers(parameters, canvas: Size(width: context.width, height: context.height)),
+            items: items.map { item in
+                PhysicsItem(
+                    body: item.look.body(size: item.size), position: item.start, velocity: item.velocity,
+                    spawnTime: item.spawn)
+            },
+            material: material, itemsCollide: try parameters.bool("itemsCollide"),
+            restThreshold: try parameters.number("restThreshold"), timestep: try parameters.number("timestep"))
+        try scene.validate()
+    }
+
+    /// The layer-wide look and size of items that do not give their own.
+    struct ItemDefaults {
+        var size: Size
+        var shape: String
+        var image: String?
+        var color: Color?
+    }
+
+    private static func listedItems(_ value: JSONValue, defaults: ItemDefaults, looks: inout ItemLookLoader)
+        throws(EffectError) -> [BounceItem]
+    {
+        guard let list = value.arrayValue, !list.isEmpty else {
+            throw EffectError(parameter: "items", "expected a list of {at, size, velocity, shape, image, color}")
+        }
+        guard list.count <= PhysicsLimits.maxItems else {
+            throw EffectError(parameter: "items", "\(list.count) items; at most \(PhysicsLimits.maxItems)")
+        }
+        var items: [BounceItem] = []
+        for (index, element) in list.enumerated() {
+            let name = "items[\(index)]"
+            let object = try NestedObject(element, parameter: name, keys: itemKeys)
+            let size =
+                try object["size"].map { value throws(EffectError) in
+                    try EffectParameters.size(value, parameter: name + ".size")
+                } ?? defaults.size
+            let look = try looks.look(
+                shape: try object.string("shape") ?? defaults.shape,
+                image: try object.string("image") ?? defaults.image,
+                color: try object["color"].map { value throws(EffectError) in
+                    try EffectParameters.color(value, parameter: name + ".color")
+                } ?? defaults.color,
+                prefix: name + ".")
+            let velocity =
+                try object["velocity"].map { value throws(EffectError) in
+                    try EffectParameters.point(value, parameter: name + ".velocity")
+                } ?? .zero
+            let at = try EffectParameters.point(object["at"], parameter: name + ".at")
+            items.append(
+                BounceItem(
+                    look: look, size: size, start: at, spawn: 0, isDisc: look.body(size: size).isDisc,
+                    velocity: velocity))
+        }
+        return items
+    }
+
+    private static func spawnedItems(
+        _ value: JSONValue, defaults: ItemDefaults, context: EffectContext, looks: inout ItemLookLoader
+    ) throws(EffectError) -> [BounceItem] {
+        let object = try NestedObject(value, parameter: "spawn", keys: spawnKeys)
+        let count = try object.integer("count", in: 1...PhysicsLimits.maxItems) ?? 1
+        let area = try EffectParameters.rect(object["area"], parameter: "spawn.area")
+        let interval = try object.number("interval", in: 0...3600) ?? defaultInterval
+        let look = try looks.look(shape: defaults.shape, image: defaults.image, color: defaults.color)
+        let isDisc = look.body(size: defaults.size).isDisc
+        return (0..<count).map { index in
+            var random = SeededRandom(seed: context.itemSeed(index))
+            let at = Point(area.minX + area.width * random.unit(), area.minY + area.height * random.unit())
+            return BounceItem(
+                look: look, size: defaults.size, start: at, spawn: Double(index) * interval,
+                isDisc: isDisc, velocity: .zero)
+        }
+    }
+
+    private static func gravity(_ value: JSONValue?) throws(EffectError) -> Point {
+        guard let value else { return PhysicsRules.gravity(direction: Point(0, 1), magnitude: 1) }
+        let object = try NestedObject(value, parameter: "gravity", keys: gravityKeys)
+        let direction =
+            try object["direction"].map { value throws(EffectError) in
+                try EffectParameters.point(value, parameter: "gravity.direction")
+            } ?? Point(0, 1)
+        guard direction.length > 0 else { throw EffectError(parameter: "gravity.direction", "must not be [0, 0]") }
+        let magnitude = try object.number("magnitude", in: -1000...1000) ?? 1
+        return PhysicsRules.gravity(direction: direction, magnitude: magnitude)
+    }
+
+    private static func barriers(_ parameters: EffectParameters, canvas: Size) throws(EffectError) -> [PhysicsBarrier] {
+        switch (parameters["barrier"], parameters["barriers"]) {
+        case (let one?, nil):
+            return [try barrier(one, parameter: "barrier")]
+        case (nil, let list?):
+            guard let elements = list.arrayValue, !elements.isEmpty, elements.count <= 1000 else {
+                throw EffectError(
+                    parameter: "barriers", "expected a list of 1 to 1000 {from, to, elasticity, friction}")
+            }
+            var result: [PhysicsBarrier] = []
+            for (index, element) in elements.enumerated() {
+                result.append(try barrier(element, parameter: "barriers[\(index)]"))
+            }
+            return result
+        case (.some, .some):
+            throw EffectError(parameter: "barriers", "give barrier or barriers, not both")
+        case (nil, nil):
+            // The canvas's bottom edge, so items never fall out of sight by default.
+            return [PhysicsBarrier(from: Point(0, canvas.height), to: Point(canvas.width, canvas.height))]
+        }
+    }
+
+    private static func barrier(_ value: JSONValue, parameter: String) throws(EffectError) -> PhysicsBarrier {
+        let object = try NestedObject(value, parameter: parameter, keys: barrierKeys)
+        let from = try EffectParameters.point(object["from"], parameter: parameter + ".from")
+        let to = try EffectParameters.point(object["to"], parameter: parameter + ".to")
+        guard from.distance(to: to) > 1e-9 else {
+            throw EffectError(parameter: parameter + ".to", "zero-length boundary (from and to are the same point)")
+        }
+        return PhysicsBarrier(
+            from: from, to: to,
+            elasticity: try object.number("elasticity", in: 0...1) ?? PhysicsRules.barrierElasticity,
+            friction: try object.number("friction", in: 0...100) ?? PhysicsRules.barrierFriction)
+    }
+}

@@ -1,0 +1,96 @@
+import EffectKit
+
+/// UIKit Dynamics in the seed's configuration: items under gravity that bounce on boundary segments and on
+/// each other (SEMANTICS.md §5, §8.3, Decisions table), simulated once with Chipmunk2D in `create`.
+struct PhysicsBounce: Effect {
+    static let descriptor = EffectDescriptor(
+        id: "physics-bounce",
+        identifier: "org.renderfarm.physics-bounce",
+        version: "1.0.0",
+        summary: "Items fall under gravity and bounce on boundaries and each other (UIKit Dynamics, Chipmunk2D)",
+        threadSafety: .full,
+        parameters: [
+            ParameterSpec(
+                "items", .json, default: nil,
+                doc: "list of {at: [x, y] centre, size, velocity: [vx, vy] pt/s, shape, image, color}"),
+            ParameterSpec(
+                "spawn", .json, default: nil,
+                doc: "instead of items: {count, area: rect of random centres, interval: s between items}"),
+            ParameterSpec(
+                "size", .size, default: 40, range: 1...2000,
+                doc: "item size when an item does not give one: a number or [width, height]"),
+            ParameterSpec(
+                "shape", .choice(ItemShape.names), default: "box",
+                doc: "item look when an item does not give one; coin and circle are discs, the rest boxes"),
+            ParameterSpec(
+                "image", .string, default: nil,
+                doc: "PNG drawn for items without their own, relative to the job file's folder"),
+            ParameterSpec("color", .color, default: nil, doc: "main colour of the shapes (default: the shape's own)"),
+            ParameterSpec(
+                "gravity", .json, default: ["direction": [0, 1], "magnitude": 1],
+                doc: "{direction: [x, y], magnitude}: 1.0 = 1000 pt/s² (UIGravityBehavior)"),
+            ParameterSpec(
+                "barrier", .json, default: nil,
+                doc: "one boundary {from, to, elasticity: 0, friction: 0.5}; default: the canvas bottom"),
+            ParameterSpec("barriers", .json, default: nil, doc: "a list of boundaries like barrier, instead of it"),
+            ParameterSpec(
+                "elasticity", .number, default: 0.6, range: 0...1,
+                doc: "item restitution; a contact uses max(item, barrier)"),
+            ParameterSpec(
+                "friction", .number, default: 0.5, range: 0...100,
+                doc: "item friction; a contact uses sqrt(item × barrier)"),
+            ParameterSpec(
+                "density", .number, default: 1, range: 0.000_001...1_000_000,
+                doc: "mass per area: a 100 × 100 pt item of density 1 has mass 1"),
+            ParameterSpec(
+                "resistance", .number, default: 0, range: 0...10_000,
+                doc: "linear velocity damping per second (UIDynamicItemBehavior.resistance)"),
+            ParameterSpec(
+                "allowsRotation", .bool, default: false,
+                doc: "false: items never turn (infinite moment of inertia), as in the seed"),
+            ParameterSpec("itemsCollide", .bool, default: true, doc: "whether items collide with each other"),
+            ParameterSpec(
+                "restThreshold", .number, default: .number(PhysicsRules.restThreshold), range: 0...1_000_000,
+                doc: "approach speed in pt/s below which a contact does not bounce"),
+            ParameterSpec(
+                "timestep", .number, default: .number(PhysicsRules.timestep), range: 0.0005...0.05,
+                doc: "fixed simulation step in seconds; states are sampled at frame times"),
+        ]
+    )
+
+    let items: [BounceItem]
+    let recording: PhysicsRecording
+
+    init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
+        let setup = try BounceSetup(parameters: parameters, context: context)
+        items = setup.items
+        recording = try PhysicsSimulation.run(setup.scene, sampleTimes: PhysicsSimulation.frameTimes(of: context))
+    }
+
+    func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError) {
+        for (index, item) in items.enumerated() {
+            let state = recording.state(ofItem: index, atSample: frame.index)
+            guard state.present else { continue }
+            ItemDrawer.draw(item.look, size: item.size, center: state.position, angle: state.angle, in: context)
+        }
+    }
+
+    func trace(at frame: FrameTime) -> [TraceItem]? {
+        items.enumerated().map { index, item in
+            let state = recording.state(ofItem: index, atSample: frame.index)
+            var fields = JSONObject()
+            fields["vx"] = .number(state.velocity.x)
+            fields["vy"] = .number(state.velocity.y)
+            fields["angle"] = .number(state.angle)
+            fields["resting"] = .bool(state.resting)
+            var plan = JSONObject()
+            plan["spawn"] = .number(item.spawn)
+            plan["size"] = .array([.number(item.size.width), .number(item.size.height)])
+            plan["start"] = item.start.json
+            plan["body"] = .string(item.isDisc ? "circle" : "box")
+            return TraceItem(
+                id: index, position: state.present ? state.position : item.start, visible: state.present, plan: plan,
+                fields: fields)
+        }
+    }
+}
