@@ -87,6 +87,12 @@ public struct EffectParameters: Sendable {
 
     // MARK: Value decoders, shared with nested objects (e.g. the items of a list)
 
+    /// Coordinates beyond this many points are refused: nothing on a canvas is that far away,
+    /// and physics engines abort on the infinities such values turn into.
+    public static let coordinateLimit = 1_000_000.0
+    /// The largest width or height of an item, in points.
+    public static let sizeLimit = 100_000.0
+
     public static func color(_ value: JSONValue?, parameter: String) throws(EffectError) -> Color {
         guard let text = value?.stringValue, let color = Color(hex: text) else {
             throw EffectError(parameter: parameter, "expected a colour \"#RRGGBB\" or \"#RRGGBBAA\"")
@@ -98,6 +104,9 @@ public struct EffectParameters: Sendable {
         guard let array = value?.arrayValue, array.count == 2,
             let x = array[0].doubleValue, let y = array[1].doubleValue, x.isFinite, y.isFinite
         else { throw EffectError(parameter: parameter, "expected a point [x, y]") }
+        guard abs(x) <= coordinateLimit, abs(y) <= coordinateLimit else {
+            throw EffectError(parameter: parameter, "coordinates must be within ±\(Int(coordinateLimit)) points")
+        }
         return Point(x, y)
     }
 
@@ -105,22 +114,23 @@ public struct EffectParameters: Sendable {
         guard let object = value?.objectValue,
             let x = object["x"]?.doubleValue, let y = object["y"]?.doubleValue,
             let width = object["width"]?.doubleValue, let height = object["height"]?.doubleValue,
-            [x, y, width, height].allSatisfy(\.isFinite), width >= 0, height >= 0
+            [x, y, width, height].allSatisfy({ $0.isFinite && abs($0) <= coordinateLimit }), width >= 0, height >= 0
         else {
-            throw EffectError(parameter: parameter, "expected a rect {\"x\", \"y\", \"width\", \"height\"} with width, height ≥ 0")
+            throw EffectError(parameter: parameter, "expected a rect {\"x\", \"y\", \"width\", \"height\"} with width, "
+                + "height ≥ 0 and every value within ±\(Int(coordinateLimit)) points")
         }
         return Rect(x: x, y: y, width: width, height: height)
     }
 
     public static func size(_ value: JSONValue?, parameter: String) throws(EffectError) -> Size {
-        if let side = value?.doubleValue, side.isFinite, side > 0 { return Size(width: side, height: side) }
+        let valid = { (side: Double) in side.isFinite && side > 0 && side <= sizeLimit }
+        if let side = value?.doubleValue, valid(side) { return Size(width: side, height: side) }
         if let array = value?.arrayValue, array.count == 2,
-            let width = array[0].doubleValue, let height = array[1].doubleValue,
-            width.isFinite, height.isFinite, width > 0, height > 0
+            let width = array[0].doubleValue, let height = array[1].doubleValue, valid(width), valid(height)
         {
             return Size(width: width, height: height)
         }
-        throw EffectError(parameter: parameter, "expected a positive number or [width, height]")
+        throw EffectError(parameter: parameter, "expected a positive number or [width, height], at most \(Int(sizeLimit)) points")
     }
 
     private func mismatch(_ name: String, _ expected: String) -> EffectError {
