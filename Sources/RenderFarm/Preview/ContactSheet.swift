@@ -100,6 +100,10 @@ public enum ContactSheet {
                 case .output(_, let job): job
                 }
                 if let traced {
+                    context.save()
+                    context.rectangle(x: x, y: y, width: cellWidth, height: cellHeight)
+                    context.clip()
+                    defer { context.restore() }
                     try MotionOverlay.draw(traced, frame: index, on: context, x: x, y: y,
                                            pointScale: cellWidth / traced.spec.canvas.width)
                 }
