@@ -36,4 +36,7 @@ for frames in 0-119 0-479; do
 done
 growth=$(ratio "$rss_0_479" "$rss_0_119")
 echo "peak RSS ratio 480 / 120 frames: $growth (bounded when close to 1)"
-awk -v g="$growth" 'BEGIN { exit !(g < 1.3) }' || { echo "bench-video: peak memory grows with the frame count" >&2; exit 1; }
+if ! awk -v g="$growth" 'BEGIN { exit !(g < 1.3) }'; then
+    echo "bench-video: peak memory grows with the frame count" >&2
+    exit 1
+fi

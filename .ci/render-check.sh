@@ -44,8 +44,10 @@ for job in "${jobs[@]}"; do
         fi
     done
     [ $ok = 1 ] || continue
-    if ! diff <(grep '"sha256"' "$out/run1/manifest.json") <(grep '"sha256"' "$out/run2/manifest.json") > /dev/null; then
-        fail "$name: two renders of the same job gave different frames (not deterministic): compare $out/run1 and $out/run2"
+    hashes() { grep '"sha256"' "$out/run$1/manifest.json"; }
+    if ! diff <(hashes 1) <(hashes 2) > /dev/null; then
+        fail "$name: two renders of the same job gave different frames (not deterministic):" \
+            "compare $out/run1 and $out/run2"
     fi
     "$RENDERFARM" preview "$out/run1" -o "$out/sheet.png" --width 960 > /dev/null \
         || fail "$name: contact sheet failed"
@@ -74,7 +76,8 @@ for job in "${jobs[@]}"; do
             fail "$name: reference $reference has no matching frame; run make update-references if the job changed"
             continue
         fi
-        if ! "$RENDERFARM" compare "$out/run1/$file" "$reference" --diff-image "$out/diff-$file" > "$out/compare.log" 2>&1; then
+        if ! "$RENDERFARM" compare "$out/run1/$file" "$reference" --diff-image "$out/diff-$file" \
+            > "$out/compare.log" 2>&1; then
             fail "$name: $file differs from its reference; diff image: $out/diff-$file"
             sed 's/^/    /' "$out/compare.log"
         fi

@@ -33,12 +33,15 @@ public struct ImageComparison: Sendable, Equatable {
     /// Compares premultiplied ARGB pixels (so fully transparent pixels always match) and, when
     /// `diffImage` is given and they differ, writes a picture of the difference there: the
     /// reference in grey, changed pixels in red (brighter for larger differences).
-    public static func compare(_ actualPath: String, _ referencePath: String, tolerance: ComparisonTolerance,
-                               diffImage: String? = nil) throws(ComparisonError) -> ImageComparison {
+    public static func compare(
+        _ actualPath: String, _ referencePath: String, tolerance: ComparisonTolerance,
+        diffImage: String? = nil
+    ) throws(ComparisonError) -> ImageComparison {
         let actual = try load(actualPath)
         let reference = try load(referencePath)
         guard actual.width == reference.width, actual.height == reference.height else {
-            throw .sizeMismatch(actual: "\(actual.width)×\(actual.height)", reference: "\(reference.width)×\(reference.height)")
+            throw .sizeMismatch(
+                actual: "\(actual.width)×\(actual.height)", reference: "\(reference.width)×\(reference.height)")
         }
         let width = actual.width
         let height = actual.height
@@ -51,7 +54,8 @@ public struct ImageComparison: Sendable, Equatable {
             for x in 0..<width {
                 var pixelMax = 0
                 for channel in 0..<4 {
-                    let difference = abs(Int(a[y * actual.stride + x * 4 + channel]) - Int(r[y * reference.stride + x * 4 + channel]))
+                    let difference = abs(
+                        Int(a[y * actual.stride + x * 4 + channel]) - Int(r[y * reference.stride + x * 4 + channel]))
                     pixelMax = max(pixelMax, difference)
                     squares += Double(difference * difference)
                 }
@@ -65,8 +69,9 @@ public struct ImageComparison: Sendable, Equatable {
         if let diffImage, maxDifference > 0 {
             try writeDiff(actual, reference, to: diffImage)
         }
-        return ImageComparison(width: width, height: height, maxDifference: maxDifference, changedPixels: changed,
-                               psnr: psnr, passed: passed)
+        return ImageComparison(
+            width: width, height: height, maxDifference: maxDifference, changedPixels: changed,
+            psnr: psnr, passed: passed)
     }
 
     private static func load(_ path: String) throws(ComparisonError) -> ImageSurface {
@@ -98,10 +103,13 @@ public struct ImageComparison: Sendable, Equatable {
                 for channel in 0..<4 { difference = max(difference, abs(Int(a[channel]) - Int(r[channel]))) }
                 // Native-endian ARGB words: bytes B, G, R, A on little-endian machines.
                 let grey = UInt32((Int(r[0]) + Int(r[1]) + Int(r[2])) / 12 + 32)
-                let word: UInt32 = difference == 0
+                let word: UInt32 =
+                    difference == 0
                     ? 0xFF00_0000 | grey << 16 | grey << 8 | grey
                     : 0xFF00_0000 | UInt32(min(255, 96 + difference)) << 16
-                out.advanced(by: y * diff.stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee = word }
+                out.advanced(by: y * diff.stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) {
+                    $0.pointee = word
+                }
             }
         }
         diff.markDirty()

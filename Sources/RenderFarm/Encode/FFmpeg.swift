@@ -17,7 +17,9 @@ public struct FFmpeg: Sendable {
         throws(EncodeError) -> FFmpeg
     {
         if let explicit = environment["RENDERFARM_FFMPEG"], !explicit.isEmpty {
-            guard FileManager.default.isExecutableFile(atPath: explicit) else { throw .ffmpegMissing(searched: explicit) }
+            guard FileManager.default.isExecutableFile(atPath: explicit) else {
+                throw .ffmpegMissing(searched: explicit)
+            }
             return FFmpeg(executable: explicit)
         }
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
@@ -108,8 +110,9 @@ public final class FFmpegProcess {
         try? FileManager.default.removeItem(at: errorLog)
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             let tail = log.split(separator: "\n").suffix(12).joined(separator: "\n")
-            throw .failed(command: command.shellLine, status: process.terminationStatus,
-                          message: tail.isEmpty ? "no error output" : tail)
+            throw .failed(
+                command: command.shellLine, status: process.terminationStatus,
+                message: tail.isEmpty ? "no error output" : tail)
         }
     }
 }

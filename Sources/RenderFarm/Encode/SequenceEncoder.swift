@@ -45,13 +45,15 @@ public enum SequenceEncoder {
             throw .unusableSequence(directory: output.directory, reason: "the manifest lists no written frames")
         }
         for frame in frames where !FileManager.default.fileExists(atPath: output.path(of: frame)) {
-            throw .unusableSequence(directory: output.directory,
-                                    reason: "\(frame.file) is listed in the manifest but missing; render the job again")
+            throw .unusableSequence(
+                directory: output.directory,
+                reason: "\(frame.file) is listed in the manifest but missing; render the job again")
         }
         let sequence = output.sequence
-        let plan = EncodePlan(preset: options.preset, crf: options.crf, width: output.width, height: output.height,
-                              rate: sequence.rate / Double(sequence.frameStep), background: output.background,
-                              frameCount: frames.count)
+        let plan = EncodePlan(
+            preset: options.preset, crf: options.crf, width: output.width, height: output.height,
+            rate: sequence.rate / Double(sequence.frameStep), background: output.background,
+            frameCount: frames.count)
         // A contiguous sequence is read with the image2 pattern; any other with a glob, which
         // must then match exactly the manifest's files.
         if sequence.frameStep == 1 && output.complete && output.isEvenlySpaced {
@@ -73,16 +75,21 @@ public enum SequenceEncoder {
     }
 
     /// Runs the encode; `progress` gets (frames done, frames in the video).
-    public static func encode(_ output: RenderedOutput, options: EncodeOptions, ffmpeg: FFmpeg,
-                              progress: (Int, Int) -> Void) throws(EncodeError) -> EncodeResult {
+    public static func encode(
+        _ output: RenderedOutput, options: EncodeOptions, ffmpeg: FFmpeg,
+        progress: (Int, Int) -> Void
+    ) throws(EncodeError) -> EncodeResult {
         let (plan, input) = try plan(output, options: options)
-        let target = options.output.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-            ?? (output.directory as NSString).appendingPathComponent(safeName(output.jobName) + "."
-                + options.preset.fileExtension)
+        let target =
+            options.output.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+            ?? (output.directory as NSString).appendingPathComponent(
+                safeName(output.jobName) + "."
+                    + options.preset.fileExtension)
         let folder = (target as NSString).deletingLastPathComponent
         let temporary = (folder as NSString).appendingPathComponent(
             "\(AtomicFile.temporaryMarker)\(getpid())-" + (target as NSString).lastPathComponent)
-        let palette = (folder as NSString).appendingPathComponent("\(AtomicFile.temporaryMarker)\(getpid())-palette.png")
+        let palette = (folder as NSString).appendingPathComponent(
+            "\(AtomicFile.temporaryMarker)\(getpid())-palette.png")
         defer {
             unlink(temporary)
             unlink(palette)
@@ -102,12 +109,15 @@ public enum SequenceEncoder {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
         // The stored commands name the final file, so they can be run again as written.
         let shown = commands.map { command in
-            FFmpegCommand(arguments: command.arguments.map {
-                $0 == temporary ? target : $0 == palette ? "palette.png" : $0
-            }).shellLine
+            FFmpegCommand(
+                arguments: command.arguments.map {
+                    $0 == temporary ? target : $0 == palette ? "palette.png" : $0
+                }
+            ).shellLine
         }
-        return EncodeResult(file: target, sha256: sha256, bytes: bytes, commands: shown,
-                            frames: plan.outputFrameCount)
+        return EncodeResult(
+            file: target, sha256: sha256, bytes: bytes, commands: shown,
+            frames: plan.outputFrameCount)
     }
 
     /// A job name as a file name: anything a shell or a path would interpret replaced.

@@ -13,7 +13,9 @@ public struct VideoOptions: Sendable {
     public var concurrency: Int
     public var stop: StopSignal
 
-    public init(preset: EncodePreset, crf: Int? = nil, output: String, concurrency: Int, stop: StopSignal = StopSignal()) {
+    public init(
+        preset: EncodePreset, crf: Int? = nil, output: String, concurrency: Int, stop: StopSignal = StopSignal()
+    ) {
         self.preset = preset
         self.crf = crf
         self.output = output
@@ -40,11 +42,14 @@ public struct VideoResult: Sendable {
 /// converted to straight RGBA exactly as the PNG writer does, and written in frame order to one
 /// ffmpeg reading raw video on a pipe. No PNG, journal or manifest is written.
 public enum VideoSession {
-    public static func render(_ job: PreparedJob, options: VideoOptions, ffmpeg: FFmpeg,
-                              observer: some ProgressObserver = NoProgress()) throws(EncodeError) -> VideoResult {
+    public static func render(
+        _ job: PreparedJob, options: VideoOptions, ffmpeg: FFmpeg,
+        observer: some ProgressObserver = NoProgress()
+    ) throws(EncodeError) -> VideoResult {
         guard options.preset.streams else {
-            throw .unsupported("--preset \(options.preset.rawValue) needs every frame before the first can be written "
-                + "(palette pass); render PNGs and run `renderfarm encode OUTDIR --preset gif`")
+            throw .unsupported(
+                "--preset \(options.preset.rawValue) needs every frame before the first can be written "
+                    + "(palette pass); render PNGs and run `renderfarm encode OUTDIR --preset gif`")
         }
         let frames = job.frames.frames
         let steps = Set(zip(frames.dropFirst(), frames).map { $0 - $1 })
@@ -52,9 +57,10 @@ public enum VideoSession {
             throw .unsupported("--video needs evenly spaced frames (e.g. 0-99 or 0-99:2), got \(job.frames)")
         }
         let spec = job.spec
-        let plan = EncodePlan(preset: options.preset, crf: options.crf, width: spec.canvas.pixelWidth,
-                              height: spec.canvas.pixelHeight, rate: spec.fps / Double(steps.first ?? 1),
-                              background: spec.canvas.background.hex, frameCount: frames.count)
+        let plan = EncodePlan(
+            preset: options.preset, crf: options.crf, width: spec.canvas.pixelWidth,
+            height: spec.canvas.pixelHeight, rate: spec.fps / Double(steps.first ?? 1),
+            background: spec.canvas.background.hex, frameCount: frames.count)
         let target = URL(fileURLWithPath: options.output).standardizedFileURL.path
         let folder = (target as NSString).deletingLastPathComponent
         guard FileManager.default.isWritableFile(atPath: folder) else {
@@ -92,15 +98,17 @@ public enum VideoSession {
                         continue
                     }
                     let pixels = [UInt8](unsafeUninitializedCapacity: plan.width * plan.height * 4) { bytes, count in
-                        rf_argb32_to_rgba(surface.bytes, UInt32(plan.width), UInt32(plan.height), surface.stride,
-                                          bytes.baseAddress)
+                        rf_argb32_to_rgba(
+                            surface.bytes, UInt32(plan.width), UInt32(plan.height), surface.stride,
+                            bytes.baseAddress)
                         count = plan.width * plan.height * 4
                     }
                     buffer.put(position, pixels)
                     let done = finished.wrappingAdd(1, ordering: .relaxed).newValue
-                    observer.frameDidFinish(FrameEvent(
-                        job: spec.name, index: index, status: .ok, attempts: 1, error: nil,
-                        timings: FrameTimings(), finished: done, total: frames.count))
+                    observer.frameDidFinish(
+                        FrameEvent(
+                            job: spec.name, index: index, status: .ok, attempts: 1, error: nil,
+                            timings: FrameTimings(), finished: done, total: frames.count))
                     return
                 }
                 failure.withLock { $0 = $0 ?? "frame \(index) failed after \(spec.retries + 1) attempts: \(lastError)" }
@@ -116,21 +124,24 @@ public enum VideoSession {
             ffmpegError = error
         }
         if let message = failure.withLock({ $0 }) {
-            throw .failed(command: commands[0].shellLine, status: 1, message: "\(spec.name): \(message); no video written")
+            throw .failed(
+                command: commands[0].shellLine, status: 1, message: "\(spec.name): \(message); no video written")
         }
         if let ffmpegError { throw ffmpegError }
         if let writeError { throw .failed(command: commands[0].shellLine, status: 1, message: writeError) }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let shown = FFmpegCommand(arguments: commands[0].arguments.map { $0 == temporary ? target : $0 }).shellLine
         guard !options.stop.isStopped || buffer.written == frames.count else {
-            return VideoResult(file: nil, sha256: "", bytes: 0, frames: buffer.written, command: shown,
-                               elapsed: seconds, peakBufferedFrames: buffer.peakHeld)
+            return VideoResult(
+                file: nil, sha256: "", bytes: 0, frames: buffer.written, command: shown,
+                elapsed: seconds, peakBufferedFrames: buffer.peakHeld)
         }
         guard rename(temporary, target) == 0 else { throw .output(AtomicFile.error(errno, target)) }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
-        return VideoResult(file: target, sha256: SHA256.hex(streamingFile: target) ?? "", bytes: bytes,
-                           frames: frames.count, command: shown, elapsed: seconds,
-                           peakBufferedFrames: buffer.peakHeld)
+        return VideoResult(
+            file: target, sha256: SHA256.hex(streamingFile: target) ?? "", bytes: bytes,
+            frames: frames.count, command: shown, elapsed: seconds,
+            peakBufferedFrames: buffer.peakHeld)
     }
 }
 
@@ -162,7 +173,8 @@ private final class OrderedWriter: Sendable {
         frame.withUnsafeBytes { bytes -> String? in
             var offset = 0
             while offset < bytes.count {
-                let written = Foundation.write(descriptor, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
+                let written = Foundation.write(
+                    descriptor, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return "writing frames to ffmpeg: \(String(cString: strerror(errno)))"

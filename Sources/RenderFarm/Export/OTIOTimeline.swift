@@ -11,7 +11,8 @@ public enum OTIOTimeline {
     /// The schema names written, as OpenTimelineIO documents them.
     public static let schemas = (
         timeline: "Timeline.1", stack: "Stack.1", track: "Track.1", clip: "Clip.1",
-        imageSequence: "ImageSequenceReference.1", timeRange: "TimeRange.1", rationalTime: "RationalTime.1")
+        imageSequence: "ImageSequenceReference.1", timeRange: "TimeRange.1", rationalTime: "RationalTime.1"
+    )
 
     /// The timeline for `output`. `targetURLBase` is where the frames are as seen from the
     /// timeline file (a relative path ending in `/`, or a `file://` URL).
@@ -33,8 +34,9 @@ public enum OTIOTimeline {
         let sequence = output.sequence
         let rate = sequence.rate
         // The reference spans the frames' job time: image k is frame start + k × step.
-        let range = timeRange(start: Double(sequence.startFrame), duration: Double(output.expected.count * sequence.frameStep),
-                              rate: rate)
+        let range = timeRange(
+            start: Double(sequence.startFrame), duration: Double(output.expected.count * sequence.frameStep),
+            rate: rate)
         let reference: JSONObject = [
             "OTIO_SCHEMA": .string(schemas.imageSequence),
             "metadata": .object([:]),
@@ -50,15 +52,18 @@ public enum OTIOTimeline {
             "frame_zero_padding": .number(Double(sequence.zeroPadding)),
             "missing_frame_policy": .string(output.complete ? "error" : "hold"),
         ]
-        let clip: JSONObject = item(schemas.clip, name: output.jobName, sourceRange: range) + [
-            "media_reference": .object(reference),
-        ]
-        let track: JSONObject = item(schemas.track, name: "V1", sourceRange: .null) + [
-            "children": .array([.object(clip)]), "kind": "Video",
-        ]
-        let stack: JSONObject = item(schemas.stack, name: "tracks", sourceRange: .null) + [
-            "children": .array([.object(track)]),
-        ]
+        let clip: JSONObject =
+            item(schemas.clip, name: output.jobName, sourceRange: range) + [
+                "media_reference": .object(reference)
+            ]
+        let track: JSONObject =
+            item(schemas.track, name: "V1", sourceRange: .null) + [
+                "children": .array([.object(clip)]), "kind": "Video",
+            ]
+        let stack: JSONObject =
+            item(schemas.stack, name: "tracks", sourceRange: .null) + [
+                "children": .array([.object(track)])
+            ]
         let renderfarm: JSONObject = [
             "manifest": .string(Manifest.fileName), "width": .number(Double(output.width)),
             "height": .number(Double(output.height)), "alpha": .bool(output.hasAlpha),
@@ -96,7 +101,9 @@ public enum OTIOTimeline {
     /// a relative path, or with `absolute` a `file://` URL.
     public static func targetURLBase(frames: String, timelineFolder: String, absolute: Bool) -> String {
         let target = URL(fileURLWithPath: frames).standardizedFileURL
-        if absolute { return target.absoluteString.hasSuffix("/") ? target.absoluteString : target.absoluteString + "/" }
+        if absolute {
+            return target.absoluteString.hasSuffix("/") ? target.absoluteString : target.absoluteString + "/"
+        }
         let from = URL(fileURLWithPath: timelineFolder).standardizedFileURL.pathComponents
         let to = target.pathComponents
         let common = zip(from, to).prefix { $0 == $1 }.count

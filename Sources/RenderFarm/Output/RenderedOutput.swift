@@ -130,16 +130,19 @@ public struct RenderedOutput: Sendable {
         guard width > 0, height > 0, fps > 0 else { throw FieldError(reason: "image size and fps must be positive") }
         var frames: [Frame] = []
         for (position, entry) in (root["frames"]?.arrayValue ?? []).enumerated() {
-            guard let frame = entry.objectValue else { throw FieldError(reason: "frames[\(position)] is not an object") }
+            guard let frame = entry.objectValue else {
+                throw FieldError(reason: "frames[\(position)] is not an object")
+            }
             let file = try string(frame, "file", "frames[\(position)].file")
             // A manifest is input: a file name must not lead out of the folder.
             guard !file.isEmpty, !file.contains("/"), file != "..", file != "." else {
                 throw FieldError(reason: "frames[\(position)].file \"\(file)\" is not a plain file name")
             }
-            frames.append(Frame(
-                index: Int(try number(frame, "index", "frames[\(position)].index")),
-                time: try number(frame, "time", "frames[\(position)].time"), file: file,
-                ok: frame["status"]?.stringValue == "ok"))
+            frames.append(
+                Frame(
+                    index: Int(try number(frame, "index", "frames[\(position)].index")),
+                    time: try number(frame, "time", "frames[\(position)].time"), file: file,
+                    ok: frame["status"]?.stringValue == "ok"))
         }
         self.frames = frames.sorted { $0.index < $1.index }
         if let text = root["frameSet"]?.stringValue {

@@ -16,10 +16,12 @@ struct CompareCommand: Command {
             or different sizes.
             """,
         options: [
-            OptionSpec(names: ["--max-diff"], value: "N", help: "Channel difference (0–255) a pixel may have (default 32)."),
+            OptionSpec(
+                names: ["--max-diff"], value: "N", help: "Channel difference (0–255) a pixel may have (default 32)."),
             OptionSpec(names: ["--max-pixels"], value: "N", help: "Changed pixels tolerated (default 8)."),
             OptionSpec(names: ["--min-psnr"], value: "DB", help: "Lowest acceptable PSNR in dB (default 40)."),
-            OptionSpec(names: ["--diff-image"], value: "FILE", help: "Write a difference picture here when they differ."),
+            OptionSpec(
+                names: ["--diff-image"], value: "FILE", help: "Write a difference picture here when they differ."),
         ],
         positionals: 2...2)
 
@@ -29,13 +31,16 @@ struct CompareCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         var tolerance = ComparisonTolerance()
-        tolerance.maxChannelDifference = try arguments.integer("--max-diff", in: 0...255, command: "compare")
+        tolerance.maxChannelDifference =
+            try arguments.integer("--max-diff", in: 0...255, command: "compare")
             ?? tolerance.maxChannelDifference
-        tolerance.maxChangedPixels = try arguments.integer("--max-pixels", in: 0...Int(Int32.max), command: "compare")
+        tolerance.maxChangedPixels =
+            try arguments.integer("--max-pixels", in: 0...Int(Int32.max), command: "compare")
             ?? tolerance.maxChangedPixels
         if let text = arguments.value("--min-psnr") {
             guard let value = Double(text), value >= 0, value <= 200 else {
-                throw UsageError(message: "--min-psnr expects a number of dB in 0…200, got \"\(text)\"", command: "compare")
+                throw UsageError(
+                    message: "--min-psnr expects a number of dB in 0…200, got \"\(text)\"", command: "compare")
             }
             tolerance.minPSNR = value
         }
@@ -48,14 +53,16 @@ struct CompareCommand: Command {
         do {
             let result = try ImageComparison.compare(image, reference, tolerance: tolerance, diffImage: diff)
             let psnr = result.psnr.isFinite ? String(format: "%.1f dB", result.psnr) : "inf"
-            let summary = "max channel difference \(result.maxDifference), \(result.changedPixels) pixels changed "
+            let summary =
+                "max channel difference \(result.maxDifference), \(result.changedPixels) pixels changed "
                 + "by more than \(tolerance.maxChannelDifference), PSNR \(psnr)"
             if result.passed {
                 terminal.print("match: \(image): \(summary)")
                 return .ok
             }
-            terminal.print("DIFFERENT: \(image) vs \(reference): \(summary) (allowed: \(tolerance.maxChangedPixels) "
-                + "pixels, PSNR ≥ \(tolerance.minPSNR) dB)")
+            terminal.print(
+                "DIFFERENT: \(image) vs \(reference): \(summary) (allowed: \(tolerance.maxChangedPixels) "
+                    + "pixels, PSNR ≥ \(tolerance.minPSNR) dB)")
             if let diff { terminal.print("  diff image: \(diff)") }
             return .framesFailed
         } catch {

@@ -20,10 +20,12 @@ struct EncodeCommand: Command {
             66 no manifest, 69 ffmpeg missing, 73 cannot create output, 74 I/O error.
             """,
         options: [
-            OptionSpec(names: ["-o", "--output"], value: "FILE", help: "Write the video here (default: OUTDIR/<job>.<ext>)."),
+            OptionSpec(
+                names: ["-o", "--output"], value: "FILE", help: "Write the video here (default: OUTDIR/<job>.<ext>)."),
             presetOption,
             crfOption,
-            OptionSpec(names: ["--allow-missing"], value: nil, help: "Encode the frames that exist of an incomplete render."),
+            OptionSpec(
+                names: ["--allow-missing"], value: nil, help: "Encode the frames that exist of an incomplete render."),
             OptionSpec(names: ["--verbose"], value: nil, help: "Print the exact ffmpeg command lines."),
             OptionSpec(names: ["--progress"], value: "MODE", help: "auto (bar on a terminal), plain, json or none."),
         ],
@@ -33,7 +35,8 @@ struct EncodeCommand: Command {
         names: ["--preset"], value: "P",
         help: "mp4 (default), webm-alpha, prores4444, gif or apng.")
     static let crfOption = OptionSpec(
-        names: ["--crf"], value: "N", help: "Constant rate factor: mp4 0–51 (default 18), webm-alpha 0–63 (default 30).")
+        names: ["--crf"], value: "N",
+        help: "Constant rate factor: mp4 0–51 (default 18), webm-alpha 0–63 (default 30).")
 
     let arguments: ParsedArguments
     let preset: EncodePreset
@@ -43,7 +46,8 @@ struct EncodeCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         (preset, crf) = try Self.presetAndCRF(arguments, command: "encode")
-        let mode = try arguments.choice("--progress", ProgressMode.allCases.map(\.rawValue), default: "auto", command: "encode")
+        let mode = try arguments.choice(
+            "--progress", ProgressMode.allCases.map(\.rawValue), default: "auto", command: "encode")
         progress = ProgressMode(rawValue: mode) ?? .auto
     }
 
@@ -51,12 +55,14 @@ struct EncodeCommand: Command {
     static func presetAndCRF(_ arguments: ParsedArguments, command: String) throws(UsageError)
         -> (EncodePreset, Int?)
     {
-        let name = try arguments.choice("--preset", EncodePreset.allCases.map(\.rawValue), default: "mp4", command: command)
+        let name = try arguments.choice(
+            "--preset", EncodePreset.allCases.map(\.rawValue), default: "mp4", command: command)
         let preset = EncodePreset(rawValue: name) ?? .mp4
         guard arguments.value("--crf") != nil else { return (preset, nil) }
         guard let range = preset.crf?.range else {
-            throw UsageError(message: "--crf applies to the mp4 and webm-alpha presets, not \(preset.rawValue)",
-                             command: command)
+            throw UsageError(
+                message: "--crf applies to the mp4 and webm-alpha presets, not \(preset.rawValue)",
+                command: command)
         }
         return (preset, try arguments.integer("--crf", in: range, command: command))
     }
@@ -77,8 +83,9 @@ struct EncodeCommand: Command {
             terminal.error("\(error)")
             return .ioError
         }
-        let options = EncodeOptions(preset: preset, crf: crf, output: arguments.value("--output"),
-                                    allowMissing: arguments.flag("--allow-missing"))
+        let options = EncodeOptions(
+            preset: preset, crf: crf, output: arguments.value("--output"),
+            allowMissing: arguments.flag("--allow-missing"))
         if !output.complete && options.allowMissing {
             terminal.note("renderfarm: warning: \(output.jobName): encoding without missing frames \(output.missing)")
         }

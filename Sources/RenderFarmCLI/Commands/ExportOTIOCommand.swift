@@ -17,10 +17,13 @@ struct ExportOTIOCommand: Command {
             or unevenly spaced render, 66 no manifest, 73 cannot create output, 74 I/O error.
             """,
         options: [
-            OptionSpec(names: ["-o", "--output"], value: "FILE", help: "Write the timeline here (default: OUTDIR/<job>.otio)."),
+            OptionSpec(
+                names: ["-o", "--output"], value: "FILE",
+                help: "Write the timeline here (default: OUTDIR/<job>.otio)."),
             OptionSpec(names: ["--absolute-urls"], value: nil, help: "Point at the frames with a file:// URL."),
-            OptionSpec(names: ["--allow-missing"], value: nil,
-                       help: "Export an incomplete render (missing_frame_policy hold)."),
+            OptionSpec(
+                names: ["--allow-missing"], value: nil,
+                help: "Export an incomplete render (missing_frame_policy hold)."),
         ],
         positionals: 1...1)
 
@@ -38,14 +41,17 @@ struct ExportOTIOCommand: Command {
             terminal.error(error.description)
             return ExitCode(error)
         }
-        let file = arguments.value("--output").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let file =
+            arguments.value("--output").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
             ?? (output.directory as NSString).appendingPathComponent(fileName(output.jobName) + ".otio")
-        let base = OTIOTimeline.targetURLBase(frames: output.directory,
-                                              timelineFolder: (file as NSString).deletingLastPathComponent,
-                                              absolute: arguments.flag("--absolute-urls"))
+        let base = OTIOTimeline.targetURLBase(
+            frames: output.directory,
+            timelineFolder: (file as NSString).deletingLastPathComponent,
+            absolute: arguments.flag("--absolute-urls"))
         do {
-            let timeline = try OTIOTimeline.build(output, targetURLBase: base,
-                                                  allowMissing: arguments.flag("--allow-missing"))
+            let timeline = try OTIOTimeline.build(
+                output, targetURLBase: base,
+                allowMissing: arguments.flag("--allow-missing"))
             try OTIOTimeline.write(timeline, to: file)
         } catch {
             terminal.error(error.description)

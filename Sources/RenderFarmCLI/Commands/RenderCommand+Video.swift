@@ -21,7 +21,8 @@ extension RenderCommand {
         _ = try EncodeCommand.presetAndCRF(arguments, command: "render")
         guard arguments.value("--video") != nil else {
             for option in ["--preset", "--crf"] where arguments.value(option) != nil {
-                throw UsageError(message: "\(option) needs --video FILE (or use `renderfarm encode`)", command: "render")
+                throw UsageError(
+                    message: "\(option) needs --video FILE (or use `renderfarm encode`)", command: "render")
             }
             if arguments.flag("--verbose") {
                 throw UsageError(message: "--verbose needs --video FILE", command: "render")
@@ -29,12 +30,14 @@ extension RenderCommand {
             return
         }
         for option in ["--shard", "--out", "--output-root"] where arguments.value(option) != nil {
-            throw UsageError(message: "\(option) cannot be combined with --video (one job, one video file)",
-                             command: "render")
+            throw UsageError(
+                message: "\(option) cannot be combined with --video (one job, one video file)",
+                command: "render")
         }
         for flag in ["--force", "--fail-fast"] where arguments.flag(flag) {
-            throw UsageError(message: "\(flag) cannot be combined with --video (it always renders every frame, "
-                + "and stops at the first frame that fails)", command: "render")
+            throw UsageError(
+                message: "\(flag) cannot be combined with --video (it always renders every frame, "
+                    + "and stops at the first frame that fails)", command: "render")
         }
     }
 
@@ -65,9 +68,10 @@ extension RenderCommand {
                 return .interrupted
             }
             let rate = result.elapsed > 0 ? String(format: "%.1f", Double(result.frames) / result.elapsed) : "-"
-            terminal.print("\(job.job.spec.name): \(result.frames) frames rendered into \(preset.rawValue) "
-                + "(\(String(format: "%.2f", result.elapsed)) s, \(rate) fps, at most \(result.peakBufferedFrames) "
-                + "frames buffered)")
+            terminal.print(
+                "\(job.job.spec.name): \(result.frames) frames rendered into \(preset.rawValue) "
+                    + "(\(String(format: "%.2f", result.elapsed)) s, \(rate) fps, at most \(result.peakBufferedFrames) "
+                    + "frames buffered)")
             terminal.print("  video:  \(file)")
             terminal.print("  bytes:  \(result.bytes)")
             terminal.print("  sha256: \(result.sha256)")
