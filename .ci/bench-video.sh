@@ -10,23 +10,22 @@ J=${J:-2}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-now() { date +%s.%N; }
-seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+# Wall and CPU seconds (user + system, including ffmpeg) of one command: "wall cpu".
+measure() {
+    /usr/bin/time -f "%e %U %S" "$@" 2>&1 > /dev/null | tail -1 | awk '{ printf "%.2f %.2f\n", $1, $2 + $3 }'
+}
+sum() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a + b }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
-start=$(now)
-"$RENDERFARM" render "$JOB" --out "$WORK/png" --force --progress none -j "$J" > /dev/null
-rendered=$(now)
-"$RENDERFARM" encode "$WORK/png" -o "$WORK/png.mp4" --progress none > /dev/null
-encoded=$(now)
-"$RENDERFARM" render "$JOB" --video "$WORK/video.mp4" --progress none -j "$J" > /dev/null
-streamed=$(now)
-
-png=$(seconds "$start" "$encoded")
-video=$(seconds "$encoded" "$streamed")
-echo "PNGs + encode: $png s (render $(seconds "$start" "$rendered") s, encode $(seconds "$rendered" "$encoded") s)"
-echo "render --video: $video s"
-echo "speed-up: $(ratio "$png" "$video")x"
+read -r render_wall render_cpu < <(measure "$RENDERFARM" render "$JOB" --out "$WORK/png" --force --progress none -j "$J")
+read -r encode_wall encode_cpu < <(measure "$RENDERFARM" encode "$WORK/png" -o "$WORK/png.mp4" --progress none)
+read -r video_wall video_cpu < <(measure "$RENDERFARM" render "$JOB" --video "$WORK/video.mp4" --progress none -j "$J")
+png_wall=$(sum "$render_wall" "$encode_wall")
+png_cpu=$(sum "$render_cpu" "$encode_cpu")
+echo "PNGs + encode:  $png_wall s wall, $png_cpu s CPU (render $render_wall s, encode $encode_wall s)"
+echo "render --video: $video_wall s wall, $video_cpu s CPU"
+echo "speed-up: $(ratio "$png_wall" "$video_wall")x wall, $(ratio "$png_cpu" "$video_cpu")x CPU" \
+    "(load average $(cut -d' ' -f1 /proc/loadavg) on $(nproc) cores)"
 
 for frames in 0-119 0-479; do
     rss=$(/usr/bin/time -f "%M" "$RENDERFARM" render "$JOB" --frames "$frames" --video "$WORK/m.mp4" \
