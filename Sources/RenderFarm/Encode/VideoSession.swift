@@ -127,15 +127,17 @@ public enum VideoSession {
             throw .failed(
                 command: commands[0].shellLine, status: 1, message: "\(spec.name): \(message); no video written")
         }
-        if let ffmpegError { throw ffmpegError }
-        if let writeError { throw .failed(command: commands[0].shellLine, status: 1, message: writeError) }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let shown = FFmpegCommand(arguments: commands[0].arguments.map { $0 == temporary ? target : $0 }).shellLine
-        guard !options.stop.isStopped || buffer.written == frames.count else {
+        // Interrupted (Ctrl-C reaches ffmpeg too, which may then fail): nothing is kept unless complete.
+        let complete = buffer.written == frames.count && ffmpegError == nil && writeError == nil
+        guard !options.stop.isStopped || complete else {
             return VideoResult(
                 file: nil, sha256: "", bytes: 0, frames: buffer.written, command: shown,
                 elapsed: seconds, peakBufferedFrames: buffer.peakHeld)
         }
+        if let ffmpegError { throw ffmpegError }
+        if let writeError { throw .failed(command: shown, status: 1, message: writeError) }
         guard rename(temporary, target) == 0 else { throw .output(AtomicFile.error(errno, target)) }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
         return VideoResult(
