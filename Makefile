@@ -14,8 +14,11 @@ TEST_PLUGIN     := $(TEST_PLUGIN_DIR)/librenderfarm-test-faults.so
 
 # Debian packages the build and the tests need.
 PACKAGES := pkgconf libcairo2-dev libpng-dev libssl-dev libchipmunk-dev
+# What the hand-off to video and the CI render targets need (the tests run ffmpeg too).
+HANDOFF_PACKAGES := ffmpeg time
 
 .PHONY: all deps build demo render validate plugins test test-plugin fuzz clean help
+.PHONY: deps-handoff renders ci-render update-references bench-video
 
 all: build
 
@@ -27,6 +30,10 @@ help:
 	@echo "make plugins         list the installed effect plugins and their parameters"
 	@echo "make fuzz            1,000 mutated job files through the binary (exit codes, no crash, output untouched)"
 	@echo "make deps            install the Debian packages: $(PACKAGES)"
+	@echo "make renders         render every job in jobs/ (ARGS='--scale 0.5' for a quick look)"
+	@echo "make ci-render       reduced-scale renders of jobs/: complete, deterministic, equal to Tests/References"
+	@echo "make update-references  regenerate Tests/References (review with git diff before committing)"
+	@echo "make bench-video     release build: render --video vs PNGs + encode, and peak memory"
 	@echo "make clean           remove build products and rendered output"
 
 deps:
@@ -66,7 +73,23 @@ $(TEST_PLUGIN): Tests/Fixtures/test_plugin.c Sources/RenderFarmPluginABI/include
 	$(CC) -O2 -shared -fPIC -Wall -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
 	    $$(pkg-config --cflags --libs cairo) -lm
 
-test: deps $(TEST_PLUGIN)
+deps-handoff:
+	@$(MAKE) --no-print-directory deps PACKAGES="$(HANDOFF_PACKAGES)"
+
+renders: build
+	$(RENDERFARM) render jobs/ $(ARGS)
+
+ci-render: build deps-handoff
+	bash .ci/render-check.sh check
+
+update-references: build deps-handoff
+	bash .ci/render-check.sh update
+
+bench-video: deps deps-handoff
+	$(SWIFT) build -c release
+	bash .ci/bench-video.sh .build/release/renderfarm
+
+test: deps deps-handoff $(TEST_PLUGIN)
 	$(SWIFT) build --build-tests
 	RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) $(SWIFT) test --skip-build
 

@@ -190,6 +190,14 @@ int rf_png_encode_argb32(rf_png_encoder *enc, const uint8_t *pixels, uint32_t wi
     return 0;
 }
 
+void rf_argb32_to_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                       uint8_t *dst) {
+    pthread_once(&unpremultiply_once, build_unpremultiply);
+    for (uint32_t y = 0; y < height; y++) {
+        convert_row((const uint32_t *)(pixels + (size_t)y * stride), dst + (size_t)y * width * 4, width, 0);
+    }
+}
+
 void rf_png_encoder_free(rf_png_encoder *enc) {
     if (!enc) return;
     free(enc->data);

@@ -4,7 +4,10 @@ import RenderFarm
 /// The `renderfarm` command line: parses arguments, runs one command, returns its exit code.
 public enum RenderFarmCLI {
     static var commands: [any Command.Type] {
-        [RenderCommand.self, ValidateCommand.self, TraceCommand.self, PluginsCommand.self]
+        [
+            RenderCommand.self, ValidateCommand.self, TraceCommand.self, PluginsCommand.self, EncodeCommand.self,
+            ExportOTIOCommand.self, PreviewCommand.self, CompareCommand.self,
+        ]
     }
 
     static var overview: String {

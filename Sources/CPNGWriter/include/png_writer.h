@@ -54,6 +54,12 @@ int rf_png_encode_argb32(rf_png_encoder *enc, const uint8_t *pixels, uint32_t wi
 
 void rf_png_encoder_free(rf_png_encoder *enc);
 
+/* Converts the image to straight-alpha RGBA bytes (width * 4 per row, no padding) with the same
+ * unpremultiply table the PNG encoder uses, so raw frames equal the decoded PNGs exactly.
+ * dst must hold width * height * 4 bytes. Thread-safe. */
+void rf_argb32_to_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                       uint8_t *dst);
+
 /* The libpng version in use, e.g. "1.6.39". */
 const char *rf_png_library_version(void);
 

@@ -53,33 +53,7 @@ final class FrameWorker {
         var timings = FrameTimings()
         let clock = ContinuousClock()
         let start = clock.now
-        let (surface, context) = try canvas(for: job)
-        let canvas = job.spec.canvas
-
-        context.save()
-        context.setOperatorSource()
-        context.setSource(canvas.background)
-        context.paint()
-        context.setOperatorOver()
-        context.scale(canvas.scale, canvas.scale)
-        for (layer, instance) in job.layers.enumerated() {
-            context.save()
-            let failure = instance.render(on: context.pointer, frame: job.abiFrame(index, layerStart: instance.layerStart))
-            context.restore()
-            if let failure {
-                context.restore()
-                throw .plugin(layer: layer, effect: instance.plugin.info.id, message: failure.message)
-            }
-        }
-        context.restore()
-        do {
-            try context.checkStatus("drawing frame \(index)")
-        } catch {
-            // A context in an error state stays broken: drop it so the next frame starts clean.
-            surfaces[key(job)] = nil
-            throw .drawing(error.description)
-        }
-        surface.flush()
+        let surface = try draw(index, of: job)
         timings.draw = milliseconds(clock.now - start)
 
         var pngTiming = rf_png_timing()
@@ -106,6 +80,38 @@ final class FrameWorker {
         }
         timings.write = milliseconds(clock.now - writeStart)
         return WrittenFrame(sha256: sha256, bytes: encoder.length, opaque: opaque, timings: timings)
+    }
+
+    /// Draws frame `index` of `job` on this worker's surface for the job's canvas and returns
+    /// it, flushed. The surface is reused by the next call.
+    func draw(_ index: Int, of job: PreparedJob) throws(FrameFailure) -> ImageSurface {
+        let (surface, context) = try canvas(for: job)
+        let canvas = job.spec.canvas
+        context.save()
+        context.setOperatorSource()
+        context.setSource(canvas.background)
+        context.paint()
+        context.setOperatorOver()
+        context.scale(canvas.scale, canvas.scale)
+        for (layer, instance) in job.layers.enumerated() {
+            context.save()
+            let failure = instance.render(on: context.pointer, frame: job.abiFrame(index, layerStart: instance.layerStart))
+            context.restore()
+            if let failure {
+                context.restore()
+                throw .plugin(layer: layer, effect: instance.plugin.info.id, message: failure.message)
+            }
+        }
+        context.restore()
+        do {
+            try context.checkStatus("drawing frame \(index)")
+        } catch {
+            // A context in an error state stays broken: drop it so the next frame starts clean.
+            surfaces[key(job)] = nil
+            throw .drawing(error.description)
+        }
+        surface.flush()
+        return surface
     }
 
     private func key(_ job: PreparedJob) -> Int {

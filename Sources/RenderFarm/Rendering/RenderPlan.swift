@@ -12,12 +12,16 @@ public struct PlanOptions: Sendable {
     public var frames: String?
     /// `--shard K/N`: this run's part of the frames.
     public var shard: Shard
+    /// `--scale S`: replaces every job's canvas scale (pixels per point), e.g. 0.5 for quick CI renders.
+    public var scale: Double?
 
-    public init(outputOverride: String? = nil, outputRoot: String? = nil, frames: String? = nil, shard: Shard = .whole) {
+    public init(outputOverride: String? = nil, outputRoot: String? = nil, frames: String? = nil, shard: Shard = .whole,
+                scale: Double? = nil) {
         self.outputOverride = outputOverride
         self.outputRoot = outputRoot
         self.frames = frames
         self.shard = shard
+        self.scale = scale
     }
 }
 
@@ -47,8 +51,10 @@ public enum RenderPlan {
     static func prepare(_ job: LoadedJob, catalog: PluginCatalog, options: PlanOptions, jobCount: Int)
         throws(JobError) -> PreparedJob
     {
-        let spec = job.spec
+        var job = job
         var issues: [JobIssue] = []
+        if let scale = options.scale { issues += rescale(&job.spec.canvas, to: scale) }
+        let spec = job.spec
         var validated: [(LoadedPlugin, JSONObject)] = []
         for (index, layer) in spec.layers.enumerated() {
             guard let plugin = catalog[layer.effect] else {
@@ -103,6 +109,21 @@ public enum RenderPlan {
         let canonical = canonicalJSON(spec, layers: validated)
         return PreparedJob(job: job, outputDirectory: outputDirectory, frames: options.shard.part(of: frames),
                            layers: instances, canonical: canonical)
+    }
+
+    /// Applies `--scale`: the same limits as the job file's `canvas.scale`.
+    static func rescale(_ canvas: inout Canvas, to scale: Double) -> [JobIssue] {
+        var scaled = canvas
+        scaled.scale = scale
+        let side = 1...Int(JobDecoder.Limits.maxSide)
+        guard scale > 0, scale <= 8, side.contains(scaled.pixelWidth), side.contains(scaled.pixelHeight),
+            scaled.pixelWidth * scaled.pixelHeight <= JobDecoder.Limits.maxPixels
+        else {
+            return [JobIssue(path: "--scale", "\(scale) gives \(scaled.pixelWidth)×\(scaled.pixelHeight) pixels; "
+                + "the scale must be in (0, 8] and each side 1…\(Int(JobDecoder.Limits.maxSide)) pixels")]
+        }
+        canvas = scaled
+        return []
     }
 
     /// Everything that decides a frame's bytes, and nothing else (not the output folder, not

@@ -7,13 +7,17 @@ struct RenderCommand: Command {
         name: "render",
         abstract: "Render job files into PNG frames and a manifest.",
         usage: "render JOB|DIR … [-j N] [--frames SET] [--shard K/N] [--out DIR] [--force] [--fail-fast] "
-            + "[--progress auto|plain|json|none]",
+            + "[--progress auto|plain|json|none] [--scale S] [--video FILE [--preset P] [--crf N]]",
         discussion: """
             Frames of all jobs share one scheduler with N frames in flight. A re-run renders only
             what is missing or changed (the journal in the output folder records finished frames);
             --force renders everything again. Results go to standard output, progress to standard
             error. Exit codes: 0 ok, 1 some frames failed, 64 usage, 65 invalid job, 66 missing
             file, 69 no plugins, 73 cannot create output, 74 I/O error, 130 interrupted.
+            With --video FILE one job is rendered straight into a video: frames are drawn
+            concurrently and piped in frame order to one ffmpeg (no PNGs, journal or manifest);
+            the result equals `renderfarm encode` of the PNGs with the same preset (69 when ffmpeg
+            is missing).
             """,
         options: [
             OptionSpec(names: ["-j", "--jobs"], value: "N", help: "Frames in flight at once (default: processor count)."),
@@ -28,6 +32,11 @@ struct RenderCommand: Command {
             OptionSpec(names: ["--fail-fast"], value: nil, help: "Stop at the first frame that fails."),
             OptionSpec(names: ["--progress"], value: "MODE", help: "auto (bar on a terminal), plain, json or none."),
             CommonOptions.pluginPath,
+            scaleOption,
+            OptionSpec(names: ["--video"], value: "FILE", help: "Render one job straight into this video (see encode)."),
+            EncodeCommand.presetOption,
+            EncodeCommand.crfOption,
+            OptionSpec(names: ["--verbose"], value: nil, help: "With --video: print the exact ffmpeg command."),
         ],
         positionals: 1...Int.max)
 
@@ -35,9 +44,12 @@ struct RenderCommand: Command {
     let concurrency: Int
     let progress: ProgressMode
     let shard: Shard
+    let scale: Double?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
+        scale = try Self.scale(arguments, command: "render")
+        try Self.checkVideoOptions(arguments)
         concurrency = try arguments.integer("--jobs", in: 1...1024, command: "render")
             ?? ProcessInfo.processInfo.activeProcessorCount
         let mode = try arguments.choice("--progress", ProgressMode.allCases.map(\.rawValue), default: "auto", command: "render")
@@ -50,12 +62,13 @@ struct RenderCommand: Command {
 
     func run(_ terminal: Terminal) -> ExitCode {
         let plan = PlanOptions(outputOverride: arguments.value("--out"), outputRoot: arguments.value("--output-root"),
-                               frames: arguments.value("--frames"), shard: shard)
+                               frames: arguments.value("--frames"), shard: shard, scale: scale)
         let jobs: [PreparedJob]
         switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
         case .success(let prepared): jobs = prepared
         case .failure(let code): return code
         }
+        if let video = arguments.value("--video") { return renderVideo(jobs, to: video, terminal: terminal) }
         let stop = StopSignal()
         let signals = SignalHandling(stop: stop, terminal: terminal)
         defer { signals.cancel() }

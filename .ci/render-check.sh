@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# CI render targets (README "CI render targets"):
+#   render-check.sh check    `make ci-render`: every job in jobs/ at reduced scale, twice; fails when a
+#                            manifest is incomplete, the two runs' frame hashes differ, or a frame differs
+#                            from its reference image in Tests/References/<job>/ beyond the tolerances.
+#   render-check.sh update   `make update-references`: writes the reference frames (3 per job) again.
+# Contact sheets and diff images go to $WORK (default .build/ci-render).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+MODE=${1:-check}
+RENDERFARM=${RENDERFARM:-.build/debug/renderfarm}
+JOBS_DIR=${JOBS_DIR:-jobs}
+REFERENCES=${REFERENCES:-Tests/References}
+WORK=${WORK:-.build/ci-render}
+SCALE=${CI_SCALE:-0.5}
+JOBS_FLAG=${CI_JOBS:-2}
+
+case "$MODE" in check|update) ;; *) echo "usage: $0 check|update" >&2; exit 64 ;; esac
+[ -x "$RENDERFARM" ] || { echo "ci-render: $RENDERFARM is missing; run make build" >&2; exit 66; }
+
+failures=0
+compared=0
+fail() { echo "ci-render: FAIL: $*"; failures=$((failures + 1)); }
+
+shopt -s nullglob
+jobs=("$JOBS_DIR"/*.json)
+[ ${#jobs[@]} -gt 0 ] || { echo "ci-render: no jobs in $JOBS_DIR" >&2; exit 66; }
+
+for job in "${jobs[@]}"; do
+    name=$(basename "$job" .json)
+    before=$failures
+    out="$WORK/$name"
+    rm -rf "$out"
+    mkdir -p "$out"
+    ok=1
+    for run in 1 2; do
+        if ! "$RENDERFARM" render "$job" --scale "$SCALE" --out "$out/run$run" --force --progress none \
+            -j "$JOBS_FLAG" > "$out/run$run.log" 2>&1; then
+            fail "$name: render $run failed:"; sed 's/^/    /' "$out/run$run.log"; ok=0; break
+        fi
+        if ! grep -q '"complete": true' "$out/run$run/manifest.json"; then
+            fail "$name: run $run's manifest is incomplete ($out/run$run/manifest.json)"; ok=0
+        fi
+    done
+    [ $ok = 1 ] || continue
+    hashes() { grep '"sha256"' "$out/run$1/manifest.json"; }
+    if ! diff <(hashes 1) <(hashes 2) > /dev/null; then
+        fail "$name: two renders of the same job gave different frames (not deterministic):" \
+            "compare $out/run1 and $out/run2"
+    fi
+    "$RENDERFARM" preview "$out/run1" -o "$out/sheet.png" --width 960 > /dev/null \
+        || fail "$name: contact sheet failed"
+
+    refs="$REFERENCES/$name"
+    frames=("$out"/run1/*.png)
+    if [ "$MODE" = update ]; then
+        rm -rf "$refs"
+        mkdir -p "$refs"
+        count=${#frames[@]}
+        for quarter in 1 2 3; do
+            cp "${frames[$((count * quarter / 4))]}" "$refs/"
+        done
+        echo "ci-render: $name: references written: $(cd "$refs" && ls | tr '\n' ' ')"
+        continue
+    fi
+    references=("$refs"/*.png)
+    if [ ${#references[@]} -eq 0 ]; then
+        echo "ci-render: warning: $name: no reference yet; run make update-references"
+        continue
+    fi
+    for reference in "${references[@]}"; do
+        file=$(basename "$reference")
+        compared=$((compared + 1))
+        if [ ! -f "$out/run1/$file" ]; then
+            fail "$name: reference $reference has no matching frame; run make update-references if the job changed"
+            continue
+        fi
+        if ! "$RENDERFARM" compare "$out/run1/$file" "$reference" --diff-image "$out/diff-$file" \
+            > "$out/compare.log" 2>&1; then
+            fail "$name: $file differs from its reference; diff image: $out/diff-$file"
+            sed 's/^/    /' "$out/compare.log"
+        fi
+    done
+    [ $failures = "$before" ] && echo "ci-render: $name: ok (contact sheet $out/sheet.png)"
+done
+
+echo "ci-render: ${#jobs[@]} jobs, $compared reference frames compared, $failures failures"
+[ "$MODE" = update ] && echo "ci-render: review the new references (git diff --stat $REFERENCES) before committing"
+[ $failures -eq 0 ]

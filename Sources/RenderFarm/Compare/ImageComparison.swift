@@ -1,0 +1,139 @@
+import CairoKit
+import Foundation
+
+/// Thresholds for comparing a frame with its reference image.
+public struct ComparisonTolerance: Sendable, Equatable {
+    /// A pixel counts as changed when a channel differs by more than this (0–255). Anti-aliasing
+    /// changes between cairo releases stay well below it; an edge that moved does not.
+    public var maxChannelDifference: Int
+    /// How many changed pixels are tolerated.
+    public var maxChangedPixels: Int
+    /// The lowest acceptable peak signal-to-noise ratio over all channels, in dB.
+    public var minPSNR: Double
+
+    public init(maxChannelDifference: Int = 32, maxChangedPixels: Int = 8, minPSNR: Double = 40) {
+        self.maxChannelDifference = maxChannelDifference
+        self.maxChangedPixels = maxChangedPixels
+        self.minPSNR = minPSNR
+    }
+}
+
+/// How two images differ.
+public struct ImageComparison: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    /// The largest difference of any channel of any pixel (0–255).
+    public var maxDifference: Int
+    /// Pixels with a channel differing by more than the tolerance's `maxChannelDifference`.
+    public var changedPixels: Int
+    /// Peak signal-to-noise ratio over all channels in dB; infinite for identical images.
+    public var psnr: Double
+    public var passed: Bool
+
+    /// Compares premultiplied ARGB pixels (so fully transparent pixels always match) and, when
+    /// `diffImage` is given and they differ, writes a picture of the difference there: the
+    /// reference in grey, changed pixels in red (brighter for larger differences).
+    public static func compare(
+        _ actualPath: String, _ referencePath: String, tolerance: ComparisonTolerance,
+        diffImage: String? = nil
+    ) throws(ComparisonError) -> ImageComparison {
+        let actual = try load(actualPath)
+        let reference = try load(referencePath)
+        guard actual.width == reference.width, actual.height == reference.height else {
+            throw .sizeMismatch(
+                actual: "\(actual.width)×\(actual.height)", reference: "\(reference.width)×\(reference.height)")
+        }
+        let width = actual.width
+        let height = actual.height
+        var maxDifference = 0
+        var changed = 0
+        var squares = 0.0
+        let a = actual.bytes
+        let r = reference.bytes
+        for y in 0..<height {
+            for x in 0..<width {
+                var pixelMax = 0
+                for channel in 0..<4 {
+                    let difference = abs(
+                        Int(a[y * actual.stride + x * 4 + channel]) - Int(r[y * reference.stride + x * 4 + channel]))
+                    pixelMax = max(pixelMax, difference)
+                    squares += Double(difference * difference)
+                }
+                maxDifference = max(maxDifference, pixelMax)
+                if pixelMax > tolerance.maxChannelDifference { changed += 1 }
+            }
+        }
+        let mse = squares / Double(width * height * 4)
+        let psnr = mse == 0 ? Double.infinity : 10 * log10(255 * 255 / mse)
+        let passed = changed <= tolerance.maxChangedPixels && psnr >= tolerance.minPSNR
+        if let diffImage, maxDifference > 0 {
+            try writeDiff(actual, reference, to: diffImage)
+        }
+        return ImageComparison(
+            width: width, height: height, maxDifference: maxDifference, changedPixels: changed,
+            psnr: psnr, passed: passed)
+    }
+
+    private static func load(_ path: String) throws(ComparisonError) -> ImageSurface {
+        guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
+        do {
+            let surface = try ImageSurface(contentsOfPNG: path)
+            surface.flush()
+            return surface
+        } catch {
+            throw .unreadable(path: path, reason: error.description)
+        }
+    }
+
+    private static func writeDiff(_ actual: ImageSurface, _ reference: ImageSurface, to path: String)
+        throws(ComparisonError)
+    {
+        let diff: ImageSurface
+        do {
+            diff = try ImageSurface(width: actual.width, height: actual.height)
+        } catch {
+            throw .unreadable(path: path, reason: error.description)
+        }
+        let out = diff.bytes
+        for y in 0..<actual.height {
+            for x in 0..<actual.width {
+                let a = actual.bytes.advanced(by: y * actual.stride + x * 4)
+                let r = reference.bytes.advanced(by: y * reference.stride + x * 4)
+                var difference = 0
+                for channel in 0..<4 { difference = max(difference, abs(Int(a[channel]) - Int(r[channel]))) }
+                // Native-endian ARGB words: bytes B, G, R, A on little-endian machines.
+                let grey = UInt32((Int(r[0]) + Int(r[1]) + Int(r[2])) / 12 + 32)
+                let word: UInt32 =
+                    difference == 0
+                    ? 0xFF00_0000 | grey << 16 | grey << 8 | grey
+                    : 0xFF00_0000 | UInt32(min(255, 96 + difference)) << 16
+                out.advanced(by: y * diff.stride + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) {
+                    $0.pointee = word
+                }
+            }
+        }
+        diff.markDirty()
+        do {
+            try diff.writePNG(to: path)
+        } catch {
+            throw .unreadable(path: path, reason: error.description)
+        }
+    }
+}
+
+/// Two images cannot be compared.
+public enum ComparisonError: Error, Equatable, CustomStringConvertible {
+    case missing(path: String)
+    case unreadable(path: String, reason: String)
+    case sizeMismatch(actual: String, reference: String)
+
+    public var description: String {
+        switch self {
+        case .missing(let path): "\(path) does not exist"
+        case .unreadable(let path, let reason): "\(path): \(reason)"
+        case .sizeMismatch(let actual, let reference):
+            "the image is \(actual) but the reference is \(reference); render at the reference's scale, "
+                + "or regenerate the references with `make update-references`"
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// Handing frames to ffmpeg failed. Each message says what to do about it.
+public enum EncodeError: Error, Equatable, CustomStringConvertible {
+    /// No ffmpeg executable (exit 69).
+    case ffmpegMissing(searched: String)
+    /// The output folder's manifest cannot be used (exit 66 or 65).
+    case manifest(RenderedOutputError)
+    /// The render is not complete and `--allow-missing` was not given (exit 65).
+    case incomplete(directory: String, missing: String)
+    /// The frames cannot be read as one sequence (exit 65).
+    case unusableSequence(directory: String, reason: String)
+    /// The preset cannot be used this way, e.g. GIF on a pipe (exit 64).
+    case unsupported(String)
+    /// ffmpeg exited with an error (exit 1); `message` is the end of its error output.
+    case failed(command: String, status: Int32, message: String)
+    /// Writing the output or the manifest failed (exit 73 or 74).
+    case output(OutputError)
+
+    public var description: String {
+        switch self {
+        case .ffmpegMissing(let searched):
+            "ffmpeg is not installed (searched \(searched)); install it with `\(FFmpeg.installHint)` "
+                + "or point RENDERFARM_FFMPEG at an ffmpeg executable"
+        case .manifest(let error):
+            error.description
+        case .incomplete(let directory, let missing):
+            "\(directory): the render is incomplete (missing frames \(missing)); render the job again to finish it, "
+                + "or pass --allow-missing to encode the frames that exist"
+        case .unusableSequence(let directory, let reason):
+            "\(directory): \(reason)"
+        case .unsupported(let message):
+            message
+        case .failed(let command, let status, let message):
+            "ffmpeg failed (exit \(status)): \(message)\ncommand: \(command)"
+        case .output(let error):
+            error.description
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import StrictJSON
+
+/// One ffmpeg invocation: its arguments (without the program name) and the folder it runs in.
+public struct FFmpegCommand: Sendable, Equatable {
+    public var arguments: [String]
+
+    /// The command as a line that can be pasted into a shell in the folder it runs in.
+    public var shellLine: String { (["ffmpeg"] + arguments).map(Self.quoted).joined(separator: " ") }
+
+    /// `argument` quoted for a POSIX shell when it needs to be.
+    public static func quoted(_ argument: String) -> String {
+        let plain = argument.allSatisfy { $0.isLetter || $0.isNumber || "-_./:=+%,@".contains($0) }
+        if plain && !argument.isEmpty { return argument }
+        return "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+/// Where ffmpeg reads frames from.
+public enum EncodeInput: Sendable, Equatable {
+    /// Numbered PNGs read with the image2 pattern (`frame_%05d.png`) from `start`.
+    case pattern(String, start: Int)
+    /// PNGs matched by a glob (frame sets with a step or gaps), in name order.
+    case glob(String)
+    /// Straight-alpha RGBA frames, `width × height × 4` bytes each, on standard input.
+    case rawRGBA
+}
+
+/// Builds the ffmpeg command lines of one encode: the same filter graph and codec options for
+/// PNG input and for raw frames on a pipe, so both routes give the same video.
+public struct EncodePlan: Sendable {
+    public var preset: EncodePreset
+    public var crf: Int?
+    /// Frame size in pixels.
+    public var width: Int
+    public var height: Int
+    /// Frames per second of the video (the job's fps divided by the frame step).
+    public var rate: Double
+    /// The job's background, `#RRGGBBAA`; presets without alpha composite over its colour, or
+    /// over black when it is fully transparent.
+    public var background: String
+    /// Frames to write, so that stray files after the sequence are never read.
+    public var frameCount: Int
+
+    public init(preset: EncodePreset, crf: Int?, width: Int, height: Int, rate: Double, background: String,
+                frameCount: Int) {
+        self.preset = preset
+        self.crf = crf
+        self.width = width
+        self.height = height
+        self.rate = rate
+        self.background = background
+        self.frameCount = frameCount
+    }
+
+    /// The ffmpeg commands that turn `input` into `output`; GIF takes two (palette, then frames),
+    /// with the palette at `palette`.
+    public func commands(input: EncodeInput, output: String, palette: String) -> [FFmpegCommand] {
+        let head = ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y"]
+        let inputArguments = self.inputArguments(input)
+        let limit = ["-frames:v", "\(outputFrameCount)"]
+        let codec = preset.codecArguments(crf: crf) + ["-f", preset.muxer, output]
+        if preset == .gif {
+            let palettePass = ["-filter_complex", composite + gifStep + ",palettegen=stats_mode=full[out]",
+                               "-map", "[out]", "-frames:v", "1", "-update", "1", "-f", "image2", palette]
+            let framesPass = ["-i", palette, "-filter_complex",
+                              composite + gifStep + "[v];[v][1:v]paletteuse=dither=sierra2_4a[out]", "-map", "[out]"]
+            return [FFmpegCommand(arguments: head + inputArguments + palettePass),
+                    FFmpegCommand(arguments: head + inputArguments + framesPass + limit + codec)]
+        }
+        let arguments = head + inputArguments + ["-filter_complex", filterGraph, "-map", "[out]"] + limit + codec
+        return [FFmpegCommand(arguments: arguments)]
+    }
+
+    /// The video's rate as ffmpeg reads it (`60`, `29.97`).
+    var rateText: String { JSONValue.number(rate).serialized() }
+
+    func inputArguments(_ input: EncodeInput) -> [String] {
+        switch input {
+        case .pattern(let pattern, let start):
+            ["-framerate", rateText, "-start_number", "\(start)", "-i", pattern]
+        case .glob(let glob):
+            ["-framerate", rateText, "-pattern_type", "glob", "-i", glob]
+        case .rawRGBA:
+            ["-f", "rawvideo", "-pixel_format", "rgba", "-video_size", "\(width)x\(height)", "-framerate", rateText,
+             "-i", "pipe:0"]
+        }
+    }
+
+    /// The colour an opaque preset composites over: the background without its alpha, or black.
+    var matte: String {
+        let hex = Array(background.dropFirst())
+        guard hex.count >= 6, background.first == "#" else { return "0x000000" }
+        let alpha = hex.count == 8 ? String(hex[6..<8]) : "FF"
+        return alpha == "00" ? "0x000000" : "0x" + String(hex[0..<6])
+    }
+
+    /// Input 0 as straight RGBA over the matte (for presets without alpha).
+    private var composite: String {
+        "[0:v]format=rgba[fg];color=c=\(matte):s=\(width)x\(height):r=\(rateText),format=rgba[bg];"
+            + "[bg][fg]overlay=shortest=1:format=rgb"
+    }
+
+    /// The whole graph from input 0 to `[out]`. Every route starts by converting to RGBA, so
+    /// PNGs (RGB or RGBA) and raw RGBA frames meet the same filters.
+    var filterGraph: String {
+        let even = "pad=ceil(iw/2)*2:ceil(ih/2)*2"
+        switch preset {
+        case .mp4:
+            return composite + ",\(even),scale=out_color_matrix=bt709:out_range=tv,format=yuv420p[out]"
+        case .webmAlpha:
+            return "[0:v]format=rgba,\(even):color=black@0,format=yuva420p[out]"
+        case .prores4444:
+            return "[0:v]format=rgba,format=yuva444p10le[out]"
+        case .gif:
+            return composite + gifStep + "[out]"
+        case .apng:
+            return "[0:v]format=rgba[out]"
+        }
+    }
+
+    /// GIF stores delays in whole centiseconds and browsers slow down delays under 2 cs, so a
+    /// GIF keeps every `gifFrameStep`-th frame: the first divisor that brings the rate to 50 fps or less.
+    public var gifFrameStep: Int { preset == .gif ? max(1, Int((rate / 50).rounded(.up))) : 1 }
+
+    /// Frames in the output: every frame, or every `gifFrameStep`-th for GIF.
+    public var outputFrameCount: Int { (frameCount + gifFrameStep - 1) / gifFrameStep }
+
+    /// The output's frame rate.
+    public var outputRate: Double { rate / Double(gifFrameStep) }
+
+    private var gifStep: String { gifFrameStep > 1 ? ",framestep=\(gifFrameStep)" : "" }
+
+    /// The size ffmpeg writes: padded to even numbers for 4:2:0 codecs.
+    public var outputSize: (width: Int, height: Int) {
+        preset.padsToEven ? ((width + 1) / 2 * 2, (height + 1) / 2 * 2) : (width, height)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// What `renderfarm encode` asks for.
+public struct EncodeOptions: Sendable {
+    public var preset: EncodePreset
+    /// `--crf`; nil for the preset's default.
+    public var crf: Int?
+    /// `-o`: the video file; nil for `<job name>.<extension>` in the output folder.
+    public var output: String?
+    /// Encode the frames that exist even when the render is incomplete.
+    public var allowMissing: Bool
+
+    public init(preset: EncodePreset, crf: Int? = nil, output: String? = nil, allowMissing: Bool = false) {
+        self.preset = preset
+        self.crf = crf
+        self.output = output
+        self.allowMissing = allowMissing
+    }
+}
+
+/// A finished encode.
+public struct EncodeResult: Sendable {
+    /// Absolute path of the video.
+    public var file: String
+    public var sha256: String
+    public var bytes: Int
+    /// The ffmpeg command lines, in order, as they run in the output folder.
+    public var commands: [String]
+    /// Frames in the video.
+    public var frames: Int
+}
+
+/// Encodes a rendered PNG sequence with ffmpeg, driven by the folder's manifest: the rate, start
+/// number and file pattern come from its `sequence` fields.
+public enum SequenceEncoder {
+    /// The plan and the input ffmpeg reads for `output`, checked against the files on disk.
+    public static func plan(_ output: RenderedOutput, options: EncodeOptions) throws(EncodeError)
+        -> (EncodePlan, EncodeInput)
+    {
+        if !output.complete && !options.allowMissing {
+            throw .incomplete(directory: output.directory, missing: output.missing.isEmpty ? "?" : output.missing)
+        }
+        let frames = output.writtenFrames
+        guard !frames.isEmpty else {
+            throw .unusableSequence(directory: output.directory, reason: "the manifest lists no written frames")
+        }
+        for frame in frames where !FileManager.default.fileExists(atPath: output.path(of: frame)) {
+            throw .unusableSequence(
+                directory: output.directory,
+                reason: "\(frame.file) is listed in the manifest but missing; render the job again")
+        }
+        let sequence = output.sequence
+        let plan = EncodePlan(
+            preset: options.preset, crf: options.crf, width: output.width, height: output.height,
+            rate: sequence.rate / Double(sequence.frameStep), background: output.background,
+            frameCount: frames.count)
+        // A contiguous sequence is read with the image2 pattern; any other with a glob, which
+        // must then match exactly the manifest's files.
+        if sequence.frameStep == 1 && output.complete && output.isEvenlySpaced {
+            let prefix = sequence.namePrefix.replacingOccurrences(of: "%", with: "%%")
+            let suffix = sequence.nameSuffix.replacingOccurrences(of: "%", with: "%%")
+            return (plan, .pattern("\(prefix)%0\(sequence.zeroPadding)d\(suffix)", start: frames[0].index))
+        }
+        let glob = escapeGlob(sequence.namePrefix) + "*" + escapeGlob(sequence.nameSuffix)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: output.directory)) ?? []
+        let matching = Set(names.filter { $0.hasPrefix(sequence.namePrefix) && $0.hasSuffix(sequence.nameSuffix) })
+        let extra = matching.subtracting(frames.map(\.file)).sorted()
+        guard extra.isEmpty else {
+            throw .unusableSequence(
+                directory: output.directory,
+                reason: "\(extra.count) file(s) match \(glob) but are not frames of this render (e.g. \(extra[0])); "
+                    + "move them away or render into a clean folder")
+        }
+        return (plan, .glob(glob))
+    }
+
+    /// Runs the encode; `progress` gets (frames done, frames in the video).
+    public static func encode(
+        _ output: RenderedOutput, options: EncodeOptions, ffmpeg: FFmpeg,
+        progress: (Int, Int) -> Void
+    ) throws(EncodeError) -> EncodeResult {
+        let (plan, input) = try plan(output, options: options)
+        let target =
+            options.output.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+            ?? (output.directory as NSString).appendingPathComponent(
+                safeName(output.jobName) + "."
+                    + options.preset.fileExtension)
+        let folder = (target as NSString).deletingLastPathComponent
+        let temporary = (folder as NSString).appendingPathComponent(
+            "\(AtomicFile.temporaryMarker)\(getpid())-" + (target as NSString).lastPathComponent)
+        let palette = (folder as NSString).appendingPathComponent(
+            "\(AtomicFile.temporaryMarker)\(getpid())-palette.png")
+        defer {
+            unlink(temporary)
+            unlink(palette)
+        }
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            throw .output(.cannotCreate(path: target, reason: "folder \(folder) is missing or not writable"))
+        }
+        let commands = plan.commands(input: input, output: temporary, palette: palette)
+        for (pass, command) in commands.enumerated() {
+            // Only the last pass writes frames; the palette pass shows as the start of the bar.
+            try ffmpeg.run(command, in: output.directory) { frame in
+                if pass == commands.count - 1 { progress(min(frame, plan.outputFrameCount), plan.outputFrameCount) }
+            }
+        }
+        guard rename(temporary, target) == 0 else { throw .output(AtomicFile.error(errno, target)) }
+        let sha256 = SHA256.hex(streamingFile: target) ?? ""
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
+        // The stored commands name the final file, so they can be run again as written.
+        let shown = commands.map { command in
+            FFmpegCommand(
+                arguments: command.arguments.map {
+                    $0 == temporary ? target : $0 == palette ? "palette.png" : $0
+                }
+            ).shellLine
+        }
+        return EncodeResult(
+            file: target, sha256: sha256, bytes: bytes, commands: shown,
+            frames: plan.outputFrameCount)
+    }
+
+    /// A job name as a file name: anything a shell or a path would interpret replaced.
+    static func safeName(_ name: String) -> String {
+        let safe = String(name.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
+        return safe.isEmpty || safe.hasPrefix("-") || safe.hasPrefix(".") ? "video" : safe
+    }
+
+    static func escapeGlob(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if "*?[]{}\\".contains(character) { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import StrictJSON
+
+/// The manifest's `encodes` list: videos made from the folder's frames, each with the exact
+/// ffmpeg command and the file's checksum.
+public enum ManifestEncodes {
+    /// Adds `result` to the `encodes` list of the manifest in `directory` (replacing an entry for
+    /// the same file), rewriting `manifest.json` atomically. A later render rewrites the manifest
+    /// without the list, since its frames may have changed.
+    public static func record(_ result: EncodeResult, preset: EncodePreset, in directory: String)
+        throws(EncodeError)
+    {
+        let output: RenderedOutput
+        do {
+            output = try RenderedOutput.load(directory: directory)
+        } catch {
+            throw .manifest(error)
+        }
+        var manifest = output.manifest
+        let folder = output.directory.hasSuffix("/") ? output.directory : output.directory + "/"
+        // Inside the folder the file is named relative to it, like the frames; elsewhere absolute.
+        let file = result.file.hasPrefix(folder) ? String(result.file.dropFirst(folder.count)) : result.file
+        let entry: JSONObject = [
+            "file": .string(file), "preset": .string(preset.rawValue),
+            "command": .string(result.commands.joined(separator: " && ")),
+            "sha256": .string(result.sha256), "bytes": .number(Double(result.bytes)),
+            "frames": .number(Double(result.frames)),
+        ]
+        var encodes = (manifest["encodes"]?.arrayValue ?? []).filter { $0.objectValue?["file"]?.stringValue != file }
+        encodes.append(.object(entry))
+        manifest["encodes"] = .array(encodes)
+        do {
+            try Manifest.write(.object(manifest), to: output.directory)
+        } catch {
+            throw .output(error)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import StrictJSON
+
+/// A finished (or partly finished) output folder as its `manifest.json` describes it: what the
+/// downstream tools (`encode`, `export-otio`, `preview`) read instead of the job file.
+public struct RenderedOutput: Sendable {
+    /// One frame the manifest lists.
+    public struct Frame: Sendable, Equatable {
+        public var index: Int
+        public var time: Double
+        public var file: String
+        public var ok: Bool
+    }
+
+    /// The manifest's `sequence` object (OpenTimelineIO `ImageSequenceReference` field names).
+    public struct Sequence: Sendable, Equatable {
+        public var namePrefix: String
+        public var nameSuffix: String
+        public var startFrame: Int
+        public var frameStep: Int
+        public var rate: Double
+        public var zeroPadding: Int
+    }
+
+    /// Absolute path of the output folder.
+    public var directory: String
+    /// The manifest as parsed, for tools that add to it.
+    public var manifest: JSONObject
+    public var jobName: String
+    /// The job file the frames were rendered from, when the manifest names one.
+    public var jobSource: String?
+    public var width: Int
+    public var height: Int
+    public var fps: Double
+    public var frameCount: Int
+    /// The job's background colour, `#RRGGBBAA`.
+    public var background: String
+    /// Whether some frame has transparency (`image.alpha` is not `none`).
+    public var hasAlpha: Bool
+    public var complete: Bool
+    public var missing: String
+    /// The frames the render was asked for (`frameSet`), rendered or not.
+    public var expected: [Int]
+    /// The frames the manifest lists (written or failed), in index order.
+    public var frames: [Frame]
+    public var sequence: Sequence
+
+    /// Frames whose file was written.
+    public var writtenFrames: [Frame] { frames.filter(\.ok) }
+
+    /// Whether the expected frames are evenly spaced by `sequence.frameStep`.
+    public var isEvenlySpaced: Bool {
+        zip(expected.dropFirst(), expected).allSatisfy { $0 - $1 == sequence.frameStep }
+    }
+
+    /// Absolute path of a frame's file.
+    public func path(of frame: Frame) -> String { (directory as NSString).appendingPathComponent(frame.file) }
+
+    /// Reads `manifest.json` in `directory`.
+    public static func load(directory: String) throws(RenderedOutputError) -> RenderedOutput {
+        let folder = URL(fileURLWithPath: directory).standardizedFileURL.path
+        let path = (folder as NSString).appendingPathComponent(Manifest.fileName)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .missing(path: path)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .invalid(path: path, reason: "cannot be read")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(data, limits: limits)
+        } catch {
+            throw .invalid(path: path, reason: error.description)
+        }
+        do {
+            return try RenderedOutput(value, directory: folder)
+        } catch {
+            throw .invalid(path: path, reason: error.reason)
+        }
+    }
+
+    /// Manifests of long renders list many frames: allow far more than a job file.
+    static let limits = JSONParser.Limits(
+        maxBytes: 1 << 30, maxDepth: 32, maxStringBytes: 1 << 20, maxContainerCount: 10_000_000)
+
+    private struct FieldError: Error {
+        var reason: String
+    }
+
+    private init(_ value: JSONValue, directory: String) throws(FieldError) {
+        guard let root = value.objectValue, root["format"]?.stringValue == Manifest.format else {
+            throw FieldError(reason: "not a renderfarm manifest (format is not \"\(Manifest.format)\")")
+        }
+        func object(_ parent: JSONObject, _ key: String, _ path: String) throws(FieldError) -> JSONObject {
+            guard let object = parent[key]?.objectValue else { throw FieldError(reason: "\(path) is missing") }
+            return object
+        }
+        func number(_ parent: JSONObject, _ key: String, _ path: String) throws(FieldError) -> Double {
+            guard let number = parent[key]?.doubleValue, number.isFinite, abs(number) < 1e12 else {
+                throw FieldError(reason: "\(path) is missing or not a number")
+            }
+            return number
+        }
+        func string(_ parent: JSONObject, _ key: String, _ path: String) throws(FieldError) -> String {
+            guard let text = parent[key]?.stringValue else { throw FieldError(reason: "\(path) is missing") }
+            return text
+        }
+        let job = try object(root, "job", "job")
+        let image = try object(root, "image", "image")
+        let sequence = try object(root, "sequence", "sequence")
+        self.directory = directory
+        manifest = root
+        jobName = try string(job, "name", "job.name")
+        jobSource = job["source"]?.stringValue
+        width = Int(try number(image, "width", "image.width"))
+        height = Int(try number(image, "height", "image.height"))
+        background = image["background"]?.stringValue ?? "#00000000"
+        hasAlpha = image["alpha"]?.stringValue != "none"
+        fps = try number(root, "fps", "fps")
+        frameCount = Int(try number(root, "frameCount", "frameCount"))
+        complete = root["complete"]?.boolValue ?? false
+        missing = root["missing"]?.stringValue ?? ""
+        self.sequence = Sequence(
+            namePrefix: try string(sequence, "name_prefix", "sequence.name_prefix"),
+            nameSuffix: try string(sequence, "name_suffix", "sequence.name_suffix"),
+            startFrame: Int(try number(sequence, "start_frame", "sequence.start_frame")),
+            frameStep: max(1, Int(try number(sequence, "frame_step", "sequence.frame_step"))),
+            rate: try number(sequence, "rate", "sequence.rate"),
+            zeroPadding: Int(try number(sequence, "frame_zero_padding", "sequence.frame_zero_padding")))
+        guard width > 0, height > 0, fps > 0 else { throw FieldError(reason: "image size and fps must be positive") }
+        var frames: [Frame] = []
+        for (position, entry) in (root["frames"]?.arrayValue ?? []).enumerated() {
+            guard let frame = entry.objectValue else {
+                throw FieldError(reason: "frames[\(position)] is not an object")
+            }
+            let file = try string(frame, "file", "frames[\(position)].file")
+            // A manifest is input: a file name must not lead out of the folder.
+            guard !file.isEmpty, !file.contains("/"), file != "..", file != "." else {
+                throw FieldError(reason: "frames[\(position)].file \"\(file)\" is not a plain file name")
+            }
+            frames.append(
+                Frame(
+                    index: Int(try number(frame, "index", "frames[\(position)].index")),
+                    time: try number(frame, "time", "frames[\(position)].time"), file: file,
+                    ok: frame["status"]?.stringValue == "ok"))
+        }
+        self.frames = frames.sorted { $0.index < $1.index }
+        if let text = root["frameSet"]?.stringValue {
+            do {
+                expected = try FrameSet(parsing: text, limit: 10_000_000).frames
+            } catch {
+                throw FieldError(reason: "frameSet \"\(text)\": \(error.message)")
+            }
+        } else {
+            expected = self.frames.map(\.index)
+        }
+    }
+}
+
+/// An output folder's manifest cannot be used.
+public enum RenderedOutputError: Error, Equatable, CustomStringConvertible {
+    /// No `manifest.json` (exit 66).
+    case missing(path: String)
+    /// The manifest is not one renderfarm wrote, or is damaged (exit 65).
+    case invalid(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .missing(let path):
+            "\(path) does not exist; render the job first (`renderfarm render JOB`) or pass its output folder"
+        case .invalid(let path, let reason):
+            "\(path): \(reason); render the job again to rewrite it"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import RenderFarm
+
+/// `renderfarm compare IMAGE REFERENCE`: a tolerance-based image comparison for CI.
+struct CompareCommand: Command {
+    static let spec = CommandSpec(
+        name: "compare",
+        abstract: "Compare a frame with a reference image within tolerances (per-channel difference and PSNR).",
+        usage: "compare IMAGE REFERENCE [--max-diff N] [--max-pixels N] [--min-psnr DB] [--diff-image FILE]",
+        discussion: """
+            Pixels are compared premultiplied. A pixel counts as changed when a channel differs by
+            more than --max-diff (default 32); the images match when at most --max-pixels pixels
+            changed (default 8) and the PSNR over all channels is at least --min-psnr (default 40
+            dB). Anti-aliasing changes from a cairo point release pass; a heart moved by a few
+            points does not. With --diff-image, a picture of the differences is written when there
+            are any. Exit codes: 0 match, 1 differ, 64 usage, 66 missing image, 65 unreadable image
+            or different sizes.
+            """,
+        options: [
+            OptionSpec(
+                names: ["--max-diff"], value: "N", help: "Channel difference (0–255) a pixel may have (default 32)."),
+            OptionSpec(names: ["--max-pixels"], value: "N", help: "Changed pixels tolerated (default 8)."),
+            OptionSpec(names: ["--min-psnr"], value: "DB", help: "Lowest acceptable PSNR in dB (default 40)."),
+            OptionSpec(
+                names: ["--diff-image"], value: "FILE", help: "Write a difference picture here when they differ."),
+        ],
+        positionals: 2...2)
+
+    let arguments: ParsedArguments
+    let tolerance: ComparisonTolerance
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+        var tolerance = ComparisonTolerance()
+        tolerance.maxChannelDifference =
+            try arguments.integer("--max-diff", in: 0...255, command: "compare")
+            ?? tolerance.maxChannelDifference
+        tolerance.maxChangedPixels =
+            try arguments.integer("--max-pixels", in: 0...Int(Int32.max), command: "compare")
+            ?? tolerance.maxChangedPixels
+        if let text = arguments.value("--min-psnr") {
+            guard let value = Double(text), value >= 0, value <= 200 else {
+                throw UsageError(
+                    message: "--min-psnr expects a number of dB in 0…200, got \"\(text)\"", command: "compare")
+            }
+            tolerance.minPSNR = value
+        }
+        self.tolerance = tolerance
+    }
+
+    func run(_ terminal: Terminal) -> ExitCode {
+        let (image, reference) = (arguments.positionals[0], arguments.positionals[1])
+        let diff = arguments.value("--diff-image")
+        do {
+            let result = try ImageComparison.compare(image, reference, tolerance: tolerance, diffImage: diff)
+            let psnr = result.psnr.isFinite ? String(format: "%.1f dB", result.psnr) : "inf"
+            let summary =
+                "max channel difference \(result.maxDifference), \(result.changedPixels) pixels changed "
+                + "by more than \(tolerance.maxChannelDifference), PSNR \(psnr)"
+            if result.passed {
+                terminal.print("match: \(image): \(summary)")
+                return .ok
+            }
+            terminal.print(
+                "DIFFERENT: \(image) vs \(reference): \(summary) (allowed: \(tolerance.maxChangedPixels) "
+                    + "pixels, PSNR ≥ \(tolerance.minPSNR) dB)")
+            if let diff { terminal.print("  diff image: \(diff)") }
+            return .framesFailed
+        } catch {
+            terminal.error(error.description)
+            if case .missing = error { return .noInput }
+            return .dataError
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import RenderFarm
+
+/// `renderfarm encode OUTDIR`: the folder's PNG sequence through the real ffmpeg.
+struct EncodeCommand: Command {
+    static let spec = CommandSpec(
+        name: "encode",
+        abstract: "Encode a rendered folder into a video or animation with ffmpeg.",
+        usage: "encode OUTDIR [-o FILE] [--preset P] [--crf N] [--allow-missing] [--verbose] "
+            + "[--progress auto|plain|json|none]",
+        discussion: """
+            Reads OUTDIR/manifest.json: the frame rate, start number and file pattern come from its
+            sequence fields. Presets: mp4 (H.264, yuv420p, even size, +faststart, over the job's
+            background or black), webm-alpha (VP9 yuva420p, keeps transparency), prores4444 (.mov
+            with alpha, for editors), gif (palette from a first pass, over the background; above
+            50 fps every other frame), apng (lossless, keeps transparency). The video is written
+            to OUTDIR/<job>.<ext> unless -o is given, and recorded with its ffmpeg command and
+            sha256 in the manifest's "encodes" list. Needs ffmpeg (apt-get install ffmpeg).
+            Exit codes: 0 ok, 1 ffmpeg failed, 64 usage, 65 incomplete or unusable render,
+            66 no manifest, 69 ffmpeg missing, 73 cannot create output, 74 I/O error.
+            """,
+        options: [
+            OptionSpec(
+                names: ["-o", "--output"], value: "FILE", help: "Write the video here (default: OUTDIR/<job>.<ext>)."),
+            presetOption,
+            crfOption,
+            OptionSpec(
+                names: ["--allow-missing"], value: nil, help: "Encode the frames that exist of an incomplete render."),
+            OptionSpec(names: ["--verbose"], value: nil, help: "Print the exact ffmpeg command lines."),
+            OptionSpec(names: ["--progress"], value: "MODE", help: "auto (bar on a terminal), plain, json or none."),
+        ],
+        positionals: 1...1)
+
+    static let presetOption = OptionSpec(
+        names: ["--preset"], value: "P",
+        help: "mp4 (default), webm-alpha, prores4444, gif or apng.")
+    static let crfOption = OptionSpec(
+        names: ["--crf"], value: "N",
+        help: "Constant rate factor: mp4 0–51 (default 18), webm-alpha 0–63 (default 30).")
+
+    let arguments: ParsedArguments
+    let preset: EncodePreset
+    let crf: Int?
+    let progress: ProgressMode
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+        (preset, crf) = try Self.presetAndCRF(arguments, command: "encode")
+        let mode = try arguments.choice(
+            "--progress", ProgressMode.allCases.map(\.rawValue), default: "auto", command: "encode")
+        progress = ProgressMode(rawValue: mode) ?? .auto
+    }
+
+    /// `--preset` and `--crf`, checked against each other.
+    static func presetAndCRF(_ arguments: ParsedArguments, command: String) throws(UsageError)
+        -> (EncodePreset, Int?)
+    {
+        let name = try arguments.choice(
+            "--preset", EncodePreset.allCases.map(\.rawValue), default: "mp4", command: command)
+        let preset = EncodePreset(rawValue: name) ?? .mp4
+        guard arguments.value("--crf") != nil else { return (preset, nil) }
+        guard let range = preset.crf?.range else {
+            throw UsageError(
+                message: "--crf applies to the mp4 and webm-alpha presets, not \(preset.rawValue)",
+                command: command)
+        }
+        return (preset, try arguments.integer("--crf", in: range, command: command))
+    }
+
+    func run(_ terminal: Terminal) -> ExitCode {
+        let ffmpeg: FFmpeg
+        let output: RenderedOutput
+        do {
+            ffmpeg = try FFmpeg.locate()
+            output = try RenderedOutput.load(directory: arguments.positionals[0])
+        } catch let error as EncodeError {
+            terminal.error(error.description)
+            return ExitCode(error)
+        } catch let error as RenderedOutputError {
+            terminal.error(error.description)
+            return ExitCode(error)
+        } catch {
+            terminal.error("\(error)")
+            return .ioError
+        }
+        let options = EncodeOptions(
+            preset: preset, crf: crf, output: arguments.value("--output"),
+            allowMissing: arguments.flag("--allow-missing"))
+        if !output.complete && options.allowMissing {
+            terminal.note("renderfarm: warning: \(output.jobName): encoding without missing frames \(output.missing)")
+        }
+        if arguments.flag("--verbose") {
+            do {
+                let (plan, input) = try SequenceEncoder.plan(output, options: options)
+                let name = options.output ?? "\(output.jobName).\(preset.fileExtension)"
+                for command in plan.commands(input: input, output: name, palette: "palette.png") {
+                    terminal.note("(cd \(FFmpegCommand.quoted(output.directory)) && \(command.shellLine))")
+                }
+            } catch {
+                terminal.error(error.description)
+                return ExitCode(error)
+            }
+        }
+        let bar = ProgressBar(terminal: terminal, mode: progress, label: "encoding \(preset.rawValue)")
+        do {
+            let result = try SequenceEncoder.encode(output, options: options, ffmpeg: ffmpeg) { done, total in
+                bar.update(done, of: total)
+            }
+            bar.finish()
+            try ManifestEncodes.record(result, preset: preset, in: output.directory)
+            terminal.print("\(output.jobName): \(result.frames) frames encoded (\(preset.rawValue))")
+            terminal.print("  video:  \(result.file)")
+            terminal.print("  bytes:  \(result.bytes)")
+            terminal.print("  sha256: \(result.sha256)")
+            return .ok
+        } catch {
+            bar.finish()
+            terminal.error(error.description)
+            return ExitCode(error)
+        }
+    }
+}

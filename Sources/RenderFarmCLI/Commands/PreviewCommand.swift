@@ -1,0 +1,107 @@
+import Foundation
+import RenderFarm
+
+/// `renderfarm preview JOB|OUTDIR -o sheet.png`: a contact sheet of some frames.
+struct PreviewCommand: Command {
+    static let spec = CommandSpec(
+        name: "preview",
+        abstract: "Draw a contact sheet: a grid of frames with frame number and time under each.",
+        usage: "preview JOB|OUTDIR -o SHEET.png [--frames SET] [--columns C] [--width W] [--scale S] [--debug] "
+            + "[--plugin-path DIR]",
+        discussion: """
+            With a job file the frames are rendered directly (no full render needed, nothing else
+            is written); with an output folder its PNGs are used. Without --frames, 12 frames
+            spread evenly over the job. Transparency shows over a checkerboard. --debug draws each
+            item's path (cyan), Bezier control points (magenta), bounds (yellow) and velocity
+            (orange: where it is a quarter second later) from the plugins' trace data; for an
+            output folder the job file named in its manifest is traced. Exit codes: 0 ok,
+            1 a frame failed, 64 usage, 65 invalid job, 66 missing input, 69 no plugins,
+            73 cannot create output.
+            """,
+        options: [
+            OptionSpec(names: ["-o", "--output"], value: "FILE", help: "The contact sheet PNG to write (required)."),
+            OptionSpec(names: ["--frames"], value: "SET", help: "Frames to show, e.g. 0-479:60 or 1,30,90."),
+            OptionSpec(names: ["--columns"], value: "C", help: "Thumbnails per row (default: up to 4)."),
+            OptionSpec(names: ["--width"], value: "W", help: "Width of the sheet in pixels (default 1200)."),
+            RenderCommand.scaleOption,
+            OptionSpec(names: ["--debug"], value: nil, help: "Draw paths, control points, bounds and velocities."),
+            CommonOptions.pluginPath,
+        ],
+        positionals: 1...1)
+
+    let arguments: ParsedArguments
+    let output: String
+    let options: ContactSheetOptions
+    let scale: Double?
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+        guard let output = arguments.value("--output") else {
+            throw UsageError(message: "-o SHEET.png is required", command: "preview")
+        }
+        self.output = output
+        options = ContactSheetOptions(
+            columns: try arguments.integer("--columns", in: 1...64, command: "preview"),
+            width: try arguments.integer("--width", in: 64...16_384, command: "preview") ?? 1200,
+            debug: arguments.flag("--debug"))
+        scale = try RenderCommand.scale(arguments, command: "preview")
+    }
+
+    func run(_ terminal: Terminal) -> ExitCode {
+        let input = arguments.positionals[0]
+        let manifest = (input as NSString).appendingPathComponent("manifest.json")
+        let source: SheetSource
+        let frames: [Int]
+        if FileManager.default.fileExists(atPath: manifest) {
+            let rendered: RenderedOutput
+            do {
+                rendered = try RenderedOutput.load(directory: input)
+            } catch {
+                terminal.error(error.description)
+                return ExitCode(error)
+            }
+            var chosen = ContactSheet.spread(rendered.writtenFrames.map(\.index))
+            if let text = arguments.value("--frames") {
+                do {
+                    chosen = try FrameSet(parsing: text).frames
+                } catch {
+                    terminal.error("--frames: \(error.message) (grammar: 1-100, 1-100:2, 1,3,5-9)")
+                    return .usage
+                }
+            }
+            var traced: PreparedJob?
+            if options.debug {
+                guard let job = rendered.jobSource, FileManager.default.fileExists(atPath: job) else {
+                    terminal.error("--debug traces the job, but the manifest names no job file that exists; "
+                        + "run `renderfarm preview JOB --debug` instead")
+                    return .noInput
+                }
+                switch CommonOptions.prepare([job], arguments: arguments, options: PlanOptions(), terminal: terminal) {
+                case .success(let jobs): traced = jobs.first
+                case .failure(let code): return code
+                }
+            }
+            source = .output(rendered, trace: traced)
+            frames = chosen
+        } else {
+            let plan = PlanOptions(frames: arguments.value("--frames"), scale: scale)
+            switch CommonOptions.prepare([input], arguments: arguments, options: plan, terminal: terminal) {
+            case .success(let jobs):
+                guard let job = jobs.first else { return .noInput }
+                source = .job(job)
+                frames = arguments.value("--frames") == nil ? ContactSheet.spread(job.frames.frames) : job.frames.frames
+            case .failure(let code):
+                return code
+            }
+        }
+        do {
+            let sheet = try ContactSheet.draw(source, frames: frames, options: options)
+            try ContactSheet.write(sheet, to: output)
+            terminal.print("contact sheet of \(frames.count) frames (\(sheet.width)×\(sheet.height)): \(output)")
+            return .ok
+        } catch {
+            terminal.error(error.description)
+            return ExitCode(error)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import RenderFarm
+
+/// `render --scale` and `render --video FILE`: frames piped to ffmpeg instead of written as PNGs.
+extension RenderCommand {
+    static let scaleOption = OptionSpec(
+        names: ["--scale"], value: "S", help: "Replace the canvas scale (pixels per point), e.g. 0.5 for quick checks.")
+
+    /// `--scale S` as a number (its range is checked against each job's canvas when preparing).
+    static func scale(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double? {
+        guard let text = arguments.value("--scale") else { return nil }
+        guard let scale = Double(text), scale > 0, scale <= 8 else {
+            throw UsageError(message: "--scale expects a number in (0, 8], got \"\(text)\"", command: command)
+        }
+        return scale
+    }
+
+    /// `--preset`, `--crf` and `--verbose` only make sense with `--video`; `--video` renders one
+    /// whole job into one file.
+    static func checkVideoOptions(_ arguments: ParsedArguments) throws(UsageError) {
+        _ = try EncodeCommand.presetAndCRF(arguments, command: "render")
+        guard arguments.value("--video") != nil else {
+            for option in ["--preset", "--crf"] where arguments.value(option) != nil {
+                throw UsageError(
+                    message: "\(option) needs --video FILE (or use `renderfarm encode`)", command: "render")
+            }
+            if arguments.flag("--verbose") {
+                throw UsageError(message: "--verbose needs --video FILE", command: "render")
+            }
+            return
+        }
+        for option in ["--shard", "--out", "--output-root"] where arguments.value(option) != nil {
+            throw UsageError(
+                message: "\(option) cannot be combined with --video (one job, one video file)",
+                command: "render")
+        }
+        for flag in ["--force", "--fail-fast"] where arguments.flag(flag) {
+            throw UsageError(
+                message: "\(flag) cannot be combined with --video (it always renders every frame, "
+                    + "and stops at the first frame that fails)", command: "render")
+        }
+    }
+
+    func renderVideo(_ jobs: [PreparedJob], to path: String, terminal: Terminal) -> ExitCode {
+        guard jobs.count == 1, let job = jobs.first else {
+            terminal.error("--video renders one job into one file, got \(jobs.count) jobs; render them one at a time")
+            return .usage
+        }
+        let preset: EncodePreset
+        let crf: Int?
+        do {
+            (preset, crf) = try EncodeCommand.presetAndCRF(arguments, command: "render")
+        } catch {
+            terminal.error(error.description)
+            return .usage
+        }
+        let stop = StopSignal()
+        let signals = SignalHandling(stop: stop, terminal: terminal)
+        defer { signals.cancel() }
+        let reporter = ProgressReporter(terminal: terminal, mode: progress)
+        do {
+            let ffmpeg = try FFmpeg.locate()
+            let options = VideoOptions(preset: preset, crf: crf, output: path, concurrency: concurrency, stop: stop)
+            let result = try VideoSession.render(job, options: options, ffmpeg: ffmpeg, observer: reporter)
+            if arguments.flag("--verbose") { terminal.note(result.command) }
+            guard let file = result.file else {
+                terminal.error("interrupted after \(result.frames) frames; no video written")
+                return .interrupted
+            }
+            let rate = result.elapsed > 0 ? String(format: "%.1f", Double(result.frames) / result.elapsed) : "-"
+            terminal.print(
+                "\(job.job.spec.name): \(result.frames) frames rendered into \(preset.rawValue) "
+                    + "(\(String(format: "%.2f", result.elapsed)) s, \(rate) fps, at most \(result.peakBufferedFrames) "
+                    + "frames buffered)")
+            terminal.print("  video:  \(file)")
+            terminal.print("  bytes:  \(result.bytes)")
+            terminal.print("  sha256: \(result.sha256)")
+            return .ok
+        } catch {
+            reporter.clearLine()
+            terminal.error(error.description)
+            return ExitCode(error)
+        }
+    }
+}

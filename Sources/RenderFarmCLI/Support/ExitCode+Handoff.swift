@@ -1,0 +1,39 @@
+import RenderFarm
+
+/// Exit codes of the hand-off commands (encode, render --video, export-otio, preview, compare).
+extension ExitCode {
+    init(_ error: RenderedOutputError) {
+        switch error {
+        case .missing: self = .noInput
+        case .invalid: self = .dataError
+        }
+    }
+
+    init(_ error: EncodeError) {
+        switch error {
+        case .ffmpegMissing: self = .unavailable
+        case .manifest(let error): self.init(error)
+        case .incomplete, .unusableSequence: self = .dataError
+        case .unsupported: self = .usage
+        case .failed: self = .framesFailed
+        case .output(let error): self.init(error)
+        }
+    }
+
+    init(_ error: ExportError) {
+        switch error {
+        case .manifest(let error): self.init(error)
+        case .incomplete, .unusable: self = .dataError
+        case .output(let error): self.init(error)
+        }
+    }
+
+    init(_ error: PreviewError) {
+        switch error {
+        case .noFrames, .layout: self = .usage
+        case .frameMissing: self = .noInput
+        case .frame, .trace, .drawing: self = .framesFailed
+        case .output(let error): self.init(error)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// External programs the hand-off tests use (ffmpeg, ffprobe, GNU time, python3).
+enum Tools {
+    /// The first executable named `name` on PATH.
+    static func find(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+    }
+
+    /// Whether ffmpeg and ffprobe are installed (`make test` installs them; see README).
+    static let hasFFmpeg = find("ffmpeg") != nil && find("ffprobe") != nil
+
+    /// Whether the `opentimelineio` Python package can be imported.
+    static let hasOpenTimelineIO: Bool = {
+        guard let python = find("python3") else { return false }
+        return (try? run(python, ["-c", "import opentimelineio"]).status) == 0
+    }()
+
+    struct Output {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+        var text: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// Runs `executable` and collects its output (through files, so nothing blocks on a pipe).
+    static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rf-tool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let out = scratch.appendingPathComponent("out")
+        let err = scratch.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus, stdout: (try? Data(contentsOf: out)) ?? Data(),
+            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+
+    /// `ffprobe` of the first video stream: frames counted by decoding, rates, size, pixel format.
+    static func probe(_ file: String) throws -> [String: String] {
+        let output = try run(
+            find("ffprobe") ?? "ffprobe",
+            [
+                "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                "stream=codec_name,width,height,pix_fmt,r_frame_rate,avg_frame_rate,nb_read_frames", "-of",
+                "default=noprint_wrappers=1", file,
+            ])
+        var fields: [String: String] = [:]
+        for line in output.text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { fields[parts[0]] = parts[1] }
+        }
+        return fields
+    }
+
+    /// Decoded frames as raw pixels (`pixelFormat` e.g. rgb24 or rgba), the first `frames` only.
+    static func decode(_ file: String, pixelFormat: String, frames: Int, decoder: String? = nil) throws -> Data {
+        let forced = decoder.map { ["-c:v", $0] } ?? []
+        let output = try run(
+            find("ffmpeg") ?? "ffmpeg",
+            ["-v", "error"] + forced + [
+                "-i", file, "-frames:v", "\(frames)", "-f", "rawvideo", "-pix_fmt", pixelFormat, "-",
+            ])
+        guard output.status == 0 else { throw ToolError(message: output.stderr) }
+        return output.stdout
+    }
+
+    /// A rational rate such as `60/1` as a number.
+    static func rate(_ text: String?) -> Double {
+        let parts = (text ?? "").split(separator: "/").compactMap { Double($0) }
+        return parts.count == 2 && parts[1] != 0 ? parts[0] / parts[1] : 0
+    }
+}
+
+struct ToolError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
