@@ -19,12 +19,17 @@ HANDOFF_PACKAGES := ffmpeg time
 
 .PHONY: all deps build demo render validate plugins test test-plugin fuzz clean help
 .PHONY: deps-handoff renders ci-render update-references bench-video
+# ...and the Slurm integration test: a one-node cluster on loopback (DESIGN.md §8).
+SLURM_PACKAGES := slurm-wlm munge
+SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
+.PHONY: slurm-deps slurm-test
 
 all: build
 
 help:
 	@echo "make demo            install packages, build, render $(JOB), print where the frames are"
 	@echo "make test            run the test suite (Swift Testing)"
+	@echo "make slurm-test      install Slurm, start a local cluster, run the Slurm integration tests, stop it (root)"
 	@echo "make render JOB=F    render a job file (ARGS='-j 2 --force' for more options)"
 	@echo "make validate JOB=F  check a job file without rendering"
 	@echo "make plugins         list the installed effect plugins and their parameters"
@@ -97,6 +102,19 @@ test: deps deps-handoff $(TEST_PLUGIN)
 fuzz: deps $(TEST_PLUGIN)
 	$(SWIFT) build --build-tests
 	RENDERFARM_FUZZ_CASES=1000 $(SWIFT) test --skip-build --filter FuzzTests
+
+slurm-deps:
+	@$(MAKE) --no-print-directory deps PACKAGES="$(SLURM_PACKAGES)"
+
+# Starts the cluster, runs the Slurm suite against it, and stops the cluster even when a test fails.
+slurm-test: deps slurm-deps $(TEST_PLUGIN)
+	$(SWIFT) build --build-tests
+	@dir=$$($(SLURM_CLUSTER) start) || exit 1; \
+	trap '$(SLURM_CLUSTER) stop "$$dir"; echo "local Slurm cluster stopped"' EXIT; \
+	trap 'exit 130' INT TERM; \
+	echo "local Slurm cluster running, state in $$dir"; \
+	RENDERFARM_SLURM=1 SLURM_CONF=$$dir/slurm.conf RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
+	    $(SWIFT) test --skip-build --filter SlurmIntegrationTests
 
 clean:
 	rm -rf .build jobs/out

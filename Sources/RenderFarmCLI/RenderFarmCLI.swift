@@ -6,7 +6,7 @@ public enum RenderFarmCLI {
     static var commands: [any Command.Type] {
         [
             RenderCommand.self, ValidateCommand.self, TraceCommand.self, PluginsCommand.self, EncodeCommand.self,
-            ExportOTIOCommand.self, PreviewCommand.self, CompareCommand.self,
+            ExportOTIOCommand.self, PreviewCommand.self, CompareCommand.self, MergeCommand.self, SubmitCommand.self,
         ]
     }
 

@@ -4,6 +4,8 @@
  *
  * Draws a square whose colour depends on the frame, and fails on chosen frames: every attempt,
  * or only the first `failAttempts` attempts of each chosen frame (to exercise retries).
+ * `failWhileFileExists` makes the chosen frames fail only while that file exists, so a test can
+ * let a render fail in one process (a Slurm task) and succeed in a later one with the same job.
  * `delayMs` slows each frame down so kill tests can interrupt a render in the middle.
  */
 #include <cairo.h>
@@ -11,7 +13,9 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "renderfarm_plugin.h"
 
@@ -23,6 +27,7 @@ typedef struct faults {
     atomic_int *attempts;    /* attempts seen per frame */
     double fail_attempts;    /* <= 0: fail every attempt */
     double delay_ms;
+    char *marker;            /* non-NULL: chosen frames fail only while this file exists */
 } faults;
 
 static const rf_param parameters[] = {
@@ -30,6 +35,8 @@ static const rf_param parameters[] = {
     { "failAttempts", RF_PARAM_INTEGER, "0", 0, 100, NULL,
       "fail only the first N attempts of each chosen frame (0 = every attempt)", 0 },
     { "delayMs", RF_PARAM_NUMBER, "0", 0, 10000, NULL, "sleep this long in every render", 0 },
+    { "failWhileFileExists", RF_PARAM_STRING, "\"\"", 0, 0, NULL,
+      "if set: the chosen frames fail only while this file exists", 0 },
 };
 
 static int create(const rf_create_args *args, const rf_context *ctx, void **out, char *err, size_t errlen) {
@@ -54,6 +61,17 @@ static int create(const rf_create_args *args, const rf_context *ctx, void **out,
     for (size_t i = 0; i < count && i < 1024; i++) f->fail[(int)frames[i]] = 1;
     args->access->number(args->params, "failAttempts", &f->fail_attempts);
     args->access->number(args->params, "delayMs", &f->delay_ms);
+    const char *marker = args->access->string(args->params, "failWhileFileExists");
+    if (marker && marker[0]) {
+        f->marker = strdup(marker);
+        if (!f->marker) {
+            free(f->fail);
+            free(f->attempts);
+            free(f);
+            snprintf(err, errlen, "out of memory");
+            return RF_ERROR_RESOURCE;
+        }
+    }
     *out = f;
     return RF_OK;
 }
@@ -64,7 +82,7 @@ static int render(void *instance, cairo_t *cr, const rf_frame *frame, char *err,
         struct timespec pause = { (time_t)(f->delay_ms / 1000), (long)(fmod(f->delay_ms, 1000) * 1e6) };
         nanosleep(&pause, NULL);
     }
-    if (frame->index < MAX_FRAMES && f->fail[frame->index]) {
+    if (frame->index < MAX_FRAMES && f->fail[frame->index] && (!f->marker || access(f->marker, F_OK) == 0)) {
         int attempt = atomic_fetch_add(&f->attempts[frame->index], 1) + 1;
         if (f->fail_attempts <= 0 || attempt <= f->fail_attempts) {
             snprintf(err, errlen, "injected failure on frame %u (attempt %d)", frame->index, attempt);
@@ -82,6 +100,7 @@ static void destroy(void *instance) {
     faults *f = instance;
     free(f->fail);
     free(f->attempts);
+    free(f->marker);
     free(f);
 }
 

@@ -50,6 +50,11 @@ public struct OutputSettings: Sendable, Equatable {
 
     /// File name of frame `index`, e.g. `frame_00042.png`.
     public func fileName(ofFrame index: Int) -> String {
+        Self.fileName(prefix: prefix, padding: padding, frame: index)
+    }
+
+    /// File name of frame `index` for a prefix and zero padding (shared with `JobRecord`).
+    static func fileName(prefix: String, padding: Int, frame index: Int) -> String {
         let digits = String(index)
         let zeros = String(repeating: "0", count: max(0, padding - digits.count))
         return prefix + zeros + digits + ".png"

@@ -11,19 +11,25 @@ enum Manifest {
 
     /// The manifest of `job` given the journal entries found for it.
     static func build(for job: PreparedJob, expected: FrameSet, entries: [Int: JournalEntry]) -> JSONValue {
-        let spec = job.spec
+        build(for: JobRecord(job, frames: expected), entries: entries)
+    }
+
+    /// The manifest of the render `record` describes (its frame set expected), given the journal
+    /// entries found for it: shared by whole renders and `renderfarm merge`.
+    static func build(for record: JobRecord, entries: [Int: JournalEntry]) -> JSONValue {
+        let expected = record.frames
         let done = expected.frames.compactMap { index in entries[index].flatMap { $0.status == .ok ? $0 : nil } }
         let missing = expected.frames.filter { entries[$0]?.status != .ok }
         let failed = expected.frames.compactMap { entries[$0] }.filter { $0.status == .failed }
         let opaque = !done.isEmpty && done.allSatisfy(\.opaque)
-        let sequence = Sequence(job: job, frames: expected)
+        let sequence = Sequence(record: record)
 
         let image: JSONObject = [
-            "width": .number(Double(spec.canvas.pixelWidth)), "height": .number(Double(spec.canvas.pixelHeight)),
-            "widthPoints": .number(spec.canvas.width), "heightPoints": .number(spec.canvas.height),
-            "scale": .number(spec.canvas.scale), "pixelFormat": .string(opaque ? "rgb24" : "rgba"),
+            "width": .number(Double(record.pixelWidth)), "height": .number(Double(record.pixelHeight)),
+            "widthPoints": .number(record.width), "heightPoints": .number(record.height),
+            "scale": .number(record.scale), "pixelFormat": .string(opaque ? "rgb24" : "rgba"),
             "alpha": .string(opaque ? "none" : "straight"), "colorSpace": .string("sRGB"),
-            "background": .string(spec.canvas.background.hex),
+            "background": .string(record.background),
         ]
         let frames: [JSONValue] = expected.frames.compactMap { index in
             guard let entry = entries[index] else { return nil }
@@ -36,7 +42,7 @@ enum Manifest {
             if let error = entry.error { object["error"] = .string(error) }
             return .object(object)
         }
-        let plugins: [JSONValue] = job.plugins.map {
+        let plugins: [JSONValue] = record.plugins.map {
             .object(["id": .string($0.id), "identifier": .string($0.identifier), "version": .string($0.version)])
         }
         let renderer: JSONObject = [
@@ -47,14 +53,14 @@ enum Manifest {
         let manifest: JSONObject = [
             "format": .string(format), "version": .number(Double(version)),
             "job": .object([
-                "name": .string(spec.name), "source": .string(job.job.file), "fingerprint": .string(job.fingerprint),
-                "seed": .number(Double(spec.seed)),
+                "name": .string(record.name), "source": .string(record.source),
+                "fingerprint": .string(record.fingerprint), "seed": .number(Double(record.seed)),
             ]),
             "renderer": .object(renderer),
             "plugins": .array(plugins),
             "image": .object(image),
-            "fps": .number(spec.fps),
-            "duration": .number(spec.duration),
+            "fps": .number(record.fps),
+            "duration": .number(record.duration),
             "frameCount": .number(Double(expected.count)),
             "frameSet": .string(expected.description),
             "sequence": .object(sequence.json),
@@ -62,7 +68,7 @@ enum Manifest {
             "complete": .bool(missing.isEmpty),
             "missing": .string(FrameSet.compress(missing)),
             "failed": .string(FrameSet.compress(failed.map(\.index))),
-            "ffmpeg": .string(sequence.ffmpegCommand(alpha: !opaque, name: spec.name)),
+            "ffmpeg": .string(sequence.ffmpegCommand(alpha: !opaque, name: record.name)),
         ]
         return .object(manifest)
     }
@@ -70,6 +76,12 @@ enum Manifest {
     static func write(_ manifest: JSONValue, to directory: String) throws(OutputError) {
         let path = (directory as NSString).appendingPathComponent(fileName)
         try AtomicFile.write(manifest.serialized(pretty: true, sortedKeys: true), to: path)
+    }
+
+    /// Removes the manifest in `directory`, if any.
+    static func remove(from directory: String) throws(OutputError) {
+        let path = (directory as NSString).appendingPathComponent(fileName)
+        guard unlink(path) == 0 || errno == ENOENT else { throw AtomicFile.error(errno, path) }
     }
 
     /// The frames as an OpenTimelineIO `ImageSequenceReference` sees them, and the matching
@@ -82,10 +94,11 @@ enum Manifest {
         /// The constant step between frames, or nil when the frames are not evenly spaced.
         let step: Int?
 
-        init(job: PreparedJob, frames: FrameSet) {
-            prefix = job.spec.output.prefix
-            fps = job.spec.fps
-            padding = job.spec.output.padding
+        init(record: JobRecord) {
+            let frames = record.frames
+            prefix = record.prefix
+            fps = record.fps
+            padding = record.padding
             start = frames.frames.first ?? 0
             let gaps = Set(zip(frames.frames.dropFirst(), frames.frames).map { $0 - $1 })
             step = gaps.count <= 1 ? (gaps.first ?? 1) : nil

@@ -17,6 +17,8 @@ final class JobState: Sendable {
     /// Frames done by an earlier run, verified on disk, with their journal entries.
     private let previous: [Int: JournalEntry]
     private let journal: Journal
+    /// Whole runs write `manifest.json`; a shard leaves it to `renderfarm merge`.
+    private let writesManifest: Bool
     private let written = Mutex<[Int: JournalEntry]>([:])
 
     var skipped: Int { previous.count }
@@ -43,6 +45,11 @@ final class JobState: Sendable {
         todo = job.frames.frames.filter { verified[$0] == nil }
         let journalPath = (job.outputDirectory as NSString).appendingPathComponent(options.shard.journalName)
         journal = try Journal(path: journalPath, truncate: options.force)
+        // Every run records what the folder is rendered from, so `merge` needs no job file.
+        try JobRecord(job).write(to: job.outputDirectory)
+        writesManifest = options.shard == .whole
+        // A shard about to change frames makes an earlier manifest wrong; `merge` writes the new one.
+        if !writesManifest && !todo.isEmpty { try Manifest.remove(from: job.outputDirectory) }
     }
 
     /// The newest valid entry per frame across every journal in the folder (all shards).
@@ -108,8 +115,10 @@ final class JobState: Sendable {
     func finish() throws(OutputError) -> JobSummary {
         let fresh = written.withLock { $0 }
         let entries = previous.merging(fresh) { _, new in new }
-        let manifest = Manifest.build(for: job, expected: job.frames, entries: entries)
-        try Manifest.write(manifest, to: job.outputDirectory)
+        if writesManifest {
+            let manifest = Manifest.build(for: job, expected: job.frames, entries: entries)
+            try Manifest.write(manifest, to: job.outputDirectory)
+        }
         let failed = job.frames.frames.filter { entries[$0]?.status == .failed }
         let missing = job.frames.frames.filter { entries[$0]?.status != .ok }
         return JobSummary(

@@ -9,26 +9,38 @@ public final class PreparedJob: Sendable {
     public let outputDirectory: String
     /// The frames this run is asked for (the job's set, or `--frames`, or a shard of it).
     public let frames: FrameSet
+    /// The frames of the whole render this run is part of: `frames` before sharding.
+    public let jobFrames: FrameSet
     /// The plugins of the layers, in layer order.
     public let plugins: [PluginInfo]
     /// A hash of everything that decides the pixels (DESIGN.md §5), shared by all frames.
     public let fingerprint: String
+    /// Everything that decides the pixels, as hashed into `fingerprint`.
+    let canonical: JSONValue
     let layers: [PluginInstance]
 
     var spec: JobSpec { job.spec }
 
-    init(job: LoadedJob, outputDirectory: String, frames: FrameSet, layers: [PluginInstance], canonical: JSONValue) {
+    init(job: LoadedJob, outputDirectory: String, frames: FrameSet, jobFrames: FrameSet? = nil,
+         layers: [PluginInstance], canonical: JSONValue) {
         self.job = job
         self.outputDirectory = outputDirectory
         self.frames = frames
+        self.jobFrames = jobFrames ?? frames
         self.layers = layers
+        self.canonical = canonical
         plugins = layers.map(\.plugin.info)
         fingerprint = SHA256.hex(canonical.serialized(sortedKeys: true))
     }
 
     /// The fingerprint of frame `index`: the job's, bound to the frame number.
     public func fingerprint(ofFrame index: Int) -> String {
-        String(SHA256.hex("\(fingerprint)#\(index)").prefix(32))
+        Self.fingerprint(job: fingerprint, frame: index)
+    }
+
+    /// The fingerprint of frame `index` of the job with fingerprint `job` (shared with `JobRecord`).
+    static func fingerprint(job: String, frame index: Int) -> String {
+        String(SHA256.hex("\(job)#\(index)").prefix(32))
     }
 
     /// Absolute path of frame `index`.

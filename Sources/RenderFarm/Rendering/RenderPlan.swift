@@ -108,7 +108,7 @@ public enum RenderPlan {
         guard issues.isEmpty else { throw .invalid(file: job.file, issues: issues) }
         let canonical = canonicalJSON(spec, layers: validated)
         return PreparedJob(job: job, outputDirectory: outputDirectory, frames: options.shard.part(of: frames),
-                           layers: instances, canonical: canonical)
+                           jobFrames: frames, layers: instances, canonical: canonical)
     }
 
     /// Applies `--scale`: the same limits as the job file's `canvas.scale`.

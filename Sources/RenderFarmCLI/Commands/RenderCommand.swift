@@ -86,6 +86,13 @@ struct RenderCommand: Command {
         for job in summary.jobs {
             let skipped = job.skipped > 0 ? ", \(job.skipped) already done" : ""
             let state = job.complete ? "complete" : "incomplete, missing \(FrameSet.compress(job.missing))"
+            guard shard == .whole else {
+                // Shards share the folder: `merge` writes the manifest once all have finished.
+                terminal.print("\(job.name): shard \(shard): \(job.rendered) frames rendered\(skipped) (\(state))")
+                terminal.print("  frames:   \(job.outputDirectory)")
+                terminal.print("  then:     renderfarm merge \(job.outputDirectory)   (once every shard has finished)")
+                continue
+            }
             terminal.print("\(job.name): \(job.rendered) frames rendered\(skipped) (\(state))")
             terminal.print("  frames:   \(job.outputDirectory)")
             terminal.print("  manifest: \(job.manifestPath)")

@@ -1,0 +1,203 @@
+import Foundation
+
+/// The batch scripts of a Slurm render (DESIGN.md §1): an array job whose task K renders shard
+/// K/N of the jobs into the shared output folder, and a merge job that runs after every task
+/// succeeded. Pure string building; `renderfarm submit` writes and submits them.
+public struct SlurmScripts: Sendable, Equatable {
+    /// What to render and how to ask Slurm for it.
+    public struct Request: Sendable, Equatable {
+        /// Absolute path of the `renderfarm` executable the tasks run.
+        public var executable: String
+        /// Absolute paths of the job files.
+        public var jobFiles: [String]
+        /// Absolute output folder given to `render --out` (with several jobs, each gets a subfolder).
+        public var output: String
+        /// The output folder of each job, for `merge`.
+        public var jobFolders: [String]
+        /// Folder of the scripts and logs.
+        public var scriptFolder: String
+        /// Plugin folders passed as `--plugin-path`, in search order.
+        public var pluginPath: [String]
+        /// Name shown by `squeue`.
+        public var name: String
+        public var tasks: Int
+        /// At most this many tasks at once (`%M`), nil for no limit.
+        public var maxRunning: Int?
+        public var partition: String?
+        public var time: String?
+        public var cpusPerTask: Int?
+        /// `-j` for each task; nil uses the CPUs Slurm gave the task.
+        public var concurrency: Int?
+        public var frames: String?
+        public var interleaved: Bool
+
+        public init(executable: String, jobFiles: [String], output: String, jobFolders: [String], scriptFolder: String,
+                    pluginPath: [String], name: String, tasks: Int, maxRunning: Int? = nil, partition: String? = nil,
+                    time: String? = nil, cpusPerTask: Int? = nil, concurrency: Int? = nil, frames: String? = nil,
+                    interleaved: Bool = false) {
+            self.executable = executable
+            self.jobFiles = jobFiles
+            self.output = output
+            self.jobFolders = jobFolders
+            self.scriptFolder = scriptFolder
+            self.pluginPath = pluginPath
+            self.name = name
+            self.tasks = tasks
+            self.maxRunning = maxRunning
+            self.partition = partition
+            self.time = time
+            self.cpusPerTask = cpusPerTask
+            self.concurrency = concurrency
+            self.frames = frames
+            self.interleaved = interleaved
+        }
+    }
+
+    public static let renderScriptName = "render.sbatch"
+    public static let mergeScriptName = "merge.sbatch"
+    public static let submitScriptName = "submit.sh"
+
+    /// The array job: task K runs `renderfarm render … --shard K/N`.
+    public let render: String
+    /// The merge job, submitted with `--dependency=afterok:<array job id>`.
+    public let merge: String
+    /// What `renderfarm submit` runs, as a shell script a user can run again by hand.
+    public let submit: String
+    /// Where each script goes.
+    public let renderPath: String
+    public let mergePath: String
+    public let submitPath: String
+    /// Log file patterns (`%A` array job id, `%a` task, `%j` job id).
+    public let renderLog: String
+    public let mergeLog: String
+
+    public init(_ request: Request) throws(SlurmScriptError) {
+        let folder = request.scriptFolder
+        if folder.contains(where: { " \t\n\r\"'\\%#$".contains($0) }) { throw .unsafePath(folder) }
+        for (label, value) in [("--partition", request.partition), ("--time", request.time)] {
+            guard let value else { continue }
+            guard !value.isEmpty, value.allSatisfy({ Self.isPlain($0, or: "-_.,:") }) else {
+                throw .invalidValue(option: label, value: value)
+            }
+        }
+        renderPath = (folder as NSString).appendingPathComponent(Self.renderScriptName)
+        mergePath = (folder as NSString).appendingPathComponent(Self.mergeScriptName)
+        submitPath = (folder as NSString).appendingPathComponent(Self.submitScriptName)
+        renderLog = (folder as NSString).appendingPathComponent("render-%A_%a.log")
+        mergeLog = (folder as NSString).appendingPathComponent("merge-%j.log")
+        let name = Self.jobName(request.name)
+
+        var renderHeader = [
+            "--job-name=\(name)",
+            "--array=0-\(request.tasks - 1)" + (request.maxRunning.map { "%\($0)" } ?? ""),
+            "--output=\(renderLog)",
+            "--ntasks=1",
+        ]
+        // Without --kill-on-invalid-dep the merge job would wait forever after a failed task.
+        var mergeHeader = [
+            "--job-name=\(name)-merge", "--output=\(mergeLog)", "--ntasks=1", "--kill-on-invalid-dep=yes",
+        ]
+        if let cpus = request.cpusPerTask { renderHeader.append("--cpus-per-task=\(cpus)") }
+        for extra in [request.partition.map { "--partition=\($0)" }, request.time.map { "--time=\($0)" }] {
+            guard let extra else { continue }
+            renderHeader.append(extra)
+            mergeHeader.append(extra)
+        }
+
+        var arguments = ["render"] + request.jobFiles.map(Self.quote) + ["--out", Self.quote(request.output)]
+        arguments += ["--shard", "\"$SLURM_ARRAY_TASK_ID/\(request.tasks)\""]
+        if request.interleaved { arguments += ["--shard-mode", "interleaved"] }
+        if let frames = request.frames { arguments += ["--frames", Self.quote(frames)] }
+        arguments += ["-j", request.concurrency.map(String.init) ?? "\"${SLURM_CPUS_ON_NODE:-1}\""]
+        arguments += request.pluginPath.flatMap { ["--plugin-path", Self.quote($0)] }
+        arguments += ["--progress", "plain"]
+
+        render = Self.script(
+            purpose: "Array job: task K renders shard K/\(request.tasks) of \(request.name) "
+                + "(renderfarm submit --slurm).",
+            header: renderHeader,
+            body: [
+                "echo \"renderfarm: shard $SLURM_ARRAY_TASK_ID/\(request.tasks) on $(hostname)\"",
+                "exec " + Self.quote(request.executable) + " \\\n    " + Self.wrap(arguments),
+            ])
+        merge = Self.script(
+            purpose: "Merges the shards' journals into manifest.json once every render task has succeeded.",
+            header: mergeHeader,
+            body: ["exec " + ([Self.quote(request.executable), "merge"] + request.jobFolders.map(Self.quote))
+                .joined(separator: " ")])
+        submit = """
+            #!/bin/bash
+            # Submits the render array, then the merge job that waits for all of its tasks to succeed.
+            # `renderfarm submit --slurm` did the same; run this to submit again by hand.
+            set -euo pipefail
+            array=$(sbatch --parsable \(Self.quote(renderPath)))
+            array=${array%%;*}
+            merge=$(sbatch --parsable --dependency=afterok:"$array" \(Self.quote(mergePath)))
+            merge=${merge%%;*}
+            echo "render array job $array, merge job $merge"
+            echo "watch: squeue -j $array,$merge"
+            """
+    }
+
+    /// The job name Slurm shows: `renderfarm-<name>`, limited to letters, digits and `-_.`.
+    static func jobName(_ name: String) -> String {
+        let safe = String(name.prefix(48).map { isPlain($0, or: "-_.") ? $0 : "_" })
+        return "renderfarm-" + (safe.isEmpty ? "job" : safe)
+    }
+
+    /// `text` as one shell word: unchanged when it holds only safe characters, else single-quoted.
+    public static func quote(_ text: String) -> String {
+        let safe = !text.isEmpty && text.allSatisfy { isPlain($0, or: "/._-+,:=@") }
+        return safe ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// An ASCII letter or digit, or one of `extra`.
+    private static func isPlain(_ character: Character, or extra: String) -> Bool {
+        character.isASCII && (character.isLetter || character.isNumber || extra.contains(character))
+    }
+
+    private static func script(purpose: String, header: [String], body: [String]) -> String {
+        (["#!/bin/bash", "# " + purpose] + header.map { "#SBATCH " + $0 } + ["set -euo pipefail"] + body)
+            .joined(separator: "\n")
+    }
+
+    /// Arguments as `option value` pairs, one pair per continued line.
+    private static func wrap(_ arguments: [String]) -> String {
+        var lines: [String] = []
+        var line = ""
+        for argument in arguments {
+            if argument.hasPrefix("-") && !line.isEmpty && line.count + argument.count > 60 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + argument
+        }
+        lines.append(line)
+        return lines.joined(separator: " \\\n    ")
+    }
+
+    /// Writes the three scripts into the script folder, creating it.
+    public func write() throws(OutputError) {
+        try AtomicFile.createDirectory((renderPath as NSString).deletingLastPathComponent)
+        try AtomicFile.write(render, to: renderPath)
+        try AtomicFile.write(merge, to: mergePath)
+        try AtomicFile.write(submit, to: submitPath)
+    }
+}
+
+/// A value cannot go into a Slurm script.
+public enum SlurmScriptError: Error, Equatable, CustomStringConvertible {
+    /// `#SBATCH --output=` lines cannot quote: the folder must not hold spaces, quotes, `%`, `#` or `$`.
+    case unsafePath(String)
+    case invalidValue(option: String, value: String)
+
+    public var description: String {
+        switch self {
+        case .unsafePath(let path):
+            "the Slurm logs go to \(path), which holds a space, quote, %, # or $ that #SBATCH lines cannot carry; "
+                + "choose an output folder (--out) without them"
+        case .invalidValue(let option, let value):
+            "\(option) \"\(value)\" may only hold letters, digits and - _ . , :"
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import StrictJSON
+
+/// What an output folder is being rendered from: `renderfarm.job.json`, written atomically by
+/// every run (whole or shard) before its first frame.
+///
+/// It holds the facts the manifest needs (job name, source, fingerprint, canvas, fps, frame set,
+/// file naming, plugin versions) and the canonical job that was hashed into the fingerprint, so
+/// `renderfarm merge` can check the shards' journals and write `manifest.json` without the job
+/// file or the plugins. Its bytes depend only on the job and the frame set, never on the shard,
+/// so shards writing it at the same time on several hosts all write the same file.
+public struct JobRecord: Sendable, Equatable {
+    public static let fileName = "renderfarm.job.json"
+    static let format = "renderfarm.job"
+    static let version = 1
+
+    /// One plugin a layer uses.
+    public struct Plugin: Sendable, Equatable {
+        public var id: String
+        public var identifier: String
+        public var version: String
+    }
+
+    public var name: String
+    /// Absolute path of the job file.
+    public var source: String
+    /// The job's fingerprint (DESIGN.md §5), shared by all its frames.
+    public var fingerprint: String
+    public var seed: UInt64
+    public var width: Double
+    public var height: Double
+    public var scale: Double
+    /// `#RRGGBBAA` or `#RRGGBB`, as the manifest shows it.
+    public var background: String
+    public var fps: Double
+    public var duration: Double
+    /// Every frame of the render (all shards together).
+    public var frames: FrameSet
+    public var prefix: String
+    public var padding: Int
+    public var plugins: [Plugin]
+    /// Everything that decides the pixels, as hashed into `fingerprint`.
+    public var canonical: JSONValue
+
+    /// The record of `job`, expecting `frames` (default: the whole render's frames, every shard).
+    public init(_ job: PreparedJob, frames: FrameSet? = nil) {
+        let spec = job.job.spec
+        name = spec.name
+        source = job.job.file
+        fingerprint = job.fingerprint
+        seed = spec.seed
+        width = spec.canvas.width
+        height = spec.canvas.height
+        scale = spec.canvas.scale
+        background = spec.canvas.background.hex
+        fps = spec.fps
+        duration = spec.duration
+        self.frames = frames ?? job.jobFrames
+        prefix = spec.output.prefix
+        padding = spec.output.padding
+        plugins = job.plugins.map { Plugin(id: $0.id, identifier: $0.identifier, version: $0.version) }
+        canonical = job.canonical
+    }
+
+    public var pixelWidth: Int { Int((width * scale).rounded()) }
+    public var pixelHeight: Int { Int((height * scale).rounded()) }
+
+    /// File name of frame `index`, e.g. `frame_00042.png`.
+    public func fileName(ofFrame index: Int) -> String {
+        OutputSettings.fileName(prefix: prefix, padding: padding, frame: index)
+    }
+
+    /// The fingerprint a journal line for frame `index` of this job carries.
+    public func fingerprint(ofFrame index: Int) -> String {
+        PreparedJob.fingerprint(job: fingerprint, frame: index)
+    }
+
+    /// Time of frame `index` in seconds.
+    public func time(ofFrame index: Int) -> Double { Double(index) / fps }
+
+    var json: JSONValue {
+        let plugins: [JSONValue] = plugins.map {
+            .object(["id": .string($0.id), "identifier": .string($0.identifier), "version": .string($0.version)])
+        }
+        return .object([
+            "format": .string(Self.format), "version": .number(Double(Self.version)),
+            "name": .string(name), "source": .string(source), "fingerprint": .string(fingerprint),
+            // A string: a JSON number would lose the low bits of a 64-bit seed.
+            "seed": .string(String(seed)),
+            "canvas": .object([
+                "width": .number(width), "height": .number(height), "scale": .number(scale),
+                "background": .string(background),
+            ]),
+            "fps": .number(fps), "duration": .number(duration), "frames": .string(frames.description),
+            "output": .object(["prefix": .string(prefix), "padding": .number(Double(padding))]),
+            "plugins": .array(plugins),
+            "canonical": canonical,
+        ])
+    }
+
+    /// Writes the record into `directory`, atomically.
+    func write(to directory: String) throws(OutputError) {
+        let path = (directory as NSString).appendingPathComponent(Self.fileName)
+        try AtomicFile.write(json.serialized(pretty: true, sortedKeys: true), to: path)
+    }
+
+    /// Reads the record in `directory`; nil when there is none.
+    static func read(from directory: String) throws(JobRecordError) -> JobRecord? {
+        let path = (directory as NSString).appendingPathComponent(fileName)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw JobRecordError(path: path, reason: "cannot be read (permission denied?)")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(data)
+        } catch {
+            throw JobRecordError(path: path, reason: "is not valid JSON: \(error)")
+        }
+        return try JobRecord(json: value, path: path)
+    }
+
+    init(json value: JSONValue, path: String) throws(JobRecordError) {
+        func fail(_ reason: String) -> JobRecordError { JobRecordError(path: path, reason: reason) }
+        guard let object = value.objectValue else { throw fail("is not a JSON object") }
+        guard object["format"]?.stringValue == Self.format else { throw fail("is not a renderfarm job record") }
+        guard let version = object["version"]?.doubleValue, version <= Double(Self.version) else {
+            throw fail("has a newer version than this renderfarm reads (\(Self.version)); use a newer renderfarm")
+        }
+        guard let name = object["name"]?.stringValue, let source = object["source"]?.stringValue,
+            let fingerprint = object["fingerprint"]?.stringValue,
+            let seed = object["seed"]?.stringValue.flatMap({ UInt64($0) }),
+            let canvas = object["canvas"]?.objectValue,
+            let width = canvas["width"]?.doubleValue, let height = canvas["height"]?.doubleValue,
+            let scale = canvas["scale"]?.doubleValue, let background = canvas["background"]?.stringValue,
+            let fps = object["fps"]?.doubleValue, fps > 0, let duration = object["duration"]?.doubleValue,
+            let frameText = object["frames"]?.stringValue, let output = object["output"]?.objectValue,
+            let prefix = output["prefix"]?.stringValue, let padding = output["padding"]?.doubleValue,
+            padding >= 0, padding <= 32, let pluginValues = object["plugins"]?.arrayValue,
+            let canonical = object["canonical"]
+        else { throw fail("is missing fields or has fields of the wrong type; render into the folder again") }
+        var plugins: [Plugin] = []
+        for value in pluginValues {
+            guard let plugin = value.objectValue, let id = plugin["id"]?.stringValue,
+                let identifier = plugin["identifier"]?.stringValue, let version = plugin["version"]?.stringValue
+            else { throw fail("has an invalid plugin entry") }
+            plugins.append(Plugin(id: id, identifier: identifier, version: version))
+        }
+        do {
+            frames = frameText.isEmpty
+                ? FrameSet([]) : try FrameSet(parsing: frameText, limit: JobDecoder.Limits.maxFrames)
+        } catch {
+            throw fail("has an invalid frame set \"\(frameText)\": \(error.message)")
+        }
+        self.name = name
+        self.source = source
+        self.fingerprint = fingerprint
+        self.seed = seed
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.background = background
+        self.fps = fps
+        self.duration = duration
+        self.prefix = prefix
+        self.padding = Int(padding)
+        self.plugins = plugins
+        self.canonical = canonical
+    }
+}
+
+/// `renderfarm.job.json` exists but cannot be used.
+public struct JobRecordError: Error, Equatable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "\(path) \(reason)" }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// What `ShardMerge.merge` found in an output folder.
+public struct MergeReport: Sendable {
+    public var name: String
+    public var directory: String
+    public var manifestPath: String
+    /// Every frame of the render.
+    public var expected: FrameSet
+    /// Journals read (one per shard, plus whole runs').
+    public var journals: Int
+    /// Frames whose file exists and matches its journal checksum.
+    public var verified: Int
+    /// Frames that are not usable: never rendered, failed, or corrupt. Ascending.
+    public var missing: [Int]
+    /// Frames whose last attempt failed, with the plugin's error.
+    public var failed: [Int: String]
+    /// Frames the journal calls done whose file is gone or has other bytes.
+    public var corrupt: [Int]
+
+    public var complete: Bool { missing.isEmpty }
+}
+
+/// A folder cannot be merged.
+public enum MergeError: Error, Equatable, CustomStringConvertible {
+    /// The folder does not exist (exit 66).
+    case noFolder(path: String)
+    /// Nothing was rendered into the folder: no job record or no journal (exit 66).
+    case nothingRendered(path: String, missing: String)
+    /// `renderfarm.job.json` is unreadable or invalid (exit 65).
+    case invalidRecord(JobRecordError)
+    /// Writing the manifest failed (exit 73 / 74).
+    case output(OutputError)
+
+    public var description: String {
+        switch self {
+        case .noFolder(let path):
+            "\(path): no such folder; give the output folder of a render (its --out)"
+        case .nothingRendered(let path, let missing):
+            "\(path) has no \(missing): nothing was rendered into it; run `renderfarm render JOB --shard K/N --out "
+                + "\(path)` (or `renderfarm submit`) first"
+        case .invalidRecord(let error):
+            "\(error.description)"
+        case .output(let error):
+            error.description
+        }
+    }
+}
+
+/// `renderfarm merge`: joins the journals of every shard in a folder into one manifest.
+public enum ShardMerge {
+    /// Reads the job record and every journal in `directory`, checks each frame's file against
+    /// its checksum, and writes `manifest.json` atomically, complete or with its missing frames.
+    public static func merge(directory: String) throws(MergeError) -> MergeReport {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .noFolder(path: directory)
+        }
+        let found: JobRecord?
+        do {
+            found = try JobRecord.read(from: directory)
+        } catch {
+            throw .invalidRecord(error)
+        }
+        guard let record = found else { throw .nothingRendered(path: directory, missing: JobRecord.fileName) }
+        let journals = Journal.files(in: directory)
+        guard !journals.isEmpty else { throw .nothingRendered(path: directory, missing: "renderfarm.journal*.jsonl") }
+
+        // Each journal's newest line per frame, in a fixed order (journal names sorted).
+        let recorded = journals.map { Journal.read(path: $0) }
+        var entries: [Int: JournalEntry] = [:]
+        var failed: [Int: String] = [:]
+        var corrupt: [Int] = []
+        for index in record.frames.frames {
+            let fingerprint = record.fingerprint(ofFrame: index)
+            let file = record.fileName(ofFrame: index)
+            let candidates = recorded.compactMap { $0[index] }
+                .filter { $0.fingerprint == fingerprint && $0.file == file }
+            let done = candidates.filter { $0.status == .ok }
+            if !done.isEmpty {
+                let path = (directory as NSString).appendingPathComponent(file)
+                let checksum = SHA256.hex(ofFile: path)
+                if let match = done.last(where: { $0.sha256 == checksum }) {
+                    entries[index] = match
+                } else {
+                    corrupt.append(index)
+                }
+            } else if let failure = candidates.last(where: { $0.status == .failed }) {
+                entries[index] = failure
+                failed[index] = failure.error ?? "failed"
+            }
+        }
+        let manifest = Manifest.build(for: record, entries: entries)
+        do {
+            try Manifest.write(manifest, to: directory)
+        } catch {
+            throw .output(error)
+        }
+        let missing = record.frames.frames.filter { entries[$0]?.status != .ok }
+        return MergeReport(
+            name: record.name, directory: directory,
+            manifestPath: (directory as NSString).appendingPathComponent(Manifest.fileName), expected: record.frames,
+            journals: journals.count, verified: record.frames.count - missing.count, missing: missing, failed: failed,
+            corrupt: corrupt)
+    }
+}

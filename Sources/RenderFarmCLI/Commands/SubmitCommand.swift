@@ -1,0 +1,205 @@
+import Foundation
+import RenderFarm
+
+/// `renderfarm submit JOB … --slurm`: renders on a Slurm cluster as a job array plus a merge job.
+struct SubmitCommand: Command {
+    static let spec = CommandSpec(
+        name: "submit",
+        abstract: "Render on a Slurm cluster: an array job of shards, then a merge job.",
+        usage: "submit JOB … --slurm [--tasks N] [--max-running M] [--partition P] [--time T] "
+            + "[--cpus-per-task C] [--out DIR] [--frames SET] [-j N] [--dry-run] [--wait]",
+        discussion: """
+            Checks the jobs, writes render.sbatch (an array job: task K runs `renderfarm render …
+            --shard K/N`), merge.sbatch (runs `renderfarm merge` after every task succeeded) and
+            submit.sh into OUTDIR/slurm/, submits them with `sbatch --parsable` and prints the job
+            ids and how to watch them. The scripts call this renderfarm executable and its plugin
+            folders by absolute path, so the nodes need the same paths (a shared file system), as
+            they need the output folder. Submitting the same job again renders only the frames still
+            missing. --wait waits for the merge job, then checks the folder like `merge`. Exit codes:
+            0 submitted (with --wait: complete), 1 frames missing after --wait, 64 usage, 65 invalid
+            job, 66 missing file, 69 sbatch not found or the submission refused, 73 / 74 cannot
+            write the scripts.
+            """,
+        options: [
+            OptionSpec(names: ["--slurm"], value: nil, help: "Submit to Slurm (the supported scheduler)."),
+            OptionSpec(names: ["--tasks"], value: "N", help: "Array tasks, one shard each (default 4)."),
+            OptionSpec(names: ["--max-running"], value: "M", help: "Run at most M tasks at once (--array=…%M)."),
+            OptionSpec(names: ["--partition"], value: "P", help: "Slurm partition for both jobs."),
+            OptionSpec(names: ["--time"], value: "T", help: "Time limit of each job, e.g. 30 or 2:00:00."),
+            OptionSpec(names: ["--cpus-per-task"], value: "C", help: "CPUs per task; frames in flight follow it."),
+            OptionSpec(names: ["--out"], value: "DIR", help: "Output folder (default: the job's output.dir)."),
+            OptionSpec(names: ["--output-root"], value: "DIR", help: "Allow output.dir anywhere inside DIR."),
+            OptionSpec(names: ["--frames"], value: "SET", help: "Render these frames instead, e.g. 0-99."),
+            OptionSpec(names: ["-j", "--jobs"], value: "N", help: "Frames in flight per task (default: its CPUs)."),
+            OptionSpec(names: ["--shard-mode"], value: "MODE", help: "contiguous (default) or interleaved."),
+            OptionSpec(names: ["--dry-run"], value: nil, help: "Print the scripts; write and submit nothing."),
+            OptionSpec(names: ["--wait"], value: nil, help: "Wait for the merge job and report the result."),
+            CommonOptions.pluginPath,
+        ],
+        positionals: 1...Int.max)
+
+    let arguments: ParsedArguments
+    let tasks: Int
+    let maxRunning: Int?
+    let cpusPerTask: Int?
+    let concurrency: Int?
+    let interleaved: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+        guard arguments.flag("--slurm") else {
+            throw UsageError(message: "submit needs a scheduler: add --slurm (the one supported)", command: "submit")
+        }
+        tasks = try arguments.integer("--tasks", in: 1...100_000, command: "submit") ?? 4
+        maxRunning = try arguments.integer("--max-running", in: 1...100_000, command: "submit")
+        cpusPerTask = try arguments.integer("--cpus-per-task", in: 1...1024, command: "submit")
+        concurrency = try arguments.integer("--jobs", in: 1...1024, command: "submit")
+        interleaved = try arguments.choice("--shard-mode", ["contiguous", "interleaved"], default: "contiguous",
+                                           command: "submit") == "interleaved"
+    }
+
+    func run(_ terminal: Terminal) -> ExitCode {
+        let out = arguments.value("--out").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let plan = PlanOptions(outputOverride: out, outputRoot: arguments.value("--output-root"),
+                               frames: arguments.value("--frames"))
+        let jobs: [PreparedJob]
+        switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
+        case .success(let prepared): jobs = prepared
+        case .failure(let code): return code
+        }
+        guard let first = jobs.first else { return .noInput }
+        guard jobs.count == 1 || out != nil else {
+            terminal.error("submitting \(jobs.count) jobs needs --out DIR (each job renders into DIR/<name>)\n"
+                + "see `renderfarm submit --help`")
+            return .usage
+        }
+        let folder = out ?? first.outputDirectory
+        let scripts: SlurmScripts
+        do {
+            scripts = try SlurmScripts(SlurmScripts.Request(
+                executable: Self.executable(), jobFiles: jobs.map(\.job.file), output: folder,
+                jobFolders: jobs.map(\.outputDirectory),
+                scriptFolder: (folder as NSString).appendingPathComponent("slurm"),
+                pluginPath: Self.pluginFolders(arguments.all("--plugin-path")),
+                name: jobs.count == 1 ? first.job.spec.name : "\(first.job.spec.name)+\(jobs.count - 1)",
+                tasks: tasks, maxRunning: maxRunning, partition: arguments.value("--partition"),
+                time: arguments.value("--time"), cpusPerTask: cpusPerTask, concurrency: concurrency,
+                frames: arguments.value("--frames"), interleaved: interleaved))
+        } catch {
+            terminal.error("\(error.description)\nsee `renderfarm submit --help`")
+            return .usage
+        }
+        if arguments.flag("--dry-run") {
+            for (path, text) in [(scripts.renderPath, scripts.render), (scripts.mergePath, scripts.merge),
+                                 (scripts.submitPath, scripts.submit)] {
+                terminal.print("# ---- \(path)\n\(text)\n")
+            }
+            terminal.print("# dry run: nothing written or submitted; without --dry-run, submit runs:")
+            terminal.print("#   sbatch --parsable \(SlurmScripts.quote(scripts.renderPath))")
+            terminal.print("#   sbatch --parsable --dependency=afterok:<array job id> "
+                + SlurmScripts.quote(scripts.mergePath))
+            return .ok
+        }
+        guard let slurm = SlurmClient() else {
+            terminal.error(SlurmClient.missingMessage)
+            return .unavailable
+        }
+        return submit(scripts, jobs: jobs, slurm: slurm, terminal: terminal)
+    }
+
+    private func submit(_ scripts: SlurmScripts, jobs: [PreparedJob], slurm: SlurmClient, terminal: Terminal)
+        -> ExitCode
+    {
+        do {
+            try scripts.write()
+        } catch {
+            terminal.error(error.description)
+            return ExitCode(error)
+        }
+        let scriptFolder = (scripts.renderPath as NSString).deletingLastPathComponent
+        let array: String
+        let merge: String
+        do {
+            array = try slurm.submit(scripts.renderPath, in: scriptFolder)
+        } catch {
+            terminal.error(error.description)
+            return .unavailable
+        }
+        do {
+            merge = try slurm.submit(scripts.mergePath, extra: ["--dependency=afterok:\(array)"], in: scriptFolder)
+        } catch {
+            terminal.error("\(error.description)\nthe render array job \(array) is queued; "
+                + "cancel it with `scancel \(array)`")
+            return .unavailable
+        }
+        let log = { (pattern: String, replacements: [(String, String)]) in
+            replacements.reduce(pattern) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+        }
+        terminal.print("submitted \(tasks) render task\(tasks == 1 ? "" : "s") as array job \(array), "
+            + "merge job \(merge) after them")
+        terminal.print("  scripts: \(scriptFolder)/")
+        terminal.print("  logs:    \(log(scripts.renderLog, [("%A", array), ("%a", "K")])), "
+            + log(scripts.mergeLog, [("%j", merge)]))
+        terminal.print("  watch:   squeue -j \(array),\(merge)")
+        terminal.print("           sacct -j \(array),\(merge) --format=JobID,JobName,State,ExitCode,Elapsed")
+        for job in jobs {
+            terminal.print("  result:  \((job.outputDirectory as NSString).appendingPathComponent("manifest.json"))")
+        }
+        guard arguments.flag("--wait") else { return .ok }
+        return wait(array: array, merge: merge, jobs: jobs, scripts: scripts, slurm: slurm, terminal: terminal)
+    }
+
+    /// Polls the merge job until it has ended, names the render tasks that did not complete,
+    /// then checks every output folder like `merge` does.
+    private func wait(array: String, merge: String, jobs: [PreparedJob], scripts: SlurmScripts, slurm: SlurmClient,
+                      terminal: Terminal) -> ExitCode {
+        var last = ""
+        var final = ""
+        do {
+            while true {
+                guard let state = try slurm.states(of: merge).first else { break }
+                let line = state.state + (state.reason == "None" ? "" : " (\(state.reason))")
+                if line != last { terminal.note("renderfarm: merge job \(merge): \(line)") }
+                last = line
+                if SlurmClient.isFinal(state.state) {
+                    final = state.state
+                    break
+                }
+                sleep(2)
+            }
+            for task in try slurm.states(of: array) where task.state != "COMPLETED" {
+                let index = task.job.split(separator: "_").last.map(String.init) ?? "K"
+                let log = scripts.renderLog.replacingOccurrences(of: "%A", with: array)
+                    .replacingOccurrences(of: "%a", with: index)
+                terminal.note("renderfarm: render task \(task.job): \(task.state); log: \(log)")
+            }
+        } catch {
+            terminal.error(error.description)
+            return .unavailable
+        }
+        if final != "COMPLETED" && !final.isEmpty {
+            terminal.note("renderfarm: the merge job did not complete (\(final)); checking the output here")
+        }
+        var worst = ExitCode.ok
+        for job in jobs {
+            let code = MergeCommand.merge(job.outputDirectory, terminal: terminal)
+            if worst == .ok || (worst == .framesFailed && code != .ok) { worst = code }
+        }
+        return worst
+    }
+
+    /// This executable, by absolute path (the nodes run the same installation).
+    static func executable() -> String {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// The plugin search path that exists here, absolute and in order, for the tasks' --plugin-path.
+    static func pluginFolders(_ extra: [String]) -> [String] {
+        PluginCatalog.searchPath(extra: extra).filter { folder in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+    }
+}
