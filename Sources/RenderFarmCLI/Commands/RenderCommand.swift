@@ -11,9 +11,11 @@ struct RenderCommand: Command {
         discussion: """
             Frames of all jobs share one scheduler with N frames in flight. A re-run renders only
             what is missing or changed (the journal in the output folder records finished frames);
-            --force renders everything again. Results go to standard output, progress to standard
-            error. Exit codes: 0 ok, 1 some frames failed, 64 usage, 65 invalid job, 66 missing
-            file, 69 no plugins, 73 cannot create output, 74 I/O error, 130 interrupted.
+            --force renders everything again. With --shard K/N, several runs (hosts) share one
+            output folder, each with its own journal, and `renderfarm merge` writes the manifest.
+            Results go to standard output, progress to standard error. Exit codes: 0 ok, 1 some
+            frames failed, 64 usage, 65 invalid job, 66 missing file, 69 no plugins, 73 cannot
+            create output, 74 I/O error, 130 interrupted.
             With --video FILE one job is rendered straight into a video: frames are drawn
             concurrently and piped in frame order to one ffmpeg (no PNGs, journal or manifest);
             the result equals `renderfarm encode` of the PNGs with the same preset (69 when ffmpeg

@@ -15,10 +15,10 @@ struct SubmitCommand: Command {
             ids and how to watch them. The scripts call this renderfarm executable and its plugin
             folders by absolute path, so the nodes need the same paths (a shared file system), as
             they need the output folder. Submitting the same job again renders only the frames still
-            missing. --wait waits for the merge job, then checks the folder like `merge`. Exit codes:
-            0 submitted (with --wait: complete), 1 frames missing after --wait, 64 usage, 65 invalid
-            job, 66 missing file, 69 sbatch not found or the submission refused, 73 / 74 cannot
-            write the scripts.
+            missing. --wait waits for the merge job, then checks the folder like `merge` (stopping
+            the wait leaves the jobs running). Exit codes: 0 submitted (with --wait: complete),
+            1 frames missing after --wait, 64 usage, 65 invalid job, 66 missing file, 69 sbatch
+            not found or the submission refused, 73 / 74 cannot write the scripts.
             """,
         options: [
             OptionSpec(names: ["--slurm"], value: nil, help: "Submit to Slurm (the supported scheduler)."),
