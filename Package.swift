@@ -17,8 +17,12 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
-        // libpng needs setjmp/longjmp, which Swift cannot call: the writer stays in C.
-        .target(name: "CPNGWriter", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])]),
+        // libpng needs setjmp/longjmp, which Swift cannot call: the writer stays in C. Frames without
+        // row filters are compressed by libdeflate or zlib directly (README, "Performance").
+        .target(
+            name: "CPNGWriter", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("deflate"), .linkedLibrary("z")]
+        ),
         .target(name: "RenderFarmPluginABI"),
 
         .target(name: "StrictJSON"),

@@ -14,6 +14,9 @@ public final class PreparedJob: Sendable {
     /// A hash of everything that decides the pixels (DESIGN.md §5), shared by all frames.
     public let fingerprint: String
     let layers: [PluginInstance]
+    /// How many bottom layers are frame-invariant (`RF_PLUGIN_FRAME_INVARIANT`): drawn once per
+    /// worker with the background and copied into every frame.
+    let staticLayerCount: Int
 
     var spec: JobSpec { job.spec }
 
@@ -23,6 +26,7 @@ public final class PreparedJob: Sendable {
         self.frames = frames
         self.layers = layers
         plugins = layers.map(\.plugin.info)
+        staticLayerCount = layers.prefix { $0.plugin.info.frameInvariant }.count
         fingerprint = SHA256.hex(canonical.serialized(sortedKeys: true))
     }
 
