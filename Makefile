@@ -13,9 +13,9 @@ TEST_PLUGIN_DIR := .build/test-plugins
 TEST_PLUGIN     := $(TEST_PLUGIN_DIR)/librenderfarm-test-faults.so
 
 # Debian packages the build and the tests need.
-PACKAGES := pkgconf libcairo2-dev libpng-dev libssl-dev libchipmunk-dev
+PACKAGES := pkgconf libcairo2-dev libpng-dev libssl-dev libchipmunk-dev libdeflate-dev zlib1g-dev pngcheck
 
-.PHONY: all deps build demo render validate plugins test test-plugin fuzz clean help
+.PHONY: all deps build demo render validate plugins test test-plugin fuzz bench bench-quick clean help
 
 all: build
 
@@ -26,6 +26,8 @@ help:
 	@echo "make validate JOB=F  check a job file without rendering"
 	@echo "make plugins         list the installed effect plugins and their parameters"
 	@echo "make fuzz            1,000 mutated job files through the binary (exit codes, no crash, output untouched)"
+	@echo "make bench           release build, then RenderFarm vs hand-written C on the reference jobs (one table)"
+	@echo "make bench-quick     the same in a short mode (CI runs it so the benchmark cannot rot)"
 	@echo "make deps            install the Debian packages: $(PACKAGES)"
 	@echo "make clean           remove build products and rendered output"
 
@@ -74,6 +76,18 @@ test: deps $(TEST_PLUGIN)
 fuzz: deps $(TEST_PLUGIN)
 	$(SWIFT) build --build-tests
 	RENDERFARM_FUZZ_CASES=1000 $(SWIFT) test --skip-build --filter FuzzTests
+
+# The benchmark (README "Performance"): release builds of renderfarm, the plugins, renderfarm-bench
+# and the C programs it compares with. BENCH_ARGS='--rounds 5' for more rounds.
+BENCH_ARGS ?=
+
+bench: deps
+	$(SWIFT) build -c release
+	.build/release/renderfarm-bench $(BENCH_ARGS)
+
+bench-quick: deps
+	$(SWIFT) build -c release
+	.build/release/renderfarm-bench --quick
 
 clean:
 	rm -rf .build jobs/out

@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "renderfarm", targets: ["renderfarm"]),
         .library(name: "renderfarm-floating-heart", type: .dynamic, targets: ["FloatingHeart"]),
         .library(name: "renderfarm-gradient", type: .dynamic, targets: ["Gradient"]),
+        .executable(name: "renderfarm-bench", targets: ["RenderFarmBench"]),
+        .executable(name: "renderfarm-bench-floor", targets: ["RenderFarmBenchFloor"]),
     ],
     targets: [
         // C libraries from Debian (pkg-config), each with a [system] modulemap and a shim header.
@@ -42,9 +44,16 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m")]
         ),
 
+        // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
+        .executableTarget(name: "RenderFarmBench", dependencies: ["StrictJSON"], exclude: ["Jobs"]),
+        .executableTarget(
+            name: "RenderFarmBenchFloor", dependencies: ["CCairo", "CPNG", "CPNGWriter"],
+            cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("m")]
+        ),
+
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
-        .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm"]),
+        .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm", "CPNGWriter", "CairoKit"]),
         .testTarget(name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI", "CCrypto", "CairoKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -29,9 +29,9 @@ static size_t finish_chunk(uint8_t *out, const char type[4], uint32_t length) {
     return (size_t)length + 12;
 }
 
-/* Converts every row into enc->scanlines and returns how many pixels are flat: every byte of
- * the pixel as written is the same value (transparent black, opaque grey), the case that
- * libdeflate's fastest level handles slowly. */
+/* Converts every row into enc->scanlines and returns how many pixels of every fourth row are
+ * flat: every byte of the pixel as written is the same value (transparent black, opaque grey),
+ * the case that libdeflate's fastest level handles slowly. */
 static size_t convert_rows(rf_png_encoder *enc, const uint8_t *pixels, uint32_t width, uint32_t height,
                            size_t stride, int opaque, size_t row_bytes) {
     size_t flat = 0;
@@ -40,6 +40,7 @@ static size_t convert_rows(rf_png_encoder *enc, const uint8_t *pixels, uint32_t 
         uint8_t *dst = enc->scanlines + (size_t)y * (row_bytes + 1);
         dst[0] = 0; /* filter type None */
         rf_convert_row(src, dst + 1, width, opaque);
+        if (y % 4 != 0) continue;
         for (uint32_t x = 0; x < width; x++) {
             uint32_t p = src[x];
             flat += opaque ? (p & 0xFFFFFFu) == (p & 0xFFu) * 0x010101u : p == (p & 0xFFu) * 0x01010101u;
@@ -118,7 +119,7 @@ int rf_png_encode_unfiltered(rf_png_encoder *enc, const uint8_t *pixels, uint32_
     uint64_t converted = rf_now_ns();
 
     int use_libdeflate = compression == 0
-        || (compression == 1 && flat * RF_FLAT_SHARE_FOR_ZLIB < (size_t)width * height);
+        || (compression == 1 && flat * RF_FLAT_SHARE_FOR_ZLIB < (size_t)width * ((height + 3) / 4));
     size_t bound = use_libdeflate ? libdeflate_zlib_compress_bound(NULL, raw_length)
                                   : (size_t)compressBound((uLong)raw_length) + 64;
     static const uint8_t signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
