@@ -141,10 +141,12 @@ int rf_png_encode_unfiltered(rf_png_encoder *enc, const uint8_t *pixels, uint32_
     length += finish_chunk(out + length, "sRGB", 1);
 
     uint8_t *stream = out + length + 8;
-    size_t compressed = use_libdeflate ? compress_libdeflate(enc, compression, enc->scanlines, raw_length, stream, bound)
-                                       : compress_zlib(enc, compression, enc->scanlines, raw_length, stream, bound);
+    size_t compressed = use_libdeflate
+        ? compress_libdeflate(enc, compression, enc->scanlines, raw_length, stream, bound)
+        : compress_zlib(enc, compression, enc->scanlines, raw_length, stream, bound);
     if (compressed == 0) {
-        if (err && errlen) snprintf(err, errlen, "%s could not compress the image", use_libdeflate ? "libdeflate" : "zlib");
+        const char *library = use_libdeflate ? "libdeflate" : "zlib";
+        if (err && errlen) snprintf(err, errlen, "%s could not compress the image", library);
         return -1;
     }
     length += finish_chunk(out + length, "IDAT", (uint32_t)compressed);

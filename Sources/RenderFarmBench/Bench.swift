@@ -60,9 +60,9 @@ struct Bench {
                     }
                     if round == 0, let mine = folders[.renderfarm], let theirs = folders[.floorEngine] {
                         let check = Runner.identicalFrames(mine, theirs)
-                        let verdict = check.same == check.total ? "identical" : "DIFFERENT"
-                        row.note = "content \(verdict): \(check.same)/\(check.total) frames byte-identical to the C floor "
-                            + "using RenderFarm's encoder"
+                        let verdict = check.same == check.total ? "identical" : "NOT all identical"
+                        row.note = "content \(verdict): \(check.same)/\(check.total) frames byte-identical "
+                            + "to the C floor using RenderFarm's encoder"
                     }
                     for folder in folders.values { try? FileManager.default.removeItem(atPath: folder) }
                 }

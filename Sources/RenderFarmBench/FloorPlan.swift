@@ -40,7 +40,8 @@ enum FloorPlan {
             let frame = try JSONParser.parse(line, limits: limits).objectValue ?? JSONObject()
             var hearts: [Double] = []
             var count = 0
-            for layer in frame["layers"]?.arrayValue ?? [] where layer.objectValue?["effect"]?.stringValue == "floating-heart" {
+            let layers = frame["layers"]?.arrayValue ?? []
+            for layer in layers where layer.objectValue?["effect"]?.stringValue == "floating-heart" {
                 for item in layer.objectValue?["items"]?.arrayValue ?? [] {
                     guard let heart = item.objectValue, heart["visible"]?.boolValue == true,
                         let plan = heart["plan"]?.objectValue else { continue }

@@ -72,14 +72,20 @@ struct Runner {
     func floor(_ variant: Variant, plan: String, count: Int, concurrency: Int, output: String) throws -> Measurement {
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let run = ChildProcess.run([floor, variant.rawValue, plan, output, String(concurrency)])
-        guard run.exitCode == 0 else { throw Failure.failed("renderfarm-bench-floor \(variant.rawValue) exited \(run.exitCode)") }
+        guard run.exitCode == 0 else {
+            throw Failure.failed("renderfarm-bench-floor \(variant.rawValue) exited \(run.exitCode)")
+        }
         return Measurement(seconds: run.seconds, frames: count, peakKiB: run.peakKiB,
                            bytesPerFrame: Self.averagePNGBytes(in: output))
     }
 
+    static func pngFiles(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".png") }
+    }
+
     /// Average size of the PNG files in `folder`.
     static func averagePNGBytes(in folder: String) -> Double {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".png") }
+        let names = pngFiles(in: folder)
         guard !names.isEmpty else { return 0 }
         let total = names.reduce(0) { sum, name in
             let attributes = try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)
@@ -90,7 +96,7 @@ struct Runner {
 
     /// How many PNG files in `first` have a byte-identical file of the same name in `second`.
     static func identicalFrames(_ first: String, _ second: String) -> (same: Int, total: Int) {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: first)) ?? []).filter { $0.hasSuffix(".png") }
+        let names = pngFiles(in: first)
         let same = names.filter { name in
             guard let a = FileManager.default.contents(atPath: first + "/" + name),
                 let b = FileManager.default.contents(atPath: second + "/" + name) else { return false }

@@ -9,7 +9,9 @@ struct Report {
 
     /// Median over rounds of RenderFarm's fps divided by `variant`'s fps in the same round.
     static func ratio(_ row: Bench.Row, to variant: Variant) -> Double? {
-        guard let mine = row.results[.renderfarm], let theirs = row.results[variant], !theirs.isEmpty else { return nil }
+        guard let mine = row.results[.renderfarm], let theirs = row.results[variant], !theirs.isEmpty else {
+            return nil
+        }
         return median(zip(mine, theirs).map { $0.fps / max($1.fps, 1e-9) })
     }
 
@@ -54,15 +56,19 @@ struct Report {
         if let memory {
             let growth = Double(memory.long.kib - memory.short.kib) / Double(max(1, memory.short.kib)) * 100
             lines.append("")
-            lines.append("memory: peak RSS \(Self.format(Double(memory.short.kib) / 1024, 1)) MB for \(memory.short.frames) "
-                + "frames, \(Self.format(Double(memory.long.kib) / 1024, 1)) MB for \(memory.long.frames) frames "
-                + "(\(growth >= 0 ? "+" : "")\(Self.format(growth, 1)) %), \(rows.first?.label ?? ""), -j \(memory.concurrency)")
+            let short = Self.format(Double(memory.short.kib) / 1024, 1)
+            let long = Self.format(Double(memory.long.kib) / 1024, 1)
+            lines.append("memory: peak RSS \(short) MB for \(memory.short.frames) frames, \(long) MB for "
+                + "\(memory.long.frames) frames (\(growth >= 0 ? "+" : "")\(Self.format(growth, 1)) %), "
+                + "\(rows.first?.label ?? ""), -j \(memory.concurrency)")
         }
         if let startupMilliseconds {
-            lines.append("startup: renderfarm validate jobs/live-hearts.json: \(Self.format(startupMilliseconds, 1)) ms "
-                + "(median of 11 runs)")
+            lines.append("startup: renderfarm validate jobs/live-hearts.json: "
+                + "\(Self.format(startupMilliseconds, 1)) ms (median of 11 runs)")
         }
-        let notes = rows.compactMap { row in row.note.map { "  \(row.label)\(row.concurrency > 0 ? ", -j \(row.concurrency)" : ""): \($0)" } }
+        let notes = rows.compactMap { row in
+            row.note.map { "  \(row.label)\(row.concurrency > 0 ? ", -j \(row.concurrency)" : ""): \($0)" }
+        }
         if !notes.isEmpty { lines += ["", "notes:"] + notes }
         lines += ["", "acceptance:"] + acceptance
         lines.append("""
@@ -81,7 +87,8 @@ struct Report {
         let measured = rows.filter { $0.concurrency > 0 && $0.results[.floorLibpng] != nil }
         let floors = measured.compactMap { Self.ratio($0, to: .floorLibpng) }
         if let worst = floors.min() {
-            checks.append("  >= 0.9x the C floor on every row: \(worst >= 0.9 ? "met" : "NOT met") (lowest \(Self.format(worst, 2)))")
+            checks.append("  >= 0.9x the C floor on every row: \(worst >= 0.9 ? "met" : "NOT met") "
+                + "(lowest \(Self.format(worst, 2)))")
         }
         for row in measured {
             guard let target = row.naiveTarget, let ratio = Self.ratio(row, to: .naive) else { continue }

@@ -29,8 +29,9 @@ do {
     let memory = try bench.memory()
     let startup = bench.startup()
     let cores = ProcessInfo.processInfo.activeProcessorCount
-    let header = "renderfarm-bench\(quick ? " --quick" : ""): \(cores) cores, \(rounds) round\(rounds == 1 ? "" : "s"), "
-        + "frames per run: \(ReferenceJob.all(packageRoot: packageRoot).map { quick ? $0.quickFrames : $0.frames }.map(String.init).joined(separator: "/"))"
+    let counts = ReferenceJob.all(packageRoot: packageRoot).map { String(quick ? $0.quickFrames : $0.frames) }
+    let header = "renderfarm-bench\(quick ? " --quick" : ""): \(cores) cores, "
+        + "\(rounds) round\(rounds == 1 ? "" : "s"), frames per run: \(counts.joined(separator: "/"))"
     print(Report(rows: rows, memory: memory, startupMilliseconds: startup, header: header).text)
 } catch {
     FileHandle.standardError.write(Data("renderfarm-bench: \(error)\n".utf8))

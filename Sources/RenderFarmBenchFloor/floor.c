@@ -110,9 +110,11 @@ static void *run(void *argument) {
         floor_draw_hearts(plan, frame, w.cr);
         cairo_surface_flush(w.surface);
         snprintf(path, sizeof(path), "%s/frame_%05u.png", s->outdir, frame->index);
-        int status = s->mode == MODE_NAIVE ? (cairo_surface_write_to_png(w.surface, path) == CAIRO_STATUS_SUCCESS ? 0 : -1)
-                   : s->mode == MODE_ENGINE ? write_engine(&w, plan, path)
-                                            : write_libpng(plan, &w, path);
+        int status;
+        if (s->mode == MODE_NAIVE)
+            status = cairo_surface_write_to_png(w.surface, path) == CAIRO_STATUS_SUCCESS ? 0 : -1;
+        else if (s->mode == MODE_ENGINE) status = write_engine(&w, plan, path);
+        else status = write_libpng(plan, &w, path);
         if (status != 0) {
             fprintf(stderr, "renderfarm-bench-floor: cannot write %s\n", path);
             atomic_store(&s->failed, 1);

@@ -17,7 +17,8 @@ struct OutputFormatTests {
         let render = try Binary.run(["render", "jobs/\(job)", "--frames", "0-7,60-63", "--out", out.path,
                                      "--progress", "none", "-j", "2"])
         #expect(render.status == 0, "\(render.stderr)")
-        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".png") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".png") }
+            .sorted()
         #expect(files.count == 12)
         let check = Process()
         check.executableURL = URL(fileURLWithPath: pngcheck)
@@ -37,7 +38,8 @@ struct OutputFormatTests {
         let redrawn = try TemporaryFolder()
         let arguments = ["render", "jobs/hearts-on-gradient.json", "--frames", "0-11", "--progress", "none", "-j", "2"]
         let first = try Binary.run(arguments + ["--out", cached.path])
-        let second = try Binary.run(arguments + ["--out", redrawn.path], environment: ["RENDERFARM_STATIC_LAYERS": "redraw"])
+        let second = try Binary.run(arguments + ["--out", redrawn.path],
+                                    environment: ["RENDERFARM_STATIC_LAYERS": "redraw"])
         #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")
         let one = try Manifest(folder: cached.url).frames.map(\.sha256)
         let two = try Manifest(folder: redrawn.url).frames.map(\.sha256)

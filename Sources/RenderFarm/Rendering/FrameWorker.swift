@@ -121,7 +121,8 @@ final class FrameWorker {
         for layer in layers {
             let instance = job.layers[layer]
             context.save()
-            let failure = instance.render(on: context.pointer, frame: job.abiFrame(index, layerStart: instance.layerStart))
+            let frame = job.abiFrame(index, layerStart: instance.layerStart)
+            let failure = instance.render(on: context.pointer, frame: frame)
             context.restore()
             if let failure {
                 context.restore()
