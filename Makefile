@@ -13,16 +13,15 @@ TEST_PLUGIN_DIR := .build/test-plugins
 TEST_PLUGIN     := $(TEST_PLUGIN_DIR)/librenderfarm-test-faults.so
 
 # Debian packages the build and the tests need.
-PACKAGES := pkgconf libcairo2-dev libpng-dev libssl-dev libchipmunk-dev
+PACKAGES := pkgconf libcairo2-dev libpng-dev libssl-dev libchipmunk-dev libdeflate-dev zlib1g-dev pngcheck
 # What the hand-off to video and the CI render targets need (the tests run ffmpeg too).
 HANDOFF_PACKAGES := ffmpeg time
-
-.PHONY: all deps build demo render validate plugins test test-plugin fuzz clean help
-.PHONY: deps-handoff renders ci-render update-references bench-video
-# ...and the Slurm integration test: a one-node cluster on loopback (DESIGN.md §8).
+# The Slurm integration test: a one-node cluster on loopback (DESIGN.md §8).
 SLURM_PACKAGES := slurm-wlm munge
 SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
-.PHONY: slurm-deps slurm-test
+
+.PHONY: all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
+        ci-render update-references bench bench-quick bench-video slurm-test clean
 
 all: build
 
@@ -34,6 +33,8 @@ help:
 	@echo "make validate JOB=F  check a job file without rendering"
 	@echo "make plugins         list the installed effect plugins and their parameters"
 	@echo "make fuzz            1,000 mutated job files through the binary (exit codes, no crash, output untouched)"
+	@echo "make bench           release build, then RenderFarm vs hand-written C on the reference jobs (one table)"
+	@echo "make bench-quick     the same in a short mode (CI runs it so the benchmark cannot rot)"
 	@echo "make deps            install the Debian packages: $(PACKAGES)"
 	@echo "make renders         render every job in jobs/ (ARGS='--scale 0.5' for a quick look)"
 	@echo "make ci-render       reduced-scale renders of jobs/: complete, deterministic, equal to Tests/References"
@@ -115,6 +116,18 @@ slurm-test: deps slurm-deps $(TEST_PLUGIN)
 	echo "local Slurm cluster running, state in $$dir"; \
 	RENDERFARM_SLURM=1 SLURM_CONF=$$dir/slurm.conf RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
 	    $(SWIFT) test --skip-build --filter SlurmIntegrationTests
+
+# The benchmark (README "Performance"): release builds of renderfarm, the plugins, renderfarm-bench
+# and the C programs it compares with. BENCH_ARGS='--rounds 5' for more rounds.
+BENCH_ARGS ?=
+
+bench: deps
+	$(SWIFT) build -c release
+	.build/release/renderfarm-bench $(BENCH_ARGS)
+
+bench-quick: deps
+	$(SWIFT) build -c release
+	.build/release/renderfarm-bench --quick
 
 clean:
 	rm -rf .build jobs/out

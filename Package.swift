@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "renderfarm-gradient", type: .dynamic, targets: ["Gradient"]),
         .library(name: "renderfarm-parabolic-drop", type: .dynamic, targets: ["ParabolicDrop"]),
         .library(name: "renderfarm-physics-bounce", type: .dynamic, targets: ["PhysicsBounce"]),
+        .executable(name: "renderfarm-bench", targets: ["RenderFarmBench"]),
+        .executable(name: "renderfarm-bench-floor", targets: ["RenderFarmBenchFloor"]),
     ],
     targets: [
         // C libraries from Debian (pkg-config), each with a [system] modulemap and a shim header.
@@ -21,8 +23,12 @@ let package = Package(
         // Chipmunk2D has no .pc file on Debian: the modulemap links "chipmunk" directly.
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
 
-        // libpng needs setjmp/longjmp, which Swift cannot call: the writer stays in C.
-        .target(name: "CPNGWriter", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])]),
+        // libpng needs setjmp/longjmp, which Swift cannot call: the writer stays in C. Frames without
+        // row filters are compressed by libdeflate or zlib directly (README, "Performance").
+        .target(
+            name: "CPNGWriter", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("deflate"), .linkedLibrary("z")]
+        ),
         .target(name: "RenderFarmPluginABI"),
 
         .target(name: "StrictJSON"),
@@ -44,9 +50,16 @@ let package = Package(
         .target(name: "ParabolicDrop", dependencies: ["EffectKit"], path: "plugins/parabolic-drop"),
         .target(name: "PhysicsBounce", dependencies: ["EffectKit"], path: "plugins/physics-bounce"),
 
+        // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
+        .executableTarget(name: "RenderFarmBench", dependencies: ["StrictJSON"], exclude: ["Jobs"]),
+        .executableTarget(
+            name: "RenderFarmBenchFloor", dependencies: ["CCairo", "CPNG", "CPNGWriter"],
+            cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("m")]
+        ),
+
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
-        .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm"]),
+        .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm", "CPNGWriter", "CairoKit"]),
         .testTarget(name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI", "CCrypto", "CairoKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,4 @@
-#include "png_writer.h"
+#include "png_internal.h"
 
 #include <png.h>
 #include <pthread.h>
@@ -8,24 +8,26 @@
 #include <string.h>
 #include <time.h>
 
-/* unpremultiply[a][c] = round(c * 255 / a): 64 KiB, built once (DESIGN.md §8). */
-static uint8_t unpremultiply[256][256];
+/* The unpremultiply lookup table (DESIGN.md §8). */
+uint8_t rf_unpremultiply[256][256];
 static pthread_once_t unpremultiply_once = PTHREAD_ONCE_INIT;
 
 static void build_unpremultiply(void) {
     for (int a = 0; a < 256; a++) {
         for (int c = 0; c < 256; c++) {
             if (a == 0) {
-                unpremultiply[a][c] = 0;
+                rf_unpremultiply[a][c] = 0;
             } else {
                 int v = (c * 255 + a / 2) / a;
-                unpremultiply[a][c] = (uint8_t)(v > 255 ? 255 : v);
+                rf_unpremultiply[a][c] = (uint8_t)(v > 255 ? 255 : v);
             }
         }
     }
 }
 
-static uint64_t now_ns(void) {
+void rf_png_prepare_tables(void) { pthread_once(&unpremultiply_once, build_unpremultiply); }
+
+uint64_t rf_now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
@@ -34,9 +36,10 @@ static uint64_t now_ns(void) {
 int rf_argb32_is_opaque(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride) {
     for (uint32_t y = 0; y < height; y++) {
         const uint32_t *row = (const uint32_t *)(pixels + (size_t)y * stride);
-        for (uint32_t x = 0; x < width; x++) {
-            if ((row[x] >> 24) != 0xFF) return 0;
-        }
+        /* An AND over the row without an early exit: the compiler vectorises it. */
+        uint32_t all = 0xFFFFFFFFu;
+        for (uint32_t x = 0; x < width; x++) all &= row[x];
+        if ((all >> 24) != 0xFF) return 0;
     }
     return 1;
 }
@@ -46,19 +49,23 @@ typedef struct write_state {
     int failed;
 } write_state;
 
+int rf_png_reserve(rf_png_encoder *enc, size_t needed) {
+    if (needed <= enc->capacity) return 0;
+    size_t capacity = enc->capacity ? enc->capacity : 1u << 16;
+    while (capacity < needed) capacity *= 2;
+    uint8_t *grown = realloc(enc->data, capacity);
+    if (!grown) return -1;
+    enc->data = grown;
+    enc->capacity = capacity;
+    return 0;
+}
+
 static void write_bytes(png_structp png, png_bytep bytes, png_size_t count) {
     write_state *state = (write_state *)png_get_io_ptr(png);
     rf_png_encoder *enc = state->enc;
-    if (enc->length + count > enc->capacity) {
-        size_t capacity = enc->capacity ? enc->capacity : 1u << 16;
-        while (capacity < enc->length + count) capacity *= 2;
-        uint8_t *grown = realloc(enc->data, capacity);
-        if (!grown) {
-            state->failed = 1;
-            png_error(png, "out of memory growing the PNG buffer");
-        }
-        enc->data = grown;
-        enc->capacity = capacity;
+    if (rf_png_reserve(enc, enc->length + count) != 0) {
+        state->failed = 1;
+        png_error(png, "out of memory growing the PNG buffer");
     }
     memcpy(enc->data + enc->length, bytes, count);
     enc->length += count;
@@ -79,7 +86,7 @@ static void on_error(png_structp png, png_const_charp message) {
 
 static void on_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
 
-static void convert_row(const uint32_t *src, uint8_t *dst, uint32_t width, int opaque) {
+void rf_convert_row(const uint32_t *src, uint8_t *dst, uint32_t width, int opaque) {
     if (opaque) {
         for (uint32_t x = 0; x < width; x++) {
             uint32_t p = src[x];
@@ -93,7 +100,7 @@ static void convert_row(const uint32_t *src, uint8_t *dst, uint32_t width, int o
     for (uint32_t x = 0; x < width; x++) {
         uint32_t p = src[x];
         uint8_t a = (uint8_t)(p >> 24);
-        const uint8_t *lut = unpremultiply[a];
+        const uint8_t *lut = rf_unpremultiply[a];
         dst[0] = lut[(p >> 16) & 0xFF];
         dst[1] = lut[(p >> 8) & 0xFF];
         dst[2] = lut[p & 0xFF];
@@ -121,13 +128,20 @@ int rf_png_encode_argb32(rf_png_encoder *enc, const uint8_t *pixels, uint32_t wi
         if (err && errlen) snprintf(err, errlen, "invalid arguments to the PNG encoder");
         return -1;
     }
-    pthread_once(&unpremultiply_once, build_unpremultiply);
+    rf_png_prepare_tables();
 
     uint64_t convert_ns = 0;
-    uint64_t start = now_ns();
+    uint64_t start = rf_now_ns();
     int opaque = rf_argb32_is_opaque(pixels, width, height, stride);
     enc->opaque = opaque;
-    convert_ns += now_ns() - start;
+    convert_ns += rf_now_ns() - start;
+    if (filter == RF_PNG_FILTER_NONE) {
+        int status = rf_png_encode_unfiltered(enc, pixels, width, height, stride, opaque, compression, timing,
+                                              err, errlen);
+        if (timing) timing->convert_ns += convert_ns;
+        return status;
+    }
+    enc->compressor = RF_PNG_COMPRESSOR_LIBPNG;
 
     size_t channels = opaque ? 3 : 4;
     size_t row_bytes = (size_t)width * channels;
@@ -170,17 +184,17 @@ int rf_png_encode_argb32(rf_png_encoder *enc, const uint8_t *pixels, uint32_t wi
 
     uint64_t encode_ns = 0;
     for (uint32_t y = 0; y < height; y++) {
-        uint64_t t0 = now_ns();
-        convert_row((const uint32_t *)(pixels + (size_t)y * stride), enc->row, width, opaque);
-        uint64_t t1 = now_ns();
+        uint64_t t0 = rf_now_ns();
+        rf_convert_row((const uint32_t *)(pixels + (size_t)y * stride), enc->row, width, opaque);
+        uint64_t t1 = rf_now_ns();
         png_write_row(png, enc->row);
-        uint64_t t2 = now_ns();
+        uint64_t t2 = rf_now_ns();
         convert_ns += t1 - t0;
         encode_ns += t2 - t1;
     }
-    uint64_t t3 = now_ns();
+    uint64_t t3 = rf_now_ns();
     png_write_end(png, info);
-    encode_ns += now_ns() - t3;
+    encode_ns += rf_now_ns() - t3;
     png_destroy_write_struct(&png, &info);
 
     if (timing) {
@@ -192,9 +206,9 @@ int rf_png_encode_argb32(rf_png_encoder *enc, const uint8_t *pixels, uint32_t wi
 
 void rf_argb32_to_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
                        uint8_t *dst) {
-    pthread_once(&unpremultiply_once, build_unpremultiply);
+    rf_png_prepare_tables();
     for (uint32_t y = 0; y < height; y++) {
-        convert_row((const uint32_t *)(pixels + (size_t)y * stride), dst + (size_t)y * width * 4, width, 0);
+        rf_convert_row((const uint32_t *)(pixels + (size_t)y * stride), dst + (size_t)y * width * 4, width, 0);
     }
 }
 
@@ -202,6 +216,7 @@ void rf_png_encoder_free(rf_png_encoder *enc) {
     if (!enc) return;
     free(enc->data);
     free(enc->row);
+    rf_png_unfiltered_free(enc);
     memset(enc, 0, sizeof(*enc));
 }
 

@@ -54,6 +54,17 @@ public final class ImageSurface {
     /// Finishes pending drawing so `bytes` is up to date.
     public func flush() { cairo_surface_flush(pointer) }
 
+    /// Replaces every pixel with those of `other`, which must have the same size and stride:
+    /// how a frame starts from pixels drawn once (static layers).
+    public func copyPixels(from other: ImageSurface) {
+        precondition(other.width == width && other.height == height && other.stride == stride, "surface sizes differ")
+        flush()
+        other.flush()
+        // Both buffers are cairo's own, stride × height bytes each (checked above), and distinct.
+        bytes.update(from: other.bytes, count: stride * height)
+        markDirty()
+    }
+
     /// Tells cairo that `bytes` were changed directly.
     public func markDirty() { cairo_surface_mark_dirty(pointer) }
 

@@ -1,5 +1,9 @@
 // The ABI target is header-only; this file pins the layout of the structs plugins share.
 #include "renderfarm_plugin.h"
 
+#include <stddef.h>
+
 _Static_assert(sizeof(rf_frame) == 24, "rf_frame layout is part of ABI v1");
 _Static_assert(sizeof(uint64_t) == 8, "seeds are 64-bit");
+_Static_assert(offsetof(rf_plugin, flags) >= offsetof(rf_plugin, destroy) + sizeof(void (*)(void *)),
+               "flags comes after every ABI v1 field");

@@ -99,6 +99,7 @@ static const rf_plugin descriptor = {
     .render = render,
     .trace = NULL,
     .destroy = destroy,
+    .flags = RF_PLUGIN_FRAME_INVARIANT, /* render ignores the frame: the host draws it once */
 };
 
 const rf_plugin *rf_plugin_main(uint32_t host_abi_version) {

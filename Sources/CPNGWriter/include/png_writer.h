@@ -5,6 +5,15 @@
  * Input is cairo's CAIRO_FORMAT_ARGB32: native-endian 32-bit words A<<24 | R<<16 | G<<8 | B,
  * premultiplied. Output is a complete PNG file in memory: straight-alpha RGBA, or RGB when every
  * pixel is opaque (smaller and faster to encode).
+ *
+ * Two paths, chosen by the row filter (README "Performance" has the figures):
+ * - RF_PNG_FILTER_NONE: the rows are converted into one buffer and compressed in one call, by
+ *   libdeflate at level 0 and 1 (faster than zlib on most frames) or by zlib otherwise, and the
+ *   PNG chunks are written here. libdeflate 1.14's level 1 is about twice as slow as zlib on long
+ *   runs of one byte value (transparent or grey areas), so a frame in which at least a quarter
+ *   of the pixels are such "flat" pixels goes to zlib instead. The choice depends only on the
+ *   pixels, so output stays deterministic.
+ * - any other filter: libpng, which picks row filters (adaptive: per row among all five).
  */
 #ifndef RF_PNG_WRITER_H
 #define RF_PNG_WRITER_H
@@ -25,6 +34,13 @@ typedef enum rf_png_filter {
     RF_PNG_FILTER_ADAPTIVE = 4, /* libpng picks per row among all five: smallest, slowest */
 } rf_png_filter;
 
+/* Which library compressed the IDAT stream of the last image. */
+typedef enum rf_png_compressor {
+    RF_PNG_COMPRESSOR_LIBPNG = 0,     /* libpng (zlib underneath), with row filters */
+    RF_PNG_COMPRESSOR_ZLIB = 1,       /* zlib in one call, no row filters */
+    RF_PNG_COMPRESSOR_LIBDEFLATE = 2, /* libdeflate in one call, no row filters */
+} rf_png_compressor;
+
 /* An encoder's reusable memory: the PNG bytes of the last frame and a row buffer. Zero it
  * before first use; keep one per worker thread; free with rf_png_encoder_free(). */
 typedef struct rf_png_encoder {
@@ -34,6 +50,13 @@ typedef struct rf_png_encoder {
     uint8_t *row;      /* one converted row */
     size_t row_capacity;
     int opaque;        /* 1 when the last image had no transparency and was written as RGB */
+    rf_png_compressor compressor; /* which compressor wrote the last image's IDAT stream */
+    uint8_t *scanlines; /* every converted row, each after its filter byte (RF_PNG_FILTER_NONE) */
+    size_t scanlines_capacity;
+    void *deflater;     /* struct libdeflate_compressor *, kept for deflater_level */
+    int deflater_level;
+    void *zstream;      /* z_stream *, kept for zstream_level */
+    int zstream_level;
 } rf_png_encoder;
 
 /* Where an encode spent its time, in nanoseconds (pixel conversion vs compression). */
@@ -62,6 +85,10 @@ void rf_argb32_to_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, s
 
 /* The libpng version in use, e.g. "1.6.39". */
 const char *rf_png_library_version(void);
+
+/* The zlib and libdeflate versions in use, e.g. "1.2.13" and "1.14". */
+const char *rf_zlib_library_version(void);
+const char *rf_libdeflate_library_version(void);
 
 #ifdef __cplusplus
 }

@@ -58,16 +58,20 @@ public struct EffectDescriptor: Sendable {
     public var summary: String
     public var threadSafety: ThreadSafety
     public var parameters: [ParameterSpec]
+    /// Whether `render` draws the same pixels at every frame (`RF_PLUGIN_FRAME_INVARIANT`): the
+    /// host then draws a static bottom layer once per worker and copies it into each frame.
+    public var frameInvariant: Bool
 
     public init(
         id: String, identifier: String, version: String, summary: String,
-        threadSafety: ThreadSafety = .full, parameters: [ParameterSpec]
+        threadSafety: ThreadSafety = .full, frameInvariant: Bool = false, parameters: [ParameterSpec]
     ) {
         self.id = id
         self.identifier = identifier
         self.version = version
         self.summary = summary
         self.threadSafety = threadSafety
+        self.frameInvariant = frameInvariant
         self.parameters = parameters
     }
 }

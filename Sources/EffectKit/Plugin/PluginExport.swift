@@ -61,7 +61,8 @@ public final class PluginExport: Sendable {
                 create: exportedCreate,
                 render: exportedRender,
                 trace: exportedTrace,
-                destroy: exportedDestroy
+                destroy: exportedDestroy,
+                flags: descriptor.frameInvariant ? RF_PLUGIN_FRAME_INVARIANT : 0
             )
         )
         ExportedEffect.type.withLock { $0 = effect }

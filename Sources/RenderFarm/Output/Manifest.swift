@@ -49,6 +49,8 @@ enum Manifest {
             "name": "renderfarm", "version": .string(RenderPlan.rendererVersion),
             "cairo": .string(String(cString: cairo_version_string())),
             "libpng": .string(String(cString: rf_png_library_version())),
+            "zlib": .string(String(cString: rf_zlib_library_version())),
+            "libdeflate": .string(String(cString: rf_libdeflate_library_version())),
         ]
         let manifest: JSONObject = [
             "format": .string(format), "version": .number(Double(version)),

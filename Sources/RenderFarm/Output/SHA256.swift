@@ -9,7 +9,19 @@ enum SHA256 {
         // EVP_Digest only fails on allocation failure inside OpenSSL; the zeroed digest then never
         // matches a real file, so a frame would be rendered again rather than trusted.
         _ = EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil)
-        return digest.map { String(format: "%02x", $0) }.joined()
+        return hexString(digest)
+    }
+
+    /// Lower-case hexadecimal digits of `bytes`, without Foundation's per-byte formatting.
+    private static func hexString(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     static func hex(_ data: Data) -> String { data.withUnsafeBytes { hex($0) } }

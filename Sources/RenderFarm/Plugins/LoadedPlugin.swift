@@ -36,9 +36,13 @@ public final class LoadedPlugin: @unchecked Sendable {
         case RF_THREADS_INSTANCE: .instance
         default: .unsafe
         }
+        // `flags` exists only in descriptors whose struct_size reaches it (renderfarm_plugin.h).
+        let flagsEnd = (MemoryLayout<rf_plugin>.offset(of: \rf_plugin.flags) ?? Int.max) + MemoryLayout<UInt32>.size
+        let flags = Int(plugin.struct_size) >= flagsEnd ? plugin.flags : 0
         info = PluginInfo(
             id: id, identifier: text(plugin.identifier), version: text(plugin.version), summary: text(plugin.summary),
-            threadSafety: safety, parameters: parameters, canTrace: plugin.trace != nil, path: path)
+            threadSafety: safety, parameters: parameters, canTrace: plugin.trace != nil, path: path,
+            frameInvariant: flags & RF_PLUGIN_FRAME_INVARIANT != 0)
     }
 
     private static func parameter(_ row: rf_param, path: String) throws(PluginLoadError) -> PluginParameter {

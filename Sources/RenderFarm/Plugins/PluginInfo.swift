@@ -12,6 +12,8 @@ public struct PluginInfo: Sendable, Equatable {
     public var canTrace: Bool
     /// The library file it was loaded from.
     public var path: String
+    /// Whether `render` draws the same pixels at every frame (`RF_PLUGIN_FRAME_INVARIANT`).
+    public var frameInvariant: Bool = false
 
     public enum ThreadSafety: String, Sendable {
         case full, instance, unsafe

@@ -40,11 +40,20 @@ enum FrameFailure: Error {
     }
 }
 
-/// One worker's reusable frame machinery: a surface per canvas size and a PNG encoder.
+/// One worker's reusable frame machinery: a surface for the current canvas size, the static
+/// bottom layers of the current job drawn once, and a PNG encoder. Nothing on the per-frame path
+/// allocates a surface, parses JSON or looks up a dictionary.
 /// Not `Sendable`: it lives on the worker that made it.
 final class FrameWorker {
-    private var surfaces: [Int: (surface: ImageSurface, context: DrawingContext)] = [:]
+    private let cacheStaticLayers: Bool
+    private var canvas: (surface: ImageSurface, context: DrawingContext)?
+    private var staticLayers: (job: PreparedJob, surface: ImageSurface)?
     private var encoder = rf_png_encoder()
+
+    /// `cacheStaticLayers: false` draws every layer at every frame (same bytes, for verification).
+    init(cacheStaticLayers: Bool = true) {
+        self.cacheStaticLayers = cacheStaticLayers
+    }
 
     deinit { rf_png_encoder_free(&encoder) }
 
@@ -57,15 +66,16 @@ final class FrameWorker {
         timings.draw = milliseconds(clock.now - start)
 
         var pngTiming = rf_png_timing()
-        var message = [CChar](repeating: 0, count: 256)
         let compression = job.spec.output.compression
-        let status = rf_png_encode_argb32(
-            &encoder, surface.bytes, UInt32(surface.width), UInt32(surface.height), surface.stride,
-            Int32(compression.level), compression.adaptiveFilters ? RF_PNG_FILTER_ADAPTIVE : RF_PNG_FILTER_NONE,
-            &pngTiming, &message, message.count)
-        guard status == 0 else {
-            throw .drawing(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        let failure: String? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { message in
+            guard let base = message.baseAddress else { return "no memory for a message" }
+            let status = rf_png_encode_argb32(
+                &encoder, surface.bytes, UInt32(surface.width), UInt32(surface.height), surface.stride,
+                Int32(compression.level), compression.adaptiveFilters ? RF_PNG_FILTER_ADAPTIVE : RF_PNG_FILTER_NONE,
+                &pngTiming, base, message.count)
+            return status == 0 ? nil : String(cString: base)
         }
+        if let failure { throw .drawing(failure) }
         timings.convert = Double(pngTiming.convert_ns) / 1e6
         timings.encode = Double(pngTiming.encode_ns) / 1e6
         let opaque = encoder.opaque != 0
@@ -82,20 +92,45 @@ final class FrameWorker {
         return WrittenFrame(sha256: sha256, bytes: encoder.length, opaque: opaque, timings: timings)
     }
 
-    /// Draws frame `index` of `job` on this worker's surface for the job's canvas and returns
-    /// it, flushed. The surface is reused by the next call.
+    /// Draws frame `index` of `job` on this worker's surface and returns it, flushed: the static
+    /// bottom layers copied in (drawn once per worker), the other layers drawn. The surface is
+    /// reused by the next call. PNG output, video frames and contact sheets all start here.
     func draw(_ index: Int, of job: PreparedJob) throws(FrameFailure) -> ImageSurface {
         let (surface, context) = try canvas(for: job)
+        let cached = cacheStaticLayers && job.staticLayerCount > 0 ? try staticSurface(for: job, frame: index) : nil
+        if let cached {
+            // Same size and format (both made here for this canvas), so the rows line up.
+            surface.copyPixels(from: cached)
+        }
+        do {
+            try drawLayers(job, frame: index, layers: (cached == nil ? 0 : job.staticLayerCount)..<job.layers.count,
+                           on: context, background: cached == nil)
+        } catch {
+            // A context in an error state stays broken: drop it so the next frame starts clean.
+            if case .drawing = error { canvas = nil }
+            throw error
+        }
+        surface.flush()
+        return surface
+    }
+
+    /// Draws the background (unless copied in already) and `layers` of frame `index`.
+    private func drawLayers(_ job: PreparedJob, frame index: Int, layers: Range<Int>, on context: DrawingContext,
+                            background: Bool) throws(FrameFailure) {
         let canvas = job.spec.canvas
         context.save()
-        context.setOperatorSource()
-        context.setSource(canvas.background)
-        context.paint()
+        if background {
+            context.setOperatorSource()
+            context.setSource(canvas.background)
+            context.paint()
+        }
         context.setOperatorOver()
         context.scale(canvas.scale, canvas.scale)
-        for (layer, instance) in job.layers.enumerated() {
+        for layer in layers {
+            let instance = job.layers[layer]
             context.save()
-            let failure = instance.render(on: context.pointer, frame: job.abiFrame(index, layerStart: instance.layerStart))
+            let frame = job.abiFrame(index, layerStart: instance.layerStart)
+            let failure = instance.render(on: context.pointer, frame: frame)
             context.restore()
             if let failure {
                 context.restore()
@@ -106,28 +141,41 @@ final class FrameWorker {
         do {
             try context.checkStatus("drawing frame \(index)")
         } catch {
-            // A context in an error state stays broken: drop it so the next frame starts clean.
-            surfaces[key(job)] = nil
             throw .drawing(error.description)
         }
-        surface.flush()
-        return surface
-    }
-
-    private func key(_ job: PreparedJob) -> Int {
-        job.spec.canvas.pixelWidth << 32 | job.spec.canvas.pixelHeight
     }
 
     private func canvas(for job: PreparedJob) throws(FrameFailure) -> (ImageSurface, DrawingContext) {
-        if let existing = surfaces[key(job)] { return existing }
+        let width = job.spec.canvas.pixelWidth
+        let height = job.spec.canvas.pixelHeight
+        if let canvas, canvas.surface.width == width, canvas.surface.height == height { return canvas }
+        canvas = nil
         do {
-            let surface = try ImageSurface(width: job.spec.canvas.pixelWidth, height: job.spec.canvas.pixelHeight)
+            let surface = try ImageSurface(width: width, height: height)
             let created = (surface: surface, context: try DrawingContext(surface: surface))
-            surfaces[key(job)] = created
+            canvas = created
             return created
         } catch {
             throw .drawing(error.description)
         }
+    }
+
+    /// The background and static bottom layers of `job`, drawn once by this worker.
+    private func staticSurface(for job: PreparedJob, frame index: Int) throws(FrameFailure) -> ImageSurface {
+        if let staticLayers, staticLayers.job === job { return staticLayers.surface }
+        staticLayers = nil
+        let surface: ImageSurface
+        let context: DrawingContext
+        do {
+            surface = try ImageSurface(width: job.spec.canvas.pixelWidth, height: job.spec.canvas.pixelHeight)
+            context = try DrawingContext(surface: surface)
+        } catch {
+            throw .drawing(error.description)
+        }
+        try drawLayers(job, frame: index, layers: 0..<job.staticLayerCount, on: context, background: true)
+        surface.flush()
+        staticLayers = (job, surface)
+        return surface
     }
 
     private func milliseconds(_ duration: Duration) -> Double {

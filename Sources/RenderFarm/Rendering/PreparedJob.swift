@@ -18,6 +18,9 @@ public final class PreparedJob: Sendable {
     /// Everything that decides the pixels, as hashed into `fingerprint`.
     let canonical: JSONValue
     let layers: [PluginInstance]
+    /// How many bottom layers are frame-invariant (`RF_PLUGIN_FRAME_INVARIANT`): drawn once per
+    /// worker with the background and copied into every frame.
+    let staticLayerCount: Int
 
     var spec: JobSpec { job.spec }
 
@@ -30,6 +33,7 @@ public final class PreparedJob: Sendable {
         self.layers = layers
         self.canonical = canonical
         plugins = layers.map(\.plugin.info)
+        staticLayerCount = layers.prefix { $0.plugin.info.frameInvariant }.count
         fingerprint = SHA256.hex(canonical.serialized(sortedKeys: true))
     }
 

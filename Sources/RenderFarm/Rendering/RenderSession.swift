@@ -12,14 +12,19 @@ public struct RenderOptions: Sendable {
     /// Which journal this run appends to (one per shard).
     public var shard: Shard
     public var stop: StopSignal
+    /// Draw frame-invariant bottom layers once per worker and copy them (false: draw them every
+    /// frame; the bytes are the same, which tests check).
+    public var cacheStaticLayers: Bool
 
     public init(concurrency: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
-                failFast: Bool = false, shard: Shard = .whole, stop: StopSignal = StopSignal()) {
+                failFast: Bool = false, shard: Shard = .whole, stop: StopSignal = StopSignal(),
+                cacheStaticLayers: Bool = true) {
         self.concurrency = concurrency
         self.force = force
         self.failFast = failFast
         self.shard = shard
         self.stop = stop
+        self.cacheStaticLayers = cacheStaticLayers
     }
 }
 
@@ -40,7 +45,7 @@ public enum RenderSession {
         FrameScheduler(concurrency: options.concurrency).run(
             count: tasks.count,
             shouldStop: { options.stop.isStopped || halt.isStopped },
-            makeWorker: { FrameWorker() },
+            makeWorker: { FrameWorker(cacheStaticLayers: options.cacheStaticLayers) },
             perform: { worker, task in
                 let (jobIndex, frame) = tasks[task]
                 let state = states[jobIndex]

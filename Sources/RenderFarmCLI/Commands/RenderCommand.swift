@@ -74,8 +74,11 @@ struct RenderCommand: Command {
         let stop = StopSignal()
         let signals = SignalHandling(stop: stop, terminal: terminal)
         defer { signals.cancel() }
+        // RENDERFARM_STATIC_LAYERS=redraw draws static layers at every frame (to check the cache).
+        let redraw = ProcessInfo.processInfo.environment["RENDERFARM_STATIC_LAYERS"] == "redraw"
         let options = RenderOptions(concurrency: concurrency, force: arguments.flag("--force"),
-                                    failFast: arguments.flag("--fail-fast"), shard: shard, stop: stop)
+                                    failFast: arguments.flag("--fail-fast"), shard: shard, stop: stop,
+                                    cacheStaticLayers: !redraw)
         let reporter = ProgressReporter(terminal: terminal, mode: progress)
         let summary: RenderSummary
         do {

@@ -87,6 +87,11 @@ final class ProgressReporter: ProgressObserver {
             "event": "finish", "rendered": .number(Double(summary.rendered)), "skipped": .number(Double(summary.skipped)),
             "failed": .number(Double(summary.failedCount)), "interrupted": .bool(summary.interrupted),
             "seconds": .number((summary.elapsed * 1000).rounded() / 1000),
+            // Summed over the frames rendered, per step (what `make bench` splits a frame into).
+            "stepMs": .object([
+                "draw": .number(summary.timings.draw), "convert": .number(summary.timings.convert),
+                "encode": .number(summary.timings.encode), "write": .number(summary.timings.write),
+            ]),
         ]).serialized())
     }
 

@@ -162,7 +162,19 @@ typedef struct rf_plugin {
 
     /* Frees the instance. */
     void (*destroy)(void *instance);
+
+    /* Added in ABI v1 without changing any earlier field: RF_PLUGIN_* bits, 0 when none apply.
+     * A host reads it only when struct_size covers it, so plugins built against an older
+     * header (whose struct_size ends before it) are treated as having no flags. */
+    uint32_t flags;
 } rf_plugin;
+
+/* Flags of a plugin (rf_plugin.flags). */
+#define RF_PLUGIN_FRAME_INVARIANT 1u /* render() draws the same pixels for every frame of an
+                                        instance (a static background). When the bottom layers
+                                        of a job all have this flag, the host draws them once
+                                        per worker and copies their pixels into every frame,
+                                        which gives the same bytes as drawing them each time. */
 
 /* How seeds are derived (DESIGN.md §4), so C and Swift plugins agree with the host:
  * layer seed = rf_derive_seed(job seed, layer index); item seed = rf_derive_seed(layer seed,

@@ -1,0 +1,101 @@
+import Foundation
+
+/// `renderfarm-bench [--quick] [--rounds N]`: renders the reference jobs with RenderFarm and
+/// the C programs, interleaved round by round, and prints one table.
+struct Bench {
+    var quick: Bool
+    var rounds: Int
+    var packageRoot: URL
+    var runner: Runner
+    var cores = ProcessInfo.processInfo.activeProcessorCount
+
+    /// One row of the table: a job at one `-j`.
+    struct Row {
+        var label: String
+        var concurrency: Int
+        var naiveTarget: Double?
+        var results: [Variant: [Measurement]] = [:]
+        var note: String?
+    }
+
+    func run() throws -> [Row] {
+        var rows: [Row] = []
+        let concurrencies = cores > 1 ? [1, cores] : [1]
+        for (number, job) in ReferenceJob.all(packageRoot: packageRoot).enumerated() {
+            guard FileManager.default.fileExists(atPath: job.path) else {
+                rows.append(Row(label: job.label, concurrency: 0,
+                                note: "skipped: \(job.path.replacingOccurrences(of: packageRoot.path + "/", with: "")) "
+                                    + "does not exist yet"))
+                continue
+            }
+            let count = quick ? job.quickFrames : job.frames
+            let frames = job.frameSet(count: count)
+            let scene = try FloorScene(jobFile: job.path)
+            var plan: String?
+            if scene.unsupported == nil {
+                let path = runner.scratch.appendingPathComponent("plan-\(number).bin").path
+                try FloorPlan.write(scene: scene, job: job.path, frames: frames, renderfarm: runner.renderfarm,
+                                    scratch: runner.scratch, to: path)
+                plan = path
+            }
+            for concurrency in concurrencies {
+                var row = Row(label: job.label, concurrency: concurrency, naiveTarget: job.naiveTarget,
+                              note: scene.unsupported.map { "no C floor: \($0)" })
+                let variants: [Variant] = plan == nil ? [.renderfarm] : Variant.allCases
+                for round in 0..<rounds {
+                    note("\(job.label), -j \(concurrency): round \(round + 1) of \(rounds)")
+                    // Rotate the order each round so drift in machine load falls on every program.
+                    let order = (0..<variants.count).map { variants[($0 + round) % variants.count] }
+                    var folders: [Variant: String] = [:]
+                    for variant in order {
+                        let folder = runner.scratch.appendingPathComponent("out-\(variant.rawValue)").path
+                        try? FileManager.default.removeItem(atPath: folder)
+                        folders[variant] = folder
+                        let measured = variant == .renderfarm
+                            ? try runner.renderfarm(job: job.path, frames: frames, count: count,
+                                                    concurrency: concurrency, output: folder)
+                            : try runner.floor(variant, plan: plan ?? "", count: count, concurrency: concurrency,
+                                               output: folder)
+                        row.results[variant, default: []].append(measured)
+                    }
+                    if round == 0, let mine = folders[.renderfarm], let theirs = folders[.floorEngine] {
+                        let check = Runner.identicalFrames(mine, theirs)
+                        let verdict = check.same == check.total ? "identical" : "NOT all identical"
+                        row.note = "content \(verdict): \(check.same)/\(check.total) frames byte-identical "
+                            + "to the C floor using RenderFarm's encoder"
+                    }
+                    for folder in folders.values { try? FileManager.default.removeItem(atPath: folder) }
+                }
+                rows.append(row)
+            }
+        }
+        return rows
+    }
+
+    /// Peak RSS of RenderFarm for a short and a ten times longer run of the first reference job.
+    func memory() throws -> (short: (frames: Int, kib: Int), long: (frames: Int, kib: Int), concurrency: Int) {
+        let job = ReferenceJob.all(packageRoot: packageRoot)[0]
+        let short = quick ? 60 : 600
+        var peaks: [Int] = []
+        for count in [short, short * 10] {
+            note("memory: \(count) frames of \(job.label), -j \(cores)")
+            let folder = runner.scratch.appendingPathComponent("out-memory").path
+            let measured = try runner.renderfarm(job: job.path, frames: job.frameSet(count: count), count: count,
+                                                 concurrency: cores, output: folder)
+            try? FileManager.default.removeItem(atPath: folder)
+            peaks.append(measured.peakKiB)
+        }
+        return ((short, peaks[0]), (short * 10, peaks[1]), cores)
+    }
+
+    /// Median wall time of `renderfarm validate jobs/live-hearts.json` over `runs` runs, in ms.
+    func startup(runs: Int = 11) -> Double {
+        let job = packageRoot.appendingPathComponent("jobs/live-hearts.json").path
+        let times = (0..<runs).map { _ in ChildProcess.run([runner.renderfarm, "validate", job]).seconds * 1000 }
+        return median(times)
+    }
+
+    private func note(_ text: String) {
+        FileHandle.standardError.write(Data(("renderfarm-bench: " + text + "\n").utf8))
+    }
+}

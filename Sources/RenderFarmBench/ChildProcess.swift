@@ -1,0 +1,48 @@
+import Foundation
+
+/// How a child process went: wall time, peak resident memory and exit status.
+struct ChildRun {
+    var seconds: Double
+    /// `ru_maxrss` of the child, in KiB.
+    var peakKiB: Int
+    var exitCode: Int32
+}
+
+/// Runs programs as child processes and measures them with `wait4` (peak RSS from `rusage`).
+enum ChildProcess {
+    /// Runs `arguments` (the first is the executable's path) with standard output and error
+    /// sent to the given files (or discarded), and waits for it.
+    static func run(_ arguments: [String], stdout: String? = nil, stderr: String? = nil,
+                    environment: [String: String] = [:]) -> ChildRun {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+        var variables = ProcessInfo.processInfo.environment
+        variables.merge(environment) { _, new in new }
+        // strdup'd C strings live until the child has been spawned, then are freed below.
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, arguments[0], &actions, nil, argv, envp) == 0 else {
+            return ChildRun(seconds: 0, peakKiB: 0, exitCode: 127)
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let elapsed = clock.now - start
+        // WIFEXITED / WEXITSTATUS, which Swift does not import: low 7 bits 0 means a normal exit.
+        let exitCode = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return ChildRun(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                        peakKiB: Int(usage.ru_maxrss), exitCode: exitCode)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// Formats the bench's results as one table plus the memory, startup and acceptance lines.
+struct Report {
+    var rows: [Bench.Row]
+    var memory: (short: (frames: Int, kib: Int), long: (frames: Int, kib: Int), concurrency: Int)?
+    var startupMilliseconds: Double?
+    var header: String
+
+    /// Median over rounds of RenderFarm's fps divided by `variant`'s fps in the same round.
+    static func ratio(_ row: Bench.Row, to variant: Variant) -> Double? {
+        guard let mine = row.results[.renderfarm], let theirs = row.results[variant], !theirs.isEmpty else {
+            return nil
+        }
+        return median(zip(mine, theirs).map { $0.fps / max($1.fps, 1e-9) })
+    }
+
+    var text: String {
+        var lines = [header, ""]
+        let columns = ["job", "-j", "fps", "draw", "conv", "enc", "write", "ms/frame", "KB/frame", "peak RSS",
+                       "x floor", "x same-enc", "x naive"]
+        let widths = [28, 3, 7, 6, 6, 6, 6, 9, 9, 10, 8, 11, 8]
+        lines.append(Self.line(columns, widths))
+        lines.append(String(repeating: "-", count: widths.reduce(0, +) + widths.count - 1))
+        for row in rows {
+            guard row.concurrency > 0, let runs = row.results[.renderfarm] else {
+                lines.append(Self.line([row.label, "-", "skipped"], widths))
+                continue
+            }
+            let steps = runs.compactMap(\.steps)
+            func step(_ key: KeyPath<FrameSteps, Double>) -> Double { median(steps.map { $0[keyPath: key] }) }
+            let total = step(\.draw) + step(\.convert) + step(\.encode) + step(\.write)
+            let cells = [
+                row.label, String(row.concurrency), Self.format(median(runs.map(\.fps)), 1),
+                Self.format(step(\.draw), 2), Self.format(step(\.convert), 2), Self.format(step(\.encode), 2),
+                Self.format(step(\.write), 2), Self.format(total, 2),
+                Self.format(median(runs.map(\.bytesPerFrame)) / 1024, 1),
+                Self.format(median(runs.map { Double($0.peakKiB) }) / 1024, 1) + " MB",
+                Self.ratio(row, to: .floorLibpng).map { Self.format($0, 2) } ?? "-",
+                Self.ratio(row, to: .floorEngine).map { Self.format($0, 2) } ?? "-",
+                Self.ratio(row, to: .naive).map { Self.format($0, 2) } ?? "-",
+            ]
+            lines.append(Self.line(cells, widths))
+        }
+        lines.append("")
+        lines.append("baselines, same frames (median fps, KB/frame, peak RSS):")
+        for row in rows where row.concurrency > 0 && row.results[.floorLibpng] != nil {
+            let parts = [Variant.floorLibpng, .floorEngine, .naive].map { variant -> String in
+                let runs = row.results[variant] ?? []
+                return "\(variant.rawValue) \(Self.format(median(runs.map(\.fps)), 1)) fps "
+                    + "\(Self.format(median(runs.map(\.bytesPerFrame)) / 1024, 1)) KB "
+                    + "\(Self.format(median(runs.map { Double($0.peakKiB) }) / 1024, 1)) MB"
+            }
+            lines.append("  \(row.label), -j \(row.concurrency): " + parts.joined(separator: " | "))
+        }
+        if let memory {
+            let growth = Double(memory.long.kib - memory.short.kib) / Double(max(1, memory.short.kib)) * 100
+            lines.append("")
+            let short = Self.format(Double(memory.short.kib) / 1024, 1)
+            let long = Self.format(Double(memory.long.kib) / 1024, 1)
+            lines.append("memory: peak RSS \(short) MB for \(memory.short.frames) frames, \(long) MB for "
+                + "\(memory.long.frames) frames (\(growth >= 0 ? "+" : "")\(Self.format(growth, 1)) %), "
+                + "\(rows.first?.label ?? ""), -j \(memory.concurrency)")
+        }
+        if let startupMilliseconds {
+            lines.append("startup: renderfarm validate jobs/live-hearts.json: "
+                + "\(Self.format(startupMilliseconds, 1)) ms (median of 11 runs)")
+        }
+        let notes = rows.compactMap { row in
+            row.note.map { "  \(row.label)\(row.concurrency > 0 ? ", -j \(row.concurrency)" : ""): \($0)" }
+        }
+        if !notes.isEmpty { lines += ["", "notes:"] + notes }
+        lines += ["", "acceptance:"] + acceptance
+        lines.append("""
+
+            fps: frames / wall time of the whole process (start-up, plugin loading and manifest included).
+            draw/conv/enc/write: RenderFarm's ms per frame per worker (draw: cairo and plugins; conv: ARGB32
+            to straight RGB(A); enc: deflate + PNG chunks; write: sha256 + file + rename). x floor: RenderFarm
+            fps / C + libpng fps; x same-enc: / C with RenderFarm's encoder; x naive: / C with
+            cairo_surface_write_to_png; ratios are medians of per-round ratios (programs run interleaved).
+            """)
+        return lines.joined(separator: "\n")
+    }
+
+    private var acceptance: [String] {
+        var checks: [String] = []
+        let measured = rows.filter { $0.concurrency > 0 && $0.results[.floorLibpng] != nil }
+        let floors = measured.compactMap { Self.ratio($0, to: .floorLibpng) }
+        if let worst = floors.min() {
+            checks.append("  >= 0.9x the C floor on every row: \(worst >= 0.9 ? "met" : "NOT met") "
+                + "(lowest \(Self.format(worst, 2)))")
+        }
+        for row in measured {
+            guard let target = row.naiveTarget, let ratio = Self.ratio(row, to: .naive) else { continue }
+            checks.append("  >= \(Self.format(target, 0))x naive, \(row.label), -j \(row.concurrency): "
+                + "\(ratio >= target ? "met" : "NOT met") (\(Self.format(ratio, 2)))")
+        }
+        if let memory {
+            let growth = Double(memory.long.kib - memory.short.kib) / Double(max(1, memory.short.kib))
+            checks.append("  peak RSS within 10 % from \(memory.short.frames) to \(memory.long.frames) frames: "
+                + (growth <= 0.10 ? "met" : "NOT met"))
+            checks.append("  peak RSS under 150 MB at 1080p, -j \(memory.concurrency): "
+                + (Double(memory.long.kib) / 1024 < 150 ? "met" : "NOT met"))
+        }
+        if let startupMilliseconds {
+            checks.append("  validate under 50 ms: " + (startupMilliseconds < 50 ? "met" : "NOT met"))
+        }
+        return checks
+    }
+
+    private static func line(_ cells: [String], _ widths: [Int]) -> String {
+        zip(cells, widths).enumerated().map { index, pair in
+            let (cell, width) = pair
+            let padding = String(repeating: " ", count: max(0, width - cell.count))
+            return index == 0 ? cell + padding : padding + cell
+        }.joined(separator: " ")
+    }
+
+    static func format(_ value: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", value) }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+// renderfarm-bench [--quick] [--rounds N]: see Bench.swift and README "Performance".
+let arguments = Array(CommandLine.arguments.dropFirst())
+let quick = arguments.contains("--quick")
+var rounds = quick ? 1 : 3
+if let index = arguments.firstIndex(of: "--rounds"), index + 1 < arguments.count, let value = Int(arguments[index + 1]),
+    (1...50).contains(value)
+{
+    rounds = value
+}
+if arguments.contains(where: { !["--quick", "--rounds"].contains($0) && Int($0) == nil }) {
+    FileHandle.standardError.write(Data("usage: renderfarm-bench [--quick] [--rounds N]\n".utf8))
+    exit(64)
+}
+
+// The programs sit beside this one in the build folder; the jobs are read from the source tree.
+let binaries = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0]).deletingLastPathComponent()
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("renderfarm-bench-\(getpid())")
+do {
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let runner = Runner(renderfarm: binaries.appendingPathComponent("renderfarm").path,
+                        floor: binaries.appendingPathComponent("renderfarm-bench-floor").path, scratch: scratch)
+    let bench = Bench(quick: quick, rounds: rounds, packageRoot: packageRoot, runner: runner)
+    let rows = try bench.run()
+    let memory = try bench.memory()
+    let startup = bench.startup()
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let counts = ReferenceJob.all(packageRoot: packageRoot).map { String(quick ? $0.quickFrames : $0.frames) }
+    let header = "renderfarm-bench\(quick ? " --quick" : ""): \(cores) cores, "
+        + "\(rounds) round\(rounds == 1 ? "" : "s"), frames per run: \(counts.joined(separator: "/"))"
+    print(Report(rows: rows, memory: memory, startupMilliseconds: startup, header: header).text)
+} catch {
+    FileHandle.standardError.write(Data("renderfarm-bench: \(error)\n".utf8))
+    exit(1)
+}

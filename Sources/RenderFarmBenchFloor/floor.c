@@ -1,0 +1,157 @@
+/*
+ * renderfarm-bench-floor: the hand-written C programs `make bench` compares RenderFarm with.
+ * They draw exactly what RenderFarm draws (the plan comes from `renderfarm trace`, written by
+ * renderfarm-bench; the heart and the gradient are the same cairo calls as the plugins) and
+ * write one PNG per frame, on THREADS threads that each own a surface:
+ *
+ *   libpng  the floor: libpng directly, same level and row filter, RGB when the job is opaque
+ *   engine  the same drawing, encoded by RenderFarm's own C encoder (CPNGWriter): the files
+ *           must be byte-identical to RenderFarm's, which proves the content is identical
+ *   naive   the same drawing, then cairo_surface_write_to_png per frame
+ *
+ * Like a careful C programmer, every variant draws the static background (colour + gradient)
+ * once per thread and copies it into each frame.
+ *
+ * usage: renderfarm-bench-floor libpng|engine|naive PLAN OUTDIR THREADS
+ */
+#include "floor_plan.h"
+
+#include <cairo.h>
+#include <png.h>
+#include <png_writer.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { MODE_LIBPNG, MODE_ENGINE, MODE_NAIVE } mode_t_;
+
+typedef struct shared {
+    const floor_plan *plan;
+    mode_t_ mode;
+    const char *outdir;
+    atomic_uint next;
+    atomic_int failed;
+} shared;
+
+/* One thread's reusable state: frame surface, static background, row buffer, encoder. */
+typedef struct worker {
+    cairo_surface_t *surface, *background;
+    cairo_t *cr;
+    uint8_t *row;
+    rf_png_encoder encoder;
+} worker;
+
+static int write_libpng(const floor_plan *plan, worker *w, const char *path) {
+    FILE *file = fopen(path, "wb");
+    if (!file) return -1;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!info || setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        fclose(file);
+        return -1;
+    }
+    int opaque = plan->background[3] >= 1.0;
+    uint32_t width = plan->width, height = plan->height;
+    png_init_io(png, file);
+    png_set_compression_level(png, plan->level);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, plan->adaptive ? PNG_ALL_FILTERS : PNG_FILTER_NONE);
+    png_set_IHDR(png, info, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+    png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+    png_write_info(png, info);
+    const uint8_t *pixels = cairo_image_surface_get_data(w->surface);
+    size_t stride = (size_t)cairo_image_surface_get_stride(w->surface);
+    for (uint32_t y = 0; y < height; y++) {
+        floor_convert_row((const uint32_t *)(pixels + y * stride), w->row, width, opaque);
+        png_write_row(png, w->row);
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    return fclose(file) == 0 ? 0 : -1;
+}
+
+static int write_engine(worker *w, const floor_plan *plan, const char *path) {
+    char err[256];
+    const uint8_t *pixels = cairo_image_surface_get_data(w->surface);
+    if (rf_png_encode_argb32(&w->encoder, pixels, plan->width, plan->height,
+                             (size_t)cairo_image_surface_get_stride(w->surface), plan->level,
+                             plan->adaptive ? RF_PNG_FILTER_ADAPTIVE : RF_PNG_FILTER_NONE, NULL, err,
+                             sizeof(err)) != 0) {
+        fprintf(stderr, "renderfarm-bench-floor: %s\n", err);
+        return -1;
+    }
+    FILE *file = fopen(path, "wb");
+    if (!file) return -1;
+    size_t written = fwrite(w->encoder.data, 1, w->encoder.length, file);
+    return fclose(file) == 0 && written == w->encoder.length ? 0 : -1;
+}
+
+static void *run(void *argument) {
+    shared *s = argument;
+    const floor_plan *plan = s->plan;
+    worker w = { 0 };
+    w.surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)plan->width, (int)plan->height);
+    w.background = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)plan->width, (int)plan->height);
+    w.cr = cairo_create(w.surface);
+    w.row = malloc((size_t)plan->width * 4);
+    floor_draw_background(plan, w.background);
+    size_t bytes = (size_t)cairo_image_surface_get_stride(w.surface) * plan->height;
+    char path[4096];
+    for (;;) {
+        unsigned index = atomic_fetch_add(&s->next, 1);
+        if (index >= plan->frame_count || atomic_load(&s->failed)) break;
+        const floor_frame *frame = &plan->frames[index];
+        cairo_surface_flush(w.surface);
+        memcpy(cairo_image_surface_get_data(w.surface), cairo_image_surface_get_data(w.background), bytes);
+        cairo_surface_mark_dirty(w.surface);
+        floor_draw_hearts(plan, frame, w.cr);
+        cairo_surface_flush(w.surface);
+        snprintf(path, sizeof(path), "%s/frame_%05u.png", s->outdir, frame->index);
+        int status;
+        if (s->mode == MODE_NAIVE)
+            status = cairo_surface_write_to_png(w.surface, path) == CAIRO_STATUS_SUCCESS ? 0 : -1;
+        else if (s->mode == MODE_ENGINE) status = write_engine(&w, plan, path);
+        else status = write_libpng(plan, &w, path);
+        if (status != 0) {
+            fprintf(stderr, "renderfarm-bench-floor: cannot write %s\n", path);
+            atomic_store(&s->failed, 1);
+        }
+    }
+    rf_png_encoder_free(&w.encoder);
+    free(w.row);
+    cairo_destroy(w.cr);
+    cairo_surface_destroy(w.background);
+    cairo_surface_destroy(w.surface);
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 5) {
+        fprintf(stderr, "usage: renderfarm-bench-floor libpng|engine|naive PLAN OUTDIR THREADS\n");
+        return 64;
+    }
+    shared s = { .outdir = argv[3] };
+    if (strcmp(argv[1], "libpng") == 0) s.mode = MODE_LIBPNG;
+    else if (strcmp(argv[1], "engine") == 0) s.mode = MODE_ENGINE;
+    else if (strcmp(argv[1], "naive") == 0) s.mode = MODE_NAIVE;
+    else {
+        fprintf(stderr, "renderfarm-bench-floor: unknown mode %s\n", argv[1]);
+        return 64;
+    }
+    int threads = atoi(argv[4]);
+    if (threads < 1 || threads > 256) threads = 1;
+    floor_plan plan;
+    if (floor_plan_read(argv[2], &plan) != 0) {
+        fprintf(stderr, "renderfarm-bench-floor: cannot read the plan %s\n", argv[2]);
+        return 66;
+    }
+    s.plan = &plan;
+    pthread_t ids[256];
+    for (int t = 0; t < threads; t++) pthread_create(&ids[t], NULL, run, &s);
+    for (int t = 0; t < threads; t++) pthread_join(ids[t], NULL);
+    floor_plan_free(&plan);
+    return atomic_load(&s.failed) ? 74 : 0;
+}
