@@ -127,7 +127,7 @@ public enum VideoSession {
             throw .failed(
                 command: commands[0].shellLine, status: 1, message: "\(spec.name): \(message); no video written")
         }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.seconds
         let shown = FFmpegCommand(arguments: commands[0].arguments.map { $0 == temporary ? target : $0 }).shellLine
         // Interrupted (Ctrl-C reaches ffmpeg too, which may then fail): nothing is kept unless complete.
         let complete = buffer.written == frames.count && ffmpegError == nil && writeError == nil

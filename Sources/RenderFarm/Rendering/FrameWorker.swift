@@ -179,7 +179,6 @@ final class FrameWorker {
     }
 
     private func milliseconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) * 1000 + Double(parts.attoseconds) / 1e15
+        duration.seconds * 1000
     }
 }

@@ -69,3 +69,8 @@ public struct NoProgress: ProgressObserver {
     public func frameDidFinish(_ event: FrameEvent) {}
     public func renderDidFinish(_ summary: RenderSummary) {}
 }
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    public var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -84,7 +84,7 @@ public enum RenderSession {
         if let firstError { throw firstError }
         let summary = RenderSummary(
             jobs: summaries, interrupted: options.stop.isStopped && summaries.contains { !$0.complete },
-            elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            elapsed: elapsed.seconds,
             timings: finalProgress.timings)
         observer.renderDidFinish(summary)
         return summary

@@ -1,19 +1,26 @@
 import Foundation
+import RenderFarm
 import Synchronization
 
-/// A progress line for work counted in frames (ffmpeg encodes), drawn like `render`'s: a redrawn
-/// bar on a terminal, a plain line every two seconds otherwise, nothing with `none`.
+/// A progress line for work counted in frames (renders, ffmpeg encodes): a redrawn bar with
+/// frames, fps and ETA on a terminal, a plain line every two seconds otherwise, nothing with
+/// `none`. With `json`, `jsonEvent` names the event lines it prints (none when nil).
 final class ProgressBar: Sendable {
     private let terminal: Terminal
     private let mode: ProgressMode
-    private let label: String
+    private let label: String?
+    private let jsonEvent: String?
     private let state = Mutex((start: ContinuousClock.now, last: ContinuousClock.now - .seconds(10), drawn: -1))
 
-    init(terminal: Terminal, mode: ProgressMode, label: String) {
+    init(terminal: Terminal, mode: ProgressMode, label: String? = nil, jsonEvent: String? = nil) {
         self.terminal = terminal
         self.mode = mode == .auto ? (terminal.errIsTerminal ? .auto : .plain) : mode
         self.label = label
+        self.jsonEvent = jsonEvent
     }
+
+    /// Starts the clock that fps and ETA are measured from.
+    func start() { state.withLock { $0.start = .now } }
 
     func update(_ done: Int, of total: Int) {
         let now = ContinuousClock.now
@@ -25,26 +32,41 @@ final class ProgressBar: Sendable {
             return now - state.start
         }
         guard let elapsed else { return }
-        let seconds = max(1e-9, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        let fps = Double(done) / max(1e-9, elapsed.seconds)
+        let remaining = fps > 0 ? Double(max(0, total - done)) / fps : 0
         let percent = total > 0 ? min(100, done * 100 / total) : 100
-        let counts = "\(done)/\(total) frames  \(String(format: "%.1f", Double(done) / seconds)) fps"
+        let counts = "\(done)/\(total) frames  \(String(format: "%.1f", fps)) fps  ETA \(Self.clock(remaining))"
+        let prefix = label.map { $0 + " " } ?? ""
         switch mode {
         case .none:
             return
         case .json:
-            terminal.note("{\"event\":\"encode\",\"done\":\(done),\"total\":\(total)}")
+            if let jsonEvent { terminal.note("{\"event\":\"\(jsonEvent)\",\"done\":\(done),\"total\":\(total)}") }
         case .plain:
-            terminal.note("\(label) \(percent)%  \(counts)")
+            terminal.note("\(prefix)\(percent)%  \(counts)")
         case .auto:
             let width = 24
             let filled = total > 0 ? min(width, done * width / total) : width
-            terminal.noteRaw("\r\u{1B}[2K\(label) [" + String(repeating: "#", count: filled)
+            terminal.noteRaw("\r\u{1B}[2K\(prefix)[" + String(repeating: "#", count: filled)
                 + String(repeating: ".", count: width - filled) + "] \(percent)%  \(counts)")
         }
+    }
+
+    /// Clears a half-drawn bar before another message.
+    func clear() {
+        if mode == .auto { terminal.noteRaw("\r\u{1B}[2K") }
     }
 
     /// Ends a redrawn line.
     func finish() {
         if mode == .auto, state.withLock({ $0.drawn >= 0 }) { terminal.noteRaw("\n") }
+    }
+
+    /// `m:ss`, or `h:mm:ss` from an hour.
+    static func clock(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        return whole >= 3600
+            ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
+            : String(format: "%d:%02d", whole / 60, whole % 60)
     }
 }

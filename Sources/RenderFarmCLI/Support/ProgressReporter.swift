@@ -1,7 +1,6 @@
 import Foundation
 import RenderFarm
 import StrictJSON
-import Synchronization
 
 /// How `render` shows progress on standard error.
 enum ProgressMode: String, CaseIterable {
@@ -14,24 +13,16 @@ enum ProgressMode: String, CaseIterable {
 final class ProgressReporter: ProgressObserver {
     private let terminal: Terminal
     private let mode: ProgressMode
-    private let state = Mutex(State())
-
-    private struct State {
-        var start = ContinuousClock.now
-        var lastDraw = ContinuousClock.now - .seconds(10)
-        var total = 0
-    }
+    private let bar: ProgressBar
 
     init(terminal: Terminal, mode: ProgressMode) {
         self.terminal = terminal
         self.mode = mode == .auto ? (terminal.errIsTerminal ? .auto : .plain) : mode
+        bar = ProgressBar(terminal: terminal, mode: mode)
     }
 
     func renderWillStart(totalFrames: Int, skippedFrames: Int, jobs: [PreparedJob]) {
-        state.withLock {
-            $0.start = .now
-            $0.total = totalFrames
-        }
+        bar.start()
         switch mode {
         case .none: break
         case .json:
@@ -65,23 +56,12 @@ final class ProgressReporter: ProgressObserver {
             if let error = event.error { object["error"] = .string(error) }
             terminal.note(JSONValue.object(object).serialized())
         case .auto, .plain:
-            let now = ContinuousClock.now
-            let line: String? = state.withLock { state in
-                let interval: Duration = mode == .auto ? .milliseconds(100) : .seconds(2)
-                guard event.finished == event.total || now - state.lastDraw >= interval else { return nil }
-                state.lastDraw = now
-                return status(finished: event.finished, total: event.total, elapsed: now - state.start)
-            }
-            guard let line else { return }
-            if mode == .auto {
-                terminal.noteRaw("\r\u{1B}[2K" + line + (event.finished == event.total ? "\n" : ""))
-            } else {
-                terminal.note(line)
-            }
+            bar.update(event.finished, of: event.total)
         }
     }
 
     func renderDidFinish(_ summary: RenderSummary) {
+        bar.finish()
         guard mode == .json else { return }
         terminal.note(JSONValue.object([
             "event": "finish", "rendered": .number(Double(summary.rendered)), "skipped": .number(Double(summary.skipped)),
@@ -96,27 +76,5 @@ final class ProgressReporter: ProgressObserver {
     }
 
     /// Ends a half-drawn bar before another message.
-    func clearLine() {
-        if mode == .auto { terminal.noteRaw("\r\u{1B}[2K") }
-    }
-
-    private func status(finished: Int, total: Int, elapsed: Duration) -> String {
-        let seconds = max(1e-9, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        let fps = Double(finished) / seconds
-        let remaining = fps > 0 ? Double(total - finished) / fps : 0
-        let percent = total > 0 ? finished * 100 / total : 100
-        let counts = "\(finished)/\(total) frames  \(String(format: "%.1f", fps)) fps  ETA \(clock(remaining))"
-        guard mode == .auto else { return "\(percent)%  " + counts }
-        let width = 24
-        let filled = total > 0 ? finished * width / total : width
-        return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            + "] \(percent)%  " + counts
-    }
-
-    private func clock(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded())
-        return whole >= 3600
-            ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
-            : String(format: "%d:%02d", whole / 60, whole % 60)
-    }
+    func clearLine() { bar.clear() }
 }
