@@ -51,10 +51,11 @@ let package = Package(
         .target(name: "PhysicsBounce", dependencies: ["EffectKit"], path: "plugins/physics-bounce"),
 
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
-        .executableTarget(name: "RenderFarmBench", dependencies: ["StrictJSON"], exclude: ["Jobs"]),
+        // The floor loads the plugin libraries itself (dlopen) for jobs it has no hand-written C for.
+        .executableTarget(name: "RenderFarmBench", dependencies: ["RenderFarm", "StrictJSON"], exclude: ["Jobs"]),
         .executableTarget(
-            name: "RenderFarmBenchFloor", dependencies: ["CCairo", "CPNG", "CPNGWriter"],
-            cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("m")]
+            name: "RenderFarmBenchFloor", dependencies: ["CCairo", "CPNG", "CPNGWriter", "RenderFarmPluginABI"],
+            cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("m"), .linkedLibrary("dl")]
         ),
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),

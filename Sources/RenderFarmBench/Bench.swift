@@ -30,18 +30,21 @@ struct Bench {
             }
             let count = quick ? job.quickFrames : job.frames
             let frames = job.frameSet(count: count)
+            // The hand-written C drawing where it exists (stronger evidence), else the plugin ABI host:
+            // the same plugin libraries driven by the smallest C host (Sources/RenderFarmBenchFloor).
             let scene = try FloorScene(jobFile: job.path)
-            var plan: String?
+            let kind = scene.unsupported == nil ? "bin" : "txt"
+            let plan = runner.scratch.appendingPathComponent("plan-\(number).\(kind)")
             if scene.unsupported == nil {
-                let path = runner.scratch.appendingPathComponent("plan-\(number).bin").path
                 try FloorPlan.write(scene: scene, job: job.path, frames: frames, renderfarm: runner.renderfarm,
-                                    scratch: runner.scratch, to: path)
-                plan = path
+                                    scratch: runner.scratch, to: plan.path)
+            } else {
+                try HostPlan.write(job: job.path, frames: frames, scratch: runner.scratch, to: plan.path)
             }
+            let floorNote = scene.unsupported.map { "C floor: plugin ABI host (\($0)); " } ?? ""
             for concurrency in concurrencies {
-                var row = Row(label: job.label, concurrency: concurrency, naiveTarget: job.naiveTarget,
-                              note: scene.unsupported.map { "no C floor: \($0)" })
-                let variants: [Variant] = plan == nil ? [.renderfarm] : Variant.allCases
+                var row = Row(label: job.label, concurrency: concurrency, naiveTarget: job.naiveTarget)
+                let variants = Variant.allCases
                 for round in 0..<rounds {
                     note("\(job.label), -j \(concurrency): round \(round + 1) of \(rounds)")
                     // Rotate the order each round so drift in machine load falls on every program.
@@ -54,14 +57,14 @@ struct Bench {
                         let measured = variant == .renderfarm
                             ? try runner.renderfarm(job: job.path, frames: frames, count: count,
                                                     concurrency: concurrency, output: folder)
-                            : try runner.floor(variant, plan: plan ?? "", count: count, concurrency: concurrency,
+                            : try runner.floor(variant, plan: plan.path, count: count, concurrency: concurrency,
                                                output: folder)
                         row.results[variant, default: []].append(measured)
                     }
                     if round == 0, let mine = folders[.renderfarm], let theirs = folders[.floorEngine] {
                         let check = Runner.identicalFrames(mine, theirs)
                         let verdict = check.same == check.total ? "identical" : "NOT all identical"
-                        row.note = "content \(verdict): \(check.same)/\(check.total) frames byte-identical "
+                        row.note = floorNote + "content \(verdict): \(check.same)/\(check.total) frames byte-identical "
                             + "to the C floor using RenderFarm's encoder"
                     }
                     for folder in folders.values { try? FileManager.default.removeItem(atPath: folder) }

@@ -36,9 +36,10 @@ struct ReferenceJob {
     }
 }
 
-/// What the C floor needs to know about a job besides the hearts: canvas, background, PNG
-/// settings, stroke and an optional gradient layer. Nil when the job has layers the floor
-/// cannot draw (any effect but one optional bottom `gradient` and `floating-heart` layers).
+/// What the hand-written C floor needs to know about a job besides the hearts: canvas,
+/// background, PNG settings, stroke and an optional gradient layer. `unsupported` is set when
+/// the job has layers it cannot draw (any effect but one optional bottom `gradient` and
+/// `floating-heart` layers); the bench then uses the plugin ABI host (`HostPlan`) instead.
 struct FloorScene {
     var pixelWidth: Int
     var pixelHeight: Int
@@ -84,7 +85,7 @@ struct FloorScene {
             case "floating-heart":
                 stroke = Self.color(params["stroke"]?.stringValue ?? "#FFFFFF")
             default:
-                unsupported = unsupported ?? "no C version of layer \(index) (\(effect))"
+                unsupported = (unsupported.map { $0 + ", " } ?? "no C version of ") + effect
             }
         }
     }

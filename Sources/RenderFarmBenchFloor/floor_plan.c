@@ -1,4 +1,5 @@
 #include "floor_plan.h"
+#include "floor_scene.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -196,4 +197,60 @@ void floor_convert_row(const uint32_t *src, uint8_t *dst, uint32_t width, int op
             dst += 4;
         }
     }
+}
+
+/* ---- floor_scene.h for the hearts plan: the background drawn once per thread, hearts per frame. */
+
+static int hearts_begin(const floor_scene *scene, cairo_surface_t *surface, void **state) {
+    (void)surface;
+    cairo_surface_t *background =
+        cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)scene->width, (int)scene->height);
+    if (cairo_surface_status(background) != CAIRO_STATUS_SUCCESS) {
+        cairo_surface_destroy(background);
+        return -1;
+    }
+    floor_draw_background(scene->plan, background);
+    *state = background;
+    return 0;
+}
+
+static int hearts_draw(const floor_scene *scene, void *state, uint32_t f, cairo_surface_t *surface, cairo_t *cr) {
+    const floor_plan *plan = scene->plan;
+    size_t bytes = (size_t)cairo_image_surface_get_stride(surface) * plan->height;
+    cairo_surface_flush(surface);
+    memcpy(cairo_image_surface_get_data(surface), cairo_image_surface_get_data(state), bytes);
+    cairo_surface_mark_dirty(surface);
+    floor_draw_hearts(plan, &plan->frames[f], cr);
+    cairo_surface_flush(surface);
+    return cairo_status(cr) == CAIRO_STATUS_SUCCESS ? 0 : -1;
+}
+
+static void hearts_name(const floor_scene *scene, uint32_t f, char *out, size_t size) {
+    const floor_plan *plan = scene->plan;
+    snprintf(out, size, "frame_%05u.png", plan->frames[f].index);
+}
+
+static void hearts_end(void *state) {
+    if (state) cairo_surface_destroy(state);
+}
+
+static void hearts_release(floor_scene *scene) {
+    floor_plan_free(scene->plan);
+    free(scene->plan);
+    scene->plan = NULL;
+}
+
+int floor_hearts_scene(const char *path, floor_scene *scene) {
+    floor_plan *plan = malloc(sizeof(*plan));
+    if (!plan || floor_plan_read(path, plan) != 0) {
+        fprintf(stderr, "renderfarm-bench-floor: %s is not a hearts plan\n", path);
+        free(plan);
+        return -1;
+    }
+    *scene = (floor_scene){
+        .width = plan->width, .height = plan->height, .frame_count = plan->frame_count, .level = plan->level,
+        .adaptive = plan->adaptive, .opaque = plan->background[3] >= 1.0, .plan = plan, .begin = hearts_begin,
+        .draw = hearts_draw, .name = hearts_name, .end = hearts_end, .release = hearts_release,
+    };
+    return 0;
 }

@@ -6,13 +6,34 @@ import StrictJSON
 /// The host side of `rf_param_access`: typed getters over a layer's validated parameters, for
 /// plugins written in C. A store lives only for the duration of one `create` call; it owns the
 /// C strings it hands out and frees them when it goes away.
-final class ParamStore {
-    let values: JSONObject
+///
+/// Public so that tools driving plugins without the engine (renderfarm-bench's C host) hand
+/// them exactly what the engine does: `paramsJSON` and the getters' answers come from here.
+public final class ParamStore {
+    public let values: JSONObject
     private var strings: [UnsafeMutablePointer<CChar>] = []
 
-    init(_ values: JSONObject) {
+    public init(_ values: JSONObject) {
         self.values = values
     }
+
+    /// `rf_create_args.params_json`: the whole object, defaults filled.
+    public var paramsJSON: String { values.isEmpty ? "{}" : JSONValue.object(values).serialized() }
+
+    /// What the `number` getter gives for `name` (NUMBER, INTEGER, BOOL), nil when it returns 0.
+    public func number(_ name: String) -> Double? {
+        switch values[name] {
+        case .number(let value)?: value
+        case .bool(let flag)?: flag ? 1 : 0
+        default: nil
+        }
+    }
+
+    /// What the `string` getter gives for `name` (STRING, ENUM), nil when it returns NULL.
+    public func string(_ name: String) -> String? { values[name]?.stringValue }
+
+    /// What the `json` getter gives for `name`, nil when it returns NULL.
+    public func json(_ name: String) -> String? { values[name]?.serialized() }
 
     deinit { strings.forEach { free($0) } }
 
@@ -23,8 +44,8 @@ final class ParamStore {
         return UnsafePointer(copy)
     }
 
-    /// The numbers behind a colour, point, rect, size or number list.
-    func numbers(_ name: String) -> [Double]? {
+    /// The numbers behind a colour, point, rect, size or number list (the `numbers` getter).
+    public func numbers(_ name: String) -> [Double]? {
         switch values[name] {
         case .string(let text)?:
             guard let color = Color(hex: text) else { return nil }
@@ -60,12 +81,10 @@ final class ParamStore {
 // The getters must be C function pointers: no captures, state only through the handle.
 private let paramAccessTable = rf_param_access(
     number: { handle, name, out in
-        guard let store = ParamStore.from(handle), let name, let out else { return 0 }
-        switch store.values[String(cString: name)] {
-        case .number(let value)?: out.pointee = value
-        case .bool(let flag)?: out.pointee = flag ? 1 : 0
-        default: return 0
-        }
+        guard let store = ParamStore.from(handle), let name, let out,
+            let value = store.number(String(cString: name))
+        else { return 0 }
+        out.pointee = value
         return 1
     },
     numbers: { handle, name, out, capacity in
@@ -78,15 +97,15 @@ private let paramAccessTable = rf_param_access(
         return numbers.count
     },
     string: { handle, name in
-        guard let store = ParamStore.from(handle), let name,
-            let text = store.values[String(cString: name)]?.stringValue
-        else { return nil }
+        guard let store = ParamStore.from(handle), let name, let text = store.string(String(cString: name)) else {
+            return nil
+        }
         return store.keep(text)
     },
     json: { handle, name in
-        guard let store = ParamStore.from(handle), let name, let value = store.values[String(cString: name)] else {
+        guard let store = ParamStore.from(handle), let name, let text = store.json(String(cString: name)) else {
             return nil
         }
-        return store.keep(value.serialized())
+        return store.keep(text)
     }
 )

@@ -11,6 +11,9 @@ import Synchronization
 final class PluginInstance: @unchecked Sendable {
     let plugin: LoadedPlugin
     let layerStart: Double
+    /// What `create` received: the parameters with defaults filled, and the layer's seed.
+    let params: JSONObject
+    let seed: UInt64
     private let handle: UnsafeMutableRawPointer
     private let instanceLock = Mutex(())
 
@@ -20,8 +23,10 @@ final class PluginInstance: @unchecked Sendable {
     init(plugin: LoadedPlugin, params: JSONObject, context: rf_context) throws(PluginCallError) {
         self.plugin = plugin
         layerStart = context.layer_start
+        self.params = params
+        seed = context.seed
         let store = ParamStore(params)
-        let json = params.isEmpty ? "{}" : JSONValue.object(params).serialized()
+        let json = store.paramsJSON
         var created: UnsafeMutableRawPointer?
         let (status, message) = Self.withMessageBuffer { buffer, capacity in
             store.withHandle { handle, access in

@@ -52,9 +52,27 @@ public final class PreparedJob: Sendable {
         (outputDirectory as NSString).appendingPathComponent(spec.output.fileName(ofFrame: index))
     }
 
+    /// How each layer's plugin instance was created, in layer order: for tools that drive the
+    /// same plugins through the C ABI themselves (renderfarm-bench's C host).
+    public var layerCreations: [LayerCreation] {
+        layers.map { LayerCreation(plugin: $0.plugin.info, start: $0.layerStart, seed: $0.seed, params: $0.params) }
+    }
+
     /// The ABI's view of frame `index` for a layer that starts at `layerStart`.
     func abiFrame(_ index: Int, layerStart: Double) -> rf_frame {
         let time = spec.time(ofFrame: index)
         return rf_frame(index: UInt32(index), time: time, local: time - layerStart)
     }
+}
+
+/// What the engine passed to one layer's `create`, besides the canvas and timing of the job:
+/// the plugin, the layer's start and seed, and its parameters with defaults filled (give them
+/// to `ParamStore` for `params_json` and the getters' answers).
+public struct LayerCreation: Sendable {
+    public var plugin: PluginInfo
+    /// `rf_context.layer_start`, seconds.
+    public var start: Double
+    /// `rf_context.seed`: `rf_derive_seed(job seed, layer index)`.
+    public var seed: UInt64
+    public var params: JSONObject
 }
