@@ -4,8 +4,9 @@ import CCairo
 extension DrawingContext {
     /// Selects a font by family name (e.g. "sans-serif", "monospace").
     public func selectFont(family: String, bold: Bool = false) {
-        cairo_select_font_face(pointer, family, CAIRO_FONT_SLANT_NORMAL,
-                               bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_select_font_face(
+            pointer, family, CAIRO_FONT_SLANT_NORMAL,
+            bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
     }
 
     public func setFontSize(_ size: Double) { cairo_set_font_size(pointer, size) }

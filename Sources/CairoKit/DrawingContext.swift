@@ -70,20 +70,22 @@ public final class DrawingContext {
     public enum LineJoin { case miter, round, bevel }
 
     public func setLineCap(_ cap: LineCap) {
-        let value: cairo_line_cap_t = switch cap {
-        case .butt: CAIRO_LINE_CAP_BUTT
-        case .round: CAIRO_LINE_CAP_ROUND
-        case .square: CAIRO_LINE_CAP_SQUARE
-        }
+        let value: cairo_line_cap_t =
+            switch cap {
+            case .butt: CAIRO_LINE_CAP_BUTT
+            case .round: CAIRO_LINE_CAP_ROUND
+            case .square: CAIRO_LINE_CAP_SQUARE
+            }
         cairo_set_line_cap(pointer, value)
     }
 
     public func setLineJoin(_ join: LineJoin) {
-        let value: cairo_line_join_t = switch join {
-        case .miter: CAIRO_LINE_JOIN_MITER
-        case .round: CAIRO_LINE_JOIN_ROUND
-        case .bevel: CAIRO_LINE_JOIN_BEVEL
-        }
+        let value: cairo_line_join_t =
+            switch join {
+            case .miter: CAIRO_LINE_JOIN_MITER
+            case .round: CAIRO_LINE_JOIN_ROUND
+            case .bevel: CAIRO_LINE_JOIN_BEVEL
+            }
         cairo_set_line_join(pointer, value)
     }
 
@@ -96,7 +98,9 @@ public final class DrawingContext {
     public func newPath() { cairo_new_path(pointer) }
     public func move(to x: Double, _ y: Double) { cairo_move_to(pointer, x, y) }
     public func line(to x: Double, _ y: Double) { cairo_line_to(pointer, x, y) }
-    public func curve(to x: Double, _ y: Double, control1 c1x: Double, _ c1y: Double, control2 c2x: Double, _ c2y: Double) {
+    public func curve(
+        to x: Double, _ y: Double, control1 c1x: Double, _ c1y: Double, control2 c2x: Double, _ c2y: Double
+    ) {
         cairo_curve_to(pointer, c1x, c1y, c2x, c2y, x, y)
     }
 

@@ -23,9 +23,11 @@ struct Bench {
         let concurrencies = cores > 1 ? [1, cores] : [1]
         for (number, job) in ReferenceJob.all(packageRoot: packageRoot).enumerated() {
             guard FileManager.default.fileExists(atPath: job.path) else {
-                rows.append(Row(label: job.label, concurrency: 0,
-                                note: "skipped: \(job.path.replacingOccurrences(of: packageRoot.path + "/", with: "")) "
-                                    + "does not exist yet"))
+                rows.append(
+                    Row(
+                        label: job.label, concurrency: 0,
+                        note: "skipped: \(job.path.replacingOccurrences(of: packageRoot.path + "/", with: "")) "
+                            + "does not exist yet"))
                 continue
             }
             let count = quick ? job.quickFrames : job.frames
@@ -36,8 +38,9 @@ struct Bench {
             let kind = scene.unsupported == nil ? "bin" : "txt"
             let plan = runner.scratch.appendingPathComponent("plan-\(number).\(kind)")
             if scene.unsupported == nil {
-                try FloorPlan.write(scene: scene, job: job.path, frames: frames, renderfarm: runner.renderfarm,
-                                    scratch: runner.scratch, to: plan.path)
+                try FloorPlan.write(
+                    scene: scene, job: job.path, frames: frames, renderfarm: runner.renderfarm,
+                    scratch: runner.scratch, to: plan.path)
             } else {
                 try HostPlan.write(job: job.path, frames: frames, scratch: runner.scratch, to: plan.path)
             }
@@ -54,17 +57,21 @@ struct Bench {
                         let folder = runner.scratch.appendingPathComponent("out-\(variant.rawValue)").path
                         try? FileManager.default.removeItem(atPath: folder)
                         folders[variant] = folder
-                        let measured = variant == .renderfarm
-                            ? try runner.renderfarm(job: job.path, frames: frames, count: count,
-                                                    concurrency: concurrency, output: folder)
-                            : try runner.floor(variant, plan: plan.path, count: count, concurrency: concurrency,
-                                               output: folder)
+                        let measured =
+                            variant == .renderfarm
+                            ? try runner.renderfarm(
+                                job: job.path, frames: frames, count: count,
+                                concurrency: concurrency, output: folder)
+                            : try runner.floor(
+                                variant, plan: plan.path, count: count, concurrency: concurrency,
+                                output: folder)
                         row.results[variant, default: []].append(measured)
                     }
                     if round == 0, let mine = folders[.renderfarm], let theirs = folders[.floorEngine] {
                         let check = Runner.identicalFrames(mine, theirs)
                         let verdict = check.same == check.total ? "identical" : "NOT all identical"
-                        row.note = floorNote + "content \(verdict): \(check.same)/\(check.total) frames byte-identical "
+                        row.note =
+                            floorNote + "content \(verdict): \(check.same)/\(check.total) frames byte-identical "
                             + "to the C floor using RenderFarm's encoder"
                     }
                     for folder in folders.values { try? FileManager.default.removeItem(atPath: folder) }
@@ -83,8 +90,9 @@ struct Bench {
         for count in [short, short * 10] {
             note("memory: \(count) frames of \(job.label), -j \(cores)")
             let folder = runner.scratch.appendingPathComponent("out-memory").path
-            let measured = try runner.renderfarm(job: job.path, frames: job.frameSet(count: count), count: count,
-                                                 concurrency: cores, output: folder)
+            let measured = try runner.renderfarm(
+                job: job.path, frames: job.frameSet(count: count), count: count,
+                concurrency: cores, output: folder)
             try? FileManager.default.removeItem(atPath: folder)
             peaks.append(measured.peakKiB)
         }

@@ -12,8 +12,10 @@ struct ChildRun {
 enum ChildProcess {
     /// Runs `arguments` (the first is the executable's path) with standard output and error
     /// sent to the given files (or discarded), and waits for it.
-    static func run(_ arguments: [String], stdout: String? = nil, stderr: String? = nil,
-                    environment: [String: String] = [:]) -> ChildRun {
+    static func run(
+        _ arguments: [String], stdout: String? = nil, stderr: String? = nil,
+        environment: [String: String] = [:]
+    ) -> ChildRun {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -42,7 +44,8 @@ enum ChildProcess {
         let elapsed = clock.now - start
         // WIFEXITED / WEXITSTATUS, which Swift does not import: low 7 bits 0 means a normal exit.
         let exitCode = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return ChildRun(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                        peakKiB: Int(usage.ru_maxrss), exitCode: exitCode)
+        return ChildRun(
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            peakKiB: Int(usage.ru_maxrss), exitCode: exitCode)
     }
 }

@@ -65,8 +65,9 @@ enum HostPlan {
         text += line("layers", layers.count)
         for layer in layers {
             let store = ParamStore(layer.params)
-            text += line("layer", string(layer.plugin.path), string(layer.plugin.id), layer.start, layer.seed,
-                         string(store.paramsJSON), layer.params.count)
+            text += line(
+                "layer", string(layer.plugin.path), string(layer.plugin.id), layer.start, layer.seed,
+                string(store.paramsJSON), layer.params.count)
             for name in layer.params.keys {
                 let numbers = store.numbers(name) ?? []
                 let number = store.number(name)

@@ -50,8 +50,10 @@ struct Runner {
     func renderfarm(job: String, frames: String, count: Int, concurrency: Int, output: String) throws -> Measurement {
         let log = scratch.appendingPathComponent("progress.jsonl").path
         let run = ChildProcess.run(
-            [renderfarm, "render", job, "--frames", frames, "--out", output, "-j", String(concurrency), "--force",
-             "--progress", "json"], stderr: log)
+            [
+                renderfarm, "render", job, "--frames", frames, "--out", output, "-j", String(concurrency), "--force",
+                "--progress", "json",
+            ], stderr: log)
         guard run.exitCode == 0 else { throw Failure.failed("renderfarm render \(job) exited \(run.exitCode)") }
         var steps: FrameSteps?
         if let text = try? String(contentsOfFile: log, encoding: .utf8),
@@ -61,11 +63,13 @@ struct Runner {
         {
             let frames = Double(max(1, count))
             let value = { (key: String) in (sums[key]?.doubleValue ?? 0) / frames }
-            steps = FrameSteps(draw: value("draw"), convert: value("convert"), encode: value("encode"),
-                               write: value("write"))
+            steps = FrameSteps(
+                draw: value("draw"), convert: value("convert"), encode: value("encode"),
+                write: value("write"))
         }
-        return Measurement(seconds: run.seconds, frames: count, peakKiB: run.peakKiB,
-                           bytesPerFrame: Self.averagePNGBytes(in: output), steps: steps)
+        return Measurement(
+            seconds: run.seconds, frames: count, peakKiB: run.peakKiB,
+            bytesPerFrame: Self.averagePNGBytes(in: output), steps: steps)
     }
 
     /// Renders every frame of `plan` with one of the C programs into `output`.
@@ -75,8 +79,9 @@ struct Runner {
         guard run.exitCode == 0 else {
             throw Failure.failed("renderfarm-bench-floor \(variant.rawValue) exited \(run.exitCode)")
         }
-        return Measurement(seconds: run.seconds, frames: count, peakKiB: run.peakKiB,
-                           bytesPerFrame: Self.averagePNGBytes(in: output))
+        return Measurement(
+            seconds: run.seconds, frames: count, peakKiB: run.peakKiB,
+            bytesPerFrame: Self.averagePNGBytes(in: output))
     }
 
     static func pngFiles(in folder: String) -> [String] {
@@ -99,7 +104,8 @@ struct Runner {
         let names = pngFiles(in: first)
         let same = names.filter { name in
             guard let a = FileManager.default.contents(atPath: first + "/" + name),
-                let b = FileManager.default.contents(atPath: second + "/" + name) else { return false }
+                let b = FileManager.default.contents(atPath: second + "/" + name)
+            else { return false }
             return a == b
         }
         return (same.count, names.count)

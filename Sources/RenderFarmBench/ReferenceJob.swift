@@ -22,16 +22,20 @@ struct ReferenceJob {
     static func all(packageRoot: URL) -> [ReferenceJob] {
         let own = packageRoot.appendingPathComponent("Sources/RenderFarmBench/Jobs")
         return [
-            ReferenceJob(label: "1080p opaque, 50 hearts", path: own.appendingPathComponent("hd-opaque.json").path,
-                         firstFrame: 420, frames: 120, quickFrames: 10, naiveTarget: 4),
-            ReferenceJob(label: "720p transparent, 50 hearts",
-                         path: own.appendingPathComponent("hd720-transparent.json").path,
-                         firstFrame: 420, frames: 120, quickFrames: 10, naiveTarget: 3),
-            ReferenceJob(label: "1080p, 500 hearts", path: own.appendingPathComponent("hd-500-items.json").path,
-                         firstFrame: 360, frames: 60, quickFrames: 6),
-            ReferenceJob(label: "live-stream (3 effects)",
-                         path: packageRoot.appendingPathComponent("jobs/live-stream.json").path,
-                         firstFrame: 0, frames: 120, quickFrames: 10),
+            ReferenceJob(
+                label: "1080p opaque, 50 hearts", path: own.appendingPathComponent("hd-opaque.json").path,
+                firstFrame: 420, frames: 120, quickFrames: 10, naiveTarget: 4),
+            ReferenceJob(
+                label: "720p transparent, 50 hearts",
+                path: own.appendingPathComponent("hd720-transparent.json").path,
+                firstFrame: 420, frames: 120, quickFrames: 10, naiveTarget: 3),
+            ReferenceJob(
+                label: "1080p, 500 hearts", path: own.appendingPathComponent("hd-500-items.json").path,
+                firstFrame: 360, frames: 60, quickFrames: 6),
+            ReferenceJob(
+                label: "live-stream (3 effects)",
+                path: packageRoot.appendingPathComponent("jobs/live-stream.json").path,
+                firstFrame: 0, frames: 120, quickFrames: 10),
         ]
     }
 }
@@ -79,9 +83,11 @@ struct FloorScene {
             let params = layer.objectValue?["params"]?.objectValue ?? JSONObject()
             switch effect {
             case "gradient" where index == 0:
-                gradient = (Self.color(params["from"]?.stringValue ?? "#1B1B2F"),
-                            Self.color(params["to"]?.stringValue ?? "#3A1C71"),
-                            params["angle"]?.doubleValue ?? 90, params["vignette"]?.doubleValue ?? 0)
+                gradient = (
+                    Self.color(params["from"]?.stringValue ?? "#1B1B2F"),
+                    Self.color(params["to"]?.stringValue ?? "#3A1C71"),
+                    params["angle"]?.doubleValue ?? 90, params["vignette"]?.doubleValue ?? 0
+                )
             case "floating-heart":
                 stroke = Self.color(params["stroke"]?.stringValue ?? "#FFFFFF")
             default:

@@ -17,8 +17,10 @@ struct Report {
 
     var text: String {
         var lines = [header, ""]
-        let columns = ["job", "-j", "fps", "draw", "conv", "enc", "write", "ms/frame", "KB/frame", "peak RSS",
-                       "x floor", "x same-enc", "x naive"]
+        let columns = [
+            "job", "-j", "fps", "draw", "conv", "enc", "write", "ms/frame", "KB/frame", "peak RSS",
+            "x floor", "x same-enc", "x naive",
+        ]
         let widths = [28, 3, 7, 6, 6, 6, 6, 9, 9, 10, 8, 11, 8]
         lines.append(Self.line(columns, widths))
         lines.append(String(repeating: "-", count: widths.reduce(0, +) + widths.count - 1))
@@ -58,20 +60,23 @@ struct Report {
             lines.append("")
             let short = Self.format(Double(memory.short.kib) / 1024, 1)
             let long = Self.format(Double(memory.long.kib) / 1024, 1)
-            lines.append("memory: peak RSS \(short) MB for \(memory.short.frames) frames, \(long) MB for "
-                + "\(memory.long.frames) frames (\(growth >= 0 ? "+" : "")\(Self.format(growth, 1)) %), "
-                + "\(rows.first?.label ?? ""), -j \(memory.concurrency)")
+            lines.append(
+                "memory: peak RSS \(short) MB for \(memory.short.frames) frames, \(long) MB for "
+                    + "\(memory.long.frames) frames (\(growth >= 0 ? "+" : "")\(Self.format(growth, 1)) %), "
+                    + "\(rows.first?.label ?? ""), -j \(memory.concurrency)")
         }
         if let startupMilliseconds {
-            lines.append("startup: renderfarm validate jobs/live-hearts.json: "
-                + "\(Self.format(startupMilliseconds, 1)) ms (median of 11 runs)")
+            lines.append(
+                "startup: renderfarm validate jobs/live-hearts.json: "
+                    + "\(Self.format(startupMilliseconds, 1)) ms (median of 11 runs)")
         }
         let notes = rows.compactMap { row in
             row.note.map { "  \(row.label)\(row.concurrency > 0 ? ", -j \(row.concurrency)" : ""): \($0)" }
         }
         if !notes.isEmpty { lines += ["", "notes:"] + notes }
         lines += ["", "acceptance:"] + acceptance
-        lines.append("""
+        lines.append(
+            """
 
             fps: frames / wall time of the whole process (start-up, plugin loading and manifest included).
             draw/conv/enc/write: RenderFarm's ms per frame per worker (draw: cairo and plugins; conv: ARGB32
@@ -89,20 +94,24 @@ struct Report {
         let measured = rows.filter { $0.concurrency > 0 && $0.results[.floorLibpng] != nil }
         let floors = measured.compactMap { row in Self.ratio(row, to: .floorLibpng).map { (row, $0) } }
         if let (row, worst) = floors.min(by: { $0.1 < $1.1 }) {
-            checks.append("  >= 0.9x the C floor on every row: \(worst >= 0.9 ? "met" : "NOT met") "
-                + "(lowest \(Self.format(worst, 2)), \(row.label), -j \(row.concurrency))")
+            checks.append(
+                "  >= 0.9x the C floor on every row: \(worst >= 0.9 ? "met" : "NOT met") "
+                    + "(lowest \(Self.format(worst, 2)), \(row.label), -j \(row.concurrency))")
         }
         for row in measured {
             guard let target = row.naiveTarget, let ratio = Self.ratio(row, to: .naive) else { continue }
-            checks.append("  >= \(Self.format(target, 0))x naive, \(row.label), -j \(row.concurrency): "
-                + "\(ratio >= target ? "met" : "NOT met") (\(Self.format(ratio, 2)))")
+            checks.append(
+                "  >= \(Self.format(target, 0))x naive, \(row.label), -j \(row.concurrency): "
+                    + "\(ratio >= target ? "met" : "NOT met") (\(Self.format(ratio, 2)))")
         }
         if let memory {
             let growth = Double(memory.long.kib - memory.short.kib) / Double(max(1, memory.short.kib))
-            checks.append("  peak RSS within 10 % from \(memory.short.frames) to \(memory.long.frames) frames: "
-                + (growth <= 0.10 ? "met" : "NOT met"))
-            checks.append("  peak RSS under 150 MB at 1080p, -j \(memory.concurrency): "
-                + (Double(memory.long.kib) / 1024 < 150 ? "met" : "NOT met"))
+            checks.append(
+                "  peak RSS within 10 % from \(memory.short.frames) to \(memory.long.frames) frames: "
+                    + (growth <= 0.10 ? "met" : "NOT met"))
+            checks.append(
+                "  peak RSS under 150 MB at 1080p, -j \(memory.concurrency): "
+                    + (Double(memory.long.kib) / 1024 < 150 ? "met" : "NOT met"))
         }
         if let startupMilliseconds {
             checks.append("  validate under 50 ms: " + (startupMilliseconds < 50 ? "met" : "NOT met"))

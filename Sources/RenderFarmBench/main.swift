@@ -22,15 +22,17 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ren
 do {
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
-    let runner = Runner(renderfarm: binaries.appendingPathComponent("renderfarm").path,
-                        floor: binaries.appendingPathComponent("renderfarm-bench-floor").path, scratch: scratch)
+    let runner = Runner(
+        renderfarm: binaries.appendingPathComponent("renderfarm").path,
+        floor: binaries.appendingPathComponent("renderfarm-bench-floor").path, scratch: scratch)
     let bench = Bench(quick: quick, rounds: rounds, packageRoot: packageRoot, runner: runner)
     let rows = try bench.run()
     let memory = try bench.memory()
     let startup = bench.startup()
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let counts = ReferenceJob.all(packageRoot: packageRoot).map { String(quick ? $0.quickFrames : $0.frames) }
-    let header = "renderfarm-bench\(quick ? " --quick" : ""): \(cores) cores, "
+    let header =
+        "renderfarm-bench\(quick ? " --quick" : ""): \(cores) cores, "
         + "\(rounds) round\(rounds == 1 ? "" : "s"), frames per run: \(counts.joined(separator: "/"))"
     print(Report(rows: rows, memory: memory, startupMilliseconds: startup, header: header).text)
 } catch {

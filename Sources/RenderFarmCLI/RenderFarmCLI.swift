@@ -12,7 +12,9 @@ public enum RenderFarmCLI {
 
     static var overview: String {
         let width = (commands.map { $0.spec.name.count }.max() ?? 0) + 2
-        let list = commands.map { "  " + $0.spec.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.spec.abstract }
+        let list = commands.map {
+            "  " + $0.spec.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.spec.abstract
+        }
         return """
             OVERVIEW: RenderFarm renders programmatic motion graphics (iOS-style effects) into PNG frames.
 
@@ -46,7 +48,8 @@ public enum RenderFarmCLI {
             break
         }
         guard let command = commands.first(where: { $0.spec.name == name }) else {
-            let hint = Suggestion.closest(to: name, in: commands.map { $0.spec.name }).map { " (did you mean \($0)?)" } ?? ""
+            let hint =
+                Suggestion.closest(to: name, in: commands.map { $0.spec.name }).map { " (did you mean \($0)?)" } ?? ""
             terminal.error("unknown command \"\(name)\"\(hint); run `renderfarm --help` for the list")
             return .usage
         }

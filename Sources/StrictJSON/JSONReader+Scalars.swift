@@ -60,7 +60,8 @@ extension JSONReader {
             if (0xD800...0xDBFF).contains(value) {
                 let lowStart = position
                 guard position + 1 < bytes.count, bytes[position] == ASCII.backslash,
-                      bytes[position + 1] == UInt8(ascii: "u") else {
+                    bytes[position + 1] == UInt8(ascii: "u")
+                else {
                     throw error("unpaired surrogate escape \(text(from: escapeStart, count: 6))", at: escapeStart)
                 }
                 position += 2
@@ -183,8 +184,9 @@ extension JSONReader {
             return error("unexpected \(describe(byteAt: offset))", at: offset)
         default:
             let shown = found.count > 20 ? String(found.prefix(20)) + "…" : found
-            return error("invalid literal '\(shown)' (expected true, false, null, a number, a string, "
-                + "an array or an object)", at: offset)
+            return error(
+                "invalid literal '\(shown)' (expected true, false, null, a number, a string, "
+                    + "an array or an object)", at: offset)
         }
     }
 
@@ -236,7 +238,7 @@ extension JSONReader {
     static func isWordByte(_ byte: UInt8) -> Bool {
         switch byte {
         case ASCII.zero...ASCII.nine, UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "_"):
+            UInt8(ascii: "_"):
             true
         default:
             false

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import EffectKit
 
 /// SEMANTICS §3.7 heart path: W = 36, H = 667, centre (300, 600), dir = +1, end.y = H/6 + 100, x = −48.

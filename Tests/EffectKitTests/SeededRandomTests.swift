@@ -1,4 +1,5 @@
 import Testing
+
 @testable import EffectKit
 
 /// Pearson's chi-square statistic of bin counts against a uniform expectation.

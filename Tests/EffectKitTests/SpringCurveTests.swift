@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import EffectKit
 
 /// One row of the SEMANTICS §4.5 table: x(t) for v = 0.8 (the blog) and v = 0.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import EffectKit
 
 /// SEMANTICS §2.3: WebKit algorithm, eps 1e-7, double.

@@ -23,14 +23,16 @@ struct CommandLineTests {
         #expect(version.stdout.hasPrefix("renderfarm "))
     }
 
-    @Test("usage errors exit 64 with a hint", arguments: [
-        (["rendr", "x.json"], "unknown command \"rendr\" (did you mean render?)"),
-        (["render", "x.json", "--frmaes", "1"], "unknown option --frmaes (did you mean --frames?)"),
-        (["render", "x.json", "-j", "0"], "-j/--jobs expects an integer in 1…1024, got \"0\""),
-        (["render"], "missing argument"),
-        (["render", "x.json", "--shard", "3/3"], "0 ≤ K < N"),
-        (["render", "x.json", "--progress", "loud"], "--progress expects one of"),
-    ])
+    @Test(
+        "usage errors exit 64 with a hint",
+        arguments: [
+            (["rendr", "x.json"], "unknown command \"rendr\" (did you mean render?)"),
+            (["render", "x.json", "--frmaes", "1"], "unknown option --frmaes (did you mean --frames?)"),
+            (["render", "x.json", "-j", "0"], "-j/--jobs expects an integer in 1…1024, got \"0\""),
+            (["render"], "missing argument"),
+            (["render", "x.json", "--shard", "3/3"], "0 ≤ K < N"),
+            (["render", "x.json", "--progress", "loud"], "--progress expects one of"),
+        ])
     func usage(arguments: [String], message: String) throws {
         let result = try Binary.run(arguments)
         #expect(result.status == 64)
@@ -44,12 +46,22 @@ struct CommandLineTests {
         #expect(result.stderr.contains("/nonexistent/job.json: no such job file"))
     }
 
-    @Test("an unknown effect or a bad parameter exits 65, names layer and parameter, and creates no output",
-          arguments: [
-            (#"{"effect": "floating-hart"}"#, "layers[0].effect: unknown effect \"floating-hart\" (did you mean \"floating-heart\"?)"),
-            (#"{"effect": "floating-heart", "params": {"rate": 500}}"#, "layers[0].params.rate: 500 is out of range (allowed: 0…120)"),
-            (#"{"effect": "floating-heart", "params": {"spring": {"damping": 3}}}"#, "layers[0].params: floating-heart: spring.damping: expected a number in 0.01…1.0"),
-          ])
+    @Test(
+        "an unknown effect or a bad parameter exits 65, names layer and parameter, and creates no output",
+        arguments: [
+            (
+                #"{"effect": "floating-hart"}"#,
+                "layers[0].effect: unknown effect \"floating-hart\" (did you mean \"floating-heart\"?)"
+            ),
+            (
+                #"{"effect": "floating-heart", "params": {"rate": 500}}"#,
+                "layers[0].params.rate: 500 is out of range (allowed: 0…120)"
+            ),
+            (
+                #"{"effect": "floating-heart", "params": {"spring": {"damping": 3}}}"#,
+                "layers[0].params: floating-heart: spring.damping: expected a number in 0.01…1.0"
+            ),
+        ])
     func invalidLayer(layer: String, message: String) throws {
         let folder = try TemporaryFolder()
         let job = try folder.write(#"{"duration": 1, "output": {"dir": "out"}, "layers": [\#(layer)]}"#, to: "job.json")

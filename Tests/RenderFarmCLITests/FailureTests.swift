@@ -5,8 +5,11 @@ import Testing
 @Suite("Failures, retries and output safety")
 struct FailureTests {
     /// A job of `frames` frames drawn by the fault-injecting test plugin.
-    static func faultJob(in folder: TemporaryFolder, params: String, frames: Int = 20, retries: Int = 1) throws -> String {
-        try folder.write(#"""
+    static func faultJob(in folder: TemporaryFolder, params: String, frames: Int = 20, retries: Int = 1) throws
+        -> String
+    {
+        try folder.write(
+            #"""
             {"duration": \#(frames), "fps": 1, "retries": \#(retries), "canvas": {"width": 40, "height": 40, "scale": 1},
              "output": {"dir": "out"}, "layers": [{"effect": "test-faults", "params": \#(params)}]}
             """#, to: "job.json")
@@ -82,19 +85,24 @@ struct FailureTests {
             try? umount.run()
             umount.waitUntilExit()
         }
-        let result = try Binary.run(["render", "jobs/live-hearts.json", "--out", mountPoint + "/out", "--progress", "none"])
+        let result = try Binary.run([
+            "render", "jobs/live-hearts.json", "--out", mountPoint + "/out", "--progress", "none",
+        ])
         #expect(result.status == 74)
         #expect(result.stderr.contains("the disk is full"), "\(result.stderr)")
     }
 
-    @Test("output.dir may not leave the job's folder unless --output-root allows it", arguments: [
-        "../escape", "/tmp/renderfarm-escape", "sub/../../escape",
-    ])
+    @Test(
+        "output.dir may not leave the job's folder unless --output-root allows it",
+        arguments: [
+            "../escape", "/tmp/renderfarm-escape", "sub/../../escape",
+        ])
     func confinement(directory: String) throws {
         let folder = try TemporaryFolder()
         let jobs = folder.url.appendingPathComponent("jobs")
-        let job = try folder.write(#"{"duration": 0.1, "output": {"dir": "\#(directory)"}, "layers": [{"effect": "floating-heart"}]}"#,
-                                   to: "jobs/job.json")
+        let job = try folder.write(
+            #"{"duration": 0.1, "output": {"dir": "\#(directory)"}, "layers": [{"effect": "floating-heart"}]}"#,
+            to: "jobs/job.json")
         let refused = try Binary.run(["render", job, "--progress", "none"])
         #expect(refused.status == 65)
         #expect(refused.stderr.contains("job.json: output.dir: output folder"), "\(refused.stderr)")
@@ -109,11 +117,14 @@ struct FailureTests {
     func symlinkConfinement() throws {
         let folder = try TemporaryFolder()
         let outside = try TemporaryFolder()
-        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("jobs"), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("jobs/link").path,
-                                                   withDestinationPath: outside.path)
-        let job = try folder.write(#"{"duration": 0.1, "output": {"dir": "link/out"}, "layers": [{"effect": "floating-heart"}]}"#,
-                                   to: "jobs/job.json")
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("jobs"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("jobs/link").path,
+            withDestinationPath: outside.path)
+        let job = try folder.write(
+            #"{"duration": 0.1, "output": {"dir": "link/out"}, "layers": [{"effect": "floating-heart"}]}"#,
+            to: "jobs/job.json")
         let result = try Binary.run(["render", job, "--progress", "none"])
         #expect(result.status == 65)
         #expect(!FileManager.default.fileExists(atPath: outside.url.appendingPathComponent("out").path))

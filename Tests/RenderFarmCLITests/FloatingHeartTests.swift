@@ -30,8 +30,9 @@ struct FloatingHeartTests {
     @Test("each heart's path follows the seed's random ranges (W = 36, H = 667)")
     func planRanges() throws {
         let folder = try TemporaryFolder()
-        let items = try Self.trace(Self.job(params: #"{"emitter": [200, 600], "rate": 50, "lifetime": 6}"#), in: folder,
-                                   frames: "119")
+        let items = try Self.trace(
+            Self.job(params: #"{"emitter": [200, 600], "rate": 50, "lifetime": 6}"#), in: folder,
+            frames: "119")
         let hearts = try #require(items.first)
         #expect(hearts.count == 100)
         let (width, height, cx) = (36.0, 667.0, 200.0)
@@ -65,8 +66,9 @@ struct FloatingHeartTests {
     @Test("bloom, fade and travel follow SEMANTICS §4.5 and §8 over one heart's life")
     func timeline() throws {
         let folder = try TemporaryFolder()
-        let frames = try Self.trace(Self.job(params: #"{"times": [0.5], "lifetime": 6}"#, duration: 7.5), in: folder,
-                                    frames: "0,30,36,42,60,90,360,389,390")
+        let frames = try Self.trace(
+            Self.job(params: #"{"times": [0.5], "lifetime": 6}"#, duration: 7.5), in: folder,
+            frames: "0,30,36,42,60,90,360,389,390")
         try #require(frames.count == 9)
         let byFrame = frames.map { $0.first }
         #expect(byFrame[0] == nil, "no heart before its spawn time")
@@ -88,15 +90,18 @@ struct FloatingHeartTests {
     @Test("pixels read back from the PNG: the heart's fill at its centre, transparent elsewhere")
     func pixels() throws {
         let folder = try TemporaryFolder()
-        let job = Self.job(params: ##"{"times": [0], "emitter": [150, 500], "colors": ["#3366CC"], "lifetime": 6}"##,
-                           frames: "60")
+        let job = Self.job(
+            params: ##"{"times": [0], "emitter": [150, 500], "colors": ["#3366CC"], "lifetime": 6}"##,
+            frames: "60")
         let items = try Self.trace(job, in: folder, frames: "60")
         let heart = try #require(items.first?.first)
         let (x, y) = (try #require(heart["x"] as? Double), try #require(heart["y"] as? Double))
         let alpha = try #require(heart["alpha"] as? Double)
 
-        let render = try Binary.run(["render", folder.url.appendingPathComponent("job.json").path, "--out",
-                                     folder.url.appendingPathComponent("out").path, "--progress", "none"])
+        let render = try Binary.run([
+            "render", folder.url.appendingPathComponent("job.json").path, "--out",
+            folder.url.appendingPathComponent("out").path, "--progress", "none",
+        ])
         #expect(render.status == 0, "\(render.stderr)")
         let image = try ImageSurface(contentsOfPNG: folder.url.appendingPathComponent("out/frame_00060.png").path)
         #expect(image.width == 750 && image.height == 1334)

@@ -10,7 +10,8 @@ struct FuzzTests {
     static let seed: UInt64 = 20_261_129
 
     enum Mutation: CaseIterable {
-        case bitFlip, truncate, typeSwap, hugeNumber, deepNesting, duplicateKey, unknownKey, nan, badUTF8, empty, garbage
+        case bitFlip, truncate, typeSwap, hugeNumber, deepNesting, duplicateKey, unknownKey, nan, badUTF8, empty,
+            garbage
 
         /// Every mutation but a bit flip makes any job invalid.
         var mustFail: Bool { self != .bitFlip }
@@ -19,7 +20,8 @@ struct FuzzTests {
     /// The example jobs, shortened to a few frames and pointed at the folder `out`.
     static func baseJobs() throws -> [Data] {
         let folder = Binary.packageRoot.appendingPathComponent("jobs")
-        return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+            .sorted()
             .map { name in
                 let data = try Data(contentsOf: folder.appendingPathComponent(name))
                 var job = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -52,9 +54,12 @@ struct FuzzTests {
             try mutated.write(to: job)
             let result = try Binary.run(["render", job.path, "--progress", "none", "-j", "1"])
             counts[result.status, default: 0] += 1
-            let label = "case \(number) (\(mutation), seed \(Self.seed)): \(String(decoding: mutated.prefix(300), as: UTF8.self))"
+            let label =
+                "case \(number) (\(mutation), seed \(Self.seed)): \(String(decoding: mutated.prefix(300), as: UTF8.self))"
             #expect(result.signal == nil, "crashed: \(label)\n\(result.stderr)")
-            #expect([0, 65, 73, 74].contains(result.status), "undocumented exit \(result.status): \(label)\n\(result.stderr)")
+            #expect(
+                [0, 65, 73, 74].contains(result.status),
+                "undocumented exit \(result.status): \(label)\n\(result.stderr)")
             if result.status == 0 {
                 #expect(!mutation.mustFail, "an invalid job rendered: \(label)")
                 #expect(try Manifest(folder: out).complete)
@@ -82,8 +87,9 @@ struct FuzzTests {
         guard let colon = rest.range(of: ": ") else { return false }
         let location = rest[..<colon.lowerBound]
         // A path such as layers[0].params.rate or output["odd key"]; syntax errors give a line.
-        return !location.isEmpty && (location.allSatisfy { $0.isLetter || $0.isNumber || "[]._-".contains($0) }
-            || location.contains("[\""))
+        return !location.isEmpty
+            && (location.allSatisfy { $0.isLetter || $0.isNumber || "[]._-".contains($0) }
+                || location.contains("[\""))
     }
 
     func mutate(_ base: Data, _ mutation: Mutation, _ random: inout FuzzRandom) -> Data {
@@ -119,7 +125,9 @@ struct FuzzTests {
             let target = random.next(max(1, Self.count(value, numbersOnly: numbersOnly)))
             var counter = 0
             value = Self.replace(value, at: target, numbersOnly: numbersOnly, counter: &counter, with: replacement)
-            guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else { return base }
+            guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) else {
+                return base
+            }
             let text = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\"__NAN__\"", with: "NaN")
             bytes = Array(text.utf8)
         case .duplicateKey, .unknownKey:
@@ -155,7 +163,9 @@ struct FuzzTests {
     }
 
     /// Replaces the `target`-th value below the root (in sorted-key order) with `replacement(old)`.
-    static func replace(_ value: Any, at target: Int, numbersOnly: Bool, counter: inout Int, with replacement: (Any) -> Any) -> Any {
+    static func replace(
+        _ value: Any, at target: Int, numbersOnly: Bool, counter: inout Int, with replacement: (Any) -> Any
+    ) -> Any {
         func visit(_ child: Any) -> Any {
             let counts = !numbersOnly || (child is NSNumber && !(child is Bool))
             if counts {

@@ -14,8 +14,10 @@ struct OutputFormatTests {
         let pngcheck = "/usr/bin/pngcheck"
         try #require(FileManager.default.isExecutableFile(atPath: pngcheck), "pngcheck is missing: run make deps")
         let out = try TemporaryFolder()
-        let render = try Binary.run(["render", "jobs/\(job)", "--frames", "0-7,60-63", "--out", out.path,
-                                     "--progress", "none", "-j", "2"])
+        let render = try Binary.run([
+            "render", "jobs/\(job)", "--frames", "0-7,60-63", "--out", out.path,
+            "--progress", "none", "-j", "2",
+        ])
         #expect(render.status == 0, "\(render.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".png") }
             .sorted()
@@ -38,8 +40,9 @@ struct OutputFormatTests {
         let redrawn = try TemporaryFolder()
         let arguments = ["render", "jobs/hearts-on-gradient.json", "--frames", "0-11", "--progress", "none", "-j", "2"]
         let first = try Binary.run(arguments + ["--out", cached.path])
-        let second = try Binary.run(arguments + ["--out", redrawn.path],
-                                    environment: ["RENDERFARM_STATIC_LAYERS": "redraw"])
+        let second = try Binary.run(
+            arguments + ["--out", redrawn.path],
+            environment: ["RENDERFARM_STATIC_LAYERS": "redraw"])
         #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")
         let one = try Manifest(folder: cached.url).frames.map(\.sha256)
         let two = try Manifest(folder: redrawn.url).frames.map(\.sha256)
@@ -52,9 +55,10 @@ struct OutputFormatTests {
         let result = try Binary.run(["plugins", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let plugins = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
-        let flags = Dictionary(uniqueKeysWithValues: plugins.compactMap { plugin in
-            (plugin["id"] as? String).map { ($0, plugin["static"] as? Bool) }
-        })
+        let flags = Dictionary(
+            uniqueKeysWithValues: plugins.compactMap { plugin in
+                (plugin["id"] as? String).map { ($0, plugin["static"] as? Bool) }
+            })
         #expect(flags["gradient"] == .some(true))
         #expect(flags["floating-heart"] == .some(false))
     }

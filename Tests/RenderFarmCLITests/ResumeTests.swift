@@ -11,7 +11,8 @@ struct ResumeTests {
     /// An uninterrupted render of the same frames, by file name.
     static let reference: [String: Data] = {
         guard let folder = try? TemporaryFolder(),
-            (try? Binary.run(["render", job, "--frames", frames, "--out", folder.path, "--progress", "none"]))?.status == 0
+            (try? Binary.run(["render", job, "--frames", frames, "--out", folder.path, "--progress", "none"]))?.status
+                == 0
         else { return [:] }
         return frameFiles(in: folder.url)
     }()
@@ -27,7 +28,8 @@ struct ResumeTests {
 
     /// Frames a resume may skip: a journal line whose checksum matches the file on disk.
     static func verifiedFrames(in folder: URL) -> Set<Int> {
-        let journal = (try? String(contentsOf: folder.appendingPathComponent("renderfarm.journal.jsonl"), encoding: .utf8)) ?? ""
+        let journal =
+            (try? String(contentsOf: folder.appendingPathComponent("renderfarm.journal.jsonl"), encoding: .utf8)) ?? ""
         var verified: Set<Int> = []
         for line in journal.split(separator: "\n") {
             guard let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
@@ -63,7 +65,9 @@ struct ResumeTests {
         try #require(Self.reference.count == 300)
         let out = try TemporaryFolder()
         var random = SystemRandomNumberGenerator()
-        let arguments = ["render", Self.job, "--frames", Self.frames, "--out", out.path, "--progress", "json", "-j", "2"]
+        let arguments = [
+            "render", Self.job, "--frames", Self.frames, "--out", out.path, "--progress", "json", "-j", "2",
+        ]
         for _ in 0..<20 {
             let before = Self.verifiedFrames(in: out.url)
             let run = try Binary.Running(arguments)
@@ -88,7 +92,9 @@ struct ResumeTests {
     func sigint() throws {
         try #require(Self.reference.count == 300)
         let out = try TemporaryFolder()
-        let arguments = ["render", Self.job, "--frames", Self.frames, "--out", out.path, "--progress", "none", "-j", "1"]
+        let arguments = [
+            "render", Self.job, "--frames", Self.frames, "--out", out.path, "--progress", "none", "-j", "1",
+        ]
         let run = try Binary.Running(arguments)
         usleep(400_000)
         run.signal(SIGINT)
@@ -113,7 +119,9 @@ struct ResumeTests {
     func secondSignal() throws {
         try #require(Self.reference.count == 300)
         let out = try TemporaryFolder()
-        let run = try Binary.Running(["render", Self.job, "--frames", Self.frames, "--out", out.path, "--progress", "none"])
+        let run = try Binary.Running([
+            "render", Self.job, "--frames", Self.frames, "--out", out.path, "--progress", "none",
+        ])
         usleep(300_000)
         run.signal(SIGTERM)
         usleep(2_000)
@@ -127,7 +135,9 @@ struct ResumeTests {
     @Test("a changed job, a truncated frame, an edited frame and a torn journal line are rendered again")
     func whatIsRenderedAgain() throws {
         let folder = try TemporaryFolder()
-        let job = try folder.write(#"{"duration": 0.2, "seed": 1, "output": {"dir": "out"}, "layers": [{"effect": "floating-heart", "params": {"times": [0]}}]}"#, to: "job.json")
+        let job = try folder.write(
+            #"{"duration": 0.2, "seed": 1, "output": {"dir": "out"}, "layers": [{"effect": "floating-heart", "params": {"times": [0]}}]}"#,
+            to: "job.json")
         let out = folder.url.appendingPathComponent("out")
         func render(_ extra: [String] = []) throws -> Int? {
             let result = try Binary.run(["render", job, "--progress", "json"] + extra)
@@ -162,7 +172,11 @@ struct ResumeTests {
 func compress(_ frames: [Int]) -> String {
     var runs: [(Int, Int)] = []
     for frame in frames {
-        if let last = runs.last, last.1 + 1 == frame { runs[runs.count - 1].1 = frame } else { runs.append((frame, frame)) }
+        if let last = runs.last, last.1 + 1 == frame {
+            runs[runs.count - 1].1 = frame
+        } else {
+            runs.append((frame, frame))
+        }
     }
     return runs.map { $0.0 == $0.1 ? "\($0.0)" : "\($0.0)-\($0.1)" }.joined(separator: ",")
 }

@@ -4,8 +4,9 @@ import Testing
 /// `render --shard K/N` and `merge`, with the real binary (no Slurm needed).
 @Suite("Shards and merge")
 struct ShardTests {
-    @Test("the union of --shard K/N renders equals the plain render byte for byte, for N = 1, 2, 3, 7",
-          arguments: ExampleJobsTests.jobs)
+    @Test(
+        "the union of --shard K/N renders equals the plain render byte for byte, for N = 1, 2, 3, 7",
+        arguments: ExampleJobsTests.jobs)
     func shardUnionEqualsPlainRender(job: String) throws {
         let plain = try TemporaryFolder()
         let whole = try Binary.run(["render", "jobs/\(job)", "--out", plain.path, "--progress", "none", "-j", "2"])
@@ -16,12 +17,15 @@ struct ShardTests {
         for count in [1, 2, 3, 7] {
             let union = try TemporaryFolder()
             for index in 0..<count {
-                let shard = try Binary.run(["render", "jobs/\(job)", "--out", union.path,
-                                            "--shard", "\(index)/\(count)", "--progress", "none", "-j", "2"])
+                let shard = try Binary.run([
+                    "render", "jobs/\(job)", "--out", union.path,
+                    "--shard", "\(index)/\(count)", "--progress", "none", "-j", "2",
+                ])
                 #expect(shard.status == 0, "shard \(index)/\(count): \(shard.stderr)")
             }
-            #expect(!FileManager.default.fileExists(atPath: union.url.appendingPathComponent("manifest.json").path),
-                    "a shard must leave manifest.json to merge")
+            #expect(
+                !FileManager.default.fileExists(atPath: union.url.appendingPathComponent("manifest.json").path),
+                "a shard must leave manifest.json to merge")
             // Every frame was rendered by exactly one shard.
             #expect(try journalLines(union) == reference.count, "N = \(count)")
             let merge = try Binary.run(["merge", union.path])
@@ -39,20 +43,26 @@ struct ShardTests {
     @Test("interleaved shards take every N-th frame and still add up to the plain render")
     func interleaved() throws {
         let out = try TemporaryFolder()
-        let one = try Binary.run(["render", "jobs/live-hearts.json", "--frames", "0-9", "--out", out.path,
-                                  "--shard", "1/3", "--shard-mode", "interleaved", "--progress", "none"])
+        let one = try Binary.run([
+            "render", "jobs/live-hearts.json", "--frames", "0-9", "--out", out.path,
+            "--shard", "1/3", "--shard-mode", "interleaved", "--progress", "none",
+        ])
         #expect(one.status == 0, "\(one.stderr)")
         #expect(try frameChecksums(out).keys.sorted() == ["frame_00001.png", "frame_00004.png", "frame_00007.png"])
         for index in [0, 2] {
-            let shard = try Binary.run(["render", "jobs/live-hearts.json", "--frames", "0-9", "--out", out.path,
-                                        "--shard", "\(index)/3", "--shard-mode", "interleaved", "--progress", "none"])
+            let shard = try Binary.run([
+                "render", "jobs/live-hearts.json", "--frames", "0-9", "--out", out.path,
+                "--shard", "\(index)/3", "--shard-mode", "interleaved", "--progress", "none",
+            ])
             #expect(shard.status == 0, "\(shard.stderr)")
         }
         let merge = try Binary.run(["merge", out.path])
         #expect(merge.status == 0, "\(merge.stderr)")
         let plain = try TemporaryFolder()
-        try Binary.run(["render", "jobs/live-hearts.json", "--frames", "0-9", "--out", plain.path,
-                        "--progress", "none"])
+        try Binary.run([
+            "render", "jobs/live-hearts.json", "--frames", "0-9", "--out", plain.path,
+            "--progress", "none",
+        ])
         #expect(try frameChecksums(out) == frameChecksums(plain))
     }
 
@@ -60,20 +70,25 @@ struct ShardTests {
     func auto() throws {
         let slurm = try TemporaryFolder()
         let fromSlurm = try Binary.run(
-            ["render", "jobs/live-hearts.json", "--frames", "0-8", "--out", slurm.path, "--shard", "auto",
-             "--progress", "none"],
+            [
+                "render", "jobs/live-hearts.json", "--frames", "0-8", "--out", slurm.path, "--shard", "auto",
+                "--progress", "none",
+            ],
             environment: ["SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "3", "JOB_COMPLETION_INDEX": ""])
         #expect(fromSlurm.status == 0, "\(fromSlurm.stderr)")
         #expect(try frameChecksums(slurm).keys.sorted() == ["frame_00003.png", "frame_00004.png", "frame_00005.png"])
 
         let kubernetes = try TemporaryFolder()
         let fromIndex = try Binary.run(
-            ["render", "jobs/live-hearts.json", "--frames", "0-8", "--out", kubernetes.path, "--shard", "auto/3",
-             "--progress", "none"],
+            [
+                "render", "jobs/live-hearts.json", "--frames", "0-8", "--out", kubernetes.path, "--shard", "auto/3",
+                "--progress", "none",
+            ],
             environment: ["SLURM_ARRAY_TASK_ID": "", "SLURM_ARRAY_TASK_COUNT": "", "JOB_COMPLETION_INDEX": "2"])
         #expect(fromIndex.status == 0, "\(fromIndex.stderr)")
-        #expect(try frameChecksums(kubernetes).keys.sorted()
-            == ["frame_00006.png", "frame_00007.png", "frame_00008.png"])
+        #expect(
+            try frameChecksums(kubernetes).keys.sorted()
+                == ["frame_00006.png", "frame_00007.png", "frame_00008.png"])
 
         let without = try Binary.run(
             ["render", "jobs/live-hearts.json", "--out", kubernetes.path, "--shard", "auto"],
@@ -82,12 +97,14 @@ struct ShardTests {
         #expect(without.stderr.contains("SLURM_ARRAY_TASK_ID"))
     }
 
-    @Test("invalid --shard values are usage errors (exit 64)",
-          arguments: ["3/3", "-1/2", "1/0", "abc", "1/2/3", "1", "auto/0", "x/4"])
+    @Test(
+        "invalid --shard values are usage errors (exit 64)",
+        arguments: ["3/3", "-1/2", "1/0", "abc", "1/2/3", "1", "auto/0", "x/4"])
     func invalidShard(value: String) throws {
         let out = try TemporaryFolder()
-        let result = try Binary.run(["render", "jobs/live-hearts.json", "--out", out.path, "--shard", value],
-                                    environment: ["JOB_COMPLETION_INDEX": "0"])
+        let result = try Binary.run(
+            ["render", "jobs/live-hearts.json", "--out", out.path, "--shard", value],
+            environment: ["JOB_COMPLETION_INDEX": "0"])
         #expect(result.status == 64, "\(value): \(result.stderr)")
         #expect(result.stderr.contains("--shard"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).isEmpty, "no output on a usage error")
@@ -97,8 +114,10 @@ struct ShardTests {
     func mergeReportsMissingFrames() throws {
         let out = try TemporaryFolder()
         for index in 0..<2 {
-            try Binary.run(["render", "jobs/live-hearts.json", "--frames", "0-19", "--out", out.path,
-                            "--shard", "\(index)/2", "--progress", "none"])
+            try Binary.run([
+                "render", "jobs/live-hearts.json", "--frames", "0-19", "--out", out.path,
+                "--shard", "\(index)/2", "--progress", "none",
+            ])
         }
         for name in ["frame_00003.png", "frame_00007.png", "frame_00009.png"] {
             try FileManager.default.removeItem(at: out.url.appendingPathComponent(name))
@@ -115,11 +134,14 @@ struct ShardTests {
         #expect(!manifest.complete)
         #expect(manifest.missing == "3,7-9")
 
-        let again = try Binary.run(["render", "jobs/live-hearts.json", "--frames", "0-19", "--out", out.path,
-                                    "--shard", "0/2", "--progress", "none"])
+        let again = try Binary.run([
+            "render", "jobs/live-hearts.json", "--frames", "0-19", "--out", out.path,
+            "--shard", "0/2", "--progress", "none",
+        ])
         #expect(again.stdout.contains("4 frames rendered, 6 already done"), "\(again.stdout)")
-        #expect(!FileManager.default.fileExists(atPath: out.url.appendingPathComponent("manifest.json").path),
-                "a shard that changes frames removes the stale manifest")
+        #expect(
+            !FileManager.default.fileExists(atPath: out.url.appendingPathComponent("manifest.json").path),
+            "a shard that changes frames removes the stale manifest")
         let complete = try Binary.run(["merge", out.path])
         #expect(complete.status == 0, "\(complete.stderr)")
         #expect(try Manifest(folder: out.url).complete)
@@ -149,8 +171,10 @@ struct ShardTests {
         let job = try folder.write(FaultJob.json(failFrames: [12, 15, 16], marker: marker), to: "faults.json")
         let out = folder.url.appendingPathComponent("out")
         let render = { (index: Int) in
-            try Binary.run(["render", job, "--out", out.path, "--shard", "\(index)/3", "--progress", "none",
-                            "--plugin-path", Binary.testPluginDirectory])
+            try Binary.run([
+                "render", job, "--out", out.path, "--shard", "\(index)/3", "--progress", "none",
+                "--plugin-path", Binary.testPluginDirectory,
+            ])
         }
         #expect(try render(0).status == 0)
         #expect(try render(1).status == 1)

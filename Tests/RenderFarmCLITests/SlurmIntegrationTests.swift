@@ -4,16 +4,20 @@ import Testing
 /// `renderfarm submit --slurm` against a real Slurm cluster. Runs only with RENDERFARM_SLURM=1 and
 /// SLURM_CONF pointing at a cluster: `make slurm-test` starts a one-node cluster on loopback
 /// (Tests/Slurm/local-cluster.sh), runs this suite and stops the cluster again.
-@Suite("Slurm integration", .serialized,
-       .enabled(if: ProcessInfo.processInfo.environment["RENDERFARM_SLURM"] == "1", "needs a cluster: make slurm-test"))
+@Suite(
+    "Slurm integration", .serialized,
+    .enabled(if: ProcessInfo.processInfo.environment["RENDERFARM_SLURM"] == "1", "needs a cluster: make slurm-test"))
 struct SlurmIntegrationTests {
-    @Test("3 array tasks and the merge job give the same frames and manifest as a local render",
-          .timeLimit(.minutes(5)))
+    @Test(
+        "3 array tasks and the merge job give the same frames and manifest as a local render",
+        .timeLimit(.minutes(5)))
     func threeTasks() throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("cluster")
-        let submit = try Binary.run(["submit", "jobs/live-hearts.json", "--slurm", "--tasks", "3", "--max-running", "3",
-                                     "--out", out.path, "--wait"])
+        let submit = try Binary.run([
+            "submit", "jobs/live-hearts.json", "--slurm", "--tasks", "3", "--max-running", "3",
+            "--out", out.path, "--wait",
+        ])
         #expect(submit.status == 0, "\(submit.stdout)\n\(submit.stderr)")
         #expect(submit.stdout.contains("submitted 3 render tasks as array job"))
         #expect(submit.stdout.contains("live-hearts: complete, 480 frames verified (3 journals)"), "\(submit.stdout)")
@@ -34,15 +38,18 @@ struct SlurmIntegrationTests {
         #expect(merged.frames.map(\.file) == reference.frames.map(\.file))
     }
 
-    @Test("a failing task: merge reports exactly its frames; a second submit renders only those",
-          .timeLimit(.minutes(5)))
+    @Test(
+        "a failing task: merge reports exactly its frames; a second submit renders only those",
+        .timeLimit(.minutes(5)))
     func failingTask() throws {
         let folder = try TemporaryFolder()
         let marker = try folder.write("", to: "failing")
         let job = try folder.write(FaultJob.json(failFrames: [12, 15, 16], marker: marker), to: "faults.json")
         let out = folder.url.appendingPathComponent("cluster")
-        let arguments = ["submit", job, "--slurm", "--tasks", "3", "--out", out.path, "--wait",
-                         "--plugin-path", Binary.testPluginDirectory]
+        let arguments = [
+            "submit", job, "--slurm", "--tasks", "3", "--out", out.path, "--wait",
+            "--plugin-path", Binary.testPluginDirectory,
+        ]
 
         let first = try Binary.run(arguments)
         #expect(first.status == 1, "\(first.stdout)\n\(first.stderr)")
@@ -68,8 +75,10 @@ struct SlurmIntegrationTests {
         #expect(texts.filter { $0.contains("0 frames rendered, 10 already done") }.count == 2, "\(texts)")
 
         let local = try TemporaryFolder()
-        try Binary.run(["render", job, "--out", local.path, "--progress", "none",
-                        "--plugin-path", Binary.testPluginDirectory])
+        try Binary.run([
+            "render", job, "--out", local.path, "--progress", "none",
+            "--plugin-path", Binary.testPluginDirectory,
+        ])
         #expect(try frameChecksums(out) == frameChecksums(local))
     }
 

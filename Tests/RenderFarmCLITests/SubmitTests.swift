@@ -8,9 +8,11 @@ struct SubmitTests {
     func dryRun() throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("out")
-        let result = try Binary.run(["submit", "jobs/live-hearts.json", "--slurm", "--tasks", "3", "--max-running", "2",
-                                     "--partition", "render", "--time", "30:00", "--cpus-per-task", "2",
-                                     "--out", out.path, "--frames", "0-59", "--dry-run"])
+        let result = try Binary.run([
+            "submit", "jobs/live-hearts.json", "--slurm", "--tasks", "3", "--max-running", "2",
+            "--partition", "render", "--time", "30:00", "--cpus-per-task", "2",
+            "--out", out.path, "--frames", "0-59", "--dry-run",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let script = result.stdout
         let executable = URL(fileURLWithPath: Binary.executable).resolvingSymlinksInPath().path
@@ -42,19 +44,22 @@ struct SubmitTests {
     func missingSbatch() throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("out")
-        let result = try Binary.run(["submit", "jobs/live-hearts.json", "--slurm", "--out", out.path],
-                                    environment: ["PATH": folder.path])
+        let result = try Binary.run(
+            ["submit", "jobs/live-hearts.json", "--slurm", "--out", out.path],
+            environment: ["PATH": folder.path])
         #expect(result.status == 69)
         #expect(result.stderr.contains("sbatch not found: install Slurm (Debian: slurm-client)"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
-    @Test("usage errors exit 64", arguments: [
-        ["submit", "jobs/live-hearts.json", "--dry-run"],
-        ["submit", "jobs/live-hearts.json", "--slurm", "--tasks", "0", "--dry-run"],
-        ["submit", "jobs/live-hearts.json", "--slurm", "--partition", "a b", "--dry-run"],
-        ["submit", "jobs/live-hearts.json", "jobs/burst.json", "--slurm", "--dry-run"],
-    ])
+    @Test(
+        "usage errors exit 64",
+        arguments: [
+            ["submit", "jobs/live-hearts.json", "--dry-run"],
+            ["submit", "jobs/live-hearts.json", "--slurm", "--tasks", "0", "--dry-run"],
+            ["submit", "jobs/live-hearts.json", "--slurm", "--partition", "a b", "--dry-run"],
+            ["submit", "jobs/live-hearts.json", "jobs/burst.json", "--slurm", "--dry-run"],
+        ])
     func usage(arguments: [String]) throws {
         let result = try Binary.run(arguments)
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
@@ -63,8 +68,9 @@ struct SubmitTests {
     @Test("an invalid job is refused before anything is submitted (exit 65)")
     func invalidJob() throws {
         let folder = try TemporaryFolder()
-        let job = try folder.write("{\"duration\": 1, \"layers\": [{\"effect\": \"floating-heart\", "
-            + "\"params\": {\"rate\": 500}}]}", to: "bad.json")
+        let job = try folder.write(
+            "{\"duration\": 1, \"layers\": [{\"effect\": \"floating-heart\", "
+                + "\"params\": {\"rate\": 500}}]}", to: "bad.json")
         let result = try Binary.run(["submit", job, "--slurm", "--dry-run"])
         #expect(result.status == 65, "\(result.stderr)")
     }
@@ -73,8 +79,10 @@ struct SubmitTests {
     func help() throws {
         let result = try Binary.run(["submit", "--help"])
         #expect(result.status == 0)
-        for option in ["--slurm", "--tasks", "--max-running", "--partition", "--time", "--cpus-per-task", "--dry-run",
-                       "--wait", "--out", "--frames", "-j"] {
+        for option in [
+            "--slurm", "--tasks", "--max-running", "--partition", "--time", "--cpus-per-task", "--dry-run",
+            "--wait", "--out", "--frames", "-j",
+        ] {
             #expect(result.stdout.contains(option), "missing \(option)")
         }
     }

@@ -8,10 +8,13 @@ enum Binary {
 
     /// The build folder holding the test bundle, the `renderfarm` executable and the plugins.
     static let buildDirectory: URL = {
-        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0])
+        let executable = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
         var folder = executable.deletingLastPathComponent()
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("renderfarm").path) {
+        while folder.path != "/"
+            && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("renderfarm").path)
+        {
             folder = folder.deletingLastPathComponent()
         }
         return folder
@@ -35,7 +38,9 @@ enum Binary {
 
     /// Runs `renderfarm` with `arguments` in `directory` and waits for it.
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws
+        -> Result
+    {
         try Running(arguments, in: directory, environment: environment).wait()
     }
 

@@ -7,8 +7,9 @@ struct EncodePlanTests {
     static func plan(_ preset: EncodePreset, rate: Double = 60, background: String = "#00000000", width: Int = 751)
         -> EncodePlan
     {
-        EncodePlan(preset: preset, crf: nil, width: width, height: 1334, rate: rate, background: background,
-                   frameCount: 30)
+        EncodePlan(
+            preset: preset, crf: nil, width: width, height: 1334, rate: rate, background: background,
+            frameCount: 30)
     }
 
     static func arguments(_ preset: EncodePreset, input: EncodeInput = .pattern("frame_%05d.png", start: 0))
@@ -57,9 +58,12 @@ struct EncodePlanTests {
         #expect(!EncodePreset.gif.streams)
     }
 
-    @Test("the matte is the background without its alpha, or black when it is transparent",
-          arguments: [("#00000000", "0x000000"), ("#101018FF", "0x101018"), ("#10101880", "0x101018"),
-                      ("#FFFFFF00", "0x000000")])
+    @Test(
+        "the matte is the background without its alpha, or black when it is transparent",
+        arguments: [
+            ("#00000000", "0x000000"), ("#101018FF", "0x101018"), ("#10101880", "0x101018"),
+            ("#FFFFFF00", "0x000000"),
+        ])
     func matte(background: String, expected: String) {
         #expect(Self.plan(.mp4, background: background).matte == expected)
     }

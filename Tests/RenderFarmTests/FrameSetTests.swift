@@ -4,22 +4,26 @@ import Testing
 
 @Suite("Frame sets (OpenJD range grammar)")
 struct FrameSetTests {
-    @Test("parses the grammar's forms", arguments: [
-        ("1-5", [1, 2, 3, 4, 5]),
-        ("1-10:3", [1, 4, 7, 10]),
-        ("1,3,5-9", [1, 3, 5, 6, 7, 8, 9]),
-        ("9-5:-2", [5, 7, 9]),
-        ("7", [7]),
-        ("3,1,3,2", [1, 2, 3]),
-        (" 0 - 2 ", [0, 1, 2]),
-    ])
+    @Test(
+        "parses the grammar's forms",
+        arguments: [
+            ("1-5", [1, 2, 3, 4, 5]),
+            ("1-10:3", [1, 4, 7, 10]),
+            ("1,3,5-9", [1, 3, 5, 6, 7, 8, 9]),
+            ("9-5:-2", [5, 7, 9]),
+            ("7", [7]),
+            ("3,1,3,2", [1, 2, 3]),
+            (" 0 - 2 ", [0, 1, 2]),
+        ])
     func parses(text: String, frames: [Int]) throws {
         #expect(try FrameSet(parsing: text).frames == frames)
     }
 
-    @Test("rejects malformed sets with a reason", arguments: [
-        "", "1-", "-", "a-b", "1-5:0", "1-5:x", "5-1", "1,,2", "1-5:2:3", "1.5", "0-2000000000",
-    ])
+    @Test(
+        "rejects malformed sets with a reason",
+        arguments: [
+            "", "1-", "-", "a-b", "1-5:0", "1-5:x", "5-1", "1,,2", "1-5:2:3", "1.5", "0-2000000000",
+        ])
     func rejects(text: String) {
         #expect(throws: FrameSetError.self) { try FrameSet(parsing: text) }
     }

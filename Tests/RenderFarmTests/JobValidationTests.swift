@@ -38,7 +38,8 @@ struct JobValidationTests {
 
     @Test("every problem is reported at once, each with its path, value and allowed range")
     func allProblemsAtOnce() {
-        let found = issues(#"""
+        let found = issues(
+            #"""
             {"fps": 0, "duration": -1, "canvas": {"width": 20000, "scael": 2}, "retries": 99,
              "output": {"compression": 12}, "layers": [{"effect": 3}, {"efect": "x"}]}
             """#)
@@ -60,15 +61,18 @@ struct JobValidationTests {
 
     @Test("a newer version is refused with the highest supported one named")
     func newerVersion() {
-        #expect(issues(#"{"version": 2, "duration": 1, "layers": []}"#)
-            == ["version: job version 2 is newer than this renderer supports (highest: 1); upgrade renderfarm"])
+        #expect(
+            issues(#"{"version": 2, "duration": 1, "layers": []}"#)
+                == ["version: job version 2 is newer than this renderer supports (highest: 1); upgrade renderfarm"])
     }
 
-    @Test("frames outside the job and malformed frame sets name the frames key", arguments: [
-        (#""0-600""#, "frames: frame 60 is outside the job (0-59 at this duration and fps)"),
-        (#""1-""#, "frames: "),
-        ("12", "frames: expected a string, got number"),
-    ])
+    @Test(
+        "frames outside the job and malformed frame sets name the frames key",
+        arguments: [
+            (#""0-600""#, "frames: frame 60 is outside the job (0-59 at this duration and fps)"),
+            (#""1-""#, "frames: "),
+            ("12", "frames: expected a string, got number"),
+        ])
     func frames(value: String, message: String) {
         let found = issues(#"{"duration": 1, "frames": \#(value), "layers": [{"effect": "e"}]}"#)
         #expect(found.count == 1)
@@ -87,12 +91,14 @@ struct JobValidationTests {
         #expect(found.first?.hasPrefix("output.prefix:") == true)
     }
 
-    @Test("syntax errors carry line and column", arguments: [
-        (#"{"duration": 1,, }"#, "line 1, column 16"),
-        ("{\n\"duration\": 1,\n\"duration\": 2}", "line 3, column 1: duplicate key"),
-        (#"{"duration": NaN}"#, "line 1, column 14"),
-        ("", "empty"),
-    ])
+    @Test(
+        "syntax errors carry line and column",
+        arguments: [
+            (#"{"duration": 1,, }"#, "line 1, column 16"),
+            ("{\n\"duration\": 1,\n\"duration\": 2}", "line 3, column 1: duplicate key"),
+            (#"{"duration": NaN}"#, "line 1, column 14"),
+            ("", "empty"),
+        ])
     func syntax(text: String, fragment: String) {
         do {
             _ = try decode(text)

@@ -20,8 +20,11 @@ struct LayerCreationTests {
         let spec = try JobLoader.decode(Data(text.utf8), file: "creations.json", defaultName: "creations")
         let job = LoadedJob(spec: spec, file: "/tmp/creations.json", directory: "/tmp")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("rf-creations-\(UUID().uuidString)")
-        let prepared = try #require(try RenderPlan.prepare([job], catalog: Self.catalog,
-                                                           options: PlanOptions(outputOverride: out.path)).first)
+        let prepared = try #require(
+            try RenderPlan.prepare(
+                [job], catalog: Self.catalog,
+                options: PlanOptions(outputOverride: out.path)
+            ).first)
         let layers = prepared.layerCreations
         #expect(layers.map(\.plugin.id) == ["gradient", "floating-heart"])
         #expect(layers.map(\.start) == [0, 0.5])
@@ -35,8 +38,10 @@ struct LayerCreationTests {
 
     @Test("ParamStore answers as the rf_param_access getters do, and gives params_json")
     func paramStore() {
-        let store = ParamStore(["color": "#FF000080", "size": 4, "flag": true, "mode": "fast", "at": [1, 2],
-                                "area": ["x": 1, "y": 2, "width": 3, "height": 4]])
+        let store = ParamStore([
+            "color": "#FF000080", "size": 4, "flag": true, "mode": "fast", "at": [1, 2],
+            "area": ["x": 1, "y": 2, "width": 3, "height": 4],
+        ])
         #expect(store.paramsJSON == JSONValue.object(store.values).serialized())
         #expect(ParamStore([:]).paramsJSON == "{}")
         #expect(store.number("size") == 4)

@@ -37,8 +37,9 @@ struct PNGEncoderTests {
         var encoder = rf_png_encoder()
         defer { rf_png_encoder_free(&encoder) }
         var message = [CChar](repeating: 0, count: 256)
-        let status = rf_png_encode_argb32(&encoder, source.bytes, UInt32(source.width), UInt32(source.height),
-                                          source.stride, testCase.level, testCase.filter, nil, &message, 256)
+        let status = rf_png_encode_argb32(
+            &encoder, source.bytes, UInt32(source.width), UInt32(source.height),
+            source.stride, testCase.level, testCase.filter, nil, &message, 256)
         #expect(status == 0)
         #expect(encoder.compressor == testCase.compressor)
         #expect((encoder.opaque != 0) == !testCase.transparent)

@@ -33,9 +33,14 @@ struct PluginCatalogTests {
 
         #expect(catalog["floating-heart"]?.info.path == folder.appendingPathComponent("libcopy.so").path)
         #expect(catalog.diagnostics.contains { if case .cannotOpen = $0 { true } else { false } })
-        #expect(catalog.diagnostics.contains {
-            if case .duplicateID(let id, let path, _) = $0 { id == "floating-heart" && path == heart } else { false }
-        })
+        #expect(
+            catalog.diagnostics.contains {
+                if case .duplicateID(let id, let path, _) = $0 {
+                    id == "floating-heart" && path == heart
+                } else {
+                    false
+                }
+            })
     }
 
     @Test("the host checks parameters against the table before create")
@@ -44,12 +49,13 @@ struct PluginCatalogTests {
         let (filled, issues) = ParameterValidator.validate(
             ["rate": 500, "sise": 3, "fade": "adittive", "emitter": [1], "colors": "random"], against: info,
             path: "layers[0].params")
-        #expect(issues.map(\.description) == [
-            "layers[0].params.sise: \"floating-heart\" has no parameter \"sise\" (did you mean \"size\"?); see `renderfarm plugins floating-heart`",
-            "layers[0].params.emitter: expected a point [x, y], got [1]",
-            "layers[0].params.rate: 500 is out of range (allowed: 0…120)",
-            "layers[0].params.fade: expected one of replace, additive, got \"adittive\" (did you mean \"additive\"?)",
-        ])
+        #expect(
+            issues.map(\.description) == [
+                "layers[0].params.sise: \"floating-heart\" has no parameter \"sise\" (did you mean \"size\"?); see `renderfarm plugins floating-heart`",
+                "layers[0].params.emitter: expected a point [x, y], got [1]",
+                "layers[0].params.rate: 500 is out of range (allowed: 0…120)",
+                "layers[0].params.fade: expected one of replace, additive, got \"adittive\" (did you mean \"additive\"?)",
+            ])
         #expect(filled["size"] == .number(36))
         #expect(filled["times"] == nil)
     }
@@ -64,17 +70,19 @@ struct PluginCatalogTests {
         let sources = [
             "libother.so": "int unrelated(void) { return 1; }",
             "libfuture.so": """
-                #include "renderfarm_plugin.h"
-                static const rf_plugin future = { .abi_version = 2, .struct_size = sizeof(rf_plugin), .id = "future" };
-                const rf_plugin *rf_plugin_main(uint32_t host) { (void)host; return &future; }
-                """,
+            #include "renderfarm_plugin.h"
+            static const rf_plugin future = { .abi_version = 2, .struct_size = sizeof(rf_plugin), .id = "future" };
+            const rf_plugin *rf_plugin_main(uint32_t host) { (void)host; return &future; }
+            """,
         ]
         for (name, source) in sources {
             let file = folder.appendingPathComponent(name + ".c")
             try source.write(to: file, atomically: true, encoding: .utf8)
             let compiler = Process()
             compiler.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
-            compiler.arguments = ["-shared", "-fPIC", "-I", header, "-o", folder.appendingPathComponent(name).path, file.path]
+            compiler.arguments = [
+                "-shared", "-fPIC", "-I", header, "-o", folder.appendingPathComponent(name).path, file.path,
+            ]
             try compiler.run()
             compiler.waitUntilExit()
             try #require(compiler.terminationStatus == 0)
@@ -83,8 +91,9 @@ struct PluginCatalogTests {
         #expect(catalog.plugins.isEmpty)
         let messages = catalog.diagnostics.map(\.description)
         #expect(messages.contains { $0.hasSuffix("libother.so: not a RenderFarm plugin (no rf_plugin_main symbol)") })
-        #expect(messages.contains {
-            $0.hasSuffix("libfuture.so: built for plugin ABI v2, this renderfarm speaks v1; rebuild the plugin")
-        })
+        #expect(
+            messages.contains {
+                $0.hasSuffix("libfuture.so: built for plugin ABI v2, this renderfarm speaks v1; rebuild the plugin")
+            })
     }
 }

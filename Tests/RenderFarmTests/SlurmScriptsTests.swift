@@ -19,9 +19,11 @@ struct SlurmScriptsTests {
         let scripts = try SlurmScripts(Self.request())
         let render = scripts.render
         #expect(render.hasPrefix("#!/bin/bash\n"))
-        for line in ["#SBATCH --array=0-2%2", "#SBATCH --output=/shared/out/slurm/render-%A_%a.log",
-                     "#SBATCH --job-name=renderfarm-live-hearts", "#SBATCH --partition=gpu", "#SBATCH --time=1:00:00",
-                     "#SBATCH --cpus-per-task=4", "set -euo pipefail"] {
+        for line in [
+            "#SBATCH --array=0-2%2", "#SBATCH --output=/shared/out/slurm/render-%A_%a.log",
+            "#SBATCH --job-name=renderfarm-live-hearts", "#SBATCH --partition=gpu", "#SBATCH --time=1:00:00",
+            "#SBATCH --cpus-per-task=4", "set -euo pipefail",
+        ] {
             #expect(render.contains(line + "\n"), "missing \(line)")
         }
         #expect(render.contains("exec /opt/renderfarm/bin/renderfarm \\\n"))
@@ -38,8 +40,9 @@ struct SlurmScriptsTests {
         #expect(scripts.merge.contains("#SBATCH --kill-on-invalid-dep=yes\n"))
         #expect(scripts.merge.contains("#SBATCH --output=/shared/out/slurm/merge-%j.log\n"))
         #expect(scripts.merge.hasSuffix("exec /opt/renderfarm/bin/renderfarm merge /shared/out"))
-        #expect(scripts.submit.contains(
-            "sbatch --parsable --dependency=afterok:\"$array\" /shared/out/slurm/merge.sbatch"))
+        #expect(
+            scripts.submit.contains(
+                "sbatch --parsable --dependency=afterok:\"$array\" /shared/out/slurm/merge.sbatch"))
         #expect(scripts.mergePath == "/shared/out/slurm/merge.sbatch")
     }
 
@@ -71,10 +74,12 @@ struct SlurmScriptsTests {
         }
     }
 
-    @Test("shell quoting", arguments: [
-        ("/plain/path-1.json", "/plain/path-1.json"), ("a b", "'a b'"), ("it's", "'it'\\''s'"), ("", "''"),
-        ("$HOME", "'$HOME'"),
-    ])
+    @Test(
+        "shell quoting",
+        arguments: [
+            ("/plain/path-1.json", "/plain/path-1.json"), ("a b", "'a b'"), ("it's", "'it'\\''s'"), ("", "''"),
+            ("$HOME", "'$HOME'"),
+        ])
     func quoting(text: String, quoted: String) {
         #expect(SlurmScripts.quote(text) == quoted)
     }

@@ -78,9 +78,11 @@ struct JSONObjectTests {
         #expect(JSONValue.null.isNull)
     }
 
-    @Test("type names for messages", arguments: [
-        (JSONValue.null, "null"), (true, "boolean"), (1, "number"), ("s", "string"), ([], "array"), ([:], "object"),
-    ] as [(JSONValue, String)])
+    @Test(
+        "type names for messages",
+        arguments: [
+            (JSONValue.null, "null"), (true, "boolean"), (1, "number"), ("s", "string"), ([], "array"), ([:], "object"),
+        ] as [(JSONValue, String)])
     func typeNames(value: JSONValue, name: String) {
         #expect(value.typeName == name)
     }

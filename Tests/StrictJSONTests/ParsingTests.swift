@@ -68,9 +68,10 @@ struct ParsingTests {
 
     @Test("numbers: integers, fractions, exponents, negative zero and underflow")
     func numbers() throws {
-        #expect(try JSONParser.parse("[0, -0, 10, 2.5, 1E2, 1e-2, 9007199254740993, 1e-400]") == [
-            0, 0, 10, 2.5, 100, 0.01, 9_007_199_254_740_992, 0,
-        ])
+        #expect(
+            try JSONParser.parse("[0, -0, 10, 2.5, 1E2, 1e-2, 9007199254740993, 1e-400]") == [
+                0, 0, 10, 2.5, 100, 0.01, 9_007_199_254_740_992, 0,
+            ])
         let negativeZero = try #require(try JSONParser.parse("-0").doubleValue)
         #expect(negativeZero.sign == .minus)
     }

@@ -27,8 +27,9 @@ struct RejectionTests {
         Rejection(input: "{'a': 1}", message: "single-quoted strings are not allowed", column: 2),
         Rejection(input: "['a']", message: "single-quoted strings are not allowed", column: 2),
         Rejection(input: "[\"a\tb\"]", message: "control character U+0009 must be escaped in a string", column: 4),
-        Rejection(input: "{\"a\":\n\"x\ny\"}", message: "control character U+000A must be escaped in a string",
-                  line: 2, column: 3),
+        Rejection(
+            input: "{\"a\":\n\"x\ny\"}", message: "control character U+000A must be escaped in a string",
+            line: 2, column: 3),
         Rejection(input: #"["\uD800"]"#, message: #"unpaired surrogate escape \uD800"#, column: 3),
         Rejection(input: #"["\uDC00\uD800"]"#, message: #"unpaired surrogate escape \uDC00"#, column: 3),
         Rejection(input: #"["\ud83dx"]"#, message: #"unpaired surrogate escape \ud83d"#, column: 3),
@@ -44,10 +45,14 @@ struct RejectionTests {
         Rejection(input: #"{"a": 1 "b": 2}"#, message: "expected ',' or '}' after an object member", column: 9),
         Rejection(input: "[1 2]", message: "expected ',' or ']' after an array element", column: 4),
         Rejection(input: "{1: 2}", message: "expected a double-quoted string as object key", column: 2),
-        Rejection(input: "[True]", message: "invalid literal 'True' (expected true, false, null, a number, "
-                  + "a string, an array or an object)", column: 2),
-        Rejection(input: "[nul]", message: "invalid literal 'nul' (expected true, false, null, a number, "
-                  + "a string, an array or an object)", column: 2),
+        Rejection(
+            input: "[True]",
+            message: "invalid literal 'True' (expected true, false, null, a number, "
+                + "a string, an array or an object)", column: 2),
+        Rejection(
+            input: "[nul]",
+            message: "invalid literal 'nul' (expected true, false, null, a number, "
+                + "a string, an array or an object)", column: 2),
         Rejection(input: "[\u{A0}1]", message: "unexpected character U+00A0", column: 2),
     ]
 
@@ -91,14 +96,14 @@ struct RejectionTests {
     }
 
     static let malformedSequences: [(bytes: [UInt8], column: Int)] = [
-        ([0x22, 0xFF, 0x22], 2),                // never valid
-        ([0x22, 0x80, 0x22], 2),                // stray continuation byte
-        ([0x22, 0xC0, 0x80, 0x22], 2),          // overlong NUL
-        ([0x22, 0xE0, 0x80, 0x80, 0x22], 3),    // overlong three-byte form
-        ([0x22, 0xED, 0xA0, 0x80, 0x22], 3),    // encoded surrogate U+D800
+        ([0x22, 0xFF, 0x22], 2),  // never valid
+        ([0x22, 0x80, 0x22], 2),  // stray continuation byte
+        ([0x22, 0xC0, 0x80, 0x22], 2),  // overlong NUL
+        ([0x22, 0xE0, 0x80, 0x80, 0x22], 3),  // overlong three-byte form
+        ([0x22, 0xED, 0xA0, 0x80, 0x22], 3),  // encoded surrogate U+D800
         ([0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], 3),  // above U+10FFFF
-        ([0x22, 0xE2, 0x82, 0x41, 0x22], 4),    // third byte is not a continuation
-        ([0x22, 0x61, 0xE2, 0x82], 3),          // cut short by the end of input
+        ([0x22, 0xE2, 0x82, 0x41, 0x22], 4),  // third byte is not a continuation
+        ([0x22, 0x61, 0xE2, 0x82], 3),  // cut short by the end of input
         ([0xEF, 0xBB, 0xBF, 0x5B, 0xFE, 0x5D], 2),  // after a byte order mark, columns count from the mark's end
     ]
 

@@ -44,8 +44,9 @@ struct WriterTests {
 
     @Test("compact output is a single line without spaces")
     func compact() {
-        #expect(Self.document.serialized() == #"{"name":"intro","size":{"width":1920,"height":1080},"#
-            + #""layers":[{"effect":"gradient","opacity":0.5},[]],"options":{},"loop":false,"note":null}"#)
+        #expect(
+            Self.document.serialized() == #"{"name":"intro","size":{"width":1920,"height":1080},"#
+                + #""layers":[{"effect":"gradient","opacity":0.5},[]],"options":{},"loop":false,"note":null}"#)
     }
 
     @Test("pretty output indents by two spaces with one space after colons")
@@ -76,23 +77,24 @@ struct WriterTests {
     func sortedKeys() {
         let value: JSONValue = ["b": 1, "a": ["z": 1, "y": [["d": 1, "c": 2]]], "B": 2, "é": 3, "e": 4]
         #expect(value.serialized(sortedKeys: true) == #"{"B":2,"a":{"y":[{"c":2,"d":1}],"z":1},"b":1,"e":4,"é":3}"#)
-        #expect(value.serialized(pretty: true, sortedKeys: true) == """
-            {
-              "B": 2,
-              "a": {
-                "y": [
-                  {
-                    "c": 2,
-                    "d": 1
-                  }
-                ],
-                "z": 1
-              },
-              "b": 1,
-              "e": 4,
-              "é": 3
-            }
-            """)
+        #expect(
+            value.serialized(pretty: true, sortedKeys: true) == """
+                {
+                  "B": 2,
+                  "a": {
+                    "y": [
+                      {
+                        "c": 2,
+                        "d": 1
+                      }
+                    ],
+                    "z": 1
+                  },
+                  "b": 1,
+                  "e": 4,
+                  "é": 3
+                }
+                """)
     }
 
     @Test("top-level scalars and empty containers")

@@ -10,25 +10,33 @@ struct FloatingHeart: Effect {
         summary: "Hearts that bloom, float up along a random Bezier path and fade (iOS live-stream likes)",
         threadSafety: .full,
         parameters: [
-            ParameterSpec("emitter", .point, default: [315, 620], range: -100_000...100_000,
-                          doc: "where each heart starts: its bottom centre, in points"),
+            ParameterSpec(
+                "emitter", .point, default: [315, 620], range: -100_000...100_000,
+                doc: "where each heart starts: its bottom centre, in points"),
             ParameterSpec("size", .number, default: 36, range: 4...512, doc: "heart view width and height in points"),
-            ParameterSpec("rate", .number, default: 4, range: 0...120,
-                          doc: "hearts per second from the layer's start (ignored when times is set)"),
-            ParameterSpec("times", .numberList, default: nil, range: 0...86_400,
-                          doc: "explicit spawn times in layer seconds, instead of rate"),
-            ParameterSpec("lifetime", .number, default: 6, range: 0.05...600,
-                          doc: "liveAnimationDuration: seconds until a heart is removed"),
-            ParameterSpec("spring", .json, default: ["duration": 0.5, "damping": 0.6, "velocity": 0.8],
-                          doc: "bloom spring {duration, damping, velocity} (UIView spring, Framer converter)"),
+            ParameterSpec(
+                "rate", .number, default: 4, range: 0...120,
+                doc: "hearts per second from the layer's start (ignored when times is set)"),
+            ParameterSpec(
+                "times", .numberList, default: nil, range: 0...86_400,
+                doc: "explicit spawn times in layer seconds, instead of rate"),
+            ParameterSpec(
+                "lifetime", .number, default: 6, range: 0.05...600,
+                doc: "liveAnimationDuration: seconds until a heart is removed"),
+            ParameterSpec(
+                "spring", .json, default: ["duration": 0.5, "damping": 0.6, "velocity": 0.8],
+                doc: "bloom spring {duration, damping, velocity} (UIView spring, Framer converter)"),
             ParameterSpec("peakAlpha", .number, default: 0.9, range: 0...1, doc: "opacity the bloom animates to"),
-            ParameterSpec("colors", .json, default: "random",
-                          doc: "\"random\" (arc4random RGB per heart) or a palette [\"#RRGGBB\", ...]"),
+            ParameterSpec(
+                "colors", .json, default: "random",
+                doc: "\"random\" (arc4random RGB per heart) or a palette [\"#RRGGBB\", ...]"),
             ParameterSpec("stroke", .color, default: "#FFFFFF", doc: "outline colour (1 pt, round caps and joins)"),
-            ParameterSpec("pathSampling", .choice(PathSampling.allCases.map(\.rawValue)), default: "bezier",
-                          doc: "motion inside the path: bezier = B(u), paced = constant speed (arc length)"),
-            ParameterSpec("fade", .choice(Fade.allCases.map(\.rawValue)), default: "replace",
-                          doc: "replace: alpha = peak·(1 − easeInEaseOut(t/lifetime)); additive: adds the spring fade-in"),
+            ParameterSpec(
+                "pathSampling", .choice(PathSampling.allCases.map(\.rawValue)), default: "bezier",
+                doc: "motion inside the path: bezier = B(u), paced = constant speed (arc length)"),
+            ParameterSpec(
+                "fade", .choice(Fade.allCases.map(\.rawValue)), default: "replace",
+                doc: "replace: alpha = peak·(1 − easeInEaseOut(t/lifetime)); additive: adds the spring fade-in"),
         ]
     )
 
@@ -69,8 +77,9 @@ struct FloatingHeart: Effect {
         for (index, spawn) in spawns.enumerated() {
             var random = SeededRandom(seed: context.itemSeed(index))
             hearts.append(
-                HeartPlan(id: index, spawn: spawn, size: size, emitter: emitter, canvasHeight: context.height,
-                          lifetime: lifetime, palette: palette, sampling: sampling, random: &random))
+                HeartPlan(
+                    id: index, spawn: spawn, size: size, emitter: emitter, canvasHeight: context.height,
+                    lifetime: lifetime, palette: palette, sampling: sampling, random: &random))
         }
         self.hearts = hearts
     }
@@ -89,12 +98,16 @@ struct FloatingHeart: Effect {
             var plan = JSONObject()
             plan["spawn"] = .number(heart.spawn)
             plan["size"] = .number(size)
-            plan["path"] = .array([heart.travel.curve.p0.json, heart.travel.curve.p1.json, heart.travel.curve.p2.json, heart.travel.curve.p3.json])
+            plan["path"] = .array([
+                heart.travel.curve.p0.json, heart.travel.curve.p1.json, heart.travel.curve.p2.json,
+                heart.travel.curve.p3.json,
+            ])
             plan["duration"] = .number(heart.travelDuration)
             plan["lifetime"] = .number(lifetime)
             plan["color"] = .string(String(heart.fill.hex.prefix(7)))
-            return TraceItem(id: heart.id, position: state.position, scale: state.scale, alpha: state.alpha,
-                             visible: state.alpha > 0 && state.scale > 0, plan: plan)
+            return TraceItem(
+                id: heart.id, position: state.position, scale: state.scale, alpha: state.alpha,
+                visible: state.alpha > 0 && state.scale > 0, plan: plan)
         }
     }
 
@@ -128,10 +141,11 @@ struct FloatingHeart: Effect {
         let age = time - heart.spawn
         let bloom = spring.value(at: age)
         let fadeOut = Self.fadeCurve(min(max(age / lifetime, 0), 1))
-        let alpha: Double = switch fade {
-        case .replace: peakAlpha * (1 - fadeOut)
-        case .additive: min(max(peakAlpha * (bloom - fadeOut), 0), 1)
-        }
+        let alpha: Double =
+            switch fade {
+            case .replace: peakAlpha * (1 - fadeOut)
+            case .additive: min(max(peakAlpha * (bloom - fadeOut), 0), 1)
+            }
         // CAKeyframeAnimation along the path, linear timing: u = age / duration.
         let progress = min(max(age / heart.travelDuration, 0), 1)
         let position = heart.travel.position(at: progress)
@@ -170,10 +184,13 @@ struct FloatingHeart: Effect {
         for key in object.keys where !["duration", "damping", "velocity"].contains(key) {
             throw EffectError(parameter: "spring.\(key)", "unknown key (expected duration, damping, velocity)")
         }
-        func number(_ key: String, default fallback: Double, in range: ClosedRange<Double>) throws(EffectError) -> Double {
+        func number(_ key: String, default fallback: Double, in range: ClosedRange<Double>) throws(EffectError)
+            -> Double
+        {
             guard let raw = object[key] else { return fallback }
             guard let number = raw.doubleValue, range.contains(number) else {
-                throw EffectError(parameter: "spring.\(key)", "expected a number in \(range.lowerBound)…\(range.upperBound)")
+                throw EffectError(
+                    parameter: "spring.\(key)", "expected a number in \(range.lowerBound)…\(range.upperBound)")
             }
             return number
         }

@@ -14,8 +14,10 @@ struct HeartPlan: Sendable {
 
     /// Draws the plan of heart `id` as `addAnimationView` does, for a `size`-point view whose
     /// bottom centre sits at `emitter` on a canvas `canvasHeight` points tall.
-    init(id: Int, spawn: Double, size: Double, emitter: Point, canvasHeight: Double, lifetime: Double,
-         palette: [Color]?, sampling: PathSampling, random: inout SeededRandom) {
+    init(
+        id: Int, spawn: Double, size: Double, emitter: Point, canvasHeight: Double, lifetime: Double,
+        palette: [Color]?, sampling: PathSampling, random: inout SeededRandom
+    ) {
         self.id = id
         self.spawn = spawn
         if let palette, !palette.isEmpty {
@@ -34,7 +36,8 @@ struct HeartPlan: Sendable {
         let endY = height / 6 + random.arc4randomUniform(height / 4)
         let x = (width / 2 + random.arc4randomUniform(2 * width)) * direction
         let y = max(endY, max(random.arc4randomUniform(8 * width), width))
-        let path = CubicBezier(emitter, Point(emitter.x + x, height - y), Point(emitter.x - 2 * x, y), Point(endX, endY))
+        let path = CubicBezier(
+            emitter, Point(emitter.x + x, height - y), Point(emitter.x - 2 * x, y), Point(endX, endY))
         travel = KeyframePath(curve: path, sampling: sampling)
         travelDuration = lifetime + endY / height
     }

@@ -103,7 +103,7 @@ public struct QuadraticBezier: BezierCurve, Equatable, Hashable {
     /// ∫₀¹ |b + 2a·t| dt when a and b are parallel: the curve runs along a line, possibly turning back.
     private func collinearLength(a: Point, b: Point) -> Double {
         let direction = a.length > 0 ? a / a.length : (b.length > 0 ? b / b.length : Point.zero)
-        let speed0 = b.dot(direction)            // signed speed at t = 0
+        let speed0 = b.dot(direction)  // signed speed at t = 0
         let speed1 = (b + 2 * a).dot(direction)  // signed speed at t = 1
         if speed0 * speed1 >= 0 {
             return abs(speed0 + speed1) / 2

@@ -116,8 +116,10 @@ public struct EffectParameters: Sendable {
             let width = object["width"]?.doubleValue, let height = object["height"]?.doubleValue,
             [x, y, width, height].allSatisfy({ $0.isFinite && abs($0) <= coordinateLimit }), width >= 0, height >= 0
         else {
-            throw EffectError(parameter: parameter, "expected a rect {\"x\", \"y\", \"width\", \"height\"} with width, "
-                + "height ≥ 0 and every value within ±\(Int(coordinateLimit)) points")
+            throw EffectError(
+                parameter: parameter,
+                "expected a rect {\"x\", \"y\", \"width\", \"height\"} with width, "
+                    + "height ≥ 0 and every value within ±\(Int(coordinateLimit)) points")
         }
         return Rect(x: x, y: y, width: width, height: height)
     }
@@ -130,7 +132,8 @@ public struct EffectParameters: Sendable {
         {
             return Size(width: width, height: height)
         }
-        throw EffectError(parameter: parameter, "expected a positive number or [width, height], at most \(Int(sizeLimit)) points")
+        throw EffectError(
+            parameter: parameter, "expected a positive number or [width, height], at most \(Int(sizeLimit)) points")
     }
 
     private func mismatch(_ name: String, _ expected: String) -> EffectError {

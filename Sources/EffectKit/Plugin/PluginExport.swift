@@ -1,7 +1,7 @@
 import CairoKit
 import Foundation
-import Synchronization
 import RenderFarmPluginABI
+import Synchronization
 
 /// Exports one Swift `Effect` through the C ABI of `renderfarm_plugin.h`.
 ///
@@ -41,11 +41,12 @@ public final class PluginExport: Sendable {
                 flags: spec.defaultValue == nil ? UInt32(RF_PARAM_OPTIONAL) : 0
             )
         }
-        let safety: rf_thread_safety = switch descriptor.threadSafety {
-        case .full: RF_THREADS_FULL
-        case .instance: RF_THREADS_INSTANCE
-        case .unsafe: RF_THREADS_UNSAFE
-        }
+        let safety: rf_thread_safety =
+            switch descriptor.threadSafety {
+            case .full: RF_THREADS_FULL
+            case .instance: RF_THREADS_INSTANCE
+            case .unsafe: RF_THREADS_UNSAFE
+            }
         plugin = .allocate(capacity: 1)
         plugin.initialize(
             to: rf_plugin(
@@ -105,62 +106,65 @@ private func box(_ instance: UnsafeMutableRawPointer?) -> EffectBox? {
     return Unmanaged<EffectBox>.fromOpaque(instance).takeUnretainedValue()
 }
 
-private let exportedCreate: @convention(c) (
-    UnsafePointer<rf_create_args>?, UnsafePointer<rf_context>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
-    UnsafeMutablePointer<CChar>?, Int
-) -> Int32 = { args, context, out, err, errlen in
-    guard let args, let context, let out, let json = args.pointee.params_json else {
-        writeMessage("create: missing arguments", to: err, capacity: errlen)
-        return Int32(RF_ERROR_PARAMS.rawValue)
+private let exportedCreate:
+    @convention(c) (
+        UnsafePointer<rf_create_args>?, UnsafePointer<rf_context>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+        UnsafeMutablePointer<CChar>?, Int
+    ) -> Int32 = { args, context, out, err, errlen in
+        guard let args, let context, let out, let json = args.pointee.params_json else {
+            writeMessage("create: missing arguments", to: err, capacity: errlen)
+            return Int32(RF_ERROR_PARAMS.rawValue)
+        }
+        guard let type = ExportedEffect.type.withLock({ $0 }) else {
+            writeMessage("create: no effect exported", to: err, capacity: errlen)
+            return Int32(RF_ERROR_UNSUPPORTED.rawValue)
+        }
+        let ctx = context.pointee
+        let effectContext = EffectContext(
+            width: ctx.width, height: ctx.height, scale: ctx.scale, fps: ctx.fps, duration: ctx.duration,
+            frameCount: Int(ctx.frame_count), layerStart: ctx.layer_start, seed: ctx.seed,
+            jobDirectory: ctx.job_dir.map { String(cString: $0) } ?? "."
+        )
+        do {
+            let parameters = try EffectParameters(json: String(cString: json))
+            let effect = try type.init(parameters: parameters, context: effectContext)
+            out.pointee = Unmanaged.passRetained(EffectBox(effect)).toOpaque()
+            return Int32(RF_OK.rawValue)
+        } catch {
+            writeMessage("\(error)", to: err, capacity: errlen)
+            return Int32(RF_ERROR_PARAMS.rawValue)
+        }
     }
-    guard let type = ExportedEffect.type.withLock({ $0 }) else {
-        writeMessage("create: no effect exported", to: err, capacity: errlen)
-        return Int32(RF_ERROR_UNSUPPORTED.rawValue)
-    }
-    let ctx = context.pointee
-    let effectContext = EffectContext(
-        width: ctx.width, height: ctx.height, scale: ctx.scale, fps: ctx.fps, duration: ctx.duration,
-        frameCount: Int(ctx.frame_count), layerStart: ctx.layer_start, seed: ctx.seed,
-        jobDirectory: ctx.job_dir.map { String(cString: $0) } ?? "."
-    )
-    do {
-        let parameters = try EffectParameters(json: String(cString: json))
-        let effect = try type.init(parameters: parameters, context: effectContext)
-        out.pointee = Unmanaged.passRetained(EffectBox(effect)).toOpaque()
-        return Int32(RF_OK.rawValue)
-    } catch {
-        writeMessage("\(error)", to: err, capacity: errlen)
-        return Int32(RF_ERROR_PARAMS.rawValue)
-    }
-}
 
-private let exportedRender: @convention(c) (
-    UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<rf_frame>?, UnsafeMutablePointer<CChar>?, Int
-) -> Int32 = { instance, cr, frame, err, errlen in
-    guard let effect = box(instance)?.effect, let cr, let frame else {
-        writeMessage("render: missing arguments", to: err, capacity: errlen)
-        return Int32(RF_ERROR_RENDER.rawValue)
+private let exportedRender:
+    @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<rf_frame>?, UnsafeMutablePointer<CChar>?, Int
+    ) -> Int32 = { instance, cr, frame, err, errlen in
+        guard let effect = box(instance)?.effect, let cr, let frame else {
+            writeMessage("render: missing arguments", to: err, capacity: errlen)
+            return Int32(RF_ERROR_RENDER.rawValue)
+        }
+        let time = FrameTime(index: Int(frame.pointee.index), time: frame.pointee.time, local: frame.pointee.local)
+        do {
+            try effect.render(in: DrawingContext(borrowing: cr), at: time)
+            return Int32(RF_OK.rawValue)
+        } catch {
+            writeMessage("\(error)", to: err, capacity: errlen)
+            return Int32(RF_ERROR_RENDER.rawValue)
+        }
     }
-    let time = FrameTime(index: Int(frame.pointee.index), time: frame.pointee.time, local: frame.pointee.local)
-    do {
-        try effect.render(in: DrawingContext(borrowing: cr), at: time)
-        return Int32(RF_OK.rawValue)
-    } catch {
-        writeMessage("\(error)", to: err, capacity: errlen)
-        return Int32(RF_ERROR_RENDER.rawValue)
-    }
-}
 
-private let exportedTrace: @convention(c) (
-    UnsafeMutableRawPointer?, UnsafePointer<rf_frame>?, rf_write_fn?, UnsafeMutableRawPointer?
-) -> Int32 = { instance, frame, write, user in
-    guard let effect = box(instance)?.effect, let frame, let write else { return Int32(RF_ERROR_RENDER.rawValue) }
-    let time = FrameTime(index: Int(frame.pointee.index), time: frame.pointee.time, local: frame.pointee.local)
-    guard let items = effect.trace(at: time) else { return Int32(RF_ERROR_UNSUPPORTED.rawValue) }
-    let text = JSONValue.array(items.map(\.json)).serialized()
-    text.withCString { write(user, $0, strlen($0)) }
-    return Int32(RF_OK.rawValue)
-}
+private let exportedTrace:
+    @convention(c) (
+        UnsafeMutableRawPointer?, UnsafePointer<rf_frame>?, rf_write_fn?, UnsafeMutableRawPointer?
+    ) -> Int32 = { instance, frame, write, user in
+        guard let effect = box(instance)?.effect, let frame, let write else { return Int32(RF_ERROR_RENDER.rawValue) }
+        let time = FrameTime(index: Int(frame.pointee.index), time: frame.pointee.time, local: frame.pointee.local)
+        guard let items = effect.trace(at: time) else { return Int32(RF_ERROR_UNSUPPORTED.rawValue) }
+        let text = JSONValue.array(items.map(\.json)).serialized()
+        text.withCString { write(user, $0, strlen($0)) }
+        return Int32(RF_OK.rawValue)
+    }
 
 private let exportedDestroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { instance in
     guard let instance else { return }

@@ -31,10 +31,12 @@ public struct SlurmScripts: Sendable, Equatable {
         public var frames: String?
         public var interleaved: Bool
 
-        public init(executable: String, jobFiles: [String], output: String, jobFolders: [String], scriptFolder: String,
-                    pluginPath: [String], name: String, tasks: Int, maxRunning: Int? = nil, partition: String? = nil,
-                    time: String? = nil, cpusPerTask: Int? = nil, concurrency: Int? = nil, frames: String? = nil,
-                    interleaved: Bool = false) {
+        public init(
+            executable: String, jobFiles: [String], output: String, jobFolders: [String], scriptFolder: String,
+            pluginPath: [String], name: String, tasks: Int, maxRunning: Int? = nil, partition: String? = nil,
+            time: String? = nil, cpusPerTask: Int? = nil, concurrency: Int? = nil, frames: String? = nil,
+            interleaved: Bool = false
+        ) {
             self.executable = executable
             self.jobFiles = jobFiles
             self.output = output
@@ -123,8 +125,11 @@ public struct SlurmScripts: Sendable, Equatable {
         merge = Self.script(
             purpose: "Merges the shards' journals into manifest.json once every render task has succeeded.",
             header: mergeHeader,
-            body: ["exec " + ([Self.quote(request.executable), "merge"] + request.jobFolders.map(Self.quote))
-                .joined(separator: " ")])
+            body: [
+                "exec "
+                    + ([Self.quote(request.executable), "merge"] + request.jobFolders.map(Self.quote))
+                    .joined(separator: " ")
+            ])
         submit = """
             #!/bin/bash
             # Submits the render array, then the merge job that waits for all of its tasks to succeed.

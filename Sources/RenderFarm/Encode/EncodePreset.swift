@@ -60,16 +60,22 @@ public enum EncodePreset: String, CaseIterable, Sendable {
     func codecArguments(crf: Int?) -> [String] {
         switch self {
         case .mp4:
-            ["-c:v", "libx264", "-preset", "medium", "-crf", "\(crf ?? 18)", "-pix_fmt", "yuv420p",
-             "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
-             "-movflags", "+faststart"]
+            [
+                "-c:v", "libx264", "-preset", "medium", "-crf", "\(crf ?? 18)", "-pix_fmt", "yuv420p",
+                "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
+                "-movflags", "+faststart",
+            ]
         case .webmAlpha:
             // cpu-used 4 with row threading: about 10× faster than the default at a small size cost.
-            ["-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", "-b:v", "0", "-crf", "\(crf ?? 30)",
-             "-deadline", "good", "-cpu-used", "4", "-row-mt", "1"]
+            [
+                "-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", "-b:v", "0", "-crf", "\(crf ?? 30)",
+                "-deadline", "good", "-cpu-used", "4", "-row-mt", "1",
+            ]
         case .prores4444:
-            ["-c:v", "prores_ks", "-profile:v", "4444", "-pix_fmt", "yuva444p10le", "-alpha_bits", "16",
-             "-vendor", "apl0"]
+            [
+                "-c:v", "prores_ks", "-profile:v", "4444", "-pix_fmt", "yuva444p10le", "-alpha_bits", "16",
+                "-vendor", "apl0",
+            ]
         case .gif:
             ["-loop", "0"]
         case .apng:

@@ -41,8 +41,10 @@ public struct EncodePlan: Sendable {
     /// Frames to write, so that stray files after the sequence are never read.
     public var frameCount: Int
 
-    public init(preset: EncodePreset, crf: Int?, width: Int, height: Int, rate: Double, background: String,
-                frameCount: Int) {
+    public init(
+        preset: EncodePreset, crf: Int?, width: Int, height: Int, rate: Double, background: String,
+        frameCount: Int
+    ) {
         self.preset = preset
         self.crf = crf
         self.width = width
@@ -60,12 +62,18 @@ public struct EncodePlan: Sendable {
         let limit = ["-frames:v", "\(outputFrameCount)"]
         let codec = preset.codecArguments(crf: crf) + ["-f", preset.muxer, output]
         if preset == .gif {
-            let palettePass = ["-filter_complex", composite + gifStep + ",palettegen=stats_mode=full[out]",
-                               "-map", "[out]", "-frames:v", "1", "-update", "1", "-f", "image2", palette]
-            let framesPass = ["-i", palette, "-filter_complex",
-                              composite + gifStep + "[v];[v][1:v]paletteuse=dither=sierra2_4a[out]", "-map", "[out]"]
-            return [FFmpegCommand(arguments: head + inputArguments + palettePass),
-                    FFmpegCommand(arguments: head + inputArguments + framesPass + limit + codec)]
+            let palettePass = [
+                "-filter_complex", composite + gifStep + ",palettegen=stats_mode=full[out]",
+                "-map", "[out]", "-frames:v", "1", "-update", "1", "-f", "image2", palette,
+            ]
+            let framesPass = [
+                "-i", palette, "-filter_complex",
+                composite + gifStep + "[v];[v][1:v]paletteuse=dither=sierra2_4a[out]", "-map", "[out]",
+            ]
+            return [
+                FFmpegCommand(arguments: head + inputArguments + palettePass),
+                FFmpegCommand(arguments: head + inputArguments + framesPass + limit + codec),
+            ]
         }
         let arguments = head + inputArguments + ["-filter_complex", filterGraph, "-map", "[out]"] + limit + codec
         return [FFmpegCommand(arguments: arguments)]
@@ -81,8 +89,10 @@ public struct EncodePlan: Sendable {
         case .glob(let glob):
             ["-framerate", rateText, "-pattern_type", "glob", "-i", glob]
         case .rawRGBA:
-            ["-f", "rawvideo", "-pixel_format", "rgba", "-video_size", "\(width)x\(height)", "-framerate", rateText,
-             "-i", "pipe:0"]
+            [
+                "-f", "rawvideo", "-pixel_format", "rgba", "-video_size", "\(width)x\(height)", "-framerate", rateText,
+                "-i", "pipe:0",
+            ]
         }
     }
 

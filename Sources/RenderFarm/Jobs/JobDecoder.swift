@@ -26,14 +26,17 @@ enum JobDecoder {
     static func decode(_ document: JSONValue, defaultName: String) -> Result<JobSpec, JobIssues> {
         let issues = IssueCollector()
         guard let root = document.objectValue else {
-            return .failure(JobIssues([JobIssue(path: "", "a job file must be a JSON object, got \(document.typeName)")]))
+            return .failure(
+                JobIssues([JobIssue(path: "", "a job file must be a JSON object, got \(document.typeName)")]))
         }
         let reader = ObjectReader(object: root, path: "", issues: issues)
         if let version = reader.integer("version", default: 1, in: 1...Int(Int32.max)),
             version > JobSpec.supportedVersion
         {
-            issues.add("version", "job version \(version) is newer than this renderer supports "
-                + "(highest: \(JobSpec.supportedVersion)); upgrade renderfarm")
+            issues.add(
+                "version",
+                "job version \(version) is newer than this renderer supports "
+                    + "(highest: \(JobSpec.supportedVersion)); upgrade renderfarm")
             return .failure(JobIssues(issues.issues))
         }
         reader.rejectUnknownKeys(topLevelKeys)
@@ -53,12 +56,15 @@ enum JobDecoder {
             if count < 1 {
                 issues.add("duration", "\(duration) s at \(fps) fps is less than one frame")
             } else if count > Limits.maxFrames {
-                issues.add("duration", "\(count) frames; at most \(Limits.maxFrames) per job (shorten duration or lower fps)")
+                issues.add(
+                    "duration", "\(count) frames; at most \(Limits.maxFrames) per job (shorten duration or lower fps)")
             } else {
                 frames = decodeFrames(reader, count: count)
             }
         }
-        guard issues.issues.isEmpty, let canvas, let duration, let output else { return .failure(JobIssues(issues.issues)) }
+        guard issues.issues.isEmpty, let canvas, let duration, let output else {
+            return .failure(JobIssues(issues.issues))
+        }
         return .success(
             JobSpec(
                 version: JobSpec.supportedVersion, name: name, seed: UInt64(seed), canvas: canvas, fps: fps,
@@ -77,7 +83,8 @@ enum JobDecoder {
             if let color = Color(hex: text) {
                 background = color
             } else {
-                reader.issues.add(reader.childPath("background"), "\"\(text)\" is not a colour (use #RRGGBB or #RRGGBBAA)")
+                reader.issues.add(
+                    reader.childPath("background"), "\"\(text)\" is not a colour (use #RRGGBB or #RRGGBBAA)")
             }
         }
         guard let width, let height, let scale else { return nil }
@@ -102,8 +109,10 @@ enum JobDecoder {
         let prefix = reader.string("prefix", default: "frame_", maxLength: 64) ?? "frame_"
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         if !prefix.allSatisfy(allowed.contains) || prefix.hasPrefix(".") {
-            reader.issues.add(reader.childPath("prefix"), "\"\(prefix)\" may use only letters, digits, '.', '_' and '-' "
-                + "and must not start with '.'")
+            reader.issues.add(
+                reader.childPath("prefix"),
+                "\"\(prefix)\" may use only letters, digits, '.', '_' and '-' "
+                    + "and must not start with '.'")
         }
         let padding = reader.integer("padding", default: 5, in: 1...9) ?? 5
         let compression = decodeCompression(reader)
@@ -118,7 +127,8 @@ enum JobDecoder {
             return Compression(level: reader.integer("compression", default: 1, in: 0...9) ?? 1)
         case nil: return .fast
         case .some(let other):
-            reader.issues.add(reader.childPath("compression"),
+            reader.issues.add(
+                reader.childPath("compression"),
                 "expected 0…9, \"fast\" or \"small\", got \(ObjectReader.show(other))")
             return .fast
         }
@@ -130,7 +140,8 @@ enum JobDecoder {
         do {
             let frames = try FrameSet(parsing: text, limit: Limits.maxFrames)
             if let outside = frames.frames.first(where: { $0 < 0 || $0 >= count }) {
-                reader.issues.add("frames", "frame \(outside) is outside the job (0-\(count - 1) at this duration and fps)")
+                reader.issues.add(
+                    "frames", "frame \(outside) is outside the job (0-\(count - 1) at this duration and fps)")
             }
             return frames
         } catch {
@@ -149,12 +160,15 @@ enum JobDecoder {
             return []
         }
         if list.isEmpty { reader.issues.add("layers", "empty: a job needs at least one layer") }
-        if list.count > Limits.maxLayers { reader.issues.add("layers", "\(list.count) layers; at most \(Limits.maxLayers)") }
+        if list.count > Limits.maxLayers {
+            reader.issues.add("layers", "\(list.count) layers; at most \(Limits.maxLayers)")
+        }
         var layers: [LayerSpec] = []
         for (index, element) in list.prefix(Limits.maxLayers).enumerated() {
             let path = "layers[\(index)]"
             guard let object = element.objectValue else {
-                reader.issues.add(path, "expected an object {\"effect\", \"start\", \"params\"}, got \(element.typeName)")
+                reader.issues.add(
+                    path, "expected an object {\"effect\", \"start\", \"params\"}, got \(element.typeName)")
                 continue
             }
             let layer = ObjectReader(object: object, path: path, issues: reader.issues)

@@ -27,7 +27,8 @@ public enum JobLoader {
         guard !isDirectory.boolValue else { throw .unreadable(file: path, reason: "is a folder, not a job file") }
         let size = (try? FileManager.default.attributesOfItem(atPath: absolute)[.size] as? Int) ?? 0
         guard size <= maxFileBytes else {
-            throw .syntax(file: path, message: "\(size) bytes is larger than the \(maxFileBytes)-byte limit for job files")
+            throw .syntax(
+                file: path, message: "\(size) bytes is larger than the \(maxFileBytes)-byte limit for job files")
         }
         guard let handle = FileHandle(forReadingAtPath: absolute) else {
             throw .unreadable(file: path, reason: "permission denied")

@@ -3,8 +3,11 @@ import StrictJSON
 /// The path of `key` inside `parent`: `output.dir`, or `output["odd key"]` when the key is not a
 /// plain name, so every message points at one unambiguous place in the file.
 func keyPath(_ parent: String, _ key: String) -> String {
-    let plain = !key.isEmpty && key.utf8.count <= 64
-        && key.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-") }
+    let plain =
+        !key.isEmpty && key.utf8.count <= 64
+        && key.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-")
+        }
     if plain { return parent.isEmpty ? key : "\(parent).\(key)" }
     let quoted = JSONValue.string(String(key.prefix(64))).serialized()
     return "\(parent)[\(quoted)]"
@@ -28,13 +31,17 @@ struct ObjectReader {
     /// Reports every key not in `allowed`, with a suggestion.
     func rejectUnknownKeys(_ allowed: [String]) {
         for key in object.keys where !allowed.contains(key) {
-            issues.add(childPath(key), "unknown key" + Suggestion.hint(for: key, in: allowed)
-                + "; allowed: " + allowed.joined(separator: ", "))
+            issues.add(
+                childPath(key),
+                "unknown key" + Suggestion.hint(for: key, in: allowed)
+                    + "; allowed: " + allowed.joined(separator: ", "))
         }
     }
 
-    func number(_ key: String, default fallback: Double?, in range: ClosedRange<Double>,
-                exclusiveLowerBound: Bool = false) -> Double? {
+    func number(
+        _ key: String, default fallback: Double?, in range: ClosedRange<Double>,
+        exclusiveLowerBound: Bool = false
+    ) -> Double? {
         guard let value = object[key] else {
             if fallback == nil { issues.add(childPath(key), "missing (a number in \(Self.describe(range)))") }
             return fallback
@@ -45,7 +52,8 @@ struct ObjectReader {
         }
         let outside = exclusiveLowerBound ? number <= range.lowerBound : number < range.lowerBound
         guard !outside, number <= range.upperBound else {
-            let bounds = exclusiveLowerBound
+            let bounds =
+                exclusiveLowerBound
                 ? "greater than \(Self.format(range.lowerBound)) and at most \(Self.format(range.upperBound))"
                 : Self.describe(range)
             issues.add(childPath(key), "\(Self.format(number)) is out of range (allowed: \(bounds))")
@@ -89,7 +97,9 @@ struct ObjectReader {
 
     /// The nested object at `key` (an empty one when absent), or nil after reporting a type error.
     func object(_ key: String) -> ObjectReader? {
-        guard let value = object[key] else { return ObjectReader(object: JSONObject(), path: childPath(key), issues: issues) }
+        guard let value = object[key] else {
+            return ObjectReader(object: JSONObject(), path: childPath(key), issues: issues)
+        }
         guard let nested = value.objectValue else {
             issues.add(childPath(key), "expected an object, got \(value.typeName)")
             return nil

@@ -9,7 +9,9 @@ enum AtomicFile {
     static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(OutputError) {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent("\(temporaryMarker)\(getpid())-\(UInt64.random(in: 0...UInt64.max))-" + url.lastPathComponent)
+            .appendingPathComponent(
+                "\(temporaryMarker)\(getpid())-\(UInt64.random(in: 0...UInt64.max))-" + url.lastPathComponent
+            )
             .path
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw error(errno, temporary) }
@@ -40,7 +42,8 @@ enum AtomicFile {
     static func write(_ text: String, to path: String) throws(OutputError) {
         var bytes = Array(text.utf8)
         bytes.append(UInt8(ascii: "\n"))
-        let result = bytes.withUnsafeBytes { buffer in Result { () throws(OutputError) in try write(buffer, to: path) } }
+        let result = bytes.withUnsafeBytes { buffer in Result { () throws(OutputError) in try write(buffer, to: path) }
+        }
         try result.get()
     }
 
@@ -74,7 +77,9 @@ enum AtomicFile {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
             let code = (error as NSError).userInfo[NSUnderlyingErrorKey].flatMap { ($0 as? NSError)?.code }
-            throw .cannotCreate(path: path, reason: code.map { String(cString: strerror(Int32($0))) } ?? "\(error.localizedDescription)")
+            throw .cannotCreate(
+                path: path, reason: code.map { String(cString: strerror(Int32($0))) } ?? "\(error.localizedDescription)"
+            )
         }
         guard access(path, W_OK) == 0 else { throw .cannotCreate(path: path, reason: "folder is not writable") }
     }

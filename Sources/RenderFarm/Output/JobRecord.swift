@@ -147,7 +147,8 @@ public struct JobRecord: Sendable, Equatable {
             plugins.append(Plugin(id: id, identifier: identifier, version: version))
         }
         do {
-            frames = frameText.isEmpty
+            frames =
+                frameText.isEmpty
                 ? FrameSet([]) : try FrameSet(parsing: frameText, limit: JobDecoder.Limits.maxFrames)
         } catch {
             throw fail("has an invalid frame set \"\(frameText)\": \(error.message)")

@@ -90,7 +90,9 @@ final class Journal: Sendable {
     func append(_ entry: JournalEntry) throws(OutputError) {
         var line = Array(entry.json.serialized().utf8)
         line.append(UInt8(ascii: "\n"))
-        let result: Int = descriptor.withLock { fd in line.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) } }
+        let result: Int = descriptor.withLock { fd in
+            line.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+        }
         guard result == line.count else { throw AtomicFile.error(result < 0 ? errno : ENOSPC, path) }
     }
 

@@ -122,10 +122,12 @@ enum Manifest {
             let safe = String(name.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
             let name = safe.isEmpty || safe.hasPrefix("-") ? "video" : safe
             let rate = JSONValue.number(fps).serialized()
-            let input = step == 1
+            let input =
+                step == 1
                 ? "-start_number \(start) -i \(prefix)%0\(padding)d.png"
                 : "-pattern_type glob -i '\(prefix)*.png'"
-            let codec = alpha
+            let codec =
+                alpha
                 ? "-c:v libvpx-vp9 -pix_fmt yuva420p -b:v 0 -crf 30 \(name).webm"
                 : "-c:v libx264 -pix_fmt yuv420p -vf pad=ceil(iw/2)*2:ceil(ih/2)*2 -movflags +faststart \(name).mp4"
             return "ffmpeg -framerate \(rate) \(input) \(codec)"

@@ -31,11 +31,12 @@ public final class LoadedPlugin: @unchecked Sendable {
                 parameters.append(try Self.parameter(table[index], path: path))
             }
         }
-        let safety: PluginInfo.ThreadSafety = switch plugin.thread_safety {
-        case RF_THREADS_FULL: .full
-        case RF_THREADS_INSTANCE: .instance
-        default: .unsafe
-        }
+        let safety: PluginInfo.ThreadSafety =
+            switch plugin.thread_safety {
+            case RF_THREADS_FULL: .full
+            case RF_THREADS_INSTANCE: .instance
+            default: .unsafe
+            }
         // `flags` exists only in descriptors whose struct_size reaches it (renderfarm_plugin.h).
         let flagsEnd = (MemoryLayout<rf_plugin>.offset(of: \rf_plugin.flags) ?? Int.max) + MemoryLayout<UInt32>.size
         let flags = Int(plugin.struct_size) >= flagsEnd ? plugin.flags : 0
@@ -60,7 +61,8 @@ public final class LoadedPlugin: @unchecked Sendable {
         case RF_PARAM_SIZE: kind = .size
         case RF_PARAM_NUMBER_LIST: kind = .numberList
         case RF_PARAM_JSON: kind = .json
-        default: throw .invalidDescriptor(path: path, reason: "parameter \"\(name)\" has unknown type \(row.type.rawValue)")
+        default:
+            throw .invalidDescriptor(path: path, reason: "parameter \"\(name)\" has unknown type \(row.type.rawValue)")
         }
         var defaultValue: JSONValue?
         if let json = row.default_json {

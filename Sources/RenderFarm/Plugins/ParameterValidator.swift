@@ -8,8 +8,11 @@ enum ParameterValidator {
         var issues: [JobIssue] = []
         let names = info.parameters.map(\.name)
         for key in params.keys where info.parameter(named: key) == nil {
-            issues.append(JobIssue(path: keyPath(path, key), "\"\(info.id)\" has no parameter \"\(key)\""
-                + Suggestion.hint(for: key, in: names) + "; see `renderfarm plugins \(info.id)`"))
+            issues.append(
+                JobIssue(
+                    path: keyPath(path, key),
+                    "\"\(info.id)\" has no parameter \"\(key)\""
+                        + Suggestion.hint(for: key, in: names) + "; see `renderfarm plugins \(info.id)`"))
         }
         var filled = JSONObject()
         for parameter in info.parameters {
@@ -28,7 +31,8 @@ enum ParameterValidator {
         let shown = ObjectReader.show(value)
         func inRange(_ number: Double) -> Bool { number >= parameter.min && number <= parameter.max }
         func outOfRange(_ number: Double) -> String {
-            "\(ObjectReader.format(number)) is out of range (allowed: \(parameter.rangeText ?? ObjectReader.describe(range)))"
+            let allowed = parameter.rangeText ?? ObjectReader.describe(range)
+            return "\(ObjectReader.format(number)) is out of range (allowed: \(allowed))"
         }
         switch parameter.kind {
         case .number, .integer:
@@ -43,7 +47,9 @@ enum ParameterValidator {
             }
             return nil
         case .point:
-            guard let numbers = numbers(value), numbers.count == 2 else { return "expected a point [x, y], got \(shown)" }
+            guard let numbers = numbers(value), numbers.count == 2 else {
+                return "expected a point [x, y], got \(shown)"
+            }
             return numbers.first { !inRange($0) }.map(outOfRange)
         case .rect:
             guard let object = value.objectValue, Set(object.keys) == ["x", "y", "width", "height"],

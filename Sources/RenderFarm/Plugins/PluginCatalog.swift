@@ -11,14 +11,17 @@ public struct PluginCatalog: Sendable {
 
     /// The default search path: `extra` (from `--plugin-path`), then `RENDERFARM_PLUGIN_PATH`,
     /// then the running executable's folder, then `<prefix>/lib/renderfarm/plugins`.
-    public static func searchPath(extra: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment)
+    public static func searchPath(
+        extra: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment
+    )
         -> [String]
     {
         var folders = extra
         if let variable = environment["RENDERFARM_PLUGIN_PATH"] {
             folders += variable.split(separator: ":").map(String.init)
         }
-        let executable = URL(fileURLWithPath: Self.executablePath()).resolvingSymlinksInPath().deletingLastPathComponent()
+        let executable = URL(fileURLWithPath: Self.executablePath()).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
         folders.append(executable.path)
         folders.append(executable.deletingLastPathComponent().appendingPathComponent("lib/renderfarm/plugins").path)
         var seen: Set<String> = []

@@ -25,7 +25,11 @@ public struct PluginInfo: Sendable, Equatable {
 /// One row of a plugin's parameter table (`rf_param`).
 public struct PluginParameter: Sendable, Equatable {
     public enum Kind: String, Sendable {
-        case number, integer, bool, color, point, rect, string, choice = "enum", size, numberList = "number list", json
+        case number, integer, bool, color, point, rect, string
+        case choice = "enum"
+        case size
+        case numberList = "number list"
+        case json
     }
 
     public var name: String

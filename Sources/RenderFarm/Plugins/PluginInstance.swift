@@ -38,7 +38,8 @@ final class PluginInstance: @unchecked Sendable {
             }
         }
         guard status == Int32(RF_OK.rawValue), let created else {
-            throw PluginCallError(status: status, message: message.isEmpty ? "create failed (status \(status))" : message)
+            throw PluginCallError(
+                status: status, message: message.isEmpty ? "create failed (status \(status))" : message)
         }
         handle = created
     }
@@ -69,20 +70,26 @@ final class PluginInstance: @unchecked Sendable {
         final class Sink { var bytes: [UInt8] = [] }
         let sink = Sink()
         let status = withExtendedLifetime(sink) {
-            trace(handle, &frame, { user, text, length in
-                guard let user, let text else { return }
-                let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
-                text.withMemoryRebound(to: UInt8.self, capacity: length) {
-                    sink.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
-                }
-            }, Unmanaged.passUnretained(sink).toOpaque())
+            trace(
+                handle, &frame,
+                { user, text, length in
+                    guard let user, let text else { return }
+                    let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
+                    text.withMemoryRebound(to: UInt8.self, capacity: length) {
+                        sink.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+                    }
+                }, Unmanaged.passUnretained(sink).toOpaque())
         }
         guard status == Int32(RF_OK.rawValue) else {
             return .failure(PluginCallError(status: status, message: "trace failed (status \(status))"))
         }
         do {
-            return .success(try JSONParser.parse(sink.bytes, limits: .init(maxBytes: 1 << 28, maxDepth: 64,
-                maxStringBytes: 1 << 20, maxContainerCount: 10_000_000)))
+            return .success(
+                try JSONParser.parse(
+                    sink.bytes,
+                    limits: .init(
+                        maxBytes: 1 << 28, maxDepth: 64,
+                        maxStringBytes: 1 << 20, maxContainerCount: 10_000_000)))
         } catch {
             return .failure(PluginCallError(status: -1, message: "trace output is not JSON: \(error)"))
         }

@@ -44,16 +44,18 @@ public enum ContactSheet {
         throws(PreviewError) -> ImageSurface
     {
         guard !frames.isEmpty else { throw .noFrames }
-        let (imageWidth, imageHeight, fps) = switch source {
-        case .job(let job): (job.spec.canvas.pixelWidth, job.spec.canvas.pixelHeight, job.spec.fps)
-        case .output(let output, _): (output.width, output.height, output.fps)
-        }
+        let (imageWidth, imageHeight, fps) =
+            switch source {
+            case .job(let job): (job.spec.canvas.pixelWidth, job.spec.canvas.pixelHeight, job.spec.fps)
+            case .output(let output, _): (output.width, output.height, output.fps)
+            }
         let columns = max(1, min(options.columns ?? 4, frames.count))
         let rows = (frames.count + columns - 1) / columns
         let cellWidth = (Double(options.width) - margin * Double(columns + 1)) / Double(columns)
         guard cellWidth >= 16 else {
-            throw .layout("--width \(options.width) leaves \(Int(cellWidth)) pixels per thumbnail; "
-                + "use a larger width or fewer columns")
+            throw .layout(
+                "--width \(options.width) leaves \(Int(cellWidth)) pixels per thumbnail; "
+                    + "use a larger width or fewer columns")
         }
         let scale = cellWidth / Double(imageWidth)
         let cellHeight = (Double(imageHeight) * scale).rounded(.up)
@@ -95,21 +97,24 @@ public enum ContactSheet {
                 }
             }
             if options.debug {
-                let traced: PreparedJob? = switch source {
-                case .job(let job): job
-                case .output(_, let job): job
-                }
+                let traced: PreparedJob? =
+                    switch source {
+                    case .job(let job): job
+                    case .output(_, let job): job
+                    }
                 if let traced {
                     context.save()
                     context.rectangle(x: x, y: y, width: cellWidth, height: cellHeight)
                     context.clip()
                     defer { context.restore() }
-                    try MotionOverlay.draw(traced, frame: index, on: context, x: x, y: y,
-                                           pointScale: cellWidth / traced.spec.canvas.width)
+                    try MotionOverlay.draw(
+                        traced, frame: index, on: context, x: x, y: y,
+                        pointScale: cellWidth / traced.spec.canvas.width)
                 }
             }
-            label(context, "frame \(index)   \(String(format: "%.2f", Double(index) / fps)) s",
-                  x: x, y: y + cellHeight, width: cellWidth)
+            label(
+                context, "frame \(index)   \(String(format: "%.2f", Double(index) / fps)) s",
+                x: x, y: y + cellHeight, width: cellWidth)
         }
         sheet.flush()
         return sheet
@@ -133,8 +138,10 @@ public enum ContactSheet {
         }
     }
 
-    private static func paint(_ surface: ImageSurface, on context: DrawingContext, x: Double, y: Double, scale: Double,
-                              width: Double, height: Double) {
+    private static func paint(
+        _ surface: ImageSurface, on context: DrawingContext, x: Double, y: Double, scale: Double,
+        width: Double, height: Double
+    ) {
         context.save()
         context.rectangle(x: x, y: y, width: width, height: height)
         context.clip()

@@ -9,8 +9,10 @@ enum MotionOverlay {
     static let arrowSeconds = 0.25
 
     /// Draws the items of `frame` with their top-left at (x, y), `pointScale` pixels per point.
-    static func draw(_ job: PreparedJob, frame: Int, on context: DrawingContext, x: Double, y: Double,
-                     pointScale: Double) throws(PreviewError) {
+    static func draw(
+        _ job: PreparedJob, frame: Int, on context: DrawingContext, x: Double, y: Double,
+        pointScale: Double
+    ) throws(PreviewError) {
         let next = min(frame + 1, max(frame, job.spec.frameCount - 1))
         let lines: [JSONValue]
         do {
@@ -62,8 +64,10 @@ enum MotionOverlay {
         context.restore()
     }
 
-    private static func arrow(_ context: DrawingContext, from start: (Double, Double), by delta: (Double, Double),
-                              line: Double) {
+    private static func arrow(
+        _ context: DrawingContext, from start: (Double, Double), by delta: (Double, Double),
+        line: Double
+    ) {
         let length = (delta.0 * delta.0 + delta.1 * delta.1).squareRoot()
         guard length > line else { return }
         let end = (start.0 + delta.0, start.1 + delta.1)
@@ -106,9 +110,10 @@ enum MotionOverlay {
                     return (px, py)
                 }
                 let id = object["id"].map { $0.serialized() } ?? "?"
-                result.append(Item(
-                    key: "\(Int(number))/\(id)", x: x, y: y, scale: object["scale"]?.doubleValue ?? 1,
-                    visible: object["visible"]?.boolValue ?? true, size: plan?["size"]?.doubleValue, path: path))
+                result.append(
+                    Item(
+                        key: "\(Int(number))/\(id)", x: x, y: y, scale: object["scale"]?.doubleValue ?? 1,
+                        visible: object["visible"]?.boolValue ?? true, size: plan?["size"]?.doubleValue, path: path))
             }
         }
         return result

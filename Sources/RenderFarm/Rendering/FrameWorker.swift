@@ -12,8 +12,9 @@ public struct FrameTimings: Sendable, Equatable {
     public var total: Double { draw + convert + encode + write }
 
     public static func + (lhs: FrameTimings, rhs: FrameTimings) -> FrameTimings {
-        FrameTimings(draw: lhs.draw + rhs.draw, convert: lhs.convert + rhs.convert,
-                     encode: lhs.encode + rhs.encode, write: lhs.write + rhs.write)
+        FrameTimings(
+            draw: lhs.draw + rhs.draw, convert: lhs.convert + rhs.convert,
+            encode: lhs.encode + rhs.encode, write: lhs.write + rhs.write)
     }
 }
 
@@ -103,8 +104,9 @@ final class FrameWorker {
             surface.copyPixels(from: cached)
         }
         do {
-            try drawLayers(job, frame: index, layers: (cached == nil ? 0 : job.staticLayerCount)..<job.layers.count,
-                           on: context, background: cached == nil)
+            try drawLayers(
+                job, frame: index, layers: (cached == nil ? 0 : job.staticLayerCount)..<job.layers.count,
+                on: context, background: cached == nil)
         } catch {
             // A context in an error state stays broken: drop it so the next frame starts clean.
             if case .drawing = error { canvas = nil }
@@ -115,8 +117,10 @@ final class FrameWorker {
     }
 
     /// Draws the background (unless copied in already) and `layers` of frame `index`.
-    private func drawLayers(_ job: PreparedJob, frame index: Int, layers: Range<Int>, on context: DrawingContext,
-                            background: Bool) throws(FrameFailure) {
+    private func drawLayers(
+        _ job: PreparedJob, frame index: Int, layers: Range<Int>, on context: DrawingContext,
+        background: Bool
+    ) throws(FrameFailure) {
         let canvas = job.spec.canvas
         context.save()
         if background {

@@ -70,8 +70,9 @@ final class JobState: Sendable {
         for attempt in 1...attempts {
             do {
                 let frame = try worker.render(index, of: job)
-                let entry = entry(index, attempts: attempt, milliseconds: frame.timings.total, status: .ok,
-                                  sha256: frame.sha256, bytes: frame.bytes, opaque: frame.opaque)
+                let entry = entry(
+                    index, attempts: attempt, milliseconds: frame.timings.total, status: .ok,
+                    sha256: frame.sha256, bytes: frame.bytes, opaque: frame.opaque)
                 do {
                     try record(entry)
                 } catch {
@@ -84,8 +85,9 @@ final class JobState: Sendable {
                 lastError = error.message
             }
         }
-        let failed = entry(index, attempts: attempts, milliseconds: 0, status: .failed, sha256: "", bytes: 0,
-                           opaque: false, error: lastError)
+        let failed = entry(
+            index, attempts: attempts, milliseconds: 0, status: .failed, sha256: "", bytes: 0,
+            opaque: false, error: lastError)
         do {
             try record(failed)
         } catch {
@@ -94,11 +96,14 @@ final class JobState: Sendable {
         return .failed(failed)
     }
 
-    private func entry(_ index: Int, attempts: Int, milliseconds: Double, status: FrameStatus, sha256: String,
-                       bytes: Int, opaque: Bool, error: String? = nil) -> JournalEntry {
-        JournalEntry(index: index, time: job.spec.time(ofFrame: index), file: job.spec.output.fileName(ofFrame: index),
-                     sha256: sha256, bytes: bytes, fingerprint: job.fingerprint(ofFrame: index), attempts: attempts,
-                     renderMilliseconds: milliseconds, status: status, opaque: opaque, error: error)
+    private func entry(
+        _ index: Int, attempts: Int, milliseconds: Double, status: FrameStatus, sha256: String,
+        bytes: Int, opaque: Bool, error: String? = nil
+    ) -> JournalEntry {
+        JournalEntry(
+            index: index, time: job.spec.time(ofFrame: index), file: job.spec.output.fileName(ofFrame: index),
+            sha256: sha256, bytes: bytes, fingerprint: job.fingerprint(ofFrame: index), attempts: attempts,
+            renderMilliseconds: milliseconds, status: status, opaque: opaque, error: error)
     }
 
     private func record(_ entry: JournalEntry) throws(OutputError) {
@@ -107,8 +112,9 @@ final class JobState: Sendable {
     }
 
     func event(_ entry: JournalEntry, _ timings: FrameTimings, finished: Int, total: Int) -> FrameEvent {
-        FrameEvent(job: job.spec.name, index: entry.index, status: entry.status, attempts: entry.attempts,
-                   error: entry.error, timings: timings, finished: finished, total: total)
+        FrameEvent(
+            job: job.spec.name, index: entry.index, status: entry.status, attempts: entry.attempts,
+            error: entry.error, timings: timings, finished: finished, total: total)
     }
 
     /// Writes the manifest from the verified earlier frames and this run's, and summarises.

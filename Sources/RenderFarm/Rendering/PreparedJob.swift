@@ -24,8 +24,10 @@ public final class PreparedJob: Sendable {
 
     var spec: JobSpec { job.spec }
 
-    init(job: LoadedJob, outputDirectory: String, frames: FrameSet, jobFrames: FrameSet? = nil,
-         layers: [PluginInstance], canonical: JSONValue) {
+    init(
+        job: LoadedJob, outputDirectory: String, frames: FrameSet, jobFrames: FrameSet? = nil,
+        layers: [PluginInstance], canonical: JSONValue
+    ) {
         self.job = job
         self.outputDirectory = outputDirectory
         self.frames = frames

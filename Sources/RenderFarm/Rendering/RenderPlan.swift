@@ -15,8 +15,10 @@ public struct PlanOptions: Sendable {
     /// `--scale S`: replaces every job's canvas scale (pixels per point), e.g. 0.5 for quick CI renders.
     public var scale: Double?
 
-    public init(outputOverride: String? = nil, outputRoot: String? = nil, frames: String? = nil, shard: Shard = .whole,
-                scale: Double? = nil) {
+    public init(
+        outputOverride: String? = nil, outputRoot: String? = nil, frames: String? = nil, shard: Shard = .whole,
+        scale: Double? = nil
+    ) {
         self.outputOverride = outputOverride
         self.outputRoot = outputRoot
         self.frames = frames
@@ -59,11 +61,16 @@ public enum RenderPlan {
         for (index, layer) in spec.layers.enumerated() {
             guard let plugin = catalog[layer.effect] else {
                 let ids = catalog.plugins.keys.sorted()
-                issues.append(JobIssue(path: "layers[\(index)].effect", "unknown effect \"\(layer.effect)\""
-                    + Suggestion.hint(for: layer.effect, in: ids) + "; installed: " + ids.joined(separator: ", ")))
+                issues.append(
+                    JobIssue(
+                        path: "layers[\(index)].effect",
+                        "unknown effect \"\(layer.effect)\""
+                            + Suggestion.hint(for: layer.effect, in: ids) + "; installed: "
+                            + ids.joined(separator: ", ")))
                 continue
             }
-            let (filled, problems) = ParameterValidator.validate(layer.params, against: plugin.info, path: "layers[\(index)].params")
+            let (filled, problems) = ParameterValidator.validate(
+                layer.params, against: plugin.info, path: "layers[\(index)].params")
             issues += problems
             validated.append((plugin, filled))
         }
@@ -72,7 +79,8 @@ public enum RenderPlan {
             do {
                 frames = try FrameSet(parsing: text, limit: JobDecoder.Limits.maxFrames)
                 if let outside = frames.frames.first(where: { $0 < 0 || $0 >= spec.frameCount }) {
-                    issues.append(JobIssue(path: "--frames", "frame \(outside) is outside the job (0-\(spec.frameCount - 1))"))
+                    issues.append(
+                        JobIssue(path: "--frames", "frame \(outside) is outside the job (0-\(spec.frameCount - 1))"))
                 }
             } catch {
                 issues.append(JobIssue(path: "--frames", "\(error.message) (grammar: 1-100, 1-100:2, 1,3,5-9)"))
@@ -107,8 +115,9 @@ public enum RenderPlan {
         }
         guard issues.isEmpty else { throw .invalid(file: job.file, issues: issues) }
         let canonical = canonicalJSON(spec, layers: validated)
-        return PreparedJob(job: job, outputDirectory: outputDirectory, frames: options.shard.part(of: frames),
-                           jobFrames: frames, layers: instances, canonical: canonical)
+        return PreparedJob(
+            job: job, outputDirectory: outputDirectory, frames: options.shard.part(of: frames),
+            jobFrames: frames, layers: instances, canonical: canonical)
     }
 
     /// Applies `--scale`: the same limits as the job file's `canvas.scale`.
@@ -119,8 +128,12 @@ public enum RenderPlan {
         guard scale > 0, scale <= 8, side.contains(scaled.pixelWidth), side.contains(scaled.pixelHeight),
             scaled.pixelWidth * scaled.pixelHeight <= JobDecoder.Limits.maxPixels
         else {
-            return [JobIssue(path: "--scale", "\(scale) gives \(scaled.pixelWidth)×\(scaled.pixelHeight) pixels; "
-                + "the scale must be in (0, 8] and each side 1…\(Int(JobDecoder.Limits.maxSide)) pixels")]
+            return [
+                JobIssue(
+                    path: "--scale",
+                    "\(scale) gives \(scaled.pixelWidth)×\(scaled.pixelHeight) pixels; "
+                        + "the scale must be in (0, 8] and each side 1…\(Int(JobDecoder.Limits.maxSide)) pixels")
+            ]
         }
         canvas = scaled
         return []
@@ -160,7 +173,8 @@ public enum RenderPlan {
         }
         let root = realPath(URL(fileURLWithPath: options.outputRoot ?? job.directory).standardizedFileURL.path)
         let directory = job.spec.output.directory
-        let resolved = directory.hasPrefix("/")
+        let resolved =
+            directory.hasPrefix("/")
             ? URL(fileURLWithPath: directory).standardizedFileURL
             : URL(fileURLWithPath: job.directory).appendingPathComponent(directory).standardizedFileURL
         // Resolve symbolic links in the part that exists, so a link cannot smuggle output out.

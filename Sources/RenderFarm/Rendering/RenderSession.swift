@@ -16,9 +16,11 @@ public struct RenderOptions: Sendable {
     /// frame; the bytes are the same, which tests check).
     public var cacheStaticLayers: Bool
 
-    public init(concurrency: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
-                failFast: Bool = false, shard: Shard = .whole, stop: StopSignal = StopSignal(),
-                cacheStaticLayers: Bool = true) {
+    public init(
+        concurrency: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
+        failFast: Bool = false, shard: Shard = .whole, stop: StopSignal = StopSignal(),
+        cacheStaticLayers: Bool = true
+    ) {
         self.concurrency = concurrency
         self.force = force
         self.failFast = failFast
@@ -31,11 +33,14 @@ public struct RenderOptions: Sendable {
 /// Renders prepared jobs: resumes from journals, schedules every frame of every job on one
 /// `FrameScheduler`, journals each finished frame, and writes each job's manifest.
 public enum RenderSession {
-    public static func render(_ jobs: [PreparedJob], options: RenderOptions,
-                              observer: some ProgressObserver = NoProgress()) throws(OutputError) -> RenderSummary {
+    public static func render(
+        _ jobs: [PreparedJob], options: RenderOptions,
+        observer: some ProgressObserver = NoProgress()
+    ) throws(OutputError) -> RenderSummary {
         let states = try jobs.map { job throws(OutputError) in try JobState(job: job, options: options) }
         let tasks = states.enumerated().flatMap { jobIndex, state in state.todo.map { (jobIndex, $0) } }
-        observer.renderWillStart(totalFrames: tasks.count, skippedFrames: states.reduce(0) { $0 + $1.skipped }, jobs: jobs)
+        observer.renderWillStart(
+            totalFrames: tasks.count, skippedFrames: states.reduce(0) { $0 + $1.skipped }, jobs: jobs)
 
         let progress = Mutex(Progress())
         // Fail-fast and fatal output errors stop the render too, but are not interruptions.
@@ -62,9 +67,10 @@ public enum RenderSession {
                     case .fatal(let error):
                         if progress.fatal == nil { progress.fatal = error }
                         halt.stop()
-                        return FrameEvent(job: state.job.spec.name, index: frame, status: .failed, attempts: 1,
-                                          error: error.description, timings: FrameTimings(),
-                                          finished: progress.finished, total: tasks.count)
+                        return FrameEvent(
+                            job: state.job.spec.name, index: frame, status: .failed, attempts: 1,
+                            error: error.description, timings: FrameTimings(),
+                            finished: progress.finished, total: tasks.count)
                     }
                 }
                 observer.frameDidFinish(event)

@@ -13,17 +13,19 @@ public enum Tracer {
             for (layer, instance) in job.layers.enumerated() where instance.plugin.info.canTrace {
                 switch instance.trace(frame: job.abiFrame(index, layerStart: instance.layerStart)) {
                 case .success(let items):
-                    layers.append(.object([
-                        "layer": .number(Double(layer)), "effect": .string(instance.plugin.info.id), "items": items,
-                    ]))
+                    layers.append(
+                        .object([
+                            "layer": .number(Double(layer)), "effect": .string(instance.plugin.info.id), "items": items,
+                        ]))
                 case .failure(let error):
                     throw TraceError(frame: index, layer: layer, message: error.message)
                 }
             }
-            lines.append(.object([
-                "frame": .number(Double(index)), "time": .number(job.spec.time(ofFrame: index)),
-                "layers": .array(layers),
-            ]))
+            lines.append(
+                .object([
+                    "frame": .number(Double(index)), "time": .number(job.spec.time(ofFrame: index)),
+                    "layers": .array(layers),
+                ]))
         }
         return lines
     }

@@ -101,7 +101,8 @@ struct EncodeCommand: Command {
                 return ExitCode(error)
             }
         }
-        let bar = ProgressBar(terminal: terminal, mode: progress, label: "encoding \(preset.rawValue)", jsonEvent: "encode")
+        let bar = ProgressBar(
+            terminal: terminal, mode: progress, label: "encoding \(preset.rawValue)", jsonEvent: "encode")
         do {
             let result = try SequenceEncoder.encode(output, options: options, ffmpeg: ffmpeg) { done, total in
                 bar.update(done, of: total)

@@ -53,17 +53,20 @@ struct MergeCommand: Command {
         terminal.print("\(report.name): incomplete, \(report.verified) of \(total) frames verified (\(journals))")
         terminal.print("  manifest: \(report.manifestPath)")
         let count = report.missing.count
-        terminal.error("\(report.name): \(count) frame\(count == 1 ? "" : "s") missing, failed or corrupt: "
-            + FrameSet.compress(report.missing))
+        terminal.error(
+            "\(report.name): \(count) frame\(count == 1 ? "" : "s") missing, failed or corrupt: "
+                + FrameSet.compress(report.missing))
         for index in report.failed.keys.sorted().prefix(10) {
             terminal.note("  frame \(index) failed: \(report.failed[index] ?? "")")
         }
         if !report.corrupt.isEmpty {
-            terminal.note("  corrupt (file gone or its checksum differs from the journal): "
-                + FrameSet.compress(report.corrupt))
+            terminal.note(
+                "  corrupt (file gone or its checksum differs from the journal): "
+                    + FrameSet.compress(report.corrupt))
         }
-        terminal.note("  render the same shards again (done frames are skipped) or `renderfarm submit` again, "
-            + "then merge")
+        terminal.note(
+            "  render the same shards again (done frames are skipped) or `renderfarm submit` again, "
+                + "then merge")
         return .framesFailed
     }
 }

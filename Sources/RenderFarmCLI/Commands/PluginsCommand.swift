@@ -31,8 +31,9 @@ struct PluginsCommand: Command {
         if let id = arguments.positionals.first {
             guard let plugin = catalog[id] else {
                 let ids = catalog.plugins.keys.sorted()
-                terminal.error("no plugin \"\(id)\"" + Suggestion.hint(for: id, in: ids)
-                    + "; installed: " + (ids.isEmpty ? "none" : ids.joined(separator: ", ")))
+                terminal.error(
+                    "no plugin \"\(id)\"" + Suggestion.hint(for: id, in: ids)
+                        + "; installed: " + (ids.isEmpty ? "none" : ids.joined(separator: ", ")))
                 return .unavailable
             }
             plugins = [plugin]
@@ -59,8 +60,9 @@ struct PluginsCommand: Command {
         let width = (info.parameters.map(\.name.count).max() ?? 0) + 2
         for parameter in info.parameters {
             let fallback = parameter.defaultValue.map { "default \($0.serialized())" } ?? "optional"
-            lines.append("    " + parameter.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                + "\(parameter.typeText), \(fallback)")
+            lines.append(
+                "    " + parameter.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                    + "\(parameter.typeText), \(fallback)")
             lines.append("    " + String(repeating: " ", count: width) + parameter.doc)
         }
         return lines.joined(separator: "\n")
@@ -69,7 +71,8 @@ struct PluginsCommand: Command {
     private func json(_ info: PluginInfo) -> JSONValue {
         let parameters: [JSONValue] = info.parameters.map { parameter in
             var object: JSONObject = [
-                "name": .string(parameter.name), "type": .string(parameter.kind.rawValue), "doc": .string(parameter.doc),
+                "name": .string(parameter.name), "type": .string(parameter.kind.rawValue),
+                "doc": .string(parameter.doc),
             ]
             object["default"] = parameter.defaultValue
             if parameter.min.isFinite { object["min"] = .number(parameter.min) }

@@ -72,8 +72,9 @@ struct PreviewCommand: Command {
             var traced: PreparedJob?
             if options.debug {
                 guard let job = rendered.jobSource, FileManager.default.fileExists(atPath: job) else {
-                    terminal.error("--debug traces the job, but the manifest names no job file that exists; "
-                        + "run `renderfarm preview JOB --debug` instead")
+                    terminal.error(
+                        "--debug traces the job, but the manifest names no job file that exists; "
+                            + "run `renderfarm preview JOB --debug` instead")
                     return .noInput
                 }
                 switch CommonOptions.prepare([job], arguments: arguments, options: PlanOptions(), terminal: terminal) {

@@ -22,20 +22,25 @@ struct RenderCommand: Command {
             is missing).
             """,
         options: [
-            OptionSpec(names: ["-j", "--jobs"], value: "N", help: "Frames in flight at once (default: processor count)."),
-            OptionSpec(names: ["--frames"], value: "SET", help: "Render these frames instead, e.g. 0-99, 0-100:5, 1,3,5-9."),
-            OptionSpec(names: ["--shard"], value: "K/N",
-                       help: "Render part K (0-based) of N; `auto` reads SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX."),
+            OptionSpec(
+                names: ["-j", "--jobs"], value: "N", help: "Frames in flight at once (default: processor count)."),
+            OptionSpec(
+                names: ["--frames"], value: "SET", help: "Render these frames instead, e.g. 0-99, 0-100:5, 1,3,5-9."),
+            OptionSpec(
+                names: ["--shard"], value: "K/N",
+                help: "Render part K (0-based) of N; `auto` reads SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX."),
             OptionSpec(names: ["--shard-mode"], value: "MODE", help: "contiguous (default) or interleaved."),
             OptionSpec(names: ["--out"], value: "DIR", help: "Write frames to DIR instead of the job's output.dir."),
-            OptionSpec(names: ["--output-root"], value: "DIR",
-                       help: "Allow output.dir anywhere inside DIR (default: the job file's folder)."),
+            OptionSpec(
+                names: ["--output-root"], value: "DIR",
+                help: "Allow output.dir anywhere inside DIR (default: the job file's folder)."),
             OptionSpec(names: ["--force"], value: nil, help: "Render every frame, even ones already done."),
             OptionSpec(names: ["--fail-fast"], value: nil, help: "Stop at the first frame that fails."),
             OptionSpec(names: ["--progress"], value: "MODE", help: "auto (bar on a terminal), plain, json or none."),
             CommonOptions.pluginPath,
             scaleOption,
-            OptionSpec(names: ["--video"], value: "FILE", help: "Render one job straight into this video (see encode)."),
+            OptionSpec(
+                names: ["--video"], value: "FILE", help: "Render one job straight into this video (see encode)."),
             EncodeCommand.presetOption,
             EncodeCommand.crfOption,
             OptionSpec(names: ["--verbose"], value: nil, help: "With --video: print the exact ffmpeg command."),
@@ -52,19 +57,24 @@ struct RenderCommand: Command {
         self.arguments = arguments
         scale = try Self.scale(arguments, command: "render")
         try Self.checkVideoOptions(arguments)
-        concurrency = try arguments.integer("--jobs", in: 1...1024, command: "render")
+        concurrency =
+            try arguments.integer("--jobs", in: 1...1024, command: "render")
             ?? ProcessInfo.processInfo.activeProcessorCount
-        let mode = try arguments.choice("--progress", ProgressMode.allCases.map(\.rawValue), default: "auto", command: "render")
+        let mode = try arguments.choice(
+            "--progress", ProgressMode.allCases.map(\.rawValue), default: "auto", command: "render")
         progress = ProgressMode(rawValue: mode) ?? .auto
-        let shardMode = try arguments.choice("--shard-mode", ["contiguous", "interleaved"], default: "contiguous",
-                                             command: "render")
-        shard = try ShardArgument.parse(arguments.value("--shard"), interleaved: shardMode == "interleaved",
-                                        environment: ProcessInfo.processInfo.environment)
+        let shardMode = try arguments.choice(
+            "--shard-mode", ["contiguous", "interleaved"], default: "contiguous",
+            command: "render")
+        shard = try ShardArgument.parse(
+            arguments.value("--shard"), interleaved: shardMode == "interleaved",
+            environment: ProcessInfo.processInfo.environment)
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
-        let plan = PlanOptions(outputOverride: arguments.value("--out"), outputRoot: arguments.value("--output-root"),
-                               frames: arguments.value("--frames"), shard: shard, scale: scale)
+        let plan = PlanOptions(
+            outputOverride: arguments.value("--out"), outputRoot: arguments.value("--output-root"),
+            frames: arguments.value("--frames"), shard: shard, scale: scale)
         let jobs: [PreparedJob]
         switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
         case .success(let prepared): jobs = prepared
@@ -76,9 +86,10 @@ struct RenderCommand: Command {
         defer { signals.cancel() }
         // RENDERFARM_STATIC_LAYERS=redraw draws static layers at every frame (to check the cache).
         let redraw = ProcessInfo.processInfo.environment["RENDERFARM_STATIC_LAYERS"] == "redraw"
-        let options = RenderOptions(concurrency: concurrency, force: arguments.flag("--force"),
-                                    failFast: arguments.flag("--fail-fast"), shard: shard, stop: stop,
-                                    cacheStaticLayers: !redraw)
+        let options = RenderOptions(
+            concurrency: concurrency, force: arguments.flag("--force"),
+            failFast: arguments.flag("--fail-fast"), shard: shard, stop: stop,
+            cacheStaticLayers: !redraw)
         let reporter = ProgressReporter(terminal: terminal, mode: progress)
         let summary: RenderSummary
         do {
@@ -109,8 +120,9 @@ struct RenderCommand: Command {
         let failed = summary.jobs.filter { !$0.failed.isEmpty }
         if !failed.isEmpty {
             for job in failed {
-                terminal.error("\(job.name): \(job.failed.count) frame\(job.failed.count == 1 ? "" : "s") failed: "
-                    + FrameSet.compress(job.failed))
+                terminal.error(
+                    "\(job.name): \(job.failed.count) frame\(job.failed.count == 1 ? "" : "s") failed: "
+                        + FrameSet.compress(job.failed))
             }
             return .framesFailed
         }
@@ -124,12 +136,16 @@ enum ShardArgument {
         guard let text else { return .whole }
         let usage = { (message: String) in UsageError(message: message, command: "render") }
         if text == "auto" || text.hasPrefix("auto/") {
-            let count = text.hasPrefix("auto/") ? Int(text.dropFirst(5)) : environment["SLURM_ARRAY_TASK_COUNT"].flatMap { Int($0) }
-            let index = environment["SLURM_ARRAY_TASK_ID"].flatMap { Int($0) }
+            let count =
+                text.hasPrefix("auto/")
+                ? Int(text.dropFirst(5)) : environment["SLURM_ARRAY_TASK_COUNT"].flatMap { Int($0) }
+            let index =
+                environment["SLURM_ARRAY_TASK_ID"].flatMap { Int($0) }
                 ?? environment["JOB_COMPLETION_INDEX"].flatMap { Int($0) }
             guard let index, let count else {
-                throw usage("--shard auto needs SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, "
-                    + "or JOB_COMPLETION_INDEX with --shard auto/N")
+                throw usage(
+                    "--shard auto needs SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, "
+                        + "or JOB_COMPLETION_INDEX with --shard auto/N")
             }
             return try make(index, count, interleaved: interleaved, usage: usage)
         }

@@ -54,14 +54,17 @@ struct SubmitCommand: Command {
         maxRunning = try arguments.integer("--max-running", in: 1...100_000, command: "submit")
         cpusPerTask = try arguments.integer("--cpus-per-task", in: 1...1024, command: "submit")
         concurrency = try arguments.integer("--jobs", in: 1...1024, command: "submit")
-        interleaved = try arguments.choice("--shard-mode", ["contiguous", "interleaved"], default: "contiguous",
-                                           command: "submit") == "interleaved"
+        interleaved =
+            try arguments.choice(
+                "--shard-mode", ["contiguous", "interleaved"], default: "contiguous",
+                command: "submit") == "interleaved"
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
         let out = arguments.value("--out").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        let plan = PlanOptions(outputOverride: out, outputRoot: arguments.value("--output-root"),
-                               frames: arguments.value("--frames"))
+        let plan = PlanOptions(
+            outputOverride: out, outputRoot: arguments.value("--output-root"),
+            frames: arguments.value("--frames"))
         let jobs: [PreparedJob]
         switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
         case .success(let prepared): jobs = prepared
@@ -69,35 +72,40 @@ struct SubmitCommand: Command {
         }
         guard let first = jobs.first else { return .noInput }
         guard jobs.count == 1 || out != nil else {
-            terminal.error("submitting \(jobs.count) jobs needs --out DIR (each job renders into DIR/<name>)\n"
-                + "see `renderfarm submit --help`")
+            terminal.error(
+                "submitting \(jobs.count) jobs needs --out DIR (each job renders into DIR/<name>)\n"
+                    + "see `renderfarm submit --help`")
             return .usage
         }
         let folder = out ?? first.outputDirectory
         let scripts: SlurmScripts
         do {
-            scripts = try SlurmScripts(SlurmScripts.Request(
-                executable: Self.executable(), jobFiles: jobs.map(\.job.file), output: folder,
-                jobFolders: jobs.map(\.outputDirectory),
-                scriptFolder: (folder as NSString).appendingPathComponent("slurm"),
-                pluginPath: Self.pluginFolders(arguments.all("--plugin-path")),
-                name: jobs.count == 1 ? first.job.spec.name : "\(first.job.spec.name)+\(jobs.count - 1)",
-                tasks: tasks, maxRunning: maxRunning, partition: arguments.value("--partition"),
-                time: arguments.value("--time"), cpusPerTask: cpusPerTask, concurrency: concurrency,
-                frames: arguments.value("--frames"), interleaved: interleaved))
+            scripts = try SlurmScripts(
+                SlurmScripts.Request(
+                    executable: Self.executable(), jobFiles: jobs.map(\.job.file), output: folder,
+                    jobFolders: jobs.map(\.outputDirectory),
+                    scriptFolder: (folder as NSString).appendingPathComponent("slurm"),
+                    pluginPath: Self.pluginFolders(arguments.all("--plugin-path")),
+                    name: jobs.count == 1 ? first.job.spec.name : "\(first.job.spec.name)+\(jobs.count - 1)",
+                    tasks: tasks, maxRunning: maxRunning, partition: arguments.value("--partition"),
+                    time: arguments.value("--time"), cpusPerTask: cpusPerTask, concurrency: concurrency,
+                    frames: arguments.value("--frames"), interleaved: interleaved))
         } catch {
             terminal.error("\(error.description)\nsee `renderfarm submit --help`")
             return .usage
         }
         if arguments.flag("--dry-run") {
-            for (path, text) in [(scripts.renderPath, scripts.render), (scripts.mergePath, scripts.merge),
-                                 (scripts.submitPath, scripts.submit)] {
+            for (path, text) in [
+                (scripts.renderPath, scripts.render), (scripts.mergePath, scripts.merge),
+                (scripts.submitPath, scripts.submit),
+            ] {
                 terminal.print("# ---- \(path)\n\(text)\n")
             }
             terminal.print("# dry run: nothing written or submitted; without --dry-run, submit runs:")
             terminal.print("#   sbatch --parsable \(SlurmScripts.quote(scripts.renderPath))")
-            terminal.print("#   sbatch --parsable --dependency=afterok:<array job id> "
-                + SlurmScripts.quote(scripts.mergePath))
+            terminal.print(
+                "#   sbatch --parsable --dependency=afterok:<array job id> "
+                    + SlurmScripts.quote(scripts.mergePath))
             return .ok
         }
         guard let slurm = SlurmClient() else {
@@ -128,18 +136,21 @@ struct SubmitCommand: Command {
         do {
             merge = try slurm.submit(scripts.mergePath, extra: ["--dependency=afterok:\(array)"], in: scriptFolder)
         } catch {
-            terminal.error("\(error.description)\nthe render array job \(array) is queued; "
-                + "cancel it with `scancel \(array)`")
+            terminal.error(
+                "\(error.description)\nthe render array job \(array) is queued; "
+                    + "cancel it with `scancel \(array)`")
             return .unavailable
         }
         let log = { (pattern: String, replacements: [(String, String)]) in
             replacements.reduce(pattern) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
         }
-        terminal.print("submitted \(tasks) render task\(tasks == 1 ? "" : "s") as array job \(array), "
-            + "merge job \(merge) after them")
+        terminal.print(
+            "submitted \(tasks) render task\(tasks == 1 ? "" : "s") as array job \(array), "
+                + "merge job \(merge) after them")
         terminal.print("  scripts: \(scriptFolder)/")
-        terminal.print("  logs:    \(log(scripts.renderLog, [("%A", array), ("%a", "K")])), "
-            + log(scripts.mergeLog, [("%j", merge)]))
+        terminal.print(
+            "  logs:    \(log(scripts.renderLog, [("%A", array), ("%a", "K")])), "
+                + log(scripts.mergeLog, [("%j", merge)]))
         terminal.print("  watch:   squeue -j \(array),\(merge)")
         terminal.print("           sacct -j \(array),\(merge) --format=JobID,JobName,State,ExitCode,Elapsed")
         for job in jobs {
@@ -151,8 +162,10 @@ struct SubmitCommand: Command {
 
     /// Polls the merge job until it has ended, names the render tasks that did not complete,
     /// then checks every output folder like `merge` does.
-    private func wait(array: String, merge: String, jobs: [PreparedJob], scripts: SlurmScripts, slurm: SlurmClient,
-                      terminal: Terminal) -> ExitCode {
+    private func wait(
+        array: String, merge: String, jobs: [PreparedJob], scripts: SlurmScripts, slurm: SlurmClient,
+        terminal: Terminal
+    ) -> ExitCode {
         var last = ""
         var final = ""
         do {
@@ -190,7 +203,8 @@ struct SubmitCommand: Command {
 
     /// This executable, by absolute path (the nodes run the same installation).
     static func executable() -> String {
-        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let path =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: path).standardizedFileURL.path
     }

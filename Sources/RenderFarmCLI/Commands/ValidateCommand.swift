@@ -21,16 +21,21 @@ struct ValidateCommand: Command {
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
-        switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: PlanOptions(), terminal: terminal) {
+        switch CommonOptions.prepare(
+            arguments.positionals, arguments: arguments, options: PlanOptions(), terminal: terminal)
+        {
         case .failure(let code):
             return code
         case .success(let jobs):
             for prepared in jobs {
                 let spec = prepared.job.spec
                 let effects = spec.layers.map(\.effect).joined(separator: ", ")
-                terminal.print("ok: \(prepared.job.file): \(spec.frames.count) frames, "
-                    + "\(format(spec.canvas.width))×\(format(spec.canvas.height)) pt @\(format(spec.canvas.scale))x "
-                    + "(\(spec.canvas.pixelWidth)×\(spec.canvas.pixelHeight) px), \(format(spec.fps)) fps, layers: \(effects)")
+                let canvas = spec.canvas
+                let points = "\(format(canvas.width))×\(format(canvas.height)) pt @\(format(canvas.scale))x"
+                let pixels = "\(canvas.pixelWidth)×\(canvas.pixelHeight) px"
+                terminal.print(
+                    "ok: \(prepared.job.file): \(spec.frames.count) frames, \(points) (\(pixels)), "
+                        + "\(format(spec.fps)) fps, layers: \(effects)")
             }
             return .ok
         }

@@ -103,9 +103,11 @@ struct ParsedArguments {
             values[key, default: []].append(value)
         }
         guard wantsHelp || spec.positionals.contains(positionals.count) else {
-            let expected = spec.positionals.lowerBound == spec.positionals.upperBound
+            let expected =
+                spec.positionals.lowerBound == spec.positionals.upperBound
                 ? "\(spec.positionals.lowerBound)" : "at least \(spec.positionals.lowerBound)"
-            let message = positionals.count < spec.positionals.lowerBound
+            let message =
+                positionals.count < spec.positionals.lowerBound
                 ? "missing argument (expected \(expected)); usage: renderfarm \(spec.usage)"
                 : "unexpected argument \"\(positionals[spec.positionals.upperBound])\"; usage: renderfarm \(spec.usage)"
             throw UsageError(message: message, command: spec.name)
@@ -125,18 +127,23 @@ struct ParsedArguments {
     func integer(_ name: String, in range: ClosedRange<Int>, command: String) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError(message: "\(label(name)) expects an integer in \(range.lowerBound)…\(range.upperBound), got \"\(text)\"",
-                             command: command)
+            throw UsageError(
+                message:
+                    "\(label(name)) expects an integer in \(range.lowerBound)…\(range.upperBound), got \"\(text)\"",
+                command: command)
         }
         return number
     }
 
     /// One of `choices`.
-    func choice(_ name: String, _ choices: [String], default fallback: String, command: String) throws(UsageError) -> String {
+    func choice(_ name: String, _ choices: [String], default fallback: String, command: String) throws(UsageError)
+        -> String
+    {
         guard let text = value(name) else { return fallback }
         guard choices.contains(text) else {
-            throw UsageError(message: "\(label(name)) expects one of \(choices.joined(separator: ", ")), got \"\(text)\"",
-                             command: command)
+            throw UsageError(
+                message: "\(label(name)) expects one of \(choices.joined(separator: ", ")), got \"\(text)\"",
+                command: command)
         }
         return text
     }

@@ -47,8 +47,9 @@ final class ProgressBar: Sendable {
         case .auto:
             let width = 24
             let filled = total > 0 ? min(width, done * width / total) : width
-            terminal.noteRaw("\r\u{1B}[2K\(prefix)[" + String(repeating: "#", count: filled)
-                + String(repeating: ".", count: width - filled) + "] \(percent)%  \(counts)")
+            terminal.noteRaw(
+                "\r\u{1B}[2K\(prefix)[" + String(repeating: "#", count: filled)
+                    + String(repeating: ".", count: width - filled) + "] \(percent)%  \(counts)")
         }
     }
 

@@ -26,10 +26,11 @@ final class ProgressReporter: ProgressObserver {
         switch mode {
         case .none: break
         case .json:
-            terminal.note(JSONValue.object([
-                "event": "start", "frames": .number(Double(totalFrames)), "skipped": .number(Double(skippedFrames)),
-                "jobs": .array(jobs.map { .string($0.job.spec.name) }),
-            ]).serialized())
+            terminal.note(
+                JSONValue.object([
+                    "event": "start", "frames": .number(Double(totalFrames)), "skipped": .number(Double(skippedFrames)),
+                    "jobs": .array(jobs.map { .string($0.job.spec.name) }),
+                ]).serialized())
         case .auto, .plain:
             let resumed = skippedFrames > 0 ? " (\(skippedFrames) already done, skipped)" : ""
             terminal.note("rendering \(totalFrames) frames of \(jobs.count) job\(jobs.count == 1 ? "" : "s")\(resumed)")
@@ -40,8 +41,9 @@ final class ProgressReporter: ProgressObserver {
         // Failures are diagnostics, shown whatever the progress mode (JSON carries them itself).
         if event.status == .failed, mode != .json {
             clearLine()
-            terminal.note("renderfarm: frame \(event.index) of \(event.job) failed after \(event.attempts) "
-                + "attempt\(event.attempts == 1 ? "" : "s"): \(event.error ?? "unknown error")")
+            terminal.note(
+                "renderfarm: frame \(event.index) of \(event.job) failed after \(event.attempts) "
+                    + "attempt\(event.attempts == 1 ? "" : "s"): \(event.error ?? "unknown error")")
         }
         switch mode {
         case .none:
@@ -63,16 +65,18 @@ final class ProgressReporter: ProgressObserver {
     func renderDidFinish(_ summary: RenderSummary) {
         bar.finish()
         guard mode == .json else { return }
-        terminal.note(JSONValue.object([
-            "event": "finish", "rendered": .number(Double(summary.rendered)), "skipped": .number(Double(summary.skipped)),
-            "failed": .number(Double(summary.failedCount)), "interrupted": .bool(summary.interrupted),
-            "seconds": .number((summary.elapsed * 1000).rounded() / 1000),
-            // Summed over the frames rendered, per step (what `make bench` splits a frame into).
-            "stepMs": .object([
-                "draw": .number(summary.timings.draw), "convert": .number(summary.timings.convert),
-                "encode": .number(summary.timings.encode), "write": .number(summary.timings.write),
-            ]),
-        ]).serialized())
+        terminal.note(
+            JSONValue.object([
+                "event": "finish", "rendered": .number(Double(summary.rendered)),
+                "skipped": .number(Double(summary.skipped)),
+                "failed": .number(Double(summary.failedCount)), "interrupted": .bool(summary.interrupted),
+                "seconds": .number((summary.elapsed * 1000).rounded() / 1000),
+                // Summed over the frames rendered, per step (what `make bench` splits a frame into).
+                "stepMs": .object([
+                    "draw": .number(summary.timings.draw), "convert": .number(summary.timings.convert),
+                    "encode": .number(summary.timings.encode), "write": .number(summary.timings.write),
+                ]),
+            ]).serialized())
     }
 
     /// Ends a half-drawn bar before another message.

@@ -36,8 +36,9 @@ struct SlurmClient {
         let id = result.out.split(separator: "\n").last.map { String($0.split(separator: ";").first ?? "") } ?? ""
         guard result.status == 0, !id.isEmpty, id.allSatisfy(\.isNumber) else {
             let reason = result.err.trimmingCharacters(in: .whitespacesAndNewlines)
-            throw Failure(description: "sbatch \(script) failed (exit \(result.status))"
-                + (reason.isEmpty ? "" : ": \(reason)"))
+            throw Failure(
+                description: "sbatch \(script) failed (exit \(result.status))"
+                    + (reason.isEmpty ? "" : ": \(reason)"))
         }
         return id
     }
@@ -50,8 +51,9 @@ struct SlurmClient {
         if result.status != 0 {
             // Slurm forgets finished jobs after MinJobAge; squeue then calls the id invalid.
             if result.err.contains("Invalid job id") { return [] }
-            throw Failure(description: "squeue -j \(id) failed (exit \(result.status)): "
-                + result.err.trimmingCharacters(in: .whitespacesAndNewlines))
+            throw Failure(
+                description: "squeue -j \(id) failed (exit \(result.status)): "
+                    + result.err.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return result.out.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ", maxSplits: 2).map(String.init)
@@ -62,8 +64,10 @@ struct SlurmClient {
 
     /// States in which a job will not change any more.
     static func isFinal(_ state: String) -> Bool {
-        !["PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED", "REQUEUED", "RESIZING", "SIGNALING",
-          "STAGE_OUT", "REQUEUE_HOLD", "REQUEUE_FED", "STOPPED"].contains(state)
+        ![
+            "PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED", "REQUEUED", "RESIZING", "SIGNALING",
+            "STAGE_OUT", "REQUEUE_HOLD", "REQUEUE_FED", "STOPPED",
+        ].contains(state)
     }
 
     /// Runs `executable` and captures its output (small: ids and state lines). Standard error goes
@@ -90,7 +94,9 @@ struct SlurmClient {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let errData = FileManager.default.contents(atPath: errPath) ?? Data()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self),
-                String(decoding: errData, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errData, as: UTF8.self)
+        )
     }
 }

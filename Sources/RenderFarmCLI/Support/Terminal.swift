@@ -9,8 +9,10 @@ public final class Terminal: Sendable {
     /// Whether standard error is a terminal (progress bars redraw only there).
     public let errIsTerminal: Bool
 
-    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                errIsTerminal: Bool = false) {
+    public init(
+        out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
+        errIsTerminal: Bool = false
+    ) {
         outSink = out
         errSink = err
         self.errIsTerminal = errIsTerminal
