@@ -1,3 +1,4 @@
+import CairoKit
 import Foundation
 import StrictJSON
 
@@ -96,17 +97,9 @@ struct FloorScene {
         }
     }
 
-    /// `#RRGGBB[AA]` as straight components in 0…1 (the same division as `Color(hex:)`).
+    /// `#RRGGBB[AA]` as straight components in 0…1, parsed by CairoKit as the engine parses it.
     static func color(_ hex: String) -> [Double] {
-        let digits = Array(hex.utf8.dropFirst())
-        var components: [Double] = []
-        var index = 0
-        while index + 1 < digits.count {
-            let byte = UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) ?? 0
-            components.append(Double(byte) / 255)
-            index += 2
-        }
-        while components.count < 4 { components.append(1) }
-        return components
+        let color = Color(hex: hex) ?? .black
+        return [color.red, color.green, color.blue, color.alpha]
     }
 }

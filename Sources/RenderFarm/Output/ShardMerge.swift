@@ -63,24 +63,19 @@ public enum ShardMerge {
             throw .invalidRecord(error)
         }
         guard let record = found else { throw .nothingRendered(path: directory, missing: JobRecord.fileName) }
-        let journals = Journal.files(in: directory)
+        let recorded = RecordedFrames(directory: directory)
+        let journals = recorded.journals
         guard !journals.isEmpty else { throw .nothingRendered(path: directory, missing: "renderfarm.journal*.jsonl") }
 
-        // Each journal's newest line per frame, in a fixed order (journal names sorted).
-        let recorded = journals.map { Journal.read(path: $0) }
         var entries: [Int: JournalEntry] = [:]
         var failed: [Int: String] = [:]
         var corrupt: [Int] = []
         for index in record.frames.frames {
             let fingerprint = record.fingerprint(ofFrame: index)
             let file = record.fileName(ofFrame: index)
-            let candidates = recorded.compactMap { $0[index] }
-                .filter { $0.fingerprint == fingerprint && $0.file == file }
-            let done = candidates.filter { $0.status == .ok }
-            if !done.isEmpty {
-                let path = (directory as NSString).appendingPathComponent(file)
-                let checksum = SHA256.hex(ofFile: path)
-                if let match = done.last(where: { $0.sha256 == checksum }) {
+            let candidates = recorded.candidates(index, fingerprint: fingerprint, file: file)
+            if candidates.contains(where: { $0.status == .ok }) {
+                if let match = recorded.verified(among: candidates) {
                     entries[index] = match
                 } else {
                     corrupt.append(index)

@@ -31,14 +31,11 @@ final class JobState: Sendable {
         AtomicFile.removeStaleTemporaries(in: job.outputDirectory)
         var verified: [Int: JournalEntry] = [:]
         if !options.force {
-            let recorded = Self.recordedEntries(in: job.outputDirectory)
+            let recorded = RecordedFrames(directory: job.outputDirectory)
             for index in job.frames.frames {
-                guard let entry = recorded[index], entry.status == .ok,
-                    entry.fingerprint == job.fingerprint(ofFrame: index),
-                    entry.file == job.spec.output.fileName(ofFrame: index),
-                    SHA256.hex(ofFile: job.path(ofFrame: index)) == entry.sha256
-                else { continue }
-                verified[index] = entry
+                let candidates = recorded.candidates(
+                    index, fingerprint: job.fingerprint(ofFrame: index), file: job.spec.output.fileName(ofFrame: index))
+                verified[index] = recorded.verified(among: candidates)
             }
         }
         previous = verified
@@ -50,17 +47,6 @@ final class JobState: Sendable {
         writesManifest = options.shard == .whole
         // A shard about to change frames makes an earlier manifest wrong; `merge` writes the new one.
         if !writesManifest && !todo.isEmpty { try Manifest.remove(from: job.outputDirectory) }
-    }
-
-    /// The newest valid entry per frame across every journal in the folder (all shards).
-    private static func recordedEntries(in directory: String) -> [Int: JournalEntry] {
-        var entries: [Int: JournalEntry] = [:]
-        for file in Journal.files(in: directory) {
-            for (index, entry) in Journal.read(path: file) where entries[index]?.status != .ok || entry.status == .ok {
-                entries[index] = entry
-            }
-        }
-        return entries
     }
 
     /// Renders frame `index`, trying again after plugin failures up to the job's `retries`.
