@@ -28,8 +28,7 @@ public final class PluginExport: Sendable {
         let descriptor = effect.descriptor
         let table = UnsafeMutablePointer<rf_param>.allocate(capacity: max(1, descriptor.parameters.count))
         for (index, spec) in descriptor.parameters.enumerated() {
-            var choices: UnsafePointer<CChar>? = nil
-            if case .choice(let values) = spec.type { choices = Self.permanent(values.joined(separator: "|")) }
+            let choices = spec.type.choicesText.map(Self.permanent)
             table[index] = rf_param(
                 name: Self.permanent(spec.name),
                 type: spec.type.abiValue,

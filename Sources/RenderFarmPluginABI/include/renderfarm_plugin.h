@@ -71,6 +71,14 @@ typedef enum rf_param_type {
     RF_PARAM_SIZE = 8,        /* a number (square / diameter) or [width, height]; min/max apply */
     RF_PARAM_NUMBER_LIST = 9, /* [number, ...]; min/max apply to each element */
     RF_PARAM_JSON = 10,       /* any JSON value, checked by the plugin's create() */
+    /* Timed events (added in ABI v1; older hosts refuse a plugin that declares it). A job gives
+     * a list of objects, or a .csv, .json or .jsonl file in its folder. The host reads it, checks
+     * every event's "time" (layer seconds, min…max) and the fields `choices` declares as
+     * "name:type|name:type|…" (type: number, integer, bool, color, point, size, string, or
+     * enum=a/b/c), sorts the events by time, and hands create() the list as JSON:
+     * [{"time": 1.5, "color": "#FF0000"}, …] (read it with access->json). The plugin never
+     * reads the file; its content is part of every frame's fingerprint. */
+    RF_PARAM_EVENTS = 16,
 } rf_param_type;
 
 /* Flags of a parameter. */
