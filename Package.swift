@@ -8,6 +8,9 @@ let package = Package(
     name: "RenderFarm",
     products: [
         .executable(name: "renderfarm", targets: ["renderfarm"]),
+        // The plugin SDK: an out-of-tree package depends on this package and on `EffectKit` and
+        // builds a self-contained `.dynamic` plugin library (`renderfarm plugin new NAME --lang swift`).
+        .library(name: "EffectKit", targets: ["EffectKit"]),
         .library(name: "renderfarm-floating-heart", type: .dynamic, targets: ["FloatingHeart"]),
         .library(name: "renderfarm-gradient", type: .dynamic, targets: ["Gradient"]),
         .library(name: "renderfarm-parabolic-drop", type: .dynamic, targets: ["ParabolicDrop"]),

@@ -7,7 +7,7 @@ public enum RenderFarmCLI {
         [
             RenderCommand.self, ValidateCommand.self, TraceCommand.self, PluginsCommand.self, EncodeCommand.self,
             ExportOTIOCommand.self, PreviewCommand.self, CompareCommand.self, MergeCommand.self, SubmitCommand.self,
-        ]
+        ] + sdkCommands
     }
 
     static var overview: String {
@@ -47,7 +47,9 @@ public enum RenderFarmCLI {
         default:
             break
         }
-        guard let command = commands.first(where: { $0.spec.name == name }) else {
+        // `plugin new`, `plugin check`: a group's subcommand is named by its first two words.
+        let (commandName, arguments) = groupedCommand(arguments)
+        guard let command = commands.first(where: { $0.spec.name == commandName }) else {
             let hint =
                 Suggestion.closest(to: name, in: commands.map { $0.spec.name }).map { " (did you mean \($0)?)" } ?? ""
             terminal.error("unknown command \"\(name)\"\(hint); run `renderfarm --help` for the list")

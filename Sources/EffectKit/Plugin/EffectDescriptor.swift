@@ -5,6 +5,8 @@ import StrictJSON
 /// The value type of a parameter, mirroring `rf_param_type` in the ABI header.
 public enum ParameterType: Sendable, Equatable {
     case number, integer, bool, color, point, rect, string, size, numberList, json
+    /// `["#RRGGBB", …]`; the range bounds the number of colours.
+    case colorList
     case choice([String])
 
     var abiValue: rf_param_type {
@@ -20,6 +22,7 @@ public enum ParameterType: Sendable, Equatable {
         case .size: RF_PARAM_SIZE
         case .numberList: RF_PARAM_NUMBER_LIST
         case .json: RF_PARAM_JSON
+        case .colorList: RF_PARAM_COLOR_LIST
         }
     }
 }

@@ -78,6 +78,8 @@ enum ParameterValidator {
             return numbers.first { !inRange($0) }.map(outOfRange)
         case .json:
             return nil
+        case .colorList:
+            return checkColorList(value, parameter)
         }
     }
 

@@ -33,7 +33,7 @@ final class PluginInstance: @unchecked Sendable {
                 json.withCString { text in
                     var args = rf_create_args(params_json: text, params: handle, access: access)
                     var ctx = context
-                    return plugin.descriptor.pointee.create?(&args, &ctx, &created, buffer, capacity) ?? -1
+                    return plugin.create(&args, &ctx, &created, buffer, capacity)
                 }
             }
         }
