@@ -22,7 +22,7 @@ SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 
 .PHONY: all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
         ci-render update-references bench bench-quick bench-video slurm-test clean \
-        install uninstall plugin-check sdk-test deps-install
+        install uninstall plugin-check sdk-test deps-install test-swift-plugins
 
 all: build
 
@@ -78,7 +78,15 @@ validate: build
 plugins: build
 	$(RENDERFARM) plugins
 
-test-plugin: $(TEST_PLUGIN)
+test-plugin: $(TEST_PLUGIN) test-swift-plugins
+
+# Two Swift plugins from a package outside RenderFarm's (Tests/Fixtures/SwiftPlugins), each with its
+# own copy of EffectKit, for the test that loads them with every built-in plugin into one process.
+SWIFT_FIXTURES := Tests/Fixtures/SwiftPlugins
+test-swift-plugins:
+	$(SWIFT) build --package-path $(SWIFT_FIXTURES) --scratch-path .build/test-swift-plugins
+	@mkdir -p $(TEST_PLUGIN_DIR)/swift
+	cp .build/test-swift-plugins/debug/librenderfarm-fixture-*.so $(TEST_PLUGIN_DIR)/swift/
 
 $(TEST_PLUGIN): Tests/Fixtures/test_plugin.c Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
 	@mkdir -p $(TEST_PLUGIN_DIR)
@@ -101,7 +109,7 @@ bench-video: deps deps-handoff
 	$(SWIFT) build -c release
 	bash .ci/bench-video.sh .build/release/renderfarm
 
-test: deps deps-handoff $(TEST_PLUGIN)
+test: deps deps-handoff $(TEST_PLUGIN) test-swift-plugins
 	$(SWIFT) build --build-tests
 	RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) $(SWIFT) test --skip-build
 

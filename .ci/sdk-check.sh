@@ -30,7 +30,7 @@ for id in floating-heart gradient parabolic-drop physics-bounce; do
 done
 grep -q "$prefix/lib/renderfarm/plugins/" "$work/plugins.txt"
 # The installed binary and plugins run on the bundled Swift runtime, not the toolchain's folder.
-ldd "$prefix/bin/renderfarm" | grep libswiftCore | grep -q "$prefix/lib/renderfarm/swift/"
+ldd "$prefix/bin/renderfarm" | grep -q "=> $prefix/bin/../lib/renderfarm/swift/libswiftCore.so"
 test -s "$prefix/share/man/man1/renderfarm.1" && test -s "$prefix/include/renderfarm/renderfarm_plugin.h"
 pkg-config --exists renderfarm-plugin
 echo "ok: $(grep -c '^[a-z]' "$work/plugins.txt") plugins listed by $work/bin/renderfarm"
