@@ -211,5 +211,8 @@ plugin-check: build
 
 # The SDK end to end (.ci/sdk-check.sh). INSTALL_CONFIG=debug reuses the test build; CI may pass release.
 sdk-test: deps deps-install
+	@$(MAKE) --no-print-directory deps PACKAGES="$(SDK_PACKAGES)"
 	INSTALL_CONFIG=$(SDK_CONFIG) bash .ci/sdk-check.sh
 SDK_CONFIG ?= debug
+# The shells whose installed completion scripts sdk-test loads.
+SDK_PACKAGES := zsh fish

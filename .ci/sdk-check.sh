@@ -33,6 +33,15 @@ grep -q "$prefix/lib/renderfarm/plugins/" "$work/plugins.txt"
 ldd "$prefix/bin/renderfarm" | grep -q "=> $prefix/bin/../lib/renderfarm/swift/libswiftCore.so"
 test -s "$prefix/share/man/man1/renderfarm.1" && test -s "$prefix/include/renderfarm/renderfarm_plugin.h"
 pkg-config --exists renderfarm-plugin
+# The installed completions load in their shells, and bash completes a subcommand's options.
+bash -n "$prefix/share/bash-completion/completions/renderfarm"
+zsh -n "$prefix/share/zsh/site-functions/_renderfarm"
+fish -n "$prefix/share/fish/vendor_completions.d/renderfarm.fish"
+words=$(bash -c 'source "$1"; COMP_WORDS=(renderfarm plugin new x --lang ""); COMP_CWORD=5; _renderfarm; echo "${COMPREPLY[*]}"' \
+    _ "$prefix/share/bash-completion/completions/renderfarm")
+[ "$words" = "c swift" ] || { echo "bash completion of --lang gave \"$words\""; exit 1; }
+man -l "$prefix/share/man/man1/renderfarm.1" >/dev/null 2>&1 || groff -man -Tutf8 "$prefix/share/man/man1/renderfarm.1" >/dev/null 2>&1 \
+    || echo "(man and groff not installed: the man page was not rendered)"
 echo "ok: $(grep -c '^[a-z]' "$work/plugins.txt") plugins listed by $work/bin/renderfarm"
 
 step "plugin new: a C and a Swift plugin outside the repository"

@@ -13,4 +13,12 @@ extension RenderFarmCLI {
         let name = group + " " + arguments[1]
         return (name, [name] + arguments.dropFirst(2))
     }
+
+    /// For a group's name without a known subcommand (`renderfarm plugin`): what to type instead.
+    static func groupUsage(_ group: String) -> String? {
+        let subcommands = commands.map { $0.spec.name }.filter { $0.hasPrefix(group + " ") }
+        guard !subcommands.isEmpty else { return nil }
+        return "`renderfarm \(group)` needs a subcommand: \(subcommands.joined(separator: ", "))"
+            + "; see `renderfarm \(subcommands[0]) --help`"
+    }
 }

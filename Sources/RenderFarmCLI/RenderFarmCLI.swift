@@ -50,6 +50,10 @@ public enum RenderFarmCLI {
         // `plugin new`, `plugin check`: a group's subcommand is named by its first two words.
         let (commandName, arguments) = groupedCommand(arguments)
         guard let command = commands.first(where: { $0.spec.name == commandName }) else {
+            if let usage = groupUsage(name) {
+                terminal.error(usage)
+                return .usage
+            }
             let hint =
                 Suggestion.closest(to: name, in: commands.map { $0.spec.name }).map { " (did you mean \($0)?)" } ?? ""
             terminal.error("unknown command \"\(name)\"\(hint); run `renderfarm --help` for the list")

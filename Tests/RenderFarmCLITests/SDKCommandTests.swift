@@ -73,7 +73,7 @@ struct SDKCommandTests {
     func completions(_ shell: String) throws {
         let script = try Binary.run(["completion", shell])
         #expect(script.status == 0)
-        for word in ["render", "validate", "plugins", "check", "--plugin-path", "--lang"] {
+        for word in ["render", "validate", "plugins", "check", "plugin-path", "lang"] {
             #expect(script.stdout.contains(word), "\(shell) lacks \(word)")
         }
         guard let interpreter = Tools.find(shell) else { return }  // zsh and fish are optional on CI

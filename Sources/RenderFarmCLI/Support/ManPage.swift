@@ -59,10 +59,20 @@ enum ManPage {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Escapes roff: backslashes, hyphens (so they stay minus signs), and control characters at
-    /// the start of a line.
+    /// Escapes roff: backslashes, hyphens (so they stay minus signs), characters beyond ASCII
+    /// (as `\[u2026]`), and control characters at the start of a line.
     static func escape(_ text: String) -> String {
-        var escaped = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": escaped += "\\e"
+            case "-": escaped += "\\-"
+            case _ where scalar.value > 0x7F:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                escaped += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
         if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
         return escaped
     }

