@@ -55,7 +55,8 @@ let package = Package(
 
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
         // The floor loads the plugin libraries itself (dlopen) for jobs it has no hand-written C for.
-        .executableTarget(name: "RenderFarmBench", dependencies: ["RenderFarm", "CairoKit", "StrictJSON"], exclude: ["Jobs"]),
+        .executableTarget(
+            name: "RenderFarmBench", dependencies: ["RenderFarm", "CairoKit", "StrictJSON"], exclude: ["Jobs"]),
         .executableTarget(
             name: "RenderFarmBenchFloor", dependencies: ["CCairo", "CPNG", "CPNGWriter", "RenderFarmPluginABI"],
             cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("m"), .linkedLibrary("dl")]

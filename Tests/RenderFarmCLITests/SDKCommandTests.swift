@@ -28,8 +28,11 @@ struct SDKCommandTests {
         let library = project.appendingPathComponent("librenderfarm-test-bubbles.so").path
         let compile = try Tools.run(
             "/bin/sh",
-            ["-c", "cc -O2 -Wall -Wextra -Werror -shared -fPIC -o '\(library)' test_bubbles.c "
-                + "-I'\(folder.path)/include' $(pkg-config --cflags --libs cairo) -lm"],
+            [
+                "-c",
+                "cc -O2 -Wall -Wextra -Werror -shared -fPIC -o '\(library)' test_bubbles.c "
+                    + "-I'\(folder.path)/include' $(pkg-config --cflags --libs cairo) -lm",
+            ],
             in: project)
         #expect(compile.status == 0, "\(compile.stderr)")
         let check = try Binary.run(["plugin", "check", library])
@@ -37,7 +40,10 @@ struct SDKCommandTests {
         #expect(check.stdout.contains("test-bubbles: "))
         #expect(check.stdout.contains("ok      threads:"))
         let render = try Binary.run(
-            ["render", "example.json", "--plugin-path", ".", "--frames", "0,30", "--out", "out/t", "--progress", "none"],
+            [
+                "render", "example.json", "--plugin-path", ".", "--frames", "0,30", "--out", "out/t", "--progress",
+                "none",
+            ],
             in: project)
         #expect(render.status == 0, "\(render.stderr)")
     }

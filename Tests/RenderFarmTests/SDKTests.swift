@@ -12,7 +12,7 @@ struct SDKTests {
     /// `make test-plugin` builds the two Swift fixtures into this folder.
     static let swiftFixtures =
         (ProcessInfo.processInfo.environment["RENDERFARM_TEST_PLUGIN_DIR"]
-        ?? root.appendingPathComponent(".build/test-plugins").path) + "/swift"
+            ?? root.appendingPathComponent(".build/test-plugins").path) + "/swift"
 
     /// Frame 0 of `plugin` at its defaults (ARGB32 bytes, 375 points wide at scale 1).
     static func frame(_ plugin: LoadedPlugin, params: JSONObject = [:], index: Int = 0) throws -> PluginCheck.Frame {
@@ -36,10 +36,13 @@ struct SDKTests {
             FileManager.default.fileExists(atPath: Self.swiftFixtures),
             "run `make test-plugin` to build Tests/Fixtures/SwiftPlugins")
         // The fixtures first and last on the path: neither order may change what a library builds.
-        for path in [[Self.swiftFixtures] + PluginCatalog.searchPath(), PluginCatalog.searchPath() + [Self.swiftFixtures]] {
+        for path in [
+            [Self.swiftFixtures] + PluginCatalog.searchPath(), PluginCatalog.searchPath() + [Self.swiftFixtures],
+        ] {
             let catalog = PluginCatalog.discover(searchPath: path)
             #expect(catalog.diagnostics.isEmpty, "\(catalog.diagnostics)")
-            for id in ["floating-heart", "gradient", "parabolic-drop", "physics-bounce", "fixture-red", "fixture-blue"] {
+            for id in ["floating-heart", "gradient", "parabolic-drop", "physics-bounce", "fixture-red", "fixture-blue"]
+            {
                 #expect(catalog[id] != nil, "\(id) not loaded")
             }
             let red = try Self.frame(try #require(catalog["fixture-red"]))
@@ -64,8 +67,11 @@ struct SDKTests {
         let cairo = try Self.shell("pkg-config --cflags --libs cairo").split(separator: " ").map(String.init)
         let compile = try Self.run(
             "/usr/bin/cc",
-            ["-shared", "-fPIC", "-O1", "-o", library, Self.root.appendingPathComponent("Tests/Fixtures/test_plugin.c").path,
-             "-I", Self.root.appendingPathComponent("Tests/Fixtures/abi-v1.0").path] + cairo + ["-lm"])
+            [
+                "-shared", "-fPIC", "-O1", "-o", library,
+                Self.root.appendingPathComponent("Tests/Fixtures/test_plugin.c").path,
+                "-I", Self.root.appendingPathComponent("Tests/Fixtures/abi-v1.0").path,
+            ] + cairo + ["-lm"])
         #expect(compile == 0)
         let plugin = try PluginCatalog.loadLibrary(library)
         #expect(plugin.info.id == "test-faults")
@@ -86,10 +92,12 @@ struct SDKTests {
         #expect(store.numbers("colors") == [1, 0, 0, 1, 0, 0, 1, Double(0x80) / 255])
     }
 
-    @Test("plugin check: the id, version and identifier rules", arguments: [
-        ("floating-heart", true), ("a1-b2", true), ("Floating", false), ("-heart", false), ("heart-", false),
-        ("a--b", false), ("1heart", false), ("", false),
-    ])
+    @Test(
+        "plugin check: the id, version and identifier rules",
+        arguments: [
+            ("floating-heart", true), ("a1-b2", true), ("Floating", false), ("-heart", false), ("heart-", false),
+            ("a--b", false), ("1heart", false), ("", false),
+        ])
     func idRule(_ id: String, _ valid: Bool) {
         #expect(PluginCheck.isValidID(id) == valid)
     }
@@ -97,7 +105,9 @@ struct SDKTests {
     @Test("plugin check: semantic versions and reverse-DNS identifiers")
     func versionsAndIdentifiers() {
         for version in ["1.0.0", "0.12.3-beta.1", "2.0.0+build.5"] { #expect(PluginCheck.isSemanticVersion(version)) }
-        for version in ["1.0", "01.0.0", "1.0.0-", "v1.0.0", "1.a.0"] { #expect(!PluginCheck.isSemanticVersion(version)) }
+        for version in ["1.0", "01.0.0", "1.0.0-", "v1.0.0", "1.a.0"] {
+            #expect(!PluginCheck.isSemanticVersion(version))
+        }
         #expect(PluginCheck.isReverseDNS("org.renderfarm.floating-heart"))
         #expect(!PluginCheck.isReverseDNS("floating-heart"))
         #expect(!PluginCheck.isReverseDNS("org..heart"))
@@ -109,7 +119,9 @@ struct SDKTests {
         for id in ["floating-heart", "gradient", "parabolic-drop", "physics-bounce"] {
             var setting = PluginCheck.Setting()
             let params = Self.root.appendingPathComponent("Tests/Fixtures/plugin-check/\(id).json")
-            if let text = try? String(contentsOf: params, encoding: .utf8), case .object(let object) = try JSONParser.parse(text) {
+            if let text = try? String(contentsOf: params, encoding: .utf8),
+                case .object(let object) = try JSONParser.parse(text)
+            {
                 setting.params = object
             }
             let findings = PluginCheck(try #require(catalog[id]), setting: setting).run()

@@ -8,7 +8,9 @@ extension LoadedPlugin {
         _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ err: UnsafeMutablePointer<CChar>, _ errlen: Int
     ) -> Int32 {
         let plugin = descriptor.pointee
-        let end = (MemoryLayout<rf_plugin>.offset(of: \rf_plugin.plugin_data) ?? Int.max) + MemoryLayout<UnsafeRawPointer>.size
+        let end =
+            (MemoryLayout<rf_plugin>.offset(of: \rf_plugin.plugin_data) ?? Int.max)
+            + MemoryLayout<UnsafeRawPointer>.size
         if Int(plugin.struct_size) >= end, let createWithPlugin = plugin.create_with_plugin {
             return createWithPlugin(descriptor, args, context, out, err, errlen)
         }

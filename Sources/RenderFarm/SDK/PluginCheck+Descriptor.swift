@@ -26,7 +26,8 @@ extension PluginCheck {
         let numbers = core.split(separator: ".", omittingEmptySubsequences: false)
         return numbers.count == 3
             && numbers.allSatisfy { number in
-                !number.isEmpty && number.allSatisfy { $0.isASCII && $0.isNumber } && (number == "0" || number.first != "0")
+                !number.isEmpty && number.allSatisfy { $0.isASCII && $0.isNumber }
+                    && (number == "0" || number.first != "0")
             }
     }
 
@@ -64,7 +65,8 @@ extension PluginCheck {
             !info.summary.isEmpty && !info.summary.contains("\n"), "descriptor.summary", "one line",
             "the summary must be one non-empty line")
         findings.append(structSizeFinding())
-        findings.append(PluginFinding(.note, "descriptor.threads", "declares \(info.threadSafety.rawValue) thread safety"))
+        findings.append(
+            PluginFinding(.note, "descriptor.threads", "declares \(info.threadSafety.rawValue) thread safety"))
         findings += parameterFindings()
         return findings
     }

@@ -86,7 +86,8 @@ extension PluginCheck {
         let start = clock.now
         context.save()
         context.scale(setting.scale, setting.scale)
-        let failure = instance.render(on: context.pointer, frame: rf_frame(index: UInt32(index), time: time, local: time))
+        let failure = instance.render(
+            on: context.pointer, frame: rf_frame(index: UInt32(index), time: time, local: time))
         context.restore()
         let elapsed = clock.now - start
         if let failure { return .failure(failure) }
@@ -143,7 +144,8 @@ extension PluginCheck {
         let ends = [parameter.min, parameter.max].filter(\.isFinite)
         switch parameter.kind {
         case .number: return ends.map { .number($0) }
-        case .integer: return [parameter.min.rounded(.up), parameter.max.rounded(.down)].filter(\.isFinite).map { .number($0) }
+        case .integer:
+            return [parameter.min.rounded(.up), parameter.max.rounded(.down)].filter(\.isFinite).map { .number($0) }
         case .point: return ends.map { .array([.number($0), .number($0)]) }
         case .size: return ends.filter { $0 > 0 }.map { .number($0) }
         case .numberList: return ends.map { .array([.number($0)]) }
@@ -217,7 +219,8 @@ extension PluginCheck {
         guard problems.isEmpty else {
             return PluginFinding(
                 .failure, "threads",
-                "rendering on \(threads) threads (\(how)) changed frames: \(problems.prefix(3).joined(separator: "; "))")
+                "rendering on \(threads) threads (\(how)) changed frames: \(problems.prefix(3).joined(separator: "; "))"
+            )
         }
         return PluginFinding(
             .pass, "threads", "\(threads * frames.count) renders on \(threads) threads (\(how)) equal the serial ones")

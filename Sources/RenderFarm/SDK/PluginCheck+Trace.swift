@@ -37,7 +37,8 @@ extension PluginCheck {
                     let x = object["x"]?.doubleValue, let y = object["y"]?.doubleValue,
                     let visible = object["visible"]?.boolValue
                 else {
-                    problems.append("frame \(index): an item lacks id, x, y or visible: \(item.serialized().prefix(80))")
+                    problems.append(
+                        "frame \(index): an item lacks id, x, y or visible: \(item.serialized().prefix(80))")
                     continue
                 }
                 if !ids.insert(id).inserted { problems.append("frame \(index): id \(id) appears twice") }
@@ -49,7 +50,9 @@ extension PluginCheck {
                 visibleOnCanvas += 1
                 checkedItems += 1
                 if !drawn(near: x, y, in: frame) {
-                    problems.append("frame \(index): item \(ObjectReader.format(id)) is visible at (\(ObjectReader.format(x)), \(ObjectReader.format(y))) but nothing is drawn within \(Int(Self.traceReach)) points")
+                    problems.append(
+                        "frame \(index): item \(ObjectReader.format(id)) is visible at (\(ObjectReader.format(x)), \(ObjectReader.format(y))) but nothing is drawn within \(Int(Self.traceReach)) points"
+                    )
                 }
             }
             if visibleOnCanvas == 0, !frame.isBlank, !items.isEmpty {

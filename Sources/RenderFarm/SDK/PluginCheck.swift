@@ -25,7 +25,9 @@ public struct PluginFinding: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(level.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(check): \(message)" }
+    public var description: String {
+        "\(level.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(check): \(message)"
+    }
 }
 
 /// The conformance check a plugin author runs before shipping, in the spirit of the OpenFX and

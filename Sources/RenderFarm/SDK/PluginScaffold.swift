@@ -44,16 +44,19 @@ public struct PluginScaffold: Sendable {
     public var files: [String: String] {
         let templates: [String: String] =
             switch language {
-            case .c: [
-                "Makefile": Self.cMakefile, "\(cName).c": Self.cPlugin, "test_pixels.c": Self.cTest,
-                "README.md": Self.cReadme, "example.json": Self.exampleJob, ".gitignore": "*.so\ntest-pixels\nout/\n",
-            ]
-            case .swift: [
-                "Package.swift": Self.swiftPackage, "Sources/\(moduleName)/\(moduleName).swift": Self.swiftEffect,
-                "Sources/\(moduleName)/Export.swift": Self.swiftExport,
-                "Tests/\(moduleName)Tests/\(moduleName)Tests.swift": Self.swiftTest,
-                "README.md": Self.swiftReadme, "example.json": Self.exampleJob, ".gitignore": ".build/\nout/\n",
-            ]
+            case .c:
+                [
+                    "Makefile": Self.cMakefile, "\(cName).c": Self.cPlugin, "test_pixels.c": Self.cTest,
+                    "README.md": Self.cReadme, "example.json": Self.exampleJob,
+                    ".gitignore": "*.so\ntest-pixels\nout/\n",
+                ]
+            case .swift:
+                [
+                    "Package.swift": Self.swiftPackage, "Sources/\(moduleName)/\(moduleName).swift": Self.swiftEffect,
+                    "Sources/\(moduleName)/Export.swift": Self.swiftExport,
+                    "Tests/\(moduleName)Tests/\(moduleName)Tests.swift": Self.swiftTest,
+                    "README.md": Self.swiftReadme, "example.json": Self.exampleJob, ".gitignore": ".build/\nout/\n",
+                ]
             }
         return templates.mapValues(fill)
     }

@@ -27,7 +27,8 @@ struct CompletionCommand: Command {
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
-        terminal.print(withoutFinalNewline(ShellCompletion.script(for: shell, commands: RenderFarmCLI.commands.map { $0.spec })))
+        terminal.print(
+            withoutFinalNewline(ShellCompletion.script(for: shell, commands: RenderFarmCLI.commands.map { $0.spec })))
         return .ok
     }
 }

@@ -79,7 +79,8 @@ struct PluginNewCommand: Command {
         case .swift:
             terminal.print("EffectKit from: \(checkout ?? "")")
             terminal.print(
-                "next: cd \(folder) && swift build && swift test && renderfarm plugin check .build/debug/\(scaffold.libraryName)")
+                "next: cd \(folder) && swift build && swift test && renderfarm plugin check .build/debug/\(scaffold.libraryName)"
+            )
         }
         return .ok
     }

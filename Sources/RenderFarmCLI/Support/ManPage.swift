@@ -26,7 +26,9 @@ enum ManPage {
             if !spec.discussion.isEmpty {
                 for paragraph in spec.discussion.components(separatedBy: "\n\n") {
                     lines.append(".PP")
-                    lines += paragraph.split(separator: "\n").map { escape(String($0).trimmingCharacters(in: .whitespaces)) }
+                    lines += paragraph.split(separator: "\n").map {
+                        escape(String($0).trimmingCharacters(in: .whitespaces))
+                    }
                 }
             }
             for option in spec.options {

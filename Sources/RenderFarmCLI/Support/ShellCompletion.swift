@@ -20,12 +20,19 @@ enum ShellCompletion {
         for spec in commands {
             let parts = spec.name.split(separator: " ").map(String.init)
             guard let first = parts.first, seen.insert(first).inserted else { continue }
-            words.append((first, parts.count > 1 ? "Plugin SDK: \(subcommands(of: first, in: commands).map(\.name).joined(separator: ", "))" : spec.abstract))
+            words.append(
+                (
+                    first,
+                    parts.count > 1
+                        ? "Plugin SDK: \(subcommands(of: first, in: commands).map(\.name).joined(separator: ", "))"
+                        : spec.abstract
+                ))
         }
         return words + [("help", "Show the help of renderfarm or of a command.")]
     }
 
-    private static func subcommands(of group: String, in commands: [CommandSpec]) -> [(name: String, abstract: String)] {
+    private static func subcommands(of group: String, in commands: [CommandSpec]) -> [(name: String, abstract: String)]
+    {
         commands.compactMap { spec in
             let parts = spec.name.split(separator: " ").map(String.init)
             return parts.count == 2 && parts[0] == group ? (parts[1], spec.abstract) : nil
@@ -152,11 +159,14 @@ enum ShellCompletion {
                     specs.append("'\(repeated)\(name)[\(zshEscape(option.help))]\(action)'")
                 }
             }
-            let positional = spec.name == "completion" ? "'1:shell:(\(Shell.allCases.map(\.rawValue).joined(separator: " ")))'" : "'*:argument:_files'"
+            let positional =
+                spec.name == "completion"
+                ? "'1:shell:(\(Shell.allCases.map(\.rawValue).joined(separator: " ")))'" : "'*:argument:_files'"
             specs.append(positional)
             let shift = spec.name.contains(" ") ? 2 : 1
             cases.append(
-                "        '\(spec.name)') shift \(shift) words; (( CURRENT -= \(shift) )); _arguments -s \(specs.joined(separator: " ")) ;;")
+                "        '\(spec.name)') shift \(shift) words; (( CURRENT -= \(shift) )); _arguments -s \(specs.joined(separator: " ")) ;;"
+            )
         }
         var groupLines: [String] = []
         for group in groups(commands) {
@@ -220,7 +230,8 @@ enum ShellCompletion {
             }
         }
         lines.append(
-            "complete -c renderfarm -n '__fish_seen_subcommand_from completion' -a '\(Shell.allCases.map(\.rawValue).joined(separator: " "))'")
+            "complete -c renderfarm -n '__fish_seen_subcommand_from completion' -a '\(Shell.allCases.map(\.rawValue).joined(separator: " "))'"
+        )
         for spec in commands {
             let parts = spec.name.split(separator: " ")
             let condition = parts.map { "__fish_seen_subcommand_from \($0)" }.joined(separator: "; and ")
@@ -239,7 +250,8 @@ enum ShellCompletion {
                 case .files: flags.append("-r -F")
                 }
                 lines.append(
-                    "complete -c renderfarm -n '\(condition)' \(flags.joined(separator: " ")) -d \(fishEscape(option.help))")
+                    "complete -c renderfarm -n '\(condition)' \(flags.joined(separator: " ")) -d \(fishEscape(option.help))"
+                )
             }
         }
         return lines.joined(separator: "\n") + "\n"
