@@ -10,6 +10,9 @@ public enum RenderFarmCLI {
         ] + sdkCommands
     }
 
+    /// Commands that other commands start, left out of the overview.
+    static var hiddenCommands: [any Command.Type] { [WorkerCommand.self] }
+
     static var overview: String {
         let width = (commands.map { $0.spec.name.count }.max() ?? 0) + 2
         let list = commands.map {
@@ -49,7 +52,7 @@ public enum RenderFarmCLI {
         }
         // `plugin new`, `plugin check`: a group's subcommand is named by its first two words.
         let (commandName, arguments) = groupedCommand(arguments)
-        guard let command = commands.first(where: { $0.spec.name == commandName }) else {
+        guard let command = (commands + hiddenCommands).first(where: { $0.spec.name == commandName }) else {
             if let usage = groupUsage(name) {
                 terminal.error(usage)
                 return .usage
@@ -74,6 +77,8 @@ public enum RenderFarmCLI {
 
     /// Runs the process's own command line and exits with the command's code.
     public static func main() -> Never {
+        LoadedPlugin.installFaultReport(
+            hint: "; finished frames are kept (run again to resume), and `render --isolate` contains such crashes")
         exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)
     }
 }

@@ -93,10 +93,10 @@ struct SDKTests {
     }
 
     @Test(
-        "plugin check: the id, version and identifier rules",
+        "plugin check: the id rule, as the host applies it when loading",
         arguments: [
-            ("floating-heart", true), ("a1-b2", true), ("Floating", false), ("-heart", false), ("heart-", false),
-            ("a--b", false), ("1heart", false), ("", false),
+            ("floating-heart", true), ("a1-b2", true), ("3d-text", true), ("Floating", false), ("-heart", false),
+            ("snake_case", false), ("", false), (String(repeating: "a", count: 65), false),
         ])
     func idRule(_ id: String, _ valid: Bool) {
         #expect(PluginCheck.isValidID(id) == valid)

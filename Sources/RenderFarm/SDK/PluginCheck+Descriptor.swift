@@ -3,14 +3,8 @@ import RenderFarmPluginABI
 import StrictJSON
 
 extension PluginCheck {
-    /// The id rule of renderfarm_plugin.h: lowercase letters and digits in words joined by '-'.
-    static func isValidID(_ id: String) -> Bool {
-        guard !id.isEmpty, id.utf8.count <= 64 else { return false }
-        let words = id.split(separator: "-", omittingEmptySubsequences: false)
-        return words.allSatisfy { word in
-            !word.isEmpty && word.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }
-        } && id.utf8.first.map { $0 >= 0x61 && $0 <= 0x7A } == true
-    }
+    /// The id rule of renderfarm_plugin.h, as the host applies it when loading.
+    static func isValidID(_ id: String) -> Bool { LoadedPlugin.idProblem(id) == nil }
 
     /// MAJOR.MINOR.PATCH with optional `-prerelease` and `+build` (semver.org), no leading zeros.
     static func isSemanticVersion(_ text: String) -> Bool {
@@ -54,7 +48,7 @@ extension PluginCheck {
         }
         rule(
             Self.isValidID(info.id), "descriptor.id", "\"\(info.id)\"",
-            "\"\(info.id)\" breaks the id rule: lowercase letters and digits in words joined by '-', at most 64 bytes")
+            "\"\(info.id)\" \(LoadedPlugin.idProblem(info.id) ?? "breaks the id rule")")
         rule(
             Self.isSemanticVersion(info.version), "descriptor.version", "\(info.version)",
             "\"\(info.version)\" is not a semantic version MAJOR.MINOR.PATCH")

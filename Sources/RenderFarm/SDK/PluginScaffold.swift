@@ -18,8 +18,8 @@ public struct PluginScaffold: Sendable {
     public init(id: String, language: Language, renderFarmSource: String? = nil) throws(ScaffoldError) {
         guard PluginCheck.isValidID(id) else {
             throw ScaffoldError(
-                "\"\(id)\" is not a plugin id: use lowercase letters and digits in words joined by '-', "
-                    + "starting with a letter (e.g. sparkle-dots)")
+                "\"\(id)\" is not a plugin id: lowercase letters, digits and '-', not starting with '-' "
+                    + "(e.g. sparkle-dots)")
         }
         if language == .swift, renderFarmSource == nil {
             throw ScaffoldError("a Swift plugin needs the RenderFarm source checkout (--renderfarm-source DIR)")

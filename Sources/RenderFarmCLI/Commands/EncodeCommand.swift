@@ -83,6 +83,15 @@ struct EncodeCommand: Command {
             terminal.error("\(error)")
             return .ioError
         }
+        // Held until the encode is recorded: no render may change the frames while ffmpeg reads them.
+        let lock: FolderLock
+        do {
+            lock = try FolderLock.acquire(output.directory, task: "encode")
+        } catch {
+            terminal.error(error.description)
+            return ExitCode(error)
+        }
+        defer { withExtendedLifetime(lock) {} }
         let options = EncodeOptions(
             preset: preset, crf: crf, output: arguments.value("--output"),
             allowMissing: arguments.flag("--allow-missing"))

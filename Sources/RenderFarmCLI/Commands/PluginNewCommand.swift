@@ -8,7 +8,7 @@ struct PluginNewCommand: Command {
         abstract: "Create a plugin project (C or Swift) that builds, tests and renders with no edits.",
         usage: "plugin new NAME --lang c|swift [--dir DIR] [--renderfarm-source DIR]",
         discussion: """
-            NAME is the plugin id jobs use (lowercase letters and digits in words joined by '-').
+            NAME is the plugin id jobs use (lowercase letters, digits and '-', not starting with '-').
             The project is written to DIR/NAME (DIR defaults to the current folder) with an
             example job, a README and a test that renders two frames and checks their pixels.
 

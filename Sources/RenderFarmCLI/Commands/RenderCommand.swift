@@ -37,6 +37,12 @@ struct RenderCommand: Command {
             OptionSpec(names: ["--force"], value: nil, help: "Render every frame, even ones already done."),
             OptionSpec(names: ["--fail-fast"], value: nil, help: "Stop at the first frame that fails."),
             OptionSpec(names: ["--progress"], value: "MODE", help: "auto (bar on a terminal), plain, json or none."),
+            OptionSpec(
+                names: ["--isolate"], value: nil,
+                help: "Draw frames in worker processes: a plugin that crashes or hangs fails only its frame."),
+            OptionSpec(
+                names: ["--frame-timeout"], value: "SECONDS",
+                help: "With --isolate: kill a worker whose frame takes longer, and fail that attempt."),
             CommonOptions.pluginPath,
             scaleOption,
             OptionSpec(
@@ -52,10 +58,12 @@ struct RenderCommand: Command {
     let progress: ProgressMode
     let shard: Shard
     let scale: Double?
+    let isolation: Isolation?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         scale = try Self.scale(arguments, command: "render")
+        isolation = try Self.isolation(arguments, scale: scale)
         try Self.checkVideoOptions(arguments)
         concurrency =
             try arguments.integer("--jobs", in: 1...1024, command: "render")
@@ -89,7 +97,7 @@ struct RenderCommand: Command {
         let options = RenderOptions(
             concurrency: concurrency, force: arguments.flag("--force"),
             failFast: arguments.flag("--fail-fast"), shard: shard, stop: stop,
-            cacheStaticLayers: !redraw)
+            cacheStaticLayers: !redraw, isolation: isolation)
         let reporter = ProgressReporter(terminal: terminal, mode: progress)
         let summary: RenderSummary
         do {
@@ -127,6 +135,30 @@ struct RenderCommand: Command {
             return .framesFailed
         }
         return .ok
+    }
+}
+
+extension RenderCommand {
+    /// `--isolate [--frame-timeout SECONDS]`: the worker processes' command line and time limit.
+    static func isolation(_ arguments: ParsedArguments, scale: Double?) throws(UsageError) -> Isolation? {
+        let timeout = arguments.value("--frame-timeout")
+        guard arguments.flag("--isolate") else {
+            if timeout != nil { throw UsageError(message: "--frame-timeout needs --isolate", command: "render") }
+            return nil
+        }
+        if arguments.value("--video") != nil {
+            throw UsageError(
+                message: "--isolate renders PNG frames; it cannot be combined with --video", command: "render")
+        }
+        var seconds: Double?
+        if let timeout {
+            guard let value = Double(timeout), value > 0, value <= 86_400 else {
+                throw UsageError(
+                    message: "--frame-timeout expects seconds in (0, 86400], got \"\(timeout)\"", command: "render")
+            }
+            seconds = value
+        }
+        return Isolation(arguments: WorkerCommand.arguments(for: arguments, scale: scale), frameTimeout: seconds)
     }
 }
 
