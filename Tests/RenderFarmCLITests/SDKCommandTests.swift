@@ -48,6 +48,35 @@ struct SDKCommandTests {
         #expect(render.status == 0, "\(render.stderr)")
     }
 
+    @Test("plugin check reports every broken rule of a bad plugin and exits 1")
+    func checkFindsFaults() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("librenderfarm-bad.so").path
+        let fixtures = Binary.packageRoot.appendingPathComponent("Tests/Fixtures")
+        let header = Binary.packageRoot.appendingPathComponent("Sources/RenderFarmPluginABI/include")
+        let compile = try Tools.run(
+            "/bin/sh",
+            [
+                "-c",
+                "cc -O1 -shared -fPIC -o '\(library)' '\(fixtures.path)/bad_plugin.c' -I'\(header.path)' "
+                    + "$(pkg-config --cflags --libs cairo)",
+            ])
+        #expect(compile.status == 0, "\(compile.stderr)")
+        let check = try Binary.run(["plugin", "check", library])
+        #expect(check.status == 1)
+        for rule in [
+            "descriptor.version", "descriptor.identifier", "parameter.size", "parameter.mood", "determinism",
+            "trace", "stdout",
+        ] {
+            #expect(check.stdout.contains("FAIL    \(rule):"), "\(rule) not reported:\n\(check.stdout)")
+        }
+        // Quoted in the stdout finding, never a line of its own: the plugin's output was captured.
+        #expect(
+            !check.stdout.split(separator: "\n").contains { $0.hasPrefix("drawing frame") },
+            "the plugin's own output leaked into the report")
+    }
+
     @Test("plugin new refuses a bad id, a missing --lang and a folder that is not empty")
     func scaffoldRefusals() throws {
         let folder = try Self.temporaryFolder()
