@@ -54,13 +54,7 @@ struct PluginCheckCommand: Command {
             }
         } else {
             let catalog = CommonOptions.catalog(arguments)
-            guard let found = catalog[target] else {
-                let ids = catalog.plugins.keys.sorted()
-                terminal.error(
-                    "no plugin \"\(target)\"" + Suggestion.hint(for: target, in: ids) + "; installed: "
-                        + (ids.isEmpty ? "none" : ids.joined(separator: ", ")))
-                return .unavailable
-            }
+            guard let found = CommonOptions.plugin(target, in: catalog, terminal: terminal) else { return .unavailable }
             plugin = found
         }
         var setting = PluginCheck.Setting()
