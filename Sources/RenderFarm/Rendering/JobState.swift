@@ -96,7 +96,8 @@ final class JobState: Sendable {
         JournalEntry(
             index: index, time: job.spec.time(ofFrame: index), file: job.spec.output.fileName(ofFrame: index),
             sha256: sha256, bytes: bytes, fingerprint: job.fingerprint(ofFrame: index), attempts: attempts,
-            renderMilliseconds: milliseconds, status: status, opaque: opaque, error: error)
+            renderMilliseconds: milliseconds, status: status, opaque: opaque, error: error,
+            finishedAt: Date().timeIntervalSince1970)
     }
 
     private func record(_ entry: JournalEntry) throws(OutputError) {
