@@ -69,7 +69,7 @@ struct PluginCheckCommand: Command {
         let info = plugin.info
         terminal.print("checking \(info.id) \(info.version) (\(info.path))")
         let findings = PluginCheck(plugin, setting: setting).run()
-        findings.forEach { terminal.print("  \($0)") }
+        for finding in findings { terminal.print("  \(finding)") }
         let failures = findings.filter { $0.level == .failure }.count
         let warnings = findings.filter { $0.level == .warning }.count
         let passes = findings.filter { $0.level == .pass }.count

@@ -54,7 +54,9 @@ enum ShellCompletion {
 
     /// The completions of an option's value: fixed choices for `a|b`, folders for DIR / OUTDIR.
     private enum ValueKind {
-        case none, choices([String]), directories, files
+        case none
+        case choices([String])
+        case directories, files
     }
 
     private static func valueKind(_ option: OptionSpec) -> ValueKind {
