@@ -5,6 +5,8 @@ import StrictJSON
 /// The value type of a parameter, mirroring `rf_param_type` in the ABI header.
 public enum ParameterType: Sendable, Equatable {
     case number, integer, bool, color, point, rect, string, size, numberList, json
+    /// `["#RRGGBB", …]`; the range bounds the number of colours.
+    case colorList
     case choice([String])
     /// Timed events with these fields besides `time`; the host reads and checks the job's file
     /// or list and hands the plugin a JSON list sorted by time (`RF_PARAM_EVENTS`).
@@ -32,6 +34,7 @@ public enum ParameterType: Sendable, Equatable {
         case .size: RF_PARAM_SIZE
         case .numberList: RF_PARAM_NUMBER_LIST
         case .json: RF_PARAM_JSON
+        case .colorList: RF_PARAM_COLOR_LIST
         case .events: RF_PARAM_EVENTS
         }
     }

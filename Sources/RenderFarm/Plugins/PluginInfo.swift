@@ -30,6 +30,7 @@ public struct PluginParameter: Sendable, Equatable {
         case size
         case numberList = "number list"
         case json
+        case colorList = "color list"
         /// Timed events (`RF_PARAM_EVENTS`): `choices` holds the fields as `name:type`.
         case events
     }
@@ -75,7 +76,7 @@ public struct PluginParameter: Sendable, Equatable {
 
     /// The bounds as text, e.g. "0…120", or nil when unbounded.
     public var rangeText: String? {
-        let numeric: Set<Kind> = [.number, .integer, .point, .rect, .size, .numberList]
+        let numeric: Set<Kind> = [.number, .integer, .point, .rect, .size, .numberList, .colorList]
         guard numeric.contains(kind), min.isFinite || max.isFinite else { return nil }
         func format(_ value: Double) -> String { value.isFinite ? JSONValue.number(value).serialized() : "" }
         return "\(format(min))…\(format(max))"
