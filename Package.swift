@@ -25,6 +25,9 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Chipmunk2D has no .pc file on Debian: the modulemap links "chipmunk" directly.
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
+        // `renderfarm studio`: libmicrohttpd serves the page and its API; inotify sees edits.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CInotify"),
 
         // libpng needs setjmp/longjmp, which Swift cannot call: the writer stays in C. Frames without
         // row filters are compressed by libdeflate or zlib directly (README, "Performance").
@@ -43,7 +46,12 @@ let package = Package(
             name: "RenderFarm",
             dependencies: ["CairoKit", "RenderFarmPluginABI", "CPNGWriter", "CCrypto", "StrictJSON", "CFaultReport"]
         ),
-        .target(name: "RenderFarmCLI", dependencies: ["RenderFarm"]),
+        // The studio: a small Swift interface over libmicrohttpd (its variadic C calls in a C shim),
+        // and the web page with its API; the engine stays free of HTTP.
+        .target(name: "CHTTPShim", dependencies: ["CMicroHTTPD"]),
+        .target(name: "MicroHTTP", dependencies: ["CHTTPShim", "CMicroHTTPD"]),
+        .target(name: "RenderFarmStudio", dependencies: ["RenderFarm", "MicroHTTP", "CInotify", "StrictJSON"]),
+        .target(name: "RenderFarmCLI", dependencies: ["RenderFarm", "RenderFarmStudio"]),
         .executableTarget(name: "renderfarm", dependencies: ["RenderFarmCLI"]),
 
         // Effect plugins: one dynamic library each, loaded by id through the C ABI.
@@ -68,6 +76,7 @@ let package = Package(
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
         .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm", "CPNGWriter", "CairoKit"]),
         .testTarget(name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI", "CCrypto", "CairoKit"]),
+        .testTarget(name: "RenderFarmStudioTests", dependencies: ["RenderFarmStudio", "RenderFarm", "MicroHTTP"]),
     ],
     swiftLanguageModes: [.v6]
 )

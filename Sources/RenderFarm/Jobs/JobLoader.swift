@@ -65,6 +65,18 @@ public enum JobLoader {
         } catch {
             throw .unreadable(file: path, reason: error.localizedDescription)
         }
+        return try loadAll(data, file: path)
+    }
+
+    /// Reads job-file bytes as if they were the file at `path` (an edit not yet written, say):
+    /// the same jobs and the same messages `loadAll(path)` gives once they are written there.
+    public static func loadAll(_ data: Data, file path: String) throws(JobError) -> [LoadedJob] {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let absolute = url.path
+        guard data.count <= maxFileBytes else {
+            throw .syntax(
+                file: path, message: "\(data.count) bytes is larger than the \(maxFileBytes)-byte limit for job files")
+        }
         let defaultName = url.deletingPathExtension().lastPathComponent
         let directory = url.deletingLastPathComponent().path
         let document = try parse(data, file: path)

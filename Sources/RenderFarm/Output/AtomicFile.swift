@@ -2,11 +2,11 @@ import Foundation
 
 /// Writes files so that nothing half-written ever has a final name: bytes go to a temporary
 /// file in the same folder, which is renamed over the final name (DESIGN.md §7).
-enum AtomicFile {
+public enum AtomicFile {
     /// The temporary names this process uses start with this, so stray ones are recognisable.
     static let temporaryMarker = ".rf-tmp-"
 
-    static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(OutputError) {
+    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(OutputError) {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(

@@ -77,22 +77,12 @@ final class FrameWorker: FrameExecutor {
         timings.draw = milliseconds(clock.now - start)
 
         var pngTiming = rf_png_timing()
-        let compression = job.spec.output.compression
-        let failure: String? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { message in
-            guard let base = message.baseAddress else { return "no memory for a message" }
-            let status = rf_png_encode_argb32(
-                &encoder, surface.bytes, UInt32(surface.width), UInt32(surface.height), surface.stride,
-                Int32(compression.level), compression.adaptiveFilters ? RF_PNG_FILTER_ADAPTIVE : RF_PNG_FILTER_NONE,
-                &pngTiming, base, message.count)
-            return status == 0 ? nil : String(cString: base)
-        }
-        if let failure { throw .drawing(failure) }
+        let encoded = try encode(surface, of: job, timing: &pngTiming)
         timings.convert = Double(pngTiming.convert_ns) / 1e6
         timings.encode = Double(pngTiming.encode_ns) / 1e6
         let opaque = encoder.opaque != 0
 
         let writeStart = clock.now
-        let encoded = UnsafeRawBufferPointer(start: encoder.data, count: encoder.length)
         let sha256 = SHA256.hex(encoded)
         do {
             try AtomicFile.write(encoded, to: job.path(ofFrame: index))
@@ -101,6 +91,23 @@ final class FrameWorker: FrameExecutor {
         }
         timings.write = milliseconds(clock.now - writeStart)
         return WrittenFrame(sha256: sha256, bytes: encoder.length, opaque: opaque, timings: timings)
+    }
+
+    /// Encodes `surface` as `job`'s PNG frames are encoded; the bytes are valid until the next call.
+    func encode(_ surface: ImageSurface, of job: PreparedJob, timing: inout rf_png_timing)
+        throws(FrameFailure) -> UnsafeRawBufferPointer
+    {
+        let compression = job.spec.output.compression
+        let failure: String? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { message in
+            guard let base = message.baseAddress else { return "no memory for a message" }
+            let status = rf_png_encode_argb32(
+                &encoder, surface.bytes, UInt32(surface.width), UInt32(surface.height), surface.stride,
+                Int32(compression.level), compression.adaptiveFilters ? RF_PNG_FILTER_ADAPTIVE : RF_PNG_FILTER_NONE,
+                &timing, base, message.count)
+            return status == 0 ? nil : String(cString: base)
+        }
+        if let failure { throw .drawing(failure) }
+        return UnsafeRawBufferPointer(start: encoder.data, count: encoder.length)
     }
 
     /// Draws frame `index` of `job` on this worker's surface and returns it, flushed: the static

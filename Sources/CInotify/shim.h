@@ -1,0 +1,2 @@
+#include <sys/inotify.h>
+#include <poll.h>

@@ -1,0 +1,40 @@
+import CPNGWriter
+import CairoKit
+
+/// Single frames of a prepared job drawn on demand as PNG bytes, for the studio's timeline: the
+/// drawing and encoding of `render`, so a frame is byte for byte the file `render` writes for it.
+/// Not `Sendable`: use it from one thread at a time.
+public final class FramePreview {
+    private let worker = FrameWorker()
+
+    public init() {}
+
+    /// The PNG of frame `index` of `job`; `debug` draws the motion overlay of `preview --debug` over it.
+    public func png(_ index: Int, of job: PreparedJob, debug: Bool = false) throws(FramePreviewError) -> [UInt8] {
+        guard (0..<job.spec.frameCount).contains(index) else {
+            throw FramePreviewError(message: "frame \(index) is outside the job (0-\(job.spec.frameCount - 1))")
+        }
+        do throws(FrameFailure) {
+            let surface = try worker.draw(index, of: job)
+            if debug {
+                do {
+                    let context = try DrawingContext(surface: surface)
+                    try MotionOverlay.draw(job, frame: index, on: context, x: 0, y: 0, pointScale: job.spec.canvas.scale)
+                    surface.flush()
+                } catch {
+                    throw FrameFailure.drawing("--debug overlay: \(error)")
+                }
+            }
+            var timing = rf_png_timing()
+            return Array(try worker.encode(surface, of: job, timing: &timing))
+        } catch {
+            throw FramePreviewError(message: "frame \(index): \(error.message)")
+        }
+    }
+}
+
+/// A frame could not be drawn or encoded.
+public struct FramePreviewError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import RenderFarm
+import RenderFarmStudio
+
+/// `renderfarm studio [JOB|DIR]`: a local web page to author a job live and watch renders.
+struct StudioCommand: Command {
+    static let spec = CommandSpec(
+        name: "studio",
+        abstract: "Serve a local web page to author a job live and watch the renders under a folder.",
+        usage: "studio [JOB|DIR] [--port N] [--host ADDR] [--token T] [--root DIR] [--plugin-path DIR]",
+        discussion: """
+            Prints the page's URL and serves until SIGINT or SIGTERM. The author view shows the job
+            file with live validation (validate's messages), controls generated from each layer's
+            plugin parameters, and a timeline of frames drawn on demand; a change that validates is
+            written to the job file atomically. The farm view shows every render folder under the
+            root as `status --json` reads it, updated live. With a folder, its first job file is
+            edited. Binds 127.0.0.1 unless --host is given; any other address needs --token, which
+            every request must then carry (X-RenderFarm-Token header or the cookie the printed URL
+            sets). Only files under the root (default: the job's folder) are read or written.
+            Example: renderfarm studio jobs/live-hearts.json
+            """,
+        options: [
+            OptionSpec(names: ["--port"], value: "N", help: "Port to listen on (default 8080; 0 picks a free one)."),
+            OptionSpec(names: ["--host"], value: "ADDR", help: "Numeric address to bind (default 127.0.0.1)."),
+            OptionSpec(names: ["--token"], value: "T", help: "Require T on every request (needed off loopback)."),
+            OptionSpec(names: ["--root"], value: "DIR", help: "Folder served and searched for renders (default: the job's)."),
+            CommonOptions.pluginPath,
+        ],
+        positionals: 0...1)
+
+    let arguments: ParsedArguments
+    let port: Int
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+        let text = arguments.value("--port") ?? "8080"
+        guard let port = Int(text), (0...65535).contains(port) else {
+            throw UsageError(message: "--port \(text) is not a port number (0-65535)", command: "studio")
+        }
+        self.port = port
+    }
+
+    func run(_ terminal: Terminal) -> ExitCode {
+        let given = arguments.positionals.first ?? "."
+        guard let jobFile = CommonOptions.jobFiles([given]).first, FileManager.default.fileExists(atPath: jobFile)
+        else {
+            terminal.error("\(given): no job file found")
+            return .noInput
+        }
+        var isDirectory: ObjCBool = false
+        let folder = FileManager.default.fileExists(atPath: given, isDirectory: &isDirectory) && isDirectory.boolValue
+        let options = StudioOptions(
+            jobFile: jobFile, root: arguments.value("--root") ?? (folder ? given : nil),
+            host: arguments.value("--host") ?? "127.0.0.1", port: port, token: arguments.value("--token"),
+            pluginSearchPath: PluginCatalog.searchPath(extra: arguments.all("--plugin-path")))
+        let server: StudioServer
+        do {
+            server = try StudioServer(options)
+        } catch {
+            terminal.error(error.description)
+            return .usage
+        }
+        terminal.print(server.url)
+        terminal.note("renderfarm studio: editing \(options.jobFile), renders under \(options.root); Ctrl-C stops")
+        let stop = DispatchSemaphore(value: 0)
+        let queue = DispatchQueue(label: "renderfarm.studio.signals")
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+        stop.wait()
+        server.stop()
+        sources.forEach { $0.cancel() }
+        terminal.note("renderfarm studio: stopped")
+        return .ok
+    }
+}

@@ -1,0 +1,47 @@
+import RenderFarm
+import StrictJSON
+
+/// The JSON shapes of the studio's API that are not the engine's own.
+enum StudioJSON {
+    /// The width of the preview image the page asks for by default, in pixels.
+    static let previewWidth = 540.0
+
+    /// Timing and canvas of a job, and the scale the page previews it at.
+    static func job(_ spec: JobSpec) -> JSONValue {
+        let canvas = spec.canvas
+        let fitting = min(canvas.scale, previewWidth / canvas.width)
+        let previewScale = max(0.05, (fitting * 100).rounded(.down) / 100)
+        return .object([
+            "name": .string(spec.name), "frameCount": .number(Double(spec.frameCount)), "fps": .number(spec.fps),
+            "duration": .number(spec.duration), "width": .number(canvas.width), "height": .number(canvas.height),
+            "scale": .number(canvas.scale), "previewScale": .number(previewScale),
+        ])
+    }
+
+    /// A layer: its effect, the parameters as written, and the plugin's parameter table.
+    static func layer(_ layer: LayerSpec, plugin: PluginInfo?) -> JSONValue {
+        var object: JSONObject = ["effect": .string(layer.effect), "params": .object(layer.params)]
+        if let plugin {
+            object["summary"] = .string(plugin.summary)
+            object["parameters"] = .array(plugin.parameters.map(parameter))
+        }
+        return .object(object)
+    }
+
+    /// One row of a plugin's parameter table; unbounded ends are null.
+    static func parameter(_ parameter: PluginParameter) -> JSONValue {
+        .object([
+            "name": .string(parameter.name), "kind": .string(parameter.kind.rawValue),
+            "default": parameter.defaultValue ?? .null,
+            "min": parameter.min.isFinite ? .number(parameter.min) : .null,
+            "max": parameter.max.isFinite ? .number(parameter.max) : .null,
+            "choices": .array(parameter.choices.map { .string($0) }), "doc": .string(parameter.doc),
+            "type": .string(parameter.typeText),
+        ])
+    }
+
+    /// `{"error": message}`.
+    static func error(_ message: String) -> String {
+        JSONValue.object(["error": .string(message)]).serialized()
+    }
+}

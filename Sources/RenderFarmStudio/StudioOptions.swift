@@ -1,0 +1,53 @@
+import Foundation
+
+/// How `renderfarm studio` was started.
+public struct StudioOptions: Sendable {
+    /// Absolute path of the job file the author view edits.
+    public var jobFile: String
+    /// Absolute folder the server may read and write under (default: the job's folder).
+    public var root: String
+    /// Numeric address to bind; loopback unless asked otherwise.
+    public var host: String
+    /// 0 picks a free port.
+    public var port: Int
+    /// Required on every request when set; required to be set for a non-loopback `host`.
+    public var token: String?
+    /// Plugin search path (as `PluginCatalog.searchPath` gives it).
+    public var pluginSearchPath: [String]
+    /// Seconds between farm-status refreshes.
+    public var statusInterval: Double
+
+    public init(
+        jobFile: String, root: String? = nil, host: String = "127.0.0.1", port: Int = 0, token: String? = nil,
+        pluginSearchPath: [String], statusInterval: Double = 0.5
+    ) {
+        let job = URL(fileURLWithPath: jobFile).standardizedFileURL
+        self.jobFile = job.path
+        self.root = URL(fileURLWithPath: root ?? job.deletingLastPathComponent().path).standardizedFileURL.path
+        self.host = host
+        self.port = port
+        self.token = token
+        self.pluginSearchPath = pluginSearchPath
+        self.statusInterval = statusInterval
+    }
+}
+
+/// Limits on what a request may ask for.
+enum StudioLimits {
+    /// The largest request body: a job file's limit (`JobLoader.maxFileBytes`) plus slack.
+    static let maxBodyBytes = (1 << 20) + 4096
+    /// The most pixels a previewed frame may have (4096 × 4096).
+    static let maxFramePixels = 4096 * 4096
+    /// Bytes of encoded frames kept in the cache.
+    static let cacheBytes = 256 << 20
+    /// The largest file `/api/file` serves (a frame of a render under the root).
+    static let maxFileBytes = 64 << 20
+    /// How deep under the root render folders are looked for.
+    static let folderSearchDepth = 5
+}
+
+/// Why the studio cannot start.
+public struct StudioError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

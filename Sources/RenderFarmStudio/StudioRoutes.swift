@@ -1,0 +1,188 @@
+import Foundation
+import MicroHTTP
+import RenderFarm
+import StrictJSON
+
+/// Answers the studio's requests: the page's files and the HTTP API (Studio.md in the docs).
+/// Every refused request gets a JSON `{"error": …}` and a 4xx status.
+struct StudioRoutes: Sendable {
+    let session: StudioSession
+    let events: EventHub
+    let options: StudioOptions
+    /// The `host:port` values a browser may send in `Host` (DNS rebinding is refused).
+    let allowedHosts: Set<String>
+    let isStopping: @Sendable () -> Bool
+
+    func respond(_ request: HTTPRequest) -> HTTPResponse {
+        if let refusal = refuse(request) { return refusal }
+        let path = request.path
+        switch (request.method, path) {
+        case ("GET", "/"), ("GET", "/index.html"):
+            var response = HTTPResponse.text(StudioAssets.html, contentType: "text/html; charset=utf-8")
+            if let token = options.token, request.query["token"] == token {
+                response.headers.append(("Set-Cookie", "renderfarm_token=\(token); Path=/; HttpOnly; SameSite=Strict"))
+            }
+            return response
+        case ("GET", "/studio.css"): return .text(StudioAssets.css, contentType: "text/css; charset=utf-8")
+        case ("GET", "/studio.js"): return .text(StudioAssets.script, contentType: "text/javascript; charset=utf-8")
+        case ("GET", "/api/job"): return json(session.json)
+        case ("PUT", "/api/job"): return put(request)
+        case ("GET", "/api/status"): return json(FarmStatus.json(root: options.root))
+        case ("GET", "/api/events"): return stream()
+        case ("GET", "/api/file"): return file(request)
+        case (_, "/"), (_, "/index.html"), (_, "/studio.css"), (_, "/studio.js"), (_, "/api/job"), (_, "/api/status"),
+            (_, "/api/events"), (_, "/api/file"):
+            return error(405, "\(request.method) is not allowed on \(path)")
+        default:
+            if path.hasPrefix("/api/frames/") {
+                guard request.method == "GET" else { return error(405, "\(request.method) is not allowed on \(path)") }
+                return frame(request)
+            }
+            return error(404, "no such resource: \(path)")
+        }
+    }
+
+    /// Token, host and peer checks; nil when the request may go on.
+    private func refuse(_ request: HTTPRequest) -> HTTPResponse? {
+        if let token = options.token {
+            let bearer = request.headers["authorization"].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+            let given = [request.headers["x-renderfarm-token"], bearer, request.cookies["renderfarm_token"]]
+            let pageLoad = request.method == "GET" && (request.path == "/" || request.path == "/index.html")
+            let queryToken = pageLoad ? request.query["token"] : nil
+            guard (given + [queryToken]).contains(where: { $0 != nil && constantTimeEqual($0 ?? "", token) }) else {
+                return error(401, "a token is required: send it in the X-RenderFarm-Token header or the renderfarm_token cookie")
+            }
+            return nil
+        }
+        // Without a token only this machine may ask, under a loopback host name.
+        guard request.peerIsLoopback else { return error(403, "requests from other hosts need a --token") }
+        guard let host = request.headers["host"], allowedHosts.contains(host.lowercased()) else {
+            return error(403, "the Host header names no loopback address of this server")
+        }
+        return nil
+    }
+
+    private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    private func put(_ request: HTTPRequest) -> HTTPResponse {
+        guard let text = String(validating: request.body, as: UTF8.self) else {
+            return error(400, "the body is not UTF-8 text; send the whole job file")
+        }
+        let (written, validation) = session.apply(text)
+        guard written else {
+            var object = validation.json
+            object["error"] = .string(validation.lines.first ?? "the job file was not written")
+            return json(.object(object), status: 422)
+        }
+        events.publish("job", #"{"version":\#(session.version),"source":"api"}"#)
+        return json(session.json)
+    }
+
+    /// `GET /api/frames/<n>.png?scale=S&debug=1`.
+    private func frame(_ request: HTTPRequest) -> HTTPResponse {
+        let name = request.path.dropFirst("/api/frames/".count)
+        guard name.hasSuffix(".png"), let index = Int(name.dropLast(4)), index >= 0 else {
+            return error(400, "ask for /api/frames/<frame number>.png")
+        }
+        var scale: Double?
+        if let text = request.query["scale"] {
+            guard let value = Double(text), value.isFinite, value > 0 else {
+                return error(400, "scale=\(text) is not a positive number")
+            }
+            scale = value
+        }
+        let debug = ["1", "true"].contains(request.query["debug"] ?? "")
+        do {
+            let bytes = try session.frame(index, scale: scale, debug: debug)
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "image/png"), ("Cache-Control", "no-cache")],
+                body: .bytes(bytes))
+        } catch {
+            return self.error(error.status, error.message)
+        }
+    }
+
+    /// `GET /api/file?path=P`: a PNG under the root (the farm view's thumbnails).
+    private func file(_ request: HTTPRequest) -> HTTPResponse {
+        guard let asked = request.query["path"], !asked.isEmpty, !asked.contains("\0") else {
+            return error(400, "give the file as ?path=")
+        }
+        guard let real = Confinement.resolve(asked, under: options.root) else {
+            return error(403, "\(asked) is not a file under \(options.root)")
+        }
+        guard real.hasSuffix(".png") else { return error(403, "only PNG frames are served") }
+        guard let handle = FileHandle(forReadingAtPath: real),
+            let data = try? handle.read(upToCount: StudioLimits.maxFileBytes + 1)
+        else { return error(404, "cannot read \(asked)") }
+        try? handle.close()
+        guard data.count <= StudioLimits.maxFileBytes else { return error(413, "\(asked) is too large to serve") }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: .bytes(Array(data)))
+    }
+
+    /// `GET /api/events`: `job` when the job or its validation changes, `status` when the farm does.
+    private func stream() -> HTTPResponse {
+        let events = self.events
+        let session = self.session
+        let isStopping = self.isStopping
+        let cursor = StreamCursor(first: events.latest)
+        let opening =
+            EventHub.encode("job", #"{"version":\#(session.version),"source":"open"}"#)
+            + EventHub.encode("status", FarmStatus.json(root: options.root).serialized())
+        cursor.queue(opening)
+        return HTTPResponse(
+            status: 200,
+            headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")],
+            body: .stream {
+                if isStopping() { return nil }
+                if let queued = cursor.takeQueued() { return queued }
+                let next = events.events(after: cursor.sequence, timeout: 1)
+                guard let last = next.last else { return Array(": keep-alive\n\n".utf8) }
+                cursor.sequence = last.sequence
+                return next.flatMap { EventHub.encode($0.name, $0.data) }
+            })
+    }
+
+    func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
+        .text(value.serialized(), status: status, contentType: "application/json")
+    }
+
+    func error(_ status: Int, _ message: String) -> HTTPResponse {
+        .text(StudioJSON.error(message), status: status, contentType: "application/json")
+    }
+}
+
+/// Where one event stream is; used only from its connection's thread.
+final class StreamCursor: @unchecked Sendable {
+    // `@unchecked Sendable`: libmicrohttpd calls a response's reader from one thread only.
+    var sequence: Int
+    private var queued: [UInt8]?
+
+    init(first: Int) { sequence = first }
+
+    func queue(_ bytes: [UInt8]) { queued = bytes }
+
+    func takeQueued() -> [UInt8]? {
+        defer { queued = nil }
+        return queued
+    }
+}
+
+/// Paths asked for over HTTP, resolved (symbolic links too) and kept under the root.
+enum Confinement {
+    /// The real path of `path` (absolute, or relative to `root`) when it exists under `root`.
+    static func resolve(_ path: String, under root: String) -> String? {
+        let absolute = path.hasPrefix("/") ? path : (root as NSString).appendingPathComponent(path)
+        guard let real = realPath(absolute), let realRoot = realPath(root) else { return nil }
+        return real == realRoot || real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") ? real : nil
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
