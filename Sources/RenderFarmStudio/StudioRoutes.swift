@@ -16,6 +16,9 @@ struct StudioRoutes: Sendable {
     func respond(_ request: HTTPRequest) -> HTTPResponse {
         if let refusal = refuse(request) { return refusal }
         let path = request.path
+        if path.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
+            return error(400, "paths with .. segments are refused")
+        }
         switch (request.method, path) {
         case ("GET", "/"), ("GET", "/index.html"):
             var response = HTTPResponse.text(StudioAssets.html, contentType: "text/html; charset=utf-8")

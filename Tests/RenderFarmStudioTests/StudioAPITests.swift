@@ -1,1 +1,201 @@
+import Foundation
 import Testing
+
+@testable import RenderFarmStudio
+
+@Suite("Studio HTTP API on loopback", .serialized)
+struct StudioAPITests {
+    @Test("a frame from the API is byte for byte the PNG render --scale writes, and a replay hits the cache")
+    func frameEqualsRender() throws {
+        let studio = try StudioFixture()
+        let response = try studio.client.send("GET", "/api/frames/120.png?scale=0.5")
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "image/png")
+        let out = studio.root.appendingPathComponent("rendered")
+        let result = try StudioFixture.renderfarm([
+            "render", studio.jobFile.path, "--frames", "120", "--scale", "0.5", "--out", out.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let rendered = try Data(contentsOf: out.appendingPathComponent("frame_00120.png"))
+        #expect(Data(response.body) == rendered)
+        let hitsBefore = studio.server.cacheCounts.hits
+        let again = try studio.client.send("GET", "/api/frames/120.png?scale=0.5")
+        #expect(again.body == response.body)
+        #expect(studio.server.cacheCounts.hits == hitsBefore + 1)
+    }
+
+    @Test("PUT /api/job validates, writes the file atomically as sent, and changes the next frame")
+    func putChangesFrame() throws {
+        let studio = try StudioFixture()
+        let before = try studio.client.send("GET", "/api/frames/90.png?scale=0.4")
+        #expect(before.status == 200)
+        let edited = studio.jobText.replacingOccurrences(of: #""rate": 4"#, with: #""rate": 11"#)
+        #expect(edited != studio.jobText)
+        let put = try studio.client.send("PUT", "/api/job", body: Array(edited.utf8))
+        #expect(put.status == 200, "\(put.text)")
+        #expect(put.json?["valid"] as? Bool == true)
+        #expect(studio.jobText == edited)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: studio.root.path).filter {
+            $0.hasPrefix(".rf-tmp-")
+        }
+        #expect(leftovers.isEmpty)
+        let after = try studio.client.send("GET", "/api/frames/90.png?scale=0.4")
+        #expect(after.status == 200)
+        #expect(after.body != before.body)
+        let job = try studio.client.send("GET", "/api/job").json
+        #expect(job?["text"] as? String == edited)
+    }
+
+    @Test("an invalid edit is refused with 422, every problem located exactly as validate prints it, the file untouched")
+    func invalidEdit() throws {
+        let studio = try StudioFixture()
+        let original = studio.jobText
+        let invalid = original.replacingOccurrences(of: #""rate": 4"#, with: #""rate": 9999"#)
+            .replacingOccurrences(of: #""size": 36"#, with: #""size": "big""#)
+        let put = try studio.client.send("PUT", "/api/job", body: Array(invalid.utf8))
+        #expect(put.status == 422)
+        #expect(studio.jobText == original)
+        let issues = (put.json?["issues"] as? [[String: Any]]) ?? []
+        let paths = issues.compactMap { $0["path"] as? String }
+        #expect(paths.contains("layers[0].params.rate"))
+        #expect(paths.contains("layers[0].params.size"))
+        // The same text where `validate` can read it, under the same name: the same lines.
+        let elsewhere = studio.root.appendingPathComponent("check")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let copy = elsewhere.appendingPathComponent("live-hearts.json")
+        try invalid.write(to: copy, atomically: true, encoding: .utf8)
+        let validate = try StudioFixture.renderfarm([
+            "validate", copy.path, "--plugin-path", StudioFixture.buildDirectory.path,
+        ])
+        #expect(validate.status == 65)
+        let printed = validate.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("renderfarm: error:") }
+        let served = ((put.json?["errors"] as? [String]) ?? []).map {
+            $0.replacingOccurrences(of: studio.jobFile.path, with: copy.path)
+        }
+        #expect(served == printed)
+        let syntax = try studio.client.send("PUT", "/api/job", body: Array("{\"version\": 1,".utf8))
+        #expect(syntax.status == 422)
+        #expect((syntax.json?["errors"] as? [String])?.first?.hasPrefix("renderfarm: error: ") == true)
+    }
+
+    @Test("traversal, oversized and malformed requests get a 4xx, with a JSON error from the studio")
+    func badRequests() throws {
+        let studio = try StudioFixture()
+        let outside = studio.root.appendingPathComponent("escape.png")
+        try FileManager.default.createSymbolicLink(atPath: outside.path, withDestinationPath: "/etc/passwd")
+        let refused: [(String, String, Int)] = [
+            ("GET", "/api/file?path=../../../../etc/passwd", 403),
+            ("GET", "/api/file?path=%2Fetc%2Fpasswd", 403),
+            ("GET", "/api/file?path=escape.png", 403),
+            ("GET", "/api/file?path=live-hearts.json", 403),
+            ("GET", "/api/file", 400),
+            ("GET", "/api/frames/../../etc/passwd", 400),
+            ("GET", "/api/file/../../etc/passwd", 400),
+            ("GET", "/api/frames/abc.png", 400),
+            ("GET", "/api/frames/-1.png", 400),
+            ("GET", "/api/frames/480.png", 422),
+            ("GET", "/api/frames/1.png?scale=-2", 400),
+            ("GET", "/api/frames/1.png?scale=nan", 400),
+            ("GET", "/api/frames/1.png?scale=40", 400),
+            ("POST", "/api/job", 405),
+            ("DELETE", "/api/frames/1.png", 405),
+            ("GET", "/nowhere", 404),
+        ]
+        for (method, path, status) in refused {
+            let response = try studio.client.send(method, path)
+            #expect(response.status == status, "\(method) \(path): \(response.text)")
+            #expect(response.json?["error"] is String, "\(method) \(path): \(response.text)")
+        }
+        let huge = try studio.client.exchange(
+            Array("PUT /api/job HTTP/1.1\r\nHost: 127.0.0.1:\(studio.port)\r\nContent-Length: 50000000\r\n\r\n".utf8))
+        #expect(huge.status == 413)
+        #expect(huge.json?["error"] is String)
+        let binary = try studio.client.send("PUT", "/api/job", body: [0xff, 0xfe, 0x00])
+        #expect(binary.status == 400)
+        let garbage = try studio.client.exchange(Array("NOT A REQUEST\r\n\r\n".utf8))
+        #expect((400..<500).contains(garbage.status))
+        let longHeader = try studio.client.send("GET", "/api/job", headers: ["X-Long": String(repeating: "a", count: 100_000)])
+        #expect((400..<500).contains(longHeader.status))
+        // The server still answers after all that.
+        #expect(try studio.client.send("GET", "/api/job").status == 200)
+    }
+
+    @Test("a token is required on every request when set; off loopback one must be set; foreign Host headers are refused")
+    func tokens() throws {
+        #expect(throws: StudioError.self) {
+            _ = try StudioServer(
+                StudioOptions(
+                    jobFile: StudioFixture.packageRoot.appendingPathComponent("jobs/live-hearts.json").path,
+                    host: "0.0.0.0", pluginSearchPath: []))
+        }
+        let token = "s3cret-token-for-tests"
+        let studio = try StudioFixture(token: token)
+        #expect(studio.server.url.hasSuffix("?token=\(token)"))
+        #expect(try studio.client.send("GET", "/api/job").status == 401)
+        #expect(try studio.client.send("GET", "/api/job", headers: ["X-RenderFarm-Token": "wrong-token-xx"]).status == 401)
+        #expect(try studio.client.send("GET", "/api/job", headers: ["X-RenderFarm-Token": token]).status == 200)
+        #expect(try studio.client.send("GET", "/api/job", headers: ["Cookie": "renderfarm_token=\(token)"]).status == 200)
+        #expect(try studio.client.send("GET", "/api/job?token=\(token)").status == 401)
+        let page = try studio.client.send("GET", "/?token=\(token)")
+        #expect(page.status == 200)
+        #expect(page.headers["set-cookie"]?.hasPrefix("renderfarm_token=\(token)") == true)
+
+        let open = try StudioFixture()
+        #expect(try open.client.send("GET", "/api/job", host: "attacker.example:\(open.port)").status == 403)
+        #expect(try open.client.send("GET", "/api/job", host: "localhost:\(open.port)").status == 200)
+    }
+
+    @Test("GET /api/events streams job changes: a PUT, and an edit of the file by another program (inotify)")
+    func events() throws {
+        let studio = try StudioFixture()
+        let edited = studio.jobText.replacingOccurrences(of: #""rate": 4"#, with: #""rate": 5"#)
+        let afterPut = try studio.client.stream("/api/events", seconds: 20, after: {
+            _ = try studio.client.send("PUT", "/api/job", body: Array(edited.utf8))
+        }) { $0.contains(#""source":"api""#) }
+        #expect(afterPut.contains("event: job"))
+        #expect(afterPut.contains(#""version":2,"source":"api""#))
+
+        let external = edited.replacingOccurrences(of: #""rate": 5"#, with: #""rate": 7000"#)
+        let started = Date()
+        let afterEdit = try studio.client.stream("/api/events", seconds: 20, after: {
+            try external.write(to: studio.jobFile, atomically: true, encoding: .utf8)
+        }) { $0.contains(#""source":"file""#) }
+        #expect(afterEdit.contains(#""source":"file""#))
+        #expect(Date().timeIntervalSince(started) < 3)
+        let job = try studio.client.send("GET", "/api/job").json
+        #expect(job?["valid"] as? Bool == false)
+        #expect((job?["issues"] as? [[String: Any]])?.first?["path"] as? String == "layers[0].params.rate")
+    }
+
+    @Test("GET /api/status is status --json of every render folder under the root")
+    func status() throws {
+        let studio = try StudioFixture()
+        let out = studio.root.appendingPathComponent("out/a")
+        try StudioFixture.renderfarm([
+            "render", studio.jobFile.path, "--frames", "0-3", "--scale", "0.25", "--out", out.path,
+        ])
+        let served = try studio.client.send("GET", "/api/status").json
+        let folders = (served?["folders"] as? [[String: Any]]) ?? []
+        #expect(folders.count == 1)
+        #expect(folders.first?["state"] as? String == "complete")
+        #expect(folders.first?["done"] as? Int == 4)
+        let last = (folders.first?["lastFrame"] as? [String: Any])?["file"] as? String ?? ""
+        let thumbnail = try studio.client.send("GET", "/api/file?path=out/a/\(last)")
+        #expect(thumbnail.status == 200)
+        #expect(thumbnail.headers["content-type"] == "image/png")
+    }
+
+    @Test("stop() returns promptly with an event stream open")
+    func stopsCleanly() throws {
+        let studio = try StudioFixture()
+        let port = studio.port
+        let reader = Thread {
+            _ = try? RawHTTP(port: port).stream("/api/events", seconds: 30) { _ in false }
+        }
+        reader.start()
+        #expect(try StudioFixture.eventually(within: 5) { (try? studio.client.send("GET", "/api/job").status) == 200 })
+        let started = Date()
+        studio.server.stop()
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import RenderFarm
+import Testing
+
+@testable import RenderFarmStudio
+
+/// A studio server on loopback over a copy of `jobs/live-hearts.json` in a temporary root.
+final class StudioFixture {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The build folder with the `renderfarm` executable and the plugin libraries.
+    static let buildDirectory: URL = {
+        let executable = URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0])
+        var folder = executable.deletingLastPathComponent()
+        while folder.path != "/"
+            && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("renderfarm").path)
+        {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder
+    }()
+
+    let root: URL
+    let jobFile: URL
+    let server: StudioServer
+    var client: RawHTTP { RawHTTP(port: port) }
+    var port: Int { Int(URLComponents(string: server.url)?.port ?? 0) }
+
+    init(token: String? = nil, statusInterval: Double = 0.2) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("rf-studio-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        jobFile = root.appendingPathComponent("live-hearts.json")
+        try FileManager.default.copyItem(
+            at: Self.packageRoot.appendingPathComponent("jobs/live-hearts.json"), to: jobFile)
+        server = try StudioServer(
+            StudioOptions(
+                jobFile: jobFile.path, token: token, pluginSearchPath: Self.pluginSearchPath,
+                statusInterval: statusInterval))
+    }
+
+    static var pluginSearchPath: [String] { PluginCatalog.searchPath(extra: [buildDirectory.path]) }
+
+    deinit {
+        server.stop()
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    var jobText: String { (try? String(contentsOf: jobFile, encoding: .utf8)) ?? "" }
+
+    /// Runs the `renderfarm` binary with `arguments`, killed after `seconds`.
+    @discardableResult
+    static func renderfarm(_ arguments: [String], seconds: Double = 120) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = buildDirectory.appendingPathComponent("renderfarm")
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw RawHTTP.Failure(description: "renderfarm \(arguments.joined(separator: " ")) ran past \(seconds) s")
+        }
+        process.waitUntilExit()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (process.terminationStatus, text)
+    }
+
+    /// Polls `condition` every 10 ms until it holds or `seconds` pass.
+    static func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(10_000)
+        }
+        return try condition()
+    }
+}
