@@ -13,7 +13,8 @@ TEST_PLUGIN_DIR := .build/test-plugins
 TEST_PLUGIN     := $(TEST_PLUGIN_DIR)/librenderfarm-test-faults.so
 
 # Debian packages the build and the tests need.
-PACKAGES := pkgconf libcairo2-dev libpng-dev libssl-dev libchipmunk-dev libdeflate-dev zlib1g-dev pngcheck
+PACKAGES := pkgconf libcairo2-dev libpng-dev libssl-dev libchipmunk-dev libdeflate-dev zlib1g-dev pngcheck \
+            libmicrohttpd-dev
 # What the hand-off to video and the CI render targets need (the tests run ffmpeg too).
 HANDOFF_PACKAGES := ffmpeg time
 # The Slurm integration test: a one-node cluster on loopback (DESIGN.md §8).
@@ -22,7 +23,7 @@ SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 
 .PHONY: all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
         ci-render update-references bench bench-quick bench-video slurm-test clean \
-        install uninstall plugin-check sdk-test deps-install test-swift-plugins
+        install uninstall plugin-check sdk-test deps-install test-swift-plugins studio studio-deps studio-test
 
 all: build
 
@@ -46,6 +47,8 @@ help:
 	@echo "make uninstall       remove what make install put into PREFIX"
 	@echo "make plugin-check    renderfarm plugin check on every built-in plugin"
 	@echo "make sdk-test        the plugin SDK end to end: install, scaffold C + Swift plugins, build, check, render"
+	@echo "make studio JOB=F    renderfarm studio on a job: author it live and watch renders in the browser"
+	@echo "make studio-test     the studio in real headless Chromium (scrub, slider, validation, farm view; screenshots)"
 	@echo "make clean           remove build products and rendered output"
 
 deps:
@@ -216,3 +219,22 @@ sdk-test: deps deps-install
 SDK_CONFIG ?= debug
 # The shells whose installed completion scripts sdk-test loads.
 SDK_PACKAGES := zsh fish
+
+# ---- RenderFarm Studio (README "Studio", RenderFarm.docc/Studio.md) ----
+#
+# The browser test drives Debian's chromium through chromium-driver with Debian's Selenium (Debian's
+# own python3, not a virtual environment's); screenshots of both views go to STUDIO_SHOTS.
+STUDIO_PACKAGES := chromium chromium-driver python3-selenium
+STUDIO_PYTHON   ?= /usr/bin/python3
+STUDIO_SHOTS    ?= .build/studio-test
+
+studio: build
+	$(RENDERFARM) studio $(JOB) $(ARGS)
+
+studio-deps:
+	@$(MAKE) --no-print-directory deps PACKAGES="$(STUDIO_PACKAGES)"
+
+studio-test: build studio-deps
+	@start=$$(date +%s); \
+	timeout 300 $(STUDIO_PYTHON) Tests/Studio/browser_test.py $(RENDERFARM) $(STUDIO_SHOTS) || exit 1; \
+	echo "studio-test passed in $$(( $$(date +%s) - start )) s; screenshots in $(STUDIO_SHOTS)"

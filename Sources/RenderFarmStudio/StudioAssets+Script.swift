@@ -198,13 +198,15 @@ extension StudioAssets {
           const send = (v) => edit(path, v);
           const numeric = p.kind === "number" || p.kind === "integer";
           if (numeric) {
-            const step = p.kind === "integer" ? 1 : p.min !== null && p.max !== null ? (p.max - p.min) / 200 : "any";
+            const bounded = p.min !== null && p.max !== null;
+            // A round step giving at least 100 positions between the bounds (1 for integers).
+            const step = p.kind === "integer" ? 1 : bounded ? Math.pow(10, Math.floor(Math.log10((p.max - p.min) / 100))) : "any";
             const number = el("input");
             number.type = "number";
             number.step = String(step);
             number.value = value === null || value === undefined ? "" : value;
             number.dataset.role = "number";
-            if (p.min !== null && p.max !== null) {
+            if (bounded) {
               const range = el("input");
               range.type = "range";
               range.min = String(p.min);
@@ -305,7 +307,7 @@ extension StudioAssets {
 
         function play() {
           state.playing = !state.playing;
-          $("play").textContent = state.playing ? "⏸" : "▶";
+          $("play").textContent = state.playing ? "Pause" : "Play";
           if (!state.playing) return;
           const from = state.frame, started = performance.now();
           const tick = (now) => {

@@ -30,9 +30,9 @@ enum StudioAssets {
           <div class="pane stage-pane">
             <div class="stage"><img id="frame" alt="frame preview"></div>
             <div class="timeline">
-              <button id="step-back" title="previous frame">⏮</button>
-              <button id="play" title="play / pause">▶</button>
-              <button id="step-forward" title="next frame">⏭</button>
+              <button id="step-back" title="previous frame (←)">−1</button>
+              <button id="play" title="play / pause (space)">Play</button>
+              <button id="step-forward" title="next frame (→)">+1</button>
               <input type="range" id="scrub" min="0" max="0" value="0" aria-label="frame">
               <span id="frame-label"></span>
             </div>
@@ -67,6 +67,7 @@ enum StudioAssets {
         button.active { border-color: var(--accent); color: var(--accent); }
         #connection { margin-left: auto; color: var(--muted); }
         .view { padding: 12px 16px; }
+        .view[hidden] { display: none !important; }
         #author { display: grid; grid-template-columns: minmax(280px, 1fr) auto minmax(260px, 340px); gap: 16px; align-items: start; }
         .pane { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 10px; }
         textarea { width: 100%; height: 55vh; background: #101114; color: var(--text); border: 1px solid var(--line);
