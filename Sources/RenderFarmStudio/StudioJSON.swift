@@ -23,6 +23,7 @@ enum StudioJSON {
         var object: JSONObject = ["effect": .string(layer.effect), "params": .object(layer.params)]
         if let plugin {
             object["summary"] = .string(plugin.summary)
+            object["library"] = .string(plugin.path)
             object["parameters"] = .array(plugin.parameters.map(parameter))
         }
         return .object(object)

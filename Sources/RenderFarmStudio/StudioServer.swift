@@ -95,6 +95,7 @@ public final class StudioServer: Sendable {
         guard stopping.set() else { return }
         watcher?.stop()
         server.stop()
+        session.removePluginCopies()
     }
 }
 

@@ -18,13 +18,17 @@ final class StudioSession: Sendable {
         var prepared: [Double: PreparedJob] = [:]
         var cache = FrameCache(budget: StudioLimits.cacheBytes)
         var version = 1
+        var shadow: PluginShadow
     }
 
     init(options: StudioOptions) {
         self.options = options
         let catalog = PluginCatalog.discover(searchPath: options.pluginSearchPath)
         let text = Self.read(options.jobFile)
-        state = Mutex(State(text: text ?? "", catalog: catalog, validation: Self.validate(text, options, catalog)))
+        state = Mutex(
+            State(
+                text: text ?? "", catalog: catalog, validation: Self.validate(text, options, catalog),
+                shadow: PluginShadow(folders: options.pluginSearchPath)))
     }
 
     /// Cache hits and misses so far, for tests and the page's footer.
@@ -36,10 +40,9 @@ final class StudioSession: Sendable {
     @discardableResult
     func reload(plugins: Bool) -> Bool {
         let text = Self.read(options.jobFile)
-        let catalog = plugins ? PluginCatalog.discover(searchPath: options.pluginSearchPath) : nil
         return state.withLock { state in
             guard plugins || text != state.text || (text == nil) != state.validation.missing else { return false }
-            if let catalog { state.catalog = catalog }
+            if plugins { state.catalog = PluginCatalog.discover(searchPath: state.shadow.searchPath()) }
             state.text = text ?? ""
             state.validation = Self.validate(text, options, state.catalog)
             state.prepared = [:]
@@ -70,6 +73,9 @@ final class StudioSession: Sendable {
         }
         return (true, validation)
     }
+
+    /// Removes the copies of rebuilt plugins made for reloading.
+    func removePluginCopies() { state.withLock { $0.shadow.removeCopies() } }
 
     /// Frame `index` of the current job at `scale` (the job's own when nil) as PNG bytes.
     func frame(_ index: Int, scale: Double?, debug: Bool) throws(StudioFailure) -> [UInt8] {

@@ -193,7 +193,7 @@ struct StudioAPITests {
             _ = try? RawHTTP(port: port).stream("/api/events", seconds: 30) { _ in false }
         }
         reader.start()
-        #expect(try StudioFixture.eventually(within: 5) { (try? studio.client.send("GET", "/api/job").status) == 200 })
+        #expect(StudioFixture.eventually(within: 5) { (try? studio.client.send("GET", "/api/job").status) == 200 })
         let started = Date()
         studio.server.stop()
         #expect(Date().timeIntervalSince(started) < 5)

@@ -29,7 +29,9 @@ final class StudioFixture {
     var client: RawHTTP { RawHTTP(port: port) }
     var port: Int { Int(URLComponents(string: server.url)?.port ?? 0) }
 
-    init(token: String? = nil, statusInterval: Double = 0.2) throws {
+    init(token: String? = nil, statusInterval: Double = 0.2, pluginSearchPath: [String] = StudioFixture.pluginSearchPath)
+        throws
+    {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("rf-studio-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         jobFile = root.appendingPathComponent("live-hearts.json")
@@ -37,7 +39,7 @@ final class StudioFixture {
             at: Self.packageRoot.appendingPathComponent("jobs/live-hearts.json"), to: jobFile)
         server = try StudioServer(
             StudioOptions(
-                jobFile: jobFile.path, token: token, pluginSearchPath: Self.pluginSearchPath,
+                jobFile: jobFile.path, token: token, pluginSearchPath: pluginSearchPath,
                 statusInterval: statusInterval))
     }
 
