@@ -62,7 +62,9 @@ public struct HTTPLimits: Sendable {
     /// Seconds an idle connection stays open.
     public var idleTimeout: Int
 
-    public init(maxBodyBytes: Int = 1 << 20, headerBytes: Int = 32 * 1024, maxConnections: Int = 64, idleTimeout: Int = 60) {
+    public init(
+        maxBodyBytes: Int = 1 << 20, headerBytes: Int = 32 * 1024, maxConnections: Int = 64, idleTimeout: Int = 60
+    ) {
         self.maxBodyBytes = maxBodyBytes
         self.headerBytes = headerBytes
         self.maxConnections = maxConnections

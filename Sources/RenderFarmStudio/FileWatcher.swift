@@ -44,7 +44,9 @@ final class FileWatcher: Sendable {
                 for (watch, name) in Self.events(in: buffer, count: count) {
                     if watch == jobWatch && name == jobName { job = true }
                     if watches.contains(watch) && name.hasSuffix(".so") { plugins = true }
-                    if watch == jobWatch && name.hasSuffix(".so") && pluginFolders.contains(jobFolder) { plugins = true }
+                    if watch == jobWatch && name.hasSuffix(".so") && pluginFolders.contains(jobFolder) {
+                        plugins = true
+                    }
                 }
             }
             close(descriptor)

@@ -48,12 +48,15 @@ struct StudioRoutes: Sendable {
     /// Token, host and peer checks; nil when the request may go on.
     private func refuse(_ request: HTTPRequest) -> HTTPResponse? {
         if let token = options.token {
-            let bearer = request.headers["authorization"].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil }
+            let bearer = request.headers["authorization"].flatMap {
+                $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil
+            }
             let given = [request.headers["x-renderfarm-token"], bearer, request.cookies["renderfarm_token"]]
             let pageLoad = request.method == "GET" && (request.path == "/" || request.path == "/index.html")
             let queryToken = pageLoad ? request.query["token"] : nil
             guard (given + [queryToken]).contains(where: { $0 != nil && constantTimeEqual($0 ?? "", token) }) else {
-                return error(401, "a token is required: send it in the X-RenderFarm-Token header or the renderfarm_token cookie")
+                return error(
+                    401, "a token is required: send it in the X-RenderFarm-Token header or the renderfarm_token cookie")
             }
             return nil
         }
@@ -138,7 +141,9 @@ struct StudioRoutes: Sendable {
         cursor.queue(opening)
         return HTTPResponse(
             status: 200,
-            headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")],
+            headers: [
+                ("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no"),
+            ],
             body: .stream {
                 if isStopping() { return nil }
                 if let queued = cursor.takeQueued() { return queued }

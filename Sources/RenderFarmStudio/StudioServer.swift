@@ -18,13 +18,20 @@ public final class StudioServer: Sendable {
     public init(_ options: StudioOptions) throws(StudioError) {
         if !HTTPServer.isLoopback(options.host) && options.token == nil {
             throw StudioError(
-                message: "--host \(options.host) is not a loopback address: give --token so only those who know it can connect")
+                message:
+                    "--host \(options.host) is not a loopback address: give --token so only those who know it can connect"
+            )
         }
-        if let token = options.token, token.count < 8 || token.contains(where: { !$0.isASCII || $0.isWhitespace || $0 == ";" }) {
-            throw StudioError(message: "--token must be at least 8 printable ASCII characters without spaces or ';' (got \(token.count))")
+        if let token = options.token,
+            token.count < 8 || token.contains(where: { !$0.isASCII || $0.isWhitespace || $0 == ";" })
+        {
+            throw StudioError(
+                message:
+                    "--token must be at least 8 printable ASCII characters without spaces or ';' (got \(token.count))")
         }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: options.root, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: options.root, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
             throw StudioError(message: "--root \(options.root) is not a folder")
         }
         guard FileManager.default.fileExists(atPath: options.jobFile) else {

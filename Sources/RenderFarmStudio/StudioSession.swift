@@ -103,7 +103,10 @@ final class StudioSession: Sendable {
             if let ready = state.prepared[key] { return ready }
             let prepared: PreparedJob
             do {
-                guard let first = try RenderPlan.prepare([job], catalog: state.catalog, options: PlanOptions(scale: scale))
+                guard
+                    let first = try RenderPlan.prepare(
+                        [job], catalog: state.catalog, options: PlanOptions(scale: scale)
+                    )
                     .first
                 else { throw StudioFailure(status: 409, "the job has no frames") }
                 prepared = first

@@ -44,7 +44,8 @@ struct RawHTTP {
     }
 
     /// Opens `path` and returns what arrives within `seconds`, or once `enough` holds for it.
-    func stream(_ path: String, seconds: Double, after: (() throws -> Void)? = nil, enough: (String) -> Bool) throws
+    func stream(_ path: String, seconds: Double, after: (() throws -> Void)? = nil, until enough: (String) -> Bool)
+        throws
         -> String
     {
         let socket = try connect()
@@ -89,7 +90,9 @@ struct RawHTTP {
     private func write(_ socket: Int32, _ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Foundation.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Foundation.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { return }  // the server may close early (e.g. 413); read what it said
             offset += sent
         }
@@ -120,7 +123,8 @@ struct RawHTTP {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         var body = Array(bytes[(split + 4)...])
         if headers["transfer-encoding"]?.lowercased() == "chunked" { body = unchunk(body) }

@@ -46,7 +46,8 @@ struct StudioAPITests {
         #expect(job?["text"] as? String == edited)
     }
 
-    @Test("an invalid edit is refused with 422, every problem located exactly as validate prints it, the file untouched")
+    @Test(
+        "an invalid edit is refused with 422, every problem located exactly as validate prints it, the file untouched")
     func invalidEdit() throws {
         let studio = try StudioFixture()
         let original = studio.jobText
@@ -68,7 +69,9 @@ struct StudioAPITests {
             "validate", copy.path, "--plugin-path", StudioFixture.buildDirectory.path,
         ])
         #expect(validate.status == 65)
-        let printed = validate.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("renderfarm: error:") }
+        let printed = validate.stderr.split(separator: "\n").map(String.init).filter {
+            $0.hasPrefix("renderfarm: error:")
+        }
         let served = ((put.json?["errors"] as? [String]) ?? []).map {
             $0.replacingOccurrences(of: studio.jobFile.path, with: copy.path)
         }
@@ -114,13 +117,15 @@ struct StudioAPITests {
         #expect(binary.status == 400)
         let garbage = try studio.client.exchange(Array("NOT A REQUEST\r\n\r\n".utf8))
         #expect((400..<500).contains(garbage.status))
-        let longHeader = try studio.client.send("GET", "/api/job", headers: ["X-Long": String(repeating: "a", count: 100_000)])
+        let longHeader = try studio.client.send(
+            "GET", "/api/job", headers: ["X-Long": String(repeating: "a", count: 100_000)])
         #expect((400..<500).contains(longHeader.status))
         // The server still answers after all that.
         #expect(try studio.client.send("GET", "/api/job").status == 200)
     }
 
-    @Test("a token is required on every request when set; off loopback one must be set; foreign Host headers are refused")
+    @Test(
+        "a token is required on every request when set; off loopback one must be set; foreign Host headers are refused")
     func tokens() throws {
         #expect(throws: StudioError.self) {
             _ = try StudioServer(
@@ -132,9 +137,11 @@ struct StudioAPITests {
         let studio = try StudioFixture(token: token)
         #expect(studio.server.url.hasSuffix("?token=\(token)"))
         #expect(try studio.client.send("GET", "/api/job").status == 401)
-        #expect(try studio.client.send("GET", "/api/job", headers: ["X-RenderFarm-Token": "wrong-token-xx"]).status == 401)
+        #expect(
+            try studio.client.send("GET", "/api/job", headers: ["X-RenderFarm-Token": "wrong-token-xx"]).status == 401)
         #expect(try studio.client.send("GET", "/api/job", headers: ["X-RenderFarm-Token": token]).status == 200)
-        #expect(try studio.client.send("GET", "/api/job", headers: ["Cookie": "renderfarm_token=\(token)"]).status == 200)
+        #expect(
+            try studio.client.send("GET", "/api/job", headers: ["Cookie": "renderfarm_token=\(token)"]).status == 200)
         #expect(try studio.client.send("GET", "/api/job?token=\(token)").status == 401)
         let page = try studio.client.send("GET", "/?token=\(token)")
         #expect(page.status == 200)
@@ -149,17 +156,23 @@ struct StudioAPITests {
     func events() throws {
         let studio = try StudioFixture()
         let edited = studio.jobText.replacingOccurrences(of: #""rate": 4"#, with: #""rate": 5"#)
-        let afterPut = try studio.client.stream("/api/events", seconds: 20, after: {
-            _ = try studio.client.send("PUT", "/api/job", body: Array(edited.utf8))
-        }) { $0.contains(#""source":"api""#) }
+        let afterPut = try studio.client.stream(
+            "/api/events", seconds: 20,
+            after: {
+                _ = try studio.client.send("PUT", "/api/job", body: Array(edited.utf8))
+            }, until: { $0.contains(#""source":"api""#) }
+        )
         #expect(afterPut.contains("event: job"))
         #expect(afterPut.contains(#""version":2,"source":"api""#))
 
         let external = edited.replacingOccurrences(of: #""rate": 5"#, with: #""rate": 7000"#)
         let started = Date()
-        let afterEdit = try studio.client.stream("/api/events", seconds: 20, after: {
-            try external.write(to: studio.jobFile, atomically: true, encoding: .utf8)
-        }) { $0.contains(#""source":"file""#) }
+        let afterEdit = try studio.client.stream(
+            "/api/events", seconds: 20,
+            after: {
+                try external.write(to: studio.jobFile, atomically: true, encoding: .utf8)
+            }, until: { $0.contains(#""source":"file""#) }
+        )
         #expect(afterEdit.contains(#""source":"file""#))
         #expect(Date().timeIntervalSince(started) < 3)
         let job = try studio.client.send("GET", "/api/job").json
@@ -190,7 +203,7 @@ struct StudioAPITests {
         let studio = try StudioFixture()
         let port = studio.port
         let reader = Thread {
-            _ = try? RawHTTP(port: port).stream("/api/events", seconds: 30) { _ in false }
+            _ = try? RawHTTP(port: port).stream("/api/events", seconds: 30, until: { _ in false })
         }
         reader.start()
         #expect(StudioFixture.eventually(within: 5) { (try? studio.client.send("GET", "/api/job").status) == 200 })

@@ -29,7 +29,9 @@ final class StudioFixture {
     var client: RawHTTP { RawHTTP(port: port) }
     var port: Int { Int(URLComponents(string: server.url)?.port ?? 0) }
 
-    init(token: String? = nil, statusInterval: Double = 0.2, pluginSearchPath: [String] = StudioFixture.pluginSearchPath)
+    init(
+        token: String? = nil, statusInterval: Double = 0.2, pluginSearchPath: [String] = StudioFixture.pluginSearchPath
+    )
         throws
     {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("rf-studio-\(UUID().uuidString)")

@@ -11,7 +11,8 @@ struct StudioSessionTests {
         let out = studio.root.appendingPathComponent("out/sharded")
         for shard in ["0/2", "1/2"] {
             let result = try StudioFixture.renderfarm([
-                "render", studio.jobFile.path, "--frames", "0-9", "--scale", "0.25", "--shard", shard, "--out", out.path,
+                "render", studio.jobFile.path, "--frames", "0-9", "--scale", "0.25", "--shard", shard, "--out",
+                out.path,
             ])
             #expect(result.status == 0, "\(result.stderr)")
         }
@@ -29,7 +30,8 @@ struct StudioSessionTests {
         let overlay = try studio.client.send("GET", "/api/frames/100.png?scale=0.5&debug=1")
         #expect(plain.status == 200 && overlay.status == 200)
         #expect(plain.body != overlay.body)
-        let renamed = studio.jobText.replacingOccurrences(of: #""dir": "out/live-hearts""#, with: #""dir": "out/elsewhere""#)
+        let renamed = studio.jobText.replacingOccurrences(
+            of: #""dir": "out/live-hearts""#, with: #""dir": "out/elsewhere""#)
         #expect(try studio.client.send("PUT", "/api/job", body: Array(renamed.utf8)).status == 200)
         let misses = studio.server.cacheCounts.misses
         let again = try studio.client.send("GET", "/api/frames/100.png?scale=0.5")
@@ -50,10 +52,14 @@ struct StudioSessionTests {
         #expect((before?["errors"] as? [String])?.first?.contains("unknown effect \"floating-heart\"") == true)
 
         let library = plugins.appendingPathComponent("librenderfarm-floating-heart.so")
-        let appeared = try studio.client.stream("/api/events", seconds: 20, after: {
-            try FileManager.default.copyItem(
-                at: StudioFixture.buildDirectory.appendingPathComponent("librenderfarm-floating-heart.so"), to: library)
-        }) { $0.contains(#""source":"plugins""#) }
+        let appeared = try studio.client.stream(
+            "/api/events", seconds: 20,
+            after: {
+                try FileManager.default.copyItem(
+                    at: StudioFixture.buildDirectory.appendingPathComponent("librenderfarm-floating-heart.so"),
+                    to: library)
+            }, until: { $0.contains(#""source":"plugins""#) }
+        )
         #expect(appeared.contains(#""source":"plugins""#))
         let after = try studio.client.send("GET", "/api/job").json
         #expect(after?["valid"] as? Bool == true)
@@ -62,11 +68,14 @@ struct StudioSessionTests {
         #expect(try studio.client.send("GET", "/api/frames/10.png?scale=0.25").status == 200)
 
         // A rebuild: a new file at the same path is loaded from a fresh copy (dlopen keeps the old one).
-        let rebuilt = try studio.client.stream("/api/events", seconds: 20, after: {
-            let data = try Data(contentsOf: library)
-            try FileManager.default.removeItem(at: library)
-            try data.write(to: library)
-        }) { $0.contains(#""source":"plugins""#) }
+        let rebuilt = try studio.client.stream(
+            "/api/events", seconds: 20,
+            after: {
+                let data = try Data(contentsOf: library)
+                try FileManager.default.removeItem(at: library)
+                try data.write(to: library)
+            }, until: { $0.contains(#""source":"plugins""#) }
+        )
         #expect(rebuilt.contains(#""source":"plugins""#))
         let reloaded = try studio.client.send("GET", "/api/job").json
         let copy = ((reloaded?["layers"] as? [[String: Any]])?.first?["library"] as? String) ?? ""

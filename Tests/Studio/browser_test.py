@@ -140,6 +140,30 @@ def main():
         assert "invalid" in driver.find_element(
             By.CSS_SELECTOR, '.control[data-path="layers[0].params.rate"]').get_attribute("class")
         log("invalid value shown as: " + errors.splitlines()[0])
+        driver.save_screenshot(os.path.join(outdir, "studio-author-invalid.png"))
+        # Hot reload: another editor saves the job; the page shows the new text and validation.
+        spec = json.load(open(job))
+        spec["layers"][0]["params"]["rate"] = 30
+        saved = time.monotonic()
+        with open(job + ".tmp", "w") as edited:
+            json.dump(spec, edited, indent=2)
+        os.replace(job + ".tmp", job)
+        wait_for("the page to reload the edited file", lambda: '"rate": 30' in driver.execute_script(
+            "return document.getElementById('source').value") and "valid:" in driver.find_element(By.ID, "validity").text, 5)
+        reload_seconds = time.monotonic() - saved
+        assert reload_seconds < 1.5, f"hot reload took {reload_seconds:.2f} s"
+        log(f"external edit shown after {reload_seconds:.2f} s")
+
+        # Play at the job's fps, then pause; the debug overlay toggle gives another image.
+        driver.find_element(By.ID, "play").click()
+        played = set()
+        wait_for("playback to show several frames",
+                 lambda: played.add(frame_state(driver)["frame"]) or len(played) >= 4, 20)
+        driver.find_element(By.ID, "play").click()
+        paused = frame_state(driver)["frame"]
+        driver.find_element(By.ID, "debug").click()
+        wait_for("the debug overlay frame", lambda: "debug=1" in (frame_state(driver)["url"] or ""))
+        log(f"played through {len(played)} frames, paused at {paused}, --debug overlay shown")
         driver.save_screenshot(os.path.join(outdir, "studio-author.png"))
 
         # The farm view while a render runs: its progress advances.

@@ -19,7 +19,8 @@ public final class FramePreview {
             if debug {
                 do {
                     let context = try DrawingContext(surface: surface)
-                    try MotionOverlay.draw(job, frame: index, on: context, x: 0, y: 0, pointScale: job.spec.canvas.scale)
+                    try MotionOverlay.draw(
+                        job, frame: index, on: context, x: 0, y: 0, pointScale: job.spec.canvas.scale)
                     surface.flush()
                 } catch {
                     throw FrameFailure.drawing("--debug overlay: \(error)")

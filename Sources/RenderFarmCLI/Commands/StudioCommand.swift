@@ -24,7 +24,8 @@ struct StudioCommand: Command {
             OptionSpec(names: ["--port"], value: "N", help: "Port to listen on (default 8080; 0 picks a free one)."),
             OptionSpec(names: ["--host"], value: "ADDR", help: "Numeric address to bind (default 127.0.0.1)."),
             OptionSpec(names: ["--token"], value: "T", help: "Require T on every request (needed off loopback)."),
-            OptionSpec(names: ["--root"], value: "DIR", help: "Folder served and searched for renders (default: the job's)."),
+            OptionSpec(
+                names: ["--root"], value: "DIR", help: "Folder served and searched for renders (default: the job's)."),
             CommonOptions.pluginPath,
         ],
         positionals: 0...1)
@@ -74,7 +75,7 @@ struct StudioCommand: Command {
         }
         stop.wait()
         server.stop()
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
         terminal.note("renderfarm studio: stopped")
         return .ok
     }
