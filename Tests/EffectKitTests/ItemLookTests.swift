@@ -37,7 +37,7 @@ struct ItemLookTests {
     @Test("an image inside the job's folder loads, also through a link that stays inside")
     func loadsInside() throws {
         let folder = try JobFolder()
-        var loader = ItemLookLoader(jobDirectory: folder.job)
+        let loader = ItemLookLoader(jobDirectory: folder.job)
         let look = try loader.look(shape: "image", image: "art/blue.png", color: nil)
         #expect(look.image?.width == 4 && look.image?.height == 2)
         #expect(try loader.look(shape: "gift", image: "alias.png", color: nil).image != nil)
@@ -50,7 +50,7 @@ struct ItemLookTests {
         ])
     func refusesOutside(path: String) throws {
         let folder = try JobFolder()
-        var loader = ItemLookLoader(jobDirectory: folder.job)
+        let loader = ItemLookLoader(jobDirectory: folder.job)
         #expect(throws: EffectError(parameter: "image", "\(path) resolves outside the job's folder")) {
             try loader.look(shape: "image", image: path, color: nil)
         }
@@ -59,7 +59,7 @@ struct ItemLookTests {
     @Test("a missing file, a non-PNG, an unknown shape and an image shape without a path name the parameter")
     func errors() throws {
         let folder = try JobFolder()
-        var loader = ItemLookLoader(jobDirectory: folder.job)
+        let loader = ItemLookLoader(jobDirectory: folder.job)
         let missing = #expect(throws: EffectError.self) {
             try loader.look(shape: "box", image: "art/none.png", color: nil)
         }
@@ -86,7 +86,7 @@ struct ItemLookTests {
     @Test("the drawer paints each look around its centre", arguments: ItemShape.allCases)
     func draws(shape: ItemShape) throws {
         let folder = try JobFolder()
-        var loader = ItemLookLoader(jobDirectory: folder.job)
+        let loader = ItemLookLoader(jobDirectory: folder.job)
         let look = try loader.look(shape: shape.rawValue, image: shape == .image ? "art/blue.png" : nil, color: nil)
         let surface = try ImageSurface(width: 100, height: 100)
         let context = try DrawingContext(surface: surface)

@@ -65,11 +65,10 @@ struct ParabolicDrop: Effect {
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
         size = try parameters.size("size")
         let mode: LandingMode = try parameters.choice("onLand")
-        var loader = ItemLookLoader(jobDirectory: context.jobDirectory)
-        look = try loader.look(
+        look = try ItemLookLoader(context: context).look(
             shape: try parameters.string("shape"),
             image: parameters.contains("image") ? try parameters.string("image") : nil,
-            color: parameters.contains("color") ? try parameters.color("color") : nil)
+            color: parameters.contains("color") ? try parameters.color("color") : nil, size: size)
         let geometry = DropGeometry(
             size: size, origin: try Self.origin(parameters["from"]), target: try parameters.rect("target"),
             deviation: try parameters.number("deviation"), arcHeight: try parameters.number("arcHeight"),

@@ -25,15 +25,15 @@ struct BounceSetup {
     let scene: PhysicsScene
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
-        var looks = ItemLookLoader(jobDirectory: context.jobDirectory)
+        let looks = ItemLookLoader(context: context)
         let defaults = ItemDefaults(
             size: try parameters.size("size"), shape: try parameters.string("shape"),
             image: parameters.contains("image") ? try parameters.string("image") : nil,
             color: parameters.contains("color") ? try parameters.color("color") : nil)
         switch (parameters["items"], parameters["spawn"]) {
-        case (let list?, nil): items = try Self.listedItems(list, defaults: defaults, looks: &looks)
+        case (let list?, nil): items = try Self.listedItems(list, defaults: defaults, looks: looks)
         case (nil, let spawn?):
-            items = try Self.spawnedItems(spawn, defaults: defaults, context: context, looks: &looks)
+            items = try Self.spawnedItems(spawn, defaults: defaults, context: context, looks: looks)
         case (.some, .some): throw EffectError(parameter: "spawn", "give items or spawn, not both")
         case (nil, nil):
             throw EffectError(parameter: "items", "missing: give items [...] or spawn {count, area, interval}")
@@ -63,7 +63,7 @@ struct BounceSetup {
         var color: Color?
     }
 
-    private static func listedItems(_ value: JSONValue, defaults: ItemDefaults, looks: inout ItemLookLoader)
+    private static func listedItems(_ value: JSONValue, defaults: ItemDefaults, looks: ItemLookLoader)
         throws(EffectError) -> [BounceItem]
     {
         guard let list = value.arrayValue, !list.isEmpty else {
@@ -86,7 +86,7 @@ struct BounceSetup {
                 color: try object["color"].map { value throws(EffectError) in
                     try EffectParameters.color(value, parameter: name + ".color")
                 } ?? defaults.color,
-                prefix: name + ".")
+                size: size, prefix: name + ".")
             let velocity =
                 try object["velocity"].map { value throws(EffectError) in
                     try EffectParameters.point(value, parameter: name + ".velocity")
@@ -101,13 +101,14 @@ struct BounceSetup {
     }
 
     private static func spawnedItems(
-        _ value: JSONValue, defaults: ItemDefaults, context: EffectContext, looks: inout ItemLookLoader
+        _ value: JSONValue, defaults: ItemDefaults, context: EffectContext, looks: ItemLookLoader
     ) throws(EffectError) -> [BounceItem] {
         let object = try NestedObject(value, parameter: "spawn", keys: spawnKeys)
         let count = try object.integer("count", in: 1...PhysicsLimits.maxItems) ?? 1
         let area = try EffectParameters.rect(object["area"], parameter: "spawn.area")
         let interval = try object.number("interval", in: 0...3600) ?? defaultInterval
-        let look = try looks.look(shape: defaults.shape, image: defaults.image, color: defaults.color)
+        let look = try looks.look(
+            shape: defaults.shape, image: defaults.image, color: defaults.color, size: defaults.size)
         let isDisc = look.body(size: defaults.size).isDisc
         return (0..<count).map { index in
             var random = SeededRandom(seed: context.itemSeed(index))

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import StrictJSON
 
@@ -17,36 +18,30 @@ public enum JobLoader {
     static let parseLimits = JSONParser.Limits(
         maxBytes: maxFileBytes, maxDepth: 32, maxStringBytes: 4096, maxContainerCount: 100_000)
 
+    /// Reads and validates the job file at `path` (through `InputFile`: a named pipe, a device or a
+    /// folder is refused without waiting on it).
     public static func load(_ path: String) throws(JobError) -> LoadedJob {
         let url = URL(fileURLWithPath: path).standardizedFileURL
-        let absolute = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
-            throw .missing(file: path)
-        }
-        guard !isDirectory.boolValue else { throw .unreadable(file: path, reason: "is a folder, not a job file") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: absolute)[.size] as? Int) ?? 0
-        guard size <= maxFileBytes else {
-            throw .syntax(
-                file: path, message: "\(size) bytes is larger than the \(maxFileBytes)-byte limit for job files")
-        }
-        guard let handle = FileHandle(forReadingAtPath: absolute) else {
-            throw .unreadable(file: path, reason: "permission denied")
-        }
-        defer { try? handle.close() }
-        let data: Data
+        let data: [UInt8]
         do {
-            data = try handle.read(upToCount: maxFileBytes + 1) ?? Data()
+            data = try InputFile.read(url.path, limit: maxFileBytes)
         } catch {
-            throw .unreadable(file: path, reason: error.localizedDescription)
+            switch error {
+            case .missing: throw .missing(file: path)
+            case .notAFile(_, let kind): throw .notAFile(file: path, kind: kind)
+            case .tooLarge(_, let bytes, _):
+                throw .syntax(
+                    file: path, message: "\(bytes) bytes is larger than the \(maxFileBytes)-byte limit for job files")
+            case .unreadable(_, let reason): throw .unreadable(file: path, reason: reason)
+            }
         }
         let defaultName = url.deletingPathExtension().lastPathComponent
         let spec = try decode(data, file: path, defaultName: defaultName)
-        return LoadedJob(spec: spec, file: absolute, directory: url.deletingLastPathComponent().path)
+        return LoadedJob(spec: spec, file: url.path, directory: url.deletingLastPathComponent().path)
     }
 
     /// Parses and validates job-file bytes; `file` names the source in messages.
-    public static func decode(_ data: Data, file: String, defaultName: String) throws(JobError) -> JobSpec {
+    public static func decode(_ data: some Collection<UInt8>, file: String, defaultName: String) throws(JobError) -> JobSpec {
         let document: JSONValue
         do {
             document = try JSONParser.parse(data, limits: parseLimits)
