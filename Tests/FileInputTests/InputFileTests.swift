@@ -2,7 +2,7 @@ import FileInput
 import Foundation
 import Testing
 
-/// A folder holding a regular file, a named pipe, a socket, links and a subfolder.
+/// A folder holding a regular file, a named pipe, links and a subfolder (sockets: the CLI tests).
 private final class SpecialFolder {
     let path: String
 
@@ -11,31 +11,11 @@ private final class SpecialFolder {
         try FileManager.default.createDirectory(atPath: path + "/folder", withIntermediateDirectories: true)
         try Data("{\"a\": 1}".utf8).write(to: URL(fileURLWithPath: path + "/file.json"))
         try #require(mkfifo(path + "/pipe", 0o644) == 0)
-        try #require(Self.bindSocket(at: path + "/socket"))
         try FileManager.default.createSymbolicLink(atPath: path + "/zero", withDestinationPath: "/dev/zero")
         try FileManager.default.createSymbolicLink(atPath: path + "/link.json", withDestinationPath: "file.json")
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// Creates a listening-capable Unix socket file at `path` (the descriptor is closed, the file stays).
-    static func bindSocket(at path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
-        }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
-            }
-        }
-    }
 }
 
 @Suite("Reading input files")
@@ -50,7 +30,7 @@ struct InputFileTests {
     @Test(
         "special files are refused at once with what they are",
         arguments: [
-            ("pipe", FileKind.namedPipe), ("socket", .socket), ("zero", .characterDevice), ("folder", .directory),
+            ("pipe", FileKind.namedPipe), ("zero", .characterDevice), ("folder", .directory),
         ])
     func refusesSpecialFiles(name: String, kind: FileKind) throws {
         let folder = try SpecialFolder()

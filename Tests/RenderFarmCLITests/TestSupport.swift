@@ -34,14 +34,18 @@ enum Binary {
         var signal: Int32?
         var stdout: String
         var stderr: String
+        /// Set when the process was still running at its deadline and was killed.
+        var timedOut = false
     }
 
-    /// Runs `renderfarm` with `arguments` in `directory` and waits for it.
+    /// Runs `renderfarm` with `arguments` in `directory` and waits for it; with a `deadline` (seconds),
+    /// a process still running then is killed and the result says `timedOut`.
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws
-        -> Result
-    {
-        try Running(arguments, in: directory, environment: environment).wait()
+    static func run(
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+        deadline: Double? = nil
+    ) throws -> Result {
+        try Running(arguments, in: directory, environment: environment).wait(deadline: deadline)
     }
 
     /// A `renderfarm` process started in the background, for tests that signal or kill it.
@@ -75,14 +79,23 @@ enum Binary {
 
         func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-        /// Waits for the process and returns what it printed.
-        func wait() -> Result {
+        /// Waits for the process and returns what it printed; past `deadline` seconds it is killed.
+        func wait(deadline: Double? = nil) -> Result {
+            var timedOut = false
+            if let deadline {
+                let end = Date().addingTimeInterval(deadline)
+                while process.isRunning && Date() < end { usleep(10_000) }
+                if process.isRunning {
+                    timedOut = true
+                    signal(SIGKILL)
+                }
+            }
             process.waitUntilExit()
             let signaled = process.terminationReason == .uncaughtSignal
             return Result(
                 status: process.terminationStatus, signal: signaled ? process.terminationStatus : nil,
                 stdout: (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "",
-                stderr: (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "")
+                stderr: (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "", timedOut: timedOut)
         }
     }
 }
