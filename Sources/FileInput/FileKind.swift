@@ -11,8 +11,16 @@ public enum FileKind: String, Sendable, Equatable {
     case symbolicLink = "a symbolic link"
     case unknown = "a special file"
 
+    /// What `path` names now (`lstat` when `followLastLink` is false); nil when nothing is there. Only for
+    /// messages after an `open` failed: deciding by it before opening would race with the file changing.
+    public init?(path: String, followLastLink: Bool = true) {
+        var info = stat()
+        guard (followLastLink ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
+        self.init(mode: info.st_mode)
+    }
+
     /// The kind encoded in `st_mode`.
-    init(mode: mode_t) {
+    public init(mode: mode_t) {
         switch mode & S_IFMT {
         case S_IFREG: self = .regular
         case S_IFDIR: self = .directory

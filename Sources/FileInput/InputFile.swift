@@ -92,9 +92,9 @@ public final class InputFile {
         case ELOOP where !followLastLink: return .notAFile(path: path, kind: .symbolicLink)
         // open(2) of a socket, or of a device without a driver: say what it is.
         case ENXIO, EOPNOTSUPP:
-            var info = stat()
-            let found = followLastLink ? stat(path, &info) : lstat(path, &info)
-            if found == 0 { return .notAFile(path: path, kind: FileKind(mode: info.st_mode)) }
+            if let kind = FileKind(path: path, followLastLink: followLastLink), kind != .regular {
+                return .notAFile(path: path, kind: kind)
+            }
             return .unreadable(path: path, reason: reason(code))
         default: return .unreadable(path: path, reason: reason(code))
         }

@@ -17,19 +17,19 @@ extension FuzzTests {
         case .jobArgument:
             try special.create(at: folder.url.appendingPathComponent("job.json").path)
             for command in ["validate", "render"] {
-                let result = try run([command, "job.json"], in: folder)
+                let result = try runDeadlined([command, "job.json"], in: folder)
                 #expect(result.status == 66, "\(command): \(result.stderr)")
                 #expect(result.stderr.contains("job.json is \(special.kind), not a file"), "\(result.stderr)")
             }
         case .scannedJob:
             try special.create(at: folder.url.appendingPathComponent("jobs/a.json").path, making: folder)
-            let alone = try run(["validate", "jobs"], in: folder)
+            let alone = try runDeadlined(["validate", "jobs"], in: folder)
             #expect(alone.status == 66, "\(alone.stderr)")
             #expect(alone.stderr.contains("warning: jobs/a.json is \(special.kind), not a file; skipped"))
             #expect(alone.stderr.contains("no job files found in jobs"))
             try folder.write(SmallJob.text(), to: "jobs/b.json")
             for command in ["validate", "render"] {
-                let result = try run([command, "jobs"] + SmallJob.quiet(command), in: folder)
+                let result = try runDeadlined([command, "jobs"] + SmallJob.quiet(command), in: folder)
                 #expect(result.status == 0, "\(command): \(result.stderr)")
                 #expect(result.stderr.contains("warning: jobs/a.json is \(special.kind), not a file; skipped"))
             }
@@ -42,7 +42,7 @@ extension FuzzTests {
                 special == .deviceLink
                 ? "image: art.png resolves outside the job's folder" : "image: art.png is \(special.kind), not a file"
             for command in ["validate", "render"] {
-                let result = try run([command, "job.json"] + SmallJob.quiet(command), in: folder)
+                let result = try runDeadlined([command, "job.json"] + SmallJob.quiet(command), in: folder)
                 #expect(result.status == 65, "\(command): \(result.stderr)")
                 #expect(result.stderr.contains("job.json: layers[0].params: parabolic-drop: \(message)"))
             }
@@ -50,8 +50,8 @@ extension FuzzTests {
         }
     }
 
-    /// Runs `renderfarm` in `folder` under the deadline; a timeout is recorded as a failure.
-    private func run(_ arguments: [String], in folder: TemporaryFolder) throws -> Binary.Result {
+    /// Runs `renderfarm` in `folder` under the deadline; a timeout or a crash is recorded as a failure.
+    func runDeadlined(_ arguments: [String], in folder: TemporaryFolder) throws -> Binary.Result {
         let result = try Binary.run(arguments, in: folder.url, deadline: Self.specialFileDeadline)
         #expect(!result.timedOut, "renderfarm \(arguments.joined(separator: " ")) hung: killed after the deadline")
         #expect(result.signal == nil || result.timedOut, "crashed: \(result.stderr)")

@@ -84,17 +84,26 @@ final class Journal: Sendable {
         // O_NONBLOCK: a named pipe put in the journal's place fails at once (ENXIO) or is refused below.
         let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK | (truncate ? O_TRUNC : 0)
         let fd = open(path, flags, 0o644)
-        guard fd >= 0 else { throw AtomicFile.error(errno, path) }
+        guard fd >= 0 else {
+            let code = errno
+            // ENXIO: a named pipe nobody reads, or a socket.
+            if code == ENXIO, let kind = FileKind(path: path), kind != .regular { throw Self.notAFile(path, kind) }
+            throw AtomicFile.error(code, path)
+        }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+        guard fstat(fd, &info) == 0, FileKind(mode: info.st_mode) == .regular else {
             close(fd)
-            throw .cannotCreate(path: path, reason: "not a regular file")
+            throw Self.notAFile(path, FileKind(mode: info.st_mode))
         }
         self.path = path
         descriptor = Mutex(fd)
     }
 
     deinit { descriptor.withLock { _ = close($0) } }
+
+    private static func notAFile(_ path: String, _ kind: FileKind) -> OutputError {
+        .cannotCreate(path: path, reason: InputFileError.notAFile(path: path, kind: kind).reason)
+    }
 
     func append(_ entry: JournalEntry) throws(OutputError) {
         var line = Array(entry.json.serialized().utf8)
