@@ -37,7 +37,8 @@ let package = Package(
         .target(name: "FileInput"),
         .target(name: "CairoKit", dependencies: ["CCairo", "FileInput"]),
         .target(
-            name: "EffectKit", dependencies: ["CairoKit", "FileInput", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]
+            name: "EffectKit",
+            dependencies: ["CairoKit", "FileInput", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]
         ),
         .target(
             name: "RenderFarm",

@@ -108,7 +108,8 @@ struct ItemLookTests {
         try Data(header).write(to: folder.root.appendingPathComponent("job/art/huge.png"))
         #expect(
             throws: EffectError(
-                parameter: "image", "art/huge.png is 16000 × 16000 pixels, too large to draw (the limit is 8192 pixels a side)")
+                parameter: "image",
+                "art/huge.png is 16000 × 16000 pixels, too large to draw (the limit is 8192 pixels a side)")
         ) {
             try loader.look(shape: "image", image: "art/huge.png", color: nil)
         }

@@ -40,8 +40,9 @@ struct InputFileTests {
             try InputFile.read(path, limit: 100)
         }
         #expect(Date().timeIntervalSince(start) < 1)
-        #expect(InputFileError.notAFile(path: "jobs/a.json", kind: .namedPipe).description
-            == "jobs/a.json is a named pipe, not a file")
+        #expect(
+            InputFileError.notAFile(path: "jobs/a.json", kind: .namedPipe).description
+                == "jobs/a.json is a named pipe, not a file")
     }
 
     @Test("a final link is refused when links are not followed")

@@ -75,6 +75,7 @@ enum SmallJob {
         let layer =
             image.map { #"{"effect": "parabolic-drop", "params": {"shape": "image", "image": "\#($0)"}}"# }
             ?? #"{"effect": "floating-heart", "params": {"emitter": [25, 45], "size": 10}}"#
-        return #"{"canvas": {"width": 50, "height": 50, "scale": 1}, "fps": 30, "duration": 0.1, "layers": [\#(layer)]}"#
+        return
+            #"{"canvas": {"width": 50, "height": 50, "scale": 1}, "fps": 30, "duration": 0.1, "layers": [\#(layer)]}"#
     }
 }

@@ -52,7 +52,8 @@ public enum SequenceEncoder {
                 try InputFile.check(output.path(of: frame))
             } catch {
                 let reason = if case .missing = error { "is listed in the manifest but missing" } else { error.reason }
-                throw .unusableSequence(directory: output.directory, reason: "\(frame.file) \(reason); render the job again")
+                throw .unusableSequence(
+                    directory: output.directory, reason: "\(frame.file) \(reason); render the job again")
             }
         }
         let sequence = output.sequence

@@ -29,7 +29,9 @@ public enum JobError: Error, Equatable, CustomStringConvertible {
 
     public var file: String {
         switch self {
-        case .missing(let file), .unreadable(let file, _), .notAFile(let file, _), .syntax(let file, _), .invalid(let file, _): file
+        case .missing(let file), .unreadable(let file, _), .notAFile(let file, _), .syntax(let file, _),
+            .invalid(let file, _):
+            file
         }
     }
 

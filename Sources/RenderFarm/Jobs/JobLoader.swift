@@ -41,7 +41,9 @@ public enum JobLoader {
     }
 
     /// Parses and validates job-file bytes; `file` names the source in messages.
-    public static func decode(_ data: some Collection<UInt8>, file: String, defaultName: String) throws(JobError) -> JobSpec {
+    public static func decode(_ data: some Collection<UInt8>, file: String, defaultName: String) throws(JobError)
+        -> JobSpec
+    {
         let document: JSONValue
         do {
             document = try JSONParser.parse(data, limits: parseLimits)
