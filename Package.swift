@@ -30,6 +30,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("deflate"), .linkedLibrary("z")]
         ),
         .target(name: "RenderFarmPluginABI"),
+        // Names the plugin and frame on stderr when a plugin crashes the process (signal-safe C).
+        .target(name: "CFaultReport"),
 
         .target(name: "StrictJSON"),
         // The one reader of input files (regular files only, never blocking): below CairoKit so that
@@ -42,7 +44,9 @@ let package = Package(
         ),
         .target(
             name: "RenderFarm",
-            dependencies: ["CairoKit", "FileInput", "RenderFarmPluginABI", "CPNGWriter", "CCrypto", "StrictJSON"]
+            dependencies: [
+                "CairoKit", "FileInput", "RenderFarmPluginABI", "CPNGWriter", "CCrypto", "StrictJSON", "CFaultReport",
+            ]
         ),
         .target(name: "RenderFarmCLI", dependencies: ["RenderFarm"]),
         .executableTarget(name: "renderfarm", dependencies: ["RenderFarmCLI"]),

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `renderfarm` binary, the way a user would, and captures what it prints.
 enum Binary {
@@ -34,18 +35,28 @@ enum Binary {
         var signal: Int32?
         var stdout: String
         var stderr: String
-        /// Set when the process was still running at its deadline and was killed.
-        var timedOut = false
     }
 
-    /// Runs `renderfarm` with `arguments` in `directory` and waits for it; with a `deadline` (seconds),
-    /// a process still running then is killed and the result says `timedOut`.
+    /// Runs `renderfarm` with `arguments` in `directory` and waits for it; past `timeout` seconds it is
+    /// killed and an issue is recorded (see `Running.wait`).
     @discardableResult
     static func run(
-        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-        deadline: Double? = nil
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], timeout: Double = 300
     ) throws -> Result {
-        try Running(arguments, in: directory, environment: environment).wait(deadline: deadline)
+        try Running(arguments, in: directory, environment: environment).wait(timeout: timeout)
+    }
+
+    /// Returns once `condition` holds, checking it every 5 ms; records an issue and throws when
+    /// `running` ends first or 60 s pass.
+    static func waitUntil(_ what: String, running: Running, _ condition: () -> Bool) throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            guard running.process.isRunning, ContinuousClock.now < deadline else {
+                let result = running.wait()
+                throw ToolError(message: "never happened: \(what) (\(result.status): \(result.stderr))")
+            }
+            usleep(5_000)
+        }
     }
 
     /// A `renderfarm` process started in the background, for tests that signal or kill it.
@@ -79,23 +90,21 @@ enum Binary {
 
         func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-        /// Waits for the process and returns what it printed; past `deadline` seconds it is killed.
-        func wait(deadline: Double? = nil) -> Result {
-            var timedOut = false
-            if let deadline {
-                let end = Date().addingTimeInterval(deadline)
-                while process.isRunning && Date() < end { usleep(10_000) }
-                if process.isRunning {
-                    timedOut = true
-                    signal(SIGKILL)
-                }
+        /// Waits for the process and returns what it printed; a process still running after
+        /// `timeout` seconds is killed, so a hung binary fails its test instead of stalling CI.
+        func wait(timeout: Double = 300) -> Result {
+            let deadline = ContinuousClock.now + .seconds(timeout)
+            while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
+            if process.isRunning {
+                Issue.record("renderfarm \(process.arguments ?? []) still running after \(timeout) s: killed")
+                kill(process.processIdentifier, SIGKILL)
             }
             process.waitUntilExit()
             let signaled = process.terminationReason == .uncaughtSignal
             return Result(
                 status: process.terminationStatus, signal: signaled ? process.terminationStatus : nil,
                 stdout: (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "",
-                stderr: (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "", timedOut: timedOut)
+                stderr: (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "")
         }
     }
 }

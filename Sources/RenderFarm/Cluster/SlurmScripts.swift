@@ -30,13 +30,18 @@ public struct SlurmScripts: Sendable, Equatable {
         public var concurrency: Int?
         public var frames: String?
         public var interleaved: Bool
+        /// `render --isolate` in each task, with `--frame-timeout` when set.
+        public var isolate = false
+        public var frameTimeout: Double?
 
         public init(
             executable: String, jobFiles: [String], output: String, jobFolders: [String], scriptFolder: String,
             pluginPath: [String], name: String, tasks: Int, maxRunning: Int? = nil, partition: String? = nil,
             time: String? = nil, cpusPerTask: Int? = nil, concurrency: Int? = nil, frames: String? = nil,
-            interleaved: Bool = false
+            interleaved: Bool = false, isolate: Bool = false, frameTimeout: Double? = nil
         ) {
+            self.isolate = isolate
+            self.frameTimeout = frameTimeout
             self.executable = executable
             self.jobFiles = jobFiles
             self.output = output
@@ -112,6 +117,8 @@ public struct SlurmScripts: Sendable, Equatable {
         if let frames = request.frames { arguments += ["--frames", Self.quote(frames)] }
         arguments += ["-j", request.concurrency.map(String.init) ?? "\"${SLURM_CPUS_ON_NODE:-1}\""]
         arguments += request.pluginPath.flatMap { ["--plugin-path", Self.quote($0)] }
+        if request.isolate { arguments += ["--isolate"] }
+        if let timeout = request.frameTimeout { arguments += ["--frame-timeout", String(format: "%g", timeout)] }
         arguments += ["--progress", "plain"]
 
         render = Self.script(

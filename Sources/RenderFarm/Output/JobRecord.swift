@@ -20,6 +20,17 @@ public struct JobRecord: Sendable, Equatable {
         public var id: String
         public var identifier: String
         public var version: String
+        /// The library file it was loaded from ("" in records of older renderfarms).
+        public var path: String
+        /// The library file's sha256 ("" in records of older renderfarms).
+        public var sha256: String
+
+        var json: JSONValue {
+            .object([
+                "id": .string(id), "identifier": .string(identifier), "version": .string(version),
+                "path": .string(path), "sha256": .string(sha256),
+            ])
+        }
     }
 
     public var name: String
@@ -59,7 +70,12 @@ public struct JobRecord: Sendable, Equatable {
         self.frames = frames ?? job.jobFrames
         prefix = spec.output.prefix
         padding = spec.output.padding
-        plugins = job.plugins.map { Plugin(id: $0.id, identifier: $0.identifier, version: $0.version) }
+        var seen: Set<String> = []
+        plugins = job.layers.map(\.plugin).filter { seen.insert($0.info.id).inserted }.map {
+            Plugin(
+                id: $0.info.id, identifier: $0.info.identifier, version: $0.info.version, path: $0.info.path,
+                sha256: $0.librarySHA256)
+        }
         canonical = job.canonical
     }
 
@@ -80,9 +96,6 @@ public struct JobRecord: Sendable, Equatable {
     public func time(ofFrame index: Int) -> Double { Double(index) / fps }
 
     var json: JSONValue {
-        let plugins: [JSONValue] = plugins.map {
-            .object(["id": .string($0.id), "identifier": .string($0.identifier), "version": .string($0.version)])
-        }
         return .object([
             "format": .string(Self.format), "version": .number(Double(Self.version)),
             "name": .string(name), "source": .string(source), "fingerprint": .string(fingerprint),
@@ -94,7 +107,7 @@ public struct JobRecord: Sendable, Equatable {
             ]),
             "fps": .number(fps), "duration": .number(duration), "frames": .string(frames.description),
             "output": .object(["prefix": .string(prefix), "padding": .number(Double(padding))]),
-            "plugins": .array(plugins),
+            "plugins": .array(plugins.map(\.json)),
             "canonical": canonical,
         ])
     }
@@ -148,7 +161,10 @@ public struct JobRecord: Sendable, Equatable {
             guard let plugin = value.objectValue, let id = plugin["id"]?.stringValue,
                 let identifier = plugin["identifier"]?.stringValue, let version = plugin["version"]?.stringValue
             else { throw fail("has an invalid plugin entry") }
-            plugins.append(Plugin(id: id, identifier: identifier, version: version))
+            plugins.append(
+                Plugin(
+                    id: id, identifier: identifier, version: version, path: plugin["path"]?.stringValue ?? "",
+                    sha256: plugin["sha256"]?.stringValue ?? ""))
         }
         do {
             frames =

@@ -46,8 +46,33 @@ public enum RenderPlan {
                 errors.append(error)
             }
         }
+        errors += sharedFolders(prepared)
         guard errors.isEmpty else { throw PlanError(errors: errors) }
         return prepared
+    }
+
+    /// Jobs of one run whose output folders are the same or nested: each would overwrite or mix
+    /// into the other's frames, journal and manifest.
+    static func sharedFolders(_ jobs: [PreparedJob]) -> [JobError] {
+        let folders = jobs.map { realPath($0.outputDirectory) }
+        var errors: [JobError] = []
+        for second in jobs.indices {
+            for first in 0..<second {
+                let (a, b) = (folders[first], folders[second])
+                guard a == b || b.hasPrefix(a + "/") || a.hasPrefix(b + "/") else { continue }
+                let relation = a == b ? "the same output folder as" : "an output folder nested with that of"
+                errors.append(
+                    .invalid(
+                        file: jobs[second].job.file,
+                        issues: [
+                            JobIssue(
+                                path: "output.dir",
+                                "\(jobs[second].outputDirectory) is \(relation) \(jobs[first].job.file) "
+                                    + "(\(jobs[first].outputDirectory)); give each job its own output.dir")
+                        ]))
+            }
+        }
+        return errors
     }
 
     static func prepare(_ job: LoadedJob, catalog: PluginCatalog, options: PlanOptions, jobCount: Int)
@@ -154,6 +179,7 @@ public enum RenderPlan {
         let layerValues: [JSONValue] = zip(spec.layers, layers).map { layer, validated in
             .object([
                 "effect": .string(validated.0.info.id), "pluginVersion": .string(validated.0.info.version),
+                "pluginSHA256": .string(validated.0.librarySHA256),
                 "start": .number(layer.start), "params": .object(validated.1),
             ])
         }

@@ -7,7 +7,8 @@ struct RenderCommand: Command {
         name: "render",
         abstract: "Render job files into PNG frames and a manifest.",
         usage: "render JOB|DIR … [-j N] [--frames SET] [--shard K/N] [--out DIR] [--force] [--fail-fast] "
-            + "[--progress auto|plain|json|none] [--scale S] [--video FILE [--preset P] [--crf N]]",
+            + "[--progress auto|plain|json|none] [--scale S] [--isolate [--frame-timeout S]] "
+            + "[--video FILE [--preset P] [--crf N]]",
         discussion: """
             Frames of all jobs share one scheduler with N frames in flight. A re-run renders only
             what is missing or changed (the journal in the output folder records finished frames);
@@ -15,7 +16,9 @@ struct RenderCommand: Command {
             output folder, each with its own journal, and `renderfarm merge` writes the manifest.
             Results go to standard output, progress to standard error. Exit codes: 0 ok, 1 some
             frames failed, 64 usage, 65 invalid job, 66 missing file, 69 no plugins, 73 cannot
-            create output, 74 I/O error, 130 interrupted.
+            create output, 74 I/O error, 75 the output folder is in use by another run,
+            130 interrupted. With --isolate, frames are drawn in worker processes: a plugin that
+            crashes or hangs (past --frame-timeout) fails only the frame it was drawing.
             With --video FILE one job is rendered straight into a video: frames are drawn
             concurrently and piped in frame order to one ffmpeg (no PNGs, journal or manifest);
             the result equals `renderfarm encode` of the PNGs with the same preset (69 when ffmpeg
@@ -44,7 +47,7 @@ struct RenderCommand: Command {
             EncodeCommand.presetOption,
             EncodeCommand.crfOption,
             OptionSpec(names: ["--verbose"], value: nil, help: "With --video: print the exact ffmpeg command."),
-        ],
+        ] + isolateOptions,
         positionals: 1...Int.max)
 
     let arguments: ParsedArguments
@@ -52,10 +55,12 @@ struct RenderCommand: Command {
     let progress: ProgressMode
     let shard: Shard
     let scale: Double?
+    let isolation: Isolation?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         scale = try Self.scale(arguments, command: "render")
+        isolation = try Self.isolation(arguments, scale: scale)
         try Self.checkVideoOptions(arguments)
         concurrency =
             try arguments.integer("--jobs", in: 1...1024, command: "render")
@@ -89,7 +94,7 @@ struct RenderCommand: Command {
         let options = RenderOptions(
             concurrency: concurrency, force: arguments.flag("--force"),
             failFast: arguments.flag("--fail-fast"), shard: shard, stop: stop,
-            cacheStaticLayers: !redraw)
+            cacheStaticLayers: !redraw, isolation: isolation)
         let reporter = ProgressReporter(terminal: terminal, mode: progress)
         let summary: RenderSummary
         do {
@@ -127,6 +132,41 @@ struct RenderCommand: Command {
             return .framesFailed
         }
         return .ok
+    }
+}
+
+extension RenderCommand {
+    /// `--isolate [--frame-timeout SECONDS]`: the worker processes' command line and time limit.
+    static func isolation(_ arguments: ParsedArguments, scale: Double?) throws(UsageError) -> Isolation? {
+        let timeout = try frameTimeout(arguments, command: "render")
+        guard arguments.flag("--isolate") else { return nil }
+        if arguments.value("--video") != nil {
+            throw UsageError(
+                message: "--isolate renders PNG frames; it cannot be combined with --video", command: "render")
+        }
+        return Isolation(arguments: WorkerCommand.arguments(for: arguments, scale: scale), frameTimeout: timeout)
+    }
+
+    static let isolateOptions = [
+        OptionSpec(
+            names: ["--isolate"], value: nil,
+            help: "Draw frames in worker processes: a plugin that crashes or hangs fails only its frame."),
+        OptionSpec(
+            names: ["--frame-timeout"], value: "SECONDS",
+            help: "With --isolate: kill a worker whose frame takes longer, and fail that attempt."),
+    ]
+
+    /// `--frame-timeout SECONDS`, which only `--isolate` can enforce.
+    static func frameTimeout(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double? {
+        guard let text = arguments.value("--frame-timeout") else { return nil }
+        guard arguments.flag("--isolate") else {
+            throw UsageError(message: "--frame-timeout needs --isolate", command: command)
+        }
+        guard let value = Double(text), value > 0, value <= 86_400 else {
+            throw UsageError(
+                message: "--frame-timeout expects seconds in (0, 86400], got \"\(text)\"", command: command)
+        }
+        return value
     }
 }
 

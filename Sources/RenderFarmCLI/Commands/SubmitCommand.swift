@@ -7,7 +7,7 @@ struct SubmitCommand: Command {
         name: "submit",
         abstract: "Render on a Slurm cluster: an array job of shards, then a merge job.",
         usage: "submit JOB … --slurm [--tasks N] [--max-running M] [--partition P] [--time T] "
-            + "[--cpus-per-task C] [--out DIR] [--frames SET] [-j N] [--dry-run] [--wait]",
+            + "[--cpus-per-task C] [--out DIR] [--frames SET] [-j N] [--isolate [--frame-timeout S]] [--dry-run] [--wait]",
         discussion: """
             Checks the jobs, writes render.sbatch (an array job: task K runs `renderfarm render …
             --shard K/N`), merge.sbatch (runs `renderfarm merge` after every task succeeded) and
@@ -35,7 +35,7 @@ struct SubmitCommand: Command {
             OptionSpec(names: ["--dry-run"], value: nil, help: "Print the scripts; write and submit nothing."),
             OptionSpec(names: ["--wait"], value: nil, help: "Wait for the merge job and report the result."),
             CommonOptions.pluginPath,
-        ],
+        ] + RenderCommand.isolateOptions,
         positionals: 1...Int.max)
 
     let arguments: ParsedArguments
@@ -44,9 +44,11 @@ struct SubmitCommand: Command {
     let cpusPerTask: Int?
     let concurrency: Int?
     let interleaved: Bool
+    let frameTimeout: Double?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
+        frameTimeout = try RenderCommand.frameTimeout(arguments, command: "submit")
         guard arguments.flag("--slurm") else {
             throw UsageError(message: "submit needs a scheduler: add --slurm (the one supported)", command: "submit")
         }
@@ -89,7 +91,8 @@ struct SubmitCommand: Command {
                     name: jobs.count == 1 ? first.job.spec.name : "\(first.job.spec.name)+\(jobs.count - 1)",
                     tasks: tasks, maxRunning: maxRunning, partition: arguments.value("--partition"),
                     time: arguments.value("--time"), cpusPerTask: cpusPerTask, concurrency: concurrency,
-                    frames: arguments.value("--frames"), interleaved: interleaved))
+                    frames: arguments.value("--frames"), interleaved: interleaved, isolate: arguments.flag("--isolate"),
+                    frameTimeout: frameTimeout))
         } catch {
             terminal.error("\(error.description)\nsee `renderfarm submit --help`")
             return .usage

@@ -78,14 +78,30 @@ enum CommonOptions {
         let catalog = catalog(arguments)
         if catalog.plugins.isEmpty {
             terminal.error("no plugins found; searched: \(catalog.searchPath.joined(separator: ", "))")
-            catalog.diagnostics.forEach { terminal.note("renderfarm: warning: \($0)") }
+            reportDiagnostics(catalog, usedIDs: [], terminal: terminal)
             return .failure(.unavailable)
         }
+        reportDiagnostics(catalog, usedIDs: Set(jobs.flatMap { $0.spec.layers.map(\.effect) }), terminal: terminal)
         do {
             return .success(try RenderPlan.prepare(jobs, catalog: catalog, options: options))
         } catch {
             terminal.error(error.description)
             return .failure(ExitCode(error))
+        }
+    }
+
+    /// Warns about every library on the search path that was skipped, and about each id the jobs
+    /// use that another library also provides (the first on the search path wins).
+    static func reportDiagnostics(_ catalog: PluginCatalog, usedIDs: Set<String>, terminal: Terminal) {
+        for diagnostic in catalog.diagnostics {
+            if case .duplicateID(let id, let path, let firstPath) = diagnostic {
+                guard usedIDs.contains(id) else { continue }
+                terminal.note(
+                    "renderfarm: warning: plugin id \"\(id)\" is provided by \(firstPath) and by \(path); "
+                        + "using \(firstPath) (first on the search path)")
+            } else {
+                terminal.note("renderfarm: warning: skipped \(diagnostic)")
+            }
         }
     }
 }
