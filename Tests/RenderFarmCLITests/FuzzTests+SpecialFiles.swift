@@ -47,6 +47,18 @@ extension FuzzTests {
                 #expect(result.stderr.contains("job.json: layers[0].params: parabolic-drop: \(message)"))
             }
             #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"), "a refused job wrote output")
+        case .dataFile:
+            try special.create(at: folder.url.appendingPathComponent("rows.csv").path)
+            try folder.write(SmallJob.text(rows: "rows.csv"), to: "job.json")
+            let message =
+                special == .deviceLink
+                ? "rows.csv resolves outside the job's folder" : "rows.csv is \(special.kind), not a file"
+            for command in ["validate", "render"] {
+                let result = try runDeadlined([command, "job.json"] + SmallJob.quiet(command), in: folder)
+                #expect(result.status == 65, "\(command): \(result.stderr)")
+                #expect(result.stderr.contains("job.json: variants.rows: \(message)"), "\(result.stderr)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"), "a refused job wrote output")
         }
     }
 

@@ -61,6 +61,8 @@ enum InputPlace: String, CaseIterable, CustomStringConvertible, Sendable {
     case scannedJob
     /// A `parabolic-drop` layer's `image`.
     case imageAsset
+    /// A data file a job names (`variants.rows`).
+    case dataFile
 
     var description: String { rawValue }
 }
@@ -70,12 +72,13 @@ enum SmallJob {
     /// `--progress none` for `render`, nothing for commands without progress.
     static func quiet(_ command: String) -> [String] { command == "render" ? ["--progress", "none"] : [] }
 
-    /// A 50 × 50 pt job of three frames, with an optional `parabolic-drop` image.
-    static func text(image: String? = nil) -> String {
+    /// A 50 × 50 pt job of three frames, with an optional `parabolic-drop` image and variant rows file.
+    static func text(image: String? = nil, rows: String? = nil) -> String {
         let layer =
             image.map { #"{"effect": "parabolic-drop", "params": {"shape": "image", "image": "\#($0)"}}"# }
             ?? #"{"effect": "floating-heart", "params": {"emitter": [25, 45], "size": 10}}"#
-        return
-            #"{"canvas": {"width": 50, "height": 50, "scale": 1}, "fps": 30, "duration": 0.1, "layers": [\#(layer)]}"#
+        let variants = rows.map { #""variants": {"rows": "\#($0)"}, "# } ?? ""
+        return #"{"canvas": {"width": 50, "height": 50, "scale": 1}, "fps": 30, "duration": 0.1, \#(variants)"#
+            + #""layers": [\#(layer)]}"#
     }
 }

@@ -14,6 +14,10 @@ enum CommonOptions {
     static let pluginPath = OptionSpec(
         names: ["--plugin-path"], value: "DIR", help: "Search DIR for plugins first (repeatable).", repeatable: true)
 
+    static let variants = OptionSpec(
+        names: ["--variants"], value: "NAMES",
+        help: "Only these variants of jobs with variants: names or 0-based indexes, e.g. alice@2x,3,5-7.")
+
     static func catalog(_ arguments: ParsedArguments) -> PluginCatalog {
         PluginCatalog.discover(searchPath: PluginCatalog.searchPath(extra: arguments.all("--plugin-path")))
     }
@@ -44,9 +48,10 @@ enum CommonOptions {
         var jobs: [LoadedJob] = []
         var worst: ExitCode?
         var skipped = 0
-        for file in jobFiles(paths) {
+        let files = jobFiles(paths)
+        for file in files {
             do {
-                jobs.append(try JobLoader.load(file.path))
+                jobs += try JobLoader.loadAll(file.path)
             } catch {
                 if case .notAFile = error, file.scanned {
                     terminal.note("renderfarm: warning: \(error.description); skipped")
@@ -58,7 +63,7 @@ enum CommonOptions {
             }
         }
         if let worst { return .failure(worst) }
-        guard !jobs.isEmpty else {
+        guard files.count > skipped else {
             let also = skipped > 0 ? " (\(skipped) skipped)" : ""
             terminal.error("no job files found in \(paths.joined(separator: " "))\(also)")
             return .failure(.noInput)
@@ -70,10 +75,18 @@ enum CommonOptions {
     static func prepare(_ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal)
         -> Result<[PreparedJob], ExitCode>
     {
-        let jobs: [LoadedJob]
+        var jobs: [LoadedJob]
         switch loadJobs(paths, terminal: terminal) {
         case .success(let loaded): jobs = loaded
         case .failure(let code): return .failure(code)
+        }
+        if let selection = arguments.value("--variants") {
+            switch VariantSelection.pick(selection, from: jobs) {
+            case .success(let picked): jobs = picked
+            case .failure(let error):
+                terminal.error("\(error.message)\nsee `renderfarm \(arguments.spec.name) --help`")
+                return .failure(.usage)
+            }
         }
         let catalog = catalog(arguments)
         if catalog.plugins.isEmpty {
