@@ -35,31 +35,32 @@ extension FuzzTests {
             }
             #expect(FileManager.default.fileExists(atPath: folder.path + "/jobs/out/b/manifest.json"))
         case .imageAsset:
-            try special.create(at: folder.url.appendingPathComponent("art.png").path)
-            try folder.write(SmallJob.text(image: "art.png"), to: "job.json")
-            // A link to /dev/zero is refused by the confinement rule before anything is opened.
-            let message =
-                special == .deviceLink
-                ? "image: art.png resolves outside the job's folder" : "image: art.png is \(special.kind), not a file"
-            for command in ["validate", "render"] {
-                let result = try runDeadlined([command, "job.json"] + SmallJob.quiet(command), in: folder)
-                #expect(result.status == 65, "\(command): \(result.stderr)")
-                #expect(result.stderr.contains("job.json: layers[0].params: parabolic-drop: \(message)"))
-            }
-            #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"), "a refused job wrote output")
+            try expectJobRefused(
+                special, named: "art.png", job: SmallJob.text(image: "art.png"),
+                at: "layers[0].params: parabolic-drop: image", in: folder)
         case .dataFile:
-            try special.create(at: folder.url.appendingPathComponent("rows.csv").path)
-            try folder.write(SmallJob.text(rows: "rows.csv"), to: "job.json")
-            let message =
-                special == .deviceLink
-                ? "rows.csv resolves outside the job's folder" : "rows.csv is \(special.kind), not a file"
-            for command in ["validate", "render"] {
-                let result = try runDeadlined([command, "job.json"] + SmallJob.quiet(command), in: folder)
-                #expect(result.status == 65, "\(command): \(result.stderr)")
-                #expect(result.stderr.contains("job.json: variants.rows: \(message)"), "\(result.stderr)")
-            }
-            #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"), "a refused job wrote output")
+            try expectJobRefused(
+                special, named: "rows.csv", job: SmallJob.text(rows: "rows.csv"), at: "variants.rows", in: folder)
         }
+    }
+
+    /// Puts `special` at `name` in `folder` beside `job.json` (holding `job`, which names it), and checks that
+    /// `validate` and `render` refuse the job with exit 65 and a message at `place`, writing nothing.
+    private func expectJobRefused(
+        _ special: SpecialFile, named name: String, job: String, at place: String, in folder: TemporaryFolder
+    ) throws {
+        try special.create(at: folder.url.appendingPathComponent(name).path)
+        try folder.write(job, to: "job.json")
+        // A link to /dev/zero is refused by the confinement rule before anything is opened.
+        let message =
+            special == .deviceLink
+            ? "\(name) resolves outside the job's folder" : "\(name) is \(special.kind), not a file"
+        for command in ["validate", "render"] {
+            let result = try runDeadlined([command, "job.json"] + SmallJob.quiet(command), in: folder)
+            #expect(result.status == 65, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("job.json: \(place): \(message)"), "\(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"), "a refused job wrote output")
     }
 
     /// Runs `renderfarm` in `folder`; past the deadline it is killed and the test fails (`Binary.run`).
