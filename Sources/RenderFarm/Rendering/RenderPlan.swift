@@ -32,7 +32,7 @@ public struct PlanOptions: Sendable {
 /// folders resolved and confined.
 public enum RenderPlan {
     /// The renderer's version, part of every frame's fingerprint.
-    public static let rendererVersion = "0.2.0"
+    public static let rendererVersion = "0.3.0"
 
     public static func prepare(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
         throws(PlanError) -> [PreparedJob]
