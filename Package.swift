@@ -40,18 +40,27 @@ let package = Package(
         .target(name: "CFaultReport"),
 
         .target(name: "StrictJSON"),
-        .target(name: "CairoKit", dependencies: ["CCairo"]),
-        .target(name: "EffectKit", dependencies: ["CairoKit", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]),
+        // The one reader of input files (regular files only, never blocking): below CairoKit so that
+        // image assets (EffectKit) and job files, manifests and journals (RenderFarm) share it.
+        .target(name: "FileInput"),
+        .target(name: "CairoKit", dependencies: ["CCairo", "FileInput"]),
+        .target(
+            name: "EffectKit",
+            dependencies: ["CairoKit", "FileInput", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]
+        ),
         .target(
             name: "RenderFarm",
-            dependencies: ["CairoKit", "RenderFarmPluginABI", "CPNGWriter", "CCrypto", "StrictJSON", "CFaultReport"]
+            dependencies: [
+                "CairoKit", "FileInput", "RenderFarmPluginABI", "CPNGWriter", "CCrypto", "StrictJSON", "CFaultReport",
+            ]
         ),
         // The studio: a small Swift interface over libmicrohttpd (its variadic C calls in a C shim),
         // and the web page with its API; the engine stays free of HTTP.
         .target(name: "CHTTPShim", dependencies: ["CMicroHTTPD"]),
         .target(name: "MicroHTTP", dependencies: ["CHTTPShim", "CMicroHTTPD"]),
-        .target(name: "RenderFarmStudio", dependencies: ["RenderFarm", "MicroHTTP", "CInotify", "StrictJSON"]),
-        .target(name: "RenderFarmCLI", dependencies: ["RenderFarm", "RenderFarmStudio"]),
+        .target(
+            name: "RenderFarmStudio", dependencies: ["RenderFarm", "FileInput", "MicroHTTP", "CInotify", "StrictJSON"]),
+        .target(name: "RenderFarmCLI", dependencies: ["RenderFarm", "FileInput", "RenderFarmStudio"]),
         .executableTarget(name: "renderfarm", dependencies: ["RenderFarmCLI"]),
 
         // Effect plugins: one dynamic library each, loaded by id through the C ABI.
@@ -73,6 +82,7 @@ let package = Package(
         ),
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
+        .testTarget(name: "FileInputTests", dependencies: ["FileInput"]),
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
         .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm", "CPNGWriter", "CairoKit"]),
         .testTarget(name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI", "CCrypto", "CairoKit"]),

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import MicroHTTP
 import RenderFarm
@@ -121,12 +122,13 @@ struct StudioRoutes: Sendable {
             return error(403, "\(asked) is not a file under \(options.root)")
         }
         guard real.hasSuffix(".png") else { return error(403, "only PNG frames are served") }
-        guard let handle = FileHandle(forReadingAtPath: real),
-            let data = try? handle.read(upToCount: StudioLimits.maxFileBytes + 1)
-        else { return error(404, "cannot read \(asked)") }
-        try? handle.close()
-        guard data.count <= StudioLimits.maxFileBytes else { return error(413, "\(asked) is too large to serve") }
-        return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: .bytes(Array(data)))
+        do {
+            let bytes = try InputFile.read(real, limit: StudioLimits.maxFileBytes)
+            return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: .bytes(bytes))
+        } catch {
+            if case .tooLarge = error { return self.error(413, "\(asked) is too large to serve") }
+            return self.error(404, "cannot read \(asked): \(error)")
+        }
     }
 
     /// `GET /api/events`: `job` when the job or its validation changes, `status` when the farm does.

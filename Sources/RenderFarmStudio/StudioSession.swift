@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import RenderFarm
 import StrictJSON
@@ -144,11 +145,10 @@ final class StudioSession: Sendable {
         }
     }
 
+    /// The job file's text; nil when it is missing, not a regular file, or larger than a job file may be.
     private static func read(_ path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: JobLoader.maxFileBytes + 1) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        guard let bytes = try? InputFile.read(path, limit: JobLoader.maxFileBytes) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// What `renderfarm validate FILE` says about `text` as the contents of the job file.
@@ -156,7 +156,7 @@ final class StudioSession: Sendable {
         guard let text else { return Validation(jobs: [], errors: [.missing(file: options.jobFile)]) }
         let jobs: [LoadedJob]
         do {
-            jobs = try JobLoader.loadAll(Data(text.utf8), file: options.jobFile)
+            jobs = try JobLoader.loadAll(Array(text.utf8), file: options.jobFile)
         } catch {
             return Validation(jobs: [], errors: [error])
         }

@@ -32,7 +32,7 @@ struct Validation: Sendable {
                 list += issues.map { .object(["path": .string($0.path), "message": .string($0.message)]) }
             case .syntax(_, let message):
                 list.append(.object(["path": .string(""), "message": .string(message)]))
-            case .missing, .unreadable:
+            default:
                 list.append(.object(["path": .string(""), "message": .string(error.description)]))
             }
         }

@@ -30,7 +30,7 @@ struct BounceSetup {
     let scene: PhysicsScene
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
-        var looks = ItemLookLoader(jobDirectory: context.jobDirectory)
+        var looks = ItemLookLoader(context: context)
         let defaults = ItemDefaults(
             size: try parameters.size("size"), shape: try parameters.string("shape"),
             image: parameters.contains("image") ? try parameters.string("image") : nil,
@@ -44,7 +44,8 @@ struct BounceSetup {
                     : "give one of items, spawn and events, not \(given.joined(separator: " and "))")
         }
         switch source {
-        case "items": items = try Self.listedItems(parameters["items"], name: "items", defaults: defaults, looks: &looks)
+        case "items":
+            items = try Self.listedItems(parameters["items"], name: "items", defaults: defaults, looks: &looks)
         case "events":
             items = try Self.listedItems(
                 parameters["events"], name: "events", defaults: defaults, looks: &looks, context: context)
@@ -102,7 +103,7 @@ struct BounceSetup {
                 color: try object["color"].map { value throws(EffectError) in
                     try EffectParameters.color(value, parameter: name + ".color")
                 } ?? defaults.color,
-                prefix: name + ".")
+                size: size, prefix: name + ".")
             let velocity =
                 try object["velocity"].map { value throws(EffectError) in
                     try EffectParameters.point(value, parameter: name + ".velocity")
@@ -131,7 +132,8 @@ struct BounceSetup {
         let count = try object.integer("count", in: 1...PhysicsLimits.maxItems) ?? 1
         let area = try EffectParameters.rect(object["area"], parameter: "spawn.area")
         let interval = try object.number("interval", in: 0...3600) ?? defaultInterval
-        let look = try looks.look(shape: defaults.shape, image: defaults.image, color: defaults.color)
+        let look = try looks.look(
+            shape: defaults.shape, image: defaults.image, color: defaults.color, size: defaults.size)
         let isDisc = look.body(size: defaults.size).isDisc
         return (0..<count).map { index in
             var random = SeededRandom(seed: context.itemSeed(index))

@@ -44,7 +44,7 @@ struct StudioCommand: Command {
 
     func run(_ terminal: Terminal) -> ExitCode {
         let given = arguments.positionals.first ?? "."
-        guard let jobFile = CommonOptions.jobFiles([given]).first, FileManager.default.fileExists(atPath: jobFile)
+        guard let jobFile = CommonOptions.jobFiles([given]).first?.path, FileManager.default.fileExists(atPath: jobFile)
         else {
             terminal.error("\(given): no job file found")
             return .noInput
