@@ -12,19 +12,6 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// Whether the peer connected from a loopback address.
     public var peerIsLoopback: Bool
-
-    public init(
-        method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-        cookies: [String: String] = [:], body: [UInt8] = [], peerIsLoopback: Bool = true
-    ) {
-        self.method = method
-        self.path = path
-        self.query = query
-        self.headers = headers
-        self.cookies = cookies
-        self.body = body
-        self.peerIsLoopback = peerIsLoopback
-    }
 }
 
 /// A response: a status, header fields, and a body that is either bytes or a stream.

@@ -9,18 +9,12 @@ final class StudioFixture {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The build folder with the `renderfarm` executable and the plugin libraries.
+    /// The build folder with the `renderfarm` executable and the plugin libraries: the test
+    /// executable's own folder (`swift test` runs it from there), else the debug build.
     static let buildDirectory: URL = {
-        let executable = URL(
-            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0])
-        var folder = executable.deletingLastPathComponent()
-        while folder.path != "/"
-            && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("renderfarm").path)
-        {
-            folder = folder.deletingLastPathComponent()
-        }
-        return folder
+        let running = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let hasBinary = FileManager.default.isExecutableFile(atPath: running.appendingPathComponent("renderfarm").path)
+        return hasBinary ? running : packageRoot.appendingPathComponent(".build/debug")
     }()
 
     let root: URL

@@ -151,7 +151,7 @@ def main():
         wait_for("the page to reload the edited file", lambda: '"rate": 30' in driver.execute_script(
             "return document.getElementById('source').value") and "valid:" in driver.find_element(By.ID, "validity").text, 5)
         reload_seconds = time.monotonic() - saved
-        assert reload_seconds < 1.5, f"hot reload took {reload_seconds:.2f} s"
+        assert reload_seconds < 2, f"hot reload took {reload_seconds:.2f} s"
         log(f"external edit shown after {reload_seconds:.2f} s")
 
         # Play at the job's fps, then pause; the debug overlay toggle gives another image.
