@@ -109,7 +109,7 @@ enum MP4Boxes {
                     }
                     bytes.replaceSubrange(at..<at + 4, with: Self.bytes(ofUInt32: UInt32(moved)))
                 } else {
-                    bytes.replaceSubrange(at..<at + 8, with: Self.bytes(ofUInt32: UInt32(moved >> 32)))
+                    bytes.replaceSubrange(at..<at + 4, with: Self.bytes(ofUInt32: UInt32(moved >> 32)))
                     bytes.replaceSubrange(at + 4..<at + 8, with: Self.bytes(ofUInt32: UInt32(moved & 0xFFFF_FFFF)))
                 }
             }

@@ -36,7 +36,8 @@ public struct VideoResult: Sendable {
     public var elapsed: Double
     /// The most frames held in memory at once, rendered but not yet written.
     public var peakBufferedFrames: Int
-    /// alpha-packed: the VAP config written beside the video.
+    /// alpha-packed: where colour and alpha sit in each frame, and the VAP config written beside the video.
+    public var layout: AlphaPackedLayout? = nil
     public var configFile: String? = nil
 }
 
@@ -147,7 +148,8 @@ public enum VideoSession {
         return VideoResult(
             file: target, sha256: SHA256.hex(ofFile: target) ?? "", bytes: bytes,
             frames: frames.count, command: shown, elapsed: seconds,
-            peakBufferedFrames: buffer.peakHeld, configFile: config)
+            peakBufferedFrames: buffer.peakHeld, layout: config == nil ? nil : plan.alphaPackedLayout,
+            configFile: config)
     }
 }
 
