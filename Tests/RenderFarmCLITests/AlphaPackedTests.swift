@@ -27,7 +27,8 @@ struct AlphaPackedTests {
 
     /// jobs/live-stream.json at --scale 1: 375 × 667 pixels, 30 fps, opaque.
     static let liveStream = Case(
-        job: "jobs/live-stream.json", name: "live-stream", scale: "1", width: 375, height: 667, fps: 30, videoWidth: 768,
+        job: "jobs/live-stream.json", name: "live-stream", scale: "1", width: 375, height: 667, fps: 30,
+        videoWidth: 768,
         videoHeight: 672, level: 31, minColourPSNR: 35)
     static let frames = 30
     static let minAlphaPSNR = 38.0
@@ -48,17 +49,19 @@ struct AlphaPackedTests {
         try Self.renderPNGs(Self.liveStream, into: pngs)
         let encode = try Binary.run(["encode", pngs.path, "--preset", "alpha-packed", "--progress", "none"])
         try #require(encode.status == 0, "\(encode.stderr)")
-        let video = pngs.appendingPathComponent("live-stream.mp4")
+        let video = pngs.appendingPathComponent("live-stream-alpha.mp4")
         try Self.checkVideo(video, Self.liveStream)
 
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: pngs.appendingPathComponent("manifest.json")))
+        let manifest = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: pngs.appendingPathComponent("manifest.json")))
         let encodes = (manifest as? [String: Any])?["encodes"] as? [[String: Any]] ?? []
-        let entry = try #require(encodes.first { $0["file"] as? String == "live-stream.mp4" })
+        let entry = try #require(encodes.first { $0["file"] as? String == "live-stream-alpha.mp4" })
         #expect(entry["preset"] as? String == "alpha-packed")
-        #expect(entry["config"] as? String == "live-stream.vap.json")
+        #expect(entry["config"] as? String == "live-stream-alpha.vap.json")
         let layout = entry["layout"] as? [String: Any]
         #expect(layout?["videoW"] as? Int == 768 && layout?["videoH"] as? Int == 672, "\(entry)")
-        #expect(layout?["aFrame"] as? [Int] == [379, 0, 375, 667] && layout?["rgbFrame"] as? [Int] == [0, 0, 375, 667])
+        #expect(
+            layout?["aFrame"] as? [Int] == [379, 0, 375, 667] && layout?["rgbFrame"] as? [Int] == [0, 0, 375, 667])
 
         let quality = try Self.unpackAndCompare(video, with: pngs, in: folder.url, Self.liveStream)
         print("alpha-packed encode of live-stream: colour PSNR \(quality.colour) dB, alpha PSNR \(quality.alpha) dB")
@@ -81,7 +84,9 @@ struct AlphaPackedTests {
         let pngs = folder.url.appendingPathComponent("pngs")
         try Self.renderPNGs(Self.liveStream, into: pngs)
         let quality = try Self.unpackAndCompare(video, with: pngs, in: folder.url, Self.liveStream)
-        print("alpha-packed render --video of live-stream: colour PSNR \(quality.colour) dB, alpha PSNR \(quality.alpha) dB")
+        print(
+            "alpha-packed render --video of live-stream: colour PSNR \(quality.colour) dB, alpha PSNR \(quality.alpha) dB"
+        )
     }
 
     @Test("a transparent job keeps its alpha (live-hearts); colour is bounded by 4:2:0 chroma on thin outlines")
@@ -91,14 +96,15 @@ struct AlphaPackedTests {
         // sample between 2 × 2 pixels, so colour PSNR there is ~27 dB in any H.264 4:2:0 file
         // (the same graph with yuv444p gives ~52 dB); alpha, carried as luma, is not affected.
         let hearts = Case(
-            job: "jobs/live-hearts.json", name: "live-hearts", scale: "2", width: 750, height: 1334, fps: 60, videoWidth: 1504,
+            job: "jobs/live-hearts.json", name: "live-hearts", scale: "2", width: 750, height: 1334, fps: 60,
+            videoWidth: 1504,
             videoHeight: 1344, level: 42, minColourPSNR: 24)
         let folder = try TemporaryFolder()
         let pngs = folder.url.appendingPathComponent("pngs")
         try Self.renderPNGs(hearts, into: pngs)
         let encode = try Binary.run(["encode", pngs.path, "--preset", "alpha-packed", "--progress", "none"])
         try #require(encode.status == 0, "\(encode.stderr)")
-        let video = pngs.appendingPathComponent("live-hearts.mp4")
+        let video = pngs.appendingPathComponent("live-hearts-alpha.mp4")
         try Self.checkVideo(video, hearts)
         let quality = try Self.unpackAndCompare(video, with: pngs, in: folder.url, hearts)
         print("alpha-packed encode of live-hearts: colour PSNR \(quality.colour) dB, alpha PSNR \(quality.alpha) dB")
@@ -119,7 +125,8 @@ struct AlphaPackedTests {
         #expect(encode.stderr.contains("libx265") && encode.stderr.contains("yuva420p"), "\(encode.stderr)")
         #expect(encode.stderr.contains("--preset alpha-packed"), "\(encode.stderr)")
         let video = try Binary.run([
-            "render", Self.liveStream.job, "--frames", "0-1", "--video", folder.url.appendingPathComponent("v.mov").path,
+            "render", Self.liveStream.job, "--frames", "0-1", "--video",
+            folder.url.appendingPathComponent("v.mov").path,
             "--preset", "hevc-alpha", "--progress", "none",
         ])
         #expect(video.status == 69)
@@ -131,7 +138,8 @@ struct AlphaPackedTests {
         let folder = try TemporaryFolder()
         let plain = folder.url.appendingPathComponent("plain.mp4")
         let render = try Binary.run([
-            "render", Self.liveStream.job, "--frames", "0-1", "--scale", "0.5", "--video", plain.path, "--progress", "none",
+            "render", Self.liveStream.job, "--frames", "0-1", "--scale", "0.5", "--video", plain.path, "--progress",
+            "none",
         ])
         try #require(render.status == 0, "\(render.stderr)")
         let out = folder.url.appendingPathComponent("out").path

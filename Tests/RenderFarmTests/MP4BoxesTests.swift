@@ -11,7 +11,8 @@ struct MP4BoxesTests {
     /// ftyp, moov with one stco (2 chunks) and one co64 (1 chunk) pointing into mdat, then mdat.
     static func file() -> [UInt8] {
         let ftyp = box("ftyp", Array("isom".utf8) + [0, 0, 2, 0])
-        let stco = box("stco", [0, 0, 0, 0, 0, 0, 0, 2] + MP4Boxes.bytes(ofUInt32: 100) + MP4Boxes.bytes(ofUInt32: 104))
+        let stco = box(
+            "stco", [0, 0, 0, 0, 0, 0, 0, 2] + MP4Boxes.bytes(ofUInt32: 100) + MP4Boxes.bytes(ofUInt32: 104))
         let co64 = box("co64", [0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0] + MP4Boxes.bytes(ofUInt32: 108))
         let stbl = box("stbl", stco + co64)
         let moov = box("moov", box("trak", box("mdia", box("minf", stbl))))

@@ -75,7 +75,8 @@ public enum AlphaUnpacker {
         }
         try process.finish()
         guard frames == config.frames else {
-            throw .notAlphaPacked(path: video, reason: "it holds \(frames) frames but its config says f = \(config.frames)")
+            throw .notAlphaPacked(
+                path: video, reason: "it holds \(frames) frames but its config says f = \(config.frames)")
         }
         return UnpackResult(
             directory: directory, frames: frames, config: config, configSource: source,

@@ -31,6 +31,10 @@ public enum EncodePreset: String, CaseIterable, Sendable {
         }
     }
 
+    /// What the default file name adds to the job's name, so that presets sharing an extension
+    /// (mp4 and alpha-packed, prores4444 and hevc-alpha) never replace each other's video.
+    public var nameSuffix: String { self == .alphaPacked || self == .hevcAlpha ? "-alpha" : "" }
+
     /// ffmpeg's muxer name, given with `-f` so temporary file names need no extension.
     var muxer: String {
         switch self {
@@ -104,7 +108,8 @@ public enum EncodePreset: String, CaseIterable, Sendable {
             ]
         case .hevcAlpha:
             [
-                "-c:v", "libx265", "-preset", "medium", "-crf", "\(crf ?? 24)", "-pix_fmt", "yuva420p", "-tag:v", "hvc1",
+                "-c:v", "libx265", "-preset", "medium", "-crf", "\(crf ?? 24)", "-pix_fmt", "yuva420p", "-tag:v",
+                "hvc1",
                 "-movflags", "+faststart",
             ]
         }

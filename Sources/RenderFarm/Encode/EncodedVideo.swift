@@ -25,8 +25,8 @@ public enum EncodedVideo {
             throw .output(.io(path: target, reason: "cannot insert the vapc box: \(error.reason)"))
         }
         let config = configPath(forVideo: target)
-        try write(json, to: config)
         try write(packed, to: target)
+        try write(json, to: config)
         unlink(temporary)
         return config
     }

@@ -27,7 +27,9 @@ extension FFmpeg {
         guard preset == .hevcAlpha else { return }
         let formats = try pixelFormats(of: "libx265")
         guard !formats.contains(where: { $0.hasPrefix("yuva") }) else { return }
-        let found = formats.isEmpty ? "has no libx265 encoder" : "has a libx265 without alpha (\(formats.joined(separator: " ")))"
+        let found =
+            formats.isEmpty
+            ? "has no libx265 encoder" : "has a libx265 without alpha (\(formats.joined(separator: " ")))"
         throw .encoderUnavailable(
             "--preset hevc-alpha needs an ffmpeg whose libx265 encodes yuva420p (ffmpeg 7.1 or later with x265 4.0); "
                 + "\(executable) \(found). Use --preset alpha-packed (H.264 with the alpha beside the colour, which "

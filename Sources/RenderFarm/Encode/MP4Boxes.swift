@@ -69,7 +69,9 @@ enum MP4Boxes {
     /// every chunk offset (`stco`, `co64`) moved by the box's size so the samples are still found.
     static func insertingVapc(_ json: [UInt8], into mp4: [UInt8]) throws(MP4Error) -> [UInt8] {
         let top = try children(of: mp4, in: 0..<mp4.count)
-        guard let ftyp = top.first, ftyp.type == "ftyp" else { throw MP4Error(reason: "the file does not start with ftyp") }
+        guard let ftyp = top.first, ftyp.type == "ftyp" else {
+            throw MP4Error(reason: "the file does not start with ftyp")
+        }
         guard !top.contains(where: { $0.type == "vapc" }) else { throw MP4Error(reason: "the file has a vapc box") }
         let size = 8 + json.count
         guard size <= Int(UInt32.max) else { throw MP4Error(reason: "the config is too large for a box") }
@@ -93,7 +95,9 @@ enum MP4Boxes {
             }
             guard box.type == "stco" || box.type == "co64" else { continue }
             let width = box.type == "stco" ? 4 : 8
-            guard box.payload.count >= 8 else { throw MP4Error(reason: "\(box.type) at byte \(box.start) is truncated") }
+            guard box.payload.count >= 8 else {
+                throw MP4Error(reason: "\(box.type) at byte \(box.start) is truncated")
+            }
             let count = Int(uint32(bytes, box.payloadStart + 4))
             guard count <= (box.payload.count - 8) / width else {
                 throw MP4Error(reason: "\(box.type) at byte \(box.start) lists more entries than it holds")

@@ -47,9 +47,11 @@ struct PlayerCompositor {
                         return UInt32(source[row.first * stride + column.first * 3 + channel])
                     }
                     func texel(_ x: Int, _ y: Int) -> Double { Double(source[y * stride + x * 3 + channel]) }
-                    let top = texel(column.first, row.first) * (1 - column.weight)
+                    let top =
+                        texel(column.first, row.first) * (1 - column.weight)
                         + texel(column.second, row.first) * column.weight
-                    let bottom = texel(column.first, row.second) * (1 - column.weight)
+                    let bottom =
+                        texel(column.first, row.second) * (1 - column.weight)
                         + texel(column.second, row.second) * column.weight
                     return UInt32((top * (1 - row.weight) + bottom * row.weight).rounded())
                 }

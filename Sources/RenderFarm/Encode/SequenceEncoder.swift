@@ -94,7 +94,7 @@ public enum SequenceEncoder {
         let target =
             options.output.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
             ?? (output.directory as NSString).appendingPathComponent(
-                safeName(output.jobName) + "."
+                safeName(output.jobName) + options.preset.nameSuffix + "."
                     + options.preset.fileExtension)
         let folder = (target as NSString).deletingLastPathComponent
         let temporary = (folder as NSString).appendingPathComponent(

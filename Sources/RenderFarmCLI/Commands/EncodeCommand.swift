@@ -18,7 +18,7 @@ struct EncodeCommand: Command {
             in a vapc box and in <name>.vap.json; check it with `renderfarm unpack-alpha`),
             hevc-alpha (HEVC with alpha in .mov, where ffmpeg's libx265 encodes yuva420p; exit 69
             otherwise). The video is written
-            to OUTDIR/<job>.<ext> unless -o is given, and recorded with its ffmpeg command and
+            to OUTDIR/<job>.<ext> (<job>-alpha.<ext> for alpha-packed and hevc-alpha) unless -o is given, and recorded with its ffmpeg command and
             sha256 in the manifest's "encodes" list. Needs ffmpeg (apt-get install ffmpeg).
             Exit codes: 0 ok, 1 ffmpeg failed, 64 usage, 65 incomplete, unusable or still rendering
             folder, 66 no manifest, 69 ffmpeg missing, 73 cannot create output, 74 I/O error, 75 the
@@ -80,7 +80,8 @@ struct EncodeCommand: Command {
         if layout.exceedsDeviceLimit {
             terminal.note(
                 "renderfarm: warning: \(layout.videoWidth)x\(layout.videoHeight) frames are larger than "
-                    + "\(AlphaPackedLayout.deviceLimit) pixels; some phones decode them badly (render with a smaller --scale)")
+                    + "\(AlphaPackedLayout.deviceLimit) pixels; some phones decode them badly (render with a smaller --scale)"
+            )
         }
     }
 
@@ -118,7 +119,7 @@ struct EncodeCommand: Command {
         if arguments.flag("--verbose") {
             do {
                 let (plan, input) = try SequenceEncoder.plan(output, options: options)
-                let name = options.output ?? "\(output.jobName).\(preset.fileExtension)"
+                let name = options.output ?? "\(output.jobName)\(preset.nameSuffix).\(preset.fileExtension)"
                 for command in plan.commands(input: input, output: name, palette: "palette.png") {
                     terminal.note("(cd \(FFmpegCommand.quoted(output.directory)) && \(command.shellLine))")
                 }

@@ -52,10 +52,12 @@ struct UnpackAlphaCommand: Command {
             }
             bar.finish()
             let config = result.config
-            terminal.print("\(video): \(result.frames) frames unpacked (\(config.width)x\(config.height), \(config.fps) fps)")
+            terminal.print(
+                "\(video): \(result.frames) frames unpacked (\(config.width)x\(config.height), \(config.fps) fps)")
             terminal.print("  frames: \(result.directory)/frame_00000.png …")
-            terminal.print("  config: \(result.configSource): video \(config.videoWidth)x\(config.videoHeight), "
-                + "rgbFrame \(config.rgbFrame), aFrame \(config.alphaFrame)")
+            terminal.print(
+                "  config: \(result.configSource): video \(config.videoWidth)x\(config.videoHeight), "
+                    + "rgbFrame \(config.rgbFrame), aFrame \(config.alphaFrame)")
             terminal.print("  colour: \(result.colour)")
             return .ok
         } catch {
