@@ -58,6 +58,8 @@ struct AlphaPackedLayoutTests {
                 + "\"rgbFrame\":[0,0,2,2],\"isVapx\":0,\"orien\":0}}",
             "{\"info\":{\"v\":2,\"f\":1,\"w\":2,\"h\":2,\"fps\":1,\"videoW\":8,\"videoH\":2,\"aFrame\":[4,0,2],"
                 + "\"rgbFrame\":[0,0,2,2],\"isVapx\":0,\"orien\":0}}",
+            "{\"info\":{\"v\":2,\"f\":1,\"w\":100000,\"h\":100000,\"fps\":1,\"videoW\":8,\"videoH\":2,"
+                + "\"aFrame\":[4,0,2,2],\"rgbFrame\":[0,0,2,2],\"isVapx\":0,\"orien\":0}}",
             "[]", "{\"info\":",
         ])
     func refusedConfig(json: String) {

@@ -6,6 +6,8 @@ import StrictJSON
 public struct VapConfig: Sendable, Equatable {
     /// The only version VAP's players accept (`AnimConfig.version`; other versions are refused).
     public static let supportedVersion = 2
+    /// The largest side read from a config: beyond any H.264 level, and it bounds what unpacking allocates.
+    static let maxSide = 16_384
 
     /// `v`.
     public var version: Int
@@ -90,8 +92,8 @@ public struct VapConfig: Sendable, Equatable {
         isVapx = try integer("isVapx") == 1
         alphaFrame = try region("aFrame")
         rgbFrame = try region("rgbFrame")
-        guard width > 0, height > 0, videoWidth > 0, videoHeight > 0 else {
-            throw .notAlphaPacked(path: source, reason: "info.w, h, videoW and videoH must be positive")
+        guard [width, height, videoWidth, videoHeight].allSatisfy({ (1...Self.maxSide).contains($0) }) else {
+            throw .notAlphaPacked(path: source, reason: "info.w, h, videoW and videoH must be in 1…\(Self.maxSide)")
         }
         for (key, rect) in [("aFrame", alphaFrame), ("rgbFrame", rgbFrame)]
         where rect.width == 0 || rect.height == 0 || rect.x + rect.width > videoWidth
