@@ -17,9 +17,9 @@ struct EncodeCommand: Command {
             for live-stream apps: colour and alpha side by side in Tencent's VAP layout, its config
             in a vapc box and in <name>.vap.json; check it with `renderfarm unpack-alpha`),
             hevc-alpha (HEVC with alpha in .mov, where ffmpeg's libx265 encodes yuva420p; exit 69
-            otherwise). The video is written
-            to OUTDIR/<job>.<ext> (<job>-alpha.<ext> for alpha-packed and hevc-alpha) unless -o is given, and recorded with its ffmpeg command and
-            sha256 in the manifest's "encodes" list. Needs ffmpeg (apt-get install ffmpeg).
+            otherwise). The video is written to OUTDIR/<job>.<ext> (<job>-alpha.<ext> for
+            alpha-packed and hevc-alpha) unless -o is given, and recorded with its ffmpeg command
+            and sha256 in the manifest's "encodes" list. Needs ffmpeg (apt-get install ffmpeg).
             Exit codes: 0 ok, 1 ffmpeg failed, 64 usage, 65 incomplete, unusable or still rendering
             folder, 66 no manifest, 69 ffmpeg missing, 73 cannot create output, 74 I/O error, 75 the
             folder is in use by another run (encode holds the folder's lock while it reads the frames).
@@ -80,8 +80,8 @@ struct EncodeCommand: Command {
         if layout.exceedsDeviceLimit {
             terminal.note(
                 "renderfarm: warning: \(layout.videoWidth)x\(layout.videoHeight) frames are larger than "
-                    + "\(AlphaPackedLayout.deviceLimit) pixels; some phones decode them badly (render with a smaller --scale)"
-            )
+                    + "\(AlphaPackedLayout.deviceLimit) pixels; some phones decode them badly "
+                    + "(render with a smaller --scale)")
         }
     }
 
