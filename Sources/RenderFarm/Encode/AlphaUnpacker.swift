@@ -1,4 +1,5 @@
 import CPNGWriter
+import FileInput
 import Foundation
 
 /// What `renderfarm unpack-alpha` wrote.
@@ -25,6 +26,10 @@ public struct UnpackResult: Sendable {
 public enum AlphaUnpacker {
     /// zlib level of the written PNGs: they are for checking, not for keeping.
     static let compression: Int32 = 1
+    /// The largest video read (it is read whole to find its boxes); gift animations are a few MB.
+    static let maxVideoBytes = 1 << 30
+    /// The largest sidecar config read; VAP's fusion configs with every frame listed are ~40 kB.
+    static let maxConfigBytes = 16 << 20
 
     /// Unpacks `video` into `directory` (created when missing); `progress` gets the frames
     /// written and the frames the config announces.
@@ -34,9 +39,9 @@ public enum AlphaUnpacker {
         let path = URL(fileURLWithPath: video).standardizedFileURL.path
         let bytes: [UInt8]
         do {
-            bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped))
+            bytes = try InputFile.read(path, limit: maxVideoBytes)
         } catch {
-            throw .notAlphaPacked(path: video, reason: "cannot read it: \(error.localizedDescription)")
+            throw .notAlphaPacked(path: video, reason: "it \(error.reason)")
         }
         let (config, source) = try loadConfig(bytes, video: path)
         let found: VideoTrack?
@@ -93,10 +98,15 @@ public enum AlphaUnpacker {
         }
         if let payload { return (try VapConfig(parsing: payload, source: video + " (vapc box)"), "vapc box") }
         let sidecar = EncodedVideo.configPath(forVideo: video)
-        guard let data = FileManager.default.contents(atPath: sidecar) else {
+        let data: [UInt8]
+        do {
+            data = try InputFile.read(sidecar, limit: maxConfigBytes)
+        } catch .missing {
             throw .notAlphaPacked(path: video, reason: "it has no vapc box and there is no \(sidecar)")
+        } catch {
+            throw .notAlphaPacked(path: video, reason: "it has no vapc box and \(error.description)")
         }
-        return (try VapConfig(parsing: [UInt8](data), source: sidecar), sidecar)
+        return (try VapConfig(parsing: data, source: sidecar), sidecar)
     }
 
     /// Reads raw RGB frames from ffmpeg and writes one PNG per frame; the number written.

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 
 /// Puts a finished encode under its final name: a rename for most presets; for alpha-packed,
@@ -14,9 +15,9 @@ public enum EncodedVideo {
         let json = Array(plan.vapConfig.json.utf8)
         let video: [UInt8]
         do {
-            video = try [UInt8](Data(contentsOf: URL(fileURLWithPath: temporary)))
+            video = try InputFile.read(temporary, limit: Int(UInt32.max))
         } catch {
-            throw .output(.io(path: temporary, reason: "cannot read the encoded video: \(error.localizedDescription)"))
+            throw .output(.io(path: temporary, reason: "the encoded video \(error.reason)"))
         }
         let packed: [UInt8]
         do {
