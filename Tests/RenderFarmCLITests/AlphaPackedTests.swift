@@ -133,7 +133,7 @@ struct AlphaPackedTests {
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("v.mov").path))
     }
 
-    @Test("unpack-alpha: a plain MP4 without config is refused (65), a missing video is 66, -o is required (64)")
+    @Test("unpack-alpha: a plain MP4 without config or a pipe is refused (65), a missing video is 66, no -o is 64")
     func unpackRefusals() throws {
         let folder = try TemporaryFolder()
         let plain = folder.url.appendingPathComponent("plain.mp4")
@@ -149,6 +149,11 @@ struct AlphaPackedTests {
         let missing = try Binary.run(["unpack-alpha", folder.url.appendingPathComponent("none.mp4").path, "-o", out])
         #expect(missing.status == 66)
         #expect(try Binary.run(["unpack-alpha", plain.path]).status == 64)
+        // A named pipe is refused without being opened for a blocking read.
+        let pipe = folder.url.appendingPathComponent("pipe.mp4").path
+        try #require(mkfifo(pipe, 0o644) == 0)
+        let fifo = try Binary.run(["unpack-alpha", pipe, "-o", out, "--progress", "none"])
+        #expect(fifo.status == 65 && fifo.stderr.contains("named pipe"), "\(fifo.stderr)")
         let help = try Binary.run(["unpack-alpha", "--help"])
         #expect(help.status == 0 && help.stdout.contains("USAGE: renderfarm unpack-alpha"))
     }
