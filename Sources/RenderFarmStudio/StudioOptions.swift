@@ -49,5 +49,7 @@ enum StudioLimits {
 /// Why the studio cannot start.
 public struct StudioError: Error, Equatable, CustomStringConvertible {
     public var message: String
+    /// True when the options are at fault (exit 64); false when the system is (the port is taken, say).
+    public var isUsage = true
     public var description: String { message }
 }

@@ -61,7 +61,7 @@ public final class StudioServer: Sendable {
                 host: options.host, port: port, limits: HTTPLimits(maxBodyBytes: StudioLimits.maxBodyBytes),
                 handler: routes)
         } catch {
-            throw StudioError(message: error.message)
+            throw StudioError(message: error.message, isUsage: false)
         }
         let bound = server.port
         allowed.withLock {

@@ -122,7 +122,9 @@ def main():
         slider = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
         driver.execute_script(
             "arguments[0].value = '20'; arguments[0].dispatchEvent(new Event('change'));", slider)
+        original = open(os.path.join(ROOT, "jobs", "live-hearts.json")).read()
         wait_for("the job file to get rate 20", lambda: '"rate": 20' in open(job).read())
+        assert open(job).read() == original.replace('"rate": 4', '"rate": 20'), "the edit changed more than the value"
         wait_for("a new frame 120", lambda: frame_state(driver)["url"] != state["url"])
         after = shown_sha256(driver)
         assert after != before, "the frame did not change with the slider"

@@ -18,6 +18,7 @@ struct StudioCommand: Command {
             edited. Binds 127.0.0.1 unless --host is given; any other address needs --token, which
             every request must then carry (X-RenderFarm-Token header or the cookie the printed URL
             sets). Only files under the root (default: the job's folder) are read or written.
+            Exit codes: 0 stopped by a signal, 64 bad options, 66 no job file, 69 cannot listen.
             Example: renderfarm studio jobs/live-hearts.json
             """,
         options: [
@@ -60,7 +61,7 @@ struct StudioCommand: Command {
             server = try StudioServer(options)
         } catch {
             terminal.error(error.description)
-            return .usage
+            return error.isUsage ? .usage : .unavailable
         }
         terminal.print(server.url)
         terminal.note("renderfarm studio: editing \(options.jobFile), renders under \(options.root); Ctrl-C stops")
