@@ -48,6 +48,12 @@ struct StudioRoutes: Sendable {
 
     /// Token, host and peer checks; nil when the request may go on.
     private func refuse(_ request: HTTPRequest) -> HTTPResponse? {
+        // A change sent by a page of another origin (a browser names it) is refused.
+        if request.method != "GET", let origin = request.headers["origin"],
+            !allowedHosts.contains(origin.lowercased().replacingOccurrences(of: "http://", with: ""))
+        {
+            return error(403, "changes from pages of other origins (\(origin)) are refused")
+        }
         if let token = options.token {
             let bearer = request.headers["authorization"].flatMap {
                 $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil

@@ -150,6 +150,12 @@ struct StudioAPITests {
         let open = try StudioFixture()
         #expect(try open.client.send("GET", "/api/job", host: "attacker.example:\(open.port)").status == 403)
         #expect(try open.client.send("GET", "/api/job", host: "localhost:\(open.port)").status == 200)
+        let foreign = try open.client.send(
+            "PUT", "/api/job", headers: ["Origin": "http://attacker.example"], body: Array(open.jobText.utf8))
+        #expect(foreign.status == 403)
+        let own = try open.client.send(
+            "PUT", "/api/job", headers: ["Origin": "http://127.0.0.1:\(open.port)"], body: Array(open.jobText.utf8))
+        #expect(own.status == 200)
     }
 
     @Test("GET /api/events streams job changes: a PUT, and an edit of the file by another program (inotify)")
