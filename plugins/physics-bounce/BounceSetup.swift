@@ -25,33 +25,48 @@ struct BounceSetup {
     let scene: PhysicsScene
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
+        // Every value is checked even after a bad one, so `create` reports all problems at once.
+        var problems = EffectProblems()
         var looks = ItemLookLoader(jobDirectory: context.jobDirectory)
         let defaults = ItemDefaults(
             size: try parameters.size("size"), shape: try parameters.string("shape"),
             image: parameters.contains("image") ? try parameters.string("image") : nil,
             color: parameters.contains("color") ? try parameters.color("color") : nil)
+        var items: [BounceItem] = []
         switch (parameters["items"], parameters["spawn"]) {
-        case (let list?, nil): items = try Self.listedItems(list, defaults: defaults, looks: &looks)
+        case (let list?, nil):
+            items = Self.listedItems(list, defaults: defaults, looks: &looks, problems: &problems)
         case (nil, let spawn?):
-            items = try Self.spawnedItems(spawn, defaults: defaults, context: context, looks: &looks)
-        case (.some, .some): throw EffectError(parameter: "spawn", "give items or spawn, not both")
+            items =
+                problems.check { () throws(EffectError) in
+                    try Self.spawnedItems(spawn, defaults: defaults, context: context, looks: &looks)
+                } ?? []
+        case (.some, .some): problems.add(EffectError(parameter: "spawn", "give items or spawn, not both"))
         case (nil, nil):
-            throw EffectError(parameter: "items", "missing: give items [...] or spawn {count, area, interval}")
+            problems.add(EffectError(parameter: "items", "missing: give items [...] or spawn {count, area, interval}"))
         }
+        let canvas = Size(width: context.width, height: context.height)
+        let gravity = problems.check { () throws(EffectError) in try Self.gravity(parameters["gravity"]) }
+        let bounds = problems.check { () throws(EffectError) in
+            try PhysicsBounds.barriers(parameters["bounds"], canvas: canvas)
+        }
+        let barriers = Self.barriers(parameters, canvas: canvas, bounded: bounds?.isEmpty == false, problems: &problems)
+        try problems.throwIfAny()
+        self.items = items
         let material = PhysicsMaterial(
             elasticity: try parameters.number("elasticity"), friction: try parameters.number("friction"),
             density: try parameters.number("density"), resistance: try parameters.number("resistance"),
             allowsRotation: try parameters.bool("allowsRotation"))
         scene = PhysicsScene(
-            gravity: try Self.gravity(parameters["gravity"]),
-            barriers: try Self.barriers(parameters, canvas: Size(width: context.width, height: context.height)),
+            gravity: gravity ?? .zero, barriers: barriers + (bounds ?? []),
             items: items.map { item in
                 PhysicsItem(
                     body: item.look.body(size: item.size), position: item.start, velocity: item.velocity,
                     spawnTime: item.spawn)
             },
             material: material, itemsCollide: try parameters.bool("itemsCollide"),
-            restThreshold: try parameters.number("restThreshold"), timestep: try parameters.number("timestep"))
+            restThreshold: try parameters.number("restThreshold"), timestep: try parameters.number("timestep"),
+            canvas: Rect(x: 0, y: 0, width: canvas.width, height: canvas.height))
         try scene.validate()
     }
 
@@ -63,41 +78,66 @@ struct BounceSetup {
         var color: Color?
     }
 
-    private static func listedItems(_ value: JSONValue, defaults: ItemDefaults, looks: inout ItemLookLoader)
-        throws(EffectError) -> [BounceItem]
-    {
+    private static func listedItems(
+        _ value: JSONValue, defaults: ItemDefaults, looks: inout ItemLookLoader, problems: inout EffectProblems
+    ) -> [BounceItem] {
         guard let list = value.arrayValue, !list.isEmpty else {
-            throw EffectError(parameter: "items", "expected a list of {at, size, velocity, shape, image, color}")
+            problems.add(
+                EffectError(
+                    parameter: "items",
+                    "expected a list of {at, size, velocity, shape, image, color}" + EffectParameters.got(value)))
+            return []
         }
         guard list.count <= PhysicsLimits.maxItems else {
-            throw EffectError(parameter: "items", "\(list.count) items; at most \(PhysicsLimits.maxItems)")
+            problems.add(EffectError(parameter: "items", "\(list.count) items; at most \(PhysicsLimits.maxItems)"))
+            return []
         }
         var items: [BounceItem] = []
         for (index, element) in list.enumerated() {
             let name = "items[\(index)]"
-            let object = try NestedObject(element, parameter: name, keys: itemKeys)
-            let size =
-                try object["size"].map { value throws(EffectError) in
-                    try EffectParameters.size(value, parameter: name + ".size")
-                } ?? defaults.size
-            let look = try looks.look(
-                shape: try object.string("shape") ?? defaults.shape,
-                image: try object.string("image") ?? defaults.image,
-                color: try object["color"].map { value throws(EffectError) in
-                    try EffectParameters.color(value, parameter: name + ".color")
-                } ?? defaults.color,
-                prefix: name + ".")
-            let velocity =
-                try object["velocity"].map { value throws(EffectError) in
-                    try EffectParameters.point(value, parameter: name + ".velocity")
-                } ?? .zero
-            let at = try EffectParameters.point(object["at"], parameter: name + ".at")
-            items.append(
-                BounceItem(
-                    look: look, size: size, start: at, spawn: 0, isDisc: look.body(size: size).isDisc,
-                    velocity: velocity))
+            // Unknown keys are reported, and the known ones still checked.
+            guard let object = NestedObject(element, parameter: name, keys: itemKeys, problems: &problems),
+                let item = listedItem(object, name: name, defaults: defaults, looks: &looks, problems: &problems)
+            else { continue }
+            items.append(item)
         }
         return items
+    }
+
+    private static func listedItem(
+        _ object: NestedObject, name: String, defaults: ItemDefaults, looks: inout ItemLookLoader,
+        problems: inout EffectProblems
+    ) -> BounceItem? {
+        let size = problems.check { () throws(EffectError) in
+            try object["size"].map { value throws(EffectError) in
+                try EffectParameters.size(value, parameter: name + ".size")
+            } ?? defaults.size
+        }
+        let color = problems.check { () throws(EffectError) in
+            try object["color"].map { value throws(EffectError) in
+                try EffectParameters.color(value, parameter: name + ".color")
+            } ?? defaults.color
+        }
+        let shape = problems.check { () throws(EffectError) in try object.string("shape") ?? defaults.shape }
+        let image = problems.check { () throws(EffectError) in try object.string("image") ?? defaults.image }
+        // A path the layer gives for every item is reported once, as the layer's `image`.
+        let imageParameter = object["image"] == nil ? "image" : name + ".image"
+        let look = problems.check { () throws(EffectError) in
+            try looks.look(
+                shape: shape ?? defaults.shape, image: image ?? nil, color: color ?? nil, prefix: name + ".",
+                imageParameter: imageParameter)
+        }
+        let velocity = problems.check { () throws(EffectError) in
+            try object["velocity"].map { value throws(EffectError) in
+                try EffectParameters.point(value, parameter: name + ".velocity")
+            } ?? .zero
+        }
+        let at = problems.check { () throws(EffectError) in
+            try EffectParameters.point(object["at"], parameter: name + ".at")
+        }
+        guard let size, let look, let velocity, let at else { return nil }
+        return BounceItem(
+            look: look, size: size, start: at, spawn: 0, isDisc: look.body(size: size).isDisc, velocity: velocity)
     }
 
     private static func spawnedItems(
@@ -130,38 +170,55 @@ struct BounceSetup {
         return PhysicsRules.gravity(direction: direction, magnitude: magnitude)
     }
 
-    private static func barriers(_ parameters: EffectParameters, canvas: Size) throws(EffectError) -> [PhysicsBarrier] {
+    private static func barriers(
+        _ parameters: EffectParameters, canvas: Size, bounded: Bool, problems: inout EffectProblems
+    ) -> [PhysicsBarrier] {
         switch (parameters["barrier"], parameters["barriers"]) {
         case (let one?, nil):
-            return [try barrier(one, parameter: "barrier")]
+            return problems.check { () throws(EffectError) in try barrier(one, parameter: "barrier") }.map { [$0] }
+                ?? []
         case (nil, let list?):
             guard let elements = list.arrayValue, !elements.isEmpty, elements.count <= 1000 else {
-                throw EffectError(
-                    parameter: "barriers", "expected a list of 1 to 1000 {from, to, elasticity, friction}")
+                problems.add(
+                    EffectError(
+                        parameter: "barriers",
+                        "expected a list of 1 to 1000 {from, to, elasticity, friction}" + EffectParameters.got(list)))
+                return []
             }
-            var result: [PhysicsBarrier] = []
-            for (index, element) in elements.enumerated() {
-                result.append(try barrier(element, parameter: "barriers[\(index)]"))
+            return elements.enumerated().compactMap { index, element in
+                problems.check { () throws(EffectError) in try barrier(element, parameter: "barriers[\(index)]") }
             }
-            return result
         case (.some, .some):
-            throw EffectError(parameter: "barriers", "give barrier or barriers, not both")
+            problems.add(EffectError(parameter: "barriers", "give barrier or barriers, not both"))
+            return []
         case (nil, nil):
-            // The canvas's bottom edge, so items never fall out of sight by default.
-            return [PhysicsBarrier(from: Point(0, canvas.height), to: Point(canvas.width, canvas.height))]
+            // The canvas's bottom edge, so items never fall out of sight by default (`bounds` has it too).
+            return bounded
+                ? [] : [PhysicsBarrier(from: Point(0, canvas.height), to: Point(canvas.width, canvas.height))]
         }
     }
 
     private static func barrier(_ value: JSONValue, parameter: String) throws(EffectError) -> PhysicsBarrier {
-        let object = try NestedObject(value, parameter: parameter, keys: barrierKeys)
-        let from = try EffectParameters.point(object["from"], parameter: parameter + ".from")
-        let to = try EffectParameters.point(object["to"], parameter: parameter + ".to")
+        var problems = EffectProblems()
+        guard let object = NestedObject(value, parameter: parameter, keys: barrierKeys, problems: &problems) else {
+            try problems.throwIfAny()
+            throw EffectError(parameter: parameter, "expected an object")
+        }
+        let from = problems.check { () throws(EffectError) in
+            try EffectParameters.point(object["from"], parameter: parameter + ".from")
+        }
+        let to = problems.check { () throws(EffectError) in
+            try EffectParameters.point(object["to"], parameter: parameter + ".to")
+        }
+        let elasticity = problems.check { () throws(EffectError) in try object.number("elasticity", in: 0...1) }
+        let friction = problems.check { () throws(EffectError) in try object.number("friction", in: 0...100) }
+        try problems.throwIfAny()
+        guard let from, let to else { throw EffectError(parameter: parameter, "could not be read") }
         guard from.distance(to: to) > 1e-9 else {
             throw EffectError(parameter: parameter + ".to", "zero-length boundary (from and to are the same point)")
         }
         return PhysicsBarrier(
-            from: from, to: to,
-            elasticity: try object.number("elasticity", in: 0...1) ?? PhysicsRules.barrierElasticity,
-            friction: try object.number("friction", in: 0...100) ?? PhysicsRules.barrierFriction)
+            from: from, to: to, elasticity: elasticity.flatMap { $0 } ?? PhysicsRules.barrierElasticity,
+            friction: friction.flatMap { $0 } ?? PhysicsRules.barrierFriction)
     }
 }

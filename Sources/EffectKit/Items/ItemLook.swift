@@ -1,3 +1,6 @@
+import CairoKit
+import StrictJSON
+
 /// The built-in looks of a dropped or bouncing item.
 public enum ItemShape: String, Sendable, CaseIterable {
     /// A gift box with a ribbon and a bow.
@@ -50,14 +53,16 @@ public struct ItemLookLoader {
     }
 
     /// The look for `shape` (a name) and optional `image` path and colour. `prefix` is put before the
-    /// parameter names in errors, e.g. "items[2]." gives "items[2].shape: unknown shape".
-    public mutating func look(shape name: String, image path: String?, color: Color?, prefix: String = "")
-        throws(EffectError) -> ItemLook
-    {
+    /// parameter names in errors, e.g. "items[2]." gives "items[2].shape: unknown shape"; `imageParameter`
+    /// names where the path came from when that is not `prefix + "image"` (a layer-wide default).
+    public mutating func look(
+        shape name: String, image path: String?, color: Color?, prefix: String = "", imageParameter: String? = nil
+    ) throws(EffectError) -> ItemLook {
         guard let shape = ItemShape(rawValue: name) else {
             throw EffectError(
                 parameter: prefix + "shape",
-                "unknown shape \"\(name)\" (expected \(ItemShape.names.joined(separator: ", ")))")
+                "unknown shape \"\(name)\"" + Suggestion.hint(for: name, in: ItemShape.names)
+                    + "; allowed: \(ItemShape.names.joined(separator: ", "))")
         }
         guard let path else {
             if shape == .image {
@@ -65,7 +70,8 @@ public struct ItemLookLoader {
             }
             return ItemLook(shape: shape, color: color)
         }
-        return ItemLook(shape: shape, color: color, image: try image(path, parameter: prefix + "image"))
+        return ItemLook(
+            shape: shape, color: color, image: try image(path, parameter: imageParameter ?? prefix + "image"))
     }
 
     private mutating func image(_ path: String, parameter: String) throws(EffectError) -> SharedImage {

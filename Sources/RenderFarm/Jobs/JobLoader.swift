@@ -8,6 +8,9 @@ public struct LoadedJob: Sendable, Equatable {
     public var file: String
     /// Absolute folder of the job file: relative paths inside it resolve here.
     public var directory: String
+    /// Problems of the file itself when `spec` is only what could be read of an invalid job; `RenderPlan`
+    /// reports them together with the plugins' problems and refuses the job.
+    public var issues: [JobIssue] = []
 }
 
 /// Reads job files with the limits of DESIGN.md §7: no input can crash the renderer.
@@ -41,21 +44,34 @@ public enum JobLoader {
             throw .unreadable(file: path, reason: error.localizedDescription)
         }
         let defaultName = url.deletingPathExtension().lastPathComponent
-        let spec = try decode(data, file: path, defaultName: defaultName)
-        return LoadedJob(spec: spec, file: absolute, directory: url.deletingLastPathComponent().path)
+        let (spec, issues) = try decodeCollecting(data, file: path, defaultName: defaultName)
+        return LoadedJob(spec: spec, file: absolute, directory: url.deletingLastPathComponent().path, issues: issues)
     }
 
     /// Parses and validates job-file bytes; `file` names the source in messages.
     public static func decode(_ data: Data, file: String, defaultName: String) throws(JobError) -> JobSpec {
+        let (spec, issues) = try decodeCollecting(data, file: file, defaultName: defaultName)
+        guard issues.isEmpty else { throw .invalid(file: file, issues: issues) }
+        return spec
+    }
+
+    /// Like `decode`, but an invalid job whose layers could be read comes back as what was read, with
+    /// its problems, so the plugins can check the layers in the same pass.
+    static func decodeCollecting(_ data: Data, file: String, defaultName: String) throws(JobError)
+        -> (JobSpec, [JobIssue])
+    {
         let document: JSONValue
         do {
             document = try JSONParser.parse(data, limits: parseLimits)
         } catch {
-            throw .syntax(file: file, message: error.description)
+            let excerpt = error.excerpt(of: data)
+            throw .syntax(file: file, message: error.description + (excerpt.isEmpty ? "" : "\n" + excerpt))
         }
         switch JobDecoder.decode(document, defaultName: defaultName) {
-        case .success(let spec): return spec
-        case .failure(let problems): throw .invalid(file: file, issues: problems.issues)
+        case .success(let spec): return (spec, [])
+        case .failure(let problems):
+            guard let partial = problems.partial else { throw .invalid(file: file, issues: problems.issues) }
+            return (partial, problems.issues)
         }
     }
 }

@@ -39,25 +39,34 @@ public enum RenderPlan {
     {
         var prepared: [PreparedJob] = []
         var errors: [JobError] = []
-        for job in jobs {
-            do {
-                prepared.append(try prepare(job, catalog: catalog, options: options, jobCount: jobs.count))
-            } catch {
-                errors.append(error)
+        for result in prepareEach(jobs, catalog: catalog, options: options) {
+            switch result {
+            case .success(let job): prepared.append(job)
+            case .failure(let error): errors.append(error)
             }
         }
         guard errors.isEmpty else { throw PlanError(errors: errors) }
         return prepared
     }
 
+    /// Prepares every job on its own, in order: each one's problems, or the job ready to render.
+    public static func prepareEach(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
+        -> [Result<PreparedJob, JobError>]
+    {
+        jobs.map { job in
+            Result { () throws(JobError) in try prepare(job, catalog: catalog, options: options, jobCount: jobs.count) }
+        }
+    }
+
     static func prepare(_ job: LoadedJob, catalog: PluginCatalog, options: PlanOptions, jobCount: Int)
         throws(JobError) -> PreparedJob
     {
         var job = job
-        var issues: [JobIssue] = []
+        // Problems of the file itself come first; the layers are still checked, so one pass shows all.
+        var issues = job.issues
         if let scale = options.scale { issues += rescale(&job.spec.canvas, to: scale) }
         let spec = job.spec
-        var validated: [(LoadedPlugin, JSONObject)] = []
+        var validated: [(index: Int, plugin: LoadedPlugin, params: JSONObject)] = []
         for (index, layer) in spec.layers.enumerated() {
             guard let plugin = catalog[layer.effect] else {
                 let ids = catalog.plugins.keys.sorted()
@@ -72,7 +81,8 @@ public enum RenderPlan {
             let (filled, problems) = ParameterValidator.validate(
                 layer.params, against: plugin.info, path: "layers[\(index)].params")
             issues += problems
-            validated.append((plugin, filled))
+            // Refused values are replaced by their defaults: the plugin checks the rest in the same pass.
+            validated.append((index, plugin, filled))
         }
         var frames = spec.frames
         if let text = options.frames {
@@ -92,10 +102,9 @@ public enum RenderPlan {
         } catch {
             issues.append(JobIssue(path: options.outputOverride == nil ? "output.dir" : "--out", error.description))
         }
-        guard issues.isEmpty else { throw .invalid(file: job.file, issues: issues) }
 
         var instances: [PluginInstance] = []
-        for (index, (plugin, params)) in validated.enumerated() {
+        for (index, plugin, params) in validated {
             let layer = spec.layers[index]
             let seed = rf_derive_seed(spec.seed, UInt64(index))
             do {
@@ -107,14 +116,19 @@ public enum RenderPlan {
                         seed: seed, job_dir: directory)
                     return try PluginInstance(plugin: plugin, params: params, context: context)
                 }
+                issues += PluginProblems.issues(
+                    instance.warnings, layer: index, effect: layer.effect, severity: .warning)
                 instances.append(instance)
             } catch {
                 let message = (error as? PluginCallError)?.message ?? "\(error)"
-                issues.append(JobIssue(path: "layers[\(index)].params", "\(layer.effect): \(message)"))
+                issues += PluginProblems.issues(message, layer: index, effect: layer.effect)
             }
         }
-        guard issues.isEmpty else { throw .invalid(file: job.file, issues: issues) }
-        let canonical = canonicalJSON(spec, layers: validated)
+        guard !issues.contains(where: { $0.severity == .error }) else {
+            throw .invalid(file: job.file, issues: PluginProblems.inFileOrder(issues))
+        }
+        let layers = validated.map { ($0.plugin, $0.params) }
+        let canonical = canonicalJSON(spec, layers: layers)
         return PreparedJob(
             job: job, outputDirectory: outputDirectory, frames: options.shard.part(of: frames),
             jobFrames: frames, layers: instances, canonical: canonical)

@@ -21,24 +21,24 @@ struct ValidateCommand: Command {
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
-        switch CommonOptions.prepare(
-            arguments.positionals, arguments: arguments, options: PlanOptions(), terminal: terminal)
-        {
-        case .failure(let code):
-            return code
-        case .success(let jobs):
-            for prepared in jobs {
-                let spec = prepared.job.spec
-                let effects = spec.layers.map(\.effect).joined(separator: ", ")
-                let canvas = spec.canvas
-                let points = "\(format(canvas.width))×\(format(canvas.height)) pt @\(format(canvas.scale))x"
-                let pixels = "\(canvas.pixelWidth)×\(canvas.pixelHeight) px"
-                terminal.print(
-                    "ok: \(prepared.job.file): \(spec.frames.count) frames, \(points) (\(pixels)), "
-                        + "\(format(spec.fps)) fps, layers: \(effects)")
-            }
-            return .ok
+        let result = CommonOptions.prepare(
+            arguments.positionals, arguments: arguments, options: PlanOptions(), terminal: terminal,
+            describeValid: Self.describe)
+        switch result {
+        case .failure(let code): return code
+        case .success: return .ok
         }
+    }
+
+    /// `ok: jobs/a.json: 120 frames, 375×667 pt @2x (750×1334 px), 60 fps, layers: floating-heart`.
+    static func describe(_ prepared: PreparedJob) -> String {
+        let spec = prepared.job.spec
+        let effects = spec.layers.map(\.effect).joined(separator: ", ")
+        let canvas = spec.canvas
+        let points = "\(format(canvas.width))×\(format(canvas.height)) pt @\(format(canvas.scale))x"
+        let pixels = "\(canvas.pixelWidth)×\(canvas.pixelHeight) px"
+        return "ok: \(ShownPath.of(prepared.job.file)): \(Plural.count(spec.frames.count, "frame")), \(points) "
+            + "(\(pixels)), \(format(spec.fps)) fps, layers: \(effects)"
     }
 }
 

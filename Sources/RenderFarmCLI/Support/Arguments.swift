@@ -1,4 +1,5 @@
 import RenderFarm
+import StrictJSON
 
 /// One option a command accepts, e.g. `-j, --jobs N`.
 struct OptionSpec: Sendable {

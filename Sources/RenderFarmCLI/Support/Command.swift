@@ -29,47 +29,38 @@ enum CommonOptions {
         }
     }
 
-    /// Loads every job file, reporting every failure; nil when any failed.
-    static func loadJobs(_ paths: [String], terminal: Terminal) -> Result<[LoadedJob], ExitCode> {
+    /// Loads and prepares every job against the catalog, and prints every problem of every job in one
+    /// pass, in file order (see `JobReport`); `describeValid` is what a valid job prints on standard output.
+    static func prepare(
+        _ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal,
+        describeValid: ((PreparedJob) -> String)? = nil
+    ) -> Result<[PreparedJob], ExitCode> {
         let files = jobFiles(paths)
         guard !files.isEmpty else {
-            terminal.error("no job files found in \(paths.joined(separator: " "))")
+            terminal.error("no job files found in \(paths.map(ShownPath.of).joined(separator: " "))")
             return .failure(.noInput)
         }
-        var jobs: [LoadedJob] = []
-        var worst: ExitCode?
-        for file in files {
-            do {
-                jobs.append(try JobLoader.load(file))
-            } catch {
-                terminal.error(error.description)
-                if worst != .noInput { worst = ExitCode(error) }
+        let loads = files.map { file in Result { () throws(JobError) in try JobLoader.load(file) } }
+        let loaded = loads.compactMap { try? $0.get() }
+        var plans: [Result<PreparedJob, JobError>] = []
+        if !loaded.isEmpty {
+            let catalog = catalog(arguments)
+            if catalog.plugins.isEmpty {
+                for case .failure(let error) in loads { terminal.error(error.description) }
+                terminal.error("no plugins found; searched: \(catalog.searchPath.joined(separator: ", "))")
+                catalog.diagnostics.forEach { terminal.note("renderfarm: warning: \($0)") }
+                return .failure(.unavailable)
+            }
+            plans = RenderPlan.prepareEach(loaded, catalog: catalog, options: options)
+        }
+        // Back into file order: a file that did not load has its load error, the others their plan.
+        var remaining = plans[...]
+        let results = loads.map { load -> Result<PreparedJob, JobError> in
+            switch load {
+            case .failure(let error): return .failure(error)
+            case .success: return remaining.popFirst() ?? .failure(.missing(file: ""))
             }
         }
-        if let worst { return .failure(worst) }
-        return .success(jobs)
-    }
-
-    /// Loads and prepares jobs against the catalog; prints every problem.
-    static func prepare(_ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal)
-        -> Result<[PreparedJob], ExitCode>
-    {
-        let jobs: [LoadedJob]
-        switch loadJobs(paths, terminal: terminal) {
-        case .success(let loaded): jobs = loaded
-        case .failure(let code): return .failure(code)
-        }
-        let catalog = catalog(arguments)
-        if catalog.plugins.isEmpty {
-            terminal.error("no plugins found; searched: \(catalog.searchPath.joined(separator: ", "))")
-            catalog.diagnostics.forEach { terminal.note("renderfarm: warning: \($0)") }
-            return .failure(.unavailable)
-        }
-        do {
-            return .success(try RenderPlan.prepare(jobs, catalog: catalog, options: options))
-        } catch {
-            terminal.error(error.description)
-            return .failure(ExitCode(error))
-        }
+        return JobReport(results: results, terminal: terminal).print(describeValid: describeValid)
     }
 }

@@ -33,10 +33,11 @@ public final class Terminal: Sendable {
     /// Writes raw text (no newline) to standard error, for redrawn progress lines.
     public func noteRaw(_ text: String) { errSink(text) }
 
-    /// `renderfarm: error: …` on standard error, one line per line of `message`.
+    /// `renderfarm: error: …` on standard error, one line per line of `message`; lines that start with a
+    /// space continue the one before (an excerpt of a file) and are written as they are.
     public func error(_ message: String) {
         for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
-            note("renderfarm: error: \(line)")
+            note(line.hasPrefix(" ") ? String(line) : "renderfarm: error: \(line)")
         }
     }
 }
