@@ -23,6 +23,16 @@ public enum EncodePreset: String, CaseIterable, Sendable {
         }
     }
 
+    /// The preset a file name asks for by its extension (`.mp4`, `.webm`, `.mov`, `.gif`, `.apng`, any case);
+    /// nil for another or no extension.
+    public init?(fileName: String) {
+        let name = fileName.split(separator: "/").last.map(String.init) ?? fileName
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let ext = name[name.index(after: dot)...].lowercased()
+        guard let preset = Self.allCases.first(where: { $0.fileExtension == ext }) else { return nil }
+        self = preset
+    }
+
     /// ffmpeg's muxer name, given with `-f` so temporary file names need no extension.
     var muxer: String {
         switch self {

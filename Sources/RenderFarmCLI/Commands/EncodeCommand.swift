@@ -33,7 +33,7 @@ struct EncodeCommand: Command {
 
     static let presetOption = OptionSpec(
         names: ["--preset"], value: "P",
-        help: "mp4 (default), webm-alpha, prores4444, gif or apng.")
+        help: "mp4, webm-alpha, prores4444, gif or apng (default: from the file's extension, else mp4).")
     static let crfOption = OptionSpec(
         names: ["--crf"], value: "N",
         help: "Constant rate factor: mp4 0–51 (default 18), webm-alpha 0–63 (default 30).")
@@ -45,19 +45,40 @@ struct EncodeCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        (preset, crf) = try Self.presetAndCRF(arguments, command: "encode")
+        (preset, crf) = try Self.presetAndCRF(arguments, command: "encode", output: arguments.value("--output"))
         let mode = try arguments.choice(
             "--progress", ProgressMode.allCases.map(\.rawValue), default: "auto", command: "encode")
         progress = ProgressMode(rawValue: mode) ?? .auto
     }
 
-    /// `--preset` and `--crf`, checked against each other.
-    static func presetAndCRF(_ arguments: ParsedArguments, command: String) throws(UsageError)
+    /// `--preset` and `--crf`, checked against each other and against the extension of `output` (the
+    /// video's file name, when one is given): without `--preset` the extension picks it.
+    static func presetAndCRF(_ arguments: ParsedArguments, command: String, output: String?) throws(UsageError)
         -> (EncodePreset, Int?)
     {
-        let name = try arguments.choice(
-            "--preset", EncodePreset.allCases.map(\.rawValue), default: "mp4", command: command)
-        let preset = EncodePreset(rawValue: name) ?? .mp4
+        let named = output.flatMap { EncodePreset(fileName: $0) }
+        let preset: EncodePreset
+        if arguments.value("--preset") != nil {
+            let name = try arguments.choice(
+                "--preset", EncodePreset.allCases.map(\.rawValue), default: "mp4", command: command)
+            preset = EncodePreset(rawValue: name) ?? .mp4
+            if let output, let named, named != preset {
+                throw UsageError(
+                    message: "--preset \(preset.rawValue) contradicts \(ShownPath.of(output)), whose extension means "
+                        + "\(named.rawValue); drop --preset or name the file .\(preset.fileExtension)",
+                    command: command)
+            }
+        } else if let output {
+            guard let named else {
+                let extensions = EncodePreset.allCases.map { "." + $0.fileExtension }.joined(separator: ", ")
+                throw UsageError(
+                    message: "cannot tell the format of \(ShownPath.of(output)) from its extension: use one of "
+                        + "\(extensions), or give --preset", command: command)
+            }
+            preset = named
+        } else {
+            preset = .mp4
+        }
         guard arguments.value("--crf") != nil else { return (preset, nil) }
         guard let range = preset.crf?.range else {
             throw UsageError(

@@ -39,6 +39,10 @@ struct PreviewCommand: Command {
         guard let output = arguments.value("--output") else {
             throw UsageError(message: "-o SHEET.png is required", command: "preview")
         }
+        guard output.lowercased().hasSuffix(".png") else {
+            throw UsageError(
+                message: "-o \(ShownPath.of(output)): a contact sheet is a PNG; name it .png", command: "preview")
+        }
         self.output = output
         options = ContactSheetOptions(
             columns: try arguments.integer("--columns", in: 1...64, command: "preview"),

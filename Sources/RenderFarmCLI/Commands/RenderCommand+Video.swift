@@ -18,7 +18,7 @@ extension RenderCommand {
     /// `--preset`, `--crf` and `--verbose` only make sense with `--video`; `--video` renders one
     /// whole job into one file.
     static func checkVideoOptions(_ arguments: ParsedArguments) throws(UsageError) {
-        _ = try EncodeCommand.presetAndCRF(arguments, command: "render")
+        _ = try EncodeCommand.presetAndCRF(arguments, command: "render", output: arguments.value("--video"))
         guard arguments.value("--video") != nil else {
             for option in ["--preset", "--crf"] where arguments.value(option) != nil {
                 throw UsageError(
@@ -49,7 +49,7 @@ extension RenderCommand {
         let preset: EncodePreset
         let crf: Int?
         do {
-            (preset, crf) = try EncodeCommand.presetAndCRF(arguments, command: "render")
+            (preset, crf) = try EncodeCommand.presetAndCRF(arguments, command: "render", output: path)
         } catch {
             terminal.error(error.description)
             return .usage
