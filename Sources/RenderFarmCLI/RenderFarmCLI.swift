@@ -24,7 +24,8 @@ public enum RenderFarmCLI {
             COMMANDS:
             \(list.joined(separator: "\n"))
 
-            Run `renderfarm COMMAND --help` for a command's options. `renderfarm --version` prints the version.
+            Run `renderfarm COMMAND --help` or `renderfarm help COMMAND` for a command's options and examples.
+            `renderfarm --version` prints the version.
             """
     }
 
@@ -36,11 +37,15 @@ public enum RenderFarmCLI {
         }
         switch name {
         case "-h", "--help", "help":
-            if arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
-                terminal.print(command.spec.help)
-            } else {
+            guard arguments.count > 1 else {
                 terminal.print(overview)
+                return .ok
             }
+            guard let command = commands.first(where: { $0.spec.name == arguments[1] }) else {
+                terminal.error(unknownCommand(arguments[1]))
+                return .usage
+            }
+            terminal.print(command.spec.help)
             return .ok
         case "--version", "version":
             terminal.print("renderfarm \(RenderPlan.rendererVersion)")
@@ -49,9 +54,7 @@ public enum RenderFarmCLI {
             break
         }
         guard let command = commands.first(where: { $0.spec.name == name }) else {
-            let hint =
-                Suggestion.closest(to: name, in: commands.map { $0.spec.name }).map { " (did you mean \($0)?)" } ?? ""
-            terminal.error("unknown command \"\(name)\"\(hint); run `renderfarm --help` for the list")
+            terminal.error(unknownCommand(name))
             return .usage
         }
         do {
@@ -65,6 +68,12 @@ public enum RenderFarmCLI {
             terminal.error(error.description)
             return .usage
         }
+    }
+
+    static func unknownCommand(_ name: String) -> String {
+        let hint =
+            Suggestion.closest(to: name, in: commands.map { $0.spec.name }).map { " (did you mean \($0)?)" } ?? ""
+        return "unknown command \"\(name)\"\(hint); run `renderfarm --help` for the list"
     }
 
     /// Runs the process's own command line and exits with the command's code.

@@ -6,8 +6,12 @@ struct EncodeCommand: Command {
     static let spec = CommandSpec(
         name: "encode",
         abstract: "Encode a rendered folder into a video or animation with ffmpeg.",
-        usage: "encode OUTDIR [-o FILE] [--preset P] [--crf N] [--allow-missing] [--verbose] "
-            + "[--progress auto|plain|json|none]",
+        synopsis: "encode OUTDIR",
+        examples: [
+            "renderfarm encode jobs/out/live-hearts",
+            "renderfarm encode jobs/out/live-hearts -o overlay.webm",
+            "renderfarm encode jobs/out/live-hearts --preset gif --allow-missing",
+        ],
         discussion: """
             Reads OUTDIR/manifest.json: the frame rate, start number and file pattern come from its
             sequence fields. Presets: mp4 (H.264, yuv420p, even size, +faststart, over the job's

@@ -5,7 +5,10 @@ struct MergeCommand: Command {
     static let spec = CommandSpec(
         name: "merge",
         abstract: "Join the journals of every shard in an output folder into one checked manifest.json.",
-        usage: "merge OUTDIR …",
+        synopsis: "merge OUTDIR …",
+        examples: [
+            "renderfarm merge /shared/renders/live-hearts"
+        ],
         discussion: """
             Reads renderfarm.job.json (written by every render into its folder) and every
             renderfarm.journal*.jsonl, checks each frame's file against its sha256, and writes

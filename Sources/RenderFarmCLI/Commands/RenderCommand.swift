@@ -6,8 +6,12 @@ struct RenderCommand: Command {
     static let spec = CommandSpec(
         name: "render",
         abstract: "Render job files into PNG frames and a manifest.",
-        usage: "render JOB|DIR … [-j N] [--frames SET] [--shard K/N] [--out DIR] [--force] [--fail-fast] "
-            + "[--progress auto|plain|json|none] [--scale S] [--video FILE [--preset P] [--crf N]]",
+        synopsis: "render JOB|DIR …",
+        examples: [
+            "renderfarm render jobs/live-hearts.json",
+            "renderfarm render jobs/ -j 4 --scale 0.5 --out /tmp/previews",
+            "renderfarm render jobs/live-hearts.json --video live-hearts.webm",
+        ],
         discussion: """
             Frames of all jobs share one scheduler with N frames in flight. A re-run renders only
             what is missing or changed (the journal in the output folder records finished frames);

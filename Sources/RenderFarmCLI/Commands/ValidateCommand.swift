@@ -5,7 +5,11 @@ struct ValidateCommand: Command {
     static let spec = CommandSpec(
         name: "validate",
         abstract: "Check job files: syntax, values, effects and their parameters.",
-        usage: "validate JOB|DIR … [--plugin-path DIR]",
+        synopsis: "validate JOB|DIR …",
+        examples: [
+            "renderfarm validate jobs/live-hearts.json",
+            "renderfarm validate jobs/",
+        ],
         discussion: """
             Reports every problem at once, each with its place in the file (layers[1].params.rate),
             the value and the allowed range. Runs each plugin's create step too, so a job that

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// Issue 12, item 6: every command's help has a complete usage line and examples that parse.
+@Suite("help")
+struct HelpTests {
+    /// The command names listed by `renderfarm --help`.
+    static func commands() throws -> [String] {
+        let overview = try Binary.run(["--help"]).stdout
+        let section = overview.components(separatedBy: "COMMANDS:\n").last ?? ""
+        return section.split(separator: "\n").prefix { $0.hasPrefix("  ") }.compactMap {
+            $0.split(separator: " ").first.map(String.init)
+        }
+    }
+
+    @Test("every command: usage lists every option, 1 to 3 examples, help COMMAND equals COMMAND --help")
+    func complete() throws {
+        let commands = try Self.commands()
+        #expect(commands.count == 10, "\(commands)")
+        for command in commands {
+            let help = try Binary.run([command, "--help"])
+            #expect(help.status == 0)
+            #expect(try Binary.run(["help", command]).stdout == help.stdout)
+            let usage = help.stdout.components(separatedBy: "\n\n").first { $0.hasPrefix("USAGE:") } ?? ""
+            let options =
+                help.stdout.components(separatedBy: "OPTIONS:\n").last?
+                .components(separatedBy: "\n\n").first ?? ""
+            for line in options.split(separator: "\n") {
+                let name = String(line.dropFirst(2).prefix { $0 != " " && $0 != "," })
+                guard name != "-h" else { continue }
+                #expect(
+                    usage.contains("[\(name)") || usage.contains(" \(name) "), "\(command): \(name) not in \(usage)")
+            }
+            let examples =
+                help.stdout.components(separatedBy: "EXAMPLES:\n").dropFirst().first?
+                .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+            #expect((1...3).contains(examples.count), "\(command): \(examples)")
+            for example in examples {
+                // With --help the parser checks every option of the example and runs nothing.
+                let words = example.split(separator: " ").map(String.init)
+                #expect(words.first == "renderfarm" && words.dropFirst().first == command)
+                let parsed = try Binary.run(Array(words.dropFirst()) + ["--help"])
+                #expect(parsed.status == 0, "\(example): \(parsed.stderr)")
+            }
+        }
+    }
+
+    @Test("render's usage names the options it used to leave out")
+    func renderUsage() throws {
+        let help = try Binary.run(["help", "render"]).stdout
+        for option in ["--output-root DIR", "--shard-mode MODE", "--plugin-path DIR", "--verbose"] {
+            #expect(help.contains("[\(option)"), "\(option)")
+        }
+    }
+
+    @Test("help with an unknown command exits 64 with a suggestion")
+    func unknown() throws {
+        let result = try Binary.run(["help", "rendr"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("did you mean render?"))
+    }
+}
