@@ -48,7 +48,8 @@ struct DebugOverlayTests {
         let plain = counts[false] ?? [:]
         let debug = counts[true] ?? [:]
         for mark in Mark.allCases where mark != .control || hasControlPoints {
-            #expect((debug[mark] ?? 0) > (plain[mark] ?? 0) + 50, "\(mark): \(plain[mark] ?? 0) → \(debug[mark] ?? 0)")
+            let (before, after) = (plain[mark] ?? 0, debug[mark] ?? 0)
+            #expect(after > before + 50, "\(mark): \(before) → \(after)")
         }
     }
 }
