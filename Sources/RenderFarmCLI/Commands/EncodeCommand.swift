@@ -135,7 +135,7 @@ struct EncodeCommand: Command {
             bar.finish()
             try ManifestEncodes.record(result, preset: preset, in: output.directory)
             terminal.print("\(output.jobName): \(result.frames) frames encoded (\(preset.rawValue))")
-            terminal.print("  video:  \(result.file)")
+            terminal.print("  video:  \(ShownPath.of(result.file))")
             terminal.print("  bytes:  \(result.bytes)")
             terminal.print("  sha256: \(result.sha256)")
             return .ok

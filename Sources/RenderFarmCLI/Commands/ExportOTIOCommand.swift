@@ -62,7 +62,7 @@ struct ExportOTIOCommand: Command {
             return ExitCode(error)
         }
         terminal.print("\(output.jobName): OpenTimelineIO timeline written")
-        terminal.print("  timeline: \(file)")
+        terminal.print("  timeline: \(ShownPath.of(file))")
         terminal.print("  frames:   \(base)\(output.sequence.namePrefix)…\(output.sequence.nameSuffix)")
         return .ok
     }

@@ -50,11 +50,11 @@ struct MergeCommand: Command {
         let journals = "\(report.journals) journal\(report.journals == 1 ? "" : "s")"
         if report.complete {
             terminal.print("\(report.name): complete, \(total) frames verified (\(journals))")
-            terminal.print("  manifest: \(report.manifestPath)")
+            terminal.print("  manifest: \(ShownPath.of(report.manifestPath))")
             return .ok
         }
         terminal.print("\(report.name): incomplete, \(report.verified) of \(total) frames verified (\(journals))")
-        terminal.print("  manifest: \(report.manifestPath)")
+        terminal.print("  manifest: \(ShownPath.of(report.manifestPath))")
         let count = report.missing.count
         terminal.error(
             "\(report.name): \(count) frame\(count == 1 ? "" : "s") missing, failed or corrupt: "

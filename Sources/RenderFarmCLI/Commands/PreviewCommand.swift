@@ -108,7 +108,8 @@ struct PreviewCommand: Command {
         do {
             let sheet = try ContactSheet.draw(source, frames: frames, options: options)
             try ContactSheet.write(sheet, to: output)
-            terminal.print("contact sheet of \(frames.count) frames (\(sheet.width)×\(sheet.height)): \(output)")
+            terminal.print(
+                "contact sheet of \(frames.count) frames (\(sheet.width)×\(sheet.height)): \(ShownPath.of(output))")
             return .ok
         } catch {
             terminal.error(error.description)

@@ -72,7 +72,7 @@ extension RenderCommand {
                 "\(job.job.spec.name): \(result.frames) frames rendered into \(preset.rawValue) "
                     + "(\(String(format: "%.2f", result.elapsed)) s, \(rate) fps, at most \(result.peakBufferedFrames) "
                     + "frames buffered)")
-            terminal.print("  video:  \(file)")
+            terminal.print("  video:  \(ShownPath.of(file))")
             terminal.print("  bytes:  \(result.bytes)")
             terminal.print("  sha256: \(result.sha256)")
             return .ok

@@ -112,13 +112,15 @@ struct RenderCommand: Command {
             guard shard == .whole else {
                 // Shards share the folder: `merge` writes the manifest once all have finished.
                 terminal.print("\(job.name): shard \(shard): \(rendered)\(skipped) (\(state))")
-                terminal.print("  frames:   \(job.outputDirectory)")
-                terminal.print("  then:     renderfarm merge \(job.outputDirectory)   (once every shard has finished)")
+                terminal.print("  frames:   \(ShownPath.of(job.outputDirectory))")
+                terminal.print(
+                    "  then:     renderfarm merge \(ShownPath.of(job.outputDirectory))   (once every shard has finished)"
+                )
                 continue
             }
             terminal.print("\(job.name): \(rendered)\(skipped) (\(state))")
-            terminal.print("  frames:   \(job.outputDirectory)")
-            terminal.print("  manifest: \(job.manifestPath)")
+            terminal.print("  frames:   \(ShownPath.of(job.outputDirectory))")
+            terminal.print("  manifest: \(ShownPath.of(job.manifestPath))")
         }
         if let line = Self.timeLine(summary, slowest: reporter.slowest, jobs: jobs.count) { terminal.print(line) }
         if summary.interrupted {

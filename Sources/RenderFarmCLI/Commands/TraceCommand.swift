@@ -56,7 +56,7 @@ struct TraceCommand: Command {
             do {
                 for line in filter.apply(try Tracer.trace(job)) { terminal.print(line.serialized()) }
             } catch {
-                terminal.error("\(job.job.file): \(error)")
+                terminal.error("\(ShownPath.of(job.job.file)): \(error)")
                 return .unavailable
             }
         }
