@@ -30,13 +30,15 @@ let package = Package(
             linkerSettings: [.linkedLibrary("deflate"), .linkedLibrary("z")]
         ),
         .target(name: "RenderFarmPluginABI"),
+        // Names the plugin and frame on stderr when a plugin crashes the process (signal-safe C).
+        .target(name: "CFaultReport"),
 
         .target(name: "StrictJSON"),
         .target(name: "CairoKit", dependencies: ["CCairo"]),
         .target(name: "EffectKit", dependencies: ["CairoKit", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]),
         .target(
             name: "RenderFarm",
-            dependencies: ["CairoKit", "RenderFarmPluginABI", "CPNGWriter", "CCrypto", "StrictJSON"]
+            dependencies: ["CairoKit", "RenderFarmPluginABI", "CPNGWriter", "CCrypto", "StrictJSON", "CFaultReport"]
         ),
         .target(name: "RenderFarmCLI", dependencies: ["RenderFarm"]),
         .executableTarget(name: "renderfarm", dependencies: ["RenderFarmCLI"]),

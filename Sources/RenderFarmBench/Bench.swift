@@ -99,6 +99,41 @@ struct Bench {
         return ((short, peaks[0]), (short * 10, peaks[1]), cores)
     }
 
+    /// `render --isolate` (frames drawn in worker processes) against in-process rendering of the
+    /// first reference job at -j cores, interleaved round by round: median fps of each.
+    func isolation() throws -> Isolation {
+        let job = ReferenceJob.all(packageRoot: packageRoot)[0]
+        let count = quick ? job.quickFrames : job.frames
+        var fps: [Bool: [Double]] = [:]
+        for round in 0..<rounds {
+            note("isolation: \(job.label), -j \(cores): round \(round + 1) of \(rounds)")
+            for isolated in round % 2 == 0 ? [false, true] : [true, false] {
+                let folder = runner.scratch.appendingPathComponent("out-isolation").path
+                let measured = try runner.renderfarm(
+                    job: job.path, frames: job.frameSet(count: count), count: count, concurrency: cores,
+                    output: folder, extra: isolated ? ["--isolate"] : [])
+                try? FileManager.default.removeItem(atPath: folder)
+                fps[isolated, default: []].append(measured.fps)
+            }
+        }
+        let inProcess = fps[false] ?? []
+        let isolated = fps[true] ?? []
+        return Isolation(
+            label: job.label, frames: count, concurrency: cores, inProcess: median(inProcess),
+            isolated: median(isolated), ratio: median(zip(isolated, inProcess).map { $0 / max($1, 1e-9) }))
+    }
+
+    /// What `isolation()` measured.
+    struct Isolation {
+        var label: String
+        var frames: Int
+        var concurrency: Int
+        var inProcess: Double
+        var isolated: Double
+        /// Median of per-round isolated / in-process fps.
+        var ratio: Double
+    }
+
     /// Median wall time of `renderfarm validate jobs/live-hearts.json` over `runs` runs, in ms.
     func startup(runs: Int = 11) -> Double {
         let job = packageRoot.appendingPathComponent("jobs/live-hearts.json").path

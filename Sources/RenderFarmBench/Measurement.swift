@@ -47,13 +47,15 @@ struct Runner {
     }
 
     /// Renders `frames` of `job` with `renderfarm render` into `output`.
-    func renderfarm(job: String, frames: String, count: Int, concurrency: Int, output: String) throws -> Measurement {
+    func renderfarm(
+        job: String, frames: String, count: Int, concurrency: Int, output: String, extra: [String] = []
+    ) throws -> Measurement {
         let log = scratch.appendingPathComponent("progress.jsonl").path
         let run = ChildProcess.run(
             [
                 renderfarm, "render", job, "--frames", frames, "--out", output, "-j", String(concurrency), "--force",
                 "--progress", "json",
-            ], stderr: log)
+            ] + extra, stderr: log)
         guard run.exitCode == 0 else { throw Failure.failed("renderfarm render \(job) exited \(run.exitCode)") }
         var steps: FrameSteps?
         if let text = try? String(contentsOfFile: log, encoding: .utf8),

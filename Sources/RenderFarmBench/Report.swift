@@ -5,6 +5,7 @@ struct Report {
     var rows: [Bench.Row]
     var memory: (short: (frames: Int, kib: Int), long: (frames: Int, kib: Int), concurrency: Int)?
     var startupMilliseconds: Double?
+    var isolation: Bench.Isolation?
     var header: String
 
     /// Median over rounds of RenderFarm's fps divided by `variant`'s fps in the same round.
@@ -69,6 +70,12 @@ struct Report {
             lines.append(
                 "startup: renderfarm validate jobs/live-hearts.json: "
                     + "\(Self.format(startupMilliseconds, 1)) ms (median of 11 runs)")
+        }
+        if let isolation {
+            lines.append(
+                "isolation: render --isolate \(Self.format(isolation.isolated, 1)) fps vs in-process "
+                    + "\(Self.format(isolation.inProcess, 1)) fps (\(Self.format(isolation.ratio, 2))x, goal >= 0.9x), "
+                    + "\(isolation.label), \(isolation.frames) frames, -j \(isolation.concurrency)")
         }
         let notes = rows.compactMap { row in
             row.note.map { "  \(row.label)\(row.concurrency > 0 ? ", -j \(row.concurrency)" : ""): \($0)" }

@@ -29,12 +29,14 @@ do {
     let rows = try bench.run()
     let memory = try bench.memory()
     let startup = bench.startup()
+    let isolation = try bench.isolation()
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let counts = ReferenceJob.all(packageRoot: packageRoot).map { String(quick ? $0.quickFrames : $0.frames) }
     let header =
         "renderfarm-bench\(quick ? " --quick" : ""): \(cores) cores, "
         + "\(rounds) round\(rounds == 1 ? "" : "s"), frames per run: \(counts.joined(separator: "/"))"
-    print(Report(rows: rows, memory: memory, startupMilliseconds: startup, header: header).text)
+    print(
+        Report(rows: rows, memory: memory, startupMilliseconds: startup, isolation: isolation, header: header).text)
 } catch {
     FileHandle.standardError.write(Data("renderfarm-bench: \(error)\n".utf8))
     exit(1)

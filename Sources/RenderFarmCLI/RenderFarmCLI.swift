@@ -8,8 +8,12 @@ public enum RenderFarmCLI {
         [
             RenderCommand.self, ValidateCommand.self, TraceCommand.self, PluginsCommand.self, EncodeCommand.self,
             ExportOTIOCommand.self, PreviewCommand.self, CompareCommand.self, MergeCommand.self, SubmitCommand.self,
+            StatusCommand.self,
         ]
     }
+
+    /// Commands that other commands start, left out of the overview.
+    static var hiddenCommands: [any Command.Type] { [WorkerCommand.self] }
 
     static var overview: String {
         let width = (commands.map { $0.spec.name.count }.max() ?? 0) + 2
@@ -53,7 +57,7 @@ public enum RenderFarmCLI {
         default:
             break
         }
-        guard let command = commands.first(where: { $0.spec.name == name }) else {
+        guard let command = (commands + hiddenCommands).first(where: { $0.spec.name == name }) else {
             terminal.error(unknownCommand(name))
             return .usage
         }
@@ -78,6 +82,8 @@ public enum RenderFarmCLI {
 
     /// Runs the process's own command line and exits with the command's code.
     public static func main() -> Never {
+        LoadedPlugin.installFaultReport(
+            hint: "; finished frames are kept (run again to resume), and `render --isolate` contains such crashes")
         exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)
     }
 }

@@ -7,6 +7,8 @@
  * `failWhileFileExists` makes the chosen frames fail only while that file exists, so a test can
  * let a render fail in one process (a Slurm task) and succeed in a later one with the same job.
  * `delayMs` slows each frame down so kill tests can interrupt a render in the middle.
+ * `crashFrames`, `abortFrames` and `hangFrames` make the chosen frames segfault, abort or never
+ * return, for the crash-containment tests (`render --isolate`).
  */
 #include <cairo.h>
 #include <math.h>
@@ -20,10 +22,11 @@
 #include "renderfarm_plugin.h"
 
 #define MAX_FRAMES 100000
+enum { FAULT_SEGV = 2, FAULT_ABORT = 3, FAULT_HANG = 4 };
 
 typedef struct faults {
     double width, height;
-    unsigned char *fail;     /* 1 for frames that fail */
+    unsigned char *fail;     /* 1 for frames that fail; FAULT_* for frames that crash or hang */
     atomic_int *attempts;    /* attempts seen per frame */
     double fail_attempts;    /* <= 0: fail every attempt */
     double delay_ms;
@@ -37,6 +40,9 @@ static const rf_param parameters[] = {
     { "delayMs", RF_PARAM_NUMBER, "0", 0, 10000, NULL, "sleep this long in every render", 0 },
     { "failWhileFileExists", RF_PARAM_STRING, "\"\"", 0, 0, NULL,
       "if set: the chosen frames fail only while this file exists", 0 },
+    { "crashFrames", RF_PARAM_NUMBER_LIST, "[]", 0, MAX_FRAMES - 1, NULL, "frames whose render segfaults", 0 },
+    { "abortFrames", RF_PARAM_NUMBER_LIST, "[]", 0, MAX_FRAMES - 1, NULL, "frames whose render aborts", 0 },
+    { "hangFrames", RF_PARAM_NUMBER_LIST, "[]", 0, MAX_FRAMES - 1, NULL, "frames whose render never returns", 0 },
 };
 
 static int create(const rf_create_args *args, const rf_context *ctx, void **out, char *err, size_t errlen) {
@@ -59,6 +65,13 @@ static int create(const rf_create_args *args, const rf_context *ctx, void **out,
     double frames[1024];
     size_t count = args->access->numbers(args->params, "failFrames", frames, 1024);
     for (size_t i = 0; i < count && i < 1024; i++) f->fail[(int)frames[i]] = 1;
+    static const struct { const char *name; unsigned char fault; } faults_by_name[] = {
+        { "crashFrames", FAULT_SEGV }, { "abortFrames", FAULT_ABORT }, { "hangFrames", FAULT_HANG },
+    };
+    for (size_t kind = 0; kind < 3; kind++) {
+        count = args->access->numbers(args->params, faults_by_name[kind].name, frames, 1024);
+        for (size_t i = 0; i < count && i < 1024; i++) f->fail[(int)frames[i]] = faults_by_name[kind].fault;
+    }
     args->access->number(args->params, "failAttempts", &f->fail_attempts);
     args->access->number(args->params, "delayMs", &f->delay_ms);
     const char *marker = args->access->string(args->params, "failWhileFileExists");
@@ -82,7 +95,13 @@ static int render(void *instance, cairo_t *cr, const rf_frame *frame, char *err,
         struct timespec pause = { (time_t)(f->delay_ms / 1000), (long)(fmod(f->delay_ms, 1000) * 1e6) };
         nanosleep(&pause, NULL);
     }
-    if (frame->index < MAX_FRAMES && f->fail[frame->index] && (!f->marker || access(f->marker, F_OK) == 0)) {
+    if (frame->index < MAX_FRAMES && f->fail[frame->index] == FAULT_SEGV) {
+        volatile int *nowhere = NULL;
+        *nowhere = 1;
+    }
+    if (frame->index < MAX_FRAMES && f->fail[frame->index] == FAULT_ABORT) abort();
+    while (frame->index < MAX_FRAMES && f->fail[frame->index] == FAULT_HANG) pause();
+    if (frame->index < MAX_FRAMES && f->fail[frame->index] == 1 && (!f->marker || access(f->marker, F_OK) == 0)) {
         int attempt = atomic_fetch_add(&f->attempts[frame->index], 1) + 1;
         if (f->fail_attempts <= 0 || attempt <= f->fail_attempts) {
             snprintf(err, errlen, "injected failure on frame %u (attempt %d)", frame->index, attempt);

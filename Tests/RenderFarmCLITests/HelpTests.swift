@@ -16,7 +16,7 @@ struct HelpTests {
     @Test("every command: usage lists every option, 1 to 3 examples, help COMMAND equals COMMAND --help")
     func complete() throws {
         let commands = try Self.commands()
-        #expect(commands.count == 10, "\(commands)")
+        #expect(commands.count == 11, "\(commands)")
         for command in commands {
             let help = try Binary.run([command, "--help"])
             #expect(help.status == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `renderfarm` binary, the way a user would, and captures what it prints.
 enum Binary {
@@ -44,6 +45,19 @@ enum Binary {
         try Running(arguments, in: directory, environment: environment).wait()
     }
 
+    /// Returns once `condition` holds, checking it every 5 ms; records an issue and throws when
+    /// `running` ends first or 60 s pass.
+    static func waitUntil(_ what: String, running: Running, _ condition: () -> Bool) throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            guard running.process.isRunning, ContinuousClock.now < deadline else {
+                let result = running.wait()
+                throw ToolError(message: "never happened: \(what) (\(result.status): \(result.stderr))")
+            }
+            usleep(5_000)
+        }
+    }
+
     /// A `renderfarm` process started in the background, for tests that signal or kill it.
     final class Running {
         let process: Process
@@ -75,8 +89,15 @@ enum Binary {
 
         func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-        /// Waits for the process and returns what it printed.
-        func wait() -> Result {
+        /// Waits for the process and returns what it printed; a process still running after
+        /// `timeout` seconds is killed, so a hung binary fails its test instead of stalling CI.
+        func wait(timeout: Double = 300) -> Result {
+            let deadline = ContinuousClock.now + .seconds(timeout)
+            while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
+            if process.isRunning {
+                Issue.record("renderfarm \(process.arguments ?? []) still running after \(timeout) s: killed")
+                kill(process.processIdentifier, SIGKILL)
+            }
             process.waitUntilExit()
             let signaled = process.terminationReason == .uncaughtSignal
             return Result(

@@ -1,5 +1,5 @@
 /// One problem in a job file, with its path inside the file (`layers[1].params.rate`).
-public struct JobIssue: Sendable, Equatable, CustomStringConvertible {
+public struct JobIssue: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var message: String
     /// Whether the job can still be rendered (a plugin's warning) or not.

@@ -8,9 +8,27 @@ public struct LoadedJob: Sendable, Equatable {
     public var file: String
     /// Absolute folder of the job file: relative paths inside it resolve here.
     public var directory: String
+    /// The variant this job is, for a job file with `variants`.
+    public var variant: JobVariant?
     /// Problems of the file itself when `spec` is only what could be read of an invalid job; `RenderPlan`
     /// reports them together with the plugins' problems and refuses the job.
-    public var issues: [JobIssue] = []
+    public var issues: [JobIssue]
+
+    public init(
+        spec: JobSpec, file: String, directory: String, variant: JobVariant? = nil, issues: [JobIssue] = []
+    ) {
+        self.spec = spec
+        self.file = file
+        self.directory = directory
+        self.variant = variant
+        self.issues = issues
+    }
+
+    /// `issues` of this job, each told at the data row it came from where a variant's value is
+    /// at fault.
+    func located(_ issues: [JobIssue]) -> [JobIssue] {
+        variant?.located(issues) ?? issues
+    }
 }
 
 /// Reads job files with the limits of DESIGN.md §7: no input can crash the renderer.
@@ -20,7 +38,17 @@ public enum JobLoader {
     static let parseLimits = JSONParser.Limits(
         maxBytes: maxFileBytes, maxDepth: 32, maxStringBytes: 4096, maxContainerCount: 100_000)
 
+    /// Reads a job file that has no `variants`.
     public static func load(_ path: String) throws(JobError) -> LoadedJob {
+        let jobs = try loadAll(path)
+        guard jobs.count == 1, let job = jobs.first, job.variant == nil else {
+            throw .invalid(file: path, issues: [JobIssue(path: "variants", "a job with variants is a batch of jobs")])
+        }
+        return job
+    }
+
+    /// Reads a job file: one job, or one per variant when it has `variants`.
+    public static func loadAll(_ path: String) throws(JobError) -> [LoadedJob] {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let absolute = url.path
         var isDirectory: ObjCBool = false
@@ -44,29 +72,73 @@ public enum JobLoader {
             throw .unreadable(file: path, reason: error.localizedDescription)
         }
         let defaultName = url.deletingPathExtension().lastPathComponent
-        let (spec, issues) = try decodeCollecting(data, file: path, defaultName: defaultName)
-        return LoadedJob(spec: spec, file: absolute, directory: url.deletingLastPathComponent().path, issues: issues)
+        let directory = url.deletingLastPathComponent().path
+        let document = try parse(data, file: path)
+        guard var root = document.objectValue, let variants = root["variants"] else {
+            let (spec, issues) = try decodeCollecting(document, file: path, defaultName: defaultName)
+            return [LoadedJob(spec: spec, file: absolute, directory: directory, issues: issues)]
+        }
+        root["variants"] = nil
+        let expanded: [VariantExpansion.Expanded]
+        switch VariantExpansion.expand(root, spec: variants, jobDirectory: directory, defaultName: defaultName) {
+        case .success(let list): expanded = list
+        case .failure(let problems): throw .invalid(file: path, issues: problems.issues)
+        }
+        var jobs: [LoadedJob] = []
+        var issues: [JobIssue] = []
+        for item in expanded {
+            switch JobDecoder.decode(item.document, defaultName: defaultName) {
+            case .success(let spec):
+                jobs.append(LoadedJob(spec: spec, file: absolute, directory: directory, variant: item.variant))
+            case .failure(let problems):
+                issues += item.variant.issues + item.variant.located(problems.issues)
+            }
+        }
+        var seen: Set<String> = []
+        issues = issues.filter { seen.insert($0.description).inserted }
+        guard issues.isEmpty else { throw .invalid(file: path, issues: issues) }
+        let batch = VariantBatch(
+            file: absolute,
+            name: (root["name"]?.stringValue).flatMap { Template.names(in: $0) == nil ? $0 : nil } ?? defaultName,
+            variants: jobs.compactMap { job in
+                job.variant.map {
+                    VariantBatch.Summary(
+                        variant: $0.name, values: $0.values, origin: $0.origin, jobName: job.spec.name,
+                        outputDirectory: job.spec.output.directory, frameCount: job.spec.frames.count)
+                }
+            })
+        return jobs.map { job in
+            var job = job
+            job.variant?.batch = batch
+            return job
+        }
     }
 
     /// Parses and validates job-file bytes; `file` names the source in messages.
     public static func decode(_ data: Data, file: String, defaultName: String) throws(JobError) -> JobSpec {
-        let (spec, issues) = try decodeCollecting(data, file: file, defaultName: defaultName)
+        try decode(try parse(data, file: file), file: file, defaultName: defaultName)
+    }
+
+    private static func parse(_ data: Data, file: String) throws(JobError) -> JSONValue {
+        do {
+            return try JSONParser.parse(data, limits: parseLimits)
+        } catch {
+            let excerpt = error.excerpt(of: data)
+            throw .syntax(file: file, message: error.description + (excerpt.isEmpty ? "" : "\n" + excerpt))
+        }
+    }
+
+    private static func decode(_ document: JSONValue, file: String, defaultName: String) throws(JobError) -> JobSpec {
+        let (spec, issues) = try decodeCollecting(document, file: file, defaultName: defaultName)
         guard issues.isEmpty else { throw .invalid(file: file, issues: issues) }
         return spec
     }
 
     /// Like `decode`, but an invalid job whose layers could be read comes back as what was read, with
     /// its problems, so the plugins can check the layers in the same pass.
-    static func decodeCollecting(_ data: Data, file: String, defaultName: String) throws(JobError)
+    static func decodeCollecting(_ document: JSONValue, file: String, defaultName: String) throws(JobError)
         -> (JobSpec, [JobIssue])
     {
-        let document: JSONValue
-        do {
-            document = try JSONParser.parse(data, limits: parseLimits)
-        } catch {
-            let excerpt = error.excerpt(of: data)
-            throw .syntax(file: file, message: error.description + (excerpt.isEmpty ? "" : "\n" + excerpt))
-        }
         switch JobDecoder.decode(document, defaultName: defaultName) {
         case .success(let spec): return (spec, [])
         case .failure(let problems):
@@ -74,4 +146,12 @@ public enum JobLoader {
             return (partial, problems.issues)
         }
     }
+
+    /// `decodeCollecting` of job-file bytes.
+    static func decodeCollecting(_ data: Data, file: String, defaultName: String) throws(JobError)
+        -> (JobSpec, [JobIssue])
+    {
+        try decodeCollecting(try parse(data, file: file), file: file, defaultName: defaultName)
+    }
+
 }

@@ -71,6 +71,15 @@ enum AtomicFile {
         }
     }
 
+    /// Removes the temporary files that process `pid` (a worker that was killed) left behind.
+    static func removeTemporaries(of pid: pid_t, in directory: String) {
+        let prefix = "\(temporaryMarker)\(pid)-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            unlink((directory as NSString).appendingPathComponent(name))
+        }
+    }
+
     /// Creates `path` and its parents.
     static func createDirectory(_ path: String) throws(OutputError) {
         do {

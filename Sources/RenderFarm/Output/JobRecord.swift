@@ -19,6 +19,17 @@ public struct JobRecord: Sendable, Equatable {
         public var id: String
         public var identifier: String
         public var version: String
+        /// The library file it was loaded from ("" in records of older renderfarms).
+        public var path: String
+        /// The library file's sha256 ("" in records of older renderfarms).
+        public var sha256: String
+
+        var json: JSONValue {
+            .object([
+                "id": .string(id), "identifier": .string(identifier), "version": .string(version),
+                "path": .string(path), "sha256": .string(sha256),
+            ])
+        }
     }
 
     public var name: String
@@ -41,6 +52,8 @@ public struct JobRecord: Sendable, Equatable {
     public var plugins: [Plugin]
     /// Everything that decides the pixels, as hashed into `fingerprint`.
     public var canonical: JSONValue
+    /// For a variant of a job with `variants`: its name, index, row and values.
+    public var variant: JSONValue?
 
     /// The record of `job`, expecting `frames` (default: the whole render's frames, every shard).
     public init(_ job: PreparedJob, frames: FrameSet? = nil) {
@@ -58,8 +71,14 @@ public struct JobRecord: Sendable, Equatable {
         self.frames = frames ?? job.jobFrames
         prefix = spec.output.prefix
         padding = spec.output.padding
-        plugins = job.plugins.map { Plugin(id: $0.id, identifier: $0.identifier, version: $0.version) }
+        var seen: Set<String> = []
+        plugins = job.layers.map(\.plugin).filter { seen.insert($0.info.id).inserted }.map {
+            Plugin(
+                id: $0.info.id, identifier: $0.info.identifier, version: $0.info.version, path: $0.info.path,
+                sha256: $0.librarySHA256)
+        }
         canonical = job.canonical
+        variant = job.job.variant?.json
     }
 
     public var pixelWidth: Int { Int((width * scale).rounded()) }
@@ -79,10 +98,7 @@ public struct JobRecord: Sendable, Equatable {
     public func time(ofFrame index: Int) -> Double { Double(index) / fps }
 
     var json: JSONValue {
-        let plugins: [JSONValue] = plugins.map {
-            .object(["id": .string($0.id), "identifier": .string($0.identifier), "version": .string($0.version)])
-        }
-        return .object([
+        var object: JSONObject = [
             "format": .string(Self.format), "version": .number(Double(Self.version)),
             "name": .string(name), "source": .string(source), "fingerprint": .string(fingerprint),
             // A string: a JSON number would lose the low bits of a 64-bit seed.
@@ -93,9 +109,11 @@ public struct JobRecord: Sendable, Equatable {
             ]),
             "fps": .number(fps), "duration": .number(duration), "frames": .string(frames.description),
             "output": .object(["prefix": .string(prefix), "padding": .number(Double(padding))]),
-            "plugins": .array(plugins),
+            "plugins": .array(plugins.map(\.json)),
             "canonical": canonical,
-        ])
+        ]
+        if let variant { object["variant"] = variant }
+        return .object(object)
     }
 
     /// Writes the record into `directory`, atomically.
@@ -144,7 +162,10 @@ public struct JobRecord: Sendable, Equatable {
             guard let plugin = value.objectValue, let id = plugin["id"]?.stringValue,
                 let identifier = plugin["identifier"]?.stringValue, let version = plugin["version"]?.stringValue
             else { throw fail("has an invalid plugin entry") }
-            plugins.append(Plugin(id: id, identifier: identifier, version: version))
+            plugins.append(
+                Plugin(
+                    id: id, identifier: identifier, version: version, path: plugin["path"]?.stringValue ?? "",
+                    sha256: plugin["sha256"]?.stringValue ?? ""))
         }
         do {
             frames =
@@ -167,6 +188,7 @@ public struct JobRecord: Sendable, Equatable {
         self.padding = Int(padding)
         self.plugins = plugins
         self.canonical = canonical
+        variant = object["variant"]
     }
 }
 

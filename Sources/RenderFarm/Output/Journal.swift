@@ -21,6 +21,9 @@ public struct JournalEntry: Sendable, Equatable {
     /// Whether every pixel was opaque (written as RGB).
     public var opaque: Bool
     public var error: String?
+    /// When the frame was finished, in seconds since 1970 (nil in journals of older renderfarms):
+    /// `renderfarm status` derives fps and ETA from it.
+    public var finishedAt: Double?
 
     var json: JSONValue {
         var object: JSONObject = [
@@ -30,13 +33,15 @@ public struct JournalEntry: Sendable, Equatable {
             "status": .string(status.rawValue), "opaque": .bool(opaque),
         ]
         if let error { object["error"] = .string(error) }
+        if let finishedAt { object["at"] = .number((finishedAt * 1000).rounded() / 1000) }
         return .object(object)
     }
 
     init(
         index: Int, time: Double, file: String, sha256: String, bytes: Int, fingerprint: String, attempts: Int,
-        renderMilliseconds: Double, status: FrameStatus, opaque: Bool, error: String? = nil
+        renderMilliseconds: Double, status: FrameStatus, opaque: Bool, error: String? = nil, finishedAt: Double? = nil
     ) {
+        self.finishedAt = finishedAt
         self.index = index
         self.time = time
         self.file = file
@@ -62,7 +67,8 @@ public struct JournalEntry: Sendable, Equatable {
         self.init(
             index: Int(index), time: time, file: file, sha256: sha256, bytes: Int(bytes), fingerprint: fingerprint,
             attempts: Int(attempts), renderMilliseconds: milliseconds, status: status,
-            opaque: object["opaque"]?.boolValue ?? false, error: object["error"]?.stringValue)
+            opaque: object["opaque"]?.boolValue ?? false, error: object["error"]?.stringValue,
+            finishedAt: object["at"]?.doubleValue)
     }
 }
 

@@ -42,9 +42,6 @@ enum Manifest {
             if let error = entry.error { object["error"] = .string(error) }
             return .object(object)
         }
-        let plugins: [JSONValue] = record.plugins.map {
-            .object(["id": .string($0.id), "identifier": .string($0.identifier), "version": .string($0.version)])
-        }
         let renderer: JSONObject = [
             "name": "renderfarm", "version": .string(RenderPlan.rendererVersion),
             "cairo": .string(String(cString: cairo_version_string())),
@@ -52,14 +49,14 @@ enum Manifest {
             "zlib": .string(String(cString: rf_zlib_library_version())),
             "libdeflate": .string(String(cString: rf_libdeflate_library_version())),
         ]
-        let manifest: JSONObject = [
+        var manifest: JSONObject = [
             "format": .string(format), "version": .number(Double(version)),
             "job": .object([
                 "name": .string(record.name), "source": .string(record.source),
                 "fingerprint": .string(record.fingerprint), "seed": .number(Double(record.seed)),
             ]),
             "renderer": .object(renderer),
-            "plugins": .array(plugins),
+            "plugins": .array(record.plugins.map(\.json)),
             "image": .object(image),
             "fps": .number(record.fps),
             "duration": .number(record.duration),
@@ -68,11 +65,33 @@ enum Manifest {
             "sequence": .object(sequence.json),
             "frames": .array(frames),
             "complete": .bool(missing.isEmpty),
+            "state": .string(missing.isEmpty ? State.complete.rawValue : failed.isEmpty ? "incomplete" : "failed"),
             "missing": .string(FrameSet.compress(missing)),
             "failed": .string(FrameSet.compress(failed.map(\.index))),
             "ffmpeg": .string(sequence.ffmpegCommand(alpha: !opaque, name: record.name)),
         ]
+        if let variant = record.variant { manifest["variant"] = variant }
         return .object(manifest)
+    }
+
+    /// What a manifest says of its folder (`state`).
+    enum State: String {
+        /// A run is writing frames: nothing in the folder may be taken for done.
+        case rendering
+        case complete
+    }
+
+    /// The manifest a run writes before its first frame, in place of the one it makes stale.
+    static func rendering(for job: PreparedJob, by holder: FolderLock.Holder) -> JSONValue {
+        .object([
+            "format": .string(format), "version": .number(Double(version)),
+            "state": .string(State.rendering.rawValue), "complete": false,
+            "job": .object(["name": .string(job.spec.name), "source": .string(job.job.file)]),
+            "render": .object([
+                "pid": .number(Double(holder.pid)), "host": .string(holder.host), "since": .string(holder.since),
+            ]),
+            "frameCount": .number(Double(job.jobFrames.count)), "frameSet": .string(job.jobFrames.description),
+        ])
     }
 
     static func write(_ manifest: JSONValue, to directory: String) throws(OutputError) {

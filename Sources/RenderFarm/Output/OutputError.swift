@@ -6,6 +6,8 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
     case io(path: String, reason: String)
     /// The output folder would leave the allowed root (exit 65: the job asks for it).
     case outsideRoot(path: String, root: String)
+    /// Another run holds the folder's lock (exit 75); `holders` names it when it could be read.
+    case locked(path: String, holders: [FolderLock.Holder])
 
     public var description: String {
         switch self {
@@ -15,6 +17,10 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
             "I/O error on \(path): \(reason)"
         case .outsideRoot(let path, let root):
             "output folder \(path) is outside \(root); pass --out or --output-root to allow another place"
+        case .locked(let path, let holders):
+            "\(path) is in use by "
+                + (holders.isEmpty ? "another run" : holders.map(\.description).joined(separator: ", "))
+                + "; wait for it to finish, or stop it and run again"
         }
     }
 }

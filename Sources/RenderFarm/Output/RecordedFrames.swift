@@ -14,6 +14,9 @@ struct RecordedFrames {
         recorded = journals.map { Journal.read(path: $0) }
     }
 
+    /// Every line read, newest per frame and journal, for reports over the whole folder.
+    var allEntries: [JournalEntry] { recorded.flatMap(\.values) }
+
     /// The newest line for frame `index` in each journal, in journal order, kept only when it is
     /// about this job's frame (`fingerprint`) in this file.
     func candidates(_ index: Int, fingerprint: String, file: String) -> [JournalEntry] {

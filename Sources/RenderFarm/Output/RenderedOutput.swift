@@ -72,6 +72,9 @@ public struct RenderedOutput: Sendable {
         } catch {
             throw .invalid(path: path, reason: error.description)
         }
+        if let root = value.objectValue, root["state"]?.stringValue == Manifest.State.rendering.rawValue {
+            throw .rendering(path: path, holders: FolderLock.holders(of: folder).map(\.description))
+        }
         do {
             return try RenderedOutput(value, directory: folder)
         } catch {
@@ -163,6 +166,8 @@ public enum RenderedOutputError: Error, Equatable, CustomStringConvertible {
     case missing(path: String)
     /// The manifest is not one renderfarm wrote, or is damaged (exit 65).
     case invalid(path: String, reason: String)
+    /// The folder is being rendered, or a render of it was killed (no `holders`) (exit 65).
+    case rendering(path: String, holders: [String])
 
     public var description: String {
         switch self {
@@ -170,6 +175,12 @@ public enum RenderedOutputError: Error, Equatable, CustomStringConvertible {
             "\(path) does not exist; render the job first (`renderfarm render JOB`) or pass its output folder"
         case .invalid(let path, let reason):
             "\(path): \(reason); render the job again to rewrite it"
+        case .rendering(let path, let holders) where holders.isEmpty:
+            "\(path): state \"rendering\", but no render holds the folder: a render was killed before it "
+                + "finished; run it again to resume, then try again"
+        case .rendering(let path, let holders):
+            "\(path): state \"rendering\": the folder is being rendered by \(holders.joined(separator: ", ")); "
+                + "try again when it has finished"
         }
     }
 }

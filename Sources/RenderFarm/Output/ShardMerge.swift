@@ -56,6 +56,14 @@ public enum ShardMerge {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .noFolder(path: directory)
         }
+        // The whole folder: no shard may be writing while the manifest is made from its journals.
+        let lock: FolderLock
+        do {
+            lock = try FolderLock.acquire(directory, task: "merge")
+        } catch {
+            throw .output(error)
+        }
+        defer { withExtendedLifetime(lock) {} }
         let found: JobRecord?
         do {
             found = try JobRecord.read(from: directory)

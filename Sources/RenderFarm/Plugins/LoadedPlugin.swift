@@ -1,3 +1,4 @@
+import CFaultReport
 import Foundation
 import RenderFarmPluginABI
 import StrictJSON
@@ -13,6 +14,9 @@ public final class LoadedPlugin: @unchecked Sendable {
     let descriptor: UnsafePointer<rf_plugin>
     /// Serialises every `render` of a plugin that declared `RF_THREADS_UNSAFE`.
     let pluginLock = Mutex(())
+    private let libraryHash = Mutex<String?>(nil)
+    /// "id (library path)", formatted once for the crash report (never freed: plugins stay loaded).
+    private let faultLabel: UnsafePointer<CChar>
 
     init(descriptor: UnsafePointer<rf_plugin>, path: String) throws(PluginLoadError) {
         self.descriptor = descriptor
@@ -22,8 +26,19 @@ public final class LoadedPlugin: @unchecked Sendable {
         guard plugin.abi_version == RF_ABI_VERSION else {
             throw .abiMismatch(path: path, pluginVersion: plugin.abi_version)
         }
-        guard !id.isEmpty, id.utf8.count <= 64, plugin.create != nil, plugin.render != nil, plugin.destroy != nil else {
-            throw .invalidDescriptor(path: path, reason: "missing id, create, render or destroy")
+        // The first ABI v1 descriptors ended before `flags`: nothing smaller is a descriptor.
+        let minimumSize = MemoryLayout<rf_plugin>.offset(of: \rf_plugin.flags) ?? MemoryLayout<rf_plugin>.size
+        guard Int(plugin.struct_size) >= minimumSize else {
+            throw .invalidDescriptor(
+                path: path,
+                reason: "struct_size is \(plugin.struct_size), smaller than ABI v1's \(minimumSize) bytes "
+                    + "(set it to sizeof(rf_plugin))")
+        }
+        guard plugin.create != nil, plugin.render != nil, plugin.destroy != nil else {
+            throw .invalidDescriptor(path: path, reason: "missing create, render or destroy")
+        }
+        if let problem = Self.idProblem(id) {
+            throw .invalidDescriptor(path: path, reason: "id \"\(id)\" \(problem)")
         }
         var parameters: [PluginParameter] = []
         if let table = plugin.params {
@@ -44,6 +59,48 @@ public final class LoadedPlugin: @unchecked Sendable {
             id: id, identifier: text(plugin.identifier), version: text(plugin.version), summary: text(plugin.summary),
             threadSafety: safety, parameters: parameters, canTrace: plugin.trace != nil, path: path,
             frameInvariant: flags & RF_PLUGIN_FRAME_INVARIANT != 0)
+        faultLabel = UnsafePointer(strdup("\(id) (\(path))") ?? strdup("?"))
+    }
+
+    /// Runs `call` (a call into the plugin) marked as this plugin's, so a crash inside it names
+    /// the plugin and `frame` (negative: not a frame) on stderr before the process dies.
+    func reportingFaults<T>(frame: Int, _ call: () -> T) -> T {
+        rf_fault_report_enter(faultLabel, frame)
+        defer { rf_fault_report_leave() }
+        return call()
+    }
+
+    /// Installs the crash report for plugin calls, ending its line with `hint`; the CLI calls
+    /// it at start.
+    public static func installFaultReport(hint: StaticString) {
+        hint.withUTF8Buffer { buffer in
+            // A StaticString's bytes are NUL-terminated and live as long as the program.
+            buffer.baseAddress.map { rf_fault_report_install(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+        }
+    }
+
+    /// What is wrong with `id` under the header's rule (1–64 characters of a-z, 0-9 and '-',
+    /// starting with a letter or digit), or nil when it is a valid id.
+    static func idProblem(_ id: String) -> String? {
+        if id.isEmpty { return "is empty" }
+        if id.utf8.count > 64 { return "is longer than 64 characters" }
+        let allowed = id.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+        if !allowed || id.hasPrefix("-") {
+            return "breaks the id rule: lowercase letters, digits and '-', not starting with '-'"
+        }
+        return nil
+    }
+
+    /// The sha256 of the library file, computed on first use and kept: part of every frame's
+    /// fingerprint, so a rebuilt plugin re-renders its frames even with the same version.
+    public var librarySHA256: String {
+        libraryHash.withLock { hash in
+            if let hash { return hash }
+            // An unreadable library (removed since it was loaded) gets a hash no file has.
+            let computed = SHA256.hex(streamingFile: info.path) ?? "unreadable:\(info.path)"
+            hash = computed
+            return computed
+        }
     }
 
     private static func parameter(_ row: rf_param, path: String) throws(PluginLoadError) -> PluginParameter {

@@ -37,7 +37,9 @@ final class PluginInstance: @unchecked Sendable {
                 json.withCString { text in
                     var args = rf_create_args(params_json: text, params: handle, access: access)
                     var ctx = context
-                    return plugin.descriptor.pointee.create?(&args, &ctx, &created, buffer, capacity) ?? -1
+                    return plugin.reportingFaults(frame: -1) {
+                        plugin.descriptor.pointee.create?(&args, &ctx, &created, buffer, capacity) ?? -1
+                    }
                 }
             }
         }
@@ -54,8 +56,12 @@ final class PluginInstance: @unchecked Sendable {
     /// Draws `frame` on `cr`; returns the plugin's message on failure.
     func render(on cr: OpaquePointer, frame: rf_frame) -> PluginCallError? {
         var frame = frame
-        let (status, message) = Self.withMessageBuffer(capacity: Self.createMessageCapacity) { buffer, capacity in
-            let call = { self.plugin.descriptor.pointee.render?(self.handle, cr, &frame, buffer, capacity) ?? -1 }
+        let (status, message) = Self.withMessageBuffer { buffer, capacity in
+            let call = {
+                self.plugin.reportingFaults(frame: Int(frame.index)) {
+                    self.plugin.descriptor.pointee.render?(self.handle, cr, &frame, buffer, capacity) ?? -1
+                }
+            }
             switch plugin.info.threadSafety {
             case .full: return call()
             case .instance: return instanceLock.withLock { _ in call() }
@@ -75,15 +81,17 @@ final class PluginInstance: @unchecked Sendable {
         final class Sink { var bytes: [UInt8] = [] }
         let sink = Sink()
         let status = withExtendedLifetime(sink) {
-            trace(
-                handle, &frame,
-                { user, text, length in
-                    guard let user, let text else { return }
-                    let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
-                    text.withMemoryRebound(to: UInt8.self, capacity: length) {
-                        sink.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
-                    }
-                }, Unmanaged.passUnretained(sink).toOpaque())
+            plugin.reportingFaults(frame: Int(frame.index)) {
+                trace(
+                    handle, &frame,
+                    { user, text, length in
+                        guard let user, let text else { return }
+                        let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
+                        text.withMemoryRebound(to: UInt8.self, capacity: length) {
+                            sink.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+                        }
+                    }, Unmanaged.passUnretained(sink).toOpaque())
+            }
         }
         guard status == Int32(RF_OK.rawValue) else {
             return .failure(PluginCallError(status: status, message: "trace failed (status \(status))"))

@@ -26,26 +26,36 @@ struct WrittenFrame {
     var timings: FrameTimings
 }
 
-/// Why a frame could not be produced: the plugin failed (may be retried) or output failed.
+/// Why a frame could not be produced: the plugin failed or its worker process died (may be
+/// retried), or output failed.
 enum FrameFailure: Error {
     case plugin(layer: Int, effect: String, message: String)
     case drawing(String)
+    /// `render --isolate`: the worker process crashed or timed out on the frame.
+    case worker(String)
     case output(OutputError)
 
     var message: String {
         switch self {
         case .plugin(let layer, let effect, let message): "layer \(layer) (\(effect)): \(message)"
-        case .drawing(let message): message
+        case .drawing(let message), .worker(let message): message
         case .output(let error): error.description
         }
     }
+}
+
+/// Draws and writes frames, one at a time, for one lane of the scheduler: in this process
+/// (`FrameWorker`) or in a worker process (`WorkerProcess`, `render --isolate`).
+protocol FrameExecutor: AnyObject {
+    /// Draws, encodes and atomically writes frame `index` of `job`.
+    func render(_ index: Int, of job: PreparedJob) throws(FrameFailure) -> WrittenFrame
 }
 
 /// One worker's reusable frame machinery: a surface for the current canvas size, the static
 /// bottom layers of the current job drawn once, and a PNG encoder. Nothing on the per-frame path
 /// allocates a surface, parses JSON or looks up a dictionary.
 /// Not `Sendable`: it lives on the worker that made it.
-final class FrameWorker {
+final class FrameWorker: FrameExecutor {
     private let cacheStaticLayers: Bool
     private var canvas: (surface: ImageSurface, context: DrawingContext)?
     private var staticLayers: (job: PreparedJob, surface: ImageSurface)?

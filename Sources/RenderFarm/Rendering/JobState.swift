@@ -23,11 +23,12 @@ final class JobState: Sendable {
 
     var skipped: Int { previous.count }
 
-    /// Creates the output folder and decides what to render: a frame is skipped only when its
-    /// file exists, a journal line has the current fingerprint, and the checksum matches.
-    init(job: PreparedJob, options: RenderOptions) throws(OutputError) {
+    /// Decides what to render in the (created and locked) output folder: a frame is skipped only
+    /// when its file exists, a journal line has the current fingerprint, and the checksum matches.
+    /// A manifest that frames about to change would make stale is replaced (or, for a shard,
+    /// removed) before any frame is written.
+    init(job: PreparedJob, options: RenderOptions, holder: FolderLock.Holder) throws(OutputError) {
         self.job = job
-        try AtomicFile.createDirectory(job.outputDirectory)
         AtomicFile.removeStaleTemporaries(in: job.outputDirectory)
         var verified: [Int: JournalEntry] = [:]
         if !options.force {
@@ -45,12 +46,18 @@ final class JobState: Sendable {
         // Every run records what the folder is rendered from, so `merge` needs no job file.
         try JobRecord(job).write(to: job.outputDirectory)
         writesManifest = options.shard == .whole
-        // A shard about to change frames makes an earlier manifest wrong; `merge` writes the new one.
-        if !writesManifest && !todo.isEmpty { try Manifest.remove(from: job.outputDirectory) }
+        if !todo.isEmpty {
+            if writesManifest {
+                try Manifest.write(Manifest.rendering(for: job, by: holder), to: job.outputDirectory)
+            } else {
+                // Shards share the folder: `merge` writes the new manifest once they have all finished.
+                try Manifest.remove(from: job.outputDirectory)
+            }
+        }
     }
 
     /// Renders frame `index`, trying again after plugin failures up to the job's `retries`.
-    func renderWithRetries(_ index: Int, worker: inout FrameWorker) -> FrameOutcome {
+    func renderWithRetries(_ index: Int, worker: some FrameExecutor) -> FrameOutcome {
         let attempts = job.spec.retries + 1
         var lastError = ""
         for attempt in 1...attempts {
@@ -89,7 +96,8 @@ final class JobState: Sendable {
         JournalEntry(
             index: index, time: job.spec.time(ofFrame: index), file: job.spec.output.fileName(ofFrame: index),
             sha256: sha256, bytes: bytes, fingerprint: job.fingerprint(ofFrame: index), attempts: attempts,
-            renderMilliseconds: milliseconds, status: status, opaque: opaque, error: error)
+            renderMilliseconds: milliseconds, status: status, opaque: opaque, error: error,
+            finishedAt: Date().timeIntervalSince1970)
     }
 
     private func record(_ entry: JournalEntry) throws(OutputError) {

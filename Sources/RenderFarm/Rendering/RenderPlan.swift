@@ -37,25 +37,74 @@ public enum RenderPlan {
     public static func prepare(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
         throws(PlanError) -> [PreparedJob]
     {
-        var prepared: [PreparedJob] = []
-        var errors: [JobError] = []
-        for result in prepareEach(jobs, catalog: catalog, options: options) {
-            switch result {
-            case .success(let job): prepared.append(job)
-            case .failure(let error): errors.append(error)
-            }
-        }
+        let (prepared, errors) = prepareAll(jobs, catalog: catalog, options: options)
         guard errors.isEmpty else { throw PlanError(errors: errors) }
         return prepared
     }
 
-    /// Prepares every job on its own, in order: each one's problems, or the job ready to render.
-    public static func prepareEach(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
-        -> [Result<PreparedJob, JobError>]
+    /// Prepares every job it can and collects every problem of the others (joined per file), so one
+    /// pass can report them all and name the valid jobs; the ready jobs are this run's shard of them.
+    public static func prepareAll(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
+        -> (prepared: [PreparedJob], errors: [JobError])
     {
-        jobs.map { job in
-            Result { () throws(JobError) in try prepare(job, catalog: catalog, options: options, jobCount: jobs.count) }
+        var prepared: [PreparedJob] = []
+        var errors: [JobError] = []
+        var whole = options
+        whole.shard = .whole
+        for job in jobs {
+            do {
+                prepared.append(try prepare(job, catalog: catalog, options: whole, jobCount: jobs.count))
+            } catch {
+                errors.append(error)
+            }
         }
+        errors += sharedFolders(prepared)
+        return (options.shard.parts(of: prepared), merged(errors))
+    }
+
+    /// `errors` with the errors of one file joined and repeated issues dropped: the variants of
+    /// a job file share its rows and layers, and a problem in a row is told once.
+    static func merged(_ errors: [JobError]) -> [JobError] {
+        var result: [JobError] = []
+        var positions: [String: Int] = [:]
+        for error in errors {
+            guard case .invalid(let file, let issues) = error else {
+                result.append(error)
+                continue
+            }
+            guard let position = positions[file], case .invalid(_, let earlier) = result[position] else {
+                positions[file] = result.count
+                result.append(error)
+                continue
+            }
+            let known = Set(earlier.map(\.description))
+            result[position] = .invalid(file: file, issues: earlier + issues.filter { !known.contains($0.description) })
+        }
+        return result
+    }
+
+    /// Jobs of one run whose output folders are the same or nested: each would overwrite or mix
+    /// into the other's frames, journal and manifest.
+    static func sharedFolders(_ jobs: [PreparedJob]) -> [JobError] {
+        let folders = jobs.map { realPath($0.outputDirectory) }
+        var errors: [JobError] = []
+        for second in jobs.indices {
+            for first in 0..<second {
+                let (a, b) = (folders[first], folders[second])
+                guard a == b || b.hasPrefix(a + "/") || a.hasPrefix(b + "/") else { continue }
+                let relation = a == b ? "the same output folder as" : "an output folder nested with that of"
+                errors.append(
+                    .invalid(
+                        file: jobs[second].job.file,
+                        issues: [
+                            JobIssue(
+                                path: "output.dir",
+                                "\(jobs[second].outputDirectory) is \(relation) \(jobs[first].job.file) "
+                                    + "(\(jobs[first].outputDirectory)); give each job its own output.dir")
+                        ]))
+            }
+        }
+        return errors
     }
 
     static func prepare(_ job: LoadedJob, catalog: PluginCatalog, options: PlanOptions, jobCount: Int)
@@ -64,6 +113,8 @@ public enum RenderPlan {
         var job = job
         // Problems of the file itself come first; the layers are still checked, so one pass shows all.
         var issues = job.issues
+        // What filling a variant found (unknown placeholders, duplicate names) is told with the rest.
+        let pending = job.variant?.issues ?? []
         if let scale = options.scale { issues += rescale(&job.spec.canvas, to: scale) }
         let spec = job.spec
         var validated: [(index: Int, plugin: LoadedPlugin, params: JSONObject)] = []
@@ -78,8 +129,11 @@ public enum RenderPlan {
                             + ids.joined(separator: ", ")))
                 continue
             }
+            // A variant's CSV cells take the types the plugin's parameters declare.
+            let params =
+                job.variant?.typed(layer.params, layer: index, parameters: plugin.info.parameters) ?? layer.params
             let (filled, problems) = ParameterValidator.validate(
-                layer.params, against: plugin.info, path: "layers[\(index)].params")
+                params, against: plugin.info, path: "layers[\(index)].params")
             issues += problems
             // Refused values are replaced by their defaults: the plugin checks the rest in the same pass.
             validated.append((index, plugin, filled))
@@ -124,14 +178,12 @@ public enum RenderPlan {
                 issues += PluginProblems.issues(message, layer: index, effect: layer.effect)
             }
         }
-        guard !issues.contains(where: { $0.severity == .error }) else {
-            throw .invalid(file: job.file, issues: PluginProblems.inFileOrder(issues))
+        guard !issues.contains(where: { $0.severity == .error }) && pending.isEmpty else {
+            throw .invalid(file: job.file, issues: pending + job.located(PluginProblems.inFileOrder(issues)))
         }
-        let layers = validated.map { ($0.plugin, $0.params) }
-        let canonical = canonicalJSON(spec, layers: layers)
+        let canonical = canonicalJSON(spec, layers: validated.map { ($0.plugin, $0.params) })
         return PreparedJob(
-            job: job, outputDirectory: outputDirectory, frames: options.shard.part(of: frames),
-            jobFrames: frames, layers: instances, canonical: canonical)
+            job: job, outputDirectory: outputDirectory, frames: frames, layers: instances, canonical: canonical)
     }
 
     /// Applies `--scale`: the same limits as the job file's `canvas.scale`.
@@ -168,6 +220,7 @@ public enum RenderPlan {
         let layerValues: [JSONValue] = zip(spec.layers, layers).map { layer, validated in
             .object([
                 "effect": .string(validated.0.info.id), "pluginVersion": .string(validated.0.info.version),
+                "pluginSHA256": .string(validated.0.librarySHA256),
                 "start": .number(layer.start), "params": .object(validated.1),
             ])
         }

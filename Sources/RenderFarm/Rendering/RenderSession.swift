@@ -15,12 +15,15 @@ public struct RenderOptions: Sendable {
     /// Draw frame-invariant bottom layers once per worker and copy them (false: draw them every
     /// frame; the bytes are the same, which tests check).
     public var cacheStaticLayers: Bool
+    /// `--isolate`: frames are drawn in worker processes (nil: in this process).
+    public var isolation: Isolation?
 
     public init(
         concurrency: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         failFast: Bool = false, shard: Shard = .whole, stop: StopSignal = StopSignal(),
-        cacheStaticLayers: Bool = true
+        cacheStaticLayers: Bool = true, isolation: Isolation? = nil
     ) {
+        self.isolation = isolation
         self.concurrency = concurrency
         self.force = force
         self.failFast = failFast
@@ -37,7 +40,17 @@ public enum RenderSession {
         _ jobs: [PreparedJob], options: RenderOptions,
         observer: some ProgressObserver = NoProgress()
     ) throws(OutputError) -> RenderSummary {
-        let states = try jobs.map { job throws(OutputError) in try JobState(job: job, options: options) }
+        // Every folder is locked before anything is written into any of them.
+        let locks = try jobs.map { job throws(OutputError) in
+            try AtomicFile.createDirectory(job.outputDirectory)
+            let task = options.shard == .whole ? "render" : "render --shard \(options.shard)"
+            return try FolderLock.acquire(job.outputDirectory, shard: options.shard, task: task)
+        }
+        defer { withExtendedLifetime(locks) {} }
+        try VariantIndex.write(for: jobs)
+        let states = try zip(jobs, locks).map { job, lock throws(OutputError) in
+            try JobState(job: job, options: options, holder: lock.holder)
+        }
         let tasks = states.enumerated().flatMap { jobIndex, state in state.todo.map { (jobIndex, $0) } }
         observer.renderWillStart(
             totalFrames: tasks.count, skippedFrames: states.reduce(0) { $0 + $1.skipped }, jobs: jobs)
@@ -50,11 +63,16 @@ public enum RenderSession {
         FrameScheduler(concurrency: options.concurrency).run(
             count: tasks.count,
             shouldStop: { options.stop.isStopped || halt.isStopped },
-            makeWorker: { FrameWorker(cacheStaticLayers: options.cacheStaticLayers) },
+            makeWorker: { () -> any FrameExecutor in
+                guard let isolation = options.isolation else {
+                    return FrameWorker(cacheStaticLayers: options.cacheStaticLayers)
+                }
+                return WorkerProcess(jobs: jobs, isolation: isolation)
+            },
             perform: { worker, task in
                 let (jobIndex, frame) = tasks[task]
                 let state = states[jobIndex]
-                let outcome = state.renderWithRetries(frame, worker: &worker)
+                let outcome = state.renderWithRetries(frame, worker: worker)
                 let event = progress.withLock { progress -> FrameEvent in
                     progress.finished += 1
                     switch outcome {

@@ -20,8 +20,9 @@ struct EncodeCommand: Command {
             50 fps every other frame), apng (lossless, keeps transparency). The video is written
             to OUTDIR/<job>.<ext> unless -o is given, and recorded with its ffmpeg command and
             sha256 in the manifest's "encodes" list. Needs ffmpeg (apt-get install ffmpeg).
-            Exit codes: 0 ok, 1 ffmpeg failed, 64 usage, 65 incomplete or unusable render,
-            66 no manifest, 69 ffmpeg missing, 73 cannot create output, 74 I/O error.
+            Exit codes: 0 ok, 1 ffmpeg failed, 64 usage, 65 incomplete, unusable or still rendering
+            folder, 66 no manifest, 69 ffmpeg missing, 73 cannot create output, 74 I/O error, 75 the
+            folder is in use by another run (encode holds the folder's lock while it reads the frames).
             """,
         options: [
             OptionSpec(
@@ -108,6 +109,15 @@ struct EncodeCommand: Command {
             terminal.error("\(error)")
             return .ioError
         }
+        // Held until the encode is recorded: no render may change the frames while ffmpeg reads them.
+        let lock: FolderLock
+        do {
+            lock = try FolderLock.acquire(output.directory, task: "encode")
+        } catch {
+            terminal.error(error.description)
+            return ExitCode(error)
+        }
+        defer { withExtendedLifetime(lock) {} }
         let options = EncodeOptions(
             preset: preset, crf: crf, output: arguments.value("--output"),
             allowMissing: arguments.flag("--allow-missing"))

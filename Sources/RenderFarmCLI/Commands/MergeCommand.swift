@@ -17,7 +17,7 @@ struct MergeCommand: Command {
             second render of the same shards renders only what is missing. Exit codes: 0 complete,
             1 frames missing, failed or corrupt (listed on standard error, e.g. 3,7-9),
             65 invalid renderfarm.job.json, 66 folder missing or nothing rendered into it,
-            73 / 74 the manifest cannot be written.
+            73 / 74 the manifest cannot be written, 75 a shard is still rendering into the folder.
             """,
         options: [],
         positionals: 1...Int.max)

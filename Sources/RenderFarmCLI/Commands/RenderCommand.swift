@@ -19,7 +19,9 @@ struct RenderCommand: Command {
             output folder, each with its own journal, and `renderfarm merge` writes the manifest.
             Results go to standard output, progress to standard error. Exit codes: 0 ok, 1 some
             frames failed, 64 usage, 65 invalid job, 66 missing file, 69 no plugins, 73 cannot
-            create output, 74 I/O error, 130 interrupted.
+            create output, 74 I/O error, 75 the output folder is in use by another run,
+            130 interrupted. With --isolate, frames are drawn in worker processes: a plugin that
+            crashes or hangs (past --frame-timeout) fails only the frame it was drawing.
             With --video FILE one job is rendered straight into a video: frames are drawn
             concurrently and piped in frame order to one ffmpeg (no PNGs, journal or manifest);
             the result equals `renderfarm encode` of the PNGs with the same preset (69 when ffmpeg
@@ -41,14 +43,14 @@ struct RenderCommand: Command {
             OptionSpec(names: ["--force"], value: nil, help: "Render every frame, even ones already done."),
             OptionSpec(names: ["--fail-fast"], value: nil, help: "Stop at the first frame that fails."),
             OptionSpec(names: ["--progress"], value: "MODE", help: "auto (bar on a terminal), plain, json or none."),
-            CommonOptions.pluginPath,
+            CommonOptions.pluginPath, CommonOptions.variants,
             scaleOption,
             OptionSpec(
                 names: ["--video"], value: "FILE", help: "Render one job straight into this video (see encode)."),
             EncodeCommand.presetOption,
             EncodeCommand.crfOption,
             OptionSpec(names: ["--verbose"], value: nil, help: "With --video: print the exact ffmpeg command."),
-        ],
+        ] + isolateOptions,
         positionals: 1...Int.max)
 
     let arguments: ParsedArguments
@@ -56,10 +58,12 @@ struct RenderCommand: Command {
     let progress: ProgressMode
     let shard: Shard
     let scale: Double?
+    let isolation: Isolation?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         scale = try Self.scale(arguments, command: "render")
+        isolation = try Self.isolation(arguments, scale: scale)
         try Self.checkVideoOptions(arguments)
         concurrency =
             try arguments.integer("--jobs", in: 1...1024, command: "render")
@@ -93,7 +97,7 @@ struct RenderCommand: Command {
         let options = RenderOptions(
             concurrency: concurrency, force: arguments.flag("--force"),
             failFast: arguments.flag("--fail-fast"), shard: shard, stop: stop,
-            cacheStaticLayers: !redraw)
+            cacheStaticLayers: !redraw, isolation: isolation)
         // Read before the render rewrites the folder's records: why frames are rendered again.
         let rerun = options.force ? nil : jobs.map(RerunReason.init).reduce(RerunReason(), +)
         let reporter = ProgressReporter(terminal: terminal, mode: progress, rerun: rerun, forced: options.force)
@@ -151,6 +155,39 @@ extension RenderCommand {
         }
         let slow = frames.isEmpty ? "" : "; slowest: " + frames.joined(separator: ", ")
         return "time: " + String(format: "%.2f", summary.elapsed) + " s, \(fps) fps\(slow)"
+    }
+
+    /// `--isolate [--frame-timeout SECONDS]`: the worker processes' command line and time limit.
+    static func isolation(_ arguments: ParsedArguments, scale: Double?) throws(UsageError) -> Isolation? {
+        let timeout = try frameTimeout(arguments, command: "render")
+        guard arguments.flag("--isolate") else { return nil }
+        if arguments.value("--video") != nil {
+            throw UsageError(
+                message: "--isolate renders PNG frames; it cannot be combined with --video", command: "render")
+        }
+        return Isolation(arguments: WorkerCommand.arguments(for: arguments, scale: scale), frameTimeout: timeout)
+    }
+
+    static let isolateOptions = [
+        OptionSpec(
+            names: ["--isolate"], value: nil,
+            help: "Draw frames in worker processes: a plugin that crashes or hangs fails only its frame."),
+        OptionSpec(
+            names: ["--frame-timeout"], value: "SECONDS",
+            help: "With --isolate: kill a worker whose frame takes longer, and fail that attempt."),
+    ]
+
+    /// `--frame-timeout SECONDS`, which only `--isolate` can enforce.
+    static func frameTimeout(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double? {
+        guard let text = arguments.value("--frame-timeout") else { return nil }
+        guard arguments.flag("--isolate") else {
+            throw UsageError(message: "--frame-timeout needs --isolate", command: command)
+        }
+        guard let value = Double(text), value > 0, value <= 86_400 else {
+            throw UsageError(
+                message: "--frame-timeout expects seconds in (0, 86400], got \"\(text)\"", command: command)
+        }
+        return value
     }
 }
 

@@ -24,7 +24,7 @@ struct TraceCommand: Command {
             OptionSpec(
                 names: ["--compact"], value: nil,
                 help: "Each item's plan once, on its first frame; numbers rounded to 1e-4."),
-            CommonOptions.pluginPath,
+            CommonOptions.pluginPath, CommonOptions.variants,
         ],
         positionals: 1...1)
 

@@ -15,7 +15,7 @@ struct ValidateCommand: Command {
             the value and the allowed range. Runs each plugin's create step too, so a job that
             validates will render. Exit 0 when valid, 65 when not, 66 when a file is missing.
             """,
-        options: [CommonOptions.pluginPath],
+        options: [CommonOptions.pluginPath, CommonOptions.variants],
         positionals: 1...Int.max)
 
     let arguments: ParsedArguments
@@ -41,7 +41,8 @@ struct ValidateCommand: Command {
         let canvas = spec.canvas
         let points = "\(format(canvas.width))×\(format(canvas.height)) pt @\(format(canvas.scale))x"
         let pixels = "\(canvas.pixelWidth)×\(canvas.pixelHeight) px"
-        return "ok: \(ShownPath.of(prepared.job.file)): \(Plural.count(spec.frames.count, "frame")), \(points) "
+        return "ok: \(ShownPath.of(prepared.job.file))\(JobReport.variant(prepared)): "
+            + "\(Plural.count(spec.frames.count, "frame")), \(points) "
             + "(\(pixels)), \(format(spec.fps)) fps, layers: \(effects)"
     }
 }

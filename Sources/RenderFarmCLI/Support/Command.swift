@@ -14,6 +14,10 @@ enum CommonOptions {
     static let pluginPath = OptionSpec(
         names: ["--plugin-path"], value: "DIR", help: "Search DIR for plugins first (repeatable).", repeatable: true)
 
+    static let variants = OptionSpec(
+        names: ["--variants"], value: "NAMES",
+        help: "Only these variants of jobs with variants: names or 0-based indexes, e.g. alice@2x,3,5-7.")
+
     static func catalog(_ arguments: ParsedArguments) -> PluginCatalog {
         PluginCatalog.discover(searchPath: PluginCatalog.searchPath(extra: arguments.all("--plugin-path")))
     }
@@ -40,27 +44,52 @@ enum CommonOptions {
             terminal.error("no job files found in \(paths.map(ShownPath.of).joined(separator: " "))")
             return .failure(.noInput)
         }
-        let loads = files.map { file in Result { () throws(JobError) in try JobLoader.load(file) } }
-        let loaded = loads.compactMap { try? $0.get() }
-        var plans: [Result<PreparedJob, JobError>] = []
-        if !loaded.isEmpty {
+        var jobs: [LoadedJob] = []
+        var loadErrors: [JobError] = []
+        for file in files {
+            do {
+                jobs += try JobLoader.loadAll(file)
+            } catch {
+                loadErrors.append(error)
+            }
+        }
+        if let selection = arguments.value("--variants") {
+            switch VariantSelection.pick(selection, from: jobs) {
+            case .success(let picked): jobs = picked
+            case .failure(let error):
+                terminal.error("\(error.message)\nsee `renderfarm \(arguments.spec.name) --help`")
+                return .failure(.usage)
+            }
+        }
+        var prepared: [PreparedJob] = []
+        var planErrors: [JobError] = []
+        if !jobs.isEmpty {
             let catalog = catalog(arguments)
             if catalog.plugins.isEmpty {
-                for case .failure(let error) in loads { terminal.error(error.description) }
+                loadErrors.forEach { terminal.error($0.description) }
                 terminal.error("no plugins found; searched: \(catalog.searchPath.joined(separator: ", "))")
-                catalog.diagnostics.forEach { terminal.note("renderfarm: warning: \($0)") }
+                reportDiagnostics(catalog, usedIDs: [], terminal: terminal)
                 return .failure(.unavailable)
             }
-            plans = RenderPlan.prepareEach(loaded, catalog: catalog, options: options)
+            reportDiagnostics(catalog, usedIDs: Set(jobs.flatMap { $0.spec.layers.map(\.effect) }), terminal: terminal)
+            (prepared, planErrors) = RenderPlan.prepareAll(jobs, catalog: catalog, options: options)
         }
-        // Back into file order: a file that did not load has its load error, the others their plan.
-        var remaining = plans[...]
-        let results = loads.map { load -> Result<PreparedJob, JobError> in
-            switch load {
-            case .failure(let error): return .failure(error)
-            case .success: return remaining.popFirst() ?? .failure(.missing(file: ""))
+        let report = JobReport(files: files, errors: loadErrors + planErrors, prepared: prepared, terminal: terminal)
+        return report.print(describeValid: describeValid)
+    }
+
+    /// Warns about every library on the search path that was skipped, and about each id the jobs
+    /// use that another library also provides (the first on the search path wins).
+    static func reportDiagnostics(_ catalog: PluginCatalog, usedIDs: Set<String>, terminal: Terminal) {
+        for diagnostic in catalog.diagnostics {
+            if case .duplicateID(let id, let path, let firstPath) = diagnostic {
+                guard usedIDs.contains(id) else { continue }
+                terminal.note(
+                    "renderfarm: warning: plugin id \"\(id)\" is provided by \(firstPath) and by \(path); "
+                        + "using \(firstPath) (first on the search path)")
+            } else {
+                terminal.note("renderfarm: warning: skipped \(diagnostic)")
             }
         }
-        return JobReport(results: results, terminal: terminal).print(describeValid: describeValid)
     }
 }

@@ -5,7 +5,7 @@ extension ExitCode {
     init(_ error: RenderedOutputError) {
         switch error {
         case .missing: self = .noInput
-        case .invalid: self = .dataError
+        case .invalid, .rendering: self = .dataError
         }
     }
 

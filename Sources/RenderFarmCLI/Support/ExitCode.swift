@@ -17,6 +17,8 @@ public enum ExitCode: Int32, Sendable {
     case cannotCreate = 73
     /// An I/O error, e.g. a full disk (EX_IOERR).
     case ioError = 74
+    /// The output folder is locked by another run; try again later (EX_TEMPFAIL).
+    case tempFail = 75
     /// Stopped by a signal after finishing the frames in flight.
     case interrupted = 130
 
@@ -36,6 +38,7 @@ public enum ExitCode: Int32, Sendable {
         case .cannotCreate: self = .cannotCreate
         case .io: self = .ioError
         case .outsideRoot: self = .dataError
+        case .locked: self = .tempFail
         }
     }
 }

@@ -1,51 +1,69 @@
 import RenderFarm
 
-/// Prints what preparing several jobs found, in file order: each job's problems and warnings under its
-/// file name (`jobs/bad.json: layers[0].params.rate: …`), the valid jobs as valid, and a count at the end.
+/// Prints what loading and preparing several job files found, file by file in the order given: each
+/// file's problems and warnings under its name (`jobs/bad.json: layers[0].params.rate: …`), its valid
+/// jobs as valid, and a count at the end.
 struct JobReport {
-    let results: [Result<PreparedJob, JobError>]
+    /// The job files in the order given.
+    let files: [String]
+    /// Every problem, of loading or of preparing, each naming its file.
+    let errors: [JobError]
+    /// The jobs that are ready.
+    let prepared: [PreparedJob]
     let terminal: Terminal
 
     /// Prints the report; the prepared jobs when every job is valid, else the exit code.
     func print(describeValid: ((PreparedJob) -> String)?) -> Result<[PreparedJob], ExitCode> {
-        var prepared: [PreparedJob] = []
-        var failures: [JobError] = []
-        for result in results {
-            switch result {
-            case .success(let job):
-                prepared.append(job)
+        let shownFiles = files.map(ShownPath.of)
+        var reported = Set<Int>()
+        for file in shownFiles + [nil] {
+            // Errors of each file in its turn; then any whose file was not given (none expected).
+            for (index, error) in errors.enumerated() where !reported.contains(index) {
+                let shown = ShownPath.of(error.file)
+                guard file == shown || (file == nil && !shownFiles.contains(shown)) else { continue }
+                reported.insert(index)
+                report(error)
+            }
+            for job in prepared where ShownPath.of(job.job.file) == file {
                 if let describeValid {
                     terminal.print(describeValid(job))
-                } else if results.count > 1, results.contains(where: { (try? $0.get()) == nil }) {
-                    terminal.note("renderfarm: \(ShownPath.of(job.job.file)): ok")
+                } else if !errors.isEmpty {
+                    terminal.note("renderfarm: \(ShownPath.of(job.job.file))\(Self.variant(job)): ok")
                 }
                 for warning in job.warnings { note(warning, file: job.job.file) }
-            case .failure(let error):
-                failures.append(error)
-                guard case .invalid(let file, let issues) = error else {
-                    terminal.error(error.description)
-                    continue
-                }
-                for issue in issues {
-                    if issue.severity == .warning {
-                        note(issue, file: file)
-                    } else {
-                        terminal.error("\(ShownPath.of(file)): \(issue)")
-                    }
-                }
             }
         }
-        guard failures.isEmpty else {
-            if results.count > 1 {
-                let problems = failures.map(\.errorCount).reduce(0, +)
-                let files = "of \(results.count) job files"
+        guard errors.isEmpty else {
+            if files.count > 1 {
+                let failed = Set(errors.map { ShownPath.of($0.file) }).count
+                let problems = errors.map(\.errorCount).reduce(0, +)
+                let of = "of \(files.count) job files"
                 terminal.error(
-                    "\(Plural.count(failures.count, "\(files) has", "\(files) have")) problems "
-                        + "(\(Plural.count(problems, "problem"))); \(prepared.count) valid")
+                    "\(Plural.count(failed, "\(of) has", "\(of) have")) problems "
+                        + "(\(Plural.count(problems, "problem"))); \(files.count - failed) valid")
             }
-            return .failure(failures.contains { ExitCode($0) == .noInput } ? .noInput : .dataError)
+            return .failure(errors.contains { ExitCode($0) == .noInput } ? .noInput : .dataError)
         }
         return .success(prepared)
+    }
+
+    /// ` [variant alice@2x]` for a variant of a job file with variants, else nothing.
+    static func variant(_ job: PreparedJob) -> String {
+        job.job.variant.map { " [variant \($0.name)]" } ?? ""
+    }
+
+    private func report(_ error: JobError) {
+        guard case .invalid(let file, let issues) = error else {
+            terminal.error(error.description)
+            return
+        }
+        for issue in issues {
+            if issue.severity == .warning {
+                note(issue, file: file)
+            } else {
+                terminal.error("\(ShownPath.of(file)): \(issue)")
+            }
+        }
     }
 
     private func note(_ warning: JobIssue, file: String) {

@@ -1,0 +1,106 @@
+#include "fault_report.h"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <string.h>
+#include <unistd.h>
+
+static __thread const char *current_label;
+static __thread long current_frame;
+
+static const int handled[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+#define HANDLED_COUNT (sizeof handled / sizeof handled[0])
+static struct sigaction previous[HANDLED_COUNT];
+static const char *hint = "";
+
+/* The report is assembled in one buffer and written with one call, so that reports of
+ * several processes sharing a terminal do not interleave. */
+typedef struct line {
+    char text[1024];
+    size_t length;
+} line;
+
+static void append(line *out, const char *text) {
+    while (*text != '\0' && out->length + 1 < sizeof out->text) out->text[out->length++] = *text++;
+}
+
+static void append_long(line *out, long value) {
+    char digits[24];
+    int at = (int)sizeof digits - 1;
+    unsigned long magnitude = value < 0 ? 0ul - (unsigned long)value : (unsigned long)value;
+    digits[at] = '\0';
+    do {
+        digits[--at] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude > 0 && at > 1);
+    if (value < 0) digits[--at] = '-';
+    append(out, digits + at);
+}
+
+static const char *signal_name(int signal) {
+    switch (signal) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGILL: return "SIGILL";
+    case SIGFPE: return "SIGFPE";
+    case SIGABRT: return "SIGABRT";
+    default: return "a signal";
+    }
+}
+
+static void handle(int signal, siginfo_t *info, void *context) {
+    (void)context;
+    const char *label = current_label;
+    if (label != NULL) {
+        current_label = NULL; /* a second fault while reporting falls through */
+        line report = {.length = 0};
+        append(&report, "renderfarm: fatal: plugin ");
+        append(&report, label);
+        append(&report, " crashed with ");
+        append(&report, signal_name(signal));
+        if (current_frame >= 0) {
+            append(&report, " while rendering frame ");
+            append_long(&report, current_frame);
+        }
+        append(&report, hint);
+        append(&report, "\n");
+        ssize_t ignored = write(STDERR_FILENO, report.text, report.length);
+        (void)ignored;
+    }
+    for (size_t index = 0; index < HANDLED_COUNT; index++) {
+        if (handled[index] != signal) continue;
+        sigaction(signal, &previous[index], NULL);
+    }
+    /* A fault re-executes the faulting instruction on return and reaches the restored
+     * disposition; a signal sent by abort() or kill() has to be raised again. */
+    if (info == NULL || info->si_code <= 0) raise(signal);
+}
+
+void rf_fault_report_install(const char *after) {
+    static int installed;
+    hint = after;
+    if (installed) return; /* `previous` must keep the dispositions from before the first call */
+    installed = 1;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = handle;
+    action.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    for (size_t index = 0; index < HANDLED_COUNT; index++) {
+        sigaction(handled[index], &action, &previous[index]);
+    }
+}
+
+void rf_fault_report_enter(const char *label, long frame) {
+    current_frame = frame;
+    current_label = label;
+}
+
+void rf_fault_report_leave(void) { current_label = NULL; }
+
+void rf_worker_die_with_parent(void) {
+    pid_t parent = getppid();
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    /* The parent may have died before the request: then nobody would send the signal. */
+    if (getppid() != parent) raise(SIGKILL);
+}

@@ -1,0 +1,36 @@
+#ifndef RENDERFARM_FAULT_REPORT_H
+#define RENDERFARM_FAULT_REPORT_H
+
+/* One line on standard error when a plugin crashes the process.
+ *
+ * A plugin that segfaults or aborts inside the host ends the whole process; the signal is not
+ * recoverable. Before it ends, the handler installed here writes which plugin library was
+ * running on the crashing thread and which frame it was drawing, using only async-signal-safe
+ * calls on text formatted before the call, then hands the signal to the previous disposition
+ * (the default, or the Swift runtime's backtracer), so the exit status stays 134 / 139. */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Installs the handler for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT. Call from the
+ * program's main thread before plugins run (again to change `hint`, text that ends the
+ * report's line and is kept by the caller for the life of the process). */
+void rf_fault_report_install(const char *hint);
+
+/* Marks the calling thread as running plugin code: `label` (kept by the caller for the life of
+ * the process) names the plugin, `frame` the frame (negative: not drawing a frame). */
+void rf_fault_report_enter(const char *label, long frame);
+
+/* The calling thread has left plugin code. */
+void rf_fault_report_leave(void);
+
+/* For worker processes: ask the kernel to kill this process with SIGKILL when its parent dies
+ * (a worker stuck in a plugin would otherwise outlive the render). */
+void rf_worker_die_with_parent(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,155 @@
+import Foundation
+
+/// A run's claim on its output folder, held from planning to the last write.
+///
+/// Locks are `flock(2)` locks on files in the folder, which the kernel releases when the holder
+/// exits in any way (SIGKILL included), so a lock can never be left behind. A whole run and
+/// `merge` hold `renderfarm.lock` exclusively. A shard holds `renderfarm.lock` shared, so the
+/// shards of one job run side by side, and its own `renderfarm.shard-K-of-N.lock` exclusively,
+/// so the same shard never runs twice. The lock files stay in the folder; they hold the holder's
+/// pid, host and start time for messages. On NFS, Linux turns `flock` into NFS byte-range
+/// locks, which hold across hosts (NFSv4, or NFSv3 with lockd); a lock of a crashed host is
+/// released when the server's lease for it expires.
+public final class FolderLock: Sendable {
+    /// Who holds a lock, as the lock file records it.
+    public struct Holder: Sendable, Equatable, CustomStringConvertible {
+        public var pid: Int32
+        public var host: String
+        /// ISO 8601 time the lock was taken.
+        public var since: String
+        /// What the holder runs, e.g. `render` or `render --shard 1/4`.
+        public var task: String
+
+        public var description: String { "\(task) (pid \(pid) on \(host), since \(since))" }
+
+        /// This process, now.
+        static func current(task: String) -> Holder {
+            Holder(
+                pid: getpid(), host: ProcessInfo.processInfo.hostName,
+                since: ISO8601DateFormatter().string(from: Date()), task: task)
+        }
+
+        var line: String { "\(pid) \(since) \(host) \(task)" }
+
+        init(pid: Int32, host: String, since: String, task: String) {
+            self.pid = pid
+            self.host = host
+            self.since = since
+            self.task = task
+        }
+
+        /// Parses `line`'s format; nil for anything else (an empty or foreign file).
+        init?(line: String) {
+            let parts = line.split(separator: " ", maxSplits: 3).map(String.init)
+            guard parts.count == 4, let pid = Int32(parts[0]) else { return nil }
+            self.init(pid: pid, host: parts[2], since: parts[1], task: parts[3].trimmingCharacters(in: .newlines))
+        }
+    }
+
+    public static let fileName = "renderfarm.lock"
+
+    /// The lock file of one shard.
+    static func fileName(of shard: Shard) -> String {
+        switch shard {
+        case .whole: fileName
+        case .part(let index, let count, _): "renderfarm.shard-\(index)-of-\(count).lock"
+        }
+    }
+
+    /// The holder recorded for this lock.
+    public let holder: Holder
+    private let descriptors: [Int32]
+
+    private init(holder: Holder, descriptors: [Int32]) {
+        self.holder = holder
+        self.descriptors = descriptors
+    }
+
+    deinit {
+        // Closing the descriptors releases the locks.
+        for descriptor in descriptors { close(descriptor) }
+    }
+
+    /// Takes the lock for `shard` of `directory` (which must exist) at once, or throws
+    /// `.locked` naming who holds it.
+    public static func acquire(_ directory: String, shard: Shard = .whole, task: String) throws(OutputError)
+        -> FolderLock
+    {
+        let holder = Holder.current(task: task)
+        let main = (directory as NSString).appendingPathComponent(fileName)
+        let mainDescriptor = try open(main)
+        guard flock(mainDescriptor, (shard == .whole ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 else {
+            close(mainDescriptor)
+            throw .locked(path: directory, holders: holders(of: directory))
+        }
+        guard shard != .whole else {
+            record(holder, in: mainDescriptor)
+            return FolderLock(holder: holder, descriptors: [mainDescriptor])
+        }
+        let own = (directory as NSString).appendingPathComponent(fileName(of: shard))
+        let ownDescriptor: Int32
+        do {
+            ownDescriptor = try open(own)
+        } catch {
+            close(mainDescriptor)
+            throw error
+        }
+        guard flock(ownDescriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(ownDescriptor)
+            close(mainDescriptor)
+            throw .locked(path: directory, holders: [recorded(at: own)].compactMap { $0 })
+        }
+        record(holder, in: ownDescriptor)
+        return FolderLock(holder: holder, descriptors: [mainDescriptor, ownDescriptor])
+    }
+
+    /// Who is rendering into `directory` now: the holders of every lock file in it that is held.
+    /// Empty when nobody is.
+    public static func holders(of directory: String) -> [Holder] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let shardLocks = names.filter { $0.hasPrefix("renderfarm.shard-") && $0.hasSuffix(".lock") }.sorted()
+        // Shards first: while shards hold the main lock shared, its file still names an older holder.
+        let shardHolders = shardLocks.compactMap { name -> Holder? in
+            let path = (directory as NSString).appendingPathComponent(name)
+            return isHeld(path) ? recorded(at: path) ?? unknownHolder : nil
+        }
+        if !shardHolders.isEmpty { return shardHolders }
+        let main = (directory as NSString).appendingPathComponent(fileName)
+        return isHeld(main) ? [recorded(at: main) ?? unknownHolder] : []
+    }
+
+    private static let unknownHolder = Holder(pid: 0, host: "unknown host", since: "unknown time", task: "a run")
+
+    /// Whether someone holds `path` exclusively, probed without blocking by a shared lock that is
+    /// released at once (shared, so that the probe never stops a shard from starting).
+    private static func isHeld(_ path: String) -> Bool {
+        let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    }
+
+    private static func open(_ path: String) throws(OutputError) -> Int32 {
+        // O_NOFOLLOW: a lock file replaced by a symbolic link is refused, not followed.
+        let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
+        guard descriptor >= 0 else { throw AtomicFile.error(errno, path) }
+        return descriptor
+    }
+
+    /// Replaces the lock file's text with `holder` (only the exclusive holder writes).
+    private static func record(_ holder: Holder, in descriptor: Int32) {
+        let line = Array((holder.line + "\n").utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = line.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    }
+
+    private static func recorded(at path: String) -> Holder? {
+        let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        return Holder(line: String(decoding: buffer.prefix(count), as: UTF8.self))
+    }
+}

@@ -1,0 +1,315 @@
+import CFaultReport
+import Foundation
+import StrictJSON
+
+/// `render --isolate`: frames are drawn by worker processes, so a plugin that crashes or hangs
+/// fails its frame, not the render.
+public struct Isolation: Sendable {
+    /// The worker's command line after the executable: the hidden `worker` command with the
+    /// jobs and planning options of this run, so each worker prepares the same jobs.
+    public var arguments: [String]
+    /// Seconds one frame may take before its worker is killed (nil: no limit).
+    public var frameTimeout: Double?
+
+    public init(arguments: [String], frameTimeout: Double? = nil) {
+        self.arguments = arguments
+        self.frameTimeout = frameTimeout
+    }
+}
+
+/// The parent's end of one worker process: sends it frames, reads what it wrote.
+///
+/// The worker is the same executable (`renderfarm worker …`), connected by a socket pair on its
+/// file descriptor 3; its standard output goes to the parent's standard error, so nothing a
+/// plugin prints can mix with either the protocol or the render's results. The worker is
+/// started on first use and again after it died; it dies with the parent (PR_SET_PDEATHSIG).
+/// Frames are byte-identical to in-process rendering: the worker runs the same `FrameWorker`
+/// and writes the frame file itself; only the checksum and timings travel back.
+final class WorkerProcess: FrameExecutor {
+    private let jobs: [PreparedJob]
+    private let isolation: Isolation
+    private var process: (pid: pid_t, channel: WorkerChannel)?
+
+    /// Time a worker may take to start and prepare its jobs.
+    static let startTimeout = 120.0
+
+    init(jobs: [PreparedJob], isolation: Isolation) {
+        self.jobs = jobs
+        self.isolation = isolation
+    }
+
+    deinit { stop() }
+
+    func render(_ index: Int, of job: PreparedJob) throws(FrameFailure) -> WrittenFrame {
+        guard let jobIndex = jobs.firstIndex(where: { $0 === job }) else {
+            throw .drawing("job \(job.spec.name) is not one this worker prepared")
+        }
+        let (pid, channel) = try running()
+        let reply: String
+        do {
+            try channel.send("render \(jobIndex) \(index)")
+            reply = try channel.receive(timeout: isolation.frameTimeout)
+        } catch .timedOut {
+            kill(pid, SIGKILL)
+            reap(job)
+            let limit = JSONValue.number(isolation.frameTimeout ?? 0).serialized()
+            throw .worker("took longer than --frame-timeout \(limit) s; its worker process was killed")
+        } catch {
+            throw .worker(reap(job))
+        }
+        return try WorkerReply.frame(reply)
+    }
+
+    /// The running worker, started if needed; checks that it prepared the same jobs.
+    private func running() throws(FrameFailure) -> (pid_t, WorkerChannel) {
+        if let process { return process }
+        let executable = PluginCatalog.executablePath()
+        let (pid, channel) = try Self.spawn(executable, arguments: isolation.arguments)
+        process = (pid, channel)
+        let hello: String
+        do {
+            hello = try channel.receive(timeout: Self.startTimeout)
+        } catch {
+            let death = reap(nil)
+            throw .output(.io(path: executable, reason: "the worker process did not start: \(death)"))
+        }
+        let expected = "ready " + jobs.map(\.fingerprint).joined(separator: " ")
+        guard hello == expected else {
+            stop()
+            let reason =
+                hello.hasPrefix("error ")
+                ? String(hello.dropFirst(6))
+                : "a job file or plugin changed after planning (the worker prepared other jobs)"
+            throw .output(.io(path: executable, reason: "worker process: \(reason)"))
+        }
+        return (pid, channel)
+    }
+
+    /// Waits for the worker that died or was killed, forgets it, removes the temporary file it
+    /// may have left in `job`'s folder, and says how it ended.
+    @discardableResult
+    private func reap(_ job: PreparedJob?) -> String {
+        guard let (pid, channel) = process else { return "no worker" }
+        process = nil
+        channel.close()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if let job { AtomicFile.removeTemporaries(of: pid, in: job.outputDirectory) }
+        return Self.describe(status: status)
+    }
+
+    private func stop() {
+        guard let (pid, _) = process else { return }
+        kill(pid, SIGKILL)
+        reap(nil)
+    }
+
+    /// "killed by SIGSEGV (signal 11)" or "exited with status 1".
+    static func describe(status: Int32) -> String {
+        let signal = status & 0x7f
+        guard signal != 0 else { return "the worker process exited with status \((status >> 8) & 0xff)" }
+        let name = strsignal(signal).map { String(cString: $0) } ?? "signal"
+        let short = [SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGKILL: "SIGKILL", SIGFPE: "SIGFPE"]
+        return "the worker process was killed by \(short[signal] ?? "signal \(signal)") (\(name))"
+    }
+
+    private static func spawn(_ executable: String, arguments: [String]) throws(FrameFailure) -> (pid_t, WorkerChannel)
+    {
+        var sockets: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
+            throw .output(
+                .io(path: executable, reason: "cannot make a socket pair: \(String(cString: strerror(errno)))"))
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, sockets[1], WorkerChannel.childDescriptor)
+        posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
+        // Workers report a crash in one line; the parent records it. No backtrace per crash.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let argv = [executable] + arguments
+        let envp = environment.map { "\($0.key)=\($0.value)" }
+        var pid: pid_t = 0
+        let result = withCStrings(argv) { argv in
+            withCStrings(envp) { envp in posix_spawn(&pid, executable, &actions, nil, argv, envp) }
+        }
+        close(sockets[1])
+        guard result == 0 else {
+            close(sockets[0])
+            throw .output(.io(path: executable, reason: "cannot start a worker: \(String(cString: strerror(result)))"))
+        }
+        return (pid, WorkerChannel(descriptor: sockets[0]))
+    }
+}
+
+/// Calls `body` with `strings` as a NULL-terminated array of C strings.
+private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> T) -> T {
+    var copies = strings.map { strdup($0) } + [nil]
+    defer { copies.forEach { free($0) } }
+    return copies.withUnsafeMutableBufferPointer { buffer in
+        // Never empty: it holds at least the terminating nil.
+        body(UnsafePointer(buffer.baseAddress ?? UnsafeMutablePointer(mutating: [nil])))
+    }
+}
+
+/// The replies of the worker protocol, shared by both ends so they cannot drift apart:
+/// `ok SHA256 BYTES OPAQUE DRAW CONVERT ENCODE WRITE`, `fail frame MESSAGE` (a failed attempt)
+/// or `fail create|io PATH<TAB>REASON` (output cannot be written: the render stops).
+enum WorkerReply {
+    static func line(_ result: Result<WrittenFrame, FrameFailure>) -> String {
+        switch result {
+        case .success(let frame):
+            let t = frame.timings
+            return
+                "ok \(frame.sha256) \(frame.bytes) \(frame.opaque ? 1 : 0) \(t.draw) \(t.convert) \(t.encode) \(t.write)"
+        case .failure(.output(.cannotCreate(let path, let reason))):
+            return "fail create \(path)\t\(reason)"
+        case .failure(.output(let error)):
+            return "fail io \(error.description)\t"
+        case .failure(let failure):
+            return "fail frame \(failure.message)"
+        }
+    }
+
+    static func frame(_ line: String) throws(FrameFailure) -> WrittenFrame {
+        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        switch (parts.first, parts.count) {
+        case ("ok", _):
+            let fields = line.split(separator: " ").map(String.init)
+            guard fields.count == 8, let bytes = Int(fields[2]) else { throw .worker("unreadable reply \"\(line)\"") }
+            let numbers = fields[4...].map { Double($0) ?? 0 }
+            return WrittenFrame(
+                sha256: fields[1], bytes: bytes, opaque: fields[3] == "1",
+                timings: FrameTimings(draw: numbers[0], convert: numbers[1], encode: numbers[2], write: numbers[3]))
+        case ("fail", 3):
+            let detail = parts[2].split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+            let (path, reason) = (String(detail[0]), detail.count > 1 ? String(detail[1]) : "")
+            switch parts[1] {
+            case "create": throw .output(.cannotCreate(path: path, reason: reason))
+            case "io": throw .output(.io(path: path, reason: "in a worker process"))
+            default: throw .worker(parts[2])
+            }
+        default:
+            throw .worker("unreadable reply \"\(line)\"")
+        }
+    }
+}
+
+/// The worker's side of `render --isolate`: the hidden `worker` command prepares the same jobs
+/// as its parent, then serves frames until the parent closes the connection.
+public enum WorkerServer {
+    /// Ties this process to its parent (it is killed when the parent dies) and connects to it.
+    public static func connect() -> WorkerConnection? {
+        rf_worker_die_with_parent()
+        var status = stat()
+        guard fstat(WorkerChannel.childDescriptor, &status) == 0 else { return nil }
+        return WorkerConnection(channel: WorkerChannel(descriptor: WorkerChannel.childDescriptor))
+    }
+}
+
+/// A worker's connection to its parent.
+public final class WorkerConnection {
+    fileprivate let channel: WorkerChannel
+
+    fileprivate init(channel: WorkerChannel) {
+        self.channel = channel
+    }
+
+    /// Tells the parent the jobs could not be prepared.
+    public func fail(_ message: String) {
+        try? channel.send("error " + message.replacingOccurrences(of: "\n", with: "; "))
+    }
+
+    /// Says which jobs were prepared, then renders each frame asked for until the parent closes
+    /// the connection.
+    public func serve(_ jobs: [PreparedJob], cacheStaticLayers: Bool) {
+        let worker = FrameWorker(cacheStaticLayers: cacheStaticLayers)
+        do {
+            try channel.send("ready " + jobs.map(\.fingerprint).joined(separator: " "))
+            while true {
+                let request = try channel.receive(timeout: nil).split(separator: " ")
+                guard request.count == 3, request[0] == "render", let job = Int(request[1]),
+                    let frame = Int(request[2]),
+                    jobs.indices.contains(job)
+                else {
+                    try channel.send("fail frame the worker got an unreadable request")
+                    continue
+                }
+                let result = Result { () throws(FrameFailure) in try worker.render(frame, of: jobs[job]) }
+                try channel.send(WorkerReply.line(result))
+            }
+        } catch {
+            // The parent closed the connection (or died): the worker's work is over.
+        }
+    }
+}
+
+/// A connected socket carrying one line per message, read with an optional deadline.
+final class WorkerChannel {
+    /// The worker's end of the socket pair.
+    static let childDescriptor: Int32 = 3
+
+    enum Failure: Error {
+        case closed
+        case timedOut
+    }
+
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var isClosed = false
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit { close() }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        Foundation.close(descriptor)
+    }
+
+    /// Sends `line` and a newline; MSG_NOSIGNAL: a dead peer is an error, not a SIGPIPE.
+    func send(_ line: String) throws(Failure) {
+        let bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes {
+                Foundation.send(
+                    descriptor, $0.baseAddress?.advanced(by: offset), bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else { throw .closed }
+            offset += sent
+        }
+    }
+
+    /// The next line, without its newline; waits at most `timeout` seconds (nil: for ever).
+    func receive(timeout: Double?) throws(Failure) -> String {
+        let deadline = timeout.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var wait: Int32 = -1
+            if let deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { throw .timedOut }
+                wait = Int32(min(Double(Int32.max), (left.seconds * 1000).rounded(.up)))
+            }
+            var poll = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = Foundation.poll(&poll, 1, wait)
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 { throw .timedOut }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw .closed }
+            buffer += chunk[..<count]
+        }
+    }
+}
