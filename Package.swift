@@ -8,6 +8,9 @@ let package = Package(
     name: "RenderFarm",
     products: [
         .executable(name: "renderfarm", targets: ["renderfarm"]),
+        // The plugin SDK: an out-of-tree package depends on this package and on `EffectKit` and
+        // builds a self-contained `.dynamic` plugin library (`renderfarm plugin new NAME --lang swift`).
+        .library(name: "EffectKit", targets: ["EffectKit"]),
         .library(name: "renderfarm-floating-heart", type: .dynamic, targets: ["FloatingHeart"]),
         .library(name: "renderfarm-gradient", type: .dynamic, targets: ["Gradient"]),
         .library(name: "renderfarm-parabolic-drop", type: .dynamic, targets: ["ParabolicDrop"]),
@@ -54,7 +57,8 @@ let package = Package(
 
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
         // The floor loads the plugin libraries itself (dlopen) for jobs it has no hand-written C for.
-        .executableTarget(name: "RenderFarmBench", dependencies: ["RenderFarm", "CairoKit", "StrictJSON"], exclude: ["Jobs"]),
+        .executableTarget(
+            name: "RenderFarmBench", dependencies: ["RenderFarm", "CairoKit", "StrictJSON"], exclude: ["Jobs"]),
         .executableTarget(
             name: "RenderFarmBenchFloor", dependencies: ["CCairo", "CPNG", "CPNGWriter", "RenderFarmPluginABI"],
             cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("m"), .linkedLibrary("dl")]

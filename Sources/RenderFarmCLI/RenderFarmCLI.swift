@@ -9,7 +9,7 @@ public enum RenderFarmCLI {
             RenderCommand.self, ValidateCommand.self, TraceCommand.self, PluginsCommand.self, EncodeCommand.self,
             ExportOTIOCommand.self, PreviewCommand.self, CompareCommand.self, MergeCommand.self, SubmitCommand.self,
             StatusCommand.self,
-        ]
+        ] + sdkCommands
     }
 
     /// Commands that other commands start, left out of the overview.
@@ -45,8 +45,10 @@ public enum RenderFarmCLI {
                 terminal.print(overview)
                 return .ok
             }
-            guard let command = commands.first(where: { $0.spec.name == arguments[1] }) else {
-                terminal.error(unknownCommand(arguments[1]))
+            // `help plugin new` names a group's subcommand by two words, like the command itself.
+            let (helpName, _) = groupedCommand(Array(arguments.dropFirst()))
+            guard let command = commands.first(where: { $0.spec.name == helpName }) else {
+                terminal.error(groupUsage(arguments[1]) ?? unknownCommand(arguments[1]))
                 return .usage
             }
             terminal.print(command.spec.help)
@@ -57,7 +59,13 @@ public enum RenderFarmCLI {
         default:
             break
         }
-        guard let command = (commands + hiddenCommands).first(where: { $0.spec.name == name }) else {
+        // `plugin new`, `plugin check`: a group's subcommand is named by its first two words.
+        let (commandName, arguments) = groupedCommand(arguments)
+        guard let command = (commands + hiddenCommands).first(where: { $0.spec.name == commandName }) else {
+            if let usage = groupUsage(name) {
+                terminal.error(usage)
+                return .usage
+            }
             terminal.error(unknownCommand(name))
             return .usage
         }

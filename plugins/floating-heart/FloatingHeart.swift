@@ -21,6 +21,11 @@ struct FloatingHeart: Effect {
                 "times", .numberList, default: nil, range: 0...86_400,
                 doc: "explicit spawn times in layer seconds, instead of rate"),
             ParameterSpec(
+                "events", .events([EventField("color", .color), EventField("size", .number)]), default: nil,
+                range: 0...86_400,
+                doc: "one heart per event at its time (layer seconds), with its own color and size; instead of "
+                    + "rate and times"),
+            ParameterSpec(
                 "lifetime", .number, default: 6, range: 0.05...600,
                 doc: "liveAnimationDuration: seconds until a heart is removed"),
             ParameterSpec(
@@ -72,7 +77,8 @@ struct FloatingHeart: Effect {
         let spring = problems.check { () throws(EffectError) in try Self.spring(parameters["spring"]) }
         let palette = problems.check { () throws(EffectError) in try Self.palette(parameters["colors"]) }
         let spawns = problems.check { () throws(EffectError) in
-            try Self.spawnTimes(parameters, until: context.layerDuration)
+            // Without a valid size the spawns are still checked; the job fails on the size anyway.
+            try Self.spawns(parameters, size: size ?? 0, until: context.layerDuration)
         }
         let emitter = problems.check { () throws(EffectError) in try parameters.point("emitter") }
         try problems.throwIfAny()
@@ -93,8 +99,8 @@ struct FloatingHeart: Effect {
             var random = SeededRandom(seed: context.itemSeed(index))
             hearts.append(
                 HeartPlan(
-                    id: index, spawn: spawn, size: size, emitter: emitter, canvasHeight: context.height,
-                    lifetime: lifetime, palette: palette, sampling: sampling, random: &random))
+                    id: index, spawn: spawn.time, size: spawn.size, emitter: emitter, canvasHeight: context.height,
+                    lifetime: lifetime, palette: palette, color: spawn.color, sampling: sampling, random: &random))
         }
         self.hearts = hearts
     }
@@ -112,7 +118,7 @@ struct FloatingHeart: Effect {
             let state = state(of: heart, at: frame.local)
             var plan = JSONObject()
             plan["spawn"] = .number(heart.spawn)
-            plan["size"] = .number(size)
+            plan["size"] = .number(heart.size)
             plan["path"] = .array([
                 heart.travel.curve.p0.json, heart.travel.curve.p1.json, heart.travel.curve.p2.json,
                 heart.travel.curve.p3.json,
@@ -172,12 +178,13 @@ struct FloatingHeart: Effect {
             // Anchor (0.5, 1): the layer's bottom centre sits at `position`; scale about it.
             context.translate(state.position.x, state.position.y)
             context.scale(state.scale, state.scale)
+            let size = heart.size
             context.translate(-size / 2, -size)
             // Clip to the view's bounds (plus the stroke) so the opacity group stays small.
             context.rectangle(x: -1, y: -1, width: size + 2, height: size + 2)
             context.clip()
             context.pushGroup()
-            shape.addPath(to: context)
+            (size == shape.size ? shape : HeartShape(size: size)).addPath(to: context)
             context.setSource(heart.fill)
             context.fillPreserve()
             context.setSource(stroke)
@@ -224,6 +231,45 @@ struct FloatingHeart: Effect {
         }
         try problems.throwIfAny()
         return colors.compactMap { $0 }
+    }
+
+    /// When each heart is added, and its own colour and size when an event gives them.
+    struct Spawn {
+        var time: Double
+        var size: Double
+        var color: Color?
+    }
+
+    private static func spawns(_ parameters: EffectParameters, size: Double, until end: Double) throws(EffectError)
+        -> [Spawn]
+    {
+        if let events = parameters["events"]?.arrayValue {
+            guard !parameters.contains("times") else {
+                throw EffectError(parameter: "events", "give events or times, not both")
+            }
+            guard events.count <= maximumHearts else {
+                throw EffectError(
+                    parameter: "events", "\(events.count) events; at most \(maximumHearts) hearts per layer")
+            }
+            // The host has checked and sorted them (RF_PARAM_EVENTS).
+            var spawns: [Spawn] = []
+            for (index, event) in events.enumerated() {
+                let object = event.objectValue ?? [:]
+                guard let time = object["time"]?.doubleValue else {
+                    throw EffectError(parameter: "events[\(index)].time", "missing")
+                }
+                let color = try object["color"].map { value throws(EffectError) in
+                    try EffectParameters.color(value, parameter: "events[\(index)].color")
+                }
+                let own = object["size"]?.doubleValue ?? size
+                guard own >= 4, own <= 512 else {
+                    throw EffectError(parameter: "events[\(index)].size", "expected a number in 4…512")
+                }
+                spawns.append(Spawn(time: time, size: own, color: color))
+            }
+            return spawns
+        }
+        return try spawnTimes(parameters, until: end).map { Spawn(time: $0, size: size, color: nil) }
     }
 
     private static func spawnTimes(_ parameters: EffectParameters, until end: Double) throws(EffectError) -> [Double] {

@@ -15,6 +15,11 @@ struct BounceItem: Sendable {
 /// errors name the nested parameter, e.g. `barriers[1].to` or `items[0].shape`.
 struct BounceSetup {
     static let itemKeys = ["at", "size", "velocity", "shape", "image", "color"]
+    /// The fields of an event: an item's keys; `time` is the host's.
+    static let eventFields = [
+        EventField("at", .point), EventField("size", .size), EventField("velocity", .point),
+        EventField("shape", .choice(ItemShape.names)), EventField("image", .string), EventField("color", .color),
+    ]
     static let spawnKeys = ["count", "area", "interval"]
     static let barrierKeys = ["from", "to", "elasticity", "friction"]
     static let gravityKeys = ["direction", "magnitude"]
@@ -33,17 +38,26 @@ struct BounceSetup {
             image: parameters.contains("image") ? try parameters.string("image") : nil,
             color: parameters.contains("color") ? try parameters.color("color") : nil)
         var items: [BounceItem] = []
-        switch (parameters["items"], parameters["spawn"]) {
-        case (let list?, nil):
-            items = Self.listedItems(list, defaults: defaults, looks: &looks, problems: &problems)
-        case (nil, let spawn?):
+        let given = ["items", "spawn", "events"].filter(parameters.contains)
+        if given.count != 1 {
+            problems.add(
+                EffectError(
+                    parameter: given.last ?? "items",
+                    given.isEmpty
+                        ? "missing: give items [...], spawn {count, area, interval} or events"
+                        : "give one of items, spawn and events, not \(given.joined(separator: " and "))"))
+        } else if given.first == "items" {
+            items = Self.listedItems(
+                parameters["items"], name: "items", defaults: defaults, looks: &looks, problems: &problems)
+        } else if given.first == "events" {
+            items = Self.listedItems(
+                parameters["events"], name: "events", defaults: defaults, looks: &looks, context: context,
+                problems: &problems)
+        } else {
             items =
                 problems.check { () throws(EffectError) in
-                    try Self.spawnedItems(spawn, defaults: defaults, context: context, looks: &looks)
+                    try Self.spawnedItems(parameters["spawn"], defaults: defaults, context: context, looks: &looks)
                 } ?? []
-        case (.some, .some): problems.add(EffectError(parameter: "spawn", "give items or spawn, not both"))
-        case (nil, nil):
-            problems.add(EffectError(parameter: "items", "missing: give items [...] or spawn {count, area, interval}"))
         }
         let canvas = Size(width: context.width, height: context.height)
         let gravity = problems.check { () throws(EffectError) in try Self.gravity(parameters["gravity"]) }
@@ -78,26 +92,33 @@ struct BounceSetup {
         var color: Color?
     }
 
+    /// `items`, or `events` (with `context`): the same objects, events adding their `time` and
+    /// taking a random centre along the canvas top when they give no `at`. Every problem of every
+    /// element is recorded; the elements without one are returned.
     private static func listedItems(
-        _ value: JSONValue, defaults: ItemDefaults, looks: inout ItemLookLoader, problems: inout EffectProblems
+        _ value: JSONValue?, name list: String, defaults: ItemDefaults, looks: inout ItemLookLoader,
+        context: EffectContext? = nil, problems: inout EffectProblems
     ) -> [BounceItem] {
-        guard let list = value.arrayValue, !list.isEmpty else {
+        guard let elements = value?.arrayValue, !elements.isEmpty else {
             problems.add(
                 EffectError(
-                    parameter: "items",
+                    parameter: list,
                     "expected a list of {at, size, velocity, shape, image, color}" + EffectParameters.got(value)))
             return []
         }
-        guard list.count <= PhysicsLimits.maxItems else {
-            problems.add(EffectError(parameter: "items", "\(list.count) items; at most \(PhysicsLimits.maxItems)"))
+        guard elements.count <= PhysicsLimits.maxItems else {
+            problems.add(EffectError(parameter: list, "\(elements.count) items; at most \(PhysicsLimits.maxItems)"))
             return []
         }
+        let keys = itemKeys + (context == nil ? [] : ["time"])
         var items: [BounceItem] = []
-        for (index, element) in list.enumerated() {
-            let name = "items[\(index)]"
+        for (index, element) in elements.enumerated() {
+            let name = "\(list)[\(index)]"
             // Unknown keys are reported, and the known ones still checked.
-            guard let object = NestedObject(element, parameter: name, keys: itemKeys, problems: &problems),
-                let item = listedItem(object, name: name, defaults: defaults, looks: &looks, problems: &problems)
+            guard let object = NestedObject(element, parameter: name, keys: keys, problems: &problems),
+                let item = listedItem(
+                    object, name: name, index: index, defaults: defaults, looks: &looks, context: context,
+                    problems: &problems)
             else { continue }
             items.append(item)
         }
@@ -105,8 +126,8 @@ struct BounceSetup {
     }
 
     private static func listedItem(
-        _ object: NestedObject, name: String, defaults: ItemDefaults, looks: inout ItemLookLoader,
-        problems: inout EffectProblems
+        _ object: NestedObject, name: String, index: Int, defaults: ItemDefaults, looks: inout ItemLookLoader,
+        context: EffectContext?, problems: inout EffectProblems
     ) -> BounceItem? {
         let size = problems.check { () throws(EffectError) in
             try object["size"].map { value throws(EffectError) in
@@ -132,18 +153,25 @@ struct BounceSetup {
                 try EffectParameters.point(value, parameter: name + ".velocity")
             } ?? .zero
         }
-        let at = problems.check { () throws(EffectError) in
-            try EffectParameters.point(object["at"], parameter: name + ".at")
+        let at = problems.check { () throws(EffectError) -> Point in
+            guard let context, object["at"] == nil, let size else {
+                return try EffectParameters.point(object["at"], parameter: name + ".at")
+            }
+            // An event without `at` drops in at a random place along the canvas top.
+            var random = SeededRandom(seed: context.itemSeed(index))
+            let half = size.width / 2
+            return Point(half + max(0, context.width - 2 * half) * random.unit(), size.height / 2)
         }
-        guard let size, let look, let velocity, let at else { return nil }
+        let spawn = problems.check { () throws(EffectError) in try object.number("time", in: 0...86_400) ?? 0 }
+        guard let size, let look, let velocity, let at, let spawn else { return nil }
         return BounceItem(
-            look: look, size: size, start: at, spawn: 0, isDisc: look.body(size: size).isDisc, velocity: velocity)
+            look: look, size: size, start: at, spawn: spawn, isDisc: look.body(size: size).isDisc, velocity: velocity)
     }
 
     private static func spawnedItems(
-        _ value: JSONValue, defaults: ItemDefaults, context: EffectContext, looks: inout ItemLookLoader
+        _ value: JSONValue?, defaults: ItemDefaults, context: EffectContext, looks: inout ItemLookLoader
     ) throws(EffectError) -> [BounceItem] {
-        let object = try NestedObject(value, parameter: "spawn", keys: spawnKeys)
+        let object = try NestedObject(value ?? .null, parameter: "spawn", keys: spawnKeys)
         let count = try object.integer("count", in: 1...PhysicsLimits.maxItems) ?? 1
         let area = try EffectParameters.rect(object["area"], parameter: "spawn.area")
         let interval = try object.number("interval", in: 0...3600) ?? defaultInterval

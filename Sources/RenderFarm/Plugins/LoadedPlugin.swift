@@ -118,6 +118,8 @@ public final class LoadedPlugin: @unchecked Sendable {
         case RF_PARAM_SIZE: kind = .size
         case RF_PARAM_NUMBER_LIST: kind = .numberList
         case RF_PARAM_JSON: kind = .json
+        case RF_PARAM_COLOR_LIST: kind = .colorList
+        case RF_PARAM_EVENTS: kind = .events
         default:
             throw .invalidDescriptor(path: path, reason: "parameter \"\(name)\" has unknown type \(row.type.rawValue)")
         }

@@ -130,8 +130,11 @@ public enum RenderPlan {
                 continue
             }
             // A variant's CSV cells take the types the plugin's parameters declare.
-            let params =
-                job.variant?.typed(layer.params, layer: index, parameters: plugin.info.parameters) ?? layer.params
+            let typed = job.variant?.typed(layer.params, layer: index, parameters: plugin.info.parameters) ?? layer.params
+            // Event logs are read and checked here, so the plugin gets a checked, sorted list.
+            let (params, eventIssues) = EventLog.resolve(
+                typed, parameters: plugin.info.parameters, path: "layers[\(index)].params", jobDirectory: job.directory)
+            issues += eventIssues
             let (filled, problems) = ParameterValidator.validate(
                 params, against: plugin.info, path: "layers[\(index)].params")
             issues += problems
