@@ -66,7 +66,7 @@ enum CommonOptions {
         if !jobs.isEmpty {
             let catalog = catalog(arguments)
             if catalog.plugins.isEmpty {
-                loadErrors.forEach { terminal.error($0.description) }
+                for error in loadErrors { terminal.error(error.description) }
                 terminal.error("no plugins found; searched: \(catalog.searchPath.joined(separator: ", "))")
                 reportDiagnostics(catalog, usedIDs: [], terminal: terminal)
                 return .failure(.unavailable)
