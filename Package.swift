@@ -37,13 +37,21 @@ let package = Package(
         .target(name: "CFaultReport"),
 
         .target(name: "StrictJSON"),
-        .target(name: "CairoKit", dependencies: ["CCairo"]),
-        .target(name: "EffectKit", dependencies: ["CairoKit", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]),
+        // The one reader of input files (regular files only, never blocking): below CairoKit so that
+        // image assets (EffectKit) and job files, manifests and journals (RenderFarm) share it.
+        .target(name: "FileInput"),
+        .target(name: "CairoKit", dependencies: ["CCairo", "FileInput"]),
+        .target(
+            name: "EffectKit",
+            dependencies: ["CairoKit", "FileInput", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]
+        ),
         .target(
             name: "RenderFarm",
-            dependencies: ["CairoKit", "RenderFarmPluginABI", "CPNGWriter", "CCrypto", "StrictJSON", "CFaultReport"]
+            dependencies: [
+                "CairoKit", "FileInput", "RenderFarmPluginABI", "CPNGWriter", "CCrypto", "StrictJSON", "CFaultReport",
+            ]
         ),
-        .target(name: "RenderFarmCLI", dependencies: ["RenderFarm"]),
+        .target(name: "RenderFarmCLI", dependencies: ["RenderFarm", "FileInput"]),
         .executableTarget(name: "renderfarm", dependencies: ["RenderFarmCLI"]),
 
         // Effect plugins: one dynamic library each, loaded by id through the C ABI.
@@ -65,6 +73,7 @@ let package = Package(
         ),
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
+        .testTarget(name: "FileInputTests", dependencies: ["FileInput"]),
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
         .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm", "CPNGWriter", "CairoKit"]),
         .testTarget(name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI", "CCrypto", "CairoKit"]),

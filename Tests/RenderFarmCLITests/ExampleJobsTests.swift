@@ -10,6 +10,12 @@ struct ExampleJobsTests {
         return names.filter { $0.hasSuffix(".json") }.sorted()
     }()
 
+    /// The example jobs without variants (VariantTests shards a batch of variants).
+    static let singleJobs: [String] = jobs.filter { job in
+        let text = try? String(contentsOf: Binary.packageRoot.appendingPathComponent("jobs/\(job)"), encoding: .utf8)
+        return !(text ?? "").contains("\"variants\"")
+    }
+
     @Test("jobs/ holds the example jobs")
     func examplesExist() {
         #expect(Self.jobs.contains("live-hearts.json"))

@@ -76,11 +76,11 @@ struct ParabolicDrop: Effect {
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
         let size = try parameters.size("size")
         let mode: LandingMode = try parameters.choice("onLand")
-        var loader = ItemLookLoader(jobDirectory: context.jobDirectory)
+        let loader = ItemLookLoader(context: context)
         let shape = try parameters.string("shape")
         let image = parameters.contains("image") ? try parameters.string("image") : nil
         let color = parameters.contains("color") ? try parameters.color("color") : nil
-        let look = try loader.look(shape: shape, image: image, color: color)
+        let look = try loader.look(shape: shape, image: image, color: color, size: size)
         let geometry = DropGeometry(
             size: size, origin: try Self.origin(parameters["from"]), target: try parameters.rect("target"),
             deviation: try parameters.number("deviation"), arcHeight: try parameters.number("arcHeight"),
@@ -100,14 +100,14 @@ struct ParabolicDrop: Effect {
                     own.origin = .point(try EffectParameters.point(value, parameter: name + ".from"))
                 }
                 let itemLook =
-                    object["shape"] == nil && object["image"] == nil && object["color"] == nil
+                    object["shape"] == nil && object["image"] == nil && object["color"] == nil && own.size == size
                     ? look
                     : try loader.look(
                         shape: try object.string("shape") ?? shape, image: try object.string("image") ?? image,
                         color: try object["color"].map { value throws(EffectError) in
                             try EffectParameters.color(value, parameter: name + ".color")
                         } ?? color,
-                        prefix: name + ".")
+                        size: own.size, prefix: name + ".")
                 var random = SeededRandom(seed: context.itemSeed(index))
                 let time = try object.number("time", in: 0...86_400) ?? 0
                 items.append(DropPlan(id: index, start: time, geometry: own, random: &random))

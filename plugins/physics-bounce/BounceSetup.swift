@@ -32,7 +32,7 @@ struct BounceSetup {
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
         // Every value is checked even after a bad one, so `create` reports all problems at once.
         var problems = EffectProblems()
-        var looks = ItemLookLoader(jobDirectory: context.jobDirectory)
+        var looks = ItemLookLoader(context: context)
         let defaults = ItemDefaults(
             size: try parameters.size("size"), shape: try parameters.string("shape"),
             image: parameters.contains("image") ? try parameters.string("image") : nil,
@@ -145,8 +145,8 @@ struct BounceSetup {
         let imageParameter = object["image"] == nil ? "image" : name + ".image"
         let look = problems.check { () throws(EffectError) in
             try looks.look(
-                shape: shape ?? defaults.shape, image: image ?? nil, color: color ?? nil, prefix: name + ".",
-                imageParameter: imageParameter)
+                shape: shape ?? defaults.shape, image: image ?? nil, color: color ?? nil, size: size,
+                prefix: name + ".", imageParameter: imageParameter)
         }
         let velocity = problems.check { () throws(EffectError) in
             try object["velocity"].map { value throws(EffectError) in
@@ -175,7 +175,8 @@ struct BounceSetup {
         let count = try object.integer("count", in: 1...PhysicsLimits.maxItems) ?? 1
         let area = try EffectParameters.rect(object["area"], parameter: "spawn.area")
         let interval = try object.number("interval", in: 0...3600) ?? defaultInterval
-        let look = try looks.look(shape: defaults.shape, image: defaults.image, color: defaults.color)
+        let look = try looks.look(
+            shape: defaults.shape, image: defaults.image, color: defaults.color, size: defaults.size)
         let isDisc = look.body(size: defaults.size).isDisc
         return (0..<count).map { index in
             var random = SeededRandom(seed: context.itemSeed(index))

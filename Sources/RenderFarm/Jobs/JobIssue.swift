@@ -1,3 +1,5 @@
+import FileInput
+
 /// One problem in a job file, with its path inside the file (`layers[1].params.rate`).
 public struct JobIssue: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
@@ -27,6 +29,9 @@ public enum JobError: Error, Equatable, CustomStringConvertible {
     case missing(file: String)
     /// The file exists but cannot be read (exit 66).
     case unreadable(file: String, reason: String)
+    /// The path names a folder, a named pipe, a socket or a device (exit 66; skipped when found by
+    /// scanning a folder).
+    case notAFile(file: String, kind: FileKind)
     /// Not valid JSON, or beyond a size or nesting limit (exit 65).
     case syntax(file: String, message: String)
     /// Valid JSON that is not a valid job; every problem at once (exit 65).
@@ -34,7 +39,9 @@ public enum JobError: Error, Equatable, CustomStringConvertible {
 
     public var file: String {
         switch self {
-        case .missing(let file), .unreadable(let file, _), .syntax(let file, _), .invalid(let file, _): file
+        case .missing(let file), .unreadable(let file, _), .notAFile(let file, _), .syntax(let file, _),
+            .invalid(let file, _):
+            file
         }
     }
 
@@ -45,6 +52,8 @@ public enum JobError: Error, Equatable, CustomStringConvertible {
             return "\(file): no such job file"
         case .unreadable(_, let reason):
             return "\(file): cannot read: \(reason)"
+        case .notAFile(_, let kind):
+            return InputFileError.notAFile(path: file, kind: kind).description
         case .syntax(_, let message):
             return "\(file): \(message)"
         case .invalid(_, let issues):

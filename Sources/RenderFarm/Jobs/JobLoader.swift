@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import StrictJSON
 
@@ -38,7 +39,8 @@ public enum JobLoader {
     static let parseLimits = JSONParser.Limits(
         maxBytes: maxFileBytes, maxDepth: 32, maxStringBytes: 4096, maxContainerCount: 100_000)
 
-    /// Reads a job file that has no `variants`.
+    /// Reads a job file that has no `variants` (through `InputFile`: a named pipe, a device or a folder
+    /// is refused without waiting on it).
     public static func load(_ path: String) throws(JobError) -> LoadedJob {
         let jobs = try loadAll(path)
         guard jobs.count == 1, let job = jobs.first, job.variant == nil else {
@@ -50,28 +52,21 @@ public enum JobLoader {
     /// Reads a job file: one job, or one per variant when it has `variants`.
     public static func loadAll(_ path: String) throws(JobError) -> [LoadedJob] {
         let url = URL(fileURLWithPath: path).standardizedFileURL
-        let absolute = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
-            throw .missing(file: path)
-        }
-        guard !isDirectory.boolValue else { throw .unreadable(file: path, reason: "is a folder, not a job file") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: absolute)[.size] as? Int) ?? 0
-        guard size <= maxFileBytes else {
-            throw .syntax(
-                file: path, message: "\(size) bytes is larger than the \(maxFileBytes)-byte limit for job files")
-        }
-        guard let handle = FileHandle(forReadingAtPath: absolute) else {
-            throw .unreadable(file: path, reason: "permission denied")
-        }
-        defer { try? handle.close() }
-        let data: Data
+        let data: [UInt8]
         do {
-            data = try handle.read(upToCount: maxFileBytes + 1) ?? Data()
+            data = try InputFile.read(url.path, limit: maxFileBytes)
         } catch {
-            throw .unreadable(file: path, reason: error.localizedDescription)
+            switch error {
+            case .missing: throw .missing(file: path)
+            case .notAFile(_, let kind): throw .notAFile(file: path, kind: kind)
+            case .tooLarge(_, let bytes, _):
+                throw .syntax(
+                    file: path, message: "\(bytes) bytes is larger than the \(maxFileBytes)-byte limit for job files")
+            case .unreadable(_, let reason): throw .unreadable(file: path, reason: reason)
+            }
         }
         let defaultName = url.deletingPathExtension().lastPathComponent
+        let absolute = url.path
         let directory = url.deletingLastPathComponent().path
         let document = try parse(data, file: path)
         guard var root = document.objectValue, let variants = root["variants"] else {
@@ -115,11 +110,13 @@ public enum JobLoader {
     }
 
     /// Parses and validates job-file bytes; `file` names the source in messages.
-    public static func decode(_ data: Data, file: String, defaultName: String) throws(JobError) -> JobSpec {
+    public static func decode(_ data: some Collection<UInt8>, file: String, defaultName: String) throws(JobError)
+        -> JobSpec
+    {
         try decode(try parse(data, file: file), file: file, defaultName: defaultName)
     }
 
-    private static func parse(_ data: Data, file: String) throws(JobError) -> JSONValue {
+    private static func parse(_ data: some Collection<UInt8>, file: String) throws(JobError) -> JSONValue {
         do {
             return try JSONParser.parse(data, limits: parseLimits)
         } catch {

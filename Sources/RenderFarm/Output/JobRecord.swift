@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import StrictJSON
 
@@ -125,9 +126,12 @@ public struct JobRecord: Sendable, Equatable {
     /// Reads the record in `directory`; nil when there is none.
     static func read(from directory: String) throws(JobRecordError) -> JobRecord? {
         let path = (directory as NSString).appendingPathComponent(fileName)
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw JobRecordError(path: path, reason: "cannot be read (permission denied?)")
+        let data: [UInt8]
+        do {
+            data = try InputFile.read(path, limit: JSONParser.Limits.default.maxBytes)
+        } catch {
+            if case .missing = error { return nil }
+            throw JobRecordError(path: path, reason: error.reason)
         }
         let value: JSONValue
         do {

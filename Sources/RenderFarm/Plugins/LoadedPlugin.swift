@@ -97,7 +97,7 @@ public final class LoadedPlugin: @unchecked Sendable {
         libraryHash.withLock { hash in
             if let hash { return hash }
             // An unreadable library (removed since it was loaded) gets a hash no file has.
-            let computed = SHA256.hex(streamingFile: info.path) ?? "unreadable:\(info.path)"
+            let computed = SHA256.hex(ofFile: info.path) ?? "unreadable:\(info.path)"
             hash = computed
             return computed
         }

@@ -32,7 +32,7 @@ public struct PlanOptions: Sendable {
 /// folders resolved and confined.
 public enum RenderPlan {
     /// The renderer's version, part of every frame's fingerprint.
-    public static let rendererVersion = "0.2.0"
+    public static let rendererVersion = "0.3.0"
 
     public static func prepare(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
         throws(PlanError) -> [PreparedJob]
@@ -93,15 +93,12 @@ public enum RenderPlan {
                 let (a, b) = (folders[first], folders[second])
                 guard a == b || b.hasPrefix(a + "/") || a.hasPrefix(b + "/") else { continue }
                 let relation = a == b ? "the same output folder as" : "an output folder nested with that of"
-                errors.append(
-                    .invalid(
-                        file: jobs[second].job.file,
-                        issues: [
-                            JobIssue(
-                                path: "output.dir",
-                                "\(jobs[second].outputDirectory) is \(relation) \(jobs[first].job.file) "
-                                    + "(\(jobs[first].outputDirectory)); give each job its own output.dir")
-                        ]))
+                let other = jobs[first].job.variant.map { "variant \($0.name) of " } ?? ""
+                let issue = JobIssue(
+                    path: "output.dir",
+                    "\(jobs[second].outputDirectory) is \(relation) \(other)\(jobs[first].job.file) "
+                        + "(\(jobs[first].outputDirectory)); give each job its own output.dir")
+                errors.append(.invalid(file: jobs[second].job.file, issues: jobs[second].job.located([issue])))
             }
         }
         return errors

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import RenderFarm
 import StrictJSON
@@ -63,8 +64,16 @@ struct PluginCheckCommand: Command {
         }
         var setting = PluginCheck.Setting()
         if let params = arguments.value("--params") {
-            let text = params.hasPrefix("{") ? params : (try? String(contentsOfFile: params, encoding: .utf8))
-            guard let text, case .object(let object)? = try? JSONParser.parse(text) else {
+            var text = params
+            if !params.hasPrefix("{") {
+                do {
+                    text = String(decoding: try InputFile.read(params, limit: JobLoader.maxFileBytes), as: UTF8.self)
+                } catch {
+                    terminal.error("--params: \(error.description)")
+                    return .dataError
+                }
+            }
+            guard case .object(let object)? = try? JSONParser.parse(text) else {
                 terminal.error("--params expects a JSON object or a file holding one, got \"\(params.prefix(60))\"")
                 return .dataError
             }

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import RenderFarm
 
@@ -99,8 +100,8 @@ struct PluginNewCommand: Command {
         var candidates: [String] = []
         if let explicit { return isCheckout(explicit) ? absolute(explicit) : nil }
         if let variable = environment["RENDERFARM_SOURCE"], !variable.isEmpty { candidates.append(variable) }
-        if let text = try? String(contentsOf: recorded, encoding: .utf8) {
-            candidates.append(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        if let bytes = try? InputFile.read(recorded.path, limit: 1 << 16) {
+            candidates.append(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         }
         var folder = executable
         while folder.path != "/" {

@@ -22,36 +22,55 @@ enum CommonOptions {
         PluginCatalog.discover(searchPath: PluginCatalog.searchPath(extra: arguments.all("--plugin-path")))
     }
 
-    /// Expands job arguments: files as given, folders into their `*.json` files, sorted.
-    static func jobFiles(_ paths: [String]) -> [String] {
-        paths.flatMap { path -> [String] in
+    /// A job file to load: given on the command line, or found by scanning a folder.
+    struct JobFile: Equatable {
+        var path: String
+        var scanned: Bool
+    }
+
+    /// Expands job arguments: files as given, folders into their `*.json` entries, sorted. What an entry
+    /// is gets decided when it is opened (`JobLoader`), not here.
+    static func jobFiles(_ paths: [String]) -> [JobFile] {
+        paths.flatMap { path -> [JobFile] in
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
                 let names = try? FileManager.default.contentsOfDirectory(atPath: path)
-            else { return [path] }
-            return names.filter { $0.hasSuffix(".json") }.sorted().map { (path as NSString).appendingPathComponent($0) }
+            else { return [JobFile(path: path, scanned: false)] }
+            return names.filter { $0.hasSuffix(".json") }.sorted().map {
+                JobFile(path: (path as NSString).appendingPathComponent($0), scanned: true)
+            }
         }
     }
 
     /// Loads and prepares every job against the catalog, and prints every problem of every job in one
     /// pass, in file order (see `JobReport`); `describeValid` is what a valid job prints on standard output.
+    /// A folder's entry that is not a regular file (a named pipe, a socket, a device, a folder) is
+    /// skipped with a warning.
     static func prepare(
         _ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal,
         describeValid: ((PreparedJob) -> String)? = nil
     ) -> Result<[PreparedJob], ExitCode> {
-        let files = jobFiles(paths)
-        guard !files.isEmpty else {
-            terminal.error("no job files found in \(paths.map(ShownPath.of).joined(separator: " "))")
-            return .failure(.noInput)
-        }
+        var files: [String] = []
         var jobs: [LoadedJob] = []
         var loadErrors: [JobError] = []
-        for file in files {
+        var skipped = 0
+        for file in jobFiles(paths) {
             do {
-                jobs += try JobLoader.loadAll(file)
+                jobs += try JobLoader.loadAll(file.path)
             } catch {
+                if case .notAFile = error, file.scanned {
+                    terminal.note("renderfarm: warning: \(error.description); skipped")
+                    skipped += 1
+                    continue
+                }
                 loadErrors.append(error)
             }
+            files.append(file.path)
+        }
+        guard !files.isEmpty else {
+            let also = skipped > 0 ? " (\(skipped) skipped)" : ""
+            terminal.error("no job files found in \(paths.map(ShownPath.of).joined(separator: " "))\(also)")
+            return .failure(.noInput)
         }
         if let selection = arguments.value("--variants") {
             switch VariantSelection.pick(selection, from: jobs) {
