@@ -8,7 +8,7 @@ public enum RenderFarmCLI {
         [
             RenderCommand.self, ValidateCommand.self, TraceCommand.self, PluginsCommand.self, EncodeCommand.self,
             ExportOTIOCommand.self, PreviewCommand.self, CompareCommand.self, MergeCommand.self, SubmitCommand.self,
-            StatusCommand.self,
+            StatusCommand.self, UnpackAlphaCommand.self,
         ] + sdkCommands
     }
 

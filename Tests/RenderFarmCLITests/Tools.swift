@@ -26,8 +26,11 @@ enum Tools {
         var text: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    /// Runs `executable` and collects its output (through files, so nothing blocks on a pipe).
-    static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> Output {
+    /// Runs `executable` and collects its output (through files, so nothing blocks on a pipe); a
+    /// program still running after `timeout` seconds is killed and the call throws.
+    static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil, timeout: Double = 300)
+        throws -> Output
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -43,6 +46,13 @@ enum Tools {
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw ToolError(message: "\(executable) \(arguments) still running after \(timeout) s: killed")
+        }
         process.waitUntilExit()
         return Output(
             status: process.terminationStatus, stdout: (try? Data(contentsOf: out)) ?? Data(),

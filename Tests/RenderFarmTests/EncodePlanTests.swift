@@ -40,7 +40,8 @@ struct EncodePlanTests {
         #expect(prores.contains("prores_ks") && prores.contains("4444") && prores.contains("yuva444p10le"))
         #expect(EncodePreset.prores4444.fileExtension == "mov")
         #expect(Self.arguments(.apng).contains("apng"))
-        #expect(EncodePreset.allCases.filter(\.keepsAlpha) == [.webmAlpha, .prores4444, .apng])
+        #expect(
+            EncodePreset.allCases.filter(\.keepsAlpha) == [.webmAlpha, .prores4444, .apng, .alphaPacked, .hevcAlpha])
         #expect(Self.plan(.prores4444).outputSize == (751, 1334))
     }
 

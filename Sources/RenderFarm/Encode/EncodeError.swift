@@ -14,6 +14,10 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
     case failed(command: String, status: Int32, message: String)
     /// Writing the output or the manifest failed (exit 73 or 74).
     case output(OutputError)
+    /// The installed ffmpeg lacks an encoder or pixel format the preset needs (exit 69).
+    case encoderUnavailable(String)
+    /// A video given to `unpack-alpha` is not a readable alpha-packed (VAP) MP4 (exit 65).
+    case notAlphaPacked(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -33,6 +37,10 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
             "ffmpeg failed (exit \(status)): \(message)\ncommand: \(command)"
         case .output(let error):
             error.description
+        case .encoderUnavailable(let message):
+            message
+        case .notAlphaPacked(let path, let reason):
+            "\(path): not an alpha-packed (VAP) video: \(reason)"
         }
     }
 }

@@ -60,7 +60,7 @@ public struct EncodePlan: Sendable {
         let head = ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y"]
         let inputArguments = self.inputArguments(input)
         let limit = ["-frames:v", "\(outputFrameCount)"]
-        let codec = preset.codecArguments(crf: crf) + ["-f", preset.muxer, output]
+        let codec = preset.codecArguments(crf: crf) + levelArguments + ["-f", preset.muxer, output]
         if preset == .gif {
             let palettePass = [
                 "-filter_complex", composite + gifStep + ",palettegen=stats_mode=full[out]",
@@ -125,6 +125,10 @@ public struct EncodePlan: Sendable {
             return composite + gifStep + "[out]"
         case .apng:
             return "[0:v]format=rgba[out]"
+        case .alphaPacked:
+            return alphaPackedGraph
+        case .hevcAlpha:
+            return "[0:v]format=rgba,\(even):color=black@0,format=yuva420p[out]"
         }
     }
 
@@ -142,6 +146,7 @@ public struct EncodePlan: Sendable {
 
     /// The size ffmpeg writes: padded to even numbers for 4:2:0 codecs.
     public var outputSize: (width: Int, height: Int) {
-        preset.padsToEven ? ((width + 1) / 2 * 2, (height + 1) / 2 * 2) : (width, height)
+        if preset == .alphaPacked { return (alphaPackedLayout.videoWidth, alphaPackedLayout.videoHeight) }
+        return preset.padsToEven ? ((width + 1) / 2 * 2, (height + 1) / 2 * 2) : (width, height)
     }
 }

@@ -29,6 +29,9 @@ public struct EncodeResult: Sendable {
     public var commands: [String]
     /// Frames in the video.
     public var frames: Int
+    /// alpha-packed: where colour and alpha sit in each frame, and the VAP config written beside the video.
+    public var layout: AlphaPackedLayout? = nil
+    public var configFile: String? = nil
 }
 
 /// Encodes a rendered PNG sequence with ffmpeg, driven by the folder's manifest: the rate, start
@@ -61,6 +64,7 @@ public enum SequenceEncoder {
             preset: options.preset, crf: options.crf, width: output.width, height: output.height,
             rate: sequence.rate / Double(sequence.frameStep), background: output.background,
             frameCount: frames.count)
+        try plan.checkSupported()
         // A contiguous sequence is read with the image2 pattern; any other with a glob, which
         // must then match exactly the manifest's files.
         if sequence.frameStep == 1 && output.complete && output.isEvenlySpaced {
@@ -90,7 +94,7 @@ public enum SequenceEncoder {
         let target =
             options.output.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
             ?? (output.directory as NSString).appendingPathComponent(
-                safeName(output.jobName) + "."
+                safeName(output.jobName) + options.preset.nameSuffix + "."
                     + options.preset.fileExtension)
         let folder = (target as NSString).deletingLastPathComponent
         let temporary = (folder as NSString).appendingPathComponent(
@@ -104,6 +108,7 @@ public enum SequenceEncoder {
         guard FileManager.default.isWritableFile(atPath: folder) else {
             throw .output(.cannotCreate(path: target, reason: "folder \(folder) is missing or not writable"))
         }
+        try ffmpeg.checkEncoder(for: options.preset)
         let commands = plan.commands(input: input, output: temporary, palette: palette)
         for (pass, command) in commands.enumerated() {
             // Only the last pass writes frames; the palette pass shows as the start of the bar.
@@ -111,7 +116,7 @@ public enum SequenceEncoder {
                 if pass == commands.count - 1 { progress(min(frame, plan.outputFrameCount), plan.outputFrameCount) }
             }
         }
-        guard rename(temporary, target) == 0 else { throw .output(AtomicFile.error(errno, target)) }
+        let config = try EncodedVideo.publish(temporary, as: target, plan: plan)
         let sha256 = SHA256.hex(ofFile: target) ?? ""
         let bytes = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
         // The stored commands name the final file, so they can be run again as written.
@@ -124,7 +129,7 @@ public enum SequenceEncoder {
         }
         return EncodeResult(
             file: target, sha256: sha256, bytes: bytes, commands: shown,
-            frames: plan.outputFrameCount)
+            frames: plan.outputFrameCount, layout: config == nil ? nil : plan.alphaPackedLayout, configFile: config)
     }
 
     /// A job name as a file name: anything a shell or a path would interpret replaced.

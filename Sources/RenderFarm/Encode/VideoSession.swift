@@ -36,6 +36,9 @@ public struct VideoResult: Sendable {
     public var elapsed: Double
     /// The most frames held in memory at once, rendered but not yet written.
     public var peakBufferedFrames: Int
+    /// alpha-packed: where colour and alpha sit in each frame, and the VAP config written beside the video.
+    public var layout: AlphaPackedLayout? = nil
+    public var configFile: String? = nil
 }
 
 /// Renders one job straight into a video: frames are drawn concurrently on `FrameScheduler`,
@@ -61,6 +64,8 @@ public enum VideoSession {
             preset: options.preset, crf: options.crf, width: spec.canvas.pixelWidth,
             height: spec.canvas.pixelHeight, rate: spec.fps / Double(steps.first ?? 1),
             background: spec.canvas.background.hex, frameCount: frames.count)
+        try plan.checkSupported()
+        try ffmpeg.checkEncoder(for: options.preset)
         let target = URL(fileURLWithPath: options.output).standardizedFileURL.path
         let folder = (target as NSString).deletingLastPathComponent
         guard FileManager.default.isWritableFile(atPath: folder) else {
@@ -138,12 +143,13 @@ public enum VideoSession {
         }
         if let ffmpegError { throw ffmpegError }
         if let writeError { throw .failed(command: shown, status: 1, message: writeError) }
-        guard rename(temporary, target) == 0 else { throw .output(AtomicFile.error(errno, target)) }
+        let config = try EncodedVideo.publish(temporary, as: target, plan: plan)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
         return VideoResult(
             file: target, sha256: SHA256.hex(ofFile: target) ?? "", bytes: bytes,
             frames: frames.count, command: shown, elapsed: seconds,
-            peakBufferedFrames: buffer.peakHeld)
+            peakBufferedFrames: buffer.peakHeld, layout: config == nil ? nil : plan.alphaPackedLayout,
+            configFile: config)
     }
 }
 

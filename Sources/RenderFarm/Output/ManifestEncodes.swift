@@ -20,12 +20,16 @@ public enum ManifestEncodes {
         let folder = output.directory.hasSuffix("/") ? output.directory : output.directory + "/"
         // Inside the folder the file is named relative to it, like the frames; elsewhere absolute.
         let file = result.file.hasPrefix(folder) ? String(result.file.dropFirst(folder.count)) : result.file
-        let entry: JSONObject = [
+        var entry: JSONObject = [
             "file": .string(file), "preset": .string(preset.rawValue),
             "command": .string(result.commands.joined(separator: " && ")),
             "sha256": .string(result.sha256), "bytes": .number(Double(result.bytes)),
             "frames": .number(Double(result.frames)),
         ]
+        if let layout = result.layout, let config = result.configFile {
+            entry["layout"] = layoutEntry(layout)
+            entry["config"] = .string(config.hasPrefix(folder) ? String(config.dropFirst(folder.count)) : config)
+        }
         var encodes = (manifest["encodes"]?.arrayValue ?? []).filter { $0.objectValue?["file"]?.stringValue != file }
         encodes.append(.object(entry))
         manifest["encodes"] = .array(encodes)
@@ -34,5 +38,16 @@ public enum ManifestEncodes {
         } catch {
             throw .output(error)
         }
+    }
+
+    /// An alpha-packed layout in VAP's terms: the encoded frame size and the two regions as [x, y, w, h].
+    static func layoutEntry(_ layout: AlphaPackedLayout) -> JSONValue {
+        func region(_ rect: FrameRegion) -> JSONValue {
+            .array([rect.x, rect.y, rect.width, rect.height].map { .number(Double($0)) })
+        }
+        return .object([
+            "videoW": .number(Double(layout.videoWidth)), "videoH": .number(Double(layout.videoHeight)),
+            "rgbFrame": region(layout.rgbFrame), "aFrame": region(layout.alphaFrame),
+        ])
     }
 }

@@ -17,9 +17,13 @@ struct EncodeCommand: Command {
             sequence fields. Presets: mp4 (H.264, yuv420p, even size, +faststart, over the job's
             background or black), webm-alpha (VP9 yuva420p, keeps transparency), prores4444 (.mov
             with alpha, for editors), gif (palette from a first pass, over the background; above
-            50 fps every other frame), apng (lossless, keeps transparency). The video is written
-            to OUTDIR/<job>.<ext> unless -o is given, and recorded with its ffmpeg command and
-            sha256 in the manifest's "encodes" list. Needs ffmpeg (apt-get install ffmpeg).
+            50 fps every other frame), apng (lossless, keeps transparency), alpha-packed (H.264 MP4
+            for live-stream apps: colour and alpha side by side in Tencent's VAP layout, its config
+            in a vapc box and in <name>.vap.json; check it with `renderfarm unpack-alpha`),
+            hevc-alpha (HEVC with alpha in .mov, where ffmpeg's libx265 encodes yuva420p; exit 69
+            otherwise). The video is written to OUTDIR/<job>.<ext> (<job>-alpha.<ext> for
+            alpha-packed and hevc-alpha) unless -o is given, and recorded with its ffmpeg command
+            and sha256 in the manifest's "encodes" list. Needs ffmpeg (apt-get install ffmpeg).
             Exit codes: 0 ok, 1 ffmpeg failed, 64 usage, 65 incomplete, unusable or still rendering
             folder, 66 no manifest, 69 ffmpeg missing, 73 cannot create output, 74 I/O error, 75 the
             folder is in use by another run (encode holds the folder's lock while it reads the frames).
@@ -38,10 +42,12 @@ struct EncodeCommand: Command {
 
     static let presetOption = OptionSpec(
         names: ["--preset"], value: "P",
-        help: "mp4, webm-alpha, prores4444, gif or apng (default: from the file's extension, else mp4).")
+        help: "mp4, webm-alpha, prores4444, gif, apng, alpha-packed or hevc-alpha (default: from the file's "
+            + "extension, else mp4).")
     static let crfOption = OptionSpec(
         names: ["--crf"], value: "N",
-        help: "Constant rate factor: mp4 0–51 (default 18), webm-alpha 0–63 (default 30).")
+        help: "Constant rate factor: mp4 and alpha-packed 0–51 (default 18), webm-alpha 0–63 (default 30), "
+            + "hevc-alpha 0–51 (default 24).")
 
     let arguments: ParsedArguments
     let preset: EncodePreset
@@ -67,7 +73,8 @@ struct EncodeCommand: Command {
             let name = try arguments.choice(
                 "--preset", EncodePreset.allCases.map(\.rawValue), default: "mp4", command: command)
             preset = EncodePreset(rawValue: name) ?? .mp4
-            if let output, let named, named != preset {
+            // Presets that share a container (mp4 and alpha-packed) all fit its extension.
+            if let output, let named, named.fileExtension != preset.fileExtension {
                 throw UsageError(
                     message: "--preset \(preset.rawValue) contradicts \(ShownPath.of(output)), whose extension means "
                         + "\(named.rawValue); drop --preset or name the file .\(preset.fileExtension)",
@@ -75,10 +82,13 @@ struct EncodeCommand: Command {
             }
         } else if let output {
             guard let named else {
-                let extensions = EncodePreset.allCases.map { "." + $0.fileExtension }.joined(separator: ", ")
+                var extensions: [String] = []
+                for preset in EncodePreset.allCases where !extensions.contains("." + preset.fileExtension) {
+                    extensions.append("." + preset.fileExtension)
+                }
                 throw UsageError(
                     message: "cannot tell the format of \(ShownPath.of(output)) from its extension: use one of "
-                        + "\(extensions), or give --preset", command: command)
+                        + "\(extensions.joined(separator: ", ")), or give --preset", command: command)
             }
             preset = named
         } else {
@@ -91,6 +101,18 @@ struct EncodeCommand: Command {
                 command: command)
         }
         return (preset, try arguments.integer("--crf", in: range, command: command))
+    }
+
+    /// Where an alpha-packed video put colour and alpha, its config file, and VapTool's size warning.
+    static func printLayout(_ layout: AlphaPackedLayout, config: String, terminal: Terminal) {
+        terminal.print("  layout: \(layout.summary)")
+        terminal.print("  config: \(config)")
+        if layout.exceedsDeviceLimit {
+            terminal.note(
+                "renderfarm: warning: \(layout.videoWidth)x\(layout.videoHeight) frames are larger than "
+                    + "\(AlphaPackedLayout.deviceLimit) pixels; some phones decode them badly "
+                    + "(render with a smaller --scale)")
+        }
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
@@ -127,7 +149,7 @@ struct EncodeCommand: Command {
         if arguments.flag("--verbose") {
             do {
                 let (plan, input) = try SequenceEncoder.plan(output, options: options)
-                let name = options.output ?? "\(output.jobName).\(preset.fileExtension)"
+                let name = options.output ?? "\(output.jobName)\(preset.nameSuffix).\(preset.fileExtension)"
                 for command in plan.commands(input: input, output: name, palette: "palette.png") {
                     terminal.note("(cd \(FFmpegCommand.quoted(output.directory)) && \(command.shellLine))")
                 }
@@ -148,6 +170,9 @@ struct EncodeCommand: Command {
             terminal.print("  video:  \(ShownPath.of(result.file))")
             terminal.print("  bytes:  \(result.bytes)")
             terminal.print("  sha256: \(result.sha256)")
+            if let layout = result.layout, let config = result.configFile {
+                Self.printLayout(layout, config: config, terminal: terminal)
+            }
             return .ok
         } catch {
             bar.finish()

@@ -75,6 +75,9 @@ extension RenderCommand {
             terminal.print("  video:  \(ShownPath.of(file))")
             terminal.print("  bytes:  \(result.bytes)")
             terminal.print("  sha256: \(result.sha256)")
+            if let layout = result.layout, let config = result.configFile {
+                EncodeCommand.printLayout(layout, config: config, terminal: terminal)
+            }
             return .ok
         } catch {
             reporter.clearLine()

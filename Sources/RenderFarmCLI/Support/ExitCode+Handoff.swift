@@ -11,9 +11,9 @@ extension ExitCode {
 
     init(_ error: EncodeError) {
         switch error {
-        case .ffmpegMissing: self = .unavailable
+        case .ffmpegMissing, .encoderUnavailable: self = .unavailable
         case .manifest(let error): self.init(error)
-        case .incomplete, .unusableSequence: self = .dataError
+        case .incomplete, .unusableSequence, .notAlphaPacked: self = .dataError
         case .unsupported: self = .usage
         case .failed: self = .framesFailed
         case .output(let error): self.init(error)

@@ -1,0 +1,170 @@
+import CPNGWriter
+import FileInput
+import Foundation
+
+/// What `renderfarm unpack-alpha` wrote.
+public struct UnpackResult: Sendable {
+    /// The folder holding `frame_00000.png`, `frame_00001.png`, …
+    public var directory: String
+    public var frames: Int
+    public var config: VapConfig
+    /// Where the config came from: `vapc box` or the sidecar file's path.
+    public var configSource: String
+    /// How the video's YUV was read: `bt601 tv`, `bt709 tv`, …
+    public var colour: String
+    /// The ffmpeg command that decoded the video.
+    public var command: String
+}
+
+/// Turns an alpha-packed (VAP) MP4 back into the RGBA frames a VAP player shows: it reads the
+/// config from the `vapc` box (or `<name>.vap.json` beside the video), decodes the frames with
+/// ffmpeg using the matrix and range VAP's iOS player uses (BT.709 when the stream says so,
+/// otherwise BT.601; limited range unless tagged full), and for each frame takes colour from
+/// `rgbFrame` and alpha from the red channel of `aFrame`, both sampled bilinearly at the shown
+/// size like the players' GPU textures. Colour in the file is premultiplied; the PNGs are
+/// straight RGBA, like RenderFarm's own frames.
+public enum AlphaUnpacker {
+    /// zlib level of the written PNGs: they are for checking, not for keeping.
+    static let compression: Int32 = 1
+    /// The largest video read (it is read whole to find its boxes); gift animations are a few MB.
+    static let maxVideoBytes = 1 << 30
+    /// The largest sidecar config read; VAP's fusion configs with every frame listed are ~40 kB.
+    static let maxConfigBytes = 16 << 20
+
+    /// Unpacks `video` into `directory` (created when missing); `progress` gets the frames
+    /// written and the frames the config announces.
+    public static func unpack(
+        _ video: String, into directory: String, ffmpeg: FFmpeg, progress: (Int, Int) -> Void = { _, _ in }
+    ) throws(EncodeError) -> UnpackResult {
+        let path = URL(fileURLWithPath: video).standardizedFileURL.path
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(path, limit: maxVideoBytes)
+        } catch {
+            throw .notAlphaPacked(path: video, reason: "it \(error.reason)")
+        }
+        let (config, source) = try loadConfig(bytes, video: path)
+        let found: VideoTrack?
+        do {
+            found = try MP4Boxes.videoTrack(in: bytes)
+        } catch {
+            throw .notAlphaPacked(path: video, reason: "not a readable MP4: \(error.reason)")
+        }
+        guard let track = found else { throw .notAlphaPacked(path: video, reason: "the MP4 has no video track") }
+        guard track.width == config.videoWidth, track.height == config.videoHeight else {
+            throw .notAlphaPacked(
+                path: video,
+                reason: "the video is \(track.width)x\(track.height) but its config says videoW \(config.videoWidth), "
+                    + "videoH \(config.videoHeight)")
+        }
+        do {
+            try AtomicFile.createDirectory(directory)
+        } catch {
+            throw .output(error)
+        }
+        let colour = (track.matrix == 1 ? "bt709" : "bt601", track.fullRange ? "pc" : "tv")
+        let command = FFmpegCommand(arguments: [
+            "-hide_banner", "-loglevel", "error", "-nostats", "-i", path, "-map", "0:v:0", "-vsync", "passthrough",
+            "-vf", "scale=in_color_matrix=\(colour.0):in_range=\(colour.1),format=rgb24", "-f", "rawvideo",
+            "-pix_fmt", "rgb24", "pipe:1",
+        ])
+        let process = try ffmpeg.start(command, in: "/", feedsInput: false)
+        let frames: Int
+        do {
+            frames = try writeFrames(from: process, config: config, into: directory, progress: progress)
+        } catch {
+            // Closing the pipe stops ffmpeg (EPIPE); its own error, if any, says less than ours.
+            try? process.progressOutput?.close()
+            try? process.finish()
+            throw error
+        }
+        try process.finish()
+        guard frames == config.frames else {
+            throw .notAlphaPacked(
+                path: video, reason: "it holds \(frames) frames but its config says f = \(config.frames)")
+        }
+        return UnpackResult(
+            directory: directory, frames: frames, config: config, configSource: source,
+            colour: "\(colour.0) \(colour.1)", command: command.shellLine)
+    }
+
+    /// The config from the `vapc` box, or else from the sidecar file.
+    static func loadConfig(_ bytes: [UInt8], video: String) throws(EncodeError) -> (VapConfig, String) {
+        let payload: ArraySlice<UInt8>?
+        do {
+            payload = try MP4Boxes.vapcPayload(in: bytes)
+        } catch {
+            throw .notAlphaPacked(path: video, reason: "not a readable MP4: \(error.reason)")
+        }
+        if let payload { return (try VapConfig(parsing: payload, source: video + " (vapc box)"), "vapc box") }
+        let sidecar = EncodedVideo.configPath(forVideo: video)
+        let data: [UInt8]
+        do {
+            data = try InputFile.read(sidecar, limit: maxConfigBytes)
+        } catch .missing {
+            throw .notAlphaPacked(path: video, reason: "it has no vapc box and there is no \(sidecar)")
+        } catch {
+            throw .notAlphaPacked(path: video, reason: "it has no vapc box and \(error.description)")
+        }
+        return (try VapConfig(parsing: data, source: sidecar), sidecar)
+    }
+
+    /// Reads raw RGB frames from ffmpeg and writes one PNG per frame; the number written.
+    private static func writeFrames(
+        from process: FFmpegProcess, config: VapConfig, into directory: String, progress: (Int, Int) -> Void
+    ) throws(EncodeError) -> Int {
+        guard let descriptor = process.progressOutput?.fileDescriptor else { return 0 }
+        let compositor = PlayerCompositor(config: config)
+        var frame = [UInt8](repeating: 0, count: config.videoWidth * config.videoHeight * 3)
+        var pixels = [UInt32](repeating: 0, count: config.width * config.height)
+        var encoder = rf_png_encoder()
+        defer { rf_png_encoder_free(&encoder) }
+        var count = 0
+        while try readFrame(descriptor, into: &frame) {
+            compositor.compose(frame, into: &pixels)
+            let failure: String? = pixels.withUnsafeBytes { raw in
+                withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { message -> String? in
+                    guard let base = message.baseAddress, let start = raw.baseAddress else { return "no memory" }
+                    let status = rf_png_encode_argb32(
+                        &encoder, start.assumingMemoryBound(to: UInt8.self), UInt32(config.width),
+                        UInt32(config.height), config.width * 4, compression, RF_PNG_FILTER_NONE, nil, base,
+                        message.count)
+                    return status == 0 ? nil : String(cString: base)
+                }
+            }
+            let file = (directory as NSString).appendingPathComponent(String(format: "frame_%05d.png", count))
+            if let failure { throw .output(.io(path: file, reason: failure)) }
+            do {
+                try AtomicFile.write(UnsafeRawBufferPointer(start: encoder.data, count: encoder.length), to: file)
+            } catch {
+                throw .output(error)
+            }
+            count += 1
+            progress(count, config.frames)
+        }
+        return count
+    }
+
+    /// Fills `frame` from `descriptor`; false at the end of the stream, throws on a partial frame.
+    private static func readFrame(_ descriptor: Int32, into frame: inout [UInt8]) throws(EncodeError) -> Bool {
+        var filled = 0
+        let total = frame.count
+        let failure: String? = frame.withUnsafeMutableBytes { buffer in
+            while filled < total {
+                let got = read(descriptor, buffer.baseAddress?.advanced(by: filled), total - filled)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    return "reading frames from ffmpeg: \(String(cString: strerror(errno)))"
+                }
+                if got == 0 { break }
+                filled += got
+            }
+            return nil
+        }
+        if let failure { throw .failed(command: "ffmpeg", status: 1, message: failure) }
+        guard filled == 0 || filled == total else {
+            throw .failed(command: "ffmpeg", status: 1, message: "ffmpeg stopped in the middle of a frame")
+        }
+        return filled == total
+    }
+}

@@ -1,0 +1,50 @@
+/// The alpha-packed preset's part of the plan: VAP's layout, config and H.264 level.
+extension EncodePlan {
+    /// Where colour and alpha sit in each frame of an alpha-packed video.
+    public var alphaPackedLayout: AlphaPackedLayout { AlphaPackedLayout(width: width, height: height) }
+
+    /// The level the alpha-packed video declares: the lowest its frame size and rate fit.
+    public var alphaPackedLevel: H264Level? {
+        let layout = alphaPackedLayout
+        return H264Level.lowest(width: layout.videoWidth, height: layout.videoHeight, rate: outputRate)
+    }
+
+    /// VAP's config for the alpha-packed video (checked by `checkSupported()` first).
+    public var vapConfig: VapConfig {
+        VapConfig(layout: alphaPackedLayout, frames: outputFrameCount, fps: Int(outputRate.rounded()))
+    }
+
+    /// `-level` for the alpha-packed preset; x264 guesses it for the others.
+    var levelArguments: [String] { preset == .alphaPacked ? ["-level", alphaPackedLevel?.name ?? "5.2"] : [] }
+
+    /// Throws when the preset cannot make this video: VAP's players read a whole number of
+    /// frames per second, and H.264 ends at level 5.2.
+    public func checkSupported() throws(EncodeError) {
+        guard preset == .alphaPacked else { return }
+        guard outputRate == outputRate.rounded(), outputRate >= 1 else {
+            throw .unsupported(
+                "--preset alpha-packed needs a whole number of frames per second (VAP's players read an integer "
+                    + "fps), got \(rateText); change the job's fps or the frame step")
+        }
+        guard alphaPackedLevel != nil else {
+            let layout = alphaPackedLayout
+            throw .unsupported(
+                "--preset alpha-packed: \(layout.videoWidth)x\(layout.videoHeight) frames at \(rateText) fps exceed "
+                    + "H.264 level 5.2; render with a smaller --scale")
+        }
+    }
+
+    /// Colour composited over black (premultiplied, as VAP's players blend it) in the colour region,
+    /// alpha as grey in the alpha region, black elsewhere, then BT.601 limited-range 4:2:0.
+    var alphaPackedGraph: String {
+        let layout = alphaPackedLayout
+        let alpha = layout.alphaFrame
+        return "[0:v]format=rgba,split=2[rf_fg][rf_mask];"
+            + "color=c=0x000000:s=\(width)x\(height):r=\(rateText),format=rgba[rf_black];"
+            + "[rf_black][rf_fg]overlay=shortest=1:format=rgb,format=rgb24,"
+            + "pad=\(layout.videoWidth):\(layout.videoHeight):0:0:color=black[rf_colour];"
+            + "[rf_mask]alphaextract,format=rgb24[rf_alpha];"
+            + "[rf_colour][rf_alpha]overlay=x=\(alpha.x):y=\(alpha.y):format=rgb,"
+            + "scale=out_color_matrix=bt601:out_range=tv,format=yuv420p[out]"
+    }
+}
