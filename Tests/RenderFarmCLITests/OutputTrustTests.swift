@@ -118,7 +118,8 @@ struct OutputTrustTests {
         let job = try Self.job(
             in: folder, params: #"{"waitFrames": [0], "waitWhileFileExists": "\#(gate)"}"#, frames: 12)
         // Shard 0/2 (frames 0-5) holds its lock, waiting at frame 0 until the gate goes.
-        let shard = try Binary.Running(["render", job, "--shard", "0/2", "--progress", "none", "-j", "1"] + Self.plugins)
+        let shard = try Binary.Running(
+            ["render", job, "--shard", "0/2", "--progress", "none", "-j", "1"] + Self.plugins)
         let lock = out.appendingPathComponent("renderfarm.shard-0-of-2.lock")
         try Binary.waitUntil("shard 0 has its lock", running: shard) {
             ((try? String(contentsOf: lock, encoding: .utf8)) ?? "").contains("render --shard 0/2")
