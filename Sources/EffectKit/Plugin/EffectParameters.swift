@@ -123,9 +123,10 @@ public struct EffectParameters: Sendable {
 
     public static func rect(_ value: JSONValue?, parameter: String) throws(EffectError) -> Rect {
         let keys = ["x", "y", "width", "height"]
-        if let unknown = value?.objectValue?.keys.first(where: { !keys.contains($0) }) {
-            throw EffectError(parameter: "\(parameter).\(unknown)", "unknown key (a rect has x, y, width, height)")
+        let unknown = (value?.objectValue?.keys ?? []).filter { !keys.contains($0) }.map { key in
+            EffectError(parameter: "\(parameter).\(key)", Suggestion.unknownKey(key, allowed: keys))
         }
+        if let error = EffectError(collecting: unknown) { throw error }
         guard let object = value?.objectValue,
             let x = object["x"]?.doubleValue, let y = object["y"]?.doubleValue,
             let width = object["width"]?.doubleValue, let height = object["height"]?.doubleValue,
