@@ -19,7 +19,8 @@ struct LottieEffectTests {
     }
 
     static func frame(_ folder: TemporaryFolder, _ index: Int) throws -> ImageSurface {
-        try ImageSurface(contentsOfPNG: folder.url.appendingPathComponent(String(format: "out/frame_%05d.png", index)).path)
+        try ImageSurface(
+            contentsOfPNG: folder.url.appendingPathComponent(String(format: "out/frame_%05d.png", index)).path)
     }
 
     @Test("the square moves linearly, turns blue at the hold keyframe, the fader fades", arguments: [1.0, 2.0])
@@ -139,6 +140,42 @@ struct LottieEffectTests {
         let merge = try Binary.run(["merge", sharded.url.appendingPathComponent("out").path])
         #expect(merge.status == 0, "\(merge.stderr)")
         #expect(try Manifest(folder: sharded.url.appendingPathComponent("out")).frames.map(\.sha256) == reference)
+    }
+
+    @Test("a 29.97 fps Lottie file in a 60 fps job plays at its own rate")
+    func fractionalRate() throws {
+        let lottie = LottieFixture.json.replacingOccurrences(of: #""fr": 10"#, with: #""fr": 29.97"#)
+        let folder = try Self.render(
+            try LottieFixture.job(fps: 60, duration: 0.5, params: ["loop": true]), lottie: lottie)
+        // Job frame 3 is Lottie time 0.05 s = frame ⌊1.4985⌋ = 1: the mover is at x = 26.
+        #expect(try Self.frame(folder, 3).pixel(x: 26, y: 50) == (255, 0, 0, 255))
+        #expect(try Self.frame(folder, 3).pixel(x: 13, y: 50).a == 0)
+    }
+
+    @Test("the file stays in the job's folder, must be a regular .json file, and a named pipe never hangs")
+    func confinedFile() throws {
+        let folder = try TemporaryFolder()
+        let outside = try TemporaryFolder()
+        try outside.write(LottieFixture.json, to: "elsewhere.json")
+        try folder.write(LottieFixture.json, to: "anim.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.url.appendingPathComponent("link.json").path,
+            withDestinationPath: outside.url.appendingPathComponent("elsewhere.json").path)
+        #expect(mkfifo(folder.url.appendingPathComponent("pipe.json").path, 0o600) == 0)
+        let cases = [
+            ("../\(outside.url.lastPathComponent)/elsewhere.json", "resolves outside the job's folder"),
+            ("link.json", "resolves outside the job's folder"),
+            ("anim.txt", "is not a .json Lottie file"),
+            ("pipe.json", "is not a regular file"),
+            ("missing.json", "not found"),
+        ]
+        for (file, message) in cases {
+            let job = try folder.write(try LottieFixture.job(lottie: file), to: "job.json")
+            let result = try Binary.run(["validate", job])
+            #expect(result.status == 65, "\(file): \(result.stderr)")
+            #expect(result.stderr.contains("layers[0].params: lottie: file: "), "\(file): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(file): \(result.stderr)")
+        }
     }
 
     @Test("renderfarm plugins lottie documents every parameter")

@@ -5,7 +5,8 @@ import Testing
 /// `render`, and every refused one gets a message that names the layer parameter and the place in the file.
 @Suite("Lottie hostile files", .serialized)
 struct LottieFuzzTests {
-    static let caseCount = ProcessInfo.processInfo.environment["RENDERFARM_LOTTIE_FUZZ_CASES"].flatMap { Int($0) } ?? 200
+    static let caseCount =
+        ProcessInfo.processInfo.environment["RENDERFARM_LOTTIE_FUZZ_CASES"].flatMap { Int($0) } ?? 200
     static let seed: UInt64 = 20_261_130
 
     enum Mutation: CaseIterable {
@@ -32,11 +33,15 @@ struct LottieFuzzTests {
             #expect([0, 65].contains(validate.status), "exit \(validate.status): \(label)\n\(validate.stderr)")
             if validate.status == 65 {
                 refused += 1
-                #expect(validate.stderr.contains("layers[0].params: lottie: file: anim.json"), "\(label)\n\(validate.stderr)")
+                #expect(
+                    validate.stderr.contains("layers[0].params: lottie: file: anim.json"),
+                    "\(label)\n\(validate.stderr)")
                 #expect(Self.located(validate.stderr), "no place in the file: \(label)\n\(validate.stderr)")
             } else if validate.status == 0 {
                 accepted += 1
-                let render = try Binary.run(["render", job, "--frames", "0,4,9", "--force", "--progress", "none", "-j", "2"])
+                let render = try Binary.run([
+                    "render", job, "--frames", "0,4,9", "--force", "--progress", "none", "-j", "2",
+                ])
                 #expect(render.signal == nil, "render crashed: \(label)\n\(render.stderr)")
                 #expect(render.status == 0, "\(label)\n\(render.stderr)")
             }
@@ -101,15 +106,30 @@ struct LottieFuzzTests {
             layers[layer]["ks"] = transform
         case .manyCopies:
             let copies = [101, 100_000_000, 1000][random.next(3)]
-            layers[layer]["shapes"] = [["ty": "gr", "it": [
-                ["ty": "rc", "p": ["a": 0, "k": [0, 0]], "s": ["a": 0, "k": [4, 4]], "r": ["a": 0, "k": 0]],
-                ["ty": "rp", "c": ["a": 0, "k": copies], "o": ["a": 0, "k": 0]],
-            ]]]
+            layers[layer]["shapes"] = [
+                [
+                    "ty": "gr",
+                    "it": [
+                        [
+                            "ty": "rc", "p": ["a": 0, "k": [0, 0]], "s": ["a": 0, "k": [4, 4]], "r": ["a": 0, "k": 0],
+                        ],
+                        ["ty": "rp", "c": ["a": 0, "k": copies], "o": ["a": 0, "k": 0]],
+                    ],
+                ]
+            ]
         case .gradientStops:
-            layers[layer]["shapes"] = [["ty": "gr", "it": [
-                ["ty": "gf", "t": 1, "o": ["a": 0, "k": 100], "s": ["a": 0, "k": [0, 0]], "e": ["a": 0, "k": [10, 0]],
-                 "g": ["p": 2 + random.next(50), "k": ["a": 0, "k": [0, 1, 0, 0]]]],
-            ]]]
+            layers[layer]["shapes"] = [
+                [
+                    "ty": "gr",
+                    "it": [
+                        [
+                            "ty": "gf", "t": 1, "o": ["a": 0, "k": 100], "s": ["a": 0, "k": [0, 0]],
+                            "e": ["a": 0, "k": [10, 0]],
+                            "g": ["p": 2 + random.next(50), "k": ["a": 0, "k": [0, 1, 0, 0]]],
+                        ]
+                    ],
+                ]
+            ]
         case .truncate, .bitFlip:
             var bytes = [UInt8](try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]))
             if mutation == .truncate {

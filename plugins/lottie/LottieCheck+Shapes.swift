@@ -83,7 +83,11 @@ extension LottieCheck {
         if let split = position.objectValue, split["s"]?.boolValue == true {
             // Separate dimensions: {"s": true, "x": {…}, "y": {…}}.
             for key in ["x", "y"] {
-                if let axis = split[key] { property(axis, "\(path).p.\(key)") } else { report("\(path).p.\(key)", "missing") }
+                if let axis = split[key] {
+                    property(axis, "\(path).p.\(key)")
+                } else {
+                    report("\(path).p.\(key)", "missing")
+                }
             }
         } else {
             property(position, path + ".p")
@@ -140,7 +144,8 @@ extension LottieCheck {
             check.numbers(value, place)
             guard let count = value.arrayValue?.count else { return check.report(place, "expected an array of stops") }
             if count < 4 * stops || (count - 4 * stops) % 2 != 0 {
-                check.report(place, "\(count) numbers do not fit \(stops) colour stops (4 each) and opacity stops (2 each)")
+                check.report(
+                    place, "\(count) numbers do not fit \(stops) colour stops (4 each) and opacity stops (2 each)")
             }
         }
         if let frames = keyframeList(content) {
@@ -211,7 +216,9 @@ extension LottieCheck {
             let place = "\(path)[\(index)]"
             guard problems.count < Limits.problems else { return }
             keyframeCount += 1
-            guard keyframeCount <= Limits.keyframes else { return report(place, "more than \(Limits.keyframes) keyframes") }
+            guard keyframeCount <= Limits.keyframes else {
+                return report(place, "more than \(Limits.keyframes) keyframes")
+            }
             guard let keyframe = frame.objectValue else {
                 report(place, "expected a keyframe object")
                 continue

@@ -92,7 +92,9 @@ struct LottieCheck {
         if let rate, !(rate > 0 && rate <= Limits.frameRate) {
             report("fr", "\(rate) is outside 0…\(Int(Limits.frameRate)) frames per second (exclusive of 0)")
         }
-        if let inPoint, let outPoint {
+        if let inPoint, inPoint < 0 {
+            report("ip", "\(inPoint) is negative (rlottie counts frames from 0)")
+        } else if let inPoint, let outPoint {
             let count = Int(outPoint.rounded(.towardZero)) - Int(inPoint.rounded(.towardZero))
             if count < 1 || count > Limits.frames {
                 report("op", "the animation must last 1…\(Limits.frames) frames (op − ip is \(count))")
@@ -128,7 +130,8 @@ struct LottieCheck {
             check.integer(asset, "h", path, in: 0...Limits.side)
             if asset["p"] != nil || asset["u"] != nil || asset["e"] != nil {
                 return check.report(
-                    path, "image assets are not supported (rlottie would read files beside the animation or "
+                    path,
+                    "image assets are not supported (rlottie would read files beside the animation or "
                         + "decode embedded images without limits); use shapes")
             }
             guard let layers = asset["layers"] else { return }

@@ -78,11 +78,17 @@ struct LottieEffect: Effect {
             let list = refusal.problems.map(\.description).joined(separator: "; ")
             throw EffectError(parameter: "file", "\(path) is refused: \(list)")
         }
-        let folder = (try? AssetPath.resolve(".", in: context.jobDirectory, parameter: "file")) ?? context.jobDirectory
+        // rlottie's resource folder only serves image assets, which the check refuses.
+        let folder = context.jobDirectory
         player = try LottiePlayer(
-            json: document.serialized(), folder: folder + "/", overrides: try LottieOverride.list(parameters["overrides"]))
-        guard let timing = player.timing(), timing.frames == facts.frameCount, timing.rate == facts.frameRate else {
-            throw EffectError(parameter: "file", "\(path): rlottie reads a different frame count or rate than the file states")
+            json: document.serialized(), folder: folder + "/",
+            overrides: try LottieOverride.list(parameters["overrides"]))
+        // rlottie keeps the frame rate as a float.
+        guard let timing = player.timing(), timing.frames == facts.frameCount,
+            Float(timing.rate) == Float(facts.frameRate)
+        else {
+            throw EffectError(
+                parameter: "file", "\(path): rlottie reads a different frame count or rate than the file states")
         }
         clock = try LottieClock(
             jobFPS: context.fps, layerStart: context.layerStart, start: try parameters.number("start"),
@@ -139,7 +145,9 @@ struct LottieEffect: Effect {
     /// The layer's box in points: `size` (default: the canvas) with its `anchor` point at `at` (default: the
     /// canvas centre).
     private static func box(_ parameters: EffectParameters, context: EffectContext) throws(EffectError) -> Rect {
-        let size = parameters.contains("size") ? try parameters.size("size") : Size(width: context.width, height: context.height)
+        let size =
+            parameters.contains("size")
+            ? try parameters.size("size") : Size(width: context.width, height: context.height)
         let at = parameters.contains("at") ? try parameters.point("at") : Point(context.width / 2, context.height / 2)
         let anchor = try parameters.point("anchor")
         return Rect(

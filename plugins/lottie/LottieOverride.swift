@@ -81,7 +81,8 @@ struct LottieOverride: Sendable, Equatable {
         case .fillColor, .strokeColor:
             let color = try EffectParameters.color(raw, parameter: parameter)
             guard color.alpha == 1 else {
-                throw EffectError(parameter: parameter, "expected \"#RRGGBB\" (set transparency with an opacity override)")
+                throw EffectError(
+                    parameter: parameter, "expected \"#RRGGBB\" (set transparency with an opacity override)")
             }
             return .color(color.red, color.green, color.blue)
         case .fillOpacity, .strokeOpacity, .opacity:
