@@ -7,12 +7,14 @@ import Testing
 struct LottieFuzzTests {
     static let caseCount =
         ProcessInfo.processInfo.environment["RENDERFARM_LOTTIE_FUZZ_CASES"].flatMap { Int($0) } ?? 200
-    static let seed: UInt64 = 20_261_130
+    static let seed =
+        ProcessInfo.processInfo.environment["RENDERFARM_LOTTIE_FUZZ_SEED"].flatMap { UInt64($0) }
+        ?? 20_261_130
 
     enum Mutation: CaseIterable {
         case dropKey, typeSwap, hugeNumber, fraction, negative, parentCycle, precompLoop, vertexMismatch,
             expression, manyCopies, gradientStops, truncate, bitFlip, textLayer, imageAsset, reversedKeyframes,
-            deepGroups, duplicateLayers
+            deepGroups, duplicateLayers, anyNode, anyNumber, anyMember
     }
 
     @Test("mutated Lottie files: no crash, a located message for each refused one")
@@ -27,7 +29,7 @@ struct LottieFuzzTests {
             let mutation = Mutation.allCases[number % Mutation.allCases.count]
             let data = try mutate(base, mutation, &random)
             try data.write(to: folder.url.appendingPathComponent("anim.json"))
-            let label = "case \(number) (\(mutation)): \(String(decoding: data.prefix(400), as: UTF8.self))"
+            let label = "case \(number) (\(mutation), seed \(Self.seed)): \(String(decoding: data, as: UTF8.self))"
             let validate = try Binary.run(["validate", job])
             #expect(validate.signal == nil, "validate crashed: \(label)\n\(validate.stderr)")
             #expect([0, 65].contains(validate.status), "exit \(validate.status): \(label)\n\(validate.stderr)")
@@ -55,6 +57,70 @@ struct LottieFuzzTests {
     static func located(_ text: String) -> Bool {
         text.range(of: #"is refused: [A-Za-z]+(\[\d+\])?[.:\[]"#, options: .regularExpression) != nil
             || text.range(of: #"is not valid JSON: line \d+, column \d+"#, options: .regularExpression) != nil
+    }
+
+    static var hostileValues: [Any] {
+        [
+            1e300, -1e300, 0, -1, 0.5, 2_147_483_648, 1e7, "x", "", [Any](), [1], ["k": 1] as [String: Any], NSNull(),
+            true,
+            Array(repeating: 1e5, count: 2000),
+        ]
+    }
+
+    /// Counts down to the value to change, in a fixed (pre-order, sorted keys) walk of the tree.
+    final class Cursor {
+        var remaining: Int
+        init(_ remaining: Int) { self.remaining = remaining }
+    }
+
+    /// How many values (or numbers, or object members) the tree holds, in the walks' order.
+    static func count(_ node: Any, numbersOnly: Bool = false, members: Bool = false) -> Int {
+        var total = members ? 0 : (!numbersOnly || node is NSNumber ? 1 : 0)
+        if let object = node as? [String: Any] {
+            for (_, value) in object {
+                total += (members ? 1 : 0) + count(value, numbersOnly: numbersOnly, members: members)
+            }
+        } else if let array = node as? [Any] {
+            for element in array { total += count(element, numbersOnly: numbersOnly, members: members) }
+        }
+        return total
+    }
+
+    /// The tree with the cursor's value (or number) replaced by `replacement`.
+    static func replacing(_ node: Any, _ cursor: Cursor, numbersOnly: Bool, with replacement: Any) -> Any {
+        if !numbersOnly || node is NSNumber {
+            cursor.remaining -= 1
+            if cursor.remaining < 0 { return replacement }
+        }
+        if var object = node as? [String: Any] {
+            for (key, value) in object.sorted(by: { $0.key < $1.key }) where cursor.remaining >= 0 {
+                object[key] = replacing(value, cursor, numbersOnly: numbersOnly, with: replacement)
+            }
+            return object
+        }
+        if var array = node as? [Any] {
+            for index in array.indices where cursor.remaining >= 0 {
+                array[index] = replacing(array[index], cursor, numbersOnly: numbersOnly, with: replacement)
+            }
+            return array
+        }
+        return node
+    }
+
+    /// The tree without the cursor's object member.
+    static func dropping(_ node: Any, _ cursor: Cursor) -> Any {
+        if var object = node as? [String: Any] {
+            for (key, value) in object.sorted(by: { $0.key < $1.key }) where cursor.remaining >= 0 {
+                cursor.remaining -= 1
+                object[key] = cursor.remaining < 0 ? nil : dropping(value, cursor)
+            }
+            return object
+        }
+        if var array = node as? [Any] {
+            for index in array.indices where cursor.remaining >= 0 { array[index] = dropping(array[index], cursor) }
+            return array
+        }
+        return node
     }
 
     private func mutate(_ base: [String: Any], _ mutation: Mutation, _ random: inout FuzzRandom) throws -> Data {
@@ -155,6 +221,18 @@ struct LottieFuzzTests {
             layers[layer]["shapes"] = [item]
         case .duplicateLayers:
             layers = Array(repeating: layers[layer], count: 2 + random.next(600))
+        case .anyNode, .anyNumber:
+            // Anywhere in the document: one value (any, or a number) becomes a hostile one.
+            document["layers"] = layers
+            let numbersOnly = mutation == .anyNumber
+            let cursor = Cursor(random.next(Self.count(document, numbersOnly: numbersOnly)))
+            let replacement = Self.hostileValues[random.next(Self.hostileValues.count)]
+            let mutated = Self.replacing(document, cursor, numbersOnly: numbersOnly, with: replacement)
+            return try JSONSerialization.data(withJSONObject: mutated, options: [.sortedKeys])
+        case .anyMember:
+            document["layers"] = layers
+            let cursor = Cursor(random.next(Self.count(document, members: true)))
+            return try JSONSerialization.data(withJSONObject: Self.dropping(document, cursor), options: [.sortedKeys])
         }
         document["layers"] = layers
         return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])

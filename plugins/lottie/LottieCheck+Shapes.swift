@@ -2,12 +2,30 @@ import EffectKit
 
 /// Shape items, transforms and animatable properties (the keys rlottie 0.1's parser reads).
 extension LottieCheck {
+    /// What rlottie reads a property's value as: one number (opacity, rotation, width…) or a vector of them
+    /// (point, size, colour). A static one number must be a plain number (rlottie 0.1's parser loses its
+    /// place on `[100]`), a static vector an array; keyframe values of a number may be either.
+    enum ValueKind {
+        case scalar, vector, either
+    }
+
     /// Shape types rlottie draws, with the properties each one reads.
-    private static let shapeProperties: [String: [String]] = [
-        "rc": ["p", "s", "r"], "el": ["p", "s"], "sr": ["p", "or", "ir", "is", "os", "r", "pt"],
-        "fl": ["c", "o"], "st": ["c", "o", "w"], "gf": ["o", "s", "e", "h", "a"], "gs": ["o", "s", "e", "h", "a", "w"],
-        "tm": ["s", "e", "o"], "rp": ["c", "o"], "gr": [], "sh": [], "tr": [],
+    private static let shapeProperties: [String: [(String, ValueKind)]] = [
+        "rc": [("p", .vector), ("s", .vector), ("r", .scalar)],
+        "el": [("p", .vector), ("s", .vector)],
+        "sr": [("p", .vector)] + ["or", "ir", "is", "os", "r", "pt"].map { ($0, .scalar) },
+        "fl": [("c", .vector), ("o", .scalar)],
+        "st": [("c", .vector), ("o", .scalar), ("w", .scalar)],
+        "gf": [("s", .vector), ("e", .vector), ("o", .scalar), ("h", .scalar), ("a", .scalar)],
+        "gs": [("s", .vector), ("e", .vector), ("o", .scalar), ("h", .scalar), ("a", .scalar), ("w", .scalar)],
+        "tm": [("s", .scalar), ("e", .scalar), ("o", .scalar)],
+        "rp": [("c", .scalar), ("o", .scalar)],
+        "gr": [], "sh": [], "tr": [],
     ]
+    /// Transform properties: vectors, numbers, and ones rlottie 0.1 skips (skew, 3D orientation).
+    private static let transformProperties: [(String, ValueKind)] =
+        [("a", .vector), ("s", .vector)] + ["r", "o", "so", "eo", "rx", "ry", "rz"].map { ($0, .scalar) }
+        + ["sk", "sa", "or"].map { ($0, .either) }
     /// Shape types rlottie skips without drawing them differently enough to matter (merge paths, rounded corners).
     private static let skippedShapes: Set<String> = ["mm", "rd"]
     /// Integer members of each shape type (direction, star type, fill rule, caps, joins, gradient type, modes).
@@ -32,8 +50,8 @@ extension LottieCheck {
         }
         for key in Self.integerMembers[type] ?? [] { integer(item, key, path, in: 0...16) }
         number(item, "ml", path)
-        for key in properties {
-            if let property = item[key] { self.property(property, "\(path).\(key)") }
+        for (key, kind) in properties {
+            if let property = item[key] { self.property(property, "\(path).\(key)", kind) }
         }
         switch type {
         case "gr":
@@ -66,7 +84,7 @@ extension LottieCheck {
                 guard let dash = dash.objectValue else { return check.report(place, "expected a dash object") }
                 check.string(dash, "n", place)
                 check.string(dash, "nm", place)
-                if let length = dash["v"] { check.property(length, place + ".v") }
+                if let length = dash["v"] { check.property(length, place + ".v", .scalar) }
             }
         }
     }
@@ -76,32 +94,40 @@ extension LottieCheck {
         guard let transform = value.objectValue else { return report(path, "expected a transform object") }
         string(transform, "nm", path)
         bool(transform, "hd", path)
-        for key in ["a", "s", "r", "o", "sk", "sa", "so", "eo", "rx", "ry", "rz", "or"] {
-            if let property = transform[key] { self.property(property, "\(path).\(key)") }
+        for (key, kind) in Self.transformProperties {
+            if let property = transform[key] { self.property(property, "\(path).\(key)", kind) }
         }
         guard let position = transform["p"] else { return }
         if let split = position.objectValue, split["s"]?.boolValue == true {
             // Separate dimensions: {"s": true, "x": {…}, "y": {…}}.
             for key in ["x", "y"] {
                 if let axis = split[key] {
-                    property(axis, "\(path).p.\(key)")
+                    property(axis, "\(path).p.\(key)", .scalar)
                 } else {
                     report("\(path).p.\(key)", "missing")
                 }
             }
         } else {
-            property(position, path + ".p")
+            property(position, path + ".p", .vector)
         }
     }
 
     /// An animatable property `{"a": 0|1, "k": value or keyframes}` of numbers.
-    mutating func property(_ value: JSONValue, _ path: String) {
+    mutating func property(_ value: JSONValue, _ path: String, _ kind: ValueKind) {
         guard let property = keyed(value, path) else { return }
         guard let content = property["k"] else { return report(path + ".k", "missing") }
         if let frames = keyframeList(content) {
-            keyframes(frames, path + ".k") { check, value, place in check.numbers(value, place) }
-        } else {
-            numbers(content, path + ".k")
+            keyframes(frames, path + ".k") { check, value, place in
+                check.numbers(value, place)
+                if kind == .vector, value.arrayValue == nil { check.report(place, "expected an array of numbers") }
+            }
+            return
+        }
+        numbers(content, path + ".k")
+        switch kind {
+        case .scalar where content.doubleValue == nil: report(path + ".k", "expected a number")
+        case .vector where content.arrayValue == nil: report(path + ".k", "expected an array of numbers")
+        default: break
         }
     }
 
@@ -121,8 +147,8 @@ extension LottieCheck {
         if let frames = keyframeList(content) {
             keyframes(frames, path + ".k") { check, value, place in
                 // Keyframe values of a path are one-element arrays of path objects.
-                guard let shapes = value.arrayValue, !shapes.isEmpty else {
-                    return check.report(place, "expected [path object]")
+                guard let shapes = value.arrayValue, shapes.count == 1 else {
+                    return check.report(place, "expected [path object] (one path)")
                 }
                 for (index, shape) in shapes.enumerated() { vertices(&check, shape, "\(place)[\(index)]") }
             }

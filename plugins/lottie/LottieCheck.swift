@@ -217,7 +217,7 @@ struct LottieCheck {
         if let color = layer["sc"] {
             if color.stringValue == nil { report(path + ".sc", "expected a colour string \"#rrggbb\"") }
         }
-        if let remap = layer["tm"] { property(remap, path + ".tm") }
+        if let remap = layer["tm"] { property(remap, path + ".tm", .scalar) }
         if let transform = layer["ks"] {
             self.transform(transform, path + ".ks")
         } else {
@@ -253,8 +253,8 @@ struct LottieCheck {
         string(mask, "mode", path)
         string(mask, "nm", path)
         if let shape = mask["pt"] { pathProperty(shape, path + ".pt") }
-        if let opacity = mask["o"] { property(opacity, path + ".o") }
-        if let expansion = mask["x"] { property(expansion, path + ".x") }
+        if let opacity = mask["o"] { property(opacity, path + ".o", .scalar) }
+        if let expansion = mask["x"] { property(expansion, path + ".x", .scalar) }
     }
 
     // MARK: Typed members
