@@ -21,7 +21,8 @@ SLURM_PACKAGES := slurm-wlm munge
 SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 
 .PHONY: all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
-        ci-render update-references bench bench-quick bench-video slurm-test clean
+        ci-render update-references bench bench-quick bench-video slurm-test clean \
+        install uninstall plugin-check sdk-test deps-install test-swift-plugins
 
 all: build
 
@@ -40,6 +41,11 @@ help:
 	@echo "make ci-render       reduced-scale renders of jobs/: complete, deterministic, equal to Tests/References"
 	@echo "make update-references  regenerate Tests/References (review with git diff before committing)"
 	@echo "make bench-video     release build: render --video vs PNGs + encode, and peak memory"
+	@echo "make install         release build into PREFIX (default /usr/local; DESTDIR for staging): binary, plugins,"
+	@echo "                     Swift runtime, plugin header, renderfarm-plugin.pc, man page, shell completions"
+	@echo "make uninstall       remove what make install put into PREFIX"
+	@echo "make plugin-check    renderfarm plugin check on every built-in plugin"
+	@echo "make sdk-test        the plugin SDK end to end: install, scaffold C + Swift plugins, build, check, render"
 	@echo "make clean           remove build products and rendered output"
 
 deps:
@@ -72,7 +78,15 @@ validate: build
 plugins: build
 	$(RENDERFARM) plugins
 
-test-plugin: $(TEST_PLUGIN)
+test-plugin: $(TEST_PLUGIN) test-swift-plugins
+
+# Two Swift plugins from a package outside RenderFarm's (Tests/Fixtures/SwiftPlugins), each with its
+# own copy of EffectKit, for the test that loads them with every built-in plugin into one process.
+SWIFT_FIXTURES := Tests/Fixtures/SwiftPlugins
+test-swift-plugins:
+	$(SWIFT) build --package-path $(SWIFT_FIXTURES) --scratch-path .build/test-swift-plugins
+	@mkdir -p $(TEST_PLUGIN_DIR)/swift
+	cp .build/test-swift-plugins/debug/librenderfarm-fixture-*.so $(TEST_PLUGIN_DIR)/swift/
 
 $(TEST_PLUGIN): Tests/Fixtures/test_plugin.c Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
 	@mkdir -p $(TEST_PLUGIN_DIR)
@@ -95,7 +109,7 @@ bench-video: deps deps-handoff
 	$(SWIFT) build -c release
 	bash .ci/bench-video.sh .build/release/renderfarm
 
-test: deps deps-handoff $(TEST_PLUGIN)
+test: deps deps-handoff $(TEST_PLUGIN) test-swift-plugins
 	$(SWIFT) build --build-tests
 	RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) $(SWIFT) test --skip-build
 
@@ -131,3 +145,74 @@ bench-quick: deps
 
 clean:
 	rm -rf .build jobs/out
+
+# ---- Installation and the plugin SDK (README "Writing plugins") ----
+#
+# Layout under PREFIX: bin/renderfarm; lib/renderfarm/plugins/*.so (found through the binary's real
+# path, so a symlink to it elsewhere works); lib/renderfarm/swift/ the Swift runtime the binary and the
+# plugins link (their RUNPATH points there, so the install does not depend on the toolchain's folder);
+# include/renderfarm/renderfarm_plugin.h; lib/pkgconfig/renderfarm-plugin.pc; share/man/man1/renderfarm.1;
+# bash, zsh and fish completions; share/renderfarm/source-path (this checkout, for Swift plugins' EffectKit).
+PREFIX          ?= /usr/local
+DESTDIR         ?=
+INSTALL_CONFIG  ?= release
+INSTALL_PACKAGES := patchelf
+BUILTIN_PLUGINS := floating-heart gradient parabolic-drop physics-bounce
+ROOT            := $(DESTDIR)$(PREFIX)
+PLUGIN_DIR      := $(ROOT)/lib/renderfarm/plugins
+RUNTIME_DIR     := $(ROOT)/lib/renderfarm/swift
+INSTALLED_FILES := bin/renderfarm include/renderfarm/renderfarm_plugin.h lib/pkgconfig/renderfarm-plugin.pc \
+                   share/man/man1/renderfarm.1 share/bash-completion/completions/renderfarm \
+                   share/zsh/site-functions/_renderfarm share/fish/vendor_completions.d/renderfarm.fish \
+                   share/renderfarm/source-path $(BUILTIN_PLUGINS:%=lib/renderfarm/plugins/librenderfarm-%.so)
+
+deps-install:
+	@$(MAKE) --no-print-directory deps PACKAGES="$(INSTALL_PACKAGES)"
+
+install: deps deps-install
+	$(SWIFT) build -c $(INSTALL_CONFIG) --product renderfarm
+	@for p in $(BUILTIN_PLUGINS); do $(SWIFT) build -c $(INSTALL_CONFIG) --product renderfarm-$$p || exit 1; done
+	install -d $(ROOT)/bin $(PLUGIN_DIR) $(RUNTIME_DIR) $(ROOT)/include/renderfarm $(ROOT)/lib/pkgconfig \
+	    $(ROOT)/share/man/man1 $(ROOT)/share/bash-completion/completions $(ROOT)/share/zsh/site-functions \
+	    $(ROOT)/share/fish/vendor_completions.d $(ROOT)/share/renderfarm
+	install -m 755 .build/$(INSTALL_CONFIG)/renderfarm $(ROOT)/bin/renderfarm
+	@for p in $(BUILTIN_PLUGINS); do install -m 644 .build/$(INSTALL_CONFIG)/librenderfarm-$$p.so $(PLUGIN_DIR)/ || exit 1; done
+	@# The Swift runtime libraries ldd resolves into the toolchain, copied next to the plugins.
+	@runtime=$$(dirname "$$(ldd $(ROOT)/bin/renderfarm | awk '$$1 == "libswiftCore.so" {print $$3}')"); \
+	ldd $(ROOT)/bin/renderfarm $(PLUGIN_DIR)/*.so | awk -v dir="$$runtime/" 'index($$3, dir) == 1 {print $$3}' | sort -u | \
+	    while read -r lib; do install -m 644 "$$lib" $(RUNTIME_DIR)/; done; \
+	echo "Swift runtime from $$runtime: $$(ls $(RUNTIME_DIR) | wc -l) libraries in $(RUNTIME_DIR)"
+	patchelf --set-rpath '$$ORIGIN/../lib/renderfarm/swift' $(ROOT)/bin/renderfarm
+	@for f in $(BUILTIN_PLUGINS:%=$(PLUGIN_DIR)/librenderfarm-%.so); do patchelf --set-rpath '$$ORIGIN/../swift' $$f || exit 1; done
+	install -m 644 Sources/RenderFarmPluginABI/include/renderfarm_plugin.h $(ROOT)/include/renderfarm/
+	@version=$$($(ROOT)/bin/renderfarm --version | awk '{print $$2}'); \
+	printf '%s\n' "prefix=$(PREFIX)" 'includedir=$${prefix}/include' 'plugindir=$${prefix}/lib/renderfarm/plugins' '' \
+	    'Name: renderfarm-plugin' 'Description: RenderFarm effect plugin ABI (renderfarm_plugin.h)' "Version: $$version" \
+	    'Requires: cairo' 'Cflags: -I$${includedir} -I$${includedir}/renderfarm' > $(ROOT)/lib/pkgconfig/renderfarm-plugin.pc
+	$(ROOT)/bin/renderfarm man-page > $(ROOT)/share/man/man1/renderfarm.1
+	$(ROOT)/bin/renderfarm completion bash > $(ROOT)/share/bash-completion/completions/renderfarm
+	$(ROOT)/bin/renderfarm completion zsh > $(ROOT)/share/zsh/site-functions/_renderfarm
+	$(ROOT)/bin/renderfarm completion fish > $(ROOT)/share/fish/vendor_completions.d/renderfarm.fish
+	echo "$(CURDIR)" > $(ROOT)/share/renderfarm/source-path
+	@echo "installed renderfarm into $(ROOT)"
+
+uninstall:
+	rm -f $(INSTALLED_FILES:%=$(ROOT)/%)
+	rm -rf $(RUNTIME_DIR)
+	-rmdir $(PLUGIN_DIR) $(ROOT)/lib/renderfarm $(ROOT)/include/renderfarm $(ROOT)/share/renderfarm 2>/dev/null
+
+# `renderfarm plugin check` on every built-in plugin; physics-bounce needs items, which it has no default for.
+plugin-check: build
+	@for p in $(BUILTIN_PLUGINS); do \
+	    params=Tests/Fixtures/plugin-check/$$p.json; \
+	    if [ -f $$params ]; then $(RENDERFARM) plugin check $$p --params $$params || exit 1; \
+	    else $(RENDERFARM) plugin check $$p || exit 1; fi; \
+	done
+
+# The SDK end to end (.ci/sdk-check.sh). INSTALL_CONFIG=debug reuses the test build; CI may pass release.
+sdk-test: deps deps-install
+	@$(MAKE) --no-print-directory deps PACKAGES="$(SDK_PACKAGES)"
+	INSTALL_CONFIG=$(SDK_CONFIG) bash .ci/sdk-check.sh
+SDK_CONFIG ?= debug
+# The shells whose installed completion scripts sdk-test loads.
+SDK_PACKAGES := zsh fish

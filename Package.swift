@@ -8,6 +8,9 @@ let package = Package(
     name: "RenderFarm",
     products: [
         .executable(name: "renderfarm", targets: ["renderfarm"]),
+        // The plugin SDK: an out-of-tree package depends on this package and on `EffectKit` and
+        // builds a self-contained `.dynamic` plugin library (`renderfarm plugin new NAME --lang swift`).
+        .library(name: "EffectKit", targets: ["EffectKit"]),
         .library(name: "renderfarm-floating-heart", type: .dynamic, targets: ["FloatingHeart"]),
         .library(name: "renderfarm-gradient", type: .dynamic, targets: ["Gradient"]),
         .library(name: "renderfarm-parabolic-drop", type: .dynamic, targets: ["ParabolicDrop"]),
@@ -37,13 +40,21 @@ let package = Package(
         .target(name: "CFaultReport"),
 
         .target(name: "StrictJSON"),
-        .target(name: "CairoKit", dependencies: ["CCairo"]),
-        .target(name: "EffectKit", dependencies: ["CairoKit", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]),
+        // The one reader of input files (regular files only, never blocking): below CairoKit so that
+        // image assets (EffectKit) and job files, manifests and journals (RenderFarm) share it.
+        .target(name: "FileInput"),
+        .target(name: "CairoKit", dependencies: ["CCairo", "FileInput"]),
+        .target(
+            name: "EffectKit",
+            dependencies: ["CairoKit", "FileInput", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]
+        ),
         .target(
             name: "RenderFarm",
-            dependencies: ["CairoKit", "RenderFarmPluginABI", "CPNGWriter", "CCrypto", "StrictJSON", "CFaultReport"]
+            dependencies: [
+                "CairoKit", "FileInput", "RenderFarmPluginABI", "CPNGWriter", "CCrypto", "StrictJSON", "CFaultReport",
+            ]
         ),
-        .target(name: "RenderFarmCLI", dependencies: ["RenderFarm"]),
+        .target(name: "RenderFarmCLI", dependencies: ["RenderFarm", "FileInput"]),
         .executableTarget(name: "renderfarm", dependencies: ["RenderFarmCLI"]),
 
         // Effect plugins: one dynamic library each, loaded by id through the C ABI.
@@ -59,13 +70,15 @@ let package = Package(
 
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
         // The floor loads the plugin libraries itself (dlopen) for jobs it has no hand-written C for.
-        .executableTarget(name: "RenderFarmBench", dependencies: ["RenderFarm", "CairoKit", "StrictJSON"], exclude: ["Jobs"]),
+        .executableTarget(
+            name: "RenderFarmBench", dependencies: ["RenderFarm", "CairoKit", "StrictJSON"], exclude: ["Jobs"]),
         .executableTarget(
             name: "RenderFarmBenchFloor", dependencies: ["CCairo", "CPNG", "CPNGWriter", "RenderFarmPluginABI"],
             cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("m"), .linkedLibrary("dl")]
         ),
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
+        .testTarget(name: "FileInputTests", dependencies: ["FileInput"]),
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
         .testTarget(name: "LottieTests", dependencies: ["Lottie"]),
         .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm", "CPNGWriter", "CairoKit"]),

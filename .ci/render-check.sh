@@ -39,27 +39,33 @@ for job in "${jobs[@]}"; do
             -j "$JOBS_FLAG" > "$out/run$run.log" 2>&1; then
             fail "$name: render $run failed:"; sed 's/^/    /' "$out/run$run.log"; ok=0; break
         fi
-        if ! grep -q '"complete": true' "$out/run$run/manifest.json"; then
-            fail "$name: run $run's manifest is incomplete ($out/run$run/manifest.json)"; ok=0
-        fi
+        # One manifest, or one per variant of a job with variants.
+        manifests=$(find "$out/run$run" -name manifest.json | sort)
+        [ -n "$manifests" ] || { fail "$name: run $run wrote no manifest"; ok=0; }
+        for manifest in $manifests; do
+            grep -q '"complete": true' "$manifest" || { fail "$name: run $run: $manifest is incomplete"; ok=0; }
+        done
     done
     [ $ok = 1 ] || continue
-    hashes() { grep '"sha256"' "$out/run$1/manifest.json"; }
+    hashes() { find "$out/run$1" -name manifest.json | sort | xargs grep -h '"sha256"'; }
     if ! diff <(hashes 1) <(hashes 2) > /dev/null; then
         fail "$name: two renders of the same job gave different frames (not deterministic):" \
             "compare $out/run1 and $out/run2"
     fi
-    "$RENDERFARM" preview "$out/run1" -o "$out/sheet.png" --width 960 > /dev/null \
+    sheet_folder=$(dirname "$(find "$out/run1" -name manifest.json | sort | head -1)")
+    "$RENDERFARM" preview "$sheet_folder" -o "$out/sheet.png" --width 960 > /dev/null \
         || fail "$name: contact sheet failed"
 
     refs="$REFERENCES/$name"
-    frames=("$out"/run1/*.png)
+    # Frames by path below the run folder; a variant's frames are named <variant>__frame_….png.
+    mapfile -t frames < <(cd "$out/run1" && find . -name '*.png' | sed 's|^\./||' | sort)
     if [ "$MODE" = update ]; then
         rm -rf "$refs"
         mkdir -p "$refs"
         count=${#frames[@]}
         for quarter in 1 2 3; do
-            cp "${frames[$((count * quarter / 4))]}" "$refs/"
+            frame=${frames[$((count * quarter / 4))]}
+            cp "$out/run1/$frame" "$refs/${frame//\//__}"
         done
         echo "ci-render: $name: references written: $(cd "$refs" && ls | tr '\n' ' ')"
         continue
@@ -71,12 +77,13 @@ for job in "${jobs[@]}"; do
     fi
     for reference in "${references[@]}"; do
         file=$(basename "$reference")
+        frame=${file//__//}
         compared=$((compared + 1))
-        if [ ! -f "$out/run1/$file" ]; then
+        if [ ! -f "$out/run1/$frame" ]; then
             fail "$name: reference $reference has no matching frame; run make update-references if the job changed"
             continue
         fi
-        if ! "$RENDERFARM" compare "$out/run1/$file" "$reference" --diff-image "$out/diff-$file" \
+        if ! "$RENDERFARM" compare "$out/run1/$frame" "$reference" --diff-image "$out/diff-$file" \
             > "$out/compare.log" 2>&1; then
             fail "$name: $file differs from its reference; diff image: $out/diff-$file"
             sed 's/^/    /' "$out/compare.log"

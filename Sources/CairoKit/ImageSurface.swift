@@ -27,15 +27,12 @@ public final class ImageSurface {
         stride = Int(cairo_image_surface_get_stride(surface))
     }
 
-    /// Loads a PNG file with cairo (converted to premultiplied ARGB32).
-    public init(contentsOfPNG path: String) throws(CairoError) {
-        guard let surface = cairo_image_surface_create_from_png(path) else {
-            throw CairoError(CAIRO_STATUS_NO_MEMORY, "reading \(path)")
-        }
+    /// Takes ownership of a surface cairo created, destroying it when its status is an error.
+    init(adopting surface: OpaquePointer, operation: @autoclosure () -> String) throws(CairoError) {
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(surface)
-            throw CairoError(status, "reading \(path)")
+            throw CairoError(status, operation())
         }
         pointer = surface
         width = Int(cairo_image_surface_get_width(surface))

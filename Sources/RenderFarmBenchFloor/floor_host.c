@@ -95,7 +95,11 @@ static int load_layer(host_plan *plan, uint32_t index) {
     rf_create_args args = { layer->params_json, &layer->params, &access_table };
     char message[MESSAGE_CAPACITY] = { 0 };
     void *instance = NULL;
-    int status = plugin->create(&args, &context, &instance, message, sizeof(message));
+    /* create_with_plugin exists only when struct_size reaches it (renderfarm_plugin.h). */
+    int with_plugin = plugin->struct_size >= offsetof(rf_plugin, plugin_data) + sizeof(void *) &&
+                      plugin->create_with_plugin;
+    int status = with_plugin ? plugin->create_with_plugin(plugin, &args, &context, &instance, message, sizeof(message))
+                             : plugin->create(&args, &context, &instance, message, sizeof(message));
     message[sizeof(message) - 1] = 0;
     if (status != RF_OK || !instance) {
         fprintf(stderr, "renderfarm-bench-floor: layer %u (%s): %s\n", index, layer->effect, message);

@@ -8,7 +8,7 @@ public enum RenderFarmCLI {
             RenderCommand.self, ValidateCommand.self, TraceCommand.self, PluginsCommand.self, EncodeCommand.self,
             ExportOTIOCommand.self, PreviewCommand.self, CompareCommand.self, MergeCommand.self, SubmitCommand.self,
             StatusCommand.self,
-        ]
+        ] + sdkCommands
     }
 
     /// Commands that other commands start, left out of the overview.
@@ -51,7 +51,13 @@ public enum RenderFarmCLI {
         default:
             break
         }
-        guard let command = (commands + hiddenCommands).first(where: { $0.spec.name == name }) else {
+        // `plugin new`, `plugin check`: a group's subcommand is named by its first two words.
+        let (commandName, arguments) = groupedCommand(arguments)
+        guard let command = (commands + hiddenCommands).first(where: { $0.spec.name == commandName }) else {
+            if let usage = groupUsage(name) {
+                terminal.error(usage)
+                return .usage
+            }
             let hint =
                 Suggestion.closest(to: name, in: commands.map { $0.spec.name }).map { " (did you mean \($0)?)" } ?? ""
             terminal.error("unknown command \"\(name)\"\(hint); run `renderfarm --help` for the list")

@@ -7,3 +7,6 @@ _Static_assert(sizeof(rf_frame) == 24, "rf_frame layout is part of ABI v1");
 _Static_assert(sizeof(uint64_t) == 8, "seeds are 64-bit");
 _Static_assert(offsetof(rf_plugin, flags) >= offsetof(rf_plugin, destroy) + sizeof(void (*)(void *)),
                "flags comes after every ABI v1 field");
+_Static_assert(sizeof(rf_color) == 4 * sizeof(double), "rf_param_colors fills rf_color as four doubles");
+_Static_assert(offsetof(rf_plugin, create_with_plugin) >= offsetof(rf_plugin, flags) + sizeof(uint32_t),
+               "create_with_plugin and plugin_data come after flags");

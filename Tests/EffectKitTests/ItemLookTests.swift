@@ -30,6 +30,11 @@ private final class JobFolder {
     }
 
     deinit { try? FileManager.default.removeItem(at: root) }
+
+    /// Writes a transparent `width` × `height` PNG at `name` below the root.
+    func writeImage(width: Int, height: Int, to name: String) throws {
+        try ImageSurface(width: width, height: height).writePNG(to: root.appendingPathComponent(name).path)
+    }
 }
 
 @Suite("Item looks and asset paths")
@@ -37,7 +42,7 @@ struct ItemLookTests {
     @Test("an image inside the job's folder loads, also through a link that stays inside")
     func loadsInside() throws {
         let folder = try JobFolder()
-        var loader = ItemLookLoader(jobDirectory: folder.job)
+        let loader = ItemLookLoader(jobDirectory: folder.job)
         let look = try loader.look(shape: "image", image: "art/blue.png", color: nil)
         #expect(look.image?.width == 4 && look.image?.height == 2)
         #expect(try loader.look(shape: "gift", image: "alias.png", color: nil).image != nil)
@@ -50,7 +55,7 @@ struct ItemLookTests {
         ])
     func refusesOutside(path: String) throws {
         let folder = try JobFolder()
-        var loader = ItemLookLoader(jobDirectory: folder.job)
+        let loader = ItemLookLoader(jobDirectory: folder.job)
         #expect(throws: EffectError(parameter: "image", "\(path) resolves outside the job's folder")) {
             try loader.look(shape: "image", image: path, color: nil)
         }
@@ -59,7 +64,7 @@ struct ItemLookTests {
     @Test("a missing file, a non-PNG, an unknown shape and an image shape without a path name the parameter")
     func errors() throws {
         let folder = try JobFolder()
-        var loader = ItemLookLoader(jobDirectory: folder.job)
+        let loader = ItemLookLoader(jobDirectory: folder.job)
         let missing = #expect(throws: EffectError.self) {
             try loader.look(shape: "box", image: "art/none.png", color: nil)
         }
@@ -76,6 +81,40 @@ struct ItemLookTests {
         #expect(image?.parameter == "image")
     }
 
+    @Test("an image is decoded once for every layer, and resampled once to a size it is drawn at half or less")
+    func decodesOnce() throws {
+        let folder = try JobFolder()
+        try folder.writeImage(width: 64, height: 32, to: "job/art/wide.png")
+        let first = ItemLookLoader(jobDirectory: folder.job, scale: 2)
+        let second = ItemLookLoader(jobDirectory: folder.job, scale: 2)
+        let original = try #require(try first.look(shape: "image", image: "art/wide.png", color: nil).image)
+        #expect(try second.look(shape: "box", image: "art/wide.png", color: nil).image === original)
+        // 20 × 10 pt at scale 2: 40 × 20 px is more than half of 64 × 32, so the original is drawn.
+        let near = try first.look(shape: "image", image: "art/wide.png", color: nil, size: Size(width: 20, height: 10))
+        #expect(near.image === original)
+        // 8 × 4 pt at scale 2: 16 × 8 px, resampled once and shared.
+        let small = Size(width: 8, height: 4)
+        let scaled = try #require(try first.look(shape: "image", image: "art/wide.png", color: nil, size: small).image)
+        #expect(scaled.width == 16 && scaled.height == 8)
+        #expect(try second.look(shape: "image", image: "art/wide.png", color: nil, size: small).image === scaled)
+    }
+
+    @Test("a PNG larger than the asset limits is refused from its header")
+    func refusesLargeHeader() throws {
+        let folder = try JobFolder()
+        let loader = ItemLookLoader(jobDirectory: folder.job)
+        var header: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+        header += Array("IHDR".utf8) + [0, 0, 0x3E, 0x80, 0, 0, 0x3E, 0x80, 8, 6, 0, 0, 0, 0, 0, 0, 0]
+        try Data(header).write(to: folder.root.appendingPathComponent("job/art/huge.png"))
+        #expect(
+            throws: EffectError(
+                parameter: "image",
+                "art/huge.png is 16000 × 16000 pixels, too large to draw (the limit is 8192 pixels a side)")
+        ) {
+            try loader.look(shape: "image", image: "art/huge.png", color: nil)
+        }
+    }
+
     @Test("coins and circles collide as discs, the rest as boxes")
     func bodies() {
         let size = Size(width: 40, height: 30)
@@ -86,7 +125,7 @@ struct ItemLookTests {
     @Test("the drawer paints each look around its centre", arguments: ItemShape.allCases)
     func draws(shape: ItemShape) throws {
         let folder = try JobFolder()
-        var loader = ItemLookLoader(jobDirectory: folder.job)
+        let loader = ItemLookLoader(jobDirectory: folder.job)
         let look = try loader.look(shape: shape.rawValue, image: shape == .image ? "art/blue.png" : nil, color: nil)
         let surface = try ImageSurface(width: 100, height: 100)
         let context = try DrawingContext(surface: surface)

@@ -8,7 +8,8 @@
  * let a render fail in one process (a Slurm task) and succeed in a later one with the same job.
  * `delayMs` slows each frame down so kill tests can interrupt a render in the middle.
  * `crashFrames`, `abortFrames` and `hangFrames` make the chosen frames segfault, abort or never
- * return, for the crash-containment tests (`render --isolate`).
+ * return, for the crash-containment tests (`render --isolate`). `waitFrames` wait while the file
+ * `waitWhileFileExists` exists, so a test holds a render in the middle for as long as it needs.
  */
 #include <cairo.h>
 #include <math.h>
@@ -22,7 +23,7 @@
 #include "renderfarm_plugin.h"
 
 #define MAX_FRAMES 100000
-enum { FAULT_SEGV = 2, FAULT_ABORT = 3, FAULT_HANG = 4 };
+enum { FAULT_SEGV = 2, FAULT_ABORT = 3, FAULT_HANG = 4, FAULT_WAIT = 5 };
 
 typedef struct faults {
     double width, height;
@@ -31,6 +32,7 @@ typedef struct faults {
     double fail_attempts;    /* <= 0: fail every attempt */
     double delay_ms;
     char *marker;            /* non-NULL: chosen frames fail only while this file exists */
+    char *gate;              /* non-NULL: waitFrames wait while this file exists */
 } faults;
 
 static const rf_param parameters[] = {
@@ -43,6 +45,9 @@ static const rf_param parameters[] = {
     { "crashFrames", RF_PARAM_NUMBER_LIST, "[]", 0, MAX_FRAMES - 1, NULL, "frames whose render segfaults", 0 },
     { "abortFrames", RF_PARAM_NUMBER_LIST, "[]", 0, MAX_FRAMES - 1, NULL, "frames whose render aborts", 0 },
     { "hangFrames", RF_PARAM_NUMBER_LIST, "[]", 0, MAX_FRAMES - 1, NULL, "frames whose render never returns", 0 },
+    { "waitFrames", RF_PARAM_NUMBER_LIST, "[]", 0, MAX_FRAMES - 1, NULL,
+      "frames whose render waits while waitWhileFileExists exists", 0 },
+    { "waitWhileFileExists", RF_PARAM_STRING, "\"\"", 0, 0, NULL, "the file waitFrames wait for to go", 0 },
 };
 
 static int create(const rf_create_args *args, const rf_context *ctx, void **out, char *err, size_t errlen) {
@@ -67,13 +72,16 @@ static int create(const rf_create_args *args, const rf_context *ctx, void **out,
     for (size_t i = 0; i < count && i < 1024; i++) f->fail[(int)frames[i]] = 1;
     static const struct { const char *name; unsigned char fault; } faults_by_name[] = {
         { "crashFrames", FAULT_SEGV }, { "abortFrames", FAULT_ABORT }, { "hangFrames", FAULT_HANG },
+        { "waitFrames", FAULT_WAIT },
     };
-    for (size_t kind = 0; kind < 3; kind++) {
+    for (size_t kind = 0; kind < 4; kind++) {
         count = args->access->numbers(args->params, faults_by_name[kind].name, frames, 1024);
         for (size_t i = 0; i < count && i < 1024; i++) f->fail[(int)frames[i]] = faults_by_name[kind].fault;
     }
     args->access->number(args->params, "failAttempts", &f->fail_attempts);
     args->access->number(args->params, "delayMs", &f->delay_ms);
+    const char *gate = args->access->string(args->params, "waitWhileFileExists");
+    if (gate && gate[0]) f->gate = strdup(gate);
     const char *marker = args->access->string(args->params, "failWhileFileExists");
     if (marker && marker[0]) {
         f->marker = strdup(marker);
@@ -101,6 +109,10 @@ static int render(void *instance, cairo_t *cr, const rf_frame *frame, char *err,
     }
     if (frame->index < MAX_FRAMES && f->fail[frame->index] == FAULT_ABORT) abort();
     while (frame->index < MAX_FRAMES && f->fail[frame->index] == FAULT_HANG) pause();
+    if (frame->index < MAX_FRAMES && f->fail[frame->index] == FAULT_WAIT && f->gate) {
+        struct timespec tick = { 0, 5000000 };
+        while (access(f->gate, F_OK) == 0) nanosleep(&tick, NULL);
+    }
     if (frame->index < MAX_FRAMES && f->fail[frame->index] == 1 && (!f->marker || access(f->marker, F_OK) == 0)) {
         int attempt = atomic_fetch_add(&f->attempts[frame->index], 1) + 1;
         if (f->fail_attempts <= 0 || attempt <= f->fail_attempts) {
@@ -120,6 +132,7 @@ static void destroy(void *instance) {
     free(f->fail);
     free(f->attempts);
     free(f->marker);
+    free(f->gate);
     free(f);
 }
 

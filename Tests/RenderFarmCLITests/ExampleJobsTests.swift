@@ -10,6 +10,12 @@ struct ExampleJobsTests {
         return names.filter { $0.hasSuffix(".json") }.sorted()
     }()
 
+    /// The example jobs without variants (VariantTests shards a batch of variants).
+    static let singleJobs: [String] = jobs.filter { job in
+        let text = try? String(contentsOf: Binary.packageRoot.appendingPathComponent("jobs/\(job)"), encoding: .utf8)
+        return !(text ?? "").contains("\"variants\"")
+    }
+
     @Test("jobs/ holds the example jobs")
     func examplesExist() {
         #expect(Self.jobs.contains("live-hearts.json"))
@@ -23,15 +29,31 @@ struct ExampleJobsTests {
         #expect(validate.status == 0, "\(validate.stderr)")
         let render = try Binary.run(["render", "jobs/\(job)", "--out", out.path, "--progress", "none", "-j", "2"])
         #expect(render.status == 0, "\(render.stderr)")
-        let manifest = try Manifest(folder: out.url)
-        #expect(manifest.complete)
-        #expect(manifest.frames.count == manifest.frameCount)
-        for frame in manifest.frames {
-            let data = try Data(contentsOf: out.url.appendingPathComponent(frame.file))
-            #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(frame.file) is not a PNG")
-            #expect(data.count == frame.bytes)
-            #expect(sha256(data) == frame.sha256, "\(frame.file) does not match its manifest checksum")
+        let folders = Self.renderFolders(out.url)
+        #expect(!folders.isEmpty)
+        for folder in folders {
+            let manifest = try Manifest(folder: folder)
+            #expect(manifest.complete)
+            #expect(manifest.frames.count == manifest.frameCount)
+            for frame in manifest.frames {
+                let data = try Data(contentsOf: folder.appendingPathComponent(frame.file))
+                #expect(data.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(frame.file) is not a PNG")
+                #expect(data.count == frame.bytes)
+                #expect(sha256(data) == frame.sha256, "\(frame.file) does not match its manifest checksum")
+            }
         }
+    }
+
+    /// The folders under `out` with a manifest: `out` itself, or one per variant of a job with variants.
+    static func renderFolders(_ out: URL) -> [URL] {
+        var folders: [URL] = []
+        let enumerator = FileManager.default.enumerator(atPath: out.path)
+        if FileManager.default.fileExists(atPath: out.appendingPathComponent("manifest.json").path) { folders.append(out) }
+        while let path = enumerator?.nextObject() as? String {
+            guard path.hasSuffix("/manifest.json") else { continue }
+            folders.append(out.appendingPathComponent((path as NSString).deletingLastPathComponent))
+        }
+        return folders.sorted { $0.path < $1.path }
     }
 
     @Test("-j 1 and -j 2 give byte-identical frames", arguments: jobs)
@@ -40,8 +62,8 @@ struct ExampleJobsTests {
         let two = try TemporaryFolder()
         try Binary.run(["render", "jobs/\(job)", "--out", one.path, "--progress", "none", "-j", "1"])
         try Binary.run(["render", "jobs/\(job)", "--out", two.path, "--progress", "none", "-j", "2"])
-        let first = try Manifest(folder: one.url).frames.map(\.sha256)
-        let second = try Manifest(folder: two.url).frames.map(\.sha256)
+        let first = try Self.renderFolders(one.url).flatMap { try Manifest(folder: $0).frames.map(\.sha256) }
+        let second = try Self.renderFolders(two.url).flatMap { try Manifest(folder: $0).frames.map(\.sha256) }
         #expect(!first.isEmpty)
         #expect(first == second)
     }

@@ -47,14 +47,17 @@ struct OutputTrustTests {
         #expect(done.status == 0, "\(done.stderr)")
         #expect(Self.manifest(out)?["state"] as? String == "complete")
 
-        // The same job with another seed and slow frames: every frame is rendered again.
-        let changed = try Self.job(in: folder, params: #"{"delayMs": 150}"#, frames: 12, seed: 2)
+        // The same job with another seed: every frame is rendered again; frame 6 waits for the gate.
+        let gate = try folder.write("", to: "gate")
+        let changed = try Self.job(
+            in: folder, params: #"{"waitFrames": [6], "waitWhileFileExists": "\#(gate)"}"#, frames: 12, seed: 2)
         let rerender = try Self.startSlowRender(changed, out: out)
         #expect(Self.manifest(out)?["complete"] as? Bool == false)
         let encode = try Binary.run(["encode", out.path, "-o", folder.path + "/x.mp4"])
         let otio = try Binary.run(["export-otio", out.path])
         let second = try Binary.run(["render", changed, "--progress", "none"] + Self.plugins)
         let merge = try Binary.run(["merge", out.path])
+        try FileManager.default.removeItem(atPath: gate)
         let finished = rerender.wait()
 
         #expect(encode.status == 65 && encode.stderr.contains("state \"rendering\""), "\(encode.stderr)")
@@ -111,17 +114,20 @@ struct OutputTrustTests {
     func shardLocks() throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("out")
-        let job = try Self.job(in: folder, params: #"{"delayMs": 150}"#, frames: 12)
-        let shard = try Binary.Running(
-            ["render", job, "--shard", "0/2", "--progress", "json", "-j", "1"] + Self.plugins)
+        let gate = try folder.write("", to: "gate")
+        let job = try Self.job(
+            in: folder, params: #"{"waitFrames": [0], "waitWhileFileExists": "\#(gate)"}"#, frames: 12)
+        // Shard 0/2 (frames 0-5) holds its lock, waiting at frame 0 until the gate goes.
+        let shard = try Binary.Running(["render", job, "--shard", "0/2", "--progress", "none", "-j", "1"] + Self.plugins)
+        let lock = out.appendingPathComponent("renderfarm.shard-0-of-2.lock")
         try Binary.waitUntil("shard 0 has its lock", running: shard) {
-            FileManager.default.fileExists(atPath: out.appendingPathComponent("renderfarm.shard-0-of-2.lock").path)
-                && ((try? String(contentsOf: shard.stderrURL, encoding: .utf8)) ?? "").contains("\"frame\"")
+            ((try? String(contentsOf: lock, encoding: .utf8)) ?? "").contains("render --shard 0/2")
         }
         let same = try Binary.run(["render", job, "--shard", "0/2", "--progress", "none"] + Self.plugins)
         let merge = try Binary.run(["merge", out.path])
         let whole = try Binary.run(["render", job, "--progress", "none"] + Self.plugins)
         let other = try Binary.run(["render", job, "--shard", "1/2", "--progress", "none"] + Self.plugins)
+        try FileManager.default.removeItem(atPath: gate)
         #expect(shard.wait().status == 0)
         #expect(same.status == 75 && same.stderr.contains("render --shard 0/2"), "\(same.stderr)")
         #expect(merge.status == 75, "\(merge.stderr)")

@@ -6,7 +6,7 @@ import Testing
 struct ShardTests {
     @Test(
         "the union of --shard K/N renders equals the plain render byte for byte, for N = 1, 2, 3, 7",
-        arguments: ExampleJobsTests.jobs)
+        arguments: ExampleJobsTests.singleJobs)
     func shardUnionEqualsPlainRender(job: String) throws {
         let plain = try TemporaryFolder()
         let whole = try Binary.run(["render", "jobs/\(job)", "--out", plain.path, "--progress", "none", "-j", "2"])

@@ -82,6 +82,30 @@ struct SlurmIntegrationTests {
         #expect(try frameChecksums(out) == frameChecksums(local))
     }
 
+    @Test(
+        "a variants job: 3 array tasks split the whole batch, and the merge job merges every variant",
+        .timeLimit(.minutes(5)))
+    func variants() throws {
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("cluster")
+        let submit = try Binary.run([
+            "submit", "jobs/streamer-badges.json", "--slurm", "--tasks", "3", "--out", out.path, "--wait",
+        ])
+        #expect(submit.status == 0, "\(submit.stdout)\n\(submit.stderr)")
+        let local = try TemporaryFolder()
+        let render = try Binary.run(["render", "jobs/streamer-badges.json", "--out", local.path, "--progress", "none"])
+        try #require(render.status == 0, "\(render.stderr)")
+        let expected = try VariantTests.frames(under: local.url)
+        #expect(expected.count == 8 * 60)
+        #expect(try VariantTests.frames(under: out).filter { !$0.key.hasPrefix("slurm/") } == expected)
+        let folders = ExampleJobsTests.renderFolders(out)
+        #expect(folders.count == 8)
+        for variant in folders {
+            let manifest = try Manifest(folder: variant)
+            #expect(manifest.complete, "\(variant.path)")
+        }
+    }
+
     /// Lines per shard journal: shard index → count.
     private func journalCounts(_ folder: URL) throws -> [Int: Int] {
         var counts: [Int: Int] = [:]

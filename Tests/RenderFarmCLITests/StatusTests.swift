@@ -14,15 +14,19 @@ struct StatusTests {
     func duringRender() throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("out")
-        let job = try OutputTrustTests.job(in: folder, params: #"{"delayMs": 60}"#, frames: 40)
+        let gate = try folder.write("", to: "gate")
+        let job = try OutputTrustTests.job(
+            in: folder, params: #"{"delayMs": 20, "waitFrames": [10], "waitWhileFileExists": "\#(gate)"}"#,
+            frames: 40)
         let running = try OutputTrustTests.startSlowRender(job, out: out)
-        try Binary.waitUntil("two frames are journaled", running: running) {
+        try Binary.waitUntil("ten frames are journaled", running: running) {
             let journal =
                 (try? String(contentsOf: out.appendingPathComponent("renderfarm.journal.jsonl"), encoding: .utf8))
-            return (journal ?? "").split(separator: "\n").count >= 3
+            return (journal ?? "").split(separator: "\n").count >= 10
         }
         let (during, object) = try Self.status(out)
         let text = try Binary.run(["status", out.path])
+        try FileManager.default.removeItem(atPath: gate)
         let finished = running.wait()
         #expect(finished.status == 0, "\(finished.stderr)")
         #expect(during.status == 1, "\(during.stderr)")
@@ -31,7 +35,7 @@ struct StatusTests {
         #expect(holder?["pid"] as? Int == Int(running.process.processIdentifier))
         #expect(holder?["task"] as? String == "render")
         let done = object["done"] as? Int ?? -1
-        #expect(done >= 3 && done < 40 && object["total"] as? Int == 40)
+        #expect(done == 10 && object["total"] as? Int == 40)
         #expect((object["fps"] as? Double ?? 0) > 0 && object["etaSeconds"] != nil)
         #expect(text.stdout.contains("rendering by render (pid \(running.process.processIdentifier)"), "\(text.stdout)")
         let (after, final) = try Self.status(out)
@@ -42,14 +46,22 @@ struct StatusTests {
     func interruptedAndFailed() throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("out")
-        let job = try OutputTrustTests.job(in: folder, params: #"{"delayMs": 80, "failFrames": [1]}"#, frames: 30)
+        let gate = try folder.write("", to: "gate")
+        let job = try OutputTrustTests.job(
+            in: folder, params: #"{"failFrames": [1], "waitFrames": [5], "waitWhileFileExists": "\#(gate)"}"#,
+            frames: 30)
         let running = try OutputTrustTests.startSlowRender(job, out: out)
         try Binary.waitUntil("frame 1 has failed", running: running) {
             let journal =
                 (try? String(contentsOf: out.appendingPathComponent("renderfarm.journal.jsonl"), encoding: .utf8))
             return (journal ?? "").contains("\"failed\"")
         }
+        // Interrupted while frame 5 waits; it finishes once the gate goes, then the render stops.
         running.signal(SIGINT)
+        try Binary.waitUntil("the interrupt is taken", running: running) {
+            ((try? String(contentsOf: running.stderrURL, encoding: .utf8)) ?? "").contains("stopping after the frames")
+        }
+        try FileManager.default.removeItem(atPath: gate)
         #expect(running.wait().status == 130)
         let (result, object) = try Self.status(out)
         #expect(result.status == 1)

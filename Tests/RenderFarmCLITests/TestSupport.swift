@@ -37,12 +37,13 @@ enum Binary {
         var stderr: String
     }
 
-    /// Runs `renderfarm` with `arguments` in `directory` and waits for it.
+    /// Runs `renderfarm` with `arguments` in `directory` and waits for it; past `timeout` seconds it is
+    /// killed and an issue is recorded (see `Running.wait`).
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws
-        -> Result
-    {
-        try Running(arguments, in: directory, environment: environment).wait()
+    static func run(
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], timeout: Double = 300
+    ) throws -> Result {
+        try Running(arguments, in: directory, environment: environment).wait(timeout: timeout)
     }
 
     /// Returns once `condition` holds, checking it every 5 ms; records an issue and throws when

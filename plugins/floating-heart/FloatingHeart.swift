@@ -21,6 +21,11 @@ struct FloatingHeart: Effect {
                 "times", .numberList, default: nil, range: 0...86_400,
                 doc: "explicit spawn times in layer seconds, instead of rate"),
             ParameterSpec(
+                "events", .events([EventField("color", .color), EventField("size", .number)]), default: nil,
+                range: 0...86_400,
+                doc: "one heart per event at its time (layer seconds), with its own color and size; instead of "
+                    + "rate and times"),
+            ParameterSpec(
                 "lifetime", .number, default: 6, range: 0.05...600,
                 doc: "liveAnimationDuration: seconds until a heart is removed"),
             ParameterSpec(
@@ -70,7 +75,7 @@ struct FloatingHeart: Effect {
         spring = try Self.spring(parameters["spring"])
         shape = HeartShape(size: size)
         let palette = try Self.palette(parameters["colors"])
-        let spawns = try Self.spawnTimes(parameters, until: context.layerDuration)
+        let spawns = try Self.spawns(parameters, size: size, until: context.layerDuration)
         let emitter = try parameters.point("emitter")
         var hearts: [HeartPlan] = []
         hearts.reserveCapacity(spawns.count)
@@ -78,8 +83,8 @@ struct FloatingHeart: Effect {
             var random = SeededRandom(seed: context.itemSeed(index))
             hearts.append(
                 HeartPlan(
-                    id: index, spawn: spawn, size: size, emitter: emitter, canvasHeight: context.height,
-                    lifetime: lifetime, palette: palette, sampling: sampling, random: &random))
+                    id: index, spawn: spawn.time, size: spawn.size, emitter: emitter, canvasHeight: context.height,
+                    lifetime: lifetime, palette: palette, color: spawn.color, sampling: sampling, random: &random))
         }
         self.hearts = hearts
     }
@@ -97,7 +102,7 @@ struct FloatingHeart: Effect {
             let state = state(of: heart, at: frame.local)
             var plan = JSONObject()
             plan["spawn"] = .number(heart.spawn)
-            plan["size"] = .number(size)
+            plan["size"] = .number(heart.size)
             plan["path"] = .array([
                 heart.travel.curve.p0.json, heart.travel.curve.p1.json, heart.travel.curve.p2.json,
                 heart.travel.curve.p3.json,
@@ -157,12 +162,13 @@ struct FloatingHeart: Effect {
             // Anchor (0.5, 1): the layer's bottom centre sits at `position`; scale about it.
             context.translate(state.position.x, state.position.y)
             context.scale(state.scale, state.scale)
+            let size = heart.size
             context.translate(-size / 2, -size)
             // Clip to the view's bounds (plus the stroke) so the opacity group stays small.
             context.rectangle(x: -1, y: -1, width: size + 2, height: size + 2)
             context.clip()
             context.pushGroup()
-            shape.addPath(to: context)
+            (size == shape.size ? shape : HeartShape(size: size)).addPath(to: context)
             context.setSource(heart.fill)
             context.fillPreserve()
             context.setSource(stroke)
@@ -210,6 +216,42 @@ struct FloatingHeart: Effect {
             colors.append(try EffectParameters.color(element, parameter: "colors[\(index)]"))
         }
         return colors
+    }
+
+    /// When each heart is added, and its own colour and size when an event gives them.
+    struct Spawn {
+        var time: Double
+        var size: Double
+        var color: Color?
+    }
+
+    private static func spawns(_ parameters: EffectParameters, size: Double, until end: Double) throws(EffectError)
+        -> [Spawn]
+    {
+        if let events = parameters["events"]?.arrayValue {
+            guard !parameters.contains("times") else { throw EffectError(parameter: "events", "give events or times, not both") }
+            guard events.count <= maximumHearts else {
+                throw EffectError(parameter: "events", "\(events.count) events; at most \(maximumHearts) hearts per layer")
+            }
+            // The host has checked and sorted them (RF_PARAM_EVENTS).
+            var spawns: [Spawn] = []
+            for (index, event) in events.enumerated() {
+                let object = event.objectValue ?? [:]
+                guard let time = object["time"]?.doubleValue else {
+                    throw EffectError(parameter: "events[\(index)].time", "missing")
+                }
+                let color = try object["color"].map { value throws(EffectError) in
+                    try EffectParameters.color(value, parameter: "events[\(index)].color")
+                }
+                let own = object["size"]?.doubleValue ?? size
+                guard own >= 4, own <= 512 else {
+                    throw EffectError(parameter: "events[\(index)].size", "expected a number in 4…512")
+                }
+                spawns.append(Spawn(time: time, size: own, color: color))
+            }
+            return spawns
+        }
+        return try spawnTimes(parameters, until: end).map { Spawn(time: $0, size: size, color: nil) }
     }
 
     private static func spawnTimes(_ parameters: EffectParameters, until end: Double) throws(EffectError) -> [Double] {

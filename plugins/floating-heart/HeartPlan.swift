@@ -6,6 +6,8 @@ struct HeartPlan: Sendable {
     let id: Int
     /// Layer time at which the heart is added.
     let spawn: Double
+    /// View width and height in points (the layer's `size`, or the heart's event's).
+    let size: Double
     let fill: Color
     /// The keyframe animation's path, sampled per `pathSampling`.
     let travel: KeyframePath<CubicBezier>
@@ -13,22 +15,26 @@ struct HeartPlan: Sendable {
     let travelDuration: Double
 
     /// Draws the plan of heart `id` as `addAnimationView` does, for a `size`-point view whose
-    /// bottom centre sits at `emitter` on a canvas `canvasHeight` points tall.
+    /// bottom centre sits at `emitter` on a canvas `canvasHeight` points tall. A `color` from the
+    /// heart's event replaces the drawn colour; the draw still happens, so the path is the same.
     init(
         id: Int, spawn: Double, size: Double, emitter: Point, canvasHeight: Double, lifetime: Double,
-        palette: [Color]?, sampling: PathSampling, random: inout SeededRandom
+        palette: [Color]?, color: Color? = nil, sampling: PathSampling, random: inout SeededRandom
     ) {
         self.id = id
         self.spawn = spawn
+        self.size = size
+        let drawn: Color
         if let palette, !palette.isEmpty {
-            fill = palette[Int(random.uniform(UInt32(palette.count)))]
+            drawn = palette[Int(random.uniform(UInt32(palette.count)))]
         } else {
             // arc4random_uniform(255) / 255.0 per channel, as in the seed.
             let red = Double(random.uniform(255)) / 255
             let green = Double(random.uniform(255)) / 255
             let blue = Double(random.uniform(255)) / 255
-            fill = Color(red: red, green: green, blue: blue)
+            drawn = Color(red: red, green: green, blue: blue)
         }
+        fill = color ?? drawn
         let width = size
         let height = canvasHeight
         let direction = 1 - 2 * Double(random.uniform(2))

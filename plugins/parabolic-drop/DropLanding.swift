@@ -10,13 +10,14 @@ import EffectKit
 struct DropLanding: Sendable {
     let recording: PhysicsRecording
 
-    init(items: [DropPlan], body: PhysicsBody, target: Rect, context: EffectContext) throws(EffectError) {
+    /// `bodies[i]` is the body of `items[i]`.
+    init(items: [DropPlan], bodies: [PhysicsBody], target: Rect, context: EffectContext) throws(EffectError) {
         guard target.width > 0 else {
             throw EffectError(parameter: "target", "width 0: onLand \"bounce\" needs a top edge to land on")
         }
         let edge = PhysicsBarrier(from: Point(target.minX, target.minY), to: Point(target.maxX, target.minY))
-        let lift = body.size.height / 2
-        let physicsItems = items.map { item in
+        let physicsItems = zip(items, bodies).map { item, body in
+            let lift = body.size.height / 2
             let end = item.travel.curve.end
             let approach = PhysicsApproach(start: item.start) { time in
                 let u = item.progress(at: time)

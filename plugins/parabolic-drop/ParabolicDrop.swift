@@ -43,6 +43,10 @@ struct ParabolicDrop: Effect {
                 "stagger", .number, default: 0.15, range: 0...3600,
                 doc: "seconds between launches; item i launches at i × stagger (hidden before)"),
             ParameterSpec(
+                "events", .events(eventFields), default: nil, range: 0...86_400,
+                doc: "instead of count and stagger: one item per event, launched at its time (layer seconds), "
+                    + "with its own shape, image, color, size and from point"),
+            ParameterSpec(
                 "onLand", .choice(LandingMode.allCases.map(\.rawValue)), default: "stop",
                 doc: "stop: hold at the end (fill mode forwards); bounce: continue under physics-bounce rules"),
             ParameterSpec(
@@ -56,39 +60,81 @@ struct ParabolicDrop: Effect {
         case stop, bounce
     }
 
-    let size: Size
-    let look: ItemLook
+    /// The fields of an event besides its `time`.
+    static let eventFields = [
+        EventField("shape", .choice(ItemShape.names)), EventField("image", .string), EventField("color", .color),
+        EventField("size", .size), EventField("from", .point),
+    ]
+
     let items: [DropPlan]
+    /// Each item's look and size, by item id (the layer's, or its event's).
+    let looks: [(look: ItemLook, size: Size)]
     /// The bounce after landing, when `onLand` is `bounce`.
     let landing: DropLanding?
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
-        size = try parameters.size("size")
+        let size = try parameters.size("size")
         let mode: LandingMode = try parameters.choice("onLand")
-        var loader = ItemLookLoader(jobDirectory: context.jobDirectory)
-        look = try loader.look(
-            shape: try parameters.string("shape"),
-            image: parameters.contains("image") ? try parameters.string("image") : nil,
-            color: parameters.contains("color") ? try parameters.color("color") : nil)
+        let loader = ItemLookLoader(context: context)
+        let shape = try parameters.string("shape")
+        let image = parameters.contains("image") ? try parameters.string("image") : nil
+        let color = parameters.contains("color") ? try parameters.color("color") : nil
+        let look = try loader.look(shape: shape, image: image, color: color, size: size)
         let geometry = DropGeometry(
             size: size, origin: try Self.origin(parameters["from"]), target: try parameters.rect("target"),
             deviation: try parameters.number("deviation"), arcHeight: try parameters.number("arcHeight"),
             controlFraction: try parameters.number("controlFraction"), sampling: try parameters.choice("pathSampling"))
-        let count = try parameters.integer("count")
-        let stagger = try parameters.number("stagger")
-        items = (0..<count).map { index in
-            var random = SeededRandom(seed: context.itemSeed(index))
-            return DropPlan(id: index, start: Double(index) * stagger, geometry: geometry, random: &random)
+        var items: [DropPlan] = []
+        var looks: [(look: ItemLook, size: Size)] = []
+        if let events = parameters["events"]?.arrayValue {
+            guard events.count <= PhysicsLimits.maxItems else {
+                throw EffectError(parameter: "events", "\(events.count) events; at most \(PhysicsLimits.maxItems)")
+            }
+            for (index, event) in events.enumerated() {
+                let name = "events[\(index)]"
+                let object = try NestedObject(event, parameter: name, keys: ["time"] + Self.eventFields.map(\.name))
+                var own = geometry
+                if let value = object["size"] { own.size = try EffectParameters.size(value, parameter: name + ".size") }
+                if let value = object["from"] {
+                    own.origin = .point(try EffectParameters.point(value, parameter: name + ".from"))
+                }
+                let itemLook =
+                    object["shape"] == nil && object["image"] == nil && object["color"] == nil && own.size == size
+                    ? look
+                    : try loader.look(
+                        shape: try object.string("shape") ?? shape, image: try object.string("image") ?? image,
+                        color: try object["color"].map { value throws(EffectError) in
+                            try EffectParameters.color(value, parameter: name + ".color")
+                        } ?? color,
+                        size: own.size, prefix: name + ".")
+                var random = SeededRandom(seed: context.itemSeed(index))
+                let time = try object.number("time", in: 0...86_400) ?? 0
+                items.append(DropPlan(id: index, start: time, geometry: own, random: &random))
+                looks.append((itemLook, own.size))
+            }
+        } else {
+            let count = try parameters.integer("count")
+            let stagger = try parameters.number("stagger")
+            items = (0..<count).map { index in
+                var random = SeededRandom(seed: context.itemSeed(index))
+                return DropPlan(id: index, start: Double(index) * stagger, geometry: geometry, random: &random)
+            }
+            looks = Array(repeating: (look, size), count: count)
         }
+        self.items = items
+        self.looks = looks
         landing =
             mode == .bounce
-            ? try DropLanding(items: items, body: look.body(size: size), target: geometry.target, context: context)
+            ? try DropLanding(
+                items: items, bodies: looks.map { $0.look.body(size: $0.size) }, target: geometry.target,
+                context: context)
             : nil
     }
 
     func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError) {
         for item in items {
             guard let state = state(of: item, at: frame) else { continue }
+            let (look, size) = looks[item.id]
             ItemDrawer.draw(look, size: size, center: state.position, angle: state.angle, in: context)
         }
     }
@@ -98,6 +144,7 @@ struct ParabolicDrop: Effect {
             let state = state(of: item, at: frame)
             var plan = JSONObject()
             plan["start"] = .number(item.start)
+            let size = looks[item.id].size
             plan["size"] = .array([.number(size.width), .number(size.height)])
             let curve = item.travel.curve
             plan["path"] = .array([curve.p0.json, curve.p1.json, curve.p2.json])

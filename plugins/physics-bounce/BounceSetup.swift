@@ -15,6 +15,11 @@ struct BounceItem: Sendable {
 /// errors name the nested parameter, e.g. `barriers[1].to` or `items[0].shape`.
 struct BounceSetup {
     static let itemKeys = ["at", "size", "velocity", "shape", "image", "color"]
+    /// The fields of an event: an item's keys; `time` is the host's.
+    static let eventFields = [
+        EventField("at", .point), EventField("size", .size), EventField("velocity", .point),
+        EventField("shape", .choice(ItemShape.names)), EventField("image", .string), EventField("color", .color),
+    ]
     static let spawnKeys = ["count", "area", "interval"]
     static let barrierKeys = ["from", "to", "elasticity", "friction"]
     static let gravityKeys = ["direction", "magnitude"]
@@ -25,18 +30,27 @@ struct BounceSetup {
     let scene: PhysicsScene
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
-        var looks = ItemLookLoader(jobDirectory: context.jobDirectory)
+        var looks = ItemLookLoader(context: context)
         let defaults = ItemDefaults(
             size: try parameters.size("size"), shape: try parameters.string("shape"),
             image: parameters.contains("image") ? try parameters.string("image") : nil,
             color: parameters.contains("color") ? try parameters.color("color") : nil)
-        switch (parameters["items"], parameters["spawn"]) {
-        case (let list?, nil): items = try Self.listedItems(list, defaults: defaults, looks: &looks)
-        case (nil, let spawn?):
-            items = try Self.spawnedItems(spawn, defaults: defaults, context: context, looks: &looks)
-        case (.some, .some): throw EffectError(parameter: "spawn", "give items or spawn, not both")
-        case (nil, nil):
-            throw EffectError(parameter: "items", "missing: give items [...] or spawn {count, area, interval}")
+        let given = ["items", "spawn", "events"].filter(parameters.contains)
+        guard given.count == 1, let source = given.first else {
+            throw EffectError(
+                parameter: given.last ?? "items",
+                given.isEmpty
+                    ? "missing: give items [...], spawn {count, area, interval} or events"
+                    : "give one of items, spawn and events, not \(given.joined(separator: " and "))")
+        }
+        switch source {
+        case "items":
+            items = try Self.listedItems(parameters["items"], name: "items", defaults: defaults, looks: &looks)
+        case "events":
+            items = try Self.listedItems(
+                parameters["events"], name: "events", defaults: defaults, looks: &looks, context: context)
+        default:
+            items = try Self.spawnedItems(parameters["spawn"], defaults: defaults, context: context, looks: &looks)
         }
         let material = PhysicsMaterial(
             elasticity: try parameters.number("elasticity"), friction: try parameters.number("friction"),
@@ -63,19 +77,22 @@ struct BounceSetup {
         var color: Color?
     }
 
-    private static func listedItems(_ value: JSONValue, defaults: ItemDefaults, looks: inout ItemLookLoader)
-        throws(EffectError) -> [BounceItem]
-    {
-        guard let list = value.arrayValue, !list.isEmpty else {
-            throw EffectError(parameter: "items", "expected a list of {at, size, velocity, shape, image, color}")
+    /// `items`, or `events` (with `context`): the same objects, events adding their `time` and
+    /// taking a random centre along the canvas top when they give no `at`.
+    private static func listedItems(
+        _ value: JSONValue?, name list: String, defaults: ItemDefaults, looks: inout ItemLookLoader,
+        context: EffectContext? = nil
+    ) throws(EffectError) -> [BounceItem] {
+        guard let elements = value?.arrayValue, !elements.isEmpty else {
+            throw EffectError(parameter: list, "expected a list of {at, size, velocity, shape, image, color}")
         }
-        guard list.count <= PhysicsLimits.maxItems else {
-            throw EffectError(parameter: "items", "\(list.count) items; at most \(PhysicsLimits.maxItems)")
+        guard elements.count <= PhysicsLimits.maxItems else {
+            throw EffectError(parameter: list, "\(elements.count) items; at most \(PhysicsLimits.maxItems)")
         }
         var items: [BounceItem] = []
-        for (index, element) in list.enumerated() {
-            let name = "items[\(index)]"
-            let object = try NestedObject(element, parameter: name, keys: itemKeys)
+        for (index, element) in elements.enumerated() {
+            let name = "\(list)[\(index)]"
+            let object = try NestedObject(element, parameter: name, keys: itemKeys + (context == nil ? [] : ["time"]))
             let size =
                 try object["size"].map { value throws(EffectError) in
                     try EffectParameters.size(value, parameter: name + ".size")
@@ -86,28 +103,37 @@ struct BounceSetup {
                 color: try object["color"].map { value throws(EffectError) in
                     try EffectParameters.color(value, parameter: name + ".color")
                 } ?? defaults.color,
-                prefix: name + ".")
+                size: size, prefix: name + ".")
             let velocity =
                 try object["velocity"].map { value throws(EffectError) in
                     try EffectParameters.point(value, parameter: name + ".velocity")
                 } ?? .zero
-            let at = try EffectParameters.point(object["at"], parameter: name + ".at")
+            var at: Point
+            if let context, object["at"] == nil {
+                var random = SeededRandom(seed: context.itemSeed(index))
+                let half = size.width / 2
+                at = Point(half + max(0, context.width - 2 * half) * random.unit(), size.height / 2)
+            } else {
+                at = try EffectParameters.point(object["at"], parameter: name + ".at")
+            }
+            let spawn = try object.number("time", in: 0...86_400) ?? 0
             items.append(
                 BounceItem(
-                    look: look, size: size, start: at, spawn: 0, isDisc: look.body(size: size).isDisc,
+                    look: look, size: size, start: at, spawn: spawn, isDisc: look.body(size: size).isDisc,
                     velocity: velocity))
         }
         return items
     }
 
     private static func spawnedItems(
-        _ value: JSONValue, defaults: ItemDefaults, context: EffectContext, looks: inout ItemLookLoader
+        _ value: JSONValue?, defaults: ItemDefaults, context: EffectContext, looks: inout ItemLookLoader
     ) throws(EffectError) -> [BounceItem] {
-        let object = try NestedObject(value, parameter: "spawn", keys: spawnKeys)
+        let object = try NestedObject(value ?? .null, parameter: "spawn", keys: spawnKeys)
         let count = try object.integer("count", in: 1...PhysicsLimits.maxItems) ?? 1
         let area = try EffectParameters.rect(object["area"], parameter: "spawn.area")
         let interval = try object.number("interval", in: 0...3600) ?? defaultInterval
-        let look = try looks.look(shape: defaults.shape, image: defaults.image, color: defaults.color)
+        let look = try looks.look(
+            shape: defaults.shape, image: defaults.image, color: defaults.color, size: defaults.size)
         let isDisc = look.body(size: defaults.size).isDisc
         return (0..<count).map { index in
             var random = SeededRandom(seed: context.itemSeed(index))

@@ -17,6 +17,10 @@ struct PhysicsBounce: Effect {
                 "spawn", .json, default: nil,
                 doc: "instead of items: {count, area: rect of random centres, interval: s between items}"),
             ParameterSpec(
+                "events", .events(BounceSetup.eventFields), default: nil, range: 0...86_400,
+                doc: "instead of items: one item per event at its time (layer seconds); at defaults to a random "
+                    + "centre along the canvas top"),
+            ParameterSpec(
                 "size", .size, default: 40, range: 1...2000,
                 doc: "item size when an item does not give one: a number or [width, height]"),
             ParameterSpec(

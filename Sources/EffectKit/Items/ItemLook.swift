@@ -1,3 +1,6 @@
+import CairoKit
+import FileInput
+
 /// The built-in looks of a dropped or bouncing item.
 public enum ItemShape: String, Sendable, CaseIterable {
     /// A gift box with a ribbon and a bow.
@@ -40,20 +43,29 @@ public struct ItemLook: Sendable {
     }
 }
 
-/// Loads each image a layer names once, however many items use it (only used inside `create`).
+/// Loads the images a layer names, through `ImageCache`: each file is decoded once per job and resampled
+/// once per size it is drawn at (only used inside `create`).
 public struct ItemLookLoader {
     private let jobDirectory: String
-    private var images: [String: SharedImage] = [:]
+    /// Pixels per point: what turns an item's size into the size its image is drawn at.
+    private let scale: Double
 
-    public init(jobDirectory: String) {
+    public init(jobDirectory: String, scale: Double = 1) {
         self.jobDirectory = jobDirectory
+        self.scale = scale
     }
 
-    /// The look for `shape` (a name) and optional `image` path and colour. `prefix` is put before the
-    /// parameter names in errors, e.g. "items[2]." gives "items[2].shape: unknown shape".
-    public mutating func look(shape name: String, image path: String?, color: Color?, prefix: String = "")
-        throws(EffectError) -> ItemLook
-    {
+    /// A loader for the layer `context` describes.
+    public init(context: EffectContext) {
+        self.init(jobDirectory: context.jobDirectory, scale: context.scale)
+    }
+
+    /// The look for `shape` (a name) and optional `image` path and colour, for items of `size` points
+    /// (nil: the image is kept at its own size). `prefix` is put before the parameter names in errors,
+    /// e.g. "items[2]." gives "items[2].shape: unknown shape".
+    public func look(
+        shape name: String, image path: String?, color: Color?, size: Size? = nil, prefix: String = ""
+    ) throws(EffectError) -> ItemLook {
         guard let shape = ItemShape(rawValue: name) else {
             throw EffectError(
                 parameter: prefix + "shape",
@@ -65,23 +77,32 @@ public struct ItemLookLoader {
             }
             return ItemLook(shape: shape, color: color)
         }
-        return ItemLook(shape: shape, color: color, image: try image(path, parameter: prefix + "image"))
+        return ItemLook(shape: shape, color: color, image: try image(path, size: size, parameter: prefix + "image"))
     }
 
-    private mutating func image(_ path: String, parameter: String) throws(EffectError) -> SharedImage {
+    private func image(_ path: String, size: Size?, parameter: String) throws(EffectError) -> SharedImage {
         let resolved = try AssetPath.resolve(path, in: jobDirectory, parameter: parameter)
-        if let loaded = images[resolved] { return loaded }
+        let pixels = size.map { (width: Self.pixels($0.width * scale), height: Self.pixels($0.height * scale)) }
         do {
-            let image = try SharedImage(contentsOfPNG: resolved)
+            // The path is resolved and confined already: a link swapped in since is refused, not followed.
+            let file = try InputFile(resolved, followLastLink: false)
+            let image = try ImageCache.image(file, drawnAt: pixels)
             guard image.width > 0, image.height > 0 else { throw EffectError(parameter: parameter, "\(path) is empty") }
-            images[resolved] = image
             return image
-        } catch let error as CairoError {
-            throw EffectError(parameter: parameter, "\(path) is not a readable PNG (\(error))")
+        } catch let error as InputFileError {
+            throw EffectError(parameter: parameter, error.message(naming: path))
+        } catch let error as ImageFileError {
+            throw EffectError(parameter: parameter, error.message(naming: path))
         } catch let error as EffectError {
             throw error
         } catch {
             throw EffectError(parameter: parameter, "\(path) cannot be read")
         }
+    }
+
+    /// Whole pixels covering `length` (at least 1, and never beyond what cairo can draw).
+    private static func pixels(_ length: Double) -> Int {
+        guard length.isFinite else { return 1 }
+        return Int(min(max(length.rounded(.up), 1), 32767))
     }
 }

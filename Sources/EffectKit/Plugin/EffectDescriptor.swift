@@ -5,7 +5,21 @@ import StrictJSON
 /// The value type of a parameter, mirroring `rf_param_type` in the ABI header.
 public enum ParameterType: Sendable, Equatable {
     case number, integer, bool, color, point, rect, string, size, numberList, json
+    /// `["#RRGGBB", …]`; the range bounds the number of colours.
+    case colorList
     case choice([String])
+    /// Timed events with these fields besides `time`; the host reads and checks the job's file
+    /// or list and hands the plugin a JSON list sorted by time (`RF_PARAM_EVENTS`).
+    case events([EventField])
+
+    /// The `choices` text of the ABI's parameter row, when the type has one.
+    var choicesText: String? {
+        switch self {
+        case .choice(let values): values.joined(separator: "|")
+        case .events(let fields): fields.map(\.schema).joined(separator: "|")
+        default: nil
+        }
+    }
 
     var abiValue: rf_param_type {
         switch self {
@@ -20,6 +34,34 @@ public enum ParameterType: Sendable, Equatable {
         case .size: RF_PARAM_SIZE
         case .numberList: RF_PARAM_NUMBER_LIST
         case .json: RF_PARAM_JSON
+        case .colorList: RF_PARAM_COLOR_LIST
+        case .events: RF_PARAM_EVENTS
+        }
+    }
+}
+
+/// One field of an effect's events besides `time`, e.g. a heart's `color`.
+public struct EventField: Sendable, Equatable {
+    public var name: String
+    /// number, integer, bool, color, point, size or string; or `.choice` for an enum.
+    public var type: ParameterType
+
+    public init(_ name: String, _ type: ParameterType) {
+        self.name = name
+        self.type = type
+    }
+
+    /// `name:type`, as the ABI's `choices` text declares the field.
+    var schema: String {
+        switch type {
+        case .choice(let values): "\(name):enum=\(values.joined(separator: "/"))"
+        case .integer: "\(name):integer"
+        case .bool: "\(name):bool"
+        case .color: "\(name):color"
+        case .point: "\(name):point"
+        case .size: "\(name):size"
+        case .string: "\(name):string"
+        default: "\(name):number"
         }
     }
 }

@@ -62,6 +62,16 @@ public struct EffectParameters: Sendable {
         try Self.color(values[name], parameter: name)
     }
 
+    /// A colour list (`ParameterType.colorList`).
+    public func colors(_ name: String) throws(EffectError) -> [Color] {
+        guard let array = values[name]?.arrayValue else { throw mismatch(name, "a list of colours") }
+        var result: [Color] = []
+        for (index, element) in array.enumerated() {
+            result.append(try Self.color(element, parameter: "\(name)[\(index)]"))
+        }
+        return result
+    }
+
     public func point(_ name: String) throws(EffectError) -> Point {
         try Self.point(values[name], parameter: name)
     }

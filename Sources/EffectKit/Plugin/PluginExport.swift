@@ -1,7 +1,6 @@
 import CairoKit
 import Foundation
 import RenderFarmPluginABI
-import Synchronization
 
 /// Exports one Swift `Effect` through the C ABI of `renderfarm_plugin.h`.
 ///
@@ -17,19 +16,26 @@ import Synchronization
 /// }
 /// ```
 ///
+/// The effect type lives in the export itself, reached through the descriptor's `plugin_data`
+/// that the host hands back to `create_with_plugin`: no global decides which effect a library
+/// builds, so any number of Swift plugins (each with its own copy of EffectKit, or sharing one)
+/// load into one process and each builds its own effect.
+///
 /// Unsafe code is confined here: the descriptor's C strings and tables are allocated once and
 /// never freed (the host keeps plugins loaded for the life of the process), and instances
 /// cross the boundary as retained `Unmanaged` boxes that only this file creates and releases.
 public final class PluginExport: Sendable {
     // Immutable after init; the pointers refer to memory that is never written again.
     nonisolated(unsafe) private let plugin: UnsafeMutablePointer<rf_plugin>
+    /// The effect `create_with_plugin` builds for this export's descriptor.
+    let effect: any Effect.Type
 
     public init(_ effect: any Effect.Type) {
+        self.effect = effect
         let descriptor = effect.descriptor
         let table = UnsafeMutablePointer<rf_param>.allocate(capacity: max(1, descriptor.parameters.count))
         for (index, spec) in descriptor.parameters.enumerated() {
-            var choices: UnsafePointer<CChar>? = nil
-            if case .choice(let values) = spec.type { choices = Self.permanent(values.joined(separator: "|")) }
+            let choices = spec.type.choicesText.map(Self.permanent)
             table[index] = rf_param(
                 name: Self.permanent(spec.name),
                 type: spec.type.abiValue,
@@ -63,10 +69,20 @@ public final class PluginExport: Sendable {
                 render: exportedRender,
                 trace: exportedTrace,
                 destroy: exportedDestroy,
-                flags: descriptor.frameInvariant ? RF_PLUGIN_FRAME_INVARIANT : 0
+                flags: descriptor.frameInvariant ? RF_PLUGIN_FRAME_INVARIANT : 0,
+                create_with_plugin: exportedCreateWithPlugin,
+                plugin_data: nil
             )
         )
-        ExportedEffect.type.withLock { $0 = effect }
+        // The descriptor points back at its export, which lives as long as the process (it is
+        // retained here and never released, like the descriptor itself).
+        plugin.pointee.plugin_data = UnsafeRawPointer(Unmanaged.passRetained(self).toOpaque())
+    }
+
+    /// The export whose descriptor is `plugin` (set in `init`, never changed).
+    fileprivate static func owner(of plugin: UnsafePointer<rf_plugin>?) -> PluginExport? {
+        guard let data = plugin?.pointee.plugin_data else { return nil }
+        return Unmanaged<PluginExport>.fromOpaque(data).takeUnretainedValue()
     }
 
     /// The descriptor for a host speaking `hostVersion`, or nil when this plugin cannot serve it.
@@ -81,11 +97,6 @@ public final class PluginExport: Sendable {
         copy.initialize(from: bytes, count: bytes.count)
         return UnsafePointer(copy)
     }
-}
-
-/// The effect type this library exports (one per plugin library).
-enum ExportedEffect {
-    static let type = Mutex<(any Effect.Type)?>(nil)
 }
 
 /// Owns one effect instance on the other side of the C boundary.
@@ -106,17 +117,29 @@ private func box(_ instance: UnsafeMutableRawPointer?) -> EffectBox? {
     return Unmanaged<EffectBox>.fromOpaque(instance).takeUnretainedValue()
 }
 
+/// `create` for hosts that do not pass the descriptor: the effect cannot be known without it.
 private let exportedCreate:
     @convention(c) (
         UnsafePointer<rf_create_args>?, UnsafePointer<rf_context>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
         UnsafeMutablePointer<CChar>?, Int
-    ) -> Int32 = { args, context, out, err, errlen in
+    ) -> Int32 = { _, _, _, err, errlen in
+        writeMessage(
+            "create: this Swift plugin needs a host that calls create_with_plugin (a newer renderfarm)",
+            to: err, capacity: errlen)
+        return Int32(RF_ERROR_UNSUPPORTED.rawValue)
+    }
+
+private let exportedCreateWithPlugin:
+    @convention(c) (
+        UnsafePointer<rf_plugin>?, UnsafePointer<rf_create_args>?, UnsafePointer<rf_context>?,
+        UnsafeMutablePointer<UnsafeMutableRawPointer?>?, UnsafeMutablePointer<CChar>?, Int
+    ) -> Int32 = { plugin, args, context, out, err, errlen in
         guard let args, let context, let out, let json = args.pointee.params_json else {
             writeMessage("create: missing arguments", to: err, capacity: errlen)
             return Int32(RF_ERROR_PARAMS.rawValue)
         }
-        guard let type = ExportedEffect.type.withLock({ $0 }) else {
-            writeMessage("create: no effect exported", to: err, capacity: errlen)
+        guard let type = PluginExport.owner(of: plugin)?.effect else {
+            writeMessage("create: the descriptor is not an EffectKit export", to: err, capacity: errlen)
             return Int32(RF_ERROR_UNSUPPORTED.rawValue)
         }
         let ctx = context.pointee

@@ -10,8 +10,11 @@ public struct SlurmScripts: Sendable, Equatable {
         public var executable: String
         /// Absolute paths of the job files.
         public var jobFiles: [String]
-        /// Absolute output folder given to `render --out` (with several jobs, each gets a subfolder).
-        public var output: String
+        /// Absolute output folder given to `render --out` (with several jobs, each gets a subfolder);
+        /// nil for the variants of one job file, each of which has its own folder.
+        public var output: String?
+        /// `--output-root` of each task, for variants whose folders are the jobs' own.
+        public var outputRoot: String?
         /// The output folder of each job, for `merge`.
         public var jobFolders: [String]
         /// Folder of the scripts and logs.
@@ -30,16 +33,21 @@ public struct SlurmScripts: Sendable, Equatable {
         public var concurrency: Int?
         public var frames: String?
         public var interleaved: Bool
+        /// `--variants` of each task: the variants picked from jobs with variants.
+        public var variants: String?
         /// `render --isolate` in each task, with `--frame-timeout` when set.
         public var isolate = false
         public var frameTimeout: Double?
 
         public init(
-            executable: String, jobFiles: [String], output: String, jobFolders: [String], scriptFolder: String,
+            executable: String, jobFiles: [String], output: String?, jobFolders: [String], scriptFolder: String,
             pluginPath: [String], name: String, tasks: Int, maxRunning: Int? = nil, partition: String? = nil,
             time: String? = nil, cpusPerTask: Int? = nil, concurrency: Int? = nil, frames: String? = nil,
-            interleaved: Bool = false, isolate: Bool = false, frameTimeout: Double? = nil
+            interleaved: Bool = false, isolate: Bool = false, frameTimeout: Double? = nil, variants: String? = nil,
+            outputRoot: String? = nil
         ) {
+            self.outputRoot = outputRoot
+            self.variants = variants
             self.isolate = isolate
             self.frameTimeout = frameTimeout
             self.executable = executable
@@ -111,12 +119,15 @@ public struct SlurmScripts: Sendable, Equatable {
             mergeHeader.append(extra)
         }
 
-        var arguments = ["render"] + request.jobFiles.map(Self.quote) + ["--out", Self.quote(request.output)]
+        var arguments = ["render"] + request.jobFiles.map(Self.quote)
+        if let output = request.output { arguments += ["--out", Self.quote(output)] }
+        if let root = request.outputRoot { arguments += ["--output-root", Self.quote(root)] }
         arguments += ["--shard", "\"$SLURM_ARRAY_TASK_ID/\(request.tasks)\""]
         if request.interleaved { arguments += ["--shard-mode", "interleaved"] }
         if let frames = request.frames { arguments += ["--frames", Self.quote(frames)] }
         arguments += ["-j", request.concurrency.map(String.init) ?? "\"${SLURM_CPUS_ON_NODE:-1}\""]
         arguments += request.pluginPath.flatMap { ["--plugin-path", Self.quote($0)] }
+        if let variants = request.variants { arguments += ["--variants", Self.quote(variants)] }
         if request.isolate { arguments += ["--isolate"] }
         if let timeout = request.frameTimeout { arguments += ["--frame-timeout", String(format: "%g", timeout)] }
         arguments += ["--progress", "plain"]

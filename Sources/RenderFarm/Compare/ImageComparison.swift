@@ -75,13 +75,11 @@ public struct ImageComparison: Sendable, Equatable {
     }
 
     private static func load(_ path: String) throws(ComparisonError) -> ImageSurface {
-        guard FileManager.default.fileExists(atPath: path) else { throw .missing(path: path) }
         do {
-            let surface = try ImageSurface(contentsOfPNG: path)
-            surface.flush()
-            return surface
+            return try ImageSurface(contentsOfPNG: path, limits: .frames)
         } catch {
-            throw .unreadable(path: path, reason: error.description)
+            if case .file(.missing) = error { throw .missing(path: path) }
+            throw .image(error)
         }
     }
 
@@ -126,11 +124,14 @@ public enum ComparisonError: Error, Equatable, CustomStringConvertible {
     case missing(path: String)
     case unreadable(path: String, reason: String)
     case sizeMismatch(actual: String, reference: String)
+    /// Not a regular file, over the frame limits, or not a PNG.
+    case image(ImageFileError)
 
     public var description: String {
         switch self {
         case .missing(let path): "\(path) does not exist"
         case .unreadable(let path, let reason): "\(path): \(reason)"
+        case .image(let error): error.description
         case .sizeMismatch(let actual, let reference):
             "the image is \(actual) but the reference is \(reference); render at the reference's scale, "
                 + "or regenerate the references with `make update-references`"

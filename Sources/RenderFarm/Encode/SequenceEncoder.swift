@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 
 /// What `renderfarm encode` asks for.
@@ -44,10 +45,16 @@ public enum SequenceEncoder {
         guard !frames.isEmpty else {
             throw .unusableSequence(directory: output.directory, reason: "the manifest lists no written frames")
         }
-        for frame in frames where !FileManager.default.fileExists(atPath: output.path(of: frame)) {
-            throw .unusableSequence(
-                directory: output.directory,
-                reason: "\(frame.file) is listed in the manifest but missing; render the job again")
+        // ffmpeg opens the frames itself: anything but a regular file (a named pipe would block it) is
+        // refused here, through the same reader as every other input.
+        for frame in frames {
+            do {
+                try InputFile.check(output.path(of: frame))
+            } catch {
+                let reason = if case .missing = error { "is listed in the manifest but missing" } else { error.reason }
+                throw .unusableSequence(
+                    directory: output.directory, reason: "\(frame.file) \(reason); render the job again")
+            }
         }
         let sequence = output.sequence
         let plan = EncodePlan(
@@ -105,7 +112,7 @@ public enum SequenceEncoder {
             }
         }
         guard rename(temporary, target) == 0 else { throw .output(AtomicFile.error(errno, target)) }
-        let sha256 = SHA256.hex(streamingFile: target) ?? ""
+        let sha256 = SHA256.hex(ofFile: target) ?? ""
         let bytes = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
         // The stored commands name the final file, so they can be run again as written.
         let shown = commands.map { command in

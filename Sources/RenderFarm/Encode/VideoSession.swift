@@ -141,7 +141,7 @@ public enum VideoSession {
         guard rename(temporary, target) == 0 else { throw .output(AtomicFile.error(errno, target)) }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
         return VideoResult(
-            file: target, sha256: SHA256.hex(streamingFile: target) ?? "", bytes: bytes,
+            file: target, sha256: SHA256.hex(ofFile: target) ?? "", bytes: bytes,
             frames: frames.count, command: shown, elapsed: seconds,
             peakBufferedFrames: buffer.peakHeld)
     }

@@ -20,7 +20,7 @@ enum JobDecoder {
     }
 
     static let topLevelKeys = [
-        "version", "name", "seed", "canvas", "fps", "duration", "frames", "output", "retries", "layers",
+        "version", "name", "seed", "canvas", "fps", "duration", "frames", "output", "retries", "layers", "variants",
     ]
 
     static func decode(_ document: JSONValue, defaultName: String) -> Result<JobSpec, JobIssues> {

@@ -1,5 +1,7 @@
+import FileInput
+
 /// One problem in a job file, with its path inside the file (`layers[1].params.rate`).
-public struct JobIssue: Sendable, Equatable, CustomStringConvertible {
+public struct JobIssue: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var message: String
 
@@ -17,6 +19,9 @@ public enum JobError: Error, Equatable, CustomStringConvertible {
     case missing(file: String)
     /// The file exists but cannot be read (exit 66).
     case unreadable(file: String, reason: String)
+    /// The path names a folder, a named pipe, a socket or a device (exit 66; skipped when found by
+    /// scanning a folder).
+    case notAFile(file: String, kind: FileKind)
     /// Not valid JSON, or beyond a size or nesting limit (exit 65).
     case syntax(file: String, message: String)
     /// Valid JSON that is not a valid job; every problem at once (exit 65).
@@ -24,7 +29,9 @@ public enum JobError: Error, Equatable, CustomStringConvertible {
 
     public var file: String {
         switch self {
-        case .missing(let file), .unreadable(let file, _), .syntax(let file, _), .invalid(let file, _): file
+        case .missing(let file), .unreadable(let file, _), .notAFile(let file, _), .syntax(let file, _),
+            .invalid(let file, _):
+            file
         }
     }
 
@@ -34,6 +41,8 @@ public enum JobError: Error, Equatable, CustomStringConvertible {
             return "\(file): no such job file"
         case .unreadable(let file, let reason):
             return "\(file): cannot read: \(reason)"
+        case .notAFile(let file, let kind):
+            return InputFileError.notAFile(path: file, kind: kind).description
         case .syntax(let file, let message):
             return "\(file): \(message)"
         case .invalid(let file, let issues):

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import StrictJSON
 
@@ -8,6 +9,21 @@ public struct LoadedJob: Sendable, Equatable {
     public var file: String
     /// Absolute folder of the job file: relative paths inside it resolve here.
     public var directory: String
+    /// The variant this job is, for a job file with `variants`.
+    public var variant: JobVariant?
+
+    public init(spec: JobSpec, file: String, directory: String, variant: JobVariant? = nil) {
+        self.spec = spec
+        self.file = file
+        self.directory = directory
+        self.variant = variant
+    }
+
+    /// `issues` of this job, each told at the data row it came from where a variant's value is
+    /// at fault.
+    func located(_ issues: [JobIssue]) -> [JobIssue] {
+        variant?.located(issues) ?? issues
+    }
 }
 
 /// Reads job files with the limits of DESIGN.md §7: no input can crash the renderer.
@@ -17,42 +33,92 @@ public enum JobLoader {
     static let parseLimits = JSONParser.Limits(
         maxBytes: maxFileBytes, maxDepth: 32, maxStringBytes: 4096, maxContainerCount: 100_000)
 
+    /// Reads a job file that has no `variants` (through `InputFile`: a named pipe, a device or a folder
+    /// is refused without waiting on it).
     public static func load(_ path: String) throws(JobError) -> LoadedJob {
+        let jobs = try loadAll(path)
+        guard jobs.count == 1, let job = jobs.first, job.variant == nil else {
+            throw .invalid(file: path, issues: [JobIssue(path: "variants", "a job with variants is a batch of jobs")])
+        }
+        return job
+    }
+
+    /// Reads a job file: one job, or one per variant when it has `variants`.
+    public static func loadAll(_ path: String) throws(JobError) -> [LoadedJob] {
         let url = URL(fileURLWithPath: path).standardizedFileURL
-        let absolute = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
-            throw .missing(file: path)
-        }
-        guard !isDirectory.boolValue else { throw .unreadable(file: path, reason: "is a folder, not a job file") }
-        let size = (try? FileManager.default.attributesOfItem(atPath: absolute)[.size] as? Int) ?? 0
-        guard size <= maxFileBytes else {
-            throw .syntax(
-                file: path, message: "\(size) bytes is larger than the \(maxFileBytes)-byte limit for job files")
-        }
-        guard let handle = FileHandle(forReadingAtPath: absolute) else {
-            throw .unreadable(file: path, reason: "permission denied")
-        }
-        defer { try? handle.close() }
-        let data: Data
+        let data: [UInt8]
         do {
-            data = try handle.read(upToCount: maxFileBytes + 1) ?? Data()
+            data = try InputFile.read(url.path, limit: maxFileBytes)
         } catch {
-            throw .unreadable(file: path, reason: error.localizedDescription)
+            switch error {
+            case .missing: throw .missing(file: path)
+            case .notAFile(_, let kind): throw .notAFile(file: path, kind: kind)
+            case .tooLarge(_, let bytes, _):
+                throw .syntax(
+                    file: path, message: "\(bytes) bytes is larger than the \(maxFileBytes)-byte limit for job files")
+            case .unreadable(_, let reason): throw .unreadable(file: path, reason: reason)
+            }
         }
         let defaultName = url.deletingPathExtension().lastPathComponent
-        let spec = try decode(data, file: path, defaultName: defaultName)
-        return LoadedJob(spec: spec, file: absolute, directory: url.deletingLastPathComponent().path)
+        let absolute = url.path
+        let directory = url.deletingLastPathComponent().path
+        let document = try parse(data, file: path)
+        guard var root = document.objectValue, let variants = root["variants"] else {
+            let spec = try decode(document, file: path, defaultName: defaultName)
+            return [LoadedJob(spec: spec, file: absolute, directory: directory)]
+        }
+        root["variants"] = nil
+        let expanded: [VariantExpansion.Expanded]
+        switch VariantExpansion.expand(root, spec: variants, jobDirectory: directory, defaultName: defaultName) {
+        case .success(let list): expanded = list
+        case .failure(let problems): throw .invalid(file: path, issues: problems.issues)
+        }
+        var jobs: [LoadedJob] = []
+        var issues: [JobIssue] = []
+        for item in expanded {
+            switch JobDecoder.decode(item.document, defaultName: defaultName) {
+            case .success(let spec):
+                jobs.append(LoadedJob(spec: spec, file: absolute, directory: directory, variant: item.variant))
+            case .failure(let problems):
+                issues += item.variant.issues + item.variant.located(problems.issues)
+            }
+        }
+        var seen: Set<String> = []
+        issues = issues.filter { seen.insert($0.description).inserted }
+        guard issues.isEmpty else { throw .invalid(file: path, issues: issues) }
+        let batch = VariantBatch(
+            file: absolute,
+            name: (root["name"]?.stringValue).flatMap { Template.names(in: $0) == nil ? $0 : nil } ?? defaultName,
+            variants: jobs.compactMap { job in
+                job.variant.map {
+                    VariantBatch.Summary(
+                        variant: $0.name, values: $0.values, origin: $0.origin, jobName: job.spec.name,
+                        outputDirectory: job.spec.output.directory, frameCount: job.spec.frames.count)
+                }
+            })
+        return jobs.map { job in
+            var job = job
+            job.variant?.batch = batch
+            return job
+        }
     }
 
     /// Parses and validates job-file bytes; `file` names the source in messages.
-    public static func decode(_ data: Data, file: String, defaultName: String) throws(JobError) -> JobSpec {
-        let document: JSONValue
+    public static func decode(_ data: some Collection<UInt8>, file: String, defaultName: String) throws(JobError)
+        -> JobSpec
+    {
+        try decode(try parse(data, file: file), file: file, defaultName: defaultName)
+    }
+
+    private static func parse(_ data: some Collection<UInt8>, file: String) throws(JobError) -> JSONValue {
         do {
-            document = try JSONParser.parse(data, limits: parseLimits)
+            return try JSONParser.parse(data, limits: parseLimits)
         } catch {
             throw .syntax(file: file, message: error.description)
         }
+    }
+
+    private static func decode(_ document: JSONValue, file: String, defaultName: String) throws(JobError) -> JobSpec {
         switch JobDecoder.decode(document, defaultName: defaultName) {
         case .success(let spec): return spec
         case .failure(let problems): throw .invalid(file: file, issues: problems.issues)

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 
 /// A run's claim on its output folder, held from planning to the last write.
@@ -144,12 +145,8 @@ public final class FolderLock: Sendable {
     }
 
     private static func recorded(at path: String) -> Holder? {
-        let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        return Holder(line: String(decoding: buffer.prefix(count), as: UTF8.self))
+        // Through the input reader: a lock file replaced by a link, a named pipe or a device is ignored.
+        guard let line = try? InputFile(path, followLastLink: false).read(upTo: 512), !line.isEmpty else { return nil }
+        return Holder(line: String(decoding: line, as: UTF8.self))
     }
 }

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import StrictJSON
 
@@ -52,6 +53,8 @@ public struct JobRecord: Sendable, Equatable {
     public var plugins: [Plugin]
     /// Everything that decides the pixels, as hashed into `fingerprint`.
     public var canonical: JSONValue
+    /// For a variant of a job with `variants`: its name, index, row and values.
+    public var variant: JSONValue?
 
     /// The record of `job`, expecting `frames` (default: the whole render's frames, every shard).
     public init(_ job: PreparedJob, frames: FrameSet? = nil) {
@@ -76,6 +79,7 @@ public struct JobRecord: Sendable, Equatable {
                 sha256: $0.librarySHA256)
         }
         canonical = job.canonical
+        variant = job.job.variant?.json
     }
 
     public var pixelWidth: Int { Int((width * scale).rounded()) }
@@ -95,7 +99,7 @@ public struct JobRecord: Sendable, Equatable {
     public func time(ofFrame index: Int) -> Double { Double(index) / fps }
 
     var json: JSONValue {
-        return .object([
+        var object: JSONObject = [
             "format": .string(Self.format), "version": .number(Double(Self.version)),
             "name": .string(name), "source": .string(source), "fingerprint": .string(fingerprint),
             // A string: a JSON number would lose the low bits of a 64-bit seed.
@@ -108,7 +112,9 @@ public struct JobRecord: Sendable, Equatable {
             "output": .object(["prefix": .string(prefix), "padding": .number(Double(padding))]),
             "plugins": .array(plugins.map(\.json)),
             "canonical": canonical,
-        ])
+        ]
+        if let variant { object["variant"] = variant }
+        return .object(object)
     }
 
     /// Writes the record into `directory`, atomically.
@@ -120,9 +126,12 @@ public struct JobRecord: Sendable, Equatable {
     /// Reads the record in `directory`; nil when there is none.
     static func read(from directory: String) throws(JobRecordError) -> JobRecord? {
         let path = (directory as NSString).appendingPathComponent(fileName)
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw JobRecordError(path: path, reason: "cannot be read (permission denied?)")
+        let data: [UInt8]
+        do {
+            data = try InputFile.read(path, limit: JSONParser.Limits.default.maxBytes)
+        } catch {
+            if case .missing = error { return nil }
+            throw JobRecordError(path: path, reason: error.reason)
         }
         let value: JSONValue
         do {
@@ -183,6 +192,7 @@ public struct JobRecord: Sendable, Equatable {
         self.padding = Int(padding)
         self.plugins = plugins
         self.canonical = canonical
+        variant = object["variant"]
     }
 }
 

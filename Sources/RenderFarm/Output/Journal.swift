@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import StrictJSON
 import Synchronization
@@ -78,20 +79,37 @@ public struct JournalEntry: Sendable, Equatable {
 /// process leaves at most a torn last line, which `read` skips.
 final class Journal: Sendable {
     static let defaultName = "renderfarm.journal.jsonl"
+    /// The largest journal read (a line is about 300 bytes: millions of frames).
+    static let maxReadBytes = 1 << 30
 
     let path: String
     private let descriptor: Mutex<Int32>
 
     /// Opens (creating) the journal at `path`; `truncate` starts it afresh (`--force`).
     init(path: String, truncate: Bool) throws(OutputError) {
-        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncate ? O_TRUNC : 0)
+        // O_NONBLOCK: a named pipe put in the journal's place fails at once (ENXIO) or is refused below.
+        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK | (truncate ? O_TRUNC : 0)
         let fd = open(path, flags, 0o644)
-        guard fd >= 0 else { throw AtomicFile.error(errno, path) }
+        guard fd >= 0 else {
+            let code = errno
+            // ENXIO: a named pipe nobody reads, or a socket.
+            if code == ENXIO, let kind = FileKind(path: path), kind != .regular { throw Self.notAFile(path, kind) }
+            throw AtomicFile.error(code, path)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, FileKind(mode: info.st_mode) == .regular else {
+            close(fd)
+            throw Self.notAFile(path, FileKind(mode: info.st_mode))
+        }
         self.path = path
         descriptor = Mutex(fd)
     }
 
     deinit { descriptor.withLock { _ = close($0) } }
+
+    private static func notAFile(_ path: String, _ kind: FileKind) -> OutputError {
+        .cannotCreate(path: path, reason: InputFileError.notAFile(path: path, kind: kind).reason)
+    }
 
     func append(_ entry: JournalEntry) throws(OutputError) {
         var line = Array(entry.json.serialized().utf8)
@@ -105,7 +123,7 @@ final class Journal: Sendable {
     /// The entries of a journal file by frame index (the last line for a frame wins). Lines that
     /// are not complete entries, such as a torn last line, are skipped.
     static func read(path: String) -> [Int: JournalEntry] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
+        guard let data = try? InputFile.read(path, limit: maxReadBytes) else { return [:] }
         var entries: [Int: JournalEntry] = [:]
         for line in data.split(separator: UInt8(ascii: "\n")) {
             guard let value = try? JSONParser.parse(line), let entry = JournalEntry(json: value) else { continue }

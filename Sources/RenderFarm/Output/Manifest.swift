@@ -49,7 +49,7 @@ enum Manifest {
             "zlib": .string(String(cString: rf_zlib_library_version())),
             "libdeflate": .string(String(cString: rf_libdeflate_library_version())),
         ]
-        let manifest: JSONObject = [
+        var manifest: JSONObject = [
             "format": .string(format), "version": .number(Double(version)),
             "job": .object([
                 "name": .string(record.name), "source": .string(record.source),
@@ -70,6 +70,7 @@ enum Manifest {
             "failed": .string(FrameSet.compress(failed.map(\.index))),
             "ffmpeg": .string(sequence.ffmpegCommand(alpha: !opaque, name: record.name)),
         ]
+        if let variant = record.variant { manifest["variant"] = variant }
         return .object(manifest)
     }
 

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import StrictJSON
 
@@ -60,11 +61,12 @@ public struct RenderedOutput: Sendable {
     public static func load(directory: String) throws(RenderedOutputError) -> RenderedOutput {
         let folder = URL(fileURLWithPath: directory).standardizedFileURL.path
         let path = (folder as NSString).appendingPathComponent(Manifest.fileName)
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw .missing(path: path)
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .invalid(path: path, reason: "cannot be read")
+        let data: [UInt8]
+        do {
+            data = try InputFile.read(path, limit: limits.maxBytes)
+        } catch {
+            if case .missing = error { throw .missing(path: path) }
+            throw .invalid(path: path, reason: error.reason)
         }
         let value: JSONValue
         do {

@@ -13,7 +13,7 @@ enum SHA256 {
     }
 
     /// Lower-case hexadecimal digits of `bytes`, without Foundation's per-byte formatting.
-    private static func hexString(_ bytes: [UInt8]) -> String {
+    static func hexString(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(bytes.count * 2)
@@ -27,10 +27,4 @@ enum SHA256 {
     static func hex(_ data: Data) -> String { data.withUnsafeBytes { hex($0) } }
 
     static func hex(_ text: String) -> String { hex(Data(text.utf8)) }
-
-    /// The checksum of a file's contents, or nil when it cannot be read.
-    static func hex(ofFile path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return hex(data)
-    }
 }

@@ -97,7 +97,7 @@ public final class LoadedPlugin: @unchecked Sendable {
         libraryHash.withLock { hash in
             if let hash { return hash }
             // An unreadable library (removed since it was loaded) gets a hash no file has.
-            let computed = SHA256.hex(streamingFile: info.path) ?? "unreadable:\(info.path)"
+            let computed = SHA256.hex(ofFile: info.path) ?? "unreadable:\(info.path)"
             hash = computed
             return computed
         }
@@ -118,6 +118,8 @@ public final class LoadedPlugin: @unchecked Sendable {
         case RF_PARAM_SIZE: kind = .size
         case RF_PARAM_NUMBER_LIST: kind = .numberList
         case RF_PARAM_JSON: kind = .json
+        case RF_PARAM_COLOR_LIST: kind = .colorList
+        case RF_PARAM_EVENTS: kind = .events
         default:
             throw .invalidDescriptor(path: path, reason: "parameter \"\(name)\" has unknown type \(row.type.rawValue)")
         }

@@ -52,6 +52,11 @@ public final class ParamStore {
             return [color.red, color.green, color.blue, color.alpha]
         case .number(let side)?:
             return [side, side]
+        case .array(let elements)? where elements.contains(where: { $0.stringValue != nil }):
+            // A colour list: r, g, b, a of each colour in turn.
+            let colors = elements.compactMap { $0.stringValue.flatMap(Color.init(hex:)) }
+            guard colors.count == elements.count else { return nil }
+            return colors.flatMap { [$0.red, $0.green, $0.blue, $0.alpha] }
         case .array(let elements)?:
             let numbers = elements.compactMap(\.doubleValue)
             return numbers.count == elements.count ? numbers : nil

@@ -78,6 +78,11 @@ enum ParameterValidator {
             return numbers.first { !inRange($0) }.map(outOfRange)
         case .json:
             return nil
+        case .colorList:
+            return checkColorList(value, parameter)
+        case .events:
+            // `EventLog` has read and checked the events, file or list, before this.
+            return value.arrayValue == nil ? "expected a list of events or a file name, got \(shown)" : nil
         }
     }
 

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import RenderFarmPluginABI
 
@@ -60,6 +61,13 @@ public struct PluginCatalog: Sendable {
     /// Opens one library and reads its descriptor. Libraries stay loaded for the life of the
     /// process: unloading a Swift plugin breaks later runtime type checks (DESIGN.md §8).
     static func load(_ path: String) throws(PluginLoadError) -> LoadedPlugin {
+        // dlopen opens the file itself and would wait on a named pipe: refuse anything but a regular
+        // file first (the folder is the operator's search path, so the window until dlopen is benign).
+        do {
+            try InputFile.check(path)
+        } catch {
+            throw .cannotOpen(path: path, reason: error.reason)
+        }
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
             throw .cannotOpen(path: path, reason: reason)

@@ -30,6 +30,39 @@ public struct PluginParameter: Sendable, Equatable {
         case size
         case numberList = "number list"
         case json
+        case colorList = "color list"
+        /// Timed events (`RF_PARAM_EVENTS`): `choices` holds the fields as `name:type`.
+        case events
+    }
+
+    /// One field of an events parameter besides `time`, parsed from its `choices`.
+    public struct EventField: Sendable, Equatable {
+        public var name: String
+        /// The field as a parameter of its own, to check values with.
+        public var parameter: PluginParameter
+    }
+
+    /// The fields of an events parameter (empty for other kinds).
+    public var eventFields: [EventField] {
+        guard kind == .events else { return [] }
+        return choices.compactMap { text in
+            let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else { return nil }
+            var choices: [String] = []
+            var kind: Kind
+            if parts[1].hasPrefix("enum=") {
+                kind = .choice
+                choices = parts[1].dropFirst(5).split(separator: "/").map(String.init)
+            } else {
+                kind = Kind(rawValue: parts[1]) ?? .json
+                if ![.number, .integer, .bool, .color, .point, .size, .string].contains(kind) { kind = .json }
+            }
+            return EventField(
+                name: parts[0],
+                parameter: PluginParameter(
+                    name: parts[0], kind: kind, defaultValue: nil, min: -.infinity, max: .infinity, choices: choices,
+                    doc: ""))
+        }
     }
 
     public var name: String
@@ -43,7 +76,7 @@ public struct PluginParameter: Sendable, Equatable {
 
     /// The bounds as text, e.g. "0…120", or nil when unbounded.
     public var rangeText: String? {
-        let numeric: Set<Kind> = [.number, .integer, .point, .rect, .size, .numberList]
+        let numeric: Set<Kind> = [.number, .integer, .point, .rect, .size, .numberList, .colorList]
         guard numeric.contains(kind), min.isFinite || max.isFinite else { return nil }
         func format(_ value: Double) -> String { value.isFinite ? JSONValue.number(value).serialized() : "" }
         return "\(format(min))…\(format(max))"
@@ -52,6 +85,9 @@ public struct PluginParameter: Sendable, Equatable {
     /// A one-line description of the type, e.g. `enum (bezier|paced)` or `number 0…120`.
     public var typeText: String {
         if kind == .choice { return "enum (\(choices.joined(separator: "|")))" }
+        if kind == .events {
+            return "events (time" + eventFields.map { ", \($0.name)" }.joined() + "; a list or a .csv/.jsonl file)"
+        }
         return [kind.rawValue, rangeText].compactMap { $0 }.joined(separator: " ")
     }
 }

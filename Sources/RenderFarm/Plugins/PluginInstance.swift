@@ -34,7 +34,7 @@ final class PluginInstance: @unchecked Sendable {
                     var args = rf_create_args(params_json: text, params: handle, access: access)
                     var ctx = context
                     return plugin.reportingFaults(frame: -1) {
-                        plugin.descriptor.pointee.create?(&args, &ctx, &created, buffer, capacity) ?? -1
+                        plugin.create(&args, &ctx, &created, buffer, capacity)
                     }
                 }
             }

@@ -90,7 +90,7 @@ public enum ContactSheet {
                     throw .frameMissing(index: index, directory: output.directory)
                 }
                 do {
-                    let surface = try ImageSurface(contentsOfPNG: output.path(of: frame))
+                    let surface = try ImageSurface(contentsOfPNG: output.path(of: frame), limits: .frames)
                     paint(surface, on: context, x: x, y: y, scale: scale, width: cellWidth, height: cellHeight)
                 } catch {
                     throw .frame(index: index, message: error.description)

@@ -39,6 +39,13 @@ public final class PreparedJob: Sendable {
         fingerprint = SHA256.hex(canonical.serialized(sortedKeys: true))
     }
 
+    /// The same job asked for `frames` only (its instances shared); `jobFrames` stays.
+    func with(frames: FrameSet) -> PreparedJob {
+        PreparedJob(
+            job: job, outputDirectory: outputDirectory, frames: frames, jobFrames: jobFrames, layers: layers,
+            canonical: canonical)
+    }
+
     /// The fingerprint of frame `index`: the job's, bound to the frame number.
     public func fingerprint(ofFrame index: Int) -> String {
         Self.fingerprint(job: fingerprint, frame: index)

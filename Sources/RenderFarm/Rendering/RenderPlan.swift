@@ -32,23 +32,46 @@ public struct PlanOptions: Sendable {
 /// folders resolved and confined.
 public enum RenderPlan {
     /// The renderer's version, part of every frame's fingerprint.
-    public static let rendererVersion = "0.2.0"
+    public static let rendererVersion = "0.3.0"
 
     public static func prepare(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
         throws(PlanError) -> [PreparedJob]
     {
         var prepared: [PreparedJob] = []
         var errors: [JobError] = []
+        var whole = options
+        whole.shard = .whole
         for job in jobs {
             do {
-                prepared.append(try prepare(job, catalog: catalog, options: options, jobCount: jobs.count))
+                prepared.append(try prepare(job, catalog: catalog, options: whole, jobCount: jobs.count))
             } catch {
                 errors.append(error)
             }
         }
         errors += sharedFolders(prepared)
-        guard errors.isEmpty else { throw PlanError(errors: errors) }
-        return prepared
+        guard errors.isEmpty else { throw PlanError(errors: merged(errors)) }
+        return options.shard.parts(of: prepared)
+    }
+
+    /// `errors` with the errors of one file joined and repeated issues dropped: the variants of
+    /// a job file share its rows and layers, and a problem in a row is told once.
+    static func merged(_ errors: [JobError]) -> [JobError] {
+        var result: [JobError] = []
+        var positions: [String: Int] = [:]
+        for error in errors {
+            guard case .invalid(let file, let issues) = error else {
+                result.append(error)
+                continue
+            }
+            guard let position = positions[file], case .invalid(_, let earlier) = result[position] else {
+                positions[file] = result.count
+                result.append(error)
+                continue
+            }
+            let known = Set(earlier.map(\.description))
+            result[position] = .invalid(file: file, issues: earlier + issues.filter { !known.contains($0.description) })
+        }
+        return result
     }
 
     /// Jobs of one run whose output folders are the same or nested: each would overwrite or mix
@@ -61,15 +84,12 @@ public enum RenderPlan {
                 let (a, b) = (folders[first], folders[second])
                 guard a == b || b.hasPrefix(a + "/") || a.hasPrefix(b + "/") else { continue }
                 let relation = a == b ? "the same output folder as" : "an output folder nested with that of"
-                errors.append(
-                    .invalid(
-                        file: jobs[second].job.file,
-                        issues: [
-                            JobIssue(
-                                path: "output.dir",
-                                "\(jobs[second].outputDirectory) is \(relation) \(jobs[first].job.file) "
-                                    + "(\(jobs[first].outputDirectory)); give each job its own output.dir")
-                        ]))
+                let other = jobs[first].job.variant.map { "variant \($0.name) of " } ?? ""
+                let issue = JobIssue(
+                    path: "output.dir",
+                    "\(jobs[second].outputDirectory) is \(relation) \(other)\(jobs[first].job.file) "
+                        + "(\(jobs[first].outputDirectory)); give each job its own output.dir")
+                errors.append(.invalid(file: jobs[second].job.file, issues: jobs[second].job.located([issue])))
             }
         }
         return errors
@@ -80,6 +100,8 @@ public enum RenderPlan {
     {
         var job = job
         var issues: [JobIssue] = []
+        // What filling a variant found (unknown placeholders, duplicate names) is told with the rest.
+        let pending = job.variant?.issues ?? []
         if let scale = options.scale { issues += rescale(&job.spec.canvas, to: scale) }
         let spec = job.spec
         var validated: [(LoadedPlugin, JSONObject)] = []
@@ -94,8 +116,14 @@ public enum RenderPlan {
                             + ids.joined(separator: ", ")))
                 continue
             }
+            // A variant's CSV cells take the types the plugin's parameters declare.
+            let typed = job.variant?.typed(layer.params, layer: index, parameters: plugin.info.parameters) ?? layer.params
+            // Event logs are read and checked here, so the plugin gets a checked, sorted list.
+            let (params, eventIssues) = EventLog.resolve(
+                typed, parameters: plugin.info.parameters, path: "layers[\(index)].params", jobDirectory: job.directory)
+            issues += eventIssues
             let (filled, problems) = ParameterValidator.validate(
-                layer.params, against: plugin.info, path: "layers[\(index)].params")
+                params, against: plugin.info, path: "layers[\(index)].params")
             issues += problems
             validated.append((plugin, filled))
         }
@@ -117,7 +145,9 @@ public enum RenderPlan {
         } catch {
             issues.append(JobIssue(path: options.outputOverride == nil ? "output.dir" : "--out", error.description))
         }
-        guard issues.isEmpty else { throw .invalid(file: job.file, issues: issues) }
+        guard issues.isEmpty && pending.isEmpty else {
+            throw .invalid(file: job.file, issues: pending + job.located(issues))
+        }
 
         var instances: [PluginInstance] = []
         for (index, (plugin, params)) in validated.enumerated() {
@@ -138,11 +168,12 @@ public enum RenderPlan {
                 issues.append(JobIssue(path: "layers[\(index)].params", "\(layer.effect): \(message)"))
             }
         }
-        guard issues.isEmpty else { throw .invalid(file: job.file, issues: issues) }
+        guard issues.isEmpty && pending.isEmpty else {
+            throw .invalid(file: job.file, issues: pending + job.located(issues))
+        }
         let canonical = canonicalJSON(spec, layers: validated)
         return PreparedJob(
-            job: job, outputDirectory: outputDirectory, frames: options.shard.part(of: frames),
-            jobFrames: frames, layers: instances, canonical: canonical)
+            job: job, outputDirectory: outputDirectory, frames: frames, layers: instances, canonical: canonical)
     }
 
     /// Applies `--scale`: the same limits as the job file's `canvas.scale`.

@@ -47,6 +47,7 @@ public enum RenderSession {
             return try FolderLock.acquire(job.outputDirectory, shard: options.shard, task: task)
         }
         defer { withExtendedLifetime(locks) {} }
+        try VariantIndex.write(for: jobs)
         let states = try zip(jobs, locks).map { job, lock throws(OutputError) in
             try JobState(job: job, options: options, holder: lock.holder)
         }

@@ -29,13 +29,7 @@ struct PluginsCommand: Command {
         catalog.diagnostics.forEach { terminal.note("renderfarm: warning: \($0)") }
         var plugins = catalog.sorted
         if let id = arguments.positionals.first {
-            guard let plugin = catalog[id] else {
-                let ids = catalog.plugins.keys.sorted()
-                terminal.error(
-                    "no plugin \"\(id)\"" + Suggestion.hint(for: id, in: ids)
-                        + "; installed: " + (ids.isEmpty ? "none" : ids.joined(separator: ", ")))
-                return .unavailable
-            }
+            guard let plugin = CommonOptions.plugin(id, in: catalog, terminal: terminal) else { return .unavailable }
             plugins = [plugin]
         }
         if arguments.flag("--json") {

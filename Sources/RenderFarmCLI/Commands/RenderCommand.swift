@@ -40,7 +40,7 @@ struct RenderCommand: Command {
             OptionSpec(names: ["--force"], value: nil, help: "Render every frame, even ones already done."),
             OptionSpec(names: ["--fail-fast"], value: nil, help: "Stop at the first frame that fails."),
             OptionSpec(names: ["--progress"], value: "MODE", help: "auto (bar on a terminal), plain, json or none."),
-            CommonOptions.pluginPath,
+            CommonOptions.pluginPath, CommonOptions.variants,
             scaleOption,
             OptionSpec(
                 names: ["--video"], value: "FILE", help: "Render one job straight into this video (see encode)."),

@@ -34,7 +34,7 @@ struct SubmitCommand: Command {
             OptionSpec(names: ["--shard-mode"], value: "MODE", help: "contiguous (default) or interleaved."),
             OptionSpec(names: ["--dry-run"], value: nil, help: "Print the scripts; write and submit nothing."),
             OptionSpec(names: ["--wait"], value: nil, help: "Wait for the merge job and report the result."),
-            CommonOptions.pluginPath,
+            CommonOptions.pluginPath, CommonOptions.variants,
         ] + RenderCommand.isolateOptions,
         positionals: 1...Int.max)
 
@@ -73,26 +73,33 @@ struct SubmitCommand: Command {
         case .failure(let code): return code
         }
         guard let first = jobs.first else { return .noInput }
-        guard jobs.count == 1 || out != nil else {
+        // The variants of one job file each have their own folder; other batches need --out.
+        let files = jobs.map(\.job.file).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let variants = files.count == 1 && first.job.variant != nil
+        guard jobs.count == 1 || out != nil || variants else {
             terminal.error(
                 "submitting \(jobs.count) jobs needs --out DIR (each job renders into DIR/<name>)\n"
                     + "see `renderfarm submit --help`")
             return .usage
         }
-        let folder = out ?? first.outputDirectory
+        let folder =
+            out ?? (variants ? (first.outputDirectory as NSString).deletingLastPathComponent : first.outputDirectory)
         let scripts: SlurmScripts
         do {
             scripts = try SlurmScripts(
                 SlurmScripts.Request(
-                    executable: Self.executable(), jobFiles: jobs.map(\.job.file), output: folder,
+                    executable: Self.executable(), jobFiles: files, output: variants && out == nil ? nil : folder,
                     jobFolders: jobs.map(\.outputDirectory),
                     scriptFolder: (folder as NSString).appendingPathComponent("slurm"),
                     pluginPath: Self.pluginFolders(arguments.all("--plugin-path")),
-                    name: jobs.count == 1 ? first.job.spec.name : "\(first.job.spec.name)+\(jobs.count - 1)",
+                    name: jobs.count == 1 || variants
+                        ? first.job.variant?.batch.name ?? first.job.spec.name
+                        : "\(first.job.spec.name)+\(jobs.count - 1)",
                     tasks: tasks, maxRunning: maxRunning, partition: arguments.value("--partition"),
                     time: arguments.value("--time"), cpusPerTask: cpusPerTask, concurrency: concurrency,
                     frames: arguments.value("--frames"), interleaved: interleaved, isolate: arguments.flag("--isolate"),
-                    frameTimeout: frameTimeout))
+                    frameTimeout: frameTimeout, variants: arguments.value("--variants"),
+                    outputRoot: out == nil ? arguments.value("--output-root").map(Self.absolute) : nil))
         } catch {
             terminal.error("\(error.description)\nsee `renderfarm submit --help`")
             return .usage
@@ -213,6 +220,8 @@ struct SubmitCommand: Command {
     }
 
     /// The plugin search path that exists here, absolute and in order, for the tasks' --plugin-path.
+    static func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
+
     static func pluginFolders(_ extra: [String]) -> [String] {
         PluginCatalog.searchPath(extra: extra).filter { folder in
             var isDirectory: ObjCBool = false

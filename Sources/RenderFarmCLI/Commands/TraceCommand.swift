@@ -14,7 +14,7 @@ struct TraceCommand: Command {
             """,
         options: [
             OptionSpec(names: ["--frames"], value: "SET", help: "Trace these frames (default: the job's frame set)."),
-            CommonOptions.pluginPath,
+            CommonOptions.pluginPath, CommonOptions.variants,
         ],
         positionals: 1...1)
 

@@ -11,7 +11,7 @@ struct ValidateCommand: Command {
             the value and the allowed range. Runs each plugin's create step too, so a job that
             validates will render. Exit 0 when valid, 65 when not, 66 when a file is missing.
             """,
-        options: [CommonOptions.pluginPath],
+        options: [CommonOptions.pluginPath, CommonOptions.variants],
         positionals: 1...Int.max)
 
     let arguments: ParsedArguments
@@ -34,7 +34,7 @@ struct ValidateCommand: Command {
                 let points = "\(format(canvas.width))×\(format(canvas.height)) pt @\(format(canvas.scale))x"
                 let pixels = "\(canvas.pixelWidth)×\(canvas.pixelHeight) px"
                 terminal.print(
-                    "ok: \(prepared.job.file): \(spec.frames.count) frames, \(points) (\(pixels)), "
+                    "ok: \(prepared.job.file)\(prepared.job.variant.map { " [variant \($0.name)]" } ?? ""): \(spec.frames.count) frames, \(points) (\(pixels)), "
                         + "\(format(spec.fps)) fps, layers: \(effects)")
             }
             return .ok

@@ -11,7 +11,7 @@ struct WorkerCommand: Command {
         abstract: "A worker process of `render --isolate` (started by render, not by hand).",
         usage: "worker JOB|DIR … [--plugin-path DIR] [--out DIR] [--output-root DIR] [--frames SET] [--scale S]",
         options: [
-            CommonOptions.pluginPath,
+            CommonOptions.pluginPath, CommonOptions.variants,
             OptionSpec(names: ["--out"], value: "DIR", help: "As render's."),
             OptionSpec(names: ["--output-root"], value: "DIR", help: "As render's."),
             OptionSpec(names: ["--frames"], value: "SET", help: "As render's."),
@@ -31,7 +31,7 @@ struct WorkerCommand: Command {
     static func arguments(for render: ParsedArguments, scale: Double?) -> [String] {
         var command = [spec.name] + render.positionals
         for folder in render.all("--plugin-path") { command += ["--plugin-path", folder] }
-        for name in ["--out", "--output-root", "--frames"] {
+        for name in ["--out", "--output-root", "--frames", "--variants"] {
             if let value = render.value(name) { command += [name, value] }
         }
         if let scale { command += ["--scale", "\(scale)"] }

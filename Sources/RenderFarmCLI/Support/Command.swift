@@ -14,39 +14,60 @@ enum CommonOptions {
     static let pluginPath = OptionSpec(
         names: ["--plugin-path"], value: "DIR", help: "Search DIR for plugins first (repeatable).", repeatable: true)
 
+    static let variants = OptionSpec(
+        names: ["--variants"], value: "NAMES",
+        help: "Only these variants of jobs with variants: names or 0-based indexes, e.g. alice@2x,3,5-7.")
+
     static func catalog(_ arguments: ParsedArguments) -> PluginCatalog {
         PluginCatalog.discover(searchPath: PluginCatalog.searchPath(extra: arguments.all("--plugin-path")))
     }
 
-    /// Expands job arguments: files as given, folders into their `*.json` files, sorted.
-    static func jobFiles(_ paths: [String]) -> [String] {
-        paths.flatMap { path -> [String] in
+    /// A job file to load: given on the command line, or found by scanning a folder.
+    struct JobFile: Equatable {
+        var path: String
+        var scanned: Bool
+    }
+
+    /// Expands job arguments: files as given, folders into their `*.json` entries, sorted. What an entry
+    /// is gets decided when it is opened (`JobLoader`), not here.
+    static func jobFiles(_ paths: [String]) -> [JobFile] {
+        paths.flatMap { path -> [JobFile] in
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
                 let names = try? FileManager.default.contentsOfDirectory(atPath: path)
-            else { return [path] }
-            return names.filter { $0.hasSuffix(".json") }.sorted().map { (path as NSString).appendingPathComponent($0) }
+            else { return [JobFile(path: path, scanned: false)] }
+            return names.filter { $0.hasSuffix(".json") }.sorted().map {
+                JobFile(path: (path as NSString).appendingPathComponent($0), scanned: true)
+            }
         }
     }
 
-    /// Loads every job file, reporting every failure; nil when any failed.
+    /// Loads every job file, reporting every failure; a folder's entry that is not a regular file (a
+    /// named pipe, a socket, a device, a folder) is skipped with a warning.
     static func loadJobs(_ paths: [String], terminal: Terminal) -> Result<[LoadedJob], ExitCode> {
-        let files = jobFiles(paths)
-        guard !files.isEmpty else {
-            terminal.error("no job files found in \(paths.joined(separator: " "))")
-            return .failure(.noInput)
-        }
         var jobs: [LoadedJob] = []
         var worst: ExitCode?
+        var skipped = 0
+        let files = jobFiles(paths)
         for file in files {
             do {
-                jobs.append(try JobLoader.load(file))
+                jobs += try JobLoader.loadAll(file.path)
             } catch {
+                if case .notAFile = error, file.scanned {
+                    terminal.note("renderfarm: warning: \(error.description); skipped")
+                    skipped += 1
+                    continue
+                }
                 terminal.error(error.description)
                 if worst != .noInput { worst = ExitCode(error) }
             }
         }
         if let worst { return .failure(worst) }
+        guard files.count > skipped else {
+            let also = skipped > 0 ? " (\(skipped) skipped)" : ""
+            terminal.error("no job files found in \(paths.joined(separator: " "))\(also)")
+            return .failure(.noInput)
+        }
         return .success(jobs)
     }
 
@@ -54,10 +75,18 @@ enum CommonOptions {
     static func prepare(_ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal)
         -> Result<[PreparedJob], ExitCode>
     {
-        let jobs: [LoadedJob]
+        var jobs: [LoadedJob]
         switch loadJobs(paths, terminal: terminal) {
         case .success(let loaded): jobs = loaded
         case .failure(let code): return .failure(code)
+        }
+        if let selection = arguments.value("--variants") {
+            switch VariantSelection.pick(selection, from: jobs) {
+            case .success(let picked): jobs = picked
+            case .failure(let error):
+                terminal.error("\(error.message)\nsee `renderfarm \(arguments.spec.name) --help`")
+                return .failure(.usage)
+            }
         }
         let catalog = catalog(arguments)
         if catalog.plugins.isEmpty {

@@ -24,7 +24,7 @@ public enum ExitCode: Int32, Sendable {
 
     init(_ error: JobError) {
         switch error {
-        case .missing, .unreadable: self = .noInput
+        case .missing, .unreadable, .notAFile: self = .noInput
         case .syntax, .invalid: self = .dataError
         }
     }

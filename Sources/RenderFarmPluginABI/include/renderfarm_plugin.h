@@ -15,14 +15,28 @@
  *     trace(instance, frame, ...)     optional, for `renderfarm trace` and fidelity tests
  *     destroy(instance)               once, after the job's last frame
  *
- * Discovery (DESIGN.md §3): `--plugin-path`, then RENDERFARM_PLUGIN_PATH (colon-separated),
- * then the folder of the running executable, then <prefix>/lib/renderfarm/plugins. The host
+ * Discovery: `--plugin-path`, then RENDERFARM_PLUGIN_PATH (colon-separated), then the folder
+ * of the running executable (symlinks resolved), then <prefix>/lib/renderfarm/plugins, where
+ * <prefix> is the folder above that executable's folder (`make install` puts the binary in
+ * <prefix>/bin and the plugins there; `pkg-config --variable=plugindir renderfarm-plugin`). The host
  * loads every `*.so` there with dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) and never unloads
  * a plugin. Jobs name an effect by its id only, never by a path.
  *
  * Determinism contract: the pixels a plugin draws for frame `index` may depend only on its
  * parameters, the context (canvas, fps, seed, ...) and the frame; never on wall-clock time,
- * on the order frames are rendered in, or on global state mutated by render().
+ * on the order frames are rendered in, or on global state mutated by render(). Draw random
+ * numbers in create() from the layer's seed (rf_derive_seed, rf_random below), never from
+ * rand() or the clock. The host renders frames in any order, on several threads and in several
+ * processes, and expects frame k to have the same bytes every time.
+ *
+ * Output: a plugin writes nothing to stdout (the host's results go there) and reports problems
+ * only through its status codes and `err` buffers. `renderfarm plugin check LIB` tests these
+ * rules, the descriptor and the parameter table before a plugin ships.
+ *
+ * Compatibility: this header only grows. Fields are added at the end of structs a plugin fills
+ * (read by the host only when `struct_size` covers them), parameter types and flags get new
+ * values, and inline helpers are added; a plugin built against an older v1 header keeps loading.
+ * A host that does not know a parameter type refuses the plugin with a diagnostic naming it.
  */
 #ifndef RENDERFARM_PLUGIN_H
 #define RENDERFARM_PLUGIN_H
@@ -71,6 +85,15 @@ typedef enum rf_param_type {
     RF_PARAM_SIZE = 8,        /* a number (square / diameter) or [width, height]; min/max apply */
     RF_PARAM_NUMBER_LIST = 9, /* [number, ...]; min/max apply to each element */
     RF_PARAM_JSON = 10,       /* any JSON value, checked by the plugin's create() */
+    RF_PARAM_COLOR_LIST = 11, /* ["#RRGGBB" or "#RRGGBBAA", ...]; min/max bound the count */
+    /* Timed events (added in ABI v1; older hosts refuse a plugin that declares it). A job gives
+     * a list of objects, or a .csv, .json or .jsonl file in its folder. The host reads it, checks
+     * every event's "time" (layer seconds, min…max) and the fields `choices` declares as
+     * "name:type|name:type|…" (type: number, integer, bool, color, point, size, string, or
+     * enum=a/b/c), sorts the events by time, and hands create() the list as JSON:
+     * [{"time": 1.5, "color": "#FF0000"}, …] (read it with access->json). The plugin never
+     * reads the file; its content is part of every frame's fingerprint. */
+    RF_PARAM_EVENTS = 16,
 } rf_param_type;
 
 /* Flags of a parameter. */
@@ -109,8 +132,9 @@ typedef struct rf_params rf_params; /* opaque, owned by the host */
 typedef struct rf_param_access {
     int (*number)(const rf_params *p, const char *name, double *out); /* NUMBER, INTEGER, BOOL */
     /* COLOR → straight r, g, b, a in 0…1; POINT → x, y; RECT → x, y, width, height;
-     * SIZE → width, height; NUMBER_LIST → the elements. Writes at most `cap` values and
-     * returns how many the value has. */
+     * SIZE → width, height; NUMBER_LIST → the elements; COLOR_LIST → r, g, b, a of each colour
+     * in turn (4 values per colour). Writes at most `cap` values and returns how many the value
+     * has. The typed helpers below (rf_param_color, rf_param_colors, ...) wrap these getters. */
     size_t (*numbers)(const rf_params *p, const char *name, double *out, size_t cap);
     const char *(*string)(const rf_params *p, const char *name); /* STRING, ENUM; else NULL */
     const char *(*json)(const rf_params *p, const char *name);   /* any value as JSON; else NULL */
@@ -167,6 +191,17 @@ typedef struct rf_plugin {
      * A host reads it only when struct_size covers it, so plugins built against an older
      * header (whose struct_size ends before it) are treated as having no flags. */
     uint32_t flags;
+
+    /* Added in ABI v1 after `flags`, read only when struct_size covers them (NULL when unused).
+     * create_with_plugin: create() that also receives the descriptor it is called through. A
+     * host that knows the field calls it instead of create(), which stays required for older
+     * hosts (it may then fail with RF_ERROR_UNSUPPORTED). One set of functions can so serve
+     * several descriptors without global state: EffectKit's Swift export finds the effect to
+     * build through `plugin_data` of the descriptor it is given.
+     * plugin_data: belongs to the plugin; the host never reads it. */
+    int (*create_with_plugin)(const struct rf_plugin *plugin, const rf_create_args *args,
+                              const rf_context *ctx, void **out, char *err, size_t errlen);
+    const void *plugin_data;
 } rf_plugin;
 
 /* Flags of a plugin (rf_plugin.flags). */
@@ -176,14 +211,76 @@ typedef struct rf_plugin {
                                         per worker and copies their pixels into every frame,
                                         which gives the same bytes as drawing them each time. */
 
-/* How seeds are derived (DESIGN.md §4), so C and Swift plugins agree with the host:
- * layer seed = rf_derive_seed(job seed, layer index); item seed = rf_derive_seed(layer seed,
- * item index). SplitMix64's finaliser over the pair: no draw depends on thread or order. */
+/* How seeds are derived, so C and Swift plugins agree with the host: layer seed =
+ * rf_derive_seed(job seed, layer index), where the job seed is the job file's "seed" and the
+ * layer index counts from 0; item seed = rf_derive_seed(layer seed, item index). SplitMix64's
+ * finaliser over the pair: no draw depends on thread, shard or order. */
 static inline uint64_t rf_derive_seed(uint64_t seed, uint64_t index) {
     uint64_t z = seed ^ (0x9E3779B97F4A7C15ull * (index + 1u));
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
+}
+
+/* ---- Helpers for plugins written in C (header-only; nothing here changes the ABI). ---- */
+
+/* A deterministic random stream (SplitMix64), the same as EffectKit's SeededRandom: start it
+ * from an item's seed in create() and draw in a fixed order. */
+typedef struct rf_random {
+    uint64_t state;
+} rf_random;
+
+static inline rf_random rf_random_start(uint64_t seed) {
+    rf_random random = {seed};
+    return random;
+}
+
+/* The next 64 random bits. */
+static inline uint64_t rf_random_next(rf_random *random) {
+    uint64_t z = (random->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A double in [lo, hi) from 53 random bits (EffectKit's `uniform(in: lo...hi)`). */
+static inline double rf_random_uniform(rf_random *random, double lo, double hi) {
+    double unit = (double)(rf_random_next(random) >> 11) * (1.0 / 9007199254740992.0);
+    double value = lo + (hi - lo) * unit;
+    return value < hi ? value : hi;
+}
+
+/* A straight (not premultiplied) colour, each channel in 0…1. */
+typedef struct rf_color {
+    double r, g, b, a;
+} rf_color;
+
+/* Typed getters over rf_create_args, valid during create() only. Each returns 1 and fills *out
+ * when `name` is present with that shape, else 0 (an optional parameter the job left out). */
+static inline int rf_param_number(const rf_create_args *args, const char *name, double *out) {
+    return args->access->number(args->params, name, out);
+}
+
+static inline int rf_param_color(const rf_create_args *args, const char *name, rf_color *out) {
+    double v[4];
+    if (args->access->numbers(args->params, name, v, 4) != 4) return 0;
+    out->r = v[0], out->g = v[1], out->b = v[2], out->a = v[3];
+    return 1;
+}
+
+static inline int rf_param_point(const rf_create_args *args, const char *name, double *x, double *y) {
+    double v[2];
+    if (args->access->numbers(args->params, name, v, 2) != 2) return 0;
+    *x = v[0], *y = v[1];
+    return 1;
+}
+
+/* RF_PARAM_COLOR_LIST: writes at most `cap` colours to `out` (which may be NULL when cap is 0)
+ * and returns how many the list has, so `rf_param_colors(args, name, NULL, 0)` counts them. */
+static inline size_t rf_param_colors(const rf_create_args *args, const char *name, rf_color *out, size_t cap) {
+    /* rf_color is four doubles without padding (checked in abi.c): the getter fills it in place. */
+    size_t values = args->access->numbers(args->params, name, (double *)out, out ? 4 * cap : 0);
+    return values % 4 == 0 ? values / 4 : 0;
 }
 
 /* The entry point every plugin exports. Returns NULL when the plugin cannot serve a host

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The plugin SDK end to end, as a third party uses it: `make install` into a temporary prefix,
+# a symlinked renderfarm in another folder, `renderfarm plugin new` for one C and one Swift plugin
+# outside the repository, both built against the installed SDK, tested and checked with
+# `renderfarm plugin check`, then one job with both and the built-in floating heart rendered at
+# -j 1 and -j 2: every frame must have drawn pixels and the two renders must be byte-identical.
+# INSTALL_CONFIG (debug or release) picks the build that is installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+start=$(date +%s)
+work=$(mktemp -d /tmp/renderfarm-sdk.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+step() { echo; echo "== sdk-check: $* ($(( $(date +%s) - start )) s)"; }
+
+step "make install PREFIX=$prefix"
+make --no-print-directory install PREFIX="$prefix" INSTALL_CONFIG="${INSTALL_CONFIG:-release}" >"$work/install.log" 2>&1 \
+    || { cat "$work/install.log"; exit 1; }
+tail -n 3 "$work/install.log"
+
+step "a symlinked renderfarm in another folder finds the installed plugins"
+mkdir -p "$work/bin"
+ln -s "$prefix/bin/renderfarm" "$work/bin/renderfarm"
+export PATH="$work/bin:$PATH" PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+unset RENDERFARM_PLUGIN_PATH RENDERFARM_SOURCE
+(cd "$work" && renderfarm plugins) >"$work/plugins.txt"
+for id in floating-heart gradient parabolic-drop physics-bounce; do
+    grep -q "^$id " "$work/plugins.txt" || { echo "symlinked renderfarm does not list $id"; exit 1; }
+done
+grep -q "$prefix/lib/renderfarm/plugins/" "$work/plugins.txt"
+# The installed binary and plugins run on the bundled Swift runtime, not the toolchain's folder.
+ldd "$prefix/bin/renderfarm" | grep -q "=> $prefix/bin/../lib/renderfarm/swift/libswiftCore.so"
+test -s "$prefix/share/man/man1/renderfarm.1" && test -s "$prefix/include/renderfarm/renderfarm_plugin.h"
+pkg-config --exists renderfarm-plugin
+# The installed completions load in their shells, and bash completes a subcommand's options.
+bash -n "$prefix/share/bash-completion/completions/renderfarm"
+zsh -n "$prefix/share/zsh/site-functions/_renderfarm"
+fish -n "$prefix/share/fish/vendor_completions.d/renderfarm.fish"
+words=$(bash -c 'source "$1"; COMP_WORDS=(renderfarm plugin new x --lang ""); COMP_CWORD=5; _renderfarm; echo "${COMPREPLY[*]}"' \
+    _ "$prefix/share/bash-completion/completions/renderfarm")
+[ "$words" = "c swift" ] || { echo "bash completion of --lang gave \"$words\""; exit 1; }
+man -l "$prefix/share/man/man1/renderfarm.1" >/dev/null 2>&1 || groff -man -Tutf8 "$prefix/share/man/man1/renderfarm.1" >/dev/null 2>&1 \
+    || echo "(man and groff not installed: the man page was not rendered)"
+echo "ok: $(grep -c '^[a-z]' "$work/plugins.txt") plugins listed by $work/bin/renderfarm"
+
+step "plugin new: a C and a Swift plugin outside the repository"
+mkdir -p "$work/projects"
+cd "$work/projects"
+renderfarm plugin new sdk-bubbles --lang c
+renderfarm plugin new sdk-orbits --lang swift
+
+step "C plugin: make, make test, make check, make install (pkg-config renderfarm-plugin)"
+make -C sdk-bubbles --no-print-directory all test check install
+
+step "Swift plugin: swift build, swift test, plugin check (EffectKit from $(cat "$prefix/share/renderfarm/source-path"))"
+(cd sdk-orbits && swift build -q && swift test -q 2>&1 | tail -n 3)
+renderfarm plugin check sdk-orbits/.build/debug/librenderfarm-sdk-orbits.so
+install -m 644 sdk-orbits/.build/debug/librenderfarm-sdk-orbits.so "$(pkg-config --variable=plugindir renderfarm-plugin)/"
+
+step "one job with both new plugins and the built-in floating heart, at -j 1 and -j 2"
+cat >sdk-job.json <<'JOB'
+{
+  "version": 1,
+  "name": "sdk-check",
+  "seed": 99,
+  "canvas": { "width": 375, "height": 667, "scale": 1, "background": "#00000000" },
+  "fps": 30,
+  "duration": 2,
+  "output": { "dir": "out" },
+  "layers": [
+    { "effect": "sdk-bubbles", "params": { "count": 20, "colors": ["#5AC8FA", "#FF2D55"] } },
+    { "effect": "sdk-orbits", "params": { "count": 10 } },
+    { "effect": "floating-heart", "params": { "rate": 6 } }
+  ]
+}
+JOB
+renderfarm plugins | grep -E '^(sdk-bubbles|sdk-orbits|floating-heart) '
+renderfarm render sdk-job.json -j 1 --out j1 --progress none
+renderfarm render sdk-job.json -j 2 --out j2 --progress none
+frames=$(ls j1/*.png | wc -l)
+[ "$frames" -eq 60 ] || { echo "expected 60 frames, got $frames"; exit 1; }
+for f in j1/*.png; do cmp -s "$f" "j2/$(basename "$f")" || { echo "$f differs between -j 1 and -j 2"; exit 1; }; done
+# Every frame has drawn pixels (the canvas is transparent: some alpha must be non-zero).
+cat >drawn.c <<'C'
+#include <cairo.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        cairo_surface_t *s = cairo_image_surface_create_from_png(argv[i]);
+        if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) { fprintf(stderr, "cannot read %s\n", argv[i]); return 1; }
+        const unsigned char *d = cairo_image_surface_get_data(s);
+        int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+        int stride = cairo_image_surface_get_stride(s), drawn = 0;
+        for (int y = 0; y < h && !drawn; y++)
+            for (int x = 0; x < w && !drawn; x++) drawn = d[y * stride + 4 * x + 3] != 0;
+        if (!drawn) { fprintf(stderr, "%s is blank\n", argv[i]); return 1; }
+        cairo_surface_destroy(s);
+    }
+    return 0;
+}
+C
+cc -O2 -o drawn drawn.c $(pkg-config --cflags --libs cairo)
+./drawn j1/*.png
+echo "ok: $frames frames, each non-blank, byte-identical at -j 1 and -j 2"
+
+step "done"

@@ -1,0 +1,36 @@
+import FileInput
+
+/// Why a PNG file could not be loaded. Messages start with the path.
+public enum ImageFileError: Error, Equatable, CustomStringConvertible {
+    /// Missing, not a regular file, too many bytes, or unreadable.
+    case file(InputFileError)
+    /// The bytes do not start with a PNG signature and header.
+    case notPNG(path: String)
+    /// The header declares more pixels than the limits allow; nothing was decoded.
+    case tooManyPixels(path: String, width: Int, height: Int, limit: String)
+    /// cairo (libpng) could not decode the file.
+    case undecodable(path: String, error: CairoError)
+
+    public var path: String {
+        switch self {
+        case .file(let error): error.path
+        case .notPNG(let path), .tooManyPixels(let path, _, _, _), .undecodable(let path, _): path
+        }
+    }
+
+    public var description: String { message(naming: path) }
+
+    /// The message with `name` standing for the path, e.g. the path as a job file wrote it.
+    public func message(naming name: String) -> String { "\(name) \(reason)" }
+
+    /// What is wrong, without the path: "is a named pipe, not a file".
+    public var reason: String {
+        switch self {
+        case .file(let error): error.reason
+        case .notPNG: "is not a readable PNG (no PNG header)"
+        case .tooManyPixels(_, let width, let height, let limit):
+            "is \(width) × \(height) pixels, too large to draw (\(limit))"
+        case .undecodable(_, let error): "is not a readable PNG (\(error))"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import CCairo
+import FileInput
+
+extension ImageSurface {
+    /// Loads a PNG file: read through `InputFile` (regular files only, never blocking), its size and
+    /// IHDR header checked against `limits`, then decoded by cairo from memory.
+    public convenience init(contentsOfPNG path: String, limits: ImageLimits = .surface, followLastLink: Bool = true)
+        throws(ImageFileError)
+    {
+        let file: InputFile
+        do {
+            file = try InputFile(path, followLastLink: followLastLink)
+        } catch {
+            throw .file(error)
+        }
+        try self.init(png: file, limits: limits)
+    }
+
+    /// Decodes the PNG in an open `file` after checking its size and IHDR header against `limits`.
+    public convenience init(png file: InputFile, limits: ImageLimits) throws(ImageFileError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try file.readAll(limit: limits.maxFileBytes)
+        } catch {
+            throw .file(error)
+        }
+        guard let header = PNGHeader(bytes) else { throw .notPNG(path: file.path) }
+        if let limit = limits.excess(width: header.width, height: header.height) {
+            throw .tooManyPixels(path: file.path, width: header.width, height: header.height, limit: limit)
+        }
+        do {
+            try self.init(pngBytes: bytes, name: file.path)
+        } catch {
+            throw .undecodable(path: file.path, error: error)
+        }
+    }
+
+    /// Decodes PNG bytes with cairo (converted to premultiplied ARGB32); `name` is for messages.
+    convenience init(pngBytes bytes: [UInt8], name: String) throws(CairoError) {
+        var reader = PNGByteReader(bytes: bytes)
+        let surface = withUnsafeMutablePointer(to: &reader) { pointer in
+            cairo_image_surface_create_from_png_stream(
+                { closure, data, length in
+                    guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+                    let reader = closure.assumingMemoryBound(to: PNGByteReader.self)
+                    return reader.pointee.copy(into: data, count: Int(length))
+                }, pointer)
+        }
+        guard let surface else { throw CairoError(CAIRO_STATUS_NO_MEMORY, "reading \(name)") }
+        try self.init(adopting: surface, operation: "reading \(name)")
+    }
+}
+
+/// The cursor cairo's stream reader pulls PNG bytes from.
+private struct PNGByteReader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    mutating func copy(into destination: UnsafeMutablePointer<UInt8>, count: Int) -> cairo_status_t {
+        guard count <= bytes.count - offset else { return CAIRO_STATUS_READ_ERROR }
+        bytes.withUnsafeBufferPointer { source in
+            guard let base = source.baseAddress else { return }
+            destination.update(from: base + offset, count: count)
+        }
+        offset += count
+        return CAIRO_STATUS_SUCCESS
+    }
+}

@@ -1,0 +1,104 @@
+import Glibc
+
+/// The one way RenderFarm opens a file it reads on a user's behalf: job files, files found by scanning
+/// a folder, image assets, manifests, job records, journals and frames.
+///
+/// The file is opened with `O_NONBLOCK` (opening a named pipe or a device never waits) and, when asked,
+/// `O_NOFOLLOW` (a final symbolic link is refused, for paths already resolved by confinement rules).
+/// `fstat` on the open descriptor then decides: anything but a regular file is refused, so there is no
+/// window between a check and the open. Size limits are enforced on the same descriptor, and the read
+/// stops at the limit even if the file grows meanwhile.
+///
+/// Owns its descriptor (closed on deinit); not `Sendable`, use it on one thread.
+public final class InputFile {
+    /// The path as the caller gave it, for messages.
+    public let path: String
+    /// Size in bytes when the file was opened.
+    public let size: Int
+    /// Device, inode, size and modification time of the open file: a cache key.
+    public let identity: FileIdentity
+    private let descriptor: Int32
+
+    /// Opens the regular file at `path`; `followLastLink: false` refuses a symbolic link as the last
+    /// component (`O_NOFOLLOW`).
+    public init(_ path: String, followLastLink: Bool = true) throws(InputFileError) {
+        guard !path.utf8.contains(0) else { throw .unreadable(path: path, reason: "the path contains a NUL byte") }
+        let flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (followLastLink ? 0 : O_NOFOLLOW)
+        let fd = open(path, flags)
+        guard fd >= 0 else { throw Self.openError(errno, path, followLastLink: followLastLink) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw .unreadable(path: path, reason: Self.reason(code))
+        }
+        let kind = FileKind(mode: info.st_mode)
+        guard kind == .regular else {
+            close(fd)
+            throw .notAFile(path: path, kind: kind)
+        }
+        self.path = path
+        descriptor = fd
+        size = Int(info.st_size)
+        identity = FileIdentity(info)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Reads the whole file at `path` (see `init`); files over `limit` bytes are refused unread.
+    public static func read(_ path: String, limit: Int, followLastLink: Bool = true) throws(InputFileError)
+        -> [UInt8]
+    {
+        try InputFile(path, followLastLink: followLastLink).readAll(limit: limit)
+    }
+
+    /// Refuses anything at `path` that is not a regular file, without reading it: for files another
+    /// program reads (ffmpeg reading frames).
+    public static func check(_ path: String) throws(InputFileError) {
+        _ = try InputFile(path)
+    }
+
+    /// The rest of the file; throws `tooLarge` when it has more than `limit` bytes.
+    public func readAll(limit: Int) throws(InputFileError) -> [UInt8] {
+        guard size <= limit else { throw .tooLarge(path: path, bytes: size, limit: limit) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(size)
+        while true {
+            let chunk = try read(upTo: 1 << 20)
+            if chunk.isEmpty { return bytes }
+            bytes.append(contentsOf: chunk)
+            // The file grew after fstat: still refuse anything over the limit.
+            guard bytes.count <= limit else { throw .tooLarge(path: path, bytes: bytes.count, limit: limit) }
+        }
+    }
+
+    /// Up to `count` bytes from the current position; empty at the end of the file.
+    public func read(upTo count: Int) throws(InputFileError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: max(1, count))
+        while true {
+            let result = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, count) }
+            if result >= 0 {
+                buffer.removeLast(buffer.count - result)
+                return buffer
+            }
+            guard errno == EINTR else { throw .unreadable(path: path, reason: Self.reason(errno)) }
+        }
+    }
+
+    private static func openError(_ code: Int32, _ path: String, followLastLink: Bool) -> InputFileError {
+        switch code {
+        case ENOENT, ENOTDIR: return .missing(path: path)
+        // O_NOFOLLOW on a link.
+        case ELOOP where !followLastLink: return .notAFile(path: path, kind: .symbolicLink)
+        // open(2) of a socket, or of a device without a driver: say what it is.
+        case ENXIO, EOPNOTSUPP:
+            if let kind = FileKind(path: path, followLastLink: followLastLink), kind != .regular {
+                return .notAFile(path: path, kind: kind)
+            }
+            return .unreadable(path: path, reason: reason(code))
+        default: return .unreadable(path: path, reason: reason(code))
+        }
+    }
+
+    private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

@@ -1,0 +1,8 @@
+import CairoKit
+
+extension ImageLimits {
+    /// Rendered frames and references read back (`compare`, `preview` of an output folder): the canvas
+    /// limits of a job file, files up to 1 GiB.
+    static let frames = ImageLimits(
+        maxFileBytes: 1 << 30, maxSide: Int(JobDecoder.Limits.maxSide), maxPixels: JobDecoder.Limits.maxPixels)
+}

@@ -1,0 +1,128 @@
+import Foundation
+import StrictJSON
+
+/// Rows of data a job refers to (`variants.rows`, a layer's `events`): a CSV, JSON or JSONL file
+/// in the job's folder, or an inline list of objects. Every row knows where it came from, so a
+/// problem in it is reported at its line.
+struct DataRows: Sendable, Equatable {
+    struct Row: Sendable, Equatable {
+        /// Where the row is: `streamers.csv:7`, `events.jsonl:12` or `variants.rows[3]`.
+        var origin: String
+        var values: JSONObject
+        /// Whether the values are CSV text, to be typed by the place they are used in.
+        var isText: Bool
+    }
+
+    var rows: [Row]
+    /// Column names in the order the source first names them.
+    var columns: [String]
+
+    static let maxRows = 1_000_000
+
+    /// Reads `value` found at `path` of the job: a file name or a list of objects.
+    static func load(_ value: JSONValue, path: String, jobDirectory: String) -> Result<DataRows, JobIssue> {
+        switch value {
+        case .array(let list):
+            var rows: [Row] = []
+            for (index, element) in list.enumerated() {
+                guard let object = element.objectValue else {
+                    return .failure(JobIssue(path: "\(path)[\(index)]", "expected an object, got \(element.typeName)"))
+                }
+                rows.append(Row(origin: "\(path)[\(index)]", values: object, isText: false))
+            }
+            return .success(DataRows(rows: rows))
+        case .string(let file):
+            let bytes: [UInt8]
+            switch DataFile.read(file, jobDirectory: jobDirectory) {
+            case .success(let read): bytes = read
+            case .failure(let problem): return .failure(JobIssue(path: path, problem.message))
+            }
+            let name = (file as NSString).lastPathComponent
+            let lowered = file.lowercased()
+            let parsed =
+                lowered.hasSuffix(".csv")
+                ? csv(bytes, name: name)
+                : lowered.hasSuffix(".jsonl") || lowered.hasSuffix(".ndjson")
+                    ? jsonLines(bytes, name: name)
+                    : lowered.hasSuffix(".json")
+                        ? json(bytes, name: name)
+                        : .failure(DataProblem("\(file): expected a .csv, .json or .jsonl file"))
+            switch parsed {
+            case .success(let rows):
+                guard rows.rows.count <= maxRows else {
+                    return .failure(JobIssue(path: path, "\(file) has \(rows.rows.count) rows; at most \(maxRows)"))
+                }
+                return .success(rows)
+            case .failure(let problem): return .failure(JobIssue(path: path, problem.message))
+            }
+        default:
+            return .failure(
+                JobIssue(
+                    path: path, "expected a file name (.csv, .json, .jsonl) or a list of objects, got \(value.typeName)"
+                ))
+        }
+    }
+
+    private init(rows: [Row]) {
+        self.rows = rows
+        var seen: Set<String> = []
+        columns = rows.flatMap(\.values.keys).filter { seen.insert($0).inserted }
+    }
+
+    private static func csv(_ bytes: [UInt8], name: String) -> Result<DataRows, DataProblem> {
+        do {
+            let table = try CSVTable(parsing: bytes)
+            let rows = table.records.map { record in
+                Row(
+                    origin: "\(name):\(record.line)",
+                    values: JSONObject(zip(table.header, record.fields).map { (key: $0, value: .string($1)) }),
+                    isText: true)
+            }
+            var result = DataRows(rows: rows)
+            result.columns = table.header
+            return .success(result)
+        } catch {
+            return .failure(DataProblem("\(name):\(error.line): \(error.message)"))
+        }
+    }
+
+    private static func json(_ bytes: [UInt8], name: String) -> Result<DataRows, DataProblem> {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes, limits: limits)
+        } catch {
+            return .failure(DataProblem("\(name): \(error)"))
+        }
+        guard let list = value.arrayValue else { return .failure(DataProblem("\(name): expected a list of objects")) }
+        var rows: [Row] = []
+        for (index, element) in list.enumerated() {
+            guard let object = element.objectValue else {
+                return .failure(DataProblem("\(name): element \(index) is \(element.typeName), not an object"))
+            }
+            rows.append(Row(origin: "\(name)[\(index)]", values: object, isText: false))
+        }
+        return .success(DataRows(rows: rows))
+    }
+
+    private static func jsonLines(_ bytes: [UInt8], name: String) -> Result<DataRows, DataProblem> {
+        var rows: [Row] = []
+        for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
+        {
+            guard line.contains(where: { ![0x20, 0x09, 0x0D].contains($0) }) else { continue }
+            let value: JSONValue
+            do {
+                value = try JSONParser.parse(line, limits: limits)
+            } catch {
+                return .failure(DataProblem("\(name):\(number + 1): \(error.message)"))
+            }
+            guard let object = value.objectValue else {
+                return .failure(DataProblem("\(name):\(number + 1): expected an object, got \(value.typeName)"))
+            }
+            rows.append(Row(origin: "\(name):\(number + 1)", values: object, isText: false))
+        }
+        return .success(DataRows(rows: rows))
+    }
+
+    private static let limits = JSONParser.Limits(
+        maxBytes: DataFile.maxBytes, maxDepth: 16, maxStringBytes: 4096, maxContainerCount: 10_000_000)
+}

@@ -1,0 +1,100 @@
+import StrictJSON
+
+/// A layer's timed events (`RF_PARAM_EVENTS`): read from a CSV, JSON or JSONL file in the job's
+/// folder or from an inline list, each event checked against the fields the plugin declares,
+/// sorted by time, and handed to the plugin as a JSON list. The plugin reads no file, and the
+/// events are part of the frames' fingerprint like any parameter.
+enum EventLog {
+    /// Problems told per events parameter before the rest are counted.
+    static let maxIssues = 20
+
+    /// `params` with every events parameter replaced by its checked, sorted list.
+    static func resolve(
+        _ params: JSONObject, parameters: [PluginParameter], path: String, jobDirectory: String
+    ) -> (JSONObject, [JobIssue]) {
+        var params = params
+        var issues: [JobIssue] = []
+        for parameter in parameters where parameter.kind == .events {
+            guard let value = params[parameter.name] else { continue }
+            let place = "\(path).\(parameter.name)"
+            switch DataRows.load(value, path: place, jobDirectory: jobDirectory) {
+            case .failure(let issue):
+                issues.append(issue)
+                // Told once: the empty list keeps the parameter check from repeating it.
+                params[parameter.name] = .array([])
+            case .success(let rows):
+                let (events, problems) = check(rows, parameter: parameter)
+                if problems.count > maxIssues {
+                    issues += problems.prefix(maxIssues)
+                    issues.append(JobIssue(path: place, "… and \(problems.count - maxIssues) more problems in its events"))
+                } else {
+                    issues += problems
+                }
+                params[parameter.name] = .array(events)
+            }
+        }
+        return (params, issues)
+    }
+
+    /// The events of `rows` in time order (stable), and every problem, each at its row.
+    private static func check(_ rows: DataRows, parameter: PluginParameter) -> ([JSONValue], [JobIssue]) {
+        let fields = parameter.eventFields
+        let names = ["time"] + fields.map(\.name)
+        let time = PluginParameter(
+            name: "time", kind: .number, defaultValue: nil, min: parameter.min.isFinite ? parameter.min : 0,
+            max: parameter.max.isFinite ? parameter.max : 86_400, choices: [], doc: "")
+        var events: [(time: Double, value: JSONValue)] = []
+        var issues: [JobIssue] = []
+        // A file's columns are checked once, not on every row.
+        let file = rows.rows.first { $0.isText }?.origin.split(separator: ":").first.map(String.init)
+        if let file {
+            for column in rows.columns where !names.contains(column) {
+                issues.append(
+                    JobIssue(
+                        path: "",
+                        "\(file): column \"\(column)\" is not a field of \(parameter.name)"
+                            + Suggestion.hint(for: column, in: names) + "; fields: " + names.joined(separator: ", ")))
+            }
+        }
+        for row in rows.rows {
+            func problem(_ field: String, _ message: String) {
+                // Rows of a file are told at their line; inline rows by their place in the job.
+                issues.append(
+                    row.isText || !row.origin.hasPrefix("layers[")
+                        ? JobIssue(path: "", "\(row.origin): \(field): \(message)")
+                        : JobIssue(path: "\(row.origin).\(field)", message))
+            }
+            var event = JSONObject()
+            var valid = true
+            for key in row.values.keys where !names.contains(key) {
+                valid = false
+                guard !row.isText else { continue }
+                problem(
+                    key,
+                    "not a field of \(parameter.name)" + Suggestion.hint(for: key, in: names) + "; fields: "
+                        + names.joined(separator: ", "))
+            }
+            for field in [time] + fields.map(\.parameter) {
+                guard let raw = row.values[field.name] else { continue }
+                var value = raw
+                if row.isText, let text = raw.stringValue {
+                    // An empty cell leaves the field out; other cells take the field's type.
+                    if text.isEmpty { continue }
+                    value = [.string, .choice, .color].contains(field.kind) ? .string(text) : Template.inferred(text)
+                }
+                if let message = ParameterValidator.check(value, field) {
+                    problem(field.name, message)
+                    valid = false
+                }
+                event[field.name] = value
+            }
+            guard let seconds = event["time"]?.doubleValue else {
+                if row.values["time"] == nil { problem("time", "missing (seconds from the layer's start)") }
+                continue
+            }
+            if valid { events.append((seconds, .object(event))) }
+        }
+        let sorted = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+        return (sorted.map(\.element.value), issues)
+    }
+}

@@ -1,0 +1,96 @@
+import StrictJSON
+
+/// One variant of a job with `variants`: which row and matrix values it was made from.
+public struct JobVariant: Sendable, Equatable {
+    /// The variant's name (`variants.name` filled in), unique in its batch; also its folder name.
+    public var name: String
+    /// Position in the batch, 0-based.
+    public var index: Int
+    /// Where its row is (`streamers.csv:7`), or `variants.matrix` for a matrix without rows.
+    public var origin: String
+    /// Every value it was made from: the row's columns and the matrix key paths.
+    public var values: JSONObject
+    /// The places of the job that placeholders or matrix keys filled, by path.
+    var filled: [String: Filled]
+    /// Every variant of the same job file, for `variants.json`.
+    public var batch: VariantBatch
+    /// Problems found while filling the variant, told when it is planned.
+    var issues: [JobIssue] = []
+    /// Places still holding an unknown placeholder: their other problems follow from it.
+    var unresolved: Set<String> = []
+
+    /// What filled one place of the job.
+    struct Filled: Sendable, Equatable {
+        /// The column or matrix key.
+        var column: String
+        var value: Template.Value
+    }
+
+    /// The variant's JSON description, as the manifest and `variants.json` record it.
+    public var json: JSONValue {
+        .object([
+            "name": .string(name), "index": .number(Double(index)), "origin": .string(origin),
+            "values": .object(values),
+        ])
+    }
+
+    /// `issues` told at the data they came from; those at a place left with an unknown
+    /// placeholder are dropped (the placeholder is reported).
+    func located(_ issues: [JobIssue]) -> [JobIssue] {
+        issues.filter { !unresolved.contains($0.path) }.map(locate)
+    }
+
+    /// `issue` told at the data it came from when the value at its place came from a row:
+    /// `streamers.csv:7: column "color": … (layers[0].params.colors[0])`.
+    func locate(_ issue: JobIssue) -> JobIssue {
+        let match = filled.first { path, _ in
+            issue.path == path || issue.path.hasPrefix(path + ".") || issue.path.hasPrefix(path + "[")
+                || (!issue.path.isEmpty && (path.hasPrefix(issue.path + ".") || path.hasPrefix(issue.path + "[")))
+        }
+        guard let (path, filled) = match else {
+            return JobIssue(path: issue.path, issue.message + " (variant \(name))")
+        }
+        return JobIssue(
+            path: "",
+            "\(filled.value.origin): column \"\(filled.column)\": \(issue.message) (\(issue.path.isEmpty ? path : issue.path))"
+        )
+    }
+
+    /// `params` of layer `layer` with each place a CSV cell filled typed as `parameters` declare
+    /// it: text for strings, enums and colours, a number, a bool, or JSON for points and lists.
+    func typed(_ params: JSONObject, layer: Int, parameters: [PluginParameter]) -> JSONObject {
+        var params = params
+        let prefix = "layers[\(layer)].params."
+        for (path, filled) in filled where path.hasPrefix(prefix) {
+            guard let text = filled.value.text else { continue }
+            let name = String(path.dropFirst(prefix.count))
+            guard let parameter = parameters.first(where: { $0.name == name }) else { continue }
+            switch parameter.kind {
+            case .string, .choice, .color: params[name] = .string(text)
+            default: params[name] = Template.inferred(text)
+            }
+        }
+        return params
+    }
+}
+
+/// All variants of one job file.
+public struct VariantBatch: Sendable, Equatable {
+    /// The job file.
+    public var file: String
+    /// The job's name, shared by its variants (`<name>/<variant>` are their names).
+    public var name: String
+    /// Each variant's name, values, name in messages and frame count.
+    public var variants: [Summary]
+
+    public struct Summary: Sendable, Equatable {
+        public var variant: String
+        public var values: JSONObject
+        public var origin: String
+        /// The variant job's name (its default output folder is `out/<jobName>`).
+        public var jobName: String
+        /// Its `output.dir` as the job says (relative to the job's folder).
+        public var outputDirectory: String
+        public var frameCount: Int
+    }
+}

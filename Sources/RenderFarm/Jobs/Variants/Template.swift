@@ -1,0 +1,65 @@
+import Foundation
+import StrictJSON
+
+/// A string of a job with `{{column}}` placeholders, filled from one variant's values.
+///
+/// A string that is exactly one placeholder becomes the value itself (a number stays a number);
+/// a placeholder inside other text is replaced by the value's text.
+enum Template {
+    /// One value a placeholder can take, with where it came from.
+    struct Value: Sendable, Equatable {
+        var value: JSONValue
+        /// Set for CSV cells: the text as written, typed by the place it is used in.
+        var text: String?
+        /// `streamers.csv:7` or `variants.matrix`.
+        var origin: String
+    }
+
+    /// The placeholder names in `text`, in order; nil when it has none.
+    static func names(in text: String) -> [String]? {
+        guard text.contains("{{") else { return nil }
+        var names: [String] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            names.append(rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces))
+            rest = rest[close.upperBound...]
+        }
+        return names.isEmpty ? nil : names
+    }
+
+    /// The text of `value` inside a longer string.
+    static func text(of value: JSONValue) -> String {
+        if case .string(let text) = value { return text }
+        return value.serialized()
+    }
+
+    /// `text` with every placeholder replaced by the text of its value; nil when a name is unknown.
+    static func interpolate(_ text: String, _ lookup: (String) -> JSONValue?) -> String? {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            result += rest[..<open.lowerBound]
+            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            guard let value = lookup(name) else { return nil }
+            result += self.text(of: value)
+            rest = rest[close.upperBound...]
+        }
+        return result + rest
+    }
+
+    /// The JSON value CSV text stands for where no type is known: a number, `true`/`false`, a
+    /// JSON list or object when it parses as one, else the text as a string.
+    static func inferred(_ text: String) -> JSONValue {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed == "true" { return .bool(true) }
+        if trimmed == "false" { return .bool(false) }
+        if let first = trimmed.first, first == "-" || first.isNumber || first == "[" || first == "{",
+            let value = try? JSONParser.parse(trimmed),
+            value.arrayValue != nil || value.objectValue != nil
+                || value.doubleValue != nil
+        {
+            return value
+        }
+        return .string(text)
+    }
+}

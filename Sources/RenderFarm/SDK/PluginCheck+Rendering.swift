@@ -1,0 +1,239 @@
+import CairoKit
+import Foundation
+import RenderFarmPluginABI
+import StrictJSON
+import Synchronization
+
+extension PluginCheck {
+    /// One rendered frame: straight ARGB32 rows as cairo holds them, and how long drawing took.
+    struct Frame: Sendable {
+        var pixels: [UInt8]
+        var stride: Int
+        var milliseconds: Double
+        var isBlank: Bool { !pixels.indices.lazy.filter { $0 % 4 == 3 }.contains { pixels[$0] != 0 } }
+    }
+
+    /// Every check that calls the plugin: create/destroy, range ends, frames, threads,
+    /// determinism, trace and timing.
+    func exercise() -> [PluginFinding] {
+        var findings: [PluginFinding] = []
+        let (defaults, issues) = ParameterValidator.validate(setting.params, against: plugin.info, path: "params")
+        guard issues.isEmpty else {
+            let problems = issues.map(\.description).joined(separator: "; ")
+            return [PluginFinding(.failure, "create", "the parameters do not validate: \(problems)")]
+        }
+        let given = setting.params.isEmpty ? "the defaults" : "the defaults and the given parameters"
+        let instance: PluginInstance
+        do {
+            instance = try makeInstance(defaults)
+        } catch {
+            return [PluginFinding(.failure, "create", "create with \(given) failed: \(error.message)")]
+        }
+        findings.append(PluginFinding(.pass, "create", "create and destroy with \(given)"))
+        findings += rangeEndFindings(defaults)
+
+        var serial: [Int: Frame] = [:]
+        for index in setting.frames {
+            switch draw(instance, index) {
+            case .success(let frame): serial[index] = frame
+            case .failure(let error):
+                findings.append(PluginFinding(.failure, "render", "frame \(index) at the defaults: \(error.message)"))
+                return findings
+            }
+        }
+        let frameList = setting.frames.map { "\($0)" }.joined(separator: ", ")
+        findings.append(PluginFinding(.pass, "render", "frames \(frameList) of \(setting.frameCount) at the defaults"))
+        if setting.frames.allSatisfy({ serial[$0]?.isBlank ?? true }) {
+            findings.append(PluginFinding(.warning, "render", "every frame is fully transparent at the defaults"))
+        }
+        findings.append(determinismFinding(instance, defaults, serial))
+        findings.append(threadFinding(instance, defaults, serial))
+        findings += traceFindings(instance, serial)
+        findings.append(timingFinding(serial))
+        return findings
+    }
+
+    /// A new instance with `params` (already validated), for the check's setting.
+    func makeInstance(_ params: JSONObject) throws(PluginCallError) -> PluginInstance {
+        let setting = setting
+        let directory = FileManager.default.currentDirectoryPath
+        let result: Result<PluginInstance, PluginCallError> = directory.withCString { dir in
+            let context = rf_context(
+                width: setting.width, height: setting.height, scale: setting.scale, fps: setting.fps,
+                duration: setting.duration, frame_count: UInt32(setting.frameCount), layer_start: 0,
+                seed: setting.seed, job_dir: dir)
+            return Result { () throws(PluginCallError) in
+                try PluginInstance(plugin: plugin, params: params, context: context)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Draws frame `index` with `instance` alone on a transparent canvas.
+    func draw(_ instance: PluginInstance, _ index: Int) -> Result<Frame, PluginCallError> {
+        let width = Int((setting.width * setting.scale).rounded())
+        let height = Int((setting.height * setting.scale).rounded())
+        let surface: ImageSurface
+        let context: DrawingContext
+        do {
+            surface = try ImageSurface(width: width, height: height)
+            context = try DrawingContext(surface: surface)
+        } catch {
+            return .failure(PluginCallError(status: -1, message: "cannot make a canvas: \(error)"))
+        }
+        let time = Double(index) / setting.fps
+        let clock = ContinuousClock()
+        let start = clock.now
+        context.save()
+        context.scale(setting.scale, setting.scale)
+        let failure = instance.render(
+            on: context.pointer, frame: rf_frame(index: UInt32(index), time: time, local: time))
+        context.restore()
+        let elapsed = clock.now - start
+        if let failure { return .failure(failure) }
+        surface.flush()
+        let pixels = Array(UnsafeBufferPointer(start: surface.bytes, count: surface.stride * surface.height))
+        return .success(Frame(pixels: pixels, stride: surface.stride, milliseconds: elapsed.seconds * 1000))
+    }
+
+    private func rangeEndFindings(_ defaults: JSONObject) -> [PluginFinding] {
+        var findings: [PluginFinding] = []
+        for parameter in plugin.info.parameters {
+            let values = Self.rangeEnds(parameter)
+            guard !values.isEmpty else { continue }
+            var failures: [String] = []
+            var needsOthers: [String] = []
+            for value in values {
+                var params = defaults
+                params[parameter.name] = value
+                do {
+                    let instance = try makeInstance(params)
+                    if case .failure(let error) = draw(instance, setting.frames[setting.frames.count / 2]) {
+                        failures.append("\(value.serialized()): render failed: \(error.message)")
+                    }
+                } catch {
+                    // A value that needs another parameter set (e.g. shape "image" needs `image`),
+                    // refused with an error naming that parameter, is a dependency, not a fault.
+                    let named = error.message.split(separator: ":").first.map(String.init) ?? ""
+                    if error.status == Int32(RF_ERROR_PARAMS.rawValue), named != parameter.name,
+                        plugin.info.parameter(named: named) != nil
+                    {
+                        needsOthers.append("\(value.serialized()) (create said \"\(error.message)\")")
+                    } else {
+                        failures.append("\(value.serialized()): create failed: \(error.message)")
+                    }
+                }
+            }
+            if !needsOthers.isEmpty {
+                findings.append(
+                    PluginFinding(
+                        .note, "range.\(parameter.name)",
+                        "needs other parameters at \(needsOthers.joined(separator: ", "))"))
+            }
+            let shown = values.map { $0.serialized() }.joined(separator: ", ")
+            findings.append(
+                failures.isEmpty
+                    ? PluginFinding(.pass, "range.\(parameter.name)", "create, render and destroy at \(shown)")
+                    : PluginFinding(.failure, "range.\(parameter.name)", failures.joined(separator: "; ")))
+        }
+        return findings
+    }
+
+    /// The values at the ends of a parameter's range (and every choice of an enum).
+    static func rangeEnds(_ parameter: PluginParameter) -> [JSONValue] {
+        let ends = [parameter.min, parameter.max].filter(\.isFinite)
+        switch parameter.kind {
+        case .number: return ends.map { .number($0) }
+        case .integer:
+            return [parameter.min.rounded(.up), parameter.max.rounded(.down)].filter(\.isFinite).map { .number($0) }
+        case .point: return ends.map { .array([.number($0), .number($0)]) }
+        case .size: return ends.filter { $0 > 0 }.map { .number($0) }
+        case .numberList: return ends.map { .array([.number($0)]) }
+        case .bool: return [.bool(false), .bool(true)]
+        case .choice: return parameter.choices.map { .string($0) }
+        case .colorList:
+            return [max(0, parameter.min), parameter.max].filter { $0.isFinite && $0 <= 256 }
+                .map { .array(Array(repeating: .string("#808080"), count: Int($0))) }
+        case .color, .rect, .string, .json, .events: return []
+        }
+    }
+
+    private func determinismFinding(
+        _ instance: PluginInstance, _ defaults: JSONObject, _ serial: [Int: Frame]
+    ) -> PluginFinding {
+        let second: PluginInstance
+        do {
+            second = try makeInstance(defaults)
+        } catch {
+            return PluginFinding(.failure, "determinism", "a second create failed: \(error.message)")
+        }
+        for index in setting.frames {
+            for (label, candidate) in [("the same instance", instance), ("a second instance", second)] {
+                guard case .success(let again) = draw(candidate, index) else {
+                    return PluginFinding(.failure, "determinism", "frame \(index) failed on its second render")
+                }
+                if again.pixels != serial[index]?.pixels {
+                    return PluginFinding(
+                        .failure, "determinism", "frame \(index) drawn again by \(label) has different bytes")
+                }
+            }
+        }
+        return PluginFinding(
+            .pass, "determinism", "every frame byte-identical when drawn again, by the same and by a second instance")
+    }
+
+    private func threadFinding(_ instance: PluginInstance, _ defaults: JSONObject, _ serial: [Int: Frame])
+        -> PluginFinding
+    {
+        let frames = setting.frames
+        let threads = setting.threads
+        var instances: [PluginInstance] = []
+        switch plugin.info.threadSafety {
+        case .full:
+            instances = Array(repeating: instance, count: threads)
+        case .instance:
+            for _ in 0..<threads {
+                do {
+                    instances.append(try makeInstance(defaults))
+                } catch {
+                    return PluginFinding(.failure, "threads", "create for a second thread failed: \(error.message)")
+                }
+            }
+        case .unsafe:
+            return PluginFinding(.note, "threads", "declares unsafe: the host renders it serially; not checked")
+        }
+        let mismatches = Mutex<[String]>([])
+        let shared = instances
+        DispatchQueue.concurrentPerform(iterations: threads * frames.count) { iteration in
+            let thread = iteration % threads
+            let index = frames[(iteration / threads + thread) % frames.count]
+            let problem: String? =
+                switch draw(shared[thread], index) {
+                case .success(let frame): frame.pixels == serial[index]?.pixels ? nil : "frame \(index) differs"
+                case .failure(let error): "frame \(index): \(error.message)"
+                }
+            if let problem { mismatches.withLock { $0.append(problem) } }
+        }
+        let problems = mismatches.withLock { $0 }
+        let how = plugin.info.threadSafety == .full ? "one instance" : "one instance per thread"
+        guard problems.isEmpty else {
+            return PluginFinding(
+                .failure, "threads",
+                "rendering on \(threads) threads (\(how)) changed frames: \(problems.prefix(3).joined(separator: "; "))"
+            )
+        }
+        return PluginFinding(
+            .pass, "threads", "\(threads * frames.count) renders on \(threads) threads (\(how)) equal the serial ones")
+    }
+
+    private func timingFinding(_ serial: [Int: Frame]) -> PluginFinding {
+        let times = serial.values.map(\.milliseconds)
+        let mean = times.reduce(0, +) / Double(max(1, times.count))
+        let slowest = times.max() ?? 0
+        let canvas = "\(Int(setting.width * setting.scale))×\(Int(setting.height * setting.scale))"
+        let text = String(format: "%.2f ms per frame on average, %.2f ms at most (%@ pixels)", mean, slowest, canvas)
+        return slowest > setting.slowFrameMilliseconds
+            ? PluginFinding(.warning, "time", text + "; slower than \(Int(setting.slowFrameMilliseconds)) ms")
+            : PluginFinding(.note, "time", text)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import StrictJSON
+
+/// One result of `renderfarm plugin check`: what was checked and what was found.
+public struct PluginFinding: Sendable, Equatable, CustomStringConvertible {
+    public enum Level: String, Sendable {
+        /// The rule holds.
+        case pass = "ok"
+        /// A measurement or a check that did not apply.
+        case note = "note"
+        /// Allowed, but an author should look at it.
+        case warning = "warning"
+        /// The plugin breaks a rule of renderfarm_plugin.h: the check exits 1.
+        case failure = "FAIL"
+    }
+
+    public var level: Level
+    /// The rule, e.g. `descriptor.id`, `threads`, `determinism`.
+    public var check: String
+    public var message: String
+
+    public init(_ level: Level, _ check: String, _ message: String) {
+        self.level = level
+        self.check = check
+        self.message = message
+    }
+
+    public var description: String {
+        "\(level.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(check): \(message)"
+    }
+}
+
+/// The conformance check a plugin author runs before shipping, in the spirit of the OpenFX and
+/// frei0r host checks: the descriptor and parameter table, create/destroy at defaults and at every
+/// range end, frames at several times on several threads, determinism, trace against pixels,
+/// silence on stdout, and the time per frame.
+public struct PluginCheck: Sendable {
+    /// The job-like setting the plugin is exercised in.
+    public struct Setting: Sendable {
+        public var width = 375.0
+        public var height = 667.0
+        public var scale = 1.0
+        public var fps = 30.0
+        public var duration = 4.0
+        public var seed: UInt64 = 2024
+        /// Parameters set like a job layer's `params`, for plugins whose defaults alone do not
+        /// make an instance (the defaults fill the rest).
+        public var params = JSONObject()
+        /// Threads rendering at once in the thread-safety check.
+        public var threads = 4
+        /// Above this many milliseconds per frame the check warns.
+        public var slowFrameMilliseconds = 1000.0
+
+        public init() {}
+
+        var frameCount: Int { Int((duration * fps).rounded()) }
+        /// The frames rendered: start, quarters and the last one.
+        var frames: [Int] {
+            let last = frameCount - 1
+            return Array(Set([0, last / 4, last / 2, 3 * last / 4, last])).sorted()
+        }
+    }
+
+    public let plugin: LoadedPlugin
+    public let setting: Setting
+
+    public init(_ plugin: LoadedPlugin, setting: Setting = Setting()) {
+        self.plugin = plugin
+        self.setting = setting
+    }
+
+    /// Runs every check and returns the findings in order. Plugin calls run with stdout
+    /// redirected, so a plugin that prints is caught and the caller's output stays clean.
+    public func run() -> [PluginFinding] {
+        var findings = descriptorFindings()
+        let capture = StdoutCapture.run { exercise() }
+        findings += capture.result
+        switch capture.output {
+        case .some(let text) where !text.isEmpty:
+            let shown = text.prefix(120).replacingOccurrences(of: "\n", with: "\\n")
+            findings.append(
+                PluginFinding(.failure, "stdout", "the plugin wrote \(text.utf8.count) bytes to stdout: \"\(shown)\""))
+        case .some:
+            findings.append(PluginFinding(.pass, "stdout", "nothing written to stdout"))
+        case .none:
+            findings.append(PluginFinding(.note, "stdout", "could not redirect stdout; not checked"))
+        }
+        return findings
+    }
+
+    /// Whether `findings` let the plugin ship (no failure).
+    public static func passed(_ findings: [PluginFinding]) -> Bool { !findings.contains { $0.level == .failure } }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// The files of a new out-of-tree plugin project (`renderfarm plugin new`): a plugin that builds
+/// and renders with no edits, an example job, a README and a test that renders two frames and
+/// checks their pixels.
+public struct PluginScaffold: Sendable {
+    public enum Language: String, Sendable, CaseIterable {
+        case c, swift
+    }
+
+    /// The plugin id (the `effect` of a job layer), e.g. `sparkle-dots`.
+    public let id: String
+    public let language: Language
+    /// The RenderFarm source checkout a Swift plugin's Package.swift depends on (EffectKit).
+    public let renderFarmSource: String?
+
+    /// Fails with a message when `id` breaks the id rule.
+    public init(id: String, language: Language, renderFarmSource: String? = nil) throws(ScaffoldError) {
+        guard PluginCheck.isValidID(id) else {
+            throw ScaffoldError(
+                "\"\(id)\" is not a plugin id: lowercase letters, digits and '-', not starting with '-' "
+                    + "(e.g. sparkle-dots)")
+        }
+        if language == .swift, renderFarmSource == nil {
+            throw ScaffoldError("a Swift plugin needs the RenderFarm source checkout (--renderfarm-source DIR)")
+        }
+        self.id = id
+        self.language = language
+        self.renderFarmSource = renderFarmSource
+    }
+
+    /// `sparkle-dots` → `SparkleDots`: the Swift module and type name.
+    public var moduleName: String {
+        id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    /// `sparkle-dots` → `sparkle_dots`: the C file name and symbol prefix.
+    public var cName: String { id.replacingOccurrences(of: "-", with: "_") }
+
+    /// The library the project builds, as the host finds it on its plugin path.
+    public var libraryName: String { "librenderfarm-\(id).so" }
+
+    /// Relative path → contents.
+    public var files: [String: String] {
+        let templates: [String: String] =
+            switch language {
+            case .c:
+                [
+                    "Makefile": Self.cMakefile, "\(cName).c": Self.cPlugin, "test_pixels.c": Self.cTest,
+                    "README.md": Self.cReadme, "example.json": Self.exampleJob,
+                    ".gitignore": "*.so\ntest-pixels\nout/\n",
+                ]
+            case .swift:
+                [
+                    "Package.swift": Self.swiftPackage, "Sources/\(moduleName)/\(moduleName).swift": Self.swiftEffect,
+                    "Sources/\(moduleName)/Export.swift": Self.swiftExport,
+                    "Tests/\(moduleName)Tests/\(moduleName)Tests.swift": Self.swiftTest,
+                    "README.md": Self.swiftReadme, "example.json": Self.exampleJob, ".gitignore": ".build/\nout/\n",
+                ]
+            }
+        return templates.mapValues(fill)
+    }
+
+    /// Writes the project into `folder` (created; refused when it exists and is not empty).
+    public func write(to folder: String) throws(ScaffoldError) {
+        let manager = FileManager.default
+        if let existing = try? manager.contentsOfDirectory(atPath: folder), !existing.isEmpty {
+            throw ScaffoldError("\(folder) exists and is not empty; choose another --dir or NAME")
+        }
+        do {
+            for (path, contents) in files.sorted(by: { $0.key < $1.key }) {
+                let url = URL(fileURLWithPath: folder).appendingPathComponent(path)
+                try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(contents.utf8).write(to: url)
+            }
+        } catch {
+            throw ScaffoldError("cannot write \(folder): \(error.localizedDescription)")
+        }
+    }
+
+    private func fill(_ template: String) -> String {
+        let source = renderFarmSource ?? ""
+        return
+            template
+            .replacingOccurrences(of: "__ID__", with: id)
+            .replacingOccurrences(of: "__MODULE__", with: moduleName)
+            .replacingOccurrences(of: "__CNAME__", with: cName)
+            .replacingOccurrences(of: "__LIBRARY__", with: libraryName)
+            .replacingOccurrences(of: "__SOURCE__", with: source)
+            .replacingOccurrences(of: "__PACKAGE__", with: URL(fileURLWithPath: source).lastPathComponent)
+    }
+}
+
+/// Why a project could not be scaffolded.
+public struct ScaffoldError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension PluginScaffold {
+    static let exampleJob = #"""
+        {
+          "version": 1,
+          "name": "__ID__-example",
+          "seed": 7,
+          "canvas": { "width": 320, "height": 240, "scale": 1, "background": "#00000000" },
+          "fps": 30,
+          "duration": 2,
+          "output": { "dir": "out/example" },
+          "layers": [
+            { "effect": "__ID__", "params": {} }
+          ]
+        }
+
+        """#
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Runs code with file descriptor 1 pointing at a temporary file, to see whether a plugin prints.
+///
+/// Unsafe in the sense of global: it swaps the process's stdout for the duration of `body`, so
+/// only `renderfarm plugin check` uses it, from one thread, while nothing else prints.
+enum StdoutCapture {
+    /// Flushes every C stream (`fflush(nil)`) before and after, so buffered output lands on the
+    /// right side of the swap.
+    /// `body`'s result and what was written to stdout meanwhile (nil when stdout could not be
+    /// redirected; `body` still runs).
+    static func run<T>(_ body: () -> T) -> (result: T, output: String?) {
+        fflush(nil)
+        var template = Array((NSTemporaryDirectory() + "/renderfarm-check-XXXXXX").utf8CString)
+        let file = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        guard file >= 0 else { return (body(), nil) }
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer {
+            close(file)
+            unlink(path)
+        }
+        let saved = dup(STDOUT_FILENO)
+        guard saved >= 0, dup2(file, STDOUT_FILENO) >= 0 else {
+            if saved >= 0 { close(saved) }
+            return (body(), nil)
+        }
+        let result = body()
+        fflush(nil)
+        dup2(saved, STDOUT_FILENO)
+        close(saved)
+        let output = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return (result, output)
+    }
+}

@@ -1,0 +1,90 @@
+import FileInput
+import Foundation
+import RenderFarm
+import StrictJSON
+
+/// `renderfarm plugin check LIB|ID`: the conformance check an author runs before shipping.
+struct PluginCheckCommand: Command {
+    static let spec = CommandSpec(
+        name: "plugin check",
+        abstract: "Check a plugin library against the plugin ABI's rules before shipping it.",
+        usage: "plugin check LIB|ID [--params JSON|FILE] [--plugin-path DIR]",
+        discussion: """
+            LIB is a path to a plugin library (it contains '/' or ends in .so); ID is looked up on
+            the plugin search path like `renderfarm plugins ID`. The check reads the descriptor
+            (id rule, semantic version, reverse-DNS identifier, struct_size, a parameter table
+            whose defaults are inside their ranges and whose parameters are all documented),
+            creates and destroys instances with the defaults and with each parameter at its
+            range ends, renders frames at several times, on several threads when the plugin
+            declares it thread-safe, renders them again to compare bytes, compares trace items
+            with the pixels drawn where the plugin traces, and fails when the plugin writes to
+            stdout. It prints one finding per line and the time per frame. A plugin whose
+            defaults alone cannot make an instance is checked with --params, an object like a
+            job layer's "params" (JSON text, or a file holding it).
+
+            Exit status: 0 every rule holds (warnings allowed), 1 a rule is broken,
+            64 usage, 66 no such file, 69 the library is not a usable plugin.
+            """,
+        options: [
+            OptionSpec(
+                names: ["--params"], value: "JSON|FILE",
+                help: "Parameters to check with, like a job layer's params (the defaults fill the rest)."),
+            CommonOptions.pluginPath,
+        ],
+        positionals: 1...1)
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+    }
+
+    func run(_ terminal: Terminal) -> ExitCode {
+        let target = arguments.positionals[0]
+        let plugin: LoadedPlugin
+        if target.contains("/") || target.hasSuffix(".so") {
+            guard FileManager.default.fileExists(atPath: target) else {
+                terminal.error("no such file: \(target)")
+                return .noInput
+            }
+            do {
+                plugin = try PluginCatalog.loadLibrary(target)
+            } catch {
+                terminal.error(error.description)
+                return .unavailable
+            }
+        } else {
+            let catalog = CommonOptions.catalog(arguments)
+            guard let found = CommonOptions.plugin(target, in: catalog, terminal: terminal) else { return .unavailable }
+            plugin = found
+        }
+        var setting = PluginCheck.Setting()
+        if let params = arguments.value("--params") {
+            var text = params
+            if !params.hasPrefix("{") {
+                do {
+                    text = String(decoding: try InputFile.read(params, limit: JobLoader.maxFileBytes), as: UTF8.self)
+                } catch {
+                    terminal.error("--params: \(error.description)")
+                    return .dataError
+                }
+            }
+            guard case .object(let object)? = try? JSONParser.parse(text) else {
+                terminal.error("--params expects a JSON object or a file holding one, got \"\(params.prefix(60))\"")
+                return .dataError
+            }
+            setting.params = object
+        }
+        let info = plugin.info
+        terminal.print("checking \(info.id) \(info.version) (\(info.path))")
+        let findings = PluginCheck(plugin, setting: setting).run()
+        for finding in findings { terminal.print("  \(finding)") }
+        let failures = findings.filter { $0.level == .failure }.count
+        let warnings = findings.filter { $0.level == .warning }.count
+        let passes = findings.filter { $0.level == .pass }.count
+        terminal.print(
+            "\(info.id): \(passes) passed, \(warnings) warning\(warnings == 1 ? "" : "s"), "
+                + "\(failures) failure\(failures == 1 ? "" : "s")")
+        return PluginCheck.passed(findings) ? .ok : .framesFailed
+    }
+}

@@ -1,0 +1,14 @@
+import RenderFarm
+
+extension CommonOptions {
+    /// The plugin `id` in `catalog`, or nil after saying which ids are installed (with a
+    /// "did you mean" hint); the caller then exits 69.
+    static func plugin(_ id: String, in catalog: PluginCatalog, terminal: Terminal) -> LoadedPlugin? {
+        if let plugin = catalog[id] { return plugin }
+        let ids = catalog.plugins.keys.sorted()
+        terminal.error(
+            "no plugin \"\(id)\"" + Suggestion.hint(for: id, in: ids) + "; installed: "
+                + (ids.isEmpty ? "none" : ids.joined(separator: ", ")))
+        return nil
+    }
+}

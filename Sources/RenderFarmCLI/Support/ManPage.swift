@@ -1,0 +1,81 @@
+import RenderFarm
+
+/// The `renderfarm(1)` manual page in roff, generated from the commands' specs (the same text
+/// `--help` shows), so the installed page cannot drift from the binary.
+enum ManPage {
+    static func render(commands: [CommandSpec], version: String) -> String {
+        var lines = [
+            ".TH RENDERFARM 1 \"\" \"renderfarm \(escape(version))\" \"User Commands\"",
+            ".SH NAME",
+            "renderfarm \\- render programmatic motion graphics into PNG frames",
+            ".SH SYNOPSIS",
+            ".B renderfarm",
+            ".I COMMAND",
+            "[\\fIOPTIONS\\fR]",
+            ".SH DESCRIPTION",
+            "RenderFarm renders job files (JSON) into numbered PNG frames with effect plugins, locally or",
+            "as Slurm job arrays. Results go to standard output, progress and diagnostics to standard error.",
+            ".SH COMMANDS",
+        ]
+        for spec in commands {
+            lines.append(".SS \"\(escape(spec.name))\"")
+            lines.append(escape(spec.abstract))
+            lines.append(".PP")
+            lines.append(".B renderfarm")
+            lines.append(escape(spec.usage))
+            if !spec.discussion.isEmpty {
+                for paragraph in spec.discussion.components(separatedBy: "\n\n") {
+                    lines.append(".PP")
+                    lines += paragraph.split(separator: "\n").map {
+                        escape(String($0).trimmingCharacters(in: .whitespaces))
+                    }
+                }
+            }
+            for option in spec.options {
+                lines.append(".TP")
+                let names = option.names.map { "\\fB\(escape($0))\\fR" }.joined(separator: ", ")
+                lines.append(names + (option.value.map { " \\fI\(escape($0))\\fR" } ?? ""))
+                lines.append(escape(option.help))
+            }
+        }
+        lines += [
+            ".SH ENVIRONMENT",
+            ".TP",
+            ".B RENDERFARM_PLUGIN_PATH",
+            "Colon-separated folders searched for plugins after \\fB\\-\\-plugin\\-path\\fR.",
+            ".SH FILES",
+            ".TP",
+            ".I <prefix>/lib/renderfarm/plugins",
+            "The installed effect plugins, found through the real path of the renderfarm binary",
+            "(symlinks resolved) as ../lib/renderfarm/plugins.",
+            ".TP",
+            ".I <prefix>/include/renderfarm/renderfarm_plugin.h",
+            "The plugin ABI; \\fBpkg-config renderfarm-plugin\\fR gives its flags.",
+            ".SH EXIT STATUS",
+            "0 success, 1 some frames failed (or a plugin check found a broken rule), 64 usage,",
+            "65 invalid job data, 66 input missing, 69 plugin or external tool unavailable,",
+            "73 cannot create output, 74 I/O error, 130 interrupted.",
+            ".SH SEE ALSO",
+            "\\fBrenderfarm plugin new \\-\\-help\\fR, \\fBrenderfarm plugin check \\-\\-help\\fR, \\fBffmpeg\\fR(1)",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Escapes roff: backslashes, hyphens (so they stay minus signs), characters beyond ASCII
+    /// (as `\[u2026]`), and control characters at the start of a line.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": escaped += "\\e"
+            case "-": escaped += "\\-"
+            case _ where scalar.value > 0x7F:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                escaped += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
+        return escaped
+    }
+}

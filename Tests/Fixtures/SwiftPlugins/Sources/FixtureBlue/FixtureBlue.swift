@@ -1,0 +1,28 @@
+import EffectKit
+
+/// A test effect: a blue 20-point square at (60, 60), so a test can tell which effect drew a frame.
+struct FixtureBlue: Effect {
+    static let descriptor = EffectDescriptor(
+        id: "fixture-blue", identifier: "org.renderfarm.tests.fixture-blue", version: "1.0.0",
+        summary: "A blue square at (60, 60) (test fixture)",
+        parameters: [ParameterSpec("size", .number, default: 20, range: 1...100, doc: "side in points")])
+
+    let size: Double
+
+    init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
+        size = try parameters.number("size")
+    }
+
+    func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError) {
+        context.rectangle(x: 60, y: 60, width: size, height: size)
+        context.setSource(Color(hex: "#0000FF") ?? .black)
+        context.fill()
+    }
+}
+
+private let export = PluginExport(FixtureBlue.self)
+
+@_cdecl("rf_plugin_main")
+public func rf_plugin_main(_ hostVersion: UInt32) -> UnsafeRawPointer? {
+    export.descriptor(forHost: hostVersion)
+}

@@ -1,0 +1,201 @@
+/*
+ * A copy of renderfarm_plugin.h as of RenderFarm 0.2.0, kept so tests build a plugin against the
+ * previous header and check that it keeps loading (SDKTests). Never edit its declarations; only
+ * two citations of a design note outside the repository were dropped from its comments.
+ * renderfarm_plugin.h — the RenderFarm effect plugin ABI, version 1.
+ *
+ * A plugin is a shared library that exports one C function, rf_plugin_main(), returning a
+ * descriptor: identity, declared thread safety, a parameter table, and four function pointers
+ * (create, render, optional trace, destroy). Only C types cross the boundary: plain structs,
+ * integer status codes, NUL-terminated UTF-8 strings and a cairo_t. A plugin may be written in C
+ * or in Swift (@_cdecl) and built by any compiler; it never links against the host.
+ *
+ * Lifecycle, for every layer of every job that names the plugin's id:
+ *
+ *     rf_plugin_main(RF_ABI_VERSION)  once per process (the descriptor is cached by the host)
+ *     create(args, ctx, &instance)    once per layer per job, before that job's first frame
+ *     render(instance, cr, frame)     once per frame (concurrently, see rf_thread_safety)
+ *     trace(instance, frame, ...)     optional, for `renderfarm trace` and fidelity tests
+ *     destroy(instance)               once, after the job's last frame
+ *
+ * Discovery: `--plugin-path`, then RENDERFARM_PLUGIN_PATH (colon-separated),
+ * then the folder of the running executable, then <prefix>/lib/renderfarm/plugins. The host
+ * loads every `*.so` there with dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) and never unloads
+ * a plugin. Jobs name an effect by its id only, never by a path.
+ *
+ * Determinism contract: the pixels a plugin draws for frame `index` may depend only on its
+ * parameters, the context (canvas, fps, seed, ...) and the frame; never on wall-clock time,
+ * on the order frames are rendered in, or on global state mutated by render().
+ */
+#ifndef RENDERFARM_PLUGIN_H
+#define RENDERFARM_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The same opaque type as cairo's own `typedef struct _cairo cairo_t;`. */
+typedef struct _cairo cairo_t;
+
+/* The ABI version this header describes. A host passes it to rf_plugin_main(). */
+#define RF_ABI_VERSION 1u
+
+/* Status codes returned by create, render and trace. */
+typedef enum rf_status {
+    RF_OK = 0,
+    RF_ERROR_PARAMS = 1,      /* a parameter value is unusable; err says which and why */
+    RF_ERROR_RENDER = 2,      /* drawing this frame failed; the host may retry it */
+    RF_ERROR_RESOURCE = 3,    /* out of memory, missing file, ... */
+    RF_ERROR_UNSUPPORTED = 4, /* e.g. trace() asked of a plugin that cannot trace */
+} rf_status;
+
+/* How the host may call render() (create, trace and destroy are never called concurrently
+ * on one instance). */
+typedef enum rf_thread_safety {
+    RF_THREADS_FULL = 0,     /* render may run on many threads at once, even on one instance */
+    RF_THREADS_INSTANCE = 1, /* one thread at a time per instance; instances are independent */
+    RF_THREADS_UNSAFE = 2,   /* one render at a time across every instance of the plugin */
+} rf_thread_safety;
+
+/* Parameter value types. The host checks the JSON type, the range and the choices before
+ * create(), so every plugin reports bad input in the same words. */
+typedef enum rf_param_type {
+    RF_PARAM_NUMBER = 0,      /* JSON number; min/max apply */
+    RF_PARAM_INTEGER = 1,     /* JSON number without fraction; min/max apply */
+    RF_PARAM_BOOL = 2,        /* true / false */
+    RF_PARAM_COLOR = 3,       /* "#RRGGBB" or "#RRGGBBAA" */
+    RF_PARAM_POINT = 4,       /* [x, y] in points; min/max apply to each coordinate */
+    RF_PARAM_RECT = 5,        /* {"x":…, "y":…, "width":…, "height":…}; width, height >= 0 */
+    RF_PARAM_STRING = 6,      /* any string */
+    RF_PARAM_ENUM = 7,        /* one of `choices` */
+    RF_PARAM_SIZE = 8,        /* a number (square / diameter) or [width, height]; min/max apply */
+    RF_PARAM_NUMBER_LIST = 9, /* [number, ...]; min/max apply to each element */
+    RF_PARAM_JSON = 10,       /* any JSON value, checked by the plugin's create() */
+} rf_param_type;
+
+/* Flags of a parameter. */
+#define RF_PARAM_OPTIONAL 1u /* no default: absent unless the job sets it */
+
+/* One row of a plugin's parameter table. All strings are static UTF-8. */
+typedef struct rf_param {
+    const char *name;         /* camelCase, unique within the plugin */
+    rf_param_type type;
+    const char *default_json; /* the default as JSON text, e.g. "36" or "\"replace\""; NULL
+                                 when RF_PARAM_OPTIONAL */
+    double min;               /* inclusive bounds for numeric types; -INFINITY / INFINITY if none */
+    double max;
+    const char *choices;      /* RF_PARAM_ENUM: the allowed values separated by '|'; else NULL */
+    const char *doc;          /* one line, shown by `renderfarm plugins ID` */
+    uint32_t flags;           /* RF_PARAM_OPTIONAL, ... */
+} rf_param;
+
+/* What a layer instance knows about its job. Valid during create() only; copy what you keep. */
+typedef struct rf_context {
+    double width;         /* canvas size in points */
+    double height;
+    double scale;         /* pixels per point; render() receives a cairo_t already scaled */
+    double fps;
+    double duration;      /* seconds */
+    uint32_t frame_count; /* frames in the job's timeline (duration × fps, rounded) */
+    double layer_start;   /* seconds: the layer's local time is job time − layer_start */
+    uint64_t seed;        /* the layer's seed, derived from (job seed, layer index) */
+    const char *job_dir;  /* absolute folder of the job file, for relative asset paths */
+} rf_context;
+
+/* Typed access to the layer's parameters, validated and with defaults filled by the host.
+ * Valid during create() only. Each getter returns 1 when the parameter is present and has
+ * that shape, else 0 (and leaves *out untouched). */
+typedef struct rf_params rf_params; /* opaque, owned by the host */
+typedef struct rf_param_access {
+    int (*number)(const rf_params *p, const char *name, double *out); /* NUMBER, INTEGER, BOOL */
+    /* COLOR → straight r, g, b, a in 0…1; POINT → x, y; RECT → x, y, width, height;
+     * SIZE → width, height; NUMBER_LIST → the elements. Writes at most `cap` values and
+     * returns how many the value has. */
+    size_t (*numbers)(const rf_params *p, const char *name, double *out, size_t cap);
+    const char *(*string)(const rf_params *p, const char *name); /* STRING, ENUM; else NULL */
+    const char *(*json)(const rf_params *p, const char *name);   /* any value as JSON; else NULL */
+} rf_param_access;
+
+/* The second argument of create(). */
+typedef struct rf_create_args {
+    const char *params_json;            /* the whole params object, defaults filled */
+    const rf_params *params;            /* handle for `access` */
+    const rf_param_access *access;
+} rf_create_args;
+
+/* One frame to draw or trace. */
+typedef struct rf_frame {
+    uint32_t index; /* frame number in the job's timeline, 0-based */
+    double time;    /* job time in seconds: index / fps */
+    double local;   /* layer time in seconds: time − layer_start (may be negative) */
+} rf_frame;
+
+/* Receives trace output: UTF-8 JSON text, possibly in several pieces. */
+typedef void (*rf_write_fn)(void *user, const char *utf8, size_t length);
+
+typedef struct rf_plugin {
+    uint32_t abi_version;  /* RF_ABI_VERSION the plugin was built against */
+    uint32_t struct_size;  /* sizeof(rf_plugin), for forward compatibility */
+
+    const char *id;         /* short id used in jobs: lowercase, digits and '-', e.g. "floating-heart" */
+    const char *identifier; /* reverse-DNS, e.g. "org.renderfarm.floating-heart" */
+    const char *version;    /* semantic version; part of every frame's fingerprint */
+    const char *summary;    /* one line */
+    rf_thread_safety thread_safety;
+    const rf_param *params; /* static table of param_count rows */
+    uint32_t param_count;
+
+    /* Builds an instance for one layer: all random draws, paths and simulations happen here.
+     * On success stores the instance in *out and returns RF_OK. On failure returns a status,
+     * writes a one-line message to err (at most errlen bytes including the NUL, naming the
+     * parameter as "name: problem" when one is at fault), and stores nothing. */
+    int (*create)(const rf_create_args *args, const rf_context *ctx, void **out,
+                  char *err, size_t errlen);
+
+    /* Draws one frame onto `cr`, in points, over what earlier layers drew. The host has saved
+     * the cairo state and restores it afterwards. Must not modify the instance. */
+    int (*render)(void *instance, cairo_t *cr, const rf_frame *frame, char *err, size_t errlen);
+
+    /* Optional (may be NULL). Writes the state of every item at `frame` as one JSON array:
+     * [{"id":…, "x":…, "y":…, "scale":…, "alpha":…, "visible":…, "plan":{…}}, …]. */
+    int (*trace)(void *instance, const rf_frame *frame, rf_write_fn write, void *user);
+
+    /* Frees the instance. */
+    void (*destroy)(void *instance);
+
+    /* Added in ABI v1 without changing any earlier field: RF_PLUGIN_* bits, 0 when none apply.
+     * A host reads it only when struct_size covers it, so plugins built against an older
+     * header (whose struct_size ends before it) are treated as having no flags. */
+    uint32_t flags;
+} rf_plugin;
+
+/* Flags of a plugin (rf_plugin.flags). */
+#define RF_PLUGIN_FRAME_INVARIANT 1u /* render() draws the same pixels for every frame of an
+                                        instance (a static background). When the bottom layers
+                                        of a job all have this flag, the host draws them once
+                                        per worker and copies their pixels into every frame,
+                                        which gives the same bytes as drawing them each time. */
+
+/* How seeds are derived, so C and Swift plugins agree with the host:
+ * layer seed = rf_derive_seed(job seed, layer index); item seed = rf_derive_seed(layer seed,
+ * item index). SplitMix64's finaliser over the pair: no draw depends on thread or order. */
+static inline uint64_t rf_derive_seed(uint64_t seed, uint64_t index) {
+    uint64_t z = seed ^ (0x9E3779B97F4A7C15ull * (index + 1u));
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The entry point every plugin exports. Returns NULL when the plugin cannot serve a host
+ * speaking `host_abi_version`. The descriptor must stay valid for the life of the process. */
+typedef const rf_plugin *(*rf_plugin_main_fn)(uint32_t host_abi_version);
+#define RF_PLUGIN_ENTRY_POINT "rf_plugin_main"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RENDERFARM_PLUGIN_H */

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+@Suite("renderfarm plugin new / plugin check / completion / man-page")
+struct SDKCommandTests {
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rf-sdk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("a C scaffold compiles against the header and passes plugin check with no edits")
+    func cScaffold() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let created = try Binary.run(["plugin", "new", "test-bubbles", "--lang", "c", "--dir", folder.path])
+        #expect(created.status == 0, "\(created.stderr)")
+        let project = folder.appendingPathComponent("test-bubbles")
+        for file in ["Makefile", "test_bubbles.c", "test_pixels.c", "example.json", "README.md"] {
+            #expect(FileManager.default.fileExists(atPath: project.appendingPathComponent(file).path), "\(file)")
+        }
+        // The installed layout of the header: <includedir>/renderfarm/renderfarm_plugin.h.
+        let include = folder.appendingPathComponent("include/renderfarm")
+        try FileManager.default.createDirectory(at: include, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Binary.packageRoot.appendingPathComponent("Sources/RenderFarmPluginABI/include/renderfarm_plugin.h"),
+            to: include.appendingPathComponent("renderfarm_plugin.h"))
+        let library = project.appendingPathComponent("librenderfarm-test-bubbles.so").path
+        let compile = try Tools.run(
+            "/bin/sh",
+            [
+                "-c",
+                "cc -O2 -Wall -Wextra -Werror -shared -fPIC -o '\(library)' test_bubbles.c "
+                    + "-I'\(folder.path)/include' $(pkg-config --cflags --libs cairo) -lm",
+            ],
+            in: project)
+        #expect(compile.status == 0, "\(compile.stderr)")
+        let check = try Binary.run(["plugin", "check", library])
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(check.stdout.contains("test-bubbles: "))
+        #expect(check.stdout.contains("ok      threads:"))
+        let render = try Binary.run(
+            [
+                "render", "example.json", "--plugin-path", ".", "--frames", "0,30", "--out", "out/t", "--progress",
+                "none",
+            ],
+            in: project)
+        #expect(render.status == 0, "\(render.stderr)")
+    }
+
+    @Test("plugin check reports every broken rule of a bad plugin and exits 1")
+    func checkFindsFaults() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("librenderfarm-bad.so").path
+        let fixtures = Binary.packageRoot.appendingPathComponent("Tests/Fixtures")
+        let header = Binary.packageRoot.appendingPathComponent("Sources/RenderFarmPluginABI/include")
+        let compile = try Tools.run(
+            "/bin/sh",
+            [
+                "-c",
+                "cc -O1 -shared -fPIC -o '\(library)' '\(fixtures.path)/bad_plugin.c' -I'\(header.path)' "
+                    + "$(pkg-config --cflags --libs cairo)",
+            ])
+        #expect(compile.status == 0, "\(compile.stderr)")
+        let check = try Binary.run(["plugin", "check", library])
+        #expect(check.status == 1)
+        for rule in [
+            "descriptor.version", "descriptor.identifier", "parameter.size", "parameter.mood", "determinism",
+            "trace", "stdout",
+        ] {
+            #expect(check.stdout.contains("FAIL    \(rule):"), "\(rule) not reported:\n\(check.stdout)")
+        }
+        // Quoted in the stdout finding, never a line of its own: the plugin's output was captured.
+        #expect(
+            !check.stdout.split(separator: "\n").contains { $0.hasPrefix("drawing frame") },
+            "the plugin's own output leaked into the report")
+    }
+
+    @Test("plugin new refuses a bad id, a missing --lang and a folder that is not empty")
+    func scaffoldRefusals() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let badID = try Binary.run(["plugin", "new", "Bad_Name", "--lang", "c", "--dir", folder.path])
+        #expect(badID.status == 64)
+        #expect(badID.stderr.contains("not a plugin id"))
+        let noLang = try Binary.run(["plugin", "new", "fine", "--dir", folder.path])
+        #expect(noLang.status == 64)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("taken/sub"), withIntermediateDirectories: true)
+        let taken = try Binary.run(["plugin", "new", "taken", "--lang", "c", "--dir", folder.path])
+        #expect(taken.status == 73)
+    }
+
+    @Test("plugin check exits 66 for a missing file and 69 for a file that is not a plugin")
+    func checkRefusals() throws {
+        let missing = try Binary.run(["plugin", "check", "/nonexistent/libnothing.so"])
+        #expect(missing.status == 66)
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let junk = folder.appendingPathComponent("libjunk.so")
+        try Data("not ELF".utf8).write(to: junk)
+        let broken = try Binary.run(["plugin", "check", junk.path])
+        #expect(broken.status == 69)
+    }
+
+    @Test("completion scripts list every command and parse in their shell", arguments: ["bash", "zsh", "fish"])
+    func completions(_ shell: String) throws {
+        let script = try Binary.run(["completion", shell])
+        #expect(script.status == 0)
+        for word in ["render", "validate", "plugins", "check", "plugin-path", "lang"] {
+            #expect(script.stdout.contains(word), "\(shell) lacks \(word)")
+        }
+        guard let interpreter = Tools.find(shell) else { return }  // zsh and fish are optional on CI
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("renderfarm.\(shell)")
+        try Data(script.stdout.utf8).write(to: file)
+        let syntax = try Tools.run(interpreter, ["-n", file.path])
+        #expect(syntax.status == 0, "\(syntax.stderr)")
+    }
+
+    @Test("the man page is generated from every command's help")
+    func manPage() throws {
+        let page = try Binary.run(["man-page"])
+        #expect(page.status == 0)
+        #expect(page.stdout.hasPrefix(".TH RENDERFARM 1"))
+        for command in ["render", "plugin new", "plugin check", "completion", "submit"] {
+            #expect(page.stdout.contains(".SS \"\(command)\""), "\(command)")
+        }
+        #expect(page.stdout.contains("\\fB\\-\\-plugin\\-path\\fR"))
+    }
+}
