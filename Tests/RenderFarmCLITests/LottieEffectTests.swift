@@ -178,6 +178,20 @@ struct LottieEffectTests {
         }
     }
 
+    @Test("trace reports the Lottie frame and play, and a drawn point")
+    func trace() throws {
+        let folder = try TemporaryFolder()
+        try folder.write(LottieFixture.json, to: "anim.json")
+        let job = try folder.write(try LottieFixture.job(duration: 3, params: ["loop": true]), to: "job.json")
+        let result = try Binary.run(["trace", job, "--frames", "0,25"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains(#""frame":0,"loop":0"#) == true, "\(result.stdout)")
+        #expect(lines.last?.contains(#""frame":5,"loop":2"#) == true, "\(result.stdout)")
+        #expect(lines.first?.contains(#""visible":true"#) == true)
+    }
+
     @Test("renderfarm plugins lottie documents every parameter")
     func documented() throws {
         let result = try Binary.run(["plugins", "lottie"])

@@ -48,8 +48,9 @@ struct LottieEffect: Effect {
         ]
     )
 
-    /// The largest side of the buffer rlottie draws into, in pixels.
-    static let maxPixels = 8192
+    /// The largest side of the buffer rlottie draws into, in pixels (64 MiB at most). A larger box is drawn at
+    /// this resolution and scaled up: it is larger than the canvas anyway.
+    static let maxPixels = 4096.0
 
     let player: LottiePlayer
     let clock: LottieClock
@@ -98,13 +99,9 @@ struct LottieEffect: Effect {
 
         let box = try Self.box(parameters, context: context)
         frame = Self.fit(width: Double(facts.width), height: Double(facts.height), into: box)
-        pixelWidth = Int((frame.width * context.scale).rounded(.up))
-        pixelHeight = Int((frame.height * context.scale).rounded(.up))
-        guard pixelWidth <= Self.maxPixels, pixelHeight <= Self.maxPixels else {
-            throw EffectError(
-                parameter: "size",
-                "the animation would be \(pixelWidth)×\(pixelHeight) pixels; at most \(Self.maxPixels) a side")
-        }
+        let resolution = min(context.scale, Self.maxPixels / max(frame.width, frame.height))
+        pixelWidth = max(1, Int((frame.width * resolution).rounded(.up)))
+        pixelHeight = max(1, Int((frame.height * resolution).rounded(.up)))
     }
 
     func render(in context: DrawingContext, at time: FrameTime) throws(EffectError) {
@@ -113,20 +110,25 @@ struct LottieEffect: Effect {
             frame: index, in: frame, pixelWidth: pixelWidth, pixelHeight: pixelHeight, opacity: opacity, on: context)
     }
 
+    /// Where the animation draws at `time`: one item at the drawn point nearest the centre of what is drawn,
+    /// with the Lottie frame and play number, and the bounds of the drawn pixels in the plan.
     func trace(at time: FrameTime) -> [TraceItem]? {
-        let sample = clock.sample(at: time.index)
+        var fields = JSONObject()
         var plan = JSONObject()
         plan["frames"] = .number(Double(clock.frameCount))
         plan["box"] = .array([.number(frame.x), .number(frame.y), .number(frame.width), .number(frame.height)])
-        var fields = JSONObject()
-        if case .frame(let index, let loop) = sample {
-            fields["frame"] = .number(Double(index))
-            fields["loop"] = .number(Double(loop))
-        }
-        return [
-            TraceItem(
-                id: 0, position: frame.center, alpha: opacity, visible: sample != .hidden, plan: plan, fields: fields)
-        ]
+        guard case .frame(let index, let loop) = clock.sample(at: time.index), opacity > 0,
+            let drawn = try? player.coverage(frame: index, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
+        else { return [TraceItem(id: 0, position: frame.center, alpha: 0, visible: false, plan: plan)] }
+        fields["frame"] = .number(Double(index))
+        fields["loop"] = .number(Double(loop))
+        let (sx, sy) = (frame.width / Double(pixelWidth), frame.height / Double(pixelHeight))
+        plan["drawn"] = .array([
+            .number(frame.x + drawn.bounds.x * sx), .number(frame.y + drawn.bounds.y * sy),
+            .number(drawn.bounds.width * sx), .number(drawn.bounds.height * sy),
+        ])
+        let position = Point(frame.x + drawn.point.x * sx, frame.y + drawn.point.y * sy)
+        return [TraceItem(id: 0, position: position, alpha: opacity, visible: true, plan: plan, fields: fields)]
     }
 
     /// Lottie files nest deeper and hold longer strings (names, keypaths) than job files.

@@ -55,38 +55,79 @@ final class LottiePlayer: @unchecked Sendable {
     func draw(
         frame: Int, in box: Rect, pixelWidth: Int, pixelHeight: Int, opacity: Double, on context: DrawingContext
     ) throws(EffectError) {
-        guard pixelWidth > 0, pixelHeight > 0 else { return }
-        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(pixelWidth)))
-        guard stride >= pixelWidth * 4 else { throw EffectError("cannot make a \(pixelWidth)-pixel-wide buffer") }
-        let words = stride / 4 * pixelHeight
+        try withPixels(frame: frame, width: pixelWidth, height: pixelHeight) { (pixels, stride) throws(EffectError) in
+            let bytes = UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt8.self)
+            guard
+                let surface = cairo_image_surface_create_for_data(
+                    bytes, CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight), Int32(stride))
+            else { throw EffectError("cairo could not wrap the frame") }
+            defer { cairo_surface_destroy(surface) }
+            guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+                throw EffectError("cairo could not wrap the frame")
+            }
+            cairo_surface_mark_dirty(surface)
+            let cr = context.pointer
+            cairo_save(cr)
+            cairo_translate(cr, box.x, box.y)
+            cairo_scale(cr, box.width / Double(pixelWidth), box.height / Double(pixelHeight))
+            cairo_set_source_surface(cr, surface, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
+            cairo_rectangle(cr, 0, 0, Double(pixelWidth), Double(pixelHeight))
+            cairo_clip(cr)
+            cairo_paint_with_alpha(cr, opacity)
+            // Restoring drops the pattern and cairo's reference to the surface before the pixels are freed.
+            cairo_restore(cr)
+        }
+    }
+
+    /// Where frame `frame` draws, in buffer pixels: the bounds of its non-transparent pixels and the drawn
+    /// pixel nearest to their alpha-weighted centre; nil when it draws nothing.
+    func coverage(frame: Int, pixelWidth: Int, pixelHeight: Int) throws(EffectError) -> (bounds: Rect, point: Point)? {
+        try withPixels(frame: frame, width: pixelWidth, height: pixelHeight) { pixels, stride in
+            let row = stride / 4
+            var (minX, minY, maxX, maxY) = (Int.max, Int.max, -1, -1)
+            var (sumX, sumY, total) = (0.0, 0.0, 0.0)
+            for y in 0..<pixelHeight {
+                for x in 0..<pixelWidth {
+                    let alpha = Double(pixels[y * row + x] >> 24)
+                    guard alpha > 0 else { continue }
+                    (minX, minY, maxX, maxY) = (min(minX, x), min(minY, y), max(maxX, x), max(maxY, y))
+                    (sumX, sumY, total) = (sumX + alpha * Double(x), sumY + alpha * Double(y), total + alpha)
+                }
+            }
+            guard total > 0 else { return nil }
+            let centre = Point(sumX / total, sumY / total)
+            var nearest = Point(Double(minX), Double(minY))
+            var best = Double.infinity
+            for y in minY...maxY {
+                for x in minX...maxX where pixels[y * row + x] >> 24 > 0 {
+                    let distance =
+                        (Double(x) - centre.x) * (Double(x) - centre.x) + (Double(y) - centre.y)
+                        * (Double(y) - centre.y)
+                    if distance < best { (best, nearest) = (distance, Point(Double(x), Double(y))) }
+                }
+            }
+            let bounds = Rect(
+                x: Double(minX), y: Double(minY), width: Double(maxX - minX + 1), height: Double(maxY - minY + 1))
+            return (bounds, Point(nearest.x + 0.5, nearest.y + 0.5))
+        }
+    }
+
+    /// Renders `frame` into a zeroed premultiplied ARGB32 buffer and hands it (and its stride in bytes) to `body`.
+    private func withPixels<T>(
+        frame: Int, width: Int, height: Int, _ body: (UnsafeMutablePointer<UInt32>, Int) throws(EffectError) -> T
+    ) throws(EffectError) -> T {
+        guard width > 0, height > 0 else { throw EffectError("the animation has no pixels") }
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+        guard stride >= width * 4 else { throw EffectError("cannot make a \(width)-pixel-wide buffer") }
+        let words = stride / 4 * height
         let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: words)
         pixels.initialize(repeating: 0, count: words)
         defer { pixels.deallocate() }
         guard let animation = take() else { throw EffectError("rlottie could not rebuild the animation") }
-        lottie_animation_render(animation, frame, pixels, pixelWidth, pixelHeight, stride)
+        lottie_animation_render(animation, frame, pixels, width, height, stride)
         give(animation)
-
-        let bytes = UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt8.self)
-        guard
-            let surface = cairo_image_surface_create_for_data(
-                bytes, CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight), Int32(stride))
-        else { throw EffectError("cairo could not wrap the frame") }
-        defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            throw EffectError("cairo could not wrap the frame")
-        }
-        cairo_surface_mark_dirty(surface)
-        let cr = context.pointer
-        cairo_save(cr)
-        cairo_translate(cr, box.x, box.y)
-        cairo_scale(cr, box.width / Double(pixelWidth), box.height / Double(pixelHeight))
-        cairo_set_source_surface(cr, surface, 0, 0)
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
-        cairo_rectangle(cr, 0, 0, Double(pixelWidth), Double(pixelHeight))
-        cairo_clip(cr)
-        cairo_paint_with_alpha(cr, opacity)
-        // Restoring drops the pattern and cairo's reference to the surface before the pixels are freed.
-        cairo_restore(cr)
+        return try body(pixels, stride)
     }
 
     private func take() -> OpaquePointer? {
