@@ -39,6 +39,12 @@ struct LottieCheckTests {
             (#""k": [0, 0]}"#, #""k": [0, 0], "x": "time * 10"}"#, "layers[0].ks.p.x: expressions are not supported"),
             (#""ty": 4"#, #""ty": 5"#, "layers[0].ty: text layers are not supported"),
             (#""ty": "fl""#, #""ty": "zz""#, #"layers[0].shapes[0].it[1].ty: shape type "zz""#),
+            (
+                #""ty": "fl", "c""#,
+                #""ty": "st", "d": [{"n": "d", "v": {"a": 0, "k": -5}}, {"n": "g", "v": {"a": 0, "k": 5}}], "c""#,
+                "layers[0].shapes[0].it[1].d[0].v: dash and gap lengths must be fixed numbers ≥ 0"
+            ),
+            (#""ip": 0"#, #""ip": -3"#, "ip: -3.0 is negative"),
         ])
     func refuses(original: String, replacement: String, expected: String) throws {
         let text = Self.square.replacingOccurrences(of: original, with: replacement)

@@ -14,7 +14,7 @@ struct LottieFuzzTests {
     enum Mutation: CaseIterable {
         case dropKey, typeSwap, hugeNumber, fraction, negative, parentCycle, precompLoop, vertexMismatch,
             expression, manyCopies, gradientStops, truncate, bitFlip, textLayer, imageAsset, reversedKeyframes,
-            deepGroups, duplicateLayers, anyNode, anyNumber, anyMember
+            deepGroups, duplicateLayers, dashes, anyNode, anyNumber, anyMember
     }
 
     @Test("mutated Lottie files: no crash, a located message for each refused one")
@@ -221,6 +221,27 @@ struct LottieFuzzTests {
             layers[layer]["shapes"] = [item]
         case .duplicateLayers:
             layers = Array(repeating: layers[layer], count: 2 + random.next(600))
+        case .dashes:
+            let lengths: [Double] = [-5, 0, 0.001, 3, 1e6]
+            let dashes: [[String: Any]] = ["d", "g", "o"].map { name in
+                ["n": name, "v": ["a": 0, "k": lengths[random.next(lengths.count)]]]
+            }
+            layers[layer]["shapes"] = [
+                [
+                    "ty": "gr",
+                    "it": [
+                        [
+                            "ty": "rc", "p": ["a": 0, "k": [50, 50]], "s": ["a": 0, "k": [60, 60]],
+                            "r": ["a": 0, "k": 0],
+                        ],
+                        [
+                            "ty": "st", "c": ["a": 0, "k": [1, 1, 1, 1]], "o": ["a": 0, "k": 100],
+                            "w": ["a": 0, "k": 2],
+                            "d": Array(dashes.shuffledDeterministically(&random)),
+                        ],
+                    ],
+                ]
+            ]
         case .anyNode, .anyNumber:
             // Anywhere in the document: one value (any, or a number) becomes a hostile one.
             document["layers"] = layers
@@ -236,5 +257,16 @@ struct LottieFuzzTests {
         }
         document["layers"] = layers
         return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
+    }
+}
+
+extension Array {
+    /// The elements in an order drawn from `random` (Fisher–Yates), the same for the same seed.
+    fileprivate func shuffledDeterministically(_ random: inout FuzzRandom) -> [Element] {
+        var result = self
+        for index in result.indices.reversed() where index > 0 {
+            result.swapAt(index, random.next(index + 1))
+        }
+        return result
     }
 }

@@ -79,13 +79,33 @@ extension LottieCheck {
         default:
             break
         }
-        if let dashes = item["d"], type == "st" || type == "gs" {
-            list(dashes, path + ".d") { check, dash, place in
-                guard let dash = dash.objectValue else { return check.report(place, "expected a dash object") }
-                check.string(dash, "n", place)
-                check.string(dash, "nm", place)
-                if let length = dash["v"] { check.property(length, place + ".v", .scalar) }
+        if let dashes = item["d"], type == "st" || type == "gs" { dashPattern(dashes, path + ".d") }
+    }
+
+    /// A stroke's dashes `[{"n": "d"|"g"|"o", "v": property}, …]`. rlottie reads the values in order, so the
+    /// offset (`o`) may only come last; dash and gap lengths must be fixed numbers ≥ 0 adding up to at least 1
+    /// (a negative length makes rlottie's dasher run without end, tiny ones cut a path into millions of dashes).
+    private mutating func dashPattern(_ value: JSONValue, _ path: String) {
+        guard let entries = value.arrayValue else { return report(path, "expected an array of dashes") }
+        var pattern = 0.0
+        for (index, entry) in entries.enumerated() {
+            let place = "\(path)[\(index)]"
+            guard let dash = entry.objectValue else { return report(place, "expected a dash object") }
+            string(dash, "n", place)
+            string(dash, "nm", place)
+            guard let length = dash["v"] else { continue }
+            property(length, place + ".v", .scalar)
+            if dash["n"]?.stringValue == "o" {
+                if index != entries.count - 1 { report(place + ".n", "the dash offset must come last") }
+                continue
             }
+            guard let fixed = length.objectValue?["k"]?.doubleValue, fixed >= 0 else {
+                return report(place + ".v", "dash and gap lengths must be fixed numbers ≥ 0")
+            }
+            pattern += fixed
+        }
+        if pattern > 0 || entries.count > 1, pattern < 1 {
+            report(path, "dash and gap lengths add up to \(pattern); at least 1")
         }
     }
 
