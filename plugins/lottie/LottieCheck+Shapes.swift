@@ -66,6 +66,10 @@ extension LottieCheck {
             transform(value, path)
         case "sr":
             if let points = item["pt"] { bounded(points, path + ".pt", 0...Limits.starPoints, "star points") }
+            // Roundness is a percentage; far beyond it rlottie's flattening of a large star takes seconds.
+            for key in ["is", "os"] {
+                if let roundness = item[key] { bounded(roundness, "\(path).\(key)", -100...100, "roundness") }
+            }
         case "rp":
             if let count = item["c"] {
                 let most = bounded(count, path + ".c", 0...Limits.repeaterCopies, "repeater copies") ?? 0
