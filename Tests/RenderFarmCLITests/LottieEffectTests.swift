@@ -122,7 +122,7 @@ struct LottieEffectTests {
         #expect(try Self.frame(folder, 30).pixel(x: 74, y: 50) == (0, 0, 255, 255))
     }
 
-    @Test("frames are byte-identical across -j 1, -j 2 and --shard K/N")
+    @Test("frames are byte-identical across -j 1, -j 2, --isolate and --shard K/N")
     func deterministic() throws {
         let job = try LottieFixture.job(fps: 30, duration: 2, scale: 2, params: ["loop": true, "speed": 0.7])
         let one = try Self.render(job, arguments: ["-j", "1"])
@@ -130,6 +130,9 @@ struct LottieEffectTests {
         let reference = try Manifest(folder: one.url.appendingPathComponent("out")).frames.map(\.sha256)
         #expect(reference.count == 60)
         #expect(try Manifest(folder: two.url.appendingPathComponent("out")).frames.map(\.sha256) == reference)
+        // Worker processes (the advice for untrusted files) draw the same bytes.
+        let isolated = try Self.render(job, arguments: ["-j", "2", "--isolate"])
+        #expect(try Manifest(folder: isolated.url.appendingPathComponent("out")).frames.map(\.sha256) == reference)
         let sharded = try TemporaryFolder()
         try sharded.write(LottieFixture.json, to: "anim.json")
         let path = try sharded.write(job, to: "job.json")
