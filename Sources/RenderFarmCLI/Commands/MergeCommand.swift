@@ -17,7 +17,7 @@ struct MergeCommand: Command {
             second render of the same shards renders only what is missing. Exit codes: 0 complete,
             1 frames missing, failed or corrupt (listed on standard error, e.g. 3,7-9),
             65 invalid renderfarm.job.json, 66 folder missing or nothing rendered into it,
-            73 / 74 the manifest cannot be written, 75 a shard is still rendering into the folder.
+            65 a render or shard is still writing into the folder, 73 / 74 the manifest cannot be written.
             """,
         options: [],
         positionals: 1...Int.max)
@@ -78,7 +78,7 @@ extension ExitCode {
     init(_ error: MergeError) {
         switch error {
         case .noFolder, .nothingRendered: self = .noInput
-        case .invalidRecord: self = .dataError
+        case .invalidRecord, .rendering: self = .dataError
         case .output(let output): self = ExitCode(output)
         }
     }
