@@ -176,7 +176,7 @@ struct LottieEffectTests {
             let job = try folder.write(try LottieFixture.job(lottie: file), to: "job.json")
             let result = try Binary.run(["validate", job])
             #expect(result.status == 65, "\(file): \(result.stderr)")
-            #expect(result.stderr.contains("layers[0].params: lottie: file: "), "\(file): \(result.stderr)")
+            #expect(result.stderr.contains("layers[0].params.file: "), "\(file): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(file): \(result.stderr)")
         }
     }

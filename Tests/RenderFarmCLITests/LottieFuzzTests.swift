@@ -36,7 +36,7 @@ struct LottieFuzzTests {
             if validate.status == 65 {
                 refused += 1
                 #expect(
-                    validate.stderr.contains("layers[0].params: lottie: file: anim.json"),
+                    validate.stderr.contains("layers[0].params.file: anim.json"),
                     "\(label)\n\(validate.stderr)")
                 #expect(Self.located(validate.stderr), "no place in the file: \(label)\n\(validate.stderr)")
             } else if validate.status == 0 {
