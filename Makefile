@@ -14,7 +14,7 @@ TEST_PLUGIN     := $(TEST_PLUGIN_DIR)/librenderfarm-test-faults.so
 
 # Debian packages the build and the tests need.
 PACKAGES := pkgconf libcairo2-dev libpng-dev libssl-dev libchipmunk-dev libdeflate-dev zlib1g-dev pngcheck \
-            libmicrohttpd-dev
+            librlottie-dev libmicrohttpd-dev
 # What the hand-off to video and the CI render targets need (the tests run ffmpeg too).
 HANDOFF_PACKAGES := ffmpeg time
 # The Slurm integration test: a one-node cluster on loopback (DESIGN.md §8).
@@ -23,7 +23,8 @@ SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 
 .PHONY: all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
         ci-render update-references bench bench-quick bench-video slurm-test clean \
-        install uninstall plugin-check sdk-test deps-install test-swift-plugins studio studio-deps studio-test
+        install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
+        studio-test
 
 all: build
 
@@ -47,6 +48,7 @@ help:
 	@echo "make uninstall       remove what make install put into PREFIX"
 	@echo "make plugin-check    renderfarm plugin check on every built-in plugin"
 	@echo "make sdk-test        the plugin SDK end to end: install, scaffold C + Swift plugins, build, check, render"
+	@echo "make docs            build the DocC catalogs (RenderFarm, EffectKit) with docc; broken links fail"
 	@echo "make studio JOB=F    renderfarm studio on a job: author it live and watch renders in the browser"
 	@echo "make studio-test     the studio in real headless Chromium (scrub, slider, validation, farm view; screenshots)"
 	@echo "make clean           remove build products and rendered output"
@@ -146,6 +148,27 @@ bench-quick: deps
 	$(SWIFT) build -c release
 	.build/release/renderfarm-bench --quick
 
+# The DocC catalogs Sources/RenderFarm/RenderFarm.docc and Sources/EffectKit/EffectKit.docc, with the
+# toolchain's docc over symbol graphs extracted from the debug build; a broken link fails the build.
+DOCC        ?= $(dir $(realpath $(shell command -v $(SWIFT))))docc
+DOCS_DIR    := .build/docs
+DEBUG_DIR   := .build/$(shell uname -m)-unknown-linux-gnu/debug
+DOCS_MODULES := RenderFarm EffectKit
+
+docs: build
+	@for module in $(DOCS_MODULES); do \
+	    rm -rf $(DOCS_DIR)/$$module.symbols && mkdir -p $(DOCS_DIR)/$$module.symbols || exit 1; \
+	    $(SWIFT) symbolgraph-extract -module-name $$module -target $(shell uname -m)-unknown-linux-gnu \
+	        -I $(DEBUG_DIR)/Modules $$(for map in Sources/C*/module.modulemap $(DEBUG_DIR)/*.build/module.modulemap; do \
+	            echo "-Xcc -fmodule-map-file=$(CURDIR)/$$map"; done) \
+	        $$(pkg-config --cflags-only-I cairo libpng | sed 's/-I/-Xcc -I/g') \
+	        -minimum-access-level public -output-dir $(DOCS_DIR)/$$module.symbols || exit 1; \
+	    $(DOCC) convert Sources/$$module/$$module.docc --additional-symbol-graph-dir $(DOCS_DIR)/$$module.symbols \
+	        --fallback-display-name $$module --fallback-bundle-identifier org.renderfarm.$$module \
+	        --output-path $(DOCS_DIR)/$$module.doccarchive --warnings-as-errors || exit 1; \
+	    echo "docs: $(DOCS_DIR)/$$module.doccarchive"; \
+	done
+
 clean:
 	rm -rf .build jobs/out
 
@@ -160,7 +183,7 @@ PREFIX          ?= /usr/local
 DESTDIR         ?=
 INSTALL_CONFIG  ?= release
 INSTALL_PACKAGES := patchelf
-BUILTIN_PLUGINS := floating-heart gradient parabolic-drop physics-bounce
+BUILTIN_PLUGINS := floating-heart gradient parabolic-drop physics-bounce lottie
 ROOT            := $(DESTDIR)$(PREFIX)
 PLUGIN_DIR      := $(ROOT)/lib/renderfarm/plugins
 RUNTIME_DIR     := $(ROOT)/lib/renderfarm/swift

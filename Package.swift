@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "renderfarm-gradient", type: .dynamic, targets: ["Gradient"]),
         .library(name: "renderfarm-parabolic-drop", type: .dynamic, targets: ["ParabolicDrop"]),
         .library(name: "renderfarm-physics-bounce", type: .dynamic, targets: ["PhysicsBounce"]),
+        .library(name: "renderfarm-lottie", type: .dynamic, targets: ["Lottie"]),
         .executable(name: "renderfarm-bench", targets: ["RenderFarmBench"]),
         .executable(name: "renderfarm-bench-floor", targets: ["RenderFarmBenchFloor"]),
     ],
@@ -25,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Chipmunk2D has no .pc file on Debian: the modulemap links "chipmunk" directly.
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
+        // rlottie's C API; its variadic property override is wrapped in the shim (Swift cannot call varargs).
+        .systemLibrary(name: "CRlottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
         // `renderfarm studio`: libmicrohttpd serves the page and its API; inotify sees edits.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CInotify"),
@@ -71,6 +74,8 @@ let package = Package(
         ),
         .target(name: "ParabolicDrop", dependencies: ["EffectKit"], path: "plugins/parabolic-drop"),
         .target(name: "PhysicsBounce", dependencies: ["EffectKit"], path: "plugins/physics-bounce"),
+        // Lottie files are checked in Swift before rlottie parses them (plugins/lottie/LottieCheck.swift).
+        .target(name: "Lottie", dependencies: ["EffectKit", "CCairo", "CRlottie"], path: "plugins/lottie"),
 
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
         // The floor loads the plugin libraries itself (dlopen) for jobs it has no hand-written C for.
@@ -84,6 +89,7 @@ let package = Package(
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "FileInputTests", dependencies: ["FileInput"]),
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
+        .testTarget(name: "LottieTests", dependencies: ["Lottie"]),
         .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm", "CPNGWriter", "CairoKit"]),
         .testTarget(name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI", "CCrypto", "CairoKit"]),
         .testTarget(name: "RenderFarmStudioTests", dependencies: ["RenderFarmStudio", "RenderFarm", "MicroHTTP"]),

@@ -25,7 +25,7 @@ ln -s "$prefix/bin/renderfarm" "$work/bin/renderfarm"
 export PATH="$work/bin:$PATH" PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 unset RENDERFARM_PLUGIN_PATH RENDERFARM_SOURCE
 (cd "$work" && renderfarm plugins) >"$work/plugins.txt"
-for id in floating-heart gradient parabolic-drop physics-bounce; do
+for id in floating-heart gradient lottie parabolic-drop physics-bounce; do
     grep -q "^$id " "$work/plugins.txt" || { echo "symlinked renderfarm does not list $id"; exit 1; }
 done
 grep -q "$prefix/lib/renderfarm/plugins/" "$work/plugins.txt"

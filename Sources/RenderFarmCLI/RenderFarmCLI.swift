@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import StrictJSON
 
 /// The `renderfarm` command line: parses arguments, runs one command, returns its exit code.
 public enum RenderFarmCLI {
@@ -27,7 +28,8 @@ public enum RenderFarmCLI {
             COMMANDS:
             \(list.joined(separator: "\n"))
 
-            Run `renderfarm COMMAND --help` for a command's options. `renderfarm --version` prints the version.
+            Run `renderfarm COMMAND --help` or `renderfarm help COMMAND` for a command's options and examples.
+            `renderfarm --version` prints the version.
             """
     }
 
@@ -39,11 +41,17 @@ public enum RenderFarmCLI {
         }
         switch name {
         case "-h", "--help", "help":
-            if arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
-                terminal.print(command.spec.help)
-            } else {
+            guard arguments.count > 1 else {
                 terminal.print(overview)
+                return .ok
             }
+            // `help plugin new` names a group's subcommand by two words, like the command itself.
+            let (helpName, _) = groupedCommand(Array(arguments.dropFirst()))
+            guard let command = commands.first(where: { $0.spec.name == helpName }) else {
+                terminal.error(groupUsage(arguments[1]) ?? unknownCommand(arguments[1]))
+                return .usage
+            }
+            terminal.print(command.spec.help)
             return .ok
         case "--version", "version":
             terminal.print("renderfarm \(RenderPlan.rendererVersion)")
@@ -58,9 +66,7 @@ public enum RenderFarmCLI {
                 terminal.error(usage)
                 return .usage
             }
-            let hint =
-                Suggestion.closest(to: name, in: commands.map { $0.spec.name }).map { " (did you mean \($0)?)" } ?? ""
-            terminal.error("unknown command \"\(name)\"\(hint); run `renderfarm --help` for the list")
+            terminal.error(unknownCommand(name))
             return .usage
         }
         do {
@@ -74,6 +80,12 @@ public enum RenderFarmCLI {
             terminal.error(error.description)
             return .usage
         }
+    }
+
+    static func unknownCommand(_ name: String) -> String {
+        let hint =
+            Suggestion.closest(to: name, in: commands.map { $0.spec.name }).map { " (did you mean \($0)?)" } ?? ""
+        return "unknown command \"\(name)\"\(hint); run `renderfarm --help` for the list"
     }
 
     /// Runs the process's own command line and exits with the command's code.

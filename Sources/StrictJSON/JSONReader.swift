@@ -182,9 +182,24 @@ struct JSONReader {
     /// The error for an unexpected byte at `position` after a value: `message`, unless the byte starts a comment.
     private func misplaced(_ message: String) -> JSONParseError {
         switch bytes[position] {
-        case ASCII.slash, UInt8(ascii: "#"): error("comments are not allowed", at: position)
-        default: error(message, at: position)
+        case ASCII.slash, UInt8(ascii: "#"): return error("comments are not allowed", at: position)
+        default:
+            var failure = error(message, at: position)
+            if message.hasPrefix("expected ','"), let line = lineOfPreviousToken(), line < failure.line {
+                // The value before ended a line and the next one starts a new line: a forgotten comma.
+                failure.hint = "missing ',' after line \(line)?"
+            }
+            return failure
         }
+    }
+
+    /// The line of the last non-whitespace byte before `position`, or nil at the start.
+    private func lineOfPreviousToken() -> Int? {
+        var index = position - 1
+        while index >= start, [ASCII.space, ASCII.tab, ASCII.lineFeed, ASCII.carriageReturn].contains(bytes[index]) {
+            index -= 1
+        }
+        return index >= start ? error("", at: index).line : nil
     }
 
     /// Skips JSON whitespace: space, tab, line feed and carriage return.

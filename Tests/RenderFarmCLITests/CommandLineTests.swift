@@ -59,7 +59,7 @@ struct CommandLineTests {
             ),
             (
                 #"{"effect": "floating-heart", "params": {"spring": {"damping": 3}}}"#,
-                "layers[0].params: floating-heart: spring.damping: expected a number in 0.01…1.0"
+                "layers[0].params.spring.damping: 3 is out of range (allowed: 0.01…1)"
             ),
         ])
     func invalidLayer(layer: String, message: String) throws {

@@ -48,7 +48,9 @@ struct ExampleJobsTests {
     static func renderFolders(_ out: URL) -> [URL] {
         var folders: [URL] = []
         let enumerator = FileManager.default.enumerator(atPath: out.path)
-        if FileManager.default.fileExists(atPath: out.appendingPathComponent("manifest.json").path) { folders.append(out) }
+        if FileManager.default.fileExists(atPath: out.appendingPathComponent("manifest.json").path) {
+            folders.append(out)
+        }
         while let path = enumerator?.nextObject() as? String {
             guard path.hasSuffix("/manifest.json") else { continue }
             folders.append(out.appendingPathComponent((path as NSString).deletingLastPathComponent))

@@ -37,7 +37,7 @@ extension FuzzTests {
         case .imageAsset:
             try expectJobRefused(
                 special, named: "art.png", job: SmallJob.text(image: "art.png"),
-                at: "layers[0].params: parabolic-drop: image", in: folder)
+                at: "layers[0].params.image", in: folder)
         case .dataFile:
             try expectJobRefused(
                 special, named: "rows.csv", job: SmallJob.text(rows: "rows.csv"), at: "variants.rows", in: folder)

@@ -96,7 +96,7 @@ struct NewPluginErrorTests {
         ),
         (
             "physics-bounce", #"{"items": [{"at": [1, 2], "size": [-4, 4]}]}"#,
-            "layers[0].params: physics-bounce: items[0].size"
+            "layers[0].params.items[0].size: expected a positive number or [width, height]"
         ),
         (
             "physics-bounce", #"{"items": [{"at": [1, 2]}], "barrier": {"from": [0, 9], "to": [0, 9]}}"#,
@@ -109,7 +109,7 @@ struct NewPluginErrorTests {
         ),
         ("physics-bounce", #"{"items": [{"at": [1, 2], "shape": "star"}]}"#, "items[0].shape: unknown shape \"star\""),
         ("parabolic-drop", #"{"shape": "star"}"#, "layers[0].params.shape: expected one of"),
-        ("parabolic-drop", #"{"image": "missing.png"}"#, "parabolic-drop: image: missing.png not found"),
+        ("parabolic-drop", #"{"image": "missing.png"}"#, "layers[0].params.image: missing.png not found"),
         ("parabolic-drop", #"{"image": "../escape.png"}"#, "image: ../escape.png resolves outside the job's folder"),
         ("parabolic-drop", #"{"shape": "image"}"#, "image: missing"),
         ("physics-bounce", #"{}"#, "items: missing"),

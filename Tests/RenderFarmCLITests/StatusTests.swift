@@ -10,19 +10,31 @@ struct StatusTests {
         return (result, object ?? [:])
     }
 
+    /// Starts a render of the test plugin into `folder/out` whose `waitFrames` wait while the returned
+    /// gate file exists, and returns once its journal satisfies `ready`.
+    static func heldRender(
+        in folder: TemporaryFolder, params: String, frames: Int, until ready: @escaping (String) -> Bool
+    ) throws -> (Binary.Running, gate: String) {
+        let out = folder.url.appendingPathComponent("out")
+        let gate = try folder.write("", to: "gate")
+        let job = try OutputTrustTests.job(
+            in: folder, params: #"{\#(params), "waitWhileFileExists": "\#(gate)"}"#, frames: frames)
+        let running = try OutputTrustTests.startSlowRender(job, out: out)
+        try Binary.waitUntil("the journal is ready", running: running) {
+            ready(
+                (try? String(contentsOf: out.appendingPathComponent("renderfarm.journal.jsonl"), encoding: .utf8)) ?? ""
+            )
+        }
+        return (running, gate)
+    }
+
     @Test("during a render: rendering, by which pid, frames done, fps and ETA; complete afterwards")
     func duringRender() throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("out")
-        let gate = try folder.write("", to: "gate")
-        let job = try OutputTrustTests.job(
-            in: folder, params: #"{"delayMs": 20, "waitFrames": [10], "waitWhileFileExists": "\#(gate)"}"#,
-            frames: 40)
-        let running = try OutputTrustTests.startSlowRender(job, out: out)
-        try Binary.waitUntil("ten frames are journaled", running: running) {
-            let journal =
-                (try? String(contentsOf: out.appendingPathComponent("renderfarm.journal.jsonl"), encoding: .utf8))
-            return (journal ?? "").split(separator: "\n").count >= 10
+        let (running, gate) = try Self.heldRender(in: folder, params: #""delayMs": 20, "waitFrames": [10]"#, frames: 40)
+        {
+            $0.split(separator: "\n").count >= 10
         }
         let (during, object) = try Self.status(out)
         let text = try Binary.run(["status", out.path])
@@ -46,15 +58,10 @@ struct StatusTests {
     func interruptedAndFailed() throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("out")
-        let gate = try folder.write("", to: "gate")
-        let job = try OutputTrustTests.job(
-            in: folder, params: #"{"failFrames": [1], "waitFrames": [5], "waitWhileFileExists": "\#(gate)"}"#,
-            frames: 30)
-        let running = try OutputTrustTests.startSlowRender(job, out: out)
-        try Binary.waitUntil("frame 1 has failed", running: running) {
-            let journal =
-                (try? String(contentsOf: out.appendingPathComponent("renderfarm.journal.jsonl"), encoding: .utf8))
-            return (journal ?? "").contains("\"failed\"")
+        let (running, gate) = try Self.heldRender(
+            in: folder, params: #""failFrames": [1], "waitFrames": [5]"#, frames: 30
+        ) {
+            $0.contains("\"failed\"")
         }
         // Interrupted while frame 5 waits; it finishes once the gate goes, then the render stops.
         running.signal(SIGINT)

@@ -37,14 +37,16 @@ struct VariantTests {
         return frames
     }
 
-    @Test("12 rows × 2 scales render 24 folders, each complete and naming its variant; a row's colour reaches the pixels")
+    @Test(
+        "12 rows × 2 scales render 24 folders, each complete and naming its variant; a row's colour reaches the pixels")
     func batchRenders() throws {
         let folder = try TemporaryFolder()
         let job = try Self.batch(in: folder)
         let result = try Binary.run(["render", job, "--progress", "none", "-j", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         let root = folder.url.appendingPathComponent("out/badges")
-        let index = try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("variants.json")))
+        let index = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: root.appendingPathComponent("variants.json")))
         let variants = try #require((index as? [String: Any])?["variants"] as? [[String: Any]])
         #expect(variants.count == 24)
         for (position, streamer) in Self.streamers.enumerated() {
@@ -94,7 +96,8 @@ struct VariantTests {
             #expect(try Self.frames(under: URL(fileURLWithPath: out)) == expected, "N = \(count)")
             // The whole batch is split: every task gets its share of the 120 frames.
             #expect(sizes.reduce(0, +) == 120 && (sizes.max() ?? 0) - (sizes.min() ?? 0) <= 1, "\(sizes)")
-            let merged = try Binary.run(["merge"] + expected.keys.map { out + "/" + ($0 as NSString).deletingLastPathComponent }.uniqued())
+            let merged = try Binary.run(
+                ["merge"] + expected.keys.map { out + "/" + ($0 as NSString).deletingLastPathComponent }.uniqued())
             #expect(merged.status == 0, "\(merged.stderr)")
         }
     }
@@ -105,7 +108,8 @@ struct VariantTests {
         let rows = "streamer,color,rate\ns0,#GGG,3\ns1,#112233,abc\ns0,#445566,3\ns3,#778899,500\n"
         let job = try Self.batch(in: folder, rows: rows)
         try folder.write(
-            try String(contentsOfFile: job, encoding: .utf8).replacingOccurrences(of: "\"size\": 12", with: "\"size\": \"{{sise}}\""),
+            try String(contentsOfFile: job, encoding: .utf8).replacingOccurrences(
+                of: "\"size\": 12", with: "\"size\": \"{{sise}}\""),
             to: "badges.json")
         let result = try Binary.run(["validate", job])
         #expect(result.status == 65)
@@ -168,7 +172,9 @@ struct VariantTests {
     @Test("drop and bounce items enter at their events' times; an edited log changes the fingerprint")
     func itemEvents() throws {
         let folder = try TemporaryFolder()
-        try folder.write(##"{"time": 0.5, "shape": "coin", "size": 30}"## + "\n" + ##"{"time": 0.1, "color": "#00FF00"}"##, to: "gifts.jsonl")
+        try folder.write(
+            ##"{"time": 0.5, "shape": "coin", "size": 30}"## + "\n" + ##"{"time": 0.1, "color": "#00FF00"}"##,
+            to: "gifts.jsonl")
         let job = try folder.write(
             #"""
             {"fps": 20, "duration": 2, "canvas": {"width": 375, "height": 667, "scale": 1},
@@ -191,7 +197,9 @@ struct VariantTests {
         #expect(visible(lines[1], layer: 1) == [0] && visible(lines[3], layer: 1) == [0, 1])
         let render = try Binary.run(["render", job, "--progress", "none"])
         #expect(render.status == 0, "\(render.stderr)")
-        try folder.write(##"{"time": 0.6, "shape": "coin", "size": 30}"## + "\n" + ##"{"time": 0.1, "color": "#00FF00"}"##, to: "gifts.jsonl")
+        try folder.write(
+            ##"{"time": 0.6, "shape": "coin", "size": 30}"## + "\n" + ##"{"time": 0.1, "color": "#00FF00"}"##,
+            to: "gifts.jsonl")
         let again = try Binary.run(["render", job, "--progress", "none"])
         #expect(again.stdout.contains("40 frames rendered (complete)"), "\(again.stdout)")
     }

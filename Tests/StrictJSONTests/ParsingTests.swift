@@ -98,3 +98,31 @@ struct ParsingTests {
         #expect(value.arrayValue?.last?.objectValue?["name"] == .string("frame-\(count - 1)"))
     }
 }
+
+@Suite("Syntax errors explained")
+struct SyntaxExplanationTests {
+    @Test("a comma missing at the end of a line is named, and the excerpt points at the next token")
+    func missingComma() throws {
+        let text = "{\n  \"a\": 1\n  \"b\": 2\n}"
+        do {
+            _ = try JSONParser.parse(text)
+            Issue.record("parsed")
+        } catch {
+            #expect(error.line == 3 && error.column == 3)
+            #expect(error.hint == "missing ',' after line 2?")
+            #expect(error.description.hasSuffix("(missing ',' after line 2?)"))
+            #expect(error.excerpt(of: Array(text.utf8)) == "    3 |   \"b\": 2\n      |   ^")
+        }
+    }
+
+    @Test("a problem inside one line has no comma hint")
+    func noHint() throws {
+        do {
+            _ = try JSONParser.parse("{\"a\": 1 \"b\": 2}")
+            Issue.record("parsed")
+        } catch {
+            #expect(error.hint == nil)
+            #expect(error.excerpt(of: Array("{\"a\": 1 \"b\": 2}".utf8)).hasSuffix("|         ^"))
+        }
+    }
+}

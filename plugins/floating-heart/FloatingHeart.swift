@@ -66,17 +66,33 @@ struct FloatingHeart: Effect {
     let shape: HeartShape
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
-        size = try parameters.number("size")
-        lifetime = try parameters.number("lifetime")
-        peakAlpha = try parameters.number("peakAlpha")
-        stroke = try parameters.color("stroke")
-        fade = try parameters.choice("fade")
-        sampling = try parameters.choice("pathSampling")
-        spring = try Self.spring(parameters["spring"])
+        // Every value is read even after a bad one, so `create` reports all problems at once.
+        var problems = EffectProblems()
+        let size = problems.check { () throws(EffectError) in try parameters.number("size") }
+        let lifetime = problems.check { () throws(EffectError) in try parameters.number("lifetime") }
+        let peakAlpha = problems.check { () throws(EffectError) in try parameters.number("peakAlpha") }
+        let stroke = problems.check { () throws(EffectError) in try parameters.color("stroke") }
+        let fade: Fade? = problems.check { () throws(EffectError) in try parameters.choice("fade") }
+        let sampling: PathSampling? = problems.check { () throws(EffectError) in try parameters.choice("pathSampling") }
+        let spring = problems.check { () throws(EffectError) in try Self.spring(parameters["spring"]) }
+        let palette = problems.check { () throws(EffectError) in try Self.palette(parameters["colors"]) }
+        let spawns = problems.check { () throws(EffectError) in
+            // Without a valid size the spawns are still checked; the job fails on the size anyway.
+            try Self.spawns(parameters, size: size ?? 0, until: context.layerDuration)
+        }
+        let emitter = problems.check { () throws(EffectError) in try parameters.point("emitter") }
+        try problems.throwIfAny()
+        guard let size, let lifetime, let peakAlpha, let stroke, let fade, let sampling, let spring, let palette,
+            let spawns, let emitter
+        else { throw EffectError("parameters could not be read") }
+        self.size = size
+        self.lifetime = lifetime
+        self.peakAlpha = peakAlpha
+        self.stroke = stroke
+        self.fade = fade
+        self.sampling = sampling
+        self.spring = spring
         shape = HeartShape(size: size)
-        let palette = try Self.palette(parameters["colors"])
-        let spawns = try Self.spawns(parameters, size: size, until: context.layerDuration)
-        let emitter = try parameters.point("emitter")
         var hearts: [HeartPlan] = []
         hearts.reserveCapacity(spawns.count)
         for (index, spawn) in spawns.enumerated() {
@@ -184,38 +200,37 @@ struct FloatingHeart: Effect {
     // MARK: Parameters
 
     private static func spring(_ value: JSONValue?) throws(EffectError) -> SpringCurve {
-        guard let object = value?.objectValue else {
-            throw EffectError(parameter: "spring", "expected {\"duration\", \"damping\", \"velocity\"}")
+        var problems = EffectProblems()
+        let keys = ["duration", "damping", "velocity"]
+        guard let object = NestedObject(value, parameter: "spring", keys: keys, problems: &problems) else {
+            try problems.throwIfAny()
+            throw EffectError(parameter: "spring", "expected an object")
         }
-        for key in object.keys where !["duration", "damping", "velocity"].contains(key) {
-            throw EffectError(parameter: "spring.\(key)", "unknown key (expected duration, damping, velocity)")
-        }
-        func number(_ key: String, default fallback: Double, in range: ClosedRange<Double>) throws(EffectError)
-            -> Double
-        {
-            guard let raw = object[key] else { return fallback }
-            guard let number = raw.doubleValue, range.contains(number) else {
-                throw EffectError(
-                    parameter: "spring.\(key)", "expected a number in \(range.lowerBound)…\(range.upperBound)")
-            }
-            return number
-        }
+        let duration = problems.check { () throws(EffectError) in try object.number("duration", in: 0.01...10) }
+        let damping = problems.check { () throws(EffectError) in try object.number("damping", in: 0.01...1) }
+        let velocity = problems.check { () throws(EffectError) in try object.number("velocity", in: -100...100) }
+        try problems.throwIfAny()
+        // Absent keys keep the UIView defaults of the seed.
         return SpringCurve(
-            duration: try number("duration", default: 0.5, in: 0.01...10),
-            damping: try number("damping", default: 0.6, in: 0.01...1),
-            velocity: try number("velocity", default: 0.8, in: -100...100))
+            duration: duration.flatMap { $0 } ?? 0.5, damping: damping.flatMap { $0 } ?? 0.6,
+            velocity: velocity.flatMap { $0 } ?? 0.8)
     }
 
     private static func palette(_ value: JSONValue?) throws(EffectError) -> [Color]? {
         if value?.stringValue == "random" { return nil }
         guard let list = value?.arrayValue, !list.isEmpty, list.count <= 256 else {
-            throw EffectError(parameter: "colors", "expected \"random\" or a list of 1 to 256 colours")
+            throw EffectError(
+                parameter: "colors",
+                "expected \"random\" or a list of 1 to 256 colours" + EffectParameters.got(value))
         }
-        var colors: [Color] = []
-        for (index, element) in list.enumerated() {
-            colors.append(try EffectParameters.color(element, parameter: "colors[\(index)]"))
+        var problems = EffectProblems()
+        let colors = list.enumerated().map { index, element in
+            problems.check { () throws(EffectError) in
+                try EffectParameters.color(element, parameter: "colors[\(index)]")
+            }
         }
-        return colors
+        try problems.throwIfAny()
+        return colors.compactMap { $0 }
     }
 
     /// When each heart is added, and its own colour and size when an event gives them.
@@ -229,9 +244,12 @@ struct FloatingHeart: Effect {
         -> [Spawn]
     {
         if let events = parameters["events"]?.arrayValue {
-            guard !parameters.contains("times") else { throw EffectError(parameter: "events", "give events or times, not both") }
+            guard !parameters.contains("times") else {
+                throw EffectError(parameter: "events", "give events or times, not both")
+            }
             guard events.count <= maximumHearts else {
-                throw EffectError(parameter: "events", "\(events.count) events; at most \(maximumHearts) hearts per layer")
+                throw EffectError(
+                    parameter: "events", "\(events.count) events; at most \(maximumHearts) hearts per layer")
             }
             // The host has checked and sorted them (RF_PARAM_EVENTS).
             var spawns: [Spawn] = []

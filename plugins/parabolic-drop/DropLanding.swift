@@ -10,8 +10,11 @@ import EffectKit
 struct DropLanding: Sendable {
     let recording: PhysicsRecording
 
-    /// `bodies[i]` is the body of `items[i]`.
-    init(items: [DropPlan], bodies: [PhysicsBody], target: Rect, context: EffectContext) throws(EffectError) {
+    /// `bodies[i]` is the body of `items[i]`; `bounds`: barriers around the canvas (the `bounds` parameter),
+    /// none by default as in the seed.
+    init(
+        items: [DropPlan], bodies: [PhysicsBody], target: Rect, bounds: [PhysicsBarrier], context: EffectContext
+    ) throws(EffectError) {
         guard target.width > 0 else {
             throw EffectError(parameter: "target", "width 0: onLand \"bounce\" needs a top edge to land on")
         }
@@ -27,8 +30,15 @@ struct DropLanding: Sendable {
                 body: body, position: Point(end.x, end.y - lift), velocity: item.velocity(atProgress: 1),
                 spawnTime: item.landing, approach: approach)
         }
-        let scene = PhysicsScene(barriers: [edge], items: physicsItems)
+        let scene = PhysicsScene(
+            barriers: [edge] + bounds, items: physicsItems,
+            canvas: Rect(x: 0, y: 0, width: context.width, height: context.height))
         recording = try PhysicsSimulation.run(scene, sampleTimes: PhysicsSimulation.frameTimes(of: context))
+    }
+
+    /// Whether item `id` has left the canvas for good by `frame`.
+    func hasDeparted(_ id: Int, at frame: FrameTime) -> Bool {
+        recording.state(ofItem: id, atSample: frame.index).departed
     }
 
     /// The physics state of item `id` at `frame`, or nil while it is not in the world yet.

@@ -52,6 +52,7 @@ struct ParabolicDrop: Effect {
             ParameterSpec(
                 "pathSampling", .choice(PathSampling.allCases.map(\.rawValue)), default: "bezier",
                 doc: "motion along the curve: bezier = B(u), paced = constant speed (arc length)"),
+            PhysicsBounds.parameter,
         ]
     )
 
@@ -127,9 +128,14 @@ struct ParabolicDrop: Effect {
             mode == .bounce
             ? try DropLanding(
                 items: items, bodies: looks.map { $0.look.body(size: $0.size) }, target: geometry.target,
+                bounds: try PhysicsBounds.barriers(
+                    parameters["bounds"], canvas: Size(width: context.width, height: context.height)),
                 context: context)
             : nil
     }
+
+    /// Bouncing items that leave the canvas for good (`validate` and `render` print it).
+    var warnings: [EffectError] { landing.flatMap { PhysicsBounds.warning($0.recording) }.map { [$0] } ?? [] }
 
     func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError) {
         for item in items {
@@ -140,7 +146,9 @@ struct ParabolicDrop: Effect {
     }
 
     func trace(at frame: FrameTime) -> [TraceItem]? {
-        items.map { item in
+        items.compactMap { item in
+            // An item that bounced off the canvas for good is no longer simulated, nor traced.
+            if let landing, landing.hasDeparted(item.id, at: frame) { return nil }
             let state = state(of: item, at: frame)
             var plan = JSONObject()
             plan["start"] = .number(item.start)
@@ -173,6 +181,7 @@ struct ParabolicDrop: Effect {
     func state(of item: DropPlan, at frame: FrameTime) -> ItemState? {
         let time = frame.local
         guard time >= item.start else { return nil }
+        if let landing, landing.hasDeparted(item.id, at: frame) { return nil }
         if let landing, let body = landing.state(of: item.id, at: frame) {
             return ItemState(
                 position: body.position, velocity: body.velocity, angle: body.angle, physics: true,

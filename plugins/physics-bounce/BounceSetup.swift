@@ -30,42 +30,57 @@ struct BounceSetup {
     let scene: PhysicsScene
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
+        // Every value is checked even after a bad one, so `create` reports all problems at once.
+        var problems = EffectProblems()
         var looks = ItemLookLoader(context: context)
         let defaults = ItemDefaults(
             size: try parameters.size("size"), shape: try parameters.string("shape"),
             image: parameters.contains("image") ? try parameters.string("image") : nil,
             color: parameters.contains("color") ? try parameters.color("color") : nil)
+        var items: [BounceItem] = []
         let given = ["items", "spawn", "events"].filter(parameters.contains)
-        guard given.count == 1, let source = given.first else {
-            throw EffectError(
-                parameter: given.last ?? "items",
-                given.isEmpty
-                    ? "missing: give items [...], spawn {count, area, interval} or events"
-                    : "give one of items, spawn and events, not \(given.joined(separator: " and "))")
+        if given.count != 1 {
+            problems.add(
+                EffectError(
+                    parameter: given.last ?? "items",
+                    given.isEmpty
+                        ? "missing: give items [...], spawn {count, area, interval} or events"
+                        : "give one of items, spawn and events, not \(given.joined(separator: " and "))"))
+        } else if given.first == "items" {
+            items = Self.listedItems(
+                parameters["items"], name: "items", defaults: defaults, looks: &looks, problems: &problems)
+        } else if given.first == "events" {
+            items = Self.listedItems(
+                parameters["events"], name: "events", defaults: defaults, looks: &looks, context: context,
+                problems: &problems)
+        } else {
+            items =
+                problems.check { () throws(EffectError) in
+                    try Self.spawnedItems(parameters["spawn"], defaults: defaults, context: context, looks: &looks)
+                } ?? []
         }
-        switch source {
-        case "items":
-            items = try Self.listedItems(parameters["items"], name: "items", defaults: defaults, looks: &looks)
-        case "events":
-            items = try Self.listedItems(
-                parameters["events"], name: "events", defaults: defaults, looks: &looks, context: context)
-        default:
-            items = try Self.spawnedItems(parameters["spawn"], defaults: defaults, context: context, looks: &looks)
+        let canvas = Size(width: context.width, height: context.height)
+        let gravity = problems.check { () throws(EffectError) in try Self.gravity(parameters["gravity"]) }
+        let bounds = problems.check { () throws(EffectError) in
+            try PhysicsBounds.barriers(parameters["bounds"], canvas: canvas)
         }
+        let barriers = Self.barriers(parameters, canvas: canvas, bounded: bounds?.isEmpty == false, problems: &problems)
+        try problems.throwIfAny()
+        self.items = items
         let material = PhysicsMaterial(
             elasticity: try parameters.number("elasticity"), friction: try parameters.number("friction"),
             density: try parameters.number("density"), resistance: try parameters.number("resistance"),
             allowsRotation: try parameters.bool("allowsRotation"))
         scene = PhysicsScene(
-            gravity: try Self.gravity(parameters["gravity"]),
-            barriers: try Self.barriers(parameters, canvas: Size(width: context.width, height: context.height)),
+            gravity: gravity ?? .zero, barriers: barriers + (bounds ?? []),
             items: items.map { item in
                 PhysicsItem(
                     body: item.look.body(size: item.size), position: item.start, velocity: item.velocity,
                     spawnTime: item.spawn)
             },
             material: material, itemsCollide: try parameters.bool("itemsCollide"),
-            restThreshold: try parameters.number("restThreshold"), timestep: try parameters.number("timestep"))
+            restThreshold: try parameters.number("restThreshold"), timestep: try parameters.number("timestep"),
+            canvas: Rect(x: 0, y: 0, width: canvas.width, height: canvas.height))
         try scene.validate()
     }
 
@@ -78,51 +93,79 @@ struct BounceSetup {
     }
 
     /// `items`, or `events` (with `context`): the same objects, events adding their `time` and
-    /// taking a random centre along the canvas top when they give no `at`.
+    /// taking a random centre along the canvas top when they give no `at`. Every problem of every
+    /// element is recorded; the elements without one are returned.
     private static func listedItems(
         _ value: JSONValue?, name list: String, defaults: ItemDefaults, looks: inout ItemLookLoader,
-        context: EffectContext? = nil
-    ) throws(EffectError) -> [BounceItem] {
+        context: EffectContext? = nil, problems: inout EffectProblems
+    ) -> [BounceItem] {
         guard let elements = value?.arrayValue, !elements.isEmpty else {
-            throw EffectError(parameter: list, "expected a list of {at, size, velocity, shape, image, color}")
+            problems.add(
+                EffectError(
+                    parameter: list,
+                    "expected a list of {at, size, velocity, shape, image, color}" + EffectParameters.got(value)))
+            return []
         }
         guard elements.count <= PhysicsLimits.maxItems else {
-            throw EffectError(parameter: list, "\(elements.count) items; at most \(PhysicsLimits.maxItems)")
+            problems.add(EffectError(parameter: list, "\(elements.count) items; at most \(PhysicsLimits.maxItems)"))
+            return []
         }
+        let keys = itemKeys + (context == nil ? [] : ["time"])
         var items: [BounceItem] = []
         for (index, element) in elements.enumerated() {
             let name = "\(list)[\(index)]"
-            let object = try NestedObject(element, parameter: name, keys: itemKeys + (context == nil ? [] : ["time"]))
-            let size =
-                try object["size"].map { value throws(EffectError) in
-                    try EffectParameters.size(value, parameter: name + ".size")
-                } ?? defaults.size
-            let look = try looks.look(
-                shape: try object.string("shape") ?? defaults.shape,
-                image: try object.string("image") ?? defaults.image,
-                color: try object["color"].map { value throws(EffectError) in
-                    try EffectParameters.color(value, parameter: name + ".color")
-                } ?? defaults.color,
-                size: size, prefix: name + ".")
-            let velocity =
-                try object["velocity"].map { value throws(EffectError) in
-                    try EffectParameters.point(value, parameter: name + ".velocity")
-                } ?? .zero
-            var at: Point
-            if let context, object["at"] == nil {
-                var random = SeededRandom(seed: context.itemSeed(index))
-                let half = size.width / 2
-                at = Point(half + max(0, context.width - 2 * half) * random.unit(), size.height / 2)
-            } else {
-                at = try EffectParameters.point(object["at"], parameter: name + ".at")
-            }
-            let spawn = try object.number("time", in: 0...86_400) ?? 0
-            items.append(
-                BounceItem(
-                    look: look, size: size, start: at, spawn: spawn, isDisc: look.body(size: size).isDisc,
-                    velocity: velocity))
+            // Unknown keys are reported, and the known ones still checked.
+            guard let object = NestedObject(element, parameter: name, keys: keys, problems: &problems),
+                let item = listedItem(
+                    object, name: name, index: index, defaults: defaults, looks: &looks, context: context,
+                    problems: &problems)
+            else { continue }
+            items.append(item)
         }
         return items
+    }
+
+    private static func listedItem(
+        _ object: NestedObject, name: String, index: Int, defaults: ItemDefaults, looks: inout ItemLookLoader,
+        context: EffectContext?, problems: inout EffectProblems
+    ) -> BounceItem? {
+        let size = problems.check { () throws(EffectError) in
+            try object["size"].map { value throws(EffectError) in
+                try EffectParameters.size(value, parameter: name + ".size")
+            } ?? defaults.size
+        }
+        let color = problems.check { () throws(EffectError) in
+            try object["color"].map { value throws(EffectError) in
+                try EffectParameters.color(value, parameter: name + ".color")
+            } ?? defaults.color
+        }
+        let shape = problems.check { () throws(EffectError) in try object.string("shape") ?? defaults.shape }
+        let image = problems.check { () throws(EffectError) in try object.string("image") ?? defaults.image }
+        // A path the layer gives for every item is reported once, as the layer's `image`.
+        let imageParameter = object["image"] == nil ? "image" : name + ".image"
+        let look = problems.check { () throws(EffectError) in
+            try looks.look(
+                shape: shape ?? defaults.shape, image: image ?? nil, color: color ?? nil, size: size,
+                prefix: name + ".", imageParameter: imageParameter)
+        }
+        let velocity = problems.check { () throws(EffectError) in
+            try object["velocity"].map { value throws(EffectError) in
+                try EffectParameters.point(value, parameter: name + ".velocity")
+            } ?? .zero
+        }
+        let at = problems.check { () throws(EffectError) -> Point in
+            guard let context, object["at"] == nil, let size else {
+                return try EffectParameters.point(object["at"], parameter: name + ".at")
+            }
+            // An event without `at` drops in at a random place along the canvas top.
+            var random = SeededRandom(seed: context.itemSeed(index))
+            let half = size.width / 2
+            return Point(half + max(0, context.width - 2 * half) * random.unit(), size.height / 2)
+        }
+        let spawn = problems.check { () throws(EffectError) in try object.number("time", in: 0...86_400) ?? 0 }
+        guard let size, let look, let velocity, let at, let spawn else { return nil }
+        return BounceItem(
+            look: look, size: size, start: at, spawn: spawn, isDisc: look.body(size: size).isDisc, velocity: velocity)
     }
 
     private static func spawnedItems(
@@ -156,38 +199,55 @@ struct BounceSetup {
         return PhysicsRules.gravity(direction: direction, magnitude: magnitude)
     }
 
-    private static func barriers(_ parameters: EffectParameters, canvas: Size) throws(EffectError) -> [PhysicsBarrier] {
+    private static func barriers(
+        _ parameters: EffectParameters, canvas: Size, bounded: Bool, problems: inout EffectProblems
+    ) -> [PhysicsBarrier] {
         switch (parameters["barrier"], parameters["barriers"]) {
         case (let one?, nil):
-            return [try barrier(one, parameter: "barrier")]
+            return problems.check { () throws(EffectError) in try barrier(one, parameter: "barrier") }.map { [$0] }
+                ?? []
         case (nil, let list?):
             guard let elements = list.arrayValue, !elements.isEmpty, elements.count <= 1000 else {
-                throw EffectError(
-                    parameter: "barriers", "expected a list of 1 to 1000 {from, to, elasticity, friction}")
+                problems.add(
+                    EffectError(
+                        parameter: "barriers",
+                        "expected a list of 1 to 1000 {from, to, elasticity, friction}" + EffectParameters.got(list)))
+                return []
             }
-            var result: [PhysicsBarrier] = []
-            for (index, element) in elements.enumerated() {
-                result.append(try barrier(element, parameter: "barriers[\(index)]"))
+            return elements.enumerated().compactMap { index, element in
+                problems.check { () throws(EffectError) in try barrier(element, parameter: "barriers[\(index)]") }
             }
-            return result
         case (.some, .some):
-            throw EffectError(parameter: "barriers", "give barrier or barriers, not both")
+            problems.add(EffectError(parameter: "barriers", "give barrier or barriers, not both"))
+            return []
         case (nil, nil):
-            // The canvas's bottom edge, so items never fall out of sight by default.
-            return [PhysicsBarrier(from: Point(0, canvas.height), to: Point(canvas.width, canvas.height))]
+            // The canvas's bottom edge, so items never fall out of sight by default (`bounds` has it too).
+            return bounded
+                ? [] : [PhysicsBarrier(from: Point(0, canvas.height), to: Point(canvas.width, canvas.height))]
         }
     }
 
     private static func barrier(_ value: JSONValue, parameter: String) throws(EffectError) -> PhysicsBarrier {
-        let object = try NestedObject(value, parameter: parameter, keys: barrierKeys)
-        let from = try EffectParameters.point(object["from"], parameter: parameter + ".from")
-        let to = try EffectParameters.point(object["to"], parameter: parameter + ".to")
+        var problems = EffectProblems()
+        guard let object = NestedObject(value, parameter: parameter, keys: barrierKeys, problems: &problems) else {
+            try problems.throwIfAny()
+            throw EffectError(parameter: parameter, "expected an object")
+        }
+        let from = problems.check { () throws(EffectError) in
+            try EffectParameters.point(object["from"], parameter: parameter + ".from")
+        }
+        let to = problems.check { () throws(EffectError) in
+            try EffectParameters.point(object["to"], parameter: parameter + ".to")
+        }
+        let elasticity = problems.check { () throws(EffectError) in try object.number("elasticity", in: 0...1) }
+        let friction = problems.check { () throws(EffectError) in try object.number("friction", in: 0...100) }
+        try problems.throwIfAny()
+        guard let from, let to else { throw EffectError(parameter: parameter, "could not be read") }
         guard from.distance(to: to) > 1e-9 else {
             throw EffectError(parameter: parameter + ".to", "zero-length boundary (from and to are the same point)")
         }
         return PhysicsBarrier(
-            from: from, to: to,
-            elasticity: try object.number("elasticity", in: 0...1) ?? PhysicsRules.barrierElasticity,
-            friction: try object.number("friction", in: 0...100) ?? PhysicsRules.barrierFriction)
+            from: from, to: to, elasticity: elasticity.flatMap { $0 } ?? PhysicsRules.barrierElasticity,
+            friction: friction.flatMap { $0 } ?? PhysicsRules.barrierFriction)
     }
 }

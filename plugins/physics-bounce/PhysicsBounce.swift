@@ -37,6 +37,7 @@ struct PhysicsBounce: Effect {
                 "barrier", .json, default: nil,
                 doc: "one boundary {from, to, elasticity: 0, friction: 0.5}; default: the canvas bottom"),
             ParameterSpec("barriers", .json, default: nil, doc: "a list of boundaries like barrier, instead of it"),
+            PhysicsBounds.parameter,
             ParameterSpec(
                 "elasticity", .number, default: 0.6, range: 0...1,
                 doc: "item restitution; a contact uses max(item, barrier)"),
@@ -79,9 +80,14 @@ struct PhysicsBounce: Effect {
         }
     }
 
+    /// Items that leave the canvas for good (`validate` and `render` print it).
+    var warnings: [EffectError] { PhysicsBounds.warning(recording).map { [$0] } ?? [] }
+
     func trace(at frame: FrameTime) -> [TraceItem]? {
-        items.enumerated().map { index, item in
+        items.enumerated().compactMap { index, item in
             let state = recording.state(ofItem: index, atSample: frame.index)
+            // An item that left the canvas for good is no longer simulated, nor traced.
+            guard !state.departed else { return nil }
             var fields = JSONObject()
             fields["vx"] = .number(state.velocity.x)
             fields["vy"] = .number(state.velocity.y)

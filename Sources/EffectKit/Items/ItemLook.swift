@@ -1,5 +1,6 @@
 import CairoKit
 import FileInput
+import StrictJSON
 
 /// The built-in looks of a dropped or bouncing item.
 public enum ItemShape: String, Sendable, CaseIterable {
@@ -62,14 +63,17 @@ public struct ItemLookLoader {
 
     /// The look for `shape` (a name) and optional `image` path and colour, for items of `size` points
     /// (nil: the image is kept at its own size). `prefix` is put before the parameter names in errors,
-    /// e.g. "items[2]." gives "items[2].shape: unknown shape".
+    /// e.g. "items[2]." gives "items[2].shape: unknown shape"; `imageParameter` names where the path came
+    /// from when that is not `prefix + "image"` (a layer-wide default).
     public func look(
-        shape name: String, image path: String?, color: Color?, size: Size? = nil, prefix: String = ""
+        shape name: String, image path: String?, color: Color?, size: Size? = nil, prefix: String = "",
+        imageParameter: String? = nil
     ) throws(EffectError) -> ItemLook {
         guard let shape = ItemShape(rawValue: name) else {
             throw EffectError(
                 parameter: prefix + "shape",
-                "unknown shape \"\(name)\" (expected \(ItemShape.names.joined(separator: ", ")))")
+                "unknown shape \"\(name)\"" + Suggestion.hint(for: name, in: ItemShape.names)
+                    + "; allowed: \(ItemShape.names.joined(separator: ", "))")
         }
         guard let path else {
             if shape == .image {
@@ -77,7 +81,9 @@ public struct ItemLookLoader {
             }
             return ItemLook(shape: shape, color: color)
         }
-        return ItemLook(shape: shape, color: color, image: try image(path, size: size, parameter: prefix + "image"))
+        return ItemLook(
+            shape: shape, color: color,
+            image: try image(path, size: size, parameter: imageParameter ?? prefix + "image"))
     }
 
     private func image(_ path: String, size: Size?, parameter: String) throws(EffectError) -> SharedImage {

@@ -61,6 +61,10 @@ final class ChipmunkWorld {
     /// Body and shape of each item, nil until the item is added.
     private var bodies: [OpaquePointer?]
     private var shapes: [OpaquePointer] = []
+    /// The shape of each item in the space, by item index.
+    private var itemShapes: [OpaquePointer?]
+    /// Items taken out of the space (they left the canvas); their body and shape are freed in deinit.
+    private var removed: Set<Int> = []
 
     init(scene: PhysicsScene) throws(EffectError) {
         chipmunkBannerAbsorbed
@@ -69,6 +73,7 @@ final class ChipmunkWorld {
         self.scene = scene
         rules = WorldRules(scene: scene)
         bodies = Array(repeating: nil, count: scene.items.count)
+        itemShapes = Array(repeating: nil, count: scene.items.count)
         cpSpaceSetGravity(space, cpv(scene.gravity.x, scene.gravity.y))
         cpSpaceSetDamping(space, PhysicsRules.damping(resistance: scene.material.resistance, timestep: scene.timestep))
         cpSpaceSetIterations(space, Int32(PhysicsRules.solverIterations))
@@ -141,6 +146,15 @@ final class ChipmunkWorld {
         cpSpaceAddShape(space, shape)
         bodies[index] = body
         shapes.append(shape)
+        itemShapes[index] = shape
+    }
+
+    /// Takes item `index` out of the space for good (between steps, never during one).
+    func remove(item index: Int) {
+        guard let body = bodies[index], let shape = itemShapes[index], !removed.contains(index) else { return }
+        cpSpaceRemoveShape(space, shape)
+        cpSpaceRemoveBody(space, body)
+        removed.insert(index)
     }
 
     /// Advances the world by one fixed step.
@@ -166,11 +180,14 @@ final class ChipmunkWorld {
 
     /// Whether every added item sleeps (nothing will move until something new is added).
     var isAsleep: Bool {
-        bodies.allSatisfy { body in body.map { cpBodyIsSleeping($0) != 0 } ?? true }
+        bodies.indices.allSatisfy { index in
+            removed.contains(index) || bodies[index].map { cpBodyIsSleeping($0) != 0 } ?? true
+        }
     }
 
     /// The state of item `index` now.
     func state(of index: Int) -> PhysicsState {
+        guard !removed.contains(index) else { return .gone }
         guard let body = bodies[index] else { return .absent }
         let position = cpBodyGetPosition(body)
         let velocity = cpBodyGetVelocity(body)

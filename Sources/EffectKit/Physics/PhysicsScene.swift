@@ -137,12 +137,16 @@ public struct PhysicsScene: Sendable {
     public var restThreshold: Double
     /// The fixed step in seconds.
     public var timestep: Double
+    /// The visible area: items that leave it for good are dropped from the simulation (nil: never).
+    public var canvas: Rect?
 
     public init(
         gravity: Point = Point(0, PhysicsRules.pointsPerSecondSquaredPerG), barriers: [PhysicsBarrier],
         items: [PhysicsItem], material: PhysicsMaterial = PhysicsMaterial(), itemsCollide: Bool = true,
-        restThreshold: Double = PhysicsRules.restThreshold, timestep: Double = PhysicsRules.timestep
+        restThreshold: Double = PhysicsRules.restThreshold, timestep: Double = PhysicsRules.timestep,
+        canvas: Rect? = nil
     ) {
+        self.canvas = canvas
         self.gravity = gravity
         self.barriers = barriers
         self.items = items

@@ -12,6 +12,8 @@ public struct PhysicsState: Sendable, Equatable {
     public var present: Bool
     /// Whether the item is at rest (asleep: 0.5 s below 1 pt/s).
     public var resting: Bool
+    /// Whether the item has left the canvas for good and was dropped from the simulation.
+    public var departed = false
 
     public init(position: Point, velocity: Point, angle: Double, present: Bool, resting: Bool) {
         self.position = position
@@ -23,6 +25,13 @@ public struct PhysicsState: Sendable, Equatable {
 
     /// An item that is not in the world (yet).
     public static let absent = PhysicsState(position: .zero, velocity: .zero, angle: 0, present: false, resting: false)
+
+    /// An item that has left the canvas for good (see `PhysicsScene.canvas`).
+    public static let gone: PhysicsState = {
+        var state = absent
+        state.departed = true
+        return state
+    }()
 }
 
 /// The states of every item at every sample time, computed once.
@@ -32,11 +41,14 @@ public struct PhysicsRecording: Sendable {
     public let sampleTimes: [Double]
     /// Sample-major: the states of sample s are `states[s * itemCount ..< (s + 1) * itemCount]`.
     private let states: [PhysicsState]
+    /// For each item, the sample time at which it had left the canvas for good; nil when it never did.
+    public let departures: [Double?]
 
-    init(itemCount: Int, sampleTimes: [Double], states: [PhysicsState]) {
+    init(itemCount: Int, sampleTimes: [Double], states: [PhysicsState], departures: [Double?]? = nil) {
         self.itemCount = itemCount
         self.sampleTimes = sampleTimes
         self.states = states
+        self.departures = departures ?? Array(repeating: nil, count: itemCount)
     }
 
     /// The state of `item` at sample `sample`; absent outside the recording.
@@ -76,6 +88,8 @@ public enum PhysicsSimulation {
         let world = try ChipmunkWorld(scene: scene)
         var entries = Entries(scene: scene, spawnSteps: spawnSteps)
         var states = [PhysicsState](repeating: .absent, count: count * sampleTimes.count)
+        let departure = scene.canvas.map { CanvasDeparture(canvas: $0, scene: scene) }
+        var departures = [Double?](repeating: nil, count: count)
         // Samples in time order; frames usually come sorted already.
         let order = sampleTimes.indices.sorted { (sampleSteps[$0], $0) < (sampleSteps[$1], $1) }
         var step = 0
@@ -92,9 +106,18 @@ public enum PhysicsSimulation {
                 }
                 try entries.enter(world, at: step)
             }
-            for item in 0..<count { states[sample * count + item] = world.state(of: item) }
+            for item in 0..<count {
+                var state = world.state(of: item)
+                if let departure, departures[item] == nil, departure.hasLeft(scene.items[item].body, state) {
+                    // Gone for good: no longer simulated, drawn or traced.
+                    world.remove(item: item)
+                    departures[item] = sampleTimes[sample]
+                    state = .gone
+                }
+                states[sample * count + item] = departures[item] == nil ? state : .gone
+            }
         }
-        return PhysicsRecording(itemCount: count, sampleTimes: sampleTimes, states: states)
+        return PhysicsRecording(itemCount: count, sampleTimes: sampleTimes, states: states, departures: departures)
     }
 
     /// Adds items to the world when their time comes, or earlier when their approach runs into an item.

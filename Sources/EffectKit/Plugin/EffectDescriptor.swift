@@ -128,8 +128,12 @@ public protocol Effect: Sendable {
     func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError)
     /// The state of every item at `frame`; nil when the effect does not trace.
     func trace(at frame: FrameTime) -> [TraceItem]?
+    /// What `create` noticed that is legal but probably not meant (e.g. items leaving the canvas);
+    /// `validate` and `render` print them.
+    var warnings: [EffectError] { get }
 }
 
 extension Effect {
     public func trace(at frame: FrameTime) -> [TraceItem]? { nil }
+    public var warnings: [EffectError] { [] }
 }

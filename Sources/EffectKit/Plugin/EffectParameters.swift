@@ -105,7 +105,7 @@ public struct EffectParameters: Sendable {
 
     public static func color(_ value: JSONValue?, parameter: String) throws(EffectError) -> Color {
         guard let text = value?.stringValue, let color = Color(hex: text) else {
-            throw EffectError(parameter: parameter, "expected a colour \"#RRGGBB\" or \"#RRGGBBAA\"")
+            throw EffectError(parameter: parameter, Self.expected("a colour \"#RRGGBB\" or \"#RRGGBBAA\"", value))
         }
         return color
     }
@@ -113,14 +113,20 @@ public struct EffectParameters: Sendable {
     public static func point(_ value: JSONValue?, parameter: String) throws(EffectError) -> Point {
         guard let array = value?.arrayValue, array.count == 2,
             let x = array[0].doubleValue, let y = array[1].doubleValue, x.isFinite, y.isFinite
-        else { throw EffectError(parameter: parameter, "expected a point [x, y]") }
+        else { throw EffectError(parameter: parameter, Self.expected("a point [x, y]", value)) }
         guard abs(x) <= coordinateLimit, abs(y) <= coordinateLimit else {
-            throw EffectError(parameter: parameter, "coordinates must be within ±\(Int(coordinateLimit)) points")
+            throw EffectError(
+                parameter: parameter, "coordinates must be within ±\(Int(coordinateLimit)) points" + Self.got(value))
         }
         return Point(x, y)
     }
 
     public static func rect(_ value: JSONValue?, parameter: String) throws(EffectError) -> Rect {
+        let keys = ["x", "y", "width", "height"]
+        let unknown = (value?.objectValue?.keys ?? []).filter { !keys.contains($0) }.map { key in
+            EffectError(parameter: "\(parameter).\(key)", Suggestion.unknownKey(key, allowed: keys))
+        }
+        if let error = EffectError(collecting: unknown) { throw error }
         guard let object = value?.objectValue,
             let x = object["x"]?.doubleValue, let y = object["y"]?.doubleValue,
             let width = object["width"]?.doubleValue, let height = object["height"]?.doubleValue,
@@ -129,7 +135,7 @@ public struct EffectParameters: Sendable {
             throw EffectError(
                 parameter: parameter,
                 "expected a rect {\"x\", \"y\", \"width\", \"height\"} with width, "
-                    + "height ≥ 0 and every value within ±\(Int(coordinateLimit)) points")
+                    + "height ≥ 0 and every value within ±\(Int(coordinateLimit)) points" + Self.got(value))
         }
         return Rect(x: x, y: y, width: width, height: height)
     }
@@ -143,10 +149,19 @@ public struct EffectParameters: Sendable {
             return Size(width: width, height: height)
         }
         throw EffectError(
-            parameter: parameter, "expected a positive number or [width, height], at most \(Int(sizeLimit)) points")
+            parameter: parameter,
+            "expected a positive number or [width, height], at most \(Int(sizeLimit)) points" + Self.got(value))
     }
 
     private func mismatch(_ name: String, _ expected: String) -> EffectError {
-        EffectError(parameter: name, values[name] == nil ? "missing (expected \(expected))" : "expected \(expected)")
+        EffectError(parameter: name, Self.expected(expected, values[name]))
+    }
+
+    /// `, got "red"` for messages, or nothing when the value is absent.
+    public static func got(_ value: JSONValue?) -> String { value.map { ", got \($0.shortText)" } ?? "" }
+
+    /// `expected a point [x, y], got [1]`, or `missing (expected a point [x, y])` when absent.
+    static func expected(_ what: String, _ value: JSONValue?) -> String {
+        value == nil ? "missing (expected \(what))" : "expected \(what)" + got(value)
     }
 }

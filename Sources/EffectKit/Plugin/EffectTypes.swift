@@ -54,22 +54,6 @@ public struct FrameTime: Sendable, Equatable {
     }
 }
 
-/// A problem an effect reports; `parameter` names the offending parameter when there is one.
-public struct EffectError: Error, Equatable, CustomStringConvertible {
-    public var parameter: String?
-    public var message: String
-
-    public init(parameter: String? = nil, _ message: String) {
-        self.parameter = parameter
-        self.message = message
-    }
-
-    public var description: String {
-        if let parameter { return "\(parameter): \(message)" }
-        return message
-    }
-}
-
 /// The state of one item at one frame, as `renderfarm trace` prints it.
 public struct TraceItem: Sendable, Equatable {
     public var id: Int

@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// A JSON object inside a parameter (e.g. one barrier of a list), with getters whose errors name the
 /// nested parameter, like `barriers[1].elasticity`, and a check that refuses unknown keys.
 public struct NestedObject {
@@ -5,15 +7,33 @@ public struct NestedObject {
     /// The parameter's own name, e.g. `barriers[1]`.
     public let parameter: String
 
-    /// Fails when `value` is not an object or has a key outside `keys`.
+    /// Fails when `value` is not an object or has keys outside `keys` (every such key is reported).
     public init(_ value: JSONValue?, parameter: String, keys: [String]) throws(EffectError) {
         guard let object = value?.objectValue else {
-            throw EffectError(parameter: parameter, "expected an object {\(keys.joined(separator: ", "))}")
+            let got = value.map { ", got \($0.shortText)" } ?? ""
+            throw EffectError(parameter: parameter, "expected an object {\(keys.joined(separator: ", "))}\(got)")
         }
-        for key in object.keys where !keys.contains(key) {
-            throw EffectError(
-                parameter: "\(parameter).\(key)", "unknown key (expected \(keys.joined(separator: ", ")))")
+        let unknown = object.keys.filter { !keys.contains($0) }.map { key in
+            EffectError(parameter: "\(parameter).\(key)", Suggestion.unknownKey(key, allowed: keys))
         }
+        if let error = EffectError(collecting: unknown) { throw error }
+        self.object = object
+        self.parameter = parameter
+    }
+
+    /// Like `init(_:parameter:keys:)`, but records the problems in `problems` and keeps an object with unknown
+    /// keys, so its known keys are still checked in the same pass; nil when `value` is not an object.
+    public init?(_ value: JSONValue?, parameter: String, keys: [String], problems: inout EffectProblems) {
+        do {
+            try self.init(value, parameter: parameter, keys: keys)
+        } catch {
+            problems.add(error)
+            guard let object = value?.objectValue else { return nil }
+            self.init(checked: object, parameter: parameter)
+        }
+    }
+
+    private init(checked object: JSONObject, parameter: String) {
         self.object = object
         self.parameter = parameter
     }
@@ -25,8 +45,7 @@ public struct NestedObject {
     public func number(_ key: String, in range: ClosedRange<Double>) throws(EffectError) -> Double? {
         guard let value = object[key] else { return nil }
         guard let number = value.doubleValue, number.isFinite, range.contains(number) else {
-            throw EffectError(
-                parameter: "\(parameter).\(key)", "expected a number in \(range.lowerBound)…\(range.upperBound)")
+            throw .outOfRange("\(parameter).\(key)", value, range)
         }
         return number
     }
@@ -37,8 +56,8 @@ public struct NestedObject {
         guard let number = value.doubleValue, number.rounded() == number,
             number >= Double(range.lowerBound), number <= Double(range.upperBound)
         else {
-            throw EffectError(
-                parameter: "\(parameter).\(key)", "expected an integer in \(range.lowerBound)…\(range.upperBound)")
+            throw .outOfRange(
+                "\(parameter).\(key)", value, Double(range.lowerBound)...Double(range.upperBound), integer: true)
         }
         return Int(number)
     }
@@ -47,7 +66,7 @@ public struct NestedObject {
     public func string(_ key: String) throws(EffectError) -> String? {
         guard let value = object[key] else { return nil }
         guard let text = value.stringValue else {
-            throw EffectError(parameter: "\(parameter).\(key)", "expected a string")
+            throw EffectError(parameter: "\(parameter).\(key)", "expected a string, got \(value.shortText)")
         }
         return text
     }

@@ -107,7 +107,11 @@ private final class EffectBox {
 
 private func writeMessage(_ message: String, to buffer: UnsafeMutablePointer<CChar>?, capacity: Int) {
     guard let buffer, capacity > 0 else { return }
-    let bytes = Array(message.utf8.prefix(capacity - 1))
+    var bytes = Array(message.utf8.prefix(capacity - 1))
+    // Several problems are one per line: a message that does not fit loses whole lines, not half of one.
+    if bytes.count < message.utf8.count, let lastBreak = bytes.lastIndex(of: UInt8(ascii: "\n")) {
+        bytes.removeSubrange(lastBreak...)
+    }
     for (index, byte) in bytes.enumerated() { buffer[index] = CChar(bitPattern: byte) }
     buffer[bytes.count] = 0
 }
@@ -152,6 +156,8 @@ private let exportedCreateWithPlugin:
             let parameters = try EffectParameters(json: String(cString: json))
             let effect = try type.init(parameters: parameters, context: effectContext)
             out.pointee = Unmanaged.passRetained(EffectBox(effect)).toOpaque()
+            // Warnings travel in the error buffer of a successful create, one per line (renderfarm_plugin.h).
+            writeMessage(effect.warnings.map(\.description).joined(separator: "\n"), to: err, capacity: errlen)
             return Int32(RF_OK.rawValue)
         } catch {
             writeMessage("\(error)", to: err, capacity: errlen)

@@ -31,6 +31,16 @@ public enum EncodePreset: String, CaseIterable, Sendable {
         }
     }
 
+    /// The preset a file name asks for by its extension (`.mp4`, `.webm`, `.mov`, `.gif`, `.apng`, any case):
+    /// the first preset of that container (`.mp4` is mp4, `.mov` prores4444); nil for another or no extension.
+    public init?(fileName: String) {
+        let name = fileName.split(separator: "/").last.map(String.init) ?? fileName
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let ext = name[name.index(after: dot)...].lowercased()
+        guard let preset = Self.allCases.first(where: { $0.fileExtension == ext }) else { return nil }
+        self = preset
+    }
+
     /// What the default file name adds to the job's name, so that presets sharing an extension
     /// (mp4 and alpha-packed, prores4444 and hevc-alpha) never replace each other's video.
     public var nameSuffix: String { self == .alphaPacked || self == .hevcAlpha ? "-alpha" : "" }

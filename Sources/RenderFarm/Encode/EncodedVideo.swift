@@ -5,11 +5,16 @@ import Foundation
 /// the video again with VAP's `vapc` box inserted, and the same config beside it as
 /// `<name>.vap.json`. Every file appears whole or not at all.
 public enum EncodedVideo {
-    /// Publishes the video ffmpeg wrote to `temporary` as `target`; returns the config file's
-    /// path for alpha-packed videos.
-    static func publish(_ temporary: String, as target: String, plan: EncodePlan) throws(EncodeError) -> String? {
+    /// Publishes the video ffmpeg wrote to `staged`'s temporary file under its final name; returns
+    /// the config file's path for alpha-packed videos.
+    static func publish(_ staged: StagedFile, plan: EncodePlan) throws(EncodeError) -> String? {
+        let (temporary, target) = (staged.temporaryPath, staged.path)
         guard plan.preset == .alphaPacked else {
-            guard rename(temporary, target) == 0 else { throw .output(AtomicFile.error(errno, target)) }
+            do {
+                try staged.commit()
+            } catch {
+                throw .output(error)
+            }
             return nil
         }
         let json = Array(plan.vapConfig.json.utf8)
@@ -28,7 +33,7 @@ public enum EncodedVideo {
         let config = configPath(forVideo: target)
         try write(packed, to: target)
         try write(json, to: config)
-        unlink(temporary)
+        staged.discard()
         return config
     }
 

@@ -97,14 +97,11 @@ public enum SequenceEncoder {
                 safeName(output.jobName) + options.preset.nameSuffix + "."
                     + options.preset.fileExtension)
         let folder = (target as NSString).deletingLastPathComponent
-        let temporary = (folder as NSString).appendingPathComponent(
-            "\(AtomicFile.temporaryMarker)\(getpid())-" + (target as NSString).lastPathComponent)
-        let palette = (folder as NSString).appendingPathComponent(
-            "\(AtomicFile.temporaryMarker)\(getpid())-palette.png")
-        defer {
-            unlink(temporary)
-            unlink(palette)
-        }
+        let staged = StagedFile(target)
+        let temporary = staged.temporaryPath
+        // Scratch: never committed, removed when the encode ends either way.
+        let scratchPalette = StagedFile((folder as NSString).appendingPathComponent("palette.png"))
+        let palette = scratchPalette.temporaryPath
         guard FileManager.default.isWritableFile(atPath: folder) else {
             throw .output(.cannotCreate(path: target, reason: "folder \(folder) is missing or not writable"))
         }
@@ -116,7 +113,8 @@ public enum SequenceEncoder {
                 if pass == commands.count - 1 { progress(min(frame, plan.outputFrameCount), plan.outputFrameCount) }
             }
         }
-        let config = try EncodedVideo.publish(temporary, as: target, plan: plan)
+        let config = try EncodedVideo.publish(staged, plan: plan)
+        withExtendedLifetime(scratchPalette) {}
         let sha256 = SHA256.hex(ofFile: target) ?? ""
         let bytes = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
         // The stored commands name the final file, so they can be run again as written.

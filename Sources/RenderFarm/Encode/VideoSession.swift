@@ -71,9 +71,8 @@ public enum VideoSession {
         guard FileManager.default.isWritableFile(atPath: folder) else {
             throw .output(.cannotCreate(path: target, reason: "folder \(folder) is missing or not writable"))
         }
-        let temporary = (folder as NSString).appendingPathComponent(
-            "\(AtomicFile.temporaryMarker)\(getpid())-" + (target as NSString).lastPathComponent)
-        defer { unlink(temporary) }
+        let staged = StagedFile(target)
+        let temporary = staged.temporaryPath
         let commands = plan.commands(input: .rawRGBA, output: temporary, palette: "")
         // A dead ffmpeg must surface as a write error (EPIPE), not kill the renderer.
         signal(SIGPIPE, SIG_IGN)
@@ -143,7 +142,7 @@ public enum VideoSession {
         }
         if let ffmpegError { throw ffmpegError }
         if let writeError { throw .failed(command: shown, status: 1, message: writeError) }
-        let config = try EncodedVideo.publish(temporary, as: target, plan: plan)
+        let config = try EncodedVideo.publish(staged, plan: plan)
         let bytes = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
         return VideoResult(
             file: target, sha256: SHA256.hex(ofFile: target) ?? "", bytes: bytes,

@@ -13,11 +13,19 @@ enum JobDecoder {
         static let maxRetries = 10
     }
 
-    /// Every problem of one job file.
+    /// Every problem of one job file, and the job as far as it could be read (defaults in place of
+    /// bad values), so the plugins can still check the layers in the same pass.
     struct JobIssues: Error {
         var issues: [JobIssue]
-        init(_ issues: [JobIssue]) { self.issues = issues }
+        var partial: JobSpec?
+        init(_ issues: [JobIssue], partial: JobSpec? = nil) {
+            self.issues = issues
+            self.partial = partial
+        }
     }
+
+    /// Stands in for a missing or bad `duration` while the layers of an invalid job are checked.
+    static let checkingDuration = 1.0
 
     static let topLevelKeys = [
         "version", "name", "seed", "canvas", "fps", "duration", "frames", "output", "retries", "layers", "variants",
@@ -63,7 +71,17 @@ enum JobDecoder {
             }
         }
         guard issues.issues.isEmpty, let canvas, let duration, let output else {
-            return .failure(JobIssues(issues.issues))
+            // The layers are still worth checking, on a stand-in for what could not be read.
+            let stand = duration ?? checkingDuration
+            let count = JobSpec.frameCount(duration: stand, fps: fps)
+            let partial = JobSpec(
+                version: JobSpec.supportedVersion, name: name, seed: UInt64(seed),
+                canvas: canvas ?? Canvas(width: 375, height: 667, scale: 2, background: .clear), fps: fps,
+                duration: stand, frames: (1...Limits.maxFrames).contains(count) ? .all(count) : FrameSet([]),
+                output: output
+                    ?? OutputSettings(directory: "out/" + name, prefix: "frame_", padding: 5, compression: .fast),
+                retries: retries, layers: layers)
+            return .failure(JobIssues(issues.issues, partial: layers.isEmpty ? nil : partial))
         }
         return .success(
             JobSpec(

@@ -4,13 +4,23 @@ import FileInput
 public struct JobIssue: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var message: String
+    /// Whether the job can still be rendered (a plugin's warning) or not.
+    public var severity: Severity = .error
 
-    public init(path: String, _ message: String) {
-        self.path = path
-        self.message = message
+    public enum Severity: Sendable, Equatable {
+        case error, warning
     }
 
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    public init(path: String, _ message: String, severity: Severity = .error) {
+        self.path = path
+        self.message = message
+        self.severity = severity
+    }
+
+    public var description: String {
+        let text = path.isEmpty ? message : "\(path): \(message)"
+        return severity == .warning ? "warning: \(text)" : text
+    }
 }
 
 /// Why a job file could not be used. Messages name the file and the place inside it.
@@ -36,17 +46,24 @@ public enum JobError: Error, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
+        let file = ShownPath.of(file)
         switch self {
-        case .missing(let file):
+        case .missing:
             return "\(file): no such job file"
-        case .unreadable(let file, let reason):
+        case .unreadable(_, let reason):
             return "\(file): cannot read: \(reason)"
-        case .notAFile(let file, let kind):
+        case .notAFile(_, let kind):
             return InputFileError.notAFile(path: file, kind: kind).description
-        case .syntax(let file, let message):
+        case .syntax(_, let message):
             return "\(file): \(message)"
-        case .invalid(let file, let issues):
+        case .invalid(_, let issues):
             return issues.map { "\(file): \($0)" }.joined(separator: "\n")
         }
+    }
+
+    /// The problems that make the job unusable (an invalid job may carry warnings too).
+    public var errorCount: Int {
+        guard case .invalid(_, let issues) = self else { return 1 }
+        return issues.filter { $0.severity == .error }.count
     }
 }

@@ -11,12 +11,18 @@ public struct LoadedJob: Sendable, Equatable {
     public var directory: String
     /// The variant this job is, for a job file with `variants`.
     public var variant: JobVariant?
+    /// Problems of the file itself when `spec` is only what could be read of an invalid job; `RenderPlan`
+    /// reports them together with the plugins' problems and refuses the job.
+    public var issues: [JobIssue]
 
-    public init(spec: JobSpec, file: String, directory: String, variant: JobVariant? = nil) {
+    public init(
+        spec: JobSpec, file: String, directory: String, variant: JobVariant? = nil, issues: [JobIssue] = []
+    ) {
         self.spec = spec
         self.file = file
         self.directory = directory
         self.variant = variant
+        self.issues = issues
     }
 
     /// `issues` of this job, each told at the data row it came from where a variant's value is
@@ -75,8 +81,8 @@ public enum JobLoader {
         let directory = url.deletingLastPathComponent().path
         let document = try parse(data, file: path)
         guard var root = document.objectValue, let variants = root["variants"] else {
-            let spec = try decode(document, file: path, defaultName: defaultName)
-            return [LoadedJob(spec: spec, file: absolute, directory: directory)]
+            let (spec, issues) = try decodeCollecting(document, file: path, defaultName: defaultName)
+            return [LoadedJob(spec: spec, file: absolute, directory: directory, issues: issues)]
         }
         root["variants"] = nil
         let expanded: [VariantExpansion.Expanded]
@@ -125,14 +131,35 @@ public enum JobLoader {
         do {
             return try JSONParser.parse(data, limits: parseLimits)
         } catch {
-            throw .syntax(file: file, message: error.description)
+            let excerpt = error.excerpt(of: data)
+            throw .syntax(file: file, message: error.description + (excerpt.isEmpty ? "" : "\n" + excerpt))
         }
     }
 
     private static func decode(_ document: JSONValue, file: String, defaultName: String) throws(JobError) -> JobSpec {
+        let (spec, issues) = try decodeCollecting(document, file: file, defaultName: defaultName)
+        guard issues.isEmpty else { throw .invalid(file: file, issues: issues) }
+        return spec
+    }
+
+    /// Like `decode`, but an invalid job whose layers could be read comes back as what was read, with
+    /// its problems, so the plugins can check the layers in the same pass.
+    static func decodeCollecting(_ document: JSONValue, file: String, defaultName: String) throws(JobError)
+        -> (JobSpec, [JobIssue])
+    {
         switch JobDecoder.decode(document, defaultName: defaultName) {
-        case .success(let spec): return spec
-        case .failure(let problems): throw .invalid(file: file, issues: problems.issues)
+        case .success(let spec): return (spec, [])
+        case .failure(let problems):
+            guard let partial = problems.partial else { throw .invalid(file: file, issues: problems.issues) }
+            return (partial, problems.issues)
         }
     }
+
+    /// `decodeCollecting` of job-file bytes.
+    static func decodeCollecting(_ data: Data, file: String, defaultName: String) throws(JobError)
+        -> (JobSpec, [JobIssue])
+    {
+        try decodeCollecting(try parse(data, file: file), file: file, defaultName: defaultName)
+    }
+
 }

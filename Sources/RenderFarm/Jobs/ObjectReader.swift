@@ -31,10 +31,7 @@ struct ObjectReader {
     /// Reports every key not in `allowed`, with a suggestion.
     func rejectUnknownKeys(_ allowed: [String]) {
         for key in object.keys where !allowed.contains(key) {
-            issues.add(
-                childPath(key),
-                "unknown key" + Suggestion.hint(for: key, in: allowed)
-                    + "; allowed: " + allowed.joined(separator: ", "))
+            issues.add(childPath(key), Suggestion.unknownKey(key, allowed: allowed))
         }
     }
 
@@ -107,15 +104,10 @@ struct ObjectReader {
         return ObjectReader(object: nested, path: childPath(key), issues: issues)
     }
 
-    static func describe(_ range: ClosedRange<Double>) -> String {
-        "\(format(range.lowerBound))…\(format(range.upperBound))"
-    }
+    static func describe(_ range: ClosedRange<Double>) -> String { JSONValue.describe(range) }
 
-    static func format(_ number: Double) -> String { JSONValue.number(number).serialized() }
+    static func format(_ number: Double) -> String { JSONValue.format(number) }
 
     /// A short rendering of a value for messages.
-    static func show(_ value: JSONValue) -> String {
-        let text = value.serialized()
-        return text.count > 40 ? String(text.prefix(37)) + "…" : text
-    }
+    static func show(_ value: JSONValue) -> String { value.shortText }
 }

@@ -1,20 +1,14 @@
 import Foundation
 
-/// Writes files so that nothing half-written ever has a final name: bytes go to a temporary
-/// file in the same folder, which is renamed over the final name (DESIGN.md §7).
+/// Writes whole files through `StagedFile`, so that nothing half-written ever has a final name,
+/// and manages the folders they go in.
 public enum AtomicFile {
-    /// The temporary names this process uses start with this, so stray ones are recognisable.
-    static let temporaryMarker = ".rf-tmp-"
+    static var temporaryMarker: String { StagedFile.temporaryMarker }
 
     public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(OutputError) {
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(
-                "\(temporaryMarker)\(getpid())-\(UInt64.random(in: 0...UInt64.max))-" + url.lastPathComponent
-            )
-            .path
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw error(errno, temporary) }
+        let staged = StagedFile(path)
+        let fd = open(staged.temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw error(errno, staged.temporaryPath) }
         var offset = 0
         while offset < bytes.count {
             let written = Foundation.write(fd, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
@@ -22,21 +16,12 @@ public enum AtomicFile {
                 if errno == EINTR { continue }
                 let code = errno
                 close(fd)
-                unlink(temporary)
                 throw error(code, path)
             }
             offset += written
         }
-        guard close(fd) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw error(code, path)
-        }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw error(code, path)
-        }
+        guard close(fd) == 0 else { throw error(errno, path) }
+        try staged.commit()
     }
 
     static func write(_ text: String, to path: String) throws(OutputError) {

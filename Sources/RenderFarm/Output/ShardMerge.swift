@@ -31,6 +31,8 @@ public enum MergeError: Error, Equatable, CustomStringConvertible {
     case invalidRecord(JobRecordError)
     /// Writing the manifest failed (exit 73 / 74).
     case output(OutputError)
+    /// A render or shard is still writing into the folder (exit 65).
+    case rendering(path: String, holders: [String])
 
     public var description: String {
         switch self {
@@ -43,6 +45,10 @@ public enum MergeError: Error, Equatable, CustomStringConvertible {
             "\(error.description)"
         case .output(let error):
             error.description
+        case .rendering(let path, let holders):
+            "\(path): state \"rendering\": the folder is being rendered by "
+                + (holders.isEmpty ? "another run" : holders.joined(separator: ", "))
+                + "; merge once every shard has finished"
         }
     }
 }
@@ -60,6 +66,8 @@ public enum ShardMerge {
         let lock: FolderLock
         do {
             lock = try FolderLock.acquire(directory, task: "merge")
+        } catch .locked(let path, let holders) {
+            throw .rendering(path: path, holders: holders.map(\.description))
         } catch {
             throw .output(error)
         }

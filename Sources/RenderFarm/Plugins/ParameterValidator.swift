@@ -16,9 +16,12 @@ enum ParameterValidator {
         }
         var filled = JSONObject()
         for parameter in info.parameters {
-            guard let value = params[parameter.name] ?? parameter.defaultValue else { continue }
+            guard var value = params[parameter.name] ?? parameter.defaultValue else { continue }
             if params[parameter.name] != nil, let problem = check(value, parameter) {
                 issues.append(JobIssue(path: "\(path).\(parameter.name)", problem))
+                // The plugin still checks the rest of the layer in the same pass, on the default.
+                guard let fallback = parameter.defaultValue else { continue }
+                value = fallback
             }
             filled[parameter.name] = value
         }

@@ -17,8 +17,12 @@ final class PluginInstance: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer
     private let instanceLock = Mutex(())
 
-    /// The largest message a plugin may write into an error buffer.
+    /// The largest message a plugin may write into a render error buffer.
     static let messageCapacity = 1024
+    /// The largest message of create: every problem of a layer, one per line (renderfarm_plugin.h).
+    static let createMessageCapacity = 16 * 1024
+    /// What the plugin's create reported besides success: warnings, one per element.
+    let warnings: [String]
 
     init(plugin: LoadedPlugin, params: JSONObject, context: rf_context) throws(PluginCallError) {
         self.plugin = plugin
@@ -28,7 +32,7 @@ final class PluginInstance: @unchecked Sendable {
         let store = ParamStore(params)
         let json = store.paramsJSON
         var created: UnsafeMutableRawPointer?
-        let (status, message) = Self.withMessageBuffer { buffer, capacity in
+        let (status, message) = Self.withMessageBuffer(capacity: Self.createMessageCapacity) { buffer, capacity in
             store.withHandle { handle, access in
                 json.withCString { text in
                     var args = rf_create_args(params_json: text, params: handle, access: access)
@@ -44,6 +48,7 @@ final class PluginInstance: @unchecked Sendable {
                 status: status, message: message.isEmpty ? "create failed (status \(status))" : message)
         }
         handle = created
+        warnings = PluginCallError.lines(message)
     }
 
     deinit { plugin.descriptor.pointee.destroy?(handle) }
@@ -104,13 +109,13 @@ final class PluginInstance: @unchecked Sendable {
     }
 
     private static func withMessageBuffer(
-        _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32
+        capacity: Int = messageCapacity, _ body: (UnsafeMutablePointer<CChar>, Int) -> Int32
     ) -> (Int32, String) {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: messageCapacity) { buffer in
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
             guard let base = buffer.baseAddress else { return (-1, "no memory for a message") }
             base[0] = 0
-            let status = body(base, messageCapacity)
-            base[messageCapacity - 1] = 0
+            let status = body(base, capacity)
+            base[capacity - 1] = 0
             let message = String(decoding: UnsafeRawBufferPointer(start: base, count: strlen(base)), as: UTF8.self)
             return (status, message)
         }
@@ -122,4 +127,11 @@ public struct PluginCallError: Error, Equatable, CustomStringConvertible {
     public var status: Int32
     public var message: String
     public var description: String { message }
+
+    /// The problems of the message, one per line (plugins report several at once, one per line).
+    public var problems: [String] { Self.lines(message) }
+
+    static func lines(_ message: String) -> [String] {
+        message.split(separator: "\n").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
+    }
 }

@@ -122,19 +122,16 @@ public enum ContactSheet {
 
     /// Writes the sheet as a PNG: to a temporary name in the same folder, then renamed.
     public static func write(_ sheet: ImageSurface, to path: String) throws(PreviewError) {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent("\(AtomicFile.temporaryMarker)\(getpid())-" + url.lastPathComponent).path
+        let staged = StagedFile(URL(fileURLWithPath: path).standardizedFileURL.path)
         do {
-            try sheet.writePNG(to: temporary)
+            try sheet.writePNG(to: staged.temporaryPath)
         } catch {
-            unlink(temporary)
-            throw .output(.cannotCreate(path: url.path, reason: error.description))
+            throw .output(.cannotCreate(path: staged.path, reason: error.description))
         }
-        guard rename(temporary, url.path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw .output(AtomicFile.error(code, url.path))
+        do {
+            try staged.commit()
+        } catch {
+            throw .output(error)
         }
     }
 

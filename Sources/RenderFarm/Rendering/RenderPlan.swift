@@ -37,6 +37,16 @@ public enum RenderPlan {
     public static func prepare(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
         throws(PlanError) -> [PreparedJob]
     {
+        let (prepared, errors) = prepareAll(jobs, catalog: catalog, options: options)
+        guard errors.isEmpty else { throw PlanError(errors: errors) }
+        return prepared
+    }
+
+    /// Prepares every job it can and collects every problem of the others (joined per file), so one
+    /// pass can report them all and name the valid jobs; the ready jobs are this run's shard of them.
+    public static func prepareAll(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
+        -> (prepared: [PreparedJob], errors: [JobError])
+    {
         var prepared: [PreparedJob] = []
         var errors: [JobError] = []
         var whole = options
@@ -49,8 +59,7 @@ public enum RenderPlan {
             }
         }
         errors += sharedFolders(prepared)
-        guard errors.isEmpty else { throw PlanError(errors: merged(errors)) }
-        return options.shard.parts(of: prepared)
+        return (options.shard.parts(of: prepared), merged(errors))
     }
 
     /// `errors` with the errors of one file joined and repeated issues dropped: the variants of
@@ -99,12 +108,13 @@ public enum RenderPlan {
         throws(JobError) -> PreparedJob
     {
         var job = job
-        var issues: [JobIssue] = []
+        // Problems of the file itself come first; the layers are still checked, so one pass shows all.
+        var issues = job.issues
         // What filling a variant found (unknown placeholders, duplicate names) is told with the rest.
         let pending = job.variant?.issues ?? []
         if let scale = options.scale { issues += rescale(&job.spec.canvas, to: scale) }
         let spec = job.spec
-        var validated: [(LoadedPlugin, JSONObject)] = []
+        var validated: [(index: Int, plugin: LoadedPlugin, params: JSONObject)] = []
         for (index, layer) in spec.layers.enumerated() {
             guard let plugin = catalog[layer.effect] else {
                 let ids = catalog.plugins.keys.sorted()
@@ -125,7 +135,8 @@ public enum RenderPlan {
             let (filled, problems) = ParameterValidator.validate(
                 params, against: plugin.info, path: "layers[\(index)].params")
             issues += problems
-            validated.append((plugin, filled))
+            // Refused values are replaced by their defaults: the plugin checks the rest in the same pass.
+            validated.append((index, plugin, filled))
         }
         var frames = spec.frames
         if let text = options.frames {
@@ -145,12 +156,9 @@ public enum RenderPlan {
         } catch {
             issues.append(JobIssue(path: options.outputOverride == nil ? "output.dir" : "--out", error.description))
         }
-        guard issues.isEmpty && pending.isEmpty else {
-            throw .invalid(file: job.file, issues: pending + job.located(issues))
-        }
 
         var instances: [PluginInstance] = []
-        for (index, (plugin, params)) in validated.enumerated() {
+        for (index, plugin, params) in validated {
             let layer = spec.layers[index]
             let seed = rf_derive_seed(spec.seed, UInt64(index))
             do {
@@ -162,16 +170,18 @@ public enum RenderPlan {
                         seed: seed, job_dir: directory)
                     return try PluginInstance(plugin: plugin, params: params, context: context)
                 }
+                issues += PluginProblems.issues(
+                    instance.warnings, layer: index, effect: layer.effect, severity: .warning)
                 instances.append(instance)
             } catch {
                 let message = (error as? PluginCallError)?.message ?? "\(error)"
-                issues.append(JobIssue(path: "layers[\(index)].params", "\(layer.effect): \(message)"))
+                issues += PluginProblems.issues(message, layer: index, effect: layer.effect)
             }
         }
-        guard issues.isEmpty && pending.isEmpty else {
-            throw .invalid(file: job.file, issues: pending + job.located(issues))
+        guard !issues.contains(where: { $0.severity == .error }) && pending.isEmpty else {
+            throw .invalid(file: job.file, issues: pending + job.located(PluginProblems.inFileOrder(issues)))
         }
-        let canonical = canonicalJSON(spec, layers: validated)
+        let canonical = canonicalJSON(spec, layers: validated.map { ($0.plugin, $0.params) })
         return PreparedJob(
             job: job, outputDirectory: outputDirectory, frames: frames, layers: instances, canonical: canonical)
     }

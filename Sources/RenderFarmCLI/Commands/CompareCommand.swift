@@ -5,7 +5,11 @@ struct CompareCommand: Command {
     static let spec = CommandSpec(
         name: "compare",
         abstract: "Compare a frame with a reference image within tolerances (per-channel difference and PSNR).",
-        usage: "compare IMAGE REFERENCE [--max-diff N] [--max-pixels N] [--min-psnr DB] [--diff-image FILE]",
+        synopsis: "compare IMAGE REFERENCE",
+        examples: [
+            "renderfarm compare out/frame_00030.png Tests/References/live-hearts/frame_00030.png",
+            "renderfarm compare a.png b.png --max-pixels 0 --diff-image diff.png",
+        ],
         discussion: """
             Pixels are compared premultiplied. A pixel counts as changed when a channel differs by
             more than --max-diff (default 32); the images match when at most --max-pixels pixels

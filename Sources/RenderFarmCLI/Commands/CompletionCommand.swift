@@ -5,7 +5,11 @@ struct CompletionCommand: Command {
     static let spec = CommandSpec(
         name: "completion",
         abstract: "Print the shell completion script for bash, zsh or fish.",
-        usage: "completion bash|zsh|fish",
+        synopsis: "completion bash|zsh|fish",
+        examples: [
+            "renderfarm completion bash",
+            "renderfarm completion zsh",
+        ],
         discussion: """
             `make install` installs all three. To try one in the current shell:
               bash: source <(renderfarm completion bash)
@@ -38,7 +42,8 @@ struct ManPageCommand: Command {
     static let spec = CommandSpec(
         name: "man-page",
         abstract: "Print the renderfarm(1) manual page (roff), generated from the commands' help.",
-        usage: "man-page",
+        synopsis: "man-page",
+        examples: ["renderfarm man-page"],
         discussion: "`make install` writes it to <prefix>/share/man/man1/renderfarm.1.",
         options: [],
         positionals: 0...0)

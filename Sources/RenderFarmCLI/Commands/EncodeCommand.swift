@@ -6,8 +6,12 @@ struct EncodeCommand: Command {
     static let spec = CommandSpec(
         name: "encode",
         abstract: "Encode a rendered folder into a video or animation with ffmpeg.",
-        usage: "encode OUTDIR [-o FILE] [--preset P] [--crf N] [--allow-missing] [--verbose] "
-            + "[--progress auto|plain|json|none]",
+        synopsis: "encode OUTDIR",
+        examples: [
+            "renderfarm encode jobs/out/live-hearts",
+            "renderfarm encode jobs/out/live-hearts -o overlay.webm",
+            "renderfarm encode jobs/out/live-hearts --preset gif --allow-missing",
+        ],
         discussion: """
             Reads OUTDIR/manifest.json: the frame rate, start number and file pattern come from its
             sequence fields. Presets: mp4 (H.264, yuv420p, even size, +faststart, over the job's
@@ -38,7 +42,8 @@ struct EncodeCommand: Command {
 
     static let presetOption = OptionSpec(
         names: ["--preset"], value: "P",
-        help: "mp4 (default), webm-alpha, prores4444, gif, apng, alpha-packed or hevc-alpha.")
+        help: "mp4, webm-alpha, prores4444, gif, apng, alpha-packed or hevc-alpha (default: from the file's "
+            + "extension, else mp4).")
     static let crfOption = OptionSpec(
         names: ["--crf"], value: "N",
         help: "Constant rate factor: mp4 and alpha-packed 0–51 (default 18), webm-alpha 0–63 (default 30), "
@@ -51,19 +56,44 @@ struct EncodeCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        (preset, crf) = try Self.presetAndCRF(arguments, command: "encode")
+        (preset, crf) = try Self.presetAndCRF(arguments, command: "encode", output: arguments.value("--output"))
         let mode = try arguments.choice(
             "--progress", ProgressMode.allCases.map(\.rawValue), default: "auto", command: "encode")
         progress = ProgressMode(rawValue: mode) ?? .auto
     }
 
-    /// `--preset` and `--crf`, checked against each other.
-    static func presetAndCRF(_ arguments: ParsedArguments, command: String) throws(UsageError)
+    /// `--preset` and `--crf`, checked against each other and against the extension of `output` (the
+    /// video's file name, when one is given): without `--preset` the extension picks it.
+    static func presetAndCRF(_ arguments: ParsedArguments, command: String, output: String?) throws(UsageError)
         -> (EncodePreset, Int?)
     {
-        let name = try arguments.choice(
-            "--preset", EncodePreset.allCases.map(\.rawValue), default: "mp4", command: command)
-        let preset = EncodePreset(rawValue: name) ?? .mp4
+        let named = output.flatMap { EncodePreset(fileName: $0) }
+        let preset: EncodePreset
+        if arguments.value("--preset") != nil {
+            let name = try arguments.choice(
+                "--preset", EncodePreset.allCases.map(\.rawValue), default: "mp4", command: command)
+            preset = EncodePreset(rawValue: name) ?? .mp4
+            // Presets that share a container (mp4 and alpha-packed) all fit its extension.
+            if let output, let named, named.fileExtension != preset.fileExtension {
+                throw UsageError(
+                    message: "--preset \(preset.rawValue) contradicts \(ShownPath.of(output)), whose extension means "
+                        + "\(named.rawValue); drop --preset or name the file .\(preset.fileExtension)",
+                    command: command)
+            }
+        } else if let output {
+            guard let named else {
+                var extensions: [String] = []
+                for preset in EncodePreset.allCases where !extensions.contains("." + preset.fileExtension) {
+                    extensions.append("." + preset.fileExtension)
+                }
+                throw UsageError(
+                    message: "cannot tell the format of \(ShownPath.of(output)) from its extension: use one of "
+                        + "\(extensions.joined(separator: ", ")), or give --preset", command: command)
+            }
+            preset = named
+        } else {
+            preset = .mp4
+        }
         guard arguments.value("--crf") != nil else { return (preset, nil) }
         guard let range = preset.crf?.range else {
             throw UsageError(
@@ -137,7 +167,7 @@ struct EncodeCommand: Command {
             bar.finish()
             try ManifestEncodes.record(result, preset: preset, in: output.directory)
             terminal.print("\(output.jobName): \(result.frames) frames encoded (\(preset.rawValue))")
-            terminal.print("  video:  \(result.file)")
+            terminal.print("  video:  \(ShownPath.of(result.file))")
             terminal.print("  bytes:  \(result.bytes)")
             terminal.print("  sha256: \(result.sha256)")
             if let layout = result.layout, let config = result.configFile {

@@ -6,7 +6,11 @@ struct ExportOTIOCommand: Command {
     static let spec = CommandSpec(
         name: "export-otio",
         abstract: "Write an OpenTimelineIO timeline (.otio JSON) of a rendered folder for editorial tools.",
-        usage: "export-otio OUTDIR [-o FILE] [--absolute-urls] [--allow-missing]",
+        synopsis: "export-otio OUTDIR",
+        examples: [
+            "renderfarm export-otio jobs/out/live-hearts",
+            "renderfarm export-otio jobs/out/live-hearts -o edit/live-hearts.otio --absolute-urls",
+        ],
         discussion: """
             The timeline (Timeline.1) holds one video track (Track.1) with one clip (Clip.1) whose
             media_reference is an ImageSequenceReference.1 built from the manifest's sequence
@@ -58,7 +62,7 @@ struct ExportOTIOCommand: Command {
             return ExitCode(error)
         }
         terminal.print("\(output.jobName): OpenTimelineIO timeline written")
-        terminal.print("  timeline: \(file)")
+        terminal.print("  timeline: \(ShownPath.of(file))")
         terminal.print("  frames:   \(base)\(output.sequence.namePrefix)…\(output.sequence.nameSuffix)")
         return .ok
     }

@@ -5,7 +5,10 @@ struct MergeCommand: Command {
     static let spec = CommandSpec(
         name: "merge",
         abstract: "Join the journals of every shard in an output folder into one checked manifest.json.",
-        usage: "merge OUTDIR …",
+        synopsis: "merge OUTDIR …",
+        examples: [
+            "renderfarm merge /shared/renders/live-hearts"
+        ],
         discussion: """
             Reads renderfarm.job.json (written by every render into its folder) and every
             renderfarm.journal*.jsonl, checks each frame's file against its sha256, and writes
@@ -14,7 +17,7 @@ struct MergeCommand: Command {
             second render of the same shards renders only what is missing. Exit codes: 0 complete,
             1 frames missing, failed or corrupt (listed on standard error, e.g. 3,7-9),
             65 invalid renderfarm.job.json, 66 folder missing or nothing rendered into it,
-            73 / 74 the manifest cannot be written, 75 a shard is still rendering into the folder.
+            65 a render or shard is still writing into the folder, 73 / 74 the manifest cannot be written.
             """,
         options: [],
         positionals: 1...Int.max)
@@ -47,11 +50,11 @@ struct MergeCommand: Command {
         let journals = "\(report.journals) journal\(report.journals == 1 ? "" : "s")"
         if report.complete {
             terminal.print("\(report.name): complete, \(total) frames verified (\(journals))")
-            terminal.print("  manifest: \(report.manifestPath)")
+            terminal.print("  manifest: \(ShownPath.of(report.manifestPath))")
             return .ok
         }
         terminal.print("\(report.name): incomplete, \(report.verified) of \(total) frames verified (\(journals))")
-        terminal.print("  manifest: \(report.manifestPath)")
+        terminal.print("  manifest: \(ShownPath.of(report.manifestPath))")
         let count = report.missing.count
         terminal.error(
             "\(report.name): \(count) frame\(count == 1 ? "" : "s") missing, failed or corrupt: "
@@ -75,7 +78,7 @@ extension ExitCode {
     init(_ error: MergeError) {
         switch error {
         case .noFolder, .nothingRendered: self = .noInput
-        case .invalidRecord: self = .dataError
+        case .invalidRecord, .rendering: self = .dataError
         case .output(let output): self = ExitCode(output)
         }
     }

@@ -8,7 +8,11 @@ struct PluginCheckCommand: Command {
     static let spec = CommandSpec(
         name: "plugin check",
         abstract: "Check a plugin library against the plugin ABI's rules before shipping it.",
-        usage: "plugin check LIB|ID [--params JSON|FILE] [--plugin-path DIR]",
+        synopsis: "plugin check LIB|ID",
+        examples: [
+            "renderfarm plugin check physics-bounce",
+            "renderfarm plugin check ./build/librenderfarm-sparkle.so --params params.json",
+        ],
         discussion: """
             LIB is a path to a plugin library (it contains '/' or ends in .so); ID is looked up on
             the plugin search path like `renderfarm plugins ID`. The check reads the descriptor

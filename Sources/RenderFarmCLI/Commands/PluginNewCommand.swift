@@ -7,7 +7,11 @@ struct PluginNewCommand: Command {
     static let spec = CommandSpec(
         name: "plugin new",
         abstract: "Create a plugin project (C or Swift) that builds, tests and renders with no edits.",
-        usage: "plugin new NAME --lang c|swift [--dir DIR] [--renderfarm-source DIR]",
+        synopsis: "plugin new NAME",
+        examples: [
+            "renderfarm plugin new sparkle --lang c",
+            "renderfarm plugin new sparkle --lang swift --dir ~/src",
+        ],
         discussion: """
             NAME is the plugin id jobs use (lowercase letters, digits and '-', not starting with '-').
             The project is written to DIR/NAME (DIR defaults to the current folder) with an
@@ -23,7 +27,7 @@ struct PluginNewCommand: Command {
             Exit status: 0 created, 64 usage, 66 no RenderFarm source found, 73 cannot write.
             """,
         options: [
-            OptionSpec(names: ["--lang"], value: "c|swift", help: "The plugin's language."),
+            OptionSpec(names: ["--lang"], value: "c|swift", help: "The plugin's language.", required: true),
             OptionSpec(names: ["--dir"], value: "DIR", help: "Create the project in DIR/NAME (default: ./NAME)."),
             OptionSpec(
                 names: ["--renderfarm-source"], value: "DIR",

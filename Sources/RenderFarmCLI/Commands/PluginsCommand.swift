@@ -6,7 +6,12 @@ struct PluginsCommand: Command {
     static let spec = CommandSpec(
         name: "plugins",
         abstract: "List the installed effect plugins and their parameters.",
-        usage: "plugins [ID] [--json] [--plugin-path DIR]",
+        synopsis: "plugins [ID]",
+        examples: [
+            "renderfarm plugins",
+            "renderfarm plugins physics-bounce",
+            "renderfarm plugins --json --plugin-path ./my-plugins",
+        ],
         discussion: """
             Plugins are found on --plugin-path, then RENDERFARM_PLUGIN_PATH (colon-separated),
             then the folder of the renderfarm executable, then <prefix>/lib/renderfarm/plugins.

@@ -6,8 +6,12 @@ struct PreviewCommand: Command {
     static let spec = CommandSpec(
         name: "preview",
         abstract: "Draw a contact sheet: a grid of frames with frame number and time under each.",
-        usage: "preview JOB|OUTDIR -o SHEET.png [--frames SET] [--columns C] [--width W] [--scale S] [--debug] "
-            + "[--plugin-path DIR]",
+        synopsis: "preview JOB|OUTDIR",
+        examples: [
+            "renderfarm preview jobs/live-hearts.json -o sheet.png --scale 0.5",
+            "renderfarm preview jobs/gift-drop.json -o debug.png --frames 0-119:10 --debug",
+            "renderfarm preview jobs/out/live-hearts -o sheet.png --columns 6",
+        ],
         discussion: """
             With a job file the frames are rendered directly (no full render needed, nothing else
             is written); with an output folder its PNGs are used. Without --frames, 12 frames
@@ -19,7 +23,9 @@ struct PreviewCommand: Command {
             73 cannot create output.
             """,
         options: [
-            OptionSpec(names: ["-o", "--output"], value: "FILE", help: "The contact sheet PNG to write (required)."),
+            OptionSpec(
+                names: ["-o", "--output"], value: "SHEET.png", help: "The contact sheet PNG to write (required).",
+                required: true),
             OptionSpec(names: ["--frames"], value: "SET", help: "Frames to show, e.g. 0-479:60 or 1,30,90."),
             OptionSpec(names: ["--columns"], value: "C", help: "Thumbnails per row (default: up to 4)."),
             OptionSpec(names: ["--width"], value: "W", help: "Width of the sheet in pixels (default 1200)."),
@@ -38,6 +44,10 @@ struct PreviewCommand: Command {
         self.arguments = arguments
         guard let output = arguments.value("--output") else {
             throw UsageError(message: "-o SHEET.png is required", command: "preview")
+        }
+        guard output.lowercased().hasSuffix(".png") else {
+            throw UsageError(
+                message: "-o \(ShownPath.of(output)): a contact sheet is a PNG; name it .png", command: "preview")
         }
         self.output = output
         options = ContactSheetOptions(
@@ -98,7 +108,8 @@ struct PreviewCommand: Command {
         do {
             let sheet = try ContactSheet.draw(source, frames: frames, options: options)
             try ContactSheet.write(sheet, to: output)
-            terminal.print("contact sheet of \(frames.count) frames (\(sheet.width)×\(sheet.height)): \(output)")
+            terminal.print(
+                "contact sheet of \(frames.count) frames (\(sheet.width)×\(sheet.height)): \(ShownPath.of(output))")
             return .ok
         } catch {
             terminal.error(error.description)

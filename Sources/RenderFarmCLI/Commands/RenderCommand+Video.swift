@@ -18,7 +18,7 @@ extension RenderCommand {
     /// `--preset`, `--crf` and `--verbose` only make sense with `--video`; `--video` renders one
     /// whole job into one file.
     static func checkVideoOptions(_ arguments: ParsedArguments) throws(UsageError) {
-        _ = try EncodeCommand.presetAndCRF(arguments, command: "render")
+        _ = try EncodeCommand.presetAndCRF(arguments, command: "render", output: arguments.value("--video"))
         guard arguments.value("--video") != nil else {
             for option in ["--preset", "--crf"] where arguments.value(option) != nil {
                 throw UsageError(
@@ -49,7 +49,7 @@ extension RenderCommand {
         let preset: EncodePreset
         let crf: Int?
         do {
-            (preset, crf) = try EncodeCommand.presetAndCRF(arguments, command: "render")
+            (preset, crf) = try EncodeCommand.presetAndCRF(arguments, command: "render", output: path)
         } catch {
             terminal.error(error.description)
             return .usage
@@ -72,7 +72,7 @@ extension RenderCommand {
                 "\(job.job.spec.name): \(result.frames) frames rendered into \(preset.rawValue) "
                     + "(\(String(format: "%.2f", result.elapsed)) s, \(rate) fps, at most \(result.peakBufferedFrames) "
                     + "frames buffered)")
-            terminal.print("  video:  \(file)")
+            terminal.print("  video:  \(ShownPath.of(file))")
             terminal.print("  bytes:  \(result.bytes)")
             terminal.print("  sha256: \(result.sha256)")
             if let layout = result.layout, let config = result.configFile {

@@ -6,9 +6,12 @@ struct RenderCommand: Command {
     static let spec = CommandSpec(
         name: "render",
         abstract: "Render job files into PNG frames and a manifest.",
-        usage: "render JOB|DIR … [-j N] [--frames SET] [--shard K/N] [--out DIR] [--force] [--fail-fast] "
-            + "[--progress auto|plain|json|none] [--scale S] [--isolate [--frame-timeout S]] "
-            + "[--video FILE [--preset P] [--crf N]]",
+        synopsis: "render JOB|DIR …",
+        examples: [
+            "renderfarm render jobs/live-hearts.json",
+            "renderfarm render jobs/ -j 4 --scale 0.5 --out /tmp/previews",
+            "renderfarm render jobs/live-hearts.json --video live-hearts.webm",
+        ],
         discussion: """
             Frames of all jobs share one scheduler with N frames in flight. A re-run renders only
             what is missing or changed (the journal in the output folder records finished frames);
@@ -95,7 +98,9 @@ struct RenderCommand: Command {
             concurrency: concurrency, force: arguments.flag("--force"),
             failFast: arguments.flag("--fail-fast"), shard: shard, stop: stop,
             cacheStaticLayers: !redraw, isolation: isolation)
-        let reporter = ProgressReporter(terminal: terminal, mode: progress)
+        // Read before the render rewrites the folder's records: why frames are rendered again.
+        let rerun = options.force ? nil : jobs.map(RerunReason.init).reduce(RerunReason(), +)
+        let reporter = ProgressReporter(terminal: terminal, mode: progress, rerun: rerun, forced: options.force)
         let summary: RenderSummary
         do {
             summary = try RenderSession.render(jobs, options: options, observer: reporter)
@@ -107,17 +112,21 @@ struct RenderCommand: Command {
         for job in summary.jobs {
             let skipped = job.skipped > 0 ? ", \(job.skipped) already done" : ""
             let state = job.complete ? "complete" : "incomplete, missing \(FrameSet.compress(job.missing))"
+            let rendered = "\(Plural.count(job.rendered, "frame")) rendered"
             guard shard == .whole else {
                 // Shards share the folder: `merge` writes the manifest once all have finished.
-                terminal.print("\(job.name): shard \(shard): \(job.rendered) frames rendered\(skipped) (\(state))")
-                terminal.print("  frames:   \(job.outputDirectory)")
-                terminal.print("  then:     renderfarm merge \(job.outputDirectory)   (once every shard has finished)")
+                terminal.print("\(job.name): shard \(shard): \(rendered)\(skipped) (\(state))")
+                terminal.print("  frames:   \(ShownPath.of(job.outputDirectory))")
+                terminal.print(
+                    "  then:     renderfarm merge \(ShownPath.of(job.outputDirectory))   (once every shard has finished)"
+                )
                 continue
             }
-            terminal.print("\(job.name): \(job.rendered) frames rendered\(skipped) (\(state))")
-            terminal.print("  frames:   \(job.outputDirectory)")
-            terminal.print("  manifest: \(job.manifestPath)")
+            terminal.print("\(job.name): \(rendered)\(skipped) (\(state))")
+            terminal.print("  frames:   \(ShownPath.of(job.outputDirectory))")
+            terminal.print("  manifest: \(ShownPath.of(job.manifestPath))")
         }
+        if let line = Self.timeLine(summary, slowest: reporter.slowest, jobs: jobs.count) { terminal.print(line) }
         if summary.interrupted {
             terminal.error("interrupted: the journal and manifest record what was finished; run again to resume")
             return .interrupted
@@ -126,7 +135,7 @@ struct RenderCommand: Command {
         if !failed.isEmpty {
             for job in failed {
                 terminal.error(
-                    "\(job.name): \(job.failed.count) frame\(job.failed.count == 1 ? "" : "s") failed: "
+                    "\(job.name): \(Plural.count(job.failed.count, "frame")) failed: "
                         + FrameSet.compress(job.failed))
             }
             return .framesFailed
@@ -136,6 +145,18 @@ struct RenderCommand: Command {
 }
 
 extension RenderCommand {
+    /// `time: 2.31 s, 207.8 fps; slowest: 12 (31.2 ms), 40 (29.0 ms), 7 (28.1 ms)`; nil when nothing was
+    /// rendered. Frames are named `job#index` when several jobs ran.
+    static func timeLine(_ summary: RenderSummary, slowest: [ProgressReporter.SlowFrame], jobs: Int) -> String? {
+        guard summary.rendered > 0 else { return nil }
+        let fps = summary.elapsed > 0 ? String(format: "%.1f", Double(summary.rendered) / summary.elapsed) : "-"
+        let frames = slowest.map { frame in
+            (jobs > 1 ? "\(frame.job)#" : "") + "\(frame.index) (" + String(format: "%.1f", frame.milliseconds) + " ms)"
+        }
+        let slow = frames.isEmpty ? "" : "; slowest: " + frames.joined(separator: ", ")
+        return "time: " + String(format: "%.2f", summary.elapsed) + " s, \(fps) fps\(slow)"
+    }
+
     /// `--isolate [--frame-timeout SECONDS]`: the worker processes' command line and time limit.
     static func isolation(_ arguments: ParsedArguments, scale: Double?) throws(UsageError) -> Isolation? {
         let timeout = try frameTimeout(arguments, command: "render")

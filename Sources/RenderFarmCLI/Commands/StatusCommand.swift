@@ -6,7 +6,11 @@ struct StatusCommand: Command {
     static let spec = CommandSpec(
         name: "status",
         abstract: "Show where render folders stand: state, frames done, failures, fps and ETA.",
-        usage: "status OUTDIR … [--watch] [--json]",
+        synopsis: "status OUTDIR …",
+        examples: [
+            "renderfarm status jobs/out/live-hearts --watch",
+            "renderfarm status /shared/renders/a /shared/renders/b --json",
+        ],
         discussion: """
             Reads each output folder's job record, journals (one per shard) and locks, so it works
             while a render or its shards run on any host of a shared file system, and after. The
@@ -17,7 +21,6 @@ struct StatusCommand: Command {
             prints one JSON object per folder (per refresh with --watch). Exit codes: 0 every folder
             complete, 1 some folder rendering, incomplete or failed, 65 a damaged job record,
             66 not a render folder.
-            Example: renderfarm status jobs/out/live-hearts --watch
             """,
         options: [
             OptionSpec(names: ["--watch"], value: nil, help: "Refresh every second while a folder is rendering."),

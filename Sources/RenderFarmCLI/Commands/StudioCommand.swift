@@ -8,7 +8,11 @@ struct StudioCommand: Command {
     static let spec = CommandSpec(
         name: "studio",
         abstract: "Serve a local web page to author a job live and watch the renders under a folder.",
-        usage: "studio [JOB|DIR] [--port N] [--host ADDR] [--token T] [--root DIR] [--plugin-path DIR]",
+        synopsis: "studio [JOB|DIR]",
+        examples: [
+            "renderfarm studio jobs/live-hearts.json",
+            "renderfarm studio jobs/live-hearts.json --root . --port 8090",
+        ],
         discussion: """
             Prints the page's URL and serves until SIGINT or SIGTERM. The author view shows the job
             file with live validation (validate's messages), controls generated from each layer's
@@ -19,7 +23,6 @@ struct StudioCommand: Command {
             every request must then carry (X-RenderFarm-Token header or the cookie the printed URL
             sets). Only files under the root (default: the job's folder) are read or written.
             Exit codes: 0 stopped by a signal, 64 bad options, 66 no job file, 69 cannot listen.
-            Example: renderfarm studio jobs/live-hearts.json
             """,
         options: [
             OptionSpec(names: ["--port"], value: "N", help: "Port to listen on (default 8080; 0 picks a free one)."),

@@ -6,8 +6,11 @@ struct SubmitCommand: Command {
     static let spec = CommandSpec(
         name: "submit",
         abstract: "Render on a Slurm cluster: an array job of shards, then a merge job.",
-        usage: "submit JOB … --slurm [--tasks N] [--max-running M] [--partition P] [--time T] "
-            + "[--cpus-per-task C] [--out DIR] [--frames SET] [-j N] [--isolate [--frame-timeout S]] [--dry-run] [--wait]",
+        synopsis: "submit JOB …",
+        examples: [
+            "renderfarm submit jobs/live-hearts.json --slurm --tasks 8 --out /shared/renders/live-hearts",
+            "renderfarm submit jobs/live-hearts.json --slurm --tasks 4 --dry-run",
+        ],
         discussion: """
             Checks the jobs, writes render.sbatch (an array job: task K runs `renderfarm render …
             --shard K/N`), merge.sbatch (runs `renderfarm merge` after every task succeeded) and
@@ -21,7 +24,8 @@ struct SubmitCommand: Command {
             not found or the submission refused, 73 / 74 cannot write the scripts.
             """,
         options: [
-            OptionSpec(names: ["--slurm"], value: nil, help: "Submit to Slurm (the supported scheduler)."),
+            OptionSpec(
+                names: ["--slurm"], value: nil, help: "Submit to Slurm (the supported scheduler).", required: true),
             OptionSpec(names: ["--tasks"], value: "N", help: "Array tasks, one shard each (default 4)."),
             OptionSpec(names: ["--max-running"], value: "M", help: "Run at most M tasks at once (--array=…%M)."),
             OptionSpec(names: ["--partition"], value: "P", help: "Slurm partition for both jobs."),

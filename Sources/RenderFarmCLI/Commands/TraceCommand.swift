@@ -5,23 +5,43 @@ struct TraceCommand: Command {
     static let spec = CommandSpec(
         name: "trace",
         abstract: "Print each frame's item positions, scales and plans as JSON lines (no pixels).",
-        usage: "trace JOB [--frames SET] [--plugin-path DIR]",
+        synopsis: "trace JOB",
+        examples: [
+            "renderfarm trace jobs/bounce.json --frames 0-29",
+            "renderfarm trace jobs/live-hearts.json --compact --items 0,3",
+        ],
         discussion: """
             One line per frame: {"frame": 30, "time": 0.5, "layers": [{"layer": 0, "effect": …,
             "items": [{"id", "x", "y", "scale", "alpha", "visible", "plan": {…}}]}]}. Positions are in
             points: the bottom centre of a heart, the centre of a dropped or bouncing item.
-            Layers whose plugin has no trace function (e.g. gradient) are left out.
+            Layers whose plugin has no trace function (e.g. gradient) are left out. --compact gives
+            each item's plan only on its first frame and rounds numbers to 1e-4 (about a tenth of the
+            default size); --items keeps only the given item ids.
             """,
         options: [
             OptionSpec(names: ["--frames"], value: "SET", help: "Trace these frames (default: the job's frame set)."),
+            OptionSpec(names: ["--items"], value: "ID,…", help: "Only these item ids (in every layer), e.g. 0,3,7."),
+            OptionSpec(
+                names: ["--compact"], value: nil,
+                help: "Each item's plan once, on its first frame; numbers rounded to 1e-4."),
             CommonOptions.pluginPath, CommonOptions.variants,
         ],
         positionals: 1...1)
 
     let arguments: ParsedArguments
+    let filter: TraceFilter
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
+        var items: Set<Int>?
+        if let text = arguments.value("--items") {
+            let ids = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
+            guard !ids.isEmpty, ids.allSatisfy({ ($0 ?? -1) >= 0 }) else {
+                throw UsageError(message: "--items expects item ids like 0,3,7, got \"\(text)\"", command: "trace")
+            }
+            items = Set(ids.compactMap { $0 })
+        }
+        filter = TraceFilter(items: items, compact: arguments.flag("--compact"))
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
@@ -34,9 +54,9 @@ struct TraceCommand: Command {
         }
         for job in jobs {
             do {
-                for line in try Tracer.trace(job) { terminal.print(line.serialized()) }
+                for line in filter.apply(try Tracer.trace(job)) { terminal.print(line.serialized()) }
             } catch {
-                terminal.error("\(job.job.file): \(error)")
+                terminal.error("\(ShownPath.of(job.job.file)): \(error)")
                 return .unavailable
             }
         }

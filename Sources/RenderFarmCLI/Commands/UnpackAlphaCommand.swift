@@ -6,7 +6,11 @@ struct UnpackAlphaCommand: Command {
     static let spec = CommandSpec(
         name: "unpack-alpha",
         abstract: "Decode an alpha-packed (VAP) MP4 into the RGBA PNG frames a VAP player shows.",
-        usage: "unpack-alpha VIDEO -o DIR [--progress auto|plain|json|none]",
+        synopsis: "unpack-alpha VIDEO",
+        examples: [
+            "renderfarm unpack-alpha gift-alpha.mp4 -o frames/",
+            "renderfarm unpack-alpha gift-alpha.mp4 -o frames/ --progress plain",
+        ],
         discussion: """
             Reads VAP's config from the MP4's vapc box (or VIDEO's <name>.vap.json when the box is
             missing), decodes the frames with ffmpeg (BT.709 when the stream is tagged so, else
@@ -19,7 +23,9 @@ struct UnpackAlphaCommand: Command {
             create DIR, 74 I/O error.
             """,
         options: [
-            OptionSpec(names: ["-o", "--output"], value: "DIR", help: "Write the PNG frames into DIR (required)."),
+            OptionSpec(
+                names: ["-o", "--output"], value: "DIR", help: "Write the PNG frames into DIR (required).",
+                required: true),
             OptionSpec(names: ["--progress"], value: "MODE", help: "auto (bar on a terminal), plain, json or none."),
         ],
         positionals: 1...1)

@@ -5,7 +5,11 @@ struct ValidateCommand: Command {
     static let spec = CommandSpec(
         name: "validate",
         abstract: "Check job files: syntax, values, effects and their parameters.",
-        usage: "validate JOB|DIR … [--plugin-path DIR]",
+        synopsis: "validate JOB|DIR …",
+        examples: [
+            "renderfarm validate jobs/live-hearts.json",
+            "renderfarm validate jobs/",
+        ],
         discussion: """
             Reports every problem at once, each with its place in the file (layers[1].params.rate),
             the value and the allowed range. Runs each plugin's create step too, so a job that
@@ -21,24 +25,25 @@ struct ValidateCommand: Command {
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
-        switch CommonOptions.prepare(
-            arguments.positionals, arguments: arguments, options: PlanOptions(), terminal: terminal)
-        {
-        case .failure(let code):
-            return code
-        case .success(let jobs):
-            for prepared in jobs {
-                let spec = prepared.job.spec
-                let effects = spec.layers.map(\.effect).joined(separator: ", ")
-                let canvas = spec.canvas
-                let points = "\(format(canvas.width))×\(format(canvas.height)) pt @\(format(canvas.scale))x"
-                let pixels = "\(canvas.pixelWidth)×\(canvas.pixelHeight) px"
-                terminal.print(
-                    "ok: \(prepared.job.file)\(prepared.job.variant.map { " [variant \($0.name)]" } ?? ""): \(spec.frames.count) frames, \(points) (\(pixels)), "
-                        + "\(format(spec.fps)) fps, layers: \(effects)")
-            }
-            return .ok
+        let result = CommonOptions.prepare(
+            arguments.positionals, arguments: arguments, options: PlanOptions(), terminal: terminal,
+            describeValid: Self.describe)
+        switch result {
+        case .failure(let code): return code
+        case .success: return .ok
         }
+    }
+
+    /// `ok: jobs/a.json: 120 frames, 375×667 pt @2x (750×1334 px), 60 fps, layers: floating-heart`.
+    static func describe(_ prepared: PreparedJob) -> String {
+        let spec = prepared.job.spec
+        let effects = spec.layers.map(\.effect).joined(separator: ", ")
+        let canvas = spec.canvas
+        let points = "\(format(canvas.width))×\(format(canvas.height)) pt @\(format(canvas.scale))x"
+        let pixels = "\(canvas.pixelWidth)×\(canvas.pixelHeight) px"
+        return "ok: \(ShownPath.of(prepared.job.file))\(JobReport.variant(prepared)): "
+            + "\(Plural.count(spec.frames.count, "frame")), \(points) "
+            + "(\(pixels)), \(format(spec.fps)) fps, layers: \(effects)"
     }
 }
 

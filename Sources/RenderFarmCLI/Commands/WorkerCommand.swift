@@ -9,7 +9,8 @@ struct WorkerCommand: Command {
     static let spec = CommandSpec(
         name: "worker",
         abstract: "A worker process of `render --isolate` (started by render, not by hand).",
-        usage: "worker JOB|DIR … [--plugin-path DIR] [--out DIR] [--output-root DIR] [--frames SET] [--scale S]",
+        synopsis: "worker JOB|DIR …",
+        examples: [],
         options: [
             CommonOptions.pluginPath, CommonOptions.variants,
             OptionSpec(names: ["--out"], value: "DIR", help: "As render's."),

@@ -1,4 +1,5 @@
 import RenderFarm
+import StrictJSON
 
 /// One option a command accepts, e.g. `-j, --jobs N`.
 struct OptionSpec: Sendable {
@@ -8,22 +9,51 @@ struct OptionSpec: Sendable {
     var help: String
     /// Whether the option may be given more than once.
     var repeatable = false
+    /// Whether the command needs it (shown without brackets in the usage line).
+    var required = false
 
     var primaryName: String { names.last ?? "" }
+
+    /// How the usage line shows it: `[-j N]`, `-o SHEET.png`, `[--plugin-path DIR …]`.
+    var usage: String {
+        let text = (names.first ?? "") + (value.map { " \($0)" } ?? "") + (repeatable ? " …" : "")
+        return required ? text : "[\(text)]"
+    }
 }
 
 /// A command's metadata: everything `--help` shows, and what the parser accepts.
 struct CommandSpec: Sendable {
     var name: String
     var abstract: String
-    var usage: String
+    /// The command and its positional arguments, e.g. `render JOB|DIR …`; `usage` adds every option.
+    var synopsis: String
+    /// One to three command lines that show typical uses.
+    var examples: [String]
     var discussion: String = ""
     var options: [OptionSpec]
     /// How many positional arguments: at least `minimum`, at most `maximum`.
     var positionals: ClosedRange<Int>
 
+    /// The synopsis and every option, from the same table the parser uses, so it cannot leave one out.
+    var usage: String { ([synopsis] + options.map(\.usage)).joined(separator: " ") }
+
+    /// `usage` broken into lines of at most `width` columns, continuation lines indented.
+    func wrappedUsage(width: Int = 100) -> [String] {
+        var lines: [String] = []
+        var line = "USAGE: renderfarm \(synopsis)"
+        for part in options.map(\.usage) {
+            if line.count + 1 + part.count > width {
+                lines.append(line)
+                line = String(repeating: " ", count: 18) + part
+            } else {
+                line += " " + part
+            }
+        }
+        return lines + [line]
+    }
+
     var help: String {
-        var lines = ["OVERVIEW: \(abstract)", "", "USAGE: renderfarm \(usage)"]
+        var lines = ["OVERVIEW: \(abstract)", ""] + wrappedUsage()
         if !discussion.isEmpty { lines += ["", discussion] }
         lines += ["", "OPTIONS:"]
         let all = options + [OptionSpec(names: ["-h", "--help"], value: nil, help: "Show this help.")]
@@ -32,6 +62,7 @@ struct CommandSpec: Sendable {
         for (label, option) in zip(labels, all) {
             lines.append("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help)
         }
+        if !examples.isEmpty { lines += ["", "EXAMPLES:"] + examples.map { "  " + $0 } }
         return lines.joined(separator: "\n")
     }
 }

@@ -42,14 +42,19 @@ enum CommonOptions {
         }
     }
 
-    /// Loads every job file, reporting every failure; a folder's entry that is not a regular file (a
-    /// named pipe, a socket, a device, a folder) is skipped with a warning.
-    static func loadJobs(_ paths: [String], terminal: Terminal) -> Result<[LoadedJob], ExitCode> {
+    /// Loads and prepares every job against the catalog, and prints every problem of every job in one
+    /// pass, in file order (see `JobReport`); `describeValid` is what a valid job prints on standard output.
+    /// A folder's entry that is not a regular file (a named pipe, a socket, a device, a folder) is
+    /// skipped with a warning.
+    static func prepare(
+        _ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal,
+        describeValid: ((PreparedJob) -> String)? = nil
+    ) -> Result<[PreparedJob], ExitCode> {
+        var files: [String] = []
         var jobs: [LoadedJob] = []
-        var worst: ExitCode?
+        var loadErrors: [JobError] = []
         var skipped = 0
-        let files = jobFiles(paths)
-        for file in files {
+        for file in jobFiles(paths) {
             do {
                 jobs += try JobLoader.loadAll(file.path)
             } catch {
@@ -58,27 +63,14 @@ enum CommonOptions {
                     skipped += 1
                     continue
                 }
-                terminal.error(error.description)
-                if worst != .noInput { worst = ExitCode(error) }
+                loadErrors.append(error)
             }
+            files.append(file.path)
         }
-        if let worst { return .failure(worst) }
-        guard files.count > skipped else {
+        guard !files.isEmpty else {
             let also = skipped > 0 ? " (\(skipped) skipped)" : ""
-            terminal.error("no job files found in \(paths.joined(separator: " "))\(also)")
+            terminal.error("no job files found in \(paths.map(ShownPath.of).joined(separator: " "))\(also)")
             return .failure(.noInput)
-        }
-        return .success(jobs)
-    }
-
-    /// Loads and prepares jobs against the catalog; prints every problem.
-    static func prepare(_ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal)
-        -> Result<[PreparedJob], ExitCode>
-    {
-        var jobs: [LoadedJob]
-        switch loadJobs(paths, terminal: terminal) {
-        case .success(let loaded): jobs = loaded
-        case .failure(let code): return .failure(code)
         }
         if let selection = arguments.value("--variants") {
             switch VariantSelection.pick(selection, from: jobs) {
@@ -88,19 +80,21 @@ enum CommonOptions {
                 return .failure(.usage)
             }
         }
-        let catalog = catalog(arguments)
-        if catalog.plugins.isEmpty {
-            terminal.error("no plugins found; searched: \(catalog.searchPath.joined(separator: ", "))")
-            reportDiagnostics(catalog, usedIDs: [], terminal: terminal)
-            return .failure(.unavailable)
+        var prepared: [PreparedJob] = []
+        var planErrors: [JobError] = []
+        if !jobs.isEmpty {
+            let catalog = catalog(arguments)
+            if catalog.plugins.isEmpty {
+                for error in loadErrors { terminal.error(error.description) }
+                terminal.error("no plugins found; searched: \(catalog.searchPath.joined(separator: ", "))")
+                reportDiagnostics(catalog, usedIDs: [], terminal: terminal)
+                return .failure(.unavailable)
+            }
+            reportDiagnostics(catalog, usedIDs: Set(jobs.flatMap { $0.spec.layers.map(\.effect) }), terminal: terminal)
+            (prepared, planErrors) = RenderPlan.prepareAll(jobs, catalog: catalog, options: options)
         }
-        reportDiagnostics(catalog, usedIDs: Set(jobs.flatMap { $0.spec.layers.map(\.effect) }), terminal: terminal)
-        do {
-            return .success(try RenderPlan.prepare(jobs, catalog: catalog, options: options))
-        } catch {
-            terminal.error(error.description)
-            return .failure(ExitCode(error))
-        }
+        let report = JobReport(files: files, errors: loadErrors + planErrors, prepared: prepared, terminal: terminal)
+        return report.print(describeValid: describeValid)
     }
 
     /// Warns about every library on the search path that was skipped, and about each id the jobs

@@ -1,4 +1,5 @@
 import RenderFarm
+import StrictJSON
 
 extension CommonOptions {
     /// The plugin `id` in `catalog`, or nil after saying which ids are installed (with a

@@ -34,9 +34,9 @@ final class ProgressBar: Sendable {
         guard let elapsed else { return }
         let fps = Double(done) / max(1e-9, elapsed.seconds)
         let remaining = fps > 0 ? Double(max(0, total - done)) / fps : 0
-        let percent = total > 0 ? min(100, done * 100 / total) : 100
         let counts = "\(done)/\(total) frames  \(String(format: "%.1f", fps)) fps  ETA \(Self.clock(remaining))"
         let prefix = label.map { $0 + " " } ?? ""
+        let percent = total > 0 ? min(100, done * 100 / total) : 100
         switch mode {
         case .none:
             return
@@ -45,12 +45,44 @@ final class ProgressBar: Sendable {
         case .plain:
             terminal.note("\(prefix)\(percent)%  \(counts)")
         case .auto:
-            let width = 24
-            let filled = total > 0 ? min(width, done * width / total) : width
-            terminal.noteRaw(
-                "\r\u{1B}[2K\(prefix)[" + String(repeating: "#", count: filled)
-                    + String(repeating: ".", count: width - filled) + "] \(percent)%  \(counts)")
+            let line = Self.line(
+                label: label, done: done, total: total, fps: fps, remaining: remaining,
+                columns: terminal.columns ?? Self.defaultColumns)
+            terminal.noteRaw("\r\u{1B}[2K" + line)
         }
+    }
+
+    /// The width assumed when the terminal does not say.
+    static let defaultColumns = 80
+
+    /// The redrawn line, at most `columns − 1` characters so it never wraps (a line that fills the last
+    /// column leaves some terminals about to wrap): the bar narrows first, then the words go, then fps,
+    /// the ETA and the label, down to the bare percentage.
+    static func line(label: String?, done: Int, total: Int, fps: Double, remaining: Double, columns: Int) -> String {
+        let limit = max(1, columns - 1)
+        let percent = "\(total > 0 ? min(100, done * 100 / total) : 100)%"
+        let rate = String(format: "%.1f fps", fps)
+        let eta = "ETA \(clock(remaining))"
+        let prefix = label.map { $0 + " " } ?? ""
+        let variants: [(prefix: String, tail: String)] = [
+            (prefix, "\(percent)  \(done)/\(total) frames  \(rate)  \(eta)"),
+            (prefix, "\(percent) \(done)/\(total) \(rate) \(eta)"),
+            (prefix, "\(percent) \(done)/\(total) \(eta)"),
+            ("", "\(percent) \(done)/\(total) \(eta)"),
+            ("", "\(percent) \(done)/\(total)"),
+            ("", percent),
+        ]
+        let bar = { (width: Int) -> String in
+            let filled = total > 0 ? min(width, done * width / total) : width
+            return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
+        }
+        // The bar takes 8 to 24 cells plus "[] "; without room for it, the longest text that fits.
+        for (prefix, tail) in variants {
+            let room = limit - prefix.count - tail.count - 3
+            if room >= 8 { return prefix + bar(min(24, room)) + tail }
+        }
+        for (prefix, tail) in variants where prefix.count + tail.count <= limit { return prefix + tail }
+        return String(percent.prefix(limit))
     }
 
     /// Clears a half-drawn bar before another message.

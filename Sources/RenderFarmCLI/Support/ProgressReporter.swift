@@ -1,6 +1,7 @@
 import Foundation
 import RenderFarm
 import StrictJSON
+import Synchronization
 
 /// How `render` shows progress on standard error.
 enum ProgressMode: String, CaseIterable {
@@ -14,12 +15,32 @@ final class ProgressReporter: ProgressObserver {
     private let terminal: Terminal
     private let mode: ProgressMode
     private let bar: ProgressBar
+    /// Why frames an earlier run recorded are rendered again (nil: not looked at, e.g. `--force`).
+    private let rerun: RerunReason?
+    private let forced: Bool
+    /// The slowest frames rendered so far, slowest first.
+    private let slow = Mutex<[SlowFrame]>([])
 
-    init(terminal: Terminal, mode: ProgressMode) {
+    /// A frame and its render time, for the summary.
+    struct SlowFrame: Sendable {
+        var job: String
+        var index: Int
+        var milliseconds: Double
+    }
+
+    /// How many of the slowest frames the summary names.
+    static let slowestShown = 3
+
+    init(terminal: Terminal, mode: ProgressMode, rerun: RerunReason? = nil, forced: Bool = false) {
         self.terminal = terminal
         self.mode = mode == .auto ? (terminal.errIsTerminal ? .auto : .plain) : mode
         bar = ProgressBar(terminal: terminal, mode: mode)
+        self.rerun = rerun
+        self.forced = forced
     }
+
+    /// The slowest frames of the run, slowest first.
+    var slowest: [SlowFrame] { slow.withLock { $0 } }
 
     func renderWillStart(totalFrames: Int, skippedFrames: Int, jobs: [PreparedJob]) {
         bar.start()
@@ -33,17 +54,34 @@ final class ProgressReporter: ProgressObserver {
                 ]).serialized())
         case .auto, .plain:
             let resumed = skippedFrames > 0 ? " (\(skippedFrames) already done, skipped)" : ""
-            terminal.note("rendering \(totalFrames) frames of \(jobs.count) job\(jobs.count == 1 ? "" : "s")\(resumed)")
+            let reasons = rerun?.explain(todo: totalFrames) ?? []
+            let why =
+                forced
+                ? " (--force: every frame again)"
+                : totalFrames > 0 && !reasons.isEmpty ? ": " + reasons.joined(separator: ", ") : ""
+            terminal.note(
+                "rendering \(Plural.count(totalFrames, "frame")) of \(Plural.count(jobs.count, "job"))\(resumed)\(why)")
         }
     }
 
     func frameDidFinish(_ event: FrameEvent) {
+        if event.status == .ok {
+            slow.withLock { slow in
+                let frame = SlowFrame(job: event.job, index: event.index, milliseconds: event.timings.total)
+                guard slow.count < Self.slowestShown || frame.milliseconds > (slow.last?.milliseconds ?? 0) else {
+                    return
+                }
+                slow.append(frame)
+                slow.sort { $0.milliseconds > $1.milliseconds }
+                if slow.count > Self.slowestShown { slow.removeLast() }
+            }
+        }
         // Failures are diagnostics, shown whatever the progress mode (JSON carries them itself).
         if event.status == .failed, mode != .json {
             clearLine()
             terminal.note(
-                "renderfarm: frame \(event.index) of \(event.job) failed after \(event.attempts) "
-                    + "attempt\(event.attempts == 1 ? "" : "s"): \(event.error ?? "unknown error")")
+                "renderfarm: frame \(event.index) of \(event.job) failed after "
+                    + "\(Plural.count(event.attempts, "attempt")): \(event.error ?? "unknown error")")
         }
         switch mode {
         case .none:

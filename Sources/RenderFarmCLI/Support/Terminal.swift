@@ -8,21 +8,33 @@ public final class Terminal: Sendable {
     private let errSink: @Sendable (String) -> Void
     /// Whether standard error is a terminal (progress bars redraw only there).
     public let errIsTerminal: Bool
+    private let widthSource: @Sendable () -> Int?
 
     public init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-        errIsTerminal: Bool = false
+        errIsTerminal: Bool = false, columns: @escaping @Sendable () -> Int? = { nil }
     ) {
         outSink = out
         errSink = err
         self.errIsTerminal = errIsTerminal
+        widthSource = columns
     }
 
     /// The process's standard output and error.
     public static let standard = Terminal(
         out: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
         err: { text in FileHandle.standardError.write(Data(text.utf8)) },
-        errIsTerminal: isatty(STDERR_FILENO) == 1)
+        errIsTerminal: isatty(STDERR_FILENO) == 1, columns: standardErrorColumns)
+
+    /// The width of the terminal behind standard error now (asked at every redraw, so a resized
+    /// window is followed), else `COLUMNS`; nil when neither says.
+    public var columns: Int? { widthSource() }
+
+    private static let standardErrorColumns: @Sendable () -> Int? = {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+    }
 
     /// Writes a line to standard output.
     public func print(_ line: String) { outSink(line + "\n") }
@@ -33,10 +45,11 @@ public final class Terminal: Sendable {
     /// Writes raw text (no newline) to standard error, for redrawn progress lines.
     public func noteRaw(_ text: String) { errSink(text) }
 
-    /// `renderfarm: error: …` on standard error, one line per line of `message`.
+    /// `renderfarm: error: …` on standard error, one line per line of `message`; lines that start with a
+    /// space continue the one before (an excerpt of a file) and are written as they are.
     public func error(_ message: String) {
         for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
-            note("renderfarm: error: \(line)")
+            note(line.hasPrefix(" ") ? String(line) : "renderfarm: error: \(line)")
         }
     }
 }

@@ -171,8 +171,19 @@ typedef struct rf_plugin {
 
     /* Builds an instance for one layer: all random draws, paths and simulations happen here.
      * On success stores the instance in *out and returns RF_OK. On failure returns a status,
-     * writes a one-line message to err (at most errlen bytes including the NUL, naming the
-     * parameter as "name: problem" when one is at fault), and stores nothing. */
+     * writes a message to err (at most errlen bytes including the NUL, naming the parameter as
+     * "name: problem" when one is at fault), and stores nothing.
+     *
+     * Several problems (added in ABI v1 without changing the signature): a plugin should report
+     * every problem it finds, one per line ('\n'-separated, "name: problem" each, nested names
+     * like "items[2].shape"); a message that does not fit loses whole lines. The host passes at
+     * least 16 KiB for create and shows each line at its place in the job file. A one-line
+     * message, as older plugins write, is one problem.
+     *
+     * Warnings: on RF_OK, err may hold warnings in the same form (legal input that is probably
+     * not meant, e.g. items that leave the canvas), which `validate` and `render` print. The
+     * host sets err[0] to NUL before the call, so a plugin that writes nothing on success has
+     * no warnings; hosts that ignore err on success lose nothing else. */
     int (*create)(const rf_create_args *args, const rf_context *ctx, void **out,
                   char *err, size_t errlen);
 

@@ -8,13 +8,21 @@ public enum Suggestion {
             let distance = editDistance(target, Array(candidate.lowercased()))
             if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
-        guard let best, best.distance <= max(2, target.count / 3) else { return nil }
-        return best.candidate
+        if let best, best.distance <= max(2, target.count / 3) { return best.candidate }
+        // An abbreviation (`dur` for `duration`) is far in edit distance but plainly meant.
+        guard target.count >= 3 else { return nil }
+        return candidates.first { $0.lowercased().hasPrefix(String(target)) }
     }
 
     /// " (did you mean \"rate\"?)" or "".
     public static func hint(for word: String, in candidates: some Sequence<String>) -> String {
         closest(to: word, in: candidates).map { " (did you mean \"\($0)\"?)" } ?? ""
+    }
+
+    /// The message for an object key outside `allowed`:
+    /// `unknown key (did you mean "shape"?); allowed: at, size, shape`.
+    public static func unknownKey(_ key: String, allowed: [String]) -> String {
+        "unknown key" + hint(for: key, in: allowed) + "; allowed: " + allowed.joined(separator: ", ")
     }
 
     /// Levenshtein distance.

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A file written under a temporary name in the folder of its final name, then renamed into place:
+/// the one way RenderFarm writes output, so that nothing half-written ever has a final name.
+///
+/// Writers (cairo, ffmpeg, the PNG encoder) write to `temporaryPath`; `commit()` renames it over
+/// `path`. A staged file that is never committed — the writer failed, or it was scratch such as a
+/// palette — is removed when the value goes away. A killed process leaves at most a temporary
+/// file named `.rf-tmp-<pid>-…`, which `removeStaleTemporaries` clears later.
+final class StagedFile {
+    /// The temporary names this process uses start with this, so stray ones are recognisable.
+    static let temporaryMarker = ".rf-tmp-"
+
+    /// The final name.
+    let path: String
+    /// Where the content is written until `commit()`.
+    let temporaryPath: String
+    private var isOpen = true
+
+    init(_ path: String) {
+        self.path = path
+        let url = URL(fileURLWithPath: path)
+        temporaryPath =
+            url.deletingLastPathComponent()
+            .appendingPathComponent(
+                "\(Self.temporaryMarker)\(getpid())-\(UInt64.random(in: 0...UInt64.max))-\(url.lastPathComponent)"
+            ).path
+    }
+
+    deinit { discard() }
+
+    /// Renames the temporary file over the final name.
+    func commit() throws(OutputError) {
+        guard isOpen else { return }
+        guard rename(temporaryPath, path) == 0 else {
+            let code = errno
+            discard()
+            throw AtomicFile.error(code, path)
+        }
+        isOpen = false
+    }
+
+    /// Removes the temporary file (nothing happens to the final name).
+    func discard() {
+        guard isOpen else { return }
+        isOpen = false
+        unlink(temporaryPath)
+    }
+}

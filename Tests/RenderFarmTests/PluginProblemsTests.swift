@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import RenderFarm
+
+@Suite("A plugin's create messages at their place in the job file")
+struct PluginProblemsTests {
+    @Test("one 'name: problem' per line becomes one issue each, under layers[N].params")
+    func severalLines() {
+        let issues = PluginProblems.issues(
+            "spring.damping: 2 is out of range\nitems[2].shape: unknown shape \"star\"\n", layer: 1, effect: "x")
+        #expect(issues.map(\.path) == ["layers[1].params.spring.damping", "layers[1].params.items[2].shape"])
+        #expect(issues.map(\.message) == ["2 is out of range", "unknown shape \"star\""])
+        #expect(issues.allSatisfy { $0.severity == .error })
+    }
+
+    @Test("an older plugin's one-line message without a parameter keeps its old place")
+    func oneLine() {
+        let issues = PluginProblems.issues("out of memory: cannot allocate", layer: 0, effect: "test-faults")
+        #expect(issues == [JobIssue(path: "layers[0].params", "test-faults: out of memory: cannot allocate")])
+    }
+
+    @Test("warnings without a parameter belong to the layer")
+    func warnings() {
+        let issues = PluginProblems.issues(
+            ["3 of 5 items leave the canvas by 2.1 s"], layer: 2, effect: "physics-bounce", severity: .warning)
+        #expect(issues == [JobIssue(path: "layers[2]", "3 of 5 items leave the canvas by 2.1 s", severity: .warning)])
+        #expect(issues.first?.description == "warning: layers[2]: 3 of 5 items leave the canvas by 2.1 s")
+    }
+
+    @Test("the job's own problems first, then layer by layer in the order found")
+    func order() {
+        let issues = [
+            JobIssue(path: "layers[1].params.rate", "a"), JobIssue(path: "fps", "b"),
+            JobIssue(path: "layers[0].params.size", "c"), JobIssue(path: "layers[10].effect", "d"),
+            JobIssue(path: "layers[0].params.spring.damping", "e"),
+        ]
+        #expect(PluginProblems.inFileOrder(issues).map(\.message) == ["b", "c", "e", "a", "d"])
+    }
+
+    @Test("an invalid job is still read as far as it goes, so its layers can be checked")
+    func partial() throws {
+        let text = #"{"duration": "long", "fps": 500, "layers": [{"effect": "floating-heart", "params": {"rate": 2}}]}"#
+        let (spec, issues) = try JobLoader.decodeCollecting(Data(text.utf8), file: "job.json", defaultName: "job")
+        #expect(issues.map(\.path) == ["fps", "duration"])
+        #expect(spec.layers.map(\.effect) == ["floating-heart"] && spec.duration == 1 && spec.fps == 60)
+    }
+}
