@@ -148,8 +148,14 @@ private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeM
     var copies = strings.map { strdup($0) } + [nil]
     defer { copies.forEach { free($0) } }
     return copies.withUnsafeMutableBufferPointer { buffer in
-        // Never empty: it holds at least the terminating nil.
-        body(UnsafePointer(buffer.baseAddress ?? UnsafeMutablePointer(mutating: [nil])))
+        guard let base = buffer.baseAddress else {
+            // Not reached (the array holds at least the terminating nil), but never a bad pointer.
+            let empty = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 1)
+            empty.initialize(to: nil)
+            defer { empty.deallocate() }
+            return body(empty)
+        }
+        return body(base)
     }
 }
 
