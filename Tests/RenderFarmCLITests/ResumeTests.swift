@@ -88,6 +88,15 @@ struct ResumeTests {
         #expect(manifest.complete && manifest.frames.count == 300)
     }
 
+    /// Returns once `run` has journaled a frame into `folder` (its signal handlers are installed
+    /// before the first frame).
+    static func waitForFirstFrame(of run: Binary.Running, in folder: URL) throws {
+        try Binary.waitUntil("the first frame is journaled", running: run) {
+            let journal = folder.appendingPathComponent("renderfarm.journal.jsonl")
+            return ((try? Data(contentsOf: journal)) ?? Data()).contains(UInt8(ascii: "\n"))
+        }
+    }
+
     @Test("SIGINT finishes the frames in flight, writes an incomplete manifest, exits 130; a re-run completes")
     func sigint() throws {
         try #require(Self.reference.count == 300)
@@ -96,7 +105,7 @@ struct ResumeTests {
             "render", Self.job, "--frames", Self.frames, "--out", out.path, "--progress", "none", "-j", "1",
         ]
         let run = try Binary.Running(arguments)
-        usleep(400_000)
+        try Self.waitForFirstFrame(of: run, in: out.url)
         run.signal(SIGINT)
         let result = run.wait()
         #expect(result.status == 130, "\(result.stderr)")
@@ -122,9 +131,11 @@ struct ResumeTests {
         let run = try Binary.Running([
             "render", Self.job, "--frames", Self.frames, "--out", out.path, "--progress", "none",
         ])
-        usleep(300_000)
+        try Self.waitForFirstFrame(of: run, in: out.url)
         run.signal(SIGTERM)
-        usleep(2_000)
+        try Binary.waitUntil("the first signal is taken", running: run) {
+            ((try? String(contentsOf: run.stderrURL, encoding: .utf8)) ?? "").contains("stopping after the frames")
+        }
         run.signal(SIGTERM)
         let result = run.wait()
         #expect(result.status == 130)

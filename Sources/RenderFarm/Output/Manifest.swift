@@ -1,5 +1,5 @@
-import CCairo
 import CPNGWriter
+import CairoKit
 import Foundation
 import StrictJSON
 
@@ -44,7 +44,7 @@ enum Manifest {
         }
         let renderer: JSONObject = [
             "name": "renderfarm", "version": .string(RenderPlan.rendererVersion),
-            "cairo": .string(String(cString: cairo_version_string())),
+            "cairo": .string(CairoLibrary.version),
             "libpng": .string(String(cString: rf_png_library_version())),
             "zlib": .string(String(cString: rf_zlib_library_version())),
             "libdeflate": .string(String(cString: rf_libdeflate_library_version())),
