@@ -124,7 +124,8 @@ struct StudioRoutes: Sendable {
         guard let asked = request.query["path"], !asked.isEmpty, !asked.contains("\0") else {
             return error(400, "give the file as ?path=")
         }
-        guard let real = Confinement.resolve(asked, under: options.root) else {
+        // The same rule as a job's assets: symbolic links resolved, nothing outside the root.
+        guard let real = try? ConfinedPath.resolve(asked, in: options.root) else {
             return error(403, "\(asked) is not a file under \(options.root)")
         }
         guard real.hasSuffix(".png") else { return error(403, "only PNG frames are served") }
@@ -184,21 +185,5 @@ final class StreamCursor: @unchecked Sendable {
     func takeQueued() -> [UInt8]? {
         defer { queued = nil }
         return queued
-    }
-}
-
-/// Paths asked for over HTTP, resolved (symbolic links too) and kept under the root.
-enum Confinement {
-    /// The real path of `path` (absolute, or relative to `root`) when it exists under `root`.
-    static func resolve(_ path: String, under root: String) -> String? {
-        let absolute = path.hasPrefix("/") ? path : (root as NSString).appendingPathComponent(path)
-        guard let real = realPath(absolute), let realRoot = realPath(root) else { return nil }
-        return real == realRoot || real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") ? real : nil
-    }
-
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

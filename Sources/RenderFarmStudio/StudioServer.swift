@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import MicroHTTP
 import RenderFarm
@@ -37,7 +38,7 @@ public final class StudioServer: Sendable {
         guard FileManager.default.fileExists(atPath: options.jobFile) else {
             throw StudioError(message: "\(options.jobFile): no such job file")
         }
-        guard Confinement.resolve(options.jobFile, under: options.root) != nil else {
+        guard (try? ConfinedPath.resolve(options.jobFile, in: options.root)) != nil else {
             throw StudioError(message: "\(options.jobFile) is not under the root \(options.root); give --root")
         }
         let session = StudioSession(options: options)
