@@ -27,6 +27,8 @@ public struct Isolation: Sendable {
 /// and writes the frame file itself; only the checksum and timings travel back.
 final class WorkerProcess: FrameExecutor {
     private let jobs: [PreparedJob]
+    /// Each job's position in `jobs`, which the worker's request names (a batch may hold thousands).
+    private let positions: [ObjectIdentifier: Int]
     private let isolation: Isolation
     private var process: (pid: pid_t, channel: WorkerChannel)?
 
@@ -35,13 +37,15 @@ final class WorkerProcess: FrameExecutor {
 
     init(jobs: [PreparedJob], isolation: Isolation) {
         self.jobs = jobs
+        positions = Dictionary(
+            jobs.enumerated().map { (ObjectIdentifier($1), $0) }, uniquingKeysWith: { first, _ in first })
         self.isolation = isolation
     }
 
     deinit { stop() }
 
     func render(_ index: Int, of job: PreparedJob) throws(FrameFailure) -> WrittenFrame {
-        guard let jobIndex = jobs.firstIndex(where: { $0 === job }) else {
+        guard let jobIndex = positions[ObjectIdentifier(job)] else {
             throw .drawing("job \(job.spec.name) is not one this worker prepared")
         }
         let (pid, channel) = try running()
@@ -104,7 +108,8 @@ final class WorkerProcess: FrameExecutor {
         reap(nil)
     }
 
-    /// "killed by SIGSEGV (signal 11)" or "exited with status 1".
+    /// How a worker ended, from its wait status: "the worker process was killed by SIGSEGV
+    /// (Segmentation fault)" or "the worker process exited with status 1".
     static func describe(status: Int32) -> String {
         let signal = status & 0x7f
         guard signal != 0 else { return "the worker process exited with status \((status >> 8) & 0xff)" }
@@ -171,6 +176,8 @@ enum WorkerReply {
                 "ok \(frame.sha256) \(frame.bytes) \(frame.opaque ? 1 : 0) \(t.draw) \(t.convert) \(t.encode) \(t.write)"
         case .failure(.output(.cannotCreate(let path, let reason))):
             return "fail create \(path)\t\(reason)"
+        case .failure(.output(.io(let path, let reason))):
+            return "fail io \(path)\t\(reason)"
         case .failure(.output(let error)):
             return "fail io \(error.description)\t"
         case .failure(let failure):
@@ -193,7 +200,7 @@ enum WorkerReply {
             let (path, reason) = (String(detail[0]), detail.count > 1 ? String(detail[1]) : "")
             switch parts[1] {
             case "create": throw .output(.cannotCreate(path: path, reason: reason))
-            case "io": throw .output(.io(path: path, reason: "in a worker process"))
+            case "io": throw .output(.io(path: path, reason: reason.isEmpty ? "in a worker process" : reason))
             default: throw .worker(parts[2])
             }
         default:
