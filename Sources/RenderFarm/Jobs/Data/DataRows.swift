@@ -16,6 +16,8 @@ struct DataRows: Sendable, Equatable {
     var rows: [Row]
     /// Column names in the order the source first names them.
     var columns: [String]
+    /// The name of the CSV file the rows were read from (their values are its cells' text).
+    var csvFile: String?
 
     static let maxRows = 1_000_000
 
@@ -63,10 +65,12 @@ struct DataRows: Sendable, Equatable {
         }
     }
 
-    private init(rows: [Row]) {
+    /// `columns` defaults to every key of the rows in first-seen order.
+    private init(rows: [Row], columns: [String]? = nil, csvFile: String? = nil) {
         self.rows = rows
+        self.csvFile = csvFile
         var seen: Set<String> = []
-        columns = rows.flatMap(\.values.keys).filter { seen.insert($0).inserted }
+        self.columns = columns ?? rows.flatMap(\.values.keys).filter { seen.insert($0).inserted }
     }
 
     private static func csv(_ bytes: [UInt8], name: String) -> Result<DataRows, DataProblem> {
@@ -78,9 +82,7 @@ struct DataRows: Sendable, Equatable {
                     values: JSONObject(zip(table.header, record.fields).map { (key: $0, value: .string($1)) }),
                     isText: true)
             }
-            var result = DataRows(rows: rows)
-            result.columns = table.header
-            return .success(result)
+            return .success(DataRows(rows: rows, columns: table.header, csvFile: name))
         } catch {
             return .failure(DataProblem("\(name):\(error.line): \(error.message)"))
         }

@@ -26,7 +26,8 @@ enum EventLog {
                 let (events, problems) = check(rows, parameter: parameter)
                 if problems.count > maxIssues {
                     issues += problems.prefix(maxIssues)
-                    issues.append(JobIssue(path: place, "… and \(problems.count - maxIssues) more problems in its events"))
+                    issues.append(
+                        JobIssue(path: place, "… and \(problems.count - maxIssues) more problems in its events"))
                 } else {
                     issues += problems
                 }
@@ -46,8 +47,7 @@ enum EventLog {
         var events: [(time: Double, value: JSONValue)] = []
         var issues: [JobIssue] = []
         // A file's columns are checked once, not on every row.
-        let file = rows.rows.first { $0.isText }?.origin.split(separator: ":").first.map(String.init)
-        if let file {
+        if let file = rows.csvFile {
             for column in rows.columns where !names.contains(column) {
                 issues.append(
                     JobIssue(
@@ -80,7 +80,7 @@ enum EventLog {
                 if row.isText, let text = raw.stringValue {
                     // An empty cell leaves the field out; other cells take the field's type.
                     if text.isEmpty { continue }
-                    value = [.string, .choice, .color].contains(field.kind) ? .string(text) : Template.inferred(text)
+                    value = Template.typed(text, as: field.kind)
                 }
                 if let message = ParameterValidator.check(value, field) {
                     problem(field.name, message)

@@ -65,10 +65,7 @@ public struct JobVariant: Sendable, Equatable {
             guard let text = filled.value.text else { continue }
             let name = String(path.dropFirst(prefix.count))
             guard let parameter = parameters.first(where: { $0.name == name }) else { continue }
-            switch parameter.kind {
-            case .string, .choice, .color: params[name] = .string(text)
-            default: params[name] = Template.inferred(text)
-            }
+            params[name] = Template.typed(text, as: parameter.kind)
         }
         return params
     }

@@ -47,6 +47,12 @@ enum Template {
         return result + rest
     }
 
+    /// The JSON value CSV text stands for at a place of `kind`: the text itself where a string, an
+    /// enum choice or a colour is expected, else what `inferred` reads in it.
+    static func typed(_ text: String, as kind: PluginParameter.Kind) -> JSONValue {
+        [.string, .choice, .color].contains(kind) ? .string(text) : inferred(text)
+    }
+
     /// The JSON value CSV text stands for where no type is known: a number, `true`/`false`, a
     /// JSON list or object when it parses as one, else the text as a string.
     static func inferred(_ text: String) -> JSONValue {

@@ -84,7 +84,7 @@ struct VariantExpansion {
                     values[key] = Template.Value(value: value, text: nil, origin: "variants.matrix")
                 }
                 let index = expanded.count
-                var filler = Filler(values: values, known: known, origin: row.origin)
+                var filler = Filler(values: values, known: known)
                 var filled = filler.fill(.object(document), path: "")
                 for (key, value) in combination {
                     filled = filler.set(value, at: key, in: filled)
@@ -188,17 +188,17 @@ struct VariantExpansion {
 
 /// Fills the placeholders of one variant's document and records what it filled.
 private struct Filler {
-    var values: [String: Template.Value]
-    var known: [String]
-    var origin: String
+    /// Each placeholder's value (with the row it came from).
+    let values: [String: Template.Value]
+    /// Every column and matrix key, for messages about unknown placeholders.
+    let known: [String]
     var issues: [JobIssue] = []
     var filled: [String: JobVariant.Filled] = [:]
     var unresolved: Set<String> = []
 
-    init(values: [String: Template.Value], known: [String], origin: String) {
+    init(values: [String: Template.Value], known: [String]) {
         self.values = values
         self.known = known
-        self.origin = origin
     }
 
     /// Host places whose type is text whatever a CSV cell looks like.
