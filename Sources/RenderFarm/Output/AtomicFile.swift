@@ -3,8 +3,6 @@ import Foundation
 /// Writes whole files through `StagedFile`, so that nothing half-written ever has a final name,
 /// and manages the folders they go in.
 public enum AtomicFile {
-    static var temporaryMarker: String { StagedFile.temporaryMarker }
-
     public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(OutputError) {
         let staged = StagedFile(path)
         let fd = open(staged.temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -40,28 +38,6 @@ public enum AtomicFile {
         case EACCES, EPERM, EROFS, ENOENT, ENOTDIR: return .cannotCreate(path: path, reason: reason)
         case ENOSPC, EDQUOT: return .io(path: path, reason: "\(reason) (the disk is full)")
         default: return .io(path: path, reason: reason)
-        }
-    }
-
-    /// Removes temporary files that a killed process left behind. Only files older than an hour
-    /// go: a shard on another host may be writing a young one into the same folder right now.
-    static func removeStaleTemporaries(in directory: String, olderThan age: TimeInterval = 3600) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in names where name.hasPrefix(temporaryMarker) {
-            let path = (directory as NSString).appendingPathComponent(name)
-            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                Date().timeIntervalSince(modified) > age
-            else { continue }
-            unlink(path)
-        }
-    }
-
-    /// Removes the temporary files that process `pid` (a worker that was killed) left behind.
-    static func removeTemporaries(of pid: pid_t, in directory: String) {
-        let prefix = "\(temporaryMarker)\(pid)-"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in names where name.hasPrefix(prefix) {
-            unlink((directory as NSString).appendingPathComponent(name))
         }
     }
 

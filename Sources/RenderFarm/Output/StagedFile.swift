@@ -6,7 +6,7 @@ import Foundation
 /// Writers (cairo, ffmpeg, the PNG encoder) write to `temporaryPath`; `commit()` renames it over
 /// `path`. A staged file that is never committed — the writer failed, or it was scratch such as a
 /// palette — is removed when the value goes away. A killed process leaves at most a temporary
-/// file named `.rf-tmp-<pid>-…`, which `removeStaleTemporaries` clears later.
+/// file named `.rf-tmp-<pid>-…`, which `removeStale(in:)` clears later.
 final class StagedFile {
     /// The temporary names this process uses start with this, so stray ones are recognisable.
     static let temporaryMarker = ".rf-tmp-"
@@ -45,5 +45,27 @@ final class StagedFile {
         guard isOpen else { return }
         isOpen = false
         unlink(temporaryPath)
+    }
+
+    /// Removes temporary files that a killed process left behind. Only files older than an hour
+    /// go: a shard on another host may be writing a young one into the same folder right now.
+    static func removeStale(in directory: String, olderThan age: TimeInterval = 3600) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix(temporaryMarker) {
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                Date().timeIntervalSince(modified) > age
+            else { continue }
+            unlink(path)
+        }
+    }
+
+    /// Removes the temporary files that process `pid` (a worker that was killed) left behind.
+    static func removeLeftovers(of pid: pid_t, in directory: String) {
+        let prefix = "\(temporaryMarker)\(pid)-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            unlink((directory as NSString).appendingPathComponent(name))
+        }
     }
 }

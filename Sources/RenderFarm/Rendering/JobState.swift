@@ -29,7 +29,7 @@ final class JobState: Sendable {
     /// removed) before any frame is written.
     init(job: PreparedJob, options: RenderOptions, holder: FolderLock.Holder) throws(OutputError) {
         self.job = job
-        AtomicFile.removeStaleTemporaries(in: job.outputDirectory)
+        StagedFile.removeStale(in: job.outputDirectory)
         var verified: [Int: JournalEntry] = [:]
         if !options.force {
             let recorded = RecordedFrames(directory: job.outputDirectory)

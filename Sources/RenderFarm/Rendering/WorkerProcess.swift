@@ -98,7 +98,7 @@ final class WorkerProcess: FrameExecutor {
         channel.close()
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        if let job { AtomicFile.removeTemporaries(of: pid, in: job.outputDirectory) }
+        if let job { StagedFile.removeLeftovers(of: pid, in: job.outputDirectory) }
         return Self.describe(status: status)
     }
 
