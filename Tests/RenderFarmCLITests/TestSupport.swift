@@ -93,13 +93,9 @@ enum Binary {
         /// Waits for the process and returns what it printed; a process still running after
         /// `timeout` seconds is killed, so a hung binary fails its test instead of stalling CI.
         func wait(timeout: Double = 300) -> Result {
-            let deadline = ContinuousClock.now + .seconds(timeout)
-            while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
-            if process.isRunning {
+            if !process.waitOrKill(timeout: timeout) {
                 Issue.record("renderfarm \(process.arguments ?? []) still running after \(timeout) s: killed")
-                kill(process.processIdentifier, SIGKILL)
             }
-            process.waitUntilExit()
             let signaled = process.terminationReason == .uncaughtSignal
             return Result(
                 status: process.terminationStatus, signal: signaled ? process.terminationStatus : nil,

@@ -46,14 +46,9 @@ enum Tools {
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(timeout)
-        while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        guard process.waitOrKill(timeout: timeout) else {
             throw ToolError(message: "\(executable) \(arguments) still running after \(timeout) s: killed")
         }
-        process.waitUntilExit()
         return Output(
             status: process.terminationStatus, stdout: (try? Data(contentsOf: out)) ?? Data(),
             stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
@@ -98,4 +93,17 @@ enum Tools {
 struct ToolError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
+}
+
+extension Process {
+    /// Waits for the process to end; one still running after `timeout` seconds is killed (SIGKILL)
+    /// and reaped, and the answer is false. Tests never wait on a hung program for ever.
+    func waitOrKill(timeout: Double) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while isRunning && ContinuousClock.now < deadline { usleep(5_000) }
+        let ended = !isRunning
+        if !ended { kill(processIdentifier, SIGKILL) }
+        waitUntilExit()
+        return ended
+    }
 }
