@@ -85,23 +85,29 @@ public enum RenderPlan {
 
     /// Jobs of one run whose output folders are the same or nested: each would overwrite or mix
     /// into the other's frames, journal and manifest.
+    ///
+    /// The folders are compared in sorted order with a stack of the folders that hold the current
+    /// one, so a batch of thousands of variants costs a sort, not every pair.
     static func sharedFolders(_ jobs: [PreparedJob]) -> [JobError] {
-        let folders = jobs.map { realPath($0.outputDirectory) }
-        var errors: [JobError] = []
-        for second in jobs.indices {
-            for first in 0..<second {
-                let (a, b) = (folders[first], folders[second])
-                guard a == b || b.hasPrefix(a + "/") || a.hasPrefix(b + "/") else { continue }
-                let relation = a == b ? "the same output folder as" : "an output folder nested with that of"
-                let other = jobs[first].job.variant.map { "variant \($0.name) of " } ?? ""
-                let issue = JobIssue(
-                    path: "output.dir",
-                    "\(jobs[second].outputDirectory) is \(relation) \(other)\(jobs[first].job.file) "
-                        + "(\(jobs[first].outputDirectory)); give each job its own output.dir")
-                errors.append(.invalid(file: jobs[second].job.file, issues: jobs[second].job.located([issue])))
-            }
+        // "/"-terminated, so that "out/a" holds "out/a/b" but not "out/ab".
+        let keys = jobs.map { realPath($0.outputDirectory) + "/" }
+        var holders: [Int] = []
+        var pairs: [(first: Int, second: Int)] = []
+        for index in jobs.indices.sorted(by: { (keys[$0], $0) < (keys[$1], $1) }) {
+            while let last = holders.last, !keys[index].hasPrefix(keys[last]) { holders.removeLast() }
+            pairs += holders.map { (min($0, index), max($0, index)) }
+            holders.append(index)
         }
-        return errors
+        return pairs.sorted { ($0.second, $0.first) < ($1.second, $1.first) }.map { first, second in
+            let relation =
+                keys[first] == keys[second] ? "the same output folder as" : "an output folder nested with that of"
+            let other = jobs[first].job.variant.map { "variant \($0.name) of " } ?? ""
+            let issue = JobIssue(
+                path: "output.dir",
+                "\(jobs[second].outputDirectory) is \(relation) \(other)\(jobs[first].job.file) "
+                    + "(\(jobs[first].outputDirectory)); give each job its own output.dir")
+            return .invalid(file: jobs[second].job.file, issues: jobs[second].job.located([issue]))
+        }
     }
 
     static func prepare(_ job: LoadedJob, catalog: PluginCatalog, options: PlanOptions, jobCount: Int)
@@ -127,7 +133,8 @@ public enum RenderPlan {
                 continue
             }
             // A variant's CSV cells take the types the plugin's parameters declare.
-            let typed = job.variant?.typed(layer.params, layer: index, parameters: plugin.info.parameters) ?? layer.params
+            let typed =
+                job.variant?.typed(layer.params, layer: index, parameters: plugin.info.parameters) ?? layer.params
             // Event logs are read and checked here, so the plugin gets a checked, sorted list.
             let (params, eventIssues) = EventLog.resolve(
                 typed, parameters: plugin.info.parameters, path: "layers[\(index)].params", jobDirectory: job.directory)
