@@ -62,14 +62,45 @@ final class PluginInstance: @unchecked Sendable {
                     self.plugin.descriptor.pointee.render?(self.handle, cr, &frame, buffer, capacity) ?? -1
                 }
             }
-            switch plugin.info.threadSafety {
-            case .full: return call()
-            case .instance: return instanceLock.withLock { _ in call() }
-            case .unsafe: return plugin.pluginLock.withLock { _ in call() }
-            }
+            return serialized(call)
         }
         guard status != Int32(RF_OK.rawValue) else { return nil }
         return PluginCallError(status: status, message: message.isEmpty ? "render failed (status \(status))" : message)
+    }
+
+    /// Tells the instance which frames this run asks for (ABI `prepare`), when the plugin has it.
+    func prepare(frames: ClosedRange<Int>) throws(PluginCallError) {
+        guard let prepare = plugin.prepare else { return }
+        let first = UInt32(clamping: frames.lowerBound)
+        let last = UInt32(clamping: frames.upperBound)
+        let (status, message) = Self.withMessageBuffer { buffer, capacity in
+            plugin.reportingFaults(frame: -1) { prepare(handle, first, last, buffer, capacity) }
+        }
+        guard status == Int32(RF_OK.rawValue) else {
+            throw PluginCallError(status: status, message: message.isEmpty ? "prepare failed (status \(status))" : message)
+        }
+    }
+
+    /// The plugin's key for what it draws at `frame` (ABI `frame_key`), or nil when it has none.
+    func frameKey(frame: rf_frame) -> [UInt8]? {
+        guard let frameKey = plugin.frameKey else { return nil }
+        var frame = frame
+        var key = [UInt8](repeating: 0, count: Int(RF_FRAME_KEY_SIZE))
+        let call = {
+            key.withUnsafeMutableBufferPointer { buffer in
+                self.plugin.reportingFaults(frame: Int(frame.index)) { frameKey(self.handle, &frame, buffer.baseAddress) }
+            }
+        }
+        return serialized(call) == Int32(RF_OK.rawValue) ? key : nil
+    }
+
+    /// Runs a call into the instance as the plugin's declared thread safety allows.
+    private func serialized(_ call: () -> Int32) -> Int32 {
+        switch plugin.info.threadSafety {
+        case .full: call()
+        case .instance: instanceLock.withLock { _ in call() }
+        case .unsafe: plugin.pluginLock.withLock { _ in call() }
+        }
     }
 
     /// The plugin's trace output for `frame` (a JSON array), or an error.
