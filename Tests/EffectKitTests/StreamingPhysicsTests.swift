@@ -81,10 +81,12 @@ struct StreamingPhysicsTests {
             PhysicsItem(body: .circle(diameter: 4), position: Point(10, 10), spawnTime: Double(index) * 0.25)
         }
         let scene = PhysicsScene(barriers: [], items: items)
-        #expect(throws: EffectError(
-            parameter: "items",
-            "2001 items would be in the world at once by 500.0 s; at most 2000 (give items a lifetime, or fewer items)"))
-        {
+        #expect(
+            throws: EffectError(
+                parameter: "items",
+                "2001 items would be in the world at once by 500.0 s; at most 2000 (give items a lifetime, or fewer items)"
+            )
+        ) {
             try scene.validate()
         }
         var expiring = scene

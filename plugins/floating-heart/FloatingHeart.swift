@@ -109,7 +109,9 @@ struct FloatingHeart: Effect {
         seeds = context
         var key = FrameKey.Hasher()
         key.combine(Self.descriptor.version)
-        for value in [size, lifetime, peakAlpha, spring.duration, spring.dampingRatio, spring.initialVelocity, context.height] {
+        for value in [
+            size, lifetime, peakAlpha, spring.duration, spring.dampingRatio, spring.initialVelocity, context.height,
+        ] {
             key.combine(value)
         }
         key.combine(emitter)

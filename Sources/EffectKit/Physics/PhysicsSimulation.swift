@@ -115,7 +115,8 @@ public enum PhysicsSimulation {
         var stored = 0
         for sample in 0..<(last + 1) {
             let moment = time(sample)
-            let changed = try run.advance(to: moment < 0 ? -1 : Int((moment / scene.timestep + stepSlack).rounded(.down)))
+            let changed = try run.advance(
+                to: moment < 0 ? -1 : Int((moment / scene.timestep + stepSlack).rounded(.down)))
             let removed = run.takeOut(at: sample, time: moment)
             guard samples.contains(sample) else { continue }
             if changed || removed || entries.isEmpty {
@@ -228,7 +229,9 @@ public enum PhysicsSimulation {
         init(scene: PhysicsScene) {
             self.scene = scene
             let dt = scene.timestep
-            let spawnSteps = scene.items.map { Int((max(0, $0.spawnTime) / dt - PhysicsSimulation.stepSlack).rounded(.up)) }
+            let spawnSteps = scene.items.map {
+                Int((max(0, $0.spawnTime) / dt - PhysicsSimulation.stepSlack).rounded(.up))
+            }
             self.spawnSteps = spawnSteps
             arrivals = scene.items.indices.sorted { (spawnSteps[$0], $0) < (spawnSteps[$1], $1) }
             let starts = scene.items.map { item in
