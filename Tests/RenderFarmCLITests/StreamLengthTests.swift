@@ -153,6 +153,24 @@ struct StreamLengthTests {
         return try names.sorted().map { ($0, try Data(contentsOf: folder.appendingPathComponent($0))) }
     }
 
+    @Test(
+        "drop items with a lifetime are drawn and traced from their launch until it ends",
+        arguments: ["stop", "bounce"])
+    func dropLifetime(onLand: String) throws {
+        let folder = try TemporaryFolder()
+        let job = try folder.write(
+            """
+            { "fps": 10, "duration": 4, "canvas": {"width": 375, "height": 667, "scale": 1},
+              "layers": [ { "effect": "parabolic-drop",
+                "params": {"count": 6, "stagger": 0.5, "lifetime": 1.2, "onLand": "\(onLand)"} } ] }
+            """, to: "drop.json")
+        for line in try Trace.run(job) {
+            // Item i launches at 0.5 i s and is removed 1.2 s later.
+            let expected = (0..<6).filter { line.time >= 0.5 * Double($0) - 1e-9 && line.time < 0.5 * Double($0) + 1.2 }
+            #expect(line.items().filter(\.visible).map(\.id) == expected, "\(line.time) s")
+        }
+    }
+
     @Test("limits: a million hearts and 100,000 physics items per layer over three hours validate")
     func limits() throws {
         let folder = try TemporaryFolder()

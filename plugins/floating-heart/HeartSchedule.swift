@@ -41,19 +41,8 @@ enum HeartSchedule: Sendable {
 
     /// The hearts added in `(start, end]` — after `start`, at or before `end` — by binary search.
     func added(after start: Double, through end: Double) -> Range<Int> {
-        let first = firstIndex { $0 > start }
-        let last = firstIndex { $0 > end }
+        let first = SortedIndex.first(in: count) { spawn($0).time > start }
+        let last = SortedIndex.first(in: count) { spawn($0).time > end }
         return first < last ? first..<last : first..<first
-    }
-
-    /// The first heart whose spawn time satisfies `predicate` (monotone over the sorted spawns).
-    private func firstIndex(where predicate: (Double) -> Bool) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if predicate(spawn(middle).time) { high = middle } else { low = middle + 1 }
-        }
-        return low
     }
 }

@@ -182,18 +182,9 @@ struct ParabolicDrop: Effect {
     /// The ids of the items launched by `time` and not yet removed at their lifetime (binary search on
     /// the sorted launch times).
     private func launched(by time: Double) -> Range<Int> {
-        let end = firstItem { $0.start > time }
+        let end = SortedIndex.first(in: items.count) { items[$0].start > time }
         guard let lifetime else { return 0..<end }
-        return min(firstItem { $0.start > time - lifetime }, end)..<end
-    }
-
-    private func firstItem(where predicate: (DropPlan) -> Bool) -> Int {
-        var (low, high) = (0, items.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if predicate(items[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
+        return min(SortedIndex.first(in: items.count) { items[$0].start > time - lifetime }, end)..<end
     }
 
     func trace(at frame: FrameTime) -> [TraceItem]? {

@@ -53,19 +53,14 @@ public struct PhysicsRecording: Sendable {
     private let ends: [Int]
     /// For each item that left the canvas for good, the sample time at which it had.
     public let departures: [Int: Double]
-    /// The last sample simulated.
-    public let lastSample: Int
-
     init(
-        itemCount: Int, samples: Range<Int>, entries: [[PhysicsEntry]], ends: [Int], departures: [Int: Double],
-        lastSample: Int
+        itemCount: Int, samples: Range<Int>, entries: [[PhysicsEntry]], ends: [Int], departures: [Int: Double]
     ) {
         self.itemCount = itemCount
         self.samples = samples
         self.entries = entries
         self.ends = ends
         self.departures = departures
-        self.lastSample = lastSample
     }
 
     /// The items in the world at `sample`, in index order; empty outside the recorded samples.
@@ -79,11 +74,7 @@ public struct PhysicsRecording: Sendable {
         guard (0..<itemCount).contains(item), samples.contains(sample) else { return .absent }
         if sample >= ends[item] { return .gone }
         let list = present(atSample: sample)
-        var (low, high) = (0, list.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if list[middle].item < item { low = middle + 1 } else { high = middle }
-        }
+        let low = SortedIndex.first(in: list.count) { list[$0].item >= item }
         return low < list.count && list[low].item == item ? list[low].state : .absent
     }
 }
@@ -135,7 +126,7 @@ public enum PhysicsSimulation {
         }
         return PhysicsRecording(
             itemCount: scene.items.count, samples: samples, entries: entries, ends: run.ends,
-            departures: run.departures, lastSample: last)
+            departures: run.departures)
     }
 
     /// Runs a scene once and records it at every one of `sampleTimes` (non-decreasing).
