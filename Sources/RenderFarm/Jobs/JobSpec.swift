@@ -47,6 +47,17 @@ public struct OutputSettings: Sendable, Equatable {
     public var prefix: String
     public var padding: Int
     public var compression: Compression
+    /// How a frame that draws the same as an earlier one of the run is written (`output.duplicates`).
+    public var duplicates: Duplicates = .copy
+
+    /// How a frame that draws the same as an earlier frame is written: from the earlier frame's
+    /// file, never drawn again.
+    public enum Duplicates: String, Sendable, CaseIterable {
+        /// A copy of the file (default): every frame is a file of its own.
+        case copy
+        /// A hard link to the file: no extra space; both names share one inode.
+        case link
+    }
 
     /// File name of frame `index`, e.g. `frame_00042.png`.
     public func fileName(ofFrame index: Int) -> String {

@@ -90,11 +90,6 @@ public struct JobRecord: Sendable, Equatable {
         OutputSettings.fileName(prefix: prefix, padding: padding, frame: index)
     }
 
-    /// The fingerprint a journal line for frame `index` of this job carries.
-    public func fingerprint(ofFrame index: Int) -> String {
-        PreparedJob.fingerprint(job: fingerprint, frame: index)
-    }
-
     /// Time of frame `index` in seconds.
     public func time(ofFrame index: Int) -> Double { Double(index) / fps }
 

@@ -40,6 +40,7 @@ enum Manifest {
                 "renderMs": .number((entry.renderMilliseconds * 1000).rounded() / 1000),
             ]
             if let error = entry.error { object["error"] = .string(error) }
+            if let source = entry.reusedFrom { object["reusedFrom"] = .number(Double(source)) }
             return .object(object)
         }
         let renderer: JSONObject = [
