@@ -1,7 +1,7 @@
 import CairoKit
 import StrictJSON
 
-/// Turns a parsed job file into a `JobSpec`, reporting every problem at once (DESIGN.md §4).
+/// Turns a parsed job file into a `JobSpec`, reporting every problem at once (<doc:JobFileReference>).
 enum JobDecoder {
     /// Hard limits that keep a hostile job from exhausting the machine.
     enum Limits {

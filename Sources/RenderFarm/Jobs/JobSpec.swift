@@ -1,7 +1,7 @@
 import CairoKit
 import StrictJSON
 
-/// A job file, version 1 (DESIGN.md §4), decoded and validated, with defaults filled.
+/// A job file, version 1 (<doc:JobFileReference>), decoded and validated, with defaults filled.
 public struct JobSpec: Sendable, Equatable {
     /// The newest job-file version this renderer reads.
     public static let supportedVersion = 1
@@ -75,7 +75,7 @@ public struct OutputSettings: Sendable, Equatable {
 /// PNG compression: a zlib level and a row filter strategy.
 public struct Compression: Sendable, Equatable {
     public var level: Int
-    /// Whether libpng tries every row filter (smaller, slower) instead of none (DESIGN.md §8).
+    /// Whether libpng tries every row filter (smaller, slower) instead of none (<doc:Performance>).
     public var adaptiveFilters: Bool
 
     /// Level 1 without row filters: about 4× faster than cairo's writer at a modest size cost.

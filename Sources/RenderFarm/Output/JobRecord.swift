@@ -36,7 +36,7 @@ public struct JobRecord: Sendable, Equatable {
     public var name: String
     /// Absolute path of the job file.
     public var source: String
-    /// The job's fingerprint (DESIGN.md §5), shared by all its frames.
+    /// The job's fingerprint (<doc:OutputFolder>), shared by all its frames.
     public var fingerprint: String
     public var seed: UInt64
     public var width: Double

@@ -78,7 +78,7 @@ public struct JournalEntry: Sendable, Equatable {
     }
 }
 
-/// The append-only record of finished frames: the resume record (DESIGN.md §5).
+/// The append-only record of finished frames: the resume record (<doc:OutputFolder>).
 ///
 /// Each entry is one `write(2)` of one line to a file opened with O_APPEND, so a killed
 /// process leaves at most a torn last line, which `read` skips.
@@ -137,7 +137,7 @@ final class Journal: Sendable {
         return entries
     }
 
-    /// Every journal in `directory` (one per shard, DESIGN.md §1).
+    /// Every journal in `directory` (one per shard, <doc:RunningOnACluster>).
     static func files(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasPrefix("renderfarm.journal") && $0.hasSuffix(".jsonl") }.sorted()

@@ -3,7 +3,7 @@ import CairoKit
 import Foundation
 import StrictJSON
 
-/// `manifest.json`: the downstream contract of an output folder (DESIGN.md §5).
+/// `manifest.json`: the downstream contract of an output folder (<doc:OutputFolder>).
 enum Manifest {
     static let fileName = "manifest.json"
     static let format = "renderfarm.manifest"

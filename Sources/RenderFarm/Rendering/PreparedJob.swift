@@ -14,7 +14,7 @@ public final class PreparedJob: Sendable {
     public let jobFrames: FrameSet
     /// The plugins of the layers, in layer order.
     public let plugins: [PluginInfo]
-    /// A hash of everything that decides the pixels (DESIGN.md §5), shared by all frames.
+    /// A hash of everything that decides the pixels (<doc:OutputFolder>), shared by all frames.
     public let fingerprint: String
     /// Everything that decides the pixels, as hashed into `fingerprint`.
     let canonical: JSONValue
