@@ -1,8 +1,9 @@
 import EffectKit
 
 /// UIKit Dynamics in the seed's configuration: items under gravity that bounce on boundary segments and on
-/// each other (SEMANTICS.md §5, §8.3, Decisions table), simulated with Chipmunk2D in `prepare` from the layer's
-/// start up to the last frame a run renders, keeping states only for the frames it renders.
+/// each other (EffectKit articles PhysicsBounceMotion, UIKitDynamics), simulated with Chipmunk2D in `prepare` from
+/// the layer's start up to the last frame a run renders, keeping states only for the frames it renders
+/// (EffectKit article StreamLengthEffects).
 struct PhysicsBounce: Effect {
     static let descriptor = EffectDescriptor(
         id: "physics-bounce",

@@ -79,8 +79,8 @@ public struct PhysicsRecording: Sendable {
     }
 }
 
-/// Runs a scene with a fixed step and records it at sample times (SEMANTICS §8.3), streaming: only the
-/// items in the world are stepped, and states are kept only for the samples asked for.
+/// Runs a scene with a fixed step and records it at sample times (<doc:UIKitDynamics>, "Time"), streaming:
+/// only the items in the world are stepped, and states are kept only for the samples asked for.
 ///
 /// The state at time t is the state after the last whole step at or before t (no interpolation, so an item
 /// is never drawn inside an edge it did not reach). An item is added at the first step boundary at or after
