@@ -57,12 +57,8 @@ struct StreamLengthTests {
             #expect(pixels == (try layer.pixels(whole, frame)), "frame \(frame)")
             #expect(layer.key(late, frame) == layer.key(whole, frame))
         }
-        let outside = layer.check.draw(late, 100)
-        #expect(throws: PluginCallError.self) { try outside.get() }
-        #expect((try? outside.get()) == nil)
-        if case .failure(let error) = outside {
-            #expect(error.message.contains("frame 100 is outside the frames prepared for this run (3500–3599)"))
-        }
+        // A frame outside the prepared ones (preview --debug traces one) is simulated on its own.
+        #expect(try layer.pixels(late, 1200) == layer.pixels(whole, 1200))
     }
 
     @Test(

@@ -2,7 +2,8 @@ import Synchronization
 
 /// A layer's simulation as an effect plays it back: a bounded probe in `create` for the canvas warning,
 /// then the frames a run renders, simulated in `prepare` from the layer's start up to the last of them.
-/// A host that never calls `prepare` gets the whole job, simulated once on first use.
+/// A host that never calls `prepare` gets the whole job, simulated once on first use; a frame outside the
+/// prepared ones (e.g. the frame `preview --debug` traces for the items' paths) is simulated on its own.
 public struct PhysicsPlayback: Sendable {
     public let scene: PhysicsScene
     private let context: EffectContext
@@ -36,15 +37,11 @@ public struct PhysicsPlayback: Sendable {
         prepared = try record(frames.lowerBound..<(frames.upperBound + 1))
     }
 
-    /// The recording that holds `frame`: the prepared one, or the whole job's.
+    /// The recording that holds `frame`: the prepared one, a recording of `frame` alone when it lies
+    /// outside (simulated from the layer's start, kept by no one), or the whole job's.
     public func recording(for frame: Int) throws(EffectError) -> PhysicsRecording {
         if let prepared {
-            guard prepared.samples.contains(frame) else {
-                throw EffectError(
-                    "frame \(frame) is outside the frames prepared for this run "
-                        + "(\(prepared.samples.lowerBound)–\(prepared.samples.upperBound - 1))")
-            }
-            return prepared
+            return prepared.samples.contains(frame) ? prepared : try record(frame..<(frame + 1))
         }
         let context = context
         return try whole.recording.withLock { (recording) throws(EffectError) -> PhysicsRecording in
