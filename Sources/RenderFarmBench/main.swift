@@ -29,7 +29,7 @@ do {
         floor: binaries.appendingPathComponent("renderfarm-bench-floor").path, scratch: scratch)
     let stream = StreamBench(runner: runner, quick: quick)
     if streamOnly {
-        print(try stream.run().joined(separator: "\n"))
+        print(try (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()]).joined(separator: "\n"))
     } else {
         let bench = Bench(quick: quick, rounds: rounds, packageRoot: packageRoot, runner: runner)
         let rows = try bench.run()
@@ -43,7 +43,7 @@ do {
             + "\(rounds) round\(rounds == 1 ? "" : "s"), frames per run: \(counts.joined(separator: "/"))"
         print(
             Report(rows: rows, memory: memory, startupMilliseconds: startup, isolation: isolation, header: header).text)
-        print(try stream.run().joined(separator: "\n"))
+        print(try (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()]).joined(separator: "\n"))
     }
 } catch {
     FileHandle.standardError.write(Data("renderfarm-bench: \(error)\n".utf8))
