@@ -53,16 +53,17 @@ struct SubmitTests {
     }
 
     @Test(
-        "usage errors exit 64",
+        "usage errors exit 64 (in process)",
         arguments: [
             ["submit", "jobs/live-hearts.json", "--dry-run"],
             ["submit", "jobs/live-hearts.json", "--slurm", "--tasks", "0", "--dry-run"],
             ["submit", "jobs/live-hearts.json", "--slurm", "--partition", "a b", "--dry-run"],
             ["submit", "jobs/live-hearts.json", "jobs/burst.json", "--slurm", "--dry-run"],
         ])
-    func usage(arguments: [String]) throws {
-        let result = try Binary.run(arguments)
+    func usage(arguments: [String]) {
+        let result = CLI.run(arguments.map { $0.hasPrefix("jobs/") ? CLI.repositoryFile($0) : $0 })
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stdout.isEmpty, "a refused submission prints no script")
     }
 
     @Test("an invalid job is refused before anything is submitted (exit 65)")
@@ -75,9 +76,9 @@ struct SubmitTests {
         #expect(result.status == 65, "\(result.stderr)")
     }
 
-    @Test("submit --help lists its options")
-    func help() throws {
-        let result = try Binary.run(["submit", "--help"])
+    @Test("submit --help lists its options (in process)")
+    func help() {
+        let result = CLI.run(["submit", "--help"])
         #expect(result.status == 0)
         for option in [
             "--slurm", "--tasks", "--max-running", "--partition", "--time", "--cpus-per-task", "--dry-run",

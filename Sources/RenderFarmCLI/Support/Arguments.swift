@@ -203,12 +203,9 @@ struct ParsedArguments {
     /// How messages name an option: every spelling, e.g. `-j/--jobs`.
     func label(_ option: Option) -> String { option.spec.names.joined(separator: "/") }
 
-    /// The name values are kept under; a key the command does not list is a programming error.
-    private func key(_ option: some OptionKey) -> String {
-        let name = option.spec.primaryName
-        assert(spec.options.contains { $0.primaryName == name }, "\(spec.name) has no option \(name)")
-        return name
-    }
+    /// The name values are kept under. A key the command does not list is never given (`CommonOptions`
+    /// asks for `--variants` whatever the command).
+    private func key(_ option: some OptionKey) -> String { option.spec.primaryName }
 
     /// An integer option within `range`.
     func integer(_ option: Option, in range: ClosedRange<Int>, command: String) throws(UsageError) -> Int? {
