@@ -1,5 +1,8 @@
 import Foundation
+import RenderFarm
 import Testing
+
+@testable import RenderFarmCLI
 
 /// `renderfarm submit --slurm` without a cluster: the scripts it would submit, and its errors.
 @Suite("Submit to Slurm (no cluster)")
@@ -86,5 +89,31 @@ struct SubmitTests {
         ] {
             #expect(result.stdout.contains(option), "missing \(option)")
         }
+    }
+
+    @Test("the logs submit names are the #SBATCH --output patterns with Slurm's placeholders filled in")
+    func logNames() throws {
+        let scripts = try SlurmScripts(
+            SlurmScripts.Request(
+                executable: "/opt/renderfarm", jobFiles: ["/shared/job.json"], output: "/shared/out",
+                jobFolders: ["/shared/out"], scriptFolder: "/shared/out/slurm", pluginPath: [], name: "job",
+                tasks: 2))
+        #expect(scripts.render.contains("#SBATCH --output=/shared/out/slurm/render-%A_%a.log"))
+        #expect(scripts.renderLog(array: "41", task: "1") == "/shared/out/slurm/render-41_1.log")
+        #expect(scripts.merge.contains("#SBATCH --output=/shared/out/slurm/merge-%j.log"))
+        #expect(scripts.mergeLog(job: "42") == "/shared/out/slurm/merge-42.log")
+    }
+
+    @Test("squeue's states: which end a job, and their names kept for messages")
+    func jobStates() {
+        for name in ["PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "REQUEUED", "SUSPENDED"] {
+            #expect(!SlurmJobState(name).isFinal, "\(name)")
+            #expect(SlurmJobState(name).description == name)
+        }
+        for name in ["COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY"] {
+            #expect(SlurmJobState(name).isFinal, "\(name)")
+            #expect(SlurmJobState(name).description == name)
+        }
+        #expect(SlurmJobState("COMPLETED") == .completed && SlurmJobState("FAILED") != .completed)
     }
 }

@@ -156,16 +156,12 @@ struct SubmitCommand: Command {
                     + "cancel it with `scancel \(array)`")
             return .unavailable
         }
-        let log = { (pattern: String, replacements: [(String, String)]) in
-            replacements.reduce(pattern) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
-        }
         terminal.print(
             "submitted \(tasks) render task\(tasks == 1 ? "" : "s") as array job \(array), "
                 + "merge job \(merge) after them")
         terminal.print("  scripts: \(scriptFolder)/")
         terminal.print(
-            "  logs:    \(log(scripts.renderLog, [("%A", array), ("%a", "K")])), "
-                + log(scripts.mergeLog, [("%j", merge)]))
+            "  logs:    \(scripts.renderLog(array: array, task: "K")), \(scripts.mergeLog(job: merge))")
         terminal.print("  watch:   squeue -j \(array),\(merge)")
         terminal.print("           sacct -j \(array),\(merge) --format=JobID,JobName,State,ExitCode,Elapsed")
         for job in jobs {
@@ -182,30 +178,29 @@ struct SubmitCommand: Command {
         terminal: Terminal
     ) -> ExitCode {
         var last = ""
-        var final = ""
+        var final: SlurmJobState?
         do {
             while true {
                 guard let state = try slurm.states(of: merge).first else { break }
-                let line = state.state + (state.reason == "None" ? "" : " (\(state.reason))")
+                let line = "\(state.state)" + (state.reason == "None" ? "" : " (\(state.reason))")
                 if line != last { terminal.note("renderfarm: merge job \(merge): \(line)") }
                 last = line
-                if SlurmClient.isFinal(state.state) {
+                if state.state.isFinal {
                     final = state.state
                     break
                 }
                 sleep(2)
             }
-            for task in try slurm.states(of: array) where task.state != "COMPLETED" {
+            for task in try slurm.states(of: array) where task.state != .completed {
                 let index = task.job.split(separator: "_").last.map(String.init) ?? "K"
-                let log = scripts.renderLog.replacingOccurrences(of: "%A", with: array)
-                    .replacingOccurrences(of: "%a", with: index)
+                let log = scripts.renderLog(array: array, task: index)
                 terminal.note("renderfarm: render task \(task.job): \(task.state); log: \(log)")
             }
         } catch {
             terminal.error(error.description)
             return .unavailable
         }
-        if final != "COMPLETED" && !final.isEmpty {
+        if let final, final != .completed {
             terminal.note("renderfarm: the merge job did not complete (\(final)); checking the output here")
         }
         var worst = ExitCode.ok

@@ -45,7 +45,7 @@ struct SlurmClient {
 
     /// The state and reason of job `id` (`COMPLETED None`, `PENDING Dependency`, ...), one line per
     /// array task; empty once Slurm has forgotten the job.
-    func states(of id: String) throws(Failure) -> [(job: String, state: String, reason: String)] {
+    func states(of id: String) throws(Failure) -> [(job: String, state: SlurmJobState, reason: String)] {
         guard let squeue else { throw Failure(description: "squeue not found next to sbatch; cannot wait") }
         let result = try Self.run(squeue, ["-h", "-j", id, "--states=all", "-o", "%i %T %r"], in: nil)
         if result.status != 0 {
@@ -58,16 +58,8 @@ struct SlurmClient {
         return result.out.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ", maxSplits: 2).map(String.init)
             guard fields.count >= 2 else { return nil }
-            return (fields[0], fields[1], fields.count > 2 ? fields[2] : "")
+            return (fields[0], SlurmJobState(fields[1]), fields.count > 2 ? fields[2] : "")
         }
-    }
-
-    /// States in which a job will not change any more.
-    static func isFinal(_ state: String) -> Bool {
-        ![
-            "PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED", "REQUEUED", "RESIZING", "SIGNALING",
-            "STAGE_OUT", "REQUEUE_HOLD", "REQUEUE_FED", "STOPPED",
-        ].contains(state)
     }
 
     /// Runs `executable` and captures its output (small: ids and state lines). Standard error goes
@@ -98,5 +90,49 @@ struct SlurmClient {
             process.terminationStatus, String(decoding: outData, as: UTF8.self),
             String(decoding: errData, as: UTF8.self)
         )
+    }
+}
+
+/// A Slurm job's state as squeue's `%T` names it: the ones `submit --wait` acts on, and the rest by name.
+enum SlurmJobState: Equatable, CustomStringConvertible {
+    case pending, running, completed
+    /// A state in which the job goes on (CONFIGURING, SUSPENDED, REQUEUED, …).
+    case unfinished(String)
+    /// A state that ends the job other than COMPLETED (FAILED, CANCELLED, TIMEOUT, NODE_FAIL, …), or one
+    /// this version does not know.
+    case ended(String)
+
+    /// States other than PENDING and RUNNING after which a job still changes.
+    private static let unfinishedNames: Set<String> = [
+        "CONFIGURING", "COMPLETING", "SUSPENDED", "REQUEUED", "RESIZING", "SIGNALING", "STAGE_OUT", "REQUEUE_HOLD",
+        "REQUEUE_FED", "STOPPED",
+    ]
+
+    init(_ name: String) {
+        switch name {
+        case "PENDING": self = .pending
+        case "RUNNING": self = .running
+        case "COMPLETED": self = .completed
+        case _ where Self.unfinishedNames.contains(name): self = .unfinished(name)
+        default: self = .ended(name)
+        }
+    }
+
+    /// Whether the job will not change any more.
+    var isFinal: Bool {
+        switch self {
+        case .pending, .running, .unfinished: false
+        case .completed, .ended: true
+        }
+    }
+
+    /// The name squeue prints.
+    var description: String {
+        switch self {
+        case .pending: "PENDING"
+        case .running: "RUNNING"
+        case .completed: "COMPLETED"
+        case .unfinished(let name), .ended(let name): name
+        }
     }
 }
