@@ -97,8 +97,18 @@ output, preset, crf, allowMissing, verbose, CommonOptions.progress],
         return (preset, try arguments.integer(Self.crf, in: range, command: command))
     }
 
-    /// Where an alpha-packed video put colour and alpha, its config file, and VapTool's size warning.
-    static func printLayout(_ layout: AlphaPackedLayout, config: String, terminal: Terminal) {
+    /// What `encode` and `render --video` print for a finished video: `headline`, the file, its size and
+    /// hash, and for an alpha-packed video where colour and alpha went, its config file, and VapTool's
+    /// size warning.
+    static func printVideo(
+        _ headline: String, file: String, bytes: Int, sha256: String, layout: AlphaPackedLayout?, config: String?,
+        terminal: Terminal
+    ) {
+        terminal.print(headline)
+        terminal.print("  video:  \(ShownPath.of(file))")
+        terminal.print("  bytes:  \(bytes)")
+        terminal.print("  sha256: \(sha256)")
+        guard let layout, let config else { return }
         terminal.print("  layout: \(layout.summary)")
         terminal.print("  config: \(config)")
         if layout.exceedsDeviceLimit {
@@ -160,13 +170,10 @@ output, preset, crf, allowMissing, verbose, CommonOptions.progress],
             }
             bar.finish()
             try ManifestEncodes.record(result, preset: preset, in: output.directory)
-            terminal.print("\(output.jobName): \(result.frames) frames encoded (\(preset.rawValue))")
-            terminal.print("  video:  \(ShownPath.of(result.file))")
-            terminal.print("  bytes:  \(result.bytes)")
-            terminal.print("  sha256: \(result.sha256)")
-            if let layout = result.layout, let config = result.configFile {
-                Self.printLayout(layout, config: config, terminal: terminal)
-            }
+            Self.printVideo(
+                "\(output.jobName): \(result.frames) frames encoded (\(preset.rawValue))", file: result.file,
+                bytes: result.bytes, sha256: result.sha256, layout: result.layout, config: result.configFile,
+                terminal: terminal)
             return .ok
         } catch {
             bar.finish()

@@ -69,16 +69,11 @@ extension RenderCommand {
                 return .interrupted
             }
             let rate = result.elapsed > 0 ? String(format: "%.1f", Double(result.frames) / result.elapsed) : "-"
-            terminal.print(
+            EncodeCommand.printVideo(
                 "\(job.job.spec.name): \(result.frames) frames rendered into \(preset.rawValue) "
                     + "(\(String(format: "%.2f", result.elapsed)) s, \(rate) fps, at most \(result.peakBufferedFrames) "
-                    + "frames buffered)")
-            terminal.print("  video:  \(ShownPath.of(file))")
-            terminal.print("  bytes:  \(result.bytes)")
-            terminal.print("  sha256: \(result.sha256)")
-            if let layout = result.layout, let config = result.configFile {
-                EncodeCommand.printLayout(layout, config: config, terminal: terminal)
-            }
+                    + "frames buffered)", file: file, bytes: result.bytes, sha256: result.sha256,
+                layout: result.layout, config: result.configFile, terminal: terminal)
             return .ok
         } catch {
             reporter.clearLine()
