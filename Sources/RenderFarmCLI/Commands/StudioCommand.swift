@@ -65,8 +65,7 @@ struct StudioCommand: Command {
             terminal.error(error.description)
             return error.isUsage ? .usage : .unavailable
         }
-        terminal.print(server.url)
-        terminal.note("renderfarm studio: editing \(options.jobFile), renders under \(options.root); Ctrl-C stops")
+        // Listening for the signals before the URL is printed: whoever reads it may signal at once.
         let stop = DispatchSemaphore(value: 0)
         let queue = DispatchQueue(label: "renderfarm.studio.signals")
         let sources = [SIGINT, SIGTERM].map { number in
@@ -76,6 +75,8 @@ struct StudioCommand: Command {
             source.resume()
             return source
         }
+        terminal.print(server.url)
+        terminal.note("renderfarm studio: editing \(options.jobFile), renders under \(options.root); Ctrl-C stops")
         stop.wait()
         server.stop()
         for source in sources { source.cancel() }
