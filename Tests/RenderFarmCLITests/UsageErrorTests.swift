@@ -29,7 +29,8 @@ struct UsageErrorTests {
     @Test("an unknown option is refused", arguments: names)
     func unknownOption(name: String) {
         let (words, spec) = Self.command(name)
-        expectUsageError(words + Self.positionals(spec) + ["--qqqqqqqqqq"], "unknown option --qqqqqqqqqq", command: name)
+        expectUsageError(
+            words + Self.positionals(spec) + ["--qqqqqqqqqq"], "unknown option --qqqqqqqqqq", command: name)
     }
 
     @Test("an option without its value, a flag with one, and an option given twice are refused", arguments: names)
@@ -87,7 +88,10 @@ struct UsageErrorTests {
             (["render", "x", "--scale", "9"], "--scale expects a number in (0, 8], got \"9\""),
             (["render", "x", "--shard", "3/3"], "--shard K/N needs 0 ≤ K < N (K is 0-based), got 3/3"),
             (["render", "x", "--shard", "half"], "--shard expects K/N (e.g. 0/4) or auto, got \"half\""),
-            (["render", "x", "--shard-mode", "odd"], "--shard-mode expects one of contiguous, interleaved, got \"odd\""),
+            (
+                ["render", "x", "--shard-mode", "odd"],
+                "--shard-mode expects one of contiguous, interleaved, got \"odd\""
+            ),
             (["render", "x", "--progress", "loud"], "--progress expects one of auto, plain, json, none, got \"loud\""),
             (["render", "x", "--frame-timeout", "5"], "--frame-timeout needs --isolate"),
             (
@@ -122,12 +126,21 @@ struct UsageErrorTests {
             ),
             (["compare", "a", "b", "--min-psnr", "x"], "--min-psnr expects a number of dB in 0…200, got \"x\""),
             (["encode", "x", "--crf", "99"], "--crf expects an integer in 0…51, got \"99\""),
-            (["encode", "x", "--preset", "apng", "--crf", "20"], "--crf applies to the mp4 and webm-alpha presets, not apng"),
+            (
+                ["encode", "x", "--preset", "apng", "--crf", "20"],
+                "--crf applies to the mp4 and webm-alpha presets, not apng"
+            ),
             (["encode", "x", "--progress", "x"], "--progress expects one of auto, plain, json, none, got \"x\""),
             (["submit", "x"], "submit needs a scheduler: add --slurm (the one supported)"),
             (["submit", "x", "--slurm", "--tasks", "0"], "--tasks expects an integer in 1…100000, got \"0\""),
-            (["submit", "x", "--slurm", "--max-running", "0"], "--max-running expects an integer in 1…100000, got \"0\""),
-            (["submit", "x", "--slurm", "--cpus-per-task", "0"], "--cpus-per-task expects an integer in 1…1024, got \"0\""),
+            (
+                ["submit", "x", "--slurm", "--max-running", "0"],
+                "--max-running expects an integer in 1…100000, got \"0\""
+            ),
+            (
+                ["submit", "x", "--slurm", "--cpus-per-task", "0"],
+                "--cpus-per-task expects an integer in 1…1024, got \"0\""
+            ),
             (["submit", "x", "--slurm", "-j", "2000"], "-j/--jobs expects an integer in 1…1024, got \"2000\""),
             (["submit", "x", "--slurm", "--frame-timeout", "5"], "--frame-timeout needs --isolate"),
             (["unpack-alpha", "x"], "-o DIR is required (the folder for the PNG frames)"),
@@ -151,6 +164,7 @@ struct UsageErrorTests {
     @Test("a misspelt option gets a suggestion")
     func suggestion() {
         expectUsageError(
-            ["render", "x.json", "--frmaes", "1"], "unknown option --frmaes (did you mean --frames?)", command: "render")
+            ["render", "x.json", "--frmaes", "1"], "unknown option --frmaes (did you mean --frames?)", command: "render"
+        )
     }
 }

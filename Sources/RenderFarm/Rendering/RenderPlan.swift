@@ -182,7 +182,9 @@ public enum RenderPlan {
             guard let outside = frames.frames.first(where: { $0 < 0 || $0 >= spec.frameCount }) else {
                 return (frames, [])
             }
-            return (frames, [JobIssue(path: "--frames", "frame \(outside) is outside the job (0-\(spec.frameCount - 1))")])
+            return (
+                frames, [JobIssue(path: "--frames", "frame \(outside) is outside the job (0-\(spec.frameCount - 1))")]
+            )
         } catch {
             return (spec.frames, [JobIssue(path: "--frames", "\(error.message) (grammar: 1-100, 1-100:2, 1,3,5-9)")])
         }

@@ -29,7 +29,8 @@ struct EncodeCommand: Command {
             folder is in use by another run (encode holds the folder's lock while it reads the frames).
             """,
         options: [
-output, preset, crf, allowMissing, verbose, CommonOptions.progress],
+            output, preset, crf, allowMissing, verbose, CommonOptions.progress,
+        ],
         positionals: 1...1)
 
     static let output = Option(

@@ -23,7 +23,8 @@ struct ExportOTIOCommand: Command {
         options: [output, absoluteURLs, allowMissing],
         positionals: 1...1)
 
-    static let output = Option("-o", "--output", value: "FILE", help: "Write the timeline here (default: OUTDIR/<job>.otio).")
+    static let output = Option(
+        "-o", "--output", value: "FILE", help: "Write the timeline here (default: OUTDIR/<job>.otio).")
     static let absoluteURLs = Flag("--absolute-urls", help: "Point at the frames with a file:// URL.")
     static let allowMissing = Flag("--allow-missing", help: "Export an incomplete render (missing_frame_policy hold).")
 

@@ -32,7 +32,8 @@ struct PluginNewCommand: Command {
     static let lang = Option("--lang", value: "c|swift", help: "The plugin's language.", required: true)
     static let dir = Option("--dir", value: "DIR", help: "Create the project in DIR/NAME (default: ./NAME).")
     static let renderfarmSource = Option(
-        "--renderfarm-source", value: "DIR", help: "The RenderFarm source checkout a Swift plugin builds EffectKit from.")
+        "--renderfarm-source", value: "DIR",
+        help: "The RenderFarm source checkout a Swift plugin builds EffectKit from.")
 
     let id: String
     let language: PluginScaffold.Language

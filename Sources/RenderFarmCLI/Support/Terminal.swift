@@ -41,7 +41,9 @@ public final class Terminal: Sendable {
             if written < 0, error == EINTR { continue }
             if written < 0, error == EPIPE { _exit(ExitCode.brokenPipe.rawValue) }
             guard descriptor == STDOUT_FILENO else { return }
-            write("renderfarm: error: cannot write standard output: \(String(cString: strerror(error)))\n", to: STDERR_FILENO)
+            write(
+                "renderfarm: error: cannot write standard output: \(String(cString: strerror(error)))\n",
+                to: STDERR_FILENO)
             _exit(ExitCode.ioError.rawValue)
         }
     }
