@@ -71,7 +71,7 @@ struct SubmitCommand: Command {
         let out = arguments[Self.out].map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let plan = PlanOptions(
             outputOverride: out, outputRoot: arguments[Self.outputRoot],
-            frames: arguments[Self.frames])
+            frames: arguments[Self.frames], preparesFrames: false)
         let jobs: [PreparedJob]
         switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
         case .success(let prepared): jobs = prepared
