@@ -87,7 +87,7 @@ struct AlphaPackedLayoutTests {
     func plan() throws {
         let plan = EncodePlan(
             preset: .alphaPacked, crf: nil, width: 375, height: 667, rate: 30, background: "#000000FF", frameCount: 30)
-        let arguments = plan.commands(input: .rawRGBA, output: "o.mp4", palette: "").last?.arguments ?? []
+        let arguments = plan.commands(input: .pipe(.rgba), output: "o.mp4", palette: "").last?.arguments ?? []
         let text = arguments.joined(separator: " ")
         #expect(text.contains("-profile:v main -bf 0 -crf 18 -pix_fmt yuv420p -colorspace smpte170m"))
         #expect(text.contains("-level 3.1 -f mp4 o.mp4"))

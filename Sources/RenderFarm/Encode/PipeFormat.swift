@@ -1,0 +1,105 @@
+import CPNGWriter
+import CVideoFrame
+import CairoKit
+
+/// The pixel format frames travel to ffmpeg in on its standard input (`render --video`, and
+/// `encode` for the converted formats), made by the worker that drew or read the frame, in
+/// parallel with the other workers, so that ffmpeg only encodes.
+public enum PipeFormat: Sendable, Equatable {
+    /// Planar 4:2:0, limited range, BT.709 (`bt709`) or BT.601 coefficients; the frame is
+    /// composited over the matte in cairo first, so no alpha is ever unpremultiplied.
+    case yuv420p(bt709: Bool)
+    /// Planar 4:2:0 with an alpha plane, BT.601 limited range, from straight colour.
+    case yuva420p
+    /// Straight-alpha RGBA, which ffmpeg's filter graph converts (presets with their own graph).
+    case rgba
+
+    /// ffmpeg's name of the format (`-pixel_format`).
+    public var ffmpegName: String {
+        switch self {
+        case .yuv420p: "yuv420p"
+        case .yuva420p: "yuva420p"
+        case .rgba: "rgba"
+        }
+    }
+
+    /// Whether frames arrive in the encoder's own format: ffmpeg then runs no filter graph.
+    public var isEncoderFormat: Bool { self != .rgba }
+
+    /// Whether frames are composited over the matte before they are converted (no alpha kept).
+    public var isComposited: Bool { if case .yuv420p = self { true } else { false } }
+
+    /// The size of the frames on the pipe: padded to even numbers for 4:2:0.
+    public func frameSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        isEncoderFormat ? ((width + 1) / 2 * 2, (height + 1) / 2 * 2) : (width, height)
+    }
+
+    /// Bytes of one frame on the pipe.
+    func frameBytes(width: Int, height: Int) -> Int {
+        switch self {
+        case .yuv420p: rf_yuv420_frame_size(UInt32(width), UInt32(height), 0)
+        case .yuva420p: rf_yuv420_frame_size(UInt32(width), UInt32(height), 1)
+        case .rgba: width * height * 4
+        }
+    }
+}
+
+extension EncodePreset {
+    /// The format `render --video` (and `encode`, when it is an encoder format) feeds ffmpeg:
+    /// the colour matrix and range each preset's video has always been tagged with.
+    public var pipeFormat: PipeFormat {
+        switch self {
+        case .mp4: .yuv420p(bt709: true)
+        case .webmAlpha, .hevcAlpha: .yuva420p
+        case .prores4444, .gif, .apng, .alphaPacked: .rgba
+        }
+    }
+}
+
+extension Color {
+    /// What a preset without alpha composites frames over: this colour made opaque, or black
+    /// when it is fully transparent.
+    var matte: Color { alpha == 0 ? .black : Color(red: red, green: green, blue: blue) }
+}
+
+/// One worker's conversion of its frames to the pipe format, with the scratch memory it reuses.
+/// Not `Sendable`: it belongs to its worker.
+final class FrameConverter {
+    let format: PipeFormat
+    /// Straight RGBA of the current frame, for `.yuva420p`.
+    private var straight: [UInt8] = []
+
+    init(format: PipeFormat) {
+        self.format = format
+    }
+
+    /// The bytes of `surface` (flushed) in the pipe format: unpremultiplied at most once, with the
+    /// table the PNG writer uses, so that frames read back from PNGs convert to the same bytes.
+    func convert(_ surface: ImageSurface) throws(FrameFailure) -> [UInt8] {
+        let (width, height) = (surface.width, surface.height)
+        let count = format.frameBytes(width: width, height: height)
+        var status: Int32 = 0
+        let frame = [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
+            guard let destination = bytes.baseAddress else { return }
+            switch format {
+            case .yuv420p(let bt709):
+                status = rf_yuv420_convert(
+                    surface.bytes, UInt32(width), UInt32(height), surface.stride, RF_PIXEL_ARGB32,
+                    bt709 ? RF_YUV_BT709 : RF_YUV_BT601, 0, destination)
+            case .yuva420p:
+                if straight.count != width * height * 4 { straight = [UInt8](repeating: 0, count: width * height * 4) }
+                status = straight.withUnsafeMutableBufferPointer { rgba in
+                    rf_argb32_to_rgba(surface.bytes, UInt32(width), UInt32(height), surface.stride, rgba.baseAddress)
+                    return rf_yuv420_convert(
+                        rgba.baseAddress, UInt32(width), UInt32(height), width * 4, RF_PIXEL_RGBA, RF_YUV_BT601, 1,
+                        destination)
+                }
+            case .rgba:
+                rf_argb32_to_rgba(surface.bytes, UInt32(width), UInt32(height), surface.stride, destination)
+            }
+            initialized = count
+        }
+        guard status == 0 else { throw .drawing("no memory to convert a \(width)×\(height) frame to \(format.ffmpegName)") }
+        return frame
+    }
+}
