@@ -3,14 +3,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Fixed-point coefficients (16 fractional bits) of one matrix, already scaled to limited range. */
+/* Fixed-point coefficients (14 fractional bits, small enough for 16-bit SIMD lanes), already scaled
+ * to limited range. Luma: (yr*R + yg*G + yb*B) >> 14, plus 16. Chroma from the sums of the four
+ * pixels of a 2x2 block: (ur*R4 + ug*G4 + ub*B4) >> 16, plus 128. The scalar and the AVX2 loops do
+ * exactly this arithmetic, so they give the same bytes. */
 typedef struct coefficients {
-    int32_t yr, yg, yb;
-    int32_t ur, ug, ub;
-    int32_t vr, vg, vb;
+    int16_t yr, yg, yb;
+    int16_t ur, ug, ub;
+    int16_t vr, vg, vb;
 } coefficients;
 
-static int32_t fixed(double value) { return (int32_t)(value * 65536.0 + (value < 0 ? -0.5 : 0.5)); }
+enum { LUMA_OFFSET = (16 << 14) + (1 << 13), CHROMA_OFFSET = (128 << 16) + (1 << 15) };
+
+static int16_t fixed(double value) { return (int16_t)(value * 16384.0 + (value < 0 ? -0.5 : 0.5)); }
 
 static coefficients coefficients_of(rf_yuv_matrix matrix) {
     const double kr = matrix == RF_YUV_BT709 ? 0.2126 : 0.299;
@@ -28,32 +33,118 @@ static coefficients coefficients_of(rf_yuv_matrix matrix) {
 
 static inline uint8_t clamp_byte(int32_t value) { return (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value); }
 
-/* One pair of output rows from two source rows of `width` (even) pixels; offsets locate R, G, B, A. */
-static inline __attribute__((always_inline)) void convert_rows(
-    const uint8_t *row0, const uint8_t *row1, uint32_t width, const coefficients *c, int ro, int go, int bo,
-    int ao, uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v, uint8_t *a0, uint8_t *a1) {
-    const int32_t luma_offset = (16 << 16) + (1 << 15);
-    for (uint32_t i = 0; i < width; i++) {
+/* Columns [from, width) of one pair of output rows from two source rows (`width` and `from` even);
+ * ro, go, bo locate R, G and B in a pixel. */
+static void convert_rows(const uint8_t *row0, const uint8_t *row1, uint32_t from, uint32_t width,
+                         const coefficients *c, int ro, int go, int bo, uint8_t *y0, uint8_t *y1, uint8_t *u,
+                         uint8_t *v) {
+    for (uint32_t i = from; i < width; i++) {
         const uint8_t *p = row0 + 4 * i, *q = row1 + 4 * i;
-        y0[i] = clamp_byte((c->yr * p[ro] + c->yg * p[go] + c->yb * p[bo] + luma_offset) >> 16);
-        y1[i] = clamp_byte((c->yr * q[ro] + c->yg * q[go] + c->yb * q[bo] + luma_offset) >> 16);
+        y0[i] = clamp_byte((c->yr * p[ro] + c->yg * p[go] + c->yb * p[bo] + LUMA_OFFSET) >> 14);
+        y1[i] = clamp_byte((c->yr * q[ro] + c->yg * q[go] + c->yb * q[bo] + LUMA_OFFSET) >> 14);
     }
-    /* Four pixels summed: the offset and rounding are four times those of one pixel. */
-    const int32_t chroma_offset = (512 << 16) + (1 << 17);
-    for (uint32_t i = 0; i < width / 2; i++) {
+    for (uint32_t i = from / 2; i < width / 2; i++) {
         const uint8_t *p = row0 + 8 * i, *q = row1 + 8 * i;
         const int32_t r = p[ro] + p[ro + 4] + q[ro] + q[ro + 4];
         const int32_t g = p[go] + p[go + 4] + q[go] + q[go + 4];
         const int32_t b = p[bo] + p[bo + 4] + q[bo] + q[bo + 4];
-        u[i] = clamp_byte((c->ur * r + c->ug * g + c->ub * b + chroma_offset) >> 18);
-        v[i] = clamp_byte((c->vr * r + c->vg * g + c->vb * b + chroma_offset) >> 18);
+        u[i] = clamp_byte((c->ur * r + c->ug * g + c->ub * b + CHROMA_OFFSET) >> 16);
+        v[i] = clamp_byte((c->vr * r + c->vg * g + c->vb * b + CHROMA_OFFSET) >> 16);
     }
-    if (a0) {
-        for (uint32_t i = 0; i < width; i++) {
-            a0[i] = row0[4 * i + ao];
-            a1[i] = row1[4 * i + ao];
-        }
+}
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+/* Eight int32 sums `coefficient · pixel`, in pixel order, for the 8 pixels (4 bytes each) of
+ * `pixels`: bytes widened to 16 bits, multiplied and added in pairs (madd), pairs added (hadd). */
+__attribute__((target("avx2"))) static inline __m256i dot8(__m256i pixels, __m256i coefficient) {
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i low = _mm256_madd_epi16(_mm256_unpacklo_epi8(pixels, zero), coefficient);
+    const __m256i high = _mm256_madd_epi16(_mm256_unpackhi_epi8(pixels, zero), coefficient);
+    return _mm256_hadd_epi32(low, high);
+}
+
+/* 16 bytes, saturated to 0–255, from two vectors of eight int32 each in order. */
+__attribute__((target("avx2"))) static inline __m128i pack16(__m256i first, __m256i second) {
+    const __m256i words = _mm256_permute4x64_epi64(_mm256_packs_epi32(first, second), 0xD8);
+    return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi16(words, words), 0x08));
+}
+
+/* 16-bit coefficients [R, G, B, 0] laid out in the pixel's byte order, for every pixel. */
+__attribute__((target("avx2"))) static inline __m256i pixel_coefficients(int16_t r, int16_t g, int16_t b, int ro,
+                                                                          int go, int bo) {
+    int16_t lane[4] = {0, 0, 0, 0};
+    lane[ro] = r;
+    lane[go] = g;
+    lane[bo] = b;
+    const int32_t low = (uint16_t)lane[0] | ((uint32_t)(uint16_t)lane[1] << 16);
+    const int32_t high = (uint16_t)lane[2] | ((uint32_t)(uint16_t)lane[3] << 16);
+    return _mm256_set1_epi64x((int64_t)(uint32_t)low | ((int64_t)high << 32));
+}
+
+/* Chroma of the eight 2x2 blocks of 16 columns (`low`/`high`: the two rows added as 16-bit pixels,
+ * unpacked low and high halves of the first and second 8 columns), before the offset. */
+__attribute__((target("avx2"))) static inline __m256i chroma8(__m256i a_low, __m256i a_high, __m256i b_low,
+                                                               __m256i b_high, __m256i coefficient) {
+    /* Per pixel, in order within each half; then pairs of pixels, which come out as blocks
+     * 0, 1, 4, 5 | 2, 3, 6, 7 and are put back in order. */
+    const __m256i a = _mm256_hadd_epi32(_mm256_madd_epi16(a_low, coefficient), _mm256_madd_epi16(a_high, coefficient));
+    const __m256i b = _mm256_hadd_epi32(_mm256_madd_epi16(b_low, coefficient), _mm256_madd_epi16(b_high, coefficient));
+    const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+    const __m256i sums = _mm256_permutevar8x32_epi32(_mm256_hadd_epi32(a, b), order);
+    return _mm256_srai_epi32(_mm256_add_epi32(sums, _mm256_set1_epi32(CHROMA_OFFSET)), 16);
+}
+
+/* Sixteen columns at a time, then the scalar loop for the rest. */
+__attribute__((target("avx2"))) static void convert_rows_avx2(
+    const uint8_t *row0, const uint8_t *row1, uint32_t width, const coefficients *c, int ro, int go, int bo,
+    uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v) {
+    const __m256i cy = pixel_coefficients(c->yr, c->yg, c->yb, ro, go, bo);
+    const __m256i cu = pixel_coefficients(c->ur, c->ug, c->ub, ro, go, bo);
+    const __m256i cv = pixel_coefficients(c->vr, c->vg, c->vb, ro, go, bo);
+    const __m256i luma_offset = _mm256_set1_epi32(LUMA_OFFSET);
+    const __m256i zero = _mm256_setzero_si256();
+    uint32_t i = 0;
+    for (; i + 16 <= width; i += 16) {
+        const __m256i a0 = _mm256_loadu_si256((const __m256i *)(row0 + 4 * i));
+        const __m256i b0 = _mm256_loadu_si256((const __m256i *)(row0 + 4 * i + 32));
+        const __m256i a1 = _mm256_loadu_si256((const __m256i *)(row1 + 4 * i));
+        const __m256i b1 = _mm256_loadu_si256((const __m256i *)(row1 + 4 * i + 32));
+        _mm_storeu_si128((__m128i *)(y0 + i),
+                         pack16(_mm256_srai_epi32(_mm256_add_epi32(dot8(a0, cy), luma_offset), 14),
+                                _mm256_srai_epi32(_mm256_add_epi32(dot8(b0, cy), luma_offset), 14)));
+        _mm_storeu_si128((__m128i *)(y1 + i),
+                         pack16(_mm256_srai_epi32(_mm256_add_epi32(dot8(a1, cy), luma_offset), 14),
+                                _mm256_srai_epi32(_mm256_add_epi32(dot8(b1, cy), luma_offset), 14)));
+        const __m256i a_low = _mm256_add_epi16(_mm256_unpacklo_epi8(a0, zero), _mm256_unpacklo_epi8(a1, zero));
+        const __m256i a_high = _mm256_add_epi16(_mm256_unpackhi_epi8(a0, zero), _mm256_unpackhi_epi8(a1, zero));
+        const __m256i b_low = _mm256_add_epi16(_mm256_unpacklo_epi8(b0, zero), _mm256_unpacklo_epi8(b1, zero));
+        const __m256i b_high = _mm256_add_epi16(_mm256_unpackhi_epi8(b0, zero), _mm256_unpackhi_epi8(b1, zero));
+        const __m128i chroma = pack16(chroma8(a_low, a_high, b_low, b_high, cu),
+                                      chroma8(a_low, a_high, b_low, b_high, cv));
+        _mm_storel_epi64((__m128i *)(u + i / 2), chroma);
+        _mm_storel_epi64((__m128i *)(v + i / 2), _mm_srli_si128(chroma, 8));
     }
+    convert_rows(row0, row1, i, width, c, ro, go, bo, y0, y1, u, v);
+}
+#endif
+
+/* The AVX2 loop where the processor has it (x86-64), else the scalar one: the same bytes either
+ * way. Tests switch the AVX2 loop off with rf_yuv420_force_scalar to compare them. */
+static int force_scalar = 0;
+
+void rf_yuv420_force_scalar(int scalar) { force_scalar = scalar; }
+
+static void convert_pair(const uint8_t *row0, const uint8_t *row1, uint32_t width, const coefficients *c, int ro,
+                         int go, int bo, uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v) {
+#if defined(__x86_64__)
+    if (!force_scalar && __builtin_cpu_supports("avx2")) {
+        convert_rows_avx2(row0, row1, width, c, ro, go, bo, y0, y1, u, v);
+        return;
+    }
+#endif
+    convert_rows(row0, row1, 0, width, c, ro, go, bo, y0, y1, u, v);
 }
 
 size_t rf_yuv420_frame_size(uint32_t width, uint32_t height, int alpha) {
@@ -124,13 +215,13 @@ int rf_yuv420_convert(const uint8_t *pixels, uint32_t width, uint32_t height, si
         pair_of_rows(pixels, width, height, stride, j, padding_row, scratch, &row0, &row1);
         uint8_t *y0 = y + (size_t)j * w, *a0 = a ? a + (size_t)j * w : NULL;
         uint8_t *uj = u + (size_t)(j / 2) * (w / 2), *vj = v + (size_t)(j / 2) * (w / 2);
-        /* Constant offsets per order, so that the compiler vectorises each loop. */
-        if (o.r == 2)
-            convert_rows(row0, row1, w, &c, 2, 1, 0, 3, y0, y0 + w, uj, vj, a0, a0 ? a0 + w : NULL);
-        else if (o.r == 0)
-            convert_rows(row0, row1, w, &c, 0, 1, 2, 3, y0, y0 + w, uj, vj, a0, a0 ? a0 + w : NULL);
-        else
-            convert_rows(row0, row1, w, &c, 1, 2, 3, 0, y0, y0 + w, uj, vj, a0, a0 ? a0 + w : NULL);
+        convert_pair(row0, row1, w, &c, o.r, o.g, o.b, y0, y0 + w, uj, vj);
+        if (a0) {
+            for (uint32_t i = 0; i < w; i++) {
+                a0[i] = row0[4 * i + o.a];
+                a0[w + i] = row1[4 * i + o.a];
+            }
+        }
     }
     free(padding_row);
     free(scratch);

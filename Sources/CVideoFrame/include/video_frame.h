@@ -44,6 +44,10 @@ size_t rf_yuv420_frame_size(uint32_t width, uint32_t height, int alpha);
 int rf_yuv420_convert(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
                       rf_pixel_order order, rf_yuv_matrix matrix, int alpha, uint8_t *dst);
 
+/* Tests: nonzero makes every later conversion use the scalar loop instead of the AVX2 one (the
+ * bytes must not change). Not thread-safe; set it before converting. */
+void rf_yuv420_force_scalar(int scalar);
+
 #ifdef __cplusplus
 }
 #endif

@@ -152,8 +152,11 @@ final class FrameWorker: FrameExecutor {
                 context.paint()
                 context.setOperatorOver()
             }
-            context.setSource(canvas.background)
-            context.paint()
+            // Over the matte, an opaque background is the matte and a transparent one nothing.
+            if matte == nil || (canvas.background.alpha > 0 && !canvas.background.isOpaque) {
+                context.setSource(canvas.background)
+                context.paint()
+            }
         }
         context.setOperatorOver()
         context.scale(canvas.scale, canvas.scale)
