@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "FileInputTests", dependencies: ["FileInput"]),
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
         .testTarget(name: "LottieTests", dependencies: ["Lottie"]),
-        .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm", "CPNGWriter", "CairoKit"]),
+        .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm", "CPNGWriter", "CVideoFrame", "CairoKit"]),
         .testTarget(name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI", "CCrypto", "CairoKit"]),
         .testTarget(name: "RenderFarmStudioTests", dependencies: ["RenderFarmStudio", "RenderFarm", "MicroHTTP"]),
     ],
