@@ -52,7 +52,7 @@ struct VideoTests {
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let events = result.stderr.split(separator: "\n").filter { $0.contains("\"attempts\"") }
-        #expect(events.filter { $0.contains("\"attempts\":2") && $0.contains("\"index\":3") }.count == 1, "\(events)")
+        #expect(events.filter { $0.contains("\"attempts\":2") && $0.contains("\"frame\":3,") }.count == 1, "\(events)")
         #expect(events.filter { $0.contains("\"attempts\":1") }.count == 7, "\(events)")
         #expect(try Tools.probe(file)["nb_read_frames"] == "8")
     }

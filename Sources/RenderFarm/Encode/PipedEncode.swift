@@ -34,6 +34,7 @@ struct PipedEncode {
         guard FileManager.default.isWritableFile(atPath: folder) else {
             throw .output(.cannotCreate(path: target, reason: "folder \(folder) is missing or not writable"))
         }
+        try ffmpeg.checkEncoder(for: plan.preset)
         let staged = StagedFile(target)
         let temporary = staged.temporaryPath
         let commands = plan.commands(input: .pipe(feed.format), output: temporary, palette: "")

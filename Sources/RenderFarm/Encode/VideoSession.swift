@@ -49,7 +49,6 @@ public enum VideoSession {
         observer: some ProgressObserver = NoProgress()
     ) throws(EncodeError) -> VideoResult {
         let plan = try plan(for: job, options: options)
-        try ffmpeg.checkEncoder(for: options.preset)
         let spec = job.spec
         let frames = job.frames.frames
         let format = options.preset.pipeFormat
