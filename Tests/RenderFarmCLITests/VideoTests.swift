@@ -57,6 +57,29 @@ struct VideoTests {
         #expect(try Tools.probe(file)["nb_read_frames"] == "8")
     }
 
+    @Test("SIGINT mid-video: the frames in flight finish, exit 130, and no video or temporary file is left")
+    func interrupted() throws {
+        let folder = try TemporaryFolder()
+        let gate = try folder.write("", to: "gate")
+        let job = try FailureTests.faultJob(
+            in: folder, params: #"{"waitFrames": [4], "waitWhileFileExists": "\#(gate)"}"#, frames: 8)
+        let run = try Binary.Running([
+            "render", job, "--video", folder.url.appendingPathComponent("v.mp4").path, "--progress", "json",
+            "--plugin-path", Binary.testPluginDirectory, "-j", "1",
+        ])
+        try Binary.waitUntil("frame 3 is sent", running: run) {
+            ((try? String(contentsOf: run.stderrURL, encoding: .utf8)) ?? "").contains("\"frame\":3,")
+        }
+        run.signal(SIGINT)
+        try FileManager.default.removeItem(atPath: gate)
+        let result = run.wait()
+        #expect(result.status == 130, "\(result.stderr)")
+        // Frame 4 was in flight: it finishes and is sent, then nothing more.
+        #expect(result.stderr.contains("interrupted after 5 frames; no video written"), "\(result.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(left == ["job.json"], "\(left)")
+    }
+
     @Test("an ffmpeg that dies while frames are sent is a clear error with its own output, not a SIGPIPE")
     func deadFFmpeg() throws {
         let folder = try TemporaryFolder()
