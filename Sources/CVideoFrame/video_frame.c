@@ -20,14 +20,20 @@ static int16_t fixed(double value) { return (int16_t)(value * 16384.0 + (value <
 static coefficients coefficients_of(rf_yuv_matrix matrix) {
     const double kr = matrix == RF_YUV_BT709 ? 0.2126 : 0.299;
     const double kb = matrix == RF_YUV_BT709 ? 0.0722 : 0.114;
-    const double kg = 1.0 - kr - kb;
     const double ys = 219.0 / 255.0, cs = 224.0 / 255.0;
     const double cb = 2.0 * (1.0 - kb), cr = 2.0 * (1.0 - kr);
-    coefficients c = {
-        fixed(kr * ys), fixed(kg * ys), fixed(kb * ys),
-        fixed(-kr / cb * cs), fixed(-kg / cb * cs), fixed((1.0 - kb) / cb * cs),
-        fixed((1.0 - kr) / cr * cs), fixed(-kg / cr * cs), fixed(-kb / cr * cs),
-    };
+    /* Green takes the rounding, so that grey stays exact: the luma coefficients add up to the
+     * scale of 219/255, the chroma ones to zero (neutral chroma). */
+    coefficients c;
+    c.yr = fixed(kr * ys);
+    c.yb = fixed(kb * ys);
+    c.yg = (int16_t)(fixed(ys) - c.yr - c.yb);
+    c.ur = fixed(-kr / cb * cs);
+    c.ub = fixed((1.0 - kb) / cb * cs);
+    c.ug = (int16_t)(-c.ur - c.ub);
+    c.vr = fixed((1.0 - kr) / cr * cs);
+    c.vb = fixed(-kb / cr * cs);
+    c.vg = (int16_t)(-c.vr - c.vb);
     return c;
 }
 
@@ -226,4 +232,22 @@ int rf_yuv420_convert(const uint8_t *pixels, uint32_t width, uint32_t height, si
     free(padding_row);
     free(scratch);
     return 0;
+}
+
+void rf_alpha_packed_compose(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                             uint32_t alpha_x, uint32_t alpha_y, uint8_t *dst, uint32_t dst_width,
+                             uint32_t dst_height) {
+    const uint32_t black = 0xFF000000u;
+    uint32_t *out = (uint32_t *)(void *)dst;
+    for (size_t i = 0; i < (size_t)dst_width * dst_height; i++) out[i] = black;
+    for (uint32_t j = 0; j < height; j++) {
+        const uint32_t *row = (const uint32_t *)(const void *)(pixels + (size_t)j * stride);
+        uint32_t *colour = out + (size_t)j * dst_width;
+        uint32_t *grey = out + (size_t)(alpha_y + j) * dst_width + alpha_x;
+        for (uint32_t i = 0; i < width; i++) {
+            const uint32_t a = row[i] >> 24;
+            colour[i] = row[i] | black;
+            grey[i] = black | a << 16 | a << 8 | a;
+        }
+    }
 }

@@ -20,7 +20,7 @@ struct EncodePlanTests {
 
     @Test("mp4 is H.264 from yuv420p frames padded to even, BT.709 limited range, with +faststart; no filter graph")
     func mp4() {
-        let arguments = Self.arguments(.mp4, input: .pipe(EncodePreset.mp4.pipeFormat))
+        let arguments = Self.arguments(.mp4, input: .pipe(Self.plan(.mp4).pipeFormat))
         let text = arguments.joined(separator: " ")
         #expect(text.contains("-f rawvideo -pixel_format yuv420p -video_size 752x1334 -framerate 60 -i pipe:0"))
         #expect(text.contains("-c:v libx264 -preset medium -crf 18 -pix_fmt yuv420p -colorspace bt709"))
@@ -32,7 +32,7 @@ struct EncodePlanTests {
 
     @Test("presets with alpha keep it: VP9 yuva420p, ProRes 4444, APNG")
     func alphaPresets() {
-        let webm = Self.arguments(.webmAlpha, input: .pipe(EncodePreset.webmAlpha.pipeFormat))
+        let webm = Self.arguments(.webmAlpha, input: .pipe(Self.plan(.webmAlpha).pipeFormat))
         #expect(webm.joined(separator: " ").contains("-pixel_format yuva420p -video_size 752x1334"))
         #expect(webm.contains("libvpx-vp9") && !webm.contains("-filter_complex"))
         let prores = Self.arguments(.prores4444)
@@ -70,10 +70,12 @@ struct EncodePlanTests {
 
     @Test("each preset's pipe format: YUV for the encoders RenderFarm converts for, RGBA for the graphs")
     func pipeFormats() {
-        #expect(EncodePreset.mp4.pipeFormat == .yuv420p(bt709: true))
-        #expect(EncodePreset.webmAlpha.pipeFormat == .yuva420p && EncodePreset.hevcAlpha.pipeFormat == .yuva420p)
+        #expect(Self.plan(.mp4).pipeFormat == .yuv420p(bt709: true))
+        #expect(Self.plan(.webmAlpha).pipeFormat == .yuva420p && Self.plan(.hevcAlpha).pipeFormat == .yuva420p)
+        #expect(Self.plan(.alphaPacked).pipeFormat == .alphaPacked(Self.plan(.alphaPacked).alphaPackedLayout))
         for preset in EncodePreset.allCases {
-            #expect(preset.pipeFormat.isEncoderFormat == (Self.plan(preset).filterGraph == nil), "\(preset)")
+            let plan = Self.plan(preset)
+            #expect(plan.pipeFormat.isEncoderFormat == (plan.filterGraph == nil), "\(preset)")
         }
         #expect(PipeFormat.yuv420p(bt709: true).frameSize(width: 751, height: 1333) == (752, 1334))
         #expect(PipeFormat.rgba.frameSize(width: 751, height: 1333) == (751, 1333))

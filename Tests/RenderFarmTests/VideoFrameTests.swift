@@ -66,4 +66,18 @@ struct VideoFrameTests {
             }
         }
     }
+
+    @Test("an alpha-packed frame: the colour as stored (premultiplied), the alpha as grey, black around")
+    func alphaPacked() {
+        // 2×1 ARGB32 words: opaque red, and half-transparent white stored premultiplied (0x80808080).
+        let words: [UInt32] = [0xFFFF_0000, 0x8080_8080]
+        let pixels = words.flatMap { word in withUnsafeBytes(of: word) { Array($0) } }
+        var packed = [UInt32](repeating: 0, count: 8 * 2)
+        packed.withUnsafeMutableBytes { destination in
+            rf_alpha_packed_compose(pixels, 2, 1, 8, 4, 1, destination.baseAddress, 8, 2)
+        }
+        let black: UInt32 = 0xFF00_0000
+        #expect(Array(packed[0..<8]) == [0xFFFF_0000, 0xFF80_8080, black, black, black, black, black, black])
+        #expect(Array(packed[8..<16]) == [black, black, black, black, 0xFFFF_FFFF, 0xFF80_8080, black, black])
+    }
 }

@@ -44,6 +44,14 @@ size_t rf_yuv420_frame_size(uint32_t width, uint32_t height, int alpha);
 int rf_yuv420_convert(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
                       rf_pixel_order order, rf_yuv_matrix matrix, int alpha, uint8_t *dst);
 
+/* Lays out an alpha-packed (VAP) frame of dst_width x dst_height ARGB32 pixels in dst: the colour of
+ * the width x height ARGB32 image at (0, 0) as it is stored, premultiplied, which is the colour
+ * composited over black; its alpha as grey (R = G = B = alpha) at (alpha_x, alpha_y); opaque black
+ * everywhere else. Both regions must fit in dst. Thread-safe. */
+void rf_alpha_packed_compose(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                             uint32_t alpha_x, uint32_t alpha_y, uint8_t *dst, uint32_t dst_width,
+                             uint32_t dst_height);
+
 /* Tests: nonzero makes every later conversion use the scalar loop instead of the AVX2 one (the
  * bytes must not change). Not thread-safe; set it before converting. */
 void rf_yuv420_force_scalar(int scalar);

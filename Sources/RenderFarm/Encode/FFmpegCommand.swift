@@ -122,7 +122,7 @@ public struct EncodePlan: Sendable {
     /// by converting to RGBA, so PNGs (RGB or RGBA) and straight RGBA frames meet the same filters.
     var filterGraph: String? {
         switch preset {
-        case .mp4, .webmAlpha, .hevcAlpha:
+        case .mp4, .webmAlpha, .hevcAlpha, .alphaPacked:
             return nil
         case .prores4444:
             return "[0:v]format=rgba,format=yuva444p10le[out]"
@@ -130,8 +130,6 @@ public struct EncodePlan: Sendable {
             return composite + gifStep + "[out]"
         case .apng:
             return "[0:v]format=rgba[out]"
-        case .alphaPacked:
-            return alphaPackedGraph
         }
     }
 

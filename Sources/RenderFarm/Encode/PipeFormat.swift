@@ -11,13 +11,16 @@ public enum PipeFormat: Sendable, Equatable {
     case yuv420p(bt709: Bool)
     /// Planar 4:2:0 with an alpha plane, BT.601 limited range, from straight colour.
     case yuva420p
+    /// Planar 4:2:0, BT.601 limited range, of an alpha-packed (VAP) frame: the colour as stored
+    /// (premultiplied, which is the colour over black) and the alpha as grey, where `layout` says.
+    case alphaPacked(AlphaPackedLayout)
     /// Straight-alpha RGBA, which ffmpeg's filter graph converts (presets with their own graph).
     case rgba
 
     /// ffmpeg's name of the format (`-pixel_format`).
     public var ffmpegName: String {
         switch self {
-        case .yuv420p: "yuv420p"
+        case .yuv420p, .alphaPacked: "yuv420p"
         case .yuva420p: "yuva420p"
         case .rgba: "rgba"
         }
@@ -29,29 +32,36 @@ public enum PipeFormat: Sendable, Equatable {
     /// Whether frames are composited over the matte before they are converted (no alpha kept).
     public var isComposited: Bool { if case .yuv420p = self { true } else { false } }
 
-    /// The size of the frames on the pipe: padded to even numbers for 4:2:0.
+    /// The size of the frames on the pipe for frames of `width × height`: padded to even numbers
+    /// for 4:2:0, or the alpha-packed layout's.
     public func frameSize(width: Int, height: Int) -> (width: Int, height: Int) {
-        isEncoderFormat ? ((width + 1) / 2 * 2, (height + 1) / 2 * 2) : (width, height)
+        switch self {
+        case .yuv420p, .yuva420p: ((width + 1) / 2 * 2, (height + 1) / 2 * 2)
+        case .alphaPacked(let layout): (layout.videoWidth, layout.videoHeight)
+        case .rgba: (width, height)
+        }
     }
 
     /// Bytes of one frame on the pipe.
     func frameBytes(width: Int, height: Int) -> Int {
+        let size = frameSize(width: width, height: height)
         switch self {
-        case .yuv420p: rf_yuv420_frame_size(UInt32(width), UInt32(height), 0)
-        case .yuva420p: rf_yuv420_frame_size(UInt32(width), UInt32(height), 1)
-        case .rgba: width * height * 4
+        case .yuv420p, .alphaPacked: return rf_yuv420_frame_size(UInt32(size.width), UInt32(size.height), 0)
+        case .yuva420p: return rf_yuv420_frame_size(UInt32(size.width), UInt32(size.height), 1)
+        case .rgba: return width * height * 4
         }
     }
 }
 
-extension EncodePreset {
+extension EncodePlan {
     /// The format `render --video` (and `encode`, when it is an encoder format) feeds ffmpeg:
     /// the colour matrix and range each preset's video has always been tagged with.
     public var pipeFormat: PipeFormat {
-        switch self {
+        switch preset {
         case .mp4: .yuv420p(bt709: true)
         case .webmAlpha, .hevcAlpha: .yuva420p
-        case .prores4444, .gif, .apng, .alphaPacked: .rgba
+        case .alphaPacked: .alphaPacked(alphaPackedLayout)
+        case .prores4444, .gif, .apng: .rgba
         }
     }
 }
@@ -66,8 +76,8 @@ extension Color {
 /// Not `Sendable`: it belongs to its worker.
 final class FrameConverter {
     let format: PipeFormat
-    /// Straight RGBA of the current frame, for `.yuva420p`.
-    private var straight: [UInt8] = []
+    /// Straight RGBA of the current frame (`.yuva420p`), or the packed frame (`.alphaPacked`).
+    private var scratch: [UInt8] = []
 
     init(format: PipeFormat) {
         self.format = format
@@ -87,12 +97,20 @@ final class FrameConverter {
                     surface.bytes, UInt32(width), UInt32(height), surface.stride, RF_PIXEL_ARGB32,
                     bt709 ? RF_YUV_BT709 : RF_YUV_BT601, 0, destination)
             case .yuva420p:
-                if straight.count != width * height * 4 { straight = [UInt8](repeating: 0, count: width * height * 4) }
-                status = straight.withUnsafeMutableBufferPointer { rgba in
-                    rf_argb32_to_rgba(surface.bytes, UInt32(width), UInt32(height), surface.stride, rgba.baseAddress)
+                status = withScratch(width * height * 4) { rgba in
+                    rf_argb32_to_rgba(surface.bytes, UInt32(width), UInt32(height), surface.stride, rgba)
                     return rf_yuv420_convert(
-                        rgba.baseAddress, UInt32(width), UInt32(height), width * 4, RF_PIXEL_RGBA, RF_YUV_BT601, 1,
-                        destination)
+                        rgba, UInt32(width), UInt32(height), width * 4, RF_PIXEL_RGBA, RF_YUV_BT601, 1, destination)
+                }
+            case .alphaPacked(let layout):
+                let (packedWidth, packedHeight) = (layout.videoWidth, layout.videoHeight)
+                status = withScratch(packedWidth * packedHeight * 4) { packed in
+                    rf_alpha_packed_compose(
+                        surface.bytes, UInt32(width), UInt32(height), surface.stride, UInt32(layout.alphaFrame.x),
+                        UInt32(layout.alphaFrame.y), packed, UInt32(packedWidth), UInt32(packedHeight))
+                    return rf_yuv420_convert(
+                        packed, UInt32(packedWidth), UInt32(packedHeight), packedWidth * 4, RF_PIXEL_ARGB32,
+                        RF_YUV_BT601, 0, destination)
                 }
             case .rgba:
                 rf_argb32_to_rgba(surface.bytes, UInt32(width), UInt32(height), surface.stride, destination)
@@ -101,5 +119,11 @@ final class FrameConverter {
         }
         guard status == 0 else { throw .drawing("no memory to convert a \(width)×\(height) frame to \(format.ffmpegName)") }
         return frame
+    }
+
+    /// Runs `body` on this converter's scratch memory, grown to `count` bytes.
+    private func withScratch(_ count: Int, _ body: (UnsafeMutablePointer<UInt8>?) -> Int32) -> Int32 {
+        if scratch.count < count { scratch = [UInt8](repeating: 0, count: count) }
+        return scratch.withUnsafeMutableBufferPointer { body($0.baseAddress) }
     }
 }

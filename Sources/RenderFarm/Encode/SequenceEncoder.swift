@@ -66,7 +66,7 @@ public enum SequenceEncoder {
             frameCount: frames.count)
         try plan.checkSupported()
         // Presets with an encoder format get the frames as `render --video` sends them.
-        let format = options.preset.pipeFormat
+        let format = plan.pipeFormat
         if format.isEncoderFormat { return (plan, .pipe(format)) }
         // A contiguous sequence is read with the image2 pattern; any other with a glob, which
         // must then match exactly the manifest's files.
@@ -156,7 +156,8 @@ public enum SequenceEncoder {
         let file = produced.file ?? target
         let (sha256, bytes) = EncodedVideo.checksum(of: file)
         return EncodeResult(
-            file: file, sha256: sha256, bytes: bytes, commands: [produced.command], frames: produced.frames)
+            file: file, sha256: sha256, bytes: bytes, commands: [produced.command], frames: produced.frames,
+            layout: produced.configFile == nil ? nil : plan.alphaPackedLayout, configFile: produced.configFile)
     }
 
     /// A job name as a file name: anything a shell or a path would interpret replaced.

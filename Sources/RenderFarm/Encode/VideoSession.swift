@@ -51,7 +51,7 @@ public enum VideoSession {
         let plan = try plan(for: job, options: options)
         let spec = job.spec
         let frames = job.frames.frames
-        let format = options.preset.pipeFormat
+        let format = plan.pipeFormat
         let matte = format.isComposited ? spec.canvas.background.matte : nil
         let retries = RetryPolicy(retries: spec.retries)
         let encode = PipedEncode(
