@@ -45,7 +45,7 @@ public struct FFmpeg: Sendable {
     }
 
     /// Starts ffmpeg; with `feedsInput`, its standard input is a socket the caller sends frames to
-    /// (`FFmpegProcess.send`).
+    /// (`FFmpegProcess.input`, a `FrameSocket`).
     public func start(_ command: FFmpegCommand, in directory: String, feedsInput: Bool) throws(EncodeError)
         -> FFmpegProcess
     {
