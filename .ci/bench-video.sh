@@ -23,7 +23,7 @@ measure() {
     /usr/bin/time -f "%e %U %S" "$@" 2>&1 > /dev/null | tail -1 | awk '{ printf "%.2f %.2f\n", $1, $2 + $3 }'
 }
 # "median min max" of the numbers on standard input.
-spread() { sort -g | awk '{ v[NR] = $1 } END { printf "%.2f %.2f %.2f", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
+spread() { sort -g | awk '{ v[NR] = $1 } END { printf "%.2f %.2f %.2f\n", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
 
 # bench PRESET JOB FRAMES CODEC-OPTIONS...: one preset's rows.
 bench() {

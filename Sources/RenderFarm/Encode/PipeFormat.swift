@@ -86,39 +86,48 @@ final class FrameConverter {
     /// The bytes of `surface` (flushed) in the pipe format: unpremultiplied at most once, with the
     /// table the PNG writer uses, so that frames read back from PNGs convert to the same bytes.
     func convert(_ surface: ImageSurface) throws(FrameFailure) -> [UInt8] {
-        let (width, height) = (surface.width, surface.height)
-        let count = format.frameBytes(width: width, height: height)
+        let count = format.frameBytes(width: surface.width, height: surface.height)
         var status: Int32 = 0
         let frame = [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
             guard let destination = bytes.baseAddress else { return }
-            switch format {
-            case .yuv420p(let bt709):
-                status = rf_yuv420_convert(
-                    surface.bytes, UInt32(width), UInt32(height), surface.stride, RF_PIXEL_ARGB32,
-                    bt709 ? RF_YUV_BT709 : RF_YUV_BT601, 0, destination)
-            case .yuva420p:
-                status = withScratch(width * height * 4) { rgba in
-                    rf_argb32_to_rgba(surface.bytes, UInt32(width), UInt32(height), surface.stride, rgba)
-                    return rf_yuv420_convert(
-                        rgba, UInt32(width), UInt32(height), width * 4, RF_PIXEL_RGBA, RF_YUV_BT601, 1, destination)
-                }
-            case .alphaPacked(let layout):
-                let (packedWidth, packedHeight) = (layout.videoWidth, layout.videoHeight)
-                status = withScratch(packedWidth * packedHeight * 4) { packed in
-                    rf_alpha_packed_compose(
-                        surface.bytes, UInt32(width), UInt32(height), surface.stride, UInt32(layout.alphaFrame.x),
-                        UInt32(layout.alphaFrame.y), packed, UInt32(packedWidth), UInt32(packedHeight))
-                    return rf_yuv420_convert(
-                        packed, UInt32(packedWidth), UInt32(packedHeight), packedWidth * 4, RF_PIXEL_ARGB32,
-                        RF_YUV_BT601, 0, destination)
-                }
-            case .rgba:
-                rf_argb32_to_rgba(surface.bytes, UInt32(width), UInt32(height), surface.stride, destination)
-            }
+            status = write(surface, to: destination)
             initialized = count
         }
-        guard status == 0 else { throw .drawing("no memory to convert a \(width)×\(height) frame to \(format.ffmpegName)") }
+        guard status == 0 else {
+            throw .drawing(
+                "no memory to convert a \(surface.width)×\(surface.height) frame to \(format.ffmpegName)")
+        }
         return frame
+    }
+
+    /// Writes `surface` in the pipe format to `destination` (`frameBytes`); nonzero when out of memory.
+    private func write(_ surface: ImageSurface, to destination: UnsafeMutablePointer<UInt8>) -> Int32 {
+        let (width, height) = (UInt32(surface.width), UInt32(surface.height))
+        switch format {
+        case .yuv420p(let bt709):
+            return rf_yuv420_convert(
+                surface.bytes, width, height, surface.stride, RF_PIXEL_ARGB32, bt709 ? RF_YUV_BT709 : RF_YUV_BT601,
+                0, destination)
+        case .yuva420p:
+            return withScratch(surface.width * surface.height * 4) { rgba in
+                rf_argb32_to_rgba(surface.bytes, width, height, surface.stride, rgba)
+                return rf_yuv420_convert(
+                    rgba, width, height, surface.width * 4, RF_PIXEL_RGBA, RF_YUV_BT601, 1, destination)
+            }
+        case .alphaPacked(let layout):
+            let (packedWidth, packedHeight) = (UInt32(layout.videoWidth), UInt32(layout.videoHeight))
+            return withScratch(layout.videoWidth * layout.videoHeight * 4) { packed in
+                rf_alpha_packed_compose(
+                    surface.bytes, width, height, surface.stride, UInt32(layout.alphaFrame.x),
+                    UInt32(layout.alphaFrame.y), packed, packedWidth, packedHeight)
+                return rf_yuv420_convert(
+                    packed, packedWidth, packedHeight, layout.videoWidth * 4, RF_PIXEL_ARGB32, RF_YUV_BT601, 0,
+                    destination)
+            }
+        case .rgba:
+            rf_argb32_to_rgba(surface.bytes, width, height, surface.stride, destination)
+            return 0
+        }
     }
 
     /// Runs `body` on this converter's scratch memory, grown to `count` bytes.
