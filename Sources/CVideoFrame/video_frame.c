@@ -41,7 +41,7 @@ static inline uint8_t clamp_byte(int32_t value) { return (uint8_t)(value < 0 ? 0
 
 /* Columns [from, width) of one pair of output rows from two source rows (`width` and `from` even);
  * ro, go, bo locate R, G and B in a pixel. */
-static void convert_rows(const uint8_t *row0, const uint8_t *row1, uint32_t from, uint32_t width,
+static inline __attribute__((always_inline)) void convert_rows(const uint8_t *row0, const uint8_t *row1, uint32_t from, uint32_t width,
                          const coefficients *c, int ro, int go, int bo, uint8_t *y0, uint8_t *y1, uint8_t *u,
                          uint8_t *v) {
     for (uint32_t i = from; i < width; i++) {
@@ -150,7 +150,13 @@ static void convert_pair(const uint8_t *row0, const uint8_t *row1, uint32_t widt
         return;
     }
 #endif
-    convert_rows(row0, row1, 0, width, c, ro, go, bo, y0, y1, u, v);
+    /* Constant offsets for the two orders, so that the compiler vectorises the scalar loop too. */
+    if (ro == 2 && go == 1 && bo == 0)
+        convert_rows(row0, row1, 0, width, c, 2, 1, 0, y0, y1, u, v);
+    else if (ro == 0 && go == 1 && bo == 2)
+        convert_rows(row0, row1, 0, width, c, 0, 1, 2, y0, y1, u, v);
+    else
+        convert_rows(row0, row1, 0, width, c, ro, go, bo, y0, y1, u, v);
 }
 
 size_t rf_yuv420_frame_size(uint32_t width, uint32_t height, int alpha) {
