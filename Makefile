@@ -17,7 +17,7 @@ PACKAGES := pkgconf libcairo2-dev libpng-dev libssl-dev libchipmunk-dev libdefla
             librlottie-dev libmicrohttpd-dev
 # What the hand-off to video and the CI render targets need (the tests run ffmpeg too).
 HANDOFF_PACKAGES := ffmpeg time
-# The Slurm integration test: a one-node cluster on loopback (DESIGN.md §8).
+# The Slurm integration test: a one-node cluster on loopback (RenderFarm article RunningOnACluster, "Slurm").
 SLURM_PACKAGES := slurm-wlm munge
 SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 
@@ -136,7 +136,7 @@ slurm-test: deps slurm-deps $(TEST_PLUGIN)
 	RENDERFARM_SLURM=1 SLURM_CONF=$$dir/slurm.conf RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
 	    $(SWIFT) test --skip-build --filter SlurmIntegrationTests
 
-# The benchmark (README "Performance"): release builds of renderfarm, the plugins, renderfarm-bench
+# The benchmark (RenderFarm article Performance): release builds of renderfarm, the plugins, renderfarm-bench
 # and the C programs it compares with. BENCH_ARGS='--rounds 5' for more rounds.
 BENCH_ARGS ?=
 
@@ -172,7 +172,7 @@ docs: build
 clean:
 	rm -rf .build jobs/out
 
-# ---- Installation and the plugin SDK (README "Writing plugins") ----
+# ---- Installation and the plugin SDK (EffectKit article WritingAPlugin) ----
 #
 # Layout under PREFIX: bin/renderfarm; lib/renderfarm/plugins/*.so (found through the binary's real
 # path, so a symlink to it elsewhere works); lib/renderfarm/swift/ the Swift runtime the binary and the
@@ -243,7 +243,7 @@ SDK_CONFIG ?= debug
 # The shells whose installed completion scripts sdk-test loads.
 SDK_PACKAGES := zsh fish
 
-# ---- RenderFarm Studio (README "Studio", RenderFarm.docc/Studio.md) ----
+# ---- RenderFarm Studio (RenderFarm article Studio) ----
 #
 # The browser test drives Debian's chromium through chromium-driver with Debian's Selenium (Debian's
 # own python3, not a virtual environment's); screenshots of both views go to STUDIO_SHOTS.

@@ -1,5 +1,5 @@
 // swift-tools-version: 6.0
-// The layering follows DESIGN.md §2: C libraries at the bottom, the plugin ABI beside them,
+// The layering (README "Layout"): C libraries at the bottom, the plugin ABI beside them,
 // EffectKit for effect authors, the RenderFarm engine, the CLI, and a one-line executable.
 // Effects are dynamic libraries in plugins/<name>/ and never depend on the engine.
 import PackageDescription

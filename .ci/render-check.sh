@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI render targets (README "CI render targets"):
+# CI render targets (RenderFarm article VideosAndTimelines, "Reference renders in CI"):
 #   render-check.sh check    `make ci-render`: every job in jobs/ at reduced scale, twice; fails when a
 #                            manifest is incomplete, the two runs' frame hashes differ, or a frame differs
 #                            from its reference image in Tests/References/<job>/ beyond the tolerances.

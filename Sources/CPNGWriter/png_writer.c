@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-/* The unpremultiply lookup table (DESIGN.md §8). */
+/* The unpremultiply lookup table (RenderFarm article Performance, "How a frame is made fast"). */
 uint8_t rf_unpremultiply[256][256];
 static pthread_once_t unpremultiply_once = PTHREAD_ONCE_INIT;
 

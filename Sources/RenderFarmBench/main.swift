@@ -1,6 +1,6 @@
 import Foundation
 
-// renderfarm-bench [--quick] [--rounds N]: see Bench.swift and README "Performance".
+// renderfarm-bench [--quick] [--rounds N]: see Bench.swift and the RenderFarm article Performance.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 var rounds = quick ? 1 : 3

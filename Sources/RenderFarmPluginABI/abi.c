@@ -10,3 +10,5 @@ _Static_assert(offsetof(rf_plugin, flags) >= offsetof(rf_plugin, destroy) + size
 _Static_assert(sizeof(rf_color) == 4 * sizeof(double), "rf_param_colors fills rf_color as four doubles");
 _Static_assert(offsetof(rf_plugin, create_with_plugin) >= offsetof(rf_plugin, flags) + sizeof(uint32_t),
                "create_with_plugin and plugin_data come after flags");
+_Static_assert(offsetof(rf_plugin, prepare) >= offsetof(rf_plugin, plugin_data) + sizeof(const void *),
+               "prepare and frame_key come after plugin_data");

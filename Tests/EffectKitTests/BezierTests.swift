@@ -2,20 +2,22 @@ import Testing
 
 @testable import EffectKit
 
-/// SEMANTICS §3.7 heart path: W = 36, H = 667, centre (300, 600), dir = +1, end.y = H/6 + 100, x = −48.
+/// The heart path of EffectKit article KeyframePaths ("Test vectors"): W = 36, H = 667, centre (300, 600),
+/// dir = +1, end.y = H/6 + 100, x = −48.
 private enum Heart {
     static let endY = 667.0 / 6 + 100  // 211.1667, kept exact so the length matches to 1e-5
     static let curve = CubicBezier(Point(300, 600), Point(252, 667 - endY), Point(396, endY), Point(340, endY))
     static let length = 404.745420
 }
 
-/// SEMANTICS §3.7 parabola: S = (60, 300), C = (60 + 0.3·190, 300 − 150), E = (250, 500).
+/// The parabola of EffectKit article KeyframePaths ("Test vectors"): S = (60, 300),
+/// C = (60 + 0.3·190, 300 − 150), E = (250, 500).
 private enum Parabola {
     static let curve = QuadraticBezier(Point(60, 300), Point(117, 150), Point(250, 500))
     static let length = 359.308956
 }
 
-/// One row of a §3.7 table: progress u, (A) position, (B) parameter and position.
+/// One row of a KeyframePaths test-vector table: progress u, (A) position, (B) parameter and position.
 private struct PathVector: Sendable, CustomTestStringConvertible {
     let u: Double
     let bezier: Point
@@ -36,7 +38,7 @@ private let parabolaVectors = [
     PathVector(u: 0.75, bezier: Point(188.250, 356.250), pacedT: 0.868697, paced: Point(216.384, 416.708)),
 ]
 
-@Suite("Bezier paths and arc length (SEMANTICS §3.4, §3.7, §7)")
+@Suite("Bezier paths and arc length (KeyframePaths)")
 struct BezierTests {
     @Test("heart (A): position = B(u) to 1e-3", arguments: heartVectors)
     fileprivate func heartBezier(_ vector: PathVector) {

@@ -2,8 +2,9 @@ import Testing
 
 @testable import EffectKit
 
-/// SEMANTICS §5.4: one item dropped from rest, its bottom 50 pt above the edge, g = 1000 pt/s², e = 0.6,
-/// threshold 100 pt/s. The simulation is recorded at every step, so an event is seen within one step.
+/// EffectKit article UIKitDynamics, "Test vectors": one item dropped from rest, its bottom 50 pt above the edge,
+/// g = 1000 pt/s², e = 0.6, threshold 100 pt/s. The simulation is recorded at every step, so an event is seen
+/// within one step.
 private enum Drop {
     static let edge = 500.0
     static let side = 40.0
@@ -35,7 +36,7 @@ private enum Drop {
     }
 }
 
-/// One row of the §5.4 table.
+/// One row of the UIKitDynamics test-vector table.
 private struct Impact: Sendable, CustomTestStringConvertible {
     let index: Int
     let time: Double
@@ -52,9 +53,9 @@ private let impacts = [
 
 private let bodies: [PhysicsBody] = [.box(Size(width: Drop.side, height: Drop.side)), .circle(diameter: Drop.side)]
 
-@Suite("Physics bounce (SEMANTICS §5.4, Decisions table)")
+@Suite("Physics bounce (UIKitDynamics)")
 struct PhysicsBounceTests {
-    @Test("impacts within one time step and 1 % of §5.4, with the §5.4 speeds out (1 %)", arguments: impacts)
+    @Test("impacts within one time step and 1 % of the test vectors, with their speeds out (1 %)", arguments: impacts)
     fileprivate func impactTimes(_ expected: Impact) throws {
         for body in bodies {
             let events = try Drop.events(body)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import EffectKit
 
-/// One row of the SEMANTICS §4.5 table: x(t) for v = 0.8 (the blog) and v = 0.
+/// One row of the test-vector table of EffectKit article Springs: x(t) for v = 0.8 (the blog) and v = 0.
 private struct SpringVector: Sendable, CustomTestStringConvertible {
     let t: Double
     let blog: Double
@@ -40,9 +40,9 @@ private func peak(of spring: SpringCurve) -> (t: Double, value: Double) {
     return (t, spring.value(at: t))
 }
 
-@Suite("SpringCurve (SEMANTICS §4)")
+@Suite("SpringCurve (Springs)")
 struct SpringCurveTests {
-    @Test("v = 0.8: ω0 = 21.857103, k = 477.7330, c = 26.2285 (§4.5)")
+    @Test("v = 0.8: ω0 = 21.857103, k = 477.7330, c = 26.2285")
     func blogParameters() {
         #expect(abs(blogSpring.omega0 - 21.857103) < 5e-7)
         #expect(abs(blogSpring.stiffness - 477.7330) < 5e-5)
@@ -52,14 +52,14 @@ struct SpringCurveTests {
         #expect(blogSpring.duration == 0.5)
     }
 
-    @Test("v = 0: ω0 = 22.066911, k = 486.9485, c = 26.4803 (§4.5)")
+    @Test("v = 0: ω0 = 22.066911, k = 486.9485, c = 26.4803")
     func stillParameters() {
         #expect(abs(stillSpring.omega0 - 22.066911) < 5e-7)
         #expect(abs(stillSpring.stiffness - 486.9485) < 5e-5)
         #expect(abs(stillSpring.dampingCoefficient - 26.4803) < 5e-5)
     }
 
-    @Test("x(t) matches the §4.5 table to 1e-4", arguments: springVectors)
+    @Test("x(t) matches the Springs test vectors to 1e-4", arguments: springVectors)
     fileprivate func table(_ vector: SpringVector) {
         #expect(abs(blogSpring.value(at: vector.t) - vector.blog) < 1e-4)
         #expect(abs(stillSpring.value(at: vector.t) - vector.still) < 1e-4)
@@ -75,7 +75,7 @@ struct SpringCurveTests {
         #expect(abs(still.t - 0.1780) < 5e-5)
     }
 
-    @Test("x is 1.000472 just before 0.5 s, then snaps to exactly 1 (§4.5)")
+    @Test("x is 1.000472 just before 0.5 s, then snaps to exactly 1")
     func snap() {
         #expect(abs(blogSpring.value(at: 0.5.nextDown) - 1.000472) < 1e-6)
         #expect(abs(stillSpring.value(at: 0.5.nextDown) - 1.000539) < 1e-6)
@@ -92,7 +92,7 @@ struct SpringCurveTests {
         #expect(abs(stillSpring.value(at: h) / h) < 1e-3)
     }
 
-    @Test("the oscillation envelope is 1e-3 at t = duration (Framer converter, §4.4)")
+    @Test("the oscillation envelope is 1e-3 at t = duration (Framer converter)")
     func envelope() {
         let zeta = blogSpring.dampingRatio
         let omega = blogSpring.omega0
@@ -116,7 +116,7 @@ struct SpringCurveTests {
         #expect(SpringCurve.uiKitDefault.omega0 == blogSpring.omega0)
     }
 
-    @Test("clamping: ζ > 1 is critical, durations are kept within 0.01…10 s (§4.4)")
+    @Test("clamping: ζ > 1 is critical, durations are kept within 0.01…10 s")
     func clamping() {
         let critical = SpringCurve(duration: 0.5, damping: 2, velocity: 0)
         #expect(critical.dampingRatio == 1)
@@ -130,7 +130,7 @@ struct SpringCurveTests {
         #expect(SpringCurve(duration: 0.5, damping: 0, velocity: 0).dampingRatio > 0)
     }
 
-    @Test("the overdamped closed form satisfies x(0) = 0 and x'(0) = v0 (§4.3)")
+    @Test("the overdamped closed form satisfies x(0) = 0 and x'(0) = v0")
     func overdampedClosedForm() {
         let h = 1e-7
         let x0 = SpringCurve.closedForm(t: 0, omega0: 10, dampingRatio: 2, velocity: 3)

@@ -2,7 +2,7 @@ import Testing
 
 @testable import EffectKit
 
-/// SEMANTICS §2.3: WebKit algorithm, eps 1e-7, double.
+/// EffectKit article TimingFunctions, "Test vectors": WebKit algorithm, eps 1e-7, double.
 private struct TimingVector: Sendable, CustomTestStringConvertible {
     let name: String
     let x: Double
@@ -22,9 +22,9 @@ private let timingVectors: [TimingVector] = timingTable.flatMap { row in
     zip(TimingFunction.names, row.values).map { TimingVector(name: $0.0, x: row.x, expected: $0.1) }
 }
 
-@Suite("TimingFunction (SEMANTICS §2)")
+@Suite("TimingFunction (TimingFunctions)")
 struct TimingFunctionTests {
-    @Test("matches the SEMANTICS §2.3 table to 1e-6", arguments: timingVectors)
+    @Test("matches the TimingFunctions test vectors to 1e-6", arguments: timingVectors)
     fileprivate func table(_ vector: TimingVector) throws {
         let function = try #require(TimingFunction(name: vector.name))
         #expect(abs(function(vector.x) - vector.expected) < 1e-6)
@@ -35,7 +35,7 @@ struct TimingFunctionTests {
         #expect(abs(TimingFunction.easeInEaseOut(0.25) - 0.129162) < 1e-6)
     }
 
-    @Test("the §2.1 constants have the documented control points")
+    @Test("the named curves have the documented control points")
     func constants() {
         #expect(TimingFunction.linear == TimingFunction(0, 0, 1, 1))
         #expect(TimingFunction.easeIn == TimingFunction(0.42, 0, 1, 1))
@@ -68,7 +68,7 @@ struct TimingFunctionTests {
         }
     }
 
-    @Test("x outside [0, 1] extrapolates with the end gradients (§2.2)")
+    @Test("x outside [0, 1] extrapolates with the end gradients")
     func extrapolation() {
         #expect(TimingFunction.default(-0.5) == -0.5 * (0.1 / 0.25))
         #expect(abs(TimingFunction.default(1.5) - 1) < 1e-12)  // end gradient (1 − 1)/(0.25 − 1) = 0

@@ -10,6 +10,9 @@
  * `crashFrames`, `abortFrames` and `hangFrames` make the chosen frames segfault, abort or never
  * return, for the crash-containment tests (`render --isolate`). `waitFrames` wait while the file
  * `waitWhileFileExists` exists, so a test holds a render in the middle for as long as it needs.
+ * `holdFrames` N > 0 keeps the square's colour for N frames and reports frame keys (ABI
+ * `frame_key`), `markFrames` draws chosen frames red, and `prepareLog` names a file that
+ * `prepare` appends "FIRST LAST" to: the frame-key, reuse and incremental re-render tests.
  */
 #include <cairo.h>
 #include <math.h>
@@ -22,6 +25,8 @@
 
 #include "renderfarm_plugin.h"
 
+#include <stdint.h>
+
 #define MAX_FRAMES 100000
 enum { FAULT_SEGV = 2, FAULT_ABORT = 3, FAULT_HANG = 4, FAULT_WAIT = 5 };
 
@@ -33,6 +38,9 @@ typedef struct faults {
     double delay_ms;
     char *marker;            /* non-NULL: chosen frames fail only while this file exists */
     char *gate;              /* non-NULL: waitFrames wait while this file exists */
+    double hold;             /* > 0: the colour changes every `hold` frames, and frames have keys */
+    unsigned char *marked;   /* 1 for frames drawn red */
+    char *prepare_log;       /* non-NULL: prepare appends "first last" here */
 } faults;
 
 static const rf_param parameters[] = {
@@ -48,6 +56,10 @@ static const rf_param parameters[] = {
     { "waitFrames", RF_PARAM_NUMBER_LIST, "[]", 0, MAX_FRAMES - 1, NULL,
       "frames whose render waits while waitWhileFileExists exists", 0 },
     { "waitWhileFileExists", RF_PARAM_STRING, "\"\"", 0, 0, NULL, "the file waitFrames wait for to go", 0 },
+    { "holdFrames", RF_PARAM_INTEGER, "0", 0, MAX_FRAMES, NULL,
+      "keep each colour for N frames and report frame keys (0: no keys)", 0 },
+    { "markFrames", RF_PARAM_NUMBER_LIST, "[]", 0, MAX_FRAMES - 1, NULL, "frames drawn red", 0 },
+    { "prepareLog", RF_PARAM_STRING, "\"\"", 0, 0, NULL, "prepare appends \"FIRST LAST\" to this file", 0 },
 };
 
 static int create(const rf_create_args *args, const rf_context *ctx, void **out, char *err, size_t errlen) {
@@ -79,6 +91,12 @@ static int create(const rf_create_args *args, const rf_context *ctx, void **out,
         for (size_t i = 0; i < count && i < 1024; i++) f->fail[(int)frames[i]] = faults_by_name[kind].fault;
     }
     args->access->number(args->params, "failAttempts", &f->fail_attempts);
+    args->access->number(args->params, "holdFrames", &f->hold);
+    f->marked = calloc(MAX_FRAMES, 1);
+    count = f->marked ? args->access->numbers(args->params, "markFrames", frames, 1024) : 0;
+    for (size_t i = 0; i < count && i < 1024; i++) f->marked[(int)frames[i]] = 1;
+    const char *log = args->access->string(args->params, "prepareLog");
+    if (log && log[0]) f->prepare_log = strdup(log);
     args->access->number(args->params, "delayMs", &f->delay_ms);
     const char *gate = args->access->string(args->params, "waitWhileFileExists");
     if (gate && gate[0]) f->gate = strdup(gate);
@@ -120,15 +138,46 @@ static int render(void *instance, cairo_t *cr, const rf_frame *frame, char *err,
             return RF_ERROR_RENDER;
         }
     }
-    double shade = (frame->index % 50) / 50.0;
-    cairo_set_source_rgba(cr, shade, 0.4, 1 - shade, 1);
+    uint32_t step = f->hold > 0 ? frame->index / (uint32_t)f->hold : frame->index;
+    double shade = (step % 50) / 50.0;
+    if (f->marked && frame->index < MAX_FRAMES && f->marked[frame->index])
+        cairo_set_source_rgba(cr, 1, 0, 0, 1);
+    else
+        cairo_set_source_rgba(cr, shade, 0.4, 1 - shade, 1);
     cairo_rectangle(cr, f->width / 4, f->height / 4, f->width / 2, f->height / 2);
     cairo_fill(cr);
     return RF_OK;
 }
 
+static int prepare(void *instance, uint32_t first, uint32_t last, char *err, size_t errlen) {
+    faults *f = instance;
+    (void)err;
+    (void)errlen;
+    if (f->prepare_log) {
+        FILE *log = fopen(f->prepare_log, "a");
+        if (log) {
+            fprintf(log, "%u %u\n", first, last);
+            fclose(log);
+        }
+    }
+    return RF_OK;
+}
+
+/* What render draws: the colour step, or red. */
+static int frame_key(void *instance, const rf_frame *frame, uint8_t *key) {
+    faults *f = instance;
+    if (f->hold <= 0) return RF_ERROR_UNSUPPORTED;
+    int red = f->marked && frame->index < MAX_FRAMES && f->marked[frame->index];
+    uint64_t step = red ? UINT64_MAX : (frame->index / (uint32_t)f->hold) % 50;
+    memset(key, 0, RF_FRAME_KEY_SIZE);
+    memcpy(key, &step, sizeof(step));
+    return RF_OK;
+}
+
 static void destroy(void *instance) {
     faults *f = instance;
+    free(f->marked);
+    free(f->prepare_log);
     free(f->fail);
     free(f->attempts);
     free(f->marker);
@@ -150,6 +199,8 @@ static const rf_plugin descriptor = {
     .render = render,
     .trace = NULL,
     .destroy = destroy,
+    .prepare = prepare,
+    .frame_key = frame_key,
 };
 
 const rf_plugin *rf_plugin_main(uint32_t host_abi_version) {

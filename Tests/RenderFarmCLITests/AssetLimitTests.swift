@@ -44,7 +44,8 @@ enum HeaderOnlyPNG {
     }
 }
 
-/// Image assets are checked from their PNG header before anything is decoded (README, "Reliability").
+/// Image assets are checked from their PNG header before anything is decoded (RenderFarm article
+/// JobFileReference, "Files a job names").
 @Suite("Image asset limits")
 struct AssetLimitTests {
     @Test(

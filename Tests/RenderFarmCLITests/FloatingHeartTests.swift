@@ -63,7 +63,7 @@ struct FloatingHeartTests {
         #expect(directions == [-1, 1])
     }
 
-    @Test("bloom, fade and travel follow SEMANTICS §4.5 and §8 over one heart's life")
+    @Test("bloom, fade and travel follow FloatingHeartMotion over one heart's life")
     func timeline() throws {
         let folder = try TemporaryFolder()
         let frames = try Self.trace(
@@ -73,7 +73,7 @@ struct FloatingHeartTests {
         let byFrame = frames.map { $0.first }
         #expect(byFrame[0] == nil, "no heart before its spawn time")
         let bloom = byFrame[1...3].map { $0?["scale"] as? Double ?? -1 }
-        // scale(t) = x_spring(t − spawn): 0 at spawn, x(0.1) = 0.8609, x(0.2) = 1.0859 (§4.5, v = 0.8)
+        // scale(t) = x_spring(t − spawn): 0 at spawn, x(0.1) = 0.8609, x(0.2) = 1.0859 (article Springs, v = 0.8)
         #expect(abs(bloom[0]) < 1e-9)
         #expect(abs(bloom[1] - 0.8609) < 1e-3)
         #expect(abs(bloom[2] - 1.0859) < 1e-3)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// What keeps an output folder trustworthy: its state while rendering, locks, plugin identity,
-/// and crashing plugins contained (README "Reliability").
+/// and crashing plugins contained (RenderFarm article OutputFolder).
 @Suite("Output you can trust: folder state, locks, plugin identity, crash containment")
 struct OutputTrustTests {
     static let plugins = ["--plugin-path", Binary.testPluginDirectory]

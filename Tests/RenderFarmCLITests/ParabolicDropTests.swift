@@ -2,10 +2,10 @@ import CairoKit
 import Foundation
 import Testing
 
-/// The SEMANTICS §3.7 parabola as a job: start centre S = (60, 300) (item 20 pt tall, so its top is 290 and the
-/// control point 140 above it is at y = 150), target centre x 250 (+ 3k), top edge y = 500. Items whose random
-/// deviation is 0 get exactly S, C = (117, 150), E = (250, 500). 100 fps puts frames on u = 0.25, 0.5, 0.75
-/// for all three durations (0.60, 0.64, 0.68 s).
+/// The parabola of EffectKit article ParabolicDropMotion ("Test vectors") as a job: start centre S = (60, 300)
+/// (item 20 pt tall, so its top is 290 and the control point 140 above it is at y = 150), target centre x 250
+/// (+ 3k), top edge y = 500. Items whose random deviation is 0 get exactly S, C = (117, 150), E = (250, 500).
+/// 100 fps puts frames on u = 0.25, 0.5, 0.75 for all three durations (0.60, 0.64, 0.68 s).
 private func parabolaJob(sampling: String, stagger: Double = 0.1, duration: Double = 2, extra: String = "") -> String {
     """
     { "seed": 3, "canvas": {"width": 375, "height": 667, "scale": 1}, "fps": 100, "duration": \(duration),
@@ -15,7 +15,7 @@ private func parabolaJob(sampling: String, stagger: Double = 0.1, duration: Doub
     """
 }
 
-/// One row of the §3.7 parabola table.
+/// One row of the parabola table (EffectKit article KeyframePaths).
 private struct ParabolaVector: Sendable, CustomTestStringConvertible {
     let u: Double
     let bezier: (Double, Double)
@@ -29,7 +29,7 @@ private let vectors = [
     ParabolaVector(u: 0.75, bezier: (188.250, 356.250), paced: (216.384, 416.708)),
 ]
 
-/// The physics defaults the tests rely on (SEMANTICS Decisions table).
+/// The physics defaults the tests rely on (EffectKit article UIKitDynamics).
 private enum PhysicsDefaults {
     static let timestep = 1.0 / 240
 }
@@ -40,7 +40,7 @@ private func quadratic(_ p: [(x: Double, y: Double)], _ u: Double) -> (x: Double
     return (s * s * p[0].x + 2 * s * u * p[1].x + u * u * p[2].x, s * s * p[0].y + 2 * s * u * p[1].y + u * u * p[2].y)
 }
 
-@Suite("parabolic-drop traced against SEMANTICS §3.7 and the seed")
+@Suite("parabolic-drop traced against ParabolicDropMotion and the seed")
 struct ParabolicDropTests {
     @Test("every item's plan follows the seed: S, C = (S.x + 0.3·distance, top − arc), E on the top edge")
     func plans() throws {
@@ -61,17 +61,17 @@ struct ParabolicDropTests {
         #expect(durations == [0.6, 0.64, 0.68])
     }
 
-    @Test("bezier sampling: positions are B(u), and the §3.7 (A) vectors to 1e-3", arguments: vectors)
+    @Test("bezier sampling: positions are B(u), and the KeyframePaths bezier vectors to 1e-3", arguments: vectors)
     fileprivate func bezier(_ vector: ParabolaVector) throws {
         try checkVector(sampling: "bezier", vector.u, expected: vector.bezier)
     }
 
-    @Test("paced sampling: the §3.7 (B) arc-length vectors to 0.01 pt", arguments: vectors)
+    @Test("paced sampling: the KeyframePaths paced vectors to 0.01 pt", arguments: vectors)
     fileprivate func paced(_ vector: ParabolaVector) throws {
         try checkVector(sampling: "paced", vector.u, expected: vector.paced, tolerance: 0.01)
     }
 
-    /// Checks every item whose path is the §3.7 one at the frame where its progress is `u`.
+    /// Checks every item whose path is the test-vector one at the frame where its progress is `u`.
     private func checkVector(
         sampling: String, _ u: Double, expected: (Double, Double), tolerance: Double = 1e-3
     ) throws {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// SEMANTICS §5.4 as a job: a 40 pt box whose bottom is 50 pt above a boundary at y = 500, traced at 240 fps
-/// (one frame per physics step).
+/// The drop of EffectKit article UIKitDynamics ("Test vectors") as a job: a 40 pt box whose bottom is 50 pt
+/// above a boundary at y = 500, traced at 240 fps (one frame per physics step).
 private let dropJob = """
     { "canvas": {"width": 375, "height": 667, "scale": 1}, "fps": 240, "duration": 2,
       "layers": [ { "effect": "physics-bounce", "params": {
@@ -12,7 +12,7 @@ private let dropJob = """
 
 @Suite("physics-bounce through `renderfarm trace`")
 struct PhysicsBounceCLITests {
-    @Test("traced impacts and apexes match SEMANTICS §5.4; the item never sinks into the edge")
+    @Test("traced impacts and apexes match the UIKitDynamics test vectors; the item never sinks into the edge")
     func bounceVectors() throws {
         let folder = try TemporaryFolder()
         let lines = try Trace.run(try folder.write(dropJob, to: "drop.json"))

@@ -2,7 +2,7 @@ import CairoKit
 import Foundation
 import Testing
 
-/// Killed renders lose nothing and re-runs do only what is left (DESIGN.md §5, §7).
+/// Killed renders lose nothing and re-runs do only what is left (RenderFarm article OutputFolder).
 @Suite("Crash safety and resume", .serialized)
 struct ResumeTests {
     static let job = "jobs/live-hearts.json"

@@ -20,7 +20,7 @@ struct JobValidationTests {
         }
     }
 
-    @Test("a minimal job gets every default of DESIGN.md §4")
+    @Test("a minimal job gets every default of the job file reference")
     func defaults() throws {
         let spec = try decode(#"{"duration": 2, "layers": [{"effect": "floating-heart"}]}"#)
         #expect(spec.version == 1)

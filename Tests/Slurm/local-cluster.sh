@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A single-node Slurm cluster on loopback, for the integration tests (DESIGN.md §8).
+# A single-node Slurm cluster on loopback, for the integration tests (RenderFarm article RunningOnACluster, "Slurm").
 #
 #   Tests/Slurm/local-cluster.sh start    start munged (unless one answers), slurmctld and slurmd;
 #                                         prints the state folder (holding slurm.conf) on stdout

@@ -1,7 +1,7 @@
 import EffectKit
 
 /// The live-stream "like" heart of the first seed: a heart that blooms with a UIView spring,
-/// travels along a random cubic Bezier and fades out (SEMANTICS.md §0, §2–§4, §8.1).
+/// travels along a random cubic Bezier and fades out (EffectKit article FloatingHeartMotion).
 struct FloatingHeart: Effect {
     static let descriptor = EffectDescriptor(
         id: "floating-heart",
@@ -45,7 +45,7 @@ struct FloatingHeart: Effect {
         ]
     )
 
-    /// How the fade-out combines with the bloom's fade-in (SEMANTICS.md §4.5).
+    /// How the fade-out combines with the bloom's fade-in (EffectKit article FloatingHeartMotion, "Timeline").
     enum Fade: String, CaseIterable, Sendable {
         case replace, additive
     }

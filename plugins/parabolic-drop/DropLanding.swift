@@ -1,12 +1,11 @@
 import EffectKit
 
-/// `onLand: "bounce"`: the seed's `addBehaviour` after the drop. Each item enters the physics when it lands,
-/// at the landing point with the drop's arrival velocity, its centre raised so it rests on (not in) the
-/// target's top edge (Decisions table), under the physics-bounce defaults: gravity 1000 pt/s² down, the
-/// edge as the only barrier (elasticity 0, friction 0.5), items with elasticity 0.6 and friction 0.5 that
-/// collide with each other and do not rotate. An item whose flight runs into an item already in the world
-/// enters the physics at that moment instead, with its flight velocity, so it hits the pile rather than
-/// landing inside it.
+/// `onLand: "bounce"`: the seed's `addBehaviour` after the drop. Each item enters the physics when it lands, at the
+/// landing point with the drop's arrival velocity, its centre raised so it rests on (not in) the target's top edge
+/// (EffectKit article ParabolicDropMotion), under the physics-bounce defaults: gravity 1000 pt/s² down, the edge as
+/// the only barrier (elasticity 0, friction 0.5), items with elasticity 0.6 and friction 0.5 that collide with each
+/// other and do not rotate. An item whose flight runs into an item already in the world enters the physics at that
+/// moment instead, with its flight velocity, so it hits the pile rather than landing inside it.
 struct DropLanding: Sendable {
     let recording: PhysicsRecording
 

@@ -20,7 +20,7 @@ struct DropGeometry: Sendable {
 /// Everything random about one dropped item, drawn once in `create` from the item's own seed, in the order
 /// the seed draws it: the deviation, then the duration (then, for a start rect, where in it).
 struct DropPlan: Sendable {
-    /// `arc4random() % 5 * 3`: the random part of the deviation (SEMANTICS "Parabolic drop").
+    /// `arc4random() % 5 * 3`: the random part of the deviation (EffectKit article ParabolicDropMotion).
     static let deviationChoices: UInt32 = 5
     static let deviationStep = 3.0
     /// `.6 + ((arc4random() % 3) * 0.04)`: the keyframe animation's duration in seconds.
@@ -61,7 +61,8 @@ struct DropPlan: Sendable {
     /// Layer time at which the item reaches the target's top edge.
     var landing: Double { start + duration }
 
-    /// The progress u = (t − start) / duration, clamped to [0, 1] (linear timing, SEMANTICS §8.2).
+    /// The progress u = (t − start) / duration, clamped to [0, 1] (linear timing; EffectKit article
+    /// ParabolicDropMotion, "Timeline").
     func progress(at time: Double) -> Double { min(max((time - start) / duration, 0), 1) }
 
     /// The item's centre at layer time `time` (held at the end afterwards: fill mode forwards).

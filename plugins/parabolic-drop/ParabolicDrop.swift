@@ -1,8 +1,8 @@
 import EffectKit
 
 /// The second seed's drop: items fly one after another along a quadratic Bezier into a target rect, then
-/// hold there or bounce on its top edge under the bounce effect's physics (SEMANTICS.md "Parabolic drop",
-/// §3, §5, §8.2).
+/// hold there or bounce on its top edge under the bounce effect's physics (EffectKit article
+/// ParabolicDropMotion).
 struct ParabolicDrop: Effect {
     static let descriptor = EffectDescriptor(
         id: "parabolic-drop",
@@ -56,7 +56,7 @@ struct ParabolicDrop: Effect {
         ]
     )
 
-    /// What happens when an item reaches the target (the Decisions table's `onLand`).
+    /// What happens when an item reaches the target (`onLand`, EffectKit article ParabolicDropMotion).
     enum LandingMode: String, CaseIterable, Sendable {
         case stop, bounce
     }

@@ -1,7 +1,7 @@
 import EffectKit
 
 /// UIKit Dynamics in the seed's configuration: items under gravity that bounce on boundary segments and on
-/// each other (SEMANTICS.md §5, §8.3, Decisions table), simulated once with Chipmunk2D in `create`.
+/// each other (EffectKit articles PhysicsBounceMotion, UIKitDynamics), simulated once with Chipmunk2D in `create`.
 struct PhysicsBounce: Effect {
     static let descriptor = EffectDescriptor(
         id: "physics-bounce",

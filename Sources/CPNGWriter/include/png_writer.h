@@ -6,7 +6,7 @@
  * premultiplied. Output is a complete PNG file in memory: straight-alpha RGBA, or RGB when every
  * pixel is opaque (smaller and faster to encode).
  *
- * Two paths, chosen by the row filter (README "Performance" has the figures):
+ * Two paths, chosen by the row filter (RenderFarm article Performance has the figures):
  * - RF_PNG_FILTER_NONE: the rows are converted into one buffer and compressed in one call, by
  *   libdeflate at level 0 and 1 (faster than zlib on most frames) or by zlib otherwise, and the
  *   PNG chunks are written here. libdeflate 1.14's level 1 is about twice as slow as zlib on long
@@ -27,7 +27,7 @@ extern "C" {
 
 /* Row filters, as libpng's PNG_FILTER_* bit sets (re-exported: Swift cannot import them). */
 typedef enum rf_png_filter {
-    RF_PNG_FILTER_NONE = 0,     /* fastest; DESIGN.md §8 */
+    RF_PNG_FILTER_NONE = 0,     /* fastest; RenderFarm article Performance */
     RF_PNG_FILTER_SUB = 1,
     RF_PNG_FILTER_UP = 2,
     RF_PNG_FILTER_PAETH = 3,

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Arc length of Bezier curves by adaptive Gauss–Legendre quadrature of the speed |B'(t)| (SEMANTICS §7).
+/// Arc length of Bezier curves by adaptive Gauss–Legendre quadrature of the speed |B'(t)| (<doc:KeyframePaths>).
 public enum ArcLength {
-    /// Gauss–Legendre order per interval; the sample heart gives −7.2e-5 with n = 16 on [0, 1] (SEMANTICS §7).
+    /// Gauss–Legendre order per interval; the sample heart of <doc:KeyframePaths> gives −7.2e-5 with n = 16.
     static let order = 16
     /// Deepest subdivision level (intervals of 2⁻³⁰ in t); only reached next to a cusp where B' vanishes.
     static let maxDepth = 30
@@ -11,7 +11,7 @@ public enum ArcLength {
     static let rule: (nodes: [Double], weights: [Double]) = legendreRule(order: order)
 
     /// The length of the curve: GL-n on an interval is compared with GL-n on both halves,
-    /// subdividing while they differ by more than the tolerance (SEMANTICS §7).
+    /// subdividing while they differ by more than the tolerance (<doc:KeyframePaths>).
     public static func length(of curve: some BezierCurve, tolerance: Double = 1e-9) -> Double {
         let whole = gauss(curve, from: 0, to: 1)
         return adaptive(curve, from: 0, to: 1, whole: whole, tolerance: max(tolerance, 0), depth: 0)
@@ -36,7 +36,7 @@ public enum ArcLength {
             + adaptive(curve, from: mid, to: b, whole: right, tolerance: tolerance / 2, depth: depth + 1)
     }
 
-    /// `(b−a)/2 · Σ wᵢ σ((b−a)/2·xᵢ + (a+b)/2)` with σ = |B'| (SEMANTICS §7).
+    /// `(b−a)/2 · Σ wᵢ σ((b−a)/2·xᵢ + (a+b)/2)` with σ = |B'| (<doc:KeyframePaths>).
     static func gauss(_ curve: some BezierCurve, from a: Double, to b: Double) -> Double {
         let half = (b - a) / 2
         let centre = (a + b) / 2
@@ -78,8 +78,8 @@ public enum ArcLength {
     }
 }
 
-/// Uniform-t table of cumulative chord lengths for constant-speed sampling (SEMANTICS §7 "cheaper per-frame
-/// alternative"), built once per animation.
+/// Uniform-t table of cumulative chord lengths for constant-speed sampling (<doc:KeyframePaths>, "Constant speed:
+/// the arc-length table"), built once per animation.
 public struct ArcLengthTable: Sendable {
     /// Cumulative chord length at t = i / (count − 1); the first entry is 0.
     let cumulative: [Double]
@@ -100,7 +100,7 @@ public struct ArcLengthTable: Sendable {
         self.cumulative = cumulative
     }
 
-    /// The polyline length (slightly below the true length: relative error O(1/N²), SEMANTICS §7).
+    /// The polyline length (slightly below the true length: relative error O(1/N²), <doc:KeyframePaths>).
     public var length: Double { cumulative[cumulative.count - 1] }
 
     /// The parameter t with s(t) ≈ u·L, linearly interpolated in the table; u is clamped to [0, 1].

@@ -39,7 +39,7 @@ public struct CubicBezier: BezierCurve, Equatable, Hashable {
         return (s * s * s) * p0 + (3 * s * s * t) * p1 + (3 * s * t * t) * p2 + (t * t * t) * p3
     }
 
-    /// B'(t) = 3(1−t)²(P1−P0) + 6(1−t)t(P2−P1) + 3t²(P3−P2) (SEMANTICS §7).
+    /// B'(t) = 3(1−t)²(P1−P0) + 6(1−t)t(P2−P1) + 3t²(P3−P2) (<doc:KeyframePaths>).
     public func derivative(at t: Double) -> Point {
         let s = 1 - t
         return (3 * s * s) * (p1 - p0) + (6 * s * t) * (p2 - p1) + (3 * t * t) * (p3 - p2)
@@ -71,7 +71,7 @@ public struct QuadraticBezier: BezierCurve, Equatable, Hashable {
         return (s * s) * p0 + (2 * s * t) * p1 + (t * t) * p2
     }
 
-    /// B'(t) = 2(1−t)(P1−P0) + 2t(P2−P1) (SEMANTICS §7).
+    /// B'(t) = 2(1−t)(P1−P0) + 2t(P2−P1) (<doc:KeyframePaths>).
     public func derivative(at t: Double) -> Point {
         (2 * (1 - t)) * (p1 - p0) + (2 * t) * (p2 - p1)
     }
@@ -79,9 +79,9 @@ public struct QuadraticBezier: BezierCurve, Equatable, Hashable {
     /// Relative size of |a×b|² under which the curve is treated as a straight (collinear) one.
     private static let collinearTolerance = 1e-12
 
-    /// The arc length in closed form (SEMANTICS §7), exact also for straight (degenerate) curves.
+    /// The arc length in closed form (<doc:KeyframePaths>), exact also for straight (degenerate) curves.
     public var exactLength: Double {
-        // B'(t) = b + 2a·t with a = P0 − 2P1 + P2, b = 2(P1 − P0) (SEMANTICS §7).
+        // B'(t) = b + 2a·t with a = P0 − 2P1 + P2, b = 2(P1 − P0) (KeyframePaths article).
         let a = p0 - 2 * p1 + p2
         let b = 2 * (p1 - p0)
         let capA = 4 * a.dot(a)

@@ -1,18 +1,18 @@
-/// How a keyframe animation moves inside a curved segment (SEMANTICS §3.4; the effects' `pathSampling` parameter).
+/// How a keyframe animation moves inside a curved segment (<doc:KeyframePaths>; the effects' `pathSampling` parameter).
 public enum PathSampling: String, Sendable, CaseIterable {
-    /// (A) Bezier parameter: position = B(u), speed ∝ |B'(u)| (SEMANTICS §3.4, the default).
+    /// (A) Bezier parameter: position = B(u), speed ∝ |B'(u)| (<doc:KeyframePaths>, the default).
     case bezier
-    /// (B) Arc length: position = B(s⁻¹(u·L)), constant speed along the segment (SEMANTICS §3.4).
+    /// (B) Arc length: position = B(s⁻¹(u·L)), constant speed along the segment (<doc:KeyframePaths>).
     case paced
 }
 
 /// A one-segment keyframe path animation: position at progress u in [0,1] (clamped).
 public struct KeyframePath<Curve: BezierCurve>: Sendable {
     /// Table size for `.paced`: N = 256 already stays within 0.0021 pt of the exact inverse on the sample heart
-    /// (SEMANTICS §7); 1024 keeps the error near 1e-4 pt, well under the 0.01 pt budget.
+    /// (<doc:KeyframePaths>); 1024 keeps the error near 1e-4 pt, well under the 0.01 pt budget.
     static var pacedTableSamples: Int { 1024 }
 
-    /// The path segment (`moveTo(start)` followed by one curve element, SEMANTICS §3.1).
+    /// The path segment (`moveTo(start)` followed by one curve element, <doc:KeyframePaths>).
     public let curve: Curve
     /// The within-segment parametrisation.
     public let sampling: PathSampling

@@ -1,30 +1,30 @@
 import Foundation
 
-/// A UIView spring (usingSpringWithDamping) mapped to stiffness/damping with Framer's converter (§4.4),
-/// solved in closed form (§4.3).
+/// A UIView spring (usingSpringWithDamping) mapped to stiffness/damping with Framer's converter,
+/// solved in closed form (<doc:Springs>).
 public struct SpringCurve: Sendable {
-    /// Envelope amplitude reached exactly at t = duration, ε = 0.001 (SEMANTICS §4.4).
+    /// Envelope amplitude reached exactly at t = duration, ε = 0.001 (<doc:Springs>).
     static let envelopeEpsilon = 0.001
-    /// Shortest duration the converter accepts (SEMANTICS §4.4, d clamped to 0.01…10).
+    /// Shortest duration the converter accepts (<doc:Springs>, d clamped to 0.01…10).
     static let minDuration = 0.01
-    /// Longest duration the converter accepts (SEMANTICS §4.4, d clamped to 0.01…10).
+    /// Longest duration the converter accepts (<doc:Springs>, d clamped to 0.01…10).
     static let maxDuration = 10.0
-    /// Largest damping ratio: overdamped springs are treated as critical (SEMANTICS §4.4, ζ ≤ 1).
+    /// Largest damping ratio: overdamped springs are treated as critical (<doc:Springs>, ζ ≤ 1).
     static let maxDampingRatio = 1.0
-    /// Newton steps from ω = 5/d: the coffee loop `[1...12]` runs 11 times (SEMANTICS §4.4).
+    /// Newton steps from ω = 5/d: the coffee loop `[1...12]` runs 11 times (<doc:Springs>).
     static let newtonIterations = 11
-    /// Numerator of the Newton start ω = 5/d (SEMANTICS §4.4).
+    /// Numerator of the Newton start ω = 5/d (<doc:Springs>).
     static let initialGuessNumerator = 5.0
-    /// Fallback when Newton yields NaN: the CASpringAnimation defaults k = 100, c = 10 (SEMANTICS §4.2).
+    /// Fallback when Newton yields NaN: the CASpringAnimation defaults k = 100, c = 10 (<doc:Springs>).
     static let fallbackStiffness = 100.0
-    /// Fallback damping coefficient c = 10 with k = 100 (SEMANTICS §4.2 defaults), i.e. ζ = 0.5.
+    /// Fallback damping coefficient c = 10 with k = 100 (CASpringAnimation's default, <doc:Springs>), i.e. ζ = 0.5.
     static let fallbackDamping = 10.0
 
     /// Animation duration in seconds, clamped to 0.01…10.
     public let duration: Double
     /// Damping ratio ζ, clamped to (0, 1].
     public let dampingRatio: Double
-    /// Initial velocity v0 in animation distances per second (`initialSpringVelocity`, SEMANTICS §4.3).
+    /// Initial velocity v0 in animation distances per second (`initialSpringVelocity`, <doc:Springs>).
     public let initialVelocity: Double
     /// Natural angular frequency ω0 = √(k/m), in rad/s.
     public let omega0: Double
@@ -50,17 +50,17 @@ public struct SpringCurve: Sendable {
         }
     }
 
-    /// The blog's heart bloom: duration 0.5, damping 0.6, velocity 0.8 (SEMANTICS §4.5, ω0 = 21.857103).
+    /// The blog's heart bloom: duration 0.5, damping 0.6, velocity 0.8 (<doc:Springs>, ω0 = 21.857103).
     public static let uiKitDefault = SpringCurve(duration: 0.5, damping: 0.6, velocity: 0.8)
 
-    /// Normalised progress x(t): 0 for t ≤ 0, closed form (§4.3) inside, exactly 1 from `duration` on (§4.5).
+    /// Normalised progress x(t): 0 for t ≤ 0, closed form inside, exactly 1 from `duration` on (<doc:Springs>).
     public func value(at t: Double) -> Double {
         if t <= 0 { return 0 }
         if t >= duration { return 1 }
         return Self.closedForm(t: t, omega0: omega0, dampingRatio: dampingRatio, velocity: initialVelocity)
     }
 
-    /// x(t) of m·x'' + c·x' + k·(x − 1) = 0 with x(0) = 0, x'(0) = v0 (SEMANTICS §4.3).
+    /// x(t) of m·x'' + c·x' + k·(x − 1) = 0 with x(0) = 0, x'(0) = v0 (<doc:Springs>).
     static func closedForm(t: Double, omega0: Double, dampingRatio zeta: Double, velocity v0: Double) -> Double {
         if zeta < 1 {
             let omegaD = omega0 * (1 - zeta * zeta).squareRoot()
@@ -77,7 +77,7 @@ public struct SpringCurve: Sendable {
         return 1 - a * exp(r1 * t) - (1 - a) * exp(r2 * t)
     }
 
-    /// Framer's `computeDerivedCurveOptions`: Newton on the envelope from ω = 5/d, 11 steps (SEMANTICS §4.4).
+    /// Framer's `computeDerivedCurveOptions`: Newton on the envelope from ω = 5/d, 11 steps (<doc:Springs>).
     static func undampedFrequency(duration d: Double, dampingRatio zeta: Double, velocity v: Double) -> Double {
         let epsilon = envelopeEpsilon
         let envelope: (Double) -> Double

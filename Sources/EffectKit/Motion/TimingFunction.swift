@@ -1,14 +1,14 @@
 import Foundation
 
-/// CAMediaTimingFunction: a unit cubic Bezier from (0,0) to (1,1) (WebKit UnitBezier solver, SEMANTICS §2.2).
+/// CAMediaTimingFunction: a unit cubic Bezier from (0,0) to (1,1) (WebKit UnitBezier solver, <doc:TimingFunctions>).
 public struct TimingFunction: Sendable, Equatable {
-    /// Solver accuracy for offline rendering: |X(t) − x| below this ends the solve (SEMANTICS §2.2, eps 1e-7).
+    /// Solver accuracy for offline rendering: |X(t) − x| below this ends the solve (<doc:TimingFunctions>, eps 1e-7).
     static let epsilon = 1e-7
-    /// Lower bound of the bisection accuracy, `max(1e-10, eps)` (SEMANTICS §2.2).
+    /// Lower bound of the bisection accuracy, `max(1e-10, eps)` (<doc:TimingFunctions>).
     static let bisectionFloor = 1e-10
-    /// Samples of X(i/10) used to bracket t before Newton (SEMANTICS §2.2, "11-sample table").
+    /// Samples of X(i/10) used to bracket t before Newton (<doc:TimingFunctions>, the 11-sample table).
     static let splineSamples = 11
-    /// Newton steps before falling back to bisection (SEMANTICS §2.2, "up to 4 Newton steps").
+    /// Newton steps before falling back to bisection (<doc:TimingFunctions>, up to 4 Newton steps).
     static let newtonIterations = 4
     /// Safety cap on bisection halvings; 64 halvings exhaust a double's precision.
     private static let maxBisections = 64
@@ -34,7 +34,7 @@ public struct TimingFunction: Sendable, Equatable {
         self.c1y = c1y
         self.c2x = p2x
         self.c2y = c2y
-        // Polynomial coefficients, end points implicitly (0,0) and (1,1) (SEMANTICS §2.2).
+        // Polynomial coefficients, end points implicitly (0,0) and (1,1) (TimingFunctions article).
         let cx = 3 * p1x
         let bx = 3 * (p2x - p1x) - cx
         let ax = 1 - cx - bx
@@ -68,18 +68,18 @@ public struct TimingFunction: Sendable, Equatable {
         }
     }
 
-    /// Linear pacing, `kCAMediaTimingFunctionLinear`: c1 (0,0), c2 (1,1) (SEMANTICS §2.1).
+    /// Linear pacing, `kCAMediaTimingFunctionLinear`: c1 (0,0), c2 (1,1) (<doc:TimingFunctions>).
     public static let linear = TimingFunction(0, 0, 1, 1)
-    /// `kCAMediaTimingFunctionEaseIn`: c1 (0.42,0), c2 (1,1) (SEMANTICS §2.1).
+    /// `kCAMediaTimingFunctionEaseIn`: c1 (0.42,0), c2 (1,1) (<doc:TimingFunctions>).
     public static let easeIn = TimingFunction(0.42, 0, 1, 1)
-    /// `kCAMediaTimingFunctionEaseOut`: c1 (0,0), c2 (0.58,1) (SEMANTICS §2.1).
+    /// `kCAMediaTimingFunctionEaseOut`: c1 (0,0), c2 (0.58,1) (<doc:TimingFunctions>).
     public static let easeOut = TimingFunction(0, 0, 0.58, 1)
-    /// `kCAMediaTimingFunctionEaseInEaseOut`: c1 (0.42,0), c2 (0.58,1) (SEMANTICS §2.1).
+    /// `kCAMediaTimingFunctionEaseInEaseOut`: c1 (0.42,0), c2 (0.58,1) (<doc:TimingFunctions>).
     public static let easeInEaseOut = TimingFunction(0.42, 0, 0.58, 1)
-    /// `kCAMediaTimingFunctionDefault`: c1 (0.25,0.1), c2 (0.25,1) (SEMANTICS §2.1).
+    /// `kCAMediaTimingFunctionDefault`: c1 (0.25,0.1), c2 (0.25,1) (<doc:TimingFunctions>).
     public static let `default` = TimingFunction(0.25, 0.1, 0.25, 1)
 
-    /// The names accepted by `init?(name:)`, in SEMANTICS §2.1 order.
+    /// The names accepted by `init?(name:)`, in the order of <doc:TimingFunctions>.
     public static let names: [String] = ["linear", "easeIn", "easeOut", "easeInEaseOut", "default"]
 
     /// The named constant ("linear", "easeIn", "easeOut", "easeInEaseOut", "default"), or nil.
@@ -99,7 +99,8 @@ public struct TimingFunction: Sendable, Equatable {
         lhs.c1x == rhs.c1x && lhs.c1y == rhs.c1y && lhs.c2x == rhs.c2x && lhs.c2y == rhs.c2y
     }
 
-    /// The eased progress Y(t) where X(t) = x; outside [0, 1] extrapolates with the end gradients (§2.2).
+    /// The eased progress Y(t) where X(t) = x; outside [0, 1] extrapolates with the end gradients
+    /// (<doc:TimingFunctions>).
     public func callAsFunction(_ x: Double) -> Double {
         if x < 0 { return startGradient * x }
         if x > 1 { return 1 + endGradient * (x - 1) }
@@ -112,7 +113,7 @@ public struct TimingFunction: Sendable, Equatable {
 
     private func sampleDerivativeX(_ t: Double) -> Double { (3 * ax * t + 2 * bx) * t + cx }
 
-    /// WebKit `solveCurveX`: bracket from the sample table, Newton, then bisection (SEMANTICS §2.2).
+    /// WebKit `solveCurveX`: bracket from the sample table, Newton, then bisection (<doc:TimingFunctions>).
     func solveX(_ x: Double) -> Double {
         let step = 1 / Double(Self.splineSamples - 1)
         var t0 = 0.0

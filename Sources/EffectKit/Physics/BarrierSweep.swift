@@ -2,7 +2,7 @@
 ///
 /// Chipmunk finds contacts only once shapes overlap, after it has moved bodies by a whole step, so a fast
 /// item ends a step up to |v|·dt inside an edge (5 pt for a 1200 pt/s drop at 1/240 s). Box2D, and so
-/// UIKit Dynamics, sweeps dynamic-vs-static pairs (time of impact, SEMANTICS §5.2). This does the same for
+/// UIKit Dynamics, sweeps dynamic-vs-static pairs (time of impact, <doc:UIKitDynamics>). This does the same for
 /// the straight edges of the scene: a move that would cut into a barrier stops where the item just touches
 /// it (`PhysicsRules.sweepContactDepth` inside), keeping its velocity, so Chipmunk sees the contact in the
 /// same step and applies the bounce from the approach speed.

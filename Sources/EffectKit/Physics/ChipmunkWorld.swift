@@ -77,7 +77,7 @@ final class ChipmunkWorld {
         cpSpaceSetGravity(space, cpv(scene.gravity.x, scene.gravity.y))
         cpSpaceSetDamping(space, PhysicsRules.damping(resistance: scene.material.resistance, timestep: scene.timestep))
         cpSpaceSetIterations(space, Int32(PhysicsRules.solverIterations))
-        // Chipmunk's defaults differ from the Decisions table (no sleeping, 0.1 pt slop): set every rule.
+        // Chipmunk's defaults differ from UIKit's rules (no sleeping, 0.1 pt slop): set every rule.
         cpSpaceSetSleepTimeThreshold(space, PhysicsRules.sleepTime)
         cpSpaceSetIdleSpeedThreshold(space, PhysicsRules.idleSpeed)
         cpSpaceSetCollisionSlop(space, PhysicsRules.collisionSlop)
@@ -119,7 +119,7 @@ final class ChipmunkWorld {
         case .box(let size): moment = cpMomentForBox(mass, size.width, size.height)
         case .circle(let diameter): moment = cpMomentForCircle(mass, 0, diameter / 2, cpvzero)
         }
-        // allowsRotation = NO is a fixed rotation: infinite moment of inertia (SEMANTICS §5.2).
+        // allowsRotation = NO is a fixed rotation: infinite moment of inertia (UIKitDynamics article).
         guard let body = cpBodyNew(mass, material.allowsRotation ? moment : Double.infinity) else {
             throw EffectError("physics: cannot create item \(index)")
         }
@@ -197,7 +197,7 @@ final class ChipmunkWorld {
     }
 }
 
-/// Pre-solve for every contact: the Decisions table's combine rules and restitution threshold, which
+/// Pre-solve for every contact: the combine rules and restitution threshold of <doc:UIKitDynamics>, which
 /// replace Chipmunk's own (restitution and friction multiplied, no threshold).
 ///
 /// Chipmunk bounces from the approach speed at the start of the step; an item that the sweep stopped after

@@ -1,33 +1,33 @@
 import Foundation
 
-/// The UIKit Dynamics model the physics effects reproduce (SEMANTICS.md §5 and its Decisions table), in points.
+/// The UIKit Dynamics model the physics effects reproduce (<doc:UIKitDynamics>), in points.
 ///
 /// UIKit's documented units are Box2D's SI units at 100 pt = 1 m; Chipmunk works in points directly, so
 /// the only conversions are gravity (1.0 = 1000 pt/s²) and mass (a 100 × 100 pt item of density 1 is 1).
 public enum PhysicsRules {
-    /// `UIGravityBehavior` magnitude 1.0 = 1000 points/s² (SEMANTICS §5.1).
+    /// `UIGravityBehavior` magnitude 1.0 = 1000 points/s² (<doc:UIKitDynamics>).
     public static let pointsPerSecondSquaredPerG = 1000.0
-    /// A 100 × 100 pt item of density 1.0 has unit mass (SEMANTICS §5.1): mass = density · area / 10 000 pt².
+    /// A 100 × 100 pt item of density 1.0 has unit mass (<doc:UIKitDynamics>): mass = density · area / 10 000 pt².
     public static let areaOfUnitMass = 100.0 * 100.0
-    /// `UIDynamicItemBehavior.elasticity` as the seed sets it (SEMANTICS "Parabolic drop").
+    /// `UIDynamicItemBehavior.elasticity` as the seed sets it (<doc:UIKitDynamics>).
     public static let itemElasticity = 0.6
-    /// `UIDynamicItemBehavior.friction` as the seed sets it (SEMANTICS "Parabolic drop").
+    /// `UIDynamicItemBehavior.friction` as the seed sets it (<doc:UIKitDynamics>).
     public static let itemFriction = 0.5
-    /// `UIDynamicItemBehavior.density` default (SEMANTICS §5.1).
+    /// `UIDynamicItemBehavior.density` default (<doc:UIKitDynamics>).
     public static let itemDensity = 1.0
-    /// Boundary material (Decisions table): restitution 0, friction 0.5, so a contact gets 0.6 and 0.5.
+    /// Boundary material (<doc:UIKitDynamics>): restitution 0, friction 0.5, so a contact gets 0.6 and 0.5.
     public static let barrierElasticity = 0.0
     public static let barrierFriction = 0.5
-    /// Approach speeds below this bounce with restitution 0 (Decisions table: Box2D's 1 m/s = 100 pt/s).
+    /// Approach speeds below this bounce with restitution 0 (<doc:UIKitDynamics>: Box2D's 1 m/s = 100 pt/s).
     public static let restThreshold = 100.0
-    /// A body rests (sleeps) after this long below `idleSpeed` (Decisions table, Box2D's b2_timeToSleep).
+    /// A body rests (sleeps) after this long below `idleSpeed` (<doc:UIKitDynamics>, Box2D's b2_timeToSleep).
     public static let sleepTime = 0.5
-    /// Speed under which a body counts as idle: Box2D's 0.01 m/s = 1 pt/s (Decisions table).
+    /// Speed under which a body counts as idle: Box2D's 0.01 m/s = 1 pt/s (<doc:UIKitDynamics>).
     public static let idleSpeed = 1.0
-    /// The fixed simulation step (Decisions table), sampled at frame times.
+    /// The fixed simulation step (<doc:UIKitDynamics>), sampled at frame times.
     public static let timestep = 1.0 / 240.0
     /// Chipmunk's allowed overlap before position correction pushes shapes apart. Chipmunk's default is 0.1;
-    /// a smaller one keeps resting items visibly on their edge (SEMANTICS §5.3 gotcha 2).
+    /// a smaller one keeps resting items visibly on their edge (<doc:UIKitDynamics>).
     public static let collisionSlop = 0.05
     /// Fraction of the overlap left after one second of position correction: Chipmunk's own default
     /// (10 % corrected per 1/60 s), set explicitly so a Chipmunk upgrade cannot change it silently.
@@ -38,10 +38,10 @@ public enum PhysicsRules {
     /// the contact in that same step and applies the bounce (stays well inside `collisionSlop`).
     public static let sweepContactDepth = 0.01
 
-    /// Contact restitution: "a superball bounces on anything" (Box2D `b2MixRestitution`, SEMANTICS §5.2).
+    /// Contact restitution: "a superball bounces on anything" (Box2D `b2MixRestitution`, <doc:UIKitDynamics>).
     public static func restitution(_ a: Double, _ b: Double) -> Double { max(a, b) }
 
-    /// Contact friction: "anything slides on ice" (Box2D `b2MixFriction`, SEMANTICS §5.2).
+    /// Contact friction: "anything slides on ice" (Box2D `b2MixFriction`, <doc:UIKitDynamics>).
     public static func friction(_ a: Double, _ b: Double) -> Double { (a * b).squareRoot() }
 
     /// Gravity in points/s² for a UIKit direction (normalised here) and magnitude.

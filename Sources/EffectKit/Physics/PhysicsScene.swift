@@ -124,7 +124,7 @@ public struct PhysicsMaterial: Sendable, Equatable {
     }
 }
 
-/// Everything one simulation needs: gravity, edges, items and the rules of the Decisions table.
+/// Everything one simulation needs: gravity, edges, items and the rules of <doc:UIKitDynamics>.
 public struct PhysicsScene: Sendable {
     /// Gravity in points/s² (see `PhysicsRules.gravity(direction:magnitude:)`).
     public var gravity: Point

@@ -58,7 +58,7 @@ public struct PhysicsRecording: Sendable {
     }
 }
 
-/// Runs a scene once with a fixed step and records it at the sample times (SEMANTICS §8.3).
+/// Runs a scene once with a fixed step and records it at the sample times (<doc:UIKitDynamics>, "Time").
 ///
 /// The state at time t is the state after the last whole step at or before t (no interpolation, so an item
 /// is never drawn inside an edge it did not reach). An item is added at the first step boundary at or after

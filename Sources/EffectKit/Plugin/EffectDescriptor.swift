@@ -131,9 +131,19 @@ public protocol Effect: Sendable {
     /// What `create` noticed that is legal but probably not meant (e.g. items leaving the canvas);
     /// `validate` and `render` print them.
     var warnings: [EffectError] { get }
+    /// The frames this run will ask for (ABI `prepare`): called once after `init`, before any
+    /// `render`, `trace` or `frameKey`, on one thread. An effect whose plan is costly per frame keeps
+    /// state only for these frames. The default does nothing: the effect serves every frame.
+    mutating func prepare(frames: ClosedRange<Int>) throws(EffectError)
+    /// A key for what `render` draws at `frame` (ABI `frame_key`): equal keys mean equal drawings,
+    /// and the key changes whenever the drawing would. Nil (the default) lets the host treat every
+    /// frame as different, keyed by the layer's whole configuration.
+    func frameKey(at frame: FrameTime) -> FrameKey?
 }
 
 extension Effect {
     public func trace(at frame: FrameTime) -> [TraceItem]? { nil }
     public var warnings: [EffectError] { [] }
+    public mutating func prepare(frames: ClosedRange<Int>) throws(EffectError) {}
+    public func frameKey(at frame: FrameTime) -> FrameKey? { nil }
 }

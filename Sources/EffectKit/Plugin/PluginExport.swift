@@ -71,7 +71,9 @@ public final class PluginExport: Sendable {
                 destroy: exportedDestroy,
                 flags: descriptor.frameInvariant ? RF_PLUGIN_FRAME_INVARIANT : 0,
                 create_with_plugin: exportedCreateWithPlugin,
-                plugin_data: nil
+                plugin_data: nil,
+                prepare: exportedPrepare,
+                frame_key: exportedFrameKey
             )
         )
         // The descriptor points back at its export, which lives as long as the process (it is
@@ -99,9 +101,10 @@ public final class PluginExport: Sendable {
     }
 }
 
-/// Owns one effect instance on the other side of the C boundary.
+/// Owns one effect instance on the other side of the C boundary. `effect` changes only in
+/// `prepare`, which the host calls before any other use of the instance, from one thread.
 private final class EffectBox {
-    let effect: any Effect
+    var effect: any Effect
     init(_ effect: any Effect) { self.effect = effect }
 }
 
@@ -173,7 +176,7 @@ private let exportedRender:
             writeMessage("render: missing arguments", to: err, capacity: errlen)
             return Int32(RF_ERROR_RENDER.rawValue)
         }
-        let time = FrameTime(index: Int(frame.pointee.index), time: frame.pointee.time, local: frame.pointee.local)
+        let time = FrameTime(frame.pointee)
         do {
             try effect.render(in: DrawingContext(borrowing: cr), at: time)
             return Int32(RF_OK.rawValue)
@@ -188,14 +191,47 @@ private let exportedTrace:
         UnsafeMutableRawPointer?, UnsafePointer<rf_frame>?, rf_write_fn?, UnsafeMutableRawPointer?
     ) -> Int32 = { instance, frame, write, user in
         guard let effect = box(instance)?.effect, let frame, let write else { return Int32(RF_ERROR_RENDER.rawValue) }
-        let time = FrameTime(index: Int(frame.pointee.index), time: frame.pointee.time, local: frame.pointee.local)
+        let time = FrameTime(frame.pointee)
         guard let items = effect.trace(at: time) else { return Int32(RF_ERROR_UNSUPPORTED.rawValue) }
         let text = JSONValue.array(items.map(\.json)).serialized()
         text.withCString { write(user, $0, strlen($0)) }
         return Int32(RF_OK.rawValue)
     }
 
+private let exportedPrepare:
+    @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeMutablePointer<CChar>?, Int) -> Int32 = {
+        instance, first, last, err, errlen in
+        guard let box = box(instance), first <= last else {
+            writeMessage("prepare: missing instance or first frame after last", to: err, capacity: errlen)
+            return Int32(RF_ERROR_PARAMS.rawValue)
+        }
+        do {
+            try box.effect.prepare(frames: Int(first)...Int(last))
+            return Int32(RF_OK.rawValue)
+        } catch {
+            writeMessage("\(error)", to: err, capacity: errlen)
+            return Int32(RF_ERROR_PARAMS.rawValue)
+        }
+    }
+
+private let exportedFrameKey:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<rf_frame>?, UnsafeMutablePointer<UInt8>?) -> Int32 = {
+        instance, frame, key in
+        guard let effect = box(instance)?.effect, let frame, let key else { return Int32(RF_ERROR_RENDER.rawValue) }
+        let time = FrameTime(frame.pointee)
+        guard let frameKey = effect.frameKey(at: time) else { return Int32(RF_ERROR_UNSUPPORTED.rawValue) }
+        for (index, byte) in frameKey.bytes.enumerated() { key[index] = byte }
+        return Int32(RF_OK.rawValue)
+    }
+
 private let exportedDestroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { instance in
     guard let instance else { return }
     Unmanaged<EffectBox>.fromOpaque(instance).release()
+}
+
+extension FrameTime {
+    /// The frame the host passed through the ABI.
+    fileprivate init(_ frame: rf_frame) {
+        self.init(index: Int(frame.index), time: frame.time, local: frame.local)
+    }
 }

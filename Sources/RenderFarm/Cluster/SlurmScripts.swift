@@ -1,6 +1,6 @@
 import Foundation
 
-/// The batch scripts of a Slurm render (DESIGN.md §1): an array job whose task K renders shard
+/// The batch scripts of a Slurm render (<doc:RunningOnACluster>): an array job whose task K renders shard
 /// K/N of the jobs into the shared output folder, and a merge job that runs after every task
 /// succeeded. Pure string building; `renderfarm submit` writes and submits them.
 public struct SlurmScripts: Sendable, Equatable {

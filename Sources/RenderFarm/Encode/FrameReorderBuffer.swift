@@ -1,7 +1,7 @@
 import Foundation
 
 /// Hands frames finished by concurrent workers to one writer strictly in sequence order, with
-/// at most `capacity` frames rendered ahead of the writer (DESIGN.md §7: memory bounded by the
+/// at most `capacity` frames rendered ahead of the writer (<doc:VideosAndTimelines>: memory bounded by the
 /// frames in flight, never by the frame count).
 ///
 /// A worker calls `waitForRoom(position)` before rendering the frame at `position` (blocking

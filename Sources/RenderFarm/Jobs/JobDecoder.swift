@@ -1,7 +1,7 @@
 import CairoKit
 import StrictJSON
 
-/// Turns a parsed job file into a `JobSpec`, reporting every problem at once (DESIGN.md §4).
+/// Turns a parsed job file into a `JobSpec`, reporting every problem at once (<doc:JobFileReference>).
 enum JobDecoder {
     /// Hard limits that keep a hostile job from exhausting the machine.
     enum Limits {
@@ -121,7 +121,7 @@ enum JobDecoder {
 
     private static func decodeOutput(_ parent: ObjectReader, name: String) -> OutputSettings? {
         guard let reader = parent.object("output") else { return nil }
-        reader.rejectUnknownKeys(["dir", "prefix", "padding", "compression"])
+        reader.rejectUnknownKeys(["dir", "prefix", "padding", "compression", "duplicates"])
         let directory = reader.string("dir", default: "out/" + name, maxLength: 1024) ?? ""
         if directory.isEmpty { reader.issues.add(reader.childPath("dir"), "must not be empty") }
         let prefix = reader.string("prefix", default: "frame_", maxLength: 64) ?? "frame_"
@@ -134,7 +134,15 @@ enum JobDecoder {
         }
         let padding = reader.integer("padding", default: 5, in: 1...9) ?? 5
         let compression = decodeCompression(reader)
-        return OutputSettings(directory: directory, prefix: prefix, padding: padding, compression: compression)
+        var output = OutputSettings(directory: directory, prefix: prefix, padding: padding, compression: compression)
+        let duplicates = reader.string("duplicates", default: "copy", maxLength: 16) ?? "copy"
+        if let mode = OutputSettings.Duplicates(rawValue: duplicates) {
+            output.duplicates = mode
+        } else {
+            let choices = OutputSettings.Duplicates.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+            reader.issues.add(reader.childPath("duplicates"), "expected \(choices), got \"\(duplicates)\"")
+        }
+        return output
     }
 
     private static func decodeCompression(_ reader: ObjectReader) -> Compression {

@@ -32,7 +32,7 @@ public struct LoadedJob: Sendable, Equatable {
     }
 }
 
-/// Reads job files with the limits of DESIGN.md §7: no input can crash the renderer.
+/// Reads job files with the limits of <doc:JobFileReference>: no input can crash the renderer.
 public enum JobLoader {
     /// The largest job file accepted.
     public static let maxFileBytes = 1 << 20

@@ -1,7 +1,7 @@
 import CairoKit
 import StrictJSON
 
-/// A job file, version 1 (DESIGN.md §4), decoded and validated, with defaults filled.
+/// A job file, version 1 (<doc:JobFileReference>), decoded and validated, with defaults filled.
 public struct JobSpec: Sendable, Equatable {
     /// The newest job-file version this renderer reads.
     public static let supportedVersion = 1
@@ -47,6 +47,17 @@ public struct OutputSettings: Sendable, Equatable {
     public var prefix: String
     public var padding: Int
     public var compression: Compression
+    /// How a frame that draws the same as an earlier one of the run is written (`output.duplicates`).
+    public var duplicates: Duplicates = .copy
+
+    /// How a frame that draws the same as an earlier frame is written: from the earlier frame's
+    /// file, never drawn again.
+    public enum Duplicates: String, Sendable, CaseIterable {
+        /// A copy of the file (default): every frame is a file of its own.
+        case copy
+        /// A hard link to the file: no extra space; both names share one inode.
+        case link
+    }
 
     /// File name of frame `index`, e.g. `frame_00042.png`.
     public func fileName(ofFrame index: Int) -> String {
@@ -64,7 +75,7 @@ public struct OutputSettings: Sendable, Equatable {
 /// PNG compression: a zlib level and a row filter strategy.
 public struct Compression: Sendable, Equatable {
     public var level: Int
-    /// Whether libpng tries every row filter (smaller, slower) instead of none (DESIGN.md §8).
+    /// Whether libpng tries every row filter (smaller, slower) instead of none (<doc:Performance>).
     public var adaptiveFilters: Bool
 
     /// Level 1 without row filters: about 4× faster than cairo's writer at a modest size cost.

@@ -30,6 +30,20 @@ public enum AtomicFile {
         try result.get()
     }
 
+    /// Writes `path` from the file at `source`: a copy, or (`link`) a hard link to the same
+    /// inode; either appears under its final name whole or not at all.
+    static func duplicate(_ source: String, to path: String, link: Bool) throws(OutputError) {
+        if link {
+            let staged = StagedFile(path)
+            guard Foundation.link(source, staged.temporaryPath) == 0 else { throw error(errno, path) }
+            try staged.commit()
+            return
+        }
+        guard let data = FileManager.default.contents(atPath: source) else { throw error(errno == 0 ? EIO : errno, source) }
+        let result = data.withUnsafeBytes { bytes in Result { () throws(OutputError) in try write(bytes, to: path) } }
+        try result.get()
+    }
+
     /// Maps an errno to the error users see: missing or read-only folders are "cannot create"
     /// (exit 73), everything else, disk full included, an I/O error (exit 74).
     static func error(_ code: Int32, _ path: String) -> OutputError {

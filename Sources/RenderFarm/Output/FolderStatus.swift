@@ -55,12 +55,13 @@ public struct FolderStatus: Sendable {
             throw .notARenderFolder(path: folder, reason: "it has no \(JobRecord.fileName)")
         }
         let recorded = RecordedFrames(directory: folder)
+        let fingerprints = FingerprintTable.read(in: folder, job: record.fingerprint)
         var done: [JournalEntry] = []
         var failed: [Int: String] = [:]
         var missing: [Int] = []
         for index in record.frames.frames {
             let candidates = recorded.candidates(
-                index, fingerprint: record.fingerprint(ofFrame: index), file: record.fileName(ofFrame: index))
+                index, fingerprint: fingerprints[index], file: record.fileName(ofFrame: index))
             if let finished = candidates.last(where: { $0.status == .ok }) {
                 done.append(finished)
                 continue

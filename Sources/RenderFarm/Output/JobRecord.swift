@@ -36,7 +36,7 @@ public struct JobRecord: Sendable, Equatable {
     public var name: String
     /// Absolute path of the job file.
     public var source: String
-    /// The job's fingerprint (DESIGN.md §5), shared by all its frames.
+    /// The job's fingerprint (<doc:OutputFolder>), shared by all its frames.
     public var fingerprint: String
     public var seed: UInt64
     public var width: Double
@@ -88,11 +88,6 @@ public struct JobRecord: Sendable, Equatable {
     /// File name of frame `index`, e.g. `frame_00042.png`.
     public func fileName(ofFrame index: Int) -> String {
         OutputSettings.fileName(prefix: prefix, padding: padding, frame: index)
-    }
-
-    /// The fingerprint a journal line for frame `index` of this job carries.
-    public func fingerprint(ofFrame index: Int) -> String {
-        PreparedJob.fingerprint(job: fingerprint, frame: index)
     }
 
     /// Time of frame `index` in seconds.

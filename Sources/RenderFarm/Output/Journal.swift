@@ -25,6 +25,9 @@ public struct JournalEntry: Sendable, Equatable {
     /// When the frame was finished, in seconds since 1970 (nil in journals of older renderfarms):
     /// `renderfarm status` derives fps and ETA from it.
     public var finishedAt: Double?
+    /// The frame whose file this one was written from because both draw the same (equal
+    /// fingerprints): not drawn again. Nil for frames that were drawn.
+    public var reusedFrom: Int?
 
     var json: JSONValue {
         var object: JSONObject = [
@@ -35,6 +38,7 @@ public struct JournalEntry: Sendable, Equatable {
         ]
         if let error { object["error"] = .string(error) }
         if let finishedAt { object["at"] = .number((finishedAt * 1000).rounded() / 1000) }
+        if let reusedFrom { object["reusedFrom"] = .number(Double(reusedFrom)) }
         return .object(object)
     }
 
@@ -70,10 +74,11 @@ public struct JournalEntry: Sendable, Equatable {
             attempts: Int(attempts), renderMilliseconds: milliseconds, status: status,
             opaque: object["opaque"]?.boolValue ?? false, error: object["error"]?.stringValue,
             finishedAt: object["at"]?.doubleValue)
+        reusedFrom = object["reusedFrom"]?.doubleValue.flatMap { $0 >= 0 && $0 < 1e9 ? Int($0) : nil }
     }
 }
 
-/// The append-only record of finished frames: the resume record (DESIGN.md §5).
+/// The append-only record of finished frames: the resume record (<doc:OutputFolder>).
 ///
 /// Each entry is one `write(2)` of one line to a file opened with O_APPEND, so a killed
 /// process leaves at most a torn last line, which `read` skips.
@@ -132,7 +137,7 @@ final class Journal: Sendable {
         return entries
     }
 
-    /// Every journal in `directory` (one per shard, DESIGN.md §1).
+    /// Every journal in `directory` (one per shard, <doc:RunningOnACluster>).
     static func files(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasPrefix("renderfarm.journal") && $0.hasSuffix(".jsonl") }.sorted()

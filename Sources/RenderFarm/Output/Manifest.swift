@@ -3,7 +3,7 @@ import CairoKit
 import Foundation
 import StrictJSON
 
-/// `manifest.json`: the downstream contract of an output folder (DESIGN.md §5).
+/// `manifest.json`: the downstream contract of an output folder (<doc:OutputFolder>).
 enum Manifest {
     static let fileName = "manifest.json"
     static let format = "renderfarm.manifest"
@@ -40,6 +40,7 @@ enum Manifest {
                 "renderMs": .number((entry.renderMilliseconds * 1000).rounded() / 1000),
             ]
             if let error = entry.error { object["error"] = .string(error) }
+            if let source = entry.reusedFrom { object["reusedFrom"] = .number(Double(source)) }
             return .object(object)
         }
         let renderer: JSONObject = [

@@ -18,11 +18,12 @@ public struct RerunReason: Sendable, Equatable {
     /// Inspects `job`'s output folder.
     public init(_ job: PreparedJob) {
         let journals = Journal.files(in: job.outputDirectory).map { Journal.read(path: $0) }
+        let fingerprints = job.frameFingerprints
         for index in job.frames.frames {
             let lines = journals.compactMap { $0[index] }
             if lines.isEmpty {
                 new += 1
-            } else if lines.contains(where: { $0.fingerprint == job.fingerprint(ofFrame: index) }) {
+            } else if lines.contains(where: { $0.fingerprint == fingerprints[index] }) {
                 recorded += 1
             } else {
                 changed += 1

@@ -83,11 +83,12 @@ public enum ShardMerge {
         let journals = recorded.journals
         guard !journals.isEmpty else { throw .nothingRendered(path: directory, missing: "renderfarm.journal*.jsonl") }
 
+        let fingerprints = FingerprintTable.read(in: directory, job: record.fingerprint)
         var entries: [Int: JournalEntry] = [:]
         var failed: [Int: String] = [:]
         var corrupt: [Int] = []
         for index in record.frames.frames {
-            let fingerprint = record.fingerprint(ofFrame: index)
+            let fingerprint = fingerprints[index]
             let file = record.fileName(ofFrame: index)
             let candidates = recorded.candidates(index, fingerprint: fingerprint, file: file)
             if candidates.contains(where: { $0.status == .ok }) {

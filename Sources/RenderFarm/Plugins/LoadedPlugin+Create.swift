@@ -8,12 +8,28 @@ extension LoadedPlugin {
         _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ err: UnsafeMutablePointer<CChar>, _ errlen: Int
     ) -> Int32 {
         let plugin = descriptor.pointee
-        let end =
-            (MemoryLayout<rf_plugin>.offset(of: \rf_plugin.plugin_data) ?? Int.max)
-            + MemoryLayout<UnsafeRawPointer>.size
-        if Int(plugin.struct_size) >= end, let createWithPlugin = plugin.create_with_plugin {
+        if covers(\.plugin_data, size: MemoryLayout<UnsafeRawPointer>.size),
+            let createWithPlugin = plugin.create_with_plugin
+        {
             return createWithPlugin(descriptor, args, context, out, err, errlen)
         }
         return plugin.create?(args, context, out, err, errlen) ?? -1
+    }
+
+    /// The descriptor's `prepare`, when its `struct_size` covers it and it is set.
+    var prepare: (@convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeMutablePointer<CChar>?, Int) -> Int32)? {
+        covers(\.prepare, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.prepare : nil
+    }
+
+    /// The descriptor's `frame_key`, when its `struct_size` covers it and it is set.
+    var frameKey: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<rf_frame>?, UnsafeMutablePointer<UInt8>?) -> Int32)? {
+        covers(\.frame_key, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.frame_key : nil
+    }
+
+    /// Whether the plugin's `struct_size` reaches past `field` (of `size` bytes): fields added to
+    /// ABI v1 after its first release are read only then.
+    private func covers(_ field: PartialKeyPath<rf_plugin>, size: Int) -> Bool {
+        guard let offset = MemoryLayout<rf_plugin>.offset(of: field) else { return false }
+        return Int(descriptor.pointee.struct_size) >= offset + size
     }
 }

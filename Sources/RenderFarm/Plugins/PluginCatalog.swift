@@ -2,7 +2,7 @@ import FileInput
 import Foundation
 import RenderFarmPluginABI
 
-/// Every plugin found on the search path (DESIGN.md §3), by id, plus what could not be loaded.
+/// Every plugin found on the search path (<doc:CommandLine>, "Conventions"), by id, plus what could not be loaded.
 public struct PluginCatalog: Sendable {
     public let plugins: [String: LoadedPlugin]
     /// Load failures, ABI mismatches and duplicate ids, in the order they were met.
@@ -59,7 +59,7 @@ public struct PluginCatalog: Sendable {
     public subscript(id: String) -> LoadedPlugin? { plugins[id] }
 
     /// Opens one library and reads its descriptor. Libraries stay loaded for the life of the
-    /// process: unloading a Swift plugin breaks later runtime type checks (DESIGN.md §8).
+    /// process: unloading a Swift plugin breaks later runtime type checks.
     static func load(_ path: String) throws(PluginLoadError) -> LoadedPlugin {
         // dlopen opens the file itself and would wait on a named pipe: refuse anything but a regular
         // file first (the folder is the operator's search path, so the window until dlopen is benign).

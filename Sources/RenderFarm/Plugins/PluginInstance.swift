@@ -23,6 +23,10 @@ final class PluginInstance: @unchecked Sendable {
     static let createMessageCapacity = 16 * 1024
     /// What the plugin's create reported besides success: warnings, one per element.
     let warnings: [String]
+    /// Frames in the job's timeline: what an instance serves when nobody called `prepare`.
+    private let frameCount: Int
+    /// The frames `prepare` was called with (nil: not yet).
+    private let prepared = Mutex<ClosedRange<Int>?>(nil)
 
     init(plugin: LoadedPlugin, params: JSONObject, context: rf_context) throws(PluginCallError) {
         self.plugin = plugin
@@ -49,12 +53,14 @@ final class PluginInstance: @unchecked Sendable {
         }
         handle = created
         warnings = PluginCallError.lines(message)
+        frameCount = Int(context.frame_count)
     }
 
     deinit { plugin.descriptor.pointee.destroy?(handle) }
 
     /// Draws `frame` on `cr`; returns the plugin's message on failure.
     func render(on cr: OpaquePointer, frame: rf_frame) -> PluginCallError? {
+        if let error = preparedForAnyFrame() { return error }
         var frame = frame
         let (status, message) = Self.withMessageBuffer { buffer, capacity in
             let call = {
@@ -62,14 +68,72 @@ final class PluginInstance: @unchecked Sendable {
                     self.plugin.descriptor.pointee.render?(self.handle, cr, &frame, buffer, capacity) ?? -1
                 }
             }
-            switch plugin.info.threadSafety {
-            case .full: return call()
-            case .instance: return instanceLock.withLock { _ in call() }
-            case .unsafe: return plugin.pluginLock.withLock { _ in call() }
-            }
+            return serialized(call)
         }
         guard status != Int32(RF_OK.rawValue) else { return nil }
         return PluginCallError(status: status, message: message.isEmpty ? "render failed (status \(status))" : message)
+    }
+
+    /// Tells the instance which frames this run asks for (ABI `prepare`), once: a later call for
+    /// frames inside the first range does nothing, one outside it fails.
+    func prepare(frames: ClosedRange<Int>) throws(PluginCallError) {
+        let outcome: PluginCallError? = prepared.withLock { prepared in
+            if let range = prepared {
+                guard range.contains(frames.lowerBound), range.contains(frames.upperBound) else {
+                    return PluginCallError(
+                        status: Int32(RF_ERROR_PARAMS.rawValue),
+                        message: "prepared for frames \(range.lowerBound)-\(range.upperBound), asked for "
+                            + "\(frames.lowerBound)-\(frames.upperBound)")
+                }
+                return nil
+            }
+            prepared = frames
+            guard let prepare = plugin.prepare else { return nil }
+            let (status, message) = Self.withMessageBuffer(capacity: Self.createMessageCapacity) { buffer, capacity in
+                plugin.reportingFaults(frame: -1) {
+                    prepare(handle, UInt32(clamping: frames.lowerBound), UInt32(clamping: frames.upperBound), buffer, capacity)
+                }
+            }
+            guard status == Int32(RF_OK.rawValue) else {
+                return PluginCallError(status: status, message: message.isEmpty ? "prepare failed (status \(status))" : message)
+            }
+            return nil
+        }
+        if let outcome { throw outcome }
+    }
+
+    /// Prepares for the whole job when nobody prepared the instance for a part of it (tools
+    /// that draw any frame: the studio, `plugin check`); what a later call then returns.
+    private func preparedForAnyFrame() -> PluginCallError? {
+        guard prepared.withLock({ $0 == nil }), frameCount > 0 else { return nil }
+        do {
+            try prepare(frames: 0...(frameCount - 1))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The plugin's key for what it draws at `frame` (ABI `frame_key`), or nil when it has none.
+    func frameKey(frame: rf_frame) -> [UInt8]? {
+        guard let frameKey = plugin.frameKey, preparedForAnyFrame() == nil else { return nil }
+        var frame = frame
+        var key = [UInt8](repeating: 0, count: Int(RF_FRAME_KEY_SIZE))
+        let call = {
+            key.withUnsafeMutableBufferPointer { buffer in
+                self.plugin.reportingFaults(frame: Int(frame.index)) { frameKey(self.handle, &frame, buffer.baseAddress) }
+            }
+        }
+        return serialized(call) == Int32(RF_OK.rawValue) ? key : nil
+    }
+
+    /// Runs a call into the instance as the plugin's declared thread safety allows.
+    private func serialized(_ call: () -> Int32) -> Int32 {
+        switch plugin.info.threadSafety {
+        case .full: call()
+        case .instance: instanceLock.withLock { _ in call() }
+        case .unsafe: plugin.pluginLock.withLock { _ in call() }
+        }
     }
 
     /// The plugin's trace output for `frame` (a JSON array), or an error.
@@ -77,6 +141,7 @@ final class PluginInstance: @unchecked Sendable {
         guard let trace = plugin.descriptor.pointee.trace else {
             return .failure(PluginCallError(status: Int32(RF_ERROR_UNSUPPORTED.rawValue), message: "cannot trace"))
         }
+        if let error = preparedForAnyFrame() { return .failure(error) }
         var frame = frame
         final class Sink { var bytes: [UInt8] = [] }
         let sink = Sink()

@@ -1,6 +1,7 @@
 import Foundation
 import RenderFarmPluginABI
 import StrictJSON
+import Synchronization
 
 /// A job ready to render: validated against its plugins, instances created, output resolved.
 public final class PreparedJob: Sendable {
@@ -13,11 +14,13 @@ public final class PreparedJob: Sendable {
     public let jobFrames: FrameSet
     /// The plugins of the layers, in layer order.
     public let plugins: [PluginInfo]
-    /// A hash of everything that decides the pixels (DESIGN.md §5), shared by all frames.
+    /// A hash of everything that decides the pixels (<doc:OutputFolder>), shared by all frames.
     public let fingerprint: String
     /// Everything that decides the pixels, as hashed into `fingerprint`.
     let canonical: JSONValue
     let layers: [PluginInstance]
+    /// `frameFingerprints`, once computed.
+    private let fingerprintCache = Mutex<FrameFingerprints?>(nil)
     /// How many bottom layers are frame-invariant (`RF_PLUGIN_FRAME_INVARIANT`): drawn once per
     /// worker with the background and copied into every frame.
     let staticLayerCount: Int
@@ -39,6 +42,20 @@ public final class PreparedJob: Sendable {
         fingerprint = SHA256.hex(canonical.serialized(sortedKeys: true))
     }
 
+    /// Tells every layer which frames this run asks for (ABI `prepare`); a problem is the job's.
+    func prepareLayers() throws(JobError) {
+        guard let first = frames.frames.min(), let last = frames.frames.max() else { return }
+        var issues: [JobIssue] = []
+        for (index, layer) in layers.enumerated() {
+            do {
+                try layer.prepare(frames: first...last)
+            } catch {
+                issues += PluginProblems.issues(error.message, layer: index, effect: spec.layers[index].effect)
+            }
+        }
+        guard issues.isEmpty else { throw .invalid(file: job.file, issues: job.located(issues)) }
+    }
+
     /// The same job asked for `frames` only (its instances shared); `jobFrames` stays.
     func with(frames: FrameSet) -> PreparedJob {
         PreparedJob(
@@ -46,7 +63,19 @@ public final class PreparedJob: Sendable {
             canonical: canonical)
     }
 
-    /// The fingerprint of frame `index`: the job's, bound to the frame number.
+    /// The fingerprint of each frame of this run, from the layers' frame keys where they report
+    /// them (computed on first use, after `prepareLayers`).
+    public var frameFingerprints: FrameFingerprints {
+        fingerprintCache.withLock { cache in
+            if let cache { return cache }
+            let computed = computeFrameFingerprints()
+            cache = computed
+            return computed
+        }
+    }
+
+    /// The fingerprint of frame `index` as a job-wide key (the job's, bound to the frame number),
+    /// without asking plugins for frame keys: for caches that last one process.
     public func fingerprint(ofFrame index: Int) -> String {
         Self.fingerprint(job: fingerprint, frame: index)
     }

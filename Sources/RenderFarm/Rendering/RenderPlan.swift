@@ -14,11 +14,15 @@ public struct PlanOptions: Sendable {
     public var shard: Shard
     /// `--scale S`: replaces every job's canvas scale (pixels per point), e.g. 0.5 for quick CI renders.
     public var scale: Double?
+    /// Whether each layer learns the frames this run asks for (ABI `prepare`), where plugins do
+    /// per-run work such as a physics simulation; `validate`, which draws nothing, turns it off.
+    public var preparesFrames: Bool
 
     public init(
         outputOverride: String? = nil, outputRoot: String? = nil, frames: String? = nil, shard: Shard = .whole,
-        scale: Double? = nil
+        scale: Double? = nil, preparesFrames: Bool = true
     ) {
+        self.preparesFrames = preparesFrames
         self.outputOverride = outputOverride
         self.outputRoot = outputRoot
         self.frames = frames
@@ -59,7 +63,19 @@ public enum RenderPlan {
             }
         }
         errors += sharedFolders(prepared)
-        return (options.shard.parts(of: prepared), merged(errors))
+        var ready = options.shard.parts(of: prepared)
+        if options.preparesFrames {
+            ready = ready.filter { job in
+                do throws(JobError) {
+                    try job.prepareLayers()
+                    return true
+                } catch {
+                    errors.append(error)
+                    return false
+                }
+            }
+        }
+        return (ready, merged(errors))
     }
 
     /// `errors` with the errors of one file joined and repeated issues dropped: the variants of

@@ -16,6 +16,8 @@ public struct FrameEvent: Sendable {
     public var attempts: Int
     public var error: String?
     public var timings: FrameTimings
+    /// The frame this one was written from, when it draws the same and was not drawn.
+    public var reusedFrom: Int? = nil
     /// Frames finished so far in this run, and how many the run will render.
     public var finished: Int
     public var total: Int
@@ -28,7 +30,10 @@ public struct JobSummary: Sendable {
     public var manifestPath: String
     /// Frames this run asked for.
     public var requested: Int
+    /// Frames drawn in this run.
     public var rendered: Int
+    /// Frames written from an earlier frame that draws the same (equal fingerprints), not drawn.
+    public var reused: Int
     /// Frames already done by an earlier run (resume).
     public var skipped: Int
     public var failed: [Int]
@@ -47,6 +52,7 @@ public struct RenderSummary: Sendable {
     public var timings: FrameTimings
 
     public var rendered: Int { jobs.reduce(0) { $0 + $1.rendered } }
+    public var reused: Int { jobs.reduce(0) { $0 + $1.reused } }
     public var skipped: Int { jobs.reduce(0) { $0 + $1.skipped } }
     public var failedCount: Int { jobs.reduce(0) { $0 + $1.failed.count } }
 }

@@ -51,18 +51,43 @@ public enum RenderSession {
         let states = try zip(jobs, locks).map { job, lock throws(OutputError) in
             try JobState(job: job, options: options, holder: lock.holder)
         }
-        let tasks = states.enumerated().flatMap { jobIndex, state in state.todo.map { (jobIndex, $0) } }
+        let draws = states.enumerated().flatMap { jobIndex, state in state.todo.map { (jobIndex, $0) } }
+        let reuses = states.enumerated().flatMap { jobIndex, state in
+            state.reuses.map { (jobIndex, $0.frame, $0.source) }
+        }
+        let total = draws.count + reuses.count
         observer.renderWillStart(
-            totalFrames: tasks.count, skippedFrames: states.reduce(0) { $0 + $1.skipped }, jobs: jobs)
+            totalFrames: total, skippedFrames: states.reduce(0) { $0 + $1.skipped }, jobs: jobs)
 
         let progress = Mutex(Progress())
         // Fail-fast and fatal output errors stop the render too, but are not interruptions.
         let halt = StopSignal()
+        let shouldStop = { @Sendable in options.stop.isStopped || halt.isStopped }
+        let report = { @Sendable (state: JobState, frame: Int, outcome: FrameOutcome) in
+            let event = progress.withLock { progress -> FrameEvent in
+                progress.finished += 1
+                switch outcome {
+                case .written(let entry, let timings):
+                    progress.timings = progress.timings + timings
+                    return state.event(entry, timings, finished: progress.finished, total: total)
+                case .failed(let entry):
+                    if options.failFast { halt.stop() }
+                    return state.event(entry, FrameTimings(), finished: progress.finished, total: total)
+                case .fatal(let error):
+                    if progress.fatal == nil { progress.fatal = error }
+                    halt.stop()
+                    return FrameEvent(
+                        job: state.job.spec.name, index: frame, status: .failed, attempts: 1,
+                        error: error.description, timings: FrameTimings(),
+                        finished: progress.finished, total: total)
+                }
+            }
+            observer.frameDidFinish(event)
+        }
         let clock = ContinuousClock()
         let start = clock.now
         FrameScheduler(concurrency: options.concurrency).run(
-            count: tasks.count,
-            shouldStop: { options.stop.isStopped || halt.isStopped },
+            count: draws.count, shouldStop: shouldStop,
             makeWorker: { () -> any FrameExecutor in
                 guard let isolation = options.isolation else {
                     return FrameWorker(cacheStaticLayers: options.cacheStaticLayers)
@@ -70,28 +95,15 @@ public enum RenderSession {
                 return WorkerProcess(jobs: jobs, isolation: isolation)
             },
             perform: { worker, task in
-                let (jobIndex, frame) = tasks[task]
-                let state = states[jobIndex]
-                let outcome = state.renderWithRetries(frame, worker: worker)
-                let event = progress.withLock { progress -> FrameEvent in
-                    progress.finished += 1
-                    switch outcome {
-                    case .written(let entry, let timings):
-                        progress.timings = progress.timings + timings
-                        return state.event(entry, timings, finished: progress.finished, total: tasks.count)
-                    case .failed(let entry):
-                        if options.failFast { halt.stop() }
-                        return state.event(entry, FrameTimings(), finished: progress.finished, total: tasks.count)
-                    case .fatal(let error):
-                        if progress.fatal == nil { progress.fatal = error }
-                        halt.stop()
-                        return FrameEvent(
-                            job: state.job.spec.name, index: frame, status: .failed, attempts: 1,
-                            error: error.description, timings: FrameTimings(),
-                            finished: progress.finished, total: tasks.count)
-                    }
-                }
-                observer.frameDidFinish(event)
+                let (jobIndex, frame) = draws[task]
+                report(states[jobIndex], frame, states[jobIndex].renderWithRetries(frame, worker: worker))
+            })
+        // Frames that draw the same as one drawn above (or on disk) are written from its file.
+        FrameScheduler(concurrency: options.concurrency).run(
+            count: reuses.count, shouldStop: shouldStop, makeWorker: {},
+            perform: { _, task in
+                let (jobIndex, frame, source) = reuses[task]
+                report(states[jobIndex], frame, states[jobIndex].reuse(frame, from: source))
             })
         let elapsed = clock.now - start
         let finalProgress = progress.withLock { $0 }

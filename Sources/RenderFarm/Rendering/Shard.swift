@@ -1,4 +1,4 @@
-/// Which part of a job's frames one run renders (`--shard K/N`, DESIGN.md §1).
+/// Which part of a job's frames one run renders (`--shard K/N`, <doc:RunningOnACluster>).
 public enum Shard: Sendable, Equatable, CustomStringConvertible {
     case whole
     /// Part `index` (0-based) of `count`: contiguous chunks or every `count`-th frame.

@@ -110,7 +110,8 @@ struct RenderCommand: Command {
             return ExitCode(error)
         }
         for job in summary.jobs {
-            let skipped = job.skipped > 0 ? ", \(job.skipped) already done" : ""
+            let reused = job.reused > 0 ? ", \(job.reused) reused (drawn alike)" : ""
+            let skipped = reused + (job.skipped > 0 ? ", \(job.skipped) already done" : "")
             let state = job.complete ? "complete" : "incomplete, missing \(FrameSet.compress(job.missing))"
             let rendered = "\(Plural.count(job.rendered, "frame")) rendered"
             guard shard == .whole else {

@@ -70,7 +70,7 @@ struct SubmitCommand: Command {
         let out = arguments.value("--out").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let plan = PlanOptions(
             outputOverride: out, outputRoot: arguments.value("--output-root"),
-            frames: arguments.value("--frames"))
+            frames: arguments.value("--frames"), preparesFrames: false)
         let jobs: [PreparedJob]
         switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
         case .success(let prepared): jobs = prepared

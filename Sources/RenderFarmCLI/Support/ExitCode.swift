@@ -1,6 +1,6 @@
 import RenderFarm
 
-/// Process exit codes (DESIGN.md §6, following sysexits.h).
+/// Process exit codes, following sysexits.h (RenderFarm article CommandLine, "Exit codes").
 public enum ExitCode: Int32, Sendable {
     case ok = 0
     /// Some frames failed after their retries.

@@ -65,7 +65,7 @@ final class ProgressReporter: ProgressObserver {
     }
 
     func frameDidFinish(_ event: FrameEvent) {
-        if event.status == .ok {
+        if event.status == .ok, event.reusedFrom == nil {
             slow.withLock { slow in
                 let frame = SlowFrame(job: event.job, index: event.index, milliseconds: event.timings.total)
                 guard slow.count < Self.slowestShown || frame.milliseconds > (slow.last?.milliseconds ?? 0) else {
@@ -94,6 +94,7 @@ final class ProgressReporter: ProgressObserver {
                 "ms": .number((event.timings.total * 100).rounded() / 100),
             ]
             if let error = event.error { object["error"] = .string(error) }
+            if let source = event.reusedFrom { object["reusedFrom"] = .number(Double(source)) }
             terminal.note(JSONValue.object(object).serialized())
         case .auto, .plain:
             bar.update(event.finished, of: event.total)
@@ -106,7 +107,7 @@ final class ProgressReporter: ProgressObserver {
         terminal.note(
             JSONValue.object([
                 "event": "finish", "rendered": .number(Double(summary.rendered)),
-                "skipped": .number(Double(summary.skipped)),
+                "reused": .number(Double(summary.reused)), "skipped": .number(Double(summary.skipped)),
                 "failed": .number(Double(summary.failedCount)), "interrupted": .bool(summary.interrupted),
                 "seconds": .number((summary.elapsed * 1000).rounded() / 1000),
                 // Summed over the frames rendered, per step (what `make bench` splits a frame into).

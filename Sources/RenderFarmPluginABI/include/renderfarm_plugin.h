@@ -213,7 +213,33 @@ typedef struct rf_plugin {
     int (*create_with_plugin)(const struct rf_plugin *plugin, const rf_create_args *args,
                               const rf_context *ctx, void **out, char *err, size_t errlen);
     const void *plugin_data;
+
+    /* Added in ABI v1 after `plugin_data` for stream-length jobs, read only when struct_size
+     * covers them (NULL when unused).
+     *
+     * prepare: the frames this run will ask the instance for, `first` to `last` inclusive (a
+     * shard's part of the job, or the one frame `preview` draws). The host calls it once, after
+     * create() and before any render(), trace() or frame_key(), from one thread. A plugin whose
+     * plan is costly per frame (a physics simulation) keeps state only for these frames; it may
+     * refuse later calls for other frames with an error. Returns RF_OK, or a status and a
+     * message in err as create() does. Without it (or on an older host), a plugin must serve
+     * every frame of the job.
+     *
+     * frame_key: a key for what render() draws at `frame`: equal keys of one instance mean equal
+     * drawings, and the key changes whenever the drawing would (for example a hash of the plans
+     * and states of the items visible at that frame and of the parameters that shape them; an
+     * empty frame has the key of nothing drawn, whatever its time). The host builds each frame's
+     * fingerprint from its layers' keys, so a re-render after an edit draws again only the frames
+     * whose keys changed, and frames of one run with equal fingerprints are drawn once. Writes
+     * RF_FRAME_KEY_SIZE bytes to `key` and returns RF_OK; any other status means "no key for
+     * this frame" and the host falls back to the layer's whole configuration and the frame
+     * number. Called under the same thread-safety rules as render(). */
+    int (*prepare)(void *instance, uint32_t first, uint32_t last, char *err, size_t errlen);
+    int (*frame_key)(void *instance, const rf_frame *frame, uint8_t *key);
 } rf_plugin;
+
+/* Bytes of a frame key (rf_plugin.frame_key). */
+#define RF_FRAME_KEY_SIZE 32
 
 /* Flags of a plugin (rf_plugin.flags). */
 #define RF_PLUGIN_FRAME_INVARIANT 1u /* render() draws the same pixels for every frame of an

@@ -1,0 +1,52 @@
+import Foundation
+
+/// `renderfarm.fingerprints.txt` (one per shard, like the journal): the fingerprints a run built
+/// from frame keys, so that `status` and `merge`, which load no plugins, know what each frame
+/// of the job should have been rendered from.
+///
+/// The first line names the job fingerprint the table belongs to; each further line is
+/// `INDEX FINGERPRINT`. Frames absent from every table of the job have the job's fingerprint
+/// bound to their number (`FrameFingerprints`).
+enum FingerprintTable {
+    static func name(for shard: Shard) -> String {
+        switch shard {
+        case .whole: "renderfarm.fingerprints.txt"
+        case .part(let index, let count, _): "renderfarm.fingerprints.shard-\(index)-of-\(count).txt"
+        }
+    }
+
+    /// Records the keyed fingerprints of a run (nothing when no frame was keyed).
+    static func write(_ fingerprints: FrameFingerprints, to directory: String, shard: Shard) throws(OutputError) {
+        let path = (directory as NSString).appendingPathComponent(name(for: shard))
+        guard !fingerprints.keyed.isEmpty else {
+            unlink(path)
+            return
+        }
+        var text = "job \(fingerprints.job)\n"
+        text.reserveCapacity(fingerprints.keyed.count * 42)
+        for index in fingerprints.keyed.keys.sorted() {
+            text += "\(index) \(fingerprints.keyed[index] ?? "")\n"
+        }
+        text.removeLast()
+        try AtomicFile.write(text, to: path)
+    }
+
+    /// The fingerprints of the job with fingerprint `job`, from every table of `directory` that
+    /// belongs to it.
+    static func read(in directory: String, job: String) -> FrameFingerprints {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var keyed: [Int: String] = [:]
+        for name in names where name.hasPrefix("renderfarm.fingerprints") && name.hasSuffix(".txt") {
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+            var lines = text.split(separator: "\n")[...]
+            guard lines.popFirst() == Substring("job \(job)") else { continue }
+            for line in lines {
+                let fields = line.split(separator: " ")
+                guard fields.count == 2, let index = Int(fields[0]) else { continue }
+                keyed[index] = String(fields[1])
+            }
+        }
+        return FrameFingerprints(job: job, keyed: keyed)
+    }
+}

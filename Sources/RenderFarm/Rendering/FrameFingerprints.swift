@@ -1,0 +1,98 @@
+import Dispatch
+import Foundation
+import StrictJSON
+
+/// The fingerprint of every frame of a run: what decides its bytes, as a hash.
+///
+/// A frame whose layers report frame keys (ABI `frame_key`) is fingerprinted from those keys,
+/// the canvas, output settings, renderer and plugin libraries, so it keeps its fingerprint when
+/// an edit elsewhere in the job leaves its drawing alone, and frames that draw alike share one.
+/// A frame no layer keys has the job's fingerprint bound to its number, as before frame keys.
+public struct FrameFingerprints: Sendable {
+    /// The fingerprint of the whole job (`PreparedJob.fingerprint`).
+    public let job: String
+    /// Fingerprints built from frame keys, by frame number.
+    public let keyed: [Int: String]
+
+    public init(job: String, keyed: [Int: String] = [:]) {
+        self.job = job
+        self.keyed = keyed
+    }
+
+    public subscript(index: Int) -> String {
+        keyed[index] ?? PreparedJob.fingerprint(job: job, frame: index)
+    }
+}
+
+/// What a keyed frame fingerprint is made of besides the keys: hashes computed once per job.
+struct FingerprintParts: Sendable {
+    /// Everything of the job that decides pixels except its layers' parameters and its length.
+    let host: String
+    /// Per layer: its plugin, start and place (not its parameters, which its keys cover).
+    let identities: [String]
+    /// Per layer: its whole configuration, for layers that key no frame.
+    let configurations: [String]
+    /// Per layer: whether it draws the same at every frame.
+    let invariant: [Bool]
+
+    init(canonical: JSONValue, invariant: [Bool]) {
+        var host = canonical.objectValue ?? JSONObject()
+        let layers = host["layers"]?.arrayValue ?? []
+        // The length decides which frames exist, not what one draws; keys cover the rest.
+        host["layers"] = nil
+        host["duration"] = nil
+        self.host = SHA256.hex(JSONValue.object(host).serialized(sortedKeys: true))
+        identities = layers.enumerated().map { index, layer in
+            var identity = layer.objectValue ?? JSONObject()
+            identity["params"] = nil
+            identity["index"] = .number(Double(index))
+            return SHA256.hex(JSONValue.object(identity).serialized(sortedKeys: true))
+        }
+        configurations = layers.map { SHA256.hex($0.serialized(sortedKeys: true)) }
+        self.invariant = invariant
+    }
+
+    /// The fingerprint of frame `index` from its layers' keys (nil per layer without one), or
+    /// nil when no layer keyed it.
+    func fingerprint(frame index: Int, keys: [[UInt8]?]) -> String? {
+        guard keys.contains(where: { $0 != nil }) else { return nil }
+        var text = "keyed:" + host
+        for (layer, key) in keys.enumerated() {
+            if let key {
+                text += ";" + identities[layer] + ":" + SHA256.hexString(key)
+            } else {
+                text += ";" + configurations[layer] + (invariant[layer] ? "" : "#\(index)")
+            }
+        }
+        return String(SHA256.hex(text).prefix(32))
+    }
+}
+
+extension PreparedJob {
+    /// Fingerprints of this run's frames, asking every layer for its frame keys (on all cores).
+    func computeFrameFingerprints() -> FrameFingerprints {
+        let indices = frames.frames
+        guard layers.contains(where: { $0.plugin.frameKey != nil }), !indices.isEmpty else {
+            return FrameFingerprints(job: fingerprint)
+        }
+        let parts = FingerprintParts(canonical: canonical, invariant: layers.map(\.plugin.info.frameInvariant))
+        var results = [String?](repeating: nil, count: indices.count)
+        let chunk = 256
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let output = buffer
+            DispatchQueue.concurrentPerform(iterations: (indices.count + chunk - 1) / chunk) { part in
+                for position in (part * chunk)..<min(indices.count, (part + 1) * chunk) {
+                    let index = indices[position]
+                    let keys = layers.map { $0.frameKey(frame: abiFrame(index, layerStart: $0.layerStart)) }
+                    output[position] = parts.fingerprint(frame: index, keys: keys)
+                }
+            }
+        }
+        var keyed: [Int: String] = [:]
+        keyed.reserveCapacity(indices.count)
+        for (index, result) in zip(indices, results) {
+            if let result { keyed[index] = result }
+        }
+        return FrameFingerprints(job: fingerprint, keyed: keyed)
+    }
+}
