@@ -13,6 +13,10 @@ uint64_t rf_now_ns(void);
 /* Converts one row of premultiplied ARGB32 to straight RGBA, or to RGB when `opaque`. */
 void rf_convert_row(const uint32_t *src, uint8_t *dst, uint32_t width, int opaque);
 
+/* Grows the buffer *data of *capacity bytes to at least `needed` bytes (doubling, from 64 KiB), keeping its
+ * contents: the one place the encoder's buffers grow. 0 on success, -1 when out of memory. */
+int rf_png_grow(uint8_t **data, size_t *capacity, size_t needed);
+
 /* Grows enc->data to at least `capacity` bytes; 0 on success, -1 when out of memory. */
 int rf_png_reserve(rf_png_encoder *enc, size_t capacity);
 

@@ -105,14 +105,9 @@ int rf_png_encode_unfiltered(rf_png_encoder *enc, const uint8_t *pixels, uint32_
                              size_t errlen) {
     size_t row_bytes = (size_t)width * (opaque ? 3 : 4);
     size_t raw_length = (row_bytes + 1) * height;
-    if (enc->scanlines_capacity < raw_length) {
-        uint8_t *grown = realloc(enc->scanlines, raw_length);
-        if (!grown) {
-            if (err && errlen) snprintf(err, errlen, "out of memory for %zu bytes of PNG rows", raw_length);
-            return -1;
-        }
-        enc->scanlines = grown;
-        enc->scanlines_capacity = raw_length;
+    if (rf_png_grow(&enc->scanlines, &enc->scanlines_capacity, raw_length) != 0) {
+        if (err && errlen) snprintf(err, errlen, "out of memory for %zu bytes of PNG rows", raw_length);
+        return -1;
     }
     uint64_t start = rf_now_ns();
     size_t flat = convert_rows(enc, pixels, width, height, stride, opaque, row_bytes);

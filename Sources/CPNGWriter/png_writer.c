@@ -49,16 +49,18 @@ typedef struct write_state {
     int failed;
 } write_state;
 
-int rf_png_reserve(rf_png_encoder *enc, size_t needed) {
-    if (needed <= enc->capacity) return 0;
-    size_t capacity = enc->capacity ? enc->capacity : 1u << 16;
-    while (capacity < needed) capacity *= 2;
-    uint8_t *grown = realloc(enc->data, capacity);
+int rf_png_grow(uint8_t **data, size_t *capacity, size_t needed) {
+    if (needed <= *capacity) return 0;
+    size_t grown_capacity = *capacity ? *capacity : 1u << 16;
+    while (grown_capacity < needed) grown_capacity *= 2;
+    uint8_t *grown = realloc(*data, grown_capacity);
     if (!grown) return -1;
-    enc->data = grown;
-    enc->capacity = capacity;
+    *data = grown;
+    *capacity = grown_capacity;
     return 0;
 }
+
+int rf_png_reserve(rf_png_encoder *enc, size_t needed) { return rf_png_grow(&enc->data, &enc->capacity, needed); }
 
 static void write_bytes(png_structp png, png_bytep bytes, png_size_t count) {
     write_state *state = (write_state *)png_get_io_ptr(png);
@@ -120,6 +122,85 @@ static int filter_bits(rf_png_filter filter) {
     return PNG_FILTER_NONE;
 }
 
+/* Creates libpng's write structs, with errors reported into `errors` and output appended through
+ * `output`; -1 (with the message in errors) when libpng cannot. Later libpng errors longjmp to the
+ * caller's setjmp on png_jmpbuf(*png). */
+static int start_libpng(png_structp *png, png_infop *info, error_state *errors, write_state *output) {
+    *png = png_create_write_struct(PNG_LIBPNG_VER_STRING, errors, on_error, on_warning);
+    if (!*png) {
+        if (errors->message && errors->length)
+            snprintf(errors->message, errors->length, "libpng: cannot create a write struct");
+        return -1;
+    }
+    *info = png_create_info_struct(*png);
+    if (!*info) {
+        png_destroy_write_struct(png, NULL);
+        if (errors->message && errors->length)
+            snprintf(errors->message, errors->length, "libpng: cannot create an info struct");
+        return -1;
+    }
+    png_set_write_fn(*png, output, write_bytes, flush_bytes);
+    return 0;
+}
+
+/* Writes the header, every row (converted into enc->row) and the end; adds the time spent converting
+ * and encoding to `convert_ns` and `encode_ns`. May longjmp on a libpng error. */
+static void write_libpng(png_structp png, png_infop info, rf_png_encoder *enc, const uint8_t *pixels,
+                         uint32_t width, uint32_t height, size_t stride, int compression, rf_png_filter filter,
+                         uint64_t *convert_ns, uint64_t *encode_ns) {
+    int opaque = enc->opaque;
+    png_set_compression_level(png, compression);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, filter_bits(filter));
+    png_set_IHDR(png, info, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+    png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < height; y++) {
+        uint64_t t0 = rf_now_ns();
+        rf_convert_row((const uint32_t *)(pixels + (size_t)y * stride), enc->row, width, opaque);
+        uint64_t t1 = rf_now_ns();
+        png_write_row(png, enc->row);
+        uint64_t t2 = rf_now_ns();
+        *convert_ns += t1 - t0;
+        *encode_ns += t2 - t1;
+    }
+    uint64_t t3 = rf_now_ns();
+    png_write_end(png, info);
+    *encode_ns += rf_now_ns() - t3;
+}
+
+/* The filtered path: libpng with `filter`, one converted row at a time. */
+static int encode_libpng(rf_png_encoder *enc, const uint8_t *pixels, uint32_t width, uint32_t height,
+                         size_t stride, int compression, rf_png_filter filter, uint64_t convert_ns,
+                         rf_png_timing *timing, char *err, size_t errlen) {
+    enc->compressor = RF_PNG_COMPRESSOR_LIBPNG;
+    size_t row_bytes = (size_t)width * (enc->opaque ? 3 : 4);
+    if (rf_png_grow(&enc->row, &enc->row_capacity, row_bytes) != 0) {
+        if (err && errlen) snprintf(err, errlen, "out of memory for a %zu-byte PNG row", row_bytes);
+        return -1;
+    }
+    enc->length = 0;
+
+    error_state errors = { err, errlen };
+    write_state output = { enc, 0 };
+    png_structp png;
+    png_infop info;
+    if (start_libpng(&png, &info, &errors, &output) != 0) return -1;
+    uint64_t encode_ns = 0;
+    /* Everything libpng touches after this point may longjmp back here. */
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        return -1;
+    }
+    write_libpng(png, info, enc, pixels, width, height, stride, compression, filter, &convert_ns, &encode_ns);
+    png_destroy_write_struct(&png, &info);
+    if (timing) {
+        timing->convert_ns = convert_ns;
+        timing->encode_ns = encode_ns;
+    }
+    return 0;
+}
+
 int rf_png_encode_argb32(rf_png_encoder *enc, const uint8_t *pixels, uint32_t width,
                          uint32_t height, size_t stride, int compression, rf_png_filter filter,
                          rf_png_timing *timing, char *err, size_t errlen) {
@@ -130,78 +211,17 @@ int rf_png_encode_argb32(rf_png_encoder *enc, const uint8_t *pixels, uint32_t wi
     }
     rf_png_prepare_tables();
 
-    uint64_t convert_ns = 0;
     uint64_t start = rf_now_ns();
     int opaque = rf_argb32_is_opaque(pixels, width, height, stride);
     enc->opaque = opaque;
-    convert_ns += rf_now_ns() - start;
-    if (filter == RF_PNG_FILTER_NONE) {
-        int status = rf_png_encode_unfiltered(enc, pixels, width, height, stride, opaque, compression, timing,
-                                              err, errlen);
-        if (timing) timing->convert_ns += convert_ns;
-        return status;
-    }
-    enc->compressor = RF_PNG_COMPRESSOR_LIBPNG;
-
-    size_t channels = opaque ? 3 : 4;
-    size_t row_bytes = (size_t)width * channels;
-    if (enc->row_capacity < row_bytes) {
-        uint8_t *row = realloc(enc->row, row_bytes);
-        if (!row) {
-            if (err && errlen) snprintf(err, errlen, "out of memory for a %zu-byte PNG row", row_bytes);
-            return -1;
-        }
-        enc->row = row;
-        enc->row_capacity = row_bytes;
-    }
-    enc->length = 0;
-
-    error_state errors = { err, errlen };
-    write_state output = { enc, 0 };
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
-    if (!png) {
-        if (err && errlen) snprintf(err, errlen, "libpng: cannot create a write struct");
-        return -1;
-    }
-    png_infop info = png_create_info_struct(png);
-    if (!info) {
-        png_destroy_write_struct(&png, NULL);
-        if (err && errlen) snprintf(err, errlen, "libpng: cannot create an info struct");
-        return -1;
-    }
-    /* Everything libpng touches after this point may longjmp back here. */
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        return -1;
-    }
-    png_set_write_fn(png, &output, write_bytes, flush_bytes);
-    png_set_compression_level(png, compression);
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, filter_bits(filter));
-    png_set_IHDR(png, info, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
-    png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
-    png_write_info(png, info);
-
-    uint64_t encode_ns = 0;
-    for (uint32_t y = 0; y < height; y++) {
-        uint64_t t0 = rf_now_ns();
-        rf_convert_row((const uint32_t *)(pixels + (size_t)y * stride), enc->row, width, opaque);
-        uint64_t t1 = rf_now_ns();
-        png_write_row(png, enc->row);
-        uint64_t t2 = rf_now_ns();
-        convert_ns += t1 - t0;
-        encode_ns += t2 - t1;
-    }
-    uint64_t t3 = rf_now_ns();
-    png_write_end(png, info);
-    encode_ns += rf_now_ns() - t3;
-    png_destroy_write_struct(&png, &info);
-
-    if (timing) {
-        timing->convert_ns = convert_ns;
-        timing->encode_ns = encode_ns;
-    }
-    return 0;
+    uint64_t convert_ns = rf_now_ns() - start;
+    if (filter != RF_PNG_FILTER_NONE)
+        return encode_libpng(enc, pixels, width, height, stride, compression, filter, convert_ns, timing, err,
+                             errlen);
+    int status = rf_png_encode_unfiltered(enc, pixels, width, height, stride, opaque, compression, timing, err,
+                                          errlen);
+    if (timing) timing->convert_ns += convert_ns;
+    return status;
 }
 
 void rf_argb32_to_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,

@@ -1,6 +1,6 @@
 import Foundation
 
-// renderfarm-bench [--quick] [--rounds N]: see Bench.swift and the RenderFarm article Performance.
+// renderfarm-bench [--quick] [--rounds N] [--stream]: see Bench.swift and the RenderFarm article Performance.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 var rounds = quick ? 1 : 3
@@ -9,8 +9,10 @@ if let index = arguments.firstIndex(of: "--rounds"), index + 1 < arguments.count
 {
     rounds = value
 }
-if arguments.contains(where: { !["--quick", "--rounds"].contains($0) && Int($0) == nil }) {
-    FileHandle.standardError.write(Data("usage: renderfarm-bench [--quick] [--rounds N]\n".utf8))
+// --stream: only the stream-length rows (StreamBench.swift).
+let streamOnly = arguments.contains("--stream")
+if arguments.contains(where: { !["--quick", "--rounds", "--stream"].contains($0) && Int($0) == nil }) {
+    FileHandle.standardError.write(Data("usage: renderfarm-bench [--quick] [--rounds N] [--stream]\n".utf8))
     exit(64)
 }
 
@@ -25,18 +27,24 @@ do {
     let runner = Runner(
         renderfarm: binaries.appendingPathComponent("renderfarm").path,
         floor: binaries.appendingPathComponent("renderfarm-bench-floor").path, scratch: scratch)
-    let bench = Bench(quick: quick, rounds: rounds, packageRoot: packageRoot, runner: runner)
-    let rows = try bench.run()
-    let memory = try bench.memory()
-    let startup = bench.startup()
-    let isolation = try bench.isolation()
-    let cores = ProcessInfo.processInfo.activeProcessorCount
-    let counts = ReferenceJob.all(packageRoot: packageRoot).map { String(quick ? $0.quickFrames : $0.frames) }
-    let header =
-        "renderfarm-bench\(quick ? " --quick" : ""): \(cores) cores, "
-        + "\(rounds) round\(rounds == 1 ? "" : "s"), frames per run: \(counts.joined(separator: "/"))"
-    print(
-        Report(rows: rows, memory: memory, startupMilliseconds: startup, isolation: isolation, header: header).text)
+    let stream = StreamBench(runner: runner, quick: quick)
+    if streamOnly {
+        print(try (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()]).joined(separator: "\n"))
+    } else {
+        let bench = Bench(quick: quick, rounds: rounds, packageRoot: packageRoot, runner: runner)
+        let rows = try bench.run()
+        let memory = try bench.memory()
+        let startup = bench.startup()
+        let isolation = try bench.isolation()
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let counts = ReferenceJob.all(packageRoot: packageRoot).map { String(quick ? $0.quickFrames : $0.frames) }
+        let header =
+            "renderfarm-bench\(quick ? " --quick" : ""): \(cores) cores, "
+            + "\(rounds) round\(rounds == 1 ? "" : "s"), frames per run: \(counts.joined(separator: "/"))"
+        print(
+            Report(rows: rows, memory: memory, startupMilliseconds: startup, isolation: isolation, header: header).text)
+        print(try (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()]).joined(separator: "\n"))
+    }
 } catch {
     FileHandle.standardError.write(Data("renderfarm-bench: \(error)\n".utf8))
     exit(1)

@@ -29,7 +29,8 @@ public enum RenderFarmCLI {
             \(list.joined(separator: "\n"))
 
             Run `renderfarm COMMAND --help` or `renderfarm help COMMAND` for a command's options and examples.
-            `renderfarm --version` prints the version.
+            `renderfarm --version` prints the version. A command whose output is closed by its reader
+            (piped into `head`) stops quietly with exit status 141.
             """
     }
 
@@ -88,8 +89,12 @@ public enum RenderFarmCLI {
         return "unknown command \"\(name)\"\(hint); run `renderfarm --help` for the list"
     }
 
-    /// Runs the process's own command line and exits with the command's code.
+    /// Runs the process's own command line and exits with the command's code. Process-wide signal
+    /// dispositions are set here, by the command line only: SIGPIPE is ignored, so a closed pipe is a
+    /// write error (EPIPE) where it happens: `Terminal.standard` then exits 141, and a pipe to ffmpeg
+    /// or a worker reports a failed write instead of ending the render.
     public static func main() -> Never {
+        signal(SIGPIPE, SIG_IGN)
         LoadedPlugin.installFaultReport(
             hint: "; finished frames are kept (run again to resume), and `render --isolate` contains such crashes")
         exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,25 +1,26 @@
 import Foundation
 import Testing
 
-/// The command line as a user meets it: help, versions, exit codes and messages.
+/// The command line as a user meets it: help, versions, exit codes and messages, run in process
+/// through `RenderFarmCLI` with a captured terminal.
 @Suite("Command line")
 struct CommandLineTests {
     static let commands = ["render", "validate", "trace", "plugins"]
 
     @Test("--help works on every command and shows its usage", arguments: commands)
-    func help(command: String) throws {
-        let result = try Binary.run([command, "--help"])
+    func help(command: String) {
+        let result = CLI.run([command, "--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("USAGE: renderfarm \(command)"))
         #expect(result.stdout.contains("--help"))
     }
 
     @Test("the overview lists every command; --version prints the version")
-    func overview() throws {
-        let help = try Binary.run(["--help"])
+    func overview() {
+        let help = CLI.run(["--help"])
         #expect(help.status == 0)
         for command in Self.commands { #expect(help.stdout.contains(command)) }
-        let version = try Binary.run(["--version"])
+        let version = CLI.run(["--version"])
         #expect(version.stdout.hasPrefix("renderfarm "))
     }
 
@@ -33,15 +34,15 @@ struct CommandLineTests {
             (["render", "x.json", "--shard", "3/3"], "0 ≤ K < N"),
             (["render", "x.json", "--progress", "loud"], "--progress expects one of"),
         ])
-    func usage(arguments: [String], message: String) throws {
-        let result = try Binary.run(arguments)
+    func usage(arguments: [String], message: String) {
+        let result = CLI.run(arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
     @Test("a missing job file exits 66")
-    func missingFile() throws {
-        let result = try Binary.run(["render", "/nonexistent/job.json"])
+    func missingFile() {
+        let result = CLI.run(["render", "/nonexistent/job.json"])
         #expect(result.status == 66)
         #expect(result.stderr.contains("/nonexistent/job.json: no such job file"))
     }
@@ -66,7 +67,7 @@ struct CommandLineTests {
         let folder = try TemporaryFolder()
         let job = try folder.write(#"{"duration": 1, "output": {"dir": "out"}, "layers": [\#(layer)]}"#, to: "job.json")
         for command in ["render", "validate"] {
-            let result = try Binary.run([command, job])
+            let result = CLI.run([command, job])
             #expect(result.status == 65)
             #expect(result.stderr.contains("job.json: \(message)"), "\(result.stderr)")
         }
@@ -75,16 +76,16 @@ struct CommandLineTests {
 
     @Test("plugins lists both plugins with their parameters, as text and as JSON")
     func plugins() throws {
-        let text = try Binary.run(["plugins"])
+        let text = CLI.run(["plugins"])
         #expect(text.status == 0)
         for fragment in ["floating-heart 1.0.0", "gradient 1.0.0", "pathSampling", "enum (bezier|paced)", "vignette"] {
             #expect(text.stdout.contains(fragment))
         }
-        let json = try Binary.run(["plugins", "--json"])
+        let json = CLI.run(["plugins", "--json"])
         let list = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         let ids = list.compactMap { $0["id"] as? String }
         #expect(ids.contains("floating-heart") && ids.contains("gradient"))
-        let unknown = try Binary.run(["plugins", "hearts"])
+        let unknown = CLI.run(["plugins", "hearts"])
         #expect(unknown.status == 69)
     }
 }

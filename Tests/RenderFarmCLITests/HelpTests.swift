@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-/// Issue 12, item 6: every command's help has a complete usage line and examples that parse.
+/// Issue 12, item 6: every command's help has a complete usage line and examples that parse (in process).
 @Suite("help")
 struct HelpTests {
     /// The command names listed by `renderfarm --help`.
-    static func commands() throws -> [String] {
-        let overview = try Binary.run(["--help"]).stdout
+    static func commands() -> [String] {
+        let overview = CLI.run(["--help"]).stdout
         let section = overview.components(separatedBy: "COMMANDS:\n").last ?? ""
         // A name is one word or a group's two (`plugin new`), then two spaces or more before the abstract.
         return section.split(separator: "\n").prefix { $0.hasPrefix("  ") }.compactMap {
@@ -15,14 +15,14 @@ struct HelpTests {
     }
 
     @Test("every command: usage lists every option, 1 to 3 examples, help COMMAND equals COMMAND --help")
-    func complete() throws {
-        let commands = try Self.commands()
+    func complete() {
+        let commands = Self.commands()
         #expect(commands.count >= 11, "\(commands)")
         for command in commands {
             let words = command.split(separator: " ").map(String.init)
-            let help = try Binary.run(words + ["--help"])
+            let help = CLI.run(words + ["--help"])
             #expect(help.status == 0, "\(command): \(help.stderr)")
-            #expect(try Binary.run(["help"] + words).stdout == help.stdout)
+            #expect(CLI.run(["help"] + words).stdout == help.stdout)
             let usage = help.stdout.components(separatedBy: "\n\n").first { $0.hasPrefix("USAGE:") } ?? ""
             let options =
                 help.stdout.components(separatedBy: "OPTIONS:\n").last?
@@ -41,23 +41,23 @@ struct HelpTests {
                 // With --help the parser checks every option of the example and runs nothing.
                 let exampleWords = example.split(separator: " ").map(String.init)
                 #expect(exampleWords.first == "renderfarm" && exampleWords.dropFirst().starts(with: words))
-                let parsed = try Binary.run(Array(exampleWords.dropFirst()) + ["--help"])
+                let parsed = CLI.run(Array(exampleWords.dropFirst()) + ["--help"])
                 #expect(parsed.status == 0, "\(example): \(parsed.stderr)")
             }
         }
     }
 
     @Test("render's usage names the options it used to leave out")
-    func renderUsage() throws {
-        let help = try Binary.run(["help", "render"]).stdout
+    func renderUsage() {
+        let help = CLI.run(["help", "render"]).stdout
         for option in ["--output-root DIR", "--shard-mode MODE", "--plugin-path DIR", "--verbose"] {
             #expect(help.contains("[\(option)"), "\(option)")
         }
     }
 
     @Test("help with an unknown command exits 64 with a suggestion")
-    func unknown() throws {
-        let result = try Binary.run(["help", "rendr"])
+    func unknown() {
+        let result = CLI.run(["help", "rendr"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("did you mean render?"))
     }

@@ -71,7 +71,8 @@ struct ResumeTests {
         for _ in 0..<20 {
             let before = Self.verifiedFrames(in: out.url)
             let run = try Binary.Running(arguments)
-            usleep(UInt32.random(in: 80_000...400_000, using: &random))
+            // At a random moment of the run: right after its Nth frame event, with frames in flight.
+            try Self.waitForFrameEvents(Int.random(in: 1...12, using: &random), of: run)
             run.signal(SIGKILL)
             let result = run.wait()
             Self.expectNoCorruptFrames(in: out.url)
@@ -86,6 +87,15 @@ struct ResumeTests {
         #expect(Self.frameFiles(in: out.url) == Self.reference)
         let manifest = try Manifest(folder: out.url)
         #expect(manifest.complete && manifest.frames.count == 300)
+    }
+
+    /// Returns once `run` has reported `count` finished frames (`--progress json` frame events on standard
+    /// error), or has ended first (nothing was left to render).
+    static func waitForFrameEvents(_ count: Int, of run: Binary.Running) throws {
+        try Binary.waitUntil("\(count) frame events", running: run) {
+            let events = (try? String(contentsOf: run.stderrURL, encoding: .utf8)) ?? ""
+            return events.components(separatedBy: #"{"event":"frame""#).count - 1 >= count || !run.process.isRunning
+        }
     }
 
     /// Returns once `run` has journaled a frame into `folder` (its signal handlers are installed

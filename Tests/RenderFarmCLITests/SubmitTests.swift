@@ -1,5 +1,8 @@
 import Foundation
+import RenderFarm
 import Testing
+
+@testable import RenderFarmCLI
 
 /// `renderfarm submit --slurm` without a cluster: the scripts it would submit, and its errors.
 @Suite("Submit to Slurm (no cluster)")
@@ -53,16 +56,17 @@ struct SubmitTests {
     }
 
     @Test(
-        "usage errors exit 64",
+        "usage errors exit 64 (in process)",
         arguments: [
             ["submit", "jobs/live-hearts.json", "--dry-run"],
             ["submit", "jobs/live-hearts.json", "--slurm", "--tasks", "0", "--dry-run"],
             ["submit", "jobs/live-hearts.json", "--slurm", "--partition", "a b", "--dry-run"],
             ["submit", "jobs/live-hearts.json", "jobs/burst.json", "--slurm", "--dry-run"],
         ])
-    func usage(arguments: [String]) throws {
-        let result = try Binary.run(arguments)
+    func usage(arguments: [String]) {
+        let result = CLI.run(arguments.map { $0.hasPrefix("jobs/") ? CLI.repositoryFile($0) : $0 })
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stdout.isEmpty, "a refused submission prints no script")
     }
 
     @Test("an invalid job is refused before anything is submitted (exit 65)")
@@ -75,9 +79,9 @@ struct SubmitTests {
         #expect(result.status == 65, "\(result.stderr)")
     }
 
-    @Test("submit --help lists its options")
-    func help() throws {
-        let result = try Binary.run(["submit", "--help"])
+    @Test("submit --help lists its options (in process)")
+    func help() {
+        let result = CLI.run(["submit", "--help"])
         #expect(result.status == 0)
         for option in [
             "--slurm", "--tasks", "--max-running", "--partition", "--time", "--cpus-per-task", "--dry-run",
@@ -85,5 +89,31 @@ struct SubmitTests {
         ] {
             #expect(result.stdout.contains(option), "missing \(option)")
         }
+    }
+
+    @Test("the logs submit names are the #SBATCH --output patterns with Slurm's placeholders filled in")
+    func logNames() throws {
+        let scripts = try SlurmScripts(
+            SlurmScripts.Request(
+                executable: "/opt/renderfarm", jobFiles: ["/shared/job.json"], output: "/shared/out",
+                jobFolders: ["/shared/out"], scriptFolder: "/shared/out/slurm", pluginPath: [], name: "job",
+                tasks: 2))
+        #expect(scripts.render.contains("#SBATCH --output=/shared/out/slurm/render-%A_%a.log"))
+        #expect(scripts.renderLog(array: "41", task: "1") == "/shared/out/slurm/render-41_1.log")
+        #expect(scripts.merge.contains("#SBATCH --output=/shared/out/slurm/merge-%j.log"))
+        #expect(scripts.mergeLog(job: "42") == "/shared/out/slurm/merge-42.log")
+    }
+
+    @Test("squeue's states: which end a job, and their names kept for messages")
+    func jobStates() {
+        for name in ["PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "REQUEUED", "SUSPENDED"] {
+            #expect(!SlurmJobState(name).isFinal, "\(name)")
+            #expect(SlurmJobState(name).description == name)
+        }
+        for name in ["COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY"] {
+            #expect(SlurmJobState(name).isFinal, "\(name)")
+            #expect(SlurmJobState(name).description == name)
+        }
+        #expect(SlurmJobState("COMPLETED") == .completed && SlurmJobState("FAILED") != .completed)
     }
 }

@@ -50,8 +50,10 @@ struct FloatingHeart: Effect {
         case replace, additive
     }
 
-    /// Stop planning hearts beyond this many per layer (keeps memory bounded on hostile input).
-    static let maximumHearts = 20_000
+    /// Hearts per layer beyond which `create` refuses the layer: a three-hour stream at 90 likes/s.
+    /// Hearts cost nothing until they are on screen (see ``HeartSchedule``); `times` and `events`
+    /// keep one entry per heart.
+    static let maximumHearts = 1_000_000
     /// The seed's `[UIView animateWithDuration:liveAnimationDuration …]` uses the default curve.
     static let fadeCurve = TimingFunction.easeInEaseOut
 
@@ -62,8 +64,15 @@ struct FloatingHeart: Effect {
     let stroke: Color
     let fade: Fade
     let sampling: PathSampling
-    let hearts: [HeartPlan]
+    let schedule: HeartSchedule
     let shape: HeartShape
+    /// What a heart's plan is drawn from besides its own spawn (``plan(_:)``).
+    let emitter: Point
+    let canvasHeight: Double
+    let palette: [Color]?
+    let seeds: EffectContext
+    /// The parameters that shape every drawn heart, hashed once for ``frameKey(at:)``.
+    let parametersKey: FrameKey
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
         // Every value is read even after a bad one, so `create` reports all problems at once.
@@ -78,12 +87,12 @@ struct FloatingHeart: Effect {
         let palette = problems.check { () throws(EffectError) in try Self.palette(parameters["colors"]) }
         let spawns = problems.check { () throws(EffectError) in
             // Without a valid size the spawns are still checked; the job fails on the size anyway.
-            try Self.spawns(parameters, size: size ?? 0, until: context.layerDuration)
+            try Self.schedule(parameters, until: context.layerDuration)
         }
         let emitter = problems.check { () throws(EffectError) in try parameters.point("emitter") }
         try problems.throwIfAny()
         guard let size, let lifetime, let peakAlpha, let stroke, let fade, let sampling, let spring, let palette,
-            let spawns, let emitter
+            let schedule = spawns, let emitter
         else { throw EffectError("parameters could not be read") }
         self.size = size
         self.lifetime = lifetime
@@ -93,28 +102,60 @@ struct FloatingHeart: Effect {
         self.sampling = sampling
         self.spring = spring
         shape = HeartShape(size: size)
-        var hearts: [HeartPlan] = []
-        hearts.reserveCapacity(spawns.count)
-        for (index, spawn) in spawns.enumerated() {
-            var random = SeededRandom(seed: context.itemSeed(index))
-            hearts.append(
-                HeartPlan(
-                    id: index, spawn: spawn.time, size: spawn.size, emitter: emitter, canvasHeight: context.height,
-                    lifetime: lifetime, palette: palette, color: spawn.color, sampling: sampling, random: &random))
+        self.schedule = schedule
+        self.emitter = emitter
+        canvasHeight = context.height
+        self.palette = palette
+        seeds = context
+        var key = FrameKey.Hasher()
+        key.combine(Self.descriptor.version)
+        for value in [
+            size, lifetime, peakAlpha, spring.duration, spring.dampingRatio, spring.initialVelocity, context.height,
+        ] {
+            key.combine(value)
         }
-        self.hearts = hearts
+        key.combine(emitter)
+        key.combine(stroke)
+        key.combine(fade.rawValue)
+        key.combine(sampling.rawValue)
+        key.combine(palette?.count ?? -1)
+        for color in palette ?? [] { key.combine(color) }
+        parametersKey = key.finalize()
     }
 
     func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError) {
-        for heart in liveHearts(at: frame.local) {
+        for index in liveHearts(at: frame.local) {
+            let heart = plan(index)
             let state = state(of: heart, at: frame.local)
             guard state.alpha > 0, state.scale > 0 else { continue }
             draw(heart, state, in: context)
         }
     }
 
+    /// A hash of the parameters that shape drawing and, for each heart drawn, its plan's inputs (seed,
+    /// spawn, size, event colour) and its age: the plan and state follow from these alone.
+    func frameKey(at frame: FrameTime) -> FrameKey? {
+        var key = FrameKey.Hasher()
+        var drawn = false
+        for index in liveHearts(at: frame.local) {
+            let spawn = schedule.spawn(index)
+            let age = frame.local - spawn.time
+            let look = appearance(atAge: age)
+            guard look.alpha > 0, look.scale > 0 else { continue }
+            if !drawn { key.combine(parametersKey) }
+            drawn = true
+            key.combine(seeds.itemSeed(index))
+            key.combine(spawn.time)
+            key.combine(spawn.size ?? size)
+            key.combine(spawn.color)
+            key.combine(age)
+        }
+        return drawn ? key.finalize() : .nothingDrawn
+    }
+
     func trace(at frame: FrameTime) -> [TraceItem]? {
-        liveHearts(at: frame.local).map { heart in
+        liveHearts(at: frame.local).map { index in
+            let heart = plan(index)
             let state = state(of: heart, at: frame.local)
             var plan = JSONObject()
             plan["spawn"] = .number(heart.spawn)
@@ -140,26 +181,33 @@ struct FloatingHeart: Effect {
         var alpha: Double
     }
 
-    /// Hearts added at or before `time` and not yet removed (`removeFromSuperview` at lifetime).
-    private func liveHearts(at time: Double) -> ArraySlice<HeartPlan> {
-        let first = firstIndex { $0.spawn > time - lifetime }
-        let end = firstIndex { $0.spawn > time }
-        return first < end ? hearts[first..<end] : []
+    /// The numbers of the hearts added at or before `time` and not yet removed (`removeFromSuperview`
+    /// at lifetime).
+    private func liveHearts(at time: Double) -> Range<Int> {
+        schedule.added(after: time - lifetime, through: time)
     }
 
-    /// The first heart index satisfying `predicate` (spawn times are sorted, so it is monotone).
-    private func firstIndex(where predicate: (HeartPlan) -> Bool) -> Int {
-        var low = 0
-        var high = hearts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if predicate(hearts[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
+    /// Heart `index`'s plan, drawn from its own seed whenever it is needed: a plan costs a few random
+    /// draws, so nothing is kept between frames and memory does not grow with the layer's hearts.
+    func plan(_ index: Int) -> HeartPlan {
+        let spawn = schedule.spawn(index)
+        var random = SeededRandom(seed: seeds.itemSeed(index))
+        return HeartPlan(
+            id: index, spawn: spawn.time, size: spawn.size ?? size, emitter: emitter, canvasHeight: canvasHeight,
+            lifetime: lifetime, palette: palette, color: spawn.color, sampling: sampling, random: &random)
     }
 
     func state(of heart: HeartPlan, at time: Double) -> HeartState {
         let age = time - heart.spawn
+        let look = appearance(atAge: age)
+        // CAKeyframeAnimation along the path, linear timing: u = age / duration.
+        let progress = min(max(age / heart.travelDuration, 0), 1)
+        let position = heart.travel.position(at: progress)
+        return HeartState(position: position, scale: look.scale, alpha: look.alpha)
+    }
+
+    /// A heart's bloom (its scale) and opacity at an age: the same for every heart.
+    private func appearance(atAge age: Double) -> (scale: Double, alpha: Double) {
         let bloom = spring.value(at: age)
         let fadeOut = Self.fadeCurve(min(max(age / lifetime, 0), 1))
         let alpha: Double =
@@ -167,10 +215,7 @@ struct FloatingHeart: Effect {
             case .replace: peakAlpha * (1 - fadeOut)
             case .additive: min(max(peakAlpha * (bloom - fadeOut), 0), 1)
             }
-        // CAKeyframeAnimation along the path, linear timing: u = age / duration.
-        let progress = min(max(age / heart.travelDuration, 0), 1)
-        let position = heart.travel.position(at: progress)
-        return HeartState(position: position, scale: bloom, alpha: alpha)
+        return (bloom, alpha)
     }
 
     private func draw(_ heart: HeartPlan, _ state: HeartState, in context: DrawingContext) {
@@ -233,15 +278,8 @@ struct FloatingHeart: Effect {
         return colors.compactMap { $0 }
     }
 
-    /// When each heart is added, and its own colour and size when an event gives them.
-    struct Spawn {
-        var time: Double
-        var size: Double
-        var color: Color?
-    }
-
-    private static func spawns(_ parameters: EffectParameters, size: Double, until end: Double) throws(EffectError)
-        -> [Spawn]
+    private static func schedule(_ parameters: EffectParameters, until end: Double) throws(EffectError)
+        -> HeartSchedule
     {
         if let events = parameters["events"]?.arrayValue {
             guard !parameters.contains("times") else {
@@ -252,7 +290,8 @@ struct FloatingHeart: Effect {
                     parameter: "events", "\(events.count) events; at most \(maximumHearts) hearts per layer")
             }
             // The host has checked and sorted them (RF_PARAM_EVENTS).
-            var spawns: [Spawn] = []
+            var spawns: [HeartSchedule.Spawn] = []
+            spawns.reserveCapacity(events.count)
             for (index, event) in events.enumerated() {
                 let object = event.objectValue ?? [:]
                 guard let time = object["time"]?.doubleValue else {
@@ -261,32 +300,29 @@ struct FloatingHeart: Effect {
                 let color = try object["color"].map { value throws(EffectError) in
                     try EffectParameters.color(value, parameter: "events[\(index)].color")
                 }
-                let own = object["size"]?.doubleValue ?? size
-                guard own >= 4, own <= 512 else {
+                let own = object["size"]?.doubleValue
+                if let own, !(own >= 4 && own <= 512) {
                     throw EffectError(parameter: "events[\(index)].size", "expected a number in 4…512")
                 }
-                spawns.append(Spawn(time: time, size: own, color: color))
+                spawns.append(HeartSchedule.Spawn(time: time, size: own, color: color))
             }
-            return spawns
+            return .listed(spawns)
         }
-        return try spawnTimes(parameters, until: end).map { Spawn(time: $0, size: size, color: nil) }
-    }
-
-    private static func spawnTimes(_ parameters: EffectParameters, until end: Double) throws(EffectError) -> [Double] {
         if parameters.contains("times") {
             let times = try parameters.numbers("times")
             guard times.count <= maximumHearts else {
-                throw EffectError(parameter: "times", "at most \(maximumHearts) hearts per layer")
+                throw EffectError(
+                    parameter: "times", "\(times.count) times; at most \(maximumHearts) hearts per layer")
             }
-            return times.sorted()
+            return .listed(times.sorted().map { HeartSchedule.Spawn(time: $0) })
         }
         let rate = try parameters.number("rate")
-        guard rate > 0 else { return [] }
-        let count = Int((end * rate).rounded(.up))
-        guard count <= maximumHearts else {
-            throw EffectError(parameter: "rate", "\(count) hearts over \(end) s; at most \(maximumHearts) per layer")
+        let schedule = HeartSchedule.rate(rate, until: end)
+        guard schedule.count <= maximumHearts else {
+            throw EffectError(
+                parameter: "rate", "\(schedule.count) hearts over \(end) s; at most \(maximumHearts) per layer")
         }
-        return (0..<count).map { Double($0) / rate }.filter { $0 < end }
+        return schedule
     }
 }
 

@@ -1,6 +1,6 @@
 import EffectKit
 
-/// Everything random about one heart, drawn once in `create` from the heart's own seed, in the
+/// Everything random about one heart, drawn from the heart's own seed whenever a frame shows it, in the
 /// order the seed's code draws it (colour in `init`, then direction, end point, control offsets).
 struct HeartPlan: Sendable {
     let id: Int

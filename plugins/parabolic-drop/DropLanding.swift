@@ -7,12 +7,13 @@ import EffectKit
 /// other and do not rotate. An item whose flight runs into an item already in the world enters the physics at that
 /// moment instead, with its flight velocity, so it hits the pile rather than landing inside it.
 struct DropLanding: Sendable {
-    let recording: PhysicsRecording
+    var playback: PhysicsPlayback
 
     /// `bodies[i]` is the body of `items[i]`; `bounds`: barriers around the canvas (the `bounds` parameter),
     /// none by default as in the seed.
     init(
-        items: [DropPlan], bodies: [PhysicsBody], target: Rect, bounds: [PhysicsBarrier], context: EffectContext
+        items: [DropPlan], bodies: [PhysicsBody], target: Rect, bounds: [PhysicsBarrier], lifetime: Double?,
+        context: EffectContext
     ) throws(EffectError) {
         guard target.width > 0 else {
             throw EffectError(parameter: "target", "width 0: onLand \"bounce\" needs a top edge to land on")
@@ -27,22 +28,17 @@ struct DropLanding: Sendable {
             }
             return PhysicsItem(
                 body: body, position: Point(end.x, end.y - lift), velocity: item.velocity(atProgress: 1),
-                spawnTime: item.landing, approach: approach)
+                spawnTime: item.landing, approach: approach, expiry: lifetime.map { item.start + $0 })
         }
         let scene = PhysicsScene(
             barriers: [edge] + bounds, items: physicsItems,
             canvas: Rect(x: 0, y: 0, width: context.width, height: context.height))
-        recording = try PhysicsSimulation.run(scene, sampleTimes: PhysicsSimulation.frameTimes(of: context))
+        playback = try PhysicsPlayback(scene: scene, context: context)
     }
 
-    /// Whether item `id` has left the canvas for good by `frame`.
-    func hasDeparted(_ id: Int, at frame: FrameTime) -> Bool {
-        recording.state(ofItem: id, atSample: frame.index).departed
-    }
-
-    /// The physics state of item `id` at `frame`, or nil while it is not in the world yet.
-    func state(of id: Int, at frame: FrameTime) -> PhysicsState? {
-        let state = recording.state(ofItem: id, atSample: frame.index)
-        return state.present ? state : nil
+    /// The physics state of item `id` at `frame`: absent while it is not in the world yet, gone once it
+    /// expired or left the canvas for good.
+    func state(of id: Int, at frame: FrameTime) throws(EffectError) -> PhysicsState {
+        try playback.recording(for: frame.index).state(ofItem: id, atSample: frame.index)
     }
 }

@@ -47,6 +47,10 @@ struct ParabolicDrop: Effect {
                 doc: "instead of count and stagger: one item per event, launched at its time (layer seconds), "
                     + "with its own shape, image, color, size and from point"),
             ParameterSpec(
+                "lifetime", .number, default: nil, range: 0.05...86_400,
+                doc: "seconds from an item's launch until it is removed and no longer drawn; default: never, as "
+                    + "in the seed (items stay in the target)"),
+            ParameterSpec(
                 "onLand", .choice(LandingMode.allCases.map(\.rawValue)), default: "stop",
                 doc: "stop: hold at the end (fill mode forwards); bounce: continue under physics-bounce rules"),
             ParameterSpec(
@@ -67,11 +71,15 @@ struct ParabolicDrop: Effect {
         EventField("size", .size), EventField("from", .point),
     ]
 
+    /// Sorted by launch time (events come sorted; `stagger` launches in id order), so the items on screen
+    /// at a time are one range of ids.
     let items: [DropPlan]
     /// Each item's look and size, by item id (the layer's, or its event's).
     let looks: [(look: ItemLook, size: Size)]
+    /// Seconds from launch until an item is removed; nil: never.
+    let lifetime: Double?
     /// The bounce after landing, when `onLand` is `bounce`.
-    let landing: DropLanding?
+    var landing: DropLanding?
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
         let size = try parameters.size("size")
@@ -124,32 +132,66 @@ struct ParabolicDrop: Effect {
         }
         self.items = items
         self.looks = looks
+        let lifetime = parameters.contains("lifetime") ? try parameters.number("lifetime") : nil
+        self.lifetime = lifetime
         landing =
             mode == .bounce
             ? try DropLanding(
                 items: items, bodies: looks.map { $0.look.body(size: $0.size) }, target: geometry.target,
                 bounds: try PhysicsBounds.barriers(
                     parameters["bounds"], canvas: Size(width: context.width, height: context.height)),
-                context: context)
+                lifetime: lifetime, context: context)
             : nil
     }
 
+    mutating func prepare(frames: ClosedRange<Int>) throws(EffectError) {
+        try landing?.playback.prepare(frames: frames)
+    }
+
     /// Bouncing items that leave the canvas for good (`validate` and `render` print it).
-    var warnings: [EffectError] { landing.flatMap { PhysicsBounds.warning($0.recording) }.map { [$0] } ?? [] }
+    var warnings: [EffectError] { landing?.playback.warning.map { [$0] } ?? [] }
 
     func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError) {
-        for item in items {
-            guard let state = state(of: item, at: frame) else { continue }
+        for item in items[launched(by: frame.local)] {
+            guard let state = try state(of: item, at: frame) else { continue }
             let (look, size) = looks[item.id]
             ItemDrawer.draw(look, size: size, center: state.position, angle: state.angle, in: context)
         }
     }
 
+    /// A hash of what each drawn item draws: its look, size, position and angle. Items resting in the
+    /// target give equal keys for equal sets.
+    func frameKey(at frame: FrameTime) -> FrameKey? {
+        var key = FrameKey.Hasher()
+        var drawn = false
+        for item in items[launched(by: frame.local)] {
+            let drawnState: ItemState?
+            do { drawnState = try state(of: item, at: frame) } catch { return nil }
+            guard let state = drawnState else { continue }
+            if !drawn { key.combine(Self.descriptor.version) }
+            drawn = true
+            let (look, size) = looks[item.id]
+            look.combine(into: &key)
+            key.combine(size)
+            key.combine(state.position)
+            key.combine(state.angle)
+        }
+        return drawn ? key.finalize() : .nothingDrawn
+    }
+
+    /// The ids of the items launched by `time` and not yet removed at their lifetime (binary search on
+    /// the sorted launch times).
+    private func launched(by time: Double) -> Range<Int> {
+        let end = SortedIndex.first(in: items.count) { items[$0].start > time }
+        guard let lifetime else { return 0..<end }
+        return min(SortedIndex.first(in: items.count) { items[$0].start > time - lifetime }, end)..<end
+    }
+
     func trace(at frame: FrameTime) -> [TraceItem]? {
         items.compactMap { item in
-            // An item that bounced off the canvas for good is no longer simulated, nor traced.
-            if let landing, landing.hasDeparted(item.id, at: frame) { return nil }
-            let state = state(of: item, at: frame)
+            // An item that expired or bounced off the canvas for good is no longer simulated, nor traced.
+            guard !hasEnded(item, at: frame) else { return nil }
+            let state = try? state(of: item, at: frame)
             var plan = JSONObject()
             plan["start"] = .number(item.start)
             let size = looks[item.id].size
@@ -178,14 +220,23 @@ struct ParabolicDrop: Effect {
         var resting = false
     }
 
-    func state(of item: DropPlan, at frame: FrameTime) -> ItemState? {
+    /// Whether an item has been removed by `frame`: its lifetime is over, or it bounced off the canvas for good.
+    private func hasEnded(_ item: DropPlan, at frame: FrameTime) -> Bool {
+        if let lifetime, frame.local >= item.start + lifetime { return true }
+        return (try? landing?.state(of: item.id, at: frame))?.departed == true
+    }
+
+    func state(of item: DropPlan, at frame: FrameTime) throws(EffectError) -> ItemState? {
         let time = frame.local
-        guard time >= item.start else { return nil }
-        if let landing, landing.hasDeparted(item.id, at: frame) { return nil }
-        if let landing, let body = landing.state(of: item.id, at: frame) {
-            return ItemState(
-                position: body.position, velocity: body.velocity, angle: body.angle, physics: true,
-                resting: body.resting)
+        guard time >= item.start, time < item.start + (lifetime ?? .infinity) else { return nil }
+        if let landing {
+            let body = try landing.state(of: item.id, at: frame)
+            if body.departed { return nil }
+            if body.present {
+                return ItemState(
+                    position: body.position, velocity: body.velocity, angle: body.angle, physics: true,
+                    resting: body.resting)
+            }
         }
         if time < item.landing {
             let u = item.progress(at: time)

@@ -67,6 +67,7 @@ struct BounceSetup {
         let barriers = Self.barriers(parameters, canvas: canvas, bounded: bounds?.isEmpty == false, problems: &problems)
         try problems.throwIfAny()
         self.items = items
+        let lifetime = parameters.contains("lifetime") ? try parameters.number("lifetime") : nil
         let material = PhysicsMaterial(
             elasticity: try parameters.number("elasticity"), friction: try parameters.number("friction"),
             density: try parameters.number("density"), resistance: try parameters.number("resistance"),
@@ -76,7 +77,7 @@ struct BounceSetup {
             items: items.map { item in
                 PhysicsItem(
                     body: item.look.body(size: item.size), position: item.start, velocity: item.velocity,
-                    spawnTime: item.spawn)
+                    spawnTime: item.spawn, expiry: lifetime.map { item.spawn + $0 })
             },
             material: material, itemsCollide: try parameters.bool("itemsCollide"),
             restThreshold: try parameters.number("restThreshold"), timestep: try parameters.number("timestep"),

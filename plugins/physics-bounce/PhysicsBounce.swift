@@ -1,7 +1,9 @@
 import EffectKit
 
 /// UIKit Dynamics in the seed's configuration: items under gravity that bounce on boundary segments and on
-/// each other (EffectKit articles PhysicsBounceMotion, UIKitDynamics), simulated once with Chipmunk2D in `create`.
+/// each other (EffectKit articles PhysicsBounceMotion, UIKitDynamics), simulated with Chipmunk2D in `prepare` from
+/// the layer's start up to the last frame a run renders, keeping states only for the frames it renders
+/// (EffectKit article StreamLengthEffects).
 struct PhysicsBounce: Effect {
     static let descriptor = EffectDescriptor(
         id: "physics-bounce",
@@ -58,35 +60,62 @@ struct PhysicsBounce: Effect {
                 "restThreshold", .number, default: .number(PhysicsRules.restThreshold), range: 0...1_000_000,
                 doc: "approach speed in pt/s below which a contact does not bounce"),
             ParameterSpec(
+                "lifetime", .number, default: nil, range: 0.05...86_400,
+                doc: "seconds from an item's spawn until it is removed from the world and no longer drawn; "
+                    + "default: never, as in the seed"),
+            ParameterSpec(
                 "timestep", .number, default: .number(PhysicsRules.timestep), range: 0.0005...0.05,
                 doc: "fixed simulation step in seconds; states are sampled at frame times"),
         ]
     )
 
     let items: [BounceItem]
-    let recording: PhysicsRecording
+    var playback: PhysicsPlayback
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
         let setup = try BounceSetup(parameters: parameters, context: context)
         items = setup.items
-        recording = try PhysicsSimulation.run(setup.scene, sampleTimes: PhysicsSimulation.frameTimes(of: context))
+        playback = try PhysicsPlayback(scene: setup.scene, context: context)
+    }
+
+    mutating func prepare(frames: ClosedRange<Int>) throws(EffectError) {
+        try playback.prepare(frames: frames)
     }
 
     func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError) {
-        for (index, item) in items.enumerated() {
-            let state = recording.state(ofItem: index, atSample: frame.index)
-            guard state.present else { continue }
+        for entry in try playback.recording(for: frame.index).present(atSample: frame.index) {
+            let item = items[entry.item]
+            let state = entry.state
             ItemDrawer.draw(item.look, size: item.size, center: state.position, angle: state.angle, in: context)
         }
     }
 
+    /// A hash of what each item in the world draws: its look, size, position and angle. Items at rest
+    /// give the same key frame after frame.
+    func frameKey(at frame: FrameTime) -> FrameKey? {
+        guard let recording = try? playback.recording(for: frame.index) else { return nil }
+        let present = recording.present(atSample: frame.index)
+        guard !present.isEmpty else { return .nothingDrawn }
+        var key = FrameKey.Hasher()
+        key.combine(Self.descriptor.version)
+        for entry in present {
+            let item = items[entry.item]
+            item.look.combine(into: &key)
+            key.combine(item.size)
+            key.combine(entry.state.position)
+            key.combine(entry.state.angle)
+        }
+        return key.finalize()
+    }
+
     /// Items that leave the canvas for good (`validate` and `render` print it).
-    var warnings: [EffectError] { PhysicsBounds.warning(recording).map { [$0] } ?? [] }
+    var warnings: [EffectError] { playback.warning.map { [$0] } ?? [] }
 
     func trace(at frame: FrameTime) -> [TraceItem]? {
-        items.enumerated().compactMap { index, item in
+        guard let recording = try? playback.recording(for: frame.index) else { return nil }
+        return items.enumerated().compactMap { index, item in
             let state = recording.state(ofItem: index, atSample: frame.index)
-            // An item that left the canvas for good is no longer simulated, nor traced.
+            // An item that expired or left the canvas for good is no longer simulated, nor traced.
             guard !state.departed else { return nil }
             var fields = JSONObject()
             fields["vx"] = .number(state.velocity.x)

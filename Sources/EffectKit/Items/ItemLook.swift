@@ -28,11 +28,21 @@ public struct ItemLook: Sendable {
     public var color: Color?
     /// The picture drawn instead of the shape, when the job names one.
     public var image: SharedImage?
+    /// What identifies the picture's file for frame keys: its path, size and modification time.
+    public var imageSource: String?
 
-    public init(shape: ItemShape, color: Color? = nil, image: SharedImage? = nil) {
+    public init(shape: ItemShape, color: Color? = nil, image: SharedImage? = nil, imageSource: String? = nil) {
         self.shape = shape
         self.color = color
         self.image = image
+        self.imageSource = imageSource
+    }
+
+    /// Combines what the look draws into a frame key (see ``FrameKey/Hasher``).
+    public func combine(into key: inout FrameKey.Hasher) {
+        key.combine(shape.rawValue)
+        key.combine(color)
+        key.combine(imageSource ?? "")
     }
 
     /// The collision outline for an item of `size`: coins and circles are discs, the rest boxes.
@@ -81,12 +91,13 @@ public struct ItemLookLoader {
             }
             return ItemLook(shape: shape, color: color)
         }
-        return ItemLook(
-            shape: shape, color: color,
-            image: try image(path, size: size, parameter: imageParameter ?? prefix + "image"))
+        let (image, source) = try image(path, size: size, parameter: imageParameter ?? prefix + "image")
+        return ItemLook(shape: shape, color: color, image: image, imageSource: source)
     }
 
-    private func image(_ path: String, size: Size?, parameter: String) throws(EffectError) -> SharedImage {
+    private func image(_ path: String, size: Size?, parameter: String) throws(EffectError)
+        -> (SharedImage, source: String)
+    {
         let resolved = try AssetPath.resolve(path, in: jobDirectory, parameter: parameter)
         let pixels = size.map { (width: Self.pixels($0.width * scale), height: Self.pixels($0.height * scale)) }
         do {
@@ -94,7 +105,8 @@ public struct ItemLookLoader {
             let file = try InputFile(resolved, followLastLink: false)
             let image = try ImageCache.image(file, drawnAt: pixels)
             guard image.width > 0, image.height > 0 else { throw EffectError(parameter: parameter, "\(path) is empty") }
-            return image
+            let identity = file.identity
+            return (image, "\(resolved) \(identity.size) \(identity.modifiedSeconds).\(identity.modifiedNanoseconds)")
         } catch let error as InputFileError {
             throw EffectError(parameter: parameter, error.message(naming: path))
         } catch let error as ImageFileError {

@@ -58,13 +58,16 @@ final class ChipmunkWorld {
     private let scene: PhysicsScene
     /// The static barrier shapes.
     private var barrierShapes: [OpaquePointer] = []
-    /// Body and shape of each item, nil until the item is added.
-    private var bodies: [OpaquePointer?]
-    private var shapes: [OpaquePointer] = []
-    /// The shape of each item in the space, by item index.
-    private var itemShapes: [OpaquePointer?]
-    /// Items taken out of the space (they left the canvas); their body and shape are freed in deinit.
-    private var removed: Set<Int> = []
+    /// Where each item is: not added yet, in the space (with its body and shape), or taken out.
+    private var slots: [Slot]
+    /// The items in the space, by index (ascending).
+    private(set) var live: [Int] = []
+
+    private enum Slot {
+        case waiting
+        case inSpace(body: OpaquePointer, shape: OpaquePointer)
+        case removed
+    }
 
     init(scene: PhysicsScene) throws(EffectError) {
         chipmunkBannerAbsorbed
@@ -72,8 +75,7 @@ final class ChipmunkWorld {
         self.space = space
         self.scene = scene
         rules = WorldRules(scene: scene)
-        bodies = Array(repeating: nil, count: scene.items.count)
-        itemShapes = Array(repeating: nil, count: scene.items.count)
+        slots = Array(repeating: .waiting, count: scene.items.count)
         cpSpaceSetGravity(space, cpv(scene.gravity.x, scene.gravity.y))
         cpSpaceSetDamping(space, PhysicsRules.damping(resistance: scene.material.resistance, timestep: scene.timestep))
         cpSpaceSetIterations(space, Int32(PhysicsRules.solverIterations))
@@ -103,8 +105,12 @@ final class ChipmunkWorld {
     deinit {
         // The space first: destroying it still visits its bodies, which must exist until then.
         cpSpaceFree(space)
-        for shape in shapes + barrierShapes { cpShapeFree(shape) }
-        for case let body? in bodies { cpBodyFree(body) }
+        for shape in barrierShapes { cpShapeFree(shape) }
+        for slot in slots {
+            guard case .inSpace(let body, let shape) = slot else { continue }
+            cpShapeFree(shape)
+            cpBodyFree(body)
+        }
     }
 
     /// Adds item `index` of the scene at its start position and velocity, or at the ones given.
@@ -144,17 +150,22 @@ final class ChipmunkWorld {
         }
         cpSpaceAddBody(space, body)
         cpSpaceAddShape(space, shape)
-        bodies[index] = body
-        shapes.append(shape)
-        itemShapes[index] = shape
+        slots[index] = .inSpace(body: body, shape: shape)
+        let place = live.firstIndex { $0 > index } ?? live.endIndex
+        live.insert(index, at: place)
     }
 
-    /// Takes item `index` out of the space for good (between steps, never during one).
+    /// Takes item `index` out of the space for good (between steps, never during one) and frees it; an
+    /// item not added yet never will be.
     func remove(item index: Int) {
-        guard let body = bodies[index], let shape = itemShapes[index], !removed.contains(index) else { return }
-        cpSpaceRemoveShape(space, shape)
-        cpSpaceRemoveBody(space, body)
-        removed.insert(index)
+        if case .inSpace(let body, let shape) = slots[index] {
+            cpSpaceRemoveShape(space, shape)
+            cpSpaceRemoveBody(space, body)
+            cpShapeFree(shape)
+            cpBodyFree(body)
+            live.removeAll { $0 == index }
+        }
+        slots[index] = .removed
     }
 
     /// Advances the world by one fixed step.
@@ -163,8 +174,11 @@ final class ChipmunkWorld {
         cpSpaceStep(space, scene.timestep)
     }
 
-    /// Whether item `index` has been added.
-    func contains(item index: Int) -> Bool { bodies[index] != nil }
+    /// Whether item `index` has been added (it may have been taken out since).
+    func contains(item index: Int) -> Bool {
+        if case .waiting = slots[index] { return false }
+        return true
+    }
 
     /// Whether an unrotated `body` centred at `center` overlaps an item in the world (bounding boxes, found
     /// through Chipmunk's spatial index; barriers do not count).
@@ -178,17 +192,22 @@ final class ChipmunkWorld {
         return found
     }
 
-    /// Whether every added item sleeps (nothing will move until something new is added).
+    /// Whether every item in the space sleeps (nothing will move until something new is added).
     var isAsleep: Bool {
-        bodies.indices.allSatisfy { index in
-            removed.contains(index) || bodies[index].map { cpBodyIsSleeping($0) != 0 } ?? true
+        live.allSatisfy { index in
+            guard case .inSpace(let body, _) = slots[index] else { return true }
+            return cpBodyIsSleeping(body) != 0
         }
     }
 
     /// The state of item `index` now.
     func state(of index: Int) -> PhysicsState {
-        guard !removed.contains(index) else { return .gone }
-        guard let body = bodies[index] else { return .absent }
+        let body: OpaquePointer
+        switch slots[index] {
+        case .waiting: return .absent
+        case .removed: return .gone
+        case .inSpace(let inSpace, _): body = inSpace
+        }
         let position = cpBodyGetPosition(body)
         let velocity = cpBodyGetVelocity(body)
         return PhysicsState(

@@ -34,14 +34,16 @@ public enum PhysicsBounds {
         return corners.indices.map { PhysicsBarrier(from: corners[$0], to: corners[($0 + 1) % 4]) }
     }
 
-    /// `3 of 5 items leave the canvas by 2.1 s (set "bounds": true or add barriers)`, or nil when none leaves.
-    public static func warning(_ recording: PhysicsRecording) -> EffectError? {
-        let departures = recording.departures.compactMap { $0 }
+    /// `3 of 5 items leave the canvas by 2.1 s (set "bounds": true or add barriers)`, or nil when none leaves;
+    /// `within` names the seconds simulated when the recording stops before the layer ends.
+    public static func warning(_ recording: PhysicsRecording, within probe: Double? = nil) -> EffectError? {
+        let departures = recording.departures.values
         guard let last = departures.max() else { return nil }
         let items = recording.itemCount == 1 ? "item" : "items"
         let verb = departures.count == 1 ? "leaves" : "leave"
+        let span = probe.map { " (in the first " + String(format: "%.0f", $0) + " s)" } ?? ""
         return EffectError(
             "\(departures.count) of \(recording.itemCount) \(items) \(verb) the canvas by "
-                + String(format: "%.1f", last) + " s (set \"bounds\": true or add barriers)")
+                + String(format: "%.1f", last) + " s\(span) (set \"bounds\": true or add barriers)")
     }
 }

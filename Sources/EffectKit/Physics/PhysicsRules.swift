@@ -59,12 +59,17 @@ public enum PhysicsRules {
     }
 }
 
-/// Limits that keep one layer's simulation bounded in memory and time.
+/// Limits that keep one layer's simulation bounded in memory and time. A simulation streams: its cost
+/// follows the items in the world, not the layer's length or its total number of items.
 public enum PhysicsLimits {
-    /// Items per layer.
-    public static let maxItems = 2000
-    /// Recorded states (items × frames) per layer: about 48 bytes each.
-    public static let maxRecordedStates = 1_500_000
-    /// Item-steps (items × simulated steps) per layer, the simulation's cost.
-    public static let maxItemSteps = 40_000_000
+    /// Items per layer (a three-hour stream at about 9 gifts per second).
+    public static let maxItems = 100_000
+    /// Items in the world at once, counted from each item's entry to its expiry: what one step costs.
+    public static let maxAliveItems = 2000
+    /// Item states one run keeps for the frames it renders (about 64 bytes each; frames across which
+    /// nothing moves share theirs).
+    public static let maxRecordedStates = 20_000_000
+    /// Seconds of a layer simulated in `create` to find items that leave the canvas (the warning): a
+    /// bounded probe, so that `validate` costs the same for a short and a three-hour layer.
+    public static let warningProbe = 60.0
 }

@@ -69,17 +69,23 @@ public struct PhysicsItem: Sendable {
     public var spawnTime: Double
     /// The motion before `spawnTime`, if the item is on its way already.
     public var approach: PhysicsApproach?
+    /// Layer time (s) from which the item is taken out of the world and no longer drawn (nil: never).
+    public var expiry: Double?
 
     public init(
         body: PhysicsBody, position: Point, velocity: Point = .zero, spawnTime: Double = 0,
-        approach: PhysicsApproach? = nil
+        approach: PhysicsApproach? = nil, expiry: Double? = nil
     ) {
         self.body = body
         self.position = position
         self.velocity = velocity
         self.spawnTime = spawnTime
         self.approach = approach
+        self.expiry = expiry
     }
+
+    /// When the item may first be in the world: the start of its approach, else its spawn time.
+    var entry: Double { min(approach?.start ?? spawnTime, spawnTime) }
 }
 
 /// A static collision edge (`UICollisionBehavior addBoundaryWithIdentifier:fromPoint:toPoint:`).
@@ -172,5 +178,27 @@ public struct PhysicsScene: Sendable {
             }
         }
         guard material.density > 0 else { throw EffectError(parameter: "density", "must be positive") }
+        let alive = mostAliveAtOnce
+        guard alive.count <= PhysicsLimits.maxAliveItems else {
+            throw EffectError(
+                parameter: "items",
+                "\(alive.count) items would be in the world at once by \(String(format: "%.1f", alive.time)) s; "
+                    + "at most \(PhysicsLimits.maxAliveItems) (give items a lifetime, or fewer items)")
+        }
+    }
+
+    /// The most items whose spans from entry to expiry overlap, and the first time that many do: a bound
+    /// on the items in the world at once (items that leave the canvas early only lower it).
+    var mostAliveAtOnce: (count: Int, time: Double) {
+        // Expiries sort before entries at the same time: an item is gone from its expiry on.
+        let changes = items.flatMap { item in
+            [(item.entry, 1)] + (item.expiry.map { [($0, -1)] } ?? [])
+        }.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        var (count, most, time) = (0, 0, 0.0)
+        for (moment, change) in changes {
+            count += change
+            if count > most { (most, time) = (count, moment) }
+        }
+        return (most, time)
     }
 }

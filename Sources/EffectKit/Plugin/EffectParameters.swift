@@ -10,10 +10,14 @@ public struct EffectParameters: Sendable {
         self.values = values
     }
 
+    /// What `create` accepts from the host, which has checked the job already: an event log of a
+    /// three-hour stream (up to 1,000,000 events of about 60 bytes each) fits.
+    static let limits = JSONParser.Limits(maxBytes: 256 << 20, maxContainerCount: 2_000_000)
+
     /// Parses the `params_json` the host passes to `create`.
     public init(json text: String) throws(EffectError) {
         do {
-            guard case .object(let object) = try JSONParser.parse(text) else {
+            guard case .object(let object) = try JSONParser.parse(text, limits: Self.limits) else {
                 throw EffectError("parameters must be a JSON object")
             }
             self.init(object)

@@ -82,9 +82,22 @@ public struct SlurmScripts: Sendable, Equatable {
     public let renderPath: String
     public let mergePath: String
     public let submitPath: String
-    /// Log file patterns (`%A` array job id, `%a` task, `%j` job id).
+    /// Log file patterns (`%A` array job id, `%a` task, `%j` job id), as the `#SBATCH --output` lines give them.
     public let renderLog: String
     public let mergeLog: String
+
+    /// The log of render task `task` (a number, or a placeholder such as `K`) of array job `array`.
+    public func renderLog(array: String, task: String) -> String {
+        Self.expand(renderLog, ["%A": array, "%a": task])
+    }
+
+    /// The log of merge job `job`.
+    public func mergeLog(job: String) -> String { Self.expand(mergeLog, ["%j": job]) }
+
+    /// `pattern` with each of Slurm's `%` placeholders in `values` replaced.
+    private static func expand(_ pattern: String, _ values: [String: String]) -> String {
+        values.reduce(pattern) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
+    }
 
     public init(_ request: Request) throws(SlurmScriptError) {
         let folder = request.scriptFolder

@@ -91,7 +91,7 @@ final class JobState: Sendable {
     /// copy or a hard link, as `output.duplicates` says); fails when `source` failed.
     func reuse(_ index: Int, from source: Int) -> FrameOutcome {
         let done = written.withLock { $0[source] } ?? previous[source]
-        let outcome: FrameOutcome
+        var entry: JournalEntry
         if let done, done.status == .ok {
             do {
                 try AtomicFile.duplicate(
@@ -99,29 +99,21 @@ final class JobState: Sendable {
             } catch {
                 return .fatal(error)
             }
-            var entry = entry(
+            entry = self.entry(
                 index, attempts: 0, milliseconds: 0, status: .ok, sha256: done.sha256, bytes: done.bytes,
                 opaque: done.opaque)
-            entry.reusedFrom = source
-            outcome = .written(entry, FrameTimings())
         } else {
-            let reason = done?.error.map { ": \($0)" } ?? ""
-            var entry = entry(
+            entry = self.entry(
                 index, attempts: 0, milliseconds: 0, status: .failed, sha256: "", bytes: 0, opaque: false,
-                error: "draws the same as frame \(source), which failed\(reason)")
-            entry.reusedFrom = source
-            outcome = .failed(entry)
+                error: "draws the same as frame \(source), which failed" + (done?.error.map { ": \($0)" } ?? ""))
         }
-        switch outcome {
-        case .written(let entry, _), .failed(let entry):
-            do {
-                try record(entry)
-            } catch {
-                return .fatal(error)
-            }
-        case .fatal: break
+        entry.reusedFrom = source
+        do {
+            try record(entry)
+        } catch {
+            return .fatal(error)
         }
-        return outcome
+        return entry.status == .ok ? .written(entry, FrameTimings()) : .failed(entry)
     }
 
     /// Renders frame `index`, trying again after plugin failures as `RetryPolicy` says.

@@ -126,6 +126,10 @@ public enum RenderPlan {
         }
     }
 
+    /// A layer whose effect and parameters passed: refused values replaced by their defaults, so the
+    /// plugin checks the rest in the same pass.
+    typealias ValidatedLayer = (index: Int, plugin: LoadedPlugin, params: JSONObject)
+
     static func prepare(_ job: LoadedJob, catalog: PluginCatalog, options: PlanOptions, jobCount: Int)
         throws(JobError) -> PreparedJob
     {
@@ -135,9 +139,32 @@ public enum RenderPlan {
         // What filling a variant found (unknown placeholders, duplicate names) is told with the rest.
         let pending = job.variant?.issues ?? []
         if let scale = options.scale { issues += rescale(&job.spec.canvas, to: scale) }
-        let spec = job.spec
-        var validated: [(index: Int, plugin: LoadedPlugin, params: JSONObject)] = []
-        for (index, layer) in spec.layers.enumerated() {
+        let (validated, layerIssues) = validateLayers(job, catalog: catalog)
+        issues += layerIssues
+        let (frames, frameIssues) = frameSet(job.spec, options: options)
+        issues += frameIssues
+        var outputDirectory = ""
+        do {
+            outputDirectory = try resolveOutput(job, options: options, jobCount: jobCount)
+        } catch {
+            issues.append(JobIssue(path: options.outputOverride == nil ? "output.dir" : "--out", error.description))
+        }
+        let (instances, instanceIssues) = createInstances(validated, job: job)
+        issues += instanceIssues
+        guard !issues.contains(where: { $0.severity == .error }) && pending.isEmpty else {
+            throw .invalid(file: job.file, issues: pending + job.located(PluginProblems.inFileOrder(issues)))
+        }
+        let canonical = canonicalJSON(job.spec, layers: validated.map { ($0.plugin, $0.params) })
+        return PreparedJob(
+            job: job, outputDirectory: outputDirectory, frames: frames, layers: instances, canonical: canonical)
+    }
+
+    /// Each layer's effect looked up in `catalog` and its parameters typed (variants), resolved (event
+    /// logs) and validated; the layers that can be created, and every problem found.
+    static func validateLayers(_ job: LoadedJob, catalog: PluginCatalog) -> ([ValidatedLayer], [JobIssue]) {
+        var issues: [JobIssue] = []
+        var validated: [ValidatedLayer] = []
+        for (index, layer) in job.spec.layers.enumerated() {
             guard let plugin = catalog[layer.effect] else {
                 let ids = catalog.plugins.keys.sorted()
                 issues.append(
@@ -158,55 +185,62 @@ public enum RenderPlan {
             let (filled, problems) = ParameterValidator.validate(
                 params, against: plugin.info, path: "layers[\(index)].params")
             issues += problems
-            // Refused values are replaced by their defaults: the plugin checks the rest in the same pass.
             validated.append((index, plugin, filled))
         }
-        var frames = spec.frames
-        if let text = options.frames {
-            do {
-                frames = try FrameSet(parsing: text, limit: JobDecoder.Limits.maxFrames)
-                if let outside = frames.frames.first(where: { $0 < 0 || $0 >= spec.frameCount }) {
-                    issues.append(
-                        JobIssue(path: "--frames", "frame \(outside) is outside the job (0-\(spec.frameCount - 1))"))
-                }
-            } catch {
-                issues.append(JobIssue(path: "--frames", "\(error.message) (grammar: 1-100, 1-100:2, 1,3,5-9)"))
-            }
-        }
-        var outputDirectory = ""
-        do {
-            outputDirectory = try resolveOutput(job, options: options, jobCount: jobCount)
-        } catch {
-            issues.append(JobIssue(path: options.outputOverride == nil ? "output.dir" : "--out", error.description))
-        }
+        return (validated, issues)
+    }
 
+    /// The frames to render: `--frames` when given (within the job), else the job's own set.
+    static func frameSet(_ spec: JobSpec, options: PlanOptions) -> (FrameSet, [JobIssue]) {
+        guard let text = options.frames else { return (spec.frames, []) }
+        do {
+            let frames = try FrameSet(parsing: text, limit: JobDecoder.Limits.maxFrames)
+            guard let outside = frames.frames.first(where: { $0 < 0 || $0 >= spec.frameCount }) else {
+                return (frames, [])
+            }
+            return (
+                frames, [JobIssue(path: "--frames", "frame \(outside) is outside the job (0-\(spec.frameCount - 1))")]
+            )
+        } catch {
+            return (spec.frames, [JobIssue(path: "--frames", "\(error.message) (grammar: 1-100, 1-100:2, 1,3,5-9)")])
+        }
+    }
+
+    /// One plugin instance per validated layer; what a plugin refuses or warns about, as issues of its layer.
+    static func createInstances(_ validated: [ValidatedLayer], job: LoadedJob) -> ([PluginInstance], [JobIssue]) {
+        var issues: [JobIssue] = []
         var instances: [PluginInstance] = []
         for (index, plugin, params) in validated {
-            let layer = spec.layers[index]
-            let seed = rf_derive_seed(spec.seed, UInt64(index))
-            do {
-                // job_dir points into the String only for the duration of create.
-                let instance = try job.directory.withCString { directory in
-                    let context = rf_context(
-                        width: spec.canvas.width, height: spec.canvas.height, scale: spec.canvas.scale, fps: spec.fps,
-                        duration: spec.duration, frame_count: UInt32(spec.frameCount), layer_start: layer.start,
-                        seed: seed, job_dir: directory)
-                    return try PluginInstance(plugin: plugin, params: params, context: context)
-                }
-                issues += PluginProblems.issues(
-                    instance.warnings, layer: index, effect: layer.effect, severity: .warning)
+            let effect = job.spec.layers[index].effect
+            switch createInstance(plugin, params: params, layer: index, job: job) {
+            case .success(let instance):
+                issues += PluginProblems.issues(instance.warnings, layer: index, effect: effect, severity: .warning)
                 instances.append(instance)
-            } catch {
-                let message = (error as? PluginCallError)?.message ?? "\(error)"
-                issues += PluginProblems.issues(message, layer: index, effect: layer.effect)
+            case .failure(let error):
+                issues += PluginProblems.issues(error.message, layer: index, effect: effect)
             }
         }
-        guard !issues.contains(where: { $0.severity == .error }) && pending.isEmpty else {
-            throw .invalid(file: job.file, issues: pending + job.located(PluginProblems.inFileOrder(issues)))
+        return (instances, issues)
+    }
+
+    /// Creates layer `index`'s plugin instance; the typed error survives `withCString`, which rethrows untyped.
+    static func createInstance(_ plugin: LoadedPlugin, params: JSONObject, layer index: Int, job: LoadedJob)
+        -> Result<PluginInstance, PluginCallError>
+    {
+        let spec = job.spec
+        let seed = rf_derive_seed(spec.seed, UInt64(index))
+        // job_dir points into the String only for the duration of create.
+        return job.directory.withCString { directory in
+            let context = rf_context(
+                width: spec.canvas.width, height: spec.canvas.height, scale: spec.canvas.scale, fps: spec.fps,
+                duration: spec.duration, frame_count: UInt32(spec.frameCount),
+                layer_start: spec.layers[index].start, seed: seed, job_dir: directory)
+            do throws(PluginCallError) {
+                return .success(try PluginInstance(plugin: plugin, params: params, context: context))
+            } catch {
+                return .failure(error)
+            }
         }
-        let canonical = canonicalJSON(spec, layers: validated.map { ($0.plugin, $0.params) })
-        return PreparedJob(
-            job: job, outputDirectory: outputDirectory, frames: frames, layers: instances, canonical: canonical)
     }
 
     /// Applies `--scale`: the same limits as the job file's `canvas.scale`.

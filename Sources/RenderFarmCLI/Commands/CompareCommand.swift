@@ -19,15 +19,15 @@ struct CompareCommand: Command {
             are any. Exit codes: 0 match, 1 differ, 64 usage, 66 missing image, 65 unreadable image
             or different sizes.
             """,
-        options: [
-            OptionSpec(
-                names: ["--max-diff"], value: "N", help: "Channel difference (0–255) a pixel may have (default 32)."),
-            OptionSpec(names: ["--max-pixels"], value: "N", help: "Changed pixels tolerated (default 8)."),
-            OptionSpec(names: ["--min-psnr"], value: "DB", help: "Lowest acceptable PSNR in dB (default 40)."),
-            OptionSpec(
-                names: ["--diff-image"], value: "FILE", help: "Write a difference picture here when they differ."),
-        ],
+        options: [maxDiff, maxPixels, minPSNR, diffImage],
         positionals: 2...2)
+
+    static let maxDiff = Option(
+        "--max-diff", value: "N", help: "Channel difference (0–255) a pixel may have (default 32).")
+    static let maxPixels = Option("--max-pixels", value: "N", help: "Changed pixels tolerated (default 8).")
+    static let minPSNR = Option("--min-psnr", value: "DB", help: "Lowest acceptable PSNR in dB (default 40).")
+    static let diffImage = Option(
+        "--diff-image", value: "FILE", help: "Write a difference picture here when they differ.")
 
     let arguments: ParsedArguments
     let tolerance: ComparisonTolerance
@@ -36,12 +36,12 @@ struct CompareCommand: Command {
         self.arguments = arguments
         var tolerance = ComparisonTolerance()
         tolerance.maxChannelDifference =
-            try arguments.integer("--max-diff", in: 0...255, command: "compare")
+            try arguments.integer(Self.maxDiff, in: 0...255, command: "compare")
             ?? tolerance.maxChannelDifference
         tolerance.maxChangedPixels =
-            try arguments.integer("--max-pixels", in: 0...Int(Int32.max), command: "compare")
+            try arguments.integer(Self.maxPixels, in: 0...Int(Int32.max), command: "compare")
             ?? tolerance.maxChangedPixels
-        if let text = arguments.value("--min-psnr") {
+        if let text = arguments[Self.minPSNR] {
             guard let value = Double(text), value >= 0, value <= 200 else {
                 throw UsageError(
                     message: "--min-psnr expects a number of dB in 0…200, got \"\(text)\"", command: "compare")
@@ -53,7 +53,7 @@ struct CompareCommand: Command {
 
     func run(_ terminal: Terminal) -> ExitCode {
         let (image, reference) = (arguments.positionals[0], arguments.positionals[1])
-        let diff = arguments.value("--diff-image")
+        let diff = arguments[Self.diffImage]
         do {
             let result = try ImageComparison.compare(image, reference, tolerance: tolerance, diffImage: diff)
             let psnr = result.psnr.isFinite ? String(format: "%.1f dB", result.psnr) : "inf"

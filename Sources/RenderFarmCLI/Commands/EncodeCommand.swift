@@ -29,23 +29,20 @@ struct EncodeCommand: Command {
             folder is in use by another run (encode holds the folder's lock while it reads the frames).
             """,
         options: [
-            OptionSpec(
-                names: ["-o", "--output"], value: "FILE", help: "Write the video here (default: OUTDIR/<job>.<ext>)."),
-            presetOption,
-            crfOption,
-            OptionSpec(
-                names: ["--allow-missing"], value: nil, help: "Encode the frames that exist of an incomplete render."),
-            OptionSpec(names: ["--verbose"], value: nil, help: "Print the exact ffmpeg command lines."),
-            OptionSpec(names: ["--progress"], value: "MODE", help: "auto (bar on a terminal), plain, json or none."),
+            output, preset, crf, allowMissing, verbose, CommonOptions.progress,
         ],
         positionals: 1...1)
 
-    static let presetOption = OptionSpec(
-        names: ["--preset"], value: "P",
+    static let output = Option(
+        "-o", "--output", value: "FILE", help: "Write the video here (default: OUTDIR/<job>.<ext>).")
+    static let allowMissing = Flag("--allow-missing", help: "Encode the frames that exist of an incomplete render.")
+    static let verbose = Flag("--verbose", help: "Print the exact ffmpeg command lines.")
+    static let preset = Option(
+        "--preset", value: "P",
         help: "mp4, webm-alpha, prores4444, gif, apng, alpha-packed or hevc-alpha (default: from the file's "
             + "extension, else mp4).")
-    static let crfOption = OptionSpec(
-        names: ["--crf"], value: "N",
+    static let crf = Option(
+        "--crf", value: "N",
         help: "Constant rate factor: mp4 and alpha-packed 0–51 (default 18), webm-alpha 0–63 (default 30), "
             + "hevc-alpha 0–51 (default 24).")
 
@@ -56,10 +53,8 @@ struct EncodeCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        (preset, crf) = try Self.presetAndCRF(arguments, command: "encode", output: arguments.value("--output"))
-        let mode = try arguments.choice(
-            "--progress", ProgressMode.allCases.map(\.rawValue), default: "auto", command: "encode")
-        progress = ProgressMode(rawValue: mode) ?? .auto
+        (preset, crf) = try Self.presetAndCRF(arguments, command: "encode", output: arguments[Self.output])
+        progress = try CommonOptions.progressMode(arguments, command: "encode")
     }
 
     /// `--preset` and `--crf`, checked against each other and against the extension of `output` (the
@@ -69,9 +64,9 @@ struct EncodeCommand: Command {
     {
         let named = output.flatMap { EncodePreset(fileName: $0) }
         let preset: EncodePreset
-        if arguments.value("--preset") != nil {
+        if arguments[Self.preset] != nil {
             let name = try arguments.choice(
-                "--preset", EncodePreset.allCases.map(\.rawValue), default: "mp4", command: command)
+                Self.preset, EncodePreset.allCases.map(\.rawValue), default: "mp4", command: command)
             preset = EncodePreset(rawValue: name) ?? .mp4
             // Presets that share a container (mp4 and alpha-packed) all fit its extension.
             if let output, let named, named.fileExtension != preset.fileExtension {
@@ -94,17 +89,27 @@ struct EncodeCommand: Command {
         } else {
             preset = .mp4
         }
-        guard arguments.value("--crf") != nil else { return (preset, nil) }
+        guard arguments[Self.crf] != nil else { return (preset, nil) }
         guard let range = preset.crf?.range else {
             throw UsageError(
                 message: "--crf applies to the mp4 and webm-alpha presets, not \(preset.rawValue)",
                 command: command)
         }
-        return (preset, try arguments.integer("--crf", in: range, command: command))
+        return (preset, try arguments.integer(Self.crf, in: range, command: command))
     }
 
-    /// Where an alpha-packed video put colour and alpha, its config file, and VapTool's size warning.
-    static func printLayout(_ layout: AlphaPackedLayout, config: String, terminal: Terminal) {
+    /// What `encode` and `render --video` print for a finished video: `headline`, the file, its size and
+    /// hash, and for an alpha-packed video where colour and alpha went, its config file, and VapTool's
+    /// size warning.
+    static func printVideo(
+        _ headline: String, file: String, bytes: Int, sha256: String, layout: AlphaPackedLayout?, config: String?,
+        terminal: Terminal
+    ) {
+        terminal.print(headline)
+        terminal.print("  video:  \(ShownPath.of(file))")
+        terminal.print("  bytes:  \(bytes)")
+        terminal.print("  sha256: \(sha256)")
+        guard let layout, let config else { return }
         terminal.print("  layout: \(layout.summary)")
         terminal.print("  config: \(config)")
         if layout.exceedsDeviceLimit {
@@ -141,12 +146,12 @@ struct EncodeCommand: Command {
         }
         defer { withExtendedLifetime(lock) {} }
         let options = EncodeOptions(
-            preset: preset, crf: crf, output: arguments.value("--output"),
-            allowMissing: arguments.flag("--allow-missing"))
+            preset: preset, crf: crf, output: arguments[Self.output],
+            allowMissing: arguments[Self.allowMissing])
         if !output.complete && options.allowMissing {
             terminal.note("renderfarm: warning: \(output.jobName): encoding without missing frames \(output.missing)")
         }
-        if arguments.flag("--verbose") {
+        if arguments[Self.verbose] {
             do {
                 let (plan, input) = try SequenceEncoder.plan(output, options: options)
                 let name = options.output ?? "\(output.jobName)\(preset.nameSuffix).\(preset.fileExtension)"
@@ -166,13 +171,10 @@ struct EncodeCommand: Command {
             }
             bar.finish()
             try ManifestEncodes.record(result, preset: preset, in: output.directory)
-            terminal.print("\(output.jobName): \(result.frames) frames encoded (\(preset.rawValue))")
-            terminal.print("  video:  \(ShownPath.of(result.file))")
-            terminal.print("  bytes:  \(result.bytes)")
-            terminal.print("  sha256: \(result.sha256)")
-            if let layout = result.layout, let config = result.configFile {
-                Self.printLayout(layout, config: config, terminal: terminal)
-            }
+            Self.printVideo(
+                "\(output.jobName): \(result.frames) frames encoded (\(preset.rawValue))", file: result.file,
+                bytes: result.bytes, sha256: result.sha256, layout: result.layout, config: result.configFile,
+                terminal: terminal)
             return .ok
         } catch {
             bar.finish()

@@ -20,16 +20,13 @@ struct ExportOTIOCommand: Command {
             Writes OUTDIR/<job>.otio unless -o is given. Exit codes: 0 ok, 64 usage, 65 incomplete
             or unevenly spaced render, 66 no manifest, 73 cannot create output, 74 I/O error.
             """,
-        options: [
-            OptionSpec(
-                names: ["-o", "--output"], value: "FILE",
-                help: "Write the timeline here (default: OUTDIR/<job>.otio)."),
-            OptionSpec(names: ["--absolute-urls"], value: nil, help: "Point at the frames with a file:// URL."),
-            OptionSpec(
-                names: ["--allow-missing"], value: nil,
-                help: "Export an incomplete render (missing_frame_policy hold)."),
-        ],
+        options: [output, absoluteURLs, allowMissing],
         positionals: 1...1)
+
+    static let output = Option(
+        "-o", "--output", value: "FILE", help: "Write the timeline here (default: OUTDIR/<job>.otio).")
+    static let absoluteURLs = Flag("--absolute-urls", help: "Point at the frames with a file:// URL.")
+    static let allowMissing = Flag("--allow-missing", help: "Export an incomplete render (missing_frame_policy hold).")
 
     let arguments: ParsedArguments
 
@@ -46,16 +43,16 @@ struct ExportOTIOCommand: Command {
             return ExitCode(error)
         }
         let file =
-            arguments.value("--output").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+            arguments[Self.output].map { URL(fileURLWithPath: $0).standardizedFileURL.path }
             ?? (output.directory as NSString).appendingPathComponent(fileName(output.jobName) + ".otio")
         let base = OTIOTimeline.targetURLBase(
             frames: output.directory,
             timelineFolder: (file as NSString).deletingLastPathComponent,
-            absolute: arguments.flag("--absolute-urls"))
+            absolute: arguments[Self.absoluteURLs])
         do {
             let timeline = try OTIOTimeline.build(
                 output, targetURLBase: base,
-                allowMissing: arguments.flag("--allow-missing"))
+                allowMissing: arguments[Self.allowMissing])
             try OTIOTimeline.write(timeline, to: file)
         } catch {
             terminal.error(error.description)

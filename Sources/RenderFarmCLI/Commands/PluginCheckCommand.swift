@@ -30,12 +30,13 @@ struct PluginCheckCommand: Command {
             64 usage, 66 no such file, 69 the library is not a usable plugin.
             """,
         options: [
-            OptionSpec(
-                names: ["--params"], value: "JSON|FILE",
-                help: "Parameters to check with, like a job layer's params (the defaults fill the rest)."),
-            CommonOptions.pluginPath,
+            params, CommonOptions.pluginPath,
         ],
         positionals: 1...1)
+
+    static let params = Option(
+        "--params", value: "JSON|FILE",
+        help: "Parameters to check with, like a job layer's params (the defaults fill the rest).")
 
     let arguments: ParsedArguments
 
@@ -63,7 +64,7 @@ struct PluginCheckCommand: Command {
             plugin = found
         }
         var setting = PluginCheck.Setting()
-        if let params = arguments.value("--params") {
+        if let params = arguments[Self.params] {
             var text = params
             if !params.hasPrefix("{") {
                 do {

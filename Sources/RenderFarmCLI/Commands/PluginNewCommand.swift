@@ -26,14 +26,14 @@ struct PluginNewCommand: Command {
 
             Exit status: 0 created, 64 usage, 66 no RenderFarm source found, 73 cannot write.
             """,
-        options: [
-            OptionSpec(names: ["--lang"], value: "c|swift", help: "The plugin's language.", required: true),
-            OptionSpec(names: ["--dir"], value: "DIR", help: "Create the project in DIR/NAME (default: ./NAME)."),
-            OptionSpec(
-                names: ["--renderfarm-source"], value: "DIR",
-                help: "The RenderFarm source checkout a Swift plugin builds EffectKit from."),
-        ],
+        options: [lang, dir, renderfarmSource],
         positionals: 1...1)
+
+    static let lang = Option("--lang", value: "c|swift", help: "The plugin's language.", required: true)
+    static let dir = Option("--dir", value: "DIR", help: "Create the project in DIR/NAME (default: ./NAME).")
+    static let renderfarmSource = Option(
+        "--renderfarm-source", value: "DIR",
+        help: "The RenderFarm source checkout a Swift plugin builds EffectKit from.")
 
     let id: String
     let language: PluginScaffold.Language
@@ -42,15 +42,15 @@ struct PluginNewCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         id = arguments.positionals[0]
-        guard let lang = arguments.value("--lang") else {
+        guard let lang = arguments[Self.lang] else {
             throw UsageError(message: "--lang is required: c or swift", command: Self.spec.name)
         }
         guard let language = PluginScaffold.Language(rawValue: lang) else {
             throw UsageError(message: "--lang expects c or swift, got \"\(lang)\"", command: Self.spec.name)
         }
         self.language = language
-        folder = ((arguments.value("--dir") ?? ".") as NSString).appendingPathComponent(id)
-        source = arguments.value("--renderfarm-source")
+        folder = ((arguments[Self.dir] ?? ".") as NSString).appendingPathComponent(id)
+        source = arguments[Self.renderfarmSource]
     }
 
     func run(_ terminal: Terminal) -> ExitCode {

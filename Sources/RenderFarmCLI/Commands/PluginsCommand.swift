@@ -18,10 +18,11 @@ struct PluginsCommand: Command {
             Libraries that cannot be used are reported as warnings on standard error.
             """,
         options: [
-            OptionSpec(names: ["--json"], value: nil, help: "Print JSON instead of text."),
-            CommonOptions.pluginPath,
+            json, CommonOptions.pluginPath,
         ],
         positionals: 0...1)
+
+    static let json = Flag("--json", help: "Print JSON instead of text.")
 
     let arguments: ParsedArguments
 
@@ -37,7 +38,7 @@ struct PluginsCommand: Command {
             guard let plugin = CommonOptions.plugin(id, in: catalog, terminal: terminal) else { return .unavailable }
             plugins = [plugin]
         }
-        if arguments.flag("--json") {
+        if arguments[Self.json] {
             terminal.print(JSONValue.array(plugins.map { json($0.info) }).serialized(pretty: true))
             return .ok
         }

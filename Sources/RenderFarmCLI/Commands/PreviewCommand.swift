@@ -22,18 +22,15 @@ struct PreviewCommand: Command {
             1 a frame failed, 64 usage, 65 invalid job, 66 missing input, 69 no plugins,
             73 cannot create output.
             """,
-        options: [
-            OptionSpec(
-                names: ["-o", "--output"], value: "SHEET.png", help: "The contact sheet PNG to write (required).",
-                required: true),
-            OptionSpec(names: ["--frames"], value: "SET", help: "Frames to show, e.g. 0-479:60 or 1,30,90."),
-            OptionSpec(names: ["--columns"], value: "C", help: "Thumbnails per row (default: up to 4)."),
-            OptionSpec(names: ["--width"], value: "W", help: "Width of the sheet in pixels (default 1200)."),
-            RenderCommand.scaleOption,
-            OptionSpec(names: ["--debug"], value: nil, help: "Draw paths, control points, bounds and velocities."),
-            CommonOptions.pluginPath,
-        ],
+        options: [output, frames, columns, width, RenderCommand.scale, debug, CommonOptions.pluginPath],
         positionals: 1...1)
+
+    static let output = Option(
+        "-o", "--output", value: "SHEET.png", help: "The contact sheet PNG to write (required).", required: true)
+    static let frames = Option("--frames", value: "SET", help: "Frames to show, e.g. 0-479:60 or 1,30,90.")
+    static let columns = Option("--columns", value: "C", help: "Thumbnails per row (default: up to 4).")
+    static let width = Option("--width", value: "W", help: "Width of the sheet in pixels (default 1200).")
+    static let debug = Flag("--debug", help: "Draw paths, control points, bounds and velocities.")
 
     let arguments: ParsedArguments
     let output: String
@@ -42,7 +39,7 @@ struct PreviewCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        guard let output = arguments.value("--output") else {
+        guard let output = arguments[Self.output] else {
             throw UsageError(message: "-o SHEET.png is required", command: "preview")
         }
         guard output.lowercased().hasSuffix(".png") else {
@@ -51,10 +48,10 @@ struct PreviewCommand: Command {
         }
         self.output = output
         options = ContactSheetOptions(
-            columns: try arguments.integer("--columns", in: 1...64, command: "preview"),
-            width: try arguments.integer("--width", in: 64...16_384, command: "preview") ?? 1200,
-            debug: arguments.flag("--debug"))
-        scale = try RenderCommand.scale(arguments, command: "preview")
+            columns: try arguments.integer(Self.columns, in: 1...64, command: "preview"),
+            width: try arguments.integer(Self.width, in: 64...16_384, command: "preview") ?? 1200,
+            debug: arguments[Self.debug])
+        scale = try RenderCommand.parseScale(arguments, command: "preview")
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
@@ -71,7 +68,7 @@ struct PreviewCommand: Command {
                 return ExitCode(error)
             }
             var chosen = ContactSheet.spread(rendered.writtenFrames.map(\.index))
-            if let text = arguments.value("--frames") {
+            if let text = arguments[Self.frames] {
                 do {
                     chosen = try FrameSet(parsing: text).frames
                 } catch {
@@ -95,12 +92,12 @@ struct PreviewCommand: Command {
             source = .output(rendered, trace: traced)
             frames = chosen
         } else {
-            let plan = PlanOptions(frames: arguments.value("--frames"), scale: scale)
+            let plan = PlanOptions(frames: arguments[Self.frames], scale: scale)
             switch CommonOptions.prepare([input], arguments: arguments, options: plan, terminal: terminal) {
             case .success(let jobs):
                 guard let job = jobs.first else { return .noInput }
                 source = .job(job)
-                frames = arguments.value("--frames") == nil ? ContactSheet.spread(job.frames.frames) : job.frames.frames
+                frames = arguments[Self.frames] == nil ? ContactSheet.spread(job.frames.frames) : job.frames.frames
             case .failure(let code):
                 return code
             }

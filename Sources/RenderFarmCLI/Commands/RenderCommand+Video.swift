@@ -3,12 +3,12 @@ import RenderFarm
 
 /// `render --scale` and `render --video FILE`: frames piped to ffmpeg instead of written as PNGs.
 extension RenderCommand {
-    static let scaleOption = OptionSpec(
-        names: ["--scale"], value: "S", help: "Replace the canvas scale (pixels per point), e.g. 0.5 for quick checks.")
+    static let scale = Option(
+        "--scale", value: "S", help: "Replace the canvas scale (pixels per point), e.g. 0.5 for quick checks.")
 
     /// `--scale S` as a number (its range is checked against each job's canvas when preparing).
-    static func scale(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double? {
-        guard let text = arguments.value("--scale") else { return nil }
+    static func parseScale(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double? {
+        guard let text = arguments[scale] else { return nil }
         guard let scale = Double(text), scale > 0, scale <= 8 else {
             throw UsageError(message: "--scale expects a number in (0, 8], got \"\(text)\"", command: command)
         }
@@ -18,25 +18,26 @@ extension RenderCommand {
     /// `--preset`, `--crf` and `--verbose` only make sense with `--video`; `--video` renders one
     /// whole job into one file.
     static func checkVideoOptions(_ arguments: ParsedArguments) throws(UsageError) {
-        _ = try EncodeCommand.presetAndCRF(arguments, command: "render", output: arguments.value("--video"))
-        guard arguments.value("--video") != nil else {
-            for option in ["--preset", "--crf"] where arguments.value(option) != nil {
+        _ = try EncodeCommand.presetAndCRF(arguments, command: "render", output: arguments[video])
+        guard arguments[video] != nil else {
+            for option in [EncodeCommand.preset, EncodeCommand.crf] where arguments[option] != nil {
                 throw UsageError(
-                    message: "\(option) needs --video FILE (or use `renderfarm encode`)", command: "render")
+                    message: "\(option.spec.primaryName) needs --video FILE (or use `renderfarm encode`)",
+                    command: "render")
             }
-            if arguments.flag("--verbose") {
+            if arguments[verbose] {
                 throw UsageError(message: "--verbose needs --video FILE", command: "render")
             }
             return
         }
-        for option in ["--shard", "--out", "--output-root"] where arguments.value(option) != nil {
+        for option in [shard, out, outputRoot] where arguments[option] != nil {
             throw UsageError(
-                message: "\(option) cannot be combined with --video (one job, one video file)",
+                message: "\(option.spec.primaryName) cannot be combined with --video (one job, one video file)",
                 command: "render")
         }
-        for flag in ["--force", "--fail-fast"] where arguments.flag(flag) {
+        for flag in [force, failFast] where arguments[flag] {
             throw UsageError(
-                message: "\(flag) cannot be combined with --video (it always renders every frame, "
+                message: "\(flag.spec.primaryName) cannot be combined with --video (it always renders every frame, "
                     + "and stops at the first frame that fails)", command: "render")
         }
     }
@@ -62,22 +63,17 @@ extension RenderCommand {
             let ffmpeg = try FFmpeg.locate()
             let options = VideoOptions(preset: preset, crf: crf, output: path, concurrency: concurrency, stop: stop)
             let result = try VideoSession.render(job, options: options, ffmpeg: ffmpeg, observer: reporter)
-            if arguments.flag("--verbose") { terminal.note(result.command) }
+            if arguments[Self.verbose] { terminal.note(result.command) }
             guard let file = result.file else {
                 terminal.error("interrupted after \(result.frames) frames; no video written")
                 return .interrupted
             }
             let rate = result.elapsed > 0 ? String(format: "%.1f", Double(result.frames) / result.elapsed) : "-"
-            terminal.print(
+            EncodeCommand.printVideo(
                 "\(job.job.spec.name): \(result.frames) frames rendered into \(preset.rawValue) "
                     + "(\(String(format: "%.2f", result.elapsed)) s, \(rate) fps, at most \(result.peakBufferedFrames) "
-                    + "frames buffered)")
-            terminal.print("  video:  \(ShownPath.of(file))")
-            terminal.print("  bytes:  \(result.bytes)")
-            terminal.print("  sha256: \(result.sha256)")
-            if let layout = result.layout, let config = result.configFile {
-                EncodeCommand.printLayout(layout, config: config, terminal: terminal)
-            }
+                    + "frames buffered)", file: file, bytes: result.bytes, sha256: result.sha256,
+                layout: result.layout, config: result.configFile, terminal: terminal)
             return .ok
         } catch {
             reporter.clearLine()

@@ -28,30 +28,25 @@ struct RenderCommand: Command {
             is missing).
             """,
         options: [
-            OptionSpec(
-                names: ["-j", "--jobs"], value: "N", help: "Frames in flight at once (default: processor count)."),
-            OptionSpec(
-                names: ["--frames"], value: "SET", help: "Render these frames instead, e.g. 0-99, 0-100:5, 1,3,5-9."),
-            OptionSpec(
-                names: ["--shard"], value: "K/N",
-                help: "Render part K (0-based) of N; `auto` reads SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX."),
-            OptionSpec(names: ["--shard-mode"], value: "MODE", help: "contiguous (default) or interleaved."),
-            OptionSpec(names: ["--out"], value: "DIR", help: "Write frames to DIR instead of the job's output.dir."),
-            OptionSpec(
-                names: ["--output-root"], value: "DIR",
-                help: "Allow output.dir anywhere inside DIR (default: the job file's folder)."),
-            OptionSpec(names: ["--force"], value: nil, help: "Render every frame, even ones already done."),
-            OptionSpec(names: ["--fail-fast"], value: nil, help: "Stop at the first frame that fails."),
-            OptionSpec(names: ["--progress"], value: "MODE", help: "auto (bar on a terminal), plain, json or none."),
-            CommonOptions.pluginPath, CommonOptions.variants,
-            scaleOption,
-            OptionSpec(
-                names: ["--video"], value: "FILE", help: "Render one job straight into this video (see encode)."),
-            EncodeCommand.presetOption,
-            EncodeCommand.crfOption,
-            OptionSpec(names: ["--verbose"], value: nil, help: "With --video: print the exact ffmpeg command."),
-        ] + isolateOptions,
+            jobs, frames, shard, CommonOptions.shardMode, out, outputRoot, force, failFast, CommonOptions.progress,
+            CommonOptions.pluginPath, CommonOptions.variants, scale, video, EncodeCommand.preset, EncodeCommand.crf,
+            verbose, isolate, frameTimeout,
+        ],
         positionals: 1...Int.max)
+
+    static let jobs = Option("-j", "--jobs", value: "N", help: "Frames in flight at once (default: processor count).")
+    static let frames = Option(
+        "--frames", value: "SET", help: "Render these frames instead, e.g. 0-99, 0-100:5, 1,3,5-9.")
+    static let shard = Option(
+        "--shard", value: "K/N",
+        help: "Render part K (0-based) of N; `auto` reads SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX.")
+    static let out = Option("--out", value: "DIR", help: "Write frames to DIR instead of the job's output.dir.")
+    static let outputRoot = Option(
+        "--output-root", value: "DIR", help: "Allow output.dir anywhere inside DIR (default: the job file's folder).")
+    static let force = Flag("--force", help: "Render every frame, even ones already done.")
+    static let failFast = Flag("--fail-fast", help: "Stop at the first frame that fails.")
+    static let video = Option("--video", value: "FILE", help: "Render one job straight into this video (see encode).")
+    static let verbose = Flag("--verbose", help: "With --video: print the exact ffmpeg command.")
 
     let arguments: ParsedArguments
     let concurrency: Int
@@ -62,41 +57,39 @@ struct RenderCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        scale = try Self.scale(arguments, command: "render")
-        isolation = try Self.isolation(arguments, scale: scale)
+        scale = try Self.parseScale(arguments, command: "render")
+        isolation = try Self.parseIsolation(arguments, scale: scale)
         try Self.checkVideoOptions(arguments)
         concurrency =
-            try arguments.integer("--jobs", in: 1...1024, command: "render")
+            try arguments.integer(Self.jobs, in: 1...1024, command: "render")
             ?? ProcessInfo.processInfo.activeProcessorCount
-        let mode = try arguments.choice(
-            "--progress", ProgressMode.allCases.map(\.rawValue), default: "auto", command: "render")
-        progress = ProgressMode(rawValue: mode) ?? .auto
+        progress = try CommonOptions.progressMode(arguments, command: "render")
         let shardMode = try arguments.choice(
-            "--shard-mode", ["contiguous", "interleaved"], default: "contiguous",
+            CommonOptions.shardMode, ["contiguous", "interleaved"], default: "contiguous",
             command: "render")
         shard = try ShardArgument.parse(
-            arguments.value("--shard"), interleaved: shardMode == "interleaved",
+            arguments[Self.shard], interleaved: shardMode == "interleaved",
             environment: ProcessInfo.processInfo.environment)
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
         let plan = PlanOptions(
-            outputOverride: arguments.value("--out"), outputRoot: arguments.value("--output-root"),
-            frames: arguments.value("--frames"), shard: shard, scale: scale)
+            outputOverride: arguments[Self.out], outputRoot: arguments[Self.outputRoot],
+            frames: arguments[Self.frames], shard: shard, scale: scale)
         let jobs: [PreparedJob]
         switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
         case .success(let prepared): jobs = prepared
         case .failure(let code): return code
         }
-        if let video = arguments.value("--video") { return renderVideo(jobs, to: video, terminal: terminal) }
+        if let video = arguments[Self.video] { return renderVideo(jobs, to: video, terminal: terminal) }
         let stop = StopSignal()
         let signals = SignalHandling(stop: stop, terminal: terminal)
         defer { signals.cancel() }
         // RENDERFARM_STATIC_LAYERS=redraw draws static layers at every frame (to check the cache).
         let redraw = ProcessInfo.processInfo.environment["RENDERFARM_STATIC_LAYERS"] == "redraw"
         let options = RenderOptions(
-            concurrency: concurrency, force: arguments.flag("--force"),
-            failFast: arguments.flag("--fail-fast"), shard: shard, stop: stop,
+            concurrency: concurrency, force: arguments[Self.force],
+            failFast: arguments[Self.failFast], shard: shard, stop: stop,
             cacheStaticLayers: !redraw, isolation: isolation)
         // Read before the render rewrites the folder's records: why frames are rendered again.
         let rerun = options.force ? nil : jobs.map(RerunReason.init).reduce(RerunReason(), +)
@@ -159,29 +152,26 @@ extension RenderCommand {
     }
 
     /// `--isolate [--frame-timeout SECONDS]`: the worker processes' command line and time limit.
-    static func isolation(_ arguments: ParsedArguments, scale: Double?) throws(UsageError) -> Isolation? {
-        let timeout = try frameTimeout(arguments, command: "render")
-        guard arguments.flag("--isolate") else { return nil }
-        if arguments.value("--video") != nil {
+    static func parseIsolation(_ arguments: ParsedArguments, scale: Double?) throws(UsageError) -> Isolation? {
+        let timeout = try parseFrameTimeout(arguments, command: "render")
+        guard arguments[isolate] else { return nil }
+        if arguments[video] != nil {
             throw UsageError(
                 message: "--isolate renders PNG frames; it cannot be combined with --video", command: "render")
         }
         return Isolation(arguments: WorkerCommand.arguments(for: arguments, scale: scale), frameTimeout: timeout)
     }
 
-    static let isolateOptions = [
-        OptionSpec(
-            names: ["--isolate"], value: nil,
-            help: "Draw frames in worker processes: a plugin that crashes or hangs fails only its frame."),
-        OptionSpec(
-            names: ["--frame-timeout"], value: "SECONDS",
-            help: "With --isolate: kill a worker whose frame takes longer, and fail that attempt."),
-    ]
+    static let isolate = Flag(
+        "--isolate", help: "Draw frames in worker processes: a plugin that crashes or hangs fails only its frame.")
+    static let frameTimeout = Option(
+        "--frame-timeout", value: "SECONDS",
+        help: "With --isolate: kill a worker whose frame takes longer, and fail that attempt.")
 
     /// `--frame-timeout SECONDS`, which only `--isolate` can enforce.
-    static func frameTimeout(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double? {
-        guard let text = arguments.value("--frame-timeout") else { return nil }
-        guard arguments.flag("--isolate") else {
+    static func parseFrameTimeout(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double? {
+        guard let text = arguments[frameTimeout] else { return nil }
+        guard arguments[isolate] else {
             throw UsageError(message: "--frame-timeout needs --isolate", command: command)
         }
         guard let value = Double(text), value > 0, value <= 86_400 else {

@@ -22,11 +22,11 @@ struct StatusCommand: Command {
             complete, 1 some folder rendering, incomplete or failed, 65 a damaged job record,
             66 not a render folder.
             """,
-        options: [
-            OptionSpec(names: ["--watch"], value: nil, help: "Refresh every second while a folder is rendering."),
-            OptionSpec(names: ["--json"], value: nil, help: "One JSON object per folder, for scripts."),
-        ],
+        options: [watch, json],
         positionals: 1...Int.max)
+
+    static let watch = Flag("--watch", help: "Refresh every second while a folder is rendering.")
+    static let json = Flag("--json", help: "One JSON object per folder, for scripts.")
 
     let arguments: ParsedArguments
 
@@ -47,18 +47,18 @@ struct StatusCommand: Command {
                 }
             }
             for status in statuses {
-                if arguments.flag("--json") {
+                if arguments[Self.json] {
                     terminal.print(status.json.serialized(sortedKeys: true))
                 } else {
                     Self.describe(status).forEach(terminal.print)
                 }
             }
             let rendering = statuses.contains { $0.state == .rendering }
-            guard arguments.flag("--watch"), rendering else {
+            guard arguments[Self.watch], rendering else {
                 return statuses.allSatisfy { $0.state == .complete } ? .ok : .framesFailed
             }
             usleep(1_000_000)
-            if !arguments.flag("--json") { terminal.print("") }
+            if !arguments[Self.json] { terminal.print("") }
         }
     }
 

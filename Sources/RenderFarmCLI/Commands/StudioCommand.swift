@@ -24,22 +24,21 @@ struct StudioCommand: Command {
             sets). Only files under the root (default: the job's folder) are read or written.
             Exit codes: 0 stopped by a signal, 64 bad options, 66 no job file, 69 cannot listen.
             """,
-        options: [
-            OptionSpec(names: ["--port"], value: "N", help: "Port to listen on (default 8080; 0 picks a free one)."),
-            OptionSpec(names: ["--host"], value: "ADDR", help: "Numeric address to bind (default 127.0.0.1)."),
-            OptionSpec(names: ["--token"], value: "T", help: "Require T on every request (needed off loopback)."),
-            OptionSpec(
-                names: ["--root"], value: "DIR", help: "Folder served and searched for renders (default: the job's)."),
-            CommonOptions.pluginPath,
-        ],
+        options: [port, host, token, root, CommonOptions.pluginPath],
         positionals: 0...1)
+
+    static let port = Option("--port", value: "N", help: "Port to listen on (default 8080; 0 picks a free one).")
+    static let host = Option("--host", value: "ADDR", help: "Numeric address to bind (default 127.0.0.1).")
+    static let token = Option("--token", value: "T", help: "Require T on every request (needed off loopback).")
+    static let root = Option(
+        "--root", value: "DIR", help: "Folder served and searched for renders (default: the job's).")
 
     let arguments: ParsedArguments
     let port: Int
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        let text = arguments.value("--port") ?? "8080"
+        let text = arguments[Self.port] ?? "8080"
         guard let port = Int(text), (0...65535).contains(port) else {
             throw UsageError(message: "--port \(text) is not a port number (0-65535)", command: "studio")
         }
@@ -56,9 +55,9 @@ struct StudioCommand: Command {
         var isDirectory: ObjCBool = false
         let folder = FileManager.default.fileExists(atPath: given, isDirectory: &isDirectory) && isDirectory.boolValue
         let options = StudioOptions(
-            jobFile: jobFile, root: arguments.value("--root") ?? (folder ? given : nil),
-            host: arguments.value("--host") ?? "127.0.0.1", port: port, token: arguments.value("--token"),
-            pluginSearchPath: PluginCatalog.searchPath(extra: arguments.all("--plugin-path")))
+            jobFile: jobFile, root: arguments[Self.root] ?? (folder ? given : nil),
+            host: arguments[Self.host] ?? "127.0.0.1", port: port, token: arguments[Self.token],
+            pluginSearchPath: PluginCatalog.searchPath(extra: arguments.all(CommonOptions.pluginPath)))
         let server: StudioServer
         do {
             server = try StudioServer(options)
@@ -66,8 +65,7 @@ struct StudioCommand: Command {
             terminal.error(error.description)
             return error.isUsage ? .usage : .unavailable
         }
-        terminal.print(server.url)
-        terminal.note("renderfarm studio: editing \(options.jobFile), renders under \(options.root); Ctrl-C stops")
+        // Listening for the signals before the URL is printed: whoever reads it may signal at once.
         let stop = DispatchSemaphore(value: 0)
         let queue = DispatchQueue(label: "renderfarm.studio.signals")
         let sources = [SIGINT, SIGTERM].map { number in
@@ -77,6 +75,8 @@ struct StudioCommand: Command {
             source.resume()
             return source
         }
+        terminal.print(server.url)
+        terminal.note("renderfarm studio: editing \(options.jobFile), renders under \(options.root); Ctrl-C stops")
         stop.wait()
         server.stop()
         for source in sources { source.cancel() }

@@ -24,23 +24,24 @@ struct SubmitCommand: Command {
             not found or the submission refused, 73 / 74 cannot write the scripts.
             """,
         options: [
-            OptionSpec(
-                names: ["--slurm"], value: nil, help: "Submit to Slurm (the supported scheduler).", required: true),
-            OptionSpec(names: ["--tasks"], value: "N", help: "Array tasks, one shard each (default 4)."),
-            OptionSpec(names: ["--max-running"], value: "M", help: "Run at most M tasks at once (--array=…%M)."),
-            OptionSpec(names: ["--partition"], value: "P", help: "Slurm partition for both jobs."),
-            OptionSpec(names: ["--time"], value: "T", help: "Time limit of each job, e.g. 30 or 2:00:00."),
-            OptionSpec(names: ["--cpus-per-task"], value: "C", help: "CPUs per task; frames in flight follow it."),
-            OptionSpec(names: ["--out"], value: "DIR", help: "Output folder (default: the job's output.dir)."),
-            OptionSpec(names: ["--output-root"], value: "DIR", help: "Allow output.dir anywhere inside DIR."),
-            OptionSpec(names: ["--frames"], value: "SET", help: "Render these frames instead, e.g. 0-99."),
-            OptionSpec(names: ["-j", "--jobs"], value: "N", help: "Frames in flight per task (default: its CPUs)."),
-            OptionSpec(names: ["--shard-mode"], value: "MODE", help: "contiguous (default) or interleaved."),
-            OptionSpec(names: ["--dry-run"], value: nil, help: "Print the scripts; write and submit nothing."),
-            OptionSpec(names: ["--wait"], value: nil, help: "Wait for the merge job and report the result."),
-            CommonOptions.pluginPath, CommonOptions.variants,
-        ] + RenderCommand.isolateOptions,
+            slurm, tasks, maxRunning, partition, time, cpusPerTask, out, outputRoot, frames, jobs,
+            CommonOptions.shardMode, dryRun, wait, CommonOptions.pluginPath, CommonOptions.variants,
+            RenderCommand.isolate, RenderCommand.frameTimeout,
+        ],
         positionals: 1...Int.max)
+
+    static let slurm = Flag("--slurm", help: "Submit to Slurm (the supported scheduler).", required: true)
+    static let tasks = Option("--tasks", value: "N", help: "Array tasks, one shard each (default 4).")
+    static let maxRunning = Option("--max-running", value: "M", help: "Run at most M tasks at once (--array=…%M).")
+    static let partition = Option("--partition", value: "P", help: "Slurm partition for both jobs.")
+    static let time = Option("--time", value: "T", help: "Time limit of each job, e.g. 30 or 2:00:00.")
+    static let cpusPerTask = Option("--cpus-per-task", value: "C", help: "CPUs per task; frames in flight follow it.")
+    static let out = Option("--out", value: "DIR", help: "Output folder (default: the job's output.dir).")
+    static let outputRoot = Option("--output-root", value: "DIR", help: "Allow output.dir anywhere inside DIR.")
+    static let frames = Option("--frames", value: "SET", help: "Render these frames instead, e.g. 0-99.")
+    static let jobs = Option("-j", "--jobs", value: "N", help: "Frames in flight per task (default: its CPUs).")
+    static let dryRun = Flag("--dry-run", help: "Print the scripts; write and submit nothing.")
+    static let wait = Flag("--wait", help: "Wait for the merge job and report the result.")
 
     let arguments: ParsedArguments
     let tasks: Int
@@ -52,25 +53,25 @@ struct SubmitCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        frameTimeout = try RenderCommand.frameTimeout(arguments, command: "submit")
-        guard arguments.flag("--slurm") else {
+        frameTimeout = try RenderCommand.parseFrameTimeout(arguments, command: "submit")
+        guard arguments[Self.slurm] else {
             throw UsageError(message: "submit needs a scheduler: add --slurm (the one supported)", command: "submit")
         }
-        tasks = try arguments.integer("--tasks", in: 1...100_000, command: "submit") ?? 4
-        maxRunning = try arguments.integer("--max-running", in: 1...100_000, command: "submit")
-        cpusPerTask = try arguments.integer("--cpus-per-task", in: 1...1024, command: "submit")
-        concurrency = try arguments.integer("--jobs", in: 1...1024, command: "submit")
+        tasks = try arguments.integer(Self.tasks, in: 1...100_000, command: "submit") ?? 4
+        maxRunning = try arguments.integer(Self.maxRunning, in: 1...100_000, command: "submit")
+        cpusPerTask = try arguments.integer(Self.cpusPerTask, in: 1...1024, command: "submit")
+        concurrency = try arguments.integer(Self.jobs, in: 1...1024, command: "submit")
         interleaved =
             try arguments.choice(
-                "--shard-mode", ["contiguous", "interleaved"], default: "contiguous",
+                CommonOptions.shardMode, ["contiguous", "interleaved"], default: "contiguous",
                 command: "submit") == "interleaved"
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
-        let out = arguments.value("--out").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let out = arguments[Self.out].map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let plan = PlanOptions(
-            outputOverride: out, outputRoot: arguments.value("--output-root"),
-            frames: arguments.value("--frames"), preparesFrames: false)
+            outputOverride: out, outputRoot: arguments[Self.outputRoot],
+            frames: arguments[Self.frames], preparesFrames: false)
         let jobs: [PreparedJob]
         switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
         case .success(let prepared): jobs = prepared
@@ -95,20 +96,20 @@ struct SubmitCommand: Command {
                     executable: Self.executable(), jobFiles: files, output: variants && out == nil ? nil : folder,
                     jobFolders: jobs.map(\.outputDirectory),
                     scriptFolder: (folder as NSString).appendingPathComponent("slurm"),
-                    pluginPath: Self.pluginFolders(arguments.all("--plugin-path")),
+                    pluginPath: Self.pluginFolders(arguments.all(CommonOptions.pluginPath)),
                     name: jobs.count == 1 || variants
                         ? first.job.variant?.batch.name ?? first.job.spec.name
                         : "\(first.job.spec.name)+\(jobs.count - 1)",
-                    tasks: tasks, maxRunning: maxRunning, partition: arguments.value("--partition"),
-                    time: arguments.value("--time"), cpusPerTask: cpusPerTask, concurrency: concurrency,
-                    frames: arguments.value("--frames"), interleaved: interleaved, isolate: arguments.flag("--isolate"),
-                    frameTimeout: frameTimeout, variants: arguments.value("--variants"),
-                    outputRoot: out == nil ? arguments.value("--output-root").map(Self.absolute) : nil))
+                    tasks: tasks, maxRunning: maxRunning, partition: arguments[Self.partition],
+                    time: arguments[Self.time], cpusPerTask: cpusPerTask, concurrency: concurrency,
+                    frames: arguments[Self.frames], interleaved: interleaved, isolate: arguments[RenderCommand.isolate],
+                    frameTimeout: frameTimeout, variants: arguments[CommonOptions.variants],
+                    outputRoot: out == nil ? arguments[Self.outputRoot].map(Self.absolute) : nil))
         } catch {
             terminal.error("\(error.description)\nsee `renderfarm submit --help`")
             return .usage
         }
-        if arguments.flag("--dry-run") {
+        if arguments[Self.dryRun] {
             for (path, text) in [
                 (scripts.renderPath, scripts.render), (scripts.mergePath, scripts.merge),
                 (scripts.submitPath, scripts.submit),
@@ -155,22 +156,18 @@ struct SubmitCommand: Command {
                     + "cancel it with `scancel \(array)`")
             return .unavailable
         }
-        let log = { (pattern: String, replacements: [(String, String)]) in
-            replacements.reduce(pattern) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
-        }
         terminal.print(
             "submitted \(tasks) render task\(tasks == 1 ? "" : "s") as array job \(array), "
                 + "merge job \(merge) after them")
         terminal.print("  scripts: \(scriptFolder)/")
         terminal.print(
-            "  logs:    \(log(scripts.renderLog, [("%A", array), ("%a", "K")])), "
-                + log(scripts.mergeLog, [("%j", merge)]))
+            "  logs:    \(scripts.renderLog(array: array, task: "K")), \(scripts.mergeLog(job: merge))")
         terminal.print("  watch:   squeue -j \(array),\(merge)")
         terminal.print("           sacct -j \(array),\(merge) --format=JobID,JobName,State,ExitCode,Elapsed")
         for job in jobs {
             terminal.print("  result:  \((job.outputDirectory as NSString).appendingPathComponent("manifest.json"))")
         }
-        guard arguments.flag("--wait") else { return .ok }
+        guard arguments[Self.wait] else { return .ok }
         return wait(array: array, merge: merge, jobs: jobs, scripts: scripts, slurm: slurm, terminal: terminal)
     }
 
@@ -181,30 +178,29 @@ struct SubmitCommand: Command {
         terminal: Terminal
     ) -> ExitCode {
         var last = ""
-        var final = ""
+        var final: SlurmJobState?
         do {
             while true {
                 guard let state = try slurm.states(of: merge).first else { break }
-                let line = state.state + (state.reason == "None" ? "" : " (\(state.reason))")
+                let line = "\(state.state)" + (state.reason == "None" ? "" : " (\(state.reason))")
                 if line != last { terminal.note("renderfarm: merge job \(merge): \(line)") }
                 last = line
-                if SlurmClient.isFinal(state.state) {
+                if state.state.isFinal {
                     final = state.state
                     break
                 }
                 sleep(2)
             }
-            for task in try slurm.states(of: array) where task.state != "COMPLETED" {
+            for task in try slurm.states(of: array) where task.state != .completed {
                 let index = task.job.split(separator: "_").last.map(String.init) ?? "K"
-                let log = scripts.renderLog.replacingOccurrences(of: "%A", with: array)
-                    .replacingOccurrences(of: "%a", with: index)
+                let log = scripts.renderLog(array: array, task: index)
                 terminal.note("renderfarm: render task \(task.job): \(task.state); log: \(log)")
             }
         } catch {
             terminal.error(error.description)
             return .unavailable
         }
-        if final != "COMPLETED" && !final.isEmpty {
+        if let final, final != .completed {
             terminal.note("renderfarm: the merge job did not complete (\(final)); checking the output here")
         }
         var worst = ExitCode.ok

@@ -18,15 +18,12 @@ struct TraceCommand: Command {
             each item's plan only on its first frame and rounds numbers to 1e-4 (about a tenth of the
             default size); --items keeps only the given item ids.
             """,
-        options: [
-            OptionSpec(names: ["--frames"], value: "SET", help: "Trace these frames (default: the job's frame set)."),
-            OptionSpec(names: ["--items"], value: "ID,…", help: "Only these item ids (in every layer), e.g. 0,3,7."),
-            OptionSpec(
-                names: ["--compact"], value: nil,
-                help: "Each item's plan once, on its first frame; numbers rounded to 1e-4."),
-            CommonOptions.pluginPath, CommonOptions.variants,
-        ],
+        options: [frames, items, compact, CommonOptions.pluginPath, CommonOptions.variants],
         positionals: 1...1)
+
+    static let frames = Option("--frames", value: "SET", help: "Trace these frames (default: the job's frame set).")
+    static let items = Option("--items", value: "ID,…", help: "Only these item ids (in every layer), e.g. 0,3,7.")
+    static let compact = Flag("--compact", help: "Each item's plan once, on its first frame; numbers rounded to 1e-4.")
 
     let arguments: ParsedArguments
     let filter: TraceFilter
@@ -34,18 +31,18 @@ struct TraceCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         var items: Set<Int>?
-        if let text = arguments.value("--items") {
+        if let text = arguments[Self.items] {
             let ids = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
             guard !ids.isEmpty, ids.allSatisfy({ ($0 ?? -1) >= 0 }) else {
                 throw UsageError(message: "--items expects item ids like 0,3,7, got \"\(text)\"", command: "trace")
             }
             items = Set(ids.compactMap { $0 })
         }
-        filter = TraceFilter(items: items, compact: arguments.flag("--compact"))
+        filter = TraceFilter(items: items, compact: arguments[Self.compact])
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
-        let options = PlanOptions(frames: arguments.value("--frames"))
+        let options = PlanOptions(frames: arguments[Self.frames])
         let jobs: [PreparedJob]
         switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: options, terminal: terminal)
         {

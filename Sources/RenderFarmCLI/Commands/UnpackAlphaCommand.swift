@@ -22,13 +22,11 @@ struct UnpackAlphaCommand: Command {
             count differs from the config's f), 66 no such video, 69 ffmpeg missing, 73 cannot
             create DIR, 74 I/O error.
             """,
-        options: [
-            OptionSpec(
-                names: ["-o", "--output"], value: "DIR", help: "Write the PNG frames into DIR (required).",
-                required: true),
-            OptionSpec(names: ["--progress"], value: "MODE", help: "auto (bar on a terminal), plain, json or none."),
-        ],
+        options: [output, CommonOptions.progress],
         positionals: 1...1)
+
+    static let output = Option(
+        "-o", "--output", value: "DIR", help: "Write the PNG frames into DIR (required).", required: true)
 
     let video: String
     let directory: String
@@ -36,13 +34,11 @@ struct UnpackAlphaCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         video = arguments.positionals[0]
-        guard let directory = arguments.value("--output") else {
+        guard let directory = arguments[Self.output] else {
             throw UsageError(message: "-o DIR is required (the folder for the PNG frames)", command: "unpack-alpha")
         }
         self.directory = directory
-        let mode = try arguments.choice(
-            "--progress", ProgressMode.allCases.map(\.rawValue), default: "auto", command: "unpack-alpha")
-        progress = ProgressMode(rawValue: mode) ?? .auto
+        progress = try CommonOptions.progressMode(arguments, command: "unpack-alpha")
     }
 
     func run(_ terminal: Terminal) -> ExitCode {

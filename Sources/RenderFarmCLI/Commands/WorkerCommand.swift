@@ -11,29 +11,26 @@ struct WorkerCommand: Command {
         abstract: "A worker process of `render --isolate` (started by render, not by hand).",
         synopsis: "worker JOB|DIR …",
         examples: [],
-        options: [
-            CommonOptions.pluginPath, CommonOptions.variants,
-            OptionSpec(names: ["--out"], value: "DIR", help: "As render's."),
-            OptionSpec(names: ["--output-root"], value: "DIR", help: "As render's."),
-            OptionSpec(names: ["--frames"], value: "SET", help: "As render's."),
-            RenderCommand.scaleOption,
-        ],
+        options: [CommonOptions.pluginPath, RenderCommand.scale] + forwarded,
         positionals: 1...Int.max)
+
+    /// The options of `render` a worker is given as they are (the scale goes as a number).
+    static let forwarded = [RenderCommand.out, RenderCommand.outputRoot, RenderCommand.frames, CommonOptions.variants]
 
     let arguments: ParsedArguments
     let scale: Double?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        scale = try RenderCommand.scale(arguments, command: "worker")
+        scale = try RenderCommand.parseScale(arguments, command: "worker")
     }
 
     /// The worker command line that prepares the jobs `render` prepared with `arguments`.
     static func arguments(for render: ParsedArguments, scale: Double?) -> [String] {
         var command = [spec.name] + render.positionals
-        for folder in render.all("--plugin-path") { command += ["--plugin-path", folder] }
-        for name in ["--out", "--output-root", "--frames", "--variants"] {
-            if let value = render.value(name) { command += [name, value] }
+        for folder in render.all(CommonOptions.pluginPath) { command += ["--plugin-path", folder] }
+        for option in forwarded {
+            if let value = render[option] { command += [option.spec.primaryName, value] }
         }
         if let scale { command += ["--scale", "\(scale)"] }
         return command
@@ -53,8 +50,8 @@ struct WorkerCommand: Command {
         let messages = Mutex<[String]>([])
         let quiet = Terminal(out: { _ in }, err: { text in messages.withLock { $0.append(text) } })
         let plan = PlanOptions(
-            outputOverride: arguments.value("--out"), outputRoot: arguments.value("--output-root"),
-            frames: arguments.value("--frames"), scale: scale)
+            outputOverride: arguments[RenderCommand.out], outputRoot: arguments[RenderCommand.outputRoot],
+            frames: arguments[RenderCommand.frames], scale: scale)
         switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: quiet) {
         case .success(let jobs):
             let redraw = ProcessInfo.processInfo.environment["RENDERFARM_STATIC_LAYERS"] == "redraw"

@@ -1,7 +1,9 @@
 import RenderFarm
 import StrictJSON
 
-/// One option a command accepts, e.g. `-j, --jobs N`.
+/// How one option a command accepts is spelt and shown, e.g. `-j, --jobs N`. Commands declare each
+/// option once as a typed key (`Flag` or `Option`): the same key goes into the command's spec (parser,
+/// help, completions, man page) and into every lookup, so a misspelt option name cannot compile.
 struct OptionSpec: Sendable {
     var names: [String]
     /// The value's placeholder (`N`, `DIR`), or nil for a flag.
@@ -21,6 +23,31 @@ struct OptionSpec: Sendable {
     }
 }
 
+/// A typed option key: a `Flag` or an `Option`, listed in a `CommandSpec` and looked up in `ParsedArguments`.
+protocol OptionKey: Sendable {
+    var spec: OptionSpec { get }
+}
+
+/// An option without a value, e.g. `static let force = Flag("--force", help: "…")`; `arguments[Self.force]`
+/// says whether it was given.
+struct Flag: OptionKey {
+    let spec: OptionSpec
+
+    init(_ names: String..., help: String, required: Bool = false) {
+        spec = OptionSpec(names: names, value: nil, help: help, required: required)
+    }
+}
+
+/// An option with a value, e.g. `static let jobs = Option("-j", "--jobs", value: "N", help: "…")`;
+/// `arguments[Self.jobs]` is its value, `arguments.integer(Self.jobs, …)` its checked number.
+struct Option: OptionKey {
+    let spec: OptionSpec
+
+    init(_ names: String..., value: String, help: String, repeatable: Bool = false, required: Bool = false) {
+        spec = OptionSpec(names: names, value: value, help: help, repeatable: repeatable, required: required)
+    }
+}
+
 /// A command's metadata: everything `--help` shows, and what the parser accepts.
 struct CommandSpec: Sendable {
     var name: String
@@ -29,10 +56,29 @@ struct CommandSpec: Sendable {
     var synopsis: String
     /// One to three command lines that show typical uses.
     var examples: [String]
-    var discussion: String = ""
+    var discussion: String
     var options: [OptionSpec]
     /// How many positional arguments: at least `minimum`, at most `maximum`.
     var positionals: ClosedRange<Int>
+
+    init(
+        name: String, abstract: String, synopsis: String, examples: [String], discussion: String = "",
+        options: [any OptionKey], positionals: ClosedRange<Int>
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.synopsis = synopsis
+        self.examples = examples
+        self.discussion = discussion
+        self.options = options.map(\.spec)
+        self.positionals = positionals
+    }
+
+    /// `-h, --help`, which every command accepts.
+    static let helpFlag = Flag("-h", "--help", help: "Show this help.")
+
+    /// Every option the help, completions and man page list: the command's own and `--help`.
+    var documentedOptions: [OptionSpec] { options + [Self.helpFlag.spec] }
 
     /// The synopsis and every option, from the same table the parser uses, so it cannot leave one out.
     var usage: String { ([synopsis] + options.map(\.usage)).joined(separator: " ") }
@@ -56,7 +102,7 @@ struct CommandSpec: Sendable {
         var lines = ["OVERVIEW: \(abstract)", ""] + wrappedUsage()
         if !discussion.isEmpty { lines += ["", discussion] }
         lines += ["", "OPTIONS:"]
-        let all = options + [OptionSpec(names: ["-h", "--help"], value: nil, help: "Show this help.")]
+        let all = documentedOptions
         let labels = all.map { option in option.names.joined(separator: ", ") + (option.value.map { " \($0)" } ?? "") }
         let width = (labels.map(\.count).max() ?? 0) + 2
         for (label, option) in zip(labels, all) {
@@ -76,8 +122,8 @@ struct UsageError: Error, CustomStringConvertible {
 
 /// Parsed options and positional arguments of one command.
 struct ParsedArguments {
-    var values: [String: [String]] = [:]
-    var flags: Set<String> = []
+    private var values: [String: [String]] = [:]
+    private var flags: Set<String> = []
     var positionals: [String] = []
     var wantsHelp = false
     let spec: CommandSpec
@@ -145,35 +191,42 @@ struct ParsedArguments {
         }
     }
 
-    func value(_ name: String) -> String? { values[name]?.last }
+    /// Whether `flag` was given.
+    subscript(_ flag: Flag) -> Bool { flags.contains(key(flag)) }
+
+    /// The value of `option`, the last one given for a repeatable option.
+    subscript(_ option: Option) -> String? { values[key(option)]?.last }
+
+    /// Every value given for a repeatable `option`, in order.
+    func all(_ option: Option) -> [String] { values[key(option)] ?? [] }
 
     /// How messages name an option: every spelling, e.g. `-j/--jobs`.
-    func label(_ name: String) -> String {
-        spec.options.first { $0.primaryName == name }?.names.joined(separator: "/") ?? name
-    }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    func label(_ option: Option) -> String { option.spec.names.joined(separator: "/") }
+
+    /// The name values are kept under. A key the command does not list is never given (`CommonOptions`
+    /// asks for `--variants` whatever the command).
+    private func key(_ option: some OptionKey) -> String { option.spec.primaryName }
 
     /// An integer option within `range`.
-    func integer(_ name: String, in range: ClosedRange<Int>, command: String) throws(UsageError) -> Int? {
-        guard let text = value(name) else { return nil }
+    func integer(_ option: Option, in range: ClosedRange<Int>, command: String) throws(UsageError) -> Int? {
+        guard let text = self[option] else { return nil }
         guard let number = Int(text), range.contains(number) else {
             throw UsageError(
                 message:
-                    "\(label(name)) expects an integer in \(range.lowerBound)…\(range.upperBound), got \"\(text)\"",
+                    "\(label(option)) expects an integer in \(range.lowerBound)…\(range.upperBound), got \"\(text)\"",
                 command: command)
         }
         return number
     }
 
     /// One of `choices`.
-    func choice(_ name: String, _ choices: [String], default fallback: String, command: String) throws(UsageError)
+    func choice(_ option: Option, _ choices: [String], default fallback: String, command: String) throws(UsageError)
         -> String
     {
-        guard let text = value(name) else { return fallback }
+        guard let text = self[option] else { return fallback }
         guard choices.contains(text) else {
             throw UsageError(
-                message: "\(label(name)) expects one of \(choices.joined(separator: ", ")), got \"\(text)\"",
+                message: "\(label(option)) expects one of \(choices.joined(separator: ", ")), got \"\(text)\"",
                 command: command)
         }
         return text

@@ -11,15 +11,26 @@ protocol Command {
 
 /// Options shared by every command that loads plugins.
 enum CommonOptions {
-    static let pluginPath = OptionSpec(
-        names: ["--plugin-path"], value: "DIR", help: "Search DIR for plugins first (repeatable).", repeatable: true)
+    static let pluginPath = Option(
+        "--plugin-path", value: "DIR", help: "Search DIR for plugins first (repeatable).", repeatable: true)
 
-    static let variants = OptionSpec(
-        names: ["--variants"], value: "NAMES",
+    static let variants = Option(
+        "--variants", value: "NAMES",
         help: "Only these variants of jobs with variants: names or 0-based indexes, e.g. alice@2x,3,5-7.")
 
+    static let progress = Option("--progress", value: "MODE", help: "auto (bar on a terminal), plain, json or none.")
+
+    static let shardMode = Option("--shard-mode", value: "MODE", help: "contiguous (default) or interleaved.")
+
+    /// `--progress MODE` (default auto).
+    static func progressMode(_ arguments: ParsedArguments, command: String) throws(UsageError) -> ProgressMode {
+        let mode = try arguments.choice(
+            progress, ProgressMode.allCases.map(\.rawValue), default: "auto", command: command)
+        return ProgressMode(rawValue: mode) ?? .auto
+    }
+
     static func catalog(_ arguments: ParsedArguments) -> PluginCatalog {
-        PluginCatalog.discover(searchPath: PluginCatalog.searchPath(extra: arguments.all("--plugin-path")))
+        PluginCatalog.discover(searchPath: PluginCatalog.searchPath(extra: arguments.all(pluginPath)))
     }
 
     /// A job file to load: given on the command line, or found by scanning a folder.
@@ -72,7 +83,7 @@ enum CommonOptions {
             terminal.error("no job files found in \(paths.map(ShownPath.of).joined(separator: " "))\(also)")
             return .failure(.noInput)
         }
-        if let selection = arguments.value("--variants") {
+        if let selection = arguments[variants] {
             switch VariantSelection.pick(selection, from: jobs) {
             case .success(let picked): jobs = picked
             case .failure(let error):

@@ -21,6 +21,9 @@ public enum ExitCode: Int32, Sendable {
     case tempFail = 75
     /// Stopped by a signal after finishing the frames in flight.
     case interrupted = 130
+    /// Standard output or error was closed by its reader (`renderfarm trace JOB | head -1`): the command
+    /// stops quietly with the status a shell shows for a command ended by SIGPIPE (128 + 13).
+    case brokenPipe = 141
 
     init(_ error: JobError) {
         switch error {

@@ -54,7 +54,8 @@ enum ManPage {
             ".SH EXIT STATUS",
             "0 success, 1 some frames failed (or a plugin check found a broken rule), 64 usage,",
             "65 invalid job data, 66 input missing, 69 plugin or external tool unavailable,",
-            "73 cannot create output, 74 I/O error, 130 interrupted.",
+            "73 cannot create output, 74 I/O error, 75 output folder in use by another run, 130 interrupted,",
+            "141 standard output or error closed by its reader (piped into head, say; the command stops quietly).",
             ".SH SEE ALSO",
             "\\fBrenderfarm plugin new \\-\\-help\\fR, \\fBrenderfarm plugin check \\-\\-help\\fR, \\fBffmpeg\\fR(1)",
         ]

@@ -49,7 +49,7 @@ enum ShellCompletion {
 
     /// Options with `--help`, as every command accepts it.
     private static func options(_ spec: CommandSpec) -> [OptionSpec] {
-        spec.options + [OptionSpec(names: ["-h", "--help"], value: nil, help: "Show this help.")]
+        spec.documentedOptions
     }
 
     /// The completions of an option's value: fixed choices for `a|b`, folders for DIR / OUTDIR.

@@ -45,7 +45,7 @@ struct SlurmClient {
 
     /// The state and reason of job `id` (`COMPLETED None`, `PENDING Dependency`, ...), one line per
     /// array task; empty once Slurm has forgotten the job.
-    func states(of id: String) throws(Failure) -> [(job: String, state: String, reason: String)] {
+    func states(of id: String) throws(Failure) -> [(job: String, state: SlurmJobState, reason: String)] {
         guard let squeue else { throw Failure(description: "squeue not found next to sbatch; cannot wait") }
         let result = try Self.run(squeue, ["-h", "-j", id, "--states=all", "-o", "%i %T %r"], in: nil)
         if result.status != 0 {
@@ -58,16 +58,8 @@ struct SlurmClient {
         return result.out.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ", maxSplits: 2).map(String.init)
             guard fields.count >= 2 else { return nil }
-            return (fields[0], fields[1], fields.count > 2 ? fields[2] : "")
+            return (fields[0], SlurmJobState(fields[1]), fields.count > 2 ? fields[2] : "")
         }
-    }
-
-    /// States in which a job will not change any more.
-    static func isFinal(_ state: String) -> Bool {
-        ![
-            "PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED", "REQUEUED", "RESIZING", "SIGNALING",
-            "STAGE_OUT", "REQUEUE_HOLD", "REQUEUE_FED", "STOPPED",
-        ].contains(state)
     }
 
     /// Runs `executable` and captures its output (small: ids and state lines). Standard error goes

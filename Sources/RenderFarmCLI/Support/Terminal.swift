@@ -22,9 +22,31 @@ public final class Terminal: Sendable {
 
     /// The process's standard output and error.
     public static let standard = Terminal(
-        out: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-        err: { text in FileHandle.standardError.write(Data(text.utf8)) },
+        out: { text in write(text, to: STDOUT_FILENO) }, err: { text in write(text, to: STDERR_FILENO) },
         errIsTerminal: isatty(STDERR_FILENO) == 1, columns: standardErrorColumns)
+
+    /// Writes all of `text` to `descriptor` with write(2). The CLI ignores SIGPIPE (`RenderFarmCLI.main`), so
+    /// a reader that has gone shows as EPIPE: the process then ends at once, quietly, with
+    /// `ExitCode.brokenPipe` (141, as if SIGPIPE had ended it). Results that cannot be written otherwise
+    /// (a full disk) end it with `ExitCode.ioError`; a note that cannot be written is dropped.
+    private static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written > 0 {
+                bytes = bytes.dropFirst(written)
+                continue
+            }
+            let error = errno
+            if written < 0, error == EINTR { continue }
+            if written < 0, error == EPIPE { _exit(ExitCode.brokenPipe.rawValue) }
+            guard descriptor == STDOUT_FILENO else { return }
+            write(
+                "renderfarm: error: cannot write standard output: \(String(cString: strerror(error)))\n",
+                to: STDERR_FILENO)
+            _exit(ExitCode.ioError.rawValue)
+        }
+    }
 
     /// The width of the terminal behind standard error now (asked at every redraw, so a resized
     /// window is followed), else `COLUMNS`; nil when neither says.

@@ -1,0 +1,61 @@
+import Synchronization
+
+/// A layer's simulation as an effect plays it back: a bounded probe in `create` for the canvas warning,
+/// then the frames a run renders, simulated in `prepare` from the layer's start up to the last of them.
+/// A host that never calls `prepare` gets the whole job, simulated once on first use; a frame outside the
+/// prepared ones (e.g. the frame `preview --debug` traces for the items' paths) is simulated on its own.
+public struct PhysicsPlayback: Sendable {
+    public let scene: PhysicsScene
+    private let context: EffectContext
+    /// Items that leave the canvas during the probe (`validate` and `render` print it).
+    public let warning: EffectError?
+    /// The recording of the frames `prepare` named.
+    private var prepared: PhysicsRecording?
+    /// The whole job's recording, made on first use when `prepare` was not called.
+    private let whole = WholeJob()
+
+    private final class WholeJob: Sendable {
+        let recording = Mutex<PhysicsRecording?>(nil)
+    }
+
+    /// Checks the scene and probes its first `PhysicsLimits.warningProbe` seconds: the cost of `create`
+    /// does not grow with the layer's length.
+    public init(scene: PhysicsScene, context: EffectContext) throws(EffectError) {
+        try scene.validate()
+        self.scene = scene
+        self.context = context
+        let probeEnd = Int(((context.layerStart + PhysicsLimits.warningProbe) * context.fps).rounded(.down))
+        let last = min(context.frameCount - 1, probeEnd)
+        let probe = try PhysicsSimulation.run(
+            scene, through: last, time: { PhysicsSimulation.frameTime($0, of: context) }, recording: 0..<0)
+        warning = PhysicsBounds.warning(
+            probe, within: last < context.frameCount - 1 ? PhysicsLimits.warningProbe : nil)
+    }
+
+    /// Simulates up to the last of `frames`, keeping states for `frames` only.
+    public mutating func prepare(frames: ClosedRange<Int>) throws(EffectError) {
+        prepared = try record(frames.lowerBound..<(frames.upperBound + 1))
+    }
+
+    /// The recording that holds `frame`: the prepared one, a recording of `frame` alone when it lies
+    /// outside (simulated from the layer's start, kept by no one), or the whole job's.
+    public func recording(for frame: Int) throws(EffectError) -> PhysicsRecording {
+        if let prepared {
+            return prepared.samples.contains(frame) ? prepared : try record(frame..<(frame + 1))
+        }
+        let context = context
+        return try whole.recording.withLock { (recording) throws(EffectError) -> PhysicsRecording in
+            if let recording { return recording }
+            let made = try record(0..<max(1, context.frameCount))
+            recording = made
+            return made
+        }
+    }
+
+    private func record(_ frames: Range<Int>) throws(EffectError) -> PhysicsRecording {
+        let context = context
+        return try PhysicsSimulation.run(
+            scene, through: frames.upperBound - 1, time: { PhysicsSimulation.frameTime($0, of: context) },
+            recording: frames)
+    }
+}
