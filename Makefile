@@ -42,7 +42,7 @@ help:
 	@echo "make renders         render every job in jobs/ (ARGS='--scale 0.5' for a quick look)"
 	@echo "make ci-render       reduced-scale renders of jobs/: complete, deterministic, equal to Tests/References"
 	@echo "make update-references  regenerate Tests/References (review with git diff before committing)"
-	@echo "make bench-video     release build: render --video vs PNGs + encode, and peak memory"
+	@echo "make bench-video     release build: render --video vs the encoder alone vs PNGs + encode, and peak memory"
 	@echo "make install         release build into PREFIX (default /usr/local; DESTDIR for staging): binary, plugins,"
 	@echo "                     Swift runtime, plugin header, renderfarm-plugin.pc, man page, shell completions"
 	@echo "make uninstall       remove what make install put into PREFIX"

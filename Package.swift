@@ -38,6 +38,8 @@ let package = Package(
             name: "CPNGWriter", dependencies: ["CPNG"], cSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("deflate"), .linkedLibrary("z")]
         ),
+        // Frames converted to the encoders' YUV formats by the render workers (`render --video`, `encode`).
+        .target(name: "CVideoFrame", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "RenderFarmPluginABI"),
         // Names the plugin and frame on stderr when a plugin crashes the process (signal-safe C).
         .target(name: "CFaultReport"),
@@ -54,7 +56,8 @@ let package = Package(
         .target(
             name: "RenderFarm",
             dependencies: [
-                "CairoKit", "FileInput", "RenderFarmPluginABI", "CPNGWriter", "CCrypto", "StrictJSON", "CFaultReport",
+                "CairoKit", "FileInput", "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame", "CCrypto", "StrictJSON",
+                "CFaultReport",
             ]
         ),
         // The studio: a small Swift interface over libmicrohttpd (its variadic C calls in a C shim),
@@ -90,7 +93,7 @@ let package = Package(
         .testTarget(name: "FileInputTests", dependencies: ["FileInput"]),
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
         .testTarget(name: "LottieTests", dependencies: ["Lottie"]),
-        .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm", "CPNGWriter", "CairoKit"]),
+        .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm", "CPNGWriter", "CVideoFrame", "CairoKit"]),
         .testTarget(name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI", "CCrypto", "CairoKit"]),
         .testTarget(name: "RenderFarmStudioTests", dependencies: ["RenderFarmStudio", "RenderFarm", "MicroHTTP"]),
     ],

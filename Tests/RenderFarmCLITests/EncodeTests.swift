@@ -83,7 +83,7 @@ struct EncodeTests {
         #expect(allowed.status == 0, "\(allowed.stderr)")
     }
 
-    @Test("--verbose prints the exact ffmpeg command")
+    @Test("--verbose prints the exact ffmpeg command: frames piped in the encoder's format, or the PNGs")
     func verbose() throws {
         let folder = try TemporaryFolder()
         try Self.render(folder, frames: "0-4")
@@ -93,7 +93,14 @@ struct EncodeTests {
         ])
         #expect(encode.status == 0, "\(encode.stderr)")
         #expect(encode.stderr.contains("ffmpeg -hide_banner"))
-        #expect(encode.stderr.contains("-start_number 0 -i frame_%05d.png"))
+        #expect(encode.stderr.contains("-f rawvideo -pixel_format yuv420p -video_size 750x1334 -framerate 60 -i pipe:0"))
+        #expect(!encode.stderr.contains("-filter_complex"))
+        let apng = try Binary.run([
+            "encode", folder.path, "--verbose", "--progress", "none", "--preset", "apng", "-o",
+            folder.url.appendingPathComponent("v.apng").path,
+        ])
+        #expect(apng.status == 0, "\(apng.stderr)")
+        #expect(apng.stderr.contains("-start_number 0 -i frame_%05d.png"))
     }
 }
 

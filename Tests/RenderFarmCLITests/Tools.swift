@@ -60,7 +60,8 @@ enum Tools {
             find("ffprobe") ?? "ffprobe",
             [
                 "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                "stream=codec_name,width,height,pix_fmt,r_frame_rate,avg_frame_rate,nb_read_frames", "-of",
+                "stream=codec_name,width,height,pix_fmt,r_frame_rate,avg_frame_rate,nb_read_frames,color_range,color_space,"
+                    + "color_primaries,color_transfer", "-of",
                 "default=noprint_wrappers=1", file,
             ])
         var fields: [String: String] = [:]

@@ -3,23 +3,24 @@ import Testing
 
 @Suite("render --video", .enabled(if: Tools.hasFFmpeg, "ffmpeg/ffprobe not installed: apt-get install ffmpeg"))
 struct VideoTests {
-    @Test("--video of live-hearts decodes to the same frames as encoding its PNGs", arguments: ["mp4", "webm-alpha"])
-    func identicalToEncode(preset: String) throws {
+    /// An opaque and a transparent job, at scale 1: 375×667 pixels, odd both ways (padded to even).
+    static let jobs = ["jobs/hearts-on-gradient.json", "jobs/live-hearts.json"]
+
+    @Test(
+        "--video decodes to the same frames as encoding the job's PNGs, with the same colour tags",
+        arguments: ["mp4", "webm-alpha"], jobs)
+    func identicalToEncode(preset: String, job: String) throws {
         let folder = try TemporaryFolder()
         let ext = preset == "mp4" ? "mp4" : "webm"
         let streamed = folder.url.appendingPathComponent("streamed.\(ext)").path
-        let video = try Binary.run([
-            "render", "jobs/live-hearts.json", "--frames", "0-29", "--video", streamed,
-            "--preset", preset, "--progress", "none", "-j", "2",
-        ])
+        let frames = ["--frames", "100-129", "--scale", "1"]
+        let video = try Binary.run(
+            ["render", job, "--video", streamed, "--preset", preset, "--progress", "none", "-j", "2"] + frames)
         #expect(video.status == 0, "\(video.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("frame_00000.png").path))
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("frame_00100.png").path))
 
         let pngs = folder.url.appendingPathComponent("pngs")
-        let render = try Binary.run([
-            "render", "jobs/live-hearts.json", "--frames", "0-29", "--out", pngs.path,
-            "--progress", "none", "-j", "2",
-        ])
+        let render = try Binary.run(["render", job, "--out", pngs.path, "--progress", "none", "-j", "2"] + frames)
         try #require(render.status == 0, "\(render.stderr)")
         let encoded = folder.url.appendingPathComponent("encoded.\(ext)").path
         let encode = try Binary.run(["encode", pngs.path, "-o", encoded, "--preset", preset, "--progress", "none"])
@@ -29,8 +30,73 @@ struct VideoTests {
         let format = preset == "mp4" ? "rgb24" : "rgba"
         let a = try Tools.decode(streamed, pixelFormat: format, frames: 30, decoder: decoder)
         let b = try Tools.decode(encoded, pixelFormat: format, frames: 30, decoder: decoder)
-        #expect(a.count == 30 * 750 * 1334 * (format == "rgb24" ? 3 : 4))
+        #expect(a.count == 30 * 376 * 668 * (format == "rgb24" ? 3 : 4))
         #expect(sha256(a) == sha256(b), "decoded frames differ between render --video and encode")
+        // The tags each preset's videos have always had: BT.709 limited range for mp4, limited
+        // range without a matrix tag (BT.601, ffmpeg's default) for VP9 with alpha.
+        for file in [streamed, encoded] {
+            let probe = try Tools.probe(file)
+            #expect(probe["pix_fmt"] == "yuv420p" && probe["color_range"] == "tv", "\(probe)")
+            let matrix = preset == "mp4" ? "bt709" : "unknown"
+            #expect(probe["color_space"] == matrix && probe["nb_read_frames"] == "30", "\(probe)")
+        }
+    }
+
+    @Test("a frame that fails once is drawn again: its progress event counts 2 attempts, the video has every frame")
+    func retriedFrame() throws {
+        let folder = try TemporaryFolder()
+        let job = try FailureTests.faultJob(in: folder, params: #"{"failFrames": [3], "failAttempts": 1}"#, frames: 8)
+        let file = folder.url.appendingPathComponent("f.mp4").path
+        let result = try Binary.run([
+            "render", job, "--video", file, "--progress", "json", "--plugin-path", Binary.testPluginDirectory,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = result.stderr.split(separator: "\n").filter { $0.contains("\"attempts\"") }
+        #expect(events.filter { $0.contains("\"attempts\":2") && $0.contains("\"frame\":3,") }.count == 1, "\(events)")
+        #expect(events.filter { $0.contains("\"attempts\":1") }.count == 7, "\(events)")
+        #expect(try Tools.probe(file)["nb_read_frames"] == "8")
+    }
+
+    @Test("SIGINT mid-video: the frames in flight finish, exit 130, and no video or temporary file is left")
+    func interrupted() throws {
+        let folder = try TemporaryFolder()
+        let gate = try folder.write("", to: "gate")
+        let job = try FailureTests.faultJob(
+            in: folder, params: #"{"waitFrames": [4], "waitWhileFileExists": "\#(gate)"}"#, frames: 8)
+        let run = try Binary.Running([
+            "render", job, "--video", folder.url.appendingPathComponent("v.mp4").path, "--progress", "json",
+            "--plugin-path", Binary.testPluginDirectory, "-j", "1",
+        ])
+        try Binary.waitUntil("frame 3 is sent", running: run) {
+            ((try? String(contentsOf: run.stderrURL, encoding: .utf8)) ?? "").contains("\"frame\":3,")
+        }
+        run.signal(SIGINT)
+        try FileManager.default.removeItem(atPath: gate)
+        let result = run.wait()
+        #expect(result.status == 130, "\(result.stderr)")
+        // Frame 4 finishes and is sent when it had started before the signal; nothing after it is.
+        let sent = ["4", "5"].filter { result.stderr.contains("interrupted after \($0) frames; no video written") }
+        #expect(sent.count == 1, "\(result.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(left == ["job.json"], "\(left)")
+    }
+
+    @Test("an ffmpeg that dies while frames are sent is a clear error with its own output, not a SIGPIPE")
+    func deadFFmpeg() throws {
+        let folder = try TemporaryFolder()
+        // Reads a little of the first frame, says why it gives up, and exits.
+        let fake = try folder.write(
+            "#!/bin/sh\nhead -c 1000 > /dev/null\necho 'fake ffmpeg: no space for the video' >&2\nexit 3\n",
+            to: "ffmpeg")
+        chmod(fake, 0o755)
+        let result = try Binary.run(
+            [
+                "render", "jobs/live-hearts.json", "--frames", "0-59", "--video",
+                folder.url.appendingPathComponent("v.mp4").path, "--progress", "none",
+            ], environment: ["RENDERFARM_FFMPEG": fake])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("ffmpeg failed (exit 3): fake ffmpeg: no space for the video"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("v.mp4").path))
     }
 
     @Test("an opaque job with a frame step streams at fps / step")

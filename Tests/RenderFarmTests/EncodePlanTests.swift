@@ -18,24 +18,23 @@ struct EncodePlanTests {
         plan(preset).commands(input: input, output: "out.bin", palette: "palette.png").last?.arguments ?? []
     }
 
-    @Test("mp4 is H.264 yuv420p with +faststart, padded to even and composited over the matte")
+    @Test("mp4 is H.264 from yuv420p frames padded to even, BT.709 limited range, with +faststart; no filter graph")
     func mp4() {
-        let arguments = Self.arguments(.mp4)
-        #expect(arguments.contains("libx264"))
-        #expect(arguments.contains("yuv420p"))
-        #expect(arguments.contains("+faststart"))
-        let graph = arguments[(arguments.firstIndex(of: "-filter_complex") ?? 0) + 1]
-        #expect(graph.contains("pad=ceil(iw/2)*2:ceil(ih/2)*2"))
-        #expect(graph.contains("color=c=0x000000:s=751x1334:r=60"))
-        #expect(graph.contains("overlay=shortest=1"))
+        let arguments = Self.arguments(.mp4, input: .pipe(Self.plan(.mp4).pipeFormat))
+        let text = arguments.joined(separator: " ")
+        #expect(text.contains("-f rawvideo -pixel_format yuv420p -video_size 752x1334 -framerate 60 -i pipe:0"))
+        #expect(text.contains("-c:v libx264 -preset medium -crf 18 -pix_fmt yuv420p -colorspace bt709"))
+        #expect(text.contains("-color_range tv -movflags +faststart"))
+        #expect(!arguments.contains("-filter_complex"))
         #expect(Self.plan(.mp4).outputSize == (752, 1334))
         #expect(Array(arguments.suffix(3)) == ["-f", "mp4", "out.bin"])
     }
 
     @Test("presets with alpha keep it: VP9 yuva420p, ProRes 4444, APNG")
     func alphaPresets() {
-        #expect(Self.arguments(.webmAlpha).contains("yuva420p"))
-        #expect(Self.arguments(.webmAlpha).contains("libvpx-vp9"))
+        let webm = Self.arguments(.webmAlpha, input: .pipe(Self.plan(.webmAlpha).pipeFormat))
+        #expect(webm.joined(separator: " ").contains("-pixel_format yuva420p -video_size 752x1334"))
+        #expect(webm.contains("libvpx-vp9") && !webm.contains("-filter_complex"))
         let prores = Self.arguments(.prores4444)
         #expect(prores.contains("prores_ks") && prores.contains("4444") && prores.contains("yuva444p10le"))
         #expect(EncodePreset.prores4444.fileExtension == "mov")
@@ -69,10 +68,23 @@ struct EncodePlanTests {
         #expect(Self.plan(.mp4, background: background).matte == expected)
     }
 
-    @Test("PNG and raw input differ only in the input options")
+    @Test("each preset's pipe format: YUV for the encoders RenderFarm converts for, RGBA for the graphs")
+    func pipeFormats() {
+        #expect(Self.plan(.mp4).pipeFormat == .yuv420p(bt709: true))
+        #expect(Self.plan(.webmAlpha).pipeFormat == .yuva420p && Self.plan(.hevcAlpha).pipeFormat == .yuva420p)
+        #expect(Self.plan(.alphaPacked).pipeFormat == .alphaPacked(Self.plan(.alphaPacked).alphaPackedLayout))
+        for preset in EncodePreset.allCases {
+            let plan = Self.plan(preset)
+            #expect(plan.pipeFormat.isEncoderFormat == (plan.filterGraph == nil), "\(preset)")
+        }
+        #expect(PipeFormat.yuv420p(bt709: true).frameSize(width: 751, height: 1333) == (752, 1334))
+        #expect(PipeFormat.rgba.frameSize(width: 751, height: 1333) == (751, 1333))
+    }
+
+    @Test("PNG and RGBA pipe input meet the same graph")
     func sameGraphForBothRoutes() {
-        let png = Self.arguments(.mp4)
-        let raw = Self.arguments(.mp4, input: .rawRGBA)
+        let png = Self.arguments(.prores4444)
+        let raw = Self.arguments(.prores4444, input: .pipe(.rgba))
         let tail = { (arguments: [String]) in Array(arguments[(arguments.firstIndex(of: "-filter_complex") ?? 0)...]) }
         #expect(tail(png) == tail(raw))
         #expect(raw.contains("rawvideo") && raw.contains("rgba") && raw.contains("751x1334") && raw.contains("pipe:0"))

@@ -33,18 +33,4 @@ extension EncodePlan {
                     + "H.264 level 5.2; render with a smaller --scale")
         }
     }
-
-    /// Colour composited over black (premultiplied, as VAP's players blend it) in the colour region,
-    /// alpha as grey in the alpha region, black elsewhere, then BT.601 limited-range 4:2:0.
-    var alphaPackedGraph: String {
-        let layout = alphaPackedLayout
-        let alpha = layout.alphaFrame
-        return "[0:v]format=rgba,split=2[rf_fg][rf_mask];"
-            + "color=c=0x000000:s=\(width)x\(height):r=\(rateText),format=rgba[rf_black];"
-            + "[rf_black][rf_fg]overlay=shortest=1:format=rgb,format=rgb24,"
-            + "pad=\(layout.videoWidth):\(layout.videoHeight):0:0:color=black[rf_colour];"
-            + "[rf_mask]alphaextract,format=rgb24[rf_alpha];"
-            + "[rf_colour][rf_alpha]overlay=x=\(alpha.x):y=\(alpha.y):format=rgb,"
-            + "scale=out_color_matrix=bt601:out_range=tv,format=yuv420p[out]"
-    }
 }

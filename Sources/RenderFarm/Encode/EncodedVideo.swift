@@ -37,6 +37,12 @@ public enum EncodedVideo {
         return config
     }
 
+    /// The SHA-256 (hex) and size in bytes of a published video, for results and manifests.
+    static func checksum(of path: String) -> (sha256: String, bytes: Int) {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return (SHA256.hex(ofFile: path) ?? "", bytes)
+    }
+
     /// `clip.mp4` → `clip.vap.json`, in the video's folder.
     public static func configPath(forVideo video: String) -> String {
         let url = URL(fileURLWithPath: video)

@@ -44,7 +44,8 @@ public struct FFmpeg: Sendable {
         try process.finish()
     }
 
-    /// Starts ffmpeg; with `feedsInput`, its standard input is a pipe the caller writes frames to.
+    /// Starts ffmpeg; with `feedsInput`, its standard input is a socket the caller sends frames to
+    /// (`FFmpegProcess.input`, a `FrameSocket`).
     public func start(_ command: FFmpegCommand, in directory: String, feedsInput: Bool) throws(EncodeError)
         -> FFmpegProcess
     {
@@ -54,9 +55,9 @@ public struct FFmpeg: Sendable {
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         // Fed from a pipe, the caller follows its own frames: progress lines are dropped.
         let progress = feedsInput ? nil : Pipe()
-        let input = feedsInput ? Pipe() : nil
+        let input = feedsInput ? try FrameSocket() : nil
         process.standardOutput = progress ?? FileHandle.nullDevice
-        process.standardInput = input ?? FileHandle.nullDevice
+        process.standardInput = input?.childEnd ?? FileHandle.nullDevice
         // Errors go to a file, so a chatty ffmpeg can never block on a full pipe.
         let errorLog = FileManager.default.temporaryDirectory
             .appendingPathComponent("renderfarm-ffmpeg-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log")
@@ -74,6 +75,7 @@ public struct FFmpeg: Sendable {
             throw .failed(command: command.shellLine, status: -1, message: "cannot start \(executable): \(error)")
         }
         try? errorHandle.close()
+        input?.closeChildEnd()
         return FFmpegProcess(process: process, command: command, input: input, progress: progress, errorLog: errorLog)
     }
 }
@@ -82,11 +84,12 @@ public struct FFmpeg: Sendable {
 public final class FFmpegProcess {
     let process: Process
     let command: FFmpegCommand
-    private let input: Pipe?
+    /// Where frames go, when ffmpeg was started with `feedsInput`.
+    let input: FrameSocket?
     private let progress: Pipe?
     private let errorLog: URL
 
-    init(process: Process, command: FFmpegCommand, input: Pipe?, progress: Pipe?, errorLog: URL) {
+    init(process: Process, command: FFmpegCommand, input: FrameSocket?, progress: Pipe?, errorLog: URL) {
         self.process = process
         self.command = command
         self.input = input
@@ -97,13 +100,10 @@ public final class FFmpegProcess {
     /// ffmpeg's standard output, where `-progress pipe:1` writes.
     var progressOutput: FileHandle? { progress?.fileHandleForReading }
 
-    /// The write end of ffmpeg's standard input (frames), when it was started with `feedsInput`.
-    public var inputDescriptor: Int32? { input?.fileHandleForWriting.fileDescriptor }
-
     /// Closes standard input (end of frames), drains the progress pipe, waits for ffmpeg to exit,
     /// and throws with the end of its error output when it failed.
     public func finish() throws(EncodeError) {
-        if let input { try? input.fileHandleForWriting.close() }
+        input?.close()
         _ = try? progress?.fileHandleForReading.readToEnd()
         process.waitUntilExit()
         let log = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""

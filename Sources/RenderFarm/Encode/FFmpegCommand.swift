@@ -1,3 +1,4 @@
+import CairoKit
 import StrictJSON
 
 /// One ffmpeg invocation: its arguments (without the program name) and the folder it runs in.
@@ -21,12 +22,13 @@ public enum EncodeInput: Sendable, Equatable {
     case pattern(String, start: Int)
     /// PNGs matched by a glob (frame sets with a step or gaps), in name order.
     case glob(String)
-    /// Straight-alpha RGBA frames, `width × height × 4` bytes each, on standard input.
-    case rawRGBA
+    /// Frames in `PipeFormat` on standard input, made by RenderFarm's workers.
+    case pipe(PipeFormat)
 }
 
-/// Builds the ffmpeg command lines of one encode: the same filter graph and codec options for
-/// PNG input and for raw frames on a pipe, so both routes give the same video.
+/// Builds the ffmpeg command lines of one encode. Frames in an encoder format (`PipeFormat`) go
+/// straight to the encoder; PNGs and straight RGBA frames pass the preset's filter graph. The codec
+/// options are the same for every input.
 public struct EncodePlan: Sendable {
     public var preset: EncodePreset
     public var crf: Int?
@@ -75,8 +77,8 @@ public struct EncodePlan: Sendable {
                 FFmpegCommand(arguments: head + inputArguments + framesPass + limit + codec),
             ]
         }
-        let arguments = head + inputArguments + ["-filter_complex", filterGraph, "-map", "[out]"] + limit + codec
-        return [FFmpegCommand(arguments: arguments)]
+        let graph = filterGraph.map { ["-filter_complex", $0, "-map", "[out]"] } ?? []
+        return [FFmpegCommand(arguments: head + inputArguments + graph + limit + codec)]
     }
 
     /// The video's rate as ffmpeg reads it (`60`, `29.97`).
@@ -88,47 +90,46 @@ public struct EncodePlan: Sendable {
             ["-framerate", rateText, "-start_number", "\(start)", "-i", pattern]
         case .glob(let glob):
             ["-framerate", rateText, "-pattern_type", "glob", "-i", glob]
-        case .rawRGBA:
+        case .pipe(let format):
             [
-                "-f", "rawvideo", "-pixel_format", "rgba", "-video_size", "\(width)x\(height)", "-framerate", rateText,
-                "-i", "pipe:0",
+                "-f", "rawvideo", "-pixel_format", format.ffmpegName, "-video_size", pipeSizeText(format),
+                "-framerate", rateText, "-i", "pipe:0",
             ]
         }
     }
 
-    /// The colour an opaque preset composites over: the background without its alpha, or black.
-    var matte: String {
-        let hex = Array(background.dropFirst())
-        guard hex.count >= 6, background.first == "#" else { return "0x000000" }
-        let alpha = hex.count == 8 ? String(hex[6..<8]) : "FF"
-        return alpha == "00" ? "0x000000" : "0x" + String(hex[0..<6])
+    /// `WIDTHxHEIGHT` of the frames on the pipe.
+    private func pipeSizeText(_ format: PipeFormat) -> String {
+        let size = format.frameSize(width: width, height: height)
+        return "\(size.width)x\(size.height)"
     }
 
-    /// Input 0 as straight RGBA over the matte (for presets without alpha).
+    /// The colour an opaque preset composites over: the background without its alpha, or black
+    /// (`Color.matte`; in cairo for frames on a pipe, in the filter graph for GIF's PNGs).
+    var matteColor: Color { (Color(hex: background) ?? .clear).matte }
+
+    /// `matteColor` as ffmpeg writes colours.
+    var matte: String { "0x" + matteColor.hex.dropFirst().prefix(6) }
+
+    /// Input 0 as straight RGBA over the matte (GIF).
     private var composite: String {
         "[0:v]format=rgba[fg];color=c=\(matte):s=\(width)x\(height):r=\(rateText),format=rgba[bg];"
             + "[bg][fg]overlay=shortest=1:format=rgb"
     }
 
-    /// The whole graph from input 0 to `[out]`. Every route starts by converting to RGBA, so
-    /// PNGs (RGB or RGBA) and raw RGBA frames meet the same filters.
-    var filterGraph: String {
-        let even = "pad=ceil(iw/2)*2:ceil(ih/2)*2"
+    /// The whole graph from input 0 to `[out]`; nil for presets whose frames reach ffmpeg already
+    /// in the encoder's format (`PipeFormat.isEncoderFormat`), which need none. Every graph starts
+    /// by converting to RGBA, so PNGs (RGB or RGBA) and straight RGBA frames meet the same filters.
+    var filterGraph: String? {
         switch preset {
-        case .mp4:
-            return composite + ",\(even),scale=out_color_matrix=bt709:out_range=tv,format=yuv420p[out]"
-        case .webmAlpha:
-            return "[0:v]format=rgba,\(even):color=black@0,format=yuva420p[out]"
+        case .mp4, .webmAlpha, .hevcAlpha, .alphaPacked:
+            return nil
         case .prores4444:
             return "[0:v]format=rgba,format=yuva444p10le[out]"
         case .gif:
             return composite + gifStep + "[out]"
         case .apng:
             return "[0:v]format=rgba[out]"
-        case .alphaPacked:
-            return alphaPackedGraph
-        case .hevcAlpha:
-            return "[0:v]format=rgba,\(even):color=black@0,format=yuva420p[out]"
         }
     }
 

@@ -5,8 +5,8 @@ import Foundation
 /// frames in flight, never by the frame count).
 ///
 /// A worker calls `waitForRoom(position)` before rendering the frame at `position` (blocking
-/// while it is `capacity` or more ahead of the writer), then `put` or `cancel`. The writer calls
-/// `take()` until it returns nil.
+/// while it is `capacity` or more ahead of the writer), then `put` or `cancel(reason:)`. The
+/// writer calls `take()` until it returns nil, and `cancel(reason:)` when it cannot write.
 ///
 /// `@unchecked Sendable`: every stored property is read and written only while `condition` is
 /// locked.
@@ -17,6 +17,8 @@ final class FrameReorderBuffer<Frame>: @unchecked Sendable {
     private var pending: [Int: Frame] = [:]
     private var closed = false
     private var cancelled = false
+    private var reason: String?
+    private var received = 0
     private var admitted = 0
     private var peak = 0
 
@@ -35,12 +37,15 @@ final class FrameReorderBuffer<Frame>: @unchecked Sendable {
         return true
     }
 
-    /// Stores the frame at `position` for the writer.
-    func put(_ position: Int, _ frame: Frame) {
+    /// Stores the frame at `position` for the writer; the number of frames put so far.
+    @discardableResult
+    func put(_ position: Int, _ frame: Frame) -> Int {
         condition.lock()
         defer { condition.unlock() }
         if !cancelled { pending[position] = frame }
+        received += 1
         condition.broadcast()
+        return received
     }
 
     /// The next frame in order, waiting for it; nil once the buffer is cancelled, or closed with
@@ -65,12 +70,21 @@ final class FrameReorderBuffer<Frame>: @unchecked Sendable {
     }
 
     /// Stops everything: waiting workers and the writer return at once, held frames are dropped.
-    func cancel() {
+    /// The first reason given is kept (`failure`).
+    func cancel(reason: String? = nil) {
         condition.lock()
         cancelled = true
+        self.reason = self.reason ?? reason
         pending.removeAll()
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Why the buffer was cancelled, when a reason was given.
+    var failure: String? {
+        condition.lock()
+        defer { condition.unlock() }
+        return reason
     }
 
     var isCancelled: Bool {

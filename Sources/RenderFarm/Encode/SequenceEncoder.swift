@@ -65,6 +65,9 @@ public enum SequenceEncoder {
             rate: sequence.rate / Double(sequence.frameStep), background: output.background,
             frameCount: frames.count)
         try plan.checkSupported()
+        // Presets with an encoder format get the frames as `render --video` sends them.
+        let format = plan.pipeFormat
+        if format.isEncoderFormat { return (plan, .pipe(format)) }
         // A contiguous sequence is read with the image2 pattern; any other with a glob, which
         // must then match exactly the manifest's files.
         if sequence.frameStep == 1 && output.complete && output.isEvenlySpaced {
@@ -88,7 +91,7 @@ public enum SequenceEncoder {
     /// Runs the encode; `progress` gets (frames done, frames in the video).
     public static func encode(
         _ output: RenderedOutput, options: EncodeOptions, ffmpeg: FFmpeg,
-        progress: (Int, Int) -> Void
+        progress: @escaping @Sendable (Int, Int) -> Void
     ) throws(EncodeError) -> EncodeResult {
         let (plan, input) = try plan(output, options: options)
         let target =
@@ -96,6 +99,10 @@ public enum SequenceEncoder {
             ?? (output.directory as NSString).appendingPathComponent(
                 safeName(output.jobName) + options.preset.nameSuffix + "."
                     + options.preset.fileExtension)
+        if case .pipe(let format) = input {
+            return try encodePiped(
+                output, plan: plan, format: format, target: target, ffmpeg: ffmpeg, progress: progress)
+        }
         let folder = (target as NSString).deletingLastPathComponent
         let staged = StagedFile(target)
         let temporary = staged.temporaryPath
@@ -115,8 +122,7 @@ public enum SequenceEncoder {
         }
         let config = try EncodedVideo.publish(staged, plan: plan)
         withExtendedLifetime(scratchPalette) {}
-        let sha256 = SHA256.hex(ofFile: target) ?? ""
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int) ?? 0
+        let (sha256, bytes) = EncodedVideo.checksum(of: target)
         // The stored commands name the final file, so they can be run again as written.
         let shown = commands.map { command in
             FFmpegCommand(
@@ -128,6 +134,30 @@ public enum SequenceEncoder {
         return EncodeResult(
             file: target, sha256: sha256, bytes: bytes, commands: shown,
             frames: plan.outputFrameCount, layout: config == nil ? nil : plan.alphaPackedLayout, configFile: config)
+    }
+
+    /// The frames read from their PNGs, composited and converted by RenderFarm's workers (as
+    /// `render --video` does), and sent to ffmpeg, which only encodes.
+    private static func encodePiped(
+        _ output: RenderedOutput, plan: EncodePlan, format: PipeFormat, target: String, ffmpeg: FFmpeg,
+        progress: @escaping @Sendable (Int, Int) -> Void
+    ) throws(EncodeError) -> EncodeResult {
+        let files = output.writtenFrames.map { output.path(of: $0) }
+        let matte = format.isComposited ? plan.matteColor : nil
+        let (width, height, total) = (plan.width, plan.height, plan.frameCount)
+        let encode = PipedEncode(
+            name: output.jobName, plan: plan, target: target, ffmpeg: ffmpeg,
+            feed: VideoFeed(
+                format: format, concurrency: ProcessInfo.processInfo.activeProcessorCount, stop: StopSignal()))
+        let produced = try encode.run(
+            makeSource: { PNGFrameReader(matte: matte, width: width, height: height) },
+            frame: { reader, position in reader.read(files[position]) },
+            finished: { _, _, done in progress(done, total) })
+        let file = produced.file ?? target
+        let (sha256, bytes) = EncodedVideo.checksum(of: file)
+        return EncodeResult(
+            file: file, sha256: sha256, bytes: bytes, commands: [produced.command], frames: produced.frames,
+            layout: produced.configFile == nil ? nil : plan.alphaPackedLayout, configFile: produced.configFile)
     }
 
     /// A job name as a file name: anything a shell or a path would interpret replaced.

@@ -57,13 +57,18 @@ protocol FrameExecutor: AnyObject {
 /// Not `Sendable`: it lives on the worker that made it.
 final class FrameWorker: FrameExecutor {
     private let cacheStaticLayers: Bool
+    /// Video without alpha: an opaque colour painted under the job's background.
+    private let matte: Color?
     private var canvas: (surface: ImageSurface, context: DrawingContext)?
     private var staticLayers: (job: PreparedJob, surface: ImageSurface)?
     private var encoder = rf_png_encoder()
 
     /// `cacheStaticLayers: false` draws every layer at every frame (same bytes, for verification).
-    init(cacheStaticLayers: Bool = true) {
+    /// With a `matte`, every frame starts from that opaque colour, the job's background drawn over
+    /// it: frames for video presets without alpha.
+    init(cacheStaticLayers: Bool = true, matte: Color? = nil) {
         self.cacheStaticLayers = cacheStaticLayers
+        self.matte = matte
     }
 
     deinit { rf_png_encoder_free(&encoder) }
@@ -142,8 +147,16 @@ final class FrameWorker: FrameExecutor {
         context.save()
         if background {
             context.setOperatorSource()
-            context.setSource(canvas.background)
-            context.paint()
+            if let matte {
+                context.setSource(matte)
+                context.paint()
+                context.setOperatorOver()
+            }
+            // Over the matte, an opaque background is the matte and a transparent one nothing.
+            if matte == nil || (canvas.background.alpha > 0 && !canvas.background.isOpaque) {
+                context.setSource(canvas.background)
+                context.paint()
+            }
         }
         context.setOperatorOver()
         context.scale(canvas.scale, canvas.scale)

@@ -116,37 +116,31 @@ final class JobState: Sendable {
         return entry.status == .ok ? .written(entry, FrameTimings()) : .failed(entry)
     }
 
-    /// Renders frame `index`, trying again after plugin failures up to the job's `retries`.
+    /// Renders frame `index`, trying again after plugin failures as `RetryPolicy` says.
     func renderWithRetries(_ index: Int, worker: some FrameExecutor) -> FrameOutcome {
-        let attempts = job.spec.retries + 1
-        var lastError = ""
-        for attempt in 1...attempts {
-            do {
-                let frame = try worker.render(index, of: job)
-                let entry = entry(
-                    index, attempts: attempt, milliseconds: frame.timings.total, status: .ok,
-                    sha256: frame.sha256, bytes: frame.bytes, opaque: frame.opaque)
-                do {
-                    try record(entry)
-                } catch {
-                    return .fatal(error)
-                }
-                return .written(entry, frame.timings)
-            } catch .output(let error) {
-                return .fatal(error)
-            } catch {
-                lastError = error.message
-            }
+        let outcome = RetryPolicy(retries: job.spec.retries).run { () throws(FrameFailure) in
+            try worker.render(index, of: job)
         }
-        let failed = entry(
-            index, attempts: attempts, milliseconds: 0, status: .failed, sha256: "", bytes: 0,
-            opaque: false, error: lastError)
+        let recorded: JournalEntry
+        switch outcome {
+        case .succeeded(let frame, let attempts):
+            recorded = entry(
+                index, attempts: attempts, milliseconds: frame.timings.total, status: .ok,
+                sha256: frame.sha256, bytes: frame.bytes, opaque: frame.opaque)
+        case .failed(.output(let error), _):
+            return .fatal(error)
+        case .failed(let error, let attempts):
+            recorded = entry(
+                index, attempts: attempts, milliseconds: 0, status: .failed, sha256: "", bytes: 0,
+                opaque: false, error: error.message)
+        }
         do {
-            try record(failed)
+            try record(recorded)
         } catch {
             return .fatal(error)
         }
-        return .failed(failed)
+        if case .succeeded(let frame, _) = outcome { return .written(recorded, frame.timings) }
+        return .failed(recorded)
     }
 
     private func entry(
