@@ -240,6 +240,55 @@ int rf_yuv420_convert(const uint8_t *pixels, uint32_t width, uint32_t height, si
     return 0;
 }
 
+size_t rf_yuva444p10_frame_size(uint32_t width, uint32_t height) { return (size_t)width * height * 4 * 2; }
+
+/* 16 fractional bits, scaled to 10-bit limited range (876 and 896 steps for 0...255); green takes
+ * the rounding as in coefficients_of, so grey stays exact. */
+static void coefficients10_of(rf_yuv_matrix matrix, int32_t k[9]) {
+    const double kr = matrix == RF_YUV_BT709 ? 0.2126 : 0.299;
+    const double kb = matrix == RF_YUV_BT709 ? 0.0722 : 0.114;
+    const double ys = 876.0 / 255.0, cs = 896.0 / 255.0;
+    const double cb = 2.0 * (1.0 - kb), cr = 2.0 * (1.0 - kr);
+#define FIXED16(value) ((int32_t)((value) * 65536.0 + ((value) < 0 ? -0.5 : 0.5)))
+    k[0] = FIXED16(kr * ys);
+    k[2] = FIXED16(kb * ys);
+    k[1] = FIXED16(ys) - k[0] - k[2];
+    k[3] = FIXED16(-kr / cb * cs);
+    k[5] = FIXED16((1.0 - kb) / cb * cs);
+    k[4] = -k[3] - k[5];
+    k[6] = FIXED16((1.0 - kr) / cr * cs);
+    k[8] = FIXED16(-kb / cr * cs);
+    k[7] = -k[6] - k[8];
+#undef FIXED16
+}
+
+static inline void put16(uint8_t *plane, size_t index, int32_t value) {
+    const uint32_t sample = (uint32_t)(value < 0 ? 0 : value > 1023 ? 1023 : value);
+    plane[2 * index] = (uint8_t)(sample & 0xFF);
+    plane[2 * index + 1] = (uint8_t)(sample >> 8);
+}
+
+void rf_yuva444p10_convert(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                           rf_pixel_order order, rf_yuv_matrix matrix, uint8_t *dst) {
+    int32_t k[9];
+    coefficients10_of(matrix, k);
+    const offsets o = offsets_of(order);
+    const size_t plane = (size_t)width * height * 2;
+    uint8_t *y = dst, *u = dst + plane, *v = dst + 2 * plane, *a = dst + 3 * plane;
+    const int32_t half = 1 << 15;
+    for (uint32_t j = 0; j < height; j++) {
+        const uint8_t *row = pixels + (size_t)j * stride;
+        for (uint32_t i = 0; i < width; i++) {
+            const int32_t r = row[4 * i + o.r], g = row[4 * i + o.g], b = row[4 * i + o.b];
+            const size_t index = (size_t)j * width + i;
+            put16(y, index, (k[0] * r + k[1] * g + k[2] * b + (64 << 16) + half) >> 16);
+            put16(u, index, (k[3] * r + k[4] * g + k[5] * b + (512 << 16) + half) >> 16);
+            put16(v, index, (k[6] * r + k[7] * g + k[8] * b + (512 << 16) + half) >> 16);
+            put16(a, index, (row[4 * i + o.a] * 1023 + 127) / 255);
+        }
+    }
+}
+
 void rf_alpha_packed_compose(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
                              uint32_t alpha_x, uint32_t alpha_y, uint8_t *dst, uint32_t dst_width,
                              uint32_t dst_height) {

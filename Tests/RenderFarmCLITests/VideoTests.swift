@@ -42,6 +42,54 @@ struct VideoTests {
         }
     }
 
+    @Test(
+        "prores4444: --video equals encode, within 60 dB of ffmpeg's own conversion of the PNGs in every channel",
+        arguments: jobs)
+    func prores(job: String) throws {
+        let folder = try TemporaryFolder()
+        let frames = ["--frames", "100-119", "--scale", "1"]
+        let streamed = folder.url.appendingPathComponent("streamed.mov").path
+        let video = try Binary.run(
+            ["render", job, "--video", streamed, "--preset", "prores4444", "--progress", "none", "-j", "2"] + frames)
+        #expect(video.status == 0, "\(video.stderr)")
+        let pngs = folder.url.appendingPathComponent("pngs")
+        let render = try Binary.run(["render", job, "--out", pngs.path, "--progress", "none", "-j", "2"] + frames)
+        try #require(render.status == 0, "\(render.stderr)")
+        let encoded = folder.url.appendingPathComponent("encoded.mov").path
+        let encode = try Binary.run(["encode", pngs.path, "-o", encoded, "--preset", "prores4444", "--progress", "none"])
+        try #require(encode.status == 0, "\(encode.stderr)")
+        // What ffmpeg made of the PNGs before the frames were converted by the workers.
+        let reference = folder.url.appendingPathComponent("reference.mov").path
+        let ffmpeg = try Tools.run(
+            Tools.find("ffmpeg") ?? "ffmpeg",
+            [
+                "-v", "error", "-framerate", "60", "-start_number", "100", "-i", pngs.path + "/frame_%05d.png",
+                "-filter_complex", "[0:v]format=rgba,format=yuva444p10le", "-c:v", "prores_ks", "-profile:v", "4444",
+                "-pix_fmt", "yuva444p10le", "-alpha_bits", "16", "-vendor", "apl0", reference,
+            ])
+        try #require(ffmpeg.status == 0, "\(ffmpeg.stderr)")
+
+        let a = try Tools.decode(streamed, pixelFormat: "rgba", frames: 20)
+        let b = try Tools.decode(encoded, pixelFormat: "rgba", frames: 20)
+        let c = try Tools.decode(reference, pixelFormat: "rgba", frames: 20)
+        #expect(a.count == 20 * 375 * 667 * 4 && c.count == a.count)
+        #expect(sha256(a) == sha256(b), "decoded frames differ between render --video and encode")
+        for channel in 0..<4 {
+            var squares = 0.0
+            for index in stride(from: channel, to: a.count, by: 4) {
+                let difference = Double(a[index]) - Double(c[index])
+                squares += difference * difference
+            }
+            let psnr = squares == 0 ? .infinity : 10 * log10(255 * 255 / (squares / Double(a.count / 4)))
+            #expect(psnr >= 60, "channel \(channel): \(psnr) dB")
+        }
+        for file in [streamed, encoded] {
+            let probe = try Tools.probe(file)
+            #expect(probe["codec_name"] == "prores" && probe["color_range"] == "tv", "\(probe)")
+            #expect(probe["color_space"] == "unknown" && probe["nb_read_frames"] == "20", "\(probe)")
+        }
+    }
+
     @Test("a frame that fails once is drawn again: its progress event counts 2 attempts, the video has every frame")
     func retriedFrame() throws {
         let folder = try TemporaryFolder()
@@ -71,6 +119,10 @@ struct VideoTests {
             ((try? String(contentsOf: run.stderrURL, encoding: .utf8)) ?? "").contains("\"frame\":3,")
         }
         run.signal(SIGINT)
+        // The gate opens once the render has taken the signal (its handler runs on a queue of its own).
+        try Binary.waitUntil("the render says it is stopping", running: run) {
+            ((try? String(contentsOf: run.stderrURL, encoding: .utf8)) ?? "").contains("stopping after the frames")
+        }
         try FileManager.default.removeItem(atPath: gate)
         let result = run.wait()
         #expect(result.status == 130, "\(result.stderr)")

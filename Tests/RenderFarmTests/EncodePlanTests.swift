@@ -73,18 +73,20 @@ struct EncodePlanTests {
         #expect(Self.plan(.mp4).pipeFormat == .yuv420p(bt709: true))
         #expect(Self.plan(.webmAlpha).pipeFormat == .yuva420p && Self.plan(.hevcAlpha).pipeFormat == .yuva420p)
         #expect(Self.plan(.alphaPacked).pipeFormat == .alphaPacked(Self.plan(.alphaPacked).alphaPackedLayout))
+        #expect(Self.plan(.prores4444).pipeFormat == .yuva444p10 && Self.plan(.apng).pipeFormat == .rgba)
         for preset in EncodePreset.allCases {
             let plan = Self.plan(preset)
             #expect(plan.pipeFormat.isEncoderFormat == (plan.filterGraph == nil), "\(preset)")
         }
         #expect(PipeFormat.yuv420p(bt709: true).frameSize(width: 751, height: 1333) == (752, 1334))
         #expect(PipeFormat.rgba.frameSize(width: 751, height: 1333) == (751, 1333))
+        #expect(PipeFormat.yuva444p10.frameSize(width: 751, height: 1333) == (751, 1333))
     }
 
     @Test("PNG and RGBA pipe input meet the same graph")
     func sameGraphForBothRoutes() {
-        let png = Self.arguments(.prores4444)
-        let raw = Self.arguments(.prores4444, input: .pipe(.rgba))
+        let png = Self.arguments(.apng)
+        let raw = Self.arguments(.apng, input: .pipe(.rgba))
         let tail = { (arguments: [String]) in Array(arguments[(arguments.firstIndex(of: "-filter_complex") ?? 0)...]) }
         #expect(tail(png) == tail(raw))
         #expect(raw.contains("rawvideo") && raw.contains("rgba") && raw.contains("751x1334") && raw.contains("pipe:0"))

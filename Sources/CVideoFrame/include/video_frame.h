@@ -46,6 +46,17 @@ size_t rf_yuv420_frame_size(uint32_t width, uint32_t height, int alpha);
 int rf_yuv420_convert(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
                       rf_pixel_order order, rf_yuv_matrix matrix, int alpha, uint8_t *dst);
 
+/* The size in bytes of one yuva444p10le frame: Y, U, V and A planes of width x height 16-bit
+ * little-endian samples (10 bits used), without padding. */
+size_t rf_yuva444p10_frame_size(uint32_t width, uint32_t height);
+
+/* Converts width x height straight-alpha pixels (rows `stride` bytes apart) into dst, which holds
+ * rf_yuva444p10_frame_size bytes, for ProRes 4444: 10-bit limited-range Y, U and V of `matrix`
+ * per pixel (no subsampling) and full-range alpha (a * 1023 / 255, rounded). Grey stays neutral.
+ * Thread-safe. */
+void rf_yuva444p10_convert(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                           rf_pixel_order order, rf_yuv_matrix matrix, uint8_t *dst);
+
 /* Lays out an alpha-packed (VAP) frame of dst_width x dst_height ARGB32 pixels in dst: the colour of
  * the width x height ARGB32 image at (0, 0) as it is stored, premultiplied, which is the colour
  * composited over black; its alpha as grey (R = G = B = alpha) at (alpha_x, alpha_y); opaque black

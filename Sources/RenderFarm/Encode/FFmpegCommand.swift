@@ -122,10 +122,8 @@ public struct EncodePlan: Sendable {
     /// by converting to RGBA, so PNGs (RGB or RGBA) and straight RGBA frames meet the same filters.
     var filterGraph: String? {
         switch preset {
-        case .mp4, .webmAlpha, .hevcAlpha, .alphaPacked:
+        case .mp4, .webmAlpha, .hevcAlpha, .alphaPacked, .prores4444:
             return nil
-        case .prores4444:
-            return "[0:v]format=rgba,format=yuva444p10le[out]"
         case .gif:
             return composite + gifStep + "[out]"
         case .apng:

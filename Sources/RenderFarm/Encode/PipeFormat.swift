@@ -14,6 +14,9 @@ public enum PipeFormat: Sendable, Equatable {
     /// Planar 4:2:0, BT.601 limited range, of an alpha-packed (VAP) frame: the colour as stored
     /// (premultiplied, which is the colour over black) and the alpha as grey, where `layout` says.
     case alphaPacked(AlphaPackedLayout)
+    /// Planar 4:4:4 with alpha, 10 bits in 16-bit little-endian samples (ProRes 4444): BT.601
+    /// limited-range colour from straight colour, full-range alpha.
+    case yuva444p10
     /// Straight-alpha RGBA, which ffmpeg's filter graph converts (presets with their own graph).
     case rgba
 
@@ -22,6 +25,7 @@ public enum PipeFormat: Sendable, Equatable {
         switch self {
         case .yuv420p, .alphaPacked: "yuv420p"
         case .yuva420p: "yuva420p"
+        case .yuva444p10: "yuva444p10le"
         case .rgba: "rgba"
         }
     }
@@ -38,7 +42,7 @@ public enum PipeFormat: Sendable, Equatable {
         switch self {
         case .yuv420p, .yuva420p: ((width + 1) / 2 * 2, (height + 1) / 2 * 2)
         case .alphaPacked(let layout): (layout.videoWidth, layout.videoHeight)
-        case .rgba: (width, height)
+        case .yuva444p10, .rgba: (width, height)
         }
     }
 
@@ -48,6 +52,7 @@ public enum PipeFormat: Sendable, Equatable {
         switch self {
         case .yuv420p, .alphaPacked: return rf_yuv420_frame_size(UInt32(size.width), UInt32(size.height), 0)
         case .yuva420p: return rf_yuv420_frame_size(UInt32(size.width), UInt32(size.height), 1)
+        case .yuva444p10: return rf_yuva444p10_frame_size(UInt32(width), UInt32(height))
         case .rgba: return width * height * 4
         }
     }
@@ -61,7 +66,8 @@ extension EncodePlan {
         case .mp4: .yuv420p(bt709: true)
         case .webmAlpha, .hevcAlpha: .yuva420p
         case .alphaPacked: .alphaPacked(alphaPackedLayout)
-        case .prores4444, .gif, .apng: .rgba
+        case .prores4444: .yuva444p10
+        case .gif, .apng: .rgba
         }
     }
 }
@@ -123,6 +129,12 @@ final class FrameConverter {
                 return rf_yuv420_convert(
                     packed, packedWidth, packedHeight, layout.videoWidth * 4, RF_PIXEL_ARGB32, RF_YUV_BT601, 0,
                     destination)
+            }
+        case .yuva444p10:
+            return withScratch(surface.width * surface.height * 4) { rgba in
+                rf_argb32_to_rgba(surface.bytes, width, height, surface.stride, rgba)
+                rf_yuva444p10_convert(rgba, width, height, surface.width * 4, RF_PIXEL_RGBA, RF_YUV_BT601, destination)
+                return 0
             }
         case .rgba:
             rf_argb32_to_rgba(surface.bytes, width, height, surface.stride, destination)
