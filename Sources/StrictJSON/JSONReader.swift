@@ -106,18 +106,8 @@ struct JSONReader {
             position += 1
             skipWhitespace()
             object[key] = try readValue(depth: depth)
-            skipWhitespace()
-            guard position < bytes.count else { throw error("unexpected end of input", at: position) }
-            switch bytes[position] {
-            case ASCII.comma:
-                lastComma = position
-                position += 1
-                skipWhitespace()
-            case ASCII.closeBrace:
-                position += 1
+            if try closes(ASCII.closeBrace, lastComma: &lastComma, else: "expected ',' or '}' after an object member") {
                 return .object(object)
-            default:
-                throw misplaced("expected ',' or '}' after an object member")
             }
         }
     }
@@ -143,19 +133,31 @@ struct JSONReader {
                 throw error("array with more than \(limits.maxContainerCount) elements", at: position)
             }
             elements.append(try readValue(depth: depth))
-            skipWhitespace()
-            guard position < bytes.count else { throw error("unexpected end of input", at: position) }
-            switch bytes[position] {
-            case ASCII.comma:
-                lastComma = position
-                position += 1
-                skipWhitespace()
-            case ASCII.closeBracket:
-                position += 1
+            if try closes(ASCII.closeBracket, lastComma: &lastComma, else: "expected ',' or ']' after an array element") {
                 return .array(elements)
-            default:
-                throw misplaced("expected ',' or ']' after an array element")
             }
+        }
+    }
+
+    /// After an object member or array element: consumes a comma (recording where it was in
+    /// `lastComma`) and returns false, or consumes `close` and returns true; anything else is
+    /// the error `message`.
+    private mutating func closes(_ close: UInt8, lastComma: inout Int?, else message: String)
+        throws(JSONParseError) -> Bool
+    {
+        skipWhitespace()
+        guard position < bytes.count else { throw error("unexpected end of input", at: position) }
+        switch bytes[position] {
+        case ASCII.comma:
+            lastComma = position
+            position += 1
+            skipWhitespace()
+            return false
+        case close:
+            position += 1
+            return true
+        default:
+            throw misplaced(message)
         }
     }
 

@@ -45,18 +45,9 @@ public enum EncodePreset: String, CaseIterable, Sendable {
     /// (mp4 and alpha-packed, prores4444 and hevc-alpha) never replace each other's video.
     public var nameSuffix: String { self == .alphaPacked || self == .hevcAlpha ? "-alpha" : "" }
 
-    /// ffmpeg's muxer name, given with `-f` so temporary file names need no extension.
-    var muxer: String {
-        switch self {
-        case .mp4: "mp4"
-        case .webmAlpha: "webm"
-        case .prores4444: "mov"
-        case .gif: "gif"
-        case .apng: "apng"
-        case .alphaPacked: "mp4"
-        case .hevcAlpha: "mov"
-        }
-    }
+    /// ffmpeg's muxer name, given with `-f` so temporary file names need no extension: every
+    /// preset's file extension is also the name of its muxer.
+    var muxer: String { fileExtension }
 
     /// Whether the output keeps the frames' alpha channel.
     public var keepsAlpha: Bool { self != .mp4 && self != .gif }
