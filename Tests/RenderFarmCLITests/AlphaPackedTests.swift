@@ -64,7 +64,7 @@ struct AlphaPackedTests {
             layout?["aFrame"] as? [Int] == [379, 0, 375, 667] && layout?["rgbFrame"] as? [Int] == [0, 0, 375, 667])
 
         let quality = try Self.unpackAndCompare(video, with: pngs, in: folder.url, Self.liveStream)
-        print("alpha-packed encode of live-stream: colour PSNR \(quality.colour) dB, alpha PSNR \(quality.alpha) dB")
+        report("alpha-packed encode of live-stream: colour PSNR \(quality.colour) dB, alpha PSNR \(quality.alpha) dB")
     }
 
     @Test("render --video --preset alpha-packed: the same checks, and no PNG is written")
@@ -84,7 +84,7 @@ struct AlphaPackedTests {
         let pngs = folder.url.appendingPathComponent("pngs")
         try Self.renderPNGs(Self.liveStream, into: pngs)
         let quality = try Self.unpackAndCompare(video, with: pngs, in: folder.url, Self.liveStream)
-        print(
+        report(
             "alpha-packed render --video of live-stream: colour PSNR \(quality.colour) dB, alpha PSNR \(quality.alpha) dB"
         )
     }
@@ -107,7 +107,7 @@ struct AlphaPackedTests {
         let video = pngs.appendingPathComponent("live-hearts-alpha.mp4")
         try Self.checkVideo(video, hearts)
         let quality = try Self.unpackAndCompare(video, with: pngs, in: folder.url, hearts)
-        print("alpha-packed encode of live-hearts: colour PSNR \(quality.colour) dB, alpha PSNR \(quality.alpha) dB")
+        report("alpha-packed encode of live-hearts: colour PSNR \(quality.colour) dB, alpha PSNR \(quality.alpha) dB")
     }
 
     @Test("hevc-alpha exits 69 naming what is missing, where libx265 lists no alpha format")

@@ -50,7 +50,7 @@ struct LottieFuzzTests {
         }
         #expect(refused + accepted == Self.caseCount)
         #expect(refused >= Self.caseCount / 2, "most mutations must be refused (refused \(refused))")
-        print("lottie fuzz: \(Self.caseCount) files, \(refused) refused with a located message, \(accepted) rendered")
+        report("lottie fuzz: \(Self.caseCount) files, \(refused) refused with a located message, \(accepted) rendered")
     }
 
     /// A message places the problem: a JSON path in the file (`layers[0].ks…`, `op`, `v`), or a line and column.

@@ -104,3 +104,9 @@ enum Binary {
         }
     }
 }
+
+/// Prints a measured figure for the log on standard error: standard output belongs to the tests
+/// that capture it in this process (`plugin check`'s stdout finding), which run in parallel.
+func report(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
