@@ -41,6 +41,7 @@ typedef struct faults {
     double hold;             /* > 0: the colour changes every `hold` frames, and frames have keys */
     unsigned char *marked;   /* 1 for frames drawn red */
     char *prepare_log;       /* non-NULL: prepare appends "first last" here */
+    double key_ignores_marks; /* nonzero: frame_key leaves the red frames out (a wrong key) */
 } faults;
 
 static const rf_param parameters[] = {
@@ -59,6 +60,8 @@ static const rf_param parameters[] = {
     { "holdFrames", RF_PARAM_INTEGER, "0", 0, MAX_FRAMES, NULL,
       "keep each colour for N frames and report frame keys (0: no keys)", 0 },
     { "markFrames", RF_PARAM_NUMBER_LIST, "[]", 0, MAX_FRAMES - 1, NULL, "frames drawn red", 0 },
+    { "keyIgnoresMarks", RF_PARAM_BOOL, "false", 0, 1, NULL,
+      "a wrong frame key that leaves markFrames out (for plugin check)", 0 },
     { "prepareLog", RF_PARAM_STRING, "\"\"", 0, 0, NULL, "prepare appends \"FIRST LAST\" to this file", 0 },
 };
 
@@ -92,6 +95,7 @@ static int create(const rf_create_args *args, const rf_context *ctx, void **out,
     }
     args->access->number(args->params, "failAttempts", &f->fail_attempts);
     args->access->number(args->params, "holdFrames", &f->hold);
+    args->access->number(args->params, "keyIgnoresMarks", &f->key_ignores_marks);
     f->marked = calloc(MAX_FRAMES, 1);
     count = f->marked ? args->access->numbers(args->params, "markFrames", frames, 1024) : 0;
     for (size_t i = 0; i < count && i < 1024; i++) f->marked[(int)frames[i]] = 1;
@@ -170,7 +174,7 @@ static int prepare(void *instance, uint32_t first, uint32_t last, char *err, siz
 static int frame_key(void *instance, const rf_frame *frame, uint8_t *key) {
     faults *f = instance;
     if (f->hold <= 0) return RF_ERROR_UNSUPPORTED;
-    int red = f->marked && frame->index < MAX_FRAMES && f->marked[frame->index];
+    int red = !f->key_ignores_marks && f->marked && frame->index < MAX_FRAMES && f->marked[frame->index];
     uint64_t step = red ? UINT64_MAX : (frame->index / (uint32_t)f->hold) % 50;
     memset(key, 0, RF_FRAME_KEY_SIZE);
     memcpy(key, &step, sizeof(step));

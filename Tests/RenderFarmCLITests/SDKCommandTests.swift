@@ -104,6 +104,22 @@ struct SDKCommandTests {
         #expect(broken.status == 69)
     }
 
+    @Test("plugin check: frames that share a frame key must draw the same bytes; a key that misses a change fails")
+    func frameKeys() throws {
+        let library = Binary.testPluginDirectory + "/librenderfarm-test-faults.so"
+        let good = try Binary.run(["plugin", "check", library, "--params", #"{"holdFrames": 7, "markFrames": [10]}"#])
+        #expect(good.stdout.contains("ok      frame-keys: 120 of 120 frames keyed, 19 distinct keys"), "\(good.stdout)")
+        let wrong = try Binary.run([
+            "plugin", "check", library, "--params", #"{"holdFrames": 7, "markFrames": [10], "keyIgnoresMarks": true}"#,
+        ])
+        #expect(wrong.status == 1)
+        #expect(
+            wrong.stdout.contains("FAIL    frame-keys: frames 7 and 10 have one key but draw different bytes"),
+            "\(wrong.stdout)")
+        let keyless = try Binary.run(["plugin", "check", library])
+        #expect(keyless.stdout.contains("note    frame-keys: reports no frame keys"), "\(keyless.stdout)")
+    }
+
     @Test("completion scripts list every command and parse in their shell", arguments: ["bash", "zsh", "fish"])
     func completions(_ shell: String) throws {
         let script = try Binary.run(["completion", shell])

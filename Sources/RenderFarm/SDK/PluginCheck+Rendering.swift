@@ -48,6 +48,7 @@ extension PluginCheck {
         }
         findings.append(determinismFinding(instance, defaults, serial))
         findings.append(threadFinding(instance, defaults, serial))
+        findings.append(frameKeyFinding(instance, defaults))
         findings += traceFindings(instance, serial)
         findings.append(timingFinding(serial))
         return findings
@@ -180,6 +181,50 @@ extension PluginCheck {
         }
         return PluginFinding(
             .pass, "determinism", "every frame byte-identical when drawn again, by the same and by a second instance")
+    }
+
+    /// Frame keys (ABI `frame_key`) decide which frames are drawn at all, so a wrong key means
+    /// wrong frames: every frame of the setting is keyed, by this and by a second instance, and
+    /// frames that share a key must draw the same bytes (up to three of each key are drawn).
+    private func frameKeyFinding(_ instance: PluginInstance, _ defaults: JSONObject) -> PluginFinding {
+        let keyless = PluginFinding(.note, "frame-keys", "reports no frame keys: every frame is drawn, even alike ones")
+        guard plugin.frameKey != nil else { return keyless }
+        let second: PluginInstance
+        do {
+            second = try makeInstance(defaults)
+        } catch {
+            return PluginFinding(.failure, "frame-keys", "a second create failed: \(error.message)")
+        }
+        var frames: [[UInt8]: [Int]] = [:]
+        for index in 0..<setting.frameCount {
+            let time = Double(index) / setting.fps
+            let frame = rf_frame(index: UInt32(index), time: time, local: time)
+            guard let key = instance.frameKey(frame: frame) else { continue }
+            guard second.frameKey(frame: frame) == key else {
+                return PluginFinding(.failure, "frame-keys", "frame \(index) has another key in a second instance")
+            }
+            frames[key, default: []].append(index)
+        }
+        let keyed = frames.values.reduce(0) { $0 + $1.count }
+        guard keyed > 0 else { return keyless }
+        for group in frames.values.sorted(by: { $0[0] < $1[0] }) where group.count > 1 {
+            let drawn = [group[0], group[group.count / 2], group[group.count - 1]]
+            guard case .success(let first) = draw(instance, drawn[0]) else {
+                return PluginFinding(.failure, "frame-keys", "frame \(drawn[0]) failed to render")
+            }
+            for index in drawn.dropFirst() {
+                guard case .success(let other) = draw(instance, index), other.pixels == first.pixels else {
+                    return PluginFinding(
+                        .failure, "frame-keys",
+                        "frames \(drawn[0]) and \(index) have one key but draw different bytes: the key must "
+                            + "change whenever the drawing does")
+                }
+            }
+        }
+        return PluginFinding(
+            .pass, "frame-keys",
+            "\(keyed) of \(setting.frameCount) frames keyed, \(frames.count) distinct keys, the same in a second "
+                + "instance; frames that share a key draw the same bytes")
     }
 
     private func threadFinding(_ instance: PluginInstance, _ defaults: JSONObject, _ serial: [Int: Frame])
