@@ -25,8 +25,14 @@ final class PluginInstance: @unchecked Sendable {
     let warnings: [String]
     /// Frames in the job's timeline: what an instance serves when nobody called `prepare`.
     private let frameCount: Int
-    /// The frames `prepare` was called with (nil: not yet).
-    private let prepared = Mutex<ClosedRange<Int>?>(nil)
+    /// Whether `prepare` ran, for which frames, and how it ended.
+    private let preparation = Mutex(Preparation.pending)
+
+    private enum Preparation {
+        case pending
+        case ready(ClosedRange<Int>)
+        case failed(PluginCallError)
+    }
 
     init(plugin: LoadedPlugin, params: JSONObject, context: rf_context) throws(PluginCallError) {
         self.plugin = plugin
@@ -75,43 +81,60 @@ final class PluginInstance: @unchecked Sendable {
     }
 
     /// Tells the instance which frames this run asks for (ABI `prepare`), once: a later call for
-    /// frames inside the first range does nothing, one outside it fails.
+    /// frames inside the first range does nothing, one outside it fails, and after a failed
+    /// `prepare` every call fails with its error.
     func prepare(frames: ClosedRange<Int>) throws(PluginCallError) {
-        let outcome: PluginCallError? = prepared.withLock { prepared in
-            if let range = prepared {
-                guard range.contains(frames.lowerBound), range.contains(frames.upperBound) else {
-                    return PluginCallError(
-                        status: Int32(RF_ERROR_PARAMS.rawValue),
-                        message: "prepared for frames \(range.lowerBound)-\(range.upperBound), asked for "
-                            + "\(frames.lowerBound)-\(frames.upperBound)")
-                }
-                return nil
-            }
-            prepared = frames
-            guard let prepare = plugin.prepare else { return nil }
-            let (status, message) = Self.withMessageBuffer(capacity: Self.createMessageCapacity) { buffer, capacity in
-                plugin.reportingFaults(frame: -1) {
-                    prepare(handle, UInt32(clamping: frames.lowerBound), UInt32(clamping: frames.upperBound), buffer, capacity)
-                }
-            }
-            guard status == Int32(RF_OK.rawValue) else {
-                return PluginCallError(status: status, message: message.isEmpty ? "prepare failed (status \(status))" : message)
+        let outcome: PluginCallError? = preparation.withLock { state in
+            guard case .ready(let range) = state else { return prepare(&state, frames: frames) }
+            guard range.contains(frames.lowerBound), range.contains(frames.upperBound) else {
+                return PluginCallError(
+                    status: Int32(RF_ERROR_PARAMS.rawValue),
+                    message: "prepared for frames \(range.lowerBound)-\(range.upperBound), asked for "
+                        + "\(frames.lowerBound)-\(frames.upperBound)")
             }
             return nil
         }
         if let outcome { throw outcome }
     }
 
-    /// Prepares for the whole job when nobody prepared the instance for a part of it (tools
-    /// that draw any frame: the studio, `plugin check`); what a later call then returns.
+    /// Before a call for any frame: prepares for the whole job when nobody prepared the instance
+    /// for a part of it (tools that draw any frame: the studio, `plugin check`); the error of a
+    /// failed `prepare`, every time.
     private func preparedForAnyFrame() -> PluginCallError? {
-        guard prepared.withLock({ $0 == nil }), frameCount > 0 else { return nil }
-        do {
-            try prepare(frames: 0...(frameCount - 1))
+        preparation.withLock { state in
+            switch state {
+            case .ready: return nil
+            case .pending where frameCount == 0: return nil
+            case .pending, .failed: return prepare(&state, frames: 0...(frameCount - 1))
+            }
+        }
+    }
+
+    /// Calls the plugin's `prepare` unless `state` says it ran (then its error, if it failed), and
+    /// records how it ended. Runs under the `preparation` lock, so it happens once.
+    private func prepare(_ state: inout Preparation, frames: ClosedRange<Int>) -> PluginCallError? {
+        switch state {
+        case .ready: return nil
+        case .failed(let error): return error
+        case .pending: break
+        }
+        guard let prepare = plugin.prepare else {
+            state = .ready(frames)
             return nil
-        } catch {
+        }
+        let (status, message) = Self.withMessageBuffer(capacity: Self.createMessageCapacity) { buffer, capacity in
+            plugin.reportingFaults(frame: -1) {
+                prepare(handle, UInt32(clamping: frames.lowerBound), UInt32(clamping: frames.upperBound), buffer, capacity)
+            }
+        }
+        guard status == Int32(RF_OK.rawValue) else {
+            let error = PluginCallError(
+                status: status, message: message.isEmpty ? "prepare failed (status \(status))" : message)
+            state = .failed(error)
             return error
         }
+        state = .ready(frames)
+        return nil
     }
 
     /// The plugin's key for what it draws at `frame` (ABI `frame_key`), or nil when it has none.
