@@ -140,8 +140,9 @@ struct Bench {
         let times = (0..<runs).map { _ in ChildProcess.run([runner.renderfarm, "validate", job]).seconds * 1000 }
         return median(times)
     }
+}
 
-    private func note(_ text: String) {
-        FileHandle.standardError.write(Data(("renderfarm-bench: " + text + "\n").utf8))
-    }
+/// A progress line on standard error (the table itself goes to standard output).
+func note(_ text: String) {
+    FileHandle.standardError.write(Data(("renderfarm-bench: " + text + "\n").utf8))
 }

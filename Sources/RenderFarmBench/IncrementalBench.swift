@@ -73,8 +73,4 @@ struct IncrementalBench {
         }
         throw Runner.Failure.failed("the re-render printed no finish event")
     }
-
-    private func note(_ text: String) {
-        FileHandle.standardError.write(Data("renderfarm-bench: \(text)\n".utf8))
-    }
 }

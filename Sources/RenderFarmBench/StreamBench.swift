@@ -18,7 +18,7 @@ struct StreamBench {
     func run() throws -> [String] {
         var lines = ["", "stream-length jobs (issue 15; goals: flat, equal, planning < 2 s, peak RSS < 200 MB)"]
         for (label, seconds) in [("1 min", 60.0), ("1 h", 3600.0), ("3 h", 10_800.0)] {
-            note("validate \(label)")
+            note("stream: validate \(label)")
             let job = try write(Self.layered(duration: seconds), name: "layered-\(Int(seconds))")
             let run = ChildProcess.run([runner.renderfarm, "validate", job])
             try check(run, "validate \(label)")
@@ -28,7 +28,7 @@ struct StreamBench {
         let count = quick ? 60 : 300
         let last = 10_800 * 60 - 1
         for (label, frames) in [("start", "0-\(count - 1)"), ("end", "\(last - count + 1)-\(last)")] {
-            note("render \(count) frames at the \(label) of 3 h")
+            note("stream: render \(count) frames at the \(label) of 3 h")
             let timed = try render(long, ["--frames", frames, "-j", "2"])
             // Drawing only: the planning (a physics layer simulates up to the last frame) is its own figure.
             let fps = Double(count) / max(timed.run.seconds - timed.planning, 1e-9)
@@ -44,7 +44,7 @@ struct StreamBench {
         let replay = try writeReplay()
         for index in [0, shards - 1] {
             let part = "\(index)/\(shards)"
-            note("3 h replay, --shard \(part)")
+            note("stream: 3 h replay, --shard \(part)")
             let shard = try render(replay, ["--shard", part, "-j", "2"])
             lines.append(
                 Self.row(
@@ -96,10 +96,6 @@ struct StreamBench {
                 { "effect": "physics-bounce", "params": {"events": "gifts.csv", "lifetime": 8, "bounds": true, "size": 36} },
                 { "effect": "floating-heart", "params": {"events": "likes.csv", "emitter": [330, 630], "lifetime": 4} } ] }
             """, name: "replay-3h")
-    }
-
-    private func note(_ text: String) {
-        FileHandle.standardError.write(Data("renderfarm-bench: stream: \(text)\n".utf8))
     }
 
     private func write(_ text: String, name: String) throws -> String {

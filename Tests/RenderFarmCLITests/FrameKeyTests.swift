@@ -8,35 +8,23 @@ import Testing
 struct FrameKeyTests {
     static let plugins = ["--plugin-path", Binary.testPluginDirectory]
 
-    /// A job of 30 frames at 1 fps of the test plugin with `params`; `duplicates` sets `output.duplicates`.
+    /// A job of 30 frames at 1 fps of the test plugin with `params`.
     static func write(in folder: TemporaryFolder, params: String, output: String = "out", duplicates: String? = nil)
         throws -> String
     {
-        let mode = duplicates.map { #", "duplicates": "\#($0)""# } ?? ""
-        return try folder.write(
-            #"""
-            {"duration": 30, "fps": 1, "seed": 1, "retries": 0,
-             "canvas": {"width": 40, "height": 40, "scale": 1}, "output": {"dir": "\#(output)"\#(mode)},
-             "layers": [{"effect": "test-faults", "params": \#(params)}]}
-            """#, to: "job.json")
+        try OutputTrustTests.job(in: folder, params: params, frames: 30, output: output, duplicates: duplicates)
     }
 
     /// The `finish` event of a `--progress json` render.
     static func finish(_ result: Binary.Result) -> [String: Any]? {
-        for line in result.stderr.split(separator: "\n") where line.contains(#""event":"finish""#) {
-            return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
-        }
-        return nil
+        progressEvents("finish", in: result.stderr).first
     }
 
     /// Frames of `--progress json` frame events, with the frame each was reused from (or nil).
     static func frameEvents(_ result: Binary.Result) -> [Int: Int?] {
         var frames: [Int: Int?] = [:]
-        for line in result.stderr.split(separator: "\n") where line.contains(#""event":"frame""#) {
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
-                let index = object["frame"] as? Int
-            else { continue }
-            frames[index] = object["reusedFrom"] as? Int
+        for event in progressEvents("frame", in: result.stderr) {
+            if let index = event["frame"] as? Int { frames[index] = event["reusedFrom"] as? Int }
         }
         return frames
     }

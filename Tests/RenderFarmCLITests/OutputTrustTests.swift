@@ -8,15 +8,17 @@ import Testing
 struct OutputTrustTests {
     static let plugins = ["--plugin-path", Binary.testPluginDirectory]
 
-    /// A job of the fault-injecting test plugin: `frames` frames at 1 fps, 40×40 px.
+    /// A job of the fault-injecting test plugin: `frames` frames at 1 fps, 40×40 px; `duplicates`
+    /// sets `output.duplicates`.
     static func job(
         in folder: TemporaryFolder, name: String = "job.json", params: String, frames: Int = 20,
-        seed: Int = 1, output: String = "out"
+        seed: Int = 1, output: String = "out", duplicates: String? = nil
     ) throws -> String {
-        try folder.write(
+        let mode = duplicates.map { #", "duplicates": "\#($0)""# } ?? ""
+        return try folder.write(
             #"""
             {"duration": \#(frames), "fps": 1, "seed": \#(seed), "retries": 1,
-             "canvas": {"width": 40, "height": 40, "scale": 1}, "output": {"dir": "\#(output)"},
+             "canvas": {"width": 40, "height": 40, "scale": 1}, "output": {"dir": "\#(output)"\#(mode)},
              "layers": [{"effect": "test-faults", "params": \#(params)}]}
             """#, to: name)
     }

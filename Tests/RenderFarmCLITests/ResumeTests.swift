@@ -44,13 +44,7 @@ struct ResumeTests {
 
     /// The "skipped" count of the JSON progress start event, if the run got that far.
     static func skipped(in stderr: String) -> Int? {
-        for line in stderr.split(separator: "\n") {
-            guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                event["event"] as? String == "start"
-            else { continue }
-            return event["skipped"] as? Int
-        }
-        return nil
+        progressEvents("start", in: stderr).first?["skipped"] as? Int
     }
 
     /// Every frame under its final name is complete: byte-identical to the uninterrupted render.

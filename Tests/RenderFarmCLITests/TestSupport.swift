@@ -105,6 +105,17 @@ enum Binary {
     }
 }
 
+/// The `--progress json` events named `kind` ("start", "frame", "finish") in a run's standard
+/// error, in order.
+func progressEvents(_ kind: String, in stderr: String) -> [[String: Any]] {
+    stderr.split(separator: "\n").compactMap { line in
+        guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            event["event"] as? String == kind
+        else { return nil }
+        return event
+    }
+}
+
 /// Prints a measured figure for the log on standard error: standard output belongs to the tests
 /// that capture it in this process (`plugin check`'s stdout finding), which run in parallel.
 func report(_ text: String) {
