@@ -12,3 +12,5 @@ _Static_assert(offsetof(rf_plugin, create_with_plugin) >= offsetof(rf_plugin, fl
                "create_with_plugin and plugin_data come after flags");
 _Static_assert(offsetof(rf_plugin, prepare) >= offsetof(rf_plugin, plugin_data) + sizeof(const void *),
                "prepare and frame_key come after plugin_data");
+_Static_assert(offsetof(rf_plugin, prepare_with_cache) >= offsetof(rf_plugin, frame_key) + sizeof(void (*)(void)),
+               "prepare_with_cache comes after frame_key");

@@ -135,6 +135,10 @@ public protocol Effect: Sendable {
     /// `render`, `trace` or `frameKey`, on one thread. An effect whose plan is costly per frame keeps
     /// state only for these frames. The default does nothing: the effect serves every frame.
     mutating func prepare(frames: ClosedRange<Int>) throws(EffectError)
+    /// `prepare(frames:)` with the job's cache folder (ABI `prepare_with_cache`), nil when the run
+    /// keeps none. An effect whose preparation costs more the later `frames` lie keeps checkpoints
+    /// there (see ``EffectCache`` for the rules). The default ignores the cache.
+    mutating func prepare(frames: ClosedRange<Int>, cache: EffectCache?) throws(EffectError)
     /// A key for what `render` draws at `frame` (ABI `frame_key`): equal keys mean equal drawings,
     /// and the key changes whenever the drawing would. Nil (the default) lets the host treat every
     /// frame as different, keyed by the layer's whole configuration.
@@ -145,5 +149,8 @@ extension Effect {
     public func trace(at frame: FrameTime) -> [TraceItem]? { nil }
     public var warnings: [EffectError] { [] }
     public mutating func prepare(frames: ClosedRange<Int>) throws(EffectError) {}
+    public mutating func prepare(frames: ClosedRange<Int>, cache: EffectCache?) throws(EffectError) {
+        try prepare(frames: frames)
+    }
     public func frameKey(at frame: FrameTime) -> FrameKey? { nil }
 }

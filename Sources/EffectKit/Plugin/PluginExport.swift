@@ -73,7 +73,8 @@ public final class PluginExport: Sendable {
                 create_with_plugin: exportedCreateWithPlugin,
                 plugin_data: nil,
                 prepare: exportedPrepare,
-                frame_key: exportedFrameKey
+                frame_key: exportedFrameKey,
+                prepare_with_cache: exportedPrepareWithCache
             )
         )
         // The descriptor points back at its export, which lives as long as the process (it is
@@ -201,18 +202,34 @@ private let exportedTrace:
 private let exportedPrepare:
     @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeMutablePointer<CChar>?, Int) -> Int32 = {
         instance, first, last, err, errlen in
-        guard let box = box(instance), first <= last else {
-            writeMessage("prepare: missing instance or first frame after last", to: err, capacity: errlen)
-            return Int32(RF_ERROR_PARAMS.rawValue)
-        }
-        do {
-            try box.effect.prepare(frames: Int(first)...Int(last))
-            return Int32(RF_OK.rawValue)
-        } catch {
-            writeMessage("\(error)", to: err, capacity: errlen)
-            return Int32(RF_ERROR_PARAMS.rawValue)
-        }
+        prepare(instance, first, last, cache: nil, err, errlen)
     }
+
+private let exportedPrepareWithCache:
+    @convention(c) (
+        UnsafeMutableRawPointer?, UInt32, UInt32, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int
+    ) -> Int32 = { instance, first, last, cacheFolder, err, errlen in
+        let cache = cacheFolder.map { EffectCache(folder: String(cString: $0)) }
+        return prepare(instance, first, last, cache: cache, err, errlen)
+    }
+
+/// ABI `prepare` and `prepare_with_cache`: the effect's `prepare(frames:cache:)`.
+private func prepare(
+    _ instance: UnsafeMutableRawPointer?, _ first: UInt32, _ last: UInt32, cache: EffectCache?,
+    _ err: UnsafeMutablePointer<CChar>?, _ errlen: Int
+) -> Int32 {
+    guard let box = box(instance), first <= last else {
+        writeMessage("prepare: missing instance or first frame after last", to: err, capacity: errlen)
+        return Int32(RF_ERROR_PARAMS.rawValue)
+    }
+    do {
+        try box.effect.prepare(frames: Int(first)...Int(last), cache: cache)
+        return Int32(RF_OK.rawValue)
+    } catch {
+        writeMessage("\(error)", to: err, capacity: errlen)
+        return Int32(RF_ERROR_PARAMS.rawValue)
+    }
+}
 
 private let exportedFrameKey:
     @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<rf_frame>?, UnsafeMutablePointer<UInt8>?) -> Int32 = {

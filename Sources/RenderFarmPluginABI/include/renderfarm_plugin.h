@@ -236,6 +236,24 @@ typedef struct rf_plugin {
      * number. Called under the same thread-safety rules as render(). */
     int (*prepare)(void *instance, uint32_t first, uint32_t last, char *err, size_t errlen);
     int (*frame_key)(void *instance, const rf_frame *frame, uint8_t *key);
+
+    /* Added in ABI v1 after `frame_key`, read only when struct_size covers it (NULL when unused).
+     * prepare_with_cache: prepare() with a folder the plugin may keep files in between runs of the
+     * job, `<output folder>/renderfarm.cache/<plugin id>`, which every shard of the job shares (on a
+     * cluster, through the shared output folder). A plugin whose preparation costs more the later
+     * its frames lie (a simulation that must run from the layer's start) stores checkpoints there
+     * and starts from the latest one it finds; `renderfarm prepare` fills the folder before a
+     * sharded render. The rules that keep it safe:
+     *   - a file's name is a hash of everything its content depends on, so a file found is right
+     *     whatever was edited since (and an edit late in a job keeps the earlier files valid);
+     *   - a file is written whole or not at all (write a temporary file in the folder, rename it),
+     *     and two processes writing one name write the same bytes;
+     *   - a file that fails to read or does not parse is ignored and computed again, never trusted;
+     *   - the user may delete the folder between runs; frames never depend on what it holds.
+     * `cache_dir` is NULL when the run keeps no cache (`preview`, the studio, `plugin check`). A
+     * host that knows the field calls it instead of prepare(), which stays for older hosts. */
+    int (*prepare_with_cache)(void *instance, uint32_t first, uint32_t last, const char *cache_dir,
+                              char *err, size_t errlen);
 } rf_plugin;
 
 /* Bytes of a frame key (rf_plugin.frame_key). */

@@ -1,0 +1,86 @@
+import Foundation
+
+/// A folder the host keeps for a job between runs and shares between its shards (ABI
+/// `prepare_with_cache`): an effect whose preparation costs more the later its frames lie stores
+/// what it computed there, such as a simulation's checkpoints, and starts from it next time.
+///
+/// The rules that keep a cache from ever changing a frame:
+/// - name each file by a hash of everything its content depends on (``FrameKey/Hasher``), so a file
+///   that is found is right, whatever was edited since;
+/// - ``write(_:_:)`` is atomic, so a reader never sees half a file, and two processes writing one
+///   name write the same bytes;
+/// - ``read(_:limit:)`` returns whatever is there: check it (a length, a version, a checksum) and
+///   compute again when it does not parse;
+/// - the folder may vanish between runs (the user may delete it).
+public struct EffectCache: Sendable, Equatable {
+    /// Absolute path of the folder (the host created it).
+    public let folder: String
+
+    public init(folder: String) {
+        self.folder = folder
+    }
+
+    /// Whether `name` is a plain file name the cache accepts: letters, digits, `-`, `_` and `.`,
+    /// not starting with a dot (temporary files do), at most 200 bytes.
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 200 && !name.hasPrefix(".")
+            && name.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x2D || byte == 0x5F || byte == 0x2E
+            }
+    }
+
+    /// The bytes of file `name`, or nil when it is absent, unreadable, not a regular file, or
+    /// larger than `limit` bytes.
+    public func read(_ name: String, limit: Int = 256 << 20) -> [UInt8]? {
+        guard Self.isValidName(name) else { return nil }
+        let descriptor = open(path(name), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size <= limit else {
+            return nil
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                buffer.baseAddress.map { Foundation.read(descriptor, $0 + done, buffer.count - done) } ?? -1
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            done += count
+        }
+        return bytes
+    }
+
+    /// Writes `bytes` as file `name`, atomically: into a temporary file of the folder, renamed over
+    /// `name` once complete. Returns whether it landed; a cache that cannot be written only costs
+    /// time, so callers may ignore the result.
+    @discardableResult
+    public func write(_ name: String, _ bytes: [UInt8]) -> Bool {
+        guard Self.isValidName(name) else { return false }
+        let temporary = path(".\(name).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp")
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return false }
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                buffer.baseAddress.map { Foundation.write(descriptor, $0 + done, buffer.count - done) } ?? -1
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            done += count
+        }
+        let closed = close(descriptor) == 0
+        guard done == bytes.count, closed, rename(temporary, path(name)) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
+
+    private func path(_ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+}
