@@ -9,7 +9,8 @@ import Synchronization
 /// - a 3-hour replay driven by CSV event logs (100,000 hearts, 20,000 physics gifts) rendered as
 ///   `--shard 0/100` and `--shard 99/100` (the last shard, which simulates the whole job before its
 ///   first frame) at `-j 2`: planning (until the render's `start` event) under 2 s, peak RSS under
-///   200 MB.
+///   200 MB; then the cluster's way, `renderfarm prepare` once (the Slurm job before the array) and the
+///   last shard again, starting from the checkpoints it left in the output folder's cache.
 struct StreamBench {
     var runner: Runner
     var quick: Bool
@@ -52,6 +53,19 @@ struct StreamBench {
                     String(format: "planning %.2f s, total %.1f s", shard.planning, shard.run.seconds),
                     shard.run.peakKiB))
         }
+        note("stream: 3 h replay, renderfarm prepare, then --shard \(shards - 1)/\(shards)")
+        try? FileManager.default.removeItem(atPath: output)
+        let prepare = ChildProcess.run([runner.renderfarm, "prepare", replay, "--out", output])
+        try check(prepare, "prepare")
+        lines.append(
+            Self.row(
+                "replay 3 h: renderfarm prepare (once, before the shards)",
+                String(format: "%.1f s", prepare.seconds), prepare.peakKiB))
+        let warm = try render(replay, ["--shard", "\(shards - 1)/\(shards)", "-j", "2"], keepingCache: true)
+        lines.append(
+            Self.row(
+                "replay 3 h --shard \(shards - 1)/\(shards) after prepare, -j 2",
+                String(format: "planning %.2f s, total %.1f s", warm.planning, warm.run.seconds), warm.run.peakKiB))
         return lines
     }
 
@@ -108,10 +122,15 @@ struct StreamBench {
         guard run.exitCode == 0 else { throw Runner.Failure.failed("\(what) exited with \(run.exitCode)") }
     }
 
-    /// A render with `--progress json`, and how long it took until its `start` event (the planning).
-    private func render(_ job: String, _ arguments: [String]) throws -> (run: ChildRun, planning: Double) {
-        let output = runner.scratch.appendingPathComponent("out-stream").path
-        try? FileManager.default.removeItem(atPath: output)
+    /// The output folder of the renders.
+    private var output: String { runner.scratch.appendingPathComponent("out-stream").path }
+
+    /// A render with `--progress json` into a fresh output folder (or one whose cache `prepare` filled,
+    /// `keepingCache`), and how long it took until its `start` event (the planning).
+    private func render(_ job: String, _ arguments: [String], keepingCache: Bool = false) throws
+        -> (run: ChildRun, planning: Double)
+    {
+        if !keepingCache { try? FileManager.default.removeItem(atPath: output) }
         defer { try? FileManager.default.removeItem(atPath: output) }
         let log = runner.scratch.appendingPathComponent("stream-progress.log").path
         try? FileManager.default.removeItem(atPath: log)

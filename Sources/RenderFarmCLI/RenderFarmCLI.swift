@@ -6,9 +6,9 @@ import StrictJSON
 public enum RenderFarmCLI {
     static var commands: [any Command.Type] {
         [
-            RenderCommand.self, ValidateCommand.self, TraceCommand.self, PluginsCommand.self, EncodeCommand.self,
-            ExportOTIOCommand.self, PreviewCommand.self, CompareCommand.self, MergeCommand.self, SubmitCommand.self,
-            StatusCommand.self, UnpackAlphaCommand.self, StudioCommand.self,
+            RenderCommand.self, ValidateCommand.self, PrepareCommand.self, TraceCommand.self, PluginsCommand.self,
+            EncodeCommand.self, ExportOTIOCommand.self, PreviewCommand.self, CompareCommand.self, MergeCommand.self,
+            SubmitCommand.self, StatusCommand.self, UnpackAlphaCommand.self, StudioCommand.self,
         ] + sdkCommands
     }
 

@@ -12,7 +12,8 @@
  * `waitWhileFileExists` exists, so a test holds a render in the middle for as long as it needs.
  * `holdFrames` N > 0 keeps the square's colour for N frames and reports frame keys (ABI
  * `frame_key`), `markFrames` draws chosen frames red, and `prepareLog` names a file that
- * `prepare` appends "FIRST LAST" to: the frame-key, reuse and incremental re-render tests.
+ * `prepare` appends "FIRST LAST" to ("FIRST LAST CACHE" through `prepare_with_cache`, "-" for no
+ * cache folder): the frame-key, reuse, incremental re-render and cache tests.
  */
 #include <cairo.h>
 #include <math.h>
@@ -170,6 +171,24 @@ static int prepare(void *instance, uint32_t first, uint32_t last, char *err, siz
     return RF_OK;
 }
 
+#ifdef RF_CACHE_FOLDER
+/* prepare with the job's cache folder: logs "FIRST LAST CACHE" (CACHE "-" when the run keeps none). */
+static int prepare_with_cache(void *instance, uint32_t first, uint32_t last, const char *cache_dir, char *err,
+                              size_t errlen) {
+    faults *f = instance;
+    (void)err;
+    (void)errlen;
+    if (f->prepare_log) {
+        FILE *log = fopen(f->prepare_log, "a");
+        if (log) {
+            fprintf(log, "%u %u %s\n", first, last, cache_dir ? cache_dir : "-");
+            fclose(log);
+        }
+    }
+    return RF_OK;
+}
+#endif
+
 /* What render draws: the colour step, or red. */
 static int frame_key(void *instance, const rf_frame *frame, uint8_t *key) {
     faults *f = instance;
@@ -210,6 +229,9 @@ static const rf_plugin descriptor = {
 #ifdef RF_FRAME_KEY_SIZE
     .prepare = prepare,
     .frame_key = frame_key,
+#endif
+#ifdef RF_CACHE_FOLDER
+    .prepare_with_cache = prepare_with_cache,
 #endif
 };
 

@@ -136,9 +136,13 @@ struct FrameKeyTests {
             let part = try Binary.run(["render", job, "--shard", "\(shard)/3", "--progress", "none"] + Self.plugins)
             #expect(part.status == 0, "\(part.stderr)")
         }
-        let ranges = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-        #expect(ranges == ["0 9", "10 19", "20 29"])
+        // Each shard prepares its own frames, with the job's cache folder (ABI prepare_with_cache).
         let sharded = folder.url.appendingPathComponent("sharded")
+        let cache = sharded.appendingPathComponent("renderfarm.cache/test-faults")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == ["0 9", "10 19", "20 29"])
+        #expect(lines.allSatisfy { $0.hasSuffix("/sharded/renderfarm.cache/test-faults") }, "\(lines)")
+        #expect(FileManager.default.fileExists(atPath: cache.path))
         let merge = try Binary.run(["merge", sharded.path])
         #expect(merge.status == 0, "\(merge.stderr)")
         #expect(OutputTrustTests.manifest(sharded)?["state"] as? String == "complete")
@@ -147,5 +151,32 @@ struct FrameKeyTests {
         let validate = try Binary.run(["validate", job] + Self.plugins)
         #expect(validate.status == 0, "\(validate.stderr)")
         #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 3)
+    }
+
+    @Test("prepare fills the cache up to the last frame; a preview keeps no cache; submit runs prepare first")
+    func prepareCommand() throws {
+        let folder = try TemporaryFolder()
+        let log = folder.url.appendingPathComponent("prepare.log").path
+        let job = try Self.write(in: folder, params: #"{"holdFrames": 5, "prepareLog": "\#(log)"}"#)
+        let prepare = try Binary.run(["prepare", job] + Self.plugins)
+        #expect(prepare.status == 0, "\(prepare.stderr)")
+        #expect(prepare.stdout.contains("up to frame 29, cache "), "\(prepare.stdout)")
+        let out = folder.url.appendingPathComponent("out")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("manifest.json").path))
+        let sheet = folder.url.appendingPathComponent("sheet.png").path
+        let preview = try Binary.run(["preview", job, "-o", sheet, "--frames", "3"] + Self.plugins)
+        #expect(preview.status == 0, "\(preview.stderr)")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("29 29 ") == true && lines.first?.hasSuffix("/out/renderfarm.cache/test-faults") == true)
+        #expect(lines.last == "3 3 -", "a preview writes nothing, not even a cache: \(lines)")
+
+        let dryRun = try Binary.run(["submit", job, "--slurm", "--tasks", "2", "--dry-run"] + Self.plugins)
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        #expect(dryRun.stdout.contains("slurm/prepare.sbatch"), "\(dryRun.stdout)")
+        #expect(dryRun.stdout.contains("prepare \(job)"), "\(dryRun.stdout)")
+        #expect(dryRun.stdout.contains("--dependency=afterok:\"$prepare\""), "\(dryRun.stdout)")
+        let direct = try Binary.run(["submit", job, "--slurm", "--no-prepare", "--dry-run"] + Self.plugins)
+        #expect(!direct.stdout.contains("prepare.sbatch"), "\(direct.stdout)")
     }
 }

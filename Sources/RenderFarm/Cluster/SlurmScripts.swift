@@ -1,6 +1,7 @@
 import Foundation
 
-/// The batch scripts of a Slurm render (<doc:RunningOnACluster>): an array job whose task K renders shard
+/// The batch scripts of a Slurm render (<doc:RunningOnACluster>): a prepare job that fills the jobs'
+/// caches (`renderfarm prepare`, unless turned off), an array job after it whose task K renders shard
 /// K/N of the jobs into the shared output folder, and a merge job that runs after every task
 /// succeeded. Pure string building; `renderfarm submit` writes and submits them.
 public struct SlurmScripts: Sendable, Equatable {
@@ -38,14 +39,17 @@ public struct SlurmScripts: Sendable, Equatable {
         /// `render --isolate` in each task, with `--frame-timeout` when set.
         public var isolate = false
         public var frameTimeout: Double?
+        /// Whether a prepare job fills the caches before the array starts.
+        public var prepares = true
 
         public init(
             executable: String, jobFiles: [String], output: String?, jobFolders: [String], scriptFolder: String,
             pluginPath: [String], name: String, tasks: Int, maxRunning: Int? = nil, partition: String? = nil,
             time: String? = nil, cpusPerTask: Int? = nil, concurrency: Int? = nil, frames: String? = nil,
             interleaved: Bool = false, isolate: Bool = false, frameTimeout: Double? = nil, variants: String? = nil,
-            outputRoot: String? = nil
+            outputRoot: String? = nil, prepares: Bool = true
         ) {
+            self.prepares = prepares
             self.outputRoot = outputRoot
             self.variants = variants
             self.isolate = isolate
@@ -68,10 +72,14 @@ public struct SlurmScripts: Sendable, Equatable {
         }
     }
 
+    public static let prepareScriptName = "prepare.sbatch"
     public static let renderScriptName = "render.sbatch"
     public static let mergeScriptName = "merge.sbatch"
     public static let submitScriptName = "submit.sh"
 
+    /// The prepare job (`renderfarm prepare …`), nil when the request turned it off; the array job is
+    /// submitted with `--dependency=afterok:<prepare job id>`.
+    public let prepare: String?
     /// The array job: task K runs `renderfarm render … --shard K/N`.
     public let render: String
     /// The merge job, submitted with `--dependency=afterok:<array job id>`.
@@ -79,10 +87,12 @@ public struct SlurmScripts: Sendable, Equatable {
     /// What `renderfarm submit` runs, as a shell script a user can run again by hand.
     public let submit: String
     /// Where each script goes.
+    public let preparePath: String
     public let renderPath: String
     public let mergePath: String
     public let submitPath: String
     /// Log file patterns (`%A` array job id, `%a` task, `%j` job id), as the `#SBATCH --output` lines give them.
+    public let prepareLog: String
     public let renderLog: String
     public let mergeLog: String
 
@@ -93,6 +103,9 @@ public struct SlurmScripts: Sendable, Equatable {
 
     /// The log of merge job `job`.
     public func mergeLog(job: String) -> String { Self.expand(mergeLog, ["%j": job]) }
+
+    /// The log of prepare job `job`.
+    public func prepareLog(job: String) -> String { Self.expand(prepareLog, ["%j": job]) }
 
     /// `pattern` with each of Slurm's `%` placeholders in `values` replaced.
     private static func expand(_ pattern: String, _ values: [String: String]) -> String {
@@ -108,9 +121,11 @@ public struct SlurmScripts: Sendable, Equatable {
                 throw .invalidValue(option: label, value: value)
             }
         }
+        preparePath = (folder as NSString).appendingPathComponent(Self.prepareScriptName)
         renderPath = (folder as NSString).appendingPathComponent(Self.renderScriptName)
         mergePath = (folder as NSString).appendingPathComponent(Self.mergeScriptName)
         submitPath = (folder as NSString).appendingPathComponent(Self.submitScriptName)
+        prepareLog = (folder as NSString).appendingPathComponent("prepare-%j.log")
         renderLog = (folder as NSString).appendingPathComponent("render-%A_%a.log")
         mergeLog = (folder as NSString).appendingPathComponent("merge-%j.log")
         let name = Self.jobName(request.name)
@@ -121,7 +136,9 @@ public struct SlurmScripts: Sendable, Equatable {
             "--output=\(renderLog)",
             "--ntasks=1",
         ]
-        // Without --kill-on-invalid-dep the merge job would wait forever after a failed task.
+        // Without --kill-on-invalid-dep a job would wait forever after the one it depends on failed.
+        if request.prepares { renderHeader.append("--kill-on-invalid-dep=yes") }
+        var prepareHeader = ["--job-name=\(name)-prepare", "--output=\(prepareLog)", "--ntasks=1"]
         var mergeHeader = [
             "--job-name=\(name)-merge", "--output=\(mergeLog)", "--ntasks=1", "--kill-on-invalid-dep=yes",
         ]
@@ -129,18 +146,22 @@ public struct SlurmScripts: Sendable, Equatable {
         for extra in [request.partition.map { "--partition=\($0)" }, request.time.map { "--time=\($0)" }] {
             guard let extra else { continue }
             renderHeader.append(extra)
+            prepareHeader.append(extra)
             mergeHeader.append(extra)
         }
 
-        var arguments = ["render"] + request.jobFiles.map(Self.quote)
-        if let output = request.output { arguments += ["--out", Self.quote(output)] }
-        if let root = request.outputRoot { arguments += ["--output-root", Self.quote(root)] }
+        // What render and prepare share: the jobs, where their output goes, their frames and plugins.
+        var jobArguments = request.jobFiles.map(Self.quote)
+        if let output = request.output { jobArguments += ["--out", Self.quote(output)] }
+        if let root = request.outputRoot { jobArguments += ["--output-root", Self.quote(root)] }
+        if let frames = request.frames { jobArguments += ["--frames", Self.quote(frames)] }
+        jobArguments += request.pluginPath.flatMap { ["--plugin-path", Self.quote($0)] }
+        if let variants = request.variants { jobArguments += ["--variants", Self.quote(variants)] }
+
+        var arguments = ["render"] + jobArguments
         arguments += ["--shard", "\"$SLURM_ARRAY_TASK_ID/\(request.tasks)\""]
         if request.interleaved { arguments += ["--shard-mode", "interleaved"] }
-        if let frames = request.frames { arguments += ["--frames", Self.quote(frames)] }
         arguments += ["-j", request.concurrency.map(String.init) ?? "\"${SLURM_CPUS_ON_NODE:-1}\""]
-        arguments += request.pluginPath.flatMap { ["--plugin-path", Self.quote($0)] }
-        if let variants = request.variants { arguments += ["--variants", Self.quote(variants)] }
         if request.isolate { arguments += ["--isolate"] }
         if let timeout = request.frameTimeout { arguments += ["--frame-timeout", String(format: "%g", timeout)] }
         arguments += ["--progress", "plain"]
@@ -153,6 +174,13 @@ public struct SlurmScripts: Sendable, Equatable {
                 "echo \"renderfarm: shard $SLURM_ARRAY_TASK_ID/\(request.tasks) on $(hostname)\"",
                 "exec " + Self.quote(request.executable) + " \\\n    " + Self.wrap(arguments),
             ])
+        prepare =
+            request.prepares
+            ? Self.script(
+                purpose: "Fills the caches of \(request.name) (renderfarm prepare) before the render array starts.",
+                header: prepareHeader,
+                body: ["exec " + Self.quote(request.executable) + " \\\n    " + Self.wrap(["prepare"] + jobArguments)])
+            : nil
         merge = Self.script(
             purpose: "Merges the shards' journals into manifest.json once every render task has succeeded.",
             header: mergeHeader,
@@ -161,18 +189,27 @@ public struct SlurmScripts: Sendable, Equatable {
                     + ([Self.quote(request.executable), "merge"] + request.jobFolders.map(Self.quote))
                     .joined(separator: " ")
             ])
-        submit = """
-            #!/bin/bash
-            # Submits the render array, then the merge job that waits for all of its tasks to succeed.
-            # `renderfarm submit --slurm` did the same; run this to submit again by hand.
-            set -euo pipefail
-            array=$(sbatch --parsable \(Self.quote(renderPath)))
-            array=${array%%;*}
-            merge=$(sbatch --parsable --dependency=afterok:"$array" \(Self.quote(mergePath)))
-            merge=${merge%%;*}
-            echo "render array job $array, merge job $merge"
-            echo "watch: squeue -j $array,$merge"
-            """
+        let prepareLines =
+            request.prepares
+            ? [
+                "prepare=$(sbatch --parsable \(Self.quote(preparePath)))", "prepare=${prepare%%;*}",
+                "array=$(sbatch --parsable --dependency=afterok:\"$prepare\" \(Self.quote(renderPath)))",
+            ] : ["array=$(sbatch --parsable \(Self.quote(renderPath)))"]
+        let jobs = request.prepares ? "$prepare,$array,$merge" : "$array,$merge"
+        submit =
+            ([
+                "#!/bin/bash",
+                "# Submits " + (request.prepares ? "the prepare job, then the render array after it, " : "the render array, ")
+                    + "then the merge job that waits for all of its tasks to succeed.",
+                "# `renderfarm submit --slurm` did the same; run this to submit again by hand.",
+                "set -euo pipefail",
+            ] + prepareLines + [
+                "array=${array%%;*}",
+                "merge=$(sbatch --parsable --dependency=afterok:\"$array\" \(Self.quote(mergePath)))",
+                "merge=${merge%%;*}",
+                "echo \"" + (request.prepares ? "prepare job $prepare, " : "") + "render array job $array, merge job $merge\"",
+                "echo \"watch: squeue -j \(jobs)\"",
+            ]).joined(separator: "\n")
     }
 
     /// The job name Slurm shows: `renderfarm-<name>`, limited to letters, digits and `-_.`.
@@ -212,9 +249,15 @@ public struct SlurmScripts: Sendable, Equatable {
         return lines.joined(separator: " \\\n    ")
     }
 
-    /// Writes the three scripts into the script folder, creating it.
+    /// Writes the scripts into the script folder, creating it.
     public func write() throws(OutputError) {
         try AtomicFile.createDirectory((renderPath as NSString).deletingLastPathComponent)
+        if let prepare {
+            try AtomicFile.write(prepare, to: preparePath)
+        } else {
+            // A script of an earlier submission that `submit.sh` no longer runs.
+            try? FileManager.default.removeItem(atPath: preparePath)
+        }
         try AtomicFile.write(render, to: renderPath)
         try AtomicFile.write(merge, to: mergePath)
         try AtomicFile.write(submit, to: submitPath)

@@ -21,6 +21,15 @@ extension LoadedPlugin {
         covers(\.prepare, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.prepare : nil
     }
 
+    /// The descriptor's `prepare_with_cache`, when its `struct_size` covers it and it is set.
+    var prepareWithCache:
+        (@convention(c) (
+            UnsafeMutableRawPointer?, UInt32, UInt32, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int
+        ) -> Int32)?
+    {
+        covers(\.prepare_with_cache, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.prepare_with_cache : nil
+    }
+
     /// The descriptor's `frame_key`, when its `struct_size` covers it and it is set.
     var frameKey: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<rf_frame>?, UnsafeMutablePointer<UInt8>?) -> Int32)? {
         covers(\.frame_key, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.frame_key : nil

@@ -80,12 +80,13 @@ final class PluginInstance: @unchecked Sendable {
         return PluginCallError(status: status, message: message.isEmpty ? "render failed (status \(status))" : message)
     }
 
-    /// Tells the instance which frames this run asks for (ABI `prepare`), once: a later call for
-    /// frames inside the first range does nothing, one outside it fails, and after a failed
-    /// `prepare` every call fails with its error.
-    func prepare(frames: ClosedRange<Int>) throws(PluginCallError) {
+    /// Tells the instance which frames this run asks for (ABI `prepare`, or `prepare_with_cache`
+    /// with `cache`, the folder it may keep files in), once: a later call for frames inside the
+    /// first range does nothing, one outside it fails, and after a failed `prepare` every call
+    /// fails with its error.
+    func prepare(frames: ClosedRange<Int>, cache: String? = nil) throws(PluginCallError) {
         let outcome: PluginCallError? = preparation.withLock { state in
-            guard case .ready(let range) = state else { return prepare(&state, frames: frames) }
+            guard case .ready(let range) = state else { return prepare(&state, frames: frames, cache: cache) }
             guard range.contains(frames.lowerBound), range.contains(frames.upperBound) else {
                 return PluginCallError(
                     status: Int32(RF_ERROR_PARAMS.rawValue),
@@ -112,20 +113,30 @@ final class PluginInstance: @unchecked Sendable {
 
     /// Calls the plugin's `prepare` unless `state` says it ran (then its error, if it failed), and
     /// records how it ended. Runs under the `preparation` lock, so it happens once.
-    private func prepare(_ state: inout Preparation, frames: ClosedRange<Int>) -> PluginCallError? {
+    private func prepare(_ state: inout Preparation, frames: ClosedRange<Int>, cache: String? = nil)
+        -> PluginCallError?
+    {
         switch state {
         case .ready: return nil
         case .failed(let error): return error
         case .pending: break
         }
-        guard let prepare = plugin.prepare else {
+        let first = UInt32(clamping: frames.lowerBound)
+        let last = UInt32(clamping: frames.upperBound)
+        let call: ((UnsafeMutablePointer<CChar>, Int) -> Int32)
+        if let prepareWithCache = plugin.prepareWithCache {
+            call = { buffer, capacity in
+                guard let cache else { return prepareWithCache(self.handle, first, last, nil, buffer, capacity) }
+                return cache.withCString { prepareWithCache(self.handle, first, last, $0, buffer, capacity) }
+            }
+        } else if let prepare = plugin.prepare {
+            call = { buffer, capacity in prepare(self.handle, first, last, buffer, capacity) }
+        } else {
             state = .ready(frames)
             return nil
         }
         let (status, message) = Self.withMessageBuffer(capacity: Self.createMessageCapacity) { buffer, capacity in
-            plugin.reportingFaults(frame: -1) {
-                prepare(handle, UInt32(clamping: frames.lowerBound), UInt32(clamping: frames.upperBound), buffer, capacity)
-            }
+            plugin.reportingFaults(frame: -1) { call(buffer, capacity) }
         }
         guard status == Int32(RF_OK.rawValue) else {
             let error = PluginCallError(

@@ -42,19 +42,45 @@ public final class PreparedJob: Sendable {
         fingerprint = SHA256.hex(canonical.serialized(sortedKeys: true))
     }
 
-    /// Tells every layer which frames this run asks for (ABI `prepare`); a problem is the job's.
-    func prepareLayers() throws(JobError) {
+    /// Tells every layer what this run asks of it (ABI `prepare`, `prepare_with_cache`); a
+    /// problem is the job's.
+    func prepareLayers(_ preparation: LayerPreparation) throws(JobError) {
         guard let first = frames.frames.min(), let last = frames.frames.max() else { return }
+        switch preparation {
+        case .none: return
+        case .frames: try prepareLayers(frames: first...last, keepingCache: false)
+        case .framesWithCache: try prepareLayers(frames: first...last, keepingCache: true)
+        case .fillCache: try prepareLayers(frames: last...last, keepingCache: true)
+        }
+    }
+
+    private func prepareLayers(frames: ClosedRange<Int>, keepingCache: Bool) throws(JobError) {
         var issues: [JobIssue] = []
         for (index, layer) in layers.enumerated() {
             do {
-                try layer.prepare(frames: first...last)
+                try layer.prepare(frames: frames, cache: keepingCache ? cacheFolder(for: layer) : nil)
             } catch {
                 issues += PluginProblems.issues(error.message, layer: index, effect: spec.layers[index].effect)
             }
         }
         guard issues.isEmpty else { throw .invalid(file: job.file, issues: job.located(issues)) }
     }
+
+    /// The folder of `layer`'s plugin in the job's cache (ABI `prepare_with_cache`), created when
+    /// missing; nil when it cannot be (the layer then prepares without a cache, only slower).
+    private func cacheFolder(for layer: PluginInstance) -> String? {
+        let folder = URL(fileURLWithPath: outputDirectory)
+            .appendingPathComponent(Self.cacheFolderName).appendingPathComponent(layer.plugin.info.id).path
+        do {
+            try AtomicFile.createDirectory(folder)
+            return folder
+        } catch {
+            return nil
+        }
+    }
+
+    /// The output folder's subfolder of plugin caches (`RF_CACHE_FOLDER`).
+    public static let cacheFolderName = "renderfarm.cache"
 
     /// The same job asked for `frames` only (its instances shared); `jobFrames` stays.
     func with(frames: FrameSet) -> PreparedJob {

@@ -14,21 +14,35 @@ public struct PlanOptions: Sendable {
     public var shard: Shard
     /// `--scale S`: replaces every job's canvas scale (pixels per point), e.g. 0.5 for quick CI renders.
     public var scale: Double?
-    /// Whether each layer learns the frames this run asks for (ABI `prepare`), where plugins do
-    /// per-run work such as a physics simulation; `validate`, which draws nothing, turns it off.
-    public var preparesFrames: Bool
+    /// What the layers learn before frames are drawn (ABI `prepare`, `prepare_with_cache`).
+    public var preparation: LayerPreparation
 
     public init(
         outputOverride: String? = nil, outputRoot: String? = nil, frames: String? = nil, shard: Shard = .whole,
-        scale: Double? = nil, preparesFrames: Bool = true
+        scale: Double? = nil, preparation: LayerPreparation = .frames
     ) {
-        self.preparesFrames = preparesFrames
+        self.preparation = preparation
         self.outputOverride = outputOverride
         self.outputRoot = outputRoot
         self.frames = frames
         self.shard = shard
         self.scale = scale
     }
+}
+
+/// What the layers of a planned job learn before frames are drawn: plugins do per-run work there,
+/// such as a physics simulation up to the run's first frame.
+public enum LayerPreparation: Sendable, Equatable {
+    /// Nothing (`validate`, `submit`: no frame is drawn).
+    case none
+    /// The frames of the run (ABI `prepare`: `preview`, `trace`, the studio).
+    case frames
+    /// The frames of the run and the job's cache folder (ABI `prepare_with_cache`: `render`, which
+    /// writes the output folder the cache lives in).
+    case framesWithCache
+    /// The job's last frame only, with the cache folder: layers compute what leads up to it and
+    /// keep it for later runs and shards, drawing nothing (`renderfarm prepare`).
+    case fillCache
 }
 
 /// Turns loaded jobs into prepared jobs: effects looked up, parameters checked and filled,
@@ -64,10 +78,10 @@ public enum RenderPlan {
         }
         errors += sharedFolders(prepared)
         var ready = options.shard.parts(of: prepared)
-        if options.preparesFrames {
+        if options.preparation != .none {
             ready = ready.filter { job in
                 do throws(JobError) {
-                    try job.prepareLayers()
+                    try job.prepareLayers(options.preparation)
                     return true
                 } catch {
                     errors.append(error)

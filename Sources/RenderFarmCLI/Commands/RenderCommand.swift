@@ -75,7 +75,7 @@ struct RenderCommand: Command {
     func run(_ terminal: Terminal) -> ExitCode {
         let plan = PlanOptions(
             outputOverride: arguments[Self.out], outputRoot: arguments[Self.outputRoot],
-            frames: arguments[Self.frames], shard: shard, scale: scale)
+            frames: arguments[Self.frames], shard: shard, scale: scale, preparation: .framesWithCache)
         let jobs: [PreparedJob]
         switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
         case .success(let prepared): jobs = prepared

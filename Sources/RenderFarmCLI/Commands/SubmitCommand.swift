@@ -5,14 +5,16 @@ import RenderFarm
 struct SubmitCommand: Command {
     static let spec = CommandSpec(
         name: "submit",
-        abstract: "Render on a Slurm cluster: an array job of shards, then a merge job.",
+        abstract: "Render on a Slurm cluster: a prepare job, an array job of shards, then a merge job.",
         synopsis: "submit JOB …",
         examples: [
             "renderfarm submit jobs/live-hearts.json --slurm --tasks 8 --out /shared/renders/live-hearts",
             "renderfarm submit jobs/live-hearts.json --slurm --tasks 4 --dry-run",
         ],
         discussion: """
-            Checks the jobs, writes render.sbatch (an array job: task K runs `renderfarm render …
+            Checks the jobs, writes prepare.sbatch (runs `renderfarm prepare`, which fills the output
+            folder's cache so that late shards of long physics jobs start at once; --no-prepare
+            leaves it out), render.sbatch (an array job after it: task K runs `renderfarm render …
             --shard K/N`), merge.sbatch (runs `renderfarm merge` after every task succeeded) and
             submit.sh into OUTDIR/slurm/, submits them with `sbatch --parsable` and prints the job
             ids and how to watch them. The scripts call this renderfarm executable and its plugin
@@ -25,7 +27,7 @@ struct SubmitCommand: Command {
             """,
         options: [
             slurm, tasks, maxRunning, partition, time, cpusPerTask, out, outputRoot, frames, jobs,
-            CommonOptions.shardMode, dryRun, wait, CommonOptions.pluginPath, CommonOptions.variants,
+            CommonOptions.shardMode, noPrepare, dryRun, wait, CommonOptions.pluginPath, CommonOptions.variants,
             RenderCommand.isolate, RenderCommand.frameTimeout,
         ],
         positionals: 1...Int.max)
@@ -40,6 +42,7 @@ struct SubmitCommand: Command {
     static let outputRoot = Option("--output-root", value: "DIR", help: "Allow output.dir anywhere inside DIR.")
     static let frames = Option("--frames", value: "SET", help: "Render these frames instead, e.g. 0-99.")
     static let jobs = Option("-j", "--jobs", value: "N", help: "Frames in flight per task (default: its CPUs).")
+    static let noPrepare = Flag("--no-prepare", help: "Start the render array at once, without a prepare job.")
     static let dryRun = Flag("--dry-run", help: "Print the scripts; write and submit nothing.")
     static let wait = Flag("--wait", help: "Wait for the merge job and report the result.")
 
@@ -71,7 +74,7 @@ struct SubmitCommand: Command {
         let out = arguments[Self.out].map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let plan = PlanOptions(
             outputOverride: out, outputRoot: arguments[Self.outputRoot],
-            frames: arguments[Self.frames], preparesFrames: false)
+            frames: arguments[Self.frames], preparation: .none)
         let jobs: [PreparedJob]
         switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
         case .success(let prepared): jobs = prepared
@@ -104,20 +107,27 @@ struct SubmitCommand: Command {
                     time: arguments[Self.time], cpusPerTask: cpusPerTask, concurrency: concurrency,
                     frames: arguments[Self.frames], interleaved: interleaved, isolate: arguments[RenderCommand.isolate],
                     frameTimeout: frameTimeout, variants: arguments[CommonOptions.variants],
-                    outputRoot: out == nil ? arguments[Self.outputRoot].map(Self.absolute) : nil))
+                    outputRoot: out == nil ? arguments[Self.outputRoot].map(Self.absolute) : nil,
+                    prepares: !arguments[Self.noPrepare]))
         } catch {
             terminal.error("\(error.description)\nsee `renderfarm submit --help`")
             return .usage
         }
         if arguments[Self.dryRun] {
-            for (path, text) in [
+            let prepare = scripts.prepare.map { [(scripts.preparePath, $0)] } ?? []
+            for (path, text) in prepare + [
                 (scripts.renderPath, scripts.render), (scripts.mergePath, scripts.merge),
                 (scripts.submitPath, scripts.submit),
             ] {
                 terminal.print("# ---- \(path)\n\(text)\n")
             }
             terminal.print("# dry run: nothing written or submitted; without --dry-run, submit runs:")
-            terminal.print("#   sbatch --parsable \(SlurmScripts.quote(scripts.renderPath))")
+            if scripts.prepare != nil {
+                terminal.print("#   sbatch --parsable \(SlurmScripts.quote(scripts.preparePath))")
+            }
+            terminal.print(
+                "#   sbatch --parsable " + (scripts.prepare == nil ? "" : "--dependency=afterok:<prepare job id> ")
+                    + SlurmScripts.quote(scripts.renderPath))
             terminal.print(
                 "#   sbatch --parsable --dependency=afterok:<array job id> "
                     + SlurmScripts.quote(scripts.mergePath))
@@ -140,42 +150,50 @@ struct SubmitCommand: Command {
             return ExitCode(error)
         }
         let scriptFolder = (scripts.renderPath as NSString).deletingLastPathComponent
+        // Each job after the one before it; a refused submission names what is queued already.
+        var queued: [String] = []
+        func submitNext(_ path: String) throws(SlurmClient.Failure) -> String {
+            let id = try slurm.submit(
+                path, extra: queued.last.map { ["--dependency=afterok:\($0)"] } ?? [], in: scriptFolder)
+            queued.append(id)
+            return id
+        }
+        let prepare: String?
         let array: String
         let merge: String
         do {
-            array = try slurm.submit(scripts.renderPath, in: scriptFolder)
+            prepare = try scripts.prepare.map { _ throws(SlurmClient.Failure) in try submitNext(scripts.preparePath) }
+            array = try submitNext(scripts.renderPath)
+            merge = try submitNext(scripts.mergePath)
         } catch {
-            terminal.error(error.description)
-            return .unavailable
-        }
-        do {
-            merge = try slurm.submit(scripts.mergePath, extra: ["--dependency=afterok:\(array)"], in: scriptFolder)
-        } catch {
-            terminal.error(
-                "\(error.description)\nthe render array job \(array) is queued; "
-                    + "cancel it with `scancel \(array)`")
+            let cancel = queued.isEmpty ? "" : "\n\(queued.joined(separator: ", ")) queued; cancel with `scancel \(queued.joined(separator: " "))`"
+            terminal.error(error.description + cancel)
             return .unavailable
         }
         terminal.print(
-            "submitted \(tasks) render task\(tasks == 1 ? "" : "s") as array job \(array), "
-                + "merge job \(merge) after them")
+            "submitted \(tasks) render task\(tasks == 1 ? "" : "s") as array job \(array)"
+                + (prepare.map { " (after prepare job \($0))" } ?? "") + ", merge job \(merge) after them")
         terminal.print("  scripts: \(scriptFolder)/")
-        terminal.print(
-            "  logs:    \(scripts.renderLog(array: array, task: "K")), \(scripts.mergeLog(job: merge))")
-        terminal.print("  watch:   squeue -j \(array),\(merge)")
-        terminal.print("           sacct -j \(array),\(merge) --format=JobID,JobName,State,ExitCode,Elapsed")
+        let logs = (prepare.map { [scripts.prepareLog(job: $0)] } ?? []) + [
+            scripts.renderLog(array: array, task: "K"), scripts.mergeLog(job: merge),
+        ]
+        terminal.print("  logs:    \(logs.joined(separator: ", "))")
+        let ids = queued.joined(separator: ",")
+        terminal.print("  watch:   squeue -j \(ids)")
+        terminal.print("           sacct -j \(ids) --format=JobID,JobName,State,ExitCode,Elapsed")
         for job in jobs {
             terminal.print("  result:  \((job.outputDirectory as NSString).appendingPathComponent("manifest.json"))")
         }
         guard arguments[Self.wait] else { return .ok }
-        return wait(array: array, merge: merge, jobs: jobs, scripts: scripts, slurm: slurm, terminal: terminal)
+        return wait(
+            prepare: prepare, array: array, merge: merge, jobs: jobs, scripts: scripts, slurm: slurm, terminal: terminal)
     }
 
     /// Polls the merge job until it has ended, names the render tasks that did not complete,
     /// then checks every output folder like `merge` does.
     private func wait(
-        array: String, merge: String, jobs: [PreparedJob], scripts: SlurmScripts, slurm: SlurmClient,
-        terminal: Terminal
+        prepare: String?, array: String, merge: String, jobs: [PreparedJob], scripts: SlurmScripts,
+        slurm: SlurmClient, terminal: Terminal
     ) -> ExitCode {
         var last = ""
         var final: SlurmJobState?
@@ -190,6 +208,10 @@ struct SubmitCommand: Command {
                     break
                 }
                 sleep(2)
+            }
+            if let prepare, let state = try slurm.states(of: prepare).first, state.state != .completed {
+                terminal.note(
+                    "renderfarm: prepare job \(prepare): \(state.state); log: \(scripts.prepareLog(job: prepare))")
             }
             for task in try slurm.states(of: array) where task.state != .completed {
                 let index = task.job.split(separator: "_").last.map(String.init) ?? "K"

@@ -26,7 +26,7 @@ struct ValidateCommand: Command {
 
     func run(_ terminal: Terminal) -> ExitCode {
         let result = CommonOptions.prepare(
-            arguments.positionals, arguments: arguments, options: PlanOptions(preparesFrames: false), terminal: terminal,
+            arguments.positionals, arguments: arguments, options: PlanOptions(preparation: .none), terminal: terminal,
             describeValid: Self.describe)
         switch result {
         case .failure(let code): return code

@@ -239,7 +239,7 @@ typedef struct rf_plugin {
 
     /* Added in ABI v1 after `frame_key`, read only when struct_size covers it (NULL when unused).
      * prepare_with_cache: prepare() with a folder the plugin may keep files in between runs of the
-     * job, `<output folder>/renderfarm.cache/<plugin id>`, which every shard of the job shares (on a
+     * job, `<output folder>/renderfarm.cache/<plugin id>` (RF_CACHE_FOLDER), which every shard of the job shares (on a
      * cluster, through the shared output folder). A plugin whose preparation costs more the later
      * its frames lie (a simulation that must run from the layer's start) stores checkpoints there
      * and starts from the latest one it finds; `renderfarm prepare` fills the folder before a
@@ -258,6 +258,10 @@ typedef struct rf_plugin {
 
 /* Bytes of a frame key (rf_plugin.frame_key). */
 #define RF_FRAME_KEY_SIZE 32
+
+/* The output folder's subfolder that holds the plugins' caches (rf_plugin.prepare_with_cache);
+ * a plugin built against a header that defines it may set prepare_with_cache. */
+#define RF_CACHE_FOLDER "renderfarm.cache"
 
 /* Flags of a plugin (rf_plugin.flags). */
 #define RF_PLUGIN_FRAME_INVARIANT 1u /* render() draws the same pixels for every frame of an

@@ -1,0 +1,78 @@
+import Foundation
+import RenderFarm
+
+/// `renderfarm prepare JOB|DIR …`: fills the jobs' caches before a sharded render.
+struct PrepareCommand: Command {
+    static let spec = CommandSpec(
+        name: "prepare",
+        abstract: "Compute what layers need before their frames, into the output folder's cache.",
+        synopsis: "prepare JOB|DIR …",
+        examples: [
+            "renderfarm prepare jobs/replay.json --out /shared/replay",
+            "renderfarm prepare jobs/replay.json --frames 0-215999",
+        ],
+        discussion: """
+            Some layers compute everything that leads up to a frame before they draw it: a physics
+            layer simulates from its start, so a shard late in a long job would simulate for
+            minutes before its first frame. `prepare` runs that work once, up to the last frame
+            (of the job, or of --frames), and keeps its checkpoints in the output folder's
+            renderfarm.cache folder; every later render and shard of the job starts from the
+            nearest one. It draws no frames and never changes what a frame looks like: a render
+            without the cache gives the same bytes, only later. `renderfarm submit` runs it as a
+            Slurm job before the render array. Exit codes: 0 ok, 64 usage, 65 invalid job, 66
+            missing file, 69 no plugins.
+            """,
+        options: [
+            frames, RenderCommand.out, RenderCommand.outputRoot, CommonOptions.pluginPath, CommonOptions.variants,
+        ],
+        positionals: 1...Int.max)
+
+    static let frames = Option(
+        "--frames", value: "SET", help: "Prepare up to the last of these frames (default: the job's last frame).")
+
+    let arguments: ParsedArguments
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+    }
+
+    func run(_ terminal: Terminal) -> ExitCode {
+        let plan = PlanOptions(
+            outputOverride: arguments[RenderCommand.out], outputRoot: arguments[RenderCommand.outputRoot],
+            frames: arguments[Self.frames], preparation: .fillCache)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = CommonOptions.prepare(
+            arguments.positionals, arguments: arguments, options: plan, terminal: terminal, describeValid: Self.describe)
+        switch result {
+        case .failure(let code): return code
+        case .success:
+            let elapsed = started.duration(to: clock.now).components
+            terminal.note(String(format: "renderfarm: prepared in %.1f s", Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18))
+            return .ok
+        }
+    }
+
+    /// `prepared: jobs/replay.json: up to frame 647999, cache renderfarm.cache in out/replay (181 files, 3.2 MB)`.
+    static func describe(_ prepared: PreparedJob) -> String {
+        let last = prepared.frames.frames.max() ?? 0
+        let cache = URL(fileURLWithPath: prepared.outputDirectory).appendingPathComponent(PreparedJob.cacheFolderName)
+        let (files, bytes) = Self.size(of: cache.path)
+        let megabytes = String(format: "%.1f MB", Double(bytes) / 1_048_576)
+        return "prepared: \(ShownPath.of(prepared.job.file))\(JobReport.variant(prepared)): up to frame \(last), "
+            + "cache \(ShownPath.of(cache.path)) (\(Plural.count(files, "file")), \(megabytes))"
+    }
+
+    /// Files and bytes under `folder`.
+    private static func size(of folder: String) -> (files: Int, bytes: Int) {
+        guard let walk = FileManager.default.enumerator(atPath: folder) else { return (0, 0) }
+        var files = 0
+        var bytes = 0
+        while let name = walk.nextObject() as? String {
+            guard walk.fileAttributes?[.type] as? FileAttributeType == .typeRegular else { continue }
+            files += 1
+            bytes += (walk.fileAttributes?[.size] as? Int) ?? 0
+        }
+        return (files, bytes)
+    }
+}
