@@ -49,6 +49,7 @@ extension PluginCheck {
         findings.append(determinismFinding(instance, defaults, serial))
         findings.append(threadFinding(instance, defaults, serial))
         findings.append(frameKeyFinding(instance, defaults))
+        findings.append(cacheFinding(defaults, serial))
         findings += traceFindings(instance, serial)
         findings.append(timingFinding(serial))
         return findings
@@ -225,6 +226,65 @@ extension PluginCheck {
             .pass, "frame-keys",
             "\(keyed) of \(setting.frameCount) frames keyed, \(frames.count) distinct keys, the same in a second "
                 + "instance; frames that share a key draw the same bytes")
+    }
+
+    /// A cache (ABI `prepare_with_cache`) may make frames come sooner but never change them: one
+    /// instance fills a fresh cache folder up to the last frame, then each frame of the setting is
+    /// drawn by an instance prepared for it alone from that cache, and the last again after every
+    /// cache file was cut in half; all must equal the frames drawn without a cache.
+    private func cacheFinding(_ defaults: JSONObject, _ serial: [Int: Frame]) -> PluginFinding {
+        guard plugin.prepareWithCache != nil else {
+            return PluginFinding(.note, "cache", "keeps no cache (no prepare_with_cache)")
+        }
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("renderfarm-check-cache-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            try AtomicFile.createDirectory(folder.path)
+            let last = setting.frameCount - 1
+            try makeInstance(defaults).prepare(frames: last...last, cache: folder.path)
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            if let frame = try firstCachedFrameDiffering(from: serial, defaults, cache: folder.path, frames: setting.frames) {
+                return PluginFinding(
+                    .failure, "cache", "frame \(frame) drawn after preparing from the cache differs from frame \(frame) drawn without")
+            }
+            for name in files {
+                let path = folder.appendingPathComponent(name).path
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+                truncate(path, off_t(size / 2))
+            }
+            if let frame = try firstCachedFrameDiffering(from: serial, defaults, cache: folder.path, frames: [last]) {
+                return PluginFinding(
+                    .failure, "cache", "frame \(frame) drawn from damaged cache files differs from frame \(frame) drawn "
+                        + "without: a file that does not parse must be ignored")
+            }
+            guard !files.isEmpty else {
+                return PluginFinding(
+                    .pass, "cache",
+                    "nothing kept for this setting up to frame \(last); frames prepared with the cache folder equal "
+                        + "the frames drawn without")
+            }
+            return PluginFinding(
+                .pass, "cache",
+                "\(files.count) file\(files.count == 1 ? "" : "s") kept up to frame \(last); frames prepared from "
+                    + "them, and from them cut in half, equal the frames drawn without a cache")
+        } catch {
+            return PluginFinding(.failure, "cache", "preparing with a cache folder failed: \(error)")
+        }
+    }
+
+    /// The first of `frames` that an instance prepared for it alone, with `cache`, draws other than `serial`.
+    private func firstCachedFrameDiffering(
+        from serial: [Int: Frame], _ defaults: JSONObject, cache: String, frames: [Int]
+    ) throws -> Int? {
+        for index in frames {
+            let instance = try makeInstance(defaults)
+            try instance.prepare(frames: index...index, cache: cache)
+            guard case .success(let frame) = draw(instance, index), frame.pixels == serial[index]?.pixels else {
+                return index
+            }
+        }
+        return nil
     }
 
     private func threadFinding(_ instance: PluginInstance, _ defaults: JSONObject, _ serial: [Int: Frame])

@@ -219,6 +219,18 @@ struct ParsedArguments {
         return number
     }
 
+    /// A number option within `range`.
+    func number(_ option: Option, in range: ClosedRange<Double>, command: String) throws(UsageError) -> Double? {
+        guard let text = self[option] else { return nil }
+        guard let number = Double(text), range.contains(number) else {
+            throw UsageError(
+                message: "\(label(option)) expects a number in \(format(range.lowerBound))…\(format(range.upperBound)), "
+                    + "got \"\(text)\"",
+                command: command)
+        }
+        return number
+    }
+
     /// One of `choices`.
     func choice(_ option: Option, _ choices: [String], default fallback: String, command: String) throws(UsageError)
         -> String
