@@ -25,6 +25,10 @@ struct SlurmIntegrationTests {
         let logs = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("slurm").path)
         #expect(logs.filter { $0.hasPrefix("render-") && $0.hasSuffix(".log") }.count == 3, "\(logs)")
         #expect(logs.contains { $0.hasPrefix("merge-") && $0.hasSuffix(".log") }, "\(logs)")
+        let prepareLog = try #require(logs.first { $0.hasPrefix("prepare-") && $0.hasSuffix(".log") }, "\(logs)")
+        let prepared = try String(
+            contentsOf: out.appendingPathComponent("slurm").appendingPathComponent(prepareLog), encoding: .utf8)
+        #expect(prepared.contains("prepared: ") && prepared.contains("up to frame 479"), "\(prepared)")
 
         let local = try TemporaryFolder()
         let render = try Binary.run(["render", "jobs/live-hearts.json", "--out", local.path, "--progress", "none"])
