@@ -110,6 +110,31 @@ struct SlurmIntegrationTests {
         }
     }
 
+    @Test(
+        "a long physics job: the prepare job leaves checkpoints, and 3 tasks after it write a local render's bytes",
+        .timeLimit(.minutes(5)))
+    func physicsCheckpoints() throws {
+        let folder = try TemporaryFolder()
+        let job = try PhysicsCacheTests.job(in: folder)
+        let out = folder.url.appendingPathComponent("cluster")
+        let frames = "7680-7799"
+        let submit = try Binary.run([
+            "submit", job, "--slurm", "--tasks", "3", "--out", out.path, "--frames", frames, "--wait",
+        ])
+        #expect(submit.status == 0, "\(submit.stdout)\n\(submit.stderr)")
+        #expect(submit.stdout.contains("(after prepare job "), "\(submit.stdout)")
+        let cache = out.appendingPathComponent("renderfarm.cache/physics-bounce")
+        let checkpoints = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { !$0.hasPrefix(".") }
+        #expect(checkpoints.count == 2, "\(checkpoints)")
+
+        let local = try TemporaryFolder()
+        let render = try Binary.run(["render", job, "--out", local.path, "--frames", frames, "--progress", "none"])
+        try #require(render.status == 0, "\(render.stderr)")
+        let expected = try frameChecksums(local)
+        #expect(expected.count == 120)
+        #expect(try frameChecksums(out) == expected)
+    }
+
     /// Lines per shard journal: shard index → count.
     private func journalCounts(_ folder: URL) throws -> [Int: Int] {
         var counts: [Int: Int] = [:]
