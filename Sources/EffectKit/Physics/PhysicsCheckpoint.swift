@@ -1,5 +1,5 @@
 /// One item in the world as a checkpoint keeps it: what `ChipmunkWorld(scene:restoring:ended:)` needs to put
-/// it back (see <doc:StreamLengthEffects>, "Checkpoints").
+/// it back (see <doc:StreamLengthEffects>, "Physics checkpoints").
 struct BodyState: Equatable {
     var item: Int
     var position: Point

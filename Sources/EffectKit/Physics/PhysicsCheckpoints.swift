@@ -4,7 +4,7 @@
 ///
 /// Sample n is job frame n, at layer time n / fps − layerStart. The checkpoint of epoch e holds the state
 /// before sample e · `epoch`; its file is named by a key over everything that state depends on (see
-/// <doc:StreamLengthEffects>, "Checkpoints"), so a file that is found is right whatever was edited since.
+/// <doc:StreamLengthEffects>, "Physics checkpoints"), so a file that is found is right whatever was edited since.
 public struct PhysicsCheckpoints: Sendable {
     public let cache: EffectCache
     public let fps: Double

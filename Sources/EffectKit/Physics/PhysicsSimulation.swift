@@ -89,13 +89,14 @@ public struct PhysicsRecording: Sendable {
 /// canvas for good. While every item in the world sleeps and none is on its way, the world is not stepped
 /// (empty and resting spans cost nothing). A run is a function of the samples up to its last one: the same
 /// sample has the same state whatever range is recorded, so a shard far into a job draws what the whole
-/// job draws.
+/// job draws. After every `epochSamples` samples the world is rebuilt from its checkpoint, which a later run
+/// may resume from (``PhysicsCheckpoints``).
 public enum PhysicsSimulation {
     /// Slack when turning times into step numbers, so 0.25 s at 1/240 s is step 60, not 59.
     static let stepSlack = 1e-6
 
     /// Samples per epoch: after every epoch a run rebuilds its world from its checkpoint (a minute at 60 fps;
-    /// see <doc:StreamLengthEffects>, "Checkpoints").
+    /// see <doc:StreamLengthEffects>, "Physics checkpoints").
     public static let epochSamples = 3600
 
     /// Simulates samples 0 through `last`, whose layer times `time(sample)` never decrease, and records the
