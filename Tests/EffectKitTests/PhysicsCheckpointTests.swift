@@ -165,11 +165,12 @@ struct PhysicsCheckpointTests {
         #expect(resting > 100)
     }
 
-    @Test("in a pile a rebuild changes nothing before the first boundary, and its effect is measured")
+    @Test("in a pile a rebuild changes nothing before the first boundary, and no item appears or vanishes")
     func rebuildEffectInPiles() throws {
+        // Collisions amplify any change (a lost warm start, an idle clock restarted), so positions drift apart
+        // after the first boundary (by up to 201 pt in 30 s here); the items in the world stay the same.
         let (largest, _) = try Self.rebuildDifference(Busy.scene())
-        // Collisions amplify any change (a lost warm start, an idle clock restarted): the figure is reported.
-        print("largest position difference with and without rebuilds in a colliding scene: \(largest) pt")
+        #expect(largest.isFinite)
     }
 
     /// The largest position difference between runs with and without rebuilds (which agree up to the first
@@ -182,6 +183,7 @@ struct PhysicsCheckpointTests {
         var largest = 0.0
         var resting = 0
         for sample in 0..<Busy.samples {
+            #expect(rebuilt.present(atSample: sample).count == continuous.present(atSample: sample).count)
             for entry in rebuilt.present(atSample: sample) {
                 let other = continuous.state(ofItem: entry.item, atSample: sample)
                 #expect(other.present, "item \(entry.item) at sample \(sample)")
@@ -239,7 +241,6 @@ struct PhysicsCheckpointTests {
                     sleepGroup: nil, touched: true, impactFraction: nil)
             })
         let size = final.bytes(key: FrameKey.nothingDrawn).count
-        print("last checkpoint of a three-hour replay: \(size) bytes")
         #expect(size < 4096)
     }
 
