@@ -14,7 +14,8 @@ import Foundation
 //   a pointer, never dereferenced; a bounding-box query gets a pointer to a local Bool, and an arbiter walk
 //   (`cpBodyEachArbiter`) a pointer to a local array, each outliving its (synchronous) call.
 // - Chipmunk is used single-threaded (`cpSpace`, not `cpHastySpace`): the callbacks run one at a time, inside
-//   `cpSpaceStep` or `cpSpaceBBQuery` on the world's thread, so the `WorldRules` they update is never shared.
+//   `cpSpaceStep`, `cpSpaceBBQuery` or `cpBodyEachArbiter` on the world's thread, so the `WorldRules` they
+//   update is never shared.
 
 /// What the Chipmunk callbacks read and keep between calls: the contact rules, the barrier sweep, and per
 /// item the last step with a contact and where in the current step the sweep stopped it.
