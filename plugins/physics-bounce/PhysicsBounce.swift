@@ -2,8 +2,8 @@ import EffectKit
 
 /// UIKit Dynamics in the seed's configuration: items under gravity that bounce on boundary segments and on
 /// each other (EffectKit articles PhysicsBounceMotion, UIKitDynamics), simulated with Chipmunk2D in `prepare` from
-/// the layer's start up to the last frame a run renders, keeping states only for the frames it renders
-/// (EffectKit article StreamLengthEffects).
+/// the layer's start, or the latest checkpoint in the job's cache, up to the last frame a run renders, keeping
+/// states only for the frames it renders (EffectKit article StreamLengthEffects).
 struct PhysicsBounce: Effect {
     static let descriptor = EffectDescriptor(
         id: "physics-bounce",
@@ -79,7 +79,12 @@ struct PhysicsBounce: Effect {
     }
 
     mutating func prepare(frames: ClosedRange<Int>) throws(EffectError) {
-        try playback.prepare(frames: frames)
+        try prepare(frames: frames, cache: nil)
+    }
+
+    /// Resumes from the latest checkpoint in `cache` at or before the first frame, saving those it passes.
+    mutating func prepare(frames: ClosedRange<Int>, cache: EffectCache?) throws(EffectError) {
+        try playback.prepare(frames: frames, cache: cache)
     }
 
     func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError) {

@@ -11,10 +11,11 @@ import Foundation
 //   update, bounding-box query). Their state comes from user-data pointers that this file sets: the space's
 //   user data is an unretained pointer to the world's `WorldRules`, which the world keeps alive (a stored
 //   property) for as long as the space exists; a body's user data is its item index + 1, an integer stored in
-//   a pointer, never dereferenced; a bounding-box query gets a pointer to a local Bool that outlives the
-//   (synchronous) query.
+//   a pointer, never dereferenced; a bounding-box query gets a pointer to a local Bool, and an arbiter walk
+//   (`cpBodyEachArbiter`) a pointer to a local array, each outliving its (synchronous) call.
 // - Chipmunk is used single-threaded (`cpSpace`, not `cpHastySpace`): the callbacks run one at a time, inside
-//   `cpSpaceStep` or `cpSpaceBBQuery` on the world's thread, so the `WorldRules` they update is never shared.
+//   `cpSpaceStep`, `cpSpaceBBQuery` or `cpBodyEachArbiter` on the world's thread, so the `WorldRules` they
+//   update is never shared.
 
 /// What the Chipmunk callbacks read and keep between calls: the contact rules, the barrier sweep, and per
 /// item the last step with a contact and where in the current step the sweep stopped it.
@@ -69,6 +70,9 @@ final class ChipmunkWorld {
         case removed
     }
 
+    /// The version of Chipmunk's headers, part of every checkpoint's key (another version may step differently).
+    static let version = "\(CP_VERSION_MAJOR).\(CP_VERSION_MINOR).\(CP_VERSION_RELEASE)"
+
     init(scene: PhysicsScene) throws(EffectError) {
         chipmunkBannerAbsorbed
         guard let space = cpSpaceNew() else { throw EffectError("physics: cannot create a Chipmunk space") }
@@ -113,8 +117,87 @@ final class ChipmunkWorld {
         }
     }
 
+    /// A world holding `bodies` as a checkpoint kept them (awake, or asleep in their groups), with the `ended`
+    /// items taken out for good. Chipmunk's contact caches start empty: see <doc:StreamLengthEffects>.
+    convenience init(scene: PhysicsScene, restoring bodies: [BodyState], ended: [Int]) throws(EffectError) {
+        try self.init(scene: scene)
+        for state in bodies {
+            try add(
+                item: state.item, at: state.position, velocity: state.velocity, angle: state.angle,
+                angularVelocity: state.angularVelocity)
+            rules.lastContact[state.item] = state.touched ? rules.step : Int.min / 2
+            rules.impactFraction[state.item] = state.impactFraction
+        }
+        // A group falls asleep with its first item, which must sleep before the others join it.
+        for state in bodies where state.sleepGroup == state.item { sleep(state.item, joining: nil) }
+        for state in bodies {
+            guard let group = state.sleepGroup, group != state.item else { continue }
+            sleep(state.item, joining: group)
+        }
+        for item in ended { slots[item] = .removed }
+    }
+
+    private func sleep(_ item: Int, joining group: Int?) {
+        guard case .inSpace(let body, _) = slots[item] else { return }
+        var root: OpaquePointer?
+        if let group, case .inSpace(let groupBody, _) = slots[group] { root = groupBody }
+        cpBodySleepWithGroup(body, root)
+    }
+
+    /// The items in the world, in index order, as a checkpoint keeps them.
+    func bodyStates() -> [BodyState] {
+        let groups = sleepingGroups()
+        return live.compactMap { index in
+            guard case .inSpace(let body, _) = slots[index] else { return nil }
+            let position = cpBodyGetPosition(body)
+            let velocity = cpBodyGetVelocity(body)
+            return BodyState(
+                item: index, position: Point(position.x, position.y), velocity: Point(velocity.x, velocity.y),
+                angle: cpBodyGetAngle(body), angularVelocity: cpBodyGetAngularVelocity(body),
+                sleepGroup: groups[index], touched: rules.lastContact[index] >= rules.step,
+                impactFraction: rules.impactFraction[index])
+        }
+    }
+
+    /// The items taken out for good (expired or gone), in index order.
+    var endedItems: [Int] {
+        slots.indices.filter { index in
+            if case .removed = slots[index] { return true }
+            return false
+        }
+    }
+
+    /// For each sleeping item, the smallest index among the sleeping items it is connected to by contacts:
+    /// Chipmunk keeps the contacts of sleeping bodies, and its sleeping components are made of them.
+    private func sleepingGroups() -> [Int: Int] {
+        var parent: [Int: Int] = [:]
+        func root(_ item: Int) -> Int {
+            var root = item
+            while let next = parent[root], next != root { root = next }
+            return root
+        }
+        var sleeping: [(item: Int, body: OpaquePointer)] = []
+        for index in live {
+            guard case .inSpace(let body, _) = slots[index], cpBodyIsSleeping(body) != 0 else { continue }
+            parent[index] = index
+            sleeping.append((index, body))
+        }
+        for (item, body) in sleeping {
+            var touching: [Int] = []
+            withUnsafeMutablePointer(to: &touching) { list in cpBodyEachArbiter(body, itemTouched, list) }
+            for other in touching where parent[other] != nil {
+                let (first, second) = (root(item), root(other))
+                if first != second { parent[max(first, second)] = min(first, second) }
+            }
+        }
+        return parent.keys.reduce(into: [:]) { groups, item in groups[item] = root(item) }
+    }
+
     /// Adds item `index` of the scene at its start position and velocity, or at the ones given.
-    func add(item index: Int, at position: Point? = nil, velocity: Point? = nil) throws(EffectError) {
+    func add(
+        item index: Int, at position: Point? = nil, velocity: Point? = nil, angle: Double = 0,
+        angularVelocity: Double = 0
+    ) throws(EffectError) {
         var item = scene.items[index]
         item.position = position ?? item.position
         item.velocity = velocity ?? item.velocity
@@ -140,6 +223,8 @@ final class ChipmunkWorld {
         }
         cpBodySetPosition(body, cpv(item.position.x, item.position.y))
         cpBodySetVelocity(body, cpv(item.velocity.x, item.velocity.y))
+        cpBodySetAngle(body, angle)
+        cpBodySetAngularVelocity(body, angularVelocity)
         cpBodySetUserData(body, UnsafeMutableRawPointer(bitPattern: index + 1))
         cpBodySetPositionUpdateFunc(body, sweptPositionUpdate)
         cpShapeSetElasticity(shape, material.elasticity)
@@ -266,6 +351,19 @@ private let dynamicShapeFound: cpSpaceBBQueryFunc = { shape, data in
         return
     }
     data.assumingMemoryBound(to: Bool.self).pointee = true
+}
+
+/// Arbiter walk callback: appends the item index of the body on the other side of the contact to the
+/// `[Int]` behind `data` (a local array of `sleepingGroups`, alive for the whole synchronous walk).
+private let itemTouched: cpBodyArbiterIteratorFunc = { body, arbiter, data in
+    guard let arbiter, let data else { return }
+    var bodyA: OpaquePointer?
+    var bodyB: OpaquePointer?
+    cpArbiterGetBodies(arbiter, &bodyA, &bodyB)
+    guard let other = bodyA == body ? bodyB : bodyA else { return }
+    // Items store index + 1; the static body stores nothing.
+    let item = Int(bitPattern: cpBodyGetUserData(other)) - 1
+    if item >= 0 { data.assumingMemoryBound(to: [Int].self).pointee.append(item) }
 }
 
 /// Chipmunk's position update, made exact for free flight, followed by the barrier sweep.

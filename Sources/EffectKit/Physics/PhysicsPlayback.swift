@@ -4,6 +4,8 @@ import Synchronization
 /// then the frames a run renders, simulated in `prepare` from the layer's start up to the last of them.
 /// A host that never calls `prepare` gets the whole job, simulated once on first use; a frame outside the
 /// prepared ones (e.g. the frame `preview --debug` traces for the items' paths) is simulated on its own.
+/// Given the job's cache folder, `prepare` resumes from the latest checkpoint there and saves those it
+/// passes (``PhysicsCheckpoints``), and so does a frame outside the prepared ones.
 public struct PhysicsPlayback: Sendable {
     public let scene: PhysicsScene
     private let context: EffectContext
@@ -11,6 +13,8 @@ public struct PhysicsPlayback: Sendable {
     public let warning: EffectError?
     /// The recording of the frames `prepare` named.
     private var prepared: PhysicsRecording?
+    /// The job's cache folder `prepare` was given, if any.
+    private var cache: EffectCache?
     /// The whole job's recording, made on first use when `prepare` was not called.
     private let whole = WholeJob()
 
@@ -32,8 +36,10 @@ public struct PhysicsPlayback: Sendable {
             probe, within: last < context.frameCount - 1 ? PhysicsLimits.warningProbe : nil)
     }
 
-    /// Simulates up to the last of `frames`, keeping states for `frames` only.
-    public mutating func prepare(frames: ClosedRange<Int>) throws(EffectError) {
+    /// Simulates up to the last of `frames`, keeping states for `frames` only, from the latest checkpoint
+    /// in `cache` at or before the first of them (from the layer's start without one).
+    public mutating func prepare(frames: ClosedRange<Int>, cache: EffectCache? = nil) throws(EffectError) {
+        self.cache = cache
         prepared = try record(frames.lowerBound..<(frames.upperBound + 1))
     }
 
@@ -54,6 +60,11 @@ public struct PhysicsPlayback: Sendable {
 
     private func record(_ frames: Range<Int>) throws(EffectError) -> PhysicsRecording {
         let context = context
+        if let cache {
+            let checkpoints = PhysicsCheckpoints(cache: cache, fps: context.fps, layerStart: context.layerStart)
+            return try PhysicsSimulation.run(
+                scene, through: frames.upperBound - 1, recording: frames, checkpoints: checkpoints)
+        }
         return try PhysicsSimulation.run(
             scene, through: frames.upperBound - 1, time: { PhysicsSimulation.frameTime($0, of: context) },
             recording: frames)

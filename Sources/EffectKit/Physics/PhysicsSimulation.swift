@@ -51,7 +51,8 @@ public struct PhysicsRecording: Sendable {
     private let entries: [[PhysicsEntry]]
     /// Per item, the first sample at which it is no longer drawn (expired or gone); Int.max while it stays.
     private let ends: [Int]
-    /// For each item that left the canvas for good, the sample time at which it had.
+    /// For each item that left the canvas for good, the sample time at which it had (a run resumed from a
+    /// checkpoint knows only those after it).
     public let departures: [Int: Double]
     init(
         itemCount: Int, samples: Range<Int>, entries: [[PhysicsEntry]], ends: [Int], departures: [Int: Double]
@@ -88,40 +89,70 @@ public struct PhysicsRecording: Sendable {
 /// canvas for good. While every item in the world sleeps and none is on its way, the world is not stepped
 /// (empty and resting spans cost nothing). A run is a function of the samples up to its last one: the same
 /// sample has the same state whatever range is recorded, so a shard far into a job draws what the whole
-/// job draws.
+/// job draws. After every `epochSamples` samples the world is rebuilt from its checkpoint, which a later run
+/// may resume from (``PhysicsCheckpoints``).
 public enum PhysicsSimulation {
     /// Slack when turning times into step numbers, so 0.25 s at 1/240 s is step 60, not 59.
     static let stepSlack = 1e-6
 
+    /// Samples per epoch: after every epoch a run rebuilds its world from its checkpoint (a minute at 60 fps;
+    /// see <doc:StreamLengthEffects>, "Physics checkpoints").
+    public static let epochSamples = 3600
+
     /// Simulates samples 0 through `last`, whose layer times `time(sample)` never decrease, and records the
-    /// samples in `recorded` (clamped to them).
+    /// samples in `recorded` (clamped to them). `epoch` is the number of samples per epoch.
     public static func run(
-        _ scene: PhysicsScene, through last: Int, time: (Int) -> Double, recording recorded: Range<Int>
+        _ scene: PhysicsScene, through last: Int, time: (Int) -> Double, recording recorded: Range<Int>,
+        epoch: Int = epochSamples
+    ) throws(EffectError) -> PhysicsRecording {
+        try simulate(scene, through: last, time: time, recording: recorded, epoch: max(1, epoch), checkpoints: nil)
+    }
+
+    /// `run(_:through:time:recording:epoch:)` at the checkpoints' times and epochs, resuming from the latest
+    /// checkpoint in their cache at or before the first recorded sample, and saving each one passed that the
+    /// cache lacks. The states are the same as without checkpoints, bit for bit.
+    public static func run(
+        _ scene: PhysicsScene, through last: Int, recording recorded: Range<Int>, checkpoints: PhysicsCheckpoints
+    ) throws(EffectError) -> PhysicsRecording {
+        try simulate(
+            scene, through: last, time: checkpoints.time, recording: recorded, epoch: checkpoints.epoch,
+            checkpoints: checkpoints)
+    }
+
+    private static func simulate(
+        _ scene: PhysicsScene, through last: Int, time: (Int) -> Double, recording recorded: Range<Int>,
+        epoch: Int, checkpoints: PhysicsCheckpoints?
     ) throws(EffectError) -> PhysicsRecording {
         try scene.validate()
         let samples = recorded.clamped(to: 0..<(last + 1))
+        let keys = checkpoints?.keys(scene, through: last) ?? []
         var run = try Run(scene: scene)
+        let first = try resume(
+            &run, before: samples.isEmpty ? last : samples.lowerBound, keys: keys, checkpoints: checkpoints)
         var entries: [[PhysicsEntry]] = []
         entries.reserveCapacity(samples.count)
         var stored = 0
-        for sample in 0..<(last + 1) {
+        for sample in first..<max(first, last + 1) {
             let moment = time(sample)
             let changed = try run.advance(
                 to: moment < 0 ? -1 : Int((moment / scene.timestep + stepSlack).rounded(.down)))
             let removed = run.takeOut(at: sample, time: moment)
-            guard samples.contains(sample) else { continue }
-            if changed || removed || entries.isEmpty {
-                let list = run.world.live.map { PhysicsEntry(item: $0, state: run.world.state(of: $0)) }
-                stored += list.count
-                guard stored <= PhysicsLimits.maxRecordedStates else {
-                    throw EffectError(
-                        parameter: "items",
-                        "more than \(PhysicsLimits.maxRecordedStates) item states to keep for frames "
-                            + "\(samples.lowerBound)–\(sample) (render in shards or give items a shorter lifetime)")
+            if samples.contains(sample) {
+                if changed || removed || entries.isEmpty {
+                    let list = run.world.live.map { PhysicsEntry(item: $0, state: run.world.state(of: $0)) }
+                    stored += list.count
+                    try checkStored(stored, samples.lowerBound, sample)
+                    entries.append(list)
+                } else {
+                    entries.append(entries[entries.count - 1])
                 }
-                entries.append(list)
-            } else {
-                entries.append(entries[entries.count - 1])
+            }
+            guard (sample + 1) % epoch == 0, sample < last else { continue }
+            let checkpoint = run.checkpoint(before: sample + 1)
+            try run.restore(checkpoint)
+            let index = (sample + 1) / epoch
+            if let checkpoints, index <= keys.count {
+                checkpoints.save(checkpoint, epoch: index, key: keys[index - 1], scene: scene)
             }
         }
         return PhysicsRecording(
@@ -129,160 +160,32 @@ public enum PhysicsSimulation {
             departures: run.departures)
     }
 
+    /// Restores `run` from the latest checkpoint in the cache at or before `sample`; the sample to go on from.
+    private static func resume(
+        _ run: inout Run, before sample: Int, keys: [FrameKey], checkpoints: PhysicsCheckpoints?
+    ) throws(EffectError) -> Int {
+        guard let checkpoints else { return 0 }
+        for index in stride(from: min(keys.count, sample / checkpoints.epoch), to: 0, by: -1) {
+            guard let checkpoint = checkpoints.load(epoch: index, key: keys[index - 1], scene: run.scene) else {
+                continue
+            }
+            try run.restore(checkpoint)
+            return checkpoint.sample
+        }
+        return 0
+    }
+
+    private static func checkStored(_ stored: Int, _ first: Int, _ sample: Int) throws(EffectError) {
+        guard stored > PhysicsLimits.maxRecordedStates else { return }
+        throw EffectError(
+            parameter: "items",
+            "more than \(PhysicsLimits.maxRecordedStates) item states to keep for frames "
+                + "\(first)–\(sample) (render in shards or give items a shorter lifetime)")
+    }
+
     /// Runs a scene once and records it at every one of `sampleTimes` (non-decreasing).
     public static func run(_ scene: PhysicsScene, sampleTimes: [Double]) throws(EffectError) -> PhysicsRecording {
         try run(scene, through: sampleTimes.count - 1, time: { sampleTimes[$0] }, recording: sampleTimes.indices)
-    }
-
-    /// One simulation in progress: the world, the items still to enter, and when items end.
-    private struct Run {
-        let scene: PhysicsScene
-        let world: ChipmunkWorld
-        var entries: Entries
-        let departure: CanvasDeparture?
-        /// Items in order of expiry; `nextExpiry` is the first not yet taken out.
-        let expiring: [Int]
-        var nextExpiry = 0
-        var step = 0
-        var ends: [Int]
-        var departures: [Int: Double] = [:]
-
-        init(scene: PhysicsScene) throws(EffectError) {
-            self.scene = scene
-            world = try ChipmunkWorld(scene: scene)
-            entries = Entries(scene: scene)
-            departure = scene.canvas.map { CanvasDeparture(canvas: $0, scene: scene) }
-            expiring = scene.items.indices.filter { scene.items[$0].expiry != nil }.sorted {
-                (scene.items[$0].expiry ?? 0, $0) < (scene.items[$1].expiry ?? 0, $1)
-            }
-            ends = Array(repeating: Int.max, count: scene.items.count)
-        }
-
-        /// Steps the world to step `target` (nothing for a negative one); whether anything moved or entered.
-        mutating func advance(to target: Int) throws(EffectError) -> Bool {
-            guard target >= 0 else { return false }
-            var changed = try entries.enter(world, at: step)
-            while step < target {
-                if world.isAsleep && !entries.approaching(at: step) {
-                    // Nothing moves until something enters: skip straight to it (or to the target).
-                    step = min(target, entries.nextEvent(after: step))
-                } else {
-                    world.step()
-                    step += 1
-                    changed = true
-                }
-                changed = try entries.enter(world, at: step) || changed
-            }
-            return changed
-        }
-
-        /// Takes out the items that expired by `time` and those that left the canvas for good, at `sample`;
-        /// whether any was in the world.
-        mutating func takeOut(at sample: Int, time: Double) -> Bool {
-            var removed = false
-            var expired: [Int] = []
-            while nextExpiry < expiring.count, let expiry = scene.items[expiring[nextExpiry]].expiry, time >= expiry {
-                expired.append(expiring[nextExpiry])
-                nextExpiry += 1
-            }
-            for item in expired.sorted() {
-                removed = removed || world.live.contains(item)
-                world.remove(item: item)
-                ends[item] = sample
-            }
-            guard let departure else { return removed }
-            for item in world.live where departure.hasLeft(scene.items[item].body, world.state(of: item)) {
-                // Gone for good: no longer simulated, drawn or traced.
-                world.remove(item: item)
-                departures[item] = time
-                ends[item] = sample
-                removed = true
-            }
-            return removed
-        }
-    }
-
-    /// Adds items to the world when their time comes, or earlier when their approach runs into an item.
-    private struct Entries {
-        let scene: PhysicsScene
-        let spawnSteps: [Int]
-        /// Items in the order they are scheduled to enter (stable for equal steps).
-        let arrivals: [Int]
-        var next = 0
-        /// Items with an approach, in order of the step at which it starts; `nextApproach` is the first
-        /// whose approach has not started.
-        let approaches: [Int]
-        let approachSteps: [Int]
-        var nextApproach = 0
-        /// Items whose approach has started and that are not in the world yet, by index.
-        var onTheWay: [Int] = []
-
-        init(scene: PhysicsScene) {
-            self.scene = scene
-            let dt = scene.timestep
-            let spawnSteps = scene.items.map {
-                Int((max(0, $0.spawnTime) / dt - PhysicsSimulation.stepSlack).rounded(.up))
-            }
-            self.spawnSteps = spawnSteps
-            arrivals = scene.items.indices.sorted { (spawnSteps[$0], $0) < (spawnSteps[$1], $1) }
-            let starts = scene.items.map { item in
-                item.approach.map { Int(($0.start / dt - PhysicsSimulation.stepSlack).rounded(.up)) } ?? Int.max
-            }
-            let approaches = scene.items.indices.filter { scene.items[$0].approach != nil }.sorted {
-                (starts[$0], $0) < (starts[$1], $1)
-            }
-            self.approaches = approaches
-            approachSteps = approaches.map { starts[$0] }
-        }
-
-        /// The first step after `step` at which something may enter: a scheduled arrival or the start of an
-        /// approach (whose flight must then be checked every step); Int.max when nothing is left.
-        func nextEvent(after step: Int) -> Int {
-            var next = self.next < arrivals.count ? spawnSteps[arrivals[self.next]] : Int.max
-            var index = nextApproach
-            while index < approaches.count, approachSteps[index] <= step { index += 1 }
-            if index < approaches.count { next = min(next, approachSteps[index]) }
-            return next
-        }
-
-        /// Whether an item is on its way at `step` (the world must then be stepped, not skipped).
-        func approaching(at step: Int) -> Bool {
-            onTheWay.contains { step < spawnSteps[$0] }
-        }
-
-        /// Adds the items due at `step`; whether any entered.
-        mutating func enter(_ world: ChipmunkWorld, at step: Int) throws(EffectError) -> Bool {
-            var entered = false
-            while next < arrivals.count, spawnSteps[arrivals[next]] <= step {
-                if !world.contains(item: arrivals[next]) {
-                    try world.add(item: arrivals[next])
-                    entered = true
-                }
-                next += 1
-            }
-            let time = Double(step) * scene.timestep
-            while nextApproach < approaches.count, let approach = scene.items[approaches[nextApproach]].approach,
-                time >= approach.start
-            {
-                let item = approaches[nextApproach]
-                onTheWay.insert(item, at: onTheWay.firstIndex { $0 > item } ?? onTheWay.endIndex)
-                nextApproach += 1
-            }
-            var stillApproaching: [Int] = []
-            for index in onTheWay where !world.contains(item: index) {
-                let item = scene.items[index]
-                guard let approach = item.approach else { continue }
-                let (position, velocity) = approach.motion(time)
-                if world.overlapsItem(item.body, at: position) {
-                    try world.add(item: index, at: position, velocity: velocity)
-                    entered = true
-                } else {
-                    stillApproaching.append(index)
-                }
-            }
-            onTheWay = stillApproaching
-            return entered
-        }
     }
 
     /// The local (layer) time of frame `frame` of a job.
