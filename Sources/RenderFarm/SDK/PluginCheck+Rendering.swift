@@ -266,8 +266,8 @@ extension PluginCheck {
             }
             return PluginFinding(
                 .pass, "cache",
-                "\(files.count) file\(files.count == 1 ? "" : "s") kept up to frame \(last); frames prepared from "
-                    + "them, and from them cut in half, equal the frames drawn without a cache")
+                "\(files.count) file\(files.count == 1 ? "" : "s") kept up to frame \(last); frames prepared from the "
+                    + "cache, and from its files cut in half, equal the frames drawn without one")
         } catch {
             return PluginFinding(.failure, "cache", "preparing with a cache folder failed: \(error)")
         }
