@@ -136,13 +136,13 @@ struct FrameKeyTests {
             let part = try Binary.run(["render", job, "--shard", "\(shard)/3", "--progress", "none"] + Self.plugins)
             #expect(part.status == 0, "\(part.stderr)")
         }
-        // Each shard prepares its own frames, with the job's cache folder (ABI prepare_with_cache).
+        // Each shard prepares its own frames, with the job's cache folder (ABI prepare_with_cache),
+        // which is removed again when the plugin kept nothing in it.
         let sharded = folder.url.appendingPathComponent("sharded")
-        let cache = sharded.appendingPathComponent("renderfarm.cache/test-faults")
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         #expect(lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == ["0 9", "10 19", "20 29"])
         #expect(lines.allSatisfy { $0.hasSuffix("/sharded/renderfarm.cache/test-faults") }, "\(lines)")
-        #expect(FileManager.default.fileExists(atPath: cache.path))
+        #expect(!FileManager.default.fileExists(atPath: sharded.appendingPathComponent("renderfarm.cache").path))
         let merge = try Binary.run(["merge", sharded.path])
         #expect(merge.status == 0, "\(merge.stderr)")
         #expect(OutputTrustTests.manifest(sharded)?["state"] as? String == "complete")
@@ -153,23 +153,35 @@ struct FrameKeyTests {
         #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 3)
     }
 
-    @Test("prepare fills the cache up to the last frame; a preview keeps no cache; submit runs prepare first")
+    @Test("prepare passes the cache up to the last frame; a preview makes none; submit runs prepare first")
     func prepareCommand() throws {
         let folder = try TemporaryFolder()
         let log = folder.url.appendingPathComponent("prepare.log").path
         let job = try Self.write(in: folder, params: #"{"holdFrames": 5, "prepareLog": "\#(log)"}"#)
-        let prepare = try Binary.run(["prepare", job] + Self.plugins)
-        #expect(prepare.status == 0, "\(prepare.stderr)")
-        #expect(prepare.stdout.contains("up to frame 29, cache "), "\(prepare.stdout)")
         let out = folder.url.appendingPathComponent("out")
-        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("manifest.json").path))
         let sheet = folder.url.appendingPathComponent("sheet.png").path
         let preview = try Binary.run(["preview", job, "-o", sheet, "--frames", "3"] + Self.plugins)
         #expect(preview.status == 0, "\(preview.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path), "a preview makes no output folder")
+
+        let prepare = try Binary.run(["prepare", job] + Self.plugins)
+        #expect(prepare.status == 0, "\(prepare.stderr)")
+        #expect(prepare.stdout.contains("up to frame 29, no layer keeps anything"), "\(prepare.stdout)")
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
-        #expect(lines.count == 2)
-        #expect(lines.first?.hasPrefix("29 29 ") == true && lines.first?.hasSuffix("/out/renderfarm.cache/test-faults") == true)
-        #expect(lines.last == "3 3 -", "a preview writes nothing, not even a cache: \(lines)")
+        #expect(lines.first == "3 3 -", "\(lines)")
+        #expect(lines.last?.hasPrefix("29 29 ") == true, "\(lines)")
+        #expect(lines.last?.hasSuffix("/out/renderfarm.cache/test-faults") == true, "\(lines)")
+        // The plugin wrote nothing there, so nothing stays: not the folder, not the output folder.
+        #expect(!FileManager.default.fileExists(atPath: out.path), "an unused cache leaves nothing")
+
+        // A cache that exists (a plugin kept something in it) is what a preview uses; it makes none.
+        let cache = out.appendingPathComponent("renderfarm.cache/test-faults")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        try Data("kept".utf8).write(to: cache.appendingPathComponent("state"))
+        let again = try Binary.run(["preview", job, "-o", sheet, "--frames", "4"] + Self.plugins)
+        #expect(again.status == 0, "\(again.stderr)")
+        let last = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").last.map(String.init)
+        #expect(last?.hasPrefix("4 4 /") == true && last?.hasSuffix("/out/renderfarm.cache/test-faults") == true)
 
         let dryRun = try Binary.run(["submit", job, "--slurm", "--tasks", "2", "--dry-run"] + Self.plugins)
         #expect(dryRun.status == 0, "\(dryRun.stderr)")

@@ -188,11 +188,17 @@ struct FuzzTests {
 struct Snapshot: Equatable {
     var files: [String: String]
 
+    /// Every file under `folder` (subfolders included, such as the cache), by relative path.
     init(_ folder: URL) throws {
         files = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+        guard let walk = FileManager.default.enumerator(atPath: folder.path) else { return }
+        while let name = walk.nextObject() as? String {
             let path = folder.appendingPathComponent(name)
             let attributes = try FileManager.default.attributesOfItem(atPath: path.path)
+            guard attributes[.type] as? FileAttributeType != .typeDirectory else {
+                files[name + "/"] = "folder"
+                continue
+            }
             let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
             files[name] = "\(attributes[.size] ?? 0) \(modified) \(sha256(try Data(contentsOf: path)))"
         }

@@ -48,17 +48,25 @@ public final class PreparedJob: Sendable {
         guard let first = frames.frames.min(), let last = frames.frames.max() else { return }
         switch preparation {
         case .none: return
-        case .frames: try prepareLayers(frames: first...last, keepingCache: false)
-        case .framesWithCache: try prepareLayers(frames: first...last, keepingCache: true)
-        case .fillCache: try prepareLayers(frames: last...last, keepingCache: true)
+        case .frames: try prepareLayers(frames: first...last, creatingCache: false)
+        case .framesWithCache: try prepareLayers(frames: first...last, creatingCache: true)
+        case .fillCache: try prepareLayers(frames: last...last, creatingCache: true)
         }
     }
 
-    private func prepareLayers(frames: ClosedRange<Int>, keepingCache: Bool) throws(JobError) {
+    /// Prepares every layer for `frames` with its cache folder: the existing one, or one made when
+    /// `creatingCache`. Folders made here that the plugins left empty are removed again, so a job whose
+    /// layers keep nothing leaves no trace of its cache (and no output folder of its own).
+    private func prepareLayers(frames: ClosedRange<Int>, creatingCache: Bool) throws(JobError) {
+        var made: [String] = []
+        defer {
+            for folder in made.reversed() { rmdir(folder) }
+        }
         var issues: [JobIssue] = []
         for (index, layer) in layers.enumerated() {
+            let cache = cacheFolder(for: layer, creating: creatingCache, made: &made)
             do {
-                try layer.prepare(frames: frames, cache: keepingCache ? cacheFolder(for: layer) : nil)
+                try layer.prepare(frames: frames, cache: cache)
             } catch {
                 issues += PluginProblems.issues(error.message, layer: index, effect: spec.layers[index].effect)
             }
@@ -66,17 +74,29 @@ public final class PreparedJob: Sendable {
         guard issues.isEmpty else { throw .invalid(file: job.file, issues: job.located(issues)) }
     }
 
-    /// The folder of `layer`'s plugin in the job's cache (ABI `prepare_with_cache`), created when
-    /// missing; nil when it cannot be (the layer then prepares without a cache, only slower).
-    private func cacheFolder(for layer: PluginInstance) -> String? {
+    /// The folder of `layer`'s plugin in the job's cache (ABI `prepare_with_cache`) when it exists or,
+    /// when `creating`, once made (each folder made is added to `made`, parents first); nil otherwise
+    /// (the layer then prepares without a cache, only slower).
+    private func cacheFolder(for layer: PluginInstance, creating: Bool, made: inout [String]) -> String? {
         let folder = URL(fileURLWithPath: outputDirectory)
-            .appendingPathComponent(Self.cacheFolderName).appendingPathComponent(layer.plugin.info.id).path
-        do {
-            try AtomicFile.createDirectory(folder)
-            return folder
-        } catch {
-            return nil
+            .appendingPathComponent(Self.cacheFolderName).appendingPathComponent(layer.plugin.info.id)
+        var missing: [URL] = []
+        var next = folder
+        while !Self.isDirectory(next.path) {
+            guard creating, next.path != "/" else { return nil }
+            missing.insert(next, at: 0)
+            next = next.deletingLastPathComponent()
         }
+        for url in missing {
+            guard mkdir(url.path, 0o777) == 0 || Self.isDirectory(url.path) else { return nil }
+            made.append(url.path)
+        }
+        return folder.path
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// The output folder's subfolder of plugin caches (`RF_CACHE_FOLDER`).

@@ -35,13 +35,14 @@ public struct PlanOptions: Sendable {
 public enum LayerPreparation: Sendable, Equatable {
     /// Nothing (`validate`, `submit`: no frame is drawn).
     case none
-    /// The frames of the run (ABI `prepare`: `preview`, `trace`, the studio).
+    /// The frames of the run, with the job's cache folder when it exists (ABI `prepare_with_cache`:
+    /// `preview`, `trace`, the studio, `render --video`, which create nothing in the output folder).
     case frames
-    /// The frames of the run and the job's cache folder (ABI `prepare_with_cache`: `render`, which
-    /// writes the output folder the cache lives in).
+    /// The frames of the run and the job's cache folder, made when missing (`render`, which writes
+    /// the output folder the cache lives in).
     case framesWithCache
-    /// The job's last frame only, with the cache folder: layers compute what leads up to it and
-    /// keep it for later runs and shards, drawing nothing (`renderfarm prepare`).
+    /// The job's last frame only, with the cache folder made when missing: layers compute what leads
+    /// up to it and keep it for later runs and shards, drawing nothing (`renderfarm prepare`).
     case fillCache
 }
 
@@ -78,7 +79,9 @@ public enum RenderPlan {
         }
         errors += sharedFolders(prepared)
         var ready = options.shard.parts(of: prepared)
-        if options.preparation != .none {
+        // A run with a problem writes nothing, not even a cache: layers are prepared only when every job
+        // planned, or when nothing is created (the frames of `preview`, which report what they can).
+        if options.preparation == .frames || (options.preparation != .none && errors.isEmpty) {
             ready = ready.filter { job in
                 do throws(JobError) {
                     try job.prepareLayers(options.preparation)

@@ -59,8 +59,10 @@ struct PrepareCommand: Command {
         let cache = URL(fileURLWithPath: prepared.outputDirectory).appendingPathComponent(PreparedJob.cacheFolderName)
         let (files, bytes) = Self.size(of: cache.path)
         let megabytes = String(format: "%.1f MB", Double(bytes) / 1_048_576)
-        return "prepared: \(ShownPath.of(prepared.job.file))\(JobReport.variant(prepared)): up to frame \(last), "
-            + "cache \(ShownPath.of(cache.path)) (\(Plural.count(files, "file")), \(megabytes))"
+        let kept =
+            files == 0
+            ? "no layer keeps anything" : "cache \(ShownPath.of(cache.path)) (\(Plural.count(files, "file")), \(megabytes))"
+        return "prepared: \(ShownPath.of(prepared.job.file))\(JobReport.variant(prepared)): up to frame \(last), \(kept)"
     }
 
     /// Files and bytes under `folder`.

@@ -75,7 +75,9 @@ struct RenderCommand: Command {
     func run(_ terminal: Terminal) -> ExitCode {
         let plan = PlanOptions(
             outputOverride: arguments[Self.out], outputRoot: arguments[Self.outputRoot],
-            frames: arguments[Self.frames], shard: shard, scale: scale, preparation: .framesWithCache)
+            frames: arguments[Self.frames], shard: shard, scale: scale,
+            // A video leaves the output folder alone: it uses a cache `prepare` made there, and makes none.
+            preparation: arguments[Self.video] == nil ? .framesWithCache : .frames)
         let jobs: [PreparedJob]
         switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
         case .success(let prepared): jobs = prepared

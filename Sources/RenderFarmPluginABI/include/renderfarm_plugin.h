@@ -250,8 +250,10 @@ typedef struct rf_plugin {
      *     and two processes writing one name write the same bytes;
      *   - a file that fails to read or does not parse is ignored and computed again, never trusted;
      *   - the user may delete the folder between runs; frames never depend on what it holds.
-     * `cache_dir` is NULL when the run keeps no cache (`preview`, the studio, `plugin check`). A
-     * host that knows the field calls it instead of prepare(), which stays for older hosts. */
+     * The host makes the folder for runs that write the output folder (`render`, `prepare`) and
+     * removes it again when the plugin left it empty; other runs (`preview`, the studio) pass it only
+     * when it exists, else NULL, as when there is no output folder at all. A host that knows the
+     * field calls it instead of prepare(), which stays for older hosts. */
     int (*prepare_with_cache)(void *instance, uint32_t first, uint32_t last, const char *cache_dir,
                               char *err, size_t errlen);
 } rf_plugin;
