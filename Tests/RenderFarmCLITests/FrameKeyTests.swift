@@ -178,8 +178,16 @@ struct FrameKeyTests {
         let cache = out.appendingPathComponent("renderfarm.cache/test-faults")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         try Data("kept".utf8).write(to: cache.appendingPathComponent("state"))
+        // Half-written files of a writer that died go once they are an hour old.
+        let stale = cache.appendingPathComponent(".rf-tmp-1-1-state")
+        let young = cache.appendingPathComponent(".rf-tmp-1-2-state")
+        try Data("half".utf8).write(to: stale)
+        try Data("half".utf8).write(to: young)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: stale.path)
         let again = try Binary.run(["preview", job, "-o", sheet, "--frames", "4"] + Self.plugins)
         #expect(again.status == 0, "\(again.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+        #expect(FileManager.default.fileExists(atPath: young.path), "a young one may be another host's write")
         let last = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").last.map(String.init)
         #expect(last?.hasPrefix("4 4 /") == true && last?.hasSuffix("/out/renderfarm.cache/test-faults") == true)
 

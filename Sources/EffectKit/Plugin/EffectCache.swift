@@ -54,13 +54,14 @@ public struct EffectCache: Sendable, Equatable {
         return bytes
     }
 
-    /// Writes `bytes` as file `name`, atomically: into a temporary file of the folder, renamed over
-    /// `name` once complete. Returns whether it landed; a cache that cannot be written only costs
-    /// time, so callers may ignore the result.
+    /// Writes `bytes` as file `name`, atomically: into a temporary file of the folder
+    /// (`.rf-tmp-…`, which the host removes once it is an hour old, should the process die while
+    /// writing), renamed over `name` once complete. Returns whether it landed; a cache that cannot
+    /// be written only costs time, so callers may ignore the result.
     @discardableResult
     public func write(_ name: String, _ bytes: [UInt8]) -> Bool {
         guard Self.isValidName(name) else { return false }
-        let temporary = path(".\(name).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp")
+        let temporary = path(".rf-tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))-\(name)")
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return false }
         var done = 0

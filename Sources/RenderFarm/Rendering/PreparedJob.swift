@@ -80,6 +80,11 @@ public final class PreparedJob: Sendable {
     private func cacheFolder(for layer: PluginInstance, creating: Bool, made: inout [String]) -> String? {
         let folder = URL(fileURLWithPath: outputDirectory)
             .appendingPathComponent(Self.cacheFolderName).appendingPathComponent(layer.plugin.info.id)
+        if Self.isDirectory(folder.path) {
+            // Half-written files of a process that died while writing (EffectCache writes `.rf-tmp-…`).
+            StagedFile.removeStale(in: folder.path)
+            return folder.path
+        }
         var missing: [URL] = []
         var next = folder
         while !Self.isDirectory(next.path) {

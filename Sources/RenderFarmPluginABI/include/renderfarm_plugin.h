@@ -246,8 +246,9 @@ typedef struct rf_plugin {
      * sharded render. The rules that keep it safe:
      *   - a file's name is a hash of everything its content depends on, so a file found is right
      *     whatever was edited since (and an edit late in a job keeps the earlier files valid);
-     *   - a file is written whole or not at all (write a temporary file in the folder, rename it),
-     *     and two processes writing one name write the same bytes;
+     *   - a file is written whole or not at all (write it as `.rf-tmp-<anything>` in the folder and
+     *     rename it; the host removes such files an hour old), and two processes writing one name
+     *     write the same bytes;
      *   - a file that fails to read or does not parse is ignored and computed again, never trusted;
      *   - the user may delete the folder between runs; frames never depend on what it holds.
      * The host makes the folder for runs that write the output folder (`render`, `prepare`) and
