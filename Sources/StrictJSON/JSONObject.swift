@@ -1,8 +1,10 @@
 /// A JSON object that keeps its members in document order.
 ///
-/// Iteration, `keys` and serialization (unless keys are sorted) follow insertion order. Lookup by key is O(1).
-/// Keys are Swift `String`s, so two keys that are canonically equivalent Unicode (for example a precomposed "é"
-/// and "e" followed by a combining accent) count as the same key.
+/// Iteration, `keys` and serialization (unless keys are sorted) follow insertion order. Lookup by key is O(1) for
+/// large objects (an index by key is kept above `indexedCount` members) and a scan of at most that many keys for
+/// small ones, which saves a hash table per object: an event log of a million two-field events is a million
+/// small objects. Keys are Swift `String`s, so two keys that are canonically equivalent Unicode (for example a
+/// precomposed "é" and "e" followed by a combining accent) count as the same key.
 ///
 /// Equality follows JSON semantics: two objects are equal when they have the same set of keys and equal values
 /// for every key; the order of the members does not matter.
@@ -14,19 +16,34 @@ public struct JSONObject: Sendable, Equatable, Sequence {
 
     /// Members in order.
     private var entries: [Element]
-    /// Position of every key in `entries`.
-    private var positions: [String: Int]
+    /// Position of every key in `entries`, kept only for objects of more than `indexedCount` members.
+    private var positions: [String: Int]?
+    /// Objects up to this many members are searched key by key.
+    static let indexedCount = 8
 
     /// Creates an object from members in order. If a key occurs more than once, the last value wins and keeps
     /// the position of the first occurrence.
     public init(_ entries: [(key: String, value: JSONValue)] = []) {
         self.entries = []
-        self.positions = [:]
         self.entries.reserveCapacity(entries.count)
-        self.positions.reserveCapacity(entries.count)
         for entry in entries {
             self[entry.key] = entry.value
         }
+    }
+
+    /// The position of `key` in `entries`.
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        return entries.firstIndex { $0.key == key }
+    }
+
+    /// `positions` for the current members, or nil when the object is small enough to scan.
+    private static func index(of entries: [Element]) -> [String: Int]? {
+        guard entries.count > indexedCount else { return nil }
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(entries.count)
+        for (index, entry) in entries.enumerated() { positions[entry.key] = index }
+        return positions
     }
 
     /// The keys in order.
@@ -45,22 +62,24 @@ public struct JSONObject: Sendable, Equatable, Sequence {
     /// removes the member. To store a JSON `null`, assign `.null`.
     public subscript(key: String) -> JSONValue? {
         get {
-            guard let position = positions[key] else { return nil }
+            guard let position = position(of: key) else { return nil }
             return entries[position].value
         }
         set {
             if let newValue {
-                if let position = positions[key] {
+                if let position = position(of: key) {
                     entries[position].value = newValue
                 } else {
-                    positions[key] = entries.count
                     entries.append((key: key, value: newValue))
+                    if positions != nil {
+                        positions?[key] = entries.count - 1
+                    } else if entries.count > Self.indexedCount {
+                        positions = Self.index(of: entries)
+                    }
                 }
-            } else if let position = positions.removeValue(forKey: key) {
+            } else if let position = position(of: key) {
                 entries.remove(at: position)
-                for index in position..<entries.count {
-                    positions[entries[index].key] = index
-                }
+                positions = Self.index(of: entries)
             }
         }
     }
@@ -84,7 +103,7 @@ public struct JSONObject: Sendable, Equatable, Sequence {
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.entries.count == rhs.entries.count else { return false }
         for (key, value) in lhs.entries {
-            guard let position = rhs.positions[key], rhs.entries[position].value == value else { return false }
+            guard let position = rhs.position(of: key), rhs.entries[position].value == value else { return false }
         }
         return true
     }

@@ -26,6 +26,31 @@ struct JSONObjectTests {
         #expect(object["a"] == .null)
     }
 
+    @Test("lookups, replacements and removals agree as an object grows past the size it is scanned at and shrinks")
+    func growAndShrink() {
+        var object = JSONObject()
+        var expected: [(String, Double)] = []
+        for index in 0..<20 {
+            object["k\(index)"] = .number(Double(index))
+            expected.append(("k\(index)", Double(index)))
+            #expect(object.keys == expected.map(\.0))
+            #expect(expected.allSatisfy { object[$0.0] == .number($0.1) })
+            #expect(object["k\(index + 1)"] == nil)
+        }
+        object["k3"] = "three"
+        #expect(object.keys.firstIndex(of: "k3") == 3 && object["k3"] == "three")
+        for index in stride(from: 19, through: 0, by: -2) {
+            object["k\(index)"] = nil
+            #expect(object["k\(index)"] == nil)
+        }
+        #expect(object.keys == (0..<10).map { "k\(2 * $0)" })
+        #expect(object["k18"] == .number(18) && object["k0"] == .number(0))
+        let reordered = JSONObject(object.reversed().map { (key: $0.key, value: $0.value) })
+        #expect(reordered == object, "equality ignores order at any size")
+        object["k0"] = nil
+        #expect(reordered != object)
+    }
+
     @Test("a repeated key in the initializer keeps the first position and the last value")
     func initializerDuplicates() {
         let object = JSONObject([(key: "a", value: 1), (key: "b", value: 2), (key: "a", value: 3)])

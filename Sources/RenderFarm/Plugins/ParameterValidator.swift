@@ -31,7 +31,8 @@ enum ParameterValidator {
     /// What is wrong with `value` for `parameter`, or nil when it is acceptable.
     static func check(_ value: JSONValue, _ parameter: PluginParameter) -> String? {
         let range = parameter.min...Swift.max(parameter.min, parameter.max)
-        let shown = ObjectReader.show(value)
+        // Only a message shows the value (a long event list would cost more to show than to check).
+        var shown: String { ObjectReader.show(value) }
         func inRange(_ number: Double) -> Bool { number >= parameter.min && number <= parameter.max }
         func outOfRange(_ number: Double) -> String {
             let allowed = parameter.rangeText ?? ObjectReader.describe(range)

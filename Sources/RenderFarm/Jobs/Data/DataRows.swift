@@ -6,11 +6,37 @@ import StrictJSON
 /// problem in it is reported at its line.
 struct DataRows: Sendable, Equatable {
     struct Row: Sendable, Equatable {
-        /// Where the row is: `streamers.csv:7`, `events.jsonl:12` or `variants.rows[3]`.
-        var origin: String
+        /// The file or job path the row is in; `place` says where in it.
+        private var source: String
+        private var place: Place
         var values: JSONObject
         /// Whether the values are CSV text, to be typed by the place they are used in.
         var isText: Bool
+
+        /// A line of a file (`streamers.csv:7`), an element of a list (`variants.rows[3]`), or the
+        /// whole source. Kept apart from the source's name, so a million rows do not hold a million
+        /// strings for the one that a message may name.
+        enum Place: Sendable, Equatable {
+            case whole
+            case line(Int)
+            case element(Int)
+        }
+
+        init(_ source: String, _ place: Place = .whole, values: JSONObject, isText: Bool) {
+            self.source = source
+            self.place = place
+            self.values = values
+            self.isText = isText
+        }
+
+        /// Where the row is: `streamers.csv:7`, `events.jsonl:12` or `variants.rows[3]`.
+        var origin: String {
+            switch place {
+            case .whole: source
+            case .line(let line): "\(source):\(line)"
+            case .element(let index): "\(source)[\(index)]"
+            }
+        }
     }
 
     var rows: [Row]
@@ -30,7 +56,7 @@ struct DataRows: Sendable, Equatable {
                 guard let object = element.objectValue else {
                     return .failure(JobIssue(path: "\(path)[\(index)]", "expected an object, got \(element.typeName)"))
                 }
-                rows.append(Row(origin: "\(path)[\(index)]", values: object, isText: false))
+                rows.append(Row(path, .element(index), values: object, isText: false))
             }
             return .success(DataRows(rows: rows))
         case .string(let file):
@@ -78,7 +104,7 @@ struct DataRows: Sendable, Equatable {
             let table = try CSVTable(parsing: bytes)
             let rows = table.records.map { record in
                 Row(
-                    origin: "\(name):\(record.line)",
+                    name, .line(record.line),
                     values: JSONObject(zip(table.header, record.fields).map { (key: $0, value: .string($1)) }),
                     isText: true)
             }
@@ -101,7 +127,7 @@ struct DataRows: Sendable, Equatable {
             guard let object = element.objectValue else {
                 return .failure(DataProblem("\(name): element \(index) is \(element.typeName), not an object"))
             }
-            rows.append(Row(origin: "\(name)[\(index)]", values: object, isText: false))
+            rows.append(Row(name, .element(index), values: object, isText: false))
         }
         return .success(DataRows(rows: rows))
     }
@@ -120,7 +146,7 @@ struct DataRows: Sendable, Equatable {
             guard let object = value.objectValue else {
                 return .failure(DataProblem("\(name):\(number + 1): expected an object, got \(value.typeName)"))
             }
-            rows.append(Row(origin: "\(name):\(number + 1)", values: object, isText: false))
+            rows.append(Row(name, .line(number + 1), values: object, isText: false))
         }
         return .success(DataRows(rows: rows))
     }

@@ -56,7 +56,11 @@ enum Template {
     /// The JSON value CSV text stands for where no type is known: a number, `true`/`false`, a
     /// JSON list or object when it parses as one, else the text as a string.
     static func inferred(_ text: String) -> JSONValue {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        // Most cells have no space around them: trimming (a Foundation call) is only paid when one has.
+        let padded = [text.unicodeScalars.first, text.unicodeScalars.last].contains {
+            $0.map(CharacterSet.whitespaces.contains) ?? false
+        }
+        let trimmed = padded ? text.trimmingCharacters(in: .whitespaces) : text
         if trimmed == "true" { return .bool(true) }
         if trimmed == "false" { return .bool(false) }
         if let first = trimmed.first, first == "-" || first.isNumber || first == "[" || first == "{",

@@ -32,7 +32,7 @@ struct VariantExpansion {
                 JobIssue(
                     path: "variants.\(key)", "unknown key" + Suggestion.hint(for: key, in: ["rows", "matrix", "name"])))
         }
-        var rows: [DataRows.Row] = [DataRows.Row(origin: "variants.matrix", values: [:], isText: false)]
+        var rows: [DataRows.Row] = [DataRows.Row("variants.matrix", values: [:], isText: false)]
         var columns: [String] = []
         if let value = object["rows"] {
             switch DataRows.load(value, path: "variants.rows", jobDirectory: jobDirectory) {
