@@ -67,6 +67,11 @@ private final class CacheFolder {
     func name(ofEpoch index: Int) -> String? { names.first { $0.hasPrefix("physics-\(index)-") } }
 
     func url(_ name: String) -> URL { URL(fileURLWithPath: path).appendingPathComponent(name) }
+
+    /// The checkpoint in file `name`, if it parses under `key`.
+    func checkpoint(_ name: String, key: FrameKey) throws -> PhysicsCheckpoint? {
+        PhysicsCheckpoint(bytes: [UInt8](try Data(contentsOf: url(name))), key: key)
+    }
 }
 
 @Suite("Physics checkpoints (issue 15)")
@@ -82,8 +87,8 @@ struct PhysicsCheckpointTests {
         // The boundaries are busy: items asleep in piles, items in contact, items in flight.
         let keys = Busy.checkpoints(in: folder).keys(scene, through: Busy.samples - 1)
         let saved = try keys.indices.map { index in
-            let bytes = try [UInt8](Data(contentsOf: folder.url(try #require(folder.name(ofEpoch: index + 1)))))
-            return try #require(PhysicsCheckpoint(bytes: bytes, key: keys[index]))
+            let name = try #require(folder.name(ofEpoch: index + 1))
+            return try #require(try folder.checkpoint(name, key: keys[index]))
         }
         let bodies = saved.flatMap(\.bodies)
         #expect(bodies.filter { $0.sleepGroup != nil }.count > 5)
@@ -103,8 +108,7 @@ struct PhysicsCheckpointTests {
         let whole = try Busy.cached(scene, 0..<Busy.samples, folder)
         let key = Busy.checkpoints(in: folder).keys(scene, through: Busy.samples - 1)[6]
         let name = try #require(folder.name(ofEpoch: 7))
-        var checkpoint = try #require(
-            PhysicsCheckpoint(bytes: [UInt8](Data(contentsOf: folder.url(name))), key: key))
+        var checkpoint = try #require(try folder.checkpoint(name, key: key))
         for index in checkpoint.bodies.indices { checkpoint.bodies[index].position.x += 1 }
         try Data(checkpoint.bytes(key: key)).write(to: folder.url(name))
         let sample = 7 * Busy.epoch
@@ -151,8 +155,7 @@ struct PhysicsCheckpointTests {
         #expect(try Data(contentsOf: folder.url(truncated)) == good)
         let keys = Busy.checkpoints(in: folder).keys(scene, through: Busy.samples - 1)
         for (name, index) in [(garbage, 13), (wrongVersion, 12)] {
-            let bytes = try [UInt8](Data(contentsOf: folder.url(name)))
-            #expect(PhysicsCheckpoint(bytes: bytes, key: keys[index - 1]) != nil)
+            #expect(try folder.checkpoint(name, key: keys[index - 1]) != nil)
         }
     }
 

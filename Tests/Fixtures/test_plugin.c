@@ -157,34 +157,31 @@ static int render(void *instance, cairo_t *cr, const rf_frame *frame, char *err,
 /* prepare and frame_key came with RF_FRAME_KEY_SIZE: built against an older header (the SDK test
  * does), the plugin has neither and its struct_size ends before them. */
 #ifdef RF_FRAME_KEY_SIZE
+/* Appends "FIRST LAST" to the prepareLog file, with " CACHE" when `with_cache` ("-" for no folder). */
+static void log_prepare(const faults *f, uint32_t first, uint32_t last, int with_cache, const char *cache_dir) {
+    if (!f->prepare_log) return;
+    FILE *log = fopen(f->prepare_log, "a");
+    if (!log) return;
+    fprintf(log, "%u %u", first, last);
+    if (with_cache) fprintf(log, " %s", cache_dir ? cache_dir : "-");
+    fputc('\n', log);
+    fclose(log);
+}
+
 static int prepare(void *instance, uint32_t first, uint32_t last, char *err, size_t errlen) {
-    faults *f = instance;
     (void)err;
     (void)errlen;
-    if (f->prepare_log) {
-        FILE *log = fopen(f->prepare_log, "a");
-        if (log) {
-            fprintf(log, "%u %u\n", first, last);
-            fclose(log);
-        }
-    }
+    log_prepare(instance, first, last, 0, NULL);
     return RF_OK;
 }
 
 #ifdef RF_CACHE_FOLDER
-/* prepare with the job's cache folder: logs "FIRST LAST CACHE" (CACHE "-" when the run keeps none). */
+/* prepare with the job's cache folder: logs "FIRST LAST CACHE". */
 static int prepare_with_cache(void *instance, uint32_t first, uint32_t last, const char *cache_dir, char *err,
                               size_t errlen) {
-    faults *f = instance;
     (void)err;
     (void)errlen;
-    if (f->prepare_log) {
-        FILE *log = fopen(f->prepare_log, "a");
-        if (log) {
-            fprintf(log, "%u %u %s\n", first, last, cache_dir ? cache_dir : "-");
-            fclose(log);
-        }
-    }
+    log_prepare(instance, first, last, 1, cache_dir);
     return RF_OK;
 }
 #endif

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 
 /// A folder the host keeps for a job between runs and shares between its shards (ABI
@@ -30,28 +31,11 @@ public struct EffectCache: Sendable, Equatable {
             }
     }
 
-    /// The bytes of file `name`, or nil when it is absent, unreadable, not a regular file, or
-    /// larger than `limit` bytes.
+    /// The bytes of file `name`, or nil when it is absent, unreadable, not a regular file (a symbolic
+    /// link included), or larger than `limit` bytes.
     public func read(_ name: String, limit: Int = 256 << 20) -> [UInt8]? {
         guard Self.isValidName(name) else { return nil }
-        let descriptor = open(path(name), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size <= limit else {
-            return nil
-        }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                buffer.baseAddress.map { Foundation.read(descriptor, $0 + done, buffer.count - done) } ?? -1
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            done += count
-        }
-        return bytes
+        return try? InputFile.read(path(name), limit: limit, followLastLink: false)
     }
 
     /// Writes `bytes` as file `name`, atomically: into a temporary file of the folder
