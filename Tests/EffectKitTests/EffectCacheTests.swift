@@ -41,13 +41,23 @@ struct EffectCacheTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: url.path).isEmpty)
     }
 
-    @Test("a missing folder, a folder in the file's place and a symbolic link read as absent")
+    @Test("a missing folder reads as absent and is made by the first write")
+    func missingFolder() throws {
+        let url = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: url) }
+        let nested = url.appendingPathComponent("out/renderfarm.cache/physics-bounce")
+        let missing = EffectCache(folder: nested.path)
+        #expect(missing.read("a") == nil)
+        #expect(!FileManager.default.fileExists(atPath: nested.path), "reading makes nothing")
+        #expect(missing.write("a", [1]))
+        #expect(missing.read("a") == [1])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: nested.path) == ["a"])
+    }
+
+    @Test("a folder in the file's place and a symbolic link read as absent")
     func absent() throws {
         let url = try Self.folder()
         defer { try? FileManager.default.removeItem(at: url) }
-        let missing = EffectCache(folder: url.appendingPathComponent("gone").path)
-        #expect(!missing.write("a", [1]))
-        #expect(missing.read("a") == nil)
         let cache = EffectCache(folder: url.path)
         try FileManager.default.createDirectory(at: url.appendingPathComponent("dir"), withIntermediateDirectories: false)
         #expect(cache.read("dir") == nil)

@@ -137,7 +137,7 @@ struct FrameKeyTests {
             #expect(part.status == 0, "\(part.stderr)")
         }
         // Each shard prepares its own frames, with the job's cache folder (ABI prepare_with_cache),
-        // which is removed again when the plugin kept nothing in it.
+        // which no one makes while the plugin keeps nothing in it.
         let sharded = folder.url.appendingPathComponent("sharded")
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         #expect(lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == ["0 9", "10 19", "20 29"])
@@ -171,7 +171,7 @@ struct FrameKeyTests {
         #expect(lines.first == "3 3 -", "\(lines)")
         #expect(lines.last?.hasPrefix("29 29 ") == true, "\(lines)")
         #expect(lines.last?.hasSuffix("/out/renderfarm.cache/test-faults") == true, "\(lines)")
-        // The plugin wrote nothing there, so nothing stays: not the folder, not the output folder.
+        // The plugin wrote nothing there, so nothing was made: not the folder, not the output folder.
         #expect(!FileManager.default.fileExists(atPath: out.path), "an unused cache leaves nothing")
 
         // A cache that exists (a plugin kept something in it) is what a preview uses; it makes none.

@@ -12,9 +12,9 @@ import Foundation
 ///   name write the same bytes;
 /// - ``read(_:limit:)`` returns whatever is there: check it (a length, a version, a checksum) and
 ///   compute again when it does not parse;
-/// - the folder may vanish between runs (the user may delete it).
+/// - the folder may not exist yet, and may vanish between runs (the user may delete it).
 public struct EffectCache: Sendable, Equatable {
-    /// Absolute path of the folder (the host created it).
+    /// Absolute path of the folder, which may not exist until the first ``write(_:_:)``.
     public let folder: String
 
     public init(folder: String) {
@@ -40,13 +40,21 @@ public struct EffectCache: Sendable, Equatable {
 
     /// Writes `bytes` as file `name`, atomically: into a temporary file of the folder
     /// (`.rf-tmp-…`, which the host removes once it is an hour old, should the process die while
-    /// writing), renamed over `name` once complete. Returns whether it landed; a cache that cannot
-    /// be written only costs time, so callers may ignore the result.
+    /// writing), renamed over `name` once complete. Makes the folder (and its parents) first when it
+    /// is missing: the host makes none, so that a job whose layers keep nothing has no cache folder.
+    /// Returns whether it landed; a cache that cannot be written only costs time, so callers may
+    /// ignore the result.
     @discardableResult
     public func write(_ name: String, _ bytes: [UInt8]) -> Bool {
         guard Self.isValidName(name) else { return false }
         let temporary = path(".rf-tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))-\(name)")
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        func create() -> Int32 { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        var descriptor = create()
+        if descriptor < 0, errno == ENOENT,
+            (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil
+        {
+            descriptor = create()
+        }
         guard descriptor >= 0 else { return false }
         var done = 0
         while done < bytes.count {

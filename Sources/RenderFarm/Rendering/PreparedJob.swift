@@ -48,23 +48,19 @@ public final class PreparedJob: Sendable {
         guard let first = frames.frames.min(), let last = frames.frames.max() else { return }
         switch preparation {
         case .none: return
-        case .frames: try prepareLayers(frames: first...last, creatingCache: false)
-        case .framesWithCache: try prepareLayers(frames: first...last, creatingCache: true)
-        case .fillCache: try prepareLayers(frames: last...last, creatingCache: true)
+        case .frames: try prepareLayers(frames: first...last, writingCache: false)
+        case .framesWithCache: try prepareLayers(frames: first...last, writingCache: true)
+        case .fillCache: try prepareLayers(frames: last...last, writingCache: true)
         }
     }
 
-    /// Prepares every layer for `frames` with its cache folder: the existing one, or one made when
-    /// `creatingCache`. Folders made here that the plugins left empty are removed again, so a job whose
-    /// layers keep nothing leaves no trace of its cache (and no output folder of its own).
-    private func prepareLayers(frames: ClosedRange<Int>, creatingCache: Bool) throws(JobError) {
-        var made: [String] = []
-        defer {
-            for folder in made.reversed() { rmdir(folder) }
-        }
+    /// Prepares every layer for `frames` with its cache folder: always when `writingCache` (the plugin
+    /// makes the folder when it first keeps something, so a job whose layers keep nothing has none),
+    /// else only when the folder exists.
+    private func prepareLayers(frames: ClosedRange<Int>, writingCache: Bool) throws(JobError) {
         var issues: [JobIssue] = []
         for (index, layer) in layers.enumerated() {
-            let cache = cacheFolder(for: layer, creating: creatingCache, made: &made)
+            let cache = cacheFolder(for: layer, whenMissing: writingCache)
             do {
                 try layer.prepare(frames: frames, cache: cache)
             } catch {
@@ -74,34 +70,20 @@ public final class PreparedJob: Sendable {
         guard issues.isEmpty else { throw .invalid(file: job.file, issues: job.located(issues)) }
     }
 
-    /// The folder of `layer`'s plugin in the job's cache (ABI `prepare_with_cache`) when it exists or,
-    /// when `creating`, once made (each folder made is added to `made`, parents first); nil otherwise
-    /// (the layer then prepares without a cache, only slower).
-    private func cacheFolder(for layer: PluginInstance, creating: Bool, made: inout [String]) -> String? {
+    /// The folder of `layer`'s plugin in the job's cache (ABI `prepare_with_cache`): its path when it
+    /// exists (cleared of files that a writer which died left half-written), or `whenMissing`; nil
+    /// otherwise. The host never makes or removes it: shards of one job prepare side by side, and a
+    /// folder one removed could be the one another is about to write into.
+    private func cacheFolder(for layer: PluginInstance, whenMissing: Bool) -> String? {
         let folder = URL(fileURLWithPath: outputDirectory)
-            .appendingPathComponent(Self.cacheFolderName).appendingPathComponent(layer.plugin.info.id)
-        if Self.isDirectory(folder.path) {
-            // Half-written files of a process that died while writing (EffectCache writes `.rf-tmp-…`).
-            StagedFile.removeStale(in: folder.path)
-            return folder.path
+            .appendingPathComponent(Self.cacheFolderName).appendingPathComponent(layer.plugin.info.id).path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return whenMissing ? folder : nil
         }
-        var missing: [URL] = []
-        var next = folder
-        while !Self.isDirectory(next.path) {
-            guard creating, next.path != "/" else { return nil }
-            missing.insert(next, at: 0)
-            next = next.deletingLastPathComponent()
-        }
-        for url in missing {
-            guard mkdir(url.path, 0o777) == 0 || Self.isDirectory(url.path) else { return nil }
-            made.append(url.path)
-        }
-        return folder.path
-    }
-
-    private static func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+        // EffectCache writes `.rf-tmp-…` and renames it.
+        StagedFile.removeStale(in: folder)
+        return folder
     }
 
     /// The output folder's subfolder of plugin caches (`RF_CACHE_FOLDER`).

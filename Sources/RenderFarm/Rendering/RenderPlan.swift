@@ -38,11 +38,11 @@ public enum LayerPreparation: Sendable, Equatable {
     /// The frames of the run, with the job's cache folder when it exists (ABI `prepare_with_cache`:
     /// `preview`, `trace`, the studio, `render --video`, which create nothing in the output folder).
     case frames
-    /// The frames of the run and the job's cache folder, made when missing (`render`, which writes
-    /// the output folder the cache lives in).
+    /// The frames of the run and the job's cache folder, even before it exists (`render`, which
+    /// writes the output folder the cache lives in; a plugin that keeps something makes the folder).
     case framesWithCache
-    /// The job's last frame only, with the cache folder made when missing: layers compute what leads
-    /// up to it and keep it for later runs and shards, drawing nothing (`renderfarm prepare`).
+    /// The job's last frame only, with the cache folder even before it exists: layers compute what
+    /// leads up to it and keep it for later runs and shards, drawing nothing (`renderfarm prepare`).
     case fillCache
 }
 

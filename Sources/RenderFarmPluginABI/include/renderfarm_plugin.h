@@ -239,8 +239,8 @@ typedef struct rf_plugin {
 
     /* Added in ABI v1 after `frame_key`, read only when struct_size covers it (NULL when unused).
      * prepare_with_cache: prepare() with a folder the plugin may keep files in between runs of the
-     * job, `<output folder>/renderfarm.cache/<plugin id>` (RF_CACHE_FOLDER), which every shard of the job shares (on a
-     * cluster, through the shared output folder). A plugin whose preparation costs more the later
+     * job, `<output folder>/renderfarm.cache/<plugin id>` (RF_CACHE_FOLDER), which every shard of
+     * the job shares (on a cluster, through the shared output folder). A plugin whose preparation costs more the later
      * its frames lie (a simulation that must run from the layer's start) stores checkpoints there
      * and starts from the latest one it finds; `renderfarm prepare` fills the folder before a
      * sharded render. The rules that keep it safe:
@@ -251,10 +251,11 @@ typedef struct rf_plugin {
      *     write the same bytes;
      *   - a file that fails to read or does not parse is ignored and computed again, never trusted;
      *   - the user may delete the folder between runs; frames never depend on what it holds.
-     * The host makes the folder for runs that write the output folder (`render`, `prepare`) and
-     * removes it again when the plugin left it empty; other runs (`preview`, the studio) pass it only
-     * when it exists, else NULL, as when there is no output folder at all. A host that knows the
-     * field calls it instead of prepare(), which stays for older hosts. */
+     * The folder may not exist yet: make it (and its parents) before the first write. The host never
+     * makes or removes it, so a job whose plugins keep nothing has none. Runs that write the output
+     * folder (`render`, `prepare`) always pass it; other runs (`preview`, the studio) pass it only
+     * when it exists, else NULL. A host that knows the field calls it instead of prepare(), which
+     * stays for older hosts. */
     int (*prepare_with_cache)(void *instance, uint32_t first, uint32_t last, const char *cache_dir,
                               char *err, size_t errlen);
 } rf_plugin;
