@@ -1,7 +1,7 @@
 import Foundation
+import Locking
 import RenderFarm
 import StrictJSON
-import Synchronization
 
 /// How `render` shows progress on standard error.
 enum ProgressMode: String, CaseIterable {
@@ -19,7 +19,7 @@ final class ProgressReporter: ProgressObserver {
     private let rerun: RerunReason?
     private let forced: Bool
     /// The slowest frames rendered so far, slowest first.
-    private let slow = Mutex<[SlowFrame]>([])
+    private let slow = Locked<[SlowFrame]>([])
 
     /// A frame and its render time, for the summary.
     struct SlowFrame: Sendable {
