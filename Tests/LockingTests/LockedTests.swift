@@ -26,7 +26,11 @@ struct LockedTests {
     @Test("withLock returns what its body returns, passes its typed error on and unlocks either way")
     func resultsAndErrors() {
         let counter = Locked(1)
-        #expect(counter.withLock { count -> Int in count += 1; return count * 10 } == 20)
+        let result = counter.withLock { count -> Int in
+            count += 1
+            return count * 10
+        }
+        #expect(result == 20)
         #expect(throws: Refused()) {
             try counter.withLock { (count) throws(Refused) -> Void in
                 count = 7
