@@ -58,6 +58,12 @@ enum Manifest {
             ]),
             "renderer": .object(renderer),
             "plugins": .array(record.plugins.map(\.json)),
+            "inputs": .array(
+                LayerInput.recorded(in: record.canonical).map { input in
+                    var object = input.json
+                    object["layer"] = .number(Double(input.layer))
+                    return .object(object)
+                }),
             "image": .object(image),
             "fps": .number(record.fps),
             "duration": .number(record.duration),

@@ -171,7 +171,8 @@ public enum RenderPlan {
         guard !issues.contains(where: { $0.severity == .error }) && pending.isEmpty else {
             throw .invalid(file: job.file, issues: pending + job.located(PluginProblems.inFileOrder(issues)))
         }
-        let canonical = canonicalJSON(job.spec, layers: validated.map { ($0.plugin, $0.params) })
+        let inputs = layerInputs(job, validated: validated, instances: instances)
+        let canonical = canonicalJSON(job.spec, layers: validated.map { ($0.plugin, $0.params) }, inputs: inputs)
         return PreparedJob(
             job: job, outputDirectory: outputDirectory, frames: frames, layers: instances, canonical: canonical)
     }
@@ -280,8 +281,11 @@ public enum RenderPlan {
     }
 
     /// Everything that decides a frame's bytes, and nothing else (not the output folder, not
-    /// the frame set), so the same frame of an unchanged job is recognised across runs.
-    static func canonicalJSON(_ spec: JobSpec, layers: [(LoadedPlugin, JSONObject)]) -> JSONValue {
+    /// the frame set), so the same frame of an unchanged job is recognised across runs. A layer that
+    /// reads files has their hashes as `inputs` (`LayerInput`); one that reads none has no such key.
+    static func canonicalJSON(_ spec: JobSpec, layers: [(LoadedPlugin, JSONObject)], inputs: [[LayerInput]])
+        -> JSONValue
+    {
         let canvas: JSONObject = [
             "width": .number(spec.canvas.width), "height": .number(spec.canvas.height),
             "scale": .number(spec.canvas.scale), "background": .string(spec.canvas.background.hex),
@@ -291,12 +295,15 @@ public enum RenderPlan {
             "level": .number(Double(spec.output.compression.level)),
             "adaptiveFilters": .bool(spec.output.compression.adaptiveFilters),
         ]
-        let layerValues: [JSONValue] = zip(spec.layers, layers).map { layer, validated in
-            .object([
+        let layerValues: [JSONValue] = zip(zip(spec.layers, layers), inputs).map { pair, inputs in
+            let (layer, validated) = pair
+            var object: JSONObject = [
                 "effect": .string(validated.0.info.id), "pluginVersion": .string(validated.0.info.version),
                 "pluginSHA256": .string(validated.0.librarySHA256),
                 "start": .number(layer.start), "params": .object(validated.1),
-            ])
+            ]
+            if !inputs.isEmpty { object["inputs"] = .array(inputs.map { .object($0.json) }) }
+            return .object(object)
         }
         return .object([
             "renderer": .string(rendererVersion), "seed": .number(Double(spec.seed)), "canvas": .object(canvas),

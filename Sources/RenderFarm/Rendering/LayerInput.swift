@@ -1,0 +1,69 @@
+import Foundation
+import StrictJSON
+
+/// A file a layer's frames depend on besides the job file and the plugin library: an event log the
+/// host reads for the layer (`RF_PARAM_EVENTS`), or a file the plugin reads itself and names
+/// (ABI `input_files`: a Lottie file, an item's image).
+///
+/// Every such file reaches the frames one way: its content hash is part of the canonical job
+/// (the layer's `inputs`), so it decides the fingerprint of every frame of the layer, and the
+/// manifest lists it. Editing the file draws the layer's frames again, in every command that plans
+/// a job; an unchanged file, wherever it lies, changes nothing.
+public struct LayerInput: Sendable, Equatable {
+    /// The layer, counted from 0.
+    public var layer: Int
+    /// The file relative to the job's folder when it lies inside it, else absolute.
+    public var file: String
+    /// The hex SHA-256 of its content, or `unreadable` when it cannot be read (which no content has).
+    public var sha256: String
+
+    /// How the canonical job and the manifest hold it.
+    var json: JSONObject { ["file": .string(file), "sha256": .string(sha256)] }
+
+    /// The inputs of one layer: `paths` (absolute, or relative to `jobDirectory`) read and hashed,
+    /// each file once, in the order of their shown names.
+    static func hashing(_ paths: [String], layer: Int, jobDirectory: String) -> [LayerInput] {
+        let folder = URL(fileURLWithPath: jobDirectory).standardizedFileURL.path
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        var seen: Set<String> = []
+        return paths.compactMap { path -> (shown: String, absolute: String)? in
+            let absolute =
+                path.hasPrefix("/")
+                ? URL(fileURLWithPath: path).standardizedFileURL.path
+                : URL(fileURLWithPath: folder).appendingPathComponent(path).standardizedFileURL.path
+            guard seen.insert(absolute).inserted else { return nil }
+            let shown = absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
+            return (shown, absolute)
+        }
+        .sorted { $0.shown < $1.shown }
+        .map { LayerInput(layer: layer, file: $0.shown, sha256: SHA256.hex(ofFile: $0.absolute) ?? "unreadable") }
+    }
+
+    /// The inputs recorded in a canonical job (its layers' `inputs`), in layer order.
+    static func recorded(in canonical: JSONValue) -> [LayerInput] {
+        let layers = canonical.objectValue?["layers"]?.arrayValue ?? []
+        return layers.enumerated().flatMap { index, layer in
+            (layer.objectValue?["inputs"]?.arrayValue ?? []).compactMap { value -> LayerInput? in
+                guard let object = value.objectValue, let file = object["file"]?.stringValue,
+                    let sha256 = object["sha256"]?.stringValue
+                else { return nil }
+                return LayerInput(layer: index, file: file, sha256: sha256)
+            }
+        }
+    }
+}
+
+extension RenderPlan {
+    /// What each layer's frames read besides the job: the event logs the job names as files (read by
+    /// the host) and the files the layer's plugin names (ABI `input_files`), hashed.
+    static func layerInputs(_ job: LoadedJob, validated: [ValidatedLayer], instances: [PluginInstance])
+        -> [[LayerInput]]
+    {
+        zip(validated, instances).map { layer, instance in
+            let logs = layer.plugin.info.parameters.filter { $0.kind == .events }.compactMap {
+                job.spec.layers[layer.index].params[$0.name]?.stringValue
+            }
+            return LayerInput.hashing(logs + instance.inputFiles, layer: layer.index, jobDirectory: job.directory)
+        }
+    }
+}
