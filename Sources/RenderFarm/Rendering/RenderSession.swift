@@ -86,13 +86,14 @@ public enum RenderSession {
         }
         let clock = ContinuousClock()
         let start = clock.now
+        let inFlight = FramesInFlight(observer: observer)
         FrameScheduler(concurrency: options.concurrency).run(
             count: draws.count, shouldStop: shouldStop,
             makeWorker: { () -> any FrameExecutor in
                 guard let isolation = options.isolation else {
-                    return FrameWorker(cacheStaticLayers: options.cacheStaticLayers)
+                    return FrameWorker(cacheStaticLayers: options.cacheStaticLayers, lane: inFlight.lane())
                 }
-                return WorkerProcess(jobs: jobs, isolation: isolation)
+                return WorkerProcess(jobs: jobs, isolation: isolation, lane: inFlight.lane())
             },
             perform: { worker, task in
                 let (jobIndex, frame) = draws[task]
@@ -105,6 +106,7 @@ public enum RenderSession {
                 let (jobIndex, frame, source) = reuses[task]
                 report(states[jobIndex], frame, states[jobIndex].reuse(frame, from: source))
             })
+        inFlight.stop()
         let elapsed = clock.now - start
         let finalProgress = progress.withLock { $0 }
 

@@ -30,7 +30,7 @@ struct RenderCommand: Command {
         options: [
             jobs, frames, shard, CommonOptions.shardMode, out, outputRoot, force, failFast, CommonOptions.progress,
             CommonOptions.pluginPath, CommonOptions.variants, scale, video, EncodeCommand.preset, EncodeCommand.crf,
-            verbose, isolate, frameTimeout,
+            verbose, isolate, frameTimeout, stuckAfter,
         ],
         positionals: 1...Int.max)
 
@@ -54,6 +54,8 @@ struct RenderCommand: Command {
     let shard: Shard
     let scale: Double?
     let isolation: Isolation?
+    /// `--stuck-after`: seconds after which a frame still drawing is named (nil: never).
+    let stuckAfter: Double?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
@@ -64,6 +66,7 @@ struct RenderCommand: Command {
             try arguments.integer(Self.jobs, in: 1...1024, command: "render")
             ?? ProcessInfo.processInfo.activeProcessorCount
         progress = try CommonOptions.progressMode(arguments, command: "render")
+        stuckAfter = try Self.parseStuckAfter(arguments)
         let shardMode = try arguments.choice(
             CommonOptions.shardMode, ["contiguous", "interleaved"], default: "contiguous",
             command: "render")
@@ -95,7 +98,8 @@ struct RenderCommand: Command {
             cacheStaticLayers: !redraw, isolation: isolation)
         // Read before the render rewrites the folder's records: why frames are rendered again.
         let rerun = options.force ? nil : jobs.map(RerunReason.init).reduce(RerunReason(), +)
-        let reporter = ProgressReporter(terminal: terminal, mode: progress, rerun: rerun, forced: options.force)
+        let reporter = ProgressReporter(
+            terminal: terminal, mode: progress, rerun: rerun, forced: options.force, stuckAfter: stuckAfter)
         let summary: RenderSummary
         do {
             summary = try RenderSession.render(jobs, options: options, observer: reporter)
@@ -169,6 +173,19 @@ extension RenderCommand {
     static let frameTimeout = Option(
         "--frame-timeout", value: "SECONDS",
         help: "With --isolate: kill a worker whose frame takes longer, and fail that attempt.")
+
+    static let stuckAfter = Option(
+        "--stuck-after", value: "SECONDS",
+        help: "Name a frame still drawing after SECONDS, with its layer (default 30; 0: never).")
+
+    /// `--stuck-after SECONDS`: nil for 0.
+    static func parseStuckAfter(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
+        guard let text = arguments[stuckAfter] else { return 30 }
+        guard let value = Double(text), value >= 0, value <= 86_400 else {
+            throw UsageError(message: "--stuck-after expects seconds in [0, 86400], got \"\(text)\"", command: "render")
+        }
+        return value == 0 ? nil : value
+    }
 
     /// `--frame-timeout SECONDS`, which only `--isolate` can enforce.
     static func parseFrameTimeout(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double? {
