@@ -30,11 +30,16 @@ struct RenderCommand: Command {
         options: [
             jobs, frames, shard, CommonOptions.shardMode, out, outputRoot, force, failFast, CommonOptions.progress,
             CommonOptions.pluginPath, CommonOptions.variants, scale, video, EncodeCommand.preset, EncodeCommand.crf,
-            verbose, isolate, frameTimeout, stuckAfter,
+            verbose, isolate, frameTimeout, stuckAfter, memory,
         ],
         positionals: 1...Int.max)
 
-    static let jobs = Option("-j", "--jobs", value: "N", help: "Frames in flight at once (default: processor count).")
+    static let jobs = Option(
+        "-j", "--jobs", value: "N",
+        help: "Frames in flight at once (default: processor count; lowered to fit --memory).")
+    static let memory = Option(
+        "--memory", value: "SIZE",
+        help: "Memory the frames in flight may take, e.g. 8G or 512M (default: half of the machine's).")
     static let frames = Option(
         "--frames", value: "SET", help: "Render these frames instead, e.g. 0-99, 0-100:5, 1,3,5-9.")
     static let shard = Option(
@@ -56,6 +61,8 @@ struct RenderCommand: Command {
     let isolation: Isolation?
     /// `--stuck-after`: seconds after which a frame still drawing is named (nil: never).
     let stuckAfter: Double?
+    /// `--memory`, or half of the machine's memory.
+    let budget: MemoryBudget
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
@@ -67,6 +74,7 @@ struct RenderCommand: Command {
             ?? ProcessInfo.processInfo.activeProcessorCount
         progress = try CommonOptions.progressMode(arguments, command: "render")
         stuckAfter = try Self.parseStuckAfter(arguments)
+        budget = try Self.parseMemory(arguments)
         let shardMode = try arguments.choice(
             CommonOptions.shardMode, ["contiguous", "interleaved"], default: "contiguous",
             command: "render")
@@ -86,7 +94,14 @@ struct RenderCommand: Command {
         case .success(let prepared): jobs = prepared
         case .failure(let code): return code
         }
-        if let video = arguments[Self.video] { return renderVideo(jobs, to: video, terminal: terminal) }
+        let concurrency: Int
+        switch fittedConcurrency(jobs, terminal: terminal) {
+        case .success(let workers): concurrency = workers
+        case .failure(let code): return code
+        }
+        if let video = arguments[Self.video] {
+            return renderVideo(jobs, to: video, concurrency: concurrency, terminal: terminal)
+        }
         let stop = StopSignal()
         let signals = SignalHandling(stop: stop, terminal: terminal)
         defer { signals.cancel() }
@@ -177,6 +192,35 @@ extension RenderCommand {
     static let stuckAfter = Option(
         "--stuck-after", value: "SECONDS",
         help: "Name a frame still drawing after SECONDS, with its layer (default 30; 0: never).")
+
+    /// `--memory SIZE`, or the default budget.
+    static func parseMemory(_ arguments: ParsedArguments) throws(UsageError) -> MemoryBudget {
+        guard let text = arguments[memory] else { return .default }
+        guard let bytes = MemoryBudget.parse(text) else {
+            throw UsageError(
+                message: "--memory expects a size such as 8G, 512M or 1.5G, got \"\(text)\"", command: "render")
+        }
+        return MemoryBudget(bytes: bytes)
+    }
+
+    /// `-j` lowered to what fits the memory budget, said on standard error; 73 when not one frame fits.
+    func fittedConcurrency(_ jobs: [PreparedJob], terminal: Terminal) -> Result<Int, ExitCode> {
+        let fit = budget.workers(for: jobs, requested: concurrency, isolated: isolation != nil)
+        let need = "a frame in flight takes about \(MemoryBudget.shown(fit.perWorker))"
+        let budgetText = "the memory budget is \(MemoryBudget.shown(budget.bytes))"
+        guard fit.workers > 0 else {
+            terminal.error(
+                "\(need), but \(budgetText); give --memory a larger size (the machine has "
+                    + "\(MemoryBudget.shown(MemoryBudget.default.bytes * 2))) or render at a smaller --scale")
+            return .failure(.cannotCreate)
+        }
+        if fit.workers < concurrency {
+            terminal.note(
+                "renderfarm: -j \(concurrency) lowered to \(fit.workers): \(need) and \(budgetText) "
+                    + "(--memory SIZE to change it)")
+        }
+        return .success(fit.workers)
+    }
 
     /// `--stuck-after SECONDS`: nil for 0.
     static func parseStuckAfter(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
