@@ -72,7 +72,7 @@ for job in "${jobs[@]}"; do
     fi
     references=("$refs"/*.png)
     if [ ${#references[@]} -eq 0 ]; then
-        echo "ci-render: warning: $name: no reference yet; run make update-references"
+        fail "$name: no reference frames in $refs; run make update-references and commit them"
         continue
     fi
     for reference in "${references[@]}"; do
