@@ -21,7 +21,7 @@ HANDOFF_PACKAGES := ffmpeg time
 SLURM_PACKAGES := slurm-wlm munge
 SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 
-.PHONY: all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
+.PHONY: otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
         ci-render update-references bench bench-quick bench-video slurm-test clean \
         install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
         studio-test
@@ -31,6 +31,7 @@ all: build
 help:
 	@echo "make demo            install packages, build, render $(JOB), print where the frames are"
 	@echo "make test            run the test suite (Swift Testing)"
+	@echo "make otio-venv       OpenTimelineIO in .build/otio-venv for the round-trip test (CI runs it)"
 	@echo "make slurm-test      install Slurm, start a local cluster, run the Slurm integration tests, stop it (root)"
 	@echo "make render JOB=F    render a job file (ARGS='-j 2 --force' for more options)"
 	@echo "make validate JOB=F  check a job file without rendering"
@@ -114,9 +115,20 @@ bench-video: deps deps-handoff
 	$(SWIFT) build -c release
 	bash .ci/bench-video.sh .build/release/renderfarm
 
+# OpenTimelineIO for the round-trip test, in a virtual environment of its own (CI makes it; the test
+# runs whenever it exists, or when python3 itself has the package).
+OTIO_VENV := .build/otio-venv
+
 test: deps deps-handoff $(TEST_PLUGIN) test-swift-plugins
 	$(SWIFT) build --build-tests
-	RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) $(SWIFT) test --skip-build
+	env RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
+	    $$([ -x $(OTIO_VENV)/bin/python3 ] && echo RENDERFARM_OTIO_PYTHON=$(CURDIR)/$(OTIO_VENV)/bin/python3) \
+	    $(SWIFT) test --skip-build
+
+otio-venv:
+	@[ -x $(OTIO_VENV)/bin/python3 ] || python3 -m venv $(OTIO_VENV)
+	$(OTIO_VENV)/bin/python3 -m pip install -q opentimelineio
+	$(OTIO_VENV)/bin/python3 -c 'import opentimelineio as otio; print("opentimelineio", otio.__version__, "in $(OTIO_VENV)")'
 
 # 1,000 mutated job files through the real binary (make test runs 300 of them).
 fuzz: deps $(TEST_PLUGIN)
