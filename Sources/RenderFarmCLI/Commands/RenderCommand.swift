@@ -43,7 +43,8 @@ struct RenderCommand: Command {
     static let out = Option("--out", value: "DIR", help: "Write frames to DIR instead of the job's output.dir.")
     static let outputRoot = Option(
         "--output-root", value: "DIR", help: "Allow output.dir anywhere inside DIR (default: the job file's folder).")
-    static let force = Flag("--force", help: "Render every frame, even ones already done.")
+    static let force = Flag(
+        "--force", help: "Render every frame, even ones already done, even into a folder no render wrote.")
     static let failFast = Flag("--fail-fast", help: "Stop at the first frame that fails.")
     static let video = Option("--video", value: "FILE", help: "Render one job straight into this video (see encode).")
     static let verbose = Flag("--verbose", help: "With --video: print the exact ffmpeg command.")
@@ -73,11 +74,12 @@ struct RenderCommand: Command {
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
-        let plan = PlanOptions(
+        var plan = PlanOptions(
             outputOverride: arguments[Self.out], outputRoot: arguments[Self.outputRoot],
             frames: arguments[Self.frames], shard: shard, scale: scale,
             // A video leaves the output folder alone: it uses a cache `prepare` made there, and makes none.
             preparation: arguments[Self.video] == nil ? .framesWithCache : .frames)
+        plan.refusesForeignFolders = arguments[Self.video] == nil && !arguments[Self.force]
         let jobs: [PreparedJob]
         switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
         case .success(let prepared): jobs = prepared
