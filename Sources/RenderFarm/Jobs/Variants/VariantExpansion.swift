@@ -34,12 +34,17 @@ struct VariantExpansion {
         }
         var rows: [DataRows.Row] = [DataRows.Row("variants.matrix", values: [:], isText: false)]
         var columns: [String] = []
+        // Rows that could not be read are told with every variant's problems, not alone.
+        var rowProblems: [JobIssue] = []
         if let value = object["rows"] {
             switch DataRows.load(value, path: "variants.rows", jobDirectory: jobDirectory) {
             case .success(let data):
                 rows = data.rows
                 columns = data.columns
-                if rows.isEmpty { issues.append(JobIssue(path: "variants.rows", "no rows")) }
+                rowProblems = data.problems.map { JobIssue(path: "", $0) }
+                if rows.isEmpty {
+                    issues += rowProblems.isEmpty ? [JobIssue(path: "variants.rows", "no rows")] : rowProblems
+                }
             case .failure(let issue): issues.append(issue)
             }
         }
@@ -85,6 +90,7 @@ struct VariantExpansion {
                 }
                 let index = expanded.count
                 var filler = Filler(values: values, known: known)
+                filler.issues = rowProblems
                 var filled = filler.fill(.object(document), path: "")
                 for (key, value) in combination {
                     filled = filler.set(value, at: key, in: filled)
