@@ -17,6 +17,8 @@ struct RenderCommand: Command {
             what is missing or changed (the journal in the output folder records finished frames);
             --force renders everything again. With --shard K/N, several runs (hosts) share one
             output folder, each with its own journal, and `renderfarm merge` writes the manifest.
+            An existing folder that holds files but no renderfarm.job.json is not written into
+            (65, naming a file it would overwrite) unless --force.
             Results go to standard output, progress to standard error. Exit codes: 0 ok, 1 some
             frames failed, 64 usage, 65 invalid job, 66 missing file, 69 no plugins, 73 cannot
             create output, 74 I/O error, 75 the output folder is in use by another run,
