@@ -9,7 +9,7 @@ struct RenderCommand: Command {
         synopsis: "render JOB|DIR …",
         examples: [
             "renderfarm render jobs/live-hearts.json",
-            "renderfarm render jobs/ -j 4 --scale 0.5 --out /tmp/previews",
+            "renderfarm render jobs/live-hearts.json jobs/burst.json -j 4 --scale 0.5 --out previews",
             "renderfarm render jobs/live-hearts.json --video live-hearts.webm",
         ],
         discussion: """

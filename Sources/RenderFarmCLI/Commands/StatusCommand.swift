@@ -9,7 +9,7 @@ struct StatusCommand: Command {
         synopsis: "status OUTDIR …",
         examples: [
             "renderfarm status jobs/out/live-hearts --watch",
-            "renderfarm status /shared/renders/a /shared/renders/b --json",
+            "renderfarm status jobs/out/live-hearts jobs/out/streamer-badges --json",
         ],
         discussion: """
             Reads each output folder's job record, journals (one per shard) and locks, so it works
