@@ -105,7 +105,7 @@ struct ScriptQuotingTests {
         job["name"] = name
         job["output"] = nil
         let data = try JSONSerialization.data(withJSONObject: job)
-        let path = try folder.write(String(decoding: data, as: UTF8.self), to: "jobs $(touch pwned) `x` 'q'/job.json")
+        let path = try folder.write(String(decoding: data, as: UTF8.self), to: "jobs $(touch pwned) `x` 'q'\n#SBATCH --uid=0/job.json")
         let out = folder.url.appendingPathComponent("out").path
         let result = try Binary.run(["submit", path, "--slurm", "--out", out, "--dry-run"], in: folder.url)
         #expect(result.status == 0, "\(result.stderr)")
@@ -124,5 +124,17 @@ struct ScriptQuotingTests {
         }
         #expect(result.stdout.contains(ShellWord.quoted(path)), "the job file, quoted")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("pwned").path))
+    }
+
+    @Test("submit refuses the issue's job name, a line break and #SBATCH in it, before printing a script (exit 65)")
+    func lineBreakInName() throws {
+        let folder = try TemporaryFolder()
+        let job = try folder.write(
+            #"{"name": "x\n#SBATCH --uid=0\necho pwned", "duration": 0.1, "layers": [{"effect": "gradient"}]}"#,
+            to: "job.json")
+        let result = CLI.run(["submit", job, "--slurm", "--dry-run", "--out", folder.path + "/out"])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(#"name: "x\n#SBATCH --uid=0\necho pwned" cannot name a folder"#))
     }
 }
