@@ -105,7 +105,8 @@ struct ScriptQuotingTests {
         job["name"] = name
         job["output"] = nil
         let data = try JSONSerialization.data(withJSONObject: job)
-        let path = try folder.write(String(decoding: data, as: UTF8.self), to: "jobs $(touch pwned) `x` 'q'\n#SBATCH --uid=0/job.json")
+        let path = try folder.write(
+            String(decoding: data, as: UTF8.self), to: "jobs $(touch pwned) `x` 'q'\n#SBATCH --uid=0/job.json")
         let out = folder.url.appendingPathComponent("out").path
         let result = try Binary.run(["submit", path, "--slurm", "--out", out, "--dry-run"], in: folder.url)
         #expect(result.status == 0, "\(result.stderr)")

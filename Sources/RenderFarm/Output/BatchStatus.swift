@@ -81,10 +81,11 @@ public struct BatchStatus: Sendable {
             "total": .number(Double(total)), "done": .number(Double(done)),
             "variants": .array(
                 variants.map { variant in
-                    var object = variant.status?.json.objectValue ?? [
+                    let notStarted: JSONObject = [
                         "folder": .string(variant.folder), "state": .string("incomplete"),
                         "total": .number(Double(variant.frames)), "done": 0,
                     ]
+                    var object = variant.status?.json.objectValue ?? notStarted
                     object["variant"] = .string(variant.name)
                     object["started"] = .bool(variant.status != nil)
                     return .object(object)

@@ -45,12 +45,12 @@ struct CSVTable: Sendable, Equatable {
         }
         self.header = header.fields
         records = rows.filter { $0.fields.count == header.fields.count }
-        mismatched = rows.filter { $0.fields.count != header.fields.count }.map { row in
-            ParseError(
+        let columns = header.fields.count
+        mismatched = rows.filter { $0.fields.count != columns }.map { row in
+            let fields = "\(row.fields.count) field\(row.fields.count == 1 ? "" : "s")"
+            return ParseError(
                 line: row.line,
-                message:
-                    "has \(row.fields.count) field\(row.fields.count == 1 ? "" : "s"); the header has \(header.fields.count) columns "
-                    + "(quote a field that holds a comma)")
+                message: "has \(fields); the header has \(columns) columns (quote a field that holds a comma)")
         }
     }
 
