@@ -78,9 +78,10 @@ struct SlurmScriptsTests {
         "shell quoting",
         arguments: [
             ("/plain/path-1.json", "/plain/path-1.json"), ("a b", "'a b'"), ("it's", "'it'\\''s'"), ("", "''"),
-            ("$HOME", "'$HOME'"),
+            ("$HOME", "'$HOME'"), ("a\nb", "$'a\\nb'"), ("it's\t\u{1B}", "$'it\\'s\\t\\x1B'"),
+            ("\u{85}\\", "$'\\u0085\\\\'"),
         ])
     func quoting(text: String, quoted: String) {
-        #expect(SlurmScripts.quote(text) == quoted)
+        #expect(ShellWord.quoted(text) == quoted)
     }
 }

@@ -114,10 +114,13 @@ public struct SlurmScripts: Sendable, Equatable {
 
     public init(_ request: Request) throws(SlurmScriptError) {
         let folder = request.scriptFolder
-        if folder.contains(where: { " \t\n\r\"'\\%#$".contains($0) }) { throw .unsafePath(folder) }
+        let unsafe = { (c: Character) in
+            " \"'\\%#$".contains(c) || c.unicodeScalars.contains(where: ShellWord.isControl)
+        }
+        if folder.contains(where: unsafe) { throw .unsafePath(folder) }
         for (label, value) in [("--partition", request.partition), ("--time", request.time)] {
             guard let value else { continue }
-            guard !value.isEmpty, value.allSatisfy({ Self.isPlain($0, or: "-_.,:") }) else {
+            guard !value.isEmpty, value.allSatisfy({ ShellWord.isPlain($0, or: "-_.,:") }) else {
                 throw .invalidValue(option: label, value: value)
             }
         }
@@ -129,6 +132,8 @@ public struct SlurmScripts: Sendable, Equatable {
         renderLog = (folder as NSString).appendingPathComponent("render-%A_%a.log")
         mergeLog = (folder as NSString).appendingPathComponent("merge-%j.log")
         let name = Self.jobName(request.name)
+        // Comments name the job as --job-name does: user text reaches a script only through ShellWord.quoted.
+        let shownName = ShellWord.plain(request.name)
 
         var renderHeader = [
             "--job-name=\(name)",
@@ -151,12 +156,12 @@ public struct SlurmScripts: Sendable, Equatable {
         }
 
         // What render and prepare share: the jobs, where their output goes, their frames and plugins.
-        var jobArguments = request.jobFiles.map(Self.quote)
-        if let output = request.output { jobArguments += ["--out", Self.quote(output)] }
-        if let root = request.outputRoot { jobArguments += ["--output-root", Self.quote(root)] }
-        if let frames = request.frames { jobArguments += ["--frames", Self.quote(frames)] }
-        jobArguments += request.pluginPath.flatMap { ["--plugin-path", Self.quote($0)] }
-        if let variants = request.variants { jobArguments += ["--variants", Self.quote(variants)] }
+        var jobArguments = request.jobFiles.map(ShellWord.quoted)
+        if let output = request.output { jobArguments += ["--out", ShellWord.quoted(output)] }
+        if let root = request.outputRoot { jobArguments += ["--output-root", ShellWord.quoted(root)] }
+        if let frames = request.frames { jobArguments += ["--frames", ShellWord.quoted(frames)] }
+        jobArguments += request.pluginPath.flatMap { ["--plugin-path", ShellWord.quoted($0)] }
+        if let variants = request.variants { jobArguments += ["--variants", ShellWord.quoted(variants)] }
 
         var arguments = ["render"] + jobArguments
         arguments += ["--shard", "\"$SLURM_ARRAY_TASK_ID/\(request.tasks)\""]
@@ -167,66 +172,60 @@ public struct SlurmScripts: Sendable, Equatable {
         arguments += ["--progress", "plain"]
 
         render = Self.script(
-            purpose: "Array job: task K renders shard K/\(request.tasks) of \(request.name) "
+            purpose: "Array job: task K renders shard K/\(request.tasks) of \(shownName) "
                 + "(renderfarm submit --slurm).",
             header: renderHeader,
             body: [
                 "echo \"renderfarm: shard $SLURM_ARRAY_TASK_ID/\(request.tasks) on $(hostname)\"",
-                "exec " + Self.quote(request.executable) + " \\\n    " + Self.wrap(arguments),
+                "exec " + ShellWord.quoted(request.executable) + " \\\n    " + Self.wrap(arguments),
             ])
         prepare =
             request.prepares
             ? Self.script(
-                purpose: "Fills the caches of \(request.name) (renderfarm prepare) before the render array starts.",
+                purpose: "Fills the caches of \(shownName) (renderfarm prepare) before the render array starts.",
                 header: prepareHeader,
-                body: ["exec " + Self.quote(request.executable) + " \\\n    " + Self.wrap(["prepare"] + jobArguments)])
+                body: [
+                    "exec " + ShellWord.quoted(request.executable) + " \\\n    "
+                        + Self.wrap(["prepare"] + jobArguments)
+                ])
             : nil
         merge = Self.script(
             purpose: "Merges the shards' journals into manifest.json once every render task has succeeded.",
             header: mergeHeader,
             body: [
                 "exec "
-                    + ([Self.quote(request.executable), "merge"] + request.jobFolders.map(Self.quote))
+                    + ([ShellWord.quoted(request.executable), "merge"] + request.jobFolders.map(ShellWord.quoted))
                     .joined(separator: " ")
             ])
         let prepareLines =
             request.prepares
             ? [
-                "prepare=$(sbatch --parsable \(Self.quote(preparePath)))", "prepare=${prepare%%;*}",
-                "array=$(sbatch --parsable --dependency=afterok:\"$prepare\" \(Self.quote(renderPath)))",
-            ] : ["array=$(sbatch --parsable \(Self.quote(renderPath)))"]
+                "prepare=$(sbatch --parsable \(ShellWord.quoted(preparePath)))", "prepare=${prepare%%;*}",
+                "array=$(sbatch --parsable --dependency=afterok:\"$prepare\" \(ShellWord.quoted(renderPath)))",
+            ] : ["array=$(sbatch --parsable \(ShellWord.quoted(renderPath)))"]
         let jobs = request.prepares ? "$prepare,$array,$merge" : "$array,$merge"
         submit =
             ([
                 "#!/bin/bash",
-                "# Submits " + (request.prepares ? "the prepare job, then the render array after it, " : "the render array, ")
+                "# Submits "
+                    + (request.prepares ? "the prepare job, then the render array after it, " : "the render array, ")
                     + "then the merge job that waits for all of its tasks to succeed.",
                 "# `renderfarm submit --slurm` did the same; run this to submit again by hand.",
                 "set -euo pipefail",
             ] + prepareLines + [
                 "array=${array%%;*}",
-                "merge=$(sbatch --parsable --dependency=afterok:\"$array\" \(Self.quote(mergePath)))",
+                "merge=$(sbatch --parsable --dependency=afterok:\"$array\" \(ShellWord.quoted(mergePath)))",
                 "merge=${merge%%;*}",
-                "echo \"" + (request.prepares ? "prepare job $prepare, " : "") + "render array job $array, merge job $merge\"",
+                "echo \"" + (request.prepares ? "prepare job $prepare, " : "")
+                    + "render array job $array, merge job $merge\"",
                 "echo \"watch: squeue -j \(jobs)\"",
             ]).joined(separator: "\n")
     }
 
     /// The job name Slurm shows: `renderfarm-<name>`, limited to letters, digits and `-_.`.
     static func jobName(_ name: String) -> String {
-        let safe = String(name.prefix(48).map { isPlain($0, or: "-_.") ? $0 : "_" })
+        let safe = ShellWord.plain(name)
         return "renderfarm-" + (safe.isEmpty ? "job" : safe)
-    }
-
-    /// `text` as one shell word: unchanged when it holds only safe characters, else single-quoted.
-    public static func quote(_ text: String) -> String {
-        let safe = !text.isEmpty && text.allSatisfy { isPlain($0, or: "/._-+,:=@") }
-        return safe ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
-    /// An ASCII letter or digit, or one of `extra`.
-    private static func isPlain(_ character: Character, or extra: String) -> Bool {
-        character.isASCII && (character.isLetter || character.isNumber || extra.contains(character))
     }
 
     private static func script(purpose: String, header: [String], body: [String]) -> String {
@@ -266,14 +265,16 @@ public struct SlurmScripts: Sendable, Equatable {
 
 /// A value cannot go into a Slurm script.
 public enum SlurmScriptError: Error, Equatable, CustomStringConvertible {
-    /// `#SBATCH --output=` lines cannot quote: the folder must not hold spaces, quotes, `%`, `#` or `$`.
+    /// `#SBATCH --output=` lines cannot quote: the folder must not hold spaces, quotes, `%`, `#`, `$` or
+    /// control characters.
     case unsafePath(String)
     case invalidValue(option: String, value: String)
 
     public var description: String {
         switch self {
         case .unsafePath(let path):
-            "the Slurm logs go to \(path), which holds a space, quote, %, # or $ that #SBATCH lines cannot carry; "
+            "the Slurm logs go to \(ShellWord.quoted(path)), which holds a space, quote, %, #, $ or control "
+                + "character that #SBATCH lines cannot carry; "
                 + "choose an output folder (--out) without them"
         case .invalidValue(let option, let value):
             "\(option) \"\(value)\" may only hold letters, digits and - _ . , :"

@@ -141,22 +141,26 @@ enum Manifest {
             ]
         }
 
-        /// A command that encodes the folder's frames when pasted there. A contiguous sequence
-        /// uses the image2 pattern; other frame sets use a glob.
+        /// A command that encodes the folder's frames when pasted into a POSIX shell there, every argument
+        /// quoted as it needs (`FFmpegCommand.shellLine`). A contiguous sequence uses the image2 pattern;
+        /// other frame sets use a glob, which ffmpeg expands.
         func ffmpegCommand(alpha: Bool, name: String) -> String {
             // The video is named after the job, with anything a shell would interpret replaced.
             let safe = String(name.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
             let name = safe.isEmpty || safe.hasPrefix("-") ? "video" : safe
-            let rate = JSONValue.number(fps).serialized()
             let input =
                 step == 1
-                ? "-start_number \(start) -i \(prefix)%0\(padding)d.png"
-                : "-pattern_type glob -i '\(prefix)*.png'"
+                ? ["-start_number", "\(start)", "-i", "\(prefix)%0\(padding)d.png"]
+                : ["-pattern_type", "glob", "-i", "\(prefix)*.png"]
             let codec =
                 alpha
-                ? "-c:v libvpx-vp9 -pix_fmt yuva420p -b:v 0 -crf 30 \(name).webm"
-                : "-c:v libx264 -pix_fmt yuv420p -vf pad=ceil(iw/2)*2:ceil(ih/2)*2 -movflags +faststart \(name).mp4"
-            return "ffmpeg -framerate \(rate) \(input) \(codec)"
+                ? ["-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", "-b:v", "0", "-crf", "30", "\(name).webm"]
+                : [
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-movflags",
+                    "+faststart", "\(name).mp4",
+                ]
+            let arguments = ["-framerate", JSONValue.number(fps).serialized()] + input + codec
+            return FFmpegCommand(arguments: arguments).shellLine
         }
     }
 }

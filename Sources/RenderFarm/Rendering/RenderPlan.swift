@@ -16,6 +16,9 @@ public struct PlanOptions: Sendable {
     public var scale: Double?
     /// What the layers learn before frames are drawn (ABI `prepare`, `prepare_with_cache`).
     public var preparation: LayerPreparation
+    /// Whether an existing folder that holds files but no `renderfarm.job.json` is refused as an output
+    /// folder (`render` without `--force`): the run would overwrite or mix with files no render wrote.
+    public var refusesForeignFolders = false
 
     public init(
         outputOverride: String? = nil, outputRoot: String? = nil, frames: String? = nil, shard: Shard = .whole,
@@ -161,10 +164,16 @@ public enum RenderPlan {
         let (frames, frameIssues) = frameSet(job.spec, options: options)
         issues += frameIssues
         var outputDirectory = ""
+        let outputPath = options.outputOverride == nil ? "output.dir" : "--out"
         do {
             outputDirectory = try resolveOutput(job, options: options, jobCount: jobCount)
+            if options.refusesForeignFolders,
+                let finding = ForeignFolder.finding(in: outputDirectory, prefix: job.spec.output.prefix)
+            {
+                issues.append(JobIssue(path: outputPath, ForeignFolder.message(finding, directory: outputDirectory)))
+            }
         } catch {
-            issues.append(JobIssue(path: options.outputOverride == nil ? "output.dir" : "--out", error.description))
+            issues.append(JobIssue(path: outputPath, error.description))
         }
         let (instances, instanceIssues) = createInstances(validated, job: job)
         issues += instanceIssues

@@ -7,7 +7,7 @@ struct CompareCommand: Command {
         abstract: "Compare a frame with a reference image within tolerances (per-channel difference and PSNR).",
         synopsis: "compare IMAGE REFERENCE",
         examples: [
-            "renderfarm compare out/frame_00030.png Tests/References/live-hearts/frame_00030.png",
+            "renderfarm compare out/frame_00120.png Tests/References/live-hearts/frame_00120.png",
             "renderfarm compare a.png b.png --max-pixels 0 --diff-image diff.png",
         ],
         discussion: """

@@ -8,8 +8,8 @@ struct PrepareCommand: Command {
         abstract: "Compute what layers need before their frames, into the output folder's cache.",
         synopsis: "prepare JOB|DIR …",
         examples: [
-            "renderfarm prepare jobs/replay.json --out /shared/replay",
-            "renderfarm prepare jobs/replay.json --frames 0-215999",
+            "renderfarm prepare jobs/stream-replay.json --out renders/stream-replay",
+            "renderfarm prepare jobs/stream-replay.json --frames 0-1799",
         ],
         discussion: """
             Some layers compute everything that leads up to a frame before they draw it: a physics

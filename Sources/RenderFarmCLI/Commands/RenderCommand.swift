@@ -9,7 +9,7 @@ struct RenderCommand: Command {
         synopsis: "render JOB|DIR …",
         examples: [
             "renderfarm render jobs/live-hearts.json",
-            "renderfarm render jobs/ -j 4 --scale 0.5 --out /tmp/previews",
+            "renderfarm render jobs/live-hearts.json jobs/burst.json -j 4 --scale 0.5 --out previews",
             "renderfarm render jobs/live-hearts.json --video live-hearts.webm",
         ],
         discussion: """
@@ -17,6 +17,8 @@ struct RenderCommand: Command {
             what is missing or changed (the journal in the output folder records finished frames);
             --force renders everything again. With --shard K/N, several runs (hosts) share one
             output folder, each with its own journal, and `renderfarm merge` writes the manifest.
+            An existing folder that holds files but no renderfarm.job.json is not written into
+            (65, naming a file it would overwrite) unless --force.
             Results go to standard output, progress to standard error. Exit codes: 0 ok, 1 some
             frames failed, 64 usage, 65 invalid job, 66 missing file, 69 no plugins, 73 cannot
             create output, 74 I/O error, 75 the output folder is in use by another run,
@@ -48,7 +50,8 @@ struct RenderCommand: Command {
     static let out = Option("--out", value: "DIR", help: "Write frames to DIR instead of the job's output.dir.")
     static let outputRoot = Option(
         "--output-root", value: "DIR", help: "Allow output.dir anywhere inside DIR (default: the job file's folder).")
-    static let force = Flag("--force", help: "Render every frame, even ones already done.")
+    static let force = Flag(
+        "--force", help: "Render every frame, even ones already done, even into a folder no render wrote.")
     static let failFast = Flag("--fail-fast", help: "Stop at the first frame that fails.")
     static let video = Option("--video", value: "FILE", help: "Render one job straight into this video (see encode).")
     static let verbose = Flag("--verbose", help: "With --video: print the exact ffmpeg command.")
@@ -84,11 +87,12 @@ struct RenderCommand: Command {
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
-        let plan = PlanOptions(
+        var plan = PlanOptions(
             outputOverride: arguments[Self.out], outputRoot: arguments[Self.outputRoot],
             frames: arguments[Self.frames], shard: shard, scale: scale,
             // A video leaves the output folder alone: it uses a cache `prepare` made there, and makes none.
             preparation: arguments[Self.video] == nil ? .framesWithCache : .frames)
+        plan.refusesForeignFolders = arguments[Self.video] == nil && !arguments[Self.force]
         let jobs: [PreparedJob]
         switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
         case .success(let prepared): jobs = prepared

@@ -123,14 +123,14 @@ struct SubmitCommand: Command {
             }
             terminal.print("# dry run: nothing written or submitted; without --dry-run, submit runs:")
             if scripts.prepare != nil {
-                terminal.print("#   sbatch --parsable \(SlurmScripts.quote(scripts.preparePath))")
+                terminal.print("#   sbatch --parsable \(ShellWord.quoted(scripts.preparePath))")
             }
             terminal.print(
                 "#   sbatch --parsable " + (scripts.prepare == nil ? "" : "--dependency=afterok:<prepare job id> ")
-                    + SlurmScripts.quote(scripts.renderPath))
+                    + ShellWord.quoted(scripts.renderPath))
             terminal.print(
                 "#   sbatch --parsable --dependency=afterok:<array job id> "
-                    + SlurmScripts.quote(scripts.mergePath))
+                    + ShellWord.quoted(scripts.mergePath))
             return .ok
         }
         guard let slurm = SlurmClient() else {

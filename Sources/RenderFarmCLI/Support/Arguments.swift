@@ -16,6 +16,12 @@ struct OptionSpec: Sendable {
 
     var primaryName: String { names.last ?? "" }
 
+    /// Whether the value names a file or folder (`DIR`, `FILE`, `SHEET.png`): an empty one names none.
+    var namesPath: Bool {
+        guard let value else { return false }
+        return value == "DIR" || value.hasSuffix("FILE") || value.hasSuffix(".png")
+    }
+
     /// How the usage line shows it: `[-j N]`, `-o SHEET.png`, `[--plugin-path DIR …]`.
     var usage: String {
         let text = (names.first ?? "") + (value.map { " \($0)" } ?? "") + (repeatable ? " …" : "")
@@ -173,6 +179,12 @@ struct ParsedArguments {
                 index += 1
             } else {
                 throw UsageError(message: "\(name) needs a value (\(option.value ?? "VALUE"))", command: spec.name)
+            }
+            if value.isEmpty, option.namesPath {
+                throw UsageError(
+                    message: "\(name) \"\" names no \(option.value == "DIR" ? "folder" : "file"): give a path "
+                        + "(\(option.value ?? "")), or leave the option out",
+                    command: spec.name)
             }
             if !option.repeatable, values[key] != nil {
                 throw UsageError(message: "\(name) given more than once", command: spec.name)

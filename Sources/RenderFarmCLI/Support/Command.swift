@@ -91,6 +91,14 @@ enum CommonOptions {
                 return .failure(.usage)
             }
         }
+        // --scale would give the variants of a canvas.scale matrix one scale: their folders would hold the same frames.
+        if options.scale != nil, let job = jobs.first(where: { $0.variant?.matrixSets("canvas.scale") == true }) {
+            terminal.error(
+                "--scale replaces canvas.scale, which variants.matrix \"canvas.scale\" of \(ShownPath.of(job.file)) "
+                    + "varies: every variant would render at one scale; leave out --scale\n"
+                    + "see `renderfarm \(arguments.spec.name) --help`")
+            return .failure(.usage)
+        }
         var prepared: [PreparedJob] = []
         var planErrors: [JobError] = []
         if !jobs.isEmpty {

@@ -63,7 +63,7 @@ final class ProgressBar: Sendable {
             let line = Self.line(
                 label: label, done: done, total: total, fps: fps, remaining: remaining,
                 columns: terminal.columns ?? Self.defaultColumns)
-            terminal.noteRaw("\r\u{1B}[2K" + line)
+            terminal.noteRaw("\r\u{1B}[2K" + Terminal.escaped(line))
         }
     }
 
