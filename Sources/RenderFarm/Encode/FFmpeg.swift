@@ -76,7 +76,7 @@ public struct FFmpeg: Sendable {
 
     /// Starts ffmpeg; with `feedsInput`, its standard input is a socket the caller sends frames to
     /// (`FFmpegProcess.input`, a `FrameSocket`). `output` is the final name of the file ffmpeg
-    /// writes, named by errors; once `stop` is set, ffmpeg is sent SIGTERM.
+    /// writes, named by errors; once `stop` is set, ffmpeg is killed.
     public func start(
         _ command: FFmpegCommand, in directory: String, feedsInput: Bool, output: String? = nil,
         stop: StopSignal? = nil
@@ -132,7 +132,7 @@ public final class FFmpegProcess {
     private let errorLog: URL
     /// The final name of the file ffmpeg writes, for errors.
     private let output: String?
-    /// Sends ffmpeg SIGTERM once the stop signal is set; cancelled when ffmpeg has exited.
+    /// Kills ffmpeg once the stop signal is set; cancelled when ffmpeg has exited.
     private let stopWatch: (any DispatchSourceTimer)?
 
     init(
@@ -151,7 +151,10 @@ public final class FFmpegProcess {
             timer.setEventHandler { [process] in
                 guard stop.isStopped, process.isRunning else { return }
                 timer.cancel()
-                process.terminate()
+                // SIGKILL: ffmpeg inherits the signal mask of the thread that started it, and a launcher
+                // that blocks SIGTERM (a test runner's worker thread, some CI agents) would leave
+                // SIGTERM pending for ever. What ffmpeg wrote is discarded by the caller either way.
+                kill(process.processIdentifier, SIGKILL)
             }
             timer.resume()
             return timer
@@ -160,7 +163,7 @@ public final class FFmpegProcess {
 
     deinit { stopWatch?.cancel() }
 
-    /// How often a stop signal is looked at: the delay between Ctrl-C and ffmpeg's SIGTERM.
+    /// How often a stop signal is looked at: the delay between Ctrl-C and ffmpeg being killed.
     static let stopPollMilliseconds = 20
 
     /// ffmpeg's standard output, where `-progress pipe:1` writes.

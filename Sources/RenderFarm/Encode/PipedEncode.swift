@@ -50,7 +50,7 @@ struct PipedEncode {
         } catch {
             ffmpegError = error
         }
-        // Interrupted (ffmpeg is sent SIGTERM, and Ctrl-C reaches it too): nothing is kept unless complete.
+        // Interrupted (ffmpeg is killed, and Ctrl-C reaches it too): nothing is kept unless complete.
         let complete = outcome.written == plan.frameCount && outcome.failure == nil && ffmpegError == nil
         if feed.stop.isStopped && !complete {
             return Produced(file: nil, frames: outcome.written, command: shown, peakHeld: outcome.peakHeld)
