@@ -87,6 +87,35 @@ struct FullDiskTests {
     }
 
     @Test(
+        "a video that fits but whose manifest entry does not is not kept: exit 74 naming manifest.json",
+        .enabled(if: SmallDisk.available, SmallDisk.unavailable))
+    func manifestDoesNotFit() throws {
+        let folder = try TemporaryFolder()
+        let disk = try SmallDisk(in: folder, size: 1024 * 1024)
+        let out = disk.url.appendingPathComponent("out").path
+        try Self.render(into: out)
+        let manifest = URL(fileURLWithPath: out).appendingPathComponent("manifest.json")
+        let before = try Data(contentsOf: manifest)
+        // The real ffmpeg writes the whole video, then the disk fills up before the manifest is written.
+        let ffmpeg = try #require(Tools.find("ffmpeg"))
+        let fake = try folder.write(
+            """
+            #!/bin/sh
+            "\(ffmpeg)" "$@" || exit $?
+            cat /dev/zero > '\(disk.path)/filler' 2> /dev/null
+            exit 0
+
+            """, to: "bin/ffmpeg")
+        chmod(fake, 0o755)
+        let result = try Binary.run(["encode", out, "--progress", "none"], environment: ["RENDERFARM_FFMPEG": fake])
+        Self.expectNoSpace(result, naming: manifest.path)
+        #expect(result.stderr.contains("live-hearts.mp4 was not kept"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/live-hearts.mp4"))
+        #expect(try Self.leftovers(in: out).isEmpty)
+        #expect(try Data(contentsOf: manifest) == before)
+    }
+
+    @Test(
         "render --video onto a full disk: exit 74 naming the video, nothing under its name",
         .enabled(if: SmallDisk.available, SmallDisk.unavailable), arguments: ["x.mp4", "x.webm"])
     func renderVideoOntoFullDisk(_ name: String) throws {

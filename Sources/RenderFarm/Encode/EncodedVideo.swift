@@ -60,6 +60,12 @@ public enum EncodedVideo {
                 reason: "ffmpeg reported success but the video it wrote is broken (\(problem)); nothing was kept"))
     }
 
+    /// Removes a published video and its config file, when it cannot be recorded.
+    public static func remove(_ result: EncodeResult) {
+        unlink(result.file)
+        if let config = result.configFile { unlink(config) }
+    }
+
     /// The SHA-256 (hex) and size in bytes of a published video, for results and manifests.
     static func checksum(of path: String) -> (sha256: String, bytes: Int) {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0

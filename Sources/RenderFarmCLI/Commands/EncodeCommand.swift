@@ -178,7 +178,14 @@ struct EncodeCommand: Command {
                 bar.update(done, of: total)
             }
             bar.finish()
-            try ManifestEncodes.record(result, preset: preset, in: output.directory)
+            do {
+                try ManifestEncodes.record(result, preset: preset, in: output.directory)
+            } catch {
+                // A video the manifest does not list is not kept: a failed encode leaves nothing new.
+                EncodedVideo.remove(result)
+                terminal.error("\(error.description); \(ShownPath.of(result.file)) was not kept")
+                return ExitCode(error)
+            }
             Self.printVideo(
                 "\(output.jobName): \(result.frames) frames encoded (\(preset.rawValue))", file: result.file,
                 bytes: result.bytes, sha256: result.sha256, layout: result.layout, config: result.configFile,
