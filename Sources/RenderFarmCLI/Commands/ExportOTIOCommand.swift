@@ -19,7 +19,7 @@ struct ExportOTIOCommand: Command {
             frames' folder relative to the timeline file, or a file:// URL with --absolute-urls.
             Writes OUTDIR/<job>.otio unless -o is given (its folder is created). Exit codes: 0 ok,
             64 usage, 65 incomplete or unevenly spaced render, 66 no manifest, 73 cannot create
-            output, 74 I/O error.
+            output, 74 I/O error (a full disk; no timeline is left).
             """,
         options: [output, absoluteURLs, allowMissing],
         positionals: 1...1)

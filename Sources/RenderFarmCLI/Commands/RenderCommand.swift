@@ -21,13 +21,14 @@ struct RenderCommand: Command {
             (65, naming a file it would overwrite) unless --force.
             Results go to standard output, progress to standard error. Exit codes: 0 ok, 1 some
             frames failed, 64 usage, 65 invalid job, 66 missing file, 69 no plugins, 73 cannot
-            create output, 74 I/O error, 75 the output folder is in use by another run,
-            130 interrupted. With --isolate, frames are drawn in worker processes: a plugin that
+            create output, 74 I/O error (a full disk), 75 the output folder is in use by another
+            run, 130 interrupted by SIGINT or SIGTERM. With --isolate, frames are drawn in worker processes: a plugin that
             crashes or hangs (past --frame-timeout) fails only the frame it was drawing.
             With --video FILE one job is rendered straight into a video: frames are drawn
             concurrently and piped in frame order to one ffmpeg (no PNGs, journal or manifest);
             the result equals `renderfarm encode` of the PNGs with the same preset (69 when ffmpeg
-            is missing).
+            or ffprobe is missing), and is checked with ffprobe the same way before it takes its
+            name; a signal stops ffmpeg and leaves no video.
             """,
         options: [
             jobs, frames, shard, CommonOptions.shardMode, out, outputRoot, force, failFast, CommonOptions.progress,
