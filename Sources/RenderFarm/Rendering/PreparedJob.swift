@@ -18,6 +18,8 @@ public final class PreparedJob: Sendable {
     public let fingerprint: String
     /// Everything that decides the pixels, as hashed into `fingerprint`.
     let canonical: JSONValue
+    /// The files the layers read, as hashed into `canonical` (`LayerInput`).
+    let inputs: [LayerInput]
     let layers: [PluginInstance]
     /// `frameFingerprints`, once computed.
     private let fingerprintCache = Mutex<FrameFingerprints?>(nil)
@@ -29,8 +31,9 @@ public final class PreparedJob: Sendable {
 
     init(
         job: LoadedJob, outputDirectory: String, frames: FrameSet, jobFrames: FrameSet? = nil,
-        layers: [PluginInstance], canonical: JSONValue
+        layers: [PluginInstance], canonical: JSONValue, inputs: [LayerInput] = []
     ) {
+        self.inputs = inputs
         self.job = job
         self.outputDirectory = outputDirectory
         self.frames = frames
@@ -86,6 +89,10 @@ public final class PreparedJob: Sendable {
         return folder
     }
 
+    /// Whether a file the layers read was modified since the job was planned: its frames would
+    /// draw from the new content, so a plan kept for long (the studio's) is made again.
+    public var inputsModified: Bool { inputs.contains(where: \.isModified) }
+
     /// The output folder's subfolder of plugin caches (`RF_CACHE_FOLDER`).
     public static let cacheFolderName = "renderfarm.cache"
 
@@ -93,7 +100,7 @@ public final class PreparedJob: Sendable {
     func with(frames: FrameSet) -> PreparedJob {
         PreparedJob(
             job: job, outputDirectory: outputDirectory, frames: frames, jobFrames: jobFrames, layers: layers,
-            canonical: canonical)
+            canonical: canonical, inputs: inputs)
     }
 
     /// The fingerprint of each frame of this run, from the layers' frame keys where they report

@@ -183,7 +183,8 @@ public enum RenderPlan {
         let inputs = layerInputs(job, validated: validated, instances: instances)
         let canonical = canonicalJSON(job.spec, layers: validated.map { ($0.plugin, $0.params) }, inputs: inputs)
         return PreparedJob(
-            job: job, outputDirectory: outputDirectory, frames: frames, layers: instances, canonical: canonical)
+            job: job, outputDirectory: outputDirectory, frames: frames, layers: instances, canonical: canonical,
+            inputs: inputs.flatMap { $0 })
     }
 
     /// Each layer's effect looked up in `catalog` and its parameters typed (variants), resolved (event
@@ -291,7 +292,8 @@ public enum RenderPlan {
 
     /// Everything that decides a frame's bytes, and nothing else (not the output folder, not
     /// the frame set), so the same frame of an unchanged job is recognised across runs. A layer that
-    /// reads files has their hashes as `inputs` (`LayerInput`); one that reads none has no such key.
+    /// reads files has their hashes as `inputs` and `eventLogs` (`LayerInput`); one that reads none
+    /// has no such keys.
     static func canonicalJSON(_ spec: JobSpec, layers: [(LoadedPlugin, JSONObject)], inputs: [[LayerInput]])
         -> JSONValue
     {
@@ -311,7 +313,10 @@ public enum RenderPlan {
                 "pluginSHA256": .string(validated.0.librarySHA256),
                 "start": .number(layer.start), "params": .object(validated.1),
             ]
-            if !inputs.isEmpty { object["inputs"] = .array(inputs.map { .object($0.json) }) }
+            for reader in LayerInput.Reader.allCases {
+                let read = inputs.filter { $0.reader == reader }
+                if !read.isEmpty { object[reader.rawValue] = .array(read.map { .object($0.json) }) }
+            }
             return .object(object)
         }
         return .object([
