@@ -23,6 +23,8 @@ public final class PreparedJob: Sendable {
     let layers: [PluginInstance]
     /// `frameFingerprints`, once computed.
     private let fingerprintCache = Mutex<FrameFingerprints?>(nil)
+    /// The run's lock on the output folder, once `lockFolder` took it.
+    private let heldLock = Mutex<FolderLock?>(nil)
     /// How many bottom layers are frame-invariant (`RF_PLUGIN_FRAME_INVARIANT`): drawn once per
     /// worker with the background and copied into every frame.
     let staticLayerCount: Int
@@ -43,6 +45,21 @@ public final class PreparedJob: Sendable {
         plugins = layers.map(\.plugin.info)
         staticLayerCount = layers.prefix { $0.plugin.info.frameInvariant }.count
         fingerprint = SHA256.hex(canonical.serialized(sortedKeys: true))
+    }
+
+    /// The lock `lockFolder` took, held as long as the job: writers of the folder use it.
+    public var folderLock: FolderLock? { heldLock.withLock { $0 } }
+
+    /// Creates the output folder and takes the lock of `shard` in it (kept in `folderLock`), before
+    /// anything else is written there; `.output` names who holds it.
+    func lockFolder(shard: Shard, task: String) throws(JobError) {
+        do throws(OutputError) {
+            try AtomicFile.createDirectory(outputDirectory)
+            let lock = try FolderLock.acquire(outputDirectory, shard: shard, task: task)
+            heldLock.withLock { $0 = lock }
+        } catch {
+            throw .output(file: job.file, error: error)
+        }
     }
 
     /// Tells every layer what this run asks of it (ABI `prepare`, `prepare_with_cache`); a

@@ -19,6 +19,11 @@ public struct PlanOptions: Sendable {
     /// Whether an existing folder that holds files but no `renderfarm.job.json` is refused as an output
     /// folder (`render` without `--force`): the run would overwrite or mix with files no render wrote.
     public var refusesForeignFolders = false
+    /// How a run that writes the output folders locks them (`render`, `prepare`): each folder is
+    /// created and locked before the layers are prepared, since preparing may write the folder's
+    /// cache, and the lock stays with the job (`PreparedJob.folderLock`). Nil for runs that write no
+    /// folder, and for `render --isolate`'s workers, which write under their parent's lock.
+    public var locking: (shard: Shard, task: String)? = nil
 
     public init(
         outputOverride: String? = nil, outputRoot: String? = nil, frames: String? = nil, shard: Shard = .whole,
@@ -87,6 +92,7 @@ public enum RenderPlan {
         if options.preparation == .frames || (options.preparation != .none && errors.isEmpty) {
             ready = ready.filter { job in
                 do throws(JobError) {
+                    if let locking = options.locking { try job.lockFolder(shard: locking.shard, task: locking.task) }
                     try job.prepareLayers(options.preparation)
                     return true
                 } catch {

@@ -40,8 +40,10 @@ public enum RenderSession {
         _ jobs: [PreparedJob], options: RenderOptions,
         observer: some ProgressObserver = NoProgress()
     ) throws(OutputError) -> RenderSummary {
-        // Every folder is locked before anything is written into any of them.
+        // Every folder is locked before anything is written into any of them (at planning, when the
+        // plan wrote the layers' caches).
         let locks = try jobs.map { job throws(OutputError) in
+            if let held = job.folderLock { return held }
             try AtomicFile.createDirectory(job.outputDirectory)
             let task = options.shard == .whole ? "render" : "render --shard \(options.shard)"
             return try FolderLock.acquire(job.outputDirectory, shard: options.shard, task: task)

@@ -94,6 +94,9 @@ struct RenderCommand: Command {
             // A video leaves the output folder alone: it uses a cache `prepare` made there, and makes none.
             preparation: arguments[Self.video] == nil ? .framesWithCache : .frames)
         plan.refusesForeignFolders = arguments[Self.video] == nil && !arguments[Self.force]
+        if arguments[Self.video] == nil {
+            plan.locking = (shard, shard == .whole ? "render" : "render --shard \(shard)")
+        }
         let jobs: [PreparedJob]
         switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
         case .success(let prepared): jobs = prepared
