@@ -2,6 +2,8 @@ import Foundation
 import RenderFarm
 import Testing
 
+@testable import RenderFarmCLI
+
 /// Generated cluster scripts carry user text only through `ShellWord.quoted`: a job name or path that holds
 /// line breaks, quotes, `$()`, backticks or `#SBATCH` adds no line, directive or command.
 @Suite("Scripts never carry user data raw")
@@ -20,12 +22,12 @@ struct ScriptQuotingTests {
 
     static func request(_ values: [String: String], name: String) -> SlurmScripts.Request {
         let value = { (key: String) in values[key] ?? key }
-        var request = SlurmScripts.Request(
-            executable: value("/P/EXE"), jobFiles: [value("/P/JOB.json")], output: value("/P/OUT"),
-            jobFolders: [value("/P/FOLDER")], scriptFolder: "/shared/out/slurm", pluginPath: [value("/P/PLUGINS")],
-            name: name, tasks: 3, frames: value("FRAMES"), variants: value("VARIANTS"))
-        request.outputRoot = value("/P/ROOT")
-        return request
+        let commands = SlurmCommandLines(
+            jobFiles: [value("/P/JOB.json")], output: value("/P/OUT"), outputRoot: value("/P/ROOT"),
+            jobFolders: [value("/P/FOLDER")], pluginPath: [value("/P/PLUGINS")], frames: value("FRAMES"),
+            variants: value("VARIANTS"))
+        return commands.request(
+            executable: value("/P/EXE"), scriptFolder: "/shared/out/slurm", name: name, tasks: 3)
     }
 
     /// Lines with their `\`-continuations joined: one command per line.

@@ -3,25 +3,15 @@ import Foundation
 /// The batch scripts of a Slurm render (<doc:RunningOnACluster>): a prepare job that fills the jobs'
 /// caches (`renderfarm prepare`, unless turned off), an array job after it whose task K renders shard
 /// K/N of the jobs into the shared output folder, and a merge job that runs after every task
-/// succeeded. Pure string building; `renderfarm submit` writes and submits them.
+/// succeeded. Pure string building from the command words `renderfarm submit` gives (see `ScriptWord`);
+/// it writes and submits them.
 public struct SlurmScripts: Sendable, Equatable {
-    /// What to render and how to ask Slurm for it.
+    /// The commands each job runs and how to ask Slurm for them.
     public struct Request: Sendable, Equatable {
-        /// Absolute path of the `renderfarm` executable the tasks run.
+        /// Absolute path of the `renderfarm` executable the jobs run.
         public var executable: String
-        /// Absolute paths of the job files.
-        public var jobFiles: [String]
-        /// Absolute output folder given to `render --out` (with several jobs, each gets a subfolder);
-        /// nil for the variants of one job file, each of which has its own folder.
-        public var output: String?
-        /// `--output-root` of each task, for variants whose folders are the jobs' own.
-        public var outputRoot: String?
-        /// The output folder of each job, for `merge`.
-        public var jobFolders: [String]
         /// Folder of the scripts and logs.
         public var scriptFolder: String
-        /// Plugin folders passed as `--plugin-path`, in search order.
-        public var pluginPath: [String]
         /// Name shown by `squeue`.
         public var name: String
         public var tasks: Int
@@ -30,45 +20,31 @@ public struct SlurmScripts: Sendable, Equatable {
         public var partition: String?
         public var time: String?
         public var cpusPerTask: Int?
-        /// `-j` for each task; nil uses the CPUs Slurm gave the task.
-        public var concurrency: Int?
-        public var frames: String?
-        public var interleaved: Bool
-        /// `--variants` of each task: the variants picked from jobs with variants.
-        public var variants: String?
-        /// `render --isolate` in each task, with `--frame-timeout` when set.
-        public var isolate = false
-        public var frameTimeout: Double?
-        /// Whether a prepare job fills the caches before the array starts.
-        public var prepares = true
+        /// The arguments of the prepare job's `renderfarm` (`prepare …`), nil for no prepare job: the
+        /// array then starts at once.
+        public var prepare: [ScriptWord]?
+        /// The arguments of each array task's `renderfarm` (`render …`), where `.taskShard` and
+        /// `.taskCPUs` become the task's own shard and CPUs.
+        public var render: [ScriptWord]
+        /// The arguments of the merge job's `renderfarm` (`merge …`).
+        public var merge: [ScriptWord]
 
         public init(
-            executable: String, jobFiles: [String], output: String?, jobFolders: [String], scriptFolder: String,
-            pluginPath: [String], name: String, tasks: Int, maxRunning: Int? = nil, partition: String? = nil,
-            time: String? = nil, cpusPerTask: Int? = nil, concurrency: Int? = nil, frames: String? = nil,
-            interleaved: Bool = false, isolate: Bool = false, frameTimeout: Double? = nil, variants: String? = nil,
-            outputRoot: String? = nil, prepares: Bool = true
+            executable: String, scriptFolder: String, name: String, tasks: Int, maxRunning: Int? = nil,
+            partition: String? = nil, time: String? = nil, cpusPerTask: Int? = nil, prepare: [ScriptWord]?,
+            render: [ScriptWord], merge: [ScriptWord]
         ) {
-            self.prepares = prepares
-            self.outputRoot = outputRoot
-            self.variants = variants
-            self.isolate = isolate
-            self.frameTimeout = frameTimeout
             self.executable = executable
-            self.jobFiles = jobFiles
-            self.output = output
-            self.jobFolders = jobFolders
             self.scriptFolder = scriptFolder
-            self.pluginPath = pluginPath
             self.name = name
             self.tasks = tasks
             self.maxRunning = maxRunning
             self.partition = partition
             self.time = time
             self.cpusPerTask = cpusPerTask
-            self.concurrency = concurrency
-            self.frames = frames
-            self.interleaved = interleaved
+            self.prepare = prepare
+            self.render = render
+            self.merge = merge
         }
     }
 
@@ -131,6 +107,7 @@ public struct SlurmScripts: Sendable, Equatable {
         prepareLog = (folder as NSString).appendingPathComponent("prepare-%j.log")
         renderLog = (folder as NSString).appendingPathComponent("render-%A_%a.log")
         mergeLog = (folder as NSString).appendingPathComponent("merge-%j.log")
+        let prepares = request.prepare != nil
         let name = Self.jobName(request.name)
         // Comments name the job as --job-name does: user text reaches a script only through ShellWord.quoted.
         let shownName = ShellWord.plain(request.name)
@@ -142,7 +119,7 @@ public struct SlurmScripts: Sendable, Equatable {
             "--ntasks=1",
         ]
         // Without --kill-on-invalid-dep a job would wait forever after the one it depends on failed.
-        if request.prepares { renderHeader.append("--kill-on-invalid-dep=yes") }
+        if prepares { renderHeader.append("--kill-on-invalid-dep=yes") }
         var prepareHeader = ["--job-name=\(name)-prepare", "--output=\(prepareLog)", "--ntasks=1"]
         var mergeHeader = [
             "--job-name=\(name)-merge", "--output=\(mergeLog)", "--ntasks=1", "--kill-on-invalid-dep=yes",
@@ -155,21 +132,14 @@ public struct SlurmScripts: Sendable, Equatable {
             mergeHeader.append(extra)
         }
 
-        // What render and prepare share: the jobs, where their output goes, their frames and plugins.
-        var jobArguments = request.jobFiles.map(ShellWord.quoted)
-        if let output = request.output { jobArguments += ["--out", ShellWord.quoted(output)] }
-        if let root = request.outputRoot { jobArguments += ["--output-root", ShellWord.quoted(root)] }
-        if let frames = request.frames { jobArguments += ["--frames", ShellWord.quoted(frames)] }
-        jobArguments += request.pluginPath.flatMap { ["--plugin-path", ShellWord.quoted($0)] }
-        if let variants = request.variants { jobArguments += ["--variants", ShellWord.quoted(variants)] }
-
-        var arguments = ["render"] + jobArguments
-        arguments += ["--shard", "\"$SLURM_ARRAY_TASK_ID/\(request.tasks)\""]
-        if request.interleaved { arguments += ["--shard-mode", "interleaved"] }
-        arguments += ["-j", request.concurrency.map(String.init) ?? "\"${SLURM_CPUS_ON_NODE:-1}\""]
-        if request.isolate { arguments += ["--isolate"] }
-        if let timeout = request.frameTimeout { arguments += ["--frame-timeout", String(format: "%g", timeout)] }
-        arguments += ["--progress", "plain"]
+        let word = { (word: ScriptWord) in
+            switch word {
+            case .value(let text): ShellWord.quoted(text)
+            case .taskShard: "\"$SLURM_ARRAY_TASK_ID/\(request.tasks)\""
+            case .taskCPUs: "\"${SLURM_CPUS_ON_NODE:-1}\""
+            }
+        }
+        let executable = ShellWord.quoted(request.executable)
 
         render = Self.script(
             purpose: "Array job: task K renders shard K/\(request.tasks) of \(shownName) "
@@ -177,38 +147,30 @@ public struct SlurmScripts: Sendable, Equatable {
             header: renderHeader,
             body: [
                 "echo \"renderfarm: shard $SLURM_ARRAY_TASK_ID/\(request.tasks) on $(hostname)\"",
-                "exec " + ShellWord.quoted(request.executable) + " \\\n    " + Self.wrap(arguments),
+                "exec " + executable + " \\\n    " + Self.wrap(request.render.map(word)),
             ])
-        prepare =
-            request.prepares
-            ? Self.script(
+        prepare = request.prepare.map { arguments in
+            Self.script(
                 purpose: "Fills the caches of \(shownName) (renderfarm prepare) before the render array starts.",
                 header: prepareHeader,
-                body: [
-                    "exec " + ShellWord.quoted(request.executable) + " \\\n    "
-                        + Self.wrap(["prepare"] + jobArguments)
-                ])
-            : nil
+                body: ["exec " + executable + " \\\n    " + Self.wrap(arguments.map(word))])
+        }
         merge = Self.script(
             purpose: "Merges the shards' journals into manifest.json once every render task has succeeded.",
             header: mergeHeader,
-            body: [
-                "exec "
-                    + ([ShellWord.quoted(request.executable), "merge"] + request.jobFolders.map(ShellWord.quoted))
-                    .joined(separator: " ")
-            ])
+            body: ["exec " + ([executable] + request.merge.map(word)).joined(separator: " ")])
         let prepareLines =
-            request.prepares
+            prepares
             ? [
                 "prepare=$(sbatch --parsable \(ShellWord.quoted(preparePath)))", "prepare=${prepare%%;*}",
                 "array=$(sbatch --parsable --dependency=afterok:\"$prepare\" \(ShellWord.quoted(renderPath)))",
             ] : ["array=$(sbatch --parsable \(ShellWord.quoted(renderPath)))"]
-        let jobs = request.prepares ? "$prepare,$array,$merge" : "$array,$merge"
+        let jobs = prepares ? "$prepare,$array,$merge" : "$array,$merge"
         submit =
             ([
                 "#!/bin/bash",
                 "# Submits "
-                    + (request.prepares ? "the prepare job, then the render array after it, " : "the render array, ")
+                    + (prepares ? "the prepare job, then the render array after it, " : "the render array, ")
                     + "then the merge job that waits for all of its tasks to succeed.",
                 "# `renderfarm submit --slurm` did the same; run this to submit again by hand.",
                 "set -euo pipefail",
@@ -216,7 +178,7 @@ public struct SlurmScripts: Sendable, Equatable {
                 "array=${array%%;*}",
                 "merge=$(sbatch --parsable --dependency=afterok:\"$array\" \(ShellWord.quoted(mergePath)))",
                 "merge=${merge%%;*}",
-                "echo \"" + (request.prepares ? "prepare job $prepare, " : "")
+                "echo \"" + (prepares ? "prepare job $prepare, " : "")
                     + "render array job $array, merge job $merge\"",
                 "echo \"watch: squeue -j \(jobs)\"",
             ]).joined(separator: "\n")

@@ -94,21 +94,22 @@ struct SubmitCommand: Command {
             out ?? (variants ? (first.outputDirectory as NSString).deletingLastPathComponent : first.outputDirectory)
         let scripts: SlurmScripts
         do {
+            let commands = SlurmCommandLines(
+                jobFiles: files, output: variants && out == nil ? nil : folder,
+                outputRoot: out == nil ? arguments[Self.outputRoot].map(Self.absolute) : nil,
+                jobFolders: jobs.map(\.outputDirectory),
+                pluginPath: Self.pluginFolders(arguments.all(CommonOptions.pluginPath)),
+                frames: arguments[Self.frames], variants: arguments[CommonOptions.variants], concurrency: concurrency,
+                interleaved: interleaved, isolate: arguments[RenderCommand.isolate], frameTimeout: frameTimeout,
+                prepares: !arguments[Self.noPrepare])
             scripts = try SlurmScripts(
-                SlurmScripts.Request(
-                    executable: Self.executable(), jobFiles: files, output: variants && out == nil ? nil : folder,
-                    jobFolders: jobs.map(\.outputDirectory),
-                    scriptFolder: (folder as NSString).appendingPathComponent("slurm"),
-                    pluginPath: Self.pluginFolders(arguments.all(CommonOptions.pluginPath)),
+                commands.request(
+                    executable: Self.executable(), scriptFolder: (folder as NSString).appendingPathComponent("slurm"),
                     name: jobs.count == 1 || variants
                         ? first.job.variant?.batch.name ?? first.job.spec.name
                         : "\(first.job.spec.name)+\(jobs.count - 1)",
                     tasks: tasks, maxRunning: maxRunning, partition: arguments[Self.partition],
-                    time: arguments[Self.time], cpusPerTask: cpusPerTask, concurrency: concurrency,
-                    frames: arguments[Self.frames], interleaved: interleaved, isolate: arguments[RenderCommand.isolate],
-                    frameTimeout: frameTimeout, variants: arguments[CommonOptions.variants],
-                    outputRoot: out == nil ? arguments[Self.outputRoot].map(Self.absolute) : nil,
-                    prepares: !arguments[Self.noPrepare]))
+                    time: arguments[Self.time], cpusPerTask: cpusPerTask))
         } catch {
             terminal.error("\(error.description)\nsee `renderfarm submit --help`")
             return .usage

@@ -16,6 +16,10 @@ struct OptionSpec: Sendable {
 
     var primaryName: String { names.last ?? "" }
 
+    /// How a command line renderfarm writes gives the option (`CommandLineWords`): the spelling the
+    /// usage line shows, e.g. `-j`.
+    var commandLineName: String { names.first ?? "" }
+
     /// Whether the value names a file or folder (`DIR`, `FILE`, `SHEET.png`): an empty one names none.
     var namesPath: Bool {
         guard let value else { return false }
