@@ -5,7 +5,7 @@ import Testing
 @testable import RenderFarmCLI
 
 /// The command lines renderfarm writes for other processes (the Slurm scripts' `prepare`, `render` and
-/// `merge`, the workers of `render --isolate`) go back through the CLI's own parser and give what was
+/// `merge`, the workers of `render --isolate`, a C plugin project's `make test`) go back through the CLI's own parser and give what was
 /// asked: an option renamed, left out of the command that receives it, or spelt by hand fails here
 /// instead of on a cluster.
 @Suite("Generated command lines")
@@ -147,5 +147,19 @@ struct GeneratedCommandLineTests {
         #expect(worker.arguments[RenderCommand.outputRoot] == "/")
         #expect(worker.arguments[RenderCommand.frames] == "1-9")
         #expect(worker.arguments[CommonOptions.variants] == "bob")
+    }
+
+    @Test("a C plugin project's `make test` renders its example job with render's own options")
+    func pluginProjectTest() throws {
+        let scaffold = try PluginScaffold(id: "sparkle", language: .c, testRender: PluginNewCommand.testRender)
+        let makefile = try #require(scaffold.files["Makefile"])
+        #expect(makefile.contains("\t$(RENDERFARM) " + PluginNewCommand.testRender.joined(separator: " ") + "\n"))
+        let render = try RenderCommand(Self.parsed(PluginNewCommand.testRender))
+        #expect(render.arguments.positionals == [PluginScaffold.exampleJobFile])
+        #expect(render.arguments.all(CommonOptions.pluginPath) == ["."])
+        #expect(render.arguments[RenderCommand.frames] == PluginScaffold.testFrames)
+        #expect(render.arguments[RenderCommand.out] == PluginScaffold.testOutput)
+        #expect(render.progress == ProgressMode.none)
+        #expect(makefile.contains("rm -rf \(PluginScaffold.testOutput)\n"))
     }
 }

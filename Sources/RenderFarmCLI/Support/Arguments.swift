@@ -56,6 +56,10 @@ struct Option: OptionKey {
     init(_ names: String..., value: String, help: String, repeatable: Bool = false, required: Bool = false) {
         spec = OptionSpec(names: names, value: value, help: help, repeatable: repeatable, required: required)
     }
+
+    /// The option and `value` as two words of a command line renderfarm writes for another process to
+    /// run (the `render --isolate` workers, a plugin project's Makefile; Slurm scripts: `CommandLineWords`).
+    func words(_ value: String) -> [String] { [spec.commandLineName, value] }
 }
 
 /// A command's metadata: everything `--help` shows, and what the parser accepts.
