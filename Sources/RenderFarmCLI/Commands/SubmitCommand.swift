@@ -98,7 +98,7 @@ struct SubmitCommand: Command {
                 SlurmScripts.Request(
                     executable: Self.executable(), jobFiles: files, output: variants && out == nil ? nil : folder,
                     jobFolders: jobs.map(\.outputDirectory),
-                    scriptFolder: (folder as NSString).appendingPathComponent("slurm"),
+                    scriptFolder: (folder as NSString).appendingPathComponent(FolderLayout.slurm),
                     pluginPath: Self.pluginFolders(arguments.all(CommonOptions.pluginPath)),
                     name: jobs.count == 1 || variants
                         ? first.job.variant?.batch.name ?? first.job.spec.name
@@ -182,7 +182,7 @@ struct SubmitCommand: Command {
         terminal.print("  watch:   squeue -j \(ids)")
         terminal.print("           sacct -j \(ids) --format=JobID,JobName,State,ExitCode,Elapsed")
         for job in jobs {
-            terminal.print("  result:  \((job.outputDirectory as NSString).appendingPathComponent("manifest.json"))")
+            terminal.print("  result:  \((job.outputDirectory as NSString).appendingPathComponent(FolderLayout.manifest))")
         }
         guard arguments[Self.wait] else { return .ok }
         return wait(
