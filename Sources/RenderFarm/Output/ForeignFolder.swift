@@ -18,18 +18,12 @@ enum ForeignFolder {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory),
             !names.contains(JobRecord.fileName)
         else { return nil }
-        let foreign = names.filter { !isRenderFarms($0) }.sorted()
+        let foreign = names.filter { !FolderLayout.isRenderFarms($0) }.sorted()
         if foreign.contains(Manifest.fileName) { return Finding(file: Manifest.fileName, overwritten: true) }
         if let frame = foreign.first(where: { $0.hasPrefix(prefix) && $0.hasSuffix(".png") }) {
             return Finding(file: frame, overwritten: true)
         }
         return foreign.first.map { Finding(file: $0, overwritten: false) }
-    }
-
-    /// Names RenderFarm itself puts into an output folder before or beside a render's job record.
-    private static func isRenderFarms(_ name: String) -> Bool {
-        name.hasPrefix("renderfarm.") || name.hasPrefix(StagedFile.temporaryMarker) || name == "slurm"
-            || name == VariantIndex.fileName
     }
 
     /// The message of a refused folder, for `--out` or `output.dir`.

@@ -5,7 +5,7 @@ import StrictJSON
 
 /// `manifest.json`: the downstream contract of an output folder (<doc:OutputFolder>).
 enum Manifest {
-    static let fileName = "manifest.json"
+    static let fileName = FolderLayout.manifest
     static let format = "renderfarm.manifest"
     static let version = 1
 

@@ -111,7 +111,7 @@ public final class PreparedJob: Sendable {
     public var inputsModified: Bool { inputs.contains(where: \.isModified) }
 
     /// The output folder's subfolder of plugin caches (`RF_CACHE_FOLDER`).
-    public static let cacheFolderName = "renderfarm.cache"
+    public static let cacheFolderName = FolderLayout.cache
 
     /// The same job asked for `frames` only (its instances shared); `jobFrames` stays.
     func with(frames: FrameSet) -> PreparedJob {

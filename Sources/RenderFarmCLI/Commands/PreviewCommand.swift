@@ -56,7 +56,7 @@ struct PreviewCommand: Command {
 
     func run(_ terminal: Terminal) -> ExitCode {
         let input = arguments.positionals[0]
-        let manifest = (input as NSString).appendingPathComponent("manifest.json")
+        let manifest = (input as NSString).appendingPathComponent(FolderLayout.manifest)
         let source: SheetSource
         let frames: [Int]
         if FileManager.default.fileExists(atPath: manifest) {

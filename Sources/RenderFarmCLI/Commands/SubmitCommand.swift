@@ -104,7 +104,8 @@ struct SubmitCommand: Command {
                 prepares: !arguments[Self.noPrepare])
             scripts = try SlurmScripts(
                 commands.request(
-                    executable: Self.executable(), scriptFolder: (folder as NSString).appendingPathComponent("slurm"),
+                    executable: Self.executable(),
+                    scriptFolder: (folder as NSString).appendingPathComponent(FolderLayout.slurm),
                     name: jobs.count == 1 || variants
                         ? first.job.variant?.batch.name ?? first.job.spec.name
                         : "\(first.job.spec.name)+\(jobs.count - 1)",
@@ -183,7 +184,7 @@ struct SubmitCommand: Command {
         terminal.print("  watch:   squeue -j \(ids)")
         terminal.print("           sacct -j \(ids) --format=JobID,JobName,State,ExitCode,Elapsed")
         for job in jobs {
-            terminal.print("  result:  \((job.outputDirectory as NSString).appendingPathComponent("manifest.json"))")
+            terminal.print("  result:  \((job.outputDirectory as NSString).appendingPathComponent(FolderLayout.manifest))")
         }
         guard arguments[Self.wait] else { return .ok }
         return wait(
