@@ -71,7 +71,17 @@ public enum RenderPlan {
 
     /// Prepares every job it can and collects every problem of the others (joined per file), so one
     /// pass can report them all and name the valid jobs; the ready jobs are this run's shard of them.
+    /// `plan` then `warmUp`.
     public static func prepareAll(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
+        -> (prepared: [PreparedJob], errors: [JobError])
+    {
+        let (planned, errors) = plan(jobs, catalog: catalog, options: options)
+        return warmUp(planned, errors: errors, options: options)
+    }
+
+    /// Checks every job and creates its layers' instances, writing nothing: the jobs of this run's
+    /// shard, and every problem of the others.
+    public static func plan(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
         -> (prepared: [PreparedJob], errors: [JobError])
     {
         var prepared: [PreparedJob] = []
@@ -86,19 +96,29 @@ public enum RenderPlan {
             }
         }
         errors += sharedFolders(prepared)
-        var ready = options.shard.parts(of: prepared)
-        // A run with a problem writes nothing, not even a cache: layers are prepared only when every job
-        // planned, or when nothing is created (the frames of `preview`, which report what they can).
-        if options.preparation == .frames || (options.preparation != .none && errors.isEmpty) {
-            ready = ready.filter { job in
-                do throws(JobError) {
-                    if let locking = options.locking { try job.lockFolder(shard: locking.shard, task: locking.task) }
-                    try job.prepareLayers(options.preparation)
-                    return true
-                } catch {
-                    errors.append(error)
-                    return false
-                }
+        return (options.shard.parts(of: prepared), merged(errors))
+    }
+
+    /// Tells the layers of planned jobs what the run asks of them (`options.preparation`), after
+    /// locking each output folder when the run writes them (`options.locking`): the jobs that are
+    /// ready, and `errors` with what went wrong. A run with a problem writes nothing, not even a
+    /// cache: layers are prepared only when every job planned, or when nothing is created (the
+    /// frames of `preview`, which report what they can).
+    public static func warmUp(_ planned: [PreparedJob], errors: [JobError], options: PlanOptions)
+        -> (prepared: [PreparedJob], errors: [JobError])
+    {
+        guard options.preparation == .frames || (options.preparation != .none && errors.isEmpty) else {
+            return (planned, errors)
+        }
+        var errors = errors
+        let ready = planned.filter { job in
+            do throws(JobError) {
+                if let locking = options.locking { try job.lockFolder(shard: locking.shard, task: locking.task) }
+                try job.prepareLayers(options.preparation)
+                return true
+            } catch {
+                errors.append(error)
+                return false
             }
         }
         return (ready, merged(errors))

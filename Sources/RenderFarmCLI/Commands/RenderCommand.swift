@@ -97,14 +97,22 @@ struct RenderCommand: Command {
         if arguments[Self.video] == nil {
             plan.locking = (shard, shard == .whole ? "render" : "render --shard \(shard)")
         }
-        let jobs: [PreparedJob]
-        switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
-        case .success(let prepared): jobs = prepared
-        case .failure(let code): return code
+        // The frames in flight are fitted to the memory budget after the jobs are checked and before
+        // anything is locked or written: a run that does not fit leaves no trace.
+        var concurrency = self.concurrency
+        let fit = { (planned: [PreparedJob]) -> ExitCode? in
+            switch fittedConcurrency(planned, terminal: terminal) {
+            case .success(let workers):
+                concurrency = workers
+                return nil
+            case .failure(let code): return code
+            }
         }
-        let concurrency: Int
-        switch fittedConcurrency(jobs, terminal: terminal) {
-        case .success(let workers): concurrency = workers
+        let jobs: [PreparedJob]
+        switch CommonOptions.prepare(
+            arguments.positionals, arguments: arguments, options: plan, terminal: terminal, beforeWarmUp: fit)
+        {
+        case .success(let prepared): jobs = prepared
         case .failure(let code): return code
         }
         if let video = arguments[Self.video] {

@@ -59,7 +59,8 @@ enum CommonOptions {
     /// skipped with a warning.
     static func prepare(
         _ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal,
-        describeValid: ((PreparedJob) -> String)? = nil
+        describeValid: ((PreparedJob) -> String)? = nil,
+        beforeWarmUp: (([PreparedJob]) -> ExitCode?)? = nil
     ) -> Result<[PreparedJob], ExitCode> {
         var files: [String] = []
         var jobs: [LoadedJob] = []
@@ -110,7 +111,15 @@ enum CommonOptions {
                 return .failure(.unavailable)
             }
             reportDiagnostics(catalog, usedIDs: Set(jobs.flatMap { $0.spec.layers.map(\.effect) }), terminal: terminal)
-            (prepared, planErrors) = RenderPlan.prepareAll(jobs, catalog: catalog, options: options)
+            (prepared, planErrors) = RenderPlan.plan(jobs, catalog: catalog, options: options)
+            // A check of the whole run (the memory budget) before anything is locked or written.
+            if loadErrors.isEmpty && planErrors.isEmpty, let beforeWarmUp, let code = beforeWarmUp(prepared) {
+                return .failure(code)
+            }
+            // A file that did not load is a problem of the run too: it writes nothing then.
+            if loadErrors.isEmpty || options.preparation == .frames {
+                (prepared, planErrors) = RenderPlan.warmUp(prepared, errors: planErrors, options: options)
+            }
         }
         let report = JobReport(files: files, errors: loadErrors + planErrors, prepared: prepared, terminal: terminal)
         return report.print(describeValid: describeValid)
