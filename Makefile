@@ -22,7 +22,7 @@ SLURM_PACKAGES := slurm-wlm munge
 SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 
 .PHONY: otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
-        ci-render update-references bench bench-quick bench-video slurm-test clean \
+        ci-render update-references bench bench-quick bench-video slurm-test sanitize clean \
         install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
         studio-test
 
@@ -33,6 +33,8 @@ help:
 	@echo "make test            run the test suite (Swift Testing)"
 	@echo "make otio-venv       OpenTimelineIO in .build/otio-venv for the round-trip test (CI runs it)"
 	@echo "make slurm-test      install Slurm, start a local cluster, run the Slurm integration tests, stop it (root)"
+	@echo "make sanitize        AddressSanitizer and ThreadSanitizer builds running the render, resume, shard, video,"
+	@echo "                     studio and isolate tests; any sanitizer report fails (reports in $(SANITIZE_LOGS))"
 	@echo "make render JOB=F    render a job file (ARGS='-j 2 --force' for more options)"
 	@echo "make validate JOB=F  check a job file without rendering"
 	@echo "make plugins         list the installed effect plugins and their parameters"
@@ -135,6 +137,45 @@ otio-venv:
 fuzz: deps $(TEST_PLUGIN)
 	$(SWIFT) build --build-tests
 	RENDERFARM_FUZZ_CASES=1000 $(SWIFT) test --skip-build --filter FuzzTests
+
+# AddressSanitizer and ThreadSanitizer builds (README "Sanitizers"): each --sanitize build, with the
+# executable's symbols exported so that plugins (which call into the sanitizer runtime linked into
+# renderfarm) load, runs SANITIZE_TESTS; the tests launch the renderfarm binary of the same build. Reports of
+# every process go to SANITIZE_LOGS/<tsan|asan>.<pid>; any report fails the target, printed in full.
+# handle_segv=0: the tests crash the test plugin on purpose (crash containment, --isolate), and SIGSEGV must
+# reach renderfarm's own fault report as it does without a sanitizer; a crash where none is expected still
+# fails its test. SWIFT_BACKTRACE=enable=no: the runtime's crash backtracer copies the crashed process's raw
+# stack, which ASan reports. detect_leaks=0: leaks are not checked (README "Sanitizers" says why).
+SANITIZERS     := thread:tsan address:asan
+# The render tests are the example jobs' complete renders (their -j 1 / -j 2 rerun is left to make test).
+SANITIZE_TESTS ?= ExampleJobsTests/rendersCompletely ResumeTests ShardTests VideoTests FrameKeyTests FailureTests \
+                  OutputTrustTests RenderFarmStudioTests
+# Peak RSS means nothing under a sanitizer (shadow memory; ASan keeps freed memory in quarantine, 256 MB).
+SANITIZE_SKIP  ?= VideoTests/boundedMemory
+SANITIZE_LOGS  := .build/sanitize-reports
+space := $(subst ,, )
+SANITIZE_FILTER = $(subst $(space),|,$(strip $(SANITIZE_TESTS)))
+
+sanitize: deps deps-handoff $(TEST_PLUGIN)
+	@rm -rf $(SANITIZE_LOGS) && mkdir -p $(SANITIZE_LOGS)
+	@failed=""; for pair in $(SANITIZERS); do \
+	    sanitizer=$${pair%%:*}; name=$${pair##*:}; start=$$(date +%s); \
+	    $(SWIFT) build --build-tests -c debug --sanitize=$$sanitizer --scratch-path .build/$$name \
+	        -Xlinker --export-dynamic || exit 1; \
+	    SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="log_path=$(CURDIR)/$(SANITIZE_LOGS)/$$name halt_on_error=0 handle_segv=0" \
+	    ASAN_OPTIONS="log_path=$(CURDIR)/$(SANITIZE_LOGS)/$$name handle_segv=0 detect_leaks=0" \
+	    RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
+	        $(SWIFT) test --skip-build -c debug --scratch-path .build/$$name --filter '$(SANITIZE_FILTER)' \
+	        $(if $(SANITIZE_SKIP),--skip '$(SANITIZE_SKIP)') \
+	        || failed="$$failed $$name"; \
+	    echo "sanitize: --sanitize=$$sanitizer build and tests took $$(( $$(date +%s) - start )) s"; \
+	done; \
+	reports=$$(find $(SANITIZE_LOGS) -type f -size +0c | sort); \
+	for file in $$reports; do echo "==== $$file"; cat "$$file"; done; \
+	count=$$(cat $$reports /dev/null | grep -c -E '(WARNING|ERROR): (Thread|Address|Leak)Sanitizer'); \
+	echo "sanitize: $$count sanitizer reports in $$(echo $$reports | wc -w) processes" \
+	    "$${failed:+(tests failed in:$$failed)}"; \
+	[ -z "$$reports" ] && [ -z "$$failed" ]
 
 slurm-deps:
 	@$(MAKE) --no-print-directory deps PACKAGES="$(SLURM_PACKAGES)"

@@ -45,28 +45,31 @@ let package = Package(
         .target(name: "CFaultReport"),
 
         .target(name: "StrictJSON"),
+        // The one lock type (`Locked`, over pthread_mutex_t, which ThreadSanitizer sees; README "Sanitizers").
+        .target(name: "Locking"),
         // The one reader of input files (regular files only, never blocking): below CairoKit so that
         // image assets (EffectKit) and job files, manifests and journals (RenderFarm) share it.
         .target(name: "FileInput"),
         .target(name: "CairoKit", dependencies: ["CCairo", "FileInput"]),
         .target(
             name: "EffectKit",
-            dependencies: ["CairoKit", "FileInput", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]
+            dependencies: ["CairoKit", "FileInput", "Locking", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]
         ),
         .target(
             name: "RenderFarm",
             dependencies: [
-                "CairoKit", "FileInput", "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame", "CCrypto", "StrictJSON",
-                "CFaultReport",
+                "CairoKit", "FileInput", "Locking", "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame", "CCrypto",
+                "StrictJSON", "CFaultReport",
             ]
         ),
         // The studio: a small Swift interface over libmicrohttpd (its variadic C calls in a C shim),
         // and the web page with its API; the engine stays free of HTTP.
         .target(name: "CHTTPShim", dependencies: ["CMicroHTTPD"]),
-        .target(name: "MicroHTTP", dependencies: ["CHTTPShim", "CMicroHTTPD"]),
+        .target(name: "MicroHTTP", dependencies: ["CHTTPShim", "CMicroHTTPD", "Locking"]),
         .target(
-            name: "RenderFarmStudio", dependencies: ["RenderFarm", "FileInput", "MicroHTTP", "CInotify", "StrictJSON"]),
-        .target(name: "RenderFarmCLI", dependencies: ["RenderFarm", "FileInput", "RenderFarmStudio"]),
+            name: "RenderFarmStudio",
+            dependencies: ["RenderFarm", "FileInput", "Locking", "MicroHTTP", "CInotify", "StrictJSON"]),
+        .target(name: "RenderFarmCLI", dependencies: ["RenderFarm", "FileInput", "Locking", "RenderFarmStudio"]),
         .executableTarget(name: "renderfarm", dependencies: ["RenderFarmCLI"]),
 
         // Effect plugins: one dynamic library each, loaded by id through the C ABI.
@@ -78,12 +81,13 @@ let package = Package(
         .target(name: "ParabolicDrop", dependencies: ["EffectKit"], path: "plugins/parabolic-drop"),
         .target(name: "PhysicsBounce", dependencies: ["EffectKit"], path: "plugins/physics-bounce"),
         // Lottie files are checked in Swift before rlottie parses them (plugins/lottie/LottieCheck.swift).
-        .target(name: "Lottie", dependencies: ["EffectKit", "CCairo", "CRlottie"], path: "plugins/lottie"),
+        .target(name: "Lottie", dependencies: ["EffectKit", "CCairo", "CRlottie", "Locking"], path: "plugins/lottie"),
 
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
         // The floor loads the plugin libraries itself (dlopen) for jobs it has no hand-written C for.
         .executableTarget(
-            name: "RenderFarmBench", dependencies: ["RenderFarm", "CairoKit", "StrictJSON"], exclude: ["Jobs"]),
+            name: "RenderFarmBench", dependencies: ["RenderFarm", "CairoKit", "Locking", "StrictJSON"],
+            exclude: ["Jobs"]),
         .executableTarget(
             name: "RenderFarmBenchFloor", dependencies: ["CCairo", "CPNG", "CPNGWriter", "RenderFarmPluginABI"],
             cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("m"), .linkedLibrary("dl")]
@@ -91,10 +95,12 @@ let package = Package(
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "FileInputTests", dependencies: ["FileInput"]),
+        .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
         .testTarget(name: "LottieTests", dependencies: ["Lottie"]),
-        .testTarget(name: "RenderFarmTests", dependencies: ["RenderFarm", "CPNGWriter", "CVideoFrame", "CairoKit"]),
-        .testTarget(name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI", "CCrypto", "CairoKit"]),
+        .testTarget(
+            name: "RenderFarmTests", dependencies: ["RenderFarm", "CPNGWriter", "CVideoFrame", "CairoKit", "Locking"]),
+        .testTarget(name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI", "CCrypto", "CairoKit", "Locking"]),
         .testTarget(name: "RenderFarmStudioTests", dependencies: ["RenderFarmStudio", "RenderFarm", "MicroHTTP"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import CHTTPShim
 import CMicroHTTPD
+import Locking
 import Synchronization
 
 /// An embedded HTTP/1.1 server (libmicrohttpd, one thread per connection): every complete request
@@ -10,7 +11,7 @@ public final class HTTPServer: Sendable {
     public let port: Int
     public let host: String
     private let context: ServerContext
-    private let daemon: Mutex<OpaquePointer?>
+    private let daemon: Locked<OpaquePointer?>
 
     /// Listens on the numeric address `host` and `port` (0: any free port) until `stop()`.
     public init(
@@ -31,7 +32,7 @@ public final class HTTPServer: Sendable {
         self.context = context
         self.host = host
         self.port = Int(bound)
-        daemon = Mutex(started)
+        daemon = Locked(started)
     }
 
     /// Whether `host` is a numeric loopback address (127.0.0.0/8 or ::1).

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Issue 15's rows: stream-length jobs whose cost must follow what is on screen, not their length.
 ///
@@ -135,7 +135,7 @@ struct StreamBench {
         let log = runner.scratch.appendingPathComponent("stream-progress.log").path
         try? FileManager.default.removeItem(atPath: log)
         let command = [runner.renderfarm, "render", job, "--out", output, "--progress", "json"] + arguments
-        let finished = Mutex<ChildRun?>(nil)
+        let finished = Locked<ChildRun?>(nil)
         let done = DispatchSemaphore(value: 0)
         let clock = ContinuousClock()
         let started = clock.now

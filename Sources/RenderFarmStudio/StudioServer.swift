@@ -1,5 +1,6 @@
 import FileInput
 import Foundation
+import Locking
 import MicroHTTP
 import RenderFarm
 import Synchronization
@@ -50,7 +51,7 @@ public final class StudioServer: Sendable {
         let port = options.port
         let hostName = options.host.contains(":") ? "[\(options.host)]" : options.host
         // Filled in once the port is known; read by the routes only after the server is up.
-        let allowed = Mutex<Set<String>>([])
+        let allowed = Locked<Set<String>>([])
         let routes = { @Sendable (request: HTTPRequest) -> HTTPResponse in
             StudioRoutes(
                 session: session, events: events, options: options, allowedHosts: allowed.withLock { $0 },

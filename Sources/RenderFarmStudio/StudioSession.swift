@@ -1,16 +1,16 @@
 import FileInput
 import Foundation
+import Locking
 import RenderFarm
 import StrictJSON
-import Synchronization
 
 /// The job the author view edits: its text as on disk, what `validate` says about it, the job
 /// prepared at each preview scale, and the frames drawn so far (by frame fingerprint).
 final class StudioSession: Sendable {
     let options: StudioOptions
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Frames are drawn one at a time: plugin instances are not shared between threads.
-    private let preview = Mutex(FramePreview())
+    private let preview = Locked(FramePreview())
 
     private struct State {
         var text: String
@@ -26,7 +26,7 @@ final class StudioSession: Sendable {
         self.options = options
         let catalog = PluginCatalog.discover(searchPath: options.pluginSearchPath)
         let text = Self.read(options.jobFile)
-        state = Mutex(
+        state = Locked(
             State(
                 text: text ?? "", catalog: catalog, validation: Self.validate(text, options, catalog),
                 shadow: PluginShadow(folders: options.pluginSearchPath)))

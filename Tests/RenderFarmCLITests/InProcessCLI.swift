@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 @testable import RenderFarmCLI
@@ -17,8 +17,8 @@ enum CLI {
 
     /// Runs the command line `arguments` (without the program name).
     static func run(_ arguments: [String]) -> Result {
-        let out = Mutex("")
-        let err = Mutex("")
+        let out = Locked("")
+        let err = Locked("")
         let terminal = Terminal(
             out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } })
         let code = RenderFarmCLI.run(arguments, terminal: terminal)

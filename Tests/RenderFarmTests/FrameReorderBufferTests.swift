@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 import Synchronization
 import Testing
 
@@ -11,7 +12,7 @@ struct FrameReorderBufferTests {
         let buffer = FrameReorderBuffer<Int>(capacity: 4)
         let count = 200
         let next = Atomic<Int>(0)
-        let received = Mutex<[Int]>([])
+        let received = Locked<[Int]>([])
         let writer = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             while let frame = buffer.take() { received.withLock { $0.append(frame) } }

@@ -1,7 +1,7 @@
 import CCairo
 import CRlottie
 import EffectKit
-import Synchronization
+import Locking
 
 /// rlottie animations built from one checked document, lent to one `render` at a time.
 ///
@@ -10,14 +10,14 @@ import Synchronization
 /// animation (or builds one from the same bytes, with the same overrides), draws, and gives it back. Every
 /// animation is built from identical input, so which one draws a frame does not change its pixels.
 ///
-/// Why `@unchecked Sendable`: the only mutable state is the pool, inside a `Mutex`; an animation pointer is
+/// Why `@unchecked Sendable`: the only mutable state is the pool, inside a `Locked`; an animation pointer is
 /// used by one thread at a time, between `take` and `give`.
 final class LottiePlayer: @unchecked Sendable {
     /// The checked document as JSON text (NUL-terminated), exactly what rlottie parses.
     private let text: [CChar]
     private let folder: [CChar]
     private let overrides: [LottieOverride]
-    private let pool = Mutex<[Animation]>([])
+    private let pool = Locked<[Animation]>([])
 
     /// An rlottie animation pointer. `@unchecked Sendable`: it only moves between threads through the pool,
     /// and one thread at a time uses it (see the type's comment).

@@ -1,6 +1,6 @@
 import CairoKit
 import FileInput
-import Synchronization
+import Locking
 
 /// Item pictures decoded once and resampled once, shared by every layer of a job (and by later jobs of
 /// the same process that name the same unchanged file).
@@ -45,7 +45,7 @@ enum ImageCache {
         }
     }
 
-    private static let entries = Mutex(Entries())
+    private static let entries = Locked(Entries())
 
     /// The PNG in `file` (checked against the asset limits), resampled to `pixels` when it is drawn at
     /// half its size or less; otherwise the decoded original, which drawing scales as before.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// A layer's simulation as an effect plays it back: a bounded probe in `create` for the canvas warning,
 /// then the frames a run renders, simulated in `prepare` from the layer's start up to the last of them.
@@ -19,7 +19,7 @@ public struct PhysicsPlayback: Sendable {
     private let whole = WholeJob()
 
     private final class WholeJob: Sendable {
-        let recording = Mutex<PhysicsRecording?>(nil)
+        let recording = Locked<PhysicsRecording?>(nil)
     }
 
     /// Checks the scene and probes its first `PhysicsLimits.warningProbe` seconds: the cost of `create`

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// ffmpeg's standard input when frames are fed to it: one end of a Unix stream socket pair
 /// instead of a pipe.
@@ -11,7 +11,7 @@ import Synchronization
 /// `read(2)`, which a socket serves as a pipe would.
 final class FrameSocket: Sendable {
     /// Our end; -1 once closed.
-    private let descriptor: Mutex<Int32>
+    private let descriptor: Locked<Int32>
     /// ffmpeg's end, handed to `Process` as standard input and closed here once ffmpeg runs.
     let childEnd: FileHandle
 
@@ -24,7 +24,7 @@ final class FrameSocket: Sendable {
                 command: "socketpair", status: -1,
                 message: "cannot create ffmpeg's input socket: \(String(cString: strerror(errno)))")
         }
-        descriptor = Mutex(ends[0])
+        descriptor = Locked(ends[0])
         childEnd = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
     }
 

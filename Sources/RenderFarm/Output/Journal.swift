@@ -1,7 +1,7 @@
 import FileInput
 import Foundation
+import Locking
 import StrictJSON
-import Synchronization
 
 /// What happened to one frame.
 public enum FrameStatus: String, Sendable {
@@ -88,7 +88,7 @@ final class Journal: Sendable {
     static let maxReadBytes = 1 << 30
 
     let path: String
-    private let descriptor: Mutex<Int32>
+    private let descriptor: Locked<Int32>
 
     /// Opens (creating) the journal at `path`; `truncate` starts it afresh (`--force`).
     init(path: String, truncate: Bool) throws(OutputError) {
@@ -107,7 +107,7 @@ final class Journal: Sendable {
             throw Self.notAFile(path, FileKind(mode: info.st_mode))
         }
         self.path = path
-        descriptor = Mutex(fd)
+        descriptor = Locked(fd)
     }
 
     deinit { descriptor.withLock { _ = close($0) } }

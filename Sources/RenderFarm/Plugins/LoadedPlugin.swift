@@ -1,8 +1,8 @@
 import CFaultReport
 import Foundation
+import Locking
 import RenderFarmPluginABI
 import StrictJSON
-import Synchronization
 
 /// A plugin library loaded into the process, with its descriptor read into `info`.
 ///
@@ -13,8 +13,8 @@ public final class LoadedPlugin: @unchecked Sendable {
     public let info: PluginInfo
     let descriptor: UnsafePointer<rf_plugin>
     /// Serialises every `render` of a plugin that declared `RF_THREADS_UNSAFE`.
-    let pluginLock = Mutex(())
-    private let libraryHash = Mutex<String?>(nil)
+    let pluginLock = Locked(())
+    private let libraryHash = Locked<String?>(nil)
     /// "id (library path)", formatted once for the crash report (never freed: plugins stay loaded).
     private let faultLabel: UnsafePointer<CChar>
 

@@ -1,7 +1,7 @@
 import Foundation
+import Locking
 import RenderFarmPluginABI
 import StrictJSON
-import Synchronization
 
 /// One layer's plugin instance: created once per job, read by every frame, destroyed at the end.
 ///
@@ -15,7 +15,7 @@ final class PluginInstance: @unchecked Sendable {
     let params: JSONObject
     let seed: UInt64
     private let handle: UnsafeMutableRawPointer
-    private let instanceLock = Mutex(())
+    private let instanceLock = Locked(())
 
     /// The largest message a plugin may write into a render error buffer.
     static let messageCapacity = 1024
@@ -29,7 +29,7 @@ final class PluginInstance: @unchecked Sendable {
     /// Frames in the job's timeline: what an instance serves when nobody called `prepare`.
     private let frameCount: Int
     /// Whether `prepare` ran, for which frames, and how it ended.
-    private let preparation = Mutex(Preparation.pending)
+    private let preparation = Locked(Preparation.pending)
 
     private enum Preparation {
         case pending

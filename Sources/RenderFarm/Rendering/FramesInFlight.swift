@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// A frame a worker is drawing, as seen while it draws: for notices about frames that take long.
 public struct FrameInFlight: Sendable, Equatable {
@@ -24,7 +24,7 @@ final class DrawingLane: Sendable {
         var started: ContinuousClock.Instant
     }
 
-    private let state = Mutex<Drawing?>(nil)
+    private let state = Locked<Drawing?>(nil)
 
     func begin(job: String, frame index: Int) {
         state.withLock { $0 = Drawing(job: job, index: index, started: .now) }
@@ -53,7 +53,7 @@ final class DrawingLane: Sendable {
 /// The lanes of one render, and a timer that tells the observer once a second what they are
 /// drawing (`ProgressObserver.framesInFlight`), so a frame that hangs is named while it hangs.
 final class FramesInFlight: Sendable {
-    private let lanes = Mutex<[DrawingLane]>([])
+    private let lanes = Locked<[DrawingLane]>([])
     /// Dispatch sources are thread-safe (set up in `init`, cancelled once from any thread), but the
     /// protocol is not marked Sendable.
     nonisolated(unsafe) private let timer: any DispatchSourceTimer

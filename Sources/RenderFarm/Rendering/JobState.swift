@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The outcome of one frame after its retries.
 enum FrameOutcome {
@@ -24,7 +24,7 @@ final class JobState: Sendable {
     private let journal: Journal
     /// Whole runs write `manifest.json`; a shard leaves it to `renderfarm merge`.
     private let writesManifest: Bool
-    private let written = Mutex<[Int: JournalEntry]>([:])
+    private let written = Locked<[Int: JournalEntry]>([:])
 
     var skipped: Int { previous.count }
 

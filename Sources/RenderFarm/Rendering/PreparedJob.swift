@@ -1,7 +1,7 @@
 import Foundation
+import Locking
 import RenderFarmPluginABI
 import StrictJSON
-import Synchronization
 
 /// A job ready to render: validated against its plugins, instances created, output resolved.
 public final class PreparedJob: Sendable {
@@ -22,9 +22,9 @@ public final class PreparedJob: Sendable {
     let inputs: [LayerInput]
     let layers: [PluginInstance]
     /// `frameFingerprints`, once computed.
-    private let fingerprintCache = Mutex<FrameFingerprints?>(nil)
+    private let fingerprintCache = Locked<FrameFingerprints?>(nil)
     /// The run's lock on the output folder, once `lockFolder` took it.
-    private let heldLock = Mutex<FolderLock?>(nil)
+    private let heldLock = Locked<FolderLock?>(nil)
     /// How many bottom layers are frame-invariant (`RF_PLUGIN_FRAME_INVARIANT`): drawn once per
     /// worker with the background and copied into every frame.
     let staticLayerCount: Int

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// How a render runs.
 public struct RenderOptions: Sendable {
@@ -61,7 +61,7 @@ public enum RenderSession {
         observer.renderWillStart(
             totalFrames: total, skippedFrames: states.reduce(0) { $0 + $1.skipped }, jobs: jobs)
 
-        let progress = Mutex(Progress())
+        let progress = Locked(Progress())
         // Fail-fast and fatal output errors stop the render too, but are not interruptions.
         let halt = StopSignal()
         let shouldStop = { @Sendable in options.stop.isStopped || halt.isStopped }

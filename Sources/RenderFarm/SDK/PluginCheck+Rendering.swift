@@ -1,8 +1,8 @@
 import CairoKit
 import Foundation
+import Locking
 import RenderFarmPluginABI
 import StrictJSON
-import Synchronization
 
 extension PluginCheck {
     /// One rendered frame: straight ARGB32 rows as cairo holds them, and how long drawing took.
@@ -309,7 +309,7 @@ extension PluginCheck {
         case .unsafe:
             return PluginFinding(.note, "threads", "declares unsafe: the host renders it serially; not checked")
         }
-        let mismatches = Mutex<[String]>([])
+        let mismatches = Locked<[String]>([])
         let shared = instances
         DispatchQueue.concurrentPerform(iterations: threads * frames.count) { iteration in
             let thread = iteration % threads

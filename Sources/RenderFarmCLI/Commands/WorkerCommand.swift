@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import RenderFarm
-import Synchronization
 
 /// `renderfarm worker …` (hidden): one worker process of `render --isolate`. It prepares the
 /// same jobs as the render that started it, then draws and writes the frames it is sent over
@@ -47,7 +47,7 @@ struct WorkerCommand: Command {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         // The render has reported every problem and warning already: the worker keeps them.
-        let messages = Mutex<[String]>([])
+        let messages = Locked<[String]>([])
         let quiet = Terminal(out: { _ in }, err: { text in messages.withLock { $0.append(text) } })
         let plan = PlanOptions(
             outputOverride: arguments[RenderCommand.out], outputRoot: arguments[RenderCommand.outputRoot],

@@ -1,6 +1,6 @@
 import Foundation
+import Locking
 import RenderFarm
-import Synchronization
 
 /// A progress line for work counted in frames (renders, ffmpeg encodes): a redrawn bar with
 /// frames, fps and ETA on a terminal, a plain line every two seconds otherwise, nothing with
@@ -10,7 +10,7 @@ final class ProgressBar: Sendable {
     private let mode: ProgressMode
     private let label: String?
     private let jsonEvent: String?
-    private let state = Mutex(
+    private let state = Locked(
         (start: ContinuousClock.now, last: ContinuousClock.now - .seconds(10), drawn: -1, latest: (done: -1, total: 0)))
 
     init(terminal: Terminal, mode: ProgressMode, label: String? = nil, jsonEvent: String? = nil) {

@@ -1,7 +1,7 @@
 import Foundation
+import Locking
 import RenderFarm
 import StrictJSON
-import Synchronization
 
 /// How `render` shows progress on standard error.
 enum ProgressMode: String, CaseIterable {
@@ -19,11 +19,11 @@ final class ProgressReporter: ProgressObserver {
     private let rerun: RerunReason?
     private let forced: Bool
     /// The slowest frames rendered so far, slowest first.
-    private let slow = Mutex<[SlowFrame]>([])
+    private let slow = Locked<[SlowFrame]>([])
     /// Seconds after which a frame still drawing is named on standard error (nil: never).
     private let stuckAfter: Double?
     /// The frames named so far (`job#frame`): each is named once.
-    private let named = Mutex<Set<String>>([])
+    private let named = Locked<Set<String>>([])
 
     /// A frame and its render time, for the summary.
     struct SlowFrame: Sendable {
