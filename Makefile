@@ -21,7 +21,7 @@ HANDOFF_PACKAGES := ffmpeg time
 SLURM_PACKAGES := slurm-wlm munge
 SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 
-.PHONY: all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
+.PHONY: otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
         ci-render update-references bench bench-quick bench-video slurm-test sanitize clean \
         install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
         studio-test
@@ -31,6 +31,7 @@ all: build
 help:
 	@echo "make demo            install packages, build, render $(JOB), print where the frames are"
 	@echo "make test            run the test suite (Swift Testing)"
+	@echo "make otio-venv       OpenTimelineIO in .build/otio-venv for the round-trip test (CI runs it)"
 	@echo "make slurm-test      install Slurm, start a local cluster, run the Slurm integration tests, stop it (root)"
 	@echo "make sanitize        AddressSanitizer and ThreadSanitizer builds running the render, resume, shard, video,"
 	@echo "                     studio and isolate tests; any sanitizer report fails (reports in $(SANITIZE_LOGS))"
@@ -39,7 +40,8 @@ help:
 	@echo "make plugins         list the installed effect plugins and their parameters"
 	@echo "make fuzz            1,000 mutated job files through the binary (exit codes, no crash, output untouched)"
 	@echo "make bench           release build, then RenderFarm vs hand-written C on the reference jobs (one table)"
-	@echo "make bench-quick     the same in a short mode (CI runs it so the benchmark cannot rot)"
+	@echo "make bench-quick     the same in a short mode (CI runs it so the benchmark cannot rot); it and bench"
+	@echo "                     fail when RenderFarm's frames are not byte-identical to the C floor's"
 	@echo "make deps            install the Debian packages: $(PACKAGES)"
 	@echo "make renders         render every job in jobs/ (ARGS='--scale 0.5' for a quick look)"
 	@echo "make ci-render       reduced-scale renders of jobs/: complete, deterministic, equal to Tests/References"
@@ -116,9 +118,20 @@ bench-video: deps deps-handoff
 	$(SWIFT) build -c release
 	bash .ci/bench-video.sh .build/release/renderfarm
 
+# OpenTimelineIO for the round-trip test, in a virtual environment of its own (CI makes it; the test
+# runs whenever it exists, or when python3 itself has the package).
+OTIO_VENV := .build/otio-venv
+
 test: deps deps-handoff $(TEST_PLUGIN) test-swift-plugins
 	$(SWIFT) build --build-tests
-	RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) $(SWIFT) test --skip-build
+	env RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
+	    $$([ -x $(OTIO_VENV)/bin/python3 ] && echo RENDERFARM_OTIO_PYTHON=$(CURDIR)/$(OTIO_VENV)/bin/python3) \
+	    $(SWIFT) test --skip-build
+
+otio-venv:
+	@[ -x $(OTIO_VENV)/bin/python3 ] || python3 -m venv $(OTIO_VENV)
+	$(OTIO_VENV)/bin/python3 -m pip install -q opentimelineio
+	$(OTIO_VENV)/bin/python3 -c 'import opentimelineio as otio; print("opentimelineio", otio.__version__, "in $(OTIO_VENV)")'
 
 # 1,000 mutated job files through the real binary (make test runs 300 of them).
 fuzz: deps $(TEST_PLUGIN)
@@ -136,7 +149,7 @@ fuzz: deps $(TEST_PLUGIN)
 SANITIZERS     := thread:tsan address:asan
 # The render tests are the example jobs' complete renders (their -j 1 / -j 2 rerun is left to make test).
 SANITIZE_TESTS ?= ExampleJobsTests/rendersCompletely ResumeTests ShardTests VideoTests FrameKeyTests FailureTests \
-                  OutputTrustTests RenderFarmStudioTests
+                  OutputTrustTests StuckFrameTests FolderLockOrderTests RenderFarmStudioTests
 # Peak RSS means nothing under a sanitizer (shadow memory; ASan keeps freed memory in quarantine, 256 MB).
 SANITIZE_SKIP  ?= VideoTests/boundedMemory
 SANITIZE_LOGS  := .build/sanitize-reports

@@ -16,7 +16,20 @@ struct Bench {
         var naiveTarget: Double?
         var results: [Variant: [Measurement]] = [:]
         var note: String?
+        /// RenderFarm's frames against the C floor's with RenderFarm's encoder: the first round
+        /// that differed, else the last; nil when the row was skipped.
+        var identity: (round: Int, frames: FrameIdentity)?
+
+        /// Why the row fails the identity check, naming the job, `-j`, round and first differing frame.
+        var identityFailure: String? {
+            guard let identity, let problem = identity.frames.problem else { return nil }
+            return "\(label), -j \(concurrency), round \(identity.round): RenderFarm's frames are not byte-identical "
+                + "to the C floor's (\(identity.frames.same)/\(identity.frames.total)); \(problem)"
+        }
     }
+
+    /// Every row's identity failure: frames are deterministic, so any difference fails the bench.
+    static func identityFailures(_ rows: [Row]) -> [String] { rows.compactMap(\.identityFailure) }
 
     func run() throws -> [Row] {
         var rows: [Row] = []
@@ -67,12 +80,16 @@ struct Bench {
                                 output: folder)
                         row.results[variant, default: []].append(measured)
                     }
-                    if round == 0, let mine = folders[.renderfarm], let theirs = folders[.floorEngine] {
-                        let check = Runner.identicalFrames(mine, theirs)
-                        let verdict = check.same == check.total ? "identical" : "NOT all identical"
+                    // Every round: the same frames must come out whatever the load and the order.
+                    if let mine = folders[.renderfarm], let theirs = folders[.floorEngine],
+                        row.identity?.frames.isIdentical ?? true
+                    {
+                        let check = FrameIdentity(renderfarm: mine, floor: theirs, expected: count)
+                        row.identity = (round + 1, check)
                         row.note =
-                            floorNote + "content \(verdict): \(check.same)/\(check.total) frames byte-identical "
-                            + "to the C floor using RenderFarm's encoder"
+                            floorNote + "content \(check.isIdentical ? "identical" : "NOT identical"): "
+                            + "\(check.same)/\(check.total) frames byte-identical to the C floor using RenderFarm's "
+                            + "encoder" + (check.problem.map { " (round \(round + 1)); \($0)" } ?? "")
                     }
                     for folder in folders.values { try? FileManager.default.removeItem(atPath: folder) }
                 }

@@ -100,18 +100,6 @@ struct Runner {
         }
         return Double(total) / Double(names.count)
     }
-
-    /// How many PNG files in `first` have a byte-identical file of the same name in `second`.
-    static func identicalFrames(_ first: String, _ second: String) -> (same: Int, total: Int) {
-        let names = pngFiles(in: first)
-        let same = names.filter { name in
-            guard let a = FileManager.default.contents(atPath: first + "/" + name),
-                let b = FileManager.default.contents(atPath: second + "/" + name)
-            else { return false }
-            return a == b
-        }
-        return (same.count, names.count)
-    }
 }
 
 /// The middle value (the mean of the two middle ones for an even count); 0 when empty.

@@ -98,6 +98,15 @@ struct Report {
 
     private var acceptance: [String] {
         var checks: [String] = []
+        let compared = rows.filter { $0.identity != nil }
+        if !compared.isEmpty {
+            let failed = compared.filter { $0.identityFailure != nil }
+            checks.append(
+                "  frames byte-identical to the C floor on every row (fails the bench): "
+                    + (failed.isEmpty
+                        ? "met"
+                        : "NOT met (\(failed.map { "\($0.label), -j \($0.concurrency)" }.joined(separator: "; ")))"))
+        }
         let measured = rows.filter { $0.concurrency > 0 && $0.results[.floorLibpng] != nil }
         let floors = measured.compactMap { row in Self.ratio(row, to: .floorLibpng).map { (row, $0) } }
         if let (row, worst) = floors.min(by: { $0.1 < $1.1 }) {

@@ -44,6 +44,11 @@ do {
         print(
             Report(rows: rows, memory: memory, startupMilliseconds: startup, isolation: isolation, header: header).text)
         print(try (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()]).joined(separator: "\n"))
+        // After the table, so that a failure comes with everything measured; thrown, so scratch is removed.
+        let failures = Bench.identityFailures(rows)
+        if !failures.isEmpty {
+            throw Runner.Failure.failed(failures.map { "FAILED: " + $0 }.joined(separator: "\nrenderfarm-bench: "))
+        }
     }
 } catch {
     FileHandle.standardError.write(Data("renderfarm-bench: \(error)\n".utf8))

@@ -16,8 +16,9 @@
  *           must be byte-identical to RenderFarm's, which proves the content is identical
  *   naive   the same drawing, then cairo_surface_write_to_png per frame
  *
- * Like a careful C programmer (and like RenderFarm), every variant draws the static background
- * once per thread and copies it into each frame.
+ * Like a careful C programmer (and like RenderFarm), every variant draws the static bottom layers
+ * (frame-invariant ones such as the gradient, over the background) once per thread and copies them
+ * into each frame; without such layers it paints the background on each frame, as RenderFarm does.
  *
  * usage: renderfarm-bench-floor libpng|engine|naive PLAN OUTDIR THREADS
  */

@@ -199,27 +199,46 @@ void floor_convert_row(const uint32_t *src, uint8_t *dst, uint32_t width, int op
     }
 }
 
-/* ---- floor_scene.h for the hearts plan: the background drawn once per thread, hearts per frame. */
+/* ---- floor_scene.h for the hearts plan: the gradient (a frame-invariant layer) drawn once per thread
+ * over the background and copied into each frame, else the background painted on each frame; then the
+ * hearts. That is FrameWorker.draw's rule, and it matters beyond speed: painting a fully transparent
+ * background leaves cairo's image surface marked clear, and on a clear surface cairo reduces the first
+ * OVER to SOURCE, whose pixman path rounds faint pixels differently (1 level out of 255) from an OVER
+ * onto copied-in zero pixels. */
 
 static int hearts_begin(const floor_scene *scene, cairo_surface_t *surface, void **state) {
     (void)surface;
+    const floor_plan *plan = scene->plan;
+    *state = NULL;
+    if (!plan->gradient) return 0;
     cairo_surface_t *background =
         cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)scene->width, (int)scene->height);
     if (cairo_surface_status(background) != CAIRO_STATUS_SUCCESS) {
         cairo_surface_destroy(background);
         return -1;
     }
-    floor_draw_background(scene->plan, background);
+    floor_draw_background(plan, background);
     *state = background;
     return 0;
 }
 
 static int hearts_draw(const floor_scene *scene, void *state, uint32_t f, cairo_surface_t *surface, cairo_t *cr) {
     const floor_plan *plan = scene->plan;
-    size_t bytes = (size_t)cairo_image_surface_get_stride(surface) * plan->height;
-    cairo_surface_flush(surface);
-    memcpy(cairo_image_surface_get_data(surface), cairo_image_surface_get_data(state), bytes);
-    cairo_surface_mark_dirty(surface);
+    cairo_surface_t *copy = state;
+    if (copy) {
+        /* ImageSurface.copyPixels: same size and format, so the rows line up. */
+        size_t bytes = (size_t)cairo_image_surface_get_stride(surface) * plan->height;
+        cairo_surface_flush(surface);
+        memcpy(cairo_image_surface_get_data(surface), cairo_image_surface_get_data(copy), bytes);
+        cairo_surface_mark_dirty(surface);
+    } else {
+        /* FrameWorker.drawLayers' background, on the frame's own context. */
+        cairo_save(cr);
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+        cairo_set_source_rgba(cr, plan->background[0], plan->background[1], plan->background[2], plan->background[3]);
+        cairo_paint(cr);
+        cairo_restore(cr);
+    }
     floor_draw_hearts(plan, &plan->frames[f], cr);
     cairo_surface_flush(surface);
     return cairo_status(cr) == CAIRO_STATUS_SUCCESS ? 0 : -1;

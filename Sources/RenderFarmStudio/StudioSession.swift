@@ -101,7 +101,9 @@ final class StudioSession: Sendable {
                 throw StudioFailure(status: 409, "the job file is not valid; GET /api/job lists its problems")
             }
             let key = scale ?? 0
-            if let ready = state.prepared[key] { return ready }
+            // A file a layer reads (a Lottie file, an image) edited since: plan again, so its frames
+            // get new fingerprints and are drawn from the new content.
+            if let ready = state.prepared[key], !ready.inputsModified { return ready }
             let prepared: PreparedJob
             do {
                 guard

@@ -67,29 +67,16 @@ struct FailureTests {
         #expect(result.stderr.contains("cannot create output \(blocker)/frames"), "\(result.stderr)")
     }
 
-    @Test("a full disk exits 74 and says so", .enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    @Test("a full disk exits 74 and says so", .enabled(if: SmallDisk.available, SmallDisk.unavailable))
     func diskFull() throws {
-        let folder = try TemporaryFolder()
-        let mountPoint = folder.url.appendingPathComponent("small").path
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint]
-        try mount.run()
-        mount.waitUntilExit()
-        try #require(mount.terminationStatus == 0, "cannot mount a tmpfs here")
-        defer {
-            let umount = Process()
-            umount.executableURL = URL(fileURLWithPath: "/bin/umount")
-            umount.arguments = [mountPoint]
-            try? umount.run()
-            umount.waitUntilExit()
-        }
+        let disk = try SmallDisk(in: TemporaryFolder(), size: 64 * 1024)
+        let mountPoint = disk.path
         let result = try Binary.run([
             "render", "jobs/live-hearts.json", "--out", mountPoint + "/out", "--progress", "none",
         ])
         #expect(result.status == 74)
         #expect(result.stderr.contains("the disk is full"), "\(result.stderr)")
+        withExtendedLifetime(disk) {}
     }
 
     @Test(

@@ -109,7 +109,55 @@ struct ReferenceCheckTests {
 
         try FileManager.default.removeItem(at: references.appendingPathComponent("live-hearts"))
         let none = try check()
-        #expect(none.status == 0)
-        #expect(none.text.contains("no reference yet; run make update-references"))
+        #expect(none.status != 0)
+        #expect(
+            none.text.contains("live-hearts: no reference frames in \(references.path)/live-hearts; run make update-references"),
+            "\(none.text)")
+    }
+
+    /// `reference` with every channel of every drawn pixel moved by `shift` levels (kept premultiplied).
+    static func shifted(_ reference: String, by shift: Int, to path: String) throws {
+        let original = try ImageSurface(contentsOfPNG: reference)
+        let changed = try ImageSurface(width: original.width, height: original.height)
+        for y in 0..<original.height {
+            for x in 0..<original.width {
+                let offset = y * original.stride + x * 4
+                let alpha = Int(original.bytes[offset + 3])
+                for channel in 0..<3 {
+                    let value = Int(original.bytes[offset + channel])
+                    let moved = value + shift <= alpha ? value + shift : value - shift
+                    changed.bytes[y * changed.stride + x * 4 + channel] = UInt8(max(0, min(alpha, moved)))
+                }
+                changed.bytes[y * changed.stride + x * 4 + 3] = UInt8(alpha)
+            }
+        }
+        changed.markDirty()
+        try changed.writePNG(to: path)
+    }
+
+    @Test("compare judges the drawn pixels: a mostly transparent frame off by 31 everywhere it draws differs")
+    func drawnPixels() throws {
+        let folder = try TemporaryFolder()
+        let reference = Self.references.appendingPathComponent("stream-replay/frame_00900.png").path
+        try #require(FileManager.default.fileExists(atPath: reference), "run make update-references")
+        let path = folder.url.appendingPathComponent("shifted.png").path
+        try Self.shifted(reference, by: 31, to: path)
+        let result = try Binary.run(["compare", path, reference])
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stdout.contains("DIFFERENT"), "\(result.stdout)")
+        // One pixel far off fails however few change.
+        let original = try ImageSurface(contentsOfPNG: reference)
+        let spot = try ImageSurface(width: original.width, height: original.height)
+        spot.copyPixels(from: original)
+        spot.bytes[3] = 255
+        spot.bytes[2] = 255
+        spot.markDirty()
+        let spotPath = folder.url.appendingPathComponent("spot.png").path
+        try spot.writePNG(to: spotPath)
+        let one = try Binary.run(["compare", spotPath, reference])
+        #expect(one.status == 1 && one.stdout.contains("max channel difference 255"), "\(one.stdout)")
+        // Only the limit on one pixel failed it (692 drawn pixels: one PSNR measure alone would too).
+        let allowed = try Binary.run(["compare", spotPath, reference, "--max-error", "255", "--min-psnr", "0"])
+        #expect(allowed.status == 0, "\(allowed.stdout)")
     }
 }

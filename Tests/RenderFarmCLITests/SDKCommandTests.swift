@@ -1,5 +1,8 @@
 import Foundation
+import RenderFarm
 import Testing
+
+@testable import RenderFarmCLI
 
 @Suite("renderfarm plugin new / plugin check / completion / man-page")
 struct SDKCommandTests {
@@ -39,13 +42,18 @@ struct SDKCommandTests {
         #expect(check.status == 0, "\(check.stdout)")
         #expect(check.stdout.contains("test-bubbles: "))
         #expect(check.stdout.contains("ok      threads:"))
-        let render = try Binary.run(
-            [
-                "render", "example.json", "--plugin-path", ".", "--frames", "0,30", "--out", "out/t", "--progress",
-                "none",
-            ],
-            in: project)
+        // What `make test` runs, as the Makefile spells it (its words are plain: no quoting to undo).
+        let makefile = try String(contentsOf: project.appendingPathComponent("Makefile"), encoding: .utf8)
+        let line = try #require(
+            makefile.split(separator: "\n").first { $0.hasPrefix("\t$(RENDERFARM) render ") }, "\(makefile)")
+        let words = line.dropFirst("\t$(RENDERFARM) ".count).split(separator: " ").map(String.init)
+        #expect(words == PluginNewCommand.testRender)
+        let render = try Binary.run(words, in: project)
         #expect(render.status == 0, "\(render.stderr)")
+        let frames = project.appendingPathComponent(PluginScaffold.testOutput)
+        for name in ["frame_00000.png", "frame_00030.png"] {
+            #expect(FileManager.default.fileExists(atPath: frames.appendingPathComponent(name).path), "\(name)")
+        }
     }
 
     @Test("plugin check reports every broken rule of a bad plugin and exits 1")

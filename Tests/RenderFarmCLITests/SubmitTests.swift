@@ -93,11 +93,11 @@ struct SubmitTests {
 
     @Test("the logs submit names are the #SBATCH --output patterns with Slurm's placeholders filled in")
     func logNames() throws {
+        let commands = SlurmCommandLines(
+            jobFiles: ["/shared/job.json"], output: "/shared/out", jobFolders: ["/shared/out"], pluginPath: [])
         let scripts = try SlurmScripts(
-            SlurmScripts.Request(
-                executable: "/opt/renderfarm", jobFiles: ["/shared/job.json"], output: "/shared/out",
-                jobFolders: ["/shared/out"], scriptFolder: "/shared/out/slurm", pluginPath: [], name: "job",
-                tasks: 2))
+            commands.request(
+                executable: "/opt/renderfarm", scriptFolder: "/shared/out/slurm", name: "job", tasks: 2))
         #expect(scripts.render.contains("#SBATCH --output=/shared/out/slurm/render-%A_%a.log"))
         #expect(scripts.renderLog(array: "41", task: "1") == "/shared/out/slurm/render-41_1.log")
         #expect(scripts.merge.contains("#SBATCH --output=/shared/out/slurm/merge-%j.log"))

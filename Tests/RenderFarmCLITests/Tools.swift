@@ -13,11 +13,23 @@ enum Tools {
     /// Whether ffmpeg and ffprobe are installed (`make test` installs them; see README).
     static let hasFFmpeg = find("ffmpeg") != nil && find("ffprobe") != nil
 
+    /// The Python that has `opentimelineio`: `RENDERFARM_OTIO_PYTHON` (`make otio-venv`'s virtual
+    /// environment, which `make test` passes when it exists), else `python3` on PATH.
+    static let otioPython: String? = {
+        if let python = ProcessInfo.processInfo.environment["RENDERFARM_OTIO_PYTHON"], !python.isEmpty {
+            return python
+        }
+        return find("python3")
+    }()
+
     /// Whether the `opentimelineio` Python package can be imported.
     static let hasOpenTimelineIO: Bool = {
-        guard let python = find("python3") else { return false }
+        guard let python = otioPython else { return false }
         return (try? run(python, ["-c", "import opentimelineio"]).status) == 0
     }()
+
+    /// Whether this is CI (`CI=true`), where tests of optional tools run and fail instead of skipping.
+    static let inCI = ProcessInfo.processInfo.environment["CI"] == "true"
 
     struct Output {
         var status: Int32

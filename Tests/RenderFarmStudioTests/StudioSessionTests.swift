@@ -39,6 +39,44 @@ struct StudioSessionTests {
         #expect(studio.server.cacheCounts.misses == misses)
     }
 
+    /// `value` with the colour of every Lottie fill ("ty": "fl") replaced by `color`.
+    static func refilled(_ value: Any, _ color: [Double]) -> Any {
+        if var object = value as? [String: Any] {
+            for (key, child) in object { object[key] = refilled(child, color) }
+            if object["ty"] as? String == "fl" { object["c"] = ["a": 0, "k": color] }
+            return object
+        }
+        if let array = value as? [Any] { return array.map { refilled($0, color) } }
+        return value
+    }
+
+    @Test("an edited Lottie file gives new frames, without a change to the job file")
+    func inputFileEdit() throws {
+        let studio = try StudioFixture()
+        let assets = studio.root.appendingPathComponent("assets")
+        try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
+        let lottie = assets.appendingPathComponent("gift-pop.json")
+        let original = try Data(contentsOf: StudioFixture.packageRoot.appendingPathComponent("jobs/assets/gift-pop.json"))
+        try original.write(to: lottie)
+        let job = studio.jobText.replacingOccurrences(
+            of: #""effect": "floating-heart""#,
+            with: #""effect": "lottie", "params": {"file": "assets/gift-pop.json", "loop": true}}, {"effect": "floating-heart""#)
+        #expect(try studio.client.send("PUT", "/api/job", body: Array(job.utf8)).status == 200)
+        let before = try studio.client.send("GET", "/api/frames/30.png?scale=0.5")
+        #expect(before.status == 200)
+        #expect(try studio.client.send("GET", "/api/frames/30.png?scale=0.5").body == before.body)
+
+        let document = try JSONSerialization.jsonObject(with: original)
+        let green = Self.refilled(document, [0, 1, 0, 1])
+        try JSONSerialization.data(withJSONObject: green).write(to: lottie, options: .atomic)
+        let after = try studio.client.send("GET", "/api/frames/30.png?scale=0.5")
+        #expect(after.status == 200)
+        #expect(after.body != before.body, "the frame still shows the Lottie file as it was")
+        // Put back, the first frame again (same fingerprint, so the cache may serve it).
+        try original.write(to: lottie, options: .atomic)
+        #expect(try studio.client.send("GET", "/api/frames/30.png?scale=0.5").body == before.body)
+    }
+
     @Test("a plugin library appearing or rebuilt in a plugin folder reloads the plugins and revalidates")
     func pluginReload() throws {
         let plugins = FileManager.default.temporaryDirectory.appendingPathComponent("rf-plugins-\(UUID().uuidString)")

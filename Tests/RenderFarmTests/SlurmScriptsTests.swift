@@ -4,14 +4,21 @@ import Testing
 
 @Suite("Slurm scripts")
 struct SlurmScriptsTests {
+    /// A request whose words are what `renderfarm submit` gives; the engine writes any words as given.
     static func request(tasks: Int = 3, maxRunning: Int? = 2, scriptFolder: String = "/shared/out/slurm")
         -> SlurmScripts.Request
     {
-        SlurmScripts.Request(
-            executable: "/opt/renderfarm/bin/renderfarm", jobFiles: ["/shared/jobs/live hearts.json"],
-            output: "/shared/out", jobFolders: ["/shared/out"], scriptFolder: scriptFolder,
-            pluginPath: ["/opt/renderfarm/lib/plugins"], name: "live-hearts", tasks: tasks, maxRunning: maxRunning,
-            partition: "gpu", time: "1:00:00", cpusPerTask: 4)
+        let jobs = [
+            "/shared/jobs/live hearts.json", "--out", "/shared/out", "--plugin-path", "/opt/renderfarm/lib/plugins",
+        ]
+        return SlurmScripts.Request(
+            executable: "/opt/renderfarm/bin/renderfarm", scriptFolder: scriptFolder, name: "live-hearts",
+            tasks: tasks, maxRunning: maxRunning, partition: "gpu", time: "1:00:00", cpusPerTask: 4,
+            prepare: (["prepare"] + jobs).map(ScriptWord.value),
+            render: (["render"] + jobs).map(ScriptWord.value) + [
+                .value("--shard"), .taskShard, .value("-j"), .taskCPUs, .value("--progress"), .value("plain"),
+            ],
+            merge: [.value("merge"), .value("/shared/out")])
     }
 
     @Test("the render script is an array job whose task K renders shard K/N with per-task logs")
@@ -46,17 +53,26 @@ struct SlurmScriptsTests {
         #expect(scripts.mergePath == "/shared/out/slurm/merge.sbatch")
     }
 
-    @Test("no %M without --max-running; interleaved shards and --frames are passed on")
+    @Test("no %M without --max-running; the render words are written in order, each quoted")
     func options() throws {
         var request = Self.request(tasks: 8, maxRunning: nil)
-        request.interleaved = true
-        request.frames = "0-99:2"
-        request.concurrency = 3
+        request.render += ["--shard-mode", "interleaved", "--frames", "0-99:2", "-j", "3", "a b"].map(ScriptWord.value)
         let render = try SlurmScripts(request).render
         #expect(render.contains("#SBATCH --array=0-7\n"))
         #expect(render.contains("--shard-mode interleaved"))
         #expect(render.contains("--frames 0-99:2"))
-        #expect(render.contains("-j 3"))
+        #expect(render.contains("-j 3 'a b'"))
+    }
+
+    @Test("without prepare words there is no prepare job, and the array waits for none")
+    func noPrepare() throws {
+        var request = Self.request()
+        request.prepare = nil
+        let scripts = try SlurmScripts(request)
+        #expect(scripts.prepare == nil)
+        #expect(!scripts.render.contains("--kill-on-invalid-dep"))
+        #expect(scripts.submit.contains("array=$(sbatch --parsable /shared/out/slurm/render.sbatch)\n"))
+        #expect(!scripts.submit.contains("prepare"))
     }
 
     @Test("values that #SBATCH lines or Slurm cannot carry are refused")
@@ -78,9 +94,10 @@ struct SlurmScriptsTests {
         "shell quoting",
         arguments: [
             ("/plain/path-1.json", "/plain/path-1.json"), ("a b", "'a b'"), ("it's", "'it'\\''s'"), ("", "''"),
-            ("$HOME", "'$HOME'"),
+            ("$HOME", "'$HOME'"), ("a\nb", "$'a\\nb'"), ("it's\t\u{1B}", "$'it\\'s\\t\\x1B'"),
+            ("\u{85}\\", "$'\\u0085\\\\'"),
         ])
     func quoting(text: String, quoted: String) {
-        #expect(SlurmScripts.quote(text) == quoted)
+        #expect(ShellWord.quoted(text) == quoted)
     }
 }

@@ -53,6 +53,8 @@ struct LottieEffect: Effect {
     static let maxPixels = 4096.0
 
     let player: LottiePlayer
+    /// The Lottie file (``Effect/inputFiles``).
+    let inputFiles: [String]
     let clock: LottieClock
     /// Where the composition is drawn, in points: its aspect ratio, fitted into the layer's box.
     let frame: Rect
@@ -65,7 +67,8 @@ struct LottieEffect: Effect {
             throw EffectError(parameter: "file", "missing: name the .json Lottie file to play")
         }
         let path = try parameters.string("file")
-        let bytes = try LottieSource.read(path, jobDirectory: context.jobDirectory)
+        let (bytes, file) = try LottieSource.read(path, jobDirectory: context.jobDirectory)
+        inputFiles = [file]
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes, limits: Self.jsonLimits)

@@ -7,8 +7,9 @@ enum LottieSource {
     /// not accepted inside them (see `LottieCheck`), so this leaves room without inviting abuse.
     static let maxBytes = 4 << 20
 
-    /// The bytes of `path` (relative to `jobDirectory`), or an error naming the `file` parameter.
-    static func read(_ path: String, jobDirectory: String) throws(EffectError) -> [UInt8] {
+    /// The bytes of `path` (relative to `jobDirectory`) and the file they came from (absolute, links
+    /// resolved), or an error naming the `file` parameter.
+    static func read(_ path: String, jobDirectory: String) throws(EffectError) -> (bytes: [UInt8], file: String) {
         guard path.lowercased().hasSuffix(".json") else {
             throw EffectError(parameter: "file", "\(path) is not a .json Lottie file (dotLottie archives are not read)")
         }
@@ -42,6 +43,6 @@ enum LottieSource {
             }
             filled += count
         }
-        return bytes
+        return (bytes, resolved)
     }
 }

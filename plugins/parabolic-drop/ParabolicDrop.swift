@@ -76,6 +76,8 @@ struct ParabolicDrop: Effect {
     let items: [DropPlan]
     /// Each item's look and size, by item id (the layer's, or its event's).
     let looks: [(look: ItemLook, size: Size)]
+    /// The items' image files (``Effect/inputFiles``).
+    let inputFiles: [String]
     /// Seconds from launch until an item is removed; nil: never.
     let lifetime: Double?
     /// The bounce after landing, when `onLand` is `bounce`.
@@ -132,6 +134,7 @@ struct ParabolicDrop: Effect {
         }
         self.items = items
         self.looks = looks
+        inputFiles = ItemLook.imageFiles(of: looks.lazy.map(\.look))
         let lifetime = parameters.contains("lifetime") ? try parameters.number("lifetime") : nil
         self.lifetime = lifetime
         landing =

@@ -71,10 +71,13 @@ struct PhysicsBounce: Effect {
 
     let items: [BounceItem]
     var playback: PhysicsPlayback
+    /// The items' image files (``Effect/inputFiles``).
+    let inputFiles: [String]
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
         let setup = try BounceSetup(parameters: parameters, context: context)
         items = setup.items
+        inputFiles = ItemLook.imageFiles(of: setup.items.lazy.map(\.look))
         playback = try PhysicsPlayback(scene: setup.scene, context: context)
     }
 

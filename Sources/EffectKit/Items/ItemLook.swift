@@ -30,12 +30,25 @@ public struct ItemLook: Sendable {
     public var image: SharedImage?
     /// What identifies the picture's file for frame keys: its path, size and modification time.
     public var imageSource: String?
+    /// The picture's file (absolute, links resolved): one of the effect's ``Effect/inputFiles``.
+    public var imageFile: String?
 
-    public init(shape: ItemShape, color: Color? = nil, image: SharedImage? = nil, imageSource: String? = nil) {
+    public init(
+        shape: ItemShape, color: Color? = nil, image: SharedImage? = nil, imageSource: String? = nil,
+        imageFile: String? = nil
+    ) {
         self.shape = shape
         self.color = color
         self.image = image
         self.imageSource = imageSource
+        self.imageFile = imageFile
+    }
+
+    /// The image files of `looks`, each once, in order: what an effect drawing them reports as
+    /// its ``Effect/inputFiles``.
+    public static func imageFiles(of looks: some Sequence<ItemLook>) -> [String] {
+        var seen: Set<String> = []
+        return looks.compactMap(\.imageFile).filter { seen.insert($0).inserted }
     }
 
     /// Combines what the look draws into a frame key (see ``FrameKey/Hasher``).
@@ -91,12 +104,12 @@ public struct ItemLookLoader {
             }
             return ItemLook(shape: shape, color: color)
         }
-        let (image, source) = try image(path, size: size, parameter: imageParameter ?? prefix + "image")
-        return ItemLook(shape: shape, color: color, image: image, imageSource: source)
+        let (image, source, file) = try image(path, size: size, parameter: imageParameter ?? prefix + "image")
+        return ItemLook(shape: shape, color: color, image: image, imageSource: source, imageFile: file)
     }
 
     private func image(_ path: String, size: Size?, parameter: String) throws(EffectError)
-        -> (SharedImage, source: String)
+        -> (SharedImage, source: String, file: String)
     {
         let resolved = try AssetPath.resolve(path, in: jobDirectory, parameter: parameter)
         let pixels = size.map { (width: Self.pixels($0.width * scale), height: Self.pixels($0.height * scale)) }
@@ -106,7 +119,8 @@ public struct ItemLookLoader {
             let image = try ImageCache.image(file, drawnAt: pixels)
             guard image.width > 0, image.height > 0 else { throw EffectError(parameter: parameter, "\(path) is empty") }
             let identity = file.identity
-            return (image, "\(resolved) \(identity.size) \(identity.modifiedSeconds).\(identity.modifiedNanoseconds)")
+            let source = "\(resolved) \(identity.size) \(identity.modifiedSeconds).\(identity.modifiedNanoseconds)"
+            return (image, source, resolved)
         } catch let error as InputFileError {
             throw EffectError(parameter: parameter, error.message(naming: path))
         } catch let error as ImageFileError {

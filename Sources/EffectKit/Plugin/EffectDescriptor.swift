@@ -143,6 +143,12 @@ public protocol Effect: Sendable {
     /// and the key changes whenever the drawing would. Nil (the default) lets the host treat every
     /// frame as different, keyed by the layer's whole configuration.
     func frameKey(at frame: FrameTime) -> FrameKey?
+    /// Every file the effect's drawing depends on that it read itself (ABI `input_files`): absolute
+    /// paths, or paths relative to the job's folder. The host hashes their content into the
+    /// fingerprint of every frame of the layer and lists them in the manifest, so an edit to one
+    /// draws the layer again. ``ItemLook/imageFile`` names an item's image; event logs the host reads
+    /// need not be named. The default is none.
+    var inputFiles: [String] { get }
 }
 
 extension Effect {
@@ -153,4 +159,5 @@ extension Effect {
         try prepare(frames: frames)
     }
     public func frameKey(at frame: FrameTime) -> FrameKey? { nil }
+    public var inputFiles: [String] { [] }
 }

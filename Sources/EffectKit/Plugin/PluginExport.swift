@@ -74,7 +74,8 @@ public final class PluginExport: Sendable {
                 plugin_data: nil,
                 prepare: exportedPrepare,
                 frame_key: exportedFrameKey,
-                prepare_with_cache: exportedPrepareWithCache
+                prepare_with_cache: exportedPrepareWithCache,
+                input_files: exportedInputFiles
             )
         )
         // The descriptor points back at its export, which lives as long as the process (it is
@@ -238,6 +239,19 @@ private let exportedFrameKey:
         let time = FrameTime(frame.pointee)
         guard let frameKey = effect.frameKey(at: time) else { return Int32(RF_ERROR_UNSUPPORTED.rawValue) }
         for (index, byte) in frameKey.bytes.enumerated() { key[index] = byte }
+        return Int32(RF_OK.rawValue)
+    }
+
+private let exportedInputFiles:
+    @convention(c) (UnsafeMutableRawPointer?, rf_write_fn?, UnsafeMutableRawPointer?) -> Int32 = {
+        instance, write, user in
+        guard let effect = box(instance)?.effect, let write else { return Int32(RF_ERROR_PARAMS.rawValue) }
+        for file in effect.inputFiles {
+            var bytes = Array(file.utf8)
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { write(user, $0.baseAddress, $0.count) }
+            }
+        }
         return Int32(RF_OK.rawValue)
     }
 

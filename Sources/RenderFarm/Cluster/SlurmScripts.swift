@@ -3,25 +3,15 @@ import Foundation
 /// The batch scripts of a Slurm render (<doc:RunningOnACluster>): a prepare job that fills the jobs'
 /// caches (`renderfarm prepare`, unless turned off), an array job after it whose task K renders shard
 /// K/N of the jobs into the shared output folder, and a merge job that runs after every task
-/// succeeded. Pure string building; `renderfarm submit` writes and submits them.
+/// succeeded. Pure string building from the command words `renderfarm submit` gives (see `ScriptWord`);
+/// it writes and submits them.
 public struct SlurmScripts: Sendable, Equatable {
-    /// What to render and how to ask Slurm for it.
+    /// The commands each job runs and how to ask Slurm for them.
     public struct Request: Sendable, Equatable {
-        /// Absolute path of the `renderfarm` executable the tasks run.
+        /// Absolute path of the `renderfarm` executable the jobs run.
         public var executable: String
-        /// Absolute paths of the job files.
-        public var jobFiles: [String]
-        /// Absolute output folder given to `render --out` (with several jobs, each gets a subfolder);
-        /// nil for the variants of one job file, each of which has its own folder.
-        public var output: String?
-        /// `--output-root` of each task, for variants whose folders are the jobs' own.
-        public var outputRoot: String?
-        /// The output folder of each job, for `merge`.
-        public var jobFolders: [String]
         /// Folder of the scripts and logs.
         public var scriptFolder: String
-        /// Plugin folders passed as `--plugin-path`, in search order.
-        public var pluginPath: [String]
         /// Name shown by `squeue`.
         public var name: String
         public var tasks: Int
@@ -30,45 +20,31 @@ public struct SlurmScripts: Sendable, Equatable {
         public var partition: String?
         public var time: String?
         public var cpusPerTask: Int?
-        /// `-j` for each task; nil uses the CPUs Slurm gave the task.
-        public var concurrency: Int?
-        public var frames: String?
-        public var interleaved: Bool
-        /// `--variants` of each task: the variants picked from jobs with variants.
-        public var variants: String?
-        /// `render --isolate` in each task, with `--frame-timeout` when set.
-        public var isolate = false
-        public var frameTimeout: Double?
-        /// Whether a prepare job fills the caches before the array starts.
-        public var prepares = true
+        /// The arguments of the prepare job's `renderfarm` (`prepare …`), nil for no prepare job: the
+        /// array then starts at once.
+        public var prepare: [ScriptWord]?
+        /// The arguments of each array task's `renderfarm` (`render …`), where `.taskShard` and
+        /// `.taskCPUs` become the task's own shard and CPUs.
+        public var render: [ScriptWord]
+        /// The arguments of the merge job's `renderfarm` (`merge …`).
+        public var merge: [ScriptWord]
 
         public init(
-            executable: String, jobFiles: [String], output: String?, jobFolders: [String], scriptFolder: String,
-            pluginPath: [String], name: String, tasks: Int, maxRunning: Int? = nil, partition: String? = nil,
-            time: String? = nil, cpusPerTask: Int? = nil, concurrency: Int? = nil, frames: String? = nil,
-            interleaved: Bool = false, isolate: Bool = false, frameTimeout: Double? = nil, variants: String? = nil,
-            outputRoot: String? = nil, prepares: Bool = true
+            executable: String, scriptFolder: String, name: String, tasks: Int, maxRunning: Int? = nil,
+            partition: String? = nil, time: String? = nil, cpusPerTask: Int? = nil, prepare: [ScriptWord]?,
+            render: [ScriptWord], merge: [ScriptWord]
         ) {
-            self.prepares = prepares
-            self.outputRoot = outputRoot
-            self.variants = variants
-            self.isolate = isolate
-            self.frameTimeout = frameTimeout
             self.executable = executable
-            self.jobFiles = jobFiles
-            self.output = output
-            self.jobFolders = jobFolders
             self.scriptFolder = scriptFolder
-            self.pluginPath = pluginPath
             self.name = name
             self.tasks = tasks
             self.maxRunning = maxRunning
             self.partition = partition
             self.time = time
             self.cpusPerTask = cpusPerTask
-            self.concurrency = concurrency
-            self.frames = frames
-            self.interleaved = interleaved
+            self.prepare = prepare
+            self.render = render
+            self.merge = merge
         }
     }
 
@@ -114,10 +90,13 @@ public struct SlurmScripts: Sendable, Equatable {
 
     public init(_ request: Request) throws(SlurmScriptError) {
         let folder = request.scriptFolder
-        if folder.contains(where: { " \t\n\r\"'\\%#$".contains($0) }) { throw .unsafePath(folder) }
+        let unsafe = { (c: Character) in
+            " \"'\\%#$".contains(c) || c.unicodeScalars.contains(where: ShellWord.isControl)
+        }
+        if folder.contains(where: unsafe) { throw .unsafePath(folder) }
         for (label, value) in [("--partition", request.partition), ("--time", request.time)] {
             guard let value else { continue }
-            guard !value.isEmpty, value.allSatisfy({ Self.isPlain($0, or: "-_.,:") }) else {
+            guard !value.isEmpty, value.allSatisfy({ ShellWord.isPlain($0, or: "-_.,:") }) else {
                 throw .invalidValue(option: label, value: value)
             }
         }
@@ -128,7 +107,10 @@ public struct SlurmScripts: Sendable, Equatable {
         prepareLog = (folder as NSString).appendingPathComponent("prepare-%j.log")
         renderLog = (folder as NSString).appendingPathComponent("render-%A_%a.log")
         mergeLog = (folder as NSString).appendingPathComponent("merge-%j.log")
+        let prepares = request.prepare != nil
         let name = Self.jobName(request.name)
+        // Comments name the job as --job-name does: user text reaches a script only through ShellWord.quoted.
+        let shownName = ShellWord.plain(request.name)
 
         var renderHeader = [
             "--job-name=\(name)",
@@ -137,7 +119,7 @@ public struct SlurmScripts: Sendable, Equatable {
             "--ntasks=1",
         ]
         // Without --kill-on-invalid-dep a job would wait forever after the one it depends on failed.
-        if request.prepares { renderHeader.append("--kill-on-invalid-dep=yes") }
+        if prepares { renderHeader.append("--kill-on-invalid-dep=yes") }
         var prepareHeader = ["--job-name=\(name)-prepare", "--output=\(prepareLog)", "--ntasks=1"]
         var mergeHeader = [
             "--job-name=\(name)-merge", "--output=\(mergeLog)", "--ntasks=1", "--kill-on-invalid-dep=yes",
@@ -150,83 +132,62 @@ public struct SlurmScripts: Sendable, Equatable {
             mergeHeader.append(extra)
         }
 
-        // What render and prepare share: the jobs, where their output goes, their frames and plugins.
-        var jobArguments = request.jobFiles.map(Self.quote)
-        if let output = request.output { jobArguments += ["--out", Self.quote(output)] }
-        if let root = request.outputRoot { jobArguments += ["--output-root", Self.quote(root)] }
-        if let frames = request.frames { jobArguments += ["--frames", Self.quote(frames)] }
-        jobArguments += request.pluginPath.flatMap { ["--plugin-path", Self.quote($0)] }
-        if let variants = request.variants { jobArguments += ["--variants", Self.quote(variants)] }
-
-        var arguments = ["render"] + jobArguments
-        arguments += ["--shard", "\"$SLURM_ARRAY_TASK_ID/\(request.tasks)\""]
-        if request.interleaved { arguments += ["--shard-mode", "interleaved"] }
-        arguments += ["-j", request.concurrency.map(String.init) ?? "\"${SLURM_CPUS_ON_NODE:-1}\""]
-        if request.isolate { arguments += ["--isolate"] }
-        if let timeout = request.frameTimeout { arguments += ["--frame-timeout", String(format: "%g", timeout)] }
-        arguments += ["--progress", "plain"]
+        let word = { (word: ScriptWord) in
+            switch word {
+            case .value(let text): ShellWord.quoted(text)
+            case .taskShard: "\"$SLURM_ARRAY_TASK_ID/\(request.tasks)\""
+            case .taskCPUs: "\"${SLURM_CPUS_ON_NODE:-1}\""
+            }
+        }
+        let executable = ShellWord.quoted(request.executable)
 
         render = Self.script(
-            purpose: "Array job: task K renders shard K/\(request.tasks) of \(request.name) "
+            purpose: "Array job: task K renders shard K/\(request.tasks) of \(shownName) "
                 + "(renderfarm submit --slurm).",
             header: renderHeader,
             body: [
                 "echo \"renderfarm: shard $SLURM_ARRAY_TASK_ID/\(request.tasks) on $(hostname)\"",
-                "exec " + Self.quote(request.executable) + " \\\n    " + Self.wrap(arguments),
+                "exec " + executable + " \\\n    " + Self.wrap(request.render.map(word)),
             ])
-        prepare =
-            request.prepares
-            ? Self.script(
-                purpose: "Fills the caches of \(request.name) (renderfarm prepare) before the render array starts.",
+        prepare = request.prepare.map { arguments in
+            Self.script(
+                purpose: "Fills the caches of \(shownName) (renderfarm prepare) before the render array starts.",
                 header: prepareHeader,
-                body: ["exec " + Self.quote(request.executable) + " \\\n    " + Self.wrap(["prepare"] + jobArguments)])
-            : nil
+                body: ["exec " + executable + " \\\n    " + Self.wrap(arguments.map(word))])
+        }
         merge = Self.script(
             purpose: "Merges the shards' journals into manifest.json once every render task has succeeded.",
             header: mergeHeader,
-            body: [
-                "exec "
-                    + ([Self.quote(request.executable), "merge"] + request.jobFolders.map(Self.quote))
-                    .joined(separator: " ")
-            ])
+            body: ["exec " + ([executable] + request.merge.map(word)).joined(separator: " ")])
         let prepareLines =
-            request.prepares
+            prepares
             ? [
-                "prepare=$(sbatch --parsable \(Self.quote(preparePath)))", "prepare=${prepare%%;*}",
-                "array=$(sbatch --parsable --dependency=afterok:\"$prepare\" \(Self.quote(renderPath)))",
-            ] : ["array=$(sbatch --parsable \(Self.quote(renderPath)))"]
-        let jobs = request.prepares ? "$prepare,$array,$merge" : "$array,$merge"
+                "prepare=$(sbatch --parsable \(ShellWord.quoted(preparePath)))", "prepare=${prepare%%;*}",
+                "array=$(sbatch --parsable --dependency=afterok:\"$prepare\" \(ShellWord.quoted(renderPath)))",
+            ] : ["array=$(sbatch --parsable \(ShellWord.quoted(renderPath)))"]
+        let jobs = prepares ? "$prepare,$array,$merge" : "$array,$merge"
         submit =
             ([
                 "#!/bin/bash",
-                "# Submits " + (request.prepares ? "the prepare job, then the render array after it, " : "the render array, ")
+                "# Submits "
+                    + (prepares ? "the prepare job, then the render array after it, " : "the render array, ")
                     + "then the merge job that waits for all of its tasks to succeed.",
                 "# `renderfarm submit --slurm` did the same; run this to submit again by hand.",
                 "set -euo pipefail",
             ] + prepareLines + [
                 "array=${array%%;*}",
-                "merge=$(sbatch --parsable --dependency=afterok:\"$array\" \(Self.quote(mergePath)))",
+                "merge=$(sbatch --parsable --dependency=afterok:\"$array\" \(ShellWord.quoted(mergePath)))",
                 "merge=${merge%%;*}",
-                "echo \"" + (request.prepares ? "prepare job $prepare, " : "") + "render array job $array, merge job $merge\"",
+                "echo \"" + (prepares ? "prepare job $prepare, " : "")
+                    + "render array job $array, merge job $merge\"",
                 "echo \"watch: squeue -j \(jobs)\"",
             ]).joined(separator: "\n")
     }
 
     /// The job name Slurm shows: `renderfarm-<name>`, limited to letters, digits and `-_.`.
     static func jobName(_ name: String) -> String {
-        let safe = String(name.prefix(48).map { isPlain($0, or: "-_.") ? $0 : "_" })
+        let safe = ShellWord.plain(name)
         return "renderfarm-" + (safe.isEmpty ? "job" : safe)
-    }
-
-    /// `text` as one shell word: unchanged when it holds only safe characters, else single-quoted.
-    public static func quote(_ text: String) -> String {
-        let safe = !text.isEmpty && text.allSatisfy { isPlain($0, or: "/._-+,:=@") }
-        return safe ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
-
-    /// An ASCII letter or digit, or one of `extra`.
-    private static func isPlain(_ character: Character, or extra: String) -> Bool {
-        character.isASCII && (character.isLetter || character.isNumber || extra.contains(character))
     }
 
     private static func script(purpose: String, header: [String], body: [String]) -> String {
@@ -266,14 +227,16 @@ public struct SlurmScripts: Sendable, Equatable {
 
 /// A value cannot go into a Slurm script.
 public enum SlurmScriptError: Error, Equatable, CustomStringConvertible {
-    /// `#SBATCH --output=` lines cannot quote: the folder must not hold spaces, quotes, `%`, `#` or `$`.
+    /// `#SBATCH --output=` lines cannot quote: the folder must not hold spaces, quotes, `%`, `#`, `$` or
+    /// control characters.
     case unsafePath(String)
     case invalidValue(option: String, value: String)
 
     public var description: String {
         switch self {
         case .unsafePath(let path):
-            "the Slurm logs go to \(path), which holds a space, quote, %, # or $ that #SBATCH lines cannot carry; "
+            "the Slurm logs go to \(ShellWord.quoted(path)), which holds a space, quote, %, #, $ or control "
+                + "character that #SBATCH lines cannot carry; "
                 + "choose an output folder (--out) without them"
         case .invalidValue(let option, let value):
             "\(option) \"\(value)\" may only hold letters, digits and - _ . , :"

@@ -8,13 +8,17 @@ public struct ComparisonTolerance: Sendable, Equatable {
     public var maxChannelDifference: Int
     /// How many changed pixels are tolerated.
     public var maxChangedPixels: Int
-    /// The lowest acceptable peak signal-to-noise ratio over all channels, in dB.
+    /// The lowest acceptable peak signal-to-noise ratio over the drawn pixels' channels, in dB.
     public var minPSNR: Double
+    /// The largest difference any one channel of any pixel may have, however few pixels change.
+    public var maxPixelError: Int
 
-    public init(maxChannelDifference: Int = 32, maxChangedPixels: Int = 8, minPSNR: Double = 40) {
+    public init(maxChannelDifference: Int = 32, maxChangedPixels: Int = 8, minPSNR: Double = 40, maxPixelError: Int = 128)
+    {
         self.maxChannelDifference = maxChannelDifference
         self.maxChangedPixels = maxChangedPixels
         self.minPSNR = minPSNR
+        self.maxPixelError = maxPixelError
     }
 }
 
@@ -26,7 +30,11 @@ public struct ImageComparison: Sendable, Equatable {
     public var maxDifference: Int
     /// Pixels with a channel differing by more than the tolerance's `maxChannelDifference`.
     public var changedPixels: Int
-    /// Peak signal-to-noise ratio over all channels in dB; infinite for identical images.
+    /// Pixels that are not fully transparent in either image: what the PSNR is measured over.
+    public var drawnPixels: Int
+    /// Peak signal-to-noise ratio over the drawn pixels' channels in dB; infinite when they are
+    /// identical. Transparent pixels are left out, so a frame that is mostly empty cannot hide a
+    /// drawing that changed everywhere by averaging it with its empty space.
     public var psnr: Double
     public var passed: Bool
 
@@ -47,15 +55,18 @@ public struct ImageComparison: Sendable, Equatable {
         let height = actual.height
         var maxDifference = 0
         var changed = 0
+        var drawn = 0
         var squares = 0.0
         let a = actual.bytes
         let r = reference.bytes
         for y in 0..<height {
             for x in 0..<width {
+                let (pa, pr) = (y * actual.stride + x * 4, y * reference.stride + x * 4)
+                guard a[pa + Self.alphaByte] != 0 || r[pr + Self.alphaByte] != 0 else { continue }
+                drawn += 1
                 var pixelMax = 0
                 for channel in 0..<4 {
-                    let difference = abs(
-                        Int(a[y * actual.stride + x * 4 + channel]) - Int(r[y * reference.stride + x * 4 + channel]))
+                    let difference = abs(Int(a[pa + channel]) - Int(r[pr + channel]))
                     pixelMax = max(pixelMax, difference)
                     squares += Double(difference * difference)
                 }
@@ -63,16 +74,21 @@ public struct ImageComparison: Sendable, Equatable {
                 if pixelMax > tolerance.maxChannelDifference { changed += 1 }
             }
         }
-        let mse = squares / Double(width * height * 4)
+        let mse = drawn == 0 ? 0 : squares / Double(drawn * 4)
         let psnr = mse == 0 ? Double.infinity : 10 * log10(255 * 255 / mse)
-        let passed = changed <= tolerance.maxChangedPixels && psnr >= tolerance.minPSNR
+        let passed =
+            changed <= tolerance.maxChangedPixels && psnr >= tolerance.minPSNR
+            && maxDifference <= tolerance.maxPixelError
         if let diffImage, maxDifference > 0 {
             try writeDiff(actual, reference, to: diffImage)
         }
         return ImageComparison(
             width: width, height: height, maxDifference: maxDifference, changedPixels: changed,
-            psnr: psnr, passed: passed)
+            drawnPixels: drawn, psnr: psnr, passed: passed)
     }
+
+    /// Where alpha sits in a native-endian ARGB word: byte 3 on little-endian machines, 0 on big-endian.
+    private static let alphaByte = UInt32(1).littleEndian == 1 ? 3 : 0
 
     private static func load(_ path: String) throws(ComparisonError) -> ImageSurface {
         do {

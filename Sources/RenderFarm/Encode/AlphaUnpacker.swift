@@ -69,19 +69,25 @@ public enum AlphaUnpacker {
             "-pix_fmt", "rgb24", "pipe:1",
         ])
         let process = try ffmpeg.start(command, in: "/", feedsInput: false)
-        let frames: Int
+        var frames = 0
         do {
-            frames = try writeFrames(from: process, config: config, into: directory, progress: progress)
+            try writeFrames(from: process, config: config, into: directory, written: &frames, progress: progress)
         } catch {
             // Closing the pipe stops ffmpeg (EPIPE); its own error, if any, says less than ours.
             try? process.progressOutput?.close()
             try? process.finish()
+            removeFrames(frames, in: directory)
             throw error
         }
-        try process.finish()
-        guard frames == config.frames else {
-            throw .notAlphaPacked(
-                path: video, reason: "it holds \(frames) frames but its config says f = \(config.frames)")
+        do throws(EncodeError) {
+            try process.finish()
+            guard frames == config.frames else {
+                throw .notAlphaPacked(
+                    path: video, reason: "it holds \(frames) frames but its config says f = \(config.frames)")
+            }
+        } catch {
+            removeFrames(frames, in: directory)
+            throw error
         }
         return UnpackResult(
             directory: directory, frames: frames, config: config, configSource: source,
@@ -109,17 +115,27 @@ public enum AlphaUnpacker {
         return (try VapConfig(parsing: data, source: sidecar), sidecar)
     }
 
-    /// Reads raw RGB frames from ffmpeg and writes one PNG per frame; the number written.
+    /// The name of frame `index` in `directory`.
+    static func framePath(_ index: Int, in directory: String) -> String {
+        (directory as NSString).appendingPathComponent(String(format: "frame_%05d.png", index))
+    }
+
+    /// Removes the first `count` frames: an unpack that fails (a full disk, a short video) leaves none.
+    private static func removeFrames(_ count: Int, in directory: String) {
+        for index in 0..<count { unlink(framePath(index, in: directory)) }
+    }
+
+    /// Reads raw RGB frames from ffmpeg and writes one PNG per frame, counting them in `count`.
     private static func writeFrames(
-        from process: FFmpegProcess, config: VapConfig, into directory: String, progress: (Int, Int) -> Void
-    ) throws(EncodeError) -> Int {
-        guard let descriptor = process.progressOutput?.fileDescriptor else { return 0 }
+        from process: FFmpegProcess, config: VapConfig, into directory: String, written count: inout Int,
+        progress: (Int, Int) -> Void
+    ) throws(EncodeError) {
+        guard let descriptor = process.progressOutput?.fileDescriptor else { return }
         let compositor = PlayerCompositor(config: config)
         var frame = [UInt8](repeating: 0, count: config.videoWidth * config.videoHeight * 3)
         var pixels = [UInt32](repeating: 0, count: config.width * config.height)
         var encoder = rf_png_encoder()
         defer { rf_png_encoder_free(&encoder) }
-        var count = 0
         while try readFrame(descriptor, into: &frame) {
             compositor.compose(frame, into: &pixels)
             let failure: String? = pixels.withUnsafeBytes { raw in
@@ -132,7 +148,7 @@ public enum AlphaUnpacker {
                     return status == 0 ? nil : String(cString: base)
                 }
             }
-            let file = (directory as NSString).appendingPathComponent(String(format: "frame_%05d.png", count))
+            let file = framePath(count, in: directory)
             if let failure { throw .output(.io(path: file, reason: failure)) }
             do {
                 try AtomicFile.write(UnsafeRawBufferPointer(start: encoder.data, count: encoder.length), to: file)
@@ -142,7 +158,6 @@ public enum AlphaUnpacker {
             count += 1
             progress(count, config.frames)
         }
-        return count
     }
 
     /// Fills `frame` from `descriptor`; false at the end of the stream, throws on a partial frame.

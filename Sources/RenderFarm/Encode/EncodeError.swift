@@ -2,6 +2,8 @@
 public enum EncodeError: Error, Equatable, CustomStringConvertible {
     /// No ffmpeg executable (exit 69).
     case ffmpegMissing(searched: String)
+    /// No ffprobe executable, which checks every video before it is kept (exit 69).
+    case ffprobeMissing(searched: String)
     /// The output folder's manifest cannot be used (exit 66 or 65).
     case manifest(RenderedOutputError)
     /// The render is not complete and `--allow-missing` was not given (exit 65).
@@ -18,12 +20,18 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
     case encoderUnavailable(String)
     /// A video given to `unpack-alpha` is not a readable alpha-packed (VAP) MP4 (exit 65).
     case notAlphaPacked(path: String, reason: String)
+    /// Stopped by SIGINT or SIGTERM after `frames` frames; ffmpeg was stopped and nothing was
+    /// written (exit 130).
+    case interrupted(frames: Int)
 
     public var description: String {
         switch self {
         case .ffmpegMissing(let searched):
             "ffmpeg is not installed (searched \(searched)); install it with `\(FFmpeg.installHint)` "
                 + "or point RENDERFARM_FFMPEG at an ffmpeg executable"
+        case .ffprobeMissing(let searched):
+            "ffprobe is not installed (searched \(searched)); every video is checked with it before it is kept: "
+                + "install it with `\(FFmpeg.installHint)` or point RENDERFARM_FFPROBE at an ffprobe executable"
         case .manifest(let error):
             error.description
         case .incomplete(let directory, let missing):
@@ -41,6 +49,8 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
             message
         case .notAlphaPacked(let path, let reason):
             "\(path): not an alpha-packed (VAP) video: \(reason)"
+        case .interrupted(let frames):
+            "interrupted after \(frames) frame\(frames == 1 ? "" : "s"); ffmpeg stopped, no video written"
         }
     }
 }

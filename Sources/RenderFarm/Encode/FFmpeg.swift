@@ -1,39 +1,69 @@
+import Dispatch
 import Foundation
 
-/// The installed `ffmpeg` program, run with Foundation's `Process`.
+/// The installed `ffmpeg` program, run with Foundation's `Process`, and the `ffprobe` beside it,
+/// which checks every video before it takes its final name (`EncodedVideo`).
 public struct FFmpeg: Sendable {
     /// Absolute path of the executable.
     public let executable: String
+    /// Absolute path of `ffprobe`; nil when none was found (encodes then fail with exit 69).
+    public let probe: String?
+    /// Where `probe` was looked for, for the message when it is missing.
+    let probeSearched: String
 
-    /// What to install when ffmpeg is missing (Debian's package).
+    /// What to install when ffmpeg is missing (Debian's package, which has ffprobe too).
     public static let installHint = "apt-get install ffmpeg"
 
-    public init(executable: String) {
+    public init(executable: String, probe: String?, probeSearched: String = "") {
         self.executable = executable
+        self.probe = probe
+        self.probeSearched = probeSearched
     }
 
-    /// `RENDERFARM_FFMPEG` when set, else the first `ffmpeg` on `PATH`.
+    /// `RENDERFARM_FFMPEG` when set, else the first `ffmpeg` on `PATH`; ffprobe is
+    /// `RENDERFARM_FFPROBE` when set, else the one beside ffmpeg, else the first on `PATH`.
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(EncodeError) -> FFmpeg
     {
+        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        let executable: String
         if let explicit = environment["RENDERFARM_FFMPEG"], !explicit.isEmpty {
             guard FileManager.default.isExecutableFile(atPath: explicit) else {
                 throw .ffmpegMissing(searched: explicit)
             }
-            return FFmpeg(executable: explicit)
+            executable = explicit
+        } else {
+            guard let found = find("ffmpeg", in: path) else { throw .ffmpegMissing(searched: "PATH (\(path))") }
+            executable = found
         }
-        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for folder in path.split(separator: ":") where !folder.isEmpty {
-            let candidate = (String(folder) as NSString).appendingPathComponent("ffmpeg")
-            if FileManager.default.isExecutableFile(atPath: candidate) { return FFmpeg(executable: candidate) }
+        if let explicit = environment["RENDERFARM_FFPROBE"], !explicit.isEmpty {
+            let usable = FileManager.default.isExecutableFile(atPath: explicit)
+            return FFmpeg(executable: executable, probe: usable ? explicit : nil, probeSearched: explicit)
         }
-        throw .ffmpegMissing(searched: "PATH (\(path))")
+        let folder = (executable as NSString).deletingLastPathComponent
+        return FFmpeg(
+            executable: executable, probe: find("ffprobe", in: folder) ?? find("ffprobe", in: path),
+            probeSearched: "\(folder) and PATH (\(path))")
+    }
+
+    /// The first executable `name` in the `:`-separated `folders`.
+    private static func find(_ name: String, in folders: String) -> String? {
+        for folder in folders.split(separator: ":") where !folder.isEmpty {
+            let candidate = (String(folder) as NSString).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
     }
 
     /// Runs `command` in `directory` and reports the output frame count from ffmpeg's
-    /// `-progress` lines as they come. Throws with the end of ffmpeg's error output on failure.
-    public func run(_ command: FFmpegCommand, in directory: String, progress: (Int) -> Void) throws(EncodeError) {
-        let process = try start(command, in: directory, feedsInput: false)
+    /// `-progress` lines as they come. Throws with the end of ffmpeg's error output on failure,
+    /// and with an I/O error on `output` (the final name of the file it writes) when its error
+    /// output says writing failed, whatever its exit status. `stop` ends ffmpeg early.
+    public func run(
+        _ command: FFmpegCommand, in directory: String, output: String? = nil, stop: StopSignal? = nil,
+        progress: (Int) -> Void
+    ) throws(EncodeError) {
+        let process = try start(command, in: directory, feedsInput: false, output: output, stop: stop)
         guard let reader = process.progressOutput else { return try process.finish() }
         var parser = FFmpegProgressParser()
         while true {
@@ -45,12 +75,22 @@ public struct FFmpeg: Sendable {
     }
 
     /// Starts ffmpeg; with `feedsInput`, its standard input is a socket the caller sends frames to
-    /// (`FFmpegProcess.input`, a `FrameSocket`).
-    public func start(_ command: FFmpegCommand, in directory: String, feedsInput: Bool) throws(EncodeError)
-        -> FFmpegProcess
-    {
+    /// (`FFmpegProcess.input`, a `FrameSocket`). `output` is the final name of the file ffmpeg
+    /// writes, named by errors; once `stop` is set, ffmpeg is killed.
+    public func start(
+        _ command: FFmpegCommand, in directory: String, feedsInput: Bool, output: String? = nil,
+        stop: StopSignal? = nil
+    ) throws(EncodeError) -> FFmpegProcess {
+        try launch(executable, command, in: directory, feedsInput: feedsInput, output: output, stop: stop)
+    }
+
+    /// Starts `program` (ffmpeg or ffprobe) with `command`'s arguments.
+    func launch(
+        _ program: String, _ command: FFmpegCommand, in directory: String, feedsInput: Bool, output: String?,
+        stop: StopSignal?
+    ) throws(EncodeError) -> FFmpegProcess {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = command.arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         // Fed from a pipe, the caller follows its own frames: progress lines are dropped.
@@ -72,11 +112,13 @@ public struct FFmpeg: Sendable {
         } catch {
             try? errorHandle.close()
             try? FileManager.default.removeItem(at: errorLog)
-            throw .failed(command: command.shellLine, status: -1, message: "cannot start \(executable): \(error)")
+            throw .failed(command: command.shellLine, status: -1, message: "cannot start \(program): \(error)")
         }
         try? errorHandle.close()
         input?.closeChildEnd()
-        return FFmpegProcess(process: process, command: command, input: input, progress: progress, errorLog: errorLog)
+        return FFmpegProcess(
+            process: process, command: command, input: input, progress: progress, errorLog: errorLog, output: output,
+            stop: stop)
     }
 }
 
@@ -88,31 +130,74 @@ public final class FFmpegProcess {
     let input: FrameSocket?
     private let progress: Pipe?
     private let errorLog: URL
+    /// The final name of the file ffmpeg writes, for errors.
+    private let output: String?
+    /// Kills ffmpeg once the stop signal is set; cancelled when ffmpeg has exited.
+    private let stopWatch: (any DispatchSourceTimer)?
 
-    init(process: Process, command: FFmpegCommand, input: FrameSocket?, progress: Pipe?, errorLog: URL) {
+    init(
+        process: Process, command: FFmpegCommand, input: FrameSocket?, progress: Pipe?, errorLog: URL,
+        output: String?, stop: StopSignal?
+    ) {
         self.process = process
         self.command = command
         self.input = input
         self.progress = progress
         self.errorLog = errorLog
+        self.output = output
+        stopWatch = stop.map { stop in
+            let timer = DispatchSource.makeTimerSource(queue: .global())
+            timer.schedule(deadline: .now(), repeating: .milliseconds(Self.stopPollMilliseconds))
+            timer.setEventHandler { [process] in
+                guard stop.isStopped, process.isRunning else { return }
+                timer.cancel()
+                // SIGKILL: ffmpeg inherits the signal mask of the thread that started it, and a launcher
+                // that blocks SIGTERM (a test runner's worker thread, some CI agents) would leave
+                // SIGTERM pending for ever. What ffmpeg wrote is discarded by the caller either way.
+                kill(process.processIdentifier, SIGKILL)
+            }
+            timer.resume()
+            return timer
+        }
     }
+
+    deinit { stopWatch?.cancel() }
+
+    /// How often a stop signal is looked at: the delay between Ctrl-C and ffmpeg being killed.
+    static let stopPollMilliseconds = 20
 
     /// ffmpeg's standard output, where `-progress pipe:1` writes.
     var progressOutput: FileHandle? { progress?.fileHandleForReading }
 
-    /// Closes standard input (end of frames), drains the progress pipe, waits for ffmpeg to exit,
-    /// and throws with the end of its error output when it failed.
-    public func finish() throws(EncodeError) {
+    /// How ffmpeg ended, and what it wrote to its standard error.
+    struct Ending {
+        var status: Int32
+        var exited: Bool
+        var log: String
+        var succeeded: Bool { exited && status == 0 }
+    }
+
+    /// Closes standard input (end of frames), drains the progress pipe and waits for the process.
+    func wait() -> Ending {
         input?.close()
         _ = try? progress?.fileHandleForReading.readToEnd()
         process.waitUntilExit()
+        stopWatch?.cancel()
         let log = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(at: errorLog)
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let tail = log.split(separator: "\n").suffix(12).joined(separator: "\n")
+        return Ending(status: process.terminationStatus, exited: process.terminationReason == .exit, log: log)
+    }
+
+    /// Waits for ffmpeg (see `wait()`) and throws when it failed: an I/O error on the output when
+    /// its error output says writing it failed (Debian's ffmpeg 5.1 exits 0 after "Error writing
+    /// trailer of …: No space left on device"), else ffmpeg's own error when it did not exit 0.
+    public func finish() throws(EncodeError) {
+        let ending = wait()
+        if let output, let error = FFmpegLog.writeError(in: ending.log, output: output) { throw .output(error) }
+        guard ending.succeeded else {
+            let tail = ending.log.split(separator: "\n").suffix(12).joined(separator: "\n")
             throw .failed(
-                command: command.shellLine, status: process.terminationStatus,
-                message: tail.isEmpty ? "no error output" : tail)
+                command: command.shellLine, status: ending.status, message: tail.isEmpty ? "no error output" : tail)
         }
     }
 }

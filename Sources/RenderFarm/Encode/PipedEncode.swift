@@ -39,7 +39,7 @@ struct PipedEncode {
         let temporary = staged.temporaryPath
         let commands = plan.commands(input: .pipe(feed.format), output: temporary, palette: "")
         let shown = FFmpegCommand(arguments: commands[0].arguments.map { $0 == temporary ? target : $0 }).shellLine
-        let process = try ffmpeg.start(commands[0], in: folder, feedsInput: true)
+        let process = try ffmpeg.start(commands[0], in: folder, feedsInput: true, output: target, stop: feed.stop)
         let outcome =
             process.input.map {
                 feed.run(count: plan.frameCount, into: $0, makeSource: makeSource, frame: frame, finished: finished)
@@ -50,7 +50,7 @@ struct PipedEncode {
         } catch {
             ffmpegError = error
         }
-        // Interrupted (Ctrl-C reaches ffmpeg too, which may then fail): nothing is kept unless complete.
+        // Interrupted (ffmpeg is killed, and Ctrl-C reaches it too): nothing is kept unless complete.
         let complete = outcome.written == plan.frameCount && outcome.failure == nil && ffmpegError == nil
         if feed.stop.isStopped && !complete {
             return Produced(file: nil, frames: outcome.written, command: shown, peakHeld: outcome.peakHeld)
@@ -60,7 +60,7 @@ struct PipedEncode {
         if let failure = outcome.failure {
             throw .failed(command: shown, status: 1, message: "\(name): \(failure); no video written")
         }
-        let config = try EncodedVideo.publish(staged, plan: plan)
+        let config = try EncodedVideo.publish(staged, plan: plan, ffmpeg: ffmpeg)
         return Produced(
             file: target, frames: outcome.written, command: shown, peakHeld: outcome.peakHeld, configFile: config)
     }

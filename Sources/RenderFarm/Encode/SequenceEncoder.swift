@@ -10,12 +10,18 @@ public struct EncodeOptions: Sendable {
     public var output: String?
     /// Encode the frames that exist even when the render is incomplete.
     public var allowMissing: Bool
+    /// Set (by SIGINT or SIGTERM) to stop: ffmpeg is stopped and nothing is written.
+    public var stop: StopSignal
 
-    public init(preset: EncodePreset, crf: Int? = nil, output: String? = nil, allowMissing: Bool = false) {
+    public init(
+        preset: EncodePreset, crf: Int? = nil, output: String? = nil, allowMissing: Bool = false,
+        stop: StopSignal = StopSignal()
+    ) {
         self.preset = preset
         self.crf = crf
         self.output = output
         self.allowMissing = allowMissing
+        self.stop = stop
     }
 }
 
@@ -88,7 +94,8 @@ public enum SequenceEncoder {
         return (plan, .glob(glob))
     }
 
-    /// Runs the encode; `progress` gets (frames done, frames in the video).
+    /// Runs the encode; `progress` gets (frames done, frames in the video). Throws `.interrupted`
+    /// once `options.stop` is set, with ffmpeg stopped and no file left.
     public static func encode(
         _ output: RenderedOutput, options: EncodeOptions, ffmpeg: FFmpeg,
         progress: @escaping @Sendable (Int, Int) -> Void
@@ -101,7 +108,8 @@ public enum SequenceEncoder {
                     + options.preset.fileExtension)
         if case .pipe(let format) = input {
             return try encodePiped(
-                output, plan: plan, format: format, target: target, ffmpeg: ffmpeg, progress: progress)
+                output, plan: plan, format: format, target: target, ffmpeg: ffmpeg, stop: options.stop,
+                progress: progress)
         }
         let folder = (target as NSString).deletingLastPathComponent
         let staged = StagedFile(target)
@@ -114,13 +122,23 @@ public enum SequenceEncoder {
         }
         try ffmpeg.checkEncoder(for: options.preset)
         let commands = plan.commands(input: input, output: temporary, palette: palette)
+        var done = 0
         for (pass, command) in commands.enumerated() {
             // Only the last pass writes frames; the palette pass shows as the start of the bar.
-            try ffmpeg.run(command, in: output.directory) { frame in
-                if pass == commands.count - 1 { progress(min(frame, plan.outputFrameCount), plan.outputFrameCount) }
+            do {
+                try ffmpeg.run(command, in: output.directory, output: target, stop: options.stop) { frame in
+                    guard pass == commands.count - 1 else { return }
+                    done = min(frame, plan.outputFrameCount)
+                    progress(done, plan.outputFrameCount)
+                }
+            } catch {
+                // Stopped ffmpeg exits with an error of its own; the signal is the reason.
+                if options.stop.isStopped { throw .interrupted(frames: done) }
+                throw error
             }
+            if options.stop.isStopped { throw .interrupted(frames: done) }
         }
-        let config = try EncodedVideo.publish(staged, plan: plan)
+        let config = try EncodedVideo.publish(staged, plan: plan, ffmpeg: ffmpeg)
         withExtendedLifetime(scratchPalette) {}
         let (sha256, bytes) = EncodedVideo.checksum(of: target)
         // The stored commands name the final file, so they can be run again as written.
@@ -140,7 +158,7 @@ public enum SequenceEncoder {
     /// `render --video` does), and sent to ffmpeg, which only encodes.
     private static func encodePiped(
         _ output: RenderedOutput, plan: EncodePlan, format: PipeFormat, target: String, ffmpeg: FFmpeg,
-        progress: @escaping @Sendable (Int, Int) -> Void
+        stop: StopSignal, progress: @escaping @Sendable (Int, Int) -> Void
     ) throws(EncodeError) -> EncodeResult {
         let files = output.writtenFrames.map { output.path(of: $0) }
         let matte = format.isComposited ? plan.matteColor : nil
@@ -148,12 +166,12 @@ public enum SequenceEncoder {
         let encode = PipedEncode(
             name: output.jobName, plan: plan, target: target, ffmpeg: ffmpeg,
             feed: VideoFeed(
-                format: format, concurrency: ProcessInfo.processInfo.activeProcessorCount, stop: StopSignal()))
+                format: format, concurrency: ProcessInfo.processInfo.activeProcessorCount, stop: stop))
         let produced = try encode.run(
             makeSource: { PNGFrameReader(matte: matte, width: width, height: height) },
             frame: { reader, position in reader.read(files[position]) },
             finished: { _, _, done in progress(done, total) })
-        let file = produced.file ?? target
+        guard let file = produced.file else { throw .interrupted(frames: produced.frames) }
         let (sha256, bytes) = EncodedVideo.checksum(of: file)
         return EncodeResult(
             file: file, sha256: sha256, bytes: bytes, commands: [produced.command], frames: produced.frames,

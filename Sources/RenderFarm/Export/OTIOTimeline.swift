@@ -142,8 +142,10 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
 
 extension OTIOTimeline {
     /// Writes `timeline` as pretty JSON, atomically.
+    /// Writes `timeline` to `path`, creating the folders on the way (`-o edit/live-hearts.otio`).
     public static func write(_ timeline: JSONValue, to path: String) throws(ExportError) {
         do {
+            try AtomicFile.createDirectory((path as NSString).deletingLastPathComponent)
             try AtomicFile.write(timeline.serialized(pretty: true), to: path)
         } catch {
             throw .output(error)

@@ -31,7 +31,11 @@ enum JobDecoder {
         "version", "name", "seed", "canvas", "fps", "duration", "frames", "output", "retries", "layers", "variants",
     ]
 
-    static func decode(_ document: JSONValue, defaultName: String) -> Result<JobSpec, JobIssues> {
+    /// `checksName`: whether `name` must be a folder name (`FolderName`); a variant's `<job>/<variant>`
+    /// name was checked when the variants were expanded.
+    static func decode(_ document: JSONValue, defaultName: String, checksName: Bool = true)
+        -> Result<JobSpec, JobIssues>
+    {
         let issues = IssueCollector()
         guard let root = document.objectValue else {
             return .failure(
@@ -50,6 +54,11 @@ enum JobDecoder {
         reader.rejectUnknownKeys(topLevelKeys)
 
         let name = reader.string("name", default: defaultName) ?? defaultName
+        if checksName, let problem = FolderName.problem(name) {
+            let source = root["name"] == nil ? " (the job file's name; set \"name\")" : ""
+            issues.add(
+                "name", "\(FolderName.shown(name))\(source) cannot name a folder: it \(problem); \(FolderName.advice)")
+        }
         let seed = reader.integer("seed", default: 0, in: 0...(1 << 53)) ?? 0
         let canvas = decodeCanvas(reader)
         let fps = reader.number("fps", default: 60, in: 0...240, exclusiveLowerBound: true) ?? 60

@@ -36,11 +36,14 @@ public enum JobError: Error, Equatable, CustomStringConvertible {
     case syntax(file: String, message: String)
     /// Valid JSON that is not a valid job; every problem at once (exit 65).
     case invalid(file: String, issues: [JobIssue])
+    /// The job's output folder cannot be created or locked: another run holds it (exit 75), or
+    /// creating it failed (exit 73 or 74).
+    case output(file: String, error: OutputError)
 
     public var file: String {
         switch self {
         case .missing(let file), .unreadable(let file, _), .notAFile(let file, _), .syntax(let file, _),
-            .invalid(let file, _):
+            .invalid(let file, _), .output(let file, _):
             file
         }
     }
@@ -58,6 +61,8 @@ public enum JobError: Error, Equatable, CustomStringConvertible {
             return "\(file): \(message)"
         case .invalid(_, let issues):
             return issues.map { "\(file): \($0)" }.joined(separator: "\n")
+        case .output(_, let error):
+            return "\(file): \(error.description)"
         }
     }
 

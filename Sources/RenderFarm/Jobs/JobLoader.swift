@@ -93,7 +93,7 @@ public enum JobLoader {
         var jobs: [LoadedJob] = []
         var issues: [JobIssue] = []
         for item in expanded {
-            switch JobDecoder.decode(item.document, defaultName: defaultName) {
+            switch JobDecoder.decode(item.document, defaultName: defaultName, checksName: false) {
             case .success(let spec):
                 jobs.append(LoadedJob(spec: spec, file: absolute, directory: directory, variant: item.variant))
             case .failure(let problems):

@@ -6,7 +6,8 @@ public enum AtomicFile {
     public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(OutputError) {
         let staged = StagedFile(path)
         let fd = open(staged.temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw error(errno, staged.temporaryPath) }
+        // Messages name the file asked for: the temporary name is the writer's own business.
+        guard fd >= 0 else { throw error(errno, path) }
         var offset = 0
         while offset < bytes.count {
             let written = Foundation.write(fd, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)

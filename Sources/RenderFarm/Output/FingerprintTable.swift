@@ -8,12 +8,7 @@ import Foundation
 /// `INDEX FINGERPRINT`. Frames absent from every table of the job have the job's fingerprint
 /// bound to their number (`FrameFingerprints`).
 enum FingerprintTable {
-    static func name(for shard: Shard) -> String {
-        switch shard {
-        case .whole: "renderfarm.fingerprints.txt"
-        case .part(let index, let count, _): "renderfarm.fingerprints.shard-\(index)-of-\(count).txt"
-        }
-    }
+    static func name(for shard: Shard) -> String { FolderLayout.fingerprints(of: shard) }
 
     /// Records the keyed fingerprints of a run (nothing when no frame was keyed).
     static func write(_ fingerprints: FrameFingerprints, to directory: String, shard: Shard) throws(OutputError) {
@@ -36,7 +31,7 @@ enum FingerprintTable {
     static func read(in directory: String, job: String) -> FrameFingerprints {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var keyed: [Int: String] = [:]
-        for name in names where name.hasPrefix("renderfarm.fingerprints") && name.hasSuffix(".txt") {
+        for name in names where FolderLayout.isFingerprintTable(name) {
             let path = (directory as NSString).appendingPathComponent(name)
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
             var lines = text.split(separator: "\n")[...]

@@ -47,15 +47,10 @@ public final class FolderLock: Sendable {
         }
     }
 
-    public static let fileName = "renderfarm.lock"
+    public static let fileName = FolderLayout.lock
 
     /// The lock file of one shard.
-    static func fileName(of shard: Shard) -> String {
-        switch shard {
-        case .whole: fileName
-        case .part(let index, let count, _): "renderfarm.shard-\(index)-of-\(count).lock"
-        }
-    }
+    static func fileName(of shard: Shard) -> String { FolderLayout.lock(of: shard) }
 
     /// The holder recorded for this lock.
     public let holder: Holder

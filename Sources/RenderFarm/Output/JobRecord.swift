@@ -11,7 +11,7 @@ import StrictJSON
 /// file or the plugins. Its bytes depend only on the job and the frame set, never on the shard,
 /// so shards writing it at the same time on several hosts all write the same file.
 public struct JobRecord: Sendable, Equatable {
-    public static let fileName = "renderfarm.job.json"
+    public static let fileName = FolderLayout.jobRecord
     static let format = "renderfarm.job"
     static let version = 1
 

@@ -83,7 +83,7 @@ public struct JournalEntry: Sendable, Equatable {
 /// Each entry is one `write(2)` of one line to a file opened with O_APPEND, so a killed
 /// process leaves at most a torn last line, which `read` skips.
 final class Journal: Sendable {
-    static let defaultName = "renderfarm.journal.jsonl"
+    static let defaultName = FolderLayout.journal(of: .whole)
     /// The largest journal read (a line is about 300 bytes: millions of frames).
     static let maxReadBytes = 1 << 30
 
@@ -140,7 +140,7 @@ final class Journal: Sendable {
     /// Every journal in `directory` (one per shard, <doc:RunningOnACluster>).
     static func files(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasPrefix("renderfarm.journal") && $0.hasSuffix(".jsonl") }.sorted()
+        return names.filter(FolderLayout.isJournal).sorted()
             .map { (directory as NSString).appendingPathComponent($0) }
     }
 }

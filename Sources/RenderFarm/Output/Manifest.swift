@@ -5,7 +5,7 @@ import StrictJSON
 
 /// `manifest.json`: the downstream contract of an output folder (<doc:OutputFolder>).
 enum Manifest {
-    static let fileName = "manifest.json"
+    static let fileName = FolderLayout.manifest
     static let format = "renderfarm.manifest"
     static let version = 1
 
@@ -58,6 +58,12 @@ enum Manifest {
             ]),
             "renderer": .object(renderer),
             "plugins": .array(record.plugins.map(\.json)),
+            "inputs": .array(
+                LayerInput.recorded(in: record.canonical).map { input in
+                    var object = input.json
+                    object["layer"] = .number(Double(input.layer))
+                    return .object(object)
+                }),
             "image": .object(image),
             "fps": .number(record.fps),
             "duration": .number(record.duration),
@@ -135,22 +141,26 @@ enum Manifest {
             ]
         }
 
-        /// A command that encodes the folder's frames when pasted there. A contiguous sequence
-        /// uses the image2 pattern; other frame sets use a glob.
+        /// A command that encodes the folder's frames when pasted into a POSIX shell there, every argument
+        /// quoted as it needs (`FFmpegCommand.shellLine`). A contiguous sequence uses the image2 pattern;
+        /// other frame sets use a glob, which ffmpeg expands.
         func ffmpegCommand(alpha: Bool, name: String) -> String {
             // The video is named after the job, with anything a shell would interpret replaced.
             let safe = String(name.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
             let name = safe.isEmpty || safe.hasPrefix("-") ? "video" : safe
-            let rate = JSONValue.number(fps).serialized()
             let input =
                 step == 1
-                ? "-start_number \(start) -i \(prefix)%0\(padding)d.png"
-                : "-pattern_type glob -i '\(prefix)*.png'"
+                ? ["-start_number", "\(start)", "-i", "\(prefix)%0\(padding)d.png"]
+                : ["-pattern_type", "glob", "-i", "\(prefix)*.png"]
             let codec =
                 alpha
-                ? "-c:v libvpx-vp9 -pix_fmt yuva420p -b:v 0 -crf 30 \(name).webm"
-                : "-c:v libx264 -pix_fmt yuv420p -vf pad=ceil(iw/2)*2:ceil(ih/2)*2 -movflags +faststart \(name).mp4"
-            return "ffmpeg -framerate \(rate) \(input) \(codec)"
+                ? ["-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", "-b:v", "0", "-crf", "30", "\(name).webm"]
+                : [
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-movflags",
+                    "+faststart", "\(name).mp4",
+                ]
+            let arguments = ["-framerate", JSONValue.number(fps).serialized()] + input + codec
+            return FFmpegCommand(arguments: arguments).shellLine
         }
     }
 }

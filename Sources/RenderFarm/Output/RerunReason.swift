@@ -12,6 +12,8 @@ public struct RerunReason: Sendable, Equatable {
     public var recorded = 0
     /// Plugins whose version differs from the earlier run's: `physics-bounce 1.0.0 → 1.1.0`.
     public var pluginChanges: [String] = []
+    /// Input files (`LayerInput`) whose content differs from the earlier run's: `assets/gift-pop.json`.
+    public var inputChanges: [String] = []
 
     public init() {}
 
@@ -35,6 +37,11 @@ public struct RerunReason: Sendable, Equatable {
             guard let version = before[plugin.id], version != plugin.version else { return nil }
             return "\(plugin.id) \(version) → \(plugin.version)"
         }
+        let recorded = Set(LayerInput.recorded(in: earlier.canonical).map { "\($0.file) \($0.sha256)" })
+        var seen: Set<String> = []
+        inputChanges = LayerInput.recorded(in: job.canonical).compactMap { input in
+            recorded.contains("\(input.file) \(input.sha256)") || !seen.insert(input.file).inserted ? nil : input.file
+        }
     }
 
     /// Adds another job's counts.
@@ -44,6 +51,7 @@ public struct RerunReason: Sendable, Equatable {
         sum.changed += rhs.changed
         sum.recorded += rhs.recorded
         sum.pluginChanges += rhs.pluginChanges.filter { !lhs.pluginChanges.contains($0) }
+        sum.inputChanges += rhs.inputChanges.filter { !lhs.inputChanges.contains($0) }
         return sum
     }
 
@@ -54,9 +62,11 @@ public struct RerunReason: Sendable, Equatable {
         var parts: [String] = []
         if changed > 0 {
             parts.append(
-                pluginChanges.isEmpty
-                    ? "\(changed) because the job changed"
-                    : "\(changed) because a plugin changed (\(pluginChanges.joined(separator: ", ")))")
+                !pluginChanges.isEmpty
+                    ? "\(changed) because a plugin changed (\(pluginChanges.joined(separator: ", ")))"
+                    : !inputChanges.isEmpty
+                        ? "\(changed) because an input file changed (\(inputChanges.joined(separator: ", ")))"
+                        : "\(changed) because the job changed")
         }
         if new > 0 { parts.append("\(new) never rendered") }
         let damaged = todo - changed - new

@@ -81,7 +81,7 @@ public enum ShardMerge {
         guard let record = found else { throw .nothingRendered(path: directory, missing: JobRecord.fileName) }
         let recorded = RecordedFrames(directory: directory)
         let journals = recorded.journals
-        guard !journals.isEmpty else { throw .nothingRendered(path: directory, missing: "renderfarm.journal*.jsonl") }
+        guard !journals.isEmpty else { throw .nothingRendered(path: directory, missing: FolderLayout.journals) }
 
         let fingerprints = FingerprintTable.read(in: directory, job: record.fingerprint)
         var entries: [Int: JournalEntry] = [:]

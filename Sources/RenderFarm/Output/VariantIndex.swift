@@ -4,7 +4,7 @@ import StrictJSON
 /// `variants.json`: the index of a batch made from one job file with `variants`, written beside
 /// the variants' folders: every variant's name, values, folder and frame count.
 enum VariantIndex {
-    static let fileName = "variants.json"
+    static let fileName = FolderLayout.variantIndex
     static let format = "renderfarm.variants"
 
     /// Writes the index of every batch among `jobs` into the folder that holds its variants'

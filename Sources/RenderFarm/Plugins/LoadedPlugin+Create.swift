@@ -35,6 +35,11 @@ extension LoadedPlugin {
         covers(\.frame_key, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.frame_key : nil
     }
 
+    /// The descriptor's `input_files`, when its `struct_size` covers it and it is set.
+    var inputFiles: (@convention(c) (UnsafeMutableRawPointer?, rf_write_fn?, UnsafeMutableRawPointer?) -> Int32)? {
+        covers(\.input_files, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.input_files : nil
+    }
+
     /// Whether the plugin's `struct_size` reaches past `field` (of `size` bytes): fields added to
     /// ABI v1 after its first release are read only then.
     private func covers(_ field: PartialKeyPath<rf_plugin>, size: Int) -> Bool {

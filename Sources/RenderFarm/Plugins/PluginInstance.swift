@@ -23,6 +23,9 @@ final class PluginInstance: @unchecked Sendable {
     static let createMessageCapacity = 16 * 1024
     /// What the plugin's create reported besides success: warnings, one per element.
     let warnings: [String]
+    /// The files the instance's drawing depends on (ABI `input_files`), as the plugin named them:
+    /// absolute, or relative to the job's folder.
+    let inputFiles: [String]
     /// Frames in the job's timeline: what an instance serves when nobody called `prepare`.
     private let frameCount: Int
     /// Whether `prepare` ran, for which frames, and how it ended.
@@ -57,9 +60,40 @@ final class PluginInstance: @unchecked Sendable {
             throw PluginCallError(
                 status: status, message: message.isEmpty ? "create failed (status \(status))" : message)
         }
+        do throws(PluginCallError) {
+            inputFiles = try Self.inputFiles(of: created, plugin: plugin)
+        } catch {
+            plugin.descriptor.pointee.destroy?(created)
+            throw error
+        }
         handle = created
         warnings = PluginCallError.lines(message)
         frameCount = Int(context.frame_count)
+    }
+
+    /// Asks a new instance which files it depends on (ABI `input_files`): one path per call.
+    private static func inputFiles(of instance: UnsafeMutableRawPointer, plugin: LoadedPlugin) throws(PluginCallError)
+        -> [String]
+    {
+        guard let inputFiles = plugin.inputFiles else { return [] }
+        final class Sink { var paths: [String] = [] }
+        let sink = Sink()
+        let status = withExtendedLifetime(sink) {
+            plugin.reportingFaults(frame: -1) {
+                inputFiles(
+                    instance,
+                    { user, text, length in
+                        guard let user, let text else { return }
+                        let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
+                        let bytes = UnsafeRawBufferPointer(start: text, count: length)
+                        sink.paths.append(String(decoding: bytes, as: UTF8.self))
+                    }, Unmanaged.passUnretained(sink).toOpaque())
+            }
+        }
+        guard status == Int32(RF_OK.rawValue) else {
+            throw PluginCallError(status: status, message: "input_files failed (status \(status))")
+        }
+        return sink.paths
     }
 
     deinit { plugin.descriptor.pointee.destroy?(handle) }

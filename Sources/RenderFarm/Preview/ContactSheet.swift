@@ -1,3 +1,4 @@
+import CPNGWriter
 import CairoKit
 import Foundation
 
@@ -120,16 +121,27 @@ public enum ContactSheet {
         return sheet
     }
 
-    /// Writes the sheet as a PNG: to a temporary name in the same folder, then renamed.
+    /// zlib level of the sheet's PNG (libpng's default): a sheet is written once and looked at.
+    static let compression: Int32 = 6
+
+    /// Writes the sheet as a PNG, encoded in memory and written with `AtomicFile`, like frames:
+    /// nothing takes the name unless whole, and a full disk is the I/O error (exit 74) every
+    /// write of ours reports.
     public static func write(_ sheet: ImageSurface, to path: String) throws(PreviewError) {
-        let staged = StagedFile(URL(fileURLWithPath: path).standardizedFileURL.path)
-        do {
-            try sheet.writePNG(to: staged.temporaryPath)
-        } catch {
-            throw .output(.cannotCreate(path: staged.path, reason: error.description))
+        let target = URL(fileURLWithPath: path).standardizedFileURL.path
+        sheet.flush()
+        var encoder = rf_png_encoder()
+        defer { rf_png_encoder_free(&encoder) }
+        let failure: String? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { message in
+            guard let base = message.baseAddress else { return "no memory for a message" }
+            let status = rf_png_encode_argb32(
+                &encoder, sheet.bytes, UInt32(sheet.width), UInt32(sheet.height), sheet.stride, compression,
+                RF_PNG_FILTER_ADAPTIVE, nil, base, message.count)
+            return status == 0 ? nil : String(cString: base)
         }
+        if let failure { throw .output(.io(path: target, reason: "cannot encode the PNG: \(failure)")) }
         do {
-            try staged.commit()
+            try AtomicFile.write(UnsafeRawBufferPointer(start: encoder.data, count: encoder.length), to: target)
         } catch {
             throw .output(error)
         }

@@ -44,7 +44,9 @@ struct FingerprintParts: Sendable {
         self.host = SHA256.hex(JSONValue.object(host).serialized(sortedKeys: true))
         identities = layers.enumerated().map { index, layer in
             var identity = layer.objectValue ?? JSONObject()
+            // The keys cover the parameters, and with them the events read from the event logs.
             identity["params"] = nil
+            identity[LayerInput.Reader.host.rawValue] = nil
             identity["index"] = .number(Double(index))
             return SHA256.hex(JSONValue.object(identity).serialized(sortedKeys: true))
         }

@@ -62,13 +62,16 @@ final class FrameWorker: FrameExecutor {
     private var canvas: (surface: ImageSurface, context: DrawingContext)?
     private var staticLayers: (job: PreparedJob, surface: ImageSurface)?
     private var encoder = rf_png_encoder()
+    /// Where a render watches what this worker draws (nil: nobody watches).
+    private let lane: DrawingLane?
 
     /// `cacheStaticLayers: false` draws every layer at every frame (same bytes, for verification).
     /// With a `matte`, every frame starts from that opaque colour, the job's background drawn over
     /// it: frames for video presets without alpha.
-    init(cacheStaticLayers: Bool = true, matte: Color? = nil) {
+    init(cacheStaticLayers: Bool = true, matte: Color? = nil, lane: DrawingLane? = nil) {
         self.cacheStaticLayers = cacheStaticLayers
         self.matte = matte
+        self.lane = lane
     }
 
     deinit { rf_png_encoder_free(&encoder) }
@@ -78,6 +81,8 @@ final class FrameWorker: FrameExecutor {
         var timings = FrameTimings()
         let clock = ContinuousClock()
         let start = clock.now
+        lane?.begin(job: job.spec.name, frame: index)
+        defer { lane?.end() }
         let surface = try draw(index, of: job)
         timings.draw = milliseconds(clock.now - start)
 
@@ -164,6 +169,7 @@ final class FrameWorker: FrameExecutor {
             let instance = job.layers[layer]
             context.save()
             let frame = job.abiFrame(index, layerStart: instance.layerStart)
+            lane?.layer(layer, effect: instance.plugin.info.id)
             let failure = instance.render(on: context.pointer, frame: frame)
             context.restore()
             if let failure {

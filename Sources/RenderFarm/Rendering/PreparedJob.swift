@@ -18,9 +18,13 @@ public final class PreparedJob: Sendable {
     public let fingerprint: String
     /// Everything that decides the pixels, as hashed into `fingerprint`.
     let canonical: JSONValue
+    /// The files the layers read, as hashed into `canonical` (`LayerInput`).
+    let inputs: [LayerInput]
     let layers: [PluginInstance]
     /// `frameFingerprints`, once computed.
     private let fingerprintCache = Locked<FrameFingerprints?>(nil)
+    /// The run's lock on the output folder, once `lockFolder` took it.
+    private let heldLock = Locked<FolderLock?>(nil)
     /// How many bottom layers are frame-invariant (`RF_PLUGIN_FRAME_INVARIANT`): drawn once per
     /// worker with the background and copied into every frame.
     let staticLayerCount: Int
@@ -29,8 +33,9 @@ public final class PreparedJob: Sendable {
 
     init(
         job: LoadedJob, outputDirectory: String, frames: FrameSet, jobFrames: FrameSet? = nil,
-        layers: [PluginInstance], canonical: JSONValue
+        layers: [PluginInstance], canonical: JSONValue, inputs: [LayerInput] = []
     ) {
+        self.inputs = inputs
         self.job = job
         self.outputDirectory = outputDirectory
         self.frames = frames
@@ -40,6 +45,21 @@ public final class PreparedJob: Sendable {
         plugins = layers.map(\.plugin.info)
         staticLayerCount = layers.prefix { $0.plugin.info.frameInvariant }.count
         fingerprint = SHA256.hex(canonical.serialized(sortedKeys: true))
+    }
+
+    /// The lock `lockFolder` took, held as long as the job: writers of the folder use it.
+    public var folderLock: FolderLock? { heldLock.withLock { $0 } }
+
+    /// Creates the output folder and takes the lock of `shard` in it (kept in `folderLock`), before
+    /// anything else is written there; `.output` names who holds it.
+    func lockFolder(shard: Shard, task: String) throws(JobError) {
+        do throws(OutputError) {
+            try AtomicFile.createDirectory(outputDirectory)
+            let lock = try FolderLock.acquire(outputDirectory, shard: shard, task: task)
+            heldLock.withLock { $0 = lock }
+        } catch {
+            throw .output(file: job.file, error: error)
+        }
     }
 
     /// Tells every layer what this run asks of it (ABI `prepare`, `prepare_with_cache`); a
@@ -86,14 +106,18 @@ public final class PreparedJob: Sendable {
         return folder
     }
 
+    /// Whether a file the layers read was modified since the job was planned: its frames would
+    /// draw from the new content, so a plan kept for long (the studio's) is made again.
+    public var inputsModified: Bool { inputs.contains(where: \.isModified) }
+
     /// The output folder's subfolder of plugin caches (`RF_CACHE_FOLDER`).
-    public static let cacheFolderName = "renderfarm.cache"
+    public static let cacheFolderName = FolderLayout.cache
 
     /// The same job asked for `frames` only (its instances shared); `jobFrames` stays.
     func with(frames: FrameSet) -> PreparedJob {
         PreparedJob(
             job: job, outputDirectory: outputDirectory, frames: frames, jobFrames: jobFrames, layers: layers,
-            canonical: canonical)
+            canonical: canonical, inputs: inputs)
     }
 
     /// The fingerprint of each frame of this run, from the layers' frame keys where they report

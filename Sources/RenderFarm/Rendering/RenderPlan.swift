@@ -16,6 +16,14 @@ public struct PlanOptions: Sendable {
     public var scale: Double?
     /// What the layers learn before frames are drawn (ABI `prepare`, `prepare_with_cache`).
     public var preparation: LayerPreparation
+    /// Whether an existing folder that holds files but no `renderfarm.job.json` is refused as an output
+    /// folder (`render` without `--force`): the run would overwrite or mix with files no render wrote.
+    public var refusesForeignFolders = false
+    /// How a run that writes the output folders locks them (`render`, `prepare`): each folder is
+    /// created and locked before the layers are prepared, since preparing may write the folder's
+    /// cache, and the lock stays with the job (`PreparedJob.folderLock`). Nil for runs that write no
+    /// folder, and for `render --isolate`'s workers, which write under their parent's lock.
+    public var locking: (shard: Shard, task: String)? = nil
 
     public init(
         outputOverride: String? = nil, outputRoot: String? = nil, frames: String? = nil, shard: Shard = .whole,
@@ -63,7 +71,17 @@ public enum RenderPlan {
 
     /// Prepares every job it can and collects every problem of the others (joined per file), so one
     /// pass can report them all and name the valid jobs; the ready jobs are this run's shard of them.
+    /// `plan` then `warmUp`.
     public static func prepareAll(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
+        -> (prepared: [PreparedJob], errors: [JobError])
+    {
+        let (planned, errors) = plan(jobs, catalog: catalog, options: options)
+        return warmUp(planned, errors: errors, options: options)
+    }
+
+    /// Checks every job and creates its layers' instances, writing nothing: the jobs of this run's
+    /// shard, and every problem of the others.
+    public static func plan(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
         -> (prepared: [PreparedJob], errors: [JobError])
     {
         var prepared: [PreparedJob] = []
@@ -78,18 +96,29 @@ public enum RenderPlan {
             }
         }
         errors += sharedFolders(prepared)
-        var ready = options.shard.parts(of: prepared)
-        // A run with a problem writes nothing, not even a cache: layers are prepared only when every job
-        // planned, or when nothing is created (the frames of `preview`, which report what they can).
-        if options.preparation == .frames || (options.preparation != .none && errors.isEmpty) {
-            ready = ready.filter { job in
-                do throws(JobError) {
-                    try job.prepareLayers(options.preparation)
-                    return true
-                } catch {
-                    errors.append(error)
-                    return false
-                }
+        return (options.shard.parts(of: prepared), merged(errors))
+    }
+
+    /// Tells the layers of planned jobs what the run asks of them (`options.preparation`), after
+    /// locking each output folder when the run writes them (`options.locking`): the jobs that are
+    /// ready, and `errors` with what went wrong. A run with a problem writes nothing, not even a
+    /// cache: layers are prepared only when every job planned, or when nothing is created (the
+    /// frames of `preview`, which report what they can).
+    public static func warmUp(_ planned: [PreparedJob], errors: [JobError], options: PlanOptions)
+        -> (prepared: [PreparedJob], errors: [JobError])
+    {
+        guard options.preparation == .frames || (options.preparation != .none && errors.isEmpty) else {
+            return (planned, errors)
+        }
+        var errors = errors
+        let ready = planned.filter { job in
+            do throws(JobError) {
+                if let locking = options.locking { try job.lockFolder(shard: locking.shard, task: locking.task) }
+                try job.prepareLayers(options.preparation)
+                return true
+            } catch {
+                errors.append(error)
+                return false
             }
         }
         return (ready, merged(errors))
@@ -161,19 +190,27 @@ public enum RenderPlan {
         let (frames, frameIssues) = frameSet(job.spec, options: options)
         issues += frameIssues
         var outputDirectory = ""
+        let outputPath = options.outputOverride == nil ? "output.dir" : "--out"
         do {
             outputDirectory = try resolveOutput(job, options: options, jobCount: jobCount)
+            if options.refusesForeignFolders,
+                let finding = ForeignFolder.finding(in: outputDirectory, prefix: job.spec.output.prefix)
+            {
+                issues.append(JobIssue(path: outputPath, ForeignFolder.message(finding, directory: outputDirectory)))
+            }
         } catch {
-            issues.append(JobIssue(path: options.outputOverride == nil ? "output.dir" : "--out", error.description))
+            issues.append(JobIssue(path: outputPath, error.description))
         }
         let (instances, instanceIssues) = createInstances(validated, job: job)
         issues += instanceIssues
         guard !issues.contains(where: { $0.severity == .error }) && pending.isEmpty else {
             throw .invalid(file: job.file, issues: pending + job.located(PluginProblems.inFileOrder(issues)))
         }
-        let canonical = canonicalJSON(job.spec, layers: validated.map { ($0.plugin, $0.params) })
+        let inputs = layerInputs(job, validated: validated, instances: instances)
+        let canonical = canonicalJSON(job.spec, layers: validated.map { ($0.plugin, $0.params) }, inputs: inputs)
         return PreparedJob(
-            job: job, outputDirectory: outputDirectory, frames: frames, layers: instances, canonical: canonical)
+            job: job, outputDirectory: outputDirectory, frames: frames, layers: instances, canonical: canonical,
+            inputs: inputs.flatMap { $0 })
     }
 
     /// Each layer's effect looked up in `catalog` and its parameters typed (variants), resolved (event
@@ -280,8 +317,12 @@ public enum RenderPlan {
     }
 
     /// Everything that decides a frame's bytes, and nothing else (not the output folder, not
-    /// the frame set), so the same frame of an unchanged job is recognised across runs.
-    static func canonicalJSON(_ spec: JobSpec, layers: [(LoadedPlugin, JSONObject)]) -> JSONValue {
+    /// the frame set), so the same frame of an unchanged job is recognised across runs. A layer that
+    /// reads files has their hashes as `inputs` and `eventLogs` (`LayerInput`); one that reads none
+    /// has no such keys.
+    static func canonicalJSON(_ spec: JobSpec, layers: [(LoadedPlugin, JSONObject)], inputs: [[LayerInput]])
+        -> JSONValue
+    {
         let canvas: JSONObject = [
             "width": .number(spec.canvas.width), "height": .number(spec.canvas.height),
             "scale": .number(spec.canvas.scale), "background": .string(spec.canvas.background.hex),
@@ -291,12 +332,18 @@ public enum RenderPlan {
             "level": .number(Double(spec.output.compression.level)),
             "adaptiveFilters": .bool(spec.output.compression.adaptiveFilters),
         ]
-        let layerValues: [JSONValue] = zip(spec.layers, layers).map { layer, validated in
-            .object([
+        let layerValues: [JSONValue] = zip(zip(spec.layers, layers), inputs).map { pair, inputs in
+            let (layer, validated) = pair
+            var object: JSONObject = [
                 "effect": .string(validated.0.info.id), "pluginVersion": .string(validated.0.info.version),
                 "pluginSHA256": .string(validated.0.librarySHA256),
                 "start": .number(layer.start), "params": .object(validated.1),
-            ])
+            ]
+            for reader in LayerInput.Reader.allCases {
+                let read = inputs.filter { $0.reader == reader }
+                if !read.isEmpty { object[reader.rawValue] = .array(read.map { .object($0.json) }) }
+            }
+            return .object(object)
         }
         return .object([
             "renderer": .string(rendererVersion), "seed": .number(Double(spec.seed)), "canvas": .object(canvas),

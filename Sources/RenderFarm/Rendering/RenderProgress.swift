@@ -6,6 +6,13 @@ public protocol ProgressObserver: Sendable {
     func renderWillStart(totalFrames: Int, skippedFrames: Int, jobs: [PreparedJob])
     func frameDidFinish(_ event: FrameEvent)
     func renderDidFinish(_ summary: RenderSummary)
+    /// The frames being drawn, told once a second while frames are drawn (also when none
+    /// finishes): what a notice about a frame that takes long names. The default ignores it.
+    func framesInFlight(_ frames: [FrameInFlight])
+}
+
+extension ProgressObserver {
+    public func framesInFlight(_ frames: [FrameInFlight]) {}
 }
 
 /// One frame finished (or finally failed).

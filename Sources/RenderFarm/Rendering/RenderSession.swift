@@ -40,8 +40,10 @@ public enum RenderSession {
         _ jobs: [PreparedJob], options: RenderOptions,
         observer: some ProgressObserver = NoProgress()
     ) throws(OutputError) -> RenderSummary {
-        // Every folder is locked before anything is written into any of them.
+        // Every folder is locked before anything is written into any of them (at planning, when the
+        // plan wrote the layers' caches).
         let locks = try jobs.map { job throws(OutputError) in
+            if let held = job.folderLock { return held }
             try AtomicFile.createDirectory(job.outputDirectory)
             let task = options.shard == .whole ? "render" : "render --shard \(options.shard)"
             return try FolderLock.acquire(job.outputDirectory, shard: options.shard, task: task)
@@ -86,13 +88,14 @@ public enum RenderSession {
         }
         let clock = ContinuousClock()
         let start = clock.now
+        let inFlight = FramesInFlight(observer: observer)
         FrameScheduler(concurrency: options.concurrency).run(
             count: draws.count, shouldStop: shouldStop,
             makeWorker: { () -> any FrameExecutor in
                 guard let isolation = options.isolation else {
-                    return FrameWorker(cacheStaticLayers: options.cacheStaticLayers)
+                    return FrameWorker(cacheStaticLayers: options.cacheStaticLayers, lane: inFlight.lane())
                 }
-                return WorkerProcess(jobs: jobs, isolation: isolation)
+                return WorkerProcess(jobs: jobs, isolation: isolation, lane: inFlight.lane())
             },
             perform: { worker, task in
                 let (jobIndex, frame) = draws[task]
@@ -105,6 +108,7 @@ public enum RenderSession {
                 let (jobIndex, frame, source) = reuses[task]
                 report(states[jobIndex], frame, states[jobIndex].reuse(frame, from: source))
             })
+        inFlight.stop()
         let elapsed = clock.now - start
         let finalProgress = progress.withLock { $0 }
 

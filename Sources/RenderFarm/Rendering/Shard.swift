@@ -50,12 +50,7 @@ public enum Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The journal file this shard appends to, so shards on several hosts never share one.
-    public var journalName: String {
-        switch self {
-        case .whole: "renderfarm.journal.jsonl"
-        case .part(let index, let count, _): "renderfarm.journal.shard-\(index)-of-\(count).jsonl"
-        }
-    }
+    public var journalName: String { FolderLayout.journal(of: self) }
 
     public var description: String {
         switch self {

@@ -31,12 +31,15 @@ final class WorkerProcess: FrameExecutor {
     private let positions: [ObjectIdentifier: Int]
     private let isolation: Isolation
     private var process: (pid: pid_t, channel: WorkerChannel)?
+    /// Where a render watches which frame this worker draws (nil: nobody watches).
+    private let lane: DrawingLane?
 
     /// Time a worker may take to start and prepare its jobs.
     static let startTimeout = 120.0
 
-    init(jobs: [PreparedJob], isolation: Isolation) {
+    init(jobs: [PreparedJob], isolation: Isolation, lane: DrawingLane? = nil) {
         self.jobs = jobs
+        self.lane = lane
         positions = Dictionary(
             jobs.enumerated().map { (ObjectIdentifier($1), $0) }, uniquingKeysWith: { first, _ in first })
         self.isolation = isolation
@@ -49,6 +52,8 @@ final class WorkerProcess: FrameExecutor {
             throw .drawing("job \(job.spec.name) is not one this worker prepared")
         }
         let (pid, channel) = try running()
+        lane?.begin(job: job.spec.name, frame: index)
+        defer { lane?.end() }
         let reply: String
         do {
             try channel.send("render \(jobIndex) \(index)")

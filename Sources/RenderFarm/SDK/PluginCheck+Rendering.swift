@@ -27,7 +27,9 @@ extension PluginCheck {
         do {
             instance = try makeInstance(defaults)
         } catch {
-            return [PluginFinding(.failure, "create", "create with \(given) failed: \(error.message)")]
+            // A plugin whose defaults alone make no instance is checked with parameters that do.
+            let hint = setting.params.isEmpty ? "; give parameters that make one with --params" : ""
+            return [PluginFinding(.failure, "create", "create with \(given) failed: \(error.message)\(hint)")]
         }
         findings.append(PluginFinding(.pass, "create", "create and destroy with \(given)"))
         findings += rangeEndFindings(defaults)

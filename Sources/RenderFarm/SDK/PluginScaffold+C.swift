@@ -209,9 +209,9 @@ extension PluginScaffold {
 
         # Renders two frames of the example job with this folder on the plugin path and checks pixels.
         test: $(PLUGIN) test-pixels
-        	rm -rf out/test
-        	$(RENDERFARM) render example.json --plugin-path . --frames 0,30 --out out/test --progress none
-        	./test-pixels out/test/frame_00000.png out/test/frame_00030.png
+        	rm -rf __TEST_OUTPUT__
+        	$(RENDERFARM) __TEST_RENDER__
+        	./test-pixels __TEST_OUTPUT__/frame_00000.png __TEST_OUTPUT__/frame_00030.png
 
         install: $(PLUGIN)
         	install -D -m 644 $(PLUGIN) $(DESTDIR)$(PLUGIN_DIR)/$(PLUGIN)

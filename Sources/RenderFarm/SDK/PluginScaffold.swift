@@ -13,9 +13,22 @@ public struct PluginScaffold: Sendable {
     public let language: Language
     /// The RenderFarm source checkout a Swift plugin's Package.swift depends on (EffectKit).
     public let renderFarmSource: String?
+    /// What a C project's `make test` runs after `$(RENDERFARM)`: `render` of `exampleJobFile` with the
+    /// project's folder on the plugin path, frames `testFrames` into `testOutput`, without progress. The
+    /// CLI spells it from its own options, so no option name is written here.
+    public let testRender: [String]
+
+    /// The example job every project holds.
+    public static let exampleJobFile = "example.json"
+    /// The frames `make test` renders and checks (its `test-pixels` line names their files).
+    public static let testFrames = "0,30"
+    /// Where `make test` renders them, inside the project.
+    public static let testOutput = "out/test"
 
     /// Fails with a message when `id` breaks the id rule.
-    public init(id: String, language: Language, renderFarmSource: String? = nil) throws(ScaffoldError) {
+    public init(
+        id: String, language: Language, renderFarmSource: String? = nil, testRender: [String]
+    ) throws(ScaffoldError) {
         guard PluginCheck.isValidID(id) else {
             throw ScaffoldError(
                 "\"\(id)\" is not a plugin id: lowercase letters, digits and '-', not starting with '-' "
@@ -27,6 +40,7 @@ public struct PluginScaffold: Sendable {
         self.id = id
         self.language = language
         self.renderFarmSource = renderFarmSource
+        self.testRender = testRender
     }
 
     /// `sparkle-dots` → `SparkleDots`: the Swift module and type name.
@@ -47,7 +61,7 @@ public struct PluginScaffold: Sendable {
             case .c:
                 [
                     "Makefile": Self.cMakefile, "\(cName).c": Self.cPlugin, "test_pixels.c": Self.cTest,
-                    "README.md": Self.cReadme, "example.json": Self.exampleJob,
+                    "README.md": Self.cReadme, Self.exampleJobFile: Self.exampleJob,
                     ".gitignore": "*.so\ntest-pixels\nout/\n",
                 ]
             case .swift:
@@ -55,7 +69,8 @@ public struct PluginScaffold: Sendable {
                     "Package.swift": Self.swiftPackage, "Sources/\(moduleName)/\(moduleName).swift": Self.swiftEffect,
                     "Sources/\(moduleName)/Export.swift": Self.swiftExport,
                     "Tests/\(moduleName)Tests/\(moduleName)Tests.swift": Self.swiftTest,
-                    "README.md": Self.swiftReadme, "example.json": Self.exampleJob, ".gitignore": ".build/\nout/\n",
+                    "README.md": Self.swiftReadme, Self.exampleJobFile: Self.exampleJob,
+                    ".gitignore": ".build/\nout/\n",
                 ]
             }
         return templates.mapValues(fill)
@@ -88,6 +103,12 @@ public struct PluginScaffold: Sendable {
             .replacingOccurrences(of: "__LIBRARY__", with: libraryName)
             .replacingOccurrences(of: "__SOURCE__", with: source)
             .replacingOccurrences(of: "__PACKAGE__", with: URL(fileURLWithPath: source).lastPathComponent)
+            .replacingOccurrences(of: "__TEST_OUTPUT__", with: Self.testOutput)
+            // A recipe line is run by the shell after make expands it: `$` is written `$$`.
+            .replacingOccurrences(
+                of: "__TEST_RENDER__",
+                with: testRender.map { ShellWord.quoted($0).replacingOccurrences(of: "$", with: "$$") }
+                    .joined(separator: " "))
     }
 }
 

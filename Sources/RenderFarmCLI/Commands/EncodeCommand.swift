@@ -24,9 +24,13 @@ struct EncodeCommand: Command {
             otherwise). The video is written to OUTDIR/<job>.<ext> (<job>-alpha.<ext> for
             alpha-packed and hevc-alpha) unless -o is given, and recorded with its ffmpeg command
             and sha256 in the manifest's "encodes" list. Needs ffmpeg (apt-get install ffmpeg).
-            Exit codes: 0 ok, 1 ffmpeg failed, 64 usage, 65 incomplete, unusable or still rendering
-            folder, 66 no manifest, 69 ffmpeg missing, 73 cannot create output, 74 I/O error, 75 the
-            folder is in use by another run (encode holds the folder's lock while it reads the frames).
+            Before the video takes its final name, ffprobe reads it and counts its frames: ffmpeg can
+            exit 0 after failing to finish the file (a full disk). SIGINT or SIGTERM stops ffmpeg and
+            removes the unfinished file. Exit codes: 0 ok, 1 ffmpeg failed, 64 usage, 65 incomplete,
+            unusable or still rendering folder, 66 no manifest, 69 ffmpeg or ffprobe missing, 73
+            cannot create output, 74 I/O error (a full disk, or a video ffprobe cannot read whole;
+            nothing is left under its name and nothing is recorded), 75 the folder is in use by
+            another run (encode holds the folder's lock while it reads the frames), 130 interrupted.
             """,
         options: [
             output, preset, crf, allowMissing, verbose, CommonOptions.progress,
@@ -145,9 +149,13 @@ struct EncodeCommand: Command {
             return ExitCode(error)
         }
         defer { withExtendedLifetime(lock) {} }
+        // SIGINT and SIGTERM stop ffmpeg and leave nothing behind (exit 130), as they stop `render`.
+        let stop = StopSignal()
+        let signals = SignalHandling(stop: stop, terminal: terminal, stopping: "stopping ffmpeg; no video is written")
+        defer { signals.cancel() }
         let options = EncodeOptions(
             preset: preset, crf: crf, output: arguments[Self.output],
-            allowMissing: arguments[Self.allowMissing])
+            allowMissing: arguments[Self.allowMissing], stop: stop)
         if !output.complete && options.allowMissing {
             terminal.note("renderfarm: warning: \(output.jobName): encoding without missing frames \(output.missing)")
         }
@@ -170,7 +178,14 @@ struct EncodeCommand: Command {
                 bar.update(done, of: total)
             }
             bar.finish()
-            try ManifestEncodes.record(result, preset: preset, in: output.directory)
+            do {
+                try ManifestEncodes.record(result, preset: preset, in: output.directory)
+            } catch {
+                // A video the manifest does not list is not kept: a failed encode leaves nothing new.
+                EncodedVideo.remove(result)
+                terminal.error("\(error.description); \(ShownPath.of(result.file)) was not kept")
+                return ExitCode(error)
+            }
             Self.printVideo(
                 "\(output.jobName): \(result.frames) frames encoded (\(preset.rawValue))", file: result.file,
                 bytes: result.bytes, sha256: result.sha256, layout: result.layout, config: result.configFile,

@@ -17,8 +17,9 @@ struct ExportOTIOCommand: Command {
             fields: target_url_base, name_prefix, name_suffix, start_frame, frame_step, rate,
             frame_zero_padding, missing_frame_policy and available_range. target_url_base is the
             frames' folder relative to the timeline file, or a file:// URL with --absolute-urls.
-            Writes OUTDIR/<job>.otio unless -o is given. Exit codes: 0 ok, 64 usage, 65 incomplete
-            or unevenly spaced render, 66 no manifest, 73 cannot create output, 74 I/O error.
+            Writes OUTDIR/<job>.otio unless -o is given (its folder is created). Exit codes: 0 ok,
+            64 usage, 65 incomplete or unevenly spaced render, 66 no manifest, 73 cannot create
+            output, 74 I/O error (a full disk; no timeline is left).
             """,
         options: [output, absoluteURLs, allowMissing],
         positionals: 1...1)

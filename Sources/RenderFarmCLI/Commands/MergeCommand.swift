@@ -7,7 +7,7 @@ struct MergeCommand: Command {
         abstract: "Join the journals of every shard in an output folder into one checked manifest.json.",
         synopsis: "merge OUTDIR …",
         examples: [
-            "renderfarm merge /shared/renders/live-hearts"
+            "renderfarm merge renders/live-hearts"
         ],
         discussion: """
             Reads renderfarm.job.json (written by every render into its folder) and every

@@ -10,7 +10,8 @@ struct PluginCheckCommand: Command {
         abstract: "Check a plugin library against the plugin ABI's rules before shipping it.",
         synopsis: "plugin check LIB|ID",
         examples: [
-            "renderfarm plugin check physics-bounce",
+            "renderfarm plugin check floating-heart",
+            #"renderfarm plugin check physics-bounce --params '{"items": [{"at": [180, 100], "shape": "gift"}]}'"#,
             "renderfarm plugin check ./build/librenderfarm-sparkle.so --params params.json",
         ],
         discussion: """

@@ -66,7 +66,8 @@ struct PluginNewCommand: Command {
         }
         let scaffold: PluginScaffold
         do {
-            scaffold = try PluginScaffold(id: id, language: language, renderFarmSource: checkout)
+            scaffold = try PluginScaffold(
+                id: id, language: language, renderFarmSource: checkout, testRender: Self.testRender)
         } catch {
             terminal.error(error.description)
             return .usage
@@ -88,6 +89,13 @@ struct PluginNewCommand: Command {
             )
         }
         return .ok
+    }
+
+    /// What a C project's `make test` runs: two frames of its example job, its folder on the plugin path.
+    static var testRender: [String] {
+        [RenderCommand.spec.name, PluginScaffold.exampleJobFile] + CommonOptions.pluginPath.words(".")
+            + RenderCommand.frames.words(PluginScaffold.testFrames) + RenderCommand.out.words(PluginScaffold.testOutput)
+            + CommonOptions.progress.words(ProgressMode.none.rawValue)
     }
 
     /// The RenderFarm checkout: `explicit`, RENDERFARM_SOURCE, the path `make install` recorded,

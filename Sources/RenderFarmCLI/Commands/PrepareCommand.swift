@@ -8,8 +8,8 @@ struct PrepareCommand: Command {
         abstract: "Compute what layers need before their frames, into the output folder's cache.",
         synopsis: "prepare JOB|DIR …",
         examples: [
-            "renderfarm prepare jobs/replay.json --out /shared/replay",
-            "renderfarm prepare jobs/replay.json --frames 0-215999",
+            "renderfarm prepare jobs/stream-replay.json --out renders/stream-replay",
+            "renderfarm prepare jobs/stream-replay.json --frames 0-1799",
         ],
         discussion: """
             Some layers compute everything that leads up to a frame before they draw it: a physics
@@ -19,8 +19,11 @@ struct PrepareCommand: Command {
             renderfarm.cache folder; every later render and shard of the job starts from the
             nearest one. It draws no frames and never changes what a frame looks like: a render
             without the cache gives the same bytes, only later. `renderfarm submit` runs it as a
-            Slurm job before the render array. Exit codes: 0 ok, 64 usage, 65 invalid job, 66
-            missing file, 69 no plugins.
+            Slurm job before the render array. It holds the output folder's lock while it works,
+            as a render does: a render of the same folder waits for it to finish (exit 75 for
+            whichever comes second). Exit codes: 0 ok, 64 usage, 65 invalid job, 66 missing file,
+            69 no plugins, 73 cannot create the output folder, 75 the folder is in use by another
+            run.
             """,
         options: [
             frames, RenderCommand.out, RenderCommand.outputRoot, CommonOptions.pluginPath, CommonOptions.variants,
@@ -37,9 +40,11 @@ struct PrepareCommand: Command {
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
-        let plan = PlanOptions(
+        var plan = PlanOptions(
             outputOverride: arguments[RenderCommand.out], outputRoot: arguments[RenderCommand.outputRoot],
             frames: arguments[Self.frames], preparation: .fillCache)
+        // Held while the cache is filled: a render of the folder (or another prepare) waits its turn.
+        plan.locking = (.whole, "prepare")
         let clock = ContinuousClock()
         let started = clock.now
         let result = CommonOptions.prepare(

@@ -20,7 +20,7 @@ struct PreviewCommand: Command {
             (orange: where it is a quarter second later) from the plugins' trace data; for an
             output folder the job file named in its manifest is traced. Exit codes: 0 ok,
             1 a frame failed, 64 usage, 65 invalid job, 66 missing input, 69 no plugins,
-            73 cannot create output.
+            73 cannot create output, 74 I/O error (a full disk; no sheet is left).
             """,
         options: [output, frames, columns, width, RenderCommand.scale, debug, CommonOptions.pluginPath],
         positionals: 1...1)
@@ -56,7 +56,7 @@ struct PreviewCommand: Command {
 
     func run(_ terminal: Terminal) -> ExitCode {
         let input = arguments.positionals[0]
-        let manifest = (input as NSString).appendingPathComponent("manifest.json")
+        let manifest = (input as NSString).appendingPathComponent(FolderLayout.manifest)
         let source: SheetSource
         let frames: [Int]
         if FileManager.default.fileExists(atPath: manifest) {

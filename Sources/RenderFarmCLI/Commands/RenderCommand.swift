@@ -9,7 +9,7 @@ struct RenderCommand: Command {
         synopsis: "render JOB|DIR …",
         examples: [
             "renderfarm render jobs/live-hearts.json",
-            "renderfarm render jobs/ -j 4 --scale 0.5 --out /tmp/previews",
+            "renderfarm render jobs/live-hearts.json jobs/burst.json -j 4 --scale 0.5 --out previews",
             "renderfarm render jobs/live-hearts.json --video live-hearts.webm",
         ],
         discussion: """
@@ -17,24 +17,32 @@ struct RenderCommand: Command {
             what is missing or changed (the journal in the output folder records finished frames);
             --force renders everything again. With --shard K/N, several runs (hosts) share one
             output folder, each with its own journal, and `renderfarm merge` writes the manifest.
+            An existing folder that holds files but no renderfarm.job.json is not written into
+            (65, naming a file it would overwrite) unless --force.
             Results go to standard output, progress to standard error. Exit codes: 0 ok, 1 some
             frames failed, 64 usage, 65 invalid job, 66 missing file, 69 no plugins, 73 cannot
-            create output, 74 I/O error, 75 the output folder is in use by another run,
-            130 interrupted. With --isolate, frames are drawn in worker processes: a plugin that
+            create output, 74 I/O error (a full disk), 75 the output folder is in use by another
+            run, 130 interrupted by SIGINT or SIGTERM. With --isolate, frames are drawn in worker processes: a plugin that
             crashes or hangs (past --frame-timeout) fails only the frame it was drawing.
             With --video FILE one job is rendered straight into a video: frames are drawn
             concurrently and piped in frame order to one ffmpeg (no PNGs, journal or manifest);
             the result equals `renderfarm encode` of the PNGs with the same preset (69 when ffmpeg
-            is missing).
+            or ffprobe is missing), and is checked with ffprobe the same way before it takes its
+            name; a signal stops ffmpeg and leaves no video.
             """,
         options: [
             jobs, frames, shard, CommonOptions.shardMode, out, outputRoot, force, failFast, CommonOptions.progress,
             CommonOptions.pluginPath, CommonOptions.variants, scale, video, EncodeCommand.preset, EncodeCommand.crf,
-            verbose, isolate, frameTimeout,
+            verbose, isolate, frameTimeout, stuckAfter, memory,
         ],
         positionals: 1...Int.max)
 
-    static let jobs = Option("-j", "--jobs", value: "N", help: "Frames in flight at once (default: processor count).")
+    static let jobs = Option(
+        "-j", "--jobs", value: "N",
+        help: "Frames in flight at once (default: processor count; lowered to fit --memory).")
+    static let memory = Option(
+        "--memory", value: "SIZE",
+        help: "Memory the frames in flight may take, e.g. 8G or 512M (default: half of the machine's).")
     static let frames = Option(
         "--frames", value: "SET", help: "Render these frames instead, e.g. 0-99, 0-100:5, 1,3,5-9.")
     static let shard = Option(
@@ -43,7 +51,8 @@ struct RenderCommand: Command {
     static let out = Option("--out", value: "DIR", help: "Write frames to DIR instead of the job's output.dir.")
     static let outputRoot = Option(
         "--output-root", value: "DIR", help: "Allow output.dir anywhere inside DIR (default: the job file's folder).")
-    static let force = Flag("--force", help: "Render every frame, even ones already done.")
+    static let force = Flag(
+        "--force", help: "Render every frame, even ones already done, even into a folder no render wrote.")
     static let failFast = Flag("--fail-fast", help: "Stop at the first frame that fails.")
     static let video = Option("--video", value: "FILE", help: "Render one job straight into this video (see encode).")
     static let verbose = Flag("--verbose", help: "With --video: print the exact ffmpeg command.")
@@ -54,6 +63,10 @@ struct RenderCommand: Command {
     let shard: Shard
     let scale: Double?
     let isolation: Isolation?
+    /// `--stuck-after`: seconds after which a frame still drawing is named (nil: never).
+    let stuckAfter: Double?
+    /// `--memory`, or half of the machine's memory.
+    let budget: MemoryBudget
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
@@ -64,6 +77,8 @@ struct RenderCommand: Command {
             try arguments.integer(Self.jobs, in: 1...1024, command: "render")
             ?? ProcessInfo.processInfo.activeProcessorCount
         progress = try CommonOptions.progressMode(arguments, command: "render")
+        stuckAfter = try Self.parseStuckAfter(arguments)
+        budget = try Self.parseMemory(arguments)
         let shardMode = try arguments.choice(
             CommonOptions.shardMode, ["contiguous", "interleaved"], default: "contiguous",
             command: "render")
@@ -73,17 +88,36 @@ struct RenderCommand: Command {
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
-        let plan = PlanOptions(
+        var plan = PlanOptions(
             outputOverride: arguments[Self.out], outputRoot: arguments[Self.outputRoot],
             frames: arguments[Self.frames], shard: shard, scale: scale,
             // A video leaves the output folder alone: it uses a cache `prepare` made there, and makes none.
             preparation: arguments[Self.video] == nil ? .framesWithCache : .frames)
+        plan.refusesForeignFolders = arguments[Self.video] == nil && !arguments[Self.force]
+        if arguments[Self.video] == nil {
+            plan.locking = (shard, shard == .whole ? "render" : "render --shard \(shard)")
+        }
+        // The frames in flight are fitted to the memory budget after the jobs are checked and before
+        // anything is locked or written: a run that does not fit leaves no trace.
+        var concurrency = self.concurrency
+        let fit = { (planned: [PreparedJob]) -> ExitCode? in
+            switch fittedConcurrency(planned, terminal: terminal) {
+            case .success(let workers):
+                concurrency = workers
+                return nil
+            case .failure(let code): return code
+            }
+        }
         let jobs: [PreparedJob]
-        switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
+        switch CommonOptions.prepare(
+            arguments.positionals, arguments: arguments, options: plan, terminal: terminal, beforeWarmUp: fit)
+        {
         case .success(let prepared): jobs = prepared
         case .failure(let code): return code
         }
-        if let video = arguments[Self.video] { return renderVideo(jobs, to: video, terminal: terminal) }
+        if let video = arguments[Self.video] {
+            return renderVideo(jobs, to: video, concurrency: concurrency, terminal: terminal)
+        }
         let stop = StopSignal()
         let signals = SignalHandling(stop: stop, terminal: terminal)
         defer { signals.cancel() }
@@ -95,7 +129,8 @@ struct RenderCommand: Command {
             cacheStaticLayers: !redraw, isolation: isolation)
         // Read before the render rewrites the folder's records: why frames are rendered again.
         let rerun = options.force ? nil : jobs.map(RerunReason.init).reduce(RerunReason(), +)
-        let reporter = ProgressReporter(terminal: terminal, mode: progress, rerun: rerun, forced: options.force)
+        let reporter = ProgressReporter(
+            terminal: terminal, mode: progress, rerun: rerun, forced: options.force, stuckAfter: stuckAfter)
         let summary: RenderSummary
         do {
             summary = try RenderSession.render(jobs, options: options, observer: reporter)
@@ -169,6 +204,48 @@ extension RenderCommand {
     static let frameTimeout = Option(
         "--frame-timeout", value: "SECONDS",
         help: "With --isolate: kill a worker whose frame takes longer, and fail that attempt.")
+
+    static let stuckAfter = Option(
+        "--stuck-after", value: "SECONDS",
+        help: "Name a frame still drawing after SECONDS, with its layer (default 30; 0: never).")
+
+    /// `--memory SIZE`, or the default budget.
+    static func parseMemory(_ arguments: ParsedArguments) throws(UsageError) -> MemoryBudget {
+        guard let text = arguments[memory] else { return .default }
+        guard let bytes = MemoryBudget.parse(text) else {
+            throw UsageError(
+                message: "--memory expects a size such as 8G, 512M or 1.5G, got \"\(text)\"", command: "render")
+        }
+        return MemoryBudget(bytes: bytes)
+    }
+
+    /// `-j` lowered to what fits the memory budget, said on standard error; 73 when not one frame fits.
+    func fittedConcurrency(_ jobs: [PreparedJob], terminal: Terminal) -> Result<Int, ExitCode> {
+        let fit = budget.workers(for: jobs, requested: concurrency, isolated: isolation != nil)
+        let need = "a frame in flight takes about \(MemoryBudget.shown(fit.perWorker))"
+        let budgetText = "the memory budget is \(MemoryBudget.shown(budget.bytes))"
+        guard fit.workers > 0 else {
+            terminal.error(
+                "\(need), but \(budgetText); give --memory a larger size (the machine has "
+                    + "\(MemoryBudget.shown(MemoryBudget.default.bytes * 2))) or render at a smaller --scale")
+            return .failure(.cannotCreate)
+        }
+        if fit.workers < concurrency {
+            terminal.note(
+                "renderfarm: -j \(concurrency) lowered to \(fit.workers): \(need) and \(budgetText) "
+                    + "(--memory SIZE to change it)")
+        }
+        return .success(fit.workers)
+    }
+
+    /// `--stuck-after SECONDS`: nil for 0.
+    static func parseStuckAfter(_ arguments: ParsedArguments) throws(UsageError) -> Double? {
+        guard let text = arguments[stuckAfter] else { return 30 }
+        guard let value = Double(text), value >= 0, value <= 86_400 else {
+            throw UsageError(message: "--stuck-after expects seconds in [0, 86400], got \"\(text)\"", command: "render")
+        }
+        return value == 0 ? nil : value
+    }
 
     /// `--frame-timeout SECONDS`, which only `--isolate` can enforce.
     static func parseFrameTimeout(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double? {

@@ -9,7 +9,7 @@ struct StatusCommand: Command {
         synopsis: "status OUTDIR …",
         examples: [
             "renderfarm status jobs/out/live-hearts --watch",
-            "renderfarm status /shared/renders/a /shared/renders/b --json",
+            "renderfarm status jobs/out/live-hearts jobs/out/streamer-badges --json",
         ],
         discussion: """
             Reads each output folder's job record, journals (one per shard) and locks, so it works
@@ -20,7 +20,8 @@ struct StatusCommand: Command {
             checksums). --watch redraws every second until no folder is being rendered; --json
             prints one JSON object per folder (per refresh with --watch). Exit codes: 0 every folder
             complete, 1 some folder rendering, incomplete or failed, 65 a damaged job record,
-            66 not a render folder.
+            66 not a render folder. The folder that holds the variants of a job file (with
+            variants.json) shows a row per variant and the total.
             """,
         options: [watch, json],
         positionals: 1...Int.max)
@@ -34,32 +35,83 @@ struct StatusCommand: Command {
         self.arguments = arguments
     }
 
+    /// What one argument is: a render folder, or the folder of a job's variants (`variants.json`).
+    enum Report {
+        case folder(FolderStatus)
+        case batch(BatchStatus)
+
+        var state: FolderStatus.State {
+            switch self {
+            case .folder(let status): status.state
+            case .batch(let batch): batch.state
+            }
+        }
+    }
+
+    /// The report of `folder`; a folder without a job record is a batch when it has `variants.json`.
+    static func read(_ folder: String) throws(FolderStatusError) -> Report {
+        do {
+            return .folder(try FolderStatus.read(folder))
+        } catch {
+            guard case .notARenderFolder = error, let batch = try BatchStatus.read(folder) else { throw error }
+            return .batch(batch)
+        }
+    }
+
     func run(_ terminal: Terminal) -> ExitCode {
         while true {
-            var statuses: [FolderStatus] = []
+            var reports: [Report] = []
             for folder in arguments.positionals {
                 do {
-                    statuses.append(try FolderStatus.read(folder))
+                    reports.append(try Self.read(folder))
                 } catch {
                     terminal.error(error.description)
                     if case .notARenderFolder = error { return .noInput }
                     return .dataError
                 }
             }
-            for status in statuses {
-                if arguments[Self.json] {
-                    terminal.print(status.json.serialized(sortedKeys: true))
-                } else {
-                    Self.describe(status).forEach(terminal.print)
+            for report in reports {
+                switch (report, arguments[Self.json]) {
+                case (.folder(let status), true): terminal.print(status.json.serialized(sortedKeys: true))
+                case (.folder(let status), false): Self.describe(status).forEach(terminal.print)
+                case (.batch(let batch), true): terminal.print(batch.json.serialized(sortedKeys: true))
+                case (.batch(let batch), false): Self.describe(batch).forEach(terminal.print)
                 }
             }
-            let rendering = statuses.contains { $0.state == .rendering }
+            let rendering = reports.contains { $0.state == .rendering }
             guard arguments[Self.watch], rendering else {
-                return statuses.allSatisfy { $0.state == .complete } ? .ok : .framesFailed
+                return reports.allSatisfy { $0.state == .complete } ? .ok : .framesFailed
             }
             usleep(1_000_000)
             if !arguments[Self.json] { terminal.print("") }
         }
+    }
+
+    /// The text lines for a batch of variants: a row per variant, then the total.
+    static func describe(_ batch: BatchStatus) -> [String] {
+        let width = batch.variants.map(\.name.count).max() ?? 0
+        var lines = ["\(batch.directory): variants of \(batch.name): \(batch.state.rawValue)"]
+        for variant in batch.variants {
+            let name = variant.name.padding(toLength: max(width, 5), withPad: " ", startingAt: 0)
+            guard let status = variant.status else {
+                lines.append("  \(name)  not started, 0 of \(variant.frames) frames done")
+                continue
+            }
+            var row = "  \(name)  \(status.state.rawValue), \(status.done) of \(status.total) frames done"
+            if !status.failed.isEmpty { row += ", \(status.failed.count) failed" }
+            if let fps = status.fps { row += String(format: ", %.1f fps", fps) }
+            if let eta = status.etaSeconds { row += ", ETA \(ProgressBar.clock(eta))" }
+            lines.append(row)
+        }
+        let complete = batch.variants.filter { $0.state == .complete }.count
+        lines.append(
+            "  " + "total".padding(toLength: max(width, 5), withPad: " ", startingAt: 0)
+                + "  \(complete) of \(batch.variants.count) variants complete, "
+                + "\(batch.done) of \(batch.total) frames done")
+        if batch.state == .incomplete || batch.state == .failed {
+            lines.append("  run the render again to finish it (done frames are skipped)")
+        }
+        return lines
     }
 
     /// The text lines for one folder.

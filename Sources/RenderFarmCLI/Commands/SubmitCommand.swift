@@ -94,21 +94,23 @@ struct SubmitCommand: Command {
             out ?? (variants ? (first.outputDirectory as NSString).deletingLastPathComponent : first.outputDirectory)
         let scripts: SlurmScripts
         do {
+            let commands = SlurmCommandLines(
+                jobFiles: files, output: variants && out == nil ? nil : folder,
+                outputRoot: out == nil ? arguments[Self.outputRoot].map(Self.absolute) : nil,
+                jobFolders: jobs.map(\.outputDirectory),
+                pluginPath: Self.pluginFolders(arguments.all(CommonOptions.pluginPath)),
+                frames: arguments[Self.frames], variants: arguments[CommonOptions.variants], concurrency: concurrency,
+                interleaved: interleaved, isolate: arguments[RenderCommand.isolate], frameTimeout: frameTimeout,
+                prepares: !arguments[Self.noPrepare])
             scripts = try SlurmScripts(
-                SlurmScripts.Request(
-                    executable: Self.executable(), jobFiles: files, output: variants && out == nil ? nil : folder,
-                    jobFolders: jobs.map(\.outputDirectory),
-                    scriptFolder: (folder as NSString).appendingPathComponent("slurm"),
-                    pluginPath: Self.pluginFolders(arguments.all(CommonOptions.pluginPath)),
+                commands.request(
+                    executable: Self.executable(),
+                    scriptFolder: (folder as NSString).appendingPathComponent(FolderLayout.slurm),
                     name: jobs.count == 1 || variants
                         ? first.job.variant?.batch.name ?? first.job.spec.name
                         : "\(first.job.spec.name)+\(jobs.count - 1)",
                     tasks: tasks, maxRunning: maxRunning, partition: arguments[Self.partition],
-                    time: arguments[Self.time], cpusPerTask: cpusPerTask, concurrency: concurrency,
-                    frames: arguments[Self.frames], interleaved: interleaved, isolate: arguments[RenderCommand.isolate],
-                    frameTimeout: frameTimeout, variants: arguments[CommonOptions.variants],
-                    outputRoot: out == nil ? arguments[Self.outputRoot].map(Self.absolute) : nil,
-                    prepares: !arguments[Self.noPrepare]))
+                    time: arguments[Self.time], cpusPerTask: cpusPerTask))
         } catch {
             terminal.error("\(error.description)\nsee `renderfarm submit --help`")
             return .usage
@@ -123,14 +125,14 @@ struct SubmitCommand: Command {
             }
             terminal.print("# dry run: nothing written or submitted; without --dry-run, submit runs:")
             if scripts.prepare != nil {
-                terminal.print("#   sbatch --parsable \(SlurmScripts.quote(scripts.preparePath))")
+                terminal.print("#   sbatch --parsable \(ShellWord.quoted(scripts.preparePath))")
             }
             terminal.print(
                 "#   sbatch --parsable " + (scripts.prepare == nil ? "" : "--dependency=afterok:<prepare job id> ")
-                    + SlurmScripts.quote(scripts.renderPath))
+                    + ShellWord.quoted(scripts.renderPath))
             terminal.print(
                 "#   sbatch --parsable --dependency=afterok:<array job id> "
-                    + SlurmScripts.quote(scripts.mergePath))
+                    + ShellWord.quoted(scripts.mergePath))
             return .ok
         }
         guard let slurm = SlurmClient() else {
@@ -182,7 +184,7 @@ struct SubmitCommand: Command {
         terminal.print("  watch:   squeue -j \(ids)")
         terminal.print("           sacct -j \(ids) --format=JobID,JobName,State,ExitCode,Elapsed")
         for job in jobs {
-            terminal.print("  result:  \((job.outputDirectory as NSString).appendingPathComponent("manifest.json"))")
+            terminal.print("  result:  \((job.outputDirectory as NSString).appendingPathComponent(FolderLayout.manifest))")
         }
         guard arguments[Self.wait] else { return .ok }
         return wait(

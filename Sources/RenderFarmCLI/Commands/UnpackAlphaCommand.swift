@@ -20,7 +20,8 @@ struct UnpackAlphaCommand: Command {
             into straight RGBA. Works for files from VAP's own tools too (any region sizes).
             Exit codes: 0 ok, 1 ffmpeg failed, 64 usage, 65 not an alpha-packed MP4 (or its frame
             count differs from the config's f), 66 no such video, 69 ffmpeg missing, 73 cannot
-            create DIR, 74 I/O error.
+            create DIR, 74 I/O error (a full disk: the message names the frame and says "No space
+            left on device"). A failed unpack removes the frames it wrote.
             """,
         options: [output, CommonOptions.progress],
         positionals: 1...1)

@@ -28,11 +28,11 @@ struct WorkerCommand: Command {
     /// The worker command line that prepares the jobs `render` prepared with `arguments`.
     static func arguments(for render: ParsedArguments, scale: Double?) -> [String] {
         var command = [spec.name] + render.positionals
-        for folder in render.all(CommonOptions.pluginPath) { command += ["--plugin-path", folder] }
+        for folder in render.all(CommonOptions.pluginPath) { command += CommonOptions.pluginPath.words(folder) }
         for option in forwarded {
-            if let value = render[option] { command += [option.spec.primaryName, value] }
+            if let value = render[option] { command += option.words(value) }
         }
-        if let scale { command += ["--scale", "\(scale)"] }
+        if let scale { command += RenderCommand.scale.words("\(scale)") }
         return command
     }
 

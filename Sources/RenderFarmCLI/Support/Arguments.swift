@@ -16,6 +16,16 @@ struct OptionSpec: Sendable {
 
     var primaryName: String { names.last ?? "" }
 
+    /// How a command line renderfarm writes gives the option (`CommandLineWords`): the spelling the
+    /// usage line shows, e.g. `-j`.
+    var commandLineName: String { names.first ?? "" }
+
+    /// Whether the value names a file or folder (`DIR`, `FILE`, `SHEET.png`): an empty one names none.
+    var namesPath: Bool {
+        guard let value else { return false }
+        return value == "DIR" || value.hasSuffix("FILE") || value.hasSuffix(".png")
+    }
+
     /// How the usage line shows it: `[-j N]`, `-o SHEET.png`, `[--plugin-path DIR …]`.
     var usage: String {
         let text = (names.first ?? "") + (value.map { " \($0)" } ?? "") + (repeatable ? " …" : "")
@@ -46,6 +56,10 @@ struct Option: OptionKey {
     init(_ names: String..., value: String, help: String, repeatable: Bool = false, required: Bool = false) {
         spec = OptionSpec(names: names, value: value, help: help, repeatable: repeatable, required: required)
     }
+
+    /// The option and `value` as two words of a command line renderfarm writes for another process to
+    /// run (the `render --isolate` workers, a plugin project's Makefile; Slurm scripts: `CommandLineWords`).
+    func words(_ value: String) -> [String] { [spec.commandLineName, value] }
 }
 
 /// A command's metadata: everything `--help` shows, and what the parser accepts.
@@ -173,6 +187,12 @@ struct ParsedArguments {
                 index += 1
             } else {
                 throw UsageError(message: "\(name) needs a value (\(option.value ?? "VALUE"))", command: spec.name)
+            }
+            if value.isEmpty, option.namesPath {
+                throw UsageError(
+                    message: "\(name) \"\" names no \(option.value == "DIR" ? "folder" : "file"): give a path "
+                        + "(\(option.value ?? "")), or leave the option out",
+                    command: spec.name)
             }
             if !option.repeatable, values[key] != nil {
                 throw UsageError(message: "\(name) given more than once", command: spec.name)

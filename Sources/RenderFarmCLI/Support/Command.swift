@@ -59,7 +59,8 @@ enum CommonOptions {
     /// skipped with a warning.
     static func prepare(
         _ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal,
-        describeValid: ((PreparedJob) -> String)? = nil
+        describeValid: ((PreparedJob) -> String)? = nil,
+        beforeWarmUp: (([PreparedJob]) -> ExitCode?)? = nil
     ) -> Result<[PreparedJob], ExitCode> {
         var files: [String] = []
         var jobs: [LoadedJob] = []
@@ -91,6 +92,14 @@ enum CommonOptions {
                 return .failure(.usage)
             }
         }
+        // --scale would give the variants of a canvas.scale matrix one scale: their folders would hold the same frames.
+        if options.scale != nil, let job = jobs.first(where: { $0.variant?.matrixSets("canvas.scale") == true }) {
+            terminal.error(
+                "--scale replaces canvas.scale, which variants.matrix \"canvas.scale\" of \(ShownPath.of(job.file)) "
+                    + "varies: every variant would render at one scale; leave out --scale\n"
+                    + "see `renderfarm \(arguments.spec.name) --help`")
+            return .failure(.usage)
+        }
         var prepared: [PreparedJob] = []
         var planErrors: [JobError] = []
         if !jobs.isEmpty {
@@ -102,7 +111,15 @@ enum CommonOptions {
                 return .failure(.unavailable)
             }
             reportDiagnostics(catalog, usedIDs: Set(jobs.flatMap { $0.spec.layers.map(\.effect) }), terminal: terminal)
-            (prepared, planErrors) = RenderPlan.prepareAll(jobs, catalog: catalog, options: options)
+            (prepared, planErrors) = RenderPlan.plan(jobs, catalog: catalog, options: options)
+            // A check of the whole run (the memory budget) before anything is locked or written.
+            if loadErrors.isEmpty && planErrors.isEmpty, let beforeWarmUp, let code = beforeWarmUp(prepared) {
+                return .failure(code)
+            }
+            // A file that did not load is a problem of the run too: it writes nothing then.
+            if loadErrors.isEmpty || options.preparation == .frames {
+                (prepared, planErrors) = RenderPlan.warmUp(prepared, errors: planErrors, options: options)
+            }
         }
         let report = JobReport(files: files, errors: loadErrors + planErrors, prepared: prepared, terminal: terminal)
         return report.print(describeValid: describeValid)

@@ -11,12 +11,13 @@ extension ExitCode {
 
     init(_ error: EncodeError) {
         switch error {
-        case .ffmpegMissing, .encoderUnavailable: self = .unavailable
+        case .ffmpegMissing, .ffprobeMissing, .encoderUnavailable: self = .unavailable
         case .manifest(let error): self.init(error)
         case .incomplete, .unusableSequence, .notAlphaPacked: self = .dataError
         case .unsupported: self = .usage
         case .failed: self = .framesFailed
         case .output(let error): self.init(error)
+        case .interrupted: self = .interrupted
         }
     }
 

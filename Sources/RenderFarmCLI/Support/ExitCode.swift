@@ -29,11 +29,20 @@ public enum ExitCode: Int32, Sendable {
         switch error {
         case .missing, .unreadable, .notAFile: self = .noInput
         case .syntax, .invalid: self = .dataError
+        case .output(_, let error): self.init(error)
         }
     }
 
     init(_ error: PlanError) {
-        self = error.errors.contains { ExitCode($0) == .noInput } ? .noInput : .dataError
+        self = Self.worst(error.errors)
+    }
+
+    /// The exit code of a run that met `errors`: a folder in use (75) or that cannot be made
+    /// (73, 74) first, as trying again later or elsewhere fixes it; then a missing input (66);
+    /// else invalid data (65).
+    static func worst(_ errors: [JobError]) -> ExitCode {
+        let codes = errors.map(ExitCode.init)
+        return [.tempFail, .cannotCreate, .ioError, .noInput].first(where: codes.contains) ?? .dataError
     }
 
     init(_ error: OutputError) {

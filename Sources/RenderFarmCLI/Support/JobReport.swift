@@ -42,7 +42,7 @@ struct JobReport {
                     "\(Plural.count(failed, "\(of) has", "\(of) have")) problems "
                         + "(\(Plural.count(problems, "problem"))); \(files.count - failed) valid")
             }
-            return .failure(errors.contains { ExitCode($0) == .noInput } ? .noInput : .dataError)
+            return .failure(ExitCode.worst(errors))
         }
         return .success(prepared)
     }

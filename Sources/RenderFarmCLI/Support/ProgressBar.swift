@@ -10,7 +10,8 @@ final class ProgressBar: Sendable {
     private let mode: ProgressMode
     private let label: String?
     private let jsonEvent: String?
-    private let state = Locked((start: ContinuousClock.now, last: ContinuousClock.now - .seconds(10), drawn: -1))
+    private let state = Locked(
+        (start: ContinuousClock.now, last: ContinuousClock.now - .seconds(10), drawn: -1, latest: (done: -1, total: 0)))
 
     init(terminal: Terminal, mode: ProgressMode, label: String? = nil, jsonEvent: String? = nil) {
         self.terminal = terminal
@@ -22,11 +23,25 @@ final class ProgressBar: Sendable {
     /// Starts the clock that fps and ETA are measured from.
     func start() { state.withLock { $0.start = .now } }
 
+    /// Shows `done` of `total`, unless the line was drawn too recently (every 100 ms on a terminal,
+    /// every two seconds otherwise); `refresh` draws what was held back.
     func update(_ done: Int, of total: Int) {
+        draw(done, of: total, waited: false)
+    }
+
+    /// Draws the last count given to `update` if it is not shown yet (a render calls it once a second,
+    /// so the line catches up when frames stop finishing).
+    func refresh() {
+        let latest = state.withLock { $0.latest }
+        if latest.done >= 0 { draw(latest.done, of: latest.total, waited: true) }
+    }
+
+    private func draw(_ done: Int, of total: Int, waited: Bool) {
         let now = ContinuousClock.now
         let elapsed: Duration? = state.withLock { state in
             let interval: Duration = mode == .auto ? .milliseconds(100) : .seconds(2)
-            guard done != state.drawn, done >= total || now - state.last >= interval else { return nil }
+            if !waited { state.latest = (done, total) }
+            guard done != state.drawn, waited || done >= total || now - state.last >= interval else { return nil }
             state.last = now
             state.drawn = done
             return now - state.start
@@ -48,7 +63,7 @@ final class ProgressBar: Sendable {
             let line = Self.line(
                 label: label, done: done, total: total, fps: fps, remaining: remaining,
                 columns: terminal.columns ?? Self.defaultColumns)
-            terminal.noteRaw("\r\u{1B}[2K" + line)
+            terminal.noteRaw("\r\u{1B}[2K" + Terminal.escaped(line))
         }
     }
 

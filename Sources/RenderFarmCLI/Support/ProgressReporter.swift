@@ -20,6 +20,10 @@ final class ProgressReporter: ProgressObserver {
     private let forced: Bool
     /// The slowest frames rendered so far, slowest first.
     private let slow = Locked<[SlowFrame]>([])
+    /// Seconds after which a frame still drawing is named on standard error (nil: never).
+    private let stuckAfter: Double?
+    /// The frames named so far (`job#frame`): each is named once.
+    private let named = Locked<Set<String>>([])
 
     /// A frame and its render time, for the summary.
     struct SlowFrame: Sendable {
@@ -31,8 +35,12 @@ final class ProgressReporter: ProgressObserver {
     /// How many of the slowest frames the summary names.
     static let slowestShown = 3
 
-    init(terminal: Terminal, mode: ProgressMode, rerun: RerunReason? = nil, forced: Bool = false) {
+    init(
+        terminal: Terminal, mode: ProgressMode, rerun: RerunReason? = nil, forced: Bool = false,
+        stuckAfter: Double? = nil
+    ) {
         self.terminal = terminal
+        self.stuckAfter = stuckAfter
         self.mode = mode == .auto ? (terminal.errIsTerminal ? .auto : .plain) : mode
         bar = ProgressBar(terminal: terminal, mode: mode)
         self.rerun = rerun
@@ -116,6 +124,30 @@ final class ProgressReporter: ProgressObserver {
                     "encode": .number(summary.timings.encode), "write": .number(summary.timings.write),
                 ]),
             ]).serialized())
+    }
+
+    func framesInFlight(_ frames: [FrameInFlight]) {
+        if mode == .auto || mode == .plain { bar.refresh() }
+        guard let stuckAfter else { return }
+        for frame in frames where frame.seconds >= stuckAfter {
+            guard named.withLock({ $0.insert("\(frame.job)#\(frame.index)").inserted }) else { continue }
+            let layer = frame.layer.map { " in layer \($0) (\(frame.effect ?? "?"))" } ?? ""
+            let seconds = Int(frame.seconds)
+            if mode == .json {
+                var object: JSONObject = [
+                    "event": "stuck", "job": .string(frame.job), "frame": .number(Double(frame.index)),
+                    "seconds": .number(Double(seconds)),
+                ]
+                if let index = frame.layer { object["layer"] = .number(Double(index)) }
+                if let effect = frame.effect { object["effect"] = .string(effect) }
+                terminal.note(JSONValue.object(object).serialized())
+                continue
+            }
+            clearLine()
+            terminal.note(
+                "renderfarm: frame \(frame.index) of \(frame.job) is still drawing after \(seconds) s\(layer); "
+                    + "if a plugin hangs, render with --isolate --frame-timeout SECONDS to fail such frames and go on")
+        }
     }
 
     /// Ends a half-drawn bar before another message.

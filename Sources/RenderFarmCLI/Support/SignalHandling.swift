@@ -2,13 +2,16 @@ import Dispatch
 import Foundation
 import RenderFarm
 
-/// SIGINT / SIGTERM during a render: the first stops taking frames (those in flight finish,
-/// the journal and manifest are written, exit 130); a second exits at once. Frames are only
-/// ever renamed into place when complete, so even the hard exit leaves no half-written frame.
+/// SIGINT / SIGTERM during a command that runs long (`render`, `render --video`, `encode`): the
+/// first sets `stop` (a render finishes the frames in flight and writes its journal and manifest;
+/// an encode stops ffmpeg and removes the unfinished video), and the command exits 130 whichever
+/// signal it was; a second exits at once. Files are only ever renamed into place when complete,
+/// so even the hard exit leaves nothing half-written under a final name.
 final class SignalHandling {
     private let sources: [any DispatchSourceSignal]
 
-    init(stop: StopSignal, terminal: Terminal) {
+    /// `stopping` says what the first signal does.
+    init(stop: StopSignal, terminal: Terminal, stopping: String = "stopping after the frames in flight") {
         let queue = DispatchQueue(label: "renderfarm.signals")
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
@@ -19,7 +22,7 @@ final class SignalHandling {
                     _exit(ExitCode.interrupted.rawValue)
                 }
                 stop.stop()
-                terminal.note("\nrenderfarm: stopping after the frames in flight (signal again to quit at once)")
+                terminal.note("\nrenderfarm: \(stopping) (signal again to quit at once)")
             }
             source.resume()
             return source

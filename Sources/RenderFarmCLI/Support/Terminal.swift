@@ -58,14 +58,41 @@ public final class Terminal: Sendable {
         return ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
-    /// Writes a line to standard output.
-    public func print(_ line: String) { outSink(line + "\n") }
+    /// Writes a line to standard output, control characters escaped (`escaped`).
+    public func print(_ line: String) { outSink(Self.escaped(line) + "\n") }
 
-    /// Writes a line to standard error.
-    public func note(_ line: String) { errSink(line + "\n") }
+    /// Writes a line to standard error, control characters escaped (`escaped`).
+    public func note(_ line: String) { errSink(Self.escaped(line) + "\n") }
 
-    /// Writes raw text (no newline) to standard error, for redrawn progress lines.
+    /// Writes raw text (no newline) to standard error, for redrawn progress lines: the caller's own
+    /// control sequences pass, so user data in `text` must be `escaped` first.
     public func noteRaw(_ text: String) { errSink(text) }
+
+    /// `text` with every control character but line feed and tab written as an escape (`\r`, `\x1B`,
+    /// `\u0085`): job names, paths and plugin messages reach the terminal as text, never as a carriage
+    /// return, a colour or a cursor move. The one place user data is made safe for a terminal; `print`,
+    /// `note` and `error` apply it to everything they write.
+    public static func escaped(_ text: String) -> String {
+        let isEscaped = { (scalar: Unicode.Scalar) in
+            scalar != "\n" && scalar != "\t" && scalar.properties.generalCategory == .control
+        }
+        // Fast path for long outputs (`trace`): C0 controls, DEL, and 0xC2, the lead byte of the C1 controls.
+        let suspect = text.utf8.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 }
+        guard suspect, text.unicodeScalars.contains(where: isEscaped) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard isEscaped(scalar) else {
+                result.append(scalar)
+                continue
+            }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let escape =
+                scalar == "\r"
+                ? "\\r" : scalar.value < 0x80 ? "\\x" + (hex.count < 2 ? "0" : "") + hex : "\\u00" + hex
+            result.append(contentsOf: escape.unicodeScalars)
+        }
+        return String(result)
+    }
 
     /// `renderfarm: error: …` on standard error, one line per line of `message`; lines that start with a
     /// space continue the one before (an excerpt of a file) and are written as they are.

@@ -258,7 +258,23 @@ typedef struct rf_plugin {
      * stays for older hosts. */
     int (*prepare_with_cache)(void *instance, uint32_t first, uint32_t last, const char *cache_dir,
                               char *err, size_t errlen);
+
+    /* Added in ABI v1 after `prepare_with_cache`, read only when struct_size covers it (NULL when
+     * unused; a plugin built against a header that defines RF_INPUT_FILES may set it).
+     * input_files: names every file the instance's drawing depends on that the job did not hand the
+     * host to read (an image, a Lottie file, a font, a data file the plugin opens itself), one call
+     * of `write` per file, its path (absolute, or relative to ctx->job_dir) as `length` bytes
+     * without a terminator. The host calls it once, right after create(), from one thread; it
+     * hashes each file's content into the fingerprint of every frame of the layer and lists the
+     * file with its sha256 in the manifest, so editing the file draws the layer's frames again.
+     * Returns RF_OK; any other status fails the layer as create() would. Without it, a plugin
+     * that reads files keeps frames drawn from their old content after an edit. Files the host
+     * reads itself (RF_PARAM_EVENTS) need not be named. */
+    int (*input_files)(void *instance, rf_write_fn write, void *user);
 } rf_plugin;
+
+/* Defined by headers whose rf_plugin has `input_files`. */
+#define RF_INPUT_FILES 1
 
 /* Bytes of a frame key (rf_plugin.frame_key). */
 #define RF_FRAME_KEY_SIZE 32

@@ -9,7 +9,11 @@ struct CSVTable: Sendable, Equatable {
     }
 
     var header: [String]
+    /// The records with as many fields as the header has columns.
     var records: [Record]
+    /// Every record with another number of fields, told together with the file's other problems
+    /// (the rows that are fine are still read and checked).
+    var mismatched: [ParseError] = []
 
     /// The first problem of a CSV file, with its line.
     struct ParseError: Error, Equatable {
@@ -39,13 +43,15 @@ struct CSVTable: Sendable, Equatable {
                 throw ParseError(line: 1, message: "the header names column \"\(name)\" twice")
             }
         }
-        for row in rows where row.fields.count != header.fields.count {
-            throw ParseError(
-                line: row.line,
-                message: "has \(row.fields.count) fields; the header has \(header.fields.count) columns")
-        }
         self.header = header.fields
-        records = rows
+        records = rows.filter { $0.fields.count == header.fields.count }
+        let columns = header.fields.count
+        mismatched = rows.filter { $0.fields.count != columns }.map { row in
+            let fields = "\(row.fields.count) field\(row.fields.count == 1 ? "" : "s")"
+            return ParseError(
+                line: row.line,
+                message: "has \(fields); the header has \(columns) columns (quote a field that holds a comma)")
+        }
     }
 
     /// Splits the text into records of fields; a blank last line ends the file.

@@ -44,6 +44,9 @@ struct DataRows: Sendable, Equatable {
     var columns: [String]
     /// The name of the CSV file the rows were read from (their values are its cells' text).
     var csvFile: String?
+    /// Rows that could not be read (a CSV record with the wrong number of fields), each with its line:
+    /// the caller tells them with the problems of the rows that were read.
+    var problems: [String] = []
 
     static let maxRows = 1_000_000
 
@@ -108,7 +111,9 @@ struct DataRows: Sendable, Equatable {
                     values: JSONObject(zip(table.header, record.fields).map { (key: $0, value: .string($1)) }),
                     isText: true)
             }
-            return .success(DataRows(rows: rows, columns: table.header, csvFile: name))
+            var data = DataRows(rows: rows, columns: table.header, csvFile: name)
+            data.problems = table.mismatched.map { "\(name):\($0.line): \($0.message)" }
+            return .success(data)
         } catch {
             return .failure(DataProblem("\(name):\(error.line): \(error.message)"))
         }

@@ -23,7 +23,8 @@ enum EventLog {
                 // Told once: the empty list keeps the parameter check from repeating it.
                 params[parameter.name] = .array([])
             case .success(let rows):
-                let (events, problems) = check(rows, parameter: parameter)
+                let (events, checked) = check(rows, parameter: parameter)
+                let problems = rows.problems.map { JobIssue(path: "", $0) } + checked
                 if problems.count > maxIssues {
                     issues += problems.prefix(maxIssues)
                     issues.append(

@@ -26,6 +26,11 @@ public struct JobVariant: Sendable, Equatable {
         var value: Template.Value
     }
 
+    /// Whether `variants.matrix` sets the key path `path` (`canvas.scale`) for this variant.
+    public func matrixSets(_ path: String) -> Bool {
+        filled[path].map { $0.column == path && $0.value.origin == "variants.matrix" } ?? false
+    }
+
     /// The variant's JSON description, as the manifest and `variants.json` record it.
     public var json: JSONValue {
         .object([

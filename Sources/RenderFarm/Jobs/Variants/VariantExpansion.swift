@@ -34,12 +34,17 @@ struct VariantExpansion {
         }
         var rows: [DataRows.Row] = [DataRows.Row("variants.matrix", values: [:], isText: false)]
         var columns: [String] = []
+        // Rows that could not be read are told with every variant's problems, not alone.
+        var rowProblems: [JobIssue] = []
         if let value = object["rows"] {
             switch DataRows.load(value, path: "variants.rows", jobDirectory: jobDirectory) {
             case .success(let data):
                 rows = data.rows
                 columns = data.columns
-                if rows.isEmpty { issues.append(JobIssue(path: "variants.rows", "no rows")) }
+                rowProblems = data.problems.map { JobIssue(path: "", $0) }
+                if rows.isEmpty {
+                    issues += rowProblems.isEmpty ? [JobIssue(path: "variants.rows", "no rows")] : rowProblems
+                }
             case .failure(let issue): issues.append(issue)
             }
         }
@@ -85,6 +90,7 @@ struct VariantExpansion {
                 }
                 let index = expanded.count
                 var filler = Filler(values: values, known: known)
+                filler.issues = rowProblems
                 var filled = filler.fill(.object(document), path: "")
                 for (key, value) in combination {
                     filled = filler.set(value, at: key, in: filled)
@@ -102,8 +108,13 @@ struct VariantExpansion {
                                     + Suggestion.hint(for: unknown.first ?? "", in: known)))
                     }
                 }
-                if let problem = folderNameProblem(name) {
-                    filler.issues.append(JobIssue(path: "variants.name", "\"\(name)\" \(problem) (\(row.origin))"))
+                let variantProblem = FolderName.problem(name, maxBytes: 128)
+                if let problem = variantProblem {
+                    filler.issues.append(
+                        JobIssue(
+                            path: "variants.name",
+                            "\(FolderName.shown(name)) cannot name a folder: it \(problem) (\(row.origin)); "
+                                + FolderName.advice))
                 }
                 if let first = origins.updateValue(row.origin, forKey: name) {
                     filler.issues.append(
@@ -111,6 +122,19 @@ struct VariantExpansion {
                             path: "variants.name", "\(row.origin): duplicate variant name \"\(name)\" (also \(first))"))
                 }
                 let jobName = nameFor(document, filled: filled, variant: name, defaultName: defaultName)
+                // The whole name a template filled, or the job part of `<job>/<variant>`, names a folder.
+                let declared = document["name"]?.stringValue
+                let jobFolder =
+                    declared.flatMap { Template.names(in: $0) } != nil ? jobName : declared ?? defaultName
+                // A name template that is also the variant's name is reported once, as the variant's.
+                if let problem = FolderName.problem(jobFolder), jobFolder != name || variantProblem == nil {
+                    let source = document["name"] == nil ? " (the job file's name; set \"name\")" : ""
+                    filler.issues.append(
+                        JobIssue(
+                            path: "name",
+                            "\(FolderName.shown(jobFolder))\(source) cannot name a folder: it \(problem); "
+                                + FolderName.advice))
+                }
                 filled = withOutput(filled, document: document, variant: name, jobName: jobName)
                 let variant = JobVariant(
                     name: name, index: index, origin: row.origin,
@@ -151,13 +175,6 @@ struct VariantExpansion {
             root["output"] = .object(output)
         }
         return .object(root)
-    }
-
-    private static func folderNameProblem(_ name: String) -> String? {
-        if name.isEmpty || name == "." || name == ".." { return "is not a usable variant name" }
-        if name.contains("/") || name.utf8.contains(0) { return "cannot name a folder (it contains '/')" }
-        if name.utf8.count > 128 { return "is longer than 128 bytes" }
-        return nil
     }
 
     /// `variants.matrix`: key paths in the job, each with a list of values, in the file's order.

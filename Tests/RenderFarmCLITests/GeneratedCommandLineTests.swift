@@ -1,0 +1,165 @@
+import Foundation
+import RenderFarm
+import Testing
+
+@testable import RenderFarmCLI
+
+/// The command lines renderfarm writes for other processes (the Slurm scripts' `prepare`, `render` and
+/// `merge`, the workers of `render --isolate`, a C plugin project's `make test`) go back through the CLI's own parser and give what was
+/// asked: an option renamed, left out of the command that receives it, or spelt by hand fails here
+/// instead of on a cluster.
+@Suite("Generated command lines")
+struct GeneratedCommandLineTests {
+    /// Every setting a submission can pass on.
+    static let everything = SlurmCommandLines(
+        jobFiles: ["/shared/jobs/live hearts.json", "/shared/jobs/burst.json"], output: "/shared/out",
+        outputRoot: "/shared", jobFolders: ["/shared/out/live-hearts", "/shared/out/burst"],
+        pluginPath: ["/opt/renderfarm/plugins", "/shared/plug ins"], frames: "0-99:2", variants: "alice,3",
+        concurrency: 3, interleaved: true, isolate: true, frameTimeout: 2.5)
+
+    /// Only what every submission has.
+    static let defaults = SlurmCommandLines(
+        jobFiles: ["/shared/jobs/burst.json"], output: "/shared/out", jobFolders: ["/shared/out"],
+        pluginPath: ["/opt/renderfarm/plugins"], prepares: false)
+
+    /// What bash hands to renderfarm when it runs each script, as task 1 of 3 on a node with 2 CPUs.
+    static func arguments(_ commands: SlurmCommandLines) throws -> (
+        prepare: [String]?, render: [String], merge: [String]
+    ) {
+        let folder = try TemporaryFolder()
+        // A stand-in for renderfarm that records its arguments, NUL-separated.
+        let executable = try folder.write("#!/bin/sh\nprintf '%s\\0' \"$@\" > \"$ARGS_FILE\"\n", to: "renderfarm")
+        #expect(chmod(executable, 0o755) == 0)
+        let scripts = try SlurmScripts(
+            commands.request(executable: executable, scriptFolder: "/shared/out/slurm", name: "job", tasks: 3))
+        func run(_ script: String) throws -> [String] {
+            let file = try folder.write(script, to: "script.sh")
+            let argsFile = folder.url.appendingPathComponent("args").path
+            let run = try Tools.run(
+                "/usr/bin/env",
+                ["ARGS_FILE=\(argsFile)", "SLURM_ARRAY_TASK_ID=1", "SLURM_CPUS_ON_NODE=2", "/bin/bash", file])
+            #expect(run.status == 0, "\(run.stderr)\n\(script)")
+            let recorded = try String(contentsOfFile: argsFile, encoding: .utf8)
+            return recorded.split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
+        return (try scripts.prepare.map(run), try run(scripts.render), try run(scripts.merge))
+    }
+
+    /// `arguments` through the parser of the command they name, as `renderfarm` parses them.
+    static func parsed(_ arguments: [String]) throws -> ParsedArguments {
+        let name = try #require(arguments.first)
+        let command = try #require(
+            (RenderFarmCLI.commands + RenderFarmCLI.hiddenCommands).first { $0.spec.name == name }, "\(name)")
+        return try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
+    }
+
+    @Test("each render task's command line parses as render, with every setting of the submission")
+    func render() throws {
+        let commands = Self.everything
+        let arguments = try Self.arguments(commands).render
+        #expect(arguments.first == RenderCommand.spec.name)
+        let render = try RenderCommand(Self.parsed(arguments))
+        #expect(render.arguments.positionals == commands.jobFiles)
+        #expect(render.arguments[RenderCommand.out] == commands.output)
+        #expect(render.arguments[RenderCommand.outputRoot] == commands.outputRoot)
+        #expect(render.arguments[RenderCommand.frames] == commands.frames)
+        #expect(render.arguments.all(CommonOptions.pluginPath) == commands.pluginPath)
+        #expect(render.arguments[CommonOptions.variants] == commands.variants)
+        #expect(render.shard == .part(index: 1, count: 3, interleaved: true))
+        #expect(render.concurrency == 3)
+        #expect(render.progress == .plain)
+        #expect(render.isolation?.frameTimeout == 2.5)
+
+        // The workers of that render prepare the same jobs.
+        let worker = try WorkerCommand(Self.parsed(try #require(render.isolation?.arguments)))
+        #expect(worker.arguments.positionals == commands.jobFiles)
+        #expect(worker.arguments[RenderCommand.out] == commands.output)
+        #expect(worker.arguments[RenderCommand.outputRoot] == commands.outputRoot)
+        #expect(worker.arguments[RenderCommand.frames] == commands.frames)
+        #expect(worker.arguments.all(CommonOptions.pluginPath) == commands.pluginPath)
+        #expect(worker.arguments[CommonOptions.variants] == commands.variants)
+    }
+
+    @Test("without settings, a task renders its contiguous shard with the CPUs Slurm gave it, in process")
+    func renderDefaults() throws {
+        let (prepare, arguments, _) = try Self.arguments(Self.defaults)
+        #expect(prepare == nil)
+        let render = try RenderCommand(Self.parsed(arguments))
+        #expect(render.shard == .part(index: 1, count: 3, interleaved: false))
+        #expect(render.concurrency == 2)
+        #expect(render.isolation == nil)
+        #expect(render.arguments[RenderCommand.frames] == nil && render.arguments[CommonOptions.variants] == nil)
+    }
+
+    @Test("the prepare job's command line parses as prepare, and the merge job's as merge of every job's folder")
+    func prepareAndMerge() throws {
+        let commands = Self.everything
+        let (prepareArguments, _, mergeArguments) = try Self.arguments(commands)
+        let prepare = try PrepareCommand(Self.parsed(try #require(prepareArguments)))
+        #expect(prepareArguments?.first == PrepareCommand.spec.name)
+        #expect(prepare.arguments.positionals == commands.jobFiles)
+        #expect(prepare.arguments[RenderCommand.out] == commands.output)
+        #expect(prepare.arguments[RenderCommand.outputRoot] == commands.outputRoot)
+        #expect(prepare.arguments[PrepareCommand.frames] == commands.frames)
+        #expect(prepare.arguments.all(CommonOptions.pluginPath) == commands.pluginPath)
+        #expect(prepare.arguments[CommonOptions.variants] == commands.variants)
+
+        #expect(mergeArguments.first == MergeCommand.spec.name)
+        let merge = try MergeCommand(Self.parsed(mergeArguments))
+        #expect(merge.arguments.positionals == commands.jobFolders)
+    }
+
+    @Test("the render script spells each option as the CLI's table does")
+    func spelling() throws {
+        let arguments = try Self.arguments(Self.everything).render
+        let options: [any OptionKey] = [
+            RenderCommand.out, RenderCommand.outputRoot, RenderCommand.frames, CommonOptions.pluginPath,
+            CommonOptions.variants, RenderCommand.shard, CommonOptions.shardMode, RenderCommand.jobs,
+            RenderCommand.isolate, RenderCommand.frameTimeout, CommonOptions.progress,
+        ]
+        for option in options {
+            #expect(arguments.contains(option.spec.commandLineName), "\(option.spec.primaryName)")
+            #expect(option.spec.names.contains(option.spec.commandLineName))
+        }
+        // Every other word that looks like an option is one of render's.
+        let known = Set(RenderCommand.spec.options.flatMap(\.names))
+        for word in arguments where word.hasPrefix("-") {
+            #expect(known.contains(word), "\(word) is no option of render")
+        }
+    }
+
+    @Test("a render's --isolate workers get its plugin folders, scale and planning options, and parse as worker")
+    func workerCommandLine() throws {
+        let render = try RenderCommand(
+            ParsedArguments(
+                [
+                    "/jobs/a.json", "--isolate", "--scale", "0.5", "--plugin-path", "/p/one", "--plugin-path",
+                    "/p/two", "--out", "/o", "--output-root", "/", "--frames", "1-9", "--variants", "bob", "-j", "2",
+                ],
+                spec: RenderCommand.spec))
+        let arguments = try #require(render.isolation?.arguments)
+        #expect(arguments.first == WorkerCommand.spec.name)
+        let worker = try WorkerCommand(Self.parsed(arguments))
+        #expect(worker.scale == 0.5)
+        #expect(worker.arguments.positionals == ["/jobs/a.json"])
+        #expect(worker.arguments.all(CommonOptions.pluginPath) == ["/p/one", "/p/two"])
+        #expect(worker.arguments[RenderCommand.out] == "/o")
+        #expect(worker.arguments[RenderCommand.outputRoot] == "/")
+        #expect(worker.arguments[RenderCommand.frames] == "1-9")
+        #expect(worker.arguments[CommonOptions.variants] == "bob")
+    }
+
+    @Test("a C plugin project's `make test` renders its example job with render's own options")
+    func pluginProjectTest() throws {
+        let scaffold = try PluginScaffold(id: "sparkle", language: .c, testRender: PluginNewCommand.testRender)
+        let makefile = try #require(scaffold.files["Makefile"])
+        #expect(makefile.contains("\t$(RENDERFARM) " + PluginNewCommand.testRender.joined(separator: " ") + "\n"))
+        let render = try RenderCommand(Self.parsed(PluginNewCommand.testRender))
+        #expect(render.arguments.positionals == [PluginScaffold.exampleJobFile])
+        #expect(render.arguments.all(CommonOptions.pluginPath) == ["."])
+        #expect(render.arguments[RenderCommand.frames] == PluginScaffold.testFrames)
+        #expect(render.arguments[RenderCommand.out] == PluginScaffold.testOutput)
+        #expect(render.progress == ProgressMode.none)
+        #expect(makefile.contains("rm -rf \(PluginScaffold.testOutput)\n"))
+    }
+}
