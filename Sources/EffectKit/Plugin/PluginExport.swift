@@ -53,9 +53,15 @@ public final class PluginExport: Sendable {
             case .instance: RF_THREADS_INSTANCE
             case .unsafe: RF_THREADS_UNSAFE
             }
-        plugin = .allocate(capacity: 1)
-        plugin.initialize(
-            to: rf_plugin(
+        // No generic code touches the descriptor: Swift shares an imported C struct's type metadata
+        // between every library in the process, and a plugin built against another version of the
+        // header would give generic code (an unspecialised `allocate` or `initialize`) its size.
+        // The raw allocation and the store through `pointee` use this library's own layout.
+        plugin = UnsafeMutableRawPointer.allocate(
+            byteCount: MemoryLayout<rf_plugin>.size, alignment: MemoryLayout<rf_plugin>.alignment
+        ).assumingMemoryBound(to: rf_plugin.self)
+        plugin.pointee =
+            rf_plugin(
                 abi_version: RF_ABI_VERSION,
                 struct_size: UInt32(MemoryLayout<rf_plugin>.size),
                 id: Self.permanent(descriptor.id),
@@ -77,7 +83,6 @@ public final class PluginExport: Sendable {
                 prepare_with_cache: exportedPrepareWithCache,
                 input_files: exportedInputFiles
             )
-        )
         // The descriptor points back at its export, which lives as long as the process (it is
         // retained here and never released, like the descriptor itself).
         plugin.pointee.plugin_data = UnsafeRawPointer(Unmanaged.passRetained(self).toOpaque())
