@@ -76,24 +76,36 @@ final class PluginInstance: @unchecked Sendable {
         -> [String]
     {
         guard let inputFiles = plugin.inputFiles else { return [] }
-        final class Sink { var paths: [String] = [] }
-        let sink = Sink()
-        let status = withExtendedLifetime(sink) {
-            plugin.reportingFaults(frame: -1) {
-                inputFiles(
-                    instance,
-                    { user, text, length in
-                        guard let user, let text else { return }
-                        let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
-                        let bytes = UnsafeRawBufferPointer(start: text, count: length)
-                        sink.paths.append(String(decoding: bytes, as: UTF8.self))
-                    }, Unmanaged.passUnretained(sink).toOpaque())
-            }
+        var paths: [String] = []
+        let status = plugin.reportingFaults(frame: -1) {
+            receivingWrites({ paths.append(String(decoding: $0, as: UTF8.self)) }) { inputFiles(instance, $0, $1) }
         }
         guard status == Int32(RF_OK.rawValue) else {
             throw PluginCallError(status: status, message: "input_files failed (status \(status))")
         }
-        return sink.paths
+        return paths
+    }
+
+    /// Runs `call` with an `rf_write_fn` and its `user` pointer that hand `receive` each piece the
+    /// plugin writes, in order (`trace`, `input_files`).
+    private static func receivingWrites(
+        _ receive: (UnsafeRawBufferPointer) -> Void, _ call: (rf_write_fn, UnsafeMutableRawPointer) -> Int32
+    ) -> Int32 {
+        withoutActuallyEscaping(receive) { receive in
+            final class Receiver {
+                let receive: (UnsafeRawBufferPointer) -> Void
+                init(_ receive: @escaping (UnsafeRawBufferPointer) -> Void) { self.receive = receive }
+            }
+            let receiver = Receiver(receive)
+            return withExtendedLifetime(receiver) {
+                call(
+                    { user, text, length in
+                        guard let user, let text else { return }
+                        Unmanaged<Receiver>.fromOpaque(user).takeUnretainedValue()
+                            .receive(UnsafeRawBufferPointer(start: text, count: length))
+                    }, Unmanaged.passUnretained(receiver).toOpaque())
+            }
+        }
     }
 
     deinit { plugin.descriptor.pointee.destroy?(handle) }
@@ -211,20 +223,9 @@ final class PluginInstance: @unchecked Sendable {
         }
         if let error = preparedForAnyFrame() { return .failure(error) }
         var frame = frame
-        final class Sink { var bytes: [UInt8] = [] }
-        let sink = Sink()
-        let status = withExtendedLifetime(sink) {
-            plugin.reportingFaults(frame: Int(frame.index)) {
-                trace(
-                    handle, &frame,
-                    { user, text, length in
-                        guard let user, let text else { return }
-                        let sink = Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue()
-                        text.withMemoryRebound(to: UInt8.self, capacity: length) {
-                            sink.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
-                        }
-                    }, Unmanaged.passUnretained(sink).toOpaque())
-            }
+        var bytes: [UInt8] = []
+        let status = plugin.reportingFaults(frame: Int(frame.index)) {
+            Self.receivingWrites({ bytes.append(contentsOf: $0) }) { trace(handle, &frame, $0, $1) }
         }
         guard status == Int32(RF_OK.rawValue) else {
             return .failure(PluginCallError(status: status, message: "trace failed (status \(status))"))
@@ -232,7 +233,7 @@ final class PluginInstance: @unchecked Sendable {
         do {
             return .success(
                 try JSONParser.parse(
-                    sink.bytes,
+                    bytes,
                     limits: .init(
                         maxBytes: 1 << 28, maxDepth: 64,
                         maxStringBytes: 1 << 20, maxContainerCount: 10_000_000)))
