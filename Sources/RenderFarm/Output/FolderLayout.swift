@@ -63,11 +63,6 @@ public enum FolderLayout {
         name.hasPrefix(prefix) || name.hasPrefix(StagedFile.temporaryMarker) || name == slurm || name == variantIndex
     }
 
-    /// `name` in `directory`.
-    public static func path(_ name: String, in directory: String) -> String {
-        (directory as NSString).appendingPathComponent(name)
-    }
-
     private static func suffix(of shard: Shard) -> String {
         switch shard {
         case .whole: ""

@@ -15,17 +15,18 @@ public struct MemoryBudget: Sendable, Equatable {
         self.bytes = bytes
     }
 
-    /// Half of the machine's memory, or of the control group's limit when that is lower.
-    public static var `default`: MemoryBudget {
+    /// Half of `machineBytes`.
+    public static var `default`: MemoryBudget { MemoryBudget(bytes: machineBytes / 2) }
+
+    /// The machine's memory, or the control group's limit when that is lower.
+    public static var machineBytes: Int {
         let pages = sysconf(Int32(_SC_PHYS_PAGES))
         let pageSize = sysconf(Int32(_SC_PAGESIZE))
-        var total = pages > 0 && pageSize > 0 ? pages * pageSize : 8 << 30
-        if let text = try? String(contentsOfFile: "/sys/fs/cgroup/memory.max", encoding: .utf8),
+        let total = pages > 0 && pageSize > 0 ? pages * pageSize : 8 << 30
+        guard let text = try? String(contentsOfFile: "/sys/fs/cgroup/memory.max", encoding: .utf8),
             let limit = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), limit > 0
-        {
-            total = min(total, limit)
-        }
-        return MemoryBudget(bytes: total / 2)
+        else { return total }
+        return min(total, limit)
     }
 
     /// What the process takes besides its workers: the runtime, plugins and plans.

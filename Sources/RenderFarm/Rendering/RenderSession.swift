@@ -45,8 +45,7 @@ public enum RenderSession {
         let locks = try jobs.map { job throws(OutputError) in
             if let held = job.folderLock { return held }
             try AtomicFile.createDirectory(job.outputDirectory)
-            let task = options.shard == .whole ? "render" : "render --shard \(options.shard)"
-            return try FolderLock.acquire(job.outputDirectory, shard: options.shard, task: task)
+            return try FolderLock.acquire(job.outputDirectory, shard: options.shard, task: options.shard.renderTask)
         }
         defer { withExtendedLifetime(locks) {} }
         try VariantIndex.write(for: jobs)

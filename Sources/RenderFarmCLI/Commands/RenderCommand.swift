@@ -95,7 +95,7 @@ struct RenderCommand: Command {
             preparation: arguments[Self.video] == nil ? .framesWithCache : .frames)
         plan.refusesForeignFolders = arguments[Self.video] == nil && !arguments[Self.force]
         if arguments[Self.video] == nil {
-            plan.locking = (shard, shard == .whole ? "render" : "render --shard \(shard)")
+            plan.locking = (shard, shard.renderTask)
         }
         // The frames in flight are fitted to the memory budget after the jobs are checked and before
         // anything is locked or written: a run that does not fit leaves no trace.
@@ -227,7 +227,7 @@ extension RenderCommand {
         guard fit.workers > 0 else {
             terminal.error(
                 "\(need), but \(budgetText); give --memory a larger size (the machine has "
-                    + "\(MemoryBudget.shown(MemoryBudget.default.bytes * 2))) or render at a smaller --scale")
+                    + "\(MemoryBudget.shown(MemoryBudget.machineBytes))) or render at a smaller --scale")
             return .failure(.cannotCreate)
         }
         if fit.workers < concurrency {
