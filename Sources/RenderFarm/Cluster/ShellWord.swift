@@ -18,10 +18,7 @@ public enum ShellWord {
             case "'": word += "\\'"
             case "\n": word += "\\n"
             case "\t": word += "\\t"
-            case "\r": word += "\\r"
-            case _ where isControl(scalar):
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                word += scalar.value < 0x80 ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex : "\\u00" + hex
+            case _ where isControl(scalar): word += escape(scalar)
             default: word.unicodeScalars.append(scalar)
             }
         }
@@ -39,8 +36,16 @@ public enum ShellWord {
         character.isASCII && (character.isLetter || character.isNumber || extra.contains(character))
     }
 
+    /// A control character written as an escape that bash's `$'…'` and a reader both understand:
+    /// `\r`, `\x1B` (C0 and DEL), `\u0085` (C1). `Terminal.escaped` writes control characters so too.
+    public static func escape(_ scalar: Unicode.Scalar) -> String {
+        if scalar == "\r" { return "\\r" }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return scalar.value < 0x80 ? "\\x" + String(repeating: "0", count: max(0, 2 - hex.count)) + hex : "\\u00" + hex
+    }
+
     /// A C0 or C1 control character or DEL (Unicode category Cc).
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.properties.generalCategory == .control
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RenderFarm
 import Synchronization
 
 /// Where a command writes: results to `out`, progress and diagnostics to `err`. Tests capture
@@ -73,9 +74,7 @@ public final class Terminal: Sendable {
     /// return, a colour or a cursor move. The one place user data is made safe for a terminal; `print`,
     /// `note` and `error` apply it to everything they write.
     public static func escaped(_ text: String) -> String {
-        let isEscaped = { (scalar: Unicode.Scalar) in
-            scalar != "\n" && scalar != "\t" && scalar.properties.generalCategory == .control
-        }
+        let isEscaped = { (scalar: Unicode.Scalar) in scalar != "\n" && scalar != "\t" && ShellWord.isControl(scalar) }
         // Fast path for long outputs (`trace`): C0 controls, DEL, and 0xC2, the lead byte of the C1 controls.
         let suspect = text.utf8.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 }
         guard suspect, text.unicodeScalars.contains(where: isEscaped) else { return text }
@@ -85,11 +84,7 @@ public final class Terminal: Sendable {
                 result.append(scalar)
                 continue
             }
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            let escape =
-                scalar == "\r"
-                ? "\\r" : scalar.value < 0x80 ? "\\x" + (hex.count < 2 ? "0" : "") + hex : "\\u00" + hex
-            result.append(contentsOf: escape.unicodeScalars)
+            result.append(contentsOf: ShellWord.escape(scalar).unicodeScalars)
         }
         return String(result)
     }
