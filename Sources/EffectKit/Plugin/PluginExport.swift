@@ -251,12 +251,7 @@ private let exportedInputFiles:
     @convention(c) (UnsafeMutableRawPointer?, rf_write_fn?, UnsafeMutableRawPointer?) -> Int32 = {
         instance, write, user in
         guard let effect = box(instance)?.effect, let write else { return Int32(RF_ERROR_PARAMS.rawValue) }
-        for file in effect.inputFiles {
-            var bytes = Array(file.utf8)
-            bytes.withUnsafeMutableBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { write(user, $0.baseAddress, $0.count) }
-            }
-        }
+        for file in effect.inputFiles { file.withCString { write(user, $0, strlen($0)) } }
         return Int32(RF_OK.rawValue)
     }
 
