@@ -90,6 +90,40 @@ struct InputFileTests {
         #expect(blue.pixel(x: 30, y: 30) == (0, 0, 255, 255))
     }
 
+    @Test("an edited item image redraws exactly the frames its item is drawn in, as a fresh render draws them")
+    func imageEditIsExact() throws {
+        let folder = try TemporaryFolder()
+        let image = folder.url.appendingPathComponent("b.png").path
+        try Self.writeSquare(image, size: 8, red: 1, green: 0, blue: 0)
+        try folder.write("time,shape,image\n0.1,gift,\n1.0,coin,\n2.0,image,b.png\n", to: "events.csv")
+        let job = try folder.write(
+            """
+            {"name": "drops", "canvas": {"width": 100, "height": 100, "scale": 1}, "fps": 10, "duration": 3,
+             "output": {"dir": "out"},
+             "layers": [{"effect": "parabolic-drop", "params": {"events": "events.csv", "lifetime": 0.5,
+               "from": [50, 90], "target": {"x": 30, "y": 30, "width": 40, "height": 20}, "size": 20}}]}
+            """, to: "job.json")
+        _ = try Self.render(job)
+        // The frames where the third item, the one drawn from b.png, is visible.
+        let trace = try Binary.run(["trace", job])
+        let drawn = trace.stdout.split(separator: "\n").filter { line in
+            let frame = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            let items = ((frame?["layers"] as? [[String: Any]])?.first?["items"] as? [[String: Any]]) ?? []
+            return items.contains { $0["id"] as? Int == 2 && $0["visible"] as? Bool == true }
+        }.count
+        #expect(drawn == 5, "\(trace.stdout)")
+
+        try Self.writeSquare(image, size: 8, red: 0, green: 0, blue: 1)
+        let redraw = try Self.render(job)
+        #expect(
+            redraw.stdout.contains("drops: \(drawn) frames rendered, \(30 - drawn) already done (complete)"),
+            "\(redraw.stdout)")
+        let fresh = folder.url.appendingPathComponent("fresh")
+        let clean = try Binary.run(["render", job, "--out", fresh.path, "--progress", "none"])
+        #expect(clean.status == 0, "\(clean.stderr)")
+        #expect(try frameChecksums(folder.url.appendingPathComponent("out")) == frameChecksums(fresh))
+    }
+
     @Test("an event log named as a file is listed with its sha256")
     func eventLog() throws {
         let folder = try TemporaryFolder()

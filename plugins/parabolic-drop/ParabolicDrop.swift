@@ -10,6 +10,8 @@ struct ParabolicDrop: Effect {
         version: "1.0.0",
         summary: "Items (gifts, coins) fly along a parabola into a target rect, then stop or bounce (iOS gift drop)",
         threadSafety: .full,
+        // ItemLook's key covers its image file: an edited image redraws only the frames it is drawn in.
+        keysCoverInputFiles: true,
         parameters: [
             ParameterSpec(
                 "count", .integer, default: 5, range: 1...Double(PhysicsLimits.maxItems),

@@ -11,6 +11,8 @@ struct PhysicsBounce: Effect {
         version: "1.0.0",
         summary: "Items fall under gravity and bounce on boundaries and each other (UIKit Dynamics, Chipmunk2D)",
         threadSafety: .full,
+        // ItemLook's key covers its image file: an edited image redraws only the frames it is drawn in.
+        keysCoverInputFiles: true,
         parameters: [
             ParameterSpec(
                 "items", .json, default: nil,

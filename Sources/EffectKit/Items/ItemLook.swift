@@ -28,7 +28,8 @@ public struct ItemLook: Sendable {
     public var color: Color?
     /// The picture drawn instead of the shape, when the job names one.
     public var image: SharedImage?
-    /// What identifies the picture's file for frame keys: its path, size and modification time.
+    /// What identifies the picture's file for frame keys: its path, device, inode, size and
+    /// modification time, so a key changes with any version of the file (`RF_PLUGIN_KEYS_COVER_INPUTS`).
     public var imageSource: String?
     /// The picture's file (absolute, links resolved): one of the effect's ``Effect/inputFiles``.
     public var imageFile: String?
@@ -119,7 +120,9 @@ public struct ItemLookLoader {
             let image = try ImageCache.image(file, drawnAt: pixels)
             guard image.width > 0, image.height > 0 else { throw EffectError(parameter: parameter, "\(path) is empty") }
             let identity = file.identity
-            let source = "\(resolved) \(identity.size) \(identity.modifiedSeconds).\(identity.modifiedNanoseconds)"
+            let source =
+                "\(resolved) \(identity.device):\(identity.inode) \(identity.size) "
+                + "\(identity.modifiedSeconds).\(identity.modifiedNanoseconds)"
             return (image, source, resolved)
         } catch let error as InputFileError {
             throw EffectError(parameter: parameter, error.message(naming: path))

@@ -103,11 +103,17 @@ public struct EffectDescriptor: Sendable {
     /// Whether `render` draws the same pixels at every frame (`RF_PLUGIN_FRAME_INVARIANT`): the
     /// host then draws a static bottom layer once per worker and copies it into each frame.
     public var frameInvariant: Bool
+    /// Whether ``Effect/frameKey(at:)`` changes whenever a file in ``Effect/inputFiles`` does
+    /// (`RF_PLUGIN_KEYS_COVER_INPUTS`, as ``ItemLook/combine(into:)`` does for item images): an
+    /// edited file then redraws only the frames drawn from it.
+    public var keysCoverInputFiles: Bool
 
     public init(
         id: String, identifier: String, version: String, summary: String,
-        threadSafety: ThreadSafety = .full, frameInvariant: Bool = false, parameters: [ParameterSpec]
+        threadSafety: ThreadSafety = .full, frameInvariant: Bool = false, keysCoverInputFiles: Bool = false,
+        parameters: [ParameterSpec]
     ) {
+        self.keysCoverInputFiles = keysCoverInputFiles
         self.id = id
         self.identifier = identifier
         self.version = version

@@ -75,7 +75,8 @@ public final class PluginExport: Sendable {
                 render: exportedRender,
                 trace: exportedTrace,
                 destroy: exportedDestroy,
-                flags: descriptor.frameInvariant ? RF_PLUGIN_FRAME_INVARIANT : 0,
+                flags: (descriptor.frameInvariant ? RF_PLUGIN_FRAME_INVARIANT : 0)
+                    | (descriptor.keysCoverInputFiles ? RF_PLUGIN_KEYS_COVER_INPUTS : 0),
                 create_with_plugin: exportedCreateWithPlugin,
                 plugin_data: nil,
                 prepare: exportedPrepare,

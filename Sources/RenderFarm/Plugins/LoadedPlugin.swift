@@ -58,7 +58,8 @@ public final class LoadedPlugin: @unchecked Sendable {
         info = PluginInfo(
             id: id, identifier: text(plugin.identifier), version: text(plugin.version), summary: text(plugin.summary),
             threadSafety: safety, parameters: parameters, canTrace: plugin.trace != nil, path: path,
-            frameInvariant: flags & RF_PLUGIN_FRAME_INVARIANT != 0)
+            frameInvariant: flags & RF_PLUGIN_FRAME_INVARIANT != 0,
+            keysCoverInputs: flags & RF_PLUGIN_KEYS_COVER_INPUTS != 0)
         faultLabel = UnsafePointer(strdup("\(id) (\(path))") ?? strdup("?"))
     }
 

@@ -14,6 +14,8 @@ public struct PluginInfo: Sendable, Equatable {
     public var path: String
     /// Whether `render` draws the same pixels at every frame (`RF_PLUGIN_FRAME_INVARIANT`).
     public var frameInvariant: Bool = false
+    /// Whether its frame keys change whenever a file it names does (`RF_PLUGIN_KEYS_COVER_INPUTS`).
+    public var keysCoverInputs: Bool = false
 
     public enum ThreadSafety: String, Sendable {
         case full, instance, unsafe

@@ -35,7 +35,9 @@ struct FingerprintParts: Sendable {
     /// Per layer: whether it draws the same at every frame.
     let invariant: [Bool]
 
-    init(canonical: JSONValue, invariant: [Bool]) {
+    /// `keysCoverInputs`, per layer: its keys change with the files its plugin names
+    /// (`RF_PLUGIN_KEYS_COVER_INPUTS`), so their hashes stay out of its identity.
+    init(canonical: JSONValue, invariant: [Bool], keysCoverInputs: [Bool]) {
         var host = canonical.objectValue ?? JSONObject()
         let layers = host["layers"]?.arrayValue ?? []
         // The length decides which frames exist, not what one draws; keys cover the rest.
@@ -47,6 +49,7 @@ struct FingerprintParts: Sendable {
             // The keys cover the parameters, and with them the events read from the event logs.
             identity["params"] = nil
             identity[LayerInput.Reader.host.rawValue] = nil
+            if keysCoverInputs[index] { identity[LayerInput.Reader.plugin.rawValue] = nil }
             identity["index"] = .number(Double(index))
             return SHA256.hex(JSONValue.object(identity).serialized(sortedKeys: true))
         }
@@ -77,7 +80,9 @@ extension PreparedJob {
         guard layers.contains(where: { $0.plugin.frameKey != nil }), !indices.isEmpty else {
             return FrameFingerprints(job: fingerprint)
         }
-        let parts = FingerprintParts(canonical: canonical, invariant: layers.map(\.plugin.info.frameInvariant))
+        let parts = FingerprintParts(
+            canonical: canonical, invariant: layers.map(\.plugin.info.frameInvariant),
+            keysCoverInputs: layers.map(\.plugin.info.keysCoverInputs))
         var results = [String?](repeating: nil, count: indices.count)
         let chunk = 256
         results.withUnsafeMutableBufferPointer { buffer in

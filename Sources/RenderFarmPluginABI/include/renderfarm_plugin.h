@@ -289,6 +289,16 @@ typedef struct rf_plugin {
                                         of a job all have this flag, the host draws them once
                                         per worker and copies their pixels into every frame,
                                         which gives the same bytes as drawing them each time. */
+#define RF_PLUGIN_KEYS_COVER_INPUTS 2u /* frame_key's key of a frame changes whenever a file that
+                                        input_files names changes in a way the frame would draw
+                                        differently (say the key combines the file's path, inode,
+                                        size and modification time for every item drawn from
+                                        it). The host then fingerprints the layer's keyed frames
+                                        from the keys alone, so an edited file redraws only the
+                                        frames drawn from it; without the flag, every frame of
+                                        the layer. The files' content hashes still decide the
+                                        layer's frames without keys and are listed in the
+                                        manifest. */
 
 /* How seeds are derived, so C and Swift plugins agree with the host: layer seed =
  * rf_derive_seed(job seed, layer index), where the job seed is the job file's "seed" and the
