@@ -51,15 +51,23 @@ let package = Package(
         // image assets (EffectKit) and job files, manifests and journals (RenderFarm) share it.
         .target(name: "FileInput"),
         .target(name: "CairoKit", dependencies: ["CCairo", "FileInput"]),
+        // The one writer of output files (staged, renamed into place), their hashes and errors.
+        .target(name: "FileOutput", dependencies: ["CCrypto", "FileInput"]),
         .target(
             name: "EffectKit",
             dependencies: ["CairoKit", "FileInput", "Locking", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]
         ),
+        // The engine, bottom up (the RenderFarm article, "Layers"): job files and the plugins that
+        // check them; the output folder, rendering, encoding and tools. A target sees only those below it.
+        .target(
+            name: "RenderFarmJobs",
+            dependencies: ["CairoKit", "CFaultReport", "FileInput", "FileOutput", "Locking", "RenderFarmPluginABI", "StrictJSON"]
+        ),
         .target(
             name: "RenderFarm",
             dependencies: [
-                "CairoKit", "FileInput", "Locking", "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame", "CCrypto",
-                "StrictJSON", "CFaultReport",
+                "RenderFarmJobs", "CairoKit", "FileInput", "FileOutput", "Locking", "RenderFarmPluginABI",
+                "CPNGWriter", "CVideoFrame", "CCrypto", "StrictJSON", "CFaultReport",
             ]
         ),
         // The studio: a small Swift interface over libmicrohttpd (its variadic C calls in a C shim),
@@ -68,8 +76,13 @@ let package = Package(
         .target(name: "MicroHTTP", dependencies: ["CHTTPShim", "CMicroHTTPD", "Locking"]),
         .target(
             name: "RenderFarmStudio",
-            dependencies: ["RenderFarm", "FileInput", "Locking", "MicroHTTP", "CInotify", "StrictJSON"]),
-        .target(name: "RenderFarmCLI", dependencies: ["RenderFarm", "FileInput", "Locking", "RenderFarmStudio"]),
+            dependencies: [
+                "RenderFarm", "RenderFarmJobs", "FileInput", "FileOutput", "Locking", "MicroHTTP", "CInotify",
+                "StrictJSON",
+            ]),
+        .target(
+            name: "RenderFarmCLI",
+            dependencies: ["RenderFarm", "RenderFarmJobs", "FileInput", "FileOutput", "Locking", "RenderFarmStudio"]),
         .executableTarget(name: "renderfarm", dependencies: ["RenderFarmCLI"]),
 
         // Effect plugins: one dynamic library each, loaded by id through the C ABI.
@@ -86,7 +99,7 @@ let package = Package(
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
         // The floor loads the plugin libraries itself (dlopen) for jobs it has no hand-written C for.
         .executableTarget(
-            name: "RenderFarmBench", dependencies: ["RenderFarm", "CairoKit", "Locking", "StrictJSON"],
+            name: "RenderFarmBench", dependencies: ["RenderFarm", "RenderFarmJobs", "CairoKit", "Locking", "StrictJSON"],
             exclude: ["Jobs"]),
         .executableTarget(
             name: "RenderFarmBenchFloor", dependencies: ["CCairo", "CPNG", "CPNGWriter", "RenderFarmPluginABI"],
@@ -99,9 +112,14 @@ let package = Package(
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
         .testTarget(name: "LottieTests", dependencies: ["Lottie"]),
         .testTarget(
-            name: "RenderFarmTests", dependencies: ["RenderFarm", "CPNGWriter", "CVideoFrame", "CairoKit", "Locking"]),
-        .testTarget(name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI", "CCrypto", "CairoKit", "Locking"]),
-        .testTarget(name: "RenderFarmStudioTests", dependencies: ["RenderFarmStudio", "RenderFarm", "MicroHTTP"]),
+            name: "RenderFarmTests",
+            dependencies: [
+                "RenderFarm", "RenderFarmJobs", "FileOutput", "CPNGWriter", "CVideoFrame", "CairoKit", "Locking",
+            ]),
+        .testTarget(
+            name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI", "RenderFarmJobs", "CCrypto", "CairoKit", "Locking"]),
+        .testTarget(
+            name: "RenderFarmStudioTests", dependencies: ["RenderFarmStudio", "RenderFarm", "RenderFarmJobs", "MicroHTTP"]),
     ],
     swiftLanguageModes: [.v6]
 )

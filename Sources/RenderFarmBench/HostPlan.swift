@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import RenderFarmJobs
 import StrictJSON
 
 /// Writes the plan of the C floor's plugin ABI host (`Sources/RenderFarmBenchFloor/floor_host.c`),

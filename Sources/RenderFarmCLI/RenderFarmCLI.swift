@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import RenderFarmJobs
 import StrictJSON
 
 /// The `renderfarm` command line: parses arguments, runs one command, returns its exit code.

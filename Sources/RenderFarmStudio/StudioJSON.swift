@@ -1,4 +1,5 @@
 import RenderFarm
+import RenderFarmJobs
 import StrictJSON
 
 /// The JSON shapes of the studio's API that are not the engine's own.

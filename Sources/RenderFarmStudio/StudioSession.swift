@@ -1,7 +1,9 @@
 import FileInput
+import FileOutput
 import Foundation
 import Locking
 import RenderFarm
+import RenderFarmJobs
 import StrictJSON
 
 /// The job the author view edits: its text as on disk, what `validate` says about it, the job

@@ -1,4 +1,5 @@
 import RenderFarm
+import RenderFarmJobs
 import StrictJSON
 
 /// What `renderfarm validate` says about a job text: the jobs it decodes to and every problem.

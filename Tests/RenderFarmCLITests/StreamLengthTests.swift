@@ -1,5 +1,6 @@
 import CairoKit
 import Foundation
+@testable import RenderFarmJobs
 import RenderFarmPluginABI
 import StrictJSON
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+@testable import RenderFarmJobs
 import Testing
 
 @testable import RenderFarmStudio

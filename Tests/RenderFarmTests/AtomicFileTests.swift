@@ -1,3 +1,4 @@
+@testable import FileOutput
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+@testable import RenderFarmJobs
 import Testing
 
 @testable import RenderFarm

@@ -1,4 +1,5 @@
 import Foundation
+@testable import RenderFarmJobs
 import RenderFarmPluginABI
 import StrictJSON
 import Testing

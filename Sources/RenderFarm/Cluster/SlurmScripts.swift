@@ -1,3 +1,4 @@
+import FileOutput
 import Foundation
 
 /// The batch scripts of a Slurm render (<doc:RunningOnACluster>): a prepare job that fills the jobs'

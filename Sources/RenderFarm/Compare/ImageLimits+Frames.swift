@@ -1,4 +1,5 @@
 import CairoKit
+import RenderFarmJobs
 
 extension ImageLimits {
     /// Rendered frames and references read back (`compare`, `preview` of an output folder): the canvas

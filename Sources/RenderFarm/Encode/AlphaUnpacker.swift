@@ -1,5 +1,6 @@
 import CPNGWriter
 import FileInput
+import FileOutput
 import Foundation
 
 /// What `renderfarm unpack-alpha` wrote.

@@ -1,3 +1,4 @@
+import FileOutput
 /// Handing frames to ffmpeg failed. Each message says what to do about it.
 public enum EncodeError: Error, Equatable, CustomStringConvertible {
     /// No ffmpeg executable (exit 69).

@@ -1,4 +1,5 @@
 import FileInput
+import FileOutput
 import Foundation
 
 /// Puts a finished encode under its final name: a rename for most presets; for alpha-packed,

@@ -1,3 +1,4 @@
+import FileOutput
 import Foundation
 
 /// Reads ffmpeg's error output for what its exit status does not always say: that writing the

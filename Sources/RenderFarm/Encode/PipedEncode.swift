@@ -1,3 +1,4 @@
+import FileOutput
 import Foundation
 
 /// One encode whose frames RenderFarm sends to ffmpeg (`render --video`, and `encode` for presets

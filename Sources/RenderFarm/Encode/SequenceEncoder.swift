@@ -1,4 +1,5 @@
 import FileInput
+import FileOutput
 import Foundation
 
 /// What `renderfarm encode` asks for.

@@ -1,3 +1,4 @@
+import FileOutput
 import Foundation
 
 /// `renderfarm.fingerprints.txt` (one per shard, like the journal): the fingerprints a run built

@@ -1,4 +1,5 @@
 import FileInput
+import FileOutput
 import Foundation
 
 /// A run's claim on its output folder, held from planning to the last write.
@@ -13,39 +14,7 @@ import Foundation
 /// released when the server's lease for it expires.
 public final class FolderLock: Sendable {
     /// Who holds a lock, as the lock file records it.
-    public struct Holder: Sendable, Equatable, CustomStringConvertible {
-        public var pid: Int32
-        public var host: String
-        /// ISO 8601 time the lock was taken.
-        public var since: String
-        /// What the holder runs, e.g. `render` or `render --shard 1/4`.
-        public var task: String
-
-        public var description: String { "\(task) (pid \(pid) on \(host), since \(since))" }
-
-        /// This process, now.
-        static func current(task: String) -> Holder {
-            Holder(
-                pid: getpid(), host: ProcessInfo.processInfo.hostName,
-                since: ISO8601DateFormatter().string(from: Date()), task: task)
-        }
-
-        var line: String { "\(pid) \(since) \(host) \(task)" }
-
-        init(pid: Int32, host: String, since: String, task: String) {
-            self.pid = pid
-            self.host = host
-            self.since = since
-            self.task = task
-        }
-
-        /// Parses `line`'s format; nil for anything else (an empty or foreign file).
-        init?(line: String) {
-            let parts = line.split(separator: " ", maxSplits: 3).map(String.init)
-            guard parts.count == 4, let pid = Int32(parts[0]) else { return nil }
-            self.init(pid: pid, host: parts[2], since: parts[1], task: parts[3].trimmingCharacters(in: .newlines))
-        }
-    }
+    public typealias Holder = LockHolder
 
     public static let fileName = FolderLayout.lock
 

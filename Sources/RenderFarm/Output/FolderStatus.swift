@@ -1,4 +1,5 @@
 import Foundation
+import RenderFarmJobs
 import StrictJSON
 
 /// Where a render folder stands, read from its job record, journals and locks while it is being

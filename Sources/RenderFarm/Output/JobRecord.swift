@@ -1,5 +1,7 @@
 import FileInput
+import FileOutput
 import Foundation
+import RenderFarmJobs
 import StrictJSON
 
 /// What an output folder is being rendered from: `renderfarm.job.json`, written atomically by

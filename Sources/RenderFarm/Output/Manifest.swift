@@ -1,6 +1,8 @@
 import CPNGWriter
 import CairoKit
+import FileOutput
 import Foundation
+import RenderFarmJobs
 import StrictJSON
 
 /// `manifest.json`: the downstream contract of an output folder (<doc:OutputFolder>).

@@ -1,3 +1,4 @@
+import FileOutput
 import Foundation
 
 /// Every journal line in an output folder (one journal per shard), by frame: what a resume and

@@ -1,5 +1,6 @@
 import FileInput
 import Foundation
+import RenderFarmJobs
 import StrictJSON
 
 /// A finished (or partly finished) output folder as its `manifest.json` describes it: what the

@@ -1,4 +1,6 @@
+import FileOutput
 import Foundation
+import RenderFarmJobs
 
 /// What `ShardMerge.merge` found in an output folder.
 public struct MergeReport: Sendable {

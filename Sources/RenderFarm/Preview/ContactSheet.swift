@@ -1,5 +1,6 @@
 import CPNGWriter
 import CairoKit
+import FileOutput
 import Foundation
 
 /// How a contact sheet is laid out.

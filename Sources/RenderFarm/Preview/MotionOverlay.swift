@@ -1,4 +1,5 @@
 import CairoKit
+import RenderFarmJobs
 import StrictJSON
 
 /// The `--debug` drawing over a thumbnail, from the plugins' trace data: each visible item's

@@ -1,5 +1,6 @@
 import CPNGWriter
 import CairoKit
+import FileOutput
 import Foundation
 
 /// How long each step of a frame took, in milliseconds.

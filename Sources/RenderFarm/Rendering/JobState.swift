@@ -1,3 +1,4 @@
+import FileOutput
 import Foundation
 import Locking
 

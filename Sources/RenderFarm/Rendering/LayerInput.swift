@@ -1,6 +1,8 @@
 import FileInput
+import FileOutput
 import Foundation
 import Locking
+import RenderFarmJobs
 import StrictJSON
 
 /// A file a layer's frames depend on besides the job file and the plugin library: an event log the

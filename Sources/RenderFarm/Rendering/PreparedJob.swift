@@ -1,5 +1,7 @@
+import FileOutput
 import Foundation
 import Locking
+import RenderFarmJobs
 import RenderFarmPluginABI
 import StrictJSON
 
@@ -170,4 +172,13 @@ public struct LayerCreation: Sendable {
     /// `rf_context.seed`: `rf_derive_seed(job seed, layer index)`.
     public var seed: UInt64
     public var params: JSONObject
+}
+
+extension PreparedJob {
+    /// What the plugins' `create` warned about, at each layer's place in the job file.
+    public var warnings: [JobIssue] {
+        layers.enumerated().flatMap { index, layer in
+            PluginProblems.issues(layer.warnings, layer: index, effect: layer.plugin.info.id, severity: .warning)
+        }
+    }
 }

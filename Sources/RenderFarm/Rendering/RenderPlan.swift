@@ -1,4 +1,6 @@
+import FileOutput
 import Foundation
+import RenderFarmJobs
 import RenderFarmPluginABI
 import StrictJSON
 

@@ -1,3 +1,4 @@
+import RenderFarmJobs
 /// Which part of a job's frames one run renders (`--shard K/N`, <doc:RunningOnACluster>).
 public enum Shard: Sendable, Equatable, CustomStringConvertible {
     case whole

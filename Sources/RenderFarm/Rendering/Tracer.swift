@@ -1,3 +1,4 @@
+import RenderFarmJobs
 import StrictJSON
 
 /// The motion of a job as numbers, no pixels: each layer's items at each frame, from the

@@ -1,5 +1,7 @@
 import CFaultReport
+import FileOutput
 import Foundation
+import RenderFarmJobs
 import StrictJSON
 
 /// `render --isolate`: frames are drawn by worker processes, so a plugin that crashes or hangs

@@ -1,6 +1,8 @@
 import CairoKit
+import FileOutput
 import Foundation
 import Locking
+import RenderFarmJobs
 import RenderFarmPluginABI
 import StrictJSON
 

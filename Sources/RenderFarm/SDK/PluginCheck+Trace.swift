@@ -1,4 +1,5 @@
 import Foundation
+import RenderFarmJobs
 import RenderFarmPluginABI
 import StrictJSON
 

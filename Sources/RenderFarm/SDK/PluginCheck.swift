@@ -1,4 +1,5 @@
 import Foundation
+import RenderFarmJobs
 import StrictJSON
 
 /// One result of `renderfarm plugin check`: what was checked and what was found.

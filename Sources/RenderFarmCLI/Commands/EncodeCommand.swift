@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import RenderFarmJobs
 
 /// `renderfarm encode OUTDIR`: the folder's PNG sequence through the real ffmpeg.
 struct EncodeCommand: Command {

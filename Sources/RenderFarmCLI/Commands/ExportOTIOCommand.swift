@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import RenderFarmJobs
 
 /// `renderfarm export-otio OUTDIR`: an OpenTimelineIO timeline of the rendered sequence.
 struct ExportOTIOCommand: Command {

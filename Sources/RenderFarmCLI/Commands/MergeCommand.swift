@@ -1,4 +1,5 @@
 import RenderFarm
+import RenderFarmJobs
 
 /// `renderfarm merge OUTDIR …`: joins the shards' journals into one checked manifest.
 struct MergeCommand: Command {

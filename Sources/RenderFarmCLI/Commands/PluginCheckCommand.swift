@@ -1,6 +1,7 @@
 import FileInput
 import Foundation
 import RenderFarm
+import RenderFarmJobs
 import StrictJSON
 
 /// `renderfarm plugin check LIB|ID`: the conformance check an author runs before shipping.

@@ -1,6 +1,7 @@
 import FileInput
 import Foundation
 import RenderFarm
+import RenderFarmJobs
 
 /// `renderfarm plugin new NAME --lang c|swift [--dir DIR]`: scaffolds an out-of-tree plugin.
 struct PluginNewCommand: Command {

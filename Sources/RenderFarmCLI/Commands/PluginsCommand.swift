@@ -1,4 +1,5 @@
 import RenderFarm
+import RenderFarmJobs
 import StrictJSON
 
 /// `renderfarm plugins [ID] [--json]`: what effects are installed and their parameters.

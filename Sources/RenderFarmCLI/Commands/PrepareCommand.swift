@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import RenderFarmJobs
 
 /// `renderfarm prepare JOB|DIR …`: fills the jobs' caches before a sharded render.
 struct PrepareCommand: Command {

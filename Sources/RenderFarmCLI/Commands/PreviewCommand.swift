@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import RenderFarmJobs
 
 /// `renderfarm preview JOB|OUTDIR -o sheet.png`: a contact sheet of some frames.
 struct PreviewCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import RenderFarmJobs
 
 /// `renderfarm render JOB|DIR …`: renders every frame of every job on one scheduler.
 struct RenderCommand: Command {

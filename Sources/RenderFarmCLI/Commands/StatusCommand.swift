@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import RenderFarmJobs
 
 /// `renderfarm status OUTDIR …`: where renders stand, from another terminal or a script.
 struct StatusCommand: Command {

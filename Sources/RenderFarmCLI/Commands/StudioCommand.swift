@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RenderFarm
+import RenderFarmJobs
 import RenderFarmStudio
 
 /// `renderfarm studio [JOB|DIR]`: a local web page to author a job live and watch renders.

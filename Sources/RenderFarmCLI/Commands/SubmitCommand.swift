@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import RenderFarmJobs
 
 /// `renderfarm submit JOB … --slurm`: renders on a Slurm cluster as a job array plus a merge job.
 struct SubmitCommand: Command {

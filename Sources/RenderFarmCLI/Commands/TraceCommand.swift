@@ -1,4 +1,5 @@
 import RenderFarm
+import RenderFarmJobs
 
 /// `renderfarm trace JOB [--frames SET]`: the motion as JSON lines, one per frame.
 struct TraceCommand: Command {

@@ -1,4 +1,5 @@
 import RenderFarm
+import RenderFarmJobs
 
 /// `renderfarm validate JOB …`: everything `render` checks, without rendering.
 struct ValidateCommand: Command {

@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import RenderFarm
+import RenderFarmJobs
 
 /// `renderfarm worker …` (hidden): one worker process of `render --isolate`. It prepares the
 /// same jobs as the render that started it, then draws and writes the frames it is sent over

@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import RenderFarmJobs
 
 /// A subcommand: static metadata, parsing from arguments, and `run`, in the shape of
 /// swift-argument-parser's commands.

@@ -1,4 +1,5 @@
 import RenderFarm
+import RenderFarmJobs
 import StrictJSON
 
 extension CommonOptions {

@@ -1,4 +1,6 @@
+import FileOutput
 import RenderFarm
+import RenderFarmJobs
 
 /// Process exit codes, following sysexits.h (RenderFarm article CommandLine, "Exit codes").
 public enum ExitCode: Int32, Sendable {

@@ -1,4 +1,5 @@
 import RenderFarm
+import RenderFarmJobs
 
 /// Prints what loading and preparing several job files found, file by file in the order given: each
 /// file's problems and warnings under its name (`jobs/bad.json: layers[0].params.rate: …`), its valid

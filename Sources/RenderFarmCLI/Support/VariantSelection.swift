@@ -1,4 +1,5 @@
 import RenderFarm
+import RenderFarmJobs
 import StrictJSON
 
 /// `--variants NAMES`: the variants to keep of jobs with variants; other jobs are kept whole.

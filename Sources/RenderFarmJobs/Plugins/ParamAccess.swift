@@ -38,7 +38,7 @@ public final class ParamStore {
     deinit { strings.forEach { free($0) } }
 
     /// A C string that stays valid until the store is freed.
-    func keep(_ text: String) -> UnsafePointer<CChar>? {
+    package func keep(_ text: String) -> UnsafePointer<CChar>? {
         guard let copy = strdup(text) else { return nil }
         strings.append(copy)
         return UnsafePointer(copy)
@@ -69,7 +69,7 @@ public final class ParamStore {
     }
 
     /// Runs `body` with the C view of this store: the opaque handle and the getter table.
-    func withHandle<T>(_ body: (OpaquePointer, UnsafePointer<rf_param_access>) -> T) -> T {
+    package func withHandle<T>(_ body: (OpaquePointer, UnsafePointer<rf_param_access>) -> T) -> T {
         withExtendedLifetime(self) {
             withUnsafePointer(to: paramAccessTable) { table in
                 body(OpaquePointer(Unmanaged.passUnretained(self).toOpaque()), table)

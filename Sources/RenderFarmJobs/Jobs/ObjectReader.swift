@@ -2,7 +2,7 @@ import StrictJSON
 
 /// The path of `key` inside `parent`: `output.dir`, or `output["odd key"]` when the key is not a
 /// plain name, so every message points at one unambiguous place in the file.
-func keyPath(_ parent: String, _ key: String) -> String {
+package func keyPath(_ parent: String, _ key: String) -> String {
     let plain =
         !key.isEmpty && key.utf8.count <= 64
         && key.unicodeScalars.allSatisfy {
@@ -14,28 +14,28 @@ func keyPath(_ parent: String, _ key: String) -> String {
 }
 
 /// Collects every problem found while decoding, instead of stopping at the first.
-final class IssueCollector {
+package final class IssueCollector {
     private(set) var issues: [JobIssue] = []
 
-    func add(_ path: String, _ message: String) { issues.append(JobIssue(path: path, message)) }
+    package func add(_ path: String, _ message: String) { issues.append(JobIssue(path: path, message)) }
 }
 
 /// Reads typed fields of one JSON object, filling defaults and reporting problems with paths.
-struct ObjectReader {
-    let object: JSONObject
-    let path: String
-    let issues: IssueCollector
+package struct ObjectReader {
+    package let object: JSONObject
+    package let path: String
+    package let issues: IssueCollector
 
-    func childPath(_ key: String) -> String { keyPath(path, key) }
+    package func childPath(_ key: String) -> String { keyPath(path, key) }
 
     /// Reports every key not in `allowed`, with a suggestion.
-    func rejectUnknownKeys(_ allowed: [String]) {
+    package func rejectUnknownKeys(_ allowed: [String]) {
         for key in object.keys where !allowed.contains(key) {
             issues.add(childPath(key), Suggestion.unknownKey(key, allowed: allowed))
         }
     }
 
-    func number(
+    package func number(
         _ key: String, default fallback: Double?, in range: ClosedRange<Double>,
         exclusiveLowerBound: Bool = false
     ) -> Double? {
@@ -59,7 +59,7 @@ struct ObjectReader {
         return number
     }
 
-    func integer(_ key: String, default fallback: Int?, in range: ClosedRange<Int>) -> Int? {
+    package func integer(_ key: String, default fallback: Int?, in range: ClosedRange<Int>) -> Int? {
         let doubles = Double(range.lowerBound)...Double(range.upperBound)
         guard let value = object[key] else {
             if fallback == nil { issues.add(childPath(key), "missing (an integer in \(Self.describe(doubles)))") }
@@ -76,7 +76,7 @@ struct ObjectReader {
         return Int(number)
     }
 
-    func string(_ key: String, default fallback: String?, maxLength: Int = 256) -> String? {
+    package func string(_ key: String, default fallback: String?, maxLength: Int = 256) -> String? {
         guard let value = object[key] else {
             if fallback == nil { issues.add(childPath(key), "missing (a string)") }
             return fallback
@@ -93,7 +93,7 @@ struct ObjectReader {
     }
 
     /// The nested object at `key` (an empty one when absent), or nil after reporting a type error.
-    func object(_ key: String) -> ObjectReader? {
+    package func object(_ key: String) -> ObjectReader? {
         guard let value = object[key] else {
             return ObjectReader(object: JSONObject(), path: childPath(key), issues: issues)
         }
@@ -104,10 +104,10 @@ struct ObjectReader {
         return ObjectReader(object: nested, path: childPath(key), issues: issues)
     }
 
-    static func describe(_ range: ClosedRange<Double>) -> String { JSONValue.describe(range) }
+    package static func describe(_ range: ClosedRange<Double>) -> String { JSONValue.describe(range) }
 
-    static func format(_ number: Double) -> String { JSONValue.format(number) }
+    package static func format(_ number: Double) -> String { JSONValue.format(number) }
 
     /// A short rendering of a value for messages.
-    static func show(_ value: JSONValue) -> String { value.shortText }
+    package static func show(_ value: JSONValue) -> String { value.shortText }
 }

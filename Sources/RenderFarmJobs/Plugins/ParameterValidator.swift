@@ -3,8 +3,8 @@ import StrictJSON
 
 /// Checks a layer's `params` against the plugin's table before `create`, so every plugin
 /// reports bad input in the same words, and fills in the defaults.
-enum ParameterValidator {
-    static func validate(_ params: JSONObject, against info: PluginInfo, path: String) -> (JSONObject, [JobIssue]) {
+package enum ParameterValidator {
+    package static func validate(_ params: JSONObject, against info: PluginInfo, path: String) -> (JSONObject, [JobIssue]) {
         var issues: [JobIssue] = []
         let names = info.parameters.map(\.name)
         for key in params.keys where info.parameter(named: key) == nil {
@@ -29,7 +29,7 @@ enum ParameterValidator {
     }
 
     /// What is wrong with `value` for `parameter`, or nil when it is acceptable.
-    static func check(_ value: JSONValue, _ parameter: PluginParameter) -> String? {
+    package static func check(_ value: JSONValue, _ parameter: PluginParameter) -> String? {
         let range = parameter.min...Swift.max(parameter.min, parameter.max)
         // Only a message shows the value (a long event list would cost more to show than to check).
         var shown: String { ObjectReader.show(value) }

@@ -2,8 +2,8 @@ import CCrypto
 import Foundation
 
 /// SHA-256 through OpenSSL's libcrypto.
-enum SHA256 {
-    static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
+package enum SHA256 {
+    package static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         // EVP_Digest only fails on allocation failure inside OpenSSL; the zeroed digest then never
@@ -13,7 +13,7 @@ enum SHA256 {
     }
 
     /// Lower-case hexadecimal digits of `bytes`, without Foundation's per-byte formatting.
-    static func hexString(_ bytes: [UInt8]) -> String {
+    package static func hexString(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(bytes.count * 2)
@@ -24,7 +24,7 @@ enum SHA256 {
         return String(decoding: text, as: UTF8.self)
     }
 
-    static func hex(_ data: Data) -> String { data.withUnsafeBytes { hex($0) } }
+    package static func hex(_ data: Data) -> String { data.withUnsafeBytes { hex($0) } }
 
-    static func hex(_ text: String) -> String { hex(Data(text.utf8)) }
+    package static func hex(_ text: String) -> String { hex(Data(text.utf8)) }
 }

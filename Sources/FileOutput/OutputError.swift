@@ -7,7 +7,7 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
     /// The output folder would leave the allowed root (exit 65: the job asks for it).
     case outsideRoot(path: String, root: String)
     /// Another run holds the folder's lock (exit 75); `holders` names it when it could be read.
-    case locked(path: String, holders: [FolderLock.Holder])
+    case locked(path: String, holders: [LockHolder])
 
     public var description: String {
         switch self {

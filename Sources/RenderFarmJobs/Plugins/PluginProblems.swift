@@ -1,13 +1,13 @@
 /// Turns what a plugin's `create` wrote (problems or warnings, one per line, "name: problem") into
 /// issues at their place in the job file: `layers[1].params.spring.damping`.
-enum PluginProblems {
-    static func issues(
+package enum PluginProblems {
+    package static func issues(
         _ message: String, layer: Int, effect: String, severity: JobIssue.Severity = .error
     ) -> [JobIssue] {
         issues(PluginCallError.lines(message), layer: layer, effect: effect, severity: severity)
     }
 
-    static func issues(
+    package static func issues(
         _ lines: [String], layer: Int, effect: String, severity: JobIssue.Severity = .error
     ) -> [JobIssue] {
         lines.map { line in
@@ -25,7 +25,7 @@ enum PluginProblems {
 
     /// The host's and the plugins' issues of a job together: the job's own first, then layer by layer
     /// (each layer's in the order they were found).
-    static func inFileOrder(_ issues: [JobIssue]) -> [JobIssue] {
+    package static func inFileOrder(_ issues: [JobIssue]) -> [JobIssue] {
         func layer(_ issue: JobIssue) -> Int {
             guard issue.path.hasPrefix("layers[") else { return -1 }
             return Int(issue.path.dropFirst("layers[".count).prefix { $0.isNumber }) ?? -1
@@ -35,17 +35,8 @@ enum PluginProblems {
     }
 
     /// `spring.damping`, `items[2].shape`: a parameter, possibly nested; not a sentence.
-    static func isParameterName(_ text: Substring) -> Bool {
+    package static func isParameterName(_ text: Substring) -> Bool {
         guard let first = text.first, first.isLetter, text.count <= 200 else { return false }
         return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-.[]".contains($0)) }
-    }
-}
-
-extension PreparedJob {
-    /// What the plugins' `create` warned about, at each layer's place in the job file.
-    public var warnings: [JobIssue] {
-        layers.enumerated().flatMap { index, layer in
-            PluginProblems.issues(layer.warnings, layer: index, effect: layer.plugin.info.id, severity: .warning)
-        }
     }
 }

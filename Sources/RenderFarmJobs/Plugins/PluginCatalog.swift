@@ -60,7 +60,7 @@ public struct PluginCatalog: Sendable {
 
     /// Opens one library and reads its descriptor. Libraries stay loaded for the life of the
     /// process: unloading a Swift plugin breaks later runtime type checks.
-    static func load(_ path: String) throws(PluginLoadError) -> LoadedPlugin {
+    package static func load(_ path: String) throws(PluginLoadError) -> LoadedPlugin {
         // dlopen opens the file itself and would wait on a named pipe: refuse anything but a regular
         // file first (the folder is the operator's search path, so the window until dlopen is benign).
         do {
@@ -78,7 +78,7 @@ public struct PluginCatalog: Sendable {
         return try LoadedPlugin(descriptor: descriptor, path: path)
     }
 
-    static func executablePath() -> String {
+    package static func executablePath() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 }

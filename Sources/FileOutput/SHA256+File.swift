@@ -4,13 +4,13 @@ import FileInput
 extension SHA256 {
     /// The checksum of a regular file (opened through `InputFile`, so a named pipe or a device put in
     /// place of a frame is never waited on), read in 1 MiB chunks; nil when it cannot be read.
-    static func hex(ofFile path: String) -> String? {
+    package static func hex(ofFile path: String) -> String? {
         guard let file = try? InputFile(path) else { return nil }
         return hex(of: file)
     }
 
     /// The checksum of the rest of an open file, read in 1 MiB chunks; nil when it cannot be read.
-    static func hex(of file: InputFile) -> String? {
+    package static func hex(of file: InputFile) -> String? {
         guard let context = EVP_MD_CTX_new() else { return nil }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { return nil }

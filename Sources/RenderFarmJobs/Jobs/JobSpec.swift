@@ -22,7 +22,7 @@ public struct JobSpec: Sendable, Equatable {
     /// Frames in the job's timeline: `duration × fps`, rounded.
     public var frameCount: Int { Self.frameCount(duration: duration, fps: fps) }
 
-    static func frameCount(duration: Double, fps: Double) -> Int { Int((duration * fps).rounded()) }
+    package static func frameCount(duration: Double, fps: Double) -> Int { Int((duration * fps).rounded()) }
 
     /// Job time of frame `index`.
     public func time(ofFrame index: Int) -> Double { Double(index) / fps }
@@ -65,7 +65,7 @@ public struct OutputSettings: Sendable, Equatable {
     }
 
     /// File name of frame `index` for a prefix and zero padding (shared with `JobRecord`).
-    static func fileName(prefix: String, padding: Int, frame index: Int) -> String {
+    package static func fileName(prefix: String, padding: Int, frame index: Int) -> String {
         let digits = String(index)
         let zeros = String(repeating: "0", count: max(0, padding - digits.count))
         return prefix + zeros + digits + ".png"

@@ -2,38 +2,38 @@ import CairoKit
 import StrictJSON
 
 /// Turns a parsed job file into a `JobSpec`, reporting every problem at once (<doc:JobFileReference>).
-enum JobDecoder {
+package enum JobDecoder {
     /// Hard limits that keep a hostile job from exhausting the machine.
-    enum Limits {
-        static let maxSide = 16_384.0
-        static let maxPixels = 1 << 28
-        static let maxFrames = 1_000_000
-        static let maxLayers = 64
-        static let maxDuration = 86_400.0
-        static let maxRetries = 10
+    package enum Limits {
+        package static let maxSide = 16_384.0
+        package static let maxPixels = 1 << 28
+        package static let maxFrames = 1_000_000
+        package static let maxLayers = 64
+        package static let maxDuration = 86_400.0
+        package static let maxRetries = 10
     }
 
     /// Every problem of one job file, and the job as far as it could be read (defaults in place of
     /// bad values), so the plugins can still check the layers in the same pass.
-    struct JobIssues: Error {
-        var issues: [JobIssue]
-        var partial: JobSpec?
-        init(_ issues: [JobIssue], partial: JobSpec? = nil) {
+    package struct JobIssues: Error {
+        package var issues: [JobIssue]
+        package var partial: JobSpec?
+        package init(_ issues: [JobIssue], partial: JobSpec? = nil) {
             self.issues = issues
             self.partial = partial
         }
     }
 
     /// Stands in for a missing or bad `duration` while the layers of an invalid job are checked.
-    static let checkingDuration = 1.0
+    package static let checkingDuration = 1.0
 
-    static let topLevelKeys = [
+    package static let topLevelKeys = [
         "version", "name", "seed", "canvas", "fps", "duration", "frames", "output", "retries", "layers", "variants",
     ]
 
     /// `checksName`: whether `name` must be a folder name (`FolderName`); a variant's `<job>/<variant>`
     /// name was checked when the variants were expanded.
-    static func decode(_ document: JSONValue, defaultName: String, checksName: Bool = true)
+    package static func decode(_ document: JSONValue, defaultName: String, checksName: Bool = true)
         -> Result<JobSpec, JobIssues>
     {
         let issues = IssueCollector()

@@ -1,3 +1,4 @@
+import FileOutput
 import FileInput
 
 /// One problem in a job file, with its path inside the file (`layers[1].params.rate`).

@@ -11,19 +11,19 @@ public struct JobVariant: Sendable, Equatable {
     /// Every value it was made from: the row's columns and the matrix key paths.
     public var values: JSONObject
     /// The places of the job that placeholders or matrix keys filled, by path.
-    var filled: [String: Filled]
+    package var filled: [String: Filled]
     /// Every variant of the same job file, for `variants.json`.
     public var batch: VariantBatch
     /// Problems found while filling the variant, told when it is planned.
-    var issues: [JobIssue] = []
+    package var issues: [JobIssue] = []
     /// Places still holding an unknown placeholder: their other problems follow from it.
-    var unresolved: Set<String> = []
+    package var unresolved: Set<String> = []
 
     /// What filled one place of the job.
-    struct Filled: Sendable, Equatable {
+    package struct Filled: Sendable, Equatable {
         /// The column or matrix key.
-        var column: String
-        var value: Template.Value
+        package var column: String
+        package var value: Template.Value
     }
 
     /// Whether `variants.matrix` sets the key path `path` (`canvas.scale`) for this variant.
@@ -41,13 +41,13 @@ public struct JobVariant: Sendable, Equatable {
 
     /// `issues` told at the data they came from; those at a place left with an unknown
     /// placeholder are dropped (the placeholder is reported).
-    func located(_ issues: [JobIssue]) -> [JobIssue] {
+    package func located(_ issues: [JobIssue]) -> [JobIssue] {
         issues.filter { !unresolved.contains($0.path) }.map(locate)
     }
 
     /// `issue` told at the data it came from when the value at its place came from a row:
     /// `streamers.csv:7: column "color": … (layers[0].params.colors[0])`.
-    func locate(_ issue: JobIssue) -> JobIssue {
+    package func locate(_ issue: JobIssue) -> JobIssue {
         let match = filled.first { path, _ in
             issue.path == path || issue.path.hasPrefix(path + ".") || issue.path.hasPrefix(path + "[")
                 || (!issue.path.isEmpty && (path.hasPrefix(issue.path + ".") || path.hasPrefix(issue.path + "[")))
@@ -63,7 +63,7 @@ public struct JobVariant: Sendable, Equatable {
 
     /// `params` of layer `layer` with each place a CSV cell filled typed as `parameters` declare
     /// it: text for strings, enums and colours, a number, a bool, or JSON for points and lists.
-    func typed(_ params: JSONObject, layer: Int, parameters: [PluginParameter]) -> JSONObject {
+    package func typed(_ params: JSONObject, layer: Int, parameters: [PluginParameter]) -> JSONObject {
         var params = params
         let prefix = "layers[\(layer)].params."
         for (path, filled) in filled where path.hasPrefix(prefix) {

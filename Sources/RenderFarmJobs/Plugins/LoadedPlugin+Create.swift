@@ -3,7 +3,7 @@ import RenderFarmPluginABI
 extension LoadedPlugin {
     /// Calls the descriptor's `create_with_plugin` when its `struct_size` covers that field and
     /// it is set (so one set of functions can serve several descriptors), else `create`.
-    func create(
+    package func create(
         _ args: UnsafePointer<rf_create_args>, _ context: UnsafePointer<rf_context>,
         _ out: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ err: UnsafeMutablePointer<CChar>, _ errlen: Int
     ) -> Int32 {
@@ -17,12 +17,12 @@ extension LoadedPlugin {
     }
 
     /// The descriptor's `prepare`, when its `struct_size` covers it and it is set.
-    var prepare: (@convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeMutablePointer<CChar>?, Int) -> Int32)? {
+    package var prepare: (@convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeMutablePointer<CChar>?, Int) -> Int32)? {
         covers(\.prepare, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.prepare : nil
     }
 
     /// The descriptor's `prepare_with_cache`, when its `struct_size` covers it and it is set.
-    var prepareWithCache:
+    package var prepareWithCache:
         (@convention(c) (
             UnsafeMutableRawPointer?, UInt32, UInt32, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int
         ) -> Int32)?
@@ -31,12 +31,12 @@ extension LoadedPlugin {
     }
 
     /// The descriptor's `frame_key`, when its `struct_size` covers it and it is set.
-    var frameKey: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<rf_frame>?, UnsafeMutablePointer<UInt8>?) -> Int32)? {
+    package var frameKey: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<rf_frame>?, UnsafeMutablePointer<UInt8>?) -> Int32)? {
         covers(\.frame_key, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.frame_key : nil
     }
 
     /// The descriptor's `input_files`, when its `struct_size` covers it and it is set.
-    var inputFiles: (@convention(c) (UnsafeMutableRawPointer?, rf_write_fn?, UnsafeMutableRawPointer?) -> Int32)? {
+    package var inputFiles: (@convention(c) (UnsafeMutableRawPointer?, rf_write_fn?, UnsafeMutableRawPointer?) -> Int32)? {
         covers(\.input_files, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.input_files : nil
     }
 

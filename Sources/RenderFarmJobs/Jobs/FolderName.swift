@@ -3,10 +3,10 @@ import StrictJSON
 /// The rule for names that become folder names: a job's `name` (`out/<name>`, or `DIR/<name>` under
 /// `--out` with several jobs) and a variant's name (`<output.dir>/<variant>`). Each must name one new
 /// folder inside its parent, never the parent itself or a folder elsewhere (<doc:JobFileReference>).
-enum FolderName {
+package enum FolderName {
     /// What is wrong with `name` as a folder name, or nil when it is fine: empty, `.` or `..`, a `/`,
     /// a control character (NUL and line breaks included), or longer than `maxBytes`.
-    static func problem(_ name: String, maxBytes: Int = 255) -> String? {
+    package static func problem(_ name: String, maxBytes: Int = 255) -> String? {
         if name.isEmpty { return "is empty" }
         if name == "." || name == ".." { return "names the folder itself or its parent, not a folder of its own" }
         if name.contains("/") { return "contains '/'" }
@@ -19,8 +19,8 @@ enum FolderName {
     }
 
     /// `name` as messages show it: a JSON string, so control characters and quotes are escaped.
-    static func shown(_ name: String) -> String { JSONValue.string(name).serialized() }
+    package static func shown(_ name: String) -> String { JSONValue.string(name).serialized() }
 
     /// What a message adds after the problem: the characters a name should use.
-    static let advice = "use letters, digits, spaces, '-', '_' and '.'"
+    package static let advice = "use letters, digits, spaces, '-', '_' and '.'"
 }

@@ -5,18 +5,18 @@ import StrictJSON
 ///
 /// A string that is exactly one placeholder becomes the value itself (a number stays a number);
 /// a placeholder inside other text is replaced by the value's text.
-enum Template {
+package enum Template {
     /// One value a placeholder can take, with where it came from.
-    struct Value: Sendable, Equatable {
-        var value: JSONValue
+    package struct Value: Sendable, Equatable {
+        package var value: JSONValue
         /// Set for CSV cells: the text as written, typed by the place it is used in.
-        var text: String?
+        package var text: String?
         /// `streamers.csv:7` or `variants.matrix`.
-        var origin: String
+        package var origin: String
     }
 
     /// The placeholder names in `text`, in order; nil when it has none.
-    static func names(in text: String) -> [String]? {
+    package static func names(in text: String) -> [String]? {
         guard text.contains("{{") else { return nil }
         var names: [String] = []
         var rest = Substring(text)
@@ -28,13 +28,13 @@ enum Template {
     }
 
     /// The text of `value` inside a longer string.
-    static func text(of value: JSONValue) -> String {
+    package static func text(of value: JSONValue) -> String {
         if case .string(let text) = value { return text }
         return value.serialized()
     }
 
     /// `text` with every placeholder replaced by the text of its value; nil when a name is unknown.
-    static func interpolate(_ text: String, _ lookup: (String) -> JSONValue?) -> String? {
+    package static func interpolate(_ text: String, _ lookup: (String) -> JSONValue?) -> String? {
         var result = ""
         var rest = Substring(text)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
@@ -49,13 +49,13 @@ enum Template {
 
     /// The JSON value CSV text stands for at a place of `kind`: the text itself where a string, an
     /// enum choice or a colour is expected, else what `inferred` reads in it.
-    static func typed(_ text: String, as kind: PluginParameter.Kind) -> JSONValue {
+    package static func typed(_ text: String, as kind: PluginParameter.Kind) -> JSONValue {
         [.string, .choice, .color].contains(kind) ? .string(text) : inferred(text)
     }
 
     /// The JSON value CSV text stands for where no type is known: a number, `true`/`false`, a
     /// JSON list or object when it parses as one, else the text as a string.
-    static func inferred(_ text: String) -> JSONValue {
+    package static func inferred(_ text: String) -> JSONValue {
         // Most cells have no space around them: trimming (a Foundation call) is only paid when one has.
         let padded = [text.unicodeScalars.first, text.unicodeScalars.last].contains {
             $0.map(CharacterSet.whitespaces.contains) ?? false

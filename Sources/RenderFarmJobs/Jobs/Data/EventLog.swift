@@ -4,12 +4,12 @@ import StrictJSON
 /// folder or from an inline list, each event checked against the fields the plugin declares,
 /// sorted by time, and handed to the plugin as a JSON list. The plugin reads no file, and the
 /// events are part of the frames' fingerprint like any parameter.
-enum EventLog {
+package enum EventLog {
     /// Problems told per events parameter before the rest are counted.
-    static let maxIssues = 20
+    package static let maxIssues = 20
 
     /// `params` with every events parameter replaced by its checked, sorted list.
-    static func resolve(
+    package static func resolve(
         _ params: JSONObject, parameters: [PluginParameter], path: String, jobDirectory: String
     ) -> (JSONObject, [JobIssue]) {
         var params = params

@@ -1,29 +1,29 @@
 /// A CSV file as RFC 4180 defines it: a header row naming the columns, then records of as
 /// many fields; fields separated by commas, records by CRLF or LF; a field in double quotes
 /// may hold commas, line breaks and doubled quotes (`""`). UTF-8, with or without a BOM.
-struct CSVTable: Sendable, Equatable {
+package struct CSVTable: Sendable, Equatable {
     /// One record, with the line of the file it starts on (1-based; the header is line 1).
-    struct Record: Sendable, Equatable {
-        var line: Int
-        var fields: [String]
+    package struct Record: Sendable, Equatable {
+        package var line: Int
+        package var fields: [String]
     }
 
-    var header: [String]
+    package var header: [String]
     /// The records with as many fields as the header has columns.
-    var records: [Record]
+    package var records: [Record]
     /// Every record with another number of fields, told together with the file's other problems
     /// (the rows that are fine are still read and checked).
-    var mismatched: [ParseError] = []
+    package var mismatched: [ParseError] = []
 
     /// The first problem of a CSV file, with its line.
-    struct ParseError: Error, Equatable {
-        var line: Int
-        var message: String
+    package struct ParseError: Error, Equatable {
+        package var line: Int
+        package var message: String
     }
 
-    static let maxColumns = 256
+    package static let maxColumns = 256
 
-    init(parsing bytes: [UInt8]) throws(ParseError) {
+    package init(parsing bytes: [UInt8]) throws(ParseError) {
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         guard let text = String(validating: body, as: UTF8.self) else {

@@ -1,4 +1,5 @@
 import CFaultReport
+import FileOutput
 import Foundation
 import Locking
 import RenderFarmPluginABI
@@ -11,14 +12,14 @@ import StrictJSON
 /// under the thread-safety level the plugin declared (see `PluginInstance`).
 public final class LoadedPlugin: @unchecked Sendable {
     public let info: PluginInfo
-    let descriptor: UnsafePointer<rf_plugin>
+    package let descriptor: UnsafePointer<rf_plugin>
     /// Serialises every `render` of a plugin that declared `RF_THREADS_UNSAFE`.
-    let pluginLock = Locked(())
+    package let pluginLock = Locked(())
     private let libraryHash = Locked<String?>(nil)
     /// "id (library path)", formatted once for the crash report (never freed: plugins stay loaded).
     private let faultLabel: UnsafePointer<CChar>
 
-    init(descriptor: UnsafePointer<rf_plugin>, path: String) throws(PluginLoadError) {
+    package init(descriptor: UnsafePointer<rf_plugin>, path: String) throws(PluginLoadError) {
         self.descriptor = descriptor
         let plugin = descriptor.pointee
         func text(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
@@ -65,7 +66,7 @@ public final class LoadedPlugin: @unchecked Sendable {
 
     /// Runs `call` (a call into the plugin) marked as this plugin's, so a crash inside it names
     /// the plugin and `frame` (negative: not a frame) on stderr before the process dies.
-    func reportingFaults<T>(frame: Int, _ call: () -> T) -> T {
+    package func reportingFaults<T>(frame: Int, _ call: () -> T) -> T {
         rf_fault_report_enter(faultLabel, frame)
         defer { rf_fault_report_leave() }
         return call()
@@ -82,7 +83,7 @@ public final class LoadedPlugin: @unchecked Sendable {
 
     /// What is wrong with `id` under the header's rule (1–64 characters of a-z, 0-9 and '-',
     /// starting with a letter or digit), or nil when it is a valid id.
-    static func idProblem(_ id: String) -> String? {
+    package static func idProblem(_ id: String) -> String? {
         if id.isEmpty { return "is empty" }
         if id.utf8.count > 64 { return "is longer than 64 characters" }
         let allowed = id.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }

@@ -4,25 +4,25 @@ import StrictJSON
 /// Rows of data a job refers to (`variants.rows`, a layer's `events`): a CSV, JSON or JSONL file
 /// in the job's folder, or an inline list of objects. Every row knows where it came from, so a
 /// problem in it is reported at its line.
-struct DataRows: Sendable, Equatable {
-    struct Row: Sendable, Equatable {
+package struct DataRows: Sendable, Equatable {
+    package struct Row: Sendable, Equatable {
         /// The file or job path the row is in; `place` says where in it.
         private var source: String
         private var place: Place
-        var values: JSONObject
+        package var values: JSONObject
         /// Whether the values are CSV text, to be typed by the place they are used in.
-        var isText: Bool
+        package var isText: Bool
 
         /// A line of a file (`streamers.csv:7`), an element of a list (`variants.rows[3]`), or the
         /// whole source. Kept apart from the source's name, so a million rows do not hold a million
         /// strings for the one that a message may name.
-        enum Place: Sendable, Equatable {
+        package enum Place: Sendable, Equatable {
             case whole
             case line(Int)
             case element(Int)
         }
 
-        init(_ source: String, _ place: Place = .whole, values: JSONObject, isText: Bool) {
+        package init(_ source: String, _ place: Place = .whole, values: JSONObject, isText: Bool) {
             self.source = source
             self.place = place
             self.values = values
@@ -30,7 +30,7 @@ struct DataRows: Sendable, Equatable {
         }
 
         /// Where the row is: `streamers.csv:7`, `events.jsonl:12` or `variants.rows[3]`.
-        var origin: String {
+        package var origin: String {
             switch place {
             case .whole: source
             case .line(let line): "\(source):\(line)"
@@ -39,19 +39,19 @@ struct DataRows: Sendable, Equatable {
         }
     }
 
-    var rows: [Row]
+    package var rows: [Row]
     /// Column names in the order the source first names them.
-    var columns: [String]
+    package var columns: [String]
     /// The name of the CSV file the rows were read from (their values are its cells' text).
-    var csvFile: String?
+    package var csvFile: String?
     /// Rows that could not be read (a CSV record with the wrong number of fields), each with its line:
     /// the caller tells them with the problems of the rows that were read.
-    var problems: [String] = []
+    package var problems: [String] = []
 
-    static let maxRows = 1_000_000
+    package static let maxRows = 1_000_000
 
     /// Reads `value` found at `path` of the job: a file name or a list of objects.
-    static func load(_ value: JSONValue, path: String, jobDirectory: String) -> Result<DataRows, JobIssue> {
+    package static func load(_ value: JSONValue, path: String, jobDirectory: String) -> Result<DataRows, JobIssue> {
         switch value {
         case .array(let list):
             var rows: [Row] = []

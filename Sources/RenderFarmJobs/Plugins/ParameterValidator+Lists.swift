@@ -4,7 +4,7 @@ import StrictJSON
 extension ParameterValidator {
     /// A colour list: every element a colour, and the count within the table's bounds when they
     /// are finite (`RF_PARAM_COLOR_LIST`: min/max bound the number of colours).
-    static func checkColorList(_ value: JSONValue, _ parameter: PluginParameter) -> String? {
+    package static func checkColorList(_ value: JSONValue, _ parameter: PluginParameter) -> String? {
         let shown = ObjectReader.show(value)
         guard let elements = value.arrayValue else {
             return "expected a list of colours [\"#RRGGBB\", …], got \(shown)"

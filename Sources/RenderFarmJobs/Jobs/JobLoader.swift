@@ -27,7 +27,7 @@ public struct LoadedJob: Sendable, Equatable {
 
     /// `issues` of this job, each told at the data row it came from where a variant's value is
     /// at fault.
-    func located(_ issues: [JobIssue]) -> [JobIssue] {
+    package func located(_ issues: [JobIssue]) -> [JobIssue] {
         variant?.located(issues) ?? issues
     }
 }
@@ -36,7 +36,7 @@ public struct LoadedJob: Sendable, Equatable {
 public enum JobLoader {
     /// The largest job file accepted.
     public static let maxFileBytes = 1 << 20
-    static let parseLimits = JSONParser.Limits(
+    package static let parseLimits = JSONParser.Limits(
         maxBytes: maxFileBytes, maxDepth: 32, maxStringBytes: 4096, maxContainerCount: 100_000)
 
     /// Reads a job file that has no `variants` (through `InputFile`: a named pipe, a device or a folder
@@ -144,7 +144,7 @@ public enum JobLoader {
 
     /// Like `decode`, but an invalid job whose layers could be read comes back as what was read, with
     /// its problems, so the plugins can check the layers in the same pass.
-    static func decodeCollecting(_ document: JSONValue, file: String, defaultName: String) throws(JobError)
+    package static func decodeCollecting(_ document: JSONValue, file: String, defaultName: String) throws(JobError)
         -> (JobSpec, [JobIssue])
     {
         switch JobDecoder.decode(document, defaultName: defaultName) {
@@ -156,7 +156,7 @@ public enum JobLoader {
     }
 
     /// `decodeCollecting` of job-file bytes.
-    static func decodeCollecting(_ data: Data, file: String, defaultName: String) throws(JobError)
+    package static func decodeCollecting(_ data: Data, file: String, defaultName: String) throws(JobError)
         -> (JobSpec, [JobIssue])
     {
         try decodeCollecting(try parse(data, file: file), file: file, defaultName: defaultName)

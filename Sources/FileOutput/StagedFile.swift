@@ -7,17 +7,17 @@ import Foundation
 /// `path`. A staged file that is never committed — the writer failed, or it was scratch such as a
 /// palette — is removed when the value goes away. A killed process leaves at most a temporary
 /// file named `.rf-tmp-<pid>-…`, which `removeStale(in:)` clears later.
-final class StagedFile {
+package final class StagedFile {
     /// The temporary names this process uses start with this, so stray ones are recognisable.
-    static let temporaryMarker = ".rf-tmp-"
+    package static let temporaryMarker = ".rf-tmp-"
 
     /// The final name.
-    let path: String
+    package let path: String
     /// Where the content is written until `commit()`.
-    let temporaryPath: String
+    package let temporaryPath: String
     private var isOpen = true
 
-    init(_ path: String) {
+    package init(_ path: String) {
         self.path = path
         let url = URL(fileURLWithPath: path)
         temporaryPath =
@@ -30,7 +30,7 @@ final class StagedFile {
     deinit { discard() }
 
     /// Renames the temporary file over the final name.
-    func commit() throws(OutputError) {
+    package func commit() throws(OutputError) {
         guard isOpen else { return }
         guard rename(temporaryPath, path) == 0 else {
             let code = errno
@@ -41,7 +41,7 @@ final class StagedFile {
     }
 
     /// Removes the temporary file (nothing happens to the final name).
-    func discard() {
+    package func discard() {
         guard isOpen else { return }
         isOpen = false
         unlink(temporaryPath)
@@ -49,7 +49,7 @@ final class StagedFile {
 
     /// Removes temporary files that a killed process left behind. Only files older than an hour
     /// go: a shard on another host may be writing a young one into the same folder right now.
-    static func removeStale(in directory: String, olderThan age: TimeInterval = 3600) {
+    package static func removeStale(in directory: String, olderThan age: TimeInterval = 3600) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in names where name.hasPrefix(temporaryMarker) {
             let path = (directory as NSString).appendingPathComponent(name)
@@ -61,7 +61,7 @@ final class StagedFile {
     }
 
     /// Removes the temporary files that process `pid` (a worker that was killed) left behind.
-    static func removeLeftovers(of pid: pid_t, in directory: String) {
+    package static func removeLeftovers(of pid: pid_t, in directory: String) {
         let prefix = "\(temporaryMarker)\(pid)-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in names where name.hasPrefix(prefix) {

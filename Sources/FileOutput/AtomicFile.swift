@@ -23,7 +23,7 @@ public enum AtomicFile {
         try staged.commit()
     }
 
-    static func write(_ text: String, to path: String) throws(OutputError) {
+    package static func write(_ text: String, to path: String) throws(OutputError) {
         var bytes = Array(text.utf8)
         bytes.append(UInt8(ascii: "\n"))
         let result = bytes.withUnsafeBytes { buffer in Result { () throws(OutputError) in try write(buffer, to: path) }
@@ -33,7 +33,7 @@ public enum AtomicFile {
 
     /// Writes `path` from the file at `source`: a copy, or (`link`) a hard link to the same
     /// inode; either appears under its final name whole or not at all.
-    static func duplicate(_ source: String, to path: String, link: Bool) throws(OutputError) {
+    package static func duplicate(_ source: String, to path: String, link: Bool) throws(OutputError) {
         if link {
             let staged = StagedFile(path)
             guard Foundation.link(source, staged.temporaryPath) == 0 else { throw error(errno, path) }
@@ -47,7 +47,7 @@ public enum AtomicFile {
 
     /// Maps an errno to the error users see: missing or read-only folders are "cannot create"
     /// (exit 73), everything else, disk full included, an I/O error (exit 74).
-    static func error(_ code: Int32, _ path: String) -> OutputError {
+    package static func error(_ code: Int32, _ path: String) -> OutputError {
         let reason = String(cString: strerror(code))
         switch code {
         case EACCES, EPERM, EROFS, ENOENT, ENOTDIR: return .cannotCreate(path: path, reason: reason)
@@ -57,7 +57,7 @@ public enum AtomicFile {
     }
 
     /// Creates `path` and its parents.
-    static func createDirectory(_ path: String) throws(OutputError) {
+    package static func createDirectory(_ path: String) throws(OutputError) {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {

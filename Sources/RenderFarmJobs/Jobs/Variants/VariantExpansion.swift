@@ -6,19 +6,19 @@ import StrictJSON
 ///
 ///     "variants": {"rows": "streamers.csv", "matrix": {"canvas.scale": [2, 3]},
 ///                  "name": "{{streamer}}@{{canvas.scale}}x"}
-struct VariantExpansion {
+package struct VariantExpansion {
     /// One variant's document and what it was made from.
-    struct Expanded {
-        var document: JSONValue
+    package struct Expanded {
+        package var document: JSONValue
         /// The variant, with the problems found while filling it (unknown placeholders, names),
         /// told together with the plugins' findings when the jobs are planned.
-        var variant: JobVariant
+        package var variant: JobVariant
     }
 
-    static let maxVariants = 10_000
+    package static let maxVariants = 10_000
 
     /// The variants of `document` (whose `variants` member is `spec`), or every problem found.
-    static func expand(_ document: JSONObject, spec: JSONValue, jobDirectory: String, defaultName: String)
+    package static func expand(_ document: JSONObject, spec: JSONValue, jobDirectory: String, defaultName: String)
         -> Result<[Expanded], JobDecoder.JobIssues>
     {
         var issues: [JobIssue] = []
@@ -206,14 +206,14 @@ struct VariantExpansion {
 /// Fills the placeholders of one variant's document and records what it filled.
 private struct Filler {
     /// Each placeholder's value (with the row it came from).
-    let values: [String: Template.Value]
+    package let values: [String: Template.Value]
     /// Every column and matrix key, for messages about unknown placeholders.
-    let known: [String]
-    var issues: [JobIssue] = []
-    var filled: [String: JobVariant.Filled] = [:]
-    var unresolved: Set<String> = []
+    package let known: [String]
+    package var issues: [JobIssue] = []
+    package var filled: [String: JobVariant.Filled] = [:]
+    package var unresolved: Set<String> = []
 
-    init(values: [String: Template.Value], known: [String]) {
+    package init(values: [String: Template.Value], known: [String]) {
         self.values = values
         self.known = known
     }
@@ -224,7 +224,7 @@ private struct Filler {
             || (path.hasPrefix("layers[") && path.hasSuffix("].effect"))
     }
 
-    mutating func fill(_ value: JSONValue, path: String) -> JSONValue {
+    package mutating func fill(_ value: JSONValue, path: String) -> JSONValue {
         switch value {
         case .string(let text):
             guard let names = Template.names(in: text) else { return value }
@@ -262,7 +262,7 @@ private struct Filler {
     }
 
     /// `document` with `value` at the key path `key` (objects on the way are made).
-    mutating func set(_ value: JSONValue, at key: String, in document: JSONValue) -> JSONValue {
+    package mutating func set(_ value: JSONValue, at key: String, in document: JSONValue) -> JSONValue {
         guard let path = KeyPath.parse(key) else { return document }
         guard let result = KeyPath.set(value, at: path[...], in: document) else {
             issues.append(
@@ -277,13 +277,13 @@ private struct Filler {
 }
 
 /// A path into a job such as `layers[0].params.size`.
-enum KeyPath {
-    enum Step: Equatable {
+package enum KeyPath {
+    package enum Step: Equatable {
         case key(String)
         case index(Int)
     }
 
-    static func parse(_ text: String) -> [Step]? {
+    package static func parse(_ text: String) -> [Step]? {
         var steps: [Step] = []
         for part in text.split(separator: ".", omittingEmptySubsequences: false) {
             var rest = Substring(part)
@@ -305,7 +305,7 @@ enum KeyPath {
         return steps.isEmpty ? nil : steps
     }
 
-    static func set(_ value: JSONValue, at path: ArraySlice<Step>, in document: JSONValue) -> JSONValue? {
+    package static func set(_ value: JSONValue, at path: ArraySlice<Step>, in document: JSONValue) -> JSONValue? {
         guard let step = path.first else { return value }
         switch step {
         case .key(let key):

@@ -8,24 +8,24 @@ import StrictJSON
 /// `@unchecked Sendable`: the instance pointer is only passed to the plugin's functions, and
 /// `render` is serialised per instance or per plugin when the plugin's declared thread safety
 /// asks for it; `create` and `destroy` run on one thread, before and after every frame.
-final class PluginInstance: @unchecked Sendable {
-    let plugin: LoadedPlugin
-    let layerStart: Double
+package final class PluginInstance: @unchecked Sendable {
+    package let plugin: LoadedPlugin
+    package let layerStart: Double
     /// What `create` received: the parameters with defaults filled, and the layer's seed.
-    let params: JSONObject
-    let seed: UInt64
+    package let params: JSONObject
+    package let seed: UInt64
     private let handle: UnsafeMutableRawPointer
     private let instanceLock = Locked(())
 
     /// The largest message a plugin may write into a render error buffer.
-    static let messageCapacity = 1024
+    package static let messageCapacity = 1024
     /// The largest message of create: every problem of a layer, one per line (renderfarm_plugin.h).
-    static let createMessageCapacity = 16 * 1024
+    package static let createMessageCapacity = 16 * 1024
     /// What the plugin's create reported besides success: warnings, one per element.
-    let warnings: [String]
+    package let warnings: [String]
     /// The files the instance's drawing depends on (ABI `input_files`), as the plugin named them:
     /// absolute, or relative to the job's folder.
-    let inputFiles: [String]
+    package let inputFiles: [String]
     /// Frames in the job's timeline: what an instance serves when nobody called `prepare`.
     private let frameCount: Int
     /// Whether `prepare` ran, for which frames, and how it ended.
@@ -37,7 +37,7 @@ final class PluginInstance: @unchecked Sendable {
         case failed(PluginCallError)
     }
 
-    init(plugin: LoadedPlugin, params: JSONObject, context: rf_context) throws(PluginCallError) {
+    package init(plugin: LoadedPlugin, params: JSONObject, context: rf_context) throws(PluginCallError) {
         self.plugin = plugin
         layerStart = context.layer_start
         self.params = params
@@ -93,8 +93,8 @@ final class PluginInstance: @unchecked Sendable {
     ) -> Int32 {
         withoutActuallyEscaping(receive) { receive in
             final class Receiver {
-                let receive: (UnsafeRawBufferPointer) -> Void
-                init(_ receive: @escaping (UnsafeRawBufferPointer) -> Void) { self.receive = receive }
+                package let receive: (UnsafeRawBufferPointer) -> Void
+                package init(_ receive: @escaping (UnsafeRawBufferPointer) -> Void) { self.receive = receive }
             }
             let receiver = Receiver(receive)
             return withExtendedLifetime(receiver) {
@@ -111,7 +111,7 @@ final class PluginInstance: @unchecked Sendable {
     deinit { plugin.descriptor.pointee.destroy?(handle) }
 
     /// Draws `frame` on `cr`; returns the plugin's message on failure.
-    func render(on cr: OpaquePointer, frame: rf_frame) -> PluginCallError? {
+    package func render(on cr: OpaquePointer, frame: rf_frame) -> PluginCallError? {
         if let error = preparedForAnyFrame() { return error }
         var frame = frame
         let (status, message) = Self.withMessageBuffer { buffer, capacity in
@@ -130,7 +130,7 @@ final class PluginInstance: @unchecked Sendable {
     /// with `cache`, the folder it may keep files in), once: a later call for frames inside the
     /// first range does nothing, one outside it fails, and after a failed `prepare` every call
     /// fails with its error.
-    func prepare(frames: ClosedRange<Int>, cache: String? = nil) throws(PluginCallError) {
+    package func prepare(frames: ClosedRange<Int>, cache: String? = nil) throws(PluginCallError) {
         let outcome: PluginCallError? = preparation.withLock { state in
             guard case .ready(let range) = state else { return prepare(&state, frames: frames, cache: cache) }
             guard range.contains(frames.lowerBound), range.contains(frames.upperBound) else {
@@ -195,7 +195,7 @@ final class PluginInstance: @unchecked Sendable {
     }
 
     /// The plugin's key for what it draws at `frame` (ABI `frame_key`), or nil when it has none.
-    func frameKey(frame: rf_frame) -> [UInt8]? {
+    package func frameKey(frame: rf_frame) -> [UInt8]? {
         guard let frameKey = plugin.frameKey, preparedForAnyFrame() == nil else { return nil }
         var frame = frame
         var key = [UInt8](repeating: 0, count: Int(RF_FRAME_KEY_SIZE))
@@ -217,7 +217,7 @@ final class PluginInstance: @unchecked Sendable {
     }
 
     /// The plugin's trace output for `frame` (a JSON array), or an error.
-    func trace(frame: rf_frame) -> Result<JSONValue, PluginCallError> {
+    package func trace(frame: rf_frame) -> Result<JSONValue, PluginCallError> {
         guard let trace = plugin.descriptor.pointee.trace else {
             return .failure(PluginCallError(status: Int32(RF_ERROR_UNSUPPORTED.rawValue), message: "cannot trace"))
         }
@@ -262,10 +262,15 @@ public struct PluginCallError: Error, Equatable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
 
+    package init(status: Int32, message: String) {
+        self.status = status
+        self.message = message
+    }
+
     /// The problems of the message, one per line (plugins report several at once, one per line).
     public var problems: [String] { Self.lines(message) }
 
-    static func lines(_ message: String) -> [String] {
+    package static func lines(_ message: String) -> [String] {
         message.split(separator: "\n").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
     }
 }
