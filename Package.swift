@@ -57,17 +57,26 @@ let package = Package(
             name: "EffectKit",
             dependencies: ["CairoKit", "FileInput", "Locking", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]
         ),
-        // The engine, bottom up (the RenderFarm article, "Layers"): job files and the plugins that
-        // check them; the output folder, rendering, encoding and tools. A target sees only those below it.
+        // The engine, bottom up (README, "Layout"): job files and the plugins that check them; the
+        // output folder's files; planning, rendering, encoding and tools. A target sees only those below it.
         .target(
             name: "RenderFarmJobs",
-            dependencies: ["CairoKit", "CFaultReport", "FileInput", "FileOutput", "Locking", "RenderFarmPluginABI", "StrictJSON"]
+            dependencies: [
+                "CairoKit", "CFaultReport", "FileInput", "FileOutput", "Locking", "RenderFarmPluginABI", "StrictJSON",
+            ]
+        ),
+        .target(
+            name: "RenderFarmOutput",
+            dependencies: [
+                "RenderFarmJobs", "CairoKit", "CPNGWriter", "FileInput", "FileOutput", "Locking",
+                "RenderFarmPluginABI", "StrictJSON",
+            ]
         ),
         .target(
             name: "RenderFarm",
             dependencies: [
-                "RenderFarmJobs", "CairoKit", "FileInput", "FileOutput", "Locking", "RenderFarmPluginABI",
-                "CPNGWriter", "CVideoFrame", "CCrypto", "StrictJSON", "CFaultReport",
+                "RenderFarmJobs", "RenderFarmOutput", "CairoKit", "FileInput", "FileOutput", "Locking",
+                "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame", "CCrypto", "StrictJSON", "CFaultReport",
             ]
         ),
         // The studio: a small Swift interface over libmicrohttpd (its variadic C calls in a C shim),
@@ -77,12 +86,15 @@ let package = Package(
         .target(
             name: "RenderFarmStudio",
             dependencies: [
-                "RenderFarm", "RenderFarmJobs", "FileInput", "FileOutput", "Locking", "MicroHTTP", "CInotify",
-                "StrictJSON",
+                "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "FileInput", "FileOutput", "Locking", "MicroHTTP",
+                "CInotify", "StrictJSON",
             ]),
         .target(
             name: "RenderFarmCLI",
-            dependencies: ["RenderFarm", "RenderFarmJobs", "FileInput", "FileOutput", "Locking", "RenderFarmStudio"]),
+            dependencies: [
+                "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "FileInput", "FileOutput", "Locking",
+                "RenderFarmStudio",
+            ]),
         .executableTarget(name: "renderfarm", dependencies: ["RenderFarmCLI"]),
 
         // Effect plugins: one dynamic library each, loaded by id through the C ABI.
@@ -99,7 +111,8 @@ let package = Package(
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
         // The floor loads the plugin libraries itself (dlopen) for jobs it has no hand-written C for.
         .executableTarget(
-            name: "RenderFarmBench", dependencies: ["RenderFarm", "RenderFarmJobs", "CairoKit", "Locking", "StrictJSON"],
+            name: "RenderFarmBench",
+            dependencies: ["RenderFarm", "RenderFarmJobs", "CairoKit", "Locking", "StrictJSON"],
             exclude: ["Jobs"]),
         .executableTarget(
             name: "RenderFarmBenchFloor", dependencies: ["CCairo", "CPNG", "CPNGWriter", "RenderFarmPluginABI"],
@@ -114,12 +127,15 @@ let package = Package(
         .testTarget(
             name: "RenderFarmTests",
             dependencies: [
-                "RenderFarm", "RenderFarmJobs", "FileOutput", "CPNGWriter", "CVideoFrame", "CairoKit", "Locking",
+                "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "FileOutput", "CPNGWriter", "CVideoFrame",
+                "CairoKit", "Locking",
             ]),
         .testTarget(
-            name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI", "RenderFarmJobs", "CCrypto", "CairoKit", "Locking"]),
+            name: "RenderFarmCLITests",
+            dependencies: ["RenderFarmCLI", "RenderFarmJobs", "RenderFarmOutput", "CCrypto", "CairoKit", "Locking"]),
         .testTarget(
-            name: "RenderFarmStudioTests", dependencies: ["RenderFarmStudio", "RenderFarm", "RenderFarmJobs", "MicroHTTP"]),
+            name: "RenderFarmStudioTests",
+            dependencies: ["RenderFarmStudio", "RenderFarm", "RenderFarmJobs", "MicroHTTP"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmOutput
 import StrictJSON
 
 /// The `renderfarm` command line: parses arguments, runs one command, returns its exit code.
@@ -56,7 +57,7 @@ public enum RenderFarmCLI {
             terminal.print(command.spec.help)
             return .ok
         case "--version", "version":
-            terminal.print("renderfarm \(RenderPlan.rendererVersion)")
+            terminal.print("renderfarm \(rendererVersion)")
             return .ok
         default:
             break

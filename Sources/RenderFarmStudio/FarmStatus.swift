@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import RenderFarmOutput
 import StrictJSON
 
 /// The farm view's data: every render folder under the root (a folder with a job record, whole

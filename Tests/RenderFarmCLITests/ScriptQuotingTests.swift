@@ -3,6 +3,7 @@ import RenderFarm
 import Testing
 
 @testable import RenderFarmCLI
+@testable import RenderFarmOutput
 
 /// Generated cluster scripts carry user text only through `ShellWord.quoted`: a job name or path that holds
 /// line breaks, quotes, `$()`, backticks or `#SBATCH` adds no line, directive or command.

@@ -1,7 +1,8 @@
-@testable import RenderFarmJobs
 import Testing
 
 @testable import RenderFarm
+@testable import RenderFarmJobs
+@testable import RenderFarmOutput
 
 @Suite("Frame sets (OpenJD range grammar)")
 struct FrameSetTests {

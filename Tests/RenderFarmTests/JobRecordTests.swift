@@ -2,6 +2,7 @@ import StrictJSON
 import Testing
 
 @testable import RenderFarm
+@testable import RenderFarmOutput
 
 @Suite("Job record")
 struct JobRecordTests {
@@ -22,7 +23,7 @@ struct JobRecordTests {
         #expect(record.frames.frames == Array(0...9) + [20, 22, 24, 26, 28])
         #expect(record.pixelWidth == 750)
         #expect(record.fileName(ofFrame: 42) == "frame_00042.png")
-        #expect(FrameFingerprints(job: record.fingerprint)[3] == PreparedJob.fingerprint(job: "abc", frame: 3))
+        #expect(FrameFingerprints(job: record.fingerprint)[3] == FrameFingerprints.fingerprint(job: "abc", frame: 3))
         let again = try JobRecord(json: JSONParser.parse(record.json.serialized()), path: "renderfarm.job.json")
         #expect(again == record)
     }

@@ -1,9 +1,10 @@
 import Foundation
-@testable import RenderFarmJobs
 import StrictJSON
 import Testing
 
 @testable import RenderFarm
+@testable import RenderFarmJobs
+@testable import RenderFarmOutput
 
 @Suite("OpenTimelineIO export")
 struct OTIOTimelineTests {

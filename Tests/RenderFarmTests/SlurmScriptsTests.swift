@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RenderFarm
+@testable import RenderFarmOutput
 
 @Suite("Slurm scripts")
 struct SlurmScriptsTests {

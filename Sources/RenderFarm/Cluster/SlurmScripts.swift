@@ -1,5 +1,6 @@
 import FileOutput
 import Foundation
+import RenderFarmOutput
 
 /// The batch scripts of a Slurm render (<doc:RunningOnACluster>): a prepare job that fills the jobs'
 /// caches (`renderfarm prepare`, unless turned off), an array job after it whose task K renders shard

@@ -2,6 +2,7 @@ import CPNGWriter
 import FileInput
 import FileOutput
 import Foundation
+import RenderFarmOutput
 
 /// What `renderfarm unpack-alpha` wrote.
 public struct UnpackResult: Sendable {

@@ -1,4 +1,6 @@
 import FileOutput
+import RenderFarmOutput
+
 /// Handing frames to ffmpeg failed. Each message says what to do about it.
 public enum EncodeError: Error, Equatable, CustomStringConvertible {
     /// No ffmpeg executable (exit 69).

@@ -1,4 +1,5 @@
 import Foundation
+import RenderFarmOutput
 
 /// Counting the frames of a written video with ffprobe.
 extension FFmpeg {

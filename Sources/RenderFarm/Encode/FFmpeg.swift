@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RenderFarmOutput
 
 /// The installed `ffmpeg` program, run with Foundation's `Process`, and the `ffprobe` beside it,
 /// which checks every video before it takes its final name (`EncodedVideo`).

@@ -1,5 +1,6 @@
 import FileOutput
 import Foundation
+import RenderFarmOutput
 
 /// One encode whose frames RenderFarm sends to ffmpeg (`render --video`, and `encode` for presets
 /// in an encoder format): ffmpeg writes a temporary file beside the target while `VideoFeed`

@@ -1,6 +1,7 @@
 import FileInput
 import FileOutput
 import Foundation
+import RenderFarmOutput
 
 /// What `renderfarm encode` asks for.
 public struct EncodeOptions: Sendable {

@@ -1,5 +1,6 @@
 import FileOutput
 import Foundation
+import RenderFarmOutput
 import StrictJSON
 
 /// An OpenTimelineIO timeline for a rendered sequence: a `Timeline.1` whose `Stack.1` holds one

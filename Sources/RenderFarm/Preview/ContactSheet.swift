@@ -2,6 +2,7 @@ import CPNGWriter
 import CairoKit
 import FileOutput
 import Foundation
+import RenderFarmOutput
 
 /// How a contact sheet is laid out.
 public struct ContactSheetOptions: Sendable {

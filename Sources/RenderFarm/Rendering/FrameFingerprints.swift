@@ -1,29 +1,8 @@
 import Dispatch
 import FileOutput
 import Foundation
+import RenderFarmOutput
 import StrictJSON
-
-/// The fingerprint of every frame of a run: what decides its bytes, as a hash.
-///
-/// A frame whose layers report frame keys (ABI `frame_key`) is fingerprinted from those keys,
-/// the canvas, output settings, renderer and plugin libraries, so it keeps its fingerprint when
-/// an edit elsewhere in the job leaves its drawing alone, and frames that draw alike share one.
-/// A frame no layer keys has the job's fingerprint bound to its number, as before frame keys.
-public struct FrameFingerprints: Sendable {
-    /// The fingerprint of the whole job (`PreparedJob.fingerprint`).
-    public let job: String
-    /// Fingerprints built from frame keys, by frame number.
-    public let keyed: [Int: String]
-
-    public init(job: String, keyed: [Int: String] = [:]) {
-        self.job = job
-        self.keyed = keyed
-    }
-
-    public subscript(index: Int) -> String {
-        keyed[index] ?? PreparedJob.fingerprint(job: job, frame: index)
-    }
-}
 
 /// What a keyed frame fingerprint is made of besides the keys: hashes computed once per job.
 struct FingerprintParts: Sendable {

@@ -1,6 +1,7 @@
 import FileOutput
 import Foundation
 import Locking
+import RenderFarmOutput
 
 /// The outcome of one frame after its retries.
 enum FrameOutcome {

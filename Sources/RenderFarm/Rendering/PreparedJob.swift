@@ -2,6 +2,7 @@ import FileOutput
 import Foundation
 import Locking
 import RenderFarmJobs
+import RenderFarmOutput
 import RenderFarmPluginABI
 import StrictJSON
 
@@ -136,12 +137,7 @@ public final class PreparedJob: Sendable {
     /// The fingerprint of frame `index` as a job-wide key (the job's, bound to the frame number),
     /// without asking plugins for frame keys: for caches that last one process.
     public func fingerprint(ofFrame index: Int) -> String {
-        Self.fingerprint(job: fingerprint, frame: index)
-    }
-
-    /// The fingerprint of frame `index` of the job with fingerprint `job` (shared with `JobRecord`).
-    static func fingerprint(job: String, frame index: Int) -> String {
-        String(SHA256.hex("\(job)#\(index)").prefix(32))
+        FrameFingerprints.fingerprint(job: fingerprint, frame: index)
     }
 
     /// Absolute path of frame `index`.

@@ -1,6 +1,7 @@
 import FileOutput
 import Foundation
 import RenderFarmJobs
+import RenderFarmOutput
 import RenderFarmPluginABI
 import StrictJSON
 
@@ -60,9 +61,6 @@ public enum LayerPreparation: Sendable, Equatable {
 /// plugin instances created (so a bad parameter fails before any output exists), output
 /// folders resolved and confined.
 public enum RenderPlan {
-    /// The renderer's version, part of every frame's fingerprint.
-    public static let rendererVersion = "0.3.0"
-
     public static func prepare(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
         throws(PlanError) -> [PreparedJob]
     {

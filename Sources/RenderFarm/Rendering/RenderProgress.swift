@@ -1,3 +1,4 @@
+import RenderFarmOutput
 import Synchronization
 
 /// Receives progress from a render, on any thread. The engine never prints; the CLI implements

@@ -1,6 +1,7 @@
 import FileOutput
 import Foundation
 import Locking
+import RenderFarmOutput
 
 /// How a render runs.
 public struct RenderOptions: Sendable {
@@ -49,7 +50,7 @@ public enum RenderSession {
             return try FolderLock.acquire(job.outputDirectory, shard: options.shard, task: options.shard.renderTask)
         }
         defer { withExtendedLifetime(locks) {} }
-        try VariantIndex.write(for: jobs)
+        try VariantIndex.write(for: jobs.map { ($0.job, $0.outputDirectory) })
         let states = try zip(jobs, locks).map { job, lock throws(OutputError) in
             try JobState(job: job, options: options, holder: lock.holder)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RenderFarmOutput
 
 /// The files of a new out-of-tree plugin project (`renderfarm plugin new`): a plugin that builds
 /// and renders with no edits, an example job, a README and a test that renders two frames and

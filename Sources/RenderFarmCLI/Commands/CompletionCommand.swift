@@ -1,4 +1,5 @@
 import RenderFarm
+import RenderFarmOutput
 
 /// `renderfarm completion bash|zsh|fish`: prints a completion script generated from the specs.
 struct CompletionCommand: Command {
@@ -51,7 +52,7 @@ struct ManPageCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {}
 
     func run(_ terminal: Terminal) -> ExitCode {
-        let page = ManPage.render(commands: RenderFarmCLI.commands.map { $0.spec }, version: RenderPlan.rendererVersion)
+        let page = ManPage.render(commands: RenderFarmCLI.commands.map { $0.spec }, version: rendererVersion)
         terminal.print(withoutFinalNewline(page))
         return .ok
     }

@@ -1,6 +1,7 @@
 import Foundation
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmOutput
 
 /// `renderfarm encode OUTDIR`: the folder's PNG sequence through the real ffmpeg.
 struct EncodeCommand: Command {

@@ -1,6 +1,7 @@
 import Foundation
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmOutput
 
 /// `renderfarm export-otio OUTDIR`: an OpenTimelineIO timeline of the rendered sequence.
 struct ExportOTIOCommand: Command {

@@ -1,5 +1,6 @@
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmOutput
 
 /// `renderfarm merge OUTDIR …`: joins the shards' journals into one checked manifest.
 struct MergeCommand: Command {

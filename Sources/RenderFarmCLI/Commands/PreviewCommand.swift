@@ -1,6 +1,7 @@
 import Foundation
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmOutput
 
 /// `renderfarm preview JOB|OUTDIR -o sheet.png`: a contact sheet of some frames.
 struct PreviewCommand: Command {

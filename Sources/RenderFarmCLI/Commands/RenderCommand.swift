@@ -1,6 +1,7 @@
 import Foundation
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmOutput
 
 /// `renderfarm render JOB|DIR …`: renders every frame of every job on one scheduler.
 struct RenderCommand: Command {

@@ -1,6 +1,7 @@
 import Foundation
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmOutput
 
 /// `renderfarm status OUTDIR …`: where renders stand, from another terminal or a script.
 struct StatusCommand: Command {

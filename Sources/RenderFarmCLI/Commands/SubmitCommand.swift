@@ -1,6 +1,7 @@
 import Foundation
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmOutput
 
 /// `renderfarm submit JOB … --slurm`: renders on a Slurm cluster as a job array plus a merge job.
 struct SubmitCommand: Command {
@@ -169,7 +170,10 @@ struct SubmitCommand: Command {
             array = try submitNext(scripts.renderPath)
             merge = try submitNext(scripts.mergePath)
         } catch {
-            let cancel = queued.isEmpty ? "" : "\n\(queued.joined(separator: ", ")) queued; cancel with `scancel \(queued.joined(separator: " "))`"
+            let cancel =
+                queued.isEmpty
+                ? ""
+                : "\n\(queued.joined(separator: ", ")) queued; cancel with `scancel \(queued.joined(separator: " "))`"
             terminal.error(error.description + cancel)
             return .unavailable
         }
@@ -177,19 +181,22 @@ struct SubmitCommand: Command {
             "submitted \(tasks) render task\(tasks == 1 ? "" : "s") as array job \(array)"
                 + (prepare.map { " (after prepare job \($0))" } ?? "") + ", merge job \(merge) after them")
         terminal.print("  scripts: \(scriptFolder)/")
-        let logs = (prepare.map { [scripts.prepareLog(job: $0)] } ?? []) + [
-            scripts.renderLog(array: array, task: "K"), scripts.mergeLog(job: merge),
-        ]
+        let logs =
+            (prepare.map { [scripts.prepareLog(job: $0)] } ?? []) + [
+                scripts.renderLog(array: array, task: "K"), scripts.mergeLog(job: merge),
+            ]
         terminal.print("  logs:    \(logs.joined(separator: ", "))")
         let ids = queued.joined(separator: ",")
         terminal.print("  watch:   squeue -j \(ids)")
         terminal.print("           sacct -j \(ids) --format=JobID,JobName,State,ExitCode,Elapsed")
         for job in jobs {
-            terminal.print("  result:  \((job.outputDirectory as NSString).appendingPathComponent(FolderLayout.manifest))")
+            terminal.print(
+                "  result:  \((job.outputDirectory as NSString).appendingPathComponent(FolderLayout.manifest))")
         }
         guard arguments[Self.wait] else { return .ok }
         return wait(
-            prepare: prepare, array: array, merge: merge, jobs: jobs, scripts: scripts, slurm: slurm, terminal: terminal)
+            prepare: prepare, array: array, merge: merge, jobs: jobs, scripts: scripts, slurm: slurm, terminal: terminal
+        )
     }
 
     /// Polls the merge job until it has ended, names the render tasks that did not complete,

@@ -1,4 +1,5 @@
 import RenderFarm
+import RenderFarmOutput
 
 /// Exit codes of the hand-off commands (encode, render --video, export-otio, preview, compare).
 extension ExitCode {

@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import RenderFarmOutput
 import Synchronization
 
 /// Where a command writes: results to `out`, progress and diagnostics to `err`. Tests capture

@@ -1,17 +1,19 @@
 import FileOutput
 import Foundation
+import RenderFarmJobs
 import StrictJSON
 
 /// `variants.json`: the index of a batch made from one job file with `variants`, written beside
 /// the variants' folders: every variant's name, values, folder and frame count.
-enum VariantIndex {
-    static let fileName = FolderLayout.variantIndex
-    static let format = "renderfarm.variants"
+package enum VariantIndex {
+    package static let fileName = FolderLayout.variantIndex
+    package static let format = "renderfarm.variants"
 
-    /// Writes the index of every batch among `jobs` into the folder that holds its variants'
-    /// folders. The bytes depend only on the batch, so shards may write it at the same time.
-    static func write(for jobs: [PreparedJob]) throws(OutputError) {
-        var batches: [String: [PreparedJob]] = [:]
+    /// Writes the index of every batch among `jobs` (each with its output folder) into the folder
+    /// that holds its variants' folders. The bytes depend only on the batch, so shards may write it
+    /// at the same time.
+    package static func write(for jobs: [(job: LoadedJob, outputDirectory: String)]) throws(OutputError) {
+        var batches: [String: [(job: LoadedJob, outputDirectory: String)]] = [:]
         var order: [String] = []
         for job in jobs {
             guard let batch = job.job.variant?.batch else { continue }

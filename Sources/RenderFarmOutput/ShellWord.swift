@@ -32,7 +32,7 @@ public enum ShellWord {
     }
 
     /// An ASCII letter or digit, or one of `extra`.
-    static func isPlain(_ character: Character, or extra: String) -> Bool {
+    package static func isPlain(_ character: Character, or extra: String) -> Bool {
         character.isASCII && (character.isLetter || character.isNumber || extra.contains(character))
     }
 

@@ -14,8 +14,8 @@ import StrictJSON
 /// so shards writing it at the same time on several hosts all write the same file.
 public struct JobRecord: Sendable, Equatable {
     public static let fileName = FolderLayout.jobRecord
-    static let format = "renderfarm.job"
-    static let version = 1
+    package static let format = "renderfarm.job"
+    package static let version = 1
 
     /// One plugin a layer uses.
     public struct Plugin: Sendable, Equatable {
@@ -27,7 +27,15 @@ public struct JobRecord: Sendable, Equatable {
         /// The library file's sha256 ("" in records of older renderfarms).
         public var sha256: String
 
-        var json: JSONValue {
+        package init(id: String, identifier: String, version: String, path: String, sha256: String) {
+            self.id = id
+            self.identifier = identifier
+            self.version = version
+            self.path = path
+            self.sha256 = sha256
+        }
+
+        package var json: JSONValue {
             .object([
                 "id": .string(id), "identifier": .string(identifier), "version": .string(version),
                 "path": .string(path), "sha256": .string(sha256),
@@ -58,12 +66,13 @@ public struct JobRecord: Sendable, Equatable {
     /// For a variant of a job with `variants`: its name, index, row and values.
     public var variant: JSONValue?
 
-    /// The record of `job`, expecting `frames` (default: the whole render's frames, every shard).
-    public init(_ job: PreparedJob, frames: FrameSet? = nil) {
-        let spec = job.job.spec
+    /// The record of a render of `job`: its fingerprint, the frames of the whole render (every
+    /// shard), the plugin libraries of its layers (each once) and its canonical form.
+    package init(job: LoadedJob, fingerprint: String, frames: FrameSet, plugins: [Plugin], canonical: JSONValue) {
+        let spec = job.spec
         name = spec.name
-        source = job.job.file
-        fingerprint = job.fingerprint
+        source = job.file
+        self.fingerprint = fingerprint
         seed = spec.seed
         width = spec.canvas.width
         height = spec.canvas.height
@@ -71,17 +80,12 @@ public struct JobRecord: Sendable, Equatable {
         background = spec.canvas.background.hex
         fps = spec.fps
         duration = spec.duration
-        self.frames = frames ?? job.jobFrames
+        self.frames = frames
         prefix = spec.output.prefix
         padding = spec.output.padding
-        var seen: Set<String> = []
-        plugins = job.layers.map(\.plugin).filter { seen.insert($0.info.id).inserted }.map {
-            Plugin(
-                id: $0.info.id, identifier: $0.info.identifier, version: $0.info.version, path: $0.info.path,
-                sha256: $0.librarySHA256)
-        }
-        canonical = job.canonical
-        variant = job.job.variant?.json
+        self.plugins = plugins
+        self.canonical = canonical
+        variant = job.variant?.json
     }
 
     public var pixelWidth: Int { Int((width * scale).rounded()) }
@@ -95,7 +99,7 @@ public struct JobRecord: Sendable, Equatable {
     /// Time of frame `index` in seconds.
     public func time(ofFrame index: Int) -> Double { Double(index) / fps }
 
-    var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = [
             "format": .string(Self.format), "version": .number(Double(Self.version)),
             "name": .string(name), "source": .string(source), "fingerprint": .string(fingerprint),
@@ -115,13 +119,13 @@ public struct JobRecord: Sendable, Equatable {
     }
 
     /// Writes the record into `directory`, atomically.
-    func write(to directory: String) throws(OutputError) {
+    package func write(to directory: String) throws(OutputError) {
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
         try AtomicFile.write(json.serialized(pretty: true, sortedKeys: true), to: path)
     }
 
     /// Reads the record in `directory`; nil when there is none.
-    static func read(from directory: String) throws(JobRecordError) -> JobRecord? {
+    package static func read(from directory: String) throws(JobRecordError) -> JobRecord? {
         let path = (directory as NSString).appendingPathComponent(fileName)
         let data: [UInt8]
         do {
@@ -139,7 +143,7 @@ public struct JobRecord: Sendable, Equatable {
         return try JobRecord(json: value, path: path)
     }
 
-    init(json value: JSONValue, path: String) throws(JobRecordError) {
+    package init(json value: JSONValue, path: String) throws(JobRecordError) {
         func fail(_ reason: String) -> JobRecordError { JobRecordError(path: path, reason: reason) }
         guard let object = value.objectValue else { throw fail("is not a JSON object") }
         guard object["format"]?.stringValue == Self.format else { throw fail("is not a renderfarm job record") }

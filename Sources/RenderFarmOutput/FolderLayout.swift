@@ -31,20 +31,20 @@ public enum FolderLayout {
     public static let slurm = "slurm"
 
     /// What every RenderFarm file of a folder starts with.
-    static let prefix = "renderfarm."
+    package static let prefix = "renderfarm."
     private static let journalStem = "renderfarm.journal"
     /// All journals, as messages name them.
-    static let journals = journalStem + "*.jsonl"
+    package static let journals = journalStem + "*.jsonl"
     private static let fingerprintStem = "renderfarm.fingerprints"
 
     /// The journal `shard` appends to: shards on several hosts never share one.
     public static func journal(of shard: Shard) -> String { journalStem + suffix(of: shard) + ".jsonl" }
 
     /// The fingerprint table `shard` writes.
-    static func fingerprints(of shard: Shard) -> String { fingerprintStem + suffix(of: shard) + ".txt" }
+    package static func fingerprints(of shard: Shard) -> String { fingerprintStem + suffix(of: shard) + ".txt" }
 
     /// The lock file `shard` holds besides `lock`; `lock` itself for a whole run.
-    static func lock(of shard: Shard) -> String {
+    package static func lock(of shard: Shard) -> String {
         switch shard {
         case .whole: lock
         case .part(let index, let count, _): "renderfarm.shard-\(index)-of-\(count).lock"
@@ -52,15 +52,15 @@ public enum FolderLayout {
     }
 
     /// Whether `name` is a journal (of the whole run or of a shard).
-    static func isJournal(_ name: String) -> Bool { name.hasPrefix(journalStem) && name.hasSuffix(".jsonl") }
+    package static func isJournal(_ name: String) -> Bool { name.hasPrefix(journalStem) && name.hasSuffix(".jsonl") }
 
     /// Whether `name` is a fingerprint table.
-    static func isFingerprintTable(_ name: String) -> Bool {
+    package static func isFingerprintTable(_ name: String) -> Bool {
         name.hasPrefix(fingerprintStem) && name.hasSuffix(".txt")
     }
 
     /// Names RenderFarm itself puts into an output folder before or beside a render's job record.
-    static func isRenderFarms(_ name: String) -> Bool {
+    package static func isRenderFarms(_ name: String) -> Bool {
         name.hasPrefix(prefix) || name.hasPrefix(StagedFile.temporaryMarker) || name == slurm || name == variantIndex
     }
 

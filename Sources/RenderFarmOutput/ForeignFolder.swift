@@ -3,18 +3,18 @@ import Foundation
 /// An existing output folder that no render wrote (<doc:OutputFolder>): it holds files but no
 /// `renderfarm.job.json`. A render refuses it unless `--force`, since it would overwrite the user's own
 /// `manifest.json` or frames, or mix its frames with theirs.
-enum ForeignFolder {
+package enum ForeignFolder {
     /// A file of `directory` that keeps a render out of it.
-    struct Finding: Equatable {
-        var file: String
+    package struct Finding: Equatable {
+        package var file: String
         /// Whether the render would write over it (`manifest.json`, a frame's name).
-        var overwritten: Bool
+        package var overwritten: Bool
     }
 
     /// What keeps a render whose frames are named `prefix…png` out of `directory`, or nil when the folder
     /// does not exist, is empty, is a render folder, or holds only what RenderFarm writes before the job
     /// record (a lock, journals, the cache, `prepare`'s checkpoints, `submit`'s scripts, temporary files).
-    static func finding(in directory: String, prefix: String) -> Finding? {
+    package static func finding(in directory: String, prefix: String) -> Finding? {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory),
             !names.contains(JobRecord.fileName)
         else { return nil }
@@ -27,7 +27,7 @@ enum ForeignFolder {
     }
 
     /// The message of a refused folder, for `--out` or `output.dir`.
-    static func message(_ finding: Finding, directory: String) -> String {
+    package static func message(_ finding: Finding, directory: String) -> String {
         let what =
             finding.overwritten
             ? "rendering would overwrite its \(finding.file)"

@@ -1,4 +1,5 @@
 import Foundation
+import RenderFarmOutput
 import StrictJSON
 
 /// The manifest's `encodes` list: videos made from the folder's frames, each with the exact

@@ -30,7 +30,7 @@ public struct JournalEntry: Sendable, Equatable {
     /// fingerprints): not drawn again. Nil for frames that were drawn.
     public var reusedFrom: Int?
 
-    var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = [
             "index": .number(Double(index)), "time": .number(time), "file": .string(file),
             "sha256": .string(sha256), "bytes": .number(Double(bytes)), "fingerprint": .string(fingerprint),
@@ -43,7 +43,7 @@ public struct JournalEntry: Sendable, Equatable {
         return .object(object)
     }
 
-    init(
+    package init(
         index: Int, time: Double, file: String, sha256: String, bytes: Int, fingerprint: String, attempts: Int,
         renderMilliseconds: Double, status: FrameStatus, opaque: Bool, error: String? = nil, finishedAt: Double? = nil
     ) {
@@ -61,7 +61,7 @@ public struct JournalEntry: Sendable, Equatable {
         self.error = error
     }
 
-    init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let object = json.objectValue,
             let index = object["index"]?.doubleValue, let time = object["time"]?.doubleValue,
             let file = object["file"]?.stringValue, let sha256 = object["sha256"]?.stringValue,
@@ -83,16 +83,16 @@ public struct JournalEntry: Sendable, Equatable {
 ///
 /// Each entry is one `write(2)` of one line to a file opened with O_APPEND, so a killed
 /// process leaves at most a torn last line, which `read` skips.
-final class Journal: Sendable {
-    static let defaultName = FolderLayout.journal(of: .whole)
+package final class Journal: Sendable {
+    package static let defaultName = FolderLayout.journal(of: .whole)
     /// The largest journal read (a line is about 300 bytes: millions of frames).
-    static let maxReadBytes = 1 << 30
+    package static let maxReadBytes = 1 << 30
 
-    let path: String
+    package let path: String
     private let descriptor: Locked<Int32>
 
     /// Opens (creating) the journal at `path`; `truncate` starts it afresh (`--force`).
-    init(path: String, truncate: Bool) throws(OutputError) {
+    package init(path: String, truncate: Bool) throws(OutputError) {
         // O_NONBLOCK: a named pipe put in the journal's place fails at once (ENXIO) or is refused below.
         let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK | (truncate ? O_TRUNC : 0)
         let fd = open(path, flags, 0o644)
@@ -117,7 +117,7 @@ final class Journal: Sendable {
         .cannotCreate(path: path, reason: InputFileError.notAFile(path: path, kind: kind).reason)
     }
 
-    func append(_ entry: JournalEntry) throws(OutputError) {
+    package func append(_ entry: JournalEntry) throws(OutputError) {
         var line = Array(entry.json.serialized().utf8)
         line.append(UInt8(ascii: "\n"))
         let result: Int = descriptor.withLock { fd in
@@ -128,7 +128,7 @@ final class Journal: Sendable {
 
     /// The entries of a journal file by frame index (the last line for a frame wins). Lines that
     /// are not complete entries, such as a torn last line, are skipped.
-    static func read(path: String) -> [Int: JournalEntry] {
+    package static func read(path: String) -> [Int: JournalEntry] {
         guard let data = try? InputFile.read(path, limit: maxReadBytes) else { return [:] }
         var entries: [Int: JournalEntry] = [:]
         for line in data.split(separator: UInt8(ascii: "\n")) {
@@ -139,7 +139,7 @@ final class Journal: Sendable {
     }
 
     /// Every journal in `directory` (one per shard, <doc:RunningOnACluster>).
-    static func files(in directory: String) -> [String] {
+    package static func files(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter(FolderLayout.isJournal).sorted()
             .map { (directory as NSString).appendingPathComponent($0) }

@@ -8,11 +8,12 @@ import Foundation
 /// The first line names the job fingerprint the table belongs to; each further line is
 /// `INDEX FINGERPRINT`. Frames absent from every table of the job have the job's fingerprint
 /// bound to their number (`FrameFingerprints`).
-enum FingerprintTable {
-    static func name(for shard: Shard) -> String { FolderLayout.fingerprints(of: shard) }
+package enum FingerprintTable {
+    package static func name(for shard: Shard) -> String { FolderLayout.fingerprints(of: shard) }
 
     /// Records the keyed fingerprints of a run (nothing when no frame was keyed).
-    static func write(_ fingerprints: FrameFingerprints, to directory: String, shard: Shard) throws(OutputError) {
+    package static func write(_ fingerprints: FrameFingerprints, to directory: String, shard: Shard) throws(OutputError)
+    {
         let path = (directory as NSString).appendingPathComponent(name(for: shard))
         guard !fingerprints.keyed.isEmpty else {
             unlink(path)
@@ -29,7 +30,7 @@ enum FingerprintTable {
 
     /// The fingerprints of the job with fingerprint `job`, from every table of `directory` that
     /// belongs to it.
-    static func read(in directory: String, job: String) -> FrameFingerprints {
+    package static func read(in directory: String, job: String) -> FrameFingerprints {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var keyed: [Int: String] = [:]
         for name in names where FolderLayout.isFingerprintTable(name) {

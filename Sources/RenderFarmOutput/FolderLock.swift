@@ -19,7 +19,7 @@ public final class FolderLock: Sendable {
     public static let fileName = FolderLayout.lock
 
     /// The lock file of one shard.
-    static func fileName(of shard: Shard) -> String { FolderLayout.lock(of: shard) }
+    package static func fileName(of shard: Shard) -> String { FolderLayout.lock(of: shard) }
 
     /// The holder recorded for this lock.
     public let holder: Holder

@@ -1,4 +1,5 @@
 import Foundation
+import RenderFarmOutput
 
 /// Why a run renders frames of a job that an earlier run in the same folder had rendered: read from
 /// the folder's journals and `renderfarm.job.json` before the render starts (no checksums: frames

@@ -6,19 +6,14 @@ import RenderFarmJobs
 import StrictJSON
 
 /// `manifest.json`: the downstream contract of an output folder (<doc:OutputFolder>).
-enum Manifest {
-    static let fileName = FolderLayout.manifest
-    static let format = "renderfarm.manifest"
-    static let version = 1
-
-    /// The manifest of `job` given the journal entries found for it.
-    static func build(for job: PreparedJob, expected: FrameSet, entries: [Int: JournalEntry]) -> JSONValue {
-        build(for: JobRecord(job, frames: expected), entries: entries)
-    }
+package enum Manifest {
+    package static let fileName = FolderLayout.manifest
+    package static let format = "renderfarm.manifest"
+    package static let version = 1
 
     /// The manifest of the render `record` describes (its frame set expected), given the journal
     /// entries found for it: shared by whole renders and `renderfarm merge`.
-    static func build(for record: JobRecord, entries: [Int: JournalEntry]) -> JSONValue {
+    package static func build(for record: JobRecord, entries: [Int: JournalEntry]) -> JSONValue {
         let expected = record.frames
         let done = expected.frames.compactMap { index in entries[index].flatMap { $0.status == .ok ? $0 : nil } }
         let missing = expected.frames.filter { entries[$0]?.status != .ok }
@@ -46,7 +41,7 @@ enum Manifest {
             return .object(object)
         }
         let renderer: JSONObject = [
-            "name": "renderfarm", "version": .string(RenderPlan.rendererVersion),
+            "name": "renderfarm", "version": .string(rendererVersion),
             "cairo": .string(CairoLibrary.version),
             "libpng": .string(String(cString: rf_png_library_version())),
             "zlib": .string(String(cString: rf_zlib_library_version())),
@@ -84,47 +79,34 @@ enum Manifest {
     }
 
     /// What a manifest says of its folder (`state`).
-    enum State: String {
+    package enum State: String {
         /// A run is writing frames: nothing in the folder may be taken for done.
         case rendering
         case complete
     }
 
-    /// The manifest a run writes before its first frame, in place of the one it makes stale.
-    static func rendering(for job: PreparedJob, by holder: FolderLock.Holder) -> JSONValue {
-        .object([
-            "format": .string(format), "version": .number(Double(version)),
-            "state": .string(State.rendering.rawValue), "complete": false,
-            "job": .object(["name": .string(job.spec.name), "source": .string(job.job.file)]),
-            "render": .object([
-                "pid": .number(Double(holder.pid)), "host": .string(holder.host), "since": .string(holder.since),
-            ]),
-            "frameCount": .number(Double(job.jobFrames.count)), "frameSet": .string(job.jobFrames.description),
-        ])
-    }
-
-    static func write(_ manifest: JSONValue, to directory: String) throws(OutputError) {
+    package static func write(_ manifest: JSONValue, to directory: String) throws(OutputError) {
         let path = (directory as NSString).appendingPathComponent(fileName)
         try AtomicFile.write(manifest.serialized(pretty: true, sortedKeys: true), to: path)
     }
 
     /// Removes the manifest in `directory`, if any.
-    static func remove(from directory: String) throws(OutputError) {
+    package static func remove(from directory: String) throws(OutputError) {
         let path = (directory as NSString).appendingPathComponent(fileName)
         guard unlink(path) == 0 || errno == ENOENT else { throw AtomicFile.error(errno, path) }
     }
 
     /// The frames as an OpenTimelineIO `ImageSequenceReference` sees them, and the matching
     /// ffmpeg input options.
-    struct Sequence {
-        let prefix: String
-        let padding: Int
-        let fps: Double
-        let start: Int
+    package struct Sequence {
+        package let prefix: String
+        package let padding: Int
+        package let fps: Double
+        package let start: Int
         /// The constant step between frames, or nil when the frames are not evenly spaced.
-        let step: Int?
+        package let step: Int?
 
-        init(record: JobRecord) {
+        package init(record: JobRecord) {
             let frames = record.frames
             prefix = record.prefix
             fps = record.fps
@@ -134,7 +116,7 @@ enum Manifest {
             step = gaps.count <= 1 ? (gaps.first ?? 1) : nil
         }
 
-        var json: JSONObject {
+        package var json: JSONObject {
             [
                 "target_url_base": "./", "name_prefix": .string(prefix), "name_suffix": ".png",
                 "start_frame": .number(Double(start)), "frame_step": .number(Double(step ?? 1)),
@@ -146,7 +128,7 @@ enum Manifest {
         /// A command that encodes the folder's frames when pasted into a POSIX shell there, every argument
         /// quoted as it needs (`FFmpegCommand.shellLine`). A contiguous sequence uses the image2 pattern;
         /// other frame sets use a glob, which ffmpeg expands.
-        func ffmpegCommand(alpha: Bool, name: String) -> String {
+        package func ffmpegCommand(alpha: Bool, name: String) -> String {
             // The video is named after the job, with anything a shell would interpret replaced.
             let safe = String(name.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
             let name = safe.isEmpty || safe.hasPrefix("-") ? "video" : safe

@@ -86,11 +86,11 @@ public struct RenderedOutput: Sendable {
     }
 
     /// Manifests of long renders list many frames: allow far more than a job file.
-    static let limits = JSONParser.Limits(
+    package static let limits = JSONParser.Limits(
         maxBytes: 1 << 30, maxDepth: 32, maxStringBytes: 1 << 20, maxContainerCount: 10_000_000)
 
     private struct FieldError: Error {
-        var reason: String
+        package var reason: String
     }
 
     private init(_ value: JSONValue, directory: String) throws(FieldError) {

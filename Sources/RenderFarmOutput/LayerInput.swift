@@ -26,7 +26,7 @@ public struct LayerInput: Sendable, Equatable {
     public var sha256: String
     /// Where it was read (absolute), and which version of the file was hashed; nil in inputs read
     /// back from a record.
-    var read: (path: String, identity: FileIdentity?)? = nil
+    package var read: (path: String, identity: FileIdentity?)? = nil
 
     public enum Reader: String, Sendable, CaseIterable {
         /// The plugin (ABI `input_files`): its content decides every frame of the layer.
@@ -41,17 +41,17 @@ public struct LayerInput: Sendable, Equatable {
 
     /// Whether the file is not the version that was hashed (another size, time or inode, or gone):
     /// a plan kept for long (the studio's) is made again then. Reads no content.
-    var isModified: Bool {
+    package var isModified: Bool {
         guard let read else { return false }
         return (try? InputFile(read.path).identity) != read.identity
     }
 
     /// How the canonical job and the manifest hold it.
-    var json: JSONObject { ["file": .string(file), "sha256": .string(sha256)] }
+    package var json: JSONObject { ["file": .string(file), "sha256": .string(sha256)] }
 
     /// The inputs of one layer that `reader` reads: `paths` (absolute, or relative to `jobDirectory`)
     /// read and hashed, each file once, in the order of their shown names.
-    static func hashing(_ paths: [String], layer: Int, reader: Reader, jobDirectory: String) -> [LayerInput] {
+    package static func hashing(_ paths: [String], layer: Int, reader: Reader, jobDirectory: String) -> [LayerInput] {
         let folder = URL(fileURLWithPath: jobDirectory).standardizedFileURL.path
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         var seen: Set<String> = []
@@ -87,7 +87,7 @@ public struct LayerInput: Sendable, Equatable {
     }
 
     /// The inputs recorded in a canonical job (its layers' `inputs` and `eventLogs`), in layer order.
-    static func recorded(in canonical: JSONValue) -> [LayerInput] {
+    package static func recorded(in canonical: JSONValue) -> [LayerInput] {
         let layers = canonical.objectValue?["layers"]?.arrayValue ?? []
         return layers.enumerated().flatMap { index, layer in
             Reader.allCases.flatMap { reader in
@@ -98,23 +98,6 @@ public struct LayerInput: Sendable, Equatable {
                     return LayerInput(layer: index, reader: reader, file: file, sha256: sha256)
                 }
             }
-        }
-    }
-}
-
-extension RenderPlan {
-    /// What each layer's frames read besides the job: the event logs the job names as files (read by
-    /// the host) and the files the layer's plugin names (ABI `input_files`), hashed.
-    static func layerInputs(_ job: LoadedJob, validated: [ValidatedLayer], instances: [PluginInstance])
-        -> [[LayerInput]]
-    {
-        zip(validated, instances).map { layer, instance in
-            let logs = layer.plugin.info.parameters.filter { $0.kind == .events }.compactMap {
-                job.spec.layers[layer.index].params[$0.name]?.stringValue
-            }
-            return LayerInput.hashing(logs, layer: layer.index, reader: .host, jobDirectory: job.directory)
-                + LayerInput.hashing(
-                    instance.inputFiles, layer: layer.index, reader: .plugin, jobDirectory: job.directory)
         }
     }
 }
