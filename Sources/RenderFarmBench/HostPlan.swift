@@ -38,12 +38,12 @@ enum HostPlan {
     /// Prepares `job` for `frames` with the plugins `renderfarm` would load (the same search path:
     /// RENDERFARM_PLUGIN_PATH, then the build folder both binaries sit in) and writes the plan.
     static func write(job path: String, frames: String, scratch: URL, to plan: String) throws {
-        let prepared: PreparedJob
+        let prepared: PlannedJob
         do {
             let loaded = try JobLoader.load(path)
             let catalog = PluginCatalog.discover(searchPath: PluginCatalog.searchPath())
             let options = PlanOptions(outputOverride: scratch.appendingPathComponent("out-plan").path, frames: frames)
-            guard let first = try RenderPlan.prepare([loaded], catalog: catalog, options: options).first else {
+            guard let first = try RenderPlan.planAndWarmUp([loaded], catalog: catalog, options: options).first else {
                 throw Failure.prepare("\(path): nothing to render")
             }
             prepared = first

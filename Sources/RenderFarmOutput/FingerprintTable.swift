@@ -12,8 +12,7 @@ package enum FingerprintTable {
     package static func name(for shard: Shard) -> String { FolderLayout.fingerprints(of: shard) }
 
     /// Records the keyed fingerprints of a run (nothing when no frame was keyed).
-    package static func write(_ fingerprints: FrameFingerprints, to directory: String, shard: Shard) throws(OutputError)
-    {
+    static func write(_ fingerprints: FrameFingerprints, to directory: String, shard: Shard) throws(OutputError) {
         let path = (directory as NSString).appendingPathComponent(name(for: shard))
         guard !fingerprints.keyed.isEmpty else {
             unlink(path)

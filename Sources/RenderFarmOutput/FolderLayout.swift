@@ -36,6 +36,7 @@ public enum FolderLayout {
     /// All journals, as messages name them.
     package static let journals = journalStem + "*.jsonl"
     private static let fingerprintStem = "renderfarm.fingerprints"
+    private static let shardLockStem = "renderfarm.shard-"
 
     /// The journal `shard` appends to: shards on several hosts never share one.
     public static func journal(of shard: Shard) -> String { journalStem + suffix(of: shard) + ".jsonl" }
@@ -47,9 +48,12 @@ public enum FolderLayout {
     package static func lock(of shard: Shard) -> String {
         switch shard {
         case .whole: lock
-        case .part(let index, let count, _): "renderfarm.shard-\(index)-of-\(count).lock"
+        case .part(let index, let count, _): "\(shardLockStem)\(index)-of-\(count).lock"
         }
     }
+
+    /// Whether `name` is the lock file of a shard.
+    static func isShardLock(_ name: String) -> Bool { name.hasPrefix(shardLockStem) && name.hasSuffix(".lock") }
 
     /// Whether `name` is a journal (of the whole run or of a shard).
     package static func isJournal(_ name: String) -> Bool { name.hasPrefix(journalStem) && name.hasSuffix(".jsonl") }

@@ -72,7 +72,7 @@ public final class FolderLock: Sendable {
     /// Empty when nobody is.
     public static func holders(of directory: String) -> [Holder] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        let shardLocks = names.filter { $0.hasPrefix("renderfarm.shard-") && $0.hasSuffix(".lock") }.sorted()
+        let shardLocks = names.filter(FolderLayout.isShardLock).sorted()
         // Shards first: while shards hold the main lock shared, its file still names an older holder.
         let shardHolders = shardLocks.compactMap { name -> Holder? in
             let path = (directory as NSString).appendingPathComponent(name)

@@ -7,7 +7,7 @@ import FileOutput
 /// an edit elsewhere in the job leaves its drawing alone, and frames that draw alike share one.
 /// A frame no layer keys has the job's fingerprint bound to its number, as before frame keys.
 public struct FrameFingerprints: Sendable {
-    /// The fingerprint of the whole job (`PreparedJob.fingerprint`).
+    /// The fingerprint of the whole job (`PlannedJob.fingerprint`).
     public let job: String
     /// Fingerprints built from frame keys, by frame number.
     public let keyed: [Int: String]

@@ -119,7 +119,7 @@ public struct JobRecord: Sendable, Equatable {
     }
 
     /// Writes the record into `directory`, atomically.
-    package func write(to directory: String) throws(OutputError) {
+    func write(to directory: String) throws(OutputError) {
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
         try AtomicFile.write(json.serialized(pretty: true, sortedKeys: true), to: path)
     }

@@ -92,7 +92,7 @@ package final class Journal: Sendable {
     private let descriptor: Locked<Int32>
 
     /// Opens (creating) the journal at `path`; `truncate` starts it afresh (`--force`).
-    package init(path: String, truncate: Bool) throws(OutputError) {
+    init(path: String, truncate: Bool) throws(OutputError) {
         // O_NONBLOCK: a named pipe put in the journal's place fails at once (ENXIO) or is refused below.
         let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK | (truncate ? O_TRUNC : 0)
         let fd = open(path, flags, 0o644)

@@ -85,13 +85,13 @@ package enum Manifest {
         case complete
     }
 
-    package static func write(_ manifest: JSONValue, to directory: String) throws(OutputError) {
+    static func write(_ manifest: JSONValue, to directory: String) throws(OutputError) {
         let path = (directory as NSString).appendingPathComponent(fileName)
         try AtomicFile.write(manifest.serialized(pretty: true, sortedKeys: true), to: path)
     }
 
     /// Removes the manifest in `directory`, if any.
-    package static func remove(from directory: String) throws(OutputError) {
+    static func remove(from directory: String) throws(OutputError) {
         let path = (directory as NSString).appendingPathComponent(fileName)
         guard unlink(path) == 0 || errno == ENOENT else { throw AtomicFile.error(errno, path) }
     }

@@ -65,27 +65,27 @@ public enum ShardMerge {
             throw .noFolder(path: directory)
         }
         // The whole folder: no shard may be writing while the manifest is made from its journals.
-        let lock: FolderLock
+        let folder = OutputFolder(directory)
+        let session: OutputFolder.Session
         do {
-            lock = try FolderLock.acquire(directory, task: "merge")
+            session = try folder.open(task: "merge")
         } catch .locked(let path, let holders) {
             throw .rendering(path: path, holders: holders.map(\.description))
         } catch {
             throw .output(error)
         }
-        defer { withExtendedLifetime(lock) {} }
         let found: JobRecord?
         do {
-            found = try JobRecord.read(from: directory)
+            found = try folder.jobRecord()
         } catch {
             throw .invalidRecord(error)
         }
         guard let record = found else { throw .nothingRendered(path: directory, missing: JobRecord.fileName) }
-        let recorded = RecordedFrames(directory: directory)
+        let recorded = folder.recordedFrames()
         let journals = recorded.journals
         guard !journals.isEmpty else { throw .nothingRendered(path: directory, missing: FolderLayout.journals) }
 
-        let fingerprints = FingerprintTable.read(in: directory, job: record.fingerprint)
+        let fingerprints = folder.fingerprints(job: record.fingerprint)
         var entries: [Int: JournalEntry] = [:]
         var failed: [Int: String] = [:]
         var corrupt: [Int] = []
@@ -106,7 +106,7 @@ public enum ShardMerge {
         }
         let manifest = Manifest.build(for: record, entries: entries)
         do {
-            try Manifest.write(manifest, to: directory)
+            try session.writeManifest(manifest)
         } catch {
             throw .output(error)
         }

@@ -18,7 +18,7 @@ final class StudioSession: Sendable {
         var text: String
         var catalog: PluginCatalog
         var validation: Validation
-        var prepared: [Double: PreparedJob] = [:]
+        var prepared: [Double: PlannedJob] = [:]
         var cache = FrameCache(budget: StudioLimits.cacheBytes)
         var version = 1
         var shadow: PluginShadow
@@ -97,7 +97,7 @@ final class StudioSession: Sendable {
     }
 
     /// The current job prepared at `scale`, kept until the text or the plugins change.
-    func prepared(scale: Double?) throws(StudioFailure) -> PreparedJob {
+    func prepared(scale: Double?) throws(StudioFailure) -> PlannedJob {
         try state.withLock { state throws(StudioFailure) in
             guard state.validation.valid, let job = state.validation.jobs.first else {
                 throw StudioFailure(status: 409, "the job file is not valid; GET /api/job lists its problems")
@@ -106,10 +106,10 @@ final class StudioSession: Sendable {
             // A file a layer reads (a Lottie file, an image) edited since: plan again, so its frames
             // get new fingerprints and are drawn from the new content.
             if let ready = state.prepared[key], !ready.inputsModified { return ready }
-            let prepared: PreparedJob
+            let prepared: PlannedJob
             do {
                 guard
-                    let first = try RenderPlan.prepare(
+                    let first = try RenderPlan.planAndWarmUp(
                         [job], catalog: state.catalog, options: PlanOptions(scale: scale)
                     )
                     .first
@@ -170,7 +170,7 @@ final class StudioSession: Sendable {
                 failure: "no plugins found; searched: \(catalog.searchPath.joined(separator: ", "))")
         }
         do {
-            _ = try RenderPlan.prepare(jobs, catalog: catalog)
+            _ = try RenderPlan.planAndWarmUp(jobs, catalog: catalog)
             return Validation(jobs: jobs, errors: [])
         } catch {
             return Validation(jobs: jobs, errors: error.errors)

@@ -6,24 +6,30 @@ import Testing
 
 /// `RenderFarmCLI` run in this process with a captured terminal: what a command line prints and
 /// returns, without launching the binary (the way swift-argument-parser's `AssertParse` and
-/// `AssertHelp` test a parser). Binary launches stay for what needs a real process: signals,
-/// exit statuses of a crash, plugins in workers, ffmpeg, Slurm, pipes.
+/// `AssertHelp` test a parser). The engine runs here as it does in the binary — plans, locks,
+/// renders, journals, encodes with ffmpeg — so engine behaviour is tested in process. Binary
+/// launches stay for what needs a process of its own: signals, the exit status of a crash or a
+/// hang, `--isolate`'s workers, another working folder or environment, Slurm, pipes.
 enum CLI {
-    struct Result: Sendable {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Result = Binary.Result
 
-    /// Runs the command line `arguments` (without the program name).
+    /// Runs the command line `arguments` (without the program name) in the package's folder, as
+    /// `Binary.run` does.
     static func run(_ arguments: [String]) -> Result {
+        _ = inPackageFolder
         let out = Locked("")
         let err = Locked("")
         let terminal = Terminal(
             out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } })
         let code = RenderFarmCLI.run(arguments, terminal: terminal)
-        return Result(status: code.rawValue, stdout: out.withLock { $0 }, stderr: err.withLock { $0 })
+        return Result(status: code.rawValue, signal: nil, stdout: out.withLock { $0 }, stderr: err.withLock { $0 })
     }
+
+    /// Relative paths of in-process commands (`jobs/…`) name the package's files, as they do for
+    /// `Binary.run`'s processes: the test process works in the package's folder, set once.
+    private static let inPackageFolder: Void = {
+        _ = FileManager.default.changeCurrentDirectoryPath(Binary.packageRoot.path)
+    }()
 
     /// Every listed command's spec, with its name as typed (`plugin new` is two words).
     static var commands: [(words: [String], spec: CommandSpec)] {

@@ -1,10 +1,10 @@
 import Foundation
-@testable import RenderFarmJobs
 import RenderFarmPluginABI
 import StrictJSON
 import Testing
 
 @testable import RenderFarm
+@testable import RenderFarmJobs
 
 @Suite("Layer creation: what the engine hands each plugin's create, for hosts of their own (renderfarm-bench)")
 struct LayerCreationTests {
@@ -22,7 +22,7 @@ struct LayerCreationTests {
         let job = LoadedJob(spec: spec, file: "/tmp/creations.json", directory: "/tmp")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("rf-creations-\(UUID().uuidString)")
         let prepared = try #require(
-            try RenderPlan.prepare(
+            try RenderPlan.planAndWarmUp(
                 [job], catalog: Self.catalog,
                 options: PlanOptions(outputOverride: out.path)
             ).first)

@@ -5,15 +5,15 @@ import StrictJSON
 /// The manifest's `encodes` list: videos made from the folder's frames, each with the exact
 /// ffmpeg command and the file's checksum.
 public enum ManifestEncodes {
-    /// Adds `result` to the `encodes` list of the manifest in `directory` (replacing an entry for
-    /// the same file), rewriting `manifest.json` atomically. A later render rewrites the manifest
-    /// without the list, since its frames may have changed.
-    public static func record(_ result: EncodeResult, preset: EncodePreset, in directory: String)
+    /// Adds `result` to the `encodes` list of the manifest in the folder `session` holds (replacing
+    /// an entry for the same file), rewriting `manifest.json` atomically. A later render rewrites
+    /// the manifest without the list, since its frames may have changed.
+    public static func record(_ result: EncodeResult, preset: EncodePreset, in session: OutputFolder.Session)
         throws(EncodeError)
     {
         let output: RenderedOutput
         do {
-            output = try RenderedOutput.load(directory: directory)
+            output = try RenderedOutput.load(directory: session.folder.path)
         } catch {
             throw .manifest(error)
         }
@@ -35,7 +35,7 @@ public enum ManifestEncodes {
         encodes.append(.object(entry))
         manifest["encodes"] = .array(encodes)
         do {
-            try Manifest.write(.object(manifest), to: output.directory)
+            try session.writeManifest(.object(manifest))
         } catch {
             throw .output(error)
         }

@@ -45,7 +45,7 @@ public struct VideoResult: Sendable {
 /// journal or manifest is written.
 public enum VideoSession {
     public static func render(
-        _ job: PreparedJob, options: VideoOptions, ffmpeg: FFmpeg,
+        _ job: PlannedJob, options: VideoOptions, ffmpeg: FFmpeg,
         observer: some ProgressObserver = NoProgress()
     ) throws(EncodeError) -> VideoResult {
         let plan = try plan(for: job, options: options)
@@ -84,7 +84,7 @@ public enum VideoSession {
     }
 
     /// The encode plan of `job`, or why it cannot be streamed.
-    static func plan(for job: PreparedJob, options: VideoOptions) throws(EncodeError) -> EncodePlan {
+    static func plan(for job: PlannedJob, options: VideoOptions) throws(EncodeError) -> EncodePlan {
         guard options.preset.streams else {
             throw .unsupported(
                 "--preset \(options.preset.rawValue) needs every frame before the first can be written "
@@ -105,7 +105,7 @@ public enum VideoSession {
     }
 
     /// Frame `index` drawn by `worker`, tried again after failures as `retries` says.
-    private static func draw(_ index: Int, of job: PreparedJob, on worker: FrameWorker, retries: RetryPolicy)
+    private static func draw(_ index: Int, of job: PlannedJob, on worker: FrameWorker, retries: RetryPolicy)
         -> FedFrame
     {
         switch retries.run({ () throws(FrameFailure) in try worker.draw(index, of: job) }) {

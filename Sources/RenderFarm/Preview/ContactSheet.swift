@@ -25,8 +25,8 @@ public struct ContactSheetOptions: Sendable {
 
 /// Where a sheet's frames come from: rendered directly from a job, or PNGs of an output folder.
 public enum SheetSource {
-    case job(PreparedJob)
-    case output(RenderedOutput, trace: PreparedJob?)
+    case job(PlannedJob)
+    case output(RenderedOutput, trace: PlannedJob?)
 }
 
 /// A grid of thumbnails with frame number and time under each, transparency shown over a
@@ -100,7 +100,7 @@ public enum ContactSheet {
                 }
             }
             if options.debug {
-                let traced: PreparedJob? =
+                let traced: PlannedJob? =
                     switch source {
                     case .job(let job): job
                     case .output(_, let job): job

@@ -10,7 +10,7 @@ public final class FramePreview {
     public init() {}
 
     /// The PNG of frame `index` of `job`; `debug` draws the motion overlay of `preview --debug` over it.
-    public func png(_ index: Int, of job: PreparedJob, debug: Bool = false) throws(FramePreviewError) -> [UInt8] {
+    public func png(_ index: Int, of job: PlannedJob, debug: Bool = false) throws(FramePreviewError) -> [UInt8] {
         guard (0..<job.spec.frameCount).contains(index) else {
             throw FramePreviewError(message: "frame \(index) is outside the job (0-\(job.spec.frameCount - 1))")
         }

@@ -15,7 +15,7 @@ enum MotionOverlay {
 
     /// Draws the items of `frame` with their top-left at (x, y), `pointScale` pixels per point.
     static func draw(
-        _ job: PreparedJob, frame: Int, on context: DrawingContext, x: Double, y: Double,
+        _ job: PlannedJob, frame: Int, on context: DrawingContext, x: Double, y: Double,
         pointScale: Double
     ) throws(PreviewError) {
         let next = min(frame + 1, max(frame, job.spec.frameCount - 1))

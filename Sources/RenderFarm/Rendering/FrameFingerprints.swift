@@ -53,7 +53,7 @@ struct FingerprintParts: Sendable {
     }
 }
 
-extension PreparedJob {
+extension PlannedJob {
     /// Fingerprints of this run's frames, asking every layer for its frame keys (on all cores).
     func computeFrameFingerprints() -> FrameFingerprints {
         let indices = frames.frames

@@ -49,7 +49,7 @@ enum FrameFailure: Error {
 /// (`FrameWorker`) or in a worker process (`WorkerProcess`, `render --isolate`).
 protocol FrameExecutor: AnyObject {
     /// Draws, encodes and atomically writes frame `index` of `job`.
-    func render(_ index: Int, of job: PreparedJob) throws(FrameFailure) -> WrittenFrame
+    func render(_ index: Int, of job: PlannedJob) throws(FrameFailure) -> WrittenFrame
 }
 
 /// One worker's reusable frame machinery: a surface for the current canvas size, the static
@@ -61,7 +61,7 @@ final class FrameWorker: FrameExecutor {
     /// Video without alpha: an opaque colour painted under the job's background.
     private let matte: Color?
     private var canvas: (surface: ImageSurface, context: DrawingContext)?
-    private var staticLayers: (job: PreparedJob, surface: ImageSurface)?
+    private var staticLayers: (job: PlannedJob, surface: ImageSurface)?
     private var encoder = rf_png_encoder()
     /// Where a render watches what this worker draws (nil: nobody watches).
     private let lane: DrawingLane?
@@ -78,7 +78,7 @@ final class FrameWorker: FrameExecutor {
     deinit { rf_png_encoder_free(&encoder) }
 
     /// Draws, encodes and atomically writes frame `index` of `job`.
-    func render(_ index: Int, of job: PreparedJob) throws(FrameFailure) -> WrittenFrame {
+    func render(_ index: Int, of job: PlannedJob) throws(FrameFailure) -> WrittenFrame {
         var timings = FrameTimings()
         let clock = ContinuousClock()
         let start = clock.now
@@ -105,7 +105,7 @@ final class FrameWorker: FrameExecutor {
     }
 
     /// Encodes `surface` as `job`'s PNG frames are encoded; the bytes are valid until the next call.
-    func encode(_ surface: ImageSurface, of job: PreparedJob, timing: inout rf_png_timing)
+    func encode(_ surface: ImageSurface, of job: PlannedJob, timing: inout rf_png_timing)
         throws(FrameFailure) -> UnsafeRawBufferPointer
     {
         let compression = job.spec.output.compression
@@ -124,7 +124,7 @@ final class FrameWorker: FrameExecutor {
     /// Draws frame `index` of `job` on this worker's surface and returns it, flushed: the static
     /// bottom layers copied in (drawn once per worker), the other layers drawn. The surface is
     /// reused by the next call. PNG output, video frames and contact sheets all start here.
-    func draw(_ index: Int, of job: PreparedJob) throws(FrameFailure) -> ImageSurface {
+    func draw(_ index: Int, of job: PlannedJob) throws(FrameFailure) -> ImageSurface {
         let (surface, context) = try canvas(for: job)
         let cached = cacheStaticLayers && job.staticLayerCount > 0 ? try staticSurface(for: job, frame: index) : nil
         if let cached {
@@ -146,7 +146,7 @@ final class FrameWorker: FrameExecutor {
 
     /// Draws the background (unless copied in already) and `layers` of frame `index`.
     private func drawLayers(
-        _ job: PreparedJob, frame index: Int, layers: Range<Int>, on context: DrawingContext,
+        _ job: PlannedJob, frame index: Int, layers: Range<Int>, on context: DrawingContext,
         background: Bool
     ) throws(FrameFailure) {
         let canvas = job.spec.canvas
@@ -186,7 +186,7 @@ final class FrameWorker: FrameExecutor {
         }
     }
 
-    private func canvas(for job: PreparedJob) throws(FrameFailure) -> (ImageSurface, DrawingContext) {
+    private func canvas(for job: PlannedJob) throws(FrameFailure) -> (ImageSurface, DrawingContext) {
         let width = job.spec.canvas.pixelWidth
         let height = job.spec.canvas.pixelHeight
         if let canvas, canvas.surface.width == width, canvas.surface.height == height { return canvas }
@@ -202,7 +202,7 @@ final class FrameWorker: FrameExecutor {
     }
 
     /// The background and static bottom layers of `job`, drawn once by this worker.
-    private func staticSurface(for job: PreparedJob, frame index: Int) throws(FrameFailure) -> ImageSurface {
+    private func staticSurface(for job: PlannedJob, frame index: Int) throws(FrameFailure) -> ImageSurface {
         if let staticLayers, staticLayers.job === job { return staticLayers.surface }
         staticLayers = nil
         let surface: ImageSurface

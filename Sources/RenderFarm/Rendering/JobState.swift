@@ -11,9 +11,10 @@ enum FrameOutcome {
     case fatal(OutputError)
 }
 
-/// One job during a render: what is already done, what is left, and the journal.
+/// One job during the *execute* and *finish* phases of a render: its `ResumePlan`, the journal each
+/// finished frame is recorded in, and the manifest written at the end.
 final class JobState: Sendable {
-    let job: PreparedJob
+    let job: PlannedJob
     /// Frames to draw in this run.
     let todo: [Int]
     /// Frames of this run that draw the same as an earlier frame (equal fingerprints), with that
@@ -24,69 +25,41 @@ final class JobState: Sendable {
     /// Frames done by an earlier run, verified on disk, with their journal entries.
     private let previous: [Int: JournalEntry]
     private let journal: Journal
+    /// The run's hold on the job's folder: every record is written through it.
+    private let session: OutputFolder.Session
     /// Whole runs write `manifest.json`; a shard leaves it to `renderfarm merge`.
     private let writesManifest: Bool
     private let written = Locked<[Int: JournalEntry]>([:])
 
     var skipped: Int { previous.count }
 
-    /// Decides what to render in the (created and locked) output folder: a frame is skipped only
-    /// when its file exists, a journal line has the current fingerprint, and the checksum matches.
-    /// A manifest that frames about to change would make stale is replaced (or, for a shard,
-    /// removed) before any frame is written.
-    init(job: PreparedJob, options: RenderOptions, holder: FolderLock.Holder) throws(OutputError) {
+    /// Plans the resume of `job` in its open folder (`ResumePlan`) and writes the records that come
+    /// before any frame: the job record, the fingerprint table, and a manifest that frames about to
+    /// change would make stale replaced (or, for a shard, removed).
+    init(job: PlannedJob, options: RenderOptions, session: OutputFolder.Session) throws(OutputError) {
         self.job = job
+        self.session = session
         StagedFile.removeStale(in: job.outputDirectory)
         let fingerprints = job.frameFingerprints
         self.fingerprints = fingerprints
-        var verified: [Int: JournalEntry] = [:]
-        if !options.force {
-            let recorded = RecordedFrames(directory: job.outputDirectory)
-            for index in job.frames.frames {
-                let candidates = recorded.candidates(
-                    index, fingerprint: fingerprints[index], file: job.spec.output.fileName(ofFrame: index))
-                verified[index] = recorded.verified(among: candidates)
-            }
-        }
-        previous = verified
-        (todo, reuses) = Self.plan(job.frames.frames, fingerprints: fingerprints, verified: verified)
-        let journalPath = (job.outputDirectory as NSString).appendingPathComponent(options.shard.journalName)
-        journal = try Journal(path: journalPath, truncate: options.force)
+        let recorded = options.force ? nil : job.folder.recordedFrames()
+        let plan = ResumePlan(job, fingerprints: fingerprints, recorded: recorded)
+        previous = plan.verified
+        todo = plan.todo
+        reuses = plan.reuses
+        journal = try session.journal(of: options.shard, truncate: options.force)
         // Every run records what the folder is rendered from, so `merge` needs no job file.
-        try JobRecord(job).write(to: job.outputDirectory)
-        try FingerprintTable.write(fingerprints, to: job.outputDirectory, shard: options.shard)
+        try session.write(JobRecord(job))
+        try session.write(fingerprints, of: options.shard)
         writesManifest = options.shard == .whole
         if !todo.isEmpty || !reuses.isEmpty {
             if writesManifest {
-                try Manifest.write(Manifest.rendering(for: job, by: holder), to: job.outputDirectory)
+                try session.writeManifest(Manifest.rendering(for: job, by: session.holder))
             } else {
                 // Shards share the folder: `merge` writes the new manifest once they have all finished.
-                try Manifest.remove(from: job.outputDirectory)
+                try session.removeManifest()
             }
         }
-    }
-
-    /// Splits the frames not verified on disk into those to draw and those that draw the same as
-    /// an earlier frame (drawn in this run, or verified on disk), in frame order.
-    private static func plan(
-        _ frames: [Int], fingerprints: FrameFingerprints, verified: [Int: JournalEntry]
-    ) -> (todo: [Int], reuses: [(frame: Int, source: Int)]) {
-        var first: [String: Int] = [:]
-        for (index, entry) in verified where entry.status == .ok {
-            first[fingerprints[index]] = min(first[fingerprints[index]] ?? index, index)
-        }
-        var todo: [Int] = []
-        var reuses: [(frame: Int, source: Int)] = []
-        for index in frames where verified[index] == nil {
-            let fingerprint = fingerprints[index]
-            if let source = first[fingerprint] {
-                reuses.append((index, source))
-            } else {
-                first[fingerprint] = index
-                todo.append(index)
-            }
-        }
-        return (todo, reuses)
     }
 
     /// Writes frame `index` from the file of frame `source`, which draws the same and is done (a
@@ -173,7 +146,7 @@ final class JobState: Sendable {
         let entries = previous.merging(fresh) { _, new in new }
         if writesManifest {
             let manifest = Manifest.build(for: job, expected: job.frames, entries: entries)
-            try Manifest.write(manifest, to: job.outputDirectory)
+            try session.writeManifest(manifest)
         }
         let failed = job.frames.frames.filter { entries[$0]?.status == .failed }
         let missing = job.frames.frames.filter { entries[$0]?.status != .ok }

@@ -1,15 +1,16 @@
+import FileOutput
 import RenderFarmJobs
 import RenderFarmOutput
 import StrictJSON
 
 extension Manifest {
     /// The manifest of `job` given the journal entries found for it.
-    static func build(for job: PreparedJob, expected: FrameSet, entries: [Int: JournalEntry]) -> JSONValue {
+    static func build(for job: PlannedJob, expected: FrameSet, entries: [Int: JournalEntry]) -> JSONValue {
         build(for: JobRecord(job, frames: expected), entries: entries)
     }
 
     /// The manifest a run writes before its first frame, in place of the one it makes stale.
-    static func rendering(for job: PreparedJob, by holder: FolderLock.Holder) -> JSONValue {
+    static func rendering(for job: PlannedJob, by holder: LockHolder) -> JSONValue {
         .object([
             "format": .string(format), "version": .number(Double(version)),
             "state": .string(State.rendering.rawValue), "complete": false,

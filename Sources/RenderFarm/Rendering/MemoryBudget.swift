@@ -35,14 +35,14 @@ public struct MemoryBudget: Sendable, Equatable {
     static let workerProcessBytes = 48 << 20
 
     /// The estimated peak of one worker drawing `job`'s frames.
-    public static func workerBytes(_ job: PreparedJob, isolated: Bool) -> Int {
+    public static func workerBytes(_ job: PlannedJob, isolated: Bool) -> Int {
         let canvas = job.spec.canvas.pixelWidth * job.spec.canvas.pixelHeight * 4
         let surfaces = job.staticLayerCount > 0 ? 2 : 1
         return canvas * (surfaces + 1) + (isolated ? workerProcessBytes : 0)
     }
 
     /// How many of `requested` workers fit, drawing the largest frames of `jobs`.
-    public func workers(for jobs: [PreparedJob], requested: Int, isolated: Bool) -> Fit {
+    public func workers(for jobs: [PlannedJob], requested: Int, isolated: Bool) -> Fit {
         let perWorker = jobs.map { Self.workerBytes($0, isolated: isolated) }.max() ?? 0
         guard perWorker > 0 else { return Fit(workers: requested, perWorker: 0, budget: self) }
         let fitting = max(0, bytes - Self.baseBytes) / perWorker

@@ -18,21 +18,21 @@ public struct PlanOptions: Sendable {
     /// `--scale S`: replaces every job's canvas scale (pixels per point), e.g. 0.5 for quick CI renders.
     public var scale: Double?
     /// What the layers learn before frames are drawn (ABI `prepare`, `prepare_with_cache`).
-    public var preparation: LayerPreparation
+    public var warmUp: LayerWarmUp
     /// Whether an existing folder that holds files but no `renderfarm.job.json` is refused as an output
     /// folder (`render` without `--force`): the run would overwrite or mix with files no render wrote.
     public var refusesForeignFolders = false
     /// How a run that writes the output folders locks them (`render`, `prepare`): each folder is
     /// created and locked before the layers are prepared, since preparing may write the folder's
-    /// cache, and the lock stays with the job (`PreparedJob.folderLock`). Nil for runs that write no
+    /// cache, and the lock stays with the job (`PlannedJob.folderLock`). Nil for runs that write no
     /// folder, and for `render --isolate`'s workers, which write under their parent's lock.
     public var locking: (shard: Shard, task: String)? = nil
 
     public init(
         outputOverride: String? = nil, outputRoot: String? = nil, frames: String? = nil, shard: Shard = .whole,
-        scale: Double? = nil, preparation: LayerPreparation = .frames
+        scale: Double? = nil, warmUp: LayerWarmUp = .frames
     ) {
-        self.preparation = preparation
+        self.warmUp = warmUp
         self.outputOverride = outputOverride
         self.outputRoot = outputRoot
         self.frames = frames
@@ -43,7 +43,7 @@ public struct PlanOptions: Sendable {
 
 /// What the layers of a planned job learn before frames are drawn: plugins do per-run work there,
 /// such as a physics simulation up to the run's first frame.
-public enum LayerPreparation: Sendable, Equatable {
+public enum LayerWarmUp: Sendable, Equatable {
     /// Nothing (`validate`, `submit`: no frame is drawn).
     case none
     /// The frames of the run, with the job's cache folder when it exists (ABI `prepare_with_cache`:
@@ -57,24 +57,27 @@ public enum LayerPreparation: Sendable, Equatable {
     case fillCache
 }
 
-/// Turns loaded jobs into prepared jobs: effects looked up, parameters checked and filled,
-/// plugin instances created (so a bad parameter fails before any output exists), output
-/// folders resolved and confined.
+/// The first phases of a run (the RenderFarm article RenderPhases): *plan* turns loaded jobs into
+/// planned jobs (effects looked up, parameters checked and filled, plugin instances created, so a
+/// bad parameter fails before any output exists; output folders resolved and confined), writing
+/// nothing; *open* locks each output folder a run writes; *warm up* tells the layers what the run
+/// asks of them.
 public enum RenderPlan {
-    public static func prepare(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
-        throws(PlanError) -> [PreparedJob]
+    /// Plans, opens and warms up `jobs`; throws every problem of every job.
+    public static func planAndWarmUp(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
+        throws(PlanError) -> [PlannedJob]
     {
-        let (prepared, errors) = prepareAll(jobs, catalog: catalog, options: options)
+        let (ready, errors) = planAndWarmUpAll(jobs, catalog: catalog, options: options)
         guard errors.isEmpty else { throw PlanError(errors: errors) }
-        return prepared
+        return ready
     }
 
-    /// Prepares every job it can and collects every problem of the others (joined per file), so one
-    /// pass can report them all and name the valid jobs; the ready jobs are this run's shard of them.
-    /// `plan` then `warmUp`.
-    public static func prepareAll(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
-        -> (prepared: [PreparedJob], errors: [JobError])
-    {
+    /// Plans and warms up every job it can and collects every problem of the others (joined per
+    /// file), so one pass can report them all and name the valid jobs; the ready jobs are this run's
+    /// shard of them. `plan` then `warmUp`.
+    public static func planAndWarmUpAll(
+        _ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions()
+    ) -> (prepared: [PlannedJob], errors: [JobError]) {
         let (planned, errors) = plan(jobs, catalog: catalog, options: options)
         return warmUp(planned, errors: errors, options: options)
     }
@@ -82,39 +85,39 @@ public enum RenderPlan {
     /// Checks every job and creates its layers' instances, writing nothing: the jobs of this run's
     /// shard, and every problem of the others.
     public static func plan(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
-        -> (prepared: [PreparedJob], errors: [JobError])
+        -> (prepared: [PlannedJob], errors: [JobError])
     {
-        var prepared: [PreparedJob] = []
+        var planned: [PlannedJob] = []
         var errors: [JobError] = []
         var whole = options
         whole.shard = .whole
         for job in jobs {
             do {
-                prepared.append(try prepare(job, catalog: catalog, options: whole, jobCount: jobs.count))
+                planned.append(try plan(job, catalog: catalog, options: whole, jobCount: jobs.count))
             } catch {
                 errors.append(error)
             }
         }
-        errors += sharedFolders(prepared)
-        return (options.shard.parts(of: prepared), merged(errors))
+        errors += sharedFolders(planned)
+        return (options.shard.parts(of: planned), merged(errors))
     }
 
-    /// Tells the layers of planned jobs what the run asks of them (`options.preparation`), after
+    /// Tells the layers of planned jobs what the run asks of them (`options.warmUp`), after
     /// locking each output folder when the run writes them (`options.locking`): the jobs that are
     /// ready, and `errors` with what went wrong. A run with a problem writes nothing, not even a
     /// cache: layers are prepared only when every job planned, or when nothing is created (the
     /// frames of `preview`, which report what they can).
-    public static func warmUp(_ planned: [PreparedJob], errors: [JobError], options: PlanOptions)
-        -> (prepared: [PreparedJob], errors: [JobError])
+    public static func warmUp(_ planned: [PlannedJob], errors: [JobError], options: PlanOptions)
+        -> (prepared: [PlannedJob], errors: [JobError])
     {
-        guard options.preparation == .frames || (options.preparation != .none && errors.isEmpty) else {
+        guard options.warmUp == .frames || (options.warmUp != .none && errors.isEmpty) else {
             return (planned, errors)
         }
         var errors = errors
         let ready = planned.filter { job in
             do throws(JobError) {
-                if let locking = options.locking { try job.lockFolder(shard: locking.shard, task: locking.task) }
-                try job.prepareLayers(options.preparation)
+                if let locking = options.locking { try job.openFolder(shard: locking.shard, task: locking.task) }
+                try job.warmUpLayers(options.warmUp)
                 return true
             } catch {
                 errors.append(error)
@@ -150,7 +153,7 @@ public enum RenderPlan {
     ///
     /// The folders are compared in sorted order with a stack of the folders that hold the current
     /// one, so a batch of thousands of variants costs a sort, not every pair.
-    static func sharedFolders(_ jobs: [PreparedJob]) -> [JobError] {
+    static func sharedFolders(_ jobs: [PlannedJob]) -> [JobError] {
         // "/"-terminated, so that "out/a" holds "out/a/b" but not "out/ab".
         let keys = jobs.map { realPath($0.outputDirectory) + "/" }
         var holders: [Int] = []
@@ -176,8 +179,8 @@ public enum RenderPlan {
     /// plugin checks the rest in the same pass.
     typealias ValidatedLayer = (index: Int, plugin: LoadedPlugin, params: JSONObject)
 
-    static func prepare(_ job: LoadedJob, catalog: PluginCatalog, options: PlanOptions, jobCount: Int)
-        throws(JobError) -> PreparedJob
+    static func plan(_ job: LoadedJob, catalog: PluginCatalog, options: PlanOptions, jobCount: Int)
+        throws(JobError) -> PlannedJob
     {
         var job = job
         // Problems of the file itself come first; the layers are still checked, so one pass shows all.
@@ -208,7 +211,7 @@ public enum RenderPlan {
         }
         let inputs = layerInputs(job, validated: validated, instances: instances)
         let canonical = canonicalJSON(job.spec, layers: validated.map { ($0.plugin, $0.params) }, inputs: inputs)
-        return PreparedJob(
+        return PlannedJob(
             job: job, outputDirectory: outputDirectory, frames: frames, layers: instances, canonical: canonical,
             inputs: inputs.flatMap { $0 })
     }

@@ -4,7 +4,7 @@ import Synchronization
 /// Receives progress from a render, on any thread. The engine never prints; the CLI implements
 /// this to draw a bar or JSON lines, and tests implement it to observe.
 public protocol ProgressObserver: Sendable {
-    func renderWillStart(totalFrames: Int, skippedFrames: Int, jobs: [PreparedJob])
+    func renderWillStart(totalFrames: Int, skippedFrames: Int, jobs: [PlannedJob])
     func frameDidFinish(_ event: FrameEvent)
     func renderDidFinish(_ summary: RenderSummary)
     /// The frames being drawn, told once a second while frames are drawn (also when none
@@ -79,7 +79,7 @@ public final class StopSignal: Sendable {
 /// A silent observer.
 public struct NoProgress: ProgressObserver {
     public init() {}
-    public func renderWillStart(totalFrames: Int, skippedFrames: Int, jobs: [PreparedJob]) {}
+    public func renderWillStart(totalFrames: Int, skippedFrames: Int, jobs: [PlannedJob]) {}
     public func frameDidFinish(_ event: FrameEvent) {}
     public func renderDidFinish(_ summary: RenderSummary) {}
 }

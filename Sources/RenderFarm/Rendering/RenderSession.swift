@@ -35,24 +35,23 @@ public struct RenderOptions: Sendable {
     }
 }
 
-/// Renders prepared jobs: resumes from journals, schedules every frame of every job on one
+/// Renders planned jobs: resumes from journals, schedules every frame of every job on one
 /// `FrameScheduler`, journals each finished frame, and writes each job's manifest.
 public enum RenderSession {
     public static func render(
-        _ jobs: [PreparedJob], options: RenderOptions,
+        _ jobs: [PlannedJob], options: RenderOptions,
         observer: some ProgressObserver = NoProgress()
     ) throws(OutputError) -> RenderSummary {
         // Every folder is locked before anything is written into any of them (at planning, when the
         // plan wrote the layers' caches).
-        let locks = try jobs.map { job throws(OutputError) in
-            if let held = job.folderLock { return held }
-            try AtomicFile.createDirectory(job.outputDirectory)
-            return try FolderLock.acquire(job.outputDirectory, shard: options.shard, task: options.shard.renderTask)
+        let sessions = try jobs.map { job throws(OutputError) in
+            if let held = job.folderSession { return held }
+            return try job.folder.open(shard: options.shard, task: options.shard.renderTask)
         }
-        defer { withExtendedLifetime(locks) {} }
+        defer { withExtendedLifetime(sessions) {} }
         try VariantIndex.write(for: jobs.map { ($0.job, $0.outputDirectory) })
-        let states = try zip(jobs, locks).map { job, lock throws(OutputError) in
-            try JobState(job: job, options: options, holder: lock.holder)
+        let states = try zip(jobs, sessions).map { job, session throws(OutputError) in
+            try JobState(job: job, options: options, session: session)
         }
         let draws = states.enumerated().flatMap { jobIndex, state in state.todo.map { (jobIndex, $0) } }
         let reuses = states.enumerated().flatMap { jobIndex, state in

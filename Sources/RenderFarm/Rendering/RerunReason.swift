@@ -19,7 +19,7 @@ public struct RerunReason: Sendable, Equatable {
     public init() {}
 
     /// Inspects `job`'s output folder.
-    public init(_ job: PreparedJob) {
+    public init(_ job: PlannedJob) {
         let journals = Journal.files(in: job.outputDirectory).map { Journal.read(path: $0) }
         let fingerprints = job.frameFingerprints
         for index in job.frames.frames {

@@ -5,7 +5,7 @@ extension Shard {
     /// This shard's part of a batch: the frames of every job, one after the other, split into
     /// `count` balanced parts, so that many short jobs (the variants of a batch) spread over every
     /// shard. Each job keeps its whole frame set as `jobFrames`.
-    func parts(of jobs: [PreparedJob]) -> [PreparedJob] {
+    func parts(of jobs: [PlannedJob]) -> [PlannedJob] {
         guard case .part(let index, let count, let interleaved) = self else { return jobs }
         let total = jobs.reduce(0) { $0 + $1.frames.count }
         let base = total / count

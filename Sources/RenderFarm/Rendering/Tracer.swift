@@ -7,7 +7,7 @@ public enum Tracer {
     /// One JSON object per frame of `frames` (default: the job's frame set), in frame order:
     /// `{"frame": 30, "time": 0.5, "layers": [{"layer": 0, "effect": "…", "items": […]}]}`.
     /// Layers whose plugin cannot trace are left out.
-    public static func trace(_ job: PreparedJob, frames: FrameSet? = nil) throws(TraceError) -> [JSONValue] {
+    public static func trace(_ job: PlannedJob, frames: FrameSet? = nil) throws(TraceError) -> [JSONValue] {
         var lines: [JSONValue] = []
         for index in (frames ?? job.frames).frames {
             var layers: [JSONValue] = []

@@ -28,7 +28,7 @@ public struct Isolation: Sendable {
 /// Frames are byte-identical to in-process rendering: the worker runs the same `FrameWorker`
 /// and writes the frame file itself; only the checksum and timings travel back.
 final class WorkerProcess: FrameExecutor {
-    private let jobs: [PreparedJob]
+    private let jobs: [PlannedJob]
     /// Each job's position in `jobs`, which the worker's request names (a batch may hold thousands).
     private let positions: [ObjectIdentifier: Int]
     private let isolation: Isolation
@@ -39,7 +39,7 @@ final class WorkerProcess: FrameExecutor {
     /// Time a worker may take to start and prepare its jobs.
     static let startTimeout = 120.0
 
-    init(jobs: [PreparedJob], isolation: Isolation, lane: DrawingLane? = nil) {
+    init(jobs: [PlannedJob], isolation: Isolation, lane: DrawingLane? = nil) {
         self.jobs = jobs
         self.lane = lane
         positions = Dictionary(
@@ -49,7 +49,7 @@ final class WorkerProcess: FrameExecutor {
 
     deinit { stop() }
 
-    func render(_ index: Int, of job: PreparedJob) throws(FrameFailure) -> WrittenFrame {
+    func render(_ index: Int, of job: PlannedJob) throws(FrameFailure) -> WrittenFrame {
         guard let jobIndex = positions[ObjectIdentifier(job)] else {
             throw .drawing("job \(job.spec.name) is not one this worker prepared")
         }
@@ -99,7 +99,7 @@ final class WorkerProcess: FrameExecutor {
     /// Waits for the worker that died or was killed, forgets it, removes the temporary file it
     /// may have left in `job`'s folder, and says how it ended.
     @discardableResult
-    private func reap(_ job: PreparedJob?) -> String {
+    private func reap(_ job: PlannedJob?) -> String {
         guard let (pid, channel) = process else { return "no worker" }
         process = nil
         channel.close()
@@ -243,7 +243,7 @@ public final class WorkerConnection {
 
     /// Says which jobs were prepared, then renders each frame asked for until the parent closes
     /// the connection.
-    public func serve(_ jobs: [PreparedJob], cacheStaticLayers: Bool) {
+    public func serve(_ jobs: [PlannedJob], cacheStaticLayers: Bool) {
         let worker = FrameWorker(cacheStaticLayers: cacheStaticLayers)
         do {
             try channel.send("ready " + jobs.map(\.fingerprint).joined(separator: " "))

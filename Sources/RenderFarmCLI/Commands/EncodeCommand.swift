@@ -143,14 +143,14 @@ struct EncodeCommand: Command {
             return .ioError
         }
         // Held until the encode is recorded: no render may change the frames while ffmpeg reads them.
-        let lock: FolderLock
+        let session: OutputFolder.Session
         do {
-            lock = try FolderLock.acquire(output.directory, task: "encode")
+            session = try OutputFolder(output.directory).open(task: "encode")
         } catch {
             terminal.error(error.description)
             return ExitCode(error)
         }
-        defer { withExtendedLifetime(lock) {} }
+        defer { withExtendedLifetime(session) {} }
         // SIGINT and SIGTERM stop ffmpeg and leave nothing behind (exit 130), as they stop `render`.
         let stop = StopSignal()
         let signals = SignalHandling(stop: stop, terminal: terminal, stopping: "stopping ffmpeg; no video is written")
@@ -181,7 +181,7 @@ struct EncodeCommand: Command {
             }
             bar.finish()
             do {
-                try ManifestEncodes.record(result, preset: preset, in: output.directory)
+                try ManifestEncodes.record(result, preset: preset, in: session)
             } catch {
                 // A video the manifest does not list is not kept: a failed encode leaves nothing new.
                 EncodedVideo.remove(result)

@@ -43,32 +43,37 @@ struct PrepareCommand: Command {
     func run(_ terminal: Terminal) -> ExitCode {
         var plan = PlanOptions(
             outputOverride: arguments[RenderCommand.out], outputRoot: arguments[RenderCommand.outputRoot],
-            frames: arguments[Self.frames], preparation: .fillCache)
+            frames: arguments[Self.frames], warmUp: .fillCache)
         // Held while the cache is filled: a render of the folder (or another prepare) waits its turn.
         plan.locking = (.whole, "prepare")
         let clock = ContinuousClock()
         let started = clock.now
-        let result = CommonOptions.prepare(
-            arguments.positionals, arguments: arguments, options: plan, terminal: terminal, describeValid: Self.describe)
+        let result = CommonOptions.planJobs(
+            arguments.positionals, arguments: arguments, options: plan, terminal: terminal, describeValid: Self.describe
+        )
         switch result {
         case .failure(let code): return code
         case .success:
             let elapsed = started.duration(to: clock.now).components
-            terminal.note(String(format: "renderfarm: prepared in %.1f s", Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18))
+            terminal.note(
+                String(
+                    format: "renderfarm: prepared in %.1f s",
+                    Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18))
             return .ok
         }
     }
 
     /// `prepared: jobs/replay.json: up to frame 647999, cache renderfarm.cache in out/replay (181 files, 3.2 MB)`.
-    static func describe(_ prepared: PreparedJob) -> String {
+    static func describe(_ prepared: PlannedJob) -> String {
         let last = prepared.frames.frames.max() ?? 0
-        let cache = URL(fileURLWithPath: prepared.outputDirectory).appendingPathComponent(PreparedJob.cacheFolderName)
-        let (files, bytes) = Self.size(of: cache.path)
+        let cache = prepared.cacheFolder
+        let (files, bytes) = Self.size(of: cache)
         let megabytes = String(format: "%.1f MB", Double(bytes) / 1_048_576)
         let kept =
             files == 0
-            ? "no layer keeps anything" : "cache \(ShownPath.of(cache.path)) (\(Plural.count(files, "file")), \(megabytes))"
-        return "prepared: \(ShownPath.of(prepared.job.file))\(JobReport.variant(prepared)): up to frame \(last), \(kept)"
+            ? "no layer keeps anything" : "cache \(ShownPath.of(cache)) (\(Plural.count(files, "file")), \(megabytes))"
+        return
+            "prepared: \(ShownPath.of(prepared.job.file))\(JobReport.variant(prepared)): up to frame \(last), \(kept)"
     }
 
     /// Files and bytes under `folder`.
@@ -76,7 +81,7 @@ struct PrepareCommand: Command {
         guard let walk = FileManager.default.enumerator(atPath: folder) else { return (0, 0) }
         var files = 0
         var bytes = 0
-        while let name = walk.nextObject() as? String {
+        while walk.nextObject() != nil {
             guard walk.fileAttributes?[.type] as? FileAttributeType == .typeRegular else { continue }
             files += 1
             bytes += (walk.fileAttributes?[.size] as? Int) ?? 0

@@ -78,7 +78,7 @@ struct PreviewCommand: Command {
                     return .usage
                 }
             }
-            var traced: PreparedJob?
+            var traced: PlannedJob?
             if options.debug {
                 guard let job = rendered.jobSource, FileManager.default.fileExists(atPath: job) else {
                     terminal.error(
@@ -86,7 +86,7 @@ struct PreviewCommand: Command {
                             + "run `renderfarm preview JOB --debug` instead")
                     return .noInput
                 }
-                switch CommonOptions.prepare([job], arguments: arguments, options: PlanOptions(), terminal: terminal) {
+                switch CommonOptions.planJobs([job], arguments: arguments, options: PlanOptions(), terminal: terminal) {
                 case .success(let jobs): traced = jobs.first
                 case .failure(let code): return code
                 }
@@ -95,7 +95,7 @@ struct PreviewCommand: Command {
             frames = chosen
         } else {
             let plan = PlanOptions(frames: arguments[Self.frames], scale: scale)
-            switch CommonOptions.prepare([input], arguments: arguments, options: plan, terminal: terminal) {
+            switch CommonOptions.planJobs([input], arguments: arguments, options: plan, terminal: terminal) {
             case .success(let jobs):
                 guard let job = jobs.first else { return .noInput }
                 source = .job(job)

@@ -42,7 +42,7 @@ extension RenderCommand {
         }
     }
 
-    func renderVideo(_ jobs: [PreparedJob], to path: String, concurrency: Int, terminal: Terminal) -> ExitCode {
+    func renderVideo(_ jobs: [PlannedJob], to path: String, concurrency: Int, terminal: Terminal) -> ExitCode {
         guard jobs.count == 1, let job = jobs.first else {
             terminal.error("--video renders one job into one file, got \(jobs.count) jobs; render them one at a time")
             return .usage

@@ -94,7 +94,7 @@ struct RenderCommand: Command {
             outputOverride: arguments[Self.out], outputRoot: arguments[Self.outputRoot],
             frames: arguments[Self.frames], shard: shard, scale: scale,
             // A video leaves the output folder alone: it uses a cache `prepare` made there, and makes none.
-            preparation: arguments[Self.video] == nil ? .framesWithCache : .frames)
+            warmUp: arguments[Self.video] == nil ? .framesWithCache : .frames)
         plan.refusesForeignFolders = arguments[Self.video] == nil && !arguments[Self.force]
         if arguments[Self.video] == nil {
             plan.locking = (shard, shard.renderTask)
@@ -102,7 +102,7 @@ struct RenderCommand: Command {
         // The frames in flight are fitted to the memory budget after the jobs are checked and before
         // anything is locked or written: a run that does not fit leaves no trace.
         var concurrency = self.concurrency
-        let fit = { (planned: [PreparedJob]) -> ExitCode? in
+        let fit = { (planned: [PlannedJob]) -> ExitCode? in
             switch fittedConcurrency(planned, terminal: terminal) {
             case .success(let workers):
                 concurrency = workers
@@ -110,8 +110,8 @@ struct RenderCommand: Command {
             case .failure(let code): return code
             }
         }
-        let jobs: [PreparedJob]
-        switch CommonOptions.prepare(
+        let jobs: [PlannedJob]
+        switch CommonOptions.planJobs(
             arguments.positionals, arguments: arguments, options: plan, terminal: terminal, beforeWarmUp: fit)
         {
         case .success(let prepared): jobs = prepared
@@ -222,7 +222,7 @@ extension RenderCommand {
     }
 
     /// `-j` lowered to what fits the memory budget, said on standard error; 73 when not one frame fits.
-    func fittedConcurrency(_ jobs: [PreparedJob], terminal: Terminal) -> Result<Int, ExitCode> {
+    func fittedConcurrency(_ jobs: [PlannedJob], terminal: Terminal) -> Result<Int, ExitCode> {
         let fit = budget.workers(for: jobs, requested: concurrency, isolated: isolation != nil)
         let need = "a frame in flight takes about \(MemoryBudget.shown(fit.perWorker))"
         let budgetText = "the memory budget is \(MemoryBudget.shown(budget.bytes))"

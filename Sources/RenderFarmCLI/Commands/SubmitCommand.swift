@@ -76,9 +76,9 @@ struct SubmitCommand: Command {
         let out = arguments[Self.out].map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let plan = PlanOptions(
             outputOverride: out, outputRoot: arguments[Self.outputRoot],
-            frames: arguments[Self.frames], preparation: .none)
-        let jobs: [PreparedJob]
-        switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
+            frames: arguments[Self.frames], warmUp: .none)
+        let jobs: [PlannedJob]
+        switch CommonOptions.planJobs(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
         case .success(let prepared): jobs = prepared
         case .failure(let code): return code
         }
@@ -144,7 +144,7 @@ struct SubmitCommand: Command {
         return submit(scripts, jobs: jobs, slurm: slurm, terminal: terminal)
     }
 
-    private func submit(_ scripts: SlurmScripts, jobs: [PreparedJob], slurm: SlurmClient, terminal: Terminal)
+    private func submit(_ scripts: SlurmScripts, jobs: [PlannedJob], slurm: SlurmClient, terminal: Terminal)
         -> ExitCode
     {
         do {
@@ -202,7 +202,7 @@ struct SubmitCommand: Command {
     /// Polls the merge job until it has ended, names the render tasks that did not complete,
     /// then checks every output folder like `merge` does.
     private func wait(
-        prepare: String?, array: String, merge: String, jobs: [PreparedJob], scripts: SlurmScripts,
+        prepare: String?, array: String, merge: String, jobs: [PlannedJob], scripts: SlurmScripts,
         slurm: SlurmClient, terminal: Terminal
     ) -> ExitCode {
         var last = ""

@@ -44,8 +44,8 @@ struct TraceCommand: Command {
 
     func run(_ terminal: Terminal) -> ExitCode {
         let options = PlanOptions(frames: arguments[Self.frames])
-        let jobs: [PreparedJob]
-        switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: options, terminal: terminal)
+        let jobs: [PlannedJob]
+        switch CommonOptions.planJobs(arguments.positionals, arguments: arguments, options: options, terminal: terminal)
         {
         case .success(let prepared): jobs = prepared
         case .failure(let code): return code

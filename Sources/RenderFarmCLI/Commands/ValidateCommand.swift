@@ -26,8 +26,8 @@ struct ValidateCommand: Command {
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
-        let result = CommonOptions.prepare(
-            arguments.positionals, arguments: arguments, options: PlanOptions(preparation: .none), terminal: terminal,
+        let result = CommonOptions.planJobs(
+            arguments.positionals, arguments: arguments, options: PlanOptions(warmUp: .none), terminal: terminal,
             describeValid: Self.describe)
         switch result {
         case .failure(let code): return code
@@ -36,7 +36,7 @@ struct ValidateCommand: Command {
     }
 
     /// `ok: jobs/a.json: 120 frames, 375×667 pt @2x (750×1334 px), 60 fps, layers: floating-heart`.
-    static func describe(_ prepared: PreparedJob) -> String {
+    static func describe(_ prepared: PlannedJob) -> String {
         let spec = prepared.job.spec
         let effects = spec.layers.map(\.effect).joined(separator: ", ")
         let canvas = spec.canvas

@@ -52,8 +52,8 @@ struct WorkerCommand: Command {
         let quiet = Terminal(out: { _ in }, err: { text in messages.withLock { $0.append(text) } })
         let plan = PlanOptions(
             outputOverride: arguments[RenderCommand.out], outputRoot: arguments[RenderCommand.outputRoot],
-            frames: arguments[RenderCommand.frames], scale: scale, preparation: .framesWithCache)
-        switch CommonOptions.prepare(arguments.positionals, arguments: arguments, options: plan, terminal: quiet) {
+            frames: arguments[RenderCommand.frames], scale: scale, warmUp: .framesWithCache)
+        switch CommonOptions.planJobs(arguments.positionals, arguments: arguments, options: plan, terminal: quiet) {
         case .success(let jobs):
             let redraw = ProcessInfo.processInfo.environment["RENDERFARM_STATIC_LAYERS"] == "redraw"
             connection.serve(jobs, cacheStaticLayers: !redraw)

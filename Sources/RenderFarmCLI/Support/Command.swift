@@ -54,15 +54,16 @@ enum CommonOptions {
         }
     }
 
-    /// Loads and prepares every job against the catalog, and prints every problem of every job in one
-    /// pass, in file order (see `JobReport`); `describeValid` is what a valid job prints on standard output.
+    /// Loads every job and runs the first phases on it (plan, open, warm up: `RenderPlan`), and
+    /// prints every problem of every job in one pass, in file order (see `JobReport`);
+    /// `describeValid` is what a valid job prints on standard output.
     /// A folder's entry that is not a regular file (a named pipe, a socket, a device, a folder) is
     /// skipped with a warning.
-    static func prepare(
+    static func planJobs(
         _ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal,
-        describeValid: ((PreparedJob) -> String)? = nil,
-        beforeWarmUp: (([PreparedJob]) -> ExitCode?)? = nil
-    ) -> Result<[PreparedJob], ExitCode> {
+        describeValid: ((PlannedJob) -> String)? = nil,
+        beforeWarmUp: (([PlannedJob]) -> ExitCode?)? = nil
+    ) -> Result<[PlannedJob], ExitCode> {
         var files: [String] = []
         var jobs: [LoadedJob] = []
         var loadErrors: [JobError] = []
@@ -101,7 +102,7 @@ enum CommonOptions {
                     + "see `renderfarm \(arguments.spec.name) --help`")
             return .failure(.usage)
         }
-        var prepared: [PreparedJob] = []
+        var prepared: [PlannedJob] = []
         var planErrors: [JobError] = []
         if !jobs.isEmpty {
             let catalog = catalog(arguments)
@@ -118,7 +119,7 @@ enum CommonOptions {
                 return .failure(code)
             }
             // A file that did not load is a problem of the run too: it writes nothing then.
-            if loadErrors.isEmpty || options.preparation == .frames {
+            if loadErrors.isEmpty || options.warmUp == .frames {
                 (prepared, planErrors) = RenderPlan.warmUp(prepared, errors: planErrors, options: options)
             }
         }

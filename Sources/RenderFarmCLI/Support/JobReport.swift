@@ -10,11 +10,11 @@ struct JobReport {
     /// Every problem, of loading or of preparing, each naming its file.
     let errors: [JobError]
     /// The jobs that are ready.
-    let prepared: [PreparedJob]
+    let prepared: [PlannedJob]
     let terminal: Terminal
 
     /// Prints the report; the prepared jobs when every job is valid, else the exit code.
-    func print(describeValid: ((PreparedJob) -> String)?) -> Result<[PreparedJob], ExitCode> {
+    func print(describeValid: ((PlannedJob) -> String)?) -> Result<[PlannedJob], ExitCode> {
         let shownFiles = files.map(ShownPath.of)
         var reported = Set<Int>()
         for file in shownFiles + [nil] {
@@ -49,7 +49,7 @@ struct JobReport {
     }
 
     /// ` [variant alice@2x]` for a variant of a job file with variants, else nothing.
-    static func variant(_ job: PreparedJob) -> String {
+    static func variant(_ job: PlannedJob) -> String {
         job.job.variant.map { " [variant \($0.name)]" } ?? ""
     }
 

@@ -50,7 +50,7 @@ final class ProgressReporter: ProgressObserver {
     /// The slowest frames of the run, slowest first.
     var slowest: [SlowFrame] { slow.withLock { $0 } }
 
-    func renderWillStart(totalFrames: Int, skippedFrames: Int, jobs: [PreparedJob]) {
+    func renderWillStart(totalFrames: Int, skippedFrames: Int, jobs: [PlannedJob]) {
         bar.start()
         switch mode {
         case .none: break

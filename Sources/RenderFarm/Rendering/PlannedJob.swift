@@ -6,8 +6,9 @@ import RenderFarmOutput
 import RenderFarmPluginABI
 import StrictJSON
 
-/// A job ready to render: validated against its plugins, instances created, output resolved.
-public final class PreparedJob: Sendable {
+/// A job after the *plan* phase: validated against its plugins, instances created, output folder
+/// resolved; ready to render once its folder is open and its layers warmed up.
+public final class PlannedJob: Sendable {
     public let job: LoadedJob
     /// Absolute output folder.
     public let outputDirectory: String
@@ -26,8 +27,8 @@ public final class PreparedJob: Sendable {
     let layers: [PluginInstance]
     /// `frameFingerprints`, once computed.
     private let fingerprintCache = Locked<FrameFingerprints?>(nil)
-    /// The run's lock on the output folder, once `lockFolder` took it.
-    private let heldLock = Locked<FolderLock?>(nil)
+    /// The run's hold on the output folder, once `openFolder` took it.
+    private let heldSession = Locked<OutputFolder.Session?>(nil)
     /// How many bottom layers are frame-invariant (`RF_PLUGIN_FRAME_INVARIANT`): drawn once per
     /// worker with the background and copied into every frame.
     let staticLayerCount: Int
@@ -50,16 +51,18 @@ public final class PreparedJob: Sendable {
         fingerprint = SHA256.hex(canonical.serialized(sortedKeys: true))
     }
 
-    /// The lock `lockFolder` took, held as long as the job: writers of the folder use it.
-    public var folderLock: FolderLock? { heldLock.withLock { $0 } }
+    /// The output folder.
+    public var folder: OutputFolder { OutputFolder(outputDirectory) }
 
-    /// Creates the output folder and takes the lock of `shard` in it (kept in `folderLock`), before
-    /// anything else is written there; `.output` names who holds it.
-    func lockFolder(shard: Shard, task: String) throws(JobError) {
+    /// The session `openFolder` opened, held as long as the job: the folder's writers use it.
+    public var folderSession: OutputFolder.Session? { heldSession.withLock { $0 } }
+
+    /// Creates the output folder and takes the lock of `shard` in it (kept in `folderSession`),
+    /// before anything else is written there; `.output` names who holds it.
+    func openFolder(shard: Shard, task: String) throws(JobError) {
         do throws(OutputError) {
-            try AtomicFile.createDirectory(outputDirectory)
-            let lock = try FolderLock.acquire(outputDirectory, shard: shard, task: task)
-            heldLock.withLock { $0 = lock }
+            let session = try folder.open(shard: shard, task: task)
+            heldSession.withLock { $0 = session }
         } catch {
             throw .output(file: job.file, error: error)
         }
@@ -67,20 +70,20 @@ public final class PreparedJob: Sendable {
 
     /// Tells every layer what this run asks of it (ABI `prepare`, `prepare_with_cache`); a
     /// problem is the job's.
-    func prepareLayers(_ preparation: LayerPreparation) throws(JobError) {
+    func warmUpLayers(_ warmUp: LayerWarmUp) throws(JobError) {
         guard let first = frames.frames.min(), let last = frames.frames.max() else { return }
-        switch preparation {
+        switch warmUp {
         case .none: return
-        case .frames: try prepareLayers(frames: first...last, writingCache: false)
-        case .framesWithCache: try prepareLayers(frames: first...last, writingCache: true)
-        case .fillCache: try prepareLayers(frames: last...last, writingCache: true)
+        case .frames: try warmUpLayers(frames: first...last, writingCache: false)
+        case .framesWithCache: try warmUpLayers(frames: first...last, writingCache: true)
+        case .fillCache: try warmUpLayers(frames: last...last, writingCache: true)
         }
     }
 
     /// Prepares every layer for `frames` with its cache folder: always when `writingCache` (the plugin
     /// makes the folder when it first keeps something, so a job whose layers keep nothing has none),
     /// else only when the folder exists.
-    private func prepareLayers(frames: ClosedRange<Int>, writingCache: Bool) throws(JobError) {
+    private func warmUpLayers(frames: ClosedRange<Int>, writingCache: Bool) throws(JobError) {
         var issues: [JobIssue] = []
         for (index, layer) in layers.enumerated() {
             let cache = cacheFolder(for: layer, whenMissing: writingCache)
@@ -98,8 +101,7 @@ public final class PreparedJob: Sendable {
     /// otherwise. The host never makes or removes it: shards of one job prepare side by side, and a
     /// folder one removed could be the one another is about to write into.
     private func cacheFolder(for layer: PluginInstance, whenMissing: Bool) -> String? {
-        let folder = URL(fileURLWithPath: outputDirectory)
-            .appendingPathComponent(Self.cacheFolderName).appendingPathComponent(layer.plugin.info.id).path
+        let folder = (cacheFolder as NSString).appendingPathComponent(layer.plugin.info.id)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             return whenMissing ? folder : nil
@@ -114,17 +116,17 @@ public final class PreparedJob: Sendable {
     public var inputsModified: Bool { inputs.contains(where: \.isModified) }
 
     /// The output folder's subfolder of plugin caches (`RF_CACHE_FOLDER`).
-    public static let cacheFolderName = FolderLayout.cache
+    public var cacheFolder: String { folder.file(FolderLayout.cache) }
 
     /// The same job asked for `frames` only (its instances shared); `jobFrames` stays.
-    func with(frames: FrameSet) -> PreparedJob {
-        PreparedJob(
+    func with(frames: FrameSet) -> PlannedJob {
+        PlannedJob(
             job: job, outputDirectory: outputDirectory, frames: frames, jobFrames: jobFrames, layers: layers,
             canonical: canonical, inputs: inputs)
     }
 
     /// The fingerprint of each frame of this run, from the layers' frame keys where they report
-    /// them (computed on first use, after `prepareLayers`).
+    /// them (computed on first use, after `warmUpLayers`).
     public var frameFingerprints: FrameFingerprints {
         fingerprintCache.withLock { cache in
             if let cache { return cache }
@@ -170,7 +172,7 @@ public struct LayerCreation: Sendable {
     public var params: JSONObject
 }
 
-extension PreparedJob {
+extension PlannedJob {
     /// What the plugins' `create` warned about, at each layer's place in the job file.
     public var warnings: [JobIssue] {
         layers.enumerated().flatMap { index, layer in
