@@ -2,7 +2,21 @@ extension StudioAssets {
     static let script = #"""
         "use strict";
         const $ = (id) => document.getElementById(id);
-        const state = { job: null, frame: 0, playing: false, loading: false, sent: null, timer: null };
+        const state = {
+          job: null, frame: 0, playing: false, loading: false, timer: null,
+          // The ETag of the version the text box's text was made from: saves carry it (If-Match).
+          base: null,
+          // Frame requests are numbered; an answer to any but the newest is dropped.
+          ticket: 0,
+          variant: 0, generation: 0,
+          // What the controls were built for; they are rebuilt only when it changes.
+          layout: null, controls: new Map(), dragging: null,
+          saving: false, pending: null,
+        };
+
+        // The token the printed address carries was turned into this studio's cookie: drop it from
+        // the address bar (and so from the history and screen shares).
+        if (new URLSearchParams(location.search).has("token")) history.replaceState(null, "", location.pathname);
 
         function el(tag, text, className) {
           const node = document.createElement(tag);
@@ -99,17 +113,24 @@ extension StudioAssets {
 
         // ---- The job: load, show, validate and write.
         async function loadJob() {
-          const response = await fetch("/api/job");
+          const response = await fetch("/api/job?variant=" + state.variant);
           if (!response.ok) return;
-          applyJob(await response.json(), true);
+          applyJob(await response.json(), false);
         }
 
-        function applyJob(job, fromServer) {
+        function applyJob(job, force) {
           const source = $("source");
+          // Text typed but not yet saved stays, with the version it was made from: its save then
+          // gets 409 if the file changed meanwhile, and the conflict is shown.
           const editing = document.activeElement === source && source.value !== job.text;
-          if (!editing || fromServer === "force") source.value = job.text;
+          if (!editing || force) {
+            source.value = job.text;
+            state.base = job.etag;
+          }
           state.job = job;
+          state.generation = job.inputGeneration || 0;
           $("file").textContent = job.file + " · version " + job.version;
+          showVariants(job);
           showValidation(job);
           if (job.job) {
             const scrub = $("scrub");
@@ -146,17 +167,50 @@ extension StudioAssets {
           }
         }
 
-        async function put(text) {
-          state.sent = text;
-          let response;
-          try {
-            response = await fetch("/api/job", { method: "PUT", body: text, headers: { "Content-Type": "application/json" } });
-          } catch (e) { $("validity").textContent = "cannot reach the studio: " + e; return; }
-          const body = await response.json();
-          if (state.sent !== text) return;
-          if (response.ok) applyJob(body, "force");
-          else showValidation(body.issues ? body : { valid: false, issues: [{ path: "", message: body.error }] });
+        // Saves go one at a time, each made from the version the previous one wrote; edits made
+        // meanwhile are sent as one, the newest.
+        function put(text) {
+          state.pending = text;
+          if (!state.saving) flush();
         }
+
+        async function flush() {
+          state.saving = true;
+          while (state.pending !== null) {
+            const text = state.pending;
+            state.pending = null;
+            let response, body;
+            try {
+              response = await fetch("/api/job?variant=" + state.variant, {
+                method: "PUT", body: text,
+                headers: Object.assign({ "Content-Type": "application/json" }, state.base ? { "If-Match": state.base } : {}),
+              });
+              body = await response.json();
+            } catch (e) { $("validity").textContent = "cannot reach the studio: " + e; break; }
+            if (response.ok) {
+              state.base = body.etag;
+              hideConflict();
+              if (state.pending === null) applyJob(body, false);
+            } else if (response.status === 409 && typeof body.text === "string") {
+              state.pending = null;
+              showConflict(body, text);
+            } else if (state.pending === null) {
+              showValidation(body.issues ? body : { valid: false, issues: [{ path: "", message: body.error }] });
+            }
+          }
+          state.saving = false;
+        }
+
+        // A save made from an older version than the file's: show the file's text and let the
+        // author choose; nothing is overwritten until they do.
+        function showConflict(current, mine) {
+          $("conflict").hidden = false;
+          $("conflict-text").textContent = current.text;
+          $("conflict-take").onclick = () => { hideConflict(); applyJob(current, true); };
+          $("conflict-keep").onclick = () => { hideConflict(); state.base = current.etag; put(mine); };
+        }
+
+        function hideConflict() { $("conflict").hidden = true; }
 
         function edit(path, value) {
           const source = $("source");
@@ -171,30 +225,80 @@ extension StudioAssets {
         }
 
         // ---- Controls from each layer's parameter table.
+        // The job file as written (a variants job's template), or null while it is not JSON.
+        function template() {
+          try { return JSON.parse($("source").value); } catch (e) { return null; }
+        }
+
+        // What fills `path` in each variant instead of the template's own value: a {{placeholder}}
+        // in the template, or a key of variants.matrix; null when the template's value is used.
+        function binding(written, path) {
+          if (!written || !written.variants) return null;
+          const value = nodeValue(written, path);
+          if (typeof value === "string" && /\{\{[^}]*\}\}/.test(value)) return value;
+          const key = path.join(".");
+          for (const name of Object.keys(written.variants.matrix || {})) {
+            if (splitPath(name).join(".") === key) return "variants.matrix \"" + name + "\"";
+          }
+          return null;
+        }
+
+        function nodeValue(value, path) {
+          for (const key of path) value = value === null || value === undefined ? undefined : value[key];
+          return value;
+        }
+
+        // Builds the controls when the layers or their parameters change; otherwise only shows the
+        // new values, leaving the control being dragged or typed in alone.
         function renderControls() {
           const box = $("controls");
           const job = state.job;
-          box.textContent = "";
+          const written = template();
+          const layout = JSON.stringify([state.variant, (job.layers || []).map((layer) => [layer.effect, (layer.parameters || []).map((p) => p.name)]),
+            (job.layers || []).map((layer, index) => (layer.parameters || []).map((p) => binding(written, ["layers", index, "params", p.name])))]);
+          if (layout !== state.layout) {
+            state.layout = layout;
+            state.controls = new Map();
+            box.textContent = "";
+            (job.layers || []).forEach((layer, index) => {
+              const set = el("fieldset");
+              set.append(el("legend", "layers[" + index + "] · " + layer.effect));
+              if (layer.summary) set.append(el("div", layer.summary, "hint"));
+              for (const parameter of layer.parameters || []) {
+                const path = ["layers", index, "params", parameter.name];
+                set.append(control(parameter, path, binding(written, path)));
+              }
+              box.append(set);
+            });
+          }
           (job.layers || []).forEach((layer, index) => {
-            const set = el("fieldset");
-            set.append(el("legend", "layers[" + index + "] · " + layer.effect));
-            if (layer.summary) set.append(el("div", layer.summary, "hint"));
             for (const parameter of layer.parameters || []) {
-              const path = ["layers", index, "params", parameter.name];
+              const row = state.controls.get("layers[" + index + "].params." + parameter.name);
+              if (!row || row === state.dragging || row.contains(document.activeElement)) continue;
               const given = layer.params[parameter.name];
-              set.append(control(parameter, path, given !== undefined ? given : parameter.default));
+              row.show(given !== undefined ? given : parameter.default);
             }
-            box.append(set);
           });
           showValidation(job);
         }
 
-        function control(p, path, value) {
+        function control(p, path, bound) {
           const row = el("div", null, "control");
           row.dataset.path = "layers[" + path[1] + "].params." + p.name;
+          state.controls.set(row.dataset.path, row);
           const label = el("label", p.name);
           label.title = p.doc;
           row.append(label);
+          row.show = () => {};
+          if (bound !== null) {
+            // Each variant fills it in: the template keeps its placeholder; the value shown is this variant's.
+            row.classList.add("bound");
+            row.dataset.bound = bound;
+            const shown = el("output", "");
+            row.append(shown, el("div", "set per variant by " + bound + ": edit the variants' data, not this control", "hint"));
+            row.show = (value) => { shown.textContent = JSON.stringify(value); };
+            return row;
+          }
           const send = (v) => edit(path, v);
           const numeric = p.kind === "number" || p.kind === "integer";
           if (numeric) {
@@ -204,7 +308,6 @@ extension StudioAssets {
             const number = el("input");
             number.type = "number";
             number.step = String(step);
-            number.value = value === null || value === undefined ? "" : value;
             number.dataset.role = "number";
             if (bounded) {
               const range = el("input");
@@ -212,7 +315,6 @@ extension StudioAssets {
               range.min = String(p.min);
               range.max = String(p.max);
               range.step = String(step);
-              range.value = number.value;
               range.dataset.param = p.name;
               let pending = null;
               range.addEventListener("input", () => {
@@ -225,6 +327,16 @@ extension StudioAssets {
             }
             number.addEventListener("change", () => { if (number.value !== "") send(Number(number.value)); });
             row.append(number);
+            const range = row.querySelector("input[type=range]");
+            if (range) {
+              // The control under the pointer is not touched while it is dragged.
+              range.addEventListener("pointerdown", () => { state.dragging = row; });
+              range.addEventListener("pointerup", () => { if (state.dragging === row) state.dragging = null; });
+            }
+            row.show = (v) => {
+              number.value = v === null || v === undefined ? "" : v;
+              if (range) range.value = number.value;
+            };
           } else if (p.kind === "enum") {
             const select = el("select");
             for (const choice of p.choices) {
@@ -232,38 +344,40 @@ extension StudioAssets {
               option.value = choice;
               select.append(option);
             }
-            select.value = value || "";
             select.addEventListener("change", () => send(select.value));
             row.append(select);
+            row.show = (v) => { select.value = v || ""; };
           } else if (p.kind === "bool") {
             const box = el("input");
             box.type = "checkbox";
-            box.checked = value === true;
             box.addEventListener("change", () => send(box.checked));
             row.append(box);
+            row.show = (v) => { box.checked = v === true; };
           } else if (p.kind === "color") {
             const picker = el("input");
             picker.type = "color";
-            const text = typeof value === "string" ? value : "#000000";
-            picker.value = text.length >= 7 ? text.slice(0, 7).toLowerCase() : "#000000";
+            let text = "#000000";
             picker.addEventListener("change", () => send(picker.value + (text.length === 9 ? text.slice(7) : "")));
             row.append(picker);
+            row.show = (v) => {
+              text = typeof v === "string" ? v : "#000000";
+              picker.value = text.length >= 7 ? text.slice(0, 7).toLowerCase() : "#000000";
+            };
           } else if (p.kind === "point" || p.kind === "size") {
-            const pair = Array.isArray(value) ? value : [0, 0];
-            const fields = [0, 1].map((i) => {
+            const fields = [0, 1].map(() => {
               const field = el("input");
               field.type = "number";
               field.step = "any";
-              field.value = pair[i];
               field.addEventListener("change", () => send(fields.map((f) => Number(f.value))));
               return field;
             });
             row.append(fields[0], document.createTextNode(" "), fields[1]);
+            row.show = (v) => { fields.forEach((f, i) => { f.value = Array.isArray(v) ? v[i] : ""; }); };
           } else if (p.kind === "string") {
             const field = el("input");
-            field.value = typeof value === "string" ? value : "";
             field.addEventListener("change", () => send(field.value));
             row.append(field);
+            row.show = (v) => { field.value = typeof v === "string" ? v : ""; };
           } else {
             row.append(el("div", "edit in the job text", "hint"));
           }
@@ -274,7 +388,8 @@ extension StudioAssets {
         // ---- The timeline: frames drawn on demand by the engine, cached by fingerprint.
         function frameURL(n) {
           const job = state.job;
-          return "/api/frames/" + n + ".png?scale=" + job.job.previewScale + ($("debug").checked ? "&debug=1" : "") + "&v=" + job.version;
+          return "/api/frames/" + n + ".png?scale=" + job.job.previewScale + "&variant=" + state.variant +
+            ($("debug").checked ? "&debug=1" : "") + "&v=" + job.version + "&i=" + state.generation;
         }
 
         function showFrame(n, force) {
@@ -289,8 +404,11 @@ extension StudioAssets {
           const image = $("frame");
           if (!force && image.dataset.url === url) return;
           state.loading = true;
+          const ticket = ++state.ticket;
           const loader = new Image();
           loader.onload = () => {
+            // An answer to an older request (a frame scrubbed past) is dropped.
+            if (ticket !== state.ticket) return;
             image.src = loader.src;
             image.dataset.url = url;
             image.dataset.frame = String(n);
@@ -299,6 +417,7 @@ extension StudioAssets {
             $("frame-error").textContent = "";
           };
           loader.onerror = async () => {
+            if (ticket !== state.ticket) return;
             state.loading = false;
             try { $("frame-error").textContent = (await (await fetch(url)).json()).error; } catch (e) { $("frame-error").textContent = "frame " + n + " failed"; }
           };
@@ -317,6 +436,24 @@ extension StudioAssets {
             requestAnimationFrame(tick);
           };
           requestAnimationFrame(tick);
+        }
+
+        // ---- Variants: the job file is a template; the picker chooses the variant previewed.
+        function showVariants(job) {
+          const picker = $("variant");
+          const variants = job.variants || [];
+          $("variant-row").hidden = variants.length === 0;
+          const names = variants.map((v) => v.index + ": " + v.name + " (" + v.origin + ")");
+          if (picker.dataset.names !== JSON.stringify(names)) {
+            picker.dataset.names = JSON.stringify(names);
+            picker.textContent = "";
+            names.forEach((name, index) => {
+              const option = el("option", name);
+              option.value = String(index);
+              picker.append(option);
+            });
+          }
+          picker.value = String(job.variant || 0);
         }
 
         // ---- The farm view: `renderfarm status --json` of every render folder, pushed by the server.
@@ -376,6 +513,8 @@ extension StudioAssets {
         $("step-forward").addEventListener("click", () => showFrame(state.frame + 1));
         $("play").addEventListener("click", play);
         $("debug").addEventListener("change", () => showFrame(state.frame, true));
+        $("variant").addEventListener("change", () => { state.variant = Number($("variant").value); loadJob(); });
+        document.addEventListener("pointerup", () => { state.dragging = null; });
         let typing = null;
         $("source").addEventListener("input", () => {
           clearTimeout(typing);
@@ -394,6 +533,11 @@ extension StudioAssets {
         events.addEventListener("job", (event) => {
           const change = JSON.parse(event.data);
           if (!state.job || change.version !== state.job.version) loadJob();
+        });
+        events.addEventListener("inputs", (event) => {
+          // A file the layers read changed: the frames it decides are drawn again.
+          state.generation = JSON.parse(event.data).generation;
+          showFrame(state.frame, true);
         });
         events.addEventListener("status", (event) => renderFarm(JSON.parse(event.data)));
         loadJob();

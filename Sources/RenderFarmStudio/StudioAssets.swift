@@ -25,9 +25,17 @@ enum StudioAssets {
             <div id="file" class="muted"></div>
             <textarea id="source" spellcheck="false" aria-label="job file"></textarea>
             <div id="validity"></div>
+            <div id="conflict" hidden>
+              <p class="error">The job file changed since the version this edit was made from: nothing was written.
+              The file now reads:</p>
+              <pre id="conflict-text"></pre>
+              <button id="conflict-take">Use the file's version</button>
+              <button id="conflict-keep">Save mine over it</button>
+            </div>
             <ul id="errors"></ul>
           </div>
           <div class="pane stage-pane">
+            <div id="variant-row" hidden><label>variant <select id="variant" aria-label="variant"></select></label></div>
             <div class="stage"><img id="frame" alt="frame preview"></div>
             <div class="timeline">
               <button id="step-back" title="previous frame (←)">−1</button>
@@ -95,5 +103,7 @@ enum StudioAssets {
         .state-rendering { color: var(--accent); } .state-complete { color: var(--good); }
         .state-failed { color: var(--bad); } .state-incomplete { color: #f0c060; }
         progress { width: 140px; }
+        #conflict pre { max-height: 30vh; overflow: auto; background: #101114; padding: 6px; font: 12px ui-monospace, monospace; }
+        .control.bound output { font: 12px ui-monospace, monospace; color: var(--muted); }
         """#
 }

@@ -14,7 +14,8 @@ public struct StudioOptions: Sendable {
     public var token: String?
     /// Plugin search path (as `PluginCatalog.searchPath` gives it).
     public var pluginSearchPath: [String]
-    /// Seconds between farm-status refreshes.
+    /// Seconds the changes in render folders are gathered for before the farm view is updated
+    /// (folders are watched with inotify, not rescanned).
     public var statusInterval: Double
 
     public init(

@@ -104,7 +104,7 @@ enum JobDecoder {
         let side = 1...Limits.maxSide
         let width = reader.number("width", default: 375, in: side)
         let height = reader.number("height", default: 667, in: side)
-        let scale = reader.number("scale", default: 2, in: 0...8, exclusiveLowerBound: true)
+        let scale = reader.number("scale", default: 2, in: 0...PlanOptions.maxScale, exclusiveLowerBound: true)
         var background = Color.clear
         if let text = reader.string("background", default: "#00000000") {
             if let color = Color(hex: text) {
