@@ -402,9 +402,10 @@ extension StudioAssets {
           $("frame-label").textContent = "frame " + n + " / " + (count - 1) + " · " + (n / job.job.fps).toFixed(2) + " s";
           const url = frameURL(n);
           const image = $("frame");
-          if (!force && image.dataset.url === url) return;
-          state.loading = true;
+          // Every request, even one for the frame shown, makes the answers to earlier ones stale.
           const ticket = ++state.ticket;
+          if (!force && image.dataset.url === url) { state.loading = false; return; }
+          state.loading = true;
           const loader = new Image();
           loader.onload = () => {
             // An answer to an older request (a frame scrubbed past) is dropped.
