@@ -12,6 +12,10 @@ extension StudioAssets {
           // What the controls were built for; they are rebuilt only when it changes.
           layout: null, controls: new Map(), dragging: null,
           saving: false, pending: null,
+          // The in and out points (frames) playback loops between and the render command names.
+          in: null, out: null,
+          // Texts of the file before each saved edit, and after each undone one.
+          undo: [], redo: [], saved: null,
         };
 
         // The token the printed address carries was turned into this studio's cookie: drop it from
@@ -128,6 +132,7 @@ extension StudioAssets {
             state.base = job.etag;
           }
           state.job = job;
+          state.saved = job.text;
           state.generation = job.inputGeneration || 0;
           $("file").textContent = job.file + " · version " + job.version;
           showVariants(job);
@@ -136,6 +141,7 @@ extension StudioAssets {
             const scrub = $("scrub");
             scrub.max = String(job.job.frameCount - 1);
             if (state.frame > job.job.frameCount - 1) state.frame = 0;
+            renderTracks();
             renderControls();
             showFrame(state.frame, true);
           }
@@ -169,15 +175,16 @@ extension StudioAssets {
 
         // Saves go one at a time, each made from the version the previous one wrote; edits made
         // meanwhile are sent as one, the newest.
-        function put(text) {
-          state.pending = text;
+        function put(text, history) {
+          state.pending = { text, history: history || null };
           if (!state.saving) flush();
         }
 
         async function flush() {
           state.saving = true;
           while (state.pending !== null) {
-            const text = state.pending;
+            const { text, history } = state.pending;
+            const before = state.saved;
             state.pending = null;
             let response, body;
             try {
@@ -189,6 +196,14 @@ extension StudioAssets {
             } catch (e) { $("validity").textContent = "cannot reach the studio: " + e; break; }
             if (response.ok) {
               state.base = body.etag;
+              if (body.text !== before) {
+                // An edit is undone by saving the text before it; undoing moves it to redo, and back.
+                if (history === "undo") state.redo.push(before);
+                else if (history === "redo") state.undo.push(before);
+                else { state.undo.push(before); state.redo = []; }
+              }
+              state.saved = body.text;
+              showHistory();
               hideConflict();
               if (state.pending === null) applyJob(body, false);
             } else if (response.status === 409 && typeof body.text === "string") {
@@ -211,6 +226,19 @@ extension StudioAssets {
         }
 
         function hideConflict() { $("conflict").hidden = true; }
+
+        function showHistory() {
+          $("undo").disabled = state.undo.length === 0;
+          $("redo").disabled = state.redo.length === 0;
+        }
+
+        function undo(direction) {
+          const stack = direction === "undo" ? state.undo : state.redo;
+          if (stack.length === 0) return;
+          const text = stack.pop();
+          $("source").value = text;
+          put(text, direction);
+        }
 
         function edit(path, value) {
           const source = $("source");
@@ -400,6 +428,7 @@ extension StudioAssets {
           state.frame = n;
           $("scrub").value = String(n);
           $("frame-label").textContent = "frame " + n + " / " + (count - 1) + " · " + (n / job.job.fps).toFixed(2) + " s";
+          showPlayhead();
           const url = frameURL(n);
           const image = $("frame");
           // Every request, even one for the frame shown, makes the answers to earlier ones stale.
@@ -425,15 +454,86 @@ extension StudioAssets {
           loader.src = url;
         }
 
+        // ---- The tracks: a ruler in seconds, the job's frame set, a bar per layer from its start,
+        // the in/out range and the playhead. Clicking goes to the frame under the pointer.
+        function renderTracks() {
+          const job = state.job.job;
+          const count = job.frameCount;
+          const percent = (frame) => (100 * frame / count) + "%";
+          const ruler = $("ruler");
+          ruler.textContent = "";
+          const step = Math.max(1, Math.ceil(job.duration / 10));
+          for (let second = 0; second < job.duration; second += step) {
+            const tick = el("span", second + "s", "tick");
+            tick.style.left = percent(second * job.fps);
+            ruler.append(tick);
+          }
+          const list = $("track-list");
+          list.textContent = "";
+          const frames = el("div", null, "track frames");
+          frames.dataset.track = "frames";
+          if (job.firstFrame !== null) {
+            const bar = el("div", "frames " + job.frames, "bar");
+            bar.style.left = percent(job.firstFrame);
+            bar.style.width = percent(job.lastFrame - job.firstFrame + 1);
+            bar.title = "the frames render draws: " + job.frames;
+            frames.append(bar);
+          }
+          list.append(frames);
+          (state.job.layers || []).forEach((layer, index) => {
+            const track = el("div", null, "track");
+            track.dataset.layer = String(index);
+            const first = Math.min(count, Math.round(layer.start * job.fps));
+            const bar = el("div", index + " · " + layer.effect, "bar");
+            bar.style.left = percent(first);
+            bar.style.width = percent(count - first);
+            bar.title = "layers[" + index + "] " + layer.effect + " from " + layer.start + " s";
+            track.append(bar);
+            list.append(track);
+          });
+          showInOut();
+        }
+
+        function showPlayhead() {
+          if (!state.job || !state.job.job) return;
+          $("playhead").style.left = (100 * state.frame / state.job.job.frameCount) + "%";
+        }
+
+        // The in/out range, and the render command that draws just it.
+        function range() {
+          const last = state.job.job.frameCount - 1;
+          const from = state.in === null ? 0 : state.in, to = state.out === null ? last : state.out;
+          return [Math.min(from, to), Math.max(from, to)];
+        }
+
+        function showInOut() {
+          if (!state.job || !state.job.job) return;
+          const [from, to] = range();
+          const count = state.job.job.frameCount;
+          const box = $("inout");
+          box.hidden = state.in === null && state.out === null;
+          box.style.left = (100 * from / count) + "%";
+          box.style.width = (100 * (to - from + 1) / count) + "%";
+          $("inout-label").textContent = box.hidden ? "not set (I / O)" : from + "–" + to;
+          $("inout-command").textContent = "renderfarm render " + state.job.file + " --frames " + from + "-" + to;
+        }
+
+        function setInOut(which) {
+          state[which] = state.frame;
+          showInOut();
+        }
+
         function play() {
           state.playing = !state.playing;
           $("play").textContent = state.playing ? "Pause" : "Play";
           if (!state.playing) return;
-          const from = state.frame, started = performance.now();
+          const [low, high] = range();
+          const from = Math.min(Math.max(state.frame, low), high), started = performance.now();
           const tick = (now) => {
             if (!state.playing || !state.job || !state.job.job) return;
-            const n = from + Math.floor(((now - started) / 1000) * state.job.job.fps);
-            if (!state.loading && n % state.job.job.frameCount !== state.frame) showFrame(n);
+            const [low, high] = range();
+            const n = low + ((from - low + Math.floor(((now - started) / 1000) * state.job.job.fps)) % (high - low + 1));
+            if (!state.loading && n !== state.frame) showFrame(n);
             requestAnimationFrame(tick);
           };
           requestAnimationFrame(tick);
@@ -521,11 +621,45 @@ extension StudioAssets {
           clearTimeout(typing);
           typing = setTimeout(() => put($("source").value), 300);
         });
+        // Shortcuts (not while typing): space play/pause, J/K/L back/pause/play, ← → a frame
+        // (with Shift a second), Home/End the in/out points (or the ends), I/O set them, Ctrl+Z undo.
         document.addEventListener("keydown", (event) => {
-          if (event.target.tagName === "TEXTAREA" || event.target.tagName === "INPUT") return;
-          if (event.key === "ArrowLeft") showFrame(state.frame - 1);
-          if (event.key === "ArrowRight") showFrame(state.frame + 1);
-          if (event.key === " ") { event.preventDefault(); play(); }
+          if (["TEXTAREA", "INPUT", "SELECT"].includes(event.target.tagName)) return;
+          if (!state.job || !state.job.job) return;
+          const second = Math.round(state.job.job.fps);
+          const [low, high] = range();
+          const keys = {
+            " ": () => play(), "k": () => { if (state.playing) play(); }, "l": () => { if (!state.playing) play(); },
+            "j": () => showFrame(state.frame - 1),
+            "ArrowLeft": () => showFrame(state.frame - (event.shiftKey ? second : 1)),
+            "ArrowRight": () => showFrame(state.frame + (event.shiftKey ? second : 1)),
+            "Home": () => showFrame(low), "End": () => showFrame(high),
+            "i": () => setInOut("in"), "o": () => setInOut("out"),
+          };
+          if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") {
+            event.preventDefault();
+            undo(event.shiftKey ? "redo" : "undo");
+            return;
+          }
+          if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "y") {
+            event.preventDefault();
+            undo("redo");
+            return;
+          }
+          if (event.ctrlKey || event.metaKey || event.altKey) return;
+          const action = keys[event.key.length === 1 ? event.key.toLowerCase() : event.key];
+          if (!action) return;
+          event.preventDefault();
+          action();
+        });
+        $("undo").addEventListener("click", () => undo("undo"));
+        $("redo").addEventListener("click", () => undo("redo"));
+        $("clear-inout").addEventListener("click", () => { state.in = null; state.out = null; showInOut(); });
+        $("tracks").addEventListener("click", (event) => {
+          if (!state.job || !state.job.job) return;
+          const box = $("tracks").getBoundingClientRect();
+          const share = Math.min(Math.max((event.clientX - box.left) / box.width, 0), 0.9999);
+          showFrame(Math.floor(share * state.job.job.frameCount));
         });
 
         const events = new EventSource("/api/events");

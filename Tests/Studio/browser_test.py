@@ -220,6 +220,45 @@ def main():
                 f"scrubbed back to 5 but the image shows frame {shown_frame} ({label})"
         log("scrubbed ahead and back three times: the late frames were dropped")
 
+        # Undo and redo the slider's last edit: the file goes back to the dragged rate, then to 20.
+        driver.find_element(By.ID, "undo").click()
+        wait_for(f"undo to write rate {dragged}", lambda: f'"rate": {dragged}' in open(job).read())
+        driver.find_element(By.ID, "redo").click()
+        wait_for("redo to write rate 20", lambda: '"rate": 20' in open(job).read())
+        assert open(job).read() == original.replace('"rate": 4', '"rate": 20'), "undo/redo changed more than the value"
+        log(f"undo wrote rate {dragged} back, redo rate 20")
+
+        # The timeline: a ruler, the frame set and a track per layer; a click goes to that frame;
+        # I and O set the in/out range that Home and End go to and the render command names.
+        layers = len(json.load(open(job))["layers"])
+        tracks = driver.find_elements(By.CSS_SELECTOR, "#track-list .track[data-layer]")
+        assert len(tracks) == layers, f"{len(tracks)} tracks for {layers} layers"
+        assert driver.find_elements(By.CSS_SELECTOR, '#track-list .track[data-track="frames"] .bar')
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#ruler .tick")) >= 4
+        box = driver.find_element(By.ID, "tracks")
+        ActionChains(driver).move_to_element_with_offset(box, 0, 0).perform()
+        driver.execute_script("""
+            const box = document.getElementById('tracks').getBoundingClientRect();
+            document.getElementById('tracks').dispatchEvent(new MouseEvent('click',
+              {clientX: box.left + box.width * 0.5, clientY: box.top + 30, bubbles: true}));""")
+        wait_for("the frame in the middle", lambda: abs(int(frame_state(driver)["frame"] or -1) - 240) <= 2)
+        body = driver.find_element(By.TAG_NAME, "body")
+        driver.execute_script("document.activeElement.blur(); showFrame(30)")
+        body.send_keys("i")
+        driver.execute_script("showFrame(60)")
+        body.send_keys("o")
+        assert driver.find_element(By.ID, "inout-command").text.endswith("--frames 30-60"), \
+            driver.find_element(By.ID, "inout-command").text
+        body.send_keys(Keys.HOME)
+        wait_for("Home to go to the in point", lambda: frame_state(driver)["frame"] == "30")
+        body.send_keys(Keys.END)
+        wait_for("End to go to the out point", lambda: frame_state(driver)["frame"] == "60")
+        body.send_keys(Keys.ARROW_LEFT)
+        wait_for("← to step back", lambda: frame_state(driver)["frame"] == "59")
+        driver.save_screenshot(os.path.join(outdir, "studio-timeline.png"))
+        driver.find_element(By.ID, "clear-inout").click()
+        log(f"timeline: {layers} layer tracks, click to frame 240, I/O 30-60, Home/End/← move the frame")
+
         # Type an invalid value: the located validation error appears; the file keeps rate 20.
         field = driver.find_element(
             By.CSS_SELECTOR, '.control[data-path="layers[0].params.rate"] input[type=number]')
@@ -277,6 +316,15 @@ def main():
         wait_for("the debug overlay frame", lambda: "debug=1" in (frame_state(driver)["url"] or ""))
         log(f"played through {len(played)} frames, paused at {paused}, --debug overlay shown")
         driver.save_screenshot(os.path.join(outdir, "studio-author.png"))
+
+        # At 1024 px wide the page still fits: nothing scrolls sideways, the frame stays in view.
+        driver.set_window_size(1024, 768)
+        wait_for("the layout at 1024 px", lambda: driver.execute_script(
+            "return document.documentElement.scrollWidth <= window.innerWidth"
+            " && document.getElementById('frame').getBoundingClientRect().right <= window.innerWidth"), 10)
+        driver.save_screenshot(os.path.join(outdir, "studio-author-1024.png"))
+        driver.set_window_size(1500, 1000)
+        log("the layout fits at 1024 px")
 
         check_variants(driver, binary, work, outdir)
         check_token_page(driver, binary, work)
