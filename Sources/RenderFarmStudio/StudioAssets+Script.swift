@@ -566,6 +566,7 @@ extension StudioAssets {
           for (const folder of status.folders) {
             const row = el("tr");
             row.dataset.folder = folder.folder;
+            if (state.render && state.render.folder === folder.folder) row.classList.add("highlight");
             row.dataset.state = folder.state || "error";
             row.dataset.done = String(folder.done || 0);
             const thumb = el("td");
@@ -652,6 +653,15 @@ extension StudioAssets {
           event.preventDefault();
           action();
         });
+        // The render button: the in/out range rendered by `renderfarm render`; its progress is the
+        // farm view's, which opens on its row.
+        $("render").addEventListener("click", async () => {
+          if (!state.job || !state.job.job) return;
+          const [from, to] = range();
+          const response = await fetch("/api/render?frames=" + from + "-" + to, { method: "POST" });
+          if (!response.ok) $("render-state").textContent = (await response.json()).error;
+        });
+        $("render-stop").addEventListener("click", () => fetch("/api/render", { method: "DELETE" }));
         $("undo").addEventListener("click", () => undo("undo"));
         $("redo").addEventListener("click", () => undo("redo"));
         $("clear-inout").addEventListener("click", () => { state.in = null; state.out = null; showInOut(); });
@@ -674,7 +684,18 @@ extension StudioAssets {
           state.generation = JSON.parse(event.data).generation;
           showFrame(state.frame, true);
         });
-        events.addEventListener("status", (event) => renderFarm(JSON.parse(event.data)));
+        events.addEventListener("status", (event) => { state.farm = JSON.parse(event.data); renderFarm(state.farm); });
+        events.addEventListener("render", (event) => {
+          const render = JSON.parse(event.data);
+          state.render = render;
+          const running = render.state === "running";
+          $("render").disabled = running;
+          $("render-stop").hidden = !running;
+          $("render-state").textContent = running ? "rendering frames " + render.frames + " into " + render.folder + "…"
+            : "render of frames " + render.frames + " finished: " + (render.status === 0 ? "complete" : "exit " + render.status);
+          if (running) showView("farm");
+          if (state.farm) renderFarm(state.farm);
+        });
         loadJob();
         """#
 }

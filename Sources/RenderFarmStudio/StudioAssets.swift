@@ -54,6 +54,8 @@ enum StudioAssets {
             </div>
             <div class="muted">in/out <span id="inout-label"></span> · <code id="inout-command"></code>
               <button id="clear-inout" title="clear the in and out points">clear</button></div>
+            <div class="render-bar"><button id="render" title="render the in/out range as renderfarm render does">Render in/out</button>
+              <button id="render-stop" hidden>Stop</button> <span id="render-state" class="muted"></span></div>
             <label class="muted"><input type="checkbox" id="debug"> --debug overlay (paths, control points, bounds, velocity)</label>
             <div id="frame-error" class="error"></div>
           </div>
@@ -98,6 +100,8 @@ enum StudioAssets {
         .track .bar { position: absolute; top: 2px; height: 12px; background: #2d4f7a; border-radius: 3px; overflow: hidden; font: 10px ui-monospace, monospace; padding-left: 4px; white-space: nowrap; }
         .track.frames .bar { background: #2d6a4a; }
         #inout { position: absolute; top: 16px; bottom: 0; background: rgba(90, 169, 255, 0.12); border-left: 2px solid var(--accent); border-right: 2px solid var(--accent); pointer-events: none; }
+        .render-bar { margin: 6px 0; }
+        tr.highlight td { background: #1d2a3a; }
         #playhead { position: absolute; top: 0; bottom: 0; width: 2px; background: var(--bad); pointer-events: none; }
         .pane { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 10px; }
         textarea { width: 100%; height: 55vh; background: #101114; color: var(--text); border: 1px solid var(--line);

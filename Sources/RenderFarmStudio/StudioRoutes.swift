@@ -10,6 +10,7 @@ struct StudioRoutes: Sendable {
     let session: StudioSession
     let events: EventHub
     let farm: FarmWatch
+    let renders: RenderRunner
     let options: StudioOptions
     /// The `host:port` values a browser may send in `Host` without a token (DNS rebinding is refused).
     let allowedHosts: Set<String>
@@ -61,8 +62,11 @@ struct StudioRoutes: Sendable {
         case ("GET", "/api/status"): return json(FarmStatus.json(root: options.root))
         case ("GET", "/api/events"): return stream()
         case ("GET", "/api/file"): return file(request)
+        case ("POST", "/api/render"): return render(request)
+        case ("DELETE", "/api/render"):
+            return renders.stop() ? json(.object(["stopping": .bool(true)])) : error(409, "no render is running")
         case (_, "/"), (_, "/index.html"), (_, "/studio.css"), (_, "/studio.js"), (_, "/api/job"), (_, "/api/status"),
-            (_, "/api/events"), (_, "/api/file"):
+            (_, "/api/events"), (_, "/api/file"), (_, "/api/render"):
             return error(405, "\(request.method) is not allowed on \(path)")
         default:
             if path.hasPrefix("/api/frames/") {
@@ -164,6 +168,17 @@ struct StudioRoutes: Sendable {
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "image/png"), ("Cache-Control", "no-cache")],
                 body: .bytes(bytes))
+        } catch {
+            return self.error(error.status, error.message)
+        }
+    }
+
+    /// `POST /api/render?frames=F`: renders the job (frames `F`, default its own) as `render` does.
+    private func render(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            let folder = try session.prepared(scale: nil).outputDirectory
+            try renders.start(frames: request.query["frames"], folder: folder)
+            return json(.object(["folder": .string(folder)]), status: 202)
         } catch {
             return self.error(error.status, error.message)
         }

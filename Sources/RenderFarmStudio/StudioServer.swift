@@ -15,6 +15,7 @@ public final class StudioServer: Sendable {
     private let session: StudioSession
     private let events: EventHub
     private let farm: FarmWatch
+    private let renders: RenderRunner
     private let watcher: FileWatcher?
     private let stopping = StopFlag()
 
@@ -46,18 +47,21 @@ public final class StudioServer: Sendable {
         let session = StudioSession(options: options)
         let events = EventHub()
         let farm = FarmWatch(root: options.root)
+        let renders = RenderRunner(options: options, events: events)
         let stopping = self.stopping
         self.options = options
         self.session = session
         self.events = events
         self.farm = farm
+        self.renders = renders
         let hostName = options.host.contains(":") ? "[\(options.host)]" : options.host
         // Filled in once the port is known; read by the routes only after the server is up.
         let bound = Locked<(hosts: Set<String>, port: Int)>(([], 0))
         let routes = { @Sendable (request: HTTPRequest) -> HTTPResponse in
             let (hosts, port) = bound.withLock { $0 }
             return StudioRoutes(
-                session: session, events: events, farm: farm, options: options, allowedHosts: hosts, port: port,
+                session: session, events: events, farm: farm, renders: renders, options: options, allowedHosts: hosts,
+                port: port,
                 isStopping: { stopping.isSet }
             ).respond(request)
         }
@@ -115,6 +119,7 @@ public final class StudioServer: Sendable {
     /// Stops the server: open event streams end, connections close, watching stops.
     public func stop() {
         guard stopping.set() else { return }
+        renders.stop()
         watcher?.stop()
         server.stop()
         session.removePluginCopies()

@@ -41,7 +41,8 @@ final class StudioFixture {
         server = try StudioServer(
             StudioOptions(
                 jobFile: jobFile.path, host: host, token: token, pluginSearchPath: pluginSearchPath,
-                statusInterval: statusInterval))
+                statusInterval: statusInterval,
+                renderExecutable: Self.buildDirectory.appendingPathComponent("renderfarm").path))
     }
 
     static var pluginSearchPath: [String] { PluginCatalog.searchPath(extra: [buildDirectory.path]) }

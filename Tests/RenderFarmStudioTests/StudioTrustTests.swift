@@ -85,6 +85,27 @@ struct StudioTrustTests {
     }
 }
 
+@Suite("Studio: the render button")
+struct StudioRenderTests {
+    @Test("POST /api/render?frames= renders them as render does and says so in a render event")
+    func renders() throws {
+        let studio = try StudioFixture()
+        #expect(try studio.client.send("POST", "/api/render?frames=abc").status == 400)
+        let stream = try studio.client.stream(
+            "/api/events", seconds: 60,
+            after: {
+                let started = try studio.client.send("POST", "/api/render?frames=0-3")
+                #expect(started.status == 202, "\(started.text)")
+            }, until: { $0.contains(#""state":"finished""#) })
+        #expect(stream.contains(#""state":"running""#))
+        #expect(stream.contains(#""status":0"#))
+        let folder = studio.root.appendingPathComponent("out/live-hearts")
+        let frames = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") }
+        #expect(frames.sorted() == (0...3).map { String(format: "frame_%05d.png", $0) })
+        #expect(try studio.client.send("DELETE", "/api/render").status == 409)
+    }
+}
+
 /// Issue 31's security items: tokens, origins, framing, slow clients.
 @Suite("Studio: no web page can knock it over", .serialized)
 struct StudioSecurityTests {

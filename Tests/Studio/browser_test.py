@@ -331,6 +331,21 @@ def main():
         driver.get(url)
         wait_for("the first studio again", lambda: frame_state(driver)["frame"] is not None)
 
+        # The render button renders the in/out range and opens the farm view on its row.
+        driver.execute_script("state.in = 0; state.out = 29; showInOut();")
+        driver.find_element(By.ID, "render").click()
+        own = 'tr[data-folder$="/out/live-hearts"]'
+        wait_for("the farm view", lambda: driver.find_element(By.ID, "farm").is_displayed())
+        wait_for("the rendered range complete in the farm view", lambda: driver.execute_script(
+            f"const r = document.querySelector('{own}'); return r && r.dataset.state === 'complete' && r.dataset.done === '30'"
+            " && r.classList.contains('highlight');"), 60)
+        assert sorted(f for f in os.listdir(os.path.join(work, "out", "live-hearts")) if f.endswith(".png"))[-1] \
+            == "frame_00029.png"
+        wait_for("the render finished", lambda: "complete" in driver.find_element(By.ID, "render-state").get_attribute("textContent"))
+        driver.save_screenshot(os.path.join(outdir, "studio-render.png"))
+        log("render button: frames 0-29 rendered, the farm view opened on its row")
+        driver.find_element(By.ID, "tab-author").click()
+
         # The farm view while a render runs: its progress advances.
         farm_job = os.path.join(work, "farm-demo.json")
         spec = json.load(open(os.path.join(ROOT, "jobs", "live-hearts.json")))

@@ -19,7 +19,8 @@ struct StudioCommand: Command {
             file with live validation (validate's messages), controls generated from each layer's
             plugin parameters, and a timeline of frames drawn on demand; a change that validates is
             written to the job file atomically. The farm view shows every render folder under the
-            root as `status --json` reads it, updated live. With a folder, its first job file is
+            root as `status --json` reads it, updated live; its render button runs `render` on the
+            timeline's in/out range. With a folder, its first job file is
             edited. Binds 127.0.0.1 unless --host is given; any other address needs a token, which
             every request must then carry (Authorization: Bearer, the X-RenderFarm-Token header, or
             the cookie the printed URL sets, named after the port). Give the token in a file
@@ -88,7 +89,8 @@ struct StudioCommand: Command {
         let options = StudioOptions(
             jobFile: jobFile, root: arguments[Self.root] ?? (folder ? given : nil),
             host: arguments[Self.host] ?? "127.0.0.1", port: port, token: givenToken,
-            pluginSearchPath: PluginCatalog.searchPath(extra: arguments.all(CommonOptions.pluginPath)))
+            pluginSearchPath: PluginCatalog.searchPath(extra: arguments.all(CommonOptions.pluginPath)),
+            renderExecutable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)
         let server: StudioServer
         do {
             server = try StudioServer(options)
