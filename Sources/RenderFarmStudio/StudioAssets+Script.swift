@@ -340,7 +340,9 @@ extension StudioAssets {
             if (bounded) {
               const range = el("input");
               range.type = "range";
-              range.min = String(p.min);
+              // The slider's positions are whole steps (a minimum of 0.05 with a step of 1 would
+              // make them 0.05, 1.05, …); the number field still reaches the bounds themselves.
+              range.min = String(p.kind === "integer" ? p.min : Number((Math.ceil(p.min / step) * step).toFixed(10)));
               range.max = String(p.max);
               range.step = String(step);
               range.dataset.param = p.name;

@@ -228,6 +228,14 @@ def main():
         assert open(job).read() == original.replace('"rate": 4', '"rate": 20'), "undo/redo changed more than the value"
         log(f"undo wrote rate {dragged} back, redo rate 20")
 
+        # Sliders move in whole steps: lifetime (0.05…600, step 1) set to 6 writes 6, not 6.05.
+        lifetime = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="lifetime"]')
+        driver.execute_script("arguments[0].value = '3'; arguments[0].dispatchEvent(new Event('change'));", lifetime)
+        wait_for("lifetime 3 in the job file", lambda: json.load(open(job))["layers"][0]["params"]["lifetime"] == 3)
+        driver.execute_script("arguments[0].value = '6'; arguments[0].dispatchEvent(new Event('change'));", lifetime)
+        wait_for("lifetime 6 in the job file", lambda: json.load(open(job))["layers"][0]["params"]["lifetime"] == 6)
+        log("the lifetime slider writes whole steps (3, then 6)")
+
         # The timeline: a ruler, the frame set and a track per layer; a click goes to that frame;
         # I and O set the in/out range that Home and End go to and the render command names.
         layers = len(json.load(open(job))["layers"])
