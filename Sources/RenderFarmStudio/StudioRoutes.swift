@@ -54,10 +54,7 @@ struct StudioRoutes: Sendable {
             return response
         case ("GET", "/studio.css"): return .text(StudioAssets.css, contentType: "text/css; charset=utf-8")
         case ("GET", "/studio.js"): return .text(StudioAssets.script, contentType: "text/javascript; charset=utf-8")
-        case ("GET", "/api/job"):
-            var response = json(session.json(variant: Int(request.query["variant"] ?? "") ?? 0))
-            response.headers.append(("ETag", session.etag))
-            return response
+        case ("GET", "/api/job"): return job(session.json(variant: Int(request.query["variant"] ?? "") ?? 0))
         case ("PUT", "/api/job"): return put(request)
         case ("GET", "/api/status"): return json(FarmStatus.json(root: options.root))
         case ("GET", "/api/events"): return stream()
@@ -128,19 +125,22 @@ struct StudioRoutes: Sendable {
             object["error"] = .string(
                 "the job file changed since this edit's version (another program or page saved it); "
                     + "reload it and make the edit again")
-            var response = json(.object(object), status: 409)
-            response.headers.append(("ETag", session.etag))
-            return response
+            return job(.object(object), status: 409)
         case .refused(let validation):
             var object = validation.json
             object["error"] = .string(validation.lines.first ?? "the job file was not written")
             return json(.object(object), status: 422)
         case .written:
             events.publish("job", #"{"version":\#(session.version),"source":"api"}"#)
-            var response = json(session.json(variant: Int(request.query["variant"] ?? "") ?? 0))
-            response.headers.append(("ETag", session.etag))
-            return response
+            return job(session.json(variant: Int(request.query["variant"] ?? "") ?? 0))
         }
+    }
+
+    /// `GET /api/job`'s object as a response, its `etag` also as the `ETag` header.
+    private func job(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
+        var response = json(value, status: status)
+        if let tag = value.objectValue?["etag"]?.stringValue { response.headers.append(("ETag", tag)) }
+        return response
     }
 
     /// `GET /api/frames/<n>.png?scale=S&variant=V&debug=1`.
@@ -153,13 +153,16 @@ struct StudioRoutes: Sendable {
         if let text = request.query["scale"] {
             // The range `render --scale` accepts, checked before any pixel size is computed.
             guard let value = Double(text), PlanOptions.acceptsScale(value) else {
-                return error(400, "scale=\(text) is not a number in (0, \(Int(PlanOptions.maxScale))] (as render --scale)")
+                return error(
+                    400, "scale=\(text) is not a number in (0, \(Int(PlanOptions.maxScale))] (as render --scale)")
             }
             scale = value
         }
         var variant = 0
         if let text = request.query["variant"] {
-            guard let value = Int(text), value >= 0 else { return error(400, "variant=\(text) is not a variant number") }
+            guard let value = Int(text), value >= 0 else {
+                return error(400, "variant=\(text) is not a variant number")
+            }
             variant = value
         }
         let debug = ["1", "true"].contains(request.query["debug"] ?? "")

@@ -85,7 +85,9 @@ public final class StudioServer: Sendable {
                 session.inputsChanged()
                 events.publish("inputs", #"{"generation":\#(session.inputGeneration)}"#)
             }
-            if (change.contains(.job) || change.contains(.plugins)) && session.reload(plugins: change.contains(.plugins)) {
+            if (change.contains(.job) || change.contains(.plugins))
+                && session.reload(plugins: change.contains(.plugins))
+            {
                 let source = change.contains(.plugins) ? "plugins" : "file"
                 events.publish("job", #"{"version":\#(session.version),"source":"\#(source)"}"#)
             }

@@ -53,9 +53,7 @@ final class StudioSession: Sendable {
     /// How many times a file the layers read has changed since the studio started.
     var inputGeneration: Int { state.withLock { $0.inputGeneration } }
 
-    /// The `ETag` of the current text: a save made from another version gets 409.
-    var etag: String { state.withLock { tag($0.version) } }
-
+    /// The `ETag` of version `version` of the text: a save made from another version gets 409.
     private func tag(_ version: Int) -> String { "\"\(instance)-\(version)\"" }
 
     /// Sets what is told of the files each new plan reads (the studio's file watcher).

@@ -308,7 +308,9 @@ public enum RenderPlan {
         guard side.contains(scaled.pixelWidth), side.contains(scaled.pixelHeight),
             scaled.pixelWidth * scaled.pixelHeight <= JobDecoder.Limits.maxPixels
         else {
-            return [JobIssue(path: "--scale", "\(scale) gives \(scaled.pixelWidth)×\(scaled.pixelHeight) pixels; \(rule)")]
+            return [
+                JobIssue(path: "--scale", "\(scale) gives \(scaled.pixelWidth)×\(scaled.pixelHeight) pixels; \(rule)")
+            ]
         }
         canvas = scaled
         return []

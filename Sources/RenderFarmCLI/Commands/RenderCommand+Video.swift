@@ -11,7 +11,8 @@ extension RenderCommand {
         guard let text = arguments[scale] else { return nil }
         guard let scale = Double(text), PlanOptions.acceptsScale(scale) else {
             throw UsageError(
-                message: "--scale expects a number in (0, \(Int(PlanOptions.maxScale))], got \"\(text)\"", command: command)
+                message: "--scale expects a number in (0, \(Int(PlanOptions.maxScale))], got \"\(text)\"",
+                command: command)
         }
         return scale
     }

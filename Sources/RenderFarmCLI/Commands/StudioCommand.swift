@@ -65,7 +65,8 @@ struct StudioCommand: Command {
         if let given = arguments[token] { return given }
         if let file = arguments[tokenFile] {
             guard let bytes = try? InputFile.read(file, limit: 4096) else {
-                throw UsageError(message: "--token-file \(file): cannot read it (a file of at most 4096 bytes)", command: "studio")
+                throw UsageError(
+                    message: "--token-file \(file): cannot read it (a file of at most 4096 bytes)", command: "studio")
             }
             let line = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
             let trimmed = line.trimmingCharacters(in: .whitespaces)
