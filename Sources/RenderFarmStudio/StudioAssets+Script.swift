@@ -166,9 +166,11 @@ extension StudioAssets {
             if (control) control.classList.add("invalid");
           });
           if (!result.valid && result.errors && result.errors.length) {
-            const said = el("li", "renderfarm validate says:\n" + result.errors.join("\n"));
-            said.className = "validate-output";
-            said.style.whiteSpace = "pre-wrap";
+            // The same problems as validate prints them, folded: each is listed once above.
+            const said = el("li", null, "validate-output");
+            const details = el("details");
+            details.append(el("summary", "as renderfarm validate prints them"), el("pre", result.errors.join("\n")));
+            said.append(details);
             list.append(said);
           }
         }

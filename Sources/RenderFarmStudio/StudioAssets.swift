@@ -109,6 +109,8 @@ enum StudioAssets {
         .muted { color: var(--muted); font-size: 12px; }
         .error, #errors li { color: var(--bad); }
         #errors { padding-left: 18px; margin: 6px 0; font: 12px ui-monospace, monospace; }
+        #errors .validate-output { list-style: none; color: var(--muted); }
+        #errors pre { white-space: pre-wrap; margin: 4px 0; }
         #validity.ok { color: var(--good); }
         .stage { background: repeating-conic-gradient(#2a2c31 0% 25%, #202226 0% 50%) 0 / 20px 20px; display: flex; justify-content: center; }
         #frame { display: block; max-height: 60vh; max-width: 100%; }
