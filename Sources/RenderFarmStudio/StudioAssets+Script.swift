@@ -255,9 +255,9 @@ extension StudioAssets {
         }
 
         // ---- Controls from each layer's parameter table.
-        // The job file as written (a variants job's template), or null while it is not JSON.
+        // The job file as the server last read it (a variants job's template), or null when it is not JSON.
         function template() {
-          try { return JSON.parse($("source").value); } catch (e) { return null; }
+          try { return JSON.parse(state.job.text); } catch (e) { return null; }
         }
 
         // What fills `path` in each variant instead of the template's own value: a {{placeholder}}
