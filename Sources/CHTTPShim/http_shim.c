@@ -3,9 +3,13 @@
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
 
 const ssize_t rf_http_end_of_stream = MHD_CONTENT_READER_END_OF_STREAM;
 const uint64_t rf_http_size_unknown = MHD_SIZE_UNKNOWN;
@@ -31,31 +35,171 @@ static int resolve(const char *host, uint16_t port, struct sockaddr_storage *add
     return family;
 }
 
-struct MHD_Daemon *rf_http_start(const char *host, uint16_t port, MHD_AccessHandlerCallback handler, void *cls,
-                                 MHD_RequestCompletedCallback completed, size_t header_bytes,
-                                 unsigned int connection_limit, unsigned int timeout_seconds, uint16_t *bound_port,
-                                 char *error, size_t error_size) {
+/* ---- Deadlines: a connection has `header_seconds` for a request's headers and `body_seconds` for
+ * its body, counted from their start; bytes arriving do not extend them (libmicrohttpd's own
+ * timeout is an idle timeout, which a client sending a byte now and then never reaches). A reaper
+ * thread shuts down the socket of a connection past its deadline; libmicrohttpd then closes it. */
+
+struct rf_deadline {
+    struct rf_deadline *next, *previous;
+    MHD_socket socket;
+    double deadline; /* monotonic seconds; 0: none (a response is being sent) */
+};
+
+struct rf_server {
+    struct MHD_Daemon *daemon;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    pthread_t reaper;
+    int stopping;
+    struct rf_deadline *open;
+    unsigned int header_seconds, body_seconds;
+    MHD_AccessHandlerCallback handler;
+    MHD_RequestCompletedCallback completed;
+    void *cls;
+};
+
+static double now_seconds(void) {
+    struct timespec time;
+    clock_gettime(CLOCK_MONOTONIC, &time);
+    return (double) time.tv_sec + (double) time.tv_nsec / 1e9;
+}
+
+/* Called by libmicrohttpd when a connection opens and when it closes, before its socket is closed:
+ * the entry is removed under the lock, so the reaper never shuts down a socket number reused since. */
+static void notify_connection(void *cls, struct MHD_Connection *connection, void **socket_context,
+                              enum MHD_ConnectionNotificationCode code) {
+    struct rf_server *server = cls;
+    pthread_mutex_lock(&server->lock);
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+        struct rf_deadline *entry = calloc(1, sizeof *entry);
+        if (entry != NULL && info != NULL) {
+            entry->socket = info->connect_fd;
+            entry->deadline = now_seconds() + server->header_seconds;
+            entry->next = server->open;
+            if (server->open != NULL) server->open->previous = entry;
+            server->open = entry;
+            *socket_context = entry;
+        } else {
+            free(entry);
+        }
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context != NULL) {
+        struct rf_deadline *entry = *socket_context;
+        if (entry->previous != NULL) entry->previous->next = entry->next;
+        else server->open = entry->next;
+        if (entry->next != NULL) entry->next->previous = entry->previous;
+        free(entry);
+        *socket_context = NULL;
+    }
+    pthread_mutex_unlock(&server->lock);
+}
+
+static void set_deadline(struct rf_server *server, struct MHD_Connection *connection, double seconds) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    if (info == NULL || info->socket_context == NULL) return;
+    pthread_mutex_lock(&server->lock);
+    ((struct rf_deadline *) info->socket_context)->deadline = seconds > 0 ? now_seconds() + seconds : 0;
+    pthread_mutex_unlock(&server->lock);
+}
+
+/* The access handler around the caller's: the first call of a request (headers in) starts the body's
+ * deadline; the last (no more body) clears it while the answer is sent. */
+static enum MHD_Result access_with_deadlines(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
+                              const char *version, const char *upload_data, size_t *upload_data_size,
+                              void **request_context) {
+    struct rf_server *server = cls;
+    if (*request_context == NULL) set_deadline(server, connection, server->body_seconds);
+    else if (upload_data_size != NULL && *upload_data_size == 0) set_deadline(server, connection, 0);
+    return server->handler(server->cls, connection, url, method, version, upload_data, upload_data_size,
+                           request_context);
+}
+
+/* The completion callback around the caller's: the connection's next request gets the header deadline. */
+static void completed_with_deadlines(void *cls, struct MHD_Connection *connection, void **request_context,
+                      enum MHD_RequestTerminationCode code) {
+    struct rf_server *server = cls;
+    set_deadline(server, connection, server->header_seconds);
+    server->completed(server->cls, connection, request_context, code);
+}
+
+static void *reap(void *argument) {
+    struct rf_server *server = argument;
+    pthread_mutex_lock(&server->lock);
+    while (!server->stopping) {
+        double now = now_seconds();
+        for (struct rf_deadline *entry = server->open; entry != NULL; entry = entry->next) {
+            if (entry->deadline > 0 && entry->deadline < now) {
+                shutdown(entry->socket, SHUT_RDWR);
+                entry->deadline = 0;
+            }
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 250 * 1000 * 1000;
+        if (until.tv_nsec >= 1000 * 1000 * 1000) {
+            until.tv_sec += 1;
+            until.tv_nsec -= 1000 * 1000 * 1000;
+        }
+        pthread_cond_timedwait(&server->wake, &server->lock, &until);
+    }
+    pthread_mutex_unlock(&server->lock);
+    return NULL;
+}
+
+struct rf_server *rf_http_start(const char *host, uint16_t port, MHD_AccessHandlerCallback handler, void *cls,
+                                MHD_RequestCompletedCallback completed_by_caller, struct rf_http_limits limits,
+                                uint16_t *bound_port, char *error, size_t error_size) {
     struct sockaddr_storage address;
     int family = resolve(host, port, &address);
     if (family != AF_INET && family != AF_INET6) {
         snprintf(error, error_size, "\"%s\" is not a numeric IPv4 or IPv6 address", host);
         return NULL;
     }
-    unsigned int flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD;
-    if (family == AF_INET6) flags |= MHD_USE_IPv6;
-    struct MHD_Daemon *daemon = MHD_start_daemon(
-        flags, port, NULL, NULL, handler, cls, MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &address,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, cls, MHD_OPTION_CONNECTION_MEMORY_LIMIT, header_bytes,
-        MHD_OPTION_CONNECTION_LIMIT, connection_limit, MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
-        MHD_OPTION_END);
-    if (daemon == NULL) {
-        snprintf(error, error_size, "cannot listen on %s port %u (in use, or not an address of this host)", host,
-                 (unsigned) port);
+    struct rf_server *server = calloc(1, sizeof *server);
+    if (server == NULL) {
+        snprintf(error, error_size, "out of memory");
         return NULL;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    server->header_seconds = limits.header_seconds;
+    server->handler = handler;
+    server->completed = completed_by_caller;
+    server->cls = cls;
+    server->body_seconds = limits.body_seconds;
+    pthread_mutex_init(&server->lock, NULL);
+    pthread_cond_init(&server->wake, NULL);
+    unsigned int flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD;
+    if (family == AF_INET6) flags |= MHD_USE_IPv6;
+    server->daemon = MHD_start_daemon(
+        flags, port, NULL, NULL, access_with_deadlines, server, MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &address,
+        MHD_OPTION_NOTIFY_COMPLETED, completed_with_deadlines, server, MHD_OPTION_NOTIFY_CONNECTION, notify_connection, server,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.header_bytes, MHD_OPTION_CONNECTION_LIMIT,
+        limits.connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.per_address_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, limits.idle_seconds, MHD_OPTION_END);
+    if (server->daemon == NULL || pthread_create(&server->reaper, NULL, reap, server) != 0) {
+        if (server->daemon != NULL) MHD_stop_daemon(server->daemon);
+        snprintf(error, error_size, "cannot listen on %s port %u (in use, or not an address of this host)", host,
+                 (unsigned) port);
+        pthread_mutex_destroy(&server->lock);
+        pthread_cond_destroy(&server->wake);
+        free(server);
+        return NULL;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
     *bound_port = info != NULL ? info->port : port;
-    return daemon;
+    return server;
+}
+
+void rf_http_stop(struct rf_server *server) {
+    pthread_mutex_lock(&server->lock);
+    server->stopping = 1;
+    pthread_cond_signal(&server->wake);
+    pthread_mutex_unlock(&server->lock);
+    pthread_join(server->reaper, NULL);
+    MHD_stop_daemon(server->daemon);
+    pthread_mutex_destroy(&server->lock);
+    pthread_cond_destroy(&server->wake);
+    free(server);
 }
 
 static int loopback(const struct sockaddr *address) {

@@ -45,17 +45,29 @@ public struct HTTPLimits: Sendable {
     public var maxBodyBytes: Int
     /// Memory for a request's headers (libmicrohttpd answers larger headers with 431 itself).
     public var headerBytes: Int
+    /// Connections at once, from everyone.
     public var maxConnections: Int
+    /// Connections at once from one client address: slow clients at one address cannot take them all.
+    public var connectionsPerAddress: Int
     /// Seconds an idle connection stays open.
     public var idleTimeout: Int
+    /// Seconds a request's headers may take from their first byte (or the end of the previous request),
+    /// however steadily bytes arrive; the connection is closed after that.
+    public var headerSeconds: Int
+    /// Seconds a request's body may take from the end of its headers, likewise.
+    public var bodySeconds: Int
 
     public init(
-        maxBodyBytes: Int = 1 << 20, headerBytes: Int = 32 * 1024, maxConnections: Int = 64, idleTimeout: Int = 60
+        maxBodyBytes: Int = 1 << 20, headerBytes: Int = 32 * 1024, maxConnections: Int = 256,
+        connectionsPerAddress: Int = 32, idleTimeout: Int = 60, headerSeconds: Int = 10, bodySeconds: Int = 30
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.headerBytes = headerBytes
         self.maxConnections = maxConnections
+        self.connectionsPerAddress = connectionsPerAddress
         self.idleTimeout = idleTimeout
+        self.headerSeconds = headerSeconds
+        self.bodySeconds = bodySeconds
     }
 }
 

@@ -4,7 +4,8 @@ import Locking
 import Synchronization
 
 /// An embedded HTTP/1.1 server (libmicrohttpd, one thread per connection): every complete request
-/// goes to `handler`, whose response is sent as it is. Parsing, keep-alive and chunked bodies are
+/// goes to `handler`, whose response is sent as it is. Connections are held to `HTTPLimits`: per
+/// address, and to header and body deadlines that a slow client cannot stretch. Parsing, keep-alive and chunked bodies are
 /// libmicrohttpd's; this type only moves requests and responses between it and Swift.
 public final class HTTPServer: Sendable {
     /// The port listened on (the one chosen by the system when 0 was asked for).
@@ -22,10 +23,14 @@ public final class HTTPServer: Sendable {
         let context = ServerContext(limits: limits, handler: handler)
         var bound: UInt16 = 0
         var message = [CChar](repeating: 0, count: 256)
+        let settings = rf_http_limits(
+            header_bytes: limits.headerBytes, connection_limit: UInt32(clamping: limits.maxConnections),
+            per_address_limit: UInt32(clamping: limits.connectionsPerAddress),
+            idle_seconds: UInt32(clamping: limits.idleTimeout), header_seconds: UInt32(clamping: limits.headerSeconds),
+            body_seconds: UInt32(clamping: limits.bodySeconds))
         let started = rf_http_start(
             host, UInt16(port), ServerCallbacks.access, Unmanaged.passUnretained(context).toOpaque(),
-            ServerCallbacks.completed, limits.headerBytes, UInt32(limits.maxConnections), UInt32(limits.idleTimeout),
-            &bound, &message, message.count)
+            ServerCallbacks.completed, settings, &bound, &message, message.count)
         guard let started else {
             throw HTTPServerError(message: String(decoding: message.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self))
         }
@@ -42,7 +47,7 @@ public final class HTTPServer: Sendable {
     public func stop() {
         context.stopping.store(true, ordering: .sequentiallyConsistent)
         daemon.withLock { daemon in
-            if let running = daemon { MHD_stop_daemon(running) }
+            if let running = daemon { rf_http_stop(running) }
             daemon = nil
         }
     }

@@ -109,7 +109,7 @@ static int load_layer(host_plan *plan, uint32_t index) {
     return 0;
 }
 
-/* How many bottom layers are frame-invariant: drawn once per thread (PreparedJob's rule). */
+/* How many bottom layers are frame-invariant: drawn once per thread (PlannedJob's rule). */
 static uint32_t static_layer_count(const host_plan *plan) {
     uint32_t count = 0;
     while (count < plan->layer_count && plugin_flags(plan->layers[count].plugin) & RF_PLUGIN_FRAME_INVARIANT)

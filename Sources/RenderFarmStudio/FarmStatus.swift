@@ -6,9 +6,13 @@ import StrictJSON
 /// The farm view's data: every render folder under the root (a folder with a job record, whole
 /// renders and shards alike), each read by `FolderStatus` exactly as `renderfarm status --json`.
 enum FarmStatus {
-    /// Render folders under `root`, sorted; hidden folders are skipped and the search is bounded in depth.
-    static func folders(under root: String, depth: Int = StudioLimits.folderSearchDepth) -> [String] {
+    /// Render folders under `root`, sorted, and every folder looked into to find them; hidden folders
+    /// are skipped and the search is bounded in depth.
+    static func scan(under root: String, depth: Int = StudioLimits.folderSearchDepth)
+        -> (renderFolders: [String], searched: [String])
+    {
         var found: [String] = []
+        var searched: [String] = []
         var pending = [(root, 0)]
         let files = FileManager.default
         while let (folder, level) = pending.popLast() {
@@ -16,6 +20,7 @@ enum FarmStatus {
                 found.append(folder)
                 continue
             }
+            searched.append(folder)
             guard level < depth, let names = try? files.contentsOfDirectory(atPath: folder) else { continue }
             for name in names where !name.hasPrefix(".") {
                 let path = (folder as NSString).appendingPathComponent(name)
@@ -28,18 +33,25 @@ enum FarmStatus {
                 pending.append((path, level + 1))
             }
         }
-        return found.sorted()
+        return (found.sorted(), searched)
     }
 
-    /// `GET /api/status`: the root and one `status --json` object per folder (or its error).
-    static func json(root: String) -> JSONValue {
-        let statuses: [JSONValue] = folders(under: root).map { folder in
-            do {
-                return try FolderStatus.read(folder).json
-            } catch {
-                return .object(["folder": .string(folder), "error": .string("\(error)")])
-            }
+    /// One folder's `status --json` object, or its error.
+    static func status(of folder: String) -> JSONValue {
+        do {
+            return try FolderStatus.read(folder).json
+        } catch {
+            return .object(["folder": .string(folder), "error": .string("\(error)")])
         }
-        return .object(["root": .string(root), "folders": .array(statuses)])
+    }
+
+    /// `GET /api/status`: the root searched now, and one `status --json` object per folder (or its error).
+    static func json(root: String) -> JSONValue {
+        json(root: root, statuses: scan(under: root).renderFolders.map(status(of:)))
+    }
+
+    /// The root and the `status --json` objects of its render folders.
+    static func json(root: String, statuses: [JSONValue]) -> JSONValue {
+        .object(["root": .string(root), "folders": .array(statuses)])
     }
 }

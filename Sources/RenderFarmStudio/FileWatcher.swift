@@ -1,52 +1,60 @@
 import CInotify
 import Foundation
+import Locking
 
-/// Watches the job file's folder and the plugin folders with inotify and calls `changed` (on its
-/// own thread) once a burst of changes has settled: `plugins` is true when a plugin library changed.
+/// Watches the job file, the plugin folders and the files the job's layers read (their folders) with
+/// inotify, and calls `changed` (on its own thread) once a burst of changes has settled.
 final class FileWatcher: Sendable {
+    /// What changed in one burst.
+    struct Change: OptionSet, Sendable {
+        let rawValue: Int
+        /// The job file.
+        static let job = Change(rawValue: 1)
+        /// A plugin library.
+        static let plugins = Change(rawValue: 2)
+        /// A file a layer reads (`LayerInput`: a Lottie file, an image, an event log).
+        static let inputs = Change(rawValue: 4)
+    }
+
     private let descriptor: Int32
     private let stopped = StopFlag()
+    /// The names of input files watched in each watched folder, by watch.
+    private let inputs = Locked<[Int32: Set<String>]>([:])
     /// Changes closer together than this are one change (an editor's save is several events).
     private static let settleMilliseconds: Int32 = 80
+    static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB)
 
-    init?(jobFile: String, pluginFolders: [String], changed: @escaping @Sendable (_ plugins: Bool) -> Void) {
+    init?(jobFile: String, pluginFolders: [String], changed: @escaping @Sendable (Change) -> Void) {
         descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard descriptor >= 0 else { return nil }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB)
         let jobFolder = (jobFile as NSString).deletingLastPathComponent
         let jobName = (jobFile as NSString).lastPathComponent
-        let jobWatch = inotify_add_watch(descriptor, jobFolder, mask)
+        let jobWatch = inotify_add_watch(descriptor, jobFolder, Self.mask)
         var pluginWatches: Set<Int32> = []
-        for folder in Set(pluginFolders) where folder != jobFolder {
-            let watch = inotify_add_watch(descriptor, folder, mask)
+        for folder in Set(pluginFolders) {
+            let watch = inotify_add_watch(descriptor, folder, Self.mask)
             if watch >= 0 { pluginWatches.insert(watch) }
         }
-        let descriptor = self.descriptor
-        let watches = pluginWatches
-        let stopped = self.stopped
+        let (descriptor, watches, stopped, inputs) = (self.descriptor, pluginWatches, self.stopped, self.inputs)
         let thread = Thread {
-            var job = false
-            var plugins = false
+            var pending: Change = []
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while !stopped.isSet {
                 var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                let pending = job || plugins
-                let ready = poll(&poller, 1, pending ? Self.settleMilliseconds : 250)
+                // Waits for events; the timeout only bounds how long `stop()` takes.
+                let ready = poll(&poller, 1, pending.isEmpty ? 250 : Self.settleMilliseconds)
                 if ready <= 0 {
-                    if pending {
-                        changed(plugins)
-                        (job, plugins) = (false, false)
-                    }
+                    if !pending.isEmpty { changed(pending) }
+                    pending = []
                     continue
                 }
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 guard count > 0 else { continue }
-                for (watch, name) in Self.events(in: buffer, count: count) {
-                    if watch == jobWatch && name == jobName { job = true }
-                    if watches.contains(watch) && name.hasSuffix(".so") { plugins = true }
-                    if watch == jobWatch && name.hasSuffix(".so") && pluginFolders.contains(jobFolder) {
-                        plugins = true
-                    }
+                let watched = inputs.withLock { $0 }
+                for event in InotifyEvents.records(buffer, count: count) {
+                    if event.watch == jobWatch && event.name == jobName { pending.insert(.job) }
+                    if watches.contains(event.watch) && event.name.hasSuffix(".so") { pending.insert(.plugins) }
+                    if watched[event.watch]?.contains(event.name) == true { pending.insert(.inputs) }
                 }
             }
             close(descriptor)
@@ -55,25 +63,51 @@ final class FileWatcher: Sendable {
         thread.start()
     }
 
-    /// The (watch, file name) of each event in the first `count` bytes of `buffer`.
-    private static func events(in buffer: [UInt8], count: Int) -> [(Int32, String)] {
-        var result: [(Int32, String)] = []
+    /// Watches `files` (absolute paths) as the files the job's layers read, besides those already
+    /// watched; an edit, replacement or removal of one is told as `.inputs`.
+    func watchInputs(_ files: Set<String>) {
+        let folders = Dictionary(grouping: files) { ($0 as NSString).deletingLastPathComponent }
+        var added: [Int32: Set<String>] = [:]
+        for (folder, paths) in folders {
+            let watch = inotify_add_watch(descriptor, folder, Self.mask)
+            guard watch >= 0 else { continue }
+            added[watch, default: []].formUnion(paths.map { ($0 as NSString).lastPathComponent })
+        }
+        inputs.withLock { watched in
+            for (watch, names) in added { watched[watch, default: []].formUnion(names) }
+        }
+    }
+
+    /// Stops watching (the thread ends within a quarter second).
+    func stop() { _ = stopped.set() }
+}
+
+/// The records of an inotify read.
+enum InotifyEvents {
+    struct Record {
+        var watch: Int32
+        var mask: UInt32
+        var name: String
+    }
+
+    /// The records in the first `count` bytes of `buffer` (`struct inotify_event`s, each followed by
+    /// its name, NUL-padded).
+    static func records(_ buffer: [UInt8], count: Int) -> [Record] {
+        var result: [Record] = []
         var offset = 0
         let header = MemoryLayout<inotify_event>.size
         buffer.withUnsafeBytes { bytes in
             while offset + header <= count {
                 let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+                let mask = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                 let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
                 let start = offset + header
                 let end = min(start + length, count)
                 let name = String(decoding: bytes[start..<end].prefix { $0 != 0 }, as: UTF8.self)
-                result.append((watch, name))
+                result.append(Record(watch: watch, mask: mask, name: name))
                 offset = start + length
             }
         }
         return result
     }
-
-    /// Stops watching (the thread ends within a quarter second).
-    func stop() { _ = stopped.set() }
 }

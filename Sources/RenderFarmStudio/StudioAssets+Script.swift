@@ -2,7 +2,25 @@ extension StudioAssets {
     static let script = #"""
         "use strict";
         const $ = (id) => document.getElementById(id);
-        const state = { job: null, frame: 0, playing: false, loading: false, sent: null, timer: null };
+        const state = {
+          job: null, frame: 0, playing: false, loading: false, timer: null,
+          // The ETag of the version the text box's text was made from: saves carry it (If-Match).
+          base: null,
+          // Frame requests are numbered; an answer to any but the newest is dropped.
+          ticket: 0,
+          variant: 0, generation: 0,
+          // What the controls were built for; they are rebuilt only when it changes.
+          layout: null, controls: new Map(), dragging: null,
+          saving: false, pending: null,
+          // The in and out points (frames) playback loops between and the render command names.
+          in: null, out: null,
+          // Texts of the file before each saved edit, and after each undone one.
+          undo: [], redo: [], saved: null,
+        };
+
+        // The token the printed address carries was turned into this studio's cookie: drop it from
+        // the address bar (and so from the history and screen shares).
+        if (new URLSearchParams(location.search).has("token")) history.replaceState(null, "", location.pathname);
 
         function el(tag, text, className) {
           const node = document.createElement(tag);
@@ -99,22 +117,31 @@ extension StudioAssets {
 
         // ---- The job: load, show, validate and write.
         async function loadJob() {
-          const response = await fetch("/api/job");
+          const response = await fetch("/api/job?variant=" + state.variant);
           if (!response.ok) return;
-          applyJob(await response.json(), true);
+          applyJob(await response.json(), false);
         }
 
-        function applyJob(job, fromServer) {
+        function applyJob(job, force) {
           const source = $("source");
+          // Text typed but not yet saved stays, with the version it was made from: its save then
+          // gets 409 if the file changed meanwhile, and the conflict is shown.
           const editing = document.activeElement === source && source.value !== job.text;
-          if (!editing || fromServer === "force") source.value = job.text;
+          if (!editing || force) {
+            source.value = job.text;
+            state.base = job.etag;
+          }
           state.job = job;
+          state.saved = job.text;
+          state.generation = job.inputGeneration || 0;
           $("file").textContent = job.file + " · version " + job.version;
+          showVariants(job);
           showValidation(job);
           if (job.job) {
             const scrub = $("scrub");
             scrub.max = String(job.job.frameCount - 1);
             if (state.frame > job.job.frameCount - 1) state.frame = 0;
+            renderTracks();
             renderControls();
             showFrame(state.frame, true);
           }
@@ -139,23 +166,80 @@ extension StudioAssets {
             if (control) control.classList.add("invalid");
           });
           if (!result.valid && result.errors && result.errors.length) {
-            const said = el("li", "renderfarm validate says:\n" + result.errors.join("\n"));
-            said.className = "validate-output";
-            said.style.whiteSpace = "pre-wrap";
+            // The same problems as validate prints them, folded: each is listed once above.
+            const said = el("li", null, "validate-output");
+            const details = el("details");
+            details.append(el("summary", "as renderfarm validate prints them"), el("pre", result.errors.join("\n")));
+            said.append(details);
             list.append(said);
           }
         }
 
-        async function put(text) {
-          state.sent = text;
-          let response;
-          try {
-            response = await fetch("/api/job", { method: "PUT", body: text, headers: { "Content-Type": "application/json" } });
-          } catch (e) { $("validity").textContent = "cannot reach the studio: " + e; return; }
-          const body = await response.json();
-          if (state.sent !== text) return;
-          if (response.ok) applyJob(body, "force");
-          else showValidation(body.issues ? body : { valid: false, issues: [{ path: "", message: body.error }] });
+        // Saves go one at a time, each made from the version the previous one wrote; edits made
+        // meanwhile are sent as one, the newest.
+        function put(text, history) {
+          state.pending = { text, history: history || null };
+          if (!state.saving) flush();
+        }
+
+        async function flush() {
+          state.saving = true;
+          while (state.pending !== null) {
+            const { text, history } = state.pending;
+            const before = state.saved;
+            state.pending = null;
+            let response, body;
+            try {
+              response = await fetch("/api/job?variant=" + state.variant, {
+                method: "PUT", body: text,
+                headers: Object.assign({ "Content-Type": "application/json" }, state.base ? { "If-Match": state.base } : {}),
+              });
+              body = await response.json();
+            } catch (e) { $("validity").textContent = "cannot reach the studio: " + e; break; }
+            if (response.ok) {
+              state.base = body.etag;
+              if (body.text !== before) {
+                // An edit is undone by saving the text before it; undoing moves it to redo, and back.
+                if (history === "undo") state.redo.push(before);
+                else if (history === "redo") state.undo.push(before);
+                else { state.undo.push(before); state.redo = []; }
+              }
+              state.saved = body.text;
+              showHistory();
+              hideConflict();
+              if (state.pending === null) applyJob(body, false);
+            } else if (response.status === 409 && typeof body.text === "string") {
+              state.pending = null;
+              showConflict(body, text);
+            } else if (state.pending === null) {
+              showValidation(body.issues ? body : { valid: false, issues: [{ path: "", message: body.error }] });
+            }
+          }
+          state.saving = false;
+        }
+
+        // A save made from an older version than the file's: show the file's text and let the
+        // author choose; nothing is overwritten until they do.
+        function showConflict(current, mine) {
+          $("conflict").hidden = false;
+          $("conflict-text").textContent = current.text;
+          $("conflict-take").onclick = () => { hideConflict(); applyJob(current, true); };
+          $("conflict-keep").onclick = () => { hideConflict(); state.base = current.etag; put(mine); };
+        }
+
+        function hideConflict() { $("conflict").hidden = true; }
+
+        function showHistory() {
+          $("undo").disabled = state.undo.length === 0;
+          $("redo").disabled = state.redo.length === 0;
+        }
+
+        function undo(direction) {
+          const stack = direction === "undo" ? state.undo : state.redo;
+          if (stack.length === 0) return;
+          const text = stack.pop();
+          $("source").value = text;
+          put(text, direction);
         }
 
         function edit(path, value) {
@@ -171,30 +255,80 @@ extension StudioAssets {
         }
 
         // ---- Controls from each layer's parameter table.
+        // The job file as the server last read it (a variants job's template), or null when it is not JSON.
+        function template() {
+          try { return JSON.parse(state.job.text); } catch (e) { return null; }
+        }
+
+        // What fills `path` in each variant instead of the template's own value: a {{placeholder}}
+        // in the template, or a key of variants.matrix; null when the template's value is used.
+        function binding(written, path) {
+          if (!written || !written.variants) return null;
+          const value = nodeValue(written, path);
+          if (typeof value === "string" && /\{\{[^}]*\}\}/.test(value)) return value;
+          const key = path.join(".");
+          for (const name of Object.keys(written.variants.matrix || {})) {
+            if (splitPath(name).join(".") === key) return "variants.matrix \"" + name + "\"";
+          }
+          return null;
+        }
+
+        function nodeValue(value, path) {
+          for (const key of path) value = value === null || value === undefined ? undefined : value[key];
+          return value;
+        }
+
+        // Builds the controls when the layers or their parameters change; otherwise only shows the
+        // new values, leaving the control being dragged or typed in alone.
         function renderControls() {
           const box = $("controls");
           const job = state.job;
-          box.textContent = "";
+          const written = template();
+          const layout = JSON.stringify([state.variant, (job.layers || []).map((layer) => [layer.effect, (layer.parameters || []).map((p) => p.name)]),
+            (job.layers || []).map((layer, index) => (layer.parameters || []).map((p) => binding(written, ["layers", index, "params", p.name])))]);
+          if (layout !== state.layout) {
+            state.layout = layout;
+            state.controls = new Map();
+            box.textContent = "";
+            (job.layers || []).forEach((layer, index) => {
+              const set = el("fieldset");
+              set.append(el("legend", "layers[" + index + "] · " + layer.effect));
+              if (layer.summary) set.append(el("div", layer.summary, "hint"));
+              for (const parameter of layer.parameters || []) {
+                const path = ["layers", index, "params", parameter.name];
+                set.append(control(parameter, path, binding(written, path)));
+              }
+              box.append(set);
+            });
+          }
           (job.layers || []).forEach((layer, index) => {
-            const set = el("fieldset");
-            set.append(el("legend", "layers[" + index + "] · " + layer.effect));
-            if (layer.summary) set.append(el("div", layer.summary, "hint"));
             for (const parameter of layer.parameters || []) {
-              const path = ["layers", index, "params", parameter.name];
+              const row = state.controls.get("layers[" + index + "].params." + parameter.name);
+              if (!row || row === state.dragging || row.contains(document.activeElement)) continue;
               const given = layer.params[parameter.name];
-              set.append(control(parameter, path, given !== undefined ? given : parameter.default));
+              row.show(given !== undefined ? given : parameter.default);
             }
-            box.append(set);
           });
           showValidation(job);
         }
 
-        function control(p, path, value) {
+        function control(p, path, bound) {
           const row = el("div", null, "control");
           row.dataset.path = "layers[" + path[1] + "].params." + p.name;
+          state.controls.set(row.dataset.path, row);
           const label = el("label", p.name);
           label.title = p.doc;
           row.append(label);
+          row.show = () => {};
+          if (bound !== null) {
+            // Each variant fills it in: the template keeps its placeholder; the value shown is this variant's.
+            row.classList.add("bound");
+            row.dataset.bound = bound;
+            const shown = el("output", "");
+            row.append(shown, el("div", "set per variant by " + bound + ": edit the variants' data, not this control", "hint"));
+            row.show = (value) => { shown.textContent = JSON.stringify(value); };
+            return row;
+          }
           const send = (v) => edit(path, v);
           const numeric = p.kind === "number" || p.kind === "integer";
           if (numeric) {
@@ -204,15 +338,15 @@ extension StudioAssets {
             const number = el("input");
             number.type = "number";
             number.step = String(step);
-            number.value = value === null || value === undefined ? "" : value;
             number.dataset.role = "number";
             if (bounded) {
               const range = el("input");
               range.type = "range";
-              range.min = String(p.min);
+              // The slider's positions are whole steps (a minimum of 0.05 with a step of 1 would
+              // make them 0.05, 1.05, …); the number field still reaches the bounds themselves.
+              range.min = String(p.kind === "integer" ? p.min : Number((Math.ceil(p.min / step) * step).toFixed(10)));
               range.max = String(p.max);
               range.step = String(step);
-              range.value = number.value;
               range.dataset.param = p.name;
               let pending = null;
               range.addEventListener("input", () => {
@@ -225,6 +359,16 @@ extension StudioAssets {
             }
             number.addEventListener("change", () => { if (number.value !== "") send(Number(number.value)); });
             row.append(number);
+            const range = row.querySelector("input[type=range]");
+            if (range) {
+              // The control under the pointer is not touched while it is dragged.
+              range.addEventListener("pointerdown", () => { state.dragging = row; });
+              range.addEventListener("pointerup", () => { if (state.dragging === row) state.dragging = null; });
+            }
+            row.show = (v) => {
+              number.value = v === null || v === undefined ? "" : v;
+              if (range) range.value = number.value;
+            };
           } else if (p.kind === "enum") {
             const select = el("select");
             for (const choice of p.choices) {
@@ -232,38 +376,40 @@ extension StudioAssets {
               option.value = choice;
               select.append(option);
             }
-            select.value = value || "";
             select.addEventListener("change", () => send(select.value));
             row.append(select);
+            row.show = (v) => { select.value = v || ""; };
           } else if (p.kind === "bool") {
             const box = el("input");
             box.type = "checkbox";
-            box.checked = value === true;
             box.addEventListener("change", () => send(box.checked));
             row.append(box);
+            row.show = (v) => { box.checked = v === true; };
           } else if (p.kind === "color") {
             const picker = el("input");
             picker.type = "color";
-            const text = typeof value === "string" ? value : "#000000";
-            picker.value = text.length >= 7 ? text.slice(0, 7).toLowerCase() : "#000000";
+            let text = "#000000";
             picker.addEventListener("change", () => send(picker.value + (text.length === 9 ? text.slice(7) : "")));
             row.append(picker);
+            row.show = (v) => {
+              text = typeof v === "string" ? v : "#000000";
+              picker.value = text.length >= 7 ? text.slice(0, 7).toLowerCase() : "#000000";
+            };
           } else if (p.kind === "point" || p.kind === "size") {
-            const pair = Array.isArray(value) ? value : [0, 0];
-            const fields = [0, 1].map((i) => {
+            const fields = [0, 1].map(() => {
               const field = el("input");
               field.type = "number";
               field.step = "any";
-              field.value = pair[i];
               field.addEventListener("change", () => send(fields.map((f) => Number(f.value))));
               return field;
             });
             row.append(fields[0], document.createTextNode(" "), fields[1]);
+            row.show = (v) => { fields.forEach((f, i) => { f.value = Array.isArray(v) ? v[i] : ""; }); };
           } else if (p.kind === "string") {
             const field = el("input");
-            field.value = typeof value === "string" ? value : "";
             field.addEventListener("change", () => send(field.value));
             row.append(field);
+            row.show = (v) => { field.value = typeof v === "string" ? v : ""; };
           } else {
             row.append(el("div", "edit in the job text", "hint"));
           }
@@ -274,7 +420,8 @@ extension StudioAssets {
         // ---- The timeline: frames drawn on demand by the engine, cached by fingerprint.
         function frameURL(n) {
           const job = state.job;
-          return "/api/frames/" + n + ".png?scale=" + job.job.previewScale + ($("debug").checked ? "&debug=1" : "") + "&v=" + job.version;
+          return "/api/frames/" + n + ".png?scale=" + job.job.previewScale + "&variant=" + state.variant +
+            ($("debug").checked ? "&debug=1" : "") + "&v=" + job.version + "&i=" + state.generation;
         }
 
         function showFrame(n, force) {
@@ -285,12 +432,17 @@ extension StudioAssets {
           state.frame = n;
           $("scrub").value = String(n);
           $("frame-label").textContent = "frame " + n + " / " + (count - 1) + " · " + (n / job.job.fps).toFixed(2) + " s";
+          showPlayhead();
           const url = frameURL(n);
           const image = $("frame");
-          if (!force && image.dataset.url === url) return;
+          // Every request, even one for the frame shown, makes the answers to earlier ones stale.
+          const ticket = ++state.ticket;
+          if (!force && image.dataset.url === url) { state.loading = false; return; }
           state.loading = true;
           const loader = new Image();
           loader.onload = () => {
+            // An answer to an older request (a frame scrubbed past) is dropped.
+            if (ticket !== state.ticket) return;
             image.src = loader.src;
             image.dataset.url = url;
             image.dataset.frame = String(n);
@@ -299,24 +451,114 @@ extension StudioAssets {
             $("frame-error").textContent = "";
           };
           loader.onerror = async () => {
+            if (ticket !== state.ticket) return;
             state.loading = false;
             try { $("frame-error").textContent = (await (await fetch(url)).json()).error; } catch (e) { $("frame-error").textContent = "frame " + n + " failed"; }
           };
           loader.src = url;
         }
 
+        // ---- The tracks: a ruler in seconds, the job's frame set, a bar per layer from its start,
+        // the in/out range and the playhead. Clicking goes to the frame under the pointer.
+        function renderTracks() {
+          const job = state.job.job;
+          const count = job.frameCount;
+          const percent = (frame) => (100 * frame / count) + "%";
+          const ruler = $("ruler");
+          ruler.textContent = "";
+          const step = Math.max(1, Math.ceil(job.duration / 10));
+          for (let second = 0; second < job.duration; second += step) {
+            const tick = el("span", second + "s", "tick");
+            tick.style.left = percent(second * job.fps);
+            ruler.append(tick);
+          }
+          const list = $("track-list");
+          list.textContent = "";
+          const frames = el("div", null, "track frames");
+          frames.dataset.track = "frames";
+          if (job.firstFrame !== null) {
+            const bar = el("div", "frames " + job.frames, "bar");
+            bar.style.left = percent(job.firstFrame);
+            bar.style.width = percent(job.lastFrame - job.firstFrame + 1);
+            bar.title = "the frames render draws: " + job.frames;
+            frames.append(bar);
+          }
+          list.append(frames);
+          (state.job.layers || []).forEach((layer, index) => {
+            const track = el("div", null, "track");
+            track.dataset.layer = String(index);
+            const first = Math.min(count, Math.round(layer.start * job.fps));
+            const bar = el("div", index + " · " + layer.effect, "bar");
+            bar.style.left = percent(first);
+            bar.style.width = percent(count - first);
+            bar.title = "layers[" + index + "] " + layer.effect + " from " + layer.start + " s";
+            track.append(bar);
+            list.append(track);
+          });
+          showInOut();
+        }
+
+        function showPlayhead() {
+          if (!state.job || !state.job.job) return;
+          $("playhead").style.left = (100 * state.frame / state.job.job.frameCount) + "%";
+        }
+
+        // The in/out range, and the render command that draws just it.
+        function range() {
+          const last = state.job.job.frameCount - 1;
+          const from = state.in === null ? 0 : state.in, to = state.out === null ? last : state.out;
+          return [Math.min(from, to), Math.max(from, to)];
+        }
+
+        function showInOut() {
+          if (!state.job || !state.job.job) return;
+          const [from, to] = range();
+          const count = state.job.job.frameCount;
+          const box = $("inout");
+          box.hidden = state.in === null && state.out === null;
+          box.style.left = (100 * from / count) + "%";
+          box.style.width = (100 * (to - from + 1) / count) + "%";
+          $("inout-label").textContent = box.hidden ? "not set (I / O)" : from + "–" + to;
+          $("inout-command").textContent = "renderfarm render " + state.job.file + " --frames " + from + "-" + to;
+        }
+
+        function setInOut(which) {
+          state[which] = state.frame;
+          showInOut();
+        }
+
         function play() {
           state.playing = !state.playing;
           $("play").textContent = state.playing ? "Pause" : "Play";
           if (!state.playing) return;
-          const from = state.frame, started = performance.now();
+          const [low, high] = range();
+          const from = Math.min(Math.max(state.frame, low), high), started = performance.now();
           const tick = (now) => {
             if (!state.playing || !state.job || !state.job.job) return;
-            const n = from + Math.floor(((now - started) / 1000) * state.job.job.fps);
-            if (!state.loading && n % state.job.job.frameCount !== state.frame) showFrame(n);
+            const [low, high] = range();
+            const n = low + ((from - low + Math.floor(((now - started) / 1000) * state.job.job.fps)) % (high - low + 1));
+            if (!state.loading && n !== state.frame) showFrame(n);
             requestAnimationFrame(tick);
           };
           requestAnimationFrame(tick);
+        }
+
+        // ---- Variants: the job file is a template; the picker chooses the variant previewed.
+        function showVariants(job) {
+          const picker = $("variant");
+          const variants = job.variants || [];
+          $("variant-row").hidden = variants.length === 0;
+          const names = variants.map((v) => v.index + ": " + v.name + " (" + v.origin + ")");
+          if (picker.dataset.names !== JSON.stringify(names)) {
+            picker.dataset.names = JSON.stringify(names);
+            picker.textContent = "";
+            names.forEach((name, index) => {
+              const option = el("option", name);
+              option.value = String(index);
+              picker.append(option);
+            });
+          }
+          picker.value = String(job.variant || 0);
         }
 
         // ---- The farm view: `renderfarm status --json` of every render folder, pushed by the server.
@@ -328,6 +570,7 @@ extension StudioAssets {
           for (const folder of status.folders) {
             const row = el("tr");
             row.dataset.folder = folder.folder;
+            if (state.render && state.render.folder === folder.folder) row.classList.add("highlight");
             row.dataset.state = folder.state || "error";
             row.dataset.done = String(folder.done || 0);
             const thumb = el("td");
@@ -376,16 +619,61 @@ extension StudioAssets {
         $("step-forward").addEventListener("click", () => showFrame(state.frame + 1));
         $("play").addEventListener("click", play);
         $("debug").addEventListener("change", () => showFrame(state.frame, true));
+        $("variant").addEventListener("change", () => { state.variant = Number($("variant").value); loadJob(); });
+        document.addEventListener("pointerup", () => { state.dragging = null; });
         let typing = null;
         $("source").addEventListener("input", () => {
           clearTimeout(typing);
           typing = setTimeout(() => put($("source").value), 300);
         });
+        // Shortcuts (not while typing): space play/pause, J/K/L back/pause/play, ← → a frame
+        // (with Shift a second), Home/End the in/out points (or the ends), I/O set them, Ctrl+Z undo.
         document.addEventListener("keydown", (event) => {
-          if (event.target.tagName === "TEXTAREA" || event.target.tagName === "INPUT") return;
-          if (event.key === "ArrowLeft") showFrame(state.frame - 1);
-          if (event.key === "ArrowRight") showFrame(state.frame + 1);
-          if (event.key === " ") { event.preventDefault(); play(); }
+          if (["TEXTAREA", "INPUT", "SELECT"].includes(event.target.tagName)) return;
+          if (!state.job || !state.job.job) return;
+          const second = Math.round(state.job.job.fps);
+          const [low, high] = range();
+          const keys = {
+            " ": () => play(), "k": () => { if (state.playing) play(); }, "l": () => { if (!state.playing) play(); },
+            "j": () => showFrame(state.frame - 1),
+            "ArrowLeft": () => showFrame(state.frame - (event.shiftKey ? second : 1)),
+            "ArrowRight": () => showFrame(state.frame + (event.shiftKey ? second : 1)),
+            "Home": () => showFrame(low), "End": () => showFrame(high),
+            "i": () => setInOut("in"), "o": () => setInOut("out"),
+          };
+          if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") {
+            event.preventDefault();
+            undo(event.shiftKey ? "redo" : "undo");
+            return;
+          }
+          if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "y") {
+            event.preventDefault();
+            undo("redo");
+            return;
+          }
+          if (event.ctrlKey || event.metaKey || event.altKey) return;
+          const action = keys[event.key.length === 1 ? event.key.toLowerCase() : event.key];
+          if (!action) return;
+          event.preventDefault();
+          action();
+        });
+        // The render button: the in/out range rendered by `renderfarm render`; its progress is the
+        // farm view's, which opens on its row.
+        $("render").addEventListener("click", async () => {
+          if (!state.job || !state.job.job) return;
+          const [from, to] = range();
+          const response = await fetch("/api/render?frames=" + from + "-" + to, { method: "POST" });
+          if (!response.ok) $("render-state").textContent = (await response.json()).error;
+        });
+        $("render-stop").addEventListener("click", () => fetch("/api/render", { method: "DELETE" }));
+        $("undo").addEventListener("click", () => undo("undo"));
+        $("redo").addEventListener("click", () => undo("redo"));
+        $("clear-inout").addEventListener("click", () => { state.in = null; state.out = null; showInOut(); });
+        $("tracks").addEventListener("click", (event) => {
+          if (!state.job || !state.job.job) return;
+          const box = $("tracks").getBoundingClientRect();
+          const share = Math.min(Math.max((event.clientX - box.left) / box.width, 0), 0.9999);
+          showFrame(Math.floor(share * state.job.job.frameCount));
         });
 
         const events = new EventSource("/api/events");
@@ -395,7 +683,23 @@ extension StudioAssets {
           const change = JSON.parse(event.data);
           if (!state.job || change.version !== state.job.version) loadJob();
         });
-        events.addEventListener("status", (event) => renderFarm(JSON.parse(event.data)));
+        events.addEventListener("inputs", (event) => {
+          // A file the layers read changed: the frames it decides are drawn again.
+          state.generation = JSON.parse(event.data).generation;
+          showFrame(state.frame, true);
+        });
+        events.addEventListener("status", (event) => { state.farm = JSON.parse(event.data); renderFarm(state.farm); });
+        events.addEventListener("render", (event) => {
+          const render = JSON.parse(event.data);
+          state.render = render;
+          const running = render.state === "running";
+          $("render").disabled = running;
+          $("render-stop").hidden = !running;
+          $("render-state").textContent = running ? "rendering frames " + render.frames + " into " + render.folder + "…"
+            : "render of frames " + render.frames + " finished: " + (render.status === 0 ? "complete" : "exit " + render.status);
+          if (running) showView("farm");
+          if (state.farm) renderFarm(state.farm);
+        });
         loadJob();
         """#
 }

@@ -22,20 +22,40 @@ enum StudioAssets {
         <main>
         <section id="author" class="view">
           <div class="pane source-pane">
-            <div id="file" class="muted"></div>
+            <div class="source-bar"><span id="file" class="muted"></span>
+              <button id="undo" title="undo the last saved edit (Ctrl+Z)" disabled>Undo</button>
+              <button id="redo" title="redo (Ctrl+Shift+Z)" disabled>Redo</button></div>
             <textarea id="source" spellcheck="false" aria-label="job file"></textarea>
             <div id="validity"></div>
+            <div id="conflict" hidden>
+              <p class="error">The job file changed since the version this edit was made from: nothing was written.
+              The file now reads:</p>
+              <pre id="conflict-text"></pre>
+              <button id="conflict-take">Use the file's version</button>
+              <button id="conflict-keep">Save mine over it</button>
+            </div>
             <ul id="errors"></ul>
           </div>
           <div class="pane stage-pane">
+            <div id="variant-row" hidden><label>variant <select id="variant" aria-label="variant"></select></label></div>
             <div class="stage"><img id="frame" alt="frame preview"></div>
             <div class="timeline">
-              <button id="step-back" title="previous frame (←)">−1</button>
-              <button id="play" title="play / pause (space)">Play</button>
+              <button id="step-back" title="previous frame (← or J)">−1</button>
+              <button id="play" title="play / pause (space; L plays, K pauses)">Play</button>
               <button id="step-forward" title="next frame (→)">+1</button>
               <input type="range" id="scrub" min="0" max="0" value="0" aria-label="frame">
               <span id="frame-label"></span>
             </div>
+            <div id="tracks" title="click to go to a frame; I / O set the in and out points">
+              <div id="ruler" class="ruler"></div>
+              <div id="track-list"></div>
+              <div id="inout"></div>
+              <div id="playhead"></div>
+            </div>
+            <div class="muted">in/out <span id="inout-label"></span> · <code id="inout-command"></code>
+              <button id="clear-inout" title="clear the in and out points">clear</button></div>
+            <div class="render-bar"><button id="render" title="render the in/out range as renderfarm render does">Render in/out</button>
+              <button id="render-stop" hidden>Stop</button> <span id="render-state" class="muted"></span></div>
             <label class="muted"><input type="checkbox" id="debug"> --debug overlay (paths, control points, bounds, velocity)</label>
             <div id="frame-error" class="error"></div>
           </div>
@@ -68,16 +88,32 @@ enum StudioAssets {
         #connection { margin-left: auto; color: var(--muted); }
         .view { padding: 12px 16px; }
         .view[hidden] { display: none !important; }
-        #author { display: grid; grid-template-columns: minmax(280px, 1fr) auto minmax(260px, 340px); gap: 16px; align-items: start; }
+        #author { display: grid; grid-template-columns: minmax(240px, 1fr) minmax(320px, auto) minmax(220px, 320px); gap: 12px; align-items: start; }
+        @media (max-width: 1180px) { #author { grid-template-columns: minmax(240px, 1fr) minmax(320px, 1.4fr); }
+          .controls-pane { grid-column: 1 / -1; } }
+        .source-bar { display: flex; gap: 6px; align-items: center; margin-bottom: 4px; }
+        .source-bar #file { flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+        #tracks { position: relative; background: #101114; border: 1px solid var(--line); border-radius: 4px; padding: 18px 0 4px; cursor: pointer; user-select: none; }
+        .ruler { position: absolute; top: 0; left: 0; right: 0; height: 16px; border-bottom: 1px solid var(--line); }
+        .tick { position: absolute; top: 0; height: 16px; border-left: 1px solid var(--line); font: 10px ui-monospace, monospace; color: var(--muted); padding-left: 2px; }
+        .track { position: relative; height: 16px; margin: 3px 0; }
+        .track .bar { position: absolute; top: 2px; height: 12px; background: #2d4f7a; border-radius: 3px; overflow: hidden; font: 10px ui-monospace, monospace; padding-left: 4px; white-space: nowrap; }
+        .track.frames .bar { background: #2d6a4a; }
+        #inout { position: absolute; top: 16px; bottom: 0; background: rgba(90, 169, 255, 0.12); border-left: 2px solid var(--accent); border-right: 2px solid var(--accent); pointer-events: none; }
+        .render-bar { margin: 6px 0; }
+        tr.highlight td { background: #1d2a3a; }
+        #playhead { position: absolute; top: 0; bottom: 0; width: 2px; background: var(--bad); pointer-events: none; }
         .pane { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 10px; }
         textarea { width: 100%; height: 55vh; background: #101114; color: var(--text); border: 1px solid var(--line);
           font: 12px/1.45 ui-monospace, monospace; padding: 8px; resize: vertical; }
         .muted { color: var(--muted); font-size: 12px; }
         .error, #errors li { color: var(--bad); }
         #errors { padding-left: 18px; margin: 6px 0; font: 12px ui-monospace, monospace; }
+        #errors .validate-output { list-style: none; color: var(--muted); }
+        #errors pre { white-space: pre-wrap; margin: 4px 0; }
         #validity.ok { color: var(--good); }
         .stage { background: repeating-conic-gradient(#2a2c31 0% 25%, #202226 0% 50%) 0 / 20px 20px; display: flex; justify-content: center; }
-        #frame { display: block; max-height: 70vh; max-width: 60vw; }
+        #frame { display: block; max-height: 60vh; max-width: 100%; }
         .timeline { display: flex; align-items: center; gap: 6px; margin: 8px 0; }
         #scrub { flex: 1; min-width: 200px; }
         #frame-label { font: 12px ui-monospace, monospace; min-width: 120px; }
@@ -95,5 +131,7 @@ enum StudioAssets {
         .state-rendering { color: var(--accent); } .state-complete { color: var(--good); }
         .state-failed { color: var(--bad); } .state-incomplete { color: #f0c060; }
         progress { width: 140px; }
+        #conflict pre { max-height: 30vh; overflow: auto; background: #101114; padding: 6px; font: 12px ui-monospace, monospace; }
+        .control.bound output { font: 12px ui-monospace, monospace; color: var(--muted); }
         """#
 }

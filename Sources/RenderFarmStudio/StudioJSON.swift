@@ -7,7 +7,7 @@ enum StudioJSON {
     /// The width of the preview image the page asks for by default, in pixels.
     static let previewWidth = 540.0
 
-    /// Timing and canvas of a job, and the scale the page previews it at.
+    /// Timing, frame set and canvas of a job, and the scale the page previews it at.
     static func job(_ spec: JobSpec) -> JSONValue {
         let canvas = spec.canvas
         let fitting = min(canvas.scale, previewWidth / canvas.width)
@@ -16,12 +16,17 @@ enum StudioJSON {
             "name": .string(spec.name), "frameCount": .number(Double(spec.frameCount)), "fps": .number(spec.fps),
             "duration": .number(spec.duration), "width": .number(canvas.width), "height": .number(canvas.height),
             "scale": .number(canvas.scale), "previewScale": .number(previewScale),
+            "frames": .string(spec.frames.description),
+            "firstFrame": spec.frames.frames.first.map { .number(Double($0)) } ?? .null,
+            "lastFrame": spec.frames.frames.last.map { .number(Double($0)) } ?? .null,
         ])
     }
 
-    /// A layer: its effect, the parameters as written, and the plugin's parameter table.
+    /// A layer: its effect, its start (seconds), the parameters as written, and the plugin's parameter table.
     static func layer(_ layer: LayerSpec, plugin: PluginInfo?) -> JSONValue {
-        var object: JSONObject = ["effect": .string(layer.effect), "params": .object(layer.params)]
+        var object: JSONObject = [
+            "effect": .string(layer.effect), "start": .number(layer.start), "params": .object(layer.params),
+        ]
         if let plugin {
             object["summary"] = .string(plugin.summary)
             object["library"] = .string(plugin.path)

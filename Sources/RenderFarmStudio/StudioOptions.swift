@@ -14,13 +14,17 @@ public struct StudioOptions: Sendable {
     public var token: String?
     /// Plugin search path (as `PluginCatalog.searchPath` gives it).
     public var pluginSearchPath: [String]
-    /// Seconds between farm-status refreshes.
+    /// The `renderfarm` executable the render button runs (`render`); nil: the studio cannot render.
+    public var renderExecutable: String?
+    /// Seconds the changes in render folders are gathered for before the farm view is updated
+    /// (folders are watched with inotify, not rescanned).
     public var statusInterval: Double
 
     public init(
         jobFile: String, root: String? = nil, host: String = "127.0.0.1", port: Int = 0, token: String? = nil,
-        pluginSearchPath: [String], statusInterval: Double = 0.5
+        pluginSearchPath: [String], statusInterval: Double = 0.5, renderExecutable: String? = nil
     ) {
+        self.renderExecutable = renderExecutable
         let job = URL(fileURLWithPath: jobFile).standardizedFileURL
         self.jobFile = job.path
         self.root = URL(fileURLWithPath: root ?? job.deletingLastPathComponent().path).standardizedFileURL.path

@@ -2,6 +2,7 @@ import FileInput
 import Foundation
 import MicroHTTP
 import RenderFarm
+import RenderFarmJobs
 import StrictJSON
 
 /// Answers the studio's requests: the page's files and the HTTP API (Studio.md in the docs).
@@ -9,12 +10,37 @@ import StrictJSON
 struct StudioRoutes: Sendable {
     let session: StudioSession
     let events: EventHub
+    let farm: FarmWatch
+    let renders: RenderRunner
     let options: StudioOptions
-    /// The `host:port` values a browser may send in `Host` (DNS rebinding is refused).
+    /// The `host:port` values a browser may send in `Host` without a token (DNS rebinding is refused).
     let allowedHosts: Set<String>
+    /// The port listened on: it names the token cookie, so studios on other ports keep their own.
+    let port: Int
     let isStopping: @Sendable () -> Bool
 
+    /// Sent with every response: no page of another origin may frame the studio (clickjacking), run
+    /// script in it, or learn its address with a token from `Referer`.
+    static let securityHeaders: [(name: String, value: String)] = [
+        (
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' blob: data:; script-src 'self'; style-src 'self'; "
+                + "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+        ),
+        ("X-Frame-Options", "DENY"), ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+    ]
+
+    /// The cookie the page's address with `?token=` sets: one name per port, since browsers send a
+    /// host's cookies to all its ports.
+    var cookieName: String { "renderfarm_token_\(port)" }
+
     func respond(_ request: HTTPRequest) -> HTTPResponse {
+        var response = route(request)
+        response.headers += Self.securityHeaders
+        return response
+    }
+
+    private func route(_ request: HTTPRequest) -> HTTPResponse {
         if let refusal = refuse(request) { return refusal }
         let path = request.path
         if path.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
@@ -24,18 +50,21 @@ struct StudioRoutes: Sendable {
         case ("GET", "/"), ("GET", "/index.html"):
             var response = HTTPResponse.text(StudioAssets.html, contentType: "text/html; charset=utf-8")
             if let token = options.token, request.query["token"] == token {
-                response.headers.append(("Set-Cookie", "renderfarm_token=\(token); Path=/; HttpOnly; SameSite=Strict"))
+                response.headers.append(("Set-Cookie", "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"))
             }
             return response
         case ("GET", "/studio.css"): return .text(StudioAssets.css, contentType: "text/css; charset=utf-8")
         case ("GET", "/studio.js"): return .text(StudioAssets.script, contentType: "text/javascript; charset=utf-8")
-        case ("GET", "/api/job"): return json(session.json)
+        case ("GET", "/api/job"): return job(session.json(variant: Int(request.query["variant"] ?? "") ?? 0))
         case ("PUT", "/api/job"): return put(request)
         case ("GET", "/api/status"): return json(FarmStatus.json(root: options.root))
         case ("GET", "/api/events"): return stream()
         case ("GET", "/api/file"): return file(request)
+        case ("POST", "/api/render"): return render(request)
+        case ("DELETE", "/api/render"):
+            return renders.stop() ? json(.object(["stopping": .bool(true)])) : error(409, "no render is running")
         case (_, "/"), (_, "/index.html"), (_, "/studio.css"), (_, "/studio.js"), (_, "/api/job"), (_, "/api/status"),
-            (_, "/api/events"), (_, "/api/file"):
+            (_, "/api/events"), (_, "/api/file"), (_, "/api/render"):
             return error(405, "\(request.method) is not allowed on \(path)")
         default:
             if path.hasPrefix("/api/frames/") {
@@ -46,11 +75,13 @@ struct StudioRoutes: Sendable {
         }
     }
 
-    /// Token, host and peer checks; nil when the request may go on.
+    /// Token, host, origin and peer checks; nil when the request may go on.
     private func refuse(_ request: HTTPRequest) -> HTTPResponse? {
-        // A change sent by a page of another origin (a browser names it) is refused.
-        if request.method != "GET", let origin = request.headers["origin"],
-            !allowedHosts.contains(origin.lowercased().replacingOccurrences(of: "http://", with: ""))
+        let host = request.headers["host"]?.lowercased()
+        // A change sent by a page names its origin: only the studio's own page (the origin of the
+        // address it was opened at, port included) may change anything.
+        if !["GET", "HEAD"].contains(request.method), let origin = request.headers["origin"],
+            origin.lowercased() != host.map({ "http://\($0)" })
         {
             return error(403, "changes from pages of other origins (\(origin)) are refused")
         }
@@ -58,18 +89,20 @@ struct StudioRoutes: Sendable {
             let bearer = request.headers["authorization"].flatMap {
                 $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil
             }
-            let given = [request.headers["x-renderfarm-token"], bearer, request.cookies["renderfarm_token"]]
+            let given = [request.headers["x-renderfarm-token"], bearer, request.cookies[cookieName]]
             let pageLoad = request.method == "GET" && (request.path == "/" || request.path == "/index.html")
             let queryToken = pageLoad ? request.query["token"] : nil
             guard (given + [queryToken]).contains(where: { $0 != nil && constantTimeEqual($0 ?? "", token) }) else {
                 return error(
-                    401, "a token is required: send it in the X-RenderFarm-Token header or the renderfarm_token cookie")
+                    401,
+                    "a token is required: send it as Authorization: Bearer, in the X-RenderFarm-Token header "
+                        + "or the \(cookieName) cookie")
             }
             return nil
         }
         // Without a token only this machine may ask, under a loopback host name.
         guard request.peerIsLoopback else { return error(403, "requests from other hosts need a --token") }
-        guard let host = request.headers["host"], allowedHosts.contains(host.lowercased()) else {
+        guard let host, allowedHosts.contains(host) else {
             return error(403, "the Host header names no loopback address of this server")
         }
         return nil
@@ -81,21 +114,37 @@ struct StudioRoutes: Sendable {
         return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
+    /// `PUT /api/job` with the whole text; `If-Match` with the `ETag` it was made from.
     private func put(_ request: HTTPRequest) -> HTTPResponse {
         guard let text = String(validating: request.body, as: UTF8.self) else {
             return error(400, "the body is not UTF-8 text; send the whole job file")
         }
-        let (written, validation) = session.apply(text)
-        guard written else {
+        switch session.apply(text, ifMatch: request.headers["if-match"]) {
+        case .stale:
+            // The current text goes back with the refusal, so the author can see what changed.
+            guard case .object(var object) = session.json() else { return error(409, "the job file changed") }
+            object["error"] = .string(
+                "the job file changed since this edit's version (another program or page saved it); "
+                    + "reload it and make the edit again")
+            return job(.object(object), status: 409)
+        case .refused(let validation):
             var object = validation.json
             object["error"] = .string(validation.lines.first ?? "the job file was not written")
             return json(.object(object), status: 422)
+        case .written:
+            events.publish("job", #"{"version":\#(session.version),"source":"api"}"#)
+            return job(session.json(variant: Int(request.query["variant"] ?? "") ?? 0))
         }
-        events.publish("job", #"{"version":\#(session.version),"source":"api"}"#)
-        return json(session.json)
     }
 
-    /// `GET /api/frames/<n>.png?scale=S&debug=1`.
+    /// `GET /api/job`'s object as a response, its `etag` also as the `ETag` header.
+    private func job(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
+        var response = json(value, status: status)
+        if let tag = value.objectValue?["etag"]?.stringValue { response.headers.append(("ETag", tag)) }
+        return response
+    }
+
+    /// `GET /api/frames/<n>.png?scale=S&variant=V&debug=1`.
     private func frame(_ request: HTTPRequest) -> HTTPResponse {
         let name = request.path.dropFirst("/api/frames/".count)
         guard name.hasSuffix(".png"), let index = Int(name.dropLast(4)), index >= 0 else {
@@ -103,17 +152,37 @@ struct StudioRoutes: Sendable {
         }
         var scale: Double?
         if let text = request.query["scale"] {
-            guard let value = Double(text), value.isFinite, value > 0 else {
-                return error(400, "scale=\(text) is not a positive number")
+            // The range `render --scale` accepts, checked before any pixel size is computed.
+            guard let value = Double(text), PlanOptions.acceptsScale(value) else {
+                return error(
+                    400, "scale=\(text) is not a number in (0, \(Int(JobDecoder.Limits.maxScale))] (as render --scale)")
             }
             scale = value
         }
+        var variant = 0
+        if let text = request.query["variant"] {
+            guard let value = Int(text), value >= 0 else {
+                return error(400, "variant=\(text) is not a variant number")
+            }
+            variant = value
+        }
         let debug = ["1", "true"].contains(request.query["debug"] ?? "")
         do {
-            let bytes = try session.frame(index, scale: scale, debug: debug)
+            let bytes = try session.frame(index, variant: variant, scale: scale, debug: debug)
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "image/png"), ("Cache-Control", "no-cache")],
                 body: .bytes(bytes))
+        } catch {
+            return self.error(error.status, error.message)
+        }
+    }
+
+    /// `POST /api/render?frames=F`: renders the job (frames `F`, default its own) as `render` does.
+    private func render(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            let folder = try session.prepared(scale: nil).outputDirectory
+            try renders.start(frames: request.query["frames"], folder: folder)
+            return json(.object(["folder": .string(folder)]), status: 202)
         } catch {
             return self.error(error.status, error.message)
         }
@@ -138,7 +207,8 @@ struct StudioRoutes: Sendable {
         }
     }
 
-    /// `GET /api/events`: `job` when the job or its validation changes, `status` when the farm does.
+    /// `GET /api/events`: `job` when the job or its validation changes, `inputs` when a file its
+    /// layers read does, `status` when the farm does.
     private func stream() -> HTTPResponse {
         let events = self.events
         let session = self.session
@@ -146,7 +216,7 @@ struct StudioRoutes: Sendable {
         let cursor = StreamCursor(first: events.latest)
         let opening =
             EventHub.encode("job", #"{"version":\#(session.version),"source":"open"}"#)
-            + EventHub.encode("status", FarmStatus.json(root: options.root).serialized())
+            + EventHub.encode("status", farm.json.serialized())
         cursor.queue(opening)
         return HTTPResponse(
             status: 200,

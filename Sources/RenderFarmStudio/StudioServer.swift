@@ -14,6 +14,8 @@ public final class StudioServer: Sendable {
     private let server: HTTPServer
     private let session: StudioSession
     private let events: EventHub
+    private let farm: FarmWatch
+    private let renders: RenderRunner
     private let watcher: FileWatcher?
     private let stopping = StopFlag()
 
@@ -44,52 +46,69 @@ public final class StudioServer: Sendable {
         }
         let session = StudioSession(options: options)
         let events = EventHub()
+        let farm = FarmWatch(root: options.root)
+        let renders = RenderRunner(options: options, events: events)
         let stopping = self.stopping
         self.options = options
         self.session = session
         self.events = events
-        let port = options.port
+        self.farm = farm
+        self.renders = renders
         let hostName = options.host.contains(":") ? "[\(options.host)]" : options.host
         // Filled in once the port is known; read by the routes only after the server is up.
-        let allowed = Locked<Set<String>>([])
+        let bound = Locked<(hosts: Set<String>, port: Int)>(([], 0))
         let routes = { @Sendable (request: HTTPRequest) -> HTTPResponse in
-            StudioRoutes(
-                session: session, events: events, options: options, allowedHosts: allowed.withLock { $0 },
+            let (hosts, port) = bound.withLock { $0 }
+            return StudioRoutes(
+                session: session, events: events, farm: farm, renders: renders, options: options, allowedHosts: hosts,
+                port: port,
                 isStopping: { stopping.isSet }
             ).respond(request)
         }
         do {
             server = try HTTPServer(
-                host: options.host, port: port, limits: HTTPLimits(maxBodyBytes: StudioLimits.maxBodyBytes),
-                handler: routes)
+                host: options.host, port: options.port,
+                limits: HTTPLimits(maxBodyBytes: StudioLimits.maxBodyBytes), handler: routes)
         } catch {
             throw StudioError(message: error.message, isUsage: false)
         }
-        let bound = server.port
-        allowed.withLock {
-            $0 = Set(["127.0.0.1", "localhost", "[::1]", hostName.lowercased()].flatMap { ["\($0):\(bound)", $0] })
+        let port = server.port
+        bound.withLock {
+            let names = ["127.0.0.1", "localhost", "[::1]", hostName.lowercased()]
+            $0 = (Set(names.flatMap { ["\($0):\(port)", $0] }), port)
         }
-        url = "http://\(hostName):\(bound)/" + (options.token.map { "?token=\($0)" } ?? "")
-        watcher = FileWatcher(jobFile: options.jobFile, pluginFolders: options.pluginSearchPath) { plugins in
-            if session.reload(plugins: plugins) {
-                events.publish("job", #"{"version":\#(session.version),"source":"\#(plugins ? "plugins" : "file")"}"#)
+        // The address to open: a wildcard address (0.0.0.0, ::) is no address to connect to.
+        let shown = ReachableAddress.forURL(boundTo: options.host)
+        url = "http://\(shown):\(port)/" + (options.token.map { "?token=\($0)" } ?? "")
+        watcher = FileWatcher(jobFile: options.jobFile, pluginFolders: options.pluginSearchPath) { change in
+            if change.contains(.inputs) {
+                session.inputsChanged()
+                events.publish("inputs", #"{"generation":\#(session.inputGeneration)}"#)
+            }
+            if (change.contains(.job) || change.contains(.plugins))
+                && session.reload(plugins: change.contains(.plugins))
+            {
+                let source = change.contains(.plugins) ? "plugins" : "file"
+                events.publish("job", #"{"version":\#(session.version),"source":"\#(source)"}"#)
             }
         }
+        if let watcher { session.onInputsPlanned { watcher.watchInputs($0) } }
         startStatusThread()
     }
 
     /// Publishes the farm's status whenever it changes, until `stop()`.
     private func startStatusThread() {
-        let (events, root, interval, stopping) = (self.events, options.root, options.statusInterval, self.stopping)
+        let (events, farm, interval, stopping) = (self.events, self.farm, options.statusInterval, self.stopping)
         let thread = Thread {
-            var last = ""
+            var last = farm.json.serialized()
             while !stopping.isSet {
-                let now = FarmStatus.json(root: root).serialized()
+                // Blocks in poll(2) until a watched folder changes; the timeout only bounds `stop()`.
+                guard farm.waitForChanges(timeout: 0.5, settle: interval) else { continue }
+                let now = farm.json.serialized()
                 if now != last {
                     events.publish("status", now)
                     last = now
                 }
-                usleep(UInt32(interval * 1_000_000))
             }
         }
         thread.name = "renderfarm.studio.status"
@@ -102,6 +121,7 @@ public final class StudioServer: Sendable {
     /// Stops the server: open event streams end, connections close, watching stops.
     public func stop() {
         guard stopping.set() else { return }
+        renders.stop()
         watcher?.stop()
         server.stop()
         session.removePluginCopies()

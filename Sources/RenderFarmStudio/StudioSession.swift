@@ -18,11 +18,24 @@ final class StudioSession: Sendable {
         var text: String
         var catalog: PluginCatalog
         var validation: Validation
-        var prepared: [Double: PlannedJob] = [:]
+        /// Plans by variant and scale.
+        var prepared: [PlanKey: PlannedJob] = [:]
         var cache = FrameCache(budget: StudioLimits.cacheBytes)
         var version = 1
+        /// Counts changes of the files the layers read (`inputsChanged`).
+        var inputGeneration = 0
         var shadow: PluginShadow
     }
+
+    private struct PlanKey: Hashable {
+        var variant: Int
+        var scale: Double
+    }
+
+    /// Tells this run's versions from another run's in `ETag`s (a page left open across a restart).
+    private let instance = String(UInt64.random(in: 1...UInt64.max), radix: 36)
+    /// Called with the files the current plans read, whenever a plan is made.
+    private let inputsPlanned: Locked<(@Sendable (Set<String>) -> Void)?> = Locked(nil)
 
     init(options: StudioOptions) {
         self.options = options
@@ -39,6 +52,26 @@ final class StudioSession: Sendable {
 
     var version: Int { state.withLock { $0.version } }
 
+    /// How many times a file the layers read has changed since the studio started.
+    var inputGeneration: Int { state.withLock { $0.inputGeneration } }
+
+    /// The `ETag` of version `version` of the text: a save made from another version gets 409.
+    private func tag(_ version: Int) -> String { "\"\(instance)-\(version)\"" }
+
+    /// Sets what is told of the files each new plan reads (the studio's file watcher).
+    func onInputsPlanned(_ observer: @escaping @Sendable (Set<String>) -> Void) {
+        inputsPlanned.withLock { $0 = observer }
+    }
+
+    /// A file the layers read changed: the plans are made again on the next request, so the frames
+    /// that file decides get new fingerprints and are drawn again; the others stay cached.
+    func inputsChanged() {
+        state.withLock { state in
+            state.prepared = [:]
+            state.inputGeneration += 1
+        }
+    }
+
     /// Reads the job file (and the plugins, when `plugins`) again; true when anything changed.
     @discardableResult
     func reload(plugins: Bool) -> Bool {
@@ -54,35 +87,51 @@ final class StudioSession: Sendable {
         }
     }
 
-    /// Validates `text` as the job file; when valid, writes it there atomically and makes it current.
-    func apply(_ text: String) -> (written: Bool, validation: Validation) {
-        let validation = state.withLock { Self.validate(text, options, $0.catalog) }
-        guard validation.valid else { return (false, validation) }
-        var failure: OutputError?
-        Array(text.utf8).withUnsafeBytes { bytes in
-            do {
-                try AtomicFile.write(bytes, to: options.jobFile)
-            } catch {
-                failure = error as? OutputError ?? .io(path: options.jobFile, reason: "\(error)")
+    /// What a save came to.
+    enum Save {
+        case written(Validation)
+        /// Not written: invalid, or the file could not be written (`failure`).
+        case refused(Validation)
+        /// Not written: made from another version than the current text (`If-Match`).
+        case stale
+    }
+
+    /// Validates `text` as the job file; when valid and made from the current version (`ifMatch`,
+    /// an `ETag`; nil skips the check), writes it there atomically and makes it current.
+    func apply(_ text: String, ifMatch: String?) -> Save {
+        // An edit on disk the watcher has not told yet still makes the version stale.
+        reload(plugins: false)
+        return state.withLock { state in
+            if let ifMatch, ifMatch != tag(state.version) { return .stale }
+            let validation = Self.validate(text, options, state.catalog)
+            guard validation.valid else { return .refused(validation) }
+            var failure: OutputError?
+            Array(text.utf8).withUnsafeBytes { bytes in
+                do {
+                    try AtomicFile.write(bytes, to: options.jobFile)
+                } catch {
+                    failure = error as? OutputError ?? .io(path: options.jobFile, reason: "\(error)")
+                }
             }
+            if let failure {
+                return .refused(Validation(jobs: validation.jobs, errors: [], failure: failure.description))
+            }
+            if state.text != text {
+                state.text = text
+                state.validation = validation
+                state.prepared = [:]
+                state.version += 1
+            }
+            return .written(validation)
         }
-        if let failure { return (false, Validation(jobs: validation.jobs, errors: [], failure: failure.description)) }
-        state.withLock { state in
-            guard state.text != text else { return }
-            state.text = text
-            state.validation = validation
-            state.prepared = [:]
-            state.version += 1
-        }
-        return (true, validation)
     }
 
     /// Removes the copies of rebuilt plugins made for reloading.
     func removePluginCopies() { state.withLock { $0.shadow.removeCopies() } }
 
-    /// Frame `index` of the current job at `scale` (the job's own when nil) as PNG bytes.
-    func frame(_ index: Int, scale: Double?, debug: Bool) throws(StudioFailure) -> [UInt8] {
-        let job = try prepared(scale: scale)
+    /// Frame `index` of variant `variant` of the current job at `scale` (the job's own when nil) as PNG bytes.
+    func frame(_ index: Int, variant: Int = 0, scale: Double?, debug: Bool) throws(StudioFailure) -> [UInt8] {
+        let job = try prepared(variant: variant, scale: scale)
         let key = job.fingerprint(ofFrame: index) + (debug ? "+debug" : "")
         if let hit = state.withLock({ $0.cache.get(key) }) { return hit }
         let bytes = try preview.withLock { preview throws(StudioFailure) in
@@ -96,16 +145,22 @@ final class StudioSession: Sendable {
         return bytes
     }
 
-    /// The current job prepared at `scale`, kept until the text or the plugins change.
-    func prepared(scale: Double?) throws(StudioFailure) -> PlannedJob {
-        try state.withLock { state throws(StudioFailure) in
-            guard state.validation.valid, let job = state.validation.jobs.first else {
+    /// Variant `variant` of the current job prepared at `scale`, kept until the text, the plugins or
+    /// a file the layers read change.
+    func prepared(variant: Int = 0, scale: Double?) throws(StudioFailure) -> PlannedJob {
+        let made = try state.withLock { state throws(StudioFailure) -> (PlannedJob, Set<String>?) in
+            guard state.validation.valid, !state.validation.jobs.isEmpty else {
                 throw StudioFailure(status: 409, "the job file is not valid; GET /api/job lists its problems")
             }
-            let key = scale ?? 0
+            guard state.validation.jobs.indices.contains(variant) else {
+                throw StudioFailure(
+                    status: 400, "variant=\(variant): the job has variants 0…\(state.validation.jobs.count - 1)")
+            }
+            let job = state.validation.jobs[variant]
+            let key = PlanKey(variant: variant, scale: scale ?? 0)
             // A file a layer reads (a Lottie file, an image) edited since: plan again, so its frames
             // get new fingerprints and are drawn from the new content.
-            if let ready = state.prepared[key], !ready.inputsModified { return ready }
+            if let ready = state.prepared[key], !ready.inputsModified { return (ready, nil) }
             let prepared: PlannedJob
             do {
                 guard
@@ -128,19 +183,29 @@ final class StudioSession: Sendable {
                         + "\(StudioLimits.maxFramePixels) pixels; ask for a smaller scale")
             }
             state.prepared[key] = prepared
-            return prepared
+            return (prepared, Set(state.prepared.values.flatMap(\.inputPaths)))
         }
+        if let files = made.1, let observer = inputsPlanned.withLock({ $0 }) { observer(files) }
+        return made.0
     }
 
-    /// `GET /api/job`: the text, its validation and what the page builds its controls from.
-    var json: JSONValue {
+    /// `GET /api/job`: the text, its validation and what the page builds its controls from, for
+    /// variant `variant` (the first when out of range).
+    func json(variant: Int = 0) -> JSONValue {
         state.withLock { state in
             var object: JSONObject = [
                 "file": .string(options.jobFile), "version": .number(Double(state.version)),
-                "text": .string(state.text),
+                "etag": .string(tag(state.version)), "text": .string(state.text),
+                "inputGeneration": .number(Double(state.inputGeneration)),
             ]
             for (key, value) in state.validation.json { object[key] = value }
-            if let spec = state.validation.jobs.first?.spec {
+            let jobs = state.validation.jobs
+            let chosen = jobs.indices.contains(variant) ? variant : 0
+            if jobs.contains(where: { $0.variant != nil }) {
+                object["variants"] = .array(jobs.compactMap { $0.variant?.json })
+                object["variant"] = .number(Double(chosen))
+            }
+            if let spec = jobs.indices.contains(chosen) ? jobs[chosen].spec : nil {
                 object["job"] = StudioJSON.job(spec)
                 object["layers"] = .array(
                     spec.layers.map { StudioJSON.layer($0, plugin: state.catalog[$0.effect]?.info) })

@@ -68,9 +68,30 @@ struct RawHTTP {
         return String(decoding: received, as: UTF8.self)
     }
 
-    private func connect() throws -> Int32 {
+    /// A connection from `source` (any 127.x.y.z: a client at another address) left open for the
+    /// caller to write to and close.
+    func openConnection(from source: String) throws -> Int32 { try connect(from: source) }
+
+    /// Writes `bytes` on a connection from `openConnection`.
+    func write(_ bytes: [UInt8], on socket: Int32) throws { try write(socket, bytes) }
+
+    private func connect(from source: String = "127.0.0.1") throws -> Int32 {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket: \(errno)") }
+        if source != "127.0.0.1" {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(socket)
+                throw Failure(description: "bind to \(source): \(errno)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -141,11 +141,12 @@ struct StudioAPITests {
             try studio.client.send("GET", "/api/job", headers: ["X-RenderFarm-Token": "wrong-token-xx"]).status == 401)
         #expect(try studio.client.send("GET", "/api/job", headers: ["X-RenderFarm-Token": token]).status == 200)
         #expect(
-            try studio.client.send("GET", "/api/job", headers: ["Cookie": "renderfarm_token=\(token)"]).status == 200)
+            try studio.client.send("GET", "/api/job", headers: ["Cookie": "renderfarm_token_\(studio.port)=\(token)"])
+                .status == 200)
         #expect(try studio.client.send("GET", "/api/job?token=\(token)").status == 401)
         let page = try studio.client.send("GET", "/?token=\(token)")
         #expect(page.status == 200)
-        #expect(page.headers["set-cookie"]?.hasPrefix("renderfarm_token=\(token)") == true)
+        #expect(page.headers["set-cookie"]?.hasPrefix("renderfarm_token_\(studio.port)=\(token)") == true)
 
         let open = try StudioFixture()
         #expect(try open.client.send("GET", "/api/job", host: "attacker.example:\(open.port)").status == 403)

@@ -39,6 +39,36 @@ struct StudioCommandTests {
         #expect(taken.stderr.contains("cannot listen"))
     }
 
+    @Test("the token comes from --token-file or RENDERFARM_STUDIO_TOKEN, so ps does not show it")
+    func tokenOffTheCommandLine() throws {
+        let studio = try StudioFixture()
+        let tokenFile = studio.root.appendingPathComponent("token")
+        try "from-a-file-123\n".write(to: tokenFile, atomically: true, encoding: .utf8)
+        for (arguments, environment, token) in [
+            (["--token-file", tokenFile.path], [:], "from-a-file-123"),
+            ([], ["RENDERFARM_STUDIO_TOKEN": "from-the-env-45"], "from-the-env-45"),
+        ] {
+            let process = Process()
+            process.executableURL = StudioFixture.buildDirectory.appendingPathComponent("renderfarm")
+            process.arguments = ["studio", studio.jobFile.path, "--port", "0"] + arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            defer {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            let line = try firstLine(of: output.fileHandleForReading, within: 30)
+            let port = try #require(URLComponents(string: line)?.port, "first line: \(line)")
+            #expect(line.hasSuffix("?token=\(token)"))
+            let client = RawHTTP(port: port)
+            #expect(try client.send("GET", "/api/job").status == 401)
+            #expect(try client.send("GET", "/api/job", headers: ["Authorization": "Bearer \(token)"]).status == 200)
+        }
+    }
+
     /// The first line `handle` gives, waiting at most `seconds` (polling, never blocking past the deadline).
     private func firstLine(of handle: FileHandle, within seconds: Double) throws -> String {
         var bytes: [UInt8] = []

@@ -24,20 +24,26 @@ final class StudioFixture {
     var client: RawHTTP { RawHTTP(port: port) }
     var port: Int { Int(URLComponents(string: server.url)?.port ?? 0) }
 
+    /// A studio on a copy of `jobs/<job>` and of the `jobs/assets` files it names in `assets`.
     init(
-        token: String? = nil, statusInterval: Double = 0.2, pluginSearchPath: [String] = StudioFixture.pluginSearchPath
-    )
-        throws
-    {
+        job: String = "live-hearts.json", assets: [String] = [], host: String = "127.0.0.1", token: String? = nil,
+        statusInterval: Double = 0.2, pluginSearchPath: [String] = StudioFixture.pluginSearchPath
+    ) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("rf-studio-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        jobFile = root.appendingPathComponent("live-hearts.json")
-        try FileManager.default.copyItem(
-            at: Self.packageRoot.appendingPathComponent("jobs/live-hearts.json"), to: jobFile)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("assets"), withIntermediateDirectories: true)
+        jobFile = root.appendingPathComponent(job)
+        try FileManager.default.copyItem(at: Self.packageRoot.appendingPathComponent("jobs/\(job)"), to: jobFile)
+        for asset in assets {
+            try FileManager.default.copyItem(
+                at: Self.packageRoot.appendingPathComponent("jobs/assets/\(asset)"),
+                to: root.appendingPathComponent("assets/\(asset)"))
+        }
         server = try StudioServer(
             StudioOptions(
-                jobFile: jobFile.path, token: token, pluginSearchPath: pluginSearchPath,
-                statusInterval: statusInterval))
+                jobFile: jobFile.path, host: host, token: token, pluginSearchPath: pluginSearchPath,
+                statusInterval: statusInterval,
+                renderExecutable: Self.buildDirectory.appendingPathComponent("renderfarm").path))
     }
 
     static var pluginSearchPath: [String] { PluginCatalog.searchPath(extra: [buildDirectory.path]) }

@@ -2,8 +2,12 @@
 """`make studio-test`: RenderFarm Studio in real headless Chromium, driven over WebDriver.
 
 Loads the page, scrubs to frame 120 and checks the image shown is the PNG `render --scale` writes
-for it, moves a slider and sees the frame change, types an invalid value and sees the located
-validation error, then opens the farm view while a render runs and sees its progress advance.
+for it, drags a slider (pausing mid-drag: the control under the pointer is not rebuilt) and sees the
+frame change, scrubs to a frame not drawn yet and straight back (the late answer is dropped), types
+an invalid value and sees the located validation error, types while another program saves the file
+(the save gets 409 and the file's text is shown), previews the variants of a template job (controls
+bound to a placeholder are read-only), opens a token studio (the token leaves the address bar), then
+opens the farm view while a render runs and sees its progress advance.
 Screenshots of both views go to OUTDIR. Every wait polls with a deadline; every process started
 here has one too. Usage: browser_test.py RENDERFARM OUTDIR
 """
@@ -20,8 +24,10 @@ import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STARTED = time.monotonic()
@@ -47,9 +53,10 @@ def wait_for(what, condition, seconds=30):
     raise AssertionError(f"timed out waiting for {what}" + (f" (last error: {last_error})" if last_error else ""))
 
 
-def start_studio(binary, job):
+def start_studio(binary, job, env=None):
     server = subprocess.Popen(
-        [binary, "studio", job, "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [binary, "studio", job, "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, **(env or {})))
     ready, _, _ = select.select([server.stdout], [], [], 30)
     if not ready:
         server.kill()
@@ -77,6 +84,61 @@ def frame_state(driver):
     return driver.execute_script(
         "const f = document.getElementById('frame');"
         "return {frame: f.dataset.frame, url: f.dataset.url, scale: f.dataset.scale, width: f.naturalWidth};")
+
+
+def check_variants(driver, binary, work, outdir):
+    """A variants job: a picker of its 8 variants; a control bound to {{accent}} is read-only."""
+    folder = os.path.join(work, "variants")
+    os.makedirs(os.path.join(folder, "assets"))
+    job = os.path.join(folder, "streamer-badges.json")
+    shutil.copy(os.path.join(ROOT, "jobs", "streamer-badges.json"), job)
+    shutil.copy(os.path.join(ROOT, "jobs", "assets", "streamers.csv"), os.path.join(folder, "assets"))
+    original = open(job).read()
+    server, url = start_studio(binary, job)
+    try:
+        driver.get(url)
+        wait_for("frame 0 of variant 0", lambda: frame_state(driver)["frame"] == "0")
+        picker = Select(driver.find_element(By.ID, "variant"))
+        assert len(picker.options) == 8, [o.text for o in picker.options]
+        bound = driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[0].params.from"]')
+        assert bound.get_attribute("data-bound") == "{{accent}}", bound.get_attribute("outerHTML")
+        assert not bound.find_elements(By.CSS_SELECTOR, "input, select"), "a bound control can be edited"
+        first = frame_state(driver)["url"]
+        picker.select_by_index(2)
+        wait_for("variant 2's frame", lambda: "variant=2" in (frame_state(driver)["url"] or ""))
+        assert frame_state(driver)["url"] != first
+        # An edit of an unbound control writes the template, and keeps every placeholder.
+        size = driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[1].params.size"] input[type=number]')
+        size.clear()
+        size.send_keys("33", Keys.TAB)
+        wait_for("size 33 in the template", lambda: '"size": 33' in open(job).read())
+        assert open(job).read() == original.replace('"size": 30', '"size": 33'), "the template changed beyond size"
+        driver.save_screenshot(os.path.join(outdir, "studio-variants.png"))
+        log("variants: 8 in the picker, {{accent}} read-only, variant 2 previewed, the template kept")
+    finally:
+        stop_studio(server)
+
+
+def check_token_page(driver, binary, work):
+    """A token studio (token from the environment): the token leaves the address bar; the page works."""
+    server, url = start_studio(binary, os.path.join(work, "live-hearts.json"),
+                               env={"RENDERFARM_STUDIO_TOKEN": "browser-token-123"})
+    try:
+        assert url.endswith("?token=browser-token-123"), url
+        driver.get(url)
+        wait_for("frame 0 with the token cookie", lambda: frame_state(driver)["frame"] == "0")
+        assert "token" not in driver.current_url, driver.current_url
+        log(f"token studio: the page works and the address bar reads {driver.current_url}")
+    finally:
+        stop_studio(server)
+
+
+def stop_studio(server):
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.kill()
 
 
 def main():
@@ -117,8 +179,18 @@ def main():
         assert "120" in driver.find_element(By.ID, "frame-label").text
         log(f"frame 120 shown, byte-identical to render --scale {scale}")
 
-        # Move the rate slider: the job file changes and so does the frame.
+        # Drag the rate slider with a pause mid-drag (a save answers meanwhile): the slider under the
+        # pointer stays the same element and the drag goes on to its end.
         before = shown
+        slider = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
+        version = driver.execute_script("return state.job.version")
+        ActionChains(driver).click_and_hold(slider).move_by_offset(-60, 0).pause(0.2).perform()
+        wait_for("a save during the drag", lambda: driver.execute_script("return state.job.version") > version)
+        ActionChains(driver).move_by_offset(40, 0).release().perform()
+        assert driver.execute_script("return arguments[0].isConnected", slider), \
+            "the slider under the pointer was rebuilt during the drag"
+        dragged = driver.execute_script("return arguments[0].value", slider)
+        wait_for(f"the job file to get the dragged rate {dragged}", lambda: f'"rate": {dragged}' in open(job).read())
         slider = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
         driver.execute_script(
             "arguments[0].value = '20'; arguments[0].dispatchEvent(new Event('change'));", slider)
@@ -128,7 +200,72 @@ def main():
         wait_for("a new frame 120", lambda: frame_state(driver)["url"] != state["url"])
         after = shown_sha256(driver)
         assert after != before, "the frame did not change with the slider"
-        log("slider moved: job file written, frame changed")
+        log(f"slider dragged to {dragged} with a pause, not rebuilt under the pointer; set to 20: frame changed")
+
+        # Scrub to a frame not drawn yet and straight back: the late answer is dropped.
+        for far in [200, 260, 330]:
+            driver.execute_script("showFrame(5)")
+            wait_for("frame 5", lambda: frame_state(driver)["frame"] == "5")
+            driver.execute_script(
+                "const s = document.getElementById('scrub');"
+                "s.value = arguments[0]; s.dispatchEvent(new Event('input'));"
+                "s.value = '5'; s.dispatchEvent(new Event('input'));", str(far))
+            wait_for(f"the answer for frame {far}", lambda: driver.execute_script(
+                "return performance.getEntriesByType('resource').some("
+                "(e) => e.name.includes('/api/frames/' + arguments[0] + '.png') && e.responseEnd > 0)", far))
+            time.sleep(0.3)  # the image decodes and its onload runs
+            shown_frame = frame_state(driver)["frame"]
+            label = driver.find_element(By.ID, "frame-label").text
+            assert shown_frame == "5" and label.startswith("frame 5 "), \
+                f"scrubbed back to 5 but the image shows frame {shown_frame} ({label})"
+        log("scrubbed ahead and back three times: the late frames were dropped")
+
+        # Undo and redo the slider's last edit: the file goes back to the dragged rate, then to 20.
+        driver.find_element(By.ID, "undo").click()
+        wait_for(f"undo to write rate {dragged}", lambda: f'"rate": {dragged}' in open(job).read())
+        driver.find_element(By.ID, "redo").click()
+        wait_for("redo to write rate 20", lambda: '"rate": 20' in open(job).read())
+        assert open(job).read() == original.replace('"rate": 4', '"rate": 20'), "undo/redo changed more than the value"
+        log(f"undo wrote rate {dragged} back, redo rate 20")
+
+        # Sliders move in whole steps: lifetime (0.05…600, step 1) set to 6 writes 6, not 6.05.
+        lifetime = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="lifetime"]')
+        driver.execute_script("arguments[0].value = '3'; arguments[0].dispatchEvent(new Event('change'));", lifetime)
+        wait_for("lifetime 3 in the job file", lambda: json.load(open(job))["layers"][0]["params"]["lifetime"] == 3)
+        driver.execute_script("arguments[0].value = '6'; arguments[0].dispatchEvent(new Event('change'));", lifetime)
+        wait_for("lifetime 6 in the job file", lambda: json.load(open(job))["layers"][0]["params"]["lifetime"] == 6)
+        log("the lifetime slider writes whole steps (3, then 6)")
+
+        # The timeline: a ruler, the frame set and a track per layer; a click goes to that frame;
+        # I and O set the in/out range that Home and End go to and the render command names.
+        layers = len(json.load(open(job))["layers"])
+        tracks = driver.find_elements(By.CSS_SELECTOR, "#track-list .track[data-layer]")
+        assert len(tracks) == layers, f"{len(tracks)} tracks for {layers} layers"
+        assert driver.find_elements(By.CSS_SELECTOR, '#track-list .track[data-track="frames"] .bar')
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#ruler .tick")) >= 4
+        box = driver.find_element(By.ID, "tracks")
+        ActionChains(driver).move_to_element_with_offset(box, 0, 0).perform()
+        driver.execute_script("""
+            const box = document.getElementById('tracks').getBoundingClientRect();
+            document.getElementById('tracks').dispatchEvent(new MouseEvent('click',
+              {clientX: box.left + box.width * 0.5, clientY: box.top + 30, bubbles: true}));""")
+        wait_for("the frame in the middle", lambda: abs(int(frame_state(driver)["frame"] or -1) - 240) <= 2)
+        body = driver.find_element(By.TAG_NAME, "body")
+        driver.execute_script("document.activeElement.blur(); showFrame(30)")
+        body.send_keys("i")
+        driver.execute_script("showFrame(60)")
+        body.send_keys("o")
+        assert driver.find_element(By.ID, "inout-command").text.endswith("--frames 30-60"), \
+            driver.find_element(By.ID, "inout-command").text
+        body.send_keys(Keys.HOME)
+        wait_for("Home to go to the in point", lambda: frame_state(driver)["frame"] == "30")
+        body.send_keys(Keys.END)
+        wait_for("End to go to the out point", lambda: frame_state(driver)["frame"] == "60")
+        body.send_keys(Keys.ARROW_LEFT)
+        wait_for("← to step back", lambda: frame_state(driver)["frame"] == "59")
+        driver.save_screenshot(os.path.join(outdir, "studio-timeline.png"))
+        driver.find_element(By.ID, "clear-inout").click()
+        log(f"timeline: {layers} layer tracks, click to frame 240, I/O 30-60, Home/End/← move the frame")
 
         # Type an invalid value: the located validation error appears; the file keeps rate 20.
         field = driver.find_element(
@@ -156,6 +293,26 @@ def main():
         assert reload_seconds < 2, f"hot reload took {reload_seconds:.2f} s"
         log(f"external edit shown after {reload_seconds:.2f} s")
 
+        # Type while another program saves the file: the save is refused (409) and the file's text is shown.
+        source = driver.find_element(By.ID, "source")
+        source.click()
+        theirs = json.load(open(job))
+        theirs["layers"][0]["params"]["size"] = 50
+        version = driver.execute_script("return state.job.version")
+        with open(job + ".tmp", "w") as edited:
+            json.dump(theirs, edited, indent=2)
+        os.replace(job + ".tmp", job)
+        wait_for("the page to hear of the other save", lambda: driver.execute_script("return state.job.version") > version)
+        source.send_keys(Keys.CONTROL, Keys.END)
+        source.send_keys(Keys.ENTER)
+        wait_for("the conflict to be shown", lambda: driver.find_element(By.ID, "conflict").is_displayed())
+        assert '"size": 50' in driver.find_element(By.ID, "conflict-text").text
+        assert json.load(open(job))["layers"][0]["params"]["size"] == 50, "the other program's save was overwritten"
+        driver.save_screenshot(os.path.join(outdir, "studio-conflict.png"))
+        driver.find_element(By.ID, "conflict-take").click()
+        wait_for("the file's text in the editor", lambda: '"size": 50' in source.get_attribute("value"))
+        log("a keystroke after another program's save got 409; the file's text was shown and taken")
+
         # Play at the job's fps, then pause; the debug overlay toggle gives another image.
         driver.find_element(By.ID, "play").click()
         played = set()
@@ -167,6 +324,35 @@ def main():
         wait_for("the debug overlay frame", lambda: "debug=1" in (frame_state(driver)["url"] or ""))
         log(f"played through {len(played)} frames, paused at {paused}, --debug overlay shown")
         driver.save_screenshot(os.path.join(outdir, "studio-author.png"))
+
+        # At 1024 px wide the page still fits: nothing scrolls sideways, the frame stays in view.
+        driver.set_window_size(1024, 768)
+        wait_for("the layout at 1024 px", lambda: driver.execute_script(
+            "return document.documentElement.scrollWidth <= window.innerWidth"
+            " && document.getElementById('frame').getBoundingClientRect().right <= window.innerWidth"), 10)
+        driver.save_screenshot(os.path.join(outdir, "studio-author-1024.png"))
+        driver.set_window_size(1500, 1000)
+        log("the layout fits at 1024 px")
+
+        check_variants(driver, binary, work, outdir)
+        check_token_page(driver, binary, work)
+        driver.get(url)
+        wait_for("the first studio again", lambda: frame_state(driver)["frame"] is not None)
+
+        # The render button renders the in/out range and opens the farm view on its row.
+        driver.execute_script("state.in = 0; state.out = 29; showInOut();")
+        driver.find_element(By.ID, "render").click()
+        own = 'tr[data-folder$="/out/live-hearts"]'
+        wait_for("the farm view", lambda: driver.find_element(By.ID, "farm").is_displayed())
+        wait_for("the rendered range complete in the farm view", lambda: driver.execute_script(
+            f"const r = document.querySelector('{own}'); return r && r.dataset.state === 'complete' && r.dataset.done === '30'"
+            " && r.classList.contains('highlight');"), 60)
+        assert sorted(f for f in os.listdir(os.path.join(work, "out", "live-hearts")) if f.endswith(".png"))[-1] \
+            == "frame_00029.png"
+        wait_for("the render finished", lambda: "complete" in driver.find_element(By.ID, "render-state").get_attribute("textContent"))
+        driver.save_screenshot(os.path.join(outdir, "studio-render.png"))
+        log("render button: frames 0-29 rendered, the farm view opened on its row")
+        driver.find_element(By.ID, "tab-author").click()
 
         # The farm view while a render runs: its progress advances.
         farm_job = os.path.join(work, "farm-demo.json")

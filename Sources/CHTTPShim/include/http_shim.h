@@ -21,14 +21,30 @@ extern const enum MHD_ValueKind rf_http_query_kind;
 extern const enum MHD_ValueKind rf_http_cookie_kind;
 extern const enum MHD_ResponseMemoryMode rf_http_copy_memory;
 
+/* Limits a server holds every connection to. */
+struct rf_http_limits {
+    size_t header_bytes;            /* memory for a request's headers */
+    unsigned int connection_limit;  /* connections at once */
+    unsigned int per_address_limit; /* connections at once from one client address */
+    unsigned int idle_seconds;      /* an idle connection is closed after this */
+    unsigned int header_seconds;    /* a request's headers must be in within this, from their start */
+    unsigned int body_seconds;      /* its body within this, from the end of the headers */
+};
+
+/* A running server: the daemon and the thread enforcing the header and body deadlines (counted from
+ * their start; bytes arriving do not extend them). */
+struct rf_server;
+
 /* Starts a daemon on the numeric address `host` (IPv4 or IPv6) and `port` (0: any free port): one
  * thread per connection, `handler` for every request, `completed` when a request ends (to free its
- * state). Requests' headers are bounded by `header_bytes`. Returns NULL and a message in `error` on
- * failure; on success `bound_port` is the port listened on. */
-struct MHD_Daemon *rf_http_start(const char *host, uint16_t port, MHD_AccessHandlerCallback handler, void *cls,
-                                 MHD_RequestCompletedCallback completed, size_t header_bytes,
-                                 unsigned int connection_limit, unsigned int timeout_seconds, uint16_t *bound_port,
-                                 char *error, size_t error_size);
+ * state), held to `limits`. Returns NULL and a message in `error` on failure; on success `bound_port`
+ * is the port listened on. Stop it with rf_http_stop. */
+struct rf_server *rf_http_start(const char *host, uint16_t port, MHD_AccessHandlerCallback handler, void *cls,
+                                MHD_RequestCompletedCallback completed, struct rf_http_limits limits,
+                                uint16_t *bound_port, char *error, size_t error_size);
+
+/* Stops the daemon (waiting for its connections' threads) and frees `server`. Call once. */
+void rf_http_stop(struct rf_server *server);
 
 /* Whether the peer of `connection` is a loopback address (127.0.0.0/8, ::1 or ::ffff:127.x). */
 int rf_http_peer_is_loopback(struct MHD_Connection *connection);

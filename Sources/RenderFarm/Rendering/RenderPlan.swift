@@ -305,14 +305,14 @@ public enum RenderPlan {
         var scaled = canvas
         scaled.scale = scale
         let side = 1...Int(JobDecoder.Limits.maxSide)
-        guard scale > 0, scale <= 8, side.contains(scaled.pixelWidth), side.contains(scaled.pixelHeight),
+        let rule = "the scale must be in (0, \(Int(JobDecoder.Limits.maxScale))] and each side 1…\(side.upperBound) pixels"
+        // Pixel sizes are computed only from an accepted scale: 1e17 points would overflow Int.
+        guard PlanOptions.acceptsScale(scale) else { return [JobIssue(path: "--scale", "\(scale): \(rule)")] }
+        guard side.contains(scaled.pixelWidth), side.contains(scaled.pixelHeight),
             scaled.pixelWidth * scaled.pixelHeight <= JobDecoder.Limits.maxPixels
         else {
             return [
-                JobIssue(
-                    path: "--scale",
-                    "\(scale) gives \(scaled.pixelWidth)×\(scaled.pixelHeight) pixels; "
-                        + "the scale must be in (0, 8] and each side 1…\(Int(JobDecoder.Limits.maxSide)) pixels")
+                JobIssue(path: "--scale", "\(scale) gives \(scaled.pixelWidth)×\(scaled.pixelHeight) pixels; \(rule)")
             ]
         }
         canvas = scaled

@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import RenderFarmJobs
 
 /// `render --scale` and `render --video FILE`: frames piped to ffmpeg instead of written as PNGs.
 extension RenderCommand {
@@ -9,8 +10,10 @@ extension RenderCommand {
     /// `--scale S` as a number (its range is checked against each job's canvas when preparing).
     static func parseScale(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double? {
         guard let text = arguments[scale] else { return nil }
-        guard let scale = Double(text), scale > 0, scale <= 8 else {
-            throw UsageError(message: "--scale expects a number in (0, 8], got \"\(text)\"", command: command)
+        guard let scale = Double(text), PlanOptions.acceptsScale(scale) else {
+            throw UsageError(
+                message: "--scale expects a number in (0, \(Int(JobDecoder.Limits.maxScale))], got \"\(text)\"",
+                command: command)
         }
         return scale
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import FileInput
 import Foundation
 import RenderFarm
 import RenderFarmJobs
@@ -19,23 +20,33 @@ struct StudioCommand: Command {
             file with live validation (validate's messages), controls generated from each layer's
             plugin parameters, and a timeline of frames drawn on demand; a change that validates is
             written to the job file atomically. The farm view shows every render folder under the
-            root as `status --json` reads it, updated live. With a folder, its first job file is
-            edited. Binds 127.0.0.1 unless --host is given; any other address needs --token, which
-            every request must then carry (X-RenderFarm-Token header or the cookie the printed URL
-            sets). Only files under the root (default: the job's folder) are read or written.
+            root as `status --json` reads it, updated live; its render button runs `render` on the
+            timeline's in/out range. With a folder, its first job file is
+            edited. Binds 127.0.0.1 unless --host is given; any other address needs a token, which
+            every request must then carry (Authorization: Bearer, the X-RenderFarm-Token header, or
+            the cookie the printed URL sets, named after the port). Give the token in a file
+            (--token-file) or the environment variable RENDERFARM_STUDIO_TOKEN rather than --token,
+            which other users can read in ps. Only files under the root (default: the job's folder)
+            are read or written.
             Exit codes: 0 stopped by a signal, 64 bad options, 66 no job file, 69 cannot listen.
             """,
-        options: [port, host, token, root, CommonOptions.pluginPath],
+        options: [port, host, token, tokenFile, root, CommonOptions.pluginPath],
         positionals: 0...1)
 
     static let port = Option("--port", value: "N", help: "Port to listen on (default 8080; 0 picks a free one).")
     static let host = Option("--host", value: "ADDR", help: "Numeric address to bind (default 127.0.0.1).")
-    static let token = Option("--token", value: "T", help: "Require T on every request (needed off loopback).")
+    static let token = Option(
+        "--token", value: "T", help: "Require T on every request (needed off loopback; visible in ps).")
+    static let tokenFile = Option(
+        "--token-file", value: "F", help: "Require the token in file F (its first line) on every request.")
+    /// The environment variable a token may come from instead of the command line.
+    static let tokenVariable = "RENDERFARM_STUDIO_TOKEN"
     static let root = Option(
         "--root", value: "DIR", help: "Folder served and searched for renders (default: the job's).")
 
     let arguments: ParsedArguments
     let port: Int
+    let givenToken: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
@@ -44,6 +55,28 @@ struct StudioCommand: Command {
             throw UsageError(message: "--port \(text) is not a port number (0-65535)", command: "studio")
         }
         self.port = port
+        givenToken = try Self.token(arguments, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The token from --token, --token-file or `RENDERFARM_STUDIO_TOKEN`, in that order; nil for none.
+    static func token(_ arguments: ParsedArguments, environment: [String: String]) throws(UsageError) -> String? {
+        if arguments[token] != nil && arguments[tokenFile] != nil {
+            throw UsageError(message: "give --token or --token-file, not both", command: "studio")
+        }
+        if let given = arguments[token] { return given }
+        if let file = arguments[tokenFile] {
+            guard let bytes = try? InputFile.read(file, limit: 4096) else {
+                throw UsageError(
+                    message: "--token-file \(file): cannot read it (a file of at most 4096 bytes)", command: "studio")
+            }
+            let line = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty else {
+                throw UsageError(message: "--token-file \(file): its first line is empty", command: "studio")
+            }
+            return trimmed
+        }
+        return environment[tokenVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
@@ -57,8 +90,9 @@ struct StudioCommand: Command {
         let folder = FileManager.default.fileExists(atPath: given, isDirectory: &isDirectory) && isDirectory.boolValue
         let options = StudioOptions(
             jobFile: jobFile, root: arguments[Self.root] ?? (folder ? given : nil),
-            host: arguments[Self.host] ?? "127.0.0.1", port: port, token: arguments[Self.token],
-            pluginSearchPath: PluginCatalog.searchPath(extra: arguments.all(CommonOptions.pluginPath)))
+            host: arguments[Self.host] ?? "127.0.0.1", port: port, token: givenToken,
+            pluginSearchPath: PluginCatalog.searchPath(extra: arguments.all(CommonOptions.pluginPath)),
+            renderExecutable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)
         let server: StudioServer
         do {
             server = try StudioServer(options)

@@ -6,6 +6,9 @@ package enum JobDecoder {
     /// Hard limits that keep a hostile job from exhausting the machine.
     package enum Limits {
         package static let maxSide = 16_384.0
+        /// The largest scale `canvas.scale`, `--scale` and the studio's `?scale=` accept, in pixels
+        /// per point (`PlanOptions.acceptsScale`).
+        package static let maxScale = 8.0
         package static let maxPixels = 1 << 28
         package static let maxFrames = 1_000_000
         package static let maxLayers = 64
@@ -104,7 +107,7 @@ package enum JobDecoder {
         let side = 1...Limits.maxSide
         let width = reader.number("width", default: 375, in: side)
         let height = reader.number("height", default: 667, in: side)
-        let scale = reader.number("scale", default: 2, in: 0...8, exclusiveLowerBound: true)
+        let scale = reader.number("scale", default: 2, in: 0...Limits.maxScale, exclusiveLowerBound: true)
         var background = Color.clear
         if let text = reader.string("background", default: "#00000000") {
             if let color = Color(hex: text) {

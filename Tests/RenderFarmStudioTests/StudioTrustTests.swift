@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+
+@testable import RenderFarmStudio
+
+/// Issue 31's bugs, each through the HTTP API: what a designer's edits and a hostile page can do.
+@Suite("Studio: requests never trap, saves never lose edits", .serialized)
+struct StudioTrustTests {
+    @Test(
+        "scale and variant are checked as render --scale checks scale: 1e17 and 9 get 400, and the server lives",
+        arguments: ["1e17", "9", "8.0001", "0", "-0", "inf", "1e-400"])
+    func scaleLimits(_ scale: String) throws {
+        let studio = try StudioFixture()
+        let response = try studio.client.send("GET", "/api/frames/0.png?scale=\(scale)")
+        #expect(response.status == 400, "\(response.text)")
+        #expect((response.json?["error"] as? String)?.contains("(0, 8]") == true, "\(response.text)")
+        #expect(try studio.client.send("GET", "/api/frames/0.png?scale=0.25").status == 200)
+        #expect(try studio.client.send("GET", "/api/frames/0.png?scale=0.25&variant=x").status == 400)
+        #expect(try studio.client.send("GET", "/api/frames/0.png?scale=0.25&variant=3").status == 400)
+    }
+
+    @Test("a save carries the ETag it was made from: a stale one gets 409 with the current text, nothing written")
+    func staleSave() throws {
+        let studio = try StudioFixture()
+        let first = try studio.client.send("GET", "/api/job")
+        let etag = try #require(first.headers["etag"])
+        #expect(first.json?["etag"] as? String == etag)
+        // Another program saves the file; the page's edit was made from the version before.
+        let theirs = studio.jobText.replacingOccurrences(of: #""rate": 4"#, with: #""rate": 6"#)
+        try theirs.write(to: studio.jobFile, atomically: true, encoding: .utf8)
+        let mine = theirs.replacingOccurrences(of: #""size": 36"#, with: #""size": 40"#)
+            .replacingOccurrences(of: #""rate": 6"#, with: #""rate": 4"#)
+        let stale = try studio.client.send("PUT", "/api/job", headers: ["If-Match": etag], body: Array(mine.utf8))
+        #expect(stale.status == 409, "\(stale.text)")
+        #expect(stale.json?["text"] as? String == theirs)
+        #expect(studio.jobText == theirs)
+        let current = try #require(stale.headers["etag"])
+        #expect(current != etag)
+        let fresh = try studio.client.send("PUT", "/api/job", headers: ["If-Match": current], body: Array(mine.utf8))
+        #expect(fresh.status == 200, "\(fresh.text)")
+        #expect(studio.jobText == mine)
+        #expect(fresh.headers["etag"] != current)
+    }
+
+    @Test("an edit of a file a layer reads (a Lottie file) is seen by inotify and redraws the frame as render does")
+    func inputEdited() throws {
+        let studio = try StudioFixture(job: "lottie-gift.json", assets: ["gift-pop.json"])
+        let before = try studio.client.send("GET", "/api/frames/30.png?scale=0.25")
+        #expect(before.status == 200, "\(before.text)")
+        let asset = studio.root.appendingPathComponent("assets/gift-pop.json")
+        let edited = try String(contentsOf: asset, encoding: .utf8).replacingOccurrences(of: "0.302", with: "0.9")
+        let events = try studio.client.stream(
+            "/api/events", seconds: 20, after: { try edited.write(to: asset, atomically: false, encoding: .utf8) },
+            until: { $0.contains("event: inputs") })
+        #expect(events.contains("event: inputs"))
+        let misses = studio.server.cacheCounts.misses
+        let after = try studio.client.send("GET", "/api/frames/30.png?scale=0.25")
+        #expect(studio.server.cacheCounts.misses == misses + 1)
+        let out = studio.root.appendingPathComponent("rendered")
+        let result = try StudioFixture.renderfarm([
+            "render", studio.jobFile.path, "--frames", "30", "--scale", "0.25", "--out", out.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Data(after.body) == (try Data(contentsOf: out.appendingPathComponent("frame_00030.png"))))
+    }
+
+    @Test("a variants job: every variant listed, frames per variant, the template's placeholders kept")
+    func variants() throws {
+        let studio = try StudioFixture(job: "streamer-badges.json", assets: ["streamers.csv"])
+        let job = try studio.client.send("GET", "/api/job?variant=2").json
+        let variants = (job?["variants"] as? [[String: Any]]) ?? []
+        #expect(variants.count == 8)
+        #expect(job?["variant"] as? Int == 2)
+        let layers = (job?["layers"] as? [[String: Any]]) ?? []
+        let params = layers.first?["params"] as? [String: Any]
+        let chosen = variants.count > 2 ? (variants[2]["values"] as? [String: Any]) : nil
+        #expect(params?["from"] as? String == chosen?["accent"] as? String)
+        // Variants 0 and 2 are two rows (0 and 1 are one row at the matrix's two scales).
+        let a = try studio.client.send("GET", "/api/frames/10.png?scale=0.25&variant=0")
+        let b = try studio.client.send("GET", "/api/frames/10.png?scale=0.25&variant=2")
+        #expect(a.status == 200 && b.status == 200)
+        let same = a.body == b.body
+        #expect(!same, "two variants' frames are the same")
+        #expect(studio.jobText.contains(#""from": "{{accent}}""#))
+    }
+}
+
+@Suite("Studio: the render button")
+struct StudioRenderTests {
+    @Test("POST /api/render?frames= renders them as render does and says so in a render event")
+    func renders() throws {
+        let studio = try StudioFixture()
+        #expect(try studio.client.send("POST", "/api/render?frames=abc").status == 400)
+        let stream = try studio.client.stream(
+            "/api/events", seconds: 60,
+            after: {
+                let started = try studio.client.send("POST", "/api/render?frames=0-3")
+                #expect(started.status == 202, "\(started.text)")
+            }, until: { $0.contains(#""state":"finished""#) })
+        #expect(stream.contains(#""state":"running""#))
+        #expect(stream.contains(#""status":0"#))
+        let folder = studio.root.appendingPathComponent("out/live-hearts")
+        let frames = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") }
+        #expect(frames.sorted() == (0...3).map { String(format: "frame_%05d.png", $0) })
+        #expect(try studio.client.send("DELETE", "/api/render").status == 409)
+    }
+}
+
+/// Issue 31's security items: tokens, origins, framing, slow clients.
+@Suite("Studio: no web page can knock it over", .serialized)
+struct StudioSecurityTests {
+    @Test("every response forbids framing (CSP frame-ancestors 'none') and the page has no inline script")
+    func framing() throws {
+        let studio = try StudioFixture()
+        for path in ["/", "/api/job", "/nowhere"] {
+            let response = try studio.client.send("GET", path)
+            let policy = response.headers["content-security-policy"] ?? ""
+            #expect(policy.contains("frame-ancestors 'none'"), "\(path)")
+            #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"), "\(path)")
+            #expect(response.headers["x-frame-options"] == "DENY")
+        }
+        let page = try studio.client.send("GET", "/").text
+        #expect(page.contains(#"<script src="/studio.js"></script>"#))
+        #expect(page.components(separatedBy: "<script").count == 2)
+        #expect(page.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil, "an inline event handler")
+    }
+
+    @Test("writes need the exact origin, port included: http://localhost (port 80) is another origin")
+    func exactOrigin() throws {
+        let studio = try StudioFixture()
+        let text = Array(studio.jobText.utf8)
+        for origin in ["http://localhost", "http://127.0.0.1", "http://127.0.0.1:\(studio.port + 1)", "null"] {
+            let response = try studio.client.send("PUT", "/api/job", headers: ["Origin": origin], body: text)
+            #expect(response.status == 403, "\(origin)")
+        }
+        let own = try studio.client.send(
+            "PUT", "/api/job", headers: ["Origin": "http://127.0.0.1:\(studio.port)"], body: text)
+        #expect(own.status == 200)
+    }
+
+    @Test("--host 0.0.0.0 --token: the URL names a real address, and another machine's page can save")
+    func remoteSaves() throws {
+        let token = "remote-token-1234"
+        let studio = try StudioFixture(host: "0.0.0.0", token: token)
+        #expect(!studio.server.url.contains("0.0.0.0"))
+        let host = "10.1.2.3:\(studio.port)"
+        let cookie = "renderfarm_token_\(studio.port)=\(token)"
+        let put = try studio.client.send(
+            "PUT", "/api/job", headers: ["Origin": "http://\(host)", "Cookie": cookie],
+            body: Array(studio.jobText.utf8), host: host)
+        #expect(put.status == 200, "\(put.text)")
+        let foreign = try studio.client.send(
+            "PUT", "/api/job", headers: ["Origin": "http://evil.example", "Cookie": cookie],
+            body: Array(studio.jobText.utf8), host: host)
+        #expect(foreign.status == 403)
+    }
+
+    @Test("the token cookie is named after the studio's port: two studios in one browser keep their own")
+    func cookiePerStudio() throws {
+        let (a, b) = (try StudioFixture(token: "first-token-123"), try StudioFixture(token: "second-token-45"))
+        let pageA = try a.client.send("GET", "/?token=first-token-123")
+        let pageB = try b.client.send("GET", "/?token=second-token-45")
+        #expect(pageA.headers["set-cookie"]?.hasPrefix("renderfarm_token_\(a.port)=first-token-123;") == true)
+        #expect(pageB.headers["set-cookie"]?.hasPrefix("renderfarm_token_\(b.port)=second-token-45;") == true)
+        // The browser sends both cookies to both (cookies ignore ports): each studio reads its own.
+        let both = "renderfarm_token_\(a.port)=first-token-123; renderfarm_token_\(b.port)=second-token-45"
+        #expect(try a.client.send("GET", "/api/job", headers: ["Cookie": both]).status == 200)
+        #expect(try b.client.send("GET", "/api/job", headers: ["Cookie": both]).status == 200)
+        #expect(
+            try a.client.send("GET", "/api/job", headers: ["Cookie": "renderfarm_token=first-token-123"]).status == 401)
+        #expect(
+            try a.client.send("GET", "/api/job", headers: ["Authorization": "Bearer first-token-123"]).status == 200)
+    }
+
+    @Test("70 slow clients at one address hold no slot another address needs; trickled headers hit a deadline")
+    func slowClients() throws {
+        let studio = try StudioFixture()
+        var sockets: [Int32] = []
+        defer { for socket in sockets { close(socket) } }
+        for _ in 0..<70 {
+            guard let socket = try? studio.client.openConnection(from: "127.0.0.2") else { continue }
+            try? studio.client.write(Array("GET /api/job HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8), on: socket)
+            sockets.append(socket)
+        }
+        #expect(sockets.count > 40)
+        let started = Date()
+        let answered = try studio.client.send("GET", "/api/job")
+        #expect(answered.status == 200)
+        #expect(Date().timeIntervalSince(started) < 1)
+    }
+}
