@@ -11,19 +11,19 @@ import Testing
 @Suite("Generated command lines")
 struct GeneratedCommandLineTests {
     /// Every setting a submission can pass on.
-    static let everything = SlurmCommandLines(
+    static let everything = ClusterCommandLines(
         jobFiles: ["/shared/jobs/live hearts.json", "/shared/jobs/burst.json"], output: "/shared/out",
         outputRoot: "/shared", jobFolders: ["/shared/out/live-hearts", "/shared/out/burst"],
         pluginPath: ["/opt/renderfarm/plugins", "/shared/plug ins"], frames: "0-99:2", variants: "alice,3",
         concurrency: 3, interleaved: true, isolate: true, frameTimeout: 2.5)
 
     /// Only what every submission has.
-    static let defaults = SlurmCommandLines(
+    static let defaults = ClusterCommandLines(
         jobFiles: ["/shared/jobs/burst.json"], output: "/shared/out", jobFolders: ["/shared/out"],
         pluginPath: ["/opt/renderfarm/plugins"], prepares: false)
 
     /// What bash hands to renderfarm when it runs each script, as task 1 of 3 on a node with 2 CPUs.
-    static func arguments(_ commands: SlurmCommandLines) throws -> (
+    static func arguments(_ commands: ClusterCommandLines) throws -> (
         prepare: [String]?, render: [String], merge: [String]
     ) {
         let folder = try TemporaryFolder()

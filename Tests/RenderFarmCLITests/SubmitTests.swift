@@ -93,7 +93,7 @@ struct SubmitTests {
 
     @Test("the logs submit names are the #SBATCH --output patterns with Slurm's placeholders filled in")
     func logNames() throws {
-        let commands = SlurmCommandLines(
+        let commands = ClusterCommandLines(
             jobFiles: ["/shared/job.json"], output: "/shared/out", jobFolders: ["/shared/out"], pluginPath: [])
         let scripts = try SlurmScripts(
             commands.request(
