@@ -50,6 +50,8 @@ public struct KubernetesManifests: Sendable {
     /// The environment variable that carries a render pod's completion index into its arguments.
     public static let shardVariable = "RENDERFARM_SHARD"
 
+    /// The arguments each Job's container gives `renderfarm`, by Job name, in order, as the manifests hold them.
+    public let arguments: [(job: String, arguments: [String])]
     public let prepare: String?
     public let render: String
     public let merge: String
@@ -118,6 +120,11 @@ public struct KubernetesManifests: Sendable {
                 "spec": .map(spec),
             ]).document
         }
+        let jobWords: [(String, [ScriptWord])] =
+            (names.prepare.map { [($0, request.prepare ?? [])] } ?? []) + [
+                (names.render, request.render), (names.merge, request.merge),
+            ]
+        arguments = jobWords.map { ($0.0, $0.1.map(argument)) }
         let once: [(key: String, value: YAMLValue)] = [("backoffLimit", .integer(1))]
         prepare = request.prepare.map { job(names.prepare ?? base, $0, spec: once) }
         render = job(

@@ -56,6 +56,9 @@ public struct OpenJDBundle: Sendable {
     /// takes no absolute default for a `PATH` parameter, so they go into `parameter_values.yaml` (Deadline Cloud)
     /// and to `openjd run` as `-p NAME=VALUE`.
     public let pathValues: [(name: String, value: String)]
+    /// The arguments each step's action gives `{{Param.RenderFarm}}`, by step name, in order, as the template
+    /// holds them (with their `{{Param.…}}` and `{{Task.Param.Shard}}` references).
+    public let arguments: [(step: String, arguments: [String])]
     public let template: String
     public let parameterValues: String
     public let assetReferences: String
@@ -125,6 +128,9 @@ public struct OpenJDBundle: Sendable {
             ])
         }
         var steps: [YAMLValue] = []
+        let stepWords: [(String, [ScriptWord])] =
+            (request.prepare.map { [("Prepare", $0)] } ?? []) + [("Render", request.render), ("Merge", request.merge)]
+        arguments = stepWords.map { ($0.0, $0.1.map(argument)) }
         if let prepare = request.prepare {
             steps.append(
                 step(

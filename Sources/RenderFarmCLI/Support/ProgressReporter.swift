@@ -7,10 +7,11 @@ import StrictJSON
 enum ProgressMode: String, CaseIterable {
     /// A redrawn bar on a terminal, plain lines otherwise.
     case auto
-    case plain, json, none
+    case plain, json
     /// Open Job Description's progress lines (`openjd_progress: 42.5`, `openjd_status: …`), which a farm
     /// monitor (Deadline Cloud, `openjd run`) shows as the task's progress and status.
     case openjd
+    case none
 }
 
 /// Turns render events into a progress bar, plain lines or JSON lines on standard error.
