@@ -53,12 +53,8 @@ struct GeneratedCommandLineTests {
         return try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
     }
 
-    @Test("each render task's command line parses as render, with every setting of the submission")
-    func render() throws {
-        let commands = Self.everything
-        let arguments = try Self.arguments(commands).render
-        #expect(arguments.first == RenderCommand.spec.name)
-        let render = try RenderCommand(Self.parsed(arguments))
+    /// `render` as task 1 of 3 has every setting of `commands` (`everything`).
+    static func expectEverything(_ render: RenderCommand, _ commands: ClusterCommandLines, progress: ProgressMode) {
         #expect(render.arguments.positionals == commands.jobFiles)
         #expect(render.arguments[RenderCommand.out] == commands.output)
         #expect(render.arguments[RenderCommand.outputRoot] == commands.outputRoot)
@@ -67,8 +63,17 @@ struct GeneratedCommandLineTests {
         #expect(render.arguments[CommonOptions.variants] == commands.variants)
         #expect(render.shard == .part(index: 1, count: 3, interleaved: true))
         #expect(render.concurrency == 3)
-        #expect(render.progress == .plain)
+        #expect(render.progress == progress)
         #expect(render.isolation?.frameTimeout == 2.5)
+    }
+
+    @Test("each render task's command line parses as render, with every setting of the submission")
+    func render() throws {
+        let commands = Self.everything
+        let arguments = try Self.arguments(commands).render
+        #expect(arguments.first == RenderCommand.spec.name)
+        let render = try RenderCommand(Self.parsed(arguments))
+        Self.expectEverything(render, commands, progress: .plain)
 
         // The workers of that render prepare the same jobs.
         let worker = try WorkerCommand(Self.parsed(try #require(render.isolation?.arguments)))
@@ -123,7 +128,9 @@ struct GeneratedCommandLineTests {
         let values = bundle.pathValues.map { ("{{Param.\($0.name)}}", $0.value) } + [("{{Task.Param.Shard}}", "1")]
         var steps: [String: [String]] = [:]
         for (step, arguments) in bundle.arguments {
-            steps[step] = arguments.map { word in values.reduce(word) { $0.replacingOccurrences(of: $1.0, with: $1.1) } }
+            steps[step] = arguments.map { word in
+                values.reduce(word) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+            }
             for argument in arguments { #expect(bundle.template.contains("- \(YAMLValue.quoted(argument))\n")) }
         }
         return steps
@@ -157,16 +164,7 @@ struct GeneratedCommandLineTests {
         let commands = Self.everything
         let steps = try kubernetes ? Self.kubernetesArguments(commands) : Self.openJDArguments(commands)
         let render = try RenderCommand(Self.parsed(try #require(steps[kubernetes ? "render" : "Render"])))
-        #expect(render.arguments.positionals == commands.jobFiles)
-        #expect(render.arguments[RenderCommand.out] == commands.output)
-        #expect(render.arguments[RenderCommand.outputRoot] == commands.outputRoot)
-        #expect(render.arguments[RenderCommand.frames] == commands.frames)
-        #expect(render.arguments.all(CommonOptions.pluginPath) == commands.pluginPath)
-        #expect(render.arguments[CommonOptions.variants] == commands.variants)
-        #expect(render.shard == .part(index: 1, count: 3, interleaved: true))
-        #expect(render.concurrency == 3)
-        #expect(render.progress == (kubernetes ? .plain : .openjd))
-        #expect(render.isolation?.frameTimeout == 2.5)
+        Self.expectEverything(render, commands, progress: kubernetes ? .plain : .openjd)
 
         let prepare = try PrepareCommand(Self.parsed(try #require(steps[kubernetes ? "prepare" : "Prepare"])))
         #expect(prepare.arguments.positionals == commands.jobFiles)

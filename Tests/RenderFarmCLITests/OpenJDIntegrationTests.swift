@@ -118,8 +118,7 @@ struct OpenJDIntegrationTests {
             ])
         try #require(read.status == 0, "\(read.stderr)")
         let documents = try #require(
-            try
-            JSONSerialization.jsonObject(with: read.stdout) as? [[String: Any]])
+            try JSONSerialization.jsonObject(with: read.stdout) as? [[String: Any]])
         let values = (documents[1]["parameterValues"] as? [[String: String]]) ?? []
         #expect(values.map { $0["value"] ?? "" } == [job, out])
         let inputs = ((documents[2]["assetReferences"] as? [String: Any])?["inputs"] as? [String: [String]]) ?? [:]

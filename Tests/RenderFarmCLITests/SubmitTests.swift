@@ -52,7 +52,8 @@ struct SubmitTests {
             "type: \"PATH\"\n    objectType: \"DIRECTORY\"\n    dataFlow: \"OUT\"",
             "range: \"0-2\"", "- \"{{Task.Param.Shard}}/3\"", "- \"openjd\"", "min: 4",
             "name: \"attr.worker.os.family\"", "value: \"\(job)\"", "value: \"\(out)\"",
-            "#   deadline bundle submit \(bundle)", "--step Merge --run-dependencies -p JobFile=\(job) -p OutputDir=\(out)",
+            "#   deadline bundle submit \(bundle)",
+            "--step Merge --run-dependencies -p JobFile=\(job) -p OutputDir=\(out)",
         ] {
             #expect(result.stdout.contains(expected), "missing \(expected) in:\n\(result.stdout)")
         }
@@ -71,7 +72,8 @@ struct SubmitTests {
         ])
         #expect(result.status == 0, "\(result.stderr)")
         for expected in [
-            "# ---- \(manifests)/prepare.yaml\n", "# ---- \(manifests)/render.yaml\n", "# ---- \(manifests)/merge.yaml\n",
+            "# ---- \(manifests)/prepare.yaml\n", "# ---- \(manifests)/render.yaml\n",
+            "# ---- \(manifests)/merge.yaml\n",
             "# ---- \(manifests)/submit.sh\n", "completionMode: \"Indexed\"", "completions: 5", "parallelism: 2",
             "- \"$(RENDERFARM_SHARD)/5\"", "image: \"registry.example/renderfarm:2\"", "claimName: \"renders\"",
             "mountPath: \"\(folder.path)\"", "kubectl apply -f render.yaml\nwait_for renderfarm-burst-render",
@@ -99,7 +101,8 @@ struct SubmitTests {
             "submit", "jobs/burst.json", "--openjd", bundle + "2", "--out", out, "--plugin-path", braces,
         ])
         #expect(refused.status == 64, "\(refused.stderr)")
-        #expect(refused.stderr.contains("holds \"{{\", which an Open Job Description template reads"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("holds \"{{\", which an Open Job Description template reads"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: bundle + "2"))
 
         let apart = try Binary.run([

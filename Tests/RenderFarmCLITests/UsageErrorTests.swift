@@ -92,7 +92,10 @@ struct UsageErrorTests {
                 ["render", "x", "--shard-mode", "odd"],
                 "--shard-mode expects one of contiguous, interleaved, got \"odd\""
             ),
-            (["render", "x", "--progress", "loud"], "--progress expects one of auto, plain, json, openjd, none, got \"loud\""),
+            (
+                ["render", "x", "--progress", "loud"],
+                "--progress expects one of auto, plain, json, openjd, none, got \"loud\""
+            ),
             (["render", "x", "--frame-timeout", "5"], "--frame-timeout needs --isolate"),
             (
                 ["render", "x", "--isolate", "--frame-timeout", "0"],
@@ -130,9 +133,15 @@ struct UsageErrorTests {
                 ["encode", "x", "--preset", "apng", "--crf", "20"],
                 "--crf applies to the mp4 and webm-alpha presets, not apng"
             ),
-            (["encode", "x", "--progress", "x"], "--progress expects one of auto, plain, json, openjd, none, got \"x\""),
+            (
+                ["encode", "x", "--progress", "x"],
+                "--progress expects one of auto, plain, json, openjd, none, got \"x\""
+            ),
             (["submit", "x"], "submit needs one engine: --slurm, --openjd DIR or --kubernetes DIR"),
-            (["submit", "x", "--slurm", "--openjd", "b"], "submit needs one engine: --slurm, --openjd DIR or --kubernetes DIR"),
+            (
+                ["submit", "x", "--slurm", "--openjd", "b"],
+                "submit needs one engine: --slurm, --openjd DIR or --kubernetes DIR"
+            ),
             (["submit", "x", "--openjd", "b", "--partition", "p"], "--partition does not apply to --openjd"),
             (["submit", "x", "--openjd", "b", "--max-running", "2"], "--max-running does not apply to --openjd"),
             (["submit", "x", "--kubernetes", "k", "--wait", "--image", "i"], "--wait does not apply to --kubernetes"),

@@ -6,7 +6,8 @@ import Testing
 /// with PyYAML, `openjd check` and `kubernetes-validate`.
 @Suite("YAML writer")
 struct YAMLValueTests {
-    @Test("block mappings and sequences, two spaces a level; maps in lists start on the dash line; nil entries left out")
+    @Test(
+        "block mappings and sequences, two spaces a level; maps in lists start on the dash line; nil entries left out")
     func shape() {
         let value = YAMLValue.map([
             "name": .string("job"),
@@ -39,7 +40,8 @@ struct YAMLValueTests {
         "every string is double-quoted, with quotes, backslashes and non-printable characters escaped",
         arguments: [
             ("plain", #""plain""#), ("a \"b\" \\c", #""a \"b\" \\c""#), ("1.0", #""1.0""#), ("null", #""null""#),
-            ("a\nb\tc\r", #""a\nb\tc\r""#), ("x\u{1B}[31m\u{7F}", #""x\x1B[31m\x7F""#), ("\u{85}\u{FEFF}", #""\x85\uFEFF""#),
+            ("a\nb\tc\r", #""a\nb\tc\r""#), ("x\u{1B}[31m\u{7F}", #""x\x1B[31m\x7F""#),
+            ("\u{85}\u{FEFF}", #""\u0085\uFEFF""#),
             ("#: - {{Param.X}} ü 💜", "\"#: - {{Param.X}} ü 💜\""),
         ])
     func quoting(text: String, expected: String) {

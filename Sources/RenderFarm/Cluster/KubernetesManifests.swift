@@ -75,7 +75,9 @@ public struct KubernetesManifests: Sendable {
             throw .invalidValue(option: "--volume-claim", value: request.volumeClaim)
         }
         let base = Self.baseName(request.name)
-        let names = (prepare: request.prepare.map { _ in base + "-prepare" }, render: base + "-render", merge: base + "-merge")
+        let names = (
+            prepare: request.prepare.map { _ in base + "-prepare" }, render: base + "-render", merge: base + "-merge"
+        )
         jobNames = names
         // Kubernetes expands $(VAR) in arguments and reads $$ as $: every $ of a value is doubled.
         let argument = { (word: ScriptWord) -> String in
@@ -85,8 +87,13 @@ public struct KubernetesManifests: Sendable {
             case .taskCPUs: String(request.cpus ?? 1)
             }
         }
-        let labels = YAMLValue.map(["app.kubernetes.io/name": .string("renderfarm"), "app.kubernetes.io/instance": .string(base)])
-        func job(_ name: String, _ arguments: [ScriptWord], spec extra: [(key: String, value: YAMLValue)], env: [YAMLValue] = [], cpus: Int? = nil) -> String {
+        let labels = YAMLValue.map([
+            "app.kubernetes.io/name": .string("renderfarm"), "app.kubernetes.io/instance": .string(base),
+        ])
+        func job(
+            _ name: String, _ arguments: [ScriptWord], spec extra: [(key: String, value: YAMLValue)],
+            env: [YAMLValue] = [], cpus: Int? = nil
+        ) -> String {
             let container = YAMLValue.map([
                 "name": .string("renderfarm"),
                 "image": .string(request.image),
@@ -96,24 +103,25 @@ public struct KubernetesManifests: Sendable {
                 "resources": cpus.map { .map(["requests": .map(["cpu": .string(String($0))])]) },
                 "volumeMounts": .list([.map(["name": .string("shared"), "mountPath": .string(request.mountPath)])]),
             ])
-            let spec: [(key: String, value: YAMLValue)] = extra + [
-                (
-                    "template",
-                    .map([
-                        "metadata": .map(["labels": labels]),
-                        "spec": .map([
-                            "restartPolicy": .string("Never"),
-                            "containers": .list([container]),
-                            "volumes": .list([
-                                .map([
-                                    "name": .string("shared"),
-                                    "persistentVolumeClaim": .map(["claimName": .string(request.volumeClaim)]),
-                                ])
+            let spec: [(key: String, value: YAMLValue)] =
+                extra + [
+                    (
+                        "template",
+                        .map([
+                            "metadata": .map(["labels": labels]),
+                            "spec": .map([
+                                "restartPolicy": .string("Never"),
+                                "containers": .list([container]),
+                                "volumes": .list([
+                                    .map([
+                                        "name": .string("shared"),
+                                        "persistentVolumeClaim": .map(["claimName": .string(request.volumeClaim)]),
+                                    ])
+                                ]),
                             ]),
-                        ]),
-                    ])
-                )
-            ]
+                        ])
+                    )
+                ]
             return YAMLValue.map([
                 "apiVersion": .string("batch/v1"), "kind": .string("Job"),
                 "metadata": .map(["name": .string(name), "labels": labels]),

@@ -177,9 +177,9 @@ public struct OpenJDBundle: Sendable {
                     "The renderfarm executable the steps run: renderfarm when a queue environment puts it on PATH."),
             ]))
         template =
-            "# An Open Job Description job (renderfarm submit --openjd): check with `openjd check`, run with `openjd run\n"
-            + "# template.yaml --step Merge --run-dependencies -p NAME=VALUE …` (the values of parameter_values.yaml),\n"
-            + "# submit with `deadline bundle submit`.\n"
+            "# An Open Job Description job (renderfarm submit --openjd): check with `openjd check`, run\n"
+            + "# with `openjd run template.yaml --step Merge --run-dependencies -p NAME=VALUE …` (the\n"
+            + "# values of parameter_values.yaml), submit with `deadline bundle submit`.\n"
             + YAMLValue.map([
                 "specificationVersion": .string("jobtemplate-2023-09"),
                 "name": .string(SlurmScripts.jobName(request.name)),

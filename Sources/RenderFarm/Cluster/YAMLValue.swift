@@ -57,8 +57,9 @@ public indirect enum YAMLValue: Sendable {
         return plain ? key : quoted(key)
     }
 
-    /// `text` as a YAML double-quoted scalar: `\` and `"` escaped, and every character outside YAML's
-    /// printable set (C0 and C1 controls, DEL, U+FEFF, U+FFFE, U+FFFF; tab and line breaks too) as `\xHH` or `\uHHHH`.
+    /// `text` as a YAML double-quoted scalar: `\` and `"` escaped, line breaks and tabs as `\n` and `\t`, and every
+    /// other character outside YAML's printable set as an escape: control characters as `ShellWord.escape`
+    /// writes them (`\r`, `\x1B`, `\u0085`, which YAML reads alike), U+FEFF, U+FFFE and U+FFFF as `\uFEFF` ….
     public static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -67,18 +68,11 @@ public indirect enum YAMLValue: Sendable {
             case "\"": result += "\\\""
             case "\n": result += "\\n"
             case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                result += "\\x" + hex(scalar.value, digits: 2)
-            case "\u{FEFF}", "\u{FFFE}", "\u{FFFF}": result += "\\u" + hex(scalar.value, digits: 4)
+            case _ where ShellWord.isControl(scalar): result += ShellWord.escape(scalar)
+            case "\u{FEFF}", "\u{FFFE}", "\u{FFFF}": result += "\\u" + String(scalar.value, radix: 16, uppercase: true)
             default: result.unicodeScalars.append(scalar)
             }
         }
         return result + "\""
-    }
-
-    private static func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }

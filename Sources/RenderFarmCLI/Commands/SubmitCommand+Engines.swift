@@ -38,7 +38,8 @@ extension SubmitCommand {
                     message: "\(option.spec.primaryName) does not apply to \(engine.flag)", command: "submit")
             }
             if case .kubernetes = engine, arguments[SubmitCommand.image] == nil {
-                throw UsageError(message: "--kubernetes needs --image IMAGE: the image that has renderfarm", command: "submit")
+                throw UsageError(
+                    message: "--kubernetes needs --image IMAGE: the image that has renderfarm", command: "submit")
             }
         }
 
@@ -70,7 +71,8 @@ extension SubmitCommand {
                 (folder, files, write) = (bundleFolder, bundle.files, bundle.write(to:))
                 next = [
                     "deadline bundle submit \(ShellWord.quoted(folder))",
-                    (["openjd run \(ShellWord.quoted(folder + "/" + OpenJDBundle.templateName)) --step Merge --run-dependencies"]
+                    (["openjd run", ShellWord.quoted(folder + "/" + OpenJDBundle.templateName)]
+                        + ["--step", "Merge", "--run-dependencies"]
                         + bundle.pathValues.map { "-p " + ShellWord.quoted("\($0.name)=\($0.value)") })
                         .joined(separator: " "),
                 ]

@@ -58,7 +58,9 @@ struct ClusterCommandLines: Equatable {
     var merge: [ScriptWord] {
         var words = CommandLineWords(MergeCommand.spec, [])
         for folder in jobFolders {
-            words.add(Self.relative(folder, to: outputFolder).map { .output(root: outputFolder, relative: $0) } ?? .value(folder))
+            words.add(
+                Self.relative(folder, to: outputFolder).map { .output(root: outputFolder, relative: $0) }
+                    ?? .value(folder))
         }
         return words.words
     }

@@ -122,8 +122,8 @@ final class ProgressReporter: ProgressObserver {
         bar.finish()
         if mode == .openjd {
             terminal.note(
-                "openjd_status: \(summary.rendered) rendered, \(summary.reused) reused, \(summary.skipped) already done, "
-                    + "\(summary.failedCount) failed")
+                "openjd_status: \(summary.rendered) rendered, \(summary.reused) reused, "
+                    + "\(summary.skipped) already done, \(summary.failedCount) failed")
         }
         guard mode == .json else { return }
         terminal.note(
