@@ -11,17 +11,23 @@ struct OpenJDIntegrationTests {
     static var venv: String { ProcessInfo.processInfo.environment["RENDERFARM_OPENJD_VENV"] ?? "" }
     static var openjd: String { venv + "/bin/openjd" }
 
-    /// Writes the bundle of `arguments` (after `submit`), checks it with `openjd check`, runs its Merge step with
-    /// every step before it, given the values of parameter_values.yaml; returns `openjd run`'s output.
+    /// Writes the bundle of `arguments` (after `submit`) and checks and runs it (`checkAndRun`); returns the
+    /// template and `openjd run`'s output.
     static func runBundle(_ arguments: [String], in folder: TemporaryFolder) throws -> (template: String, log: String) {
         let bundle = folder.url.appendingPathComponent("bundle").path
         let submit = try Binary.run(["submit"] + arguments + ["--openjd", bundle])
         try #require(submit.status == 0, "\(submit.stderr)")
+        return (try String(contentsOfFile: bundle + "/template.yaml", encoding: .utf8), try checkAndRun(bundle))
+    }
+
+    /// Checks `bundle` with `openjd check` and runs its Merge step with every step before it, given the values
+    /// of its parameter_values.yaml; returns `openjd run`'s output.
+    static func checkAndRun(_ bundle: String) throws -> String {
         let template = bundle + "/template.yaml"
         let check = try Tools.run(openjd, ["check", template])
         #expect(check.status == 0, "\(check.text)\n\(check.stderr)")
         // parameter_values.yaml (Deadline Cloud's list of name/value) as the mapping `openjd run -p` reads.
-        let parameters = folder.url.appendingPathComponent("parameters.json").path
+        let parameters = (bundle as NSString).deletingLastPathComponent + "/parameters.json"
         let convert = try Tools.run(
             venv + "/bin/python3",
             [
@@ -34,7 +40,7 @@ struct OpenJDIntegrationTests {
         let run = try Tools.run(
             openjd, ["run", template, "--step", "Merge", "--run-dependencies", "-p", "file://" + parameters])
         #expect(run.status == 0, "\(run.text)\n\(run.stderr)")
-        return (try String(contentsOfFile: template, encoding: .utf8), run.text + run.stderr)
+        return run.text + run.stderr
     }
 
     @Test("openjd run of a plain job's bundle: Prepare, 3 Render tasks and Merge give a local render's frames")
@@ -96,18 +102,22 @@ struct OpenJDIntegrationTests {
         #expect(try Manifest(folder: out).complete)
     }
 
-    @Test("YAML of hostile paths: the template PyYAML reads back gives every argument unchanged, and openjd checks it")
+    @Test("hostile paths: PyYAML reads every value back unchanged, and openjd runs the bundle to a local render's frames")
     func hostilePaths() throws {
         let folder = try TemporaryFolder()
-        let hostile = "a \"b\" 'c' #d: e - [f] {g} & *h ! % @ ` \\ ü 💜 \u{85} \t"
+        let hostile = "a \"b\" 'c' #d: e - [f] {g} & *h ! % @ ` \\ $(x) ü 💜 \u{85} \t"
         let source = try String(contentsOfFile: CLI.repositoryFile("jobs/burst.json"), encoding: .utf8)
         let job = try folder.write(source, to: "\(hostile)/job.json")
         let out = folder.url.appendingPathComponent("out \(hostile)").path
         let bundle = folder.url.appendingPathComponent("bundle").path
         let submit = try Binary.run(["submit", job, "--openjd", bundle, "--out", out, "--frames", "0-3"])
         try #require(submit.status == 0, "\(submit.stderr)")
-        let check = try Tools.run(Self.openjd, ["check", bundle + "/template.yaml"])
-        #expect(check.status == 0, "\(check.text)\n\(check.stderr)")
+        let log = try Self.checkAndRun(bundle)
+        #expect(log.contains("burst: complete, 4 frames verified"), "\(log)")
+        let local = try TemporaryFolder()
+        let render = try Binary.run(["render", job, "--frames", "0-3", "--out", local.path, "--progress", "none"])
+        try #require(render.status == 0, "\(render.stderr)")
+        #expect(try frameChecksums(URL(fileURLWithPath: out)) == frameChecksums(local))
         let read = try Tools.run(
             Self.venv + "/bin/python3",
             [
@@ -124,8 +134,8 @@ struct OpenJDIntegrationTests {
         let inputs = ((documents[2]["assetReferences"] as? [String: Any])?["inputs"] as? [String: [String]]) ?? [:]
         #expect(inputs["filenames"] == [job])
         let steps = (documents[0]["steps"] as? [[String: Any]]) ?? []
-        let render: [String: Any] = steps.first { $0["name"] as? String == "Render" } ?? [:]
-        let script = render["script"] as? [String: Any] ?? [:]
+        let renderStep: [String: Any] = steps.first { $0["name"] as? String == "Render" } ?? [:]
+        let script = renderStep["script"] as? [String: Any] ?? [:]
         let actions = script["actions"] as? [String: Any] ?? [:]
         let onRun = actions["onRun"] as? [String: Any] ?? [:]
         let arguments = onRun["args"] as? [String] ?? []
