@@ -52,7 +52,8 @@ extension SubmitCommand {
         }
     }
 
-    /// Writes (or with --dry-run prints) the OpenJD bundle or the Kubernetes manifests of `commands`.
+    /// Writes (or with --dry-run prints) the OpenJD bundle or the Kubernetes manifests of `commands`, and says
+    /// what to run next; nothing is submitted.
     func describe(_ commands: ClusterCommandLines, name: String, terminal: Terminal) -> ExitCode {
         let folder: String
         let files: [(name: String, text: String)]
@@ -61,7 +62,7 @@ extension SubmitCommand {
         do {
             switch engine {
             case .slurm:
-                return .usage
+                return .usage  // `run` writes and submits the Slurm scripts itself
             case .openjd(let bundleFolder):
                 let bundle = try OpenJDBundle(
                     OpenJDBundle.Request(
