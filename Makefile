@@ -24,7 +24,7 @@ SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 .PHONY: otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
         ci-render update-references bench bench-quick bench-video slurm-test sanitize clean \
         install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
-        studio-test
+        studio-test openjd-venv openjd-test
 
 all: build
 
@@ -33,6 +33,8 @@ help:
 	@echo "make test            run the test suite (Swift Testing)"
 	@echo "make otio-venv       OpenTimelineIO in .build/otio-venv for the round-trip test (CI runs it)"
 	@echo "make slurm-test      install Slurm, start a local cluster, run the Slurm integration tests, stop it (root)"
+	@echo "make openjd-test     openjd-cli and kubernetes-validate from PyPI in $(OPENJD_VENV); bundles run by openjd run"
+	@echo "                     equal local renders, Kubernetes Jobs valid against the schemas (CI runs it)"
 	@echo "make sanitize        AddressSanitizer and ThreadSanitizer builds running the render, resume, shard, video,"
 	@echo "                     studio and isolate tests; any sanitizer report fails (reports in $(SANITIZE_LOGS))"
 	@echo "make render JOB=F    render a job file (ARGS='-j 2 --force' for more options)"
@@ -189,6 +191,20 @@ slurm-test: deps slurm-deps $(TEST_PLUGIN)
 	echo "local Slurm cluster running, state in $$dir"; \
 	RENDERFARM_SLURM=1 SLURM_CONF=$$dir/slurm.conf RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
 	    $(SWIFT) test --skip-build --filter SlurmIntegrationTests
+
+# Open Job Description and Kubernetes (RenderFarm article RunningOnACluster): the reference runtime (openjd-cli)
+# and the Kubernetes schema check (kubernetes-validate) from PyPI in a virtual environment of their own; the suite
+# runs each bundle with `openjd run` and compares the frames with a local render.
+OPENJD_VENV := .build/openjd-venv
+
+openjd-venv:
+	@[ -x $(OPENJD_VENV)/bin/python3 ] || python3 -m venv $(OPENJD_VENV)
+	$(OPENJD_VENV)/bin/python3 -m pip install -q openjd-cli kubernetes-validate
+	$(OPENJD_VENV)/bin/openjd --version
+
+openjd-test: deps openjd-venv
+	$(SWIFT) build --build-tests
+	RENDERFARM_OPENJD_VENV=$(CURDIR)/$(OPENJD_VENV) $(SWIFT) test --skip-build --filter OpenJDIntegrationTests
 
 # The benchmark (RenderFarm article Performance): release builds of renderfarm, the plugins, renderfarm-bench
 # and the C programs it compares with. BENCH_ARGS='--rounds 5' for more rounds.

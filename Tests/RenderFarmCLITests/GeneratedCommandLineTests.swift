@@ -4,26 +4,26 @@ import Testing
 
 @testable import RenderFarmCLI
 
-/// The command lines renderfarm writes for other processes (the Slurm scripts' `prepare`, `render` and
-/// `merge`, the workers of `render --isolate`, a C plugin project's `make test`) go back through the CLI's own parser and give what was
-/// asked: an option renamed, left out of the command that receives it, or spelt by hand fails here
-/// instead of on a cluster.
+/// The command lines renderfarm writes for other processes (the Slurm scripts', OpenJD steps' and Kubernetes Jobs'
+/// `prepare`, `render` and `merge`, the workers of `render --isolate`, a C plugin project's `make test`) go back
+/// through the CLI's own parser and give what was asked: an option renamed, left out of the command that receives
+/// it, or spelt by hand fails here instead of on a cluster.
 @Suite("Generated command lines")
 struct GeneratedCommandLineTests {
     /// Every setting a submission can pass on.
-    static let everything = SlurmCommandLines(
+    static let everything = ClusterCommandLines(
         jobFiles: ["/shared/jobs/live hearts.json", "/shared/jobs/burst.json"], output: "/shared/out",
         outputRoot: "/shared", jobFolders: ["/shared/out/live-hearts", "/shared/out/burst"],
         pluginPath: ["/opt/renderfarm/plugins", "/shared/plug ins"], frames: "0-99:2", variants: "alice,3",
         concurrency: 3, interleaved: true, isolate: true, frameTimeout: 2.5)
 
     /// Only what every submission has.
-    static let defaults = SlurmCommandLines(
+    static let defaults = ClusterCommandLines(
         jobFiles: ["/shared/jobs/burst.json"], output: "/shared/out", jobFolders: ["/shared/out"],
         pluginPath: ["/opt/renderfarm/plugins"], prepares: false)
 
     /// What bash hands to renderfarm when it runs each script, as task 1 of 3 on a node with 2 CPUs.
-    static func arguments(_ commands: SlurmCommandLines) throws -> (
+    static func arguments(_ commands: ClusterCommandLines) throws -> (
         prepare: [String]?, render: [String], merge: [String]
     ) {
         let folder = try TemporaryFolder()
@@ -53,12 +53,8 @@ struct GeneratedCommandLineTests {
         return try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
     }
 
-    @Test("each render task's command line parses as render, with every setting of the submission")
-    func render() throws {
-        let commands = Self.everything
-        let arguments = try Self.arguments(commands).render
-        #expect(arguments.first == RenderCommand.spec.name)
-        let render = try RenderCommand(Self.parsed(arguments))
+    /// `render` as task 1 of 3 has every setting of `commands` (`everything`).
+    static func expectEverything(_ render: RenderCommand, _ commands: ClusterCommandLines, progress: ProgressMode) {
         #expect(render.arguments.positionals == commands.jobFiles)
         #expect(render.arguments[RenderCommand.out] == commands.output)
         #expect(render.arguments[RenderCommand.outputRoot] == commands.outputRoot)
@@ -67,8 +63,17 @@ struct GeneratedCommandLineTests {
         #expect(render.arguments[CommonOptions.variants] == commands.variants)
         #expect(render.shard == .part(index: 1, count: 3, interleaved: true))
         #expect(render.concurrency == 3)
-        #expect(render.progress == .plain)
+        #expect(render.progress == progress)
         #expect(render.isolation?.frameTimeout == 2.5)
+    }
+
+    @Test("each render task's command line parses as render, with every setting of the submission")
+    func render() throws {
+        let commands = Self.everything
+        let arguments = try Self.arguments(commands).render
+        #expect(arguments.first == RenderCommand.spec.name)
+        let render = try RenderCommand(Self.parsed(arguments))
+        Self.expectEverything(render, commands, progress: .plain)
 
         // The workers of that render prepare the same jobs.
         let worker = try WorkerCommand(Self.parsed(try #require(render.isolation?.arguments)))
@@ -107,6 +112,74 @@ struct GeneratedCommandLineTests {
         #expect(mergeArguments.first == MergeCommand.spec.name)
         let merge = try MergeCommand(Self.parsed(mergeArguments))
         #expect(merge.arguments.positionals == commands.jobFolders)
+    }
+
+    /// The arguments of each OpenJD step as the runtime hands them over, as task 1 of 3: every `{{Param.X}}` and
+    /// `{{Task.Param.Shard}}` replaced by its value (the job files and output folder of the submission).
+    static func openJDArguments(_ commands: ClusterCommandLines) throws -> [String: [String]] {
+        var commands = commands
+        commands.schedulerGivesCPUs = false
+        commands.progress = .openjd
+        let bundle = try OpenJDBundle(
+            OpenJDBundle.Request(
+                executable: "/opt/renderfarm/bin/renderfarm", name: "job", tasks: 3, cpus: commands.concurrency,
+                jobFiles: commands.jobFiles, outputFolder: commands.outputFolder, prepare: commands.prepare,
+                render: commands.render, merge: commands.merge))
+        let values = bundle.pathValues.map { ("{{Param.\($0.name)}}", $0.value) } + [("{{Task.Param.Shard}}", "1")]
+        var steps: [String: [String]] = [:]
+        for (step, arguments) in bundle.arguments {
+            steps[step] = arguments.map { word in
+                values.reduce(word) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+            }
+            for argument in arguments { #expect(bundle.template.contains("- \(YAMLValue.quoted(argument))\n")) }
+        }
+        return steps
+    }
+
+    /// The arguments of each Kubernetes Job's container as the kubelet hands them over, as completion index 1.
+    static func kubernetesArguments(_ commands: ClusterCommandLines) throws -> [String: [String]] {
+        var commands = commands
+        commands.schedulerGivesCPUs = false
+        let manifests = try KubernetesManifests(
+            KubernetesManifests.Request(
+                executable: "renderfarm", name: "job", image: "renderfarm:1", tasks: 3, maxRunning: nil,
+                cpus: commands.concurrency, volumeClaim: "shared", mountPath: "/shared", prepare: commands.prepare,
+                render: commands.render, merge: commands.merge))
+        var jobs: [String: [String]] = [:]
+        for (job, arguments) in manifests.arguments {
+            // Kubernetes' expansion: $(VAR) is the variable, $$ a $.
+            let expanded = arguments.map {
+                $0.replacingOccurrences(of: "$(\(KubernetesManifests.shardVariable))", with: "1")
+                    .replacingOccurrences(of: "$$", with: "$")
+            }
+            jobs[String(job.split(separator: "-").last ?? "")] = expanded
+        }
+        return jobs
+    }
+
+    @Test(
+        "each OpenJD step and Kubernetes Job parses as the command it runs, with every setting of the submission",
+        arguments: [false, true])
+    func otherEngines(kubernetes: Bool) throws {
+        let commands = Self.everything
+        let steps = try kubernetes ? Self.kubernetesArguments(commands) : Self.openJDArguments(commands)
+        let render = try RenderCommand(Self.parsed(try #require(steps[kubernetes ? "render" : "Render"])))
+        Self.expectEverything(render, commands, progress: kubernetes ? .plain : .openjd)
+
+        let prepare = try PrepareCommand(Self.parsed(try #require(steps[kubernetes ? "prepare" : "Prepare"])))
+        #expect(prepare.arguments.positionals == commands.jobFiles)
+        #expect(prepare.arguments[RenderCommand.out] == commands.output)
+        #expect(prepare.arguments[PrepareCommand.frames] == commands.frames)
+        let merge = try MergeCommand(Self.parsed(try #require(steps[kubernetes ? "merge" : "Merge"])))
+        #expect(merge.arguments.positionals == commands.jobFolders)
+
+        // Without -j, no engine but Slurm says a task's CPUs: the render keeps its own default.
+        let defaults = try kubernetes ? Self.kubernetesArguments(Self.defaults) : Self.openJDArguments(Self.defaults)
+        #expect(defaults[kubernetes ? "prepare" : "Prepare"] == nil)
+        let plain = try RenderCommand(Self.parsed(try #require(defaults[kubernetes ? "render" : "Render"])))
+        #expect(plain.shard == .part(index: 1, count: 3, interleaved: false))
+        #expect(plain.arguments[RenderCommand.jobs] == nil)
+        #expect(!(defaults[kubernetes ? "render" : "Render"] ?? []).contains(RenderCommand.jobs.spec.commandLineName))
     }
 
     @Test("the render script spells each option as the CLI's table does")

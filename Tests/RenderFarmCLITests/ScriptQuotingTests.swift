@@ -23,7 +23,7 @@ struct ScriptQuotingTests {
 
     static func request(_ values: [String: String], name: String) -> SlurmScripts.Request {
         let value = { (key: String) in values[key] ?? key }
-        let commands = SlurmCommandLines(
+        let commands = ClusterCommandLines(
             jobFiles: [value("/P/JOB.json")], output: value("/P/OUT"), outputRoot: value("/P/ROOT"),
             jobFolders: [value("/P/FOLDER")], pluginPath: [value("/P/PLUGINS")], frames: value("FRAMES"),
             variants: value("VARIANTS"))

@@ -4,8 +4,9 @@ import Testing
 
 @testable import RenderFarmCLI
 
-/// `renderfarm submit --slurm` without a cluster: the scripts it would submit, and its errors.
-@Suite("Submit to Slurm (no cluster)")
+/// `renderfarm submit` without a cluster: the Slurm scripts it would submit, the OpenJD bundle and Kubernetes Jobs
+/// it would write, and its errors.
+@Suite("Submit (no cluster)")
 struct SubmitTests {
     @Test("--dry-run prints an array job of shards and a merge job after it, with absolute paths")
     func dryRun() throws {
@@ -30,6 +31,85 @@ struct SubmitTests {
             #expect(script.contains(expected), "missing \(expected) in:\n\(script)")
         }
         #expect(!FileManager.default.fileExists(atPath: out.path), "a dry run writes nothing")
+    }
+
+    @Test("--openjd --dry-run prints a bundle of Prepare, a Render task per shard and Merge, and writes nothing")
+    func openJDDryRun() throws {
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("out").path
+        let bundle = folder.url.appendingPathComponent("bundle").path
+        let result = try Binary.run([
+            "submit", "jobs/live-hearts.json", "--openjd", bundle, "--tasks", "3", "-j", "4", "--out", out,
+            "--frames", "0-59", "--dry-run",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let job = Binary.packageRoot.appendingPathComponent("jobs/live-hearts.json").path
+        for expected in [
+            "# ---- \(bundle)/template.yaml\n", "# ---- \(bundle)/parameter_values.yaml\n",
+            "# ---- \(bundle)/asset_references.yaml\n", "specificationVersion: \"jobtemplate-2023-09\"",
+            "- name: \"Prepare\"", "- name: \"Render\"", "- name: \"Merge\"", "dependsOn: \"Render\"",
+            "type: \"PATH\"\n    objectType: \"FILE\"\n    dataFlow: \"IN\"",
+            "type: \"PATH\"\n    objectType: \"DIRECTORY\"\n    dataFlow: \"OUT\"",
+            "range: \"0-2\"", "- \"{{Task.Param.Shard}}/3\"", "- \"openjd\"", "min: 4",
+            "name: \"attr.worker.os.family\"", "value: \"\(job)\"", "value: \"\(out)\"",
+            "#   deadline bundle submit \(bundle)",
+            "--step Merge --run-dependencies -p JobFile=\(job) -p OutputDir=\(out)",
+        ] {
+            #expect(result.stdout.contains(expected), "missing \(expected) in:\n\(result.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: bundle) && !FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("--kubernetes --dry-run prints an Indexed Job between the prepare and merge Jobs, and writes nothing")
+    func kubernetesDryRun() throws {
+        let folder = try TemporaryFolder()
+        let job = try folder.write(
+            try String(contentsOfFile: CLI.repositoryFile("jobs/burst.json"), encoding: .utf8), to: "jobs/burst.json")
+        let manifests = folder.url.appendingPathComponent("k8s").path
+        let result = try Binary.run([
+            "submit", job, "--kubernetes", manifests, "--image", "registry.example/renderfarm:2", "--tasks", "5",
+            "--max-running", "2", "--volume-claim", "renders", "--out", folder.path + "/out", "--dry-run",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        for expected in [
+            "# ---- \(manifests)/prepare.yaml\n", "# ---- \(manifests)/render.yaml\n",
+            "# ---- \(manifests)/merge.yaml\n",
+            "# ---- \(manifests)/submit.sh\n", "completionMode: \"Indexed\"", "completions: 5", "parallelism: 2",
+            "- \"$(RENDERFARM_SHARD)/5\"", "image: \"registry.example/renderfarm:2\"", "claimName: \"renders\"",
+            "mountPath: \"\(folder.path)\"", "kubectl apply -f render.yaml\nwait_for renderfarm-burst-render",
+            "#   bash \(manifests)/submit.sh",
+        ] {
+            #expect(result.stdout.contains(expected), "missing \(expected) in:\n\(result.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: manifests))
+    }
+
+    @Test("--openjd writes the bundle; a value holding {{ and Kubernetes paths without a shared folder are refused")
+    func writeAndRefuse() throws {
+        let folder = try TemporaryFolder()
+        let bundle = folder.url.appendingPathComponent("bundle").path
+        let out = folder.url.appendingPathComponent("out").path
+        let written = try Binary.run(["submit", "jobs/burst.json", "--openjd", bundle, "--out", out, "--no-prepare"])
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(written.stdout.contains("wrote template.yaml, parameter_values.yaml, asset_references.yaml into"))
+        let template = try String(contentsOfFile: bundle + "/template.yaml", encoding: .utf8)
+        #expect(!template.contains("Prepare") && !template.contains("dependencies:\n      - dependsOn: \"Prepare\""))
+
+        let braces = folder.url.appendingPathComponent("plugins {{Param.OutputDir}}").path
+        try FileManager.default.createDirectory(atPath: braces, withIntermediateDirectories: true)
+        let refused = try Binary.run([
+            "submit", "jobs/burst.json", "--openjd", bundle + "2", "--out", out, "--plugin-path", braces,
+        ])
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("holds \"{{\", which an Open Job Description template reads"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: bundle + "2"))
+
+        let apart = try Binary.run([
+            "submit", "jobs/burst.json", "--kubernetes", folder.path + "/k8s", "--image", "i", "--out", out,
+        ])
+        #expect(apart.status == 64, "\(apart.stderr)")
+        #expect(apart.stderr.contains("must lie in one folder that the volume claim holds"), "\(apart.stderr)")
     }
 
     @Test("a relative --out becomes absolute in the scripts")
@@ -85,7 +165,7 @@ struct SubmitTests {
         #expect(result.status == 0)
         for option in [
             "--slurm", "--tasks", "--max-running", "--partition", "--time", "--cpus-per-task", "--dry-run",
-            "--wait", "--out", "--frames", "-j",
+            "--wait", "--out", "--frames", "-j", "--openjd", "--kubernetes", "--image", "--volume-claim",
         ] {
             #expect(result.stdout.contains(option), "missing \(option)")
         }
@@ -93,7 +173,7 @@ struct SubmitTests {
 
     @Test("the logs submit names are the #SBATCH --output patterns with Slurm's placeholders filled in")
     func logNames() throws {
-        let commands = SlurmCommandLines(
+        let commands = ClusterCommandLines(
             jobFiles: ["/shared/job.json"], output: "/shared/out", jobFolders: ["/shared/out"], pluginPath: [])
         let scripts = try SlurmScripts(
             commands.request(

@@ -92,7 +92,10 @@ struct UsageErrorTests {
                 ["render", "x", "--shard-mode", "odd"],
                 "--shard-mode expects one of contiguous, interleaved, got \"odd\""
             ),
-            (["render", "x", "--progress", "loud"], "--progress expects one of auto, plain, json, none, got \"loud\""),
+            (
+                ["render", "x", "--progress", "loud"],
+                "--progress expects one of auto, plain, json, openjd, none, got \"loud\""
+            ),
             (["render", "x", "--frame-timeout", "5"], "--frame-timeout needs --isolate"),
             (
                 ["render", "x", "--isolate", "--frame-timeout", "0"],
@@ -130,8 +133,20 @@ struct UsageErrorTests {
                 ["encode", "x", "--preset", "apng", "--crf", "20"],
                 "--crf applies to the mp4 and webm-alpha presets, not apng"
             ),
-            (["encode", "x", "--progress", "x"], "--progress expects one of auto, plain, json, none, got \"x\""),
-            (["submit", "x"], "submit needs a scheduler: add --slurm (the one supported)"),
+            (
+                ["encode", "x", "--progress", "x"],
+                "--progress expects one of auto, plain, json, openjd, none, got \"x\""
+            ),
+            (["submit", "x"], "submit needs one engine: --slurm, --openjd DIR or --kubernetes DIR"),
+            (
+                ["submit", "x", "--slurm", "--openjd", "b"],
+                "submit needs one engine: --slurm, --openjd DIR or --kubernetes DIR"
+            ),
+            (["submit", "x", "--openjd", "b", "--partition", "p"], "--partition does not apply to --openjd"),
+            (["submit", "x", "--openjd", "b", "--max-running", "2"], "--max-running does not apply to --openjd"),
+            (["submit", "x", "--kubernetes", "k", "--wait", "--image", "i"], "--wait does not apply to --kubernetes"),
+            (["submit", "x", "--slurm", "--image", "i"], "--image does not apply to --slurm"),
+            (["submit", "x", "--kubernetes", "k"], "--kubernetes needs --image IMAGE: the image that has renderfarm"),
             (["submit", "x", "--slurm", "--tasks", "0"], "--tasks expects an integer in 1…100000, got \"0\""),
             (
                 ["submit", "x", "--slurm", "--max-running", "0"],

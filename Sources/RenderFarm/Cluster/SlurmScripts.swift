@@ -136,7 +136,7 @@ public struct SlurmScripts: Sendable, Equatable {
 
         let word = { (word: ScriptWord) in
             switch word {
-            case .value(let text): ShellWord.quoted(text)
+            case .value, .jobFile, .output: ShellWord.quoted(word.literal ?? "")
             case .taskShard: "\"$SLURM_ARRAY_TASK_ID/\(request.tasks)\""
             case .taskCPUs: "\"${SLURM_CPUS_ON_NODE:-1}\""
             }

@@ -3,15 +3,17 @@ import RenderFarm
 import RenderFarmJobs
 import RenderFarmOutput
 
-/// `renderfarm submit JOB … --slurm`: renders on a Slurm cluster as a job array plus a merge job.
+/// `renderfarm submit JOB … --slurm | --openjd DIR | --kubernetes DIR`: renders on a cluster as a prepare step,
+/// a task per shard and a merge step.
 struct SubmitCommand: Command {
     static let spec = CommandSpec(
         name: "submit",
-        abstract: "Render on a Slurm cluster: a prepare job, an array job of shards, then a merge job.",
+        abstract: "Render on a cluster (Slurm, Open Job Description, Kubernetes): prepare, a task per shard, merge.",
         synopsis: "submit JOB …",
         examples: [
             "renderfarm submit jobs/live-hearts.json --slurm --tasks 8 --out /shared/renders/live-hearts",
-            "renderfarm submit jobs/live-hearts.json --slurm --tasks 4 --dry-run",
+            "renderfarm submit jobs/live-hearts.json --openjd bundle --tasks 4 --out /shared/renders/live-hearts",
+            "renderfarm submit jobs/live-hearts.json --kubernetes k8s --image registry/renderfarm:1 --dry-run",
         ],
         discussion: """
             Checks the jobs, writes prepare.sbatch (runs `renderfarm prepare`, which fills the output
@@ -23,18 +25,34 @@ struct SubmitCommand: Command {
             folders by absolute path, so the nodes need the same paths (a shared file system), as
             they need the output folder. Submitting the same job again renders only the frames still
             missing. --wait waits for the merge job, then checks the folder like `merge` (stopping
-            the wait leaves the jobs running). Exit codes: 0 submitted (with --wait: complete),
-            1 frames missing after --wait, 64 usage, 65 invalid job, 66 missing file, 69 sbatch
-            not found or the submission refused, 73 / 74 cannot write the scripts.
+            the wait leaves the jobs running).
+
+            --openjd DIR writes an Open Job Description job bundle instead (template.yaml with the
+            steps Prepare, Render with a task per shard, and Merge; parameter_values.yaml;
+            asset_references.yaml) for `deadline bundle submit DIR` or `openjd run
+            DIR/template.yaml --step Merge --run-dependencies`. --kubernetes DIR writes Kubernetes
+            Jobs (prepare.yaml, render.yaml: an Indexed Job of --tasks pods, merge.yaml) that run
+            --image with the volume claim --volume-claim mounted where the jobs and the output lie
+            here, and submit.sh, which applies each after the one before completed. Neither submits.
+
+            Exit codes: 0 submitted or written (with --wait: complete), 1 frames missing after
+            --wait, 64 usage, 65 invalid job, 66 missing file, 69 sbatch not found or the
+            submission refused, 73 / 74 cannot write the scripts.
             """,
         options: [
-            slurm, tasks, maxRunning, partition, time, cpusPerTask, out, outputRoot, frames, jobs,
+            slurm, openjd, kubernetes, image, volumeClaim, tasks, maxRunning, partition, time, cpusPerTask, out,
+            outputRoot, frames, jobs,
             CommonOptions.shardMode, noPrepare, dryRun, wait, CommonOptions.pluginPath, CommonOptions.variants,
             RenderCommand.isolate, RenderCommand.frameTimeout,
         ],
         positionals: 1...Int.max)
 
-    static let slurm = Flag("--slurm", help: "Submit to Slurm (the supported scheduler).", required: true)
+    static let slurm = Flag("--slurm", help: "Submit to Slurm with sbatch.")
+    static let openjd = Option("--openjd", value: "DIR", help: "Write an Open Job Description job bundle into DIR.")
+    static let kubernetes = Option("--kubernetes", value: "DIR", help: "Write Kubernetes Jobs into DIR.")
+    static let image = Option("--image", value: "IMAGE", help: "The container image of the Kubernetes Jobs.")
+    static let volumeClaim = Option(
+        "--volume-claim", value: "NAME", help: "The Kubernetes volume claim of jobs and output (default renderfarm).")
     static let tasks = Option("--tasks", value: "N", help: "Array tasks, one shard each (default 4).")
     static let maxRunning = Option("--max-running", value: "M", help: "Run at most M tasks at once (--array=…%M).")
     static let partition = Option("--partition", value: "P", help: "Slurm partition for both jobs.")
@@ -45,10 +63,11 @@ struct SubmitCommand: Command {
     static let frames = Option("--frames", value: "SET", help: "Render these frames instead, e.g. 0-99.")
     static let jobs = Option("-j", "--jobs", value: "N", help: "Frames in flight per task (default: its CPUs).")
     static let noPrepare = Flag("--no-prepare", help: "Start the render array at once, without a prepare job.")
-    static let dryRun = Flag("--dry-run", help: "Print the scripts; write and submit nothing.")
+    static let dryRun = Flag("--dry-run", help: "Print the scripts or bundle; write and submit nothing.")
     static let wait = Flag("--wait", help: "Wait for the merge job and report the result.")
 
     let arguments: ParsedArguments
+    let engine: Engine
     let tasks: Int
     let maxRunning: Int?
     let cpusPerTask: Int?
@@ -59,9 +78,7 @@ struct SubmitCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         frameTimeout = try RenderCommand.parseFrameTimeout(arguments, command: "submit")
-        guard arguments[Self.slurm] else {
-            throw UsageError(message: "submit needs a scheduler: add --slurm (the one supported)", command: "submit")
-        }
+        engine = try Engine(arguments)
         tasks = try arguments.integer(Self.tasks, in: 1...100_000, command: "submit") ?? 4
         maxRunning = try arguments.integer(Self.maxRunning, in: 1...100_000, command: "submit")
         cpusPerTask = try arguments.integer(Self.cpusPerTask, in: 1...1024, command: "submit")
@@ -95,23 +112,28 @@ struct SubmitCommand: Command {
         let folder =
             out ?? (variants ? (first.outputDirectory as NSString).deletingLastPathComponent : first.outputDirectory)
         let scripts: SlurmScripts
+        let name =
+            jobs.count == 1 || variants
+            ? first.job.variant?.batch.name ?? first.job.spec.name : "\(first.job.spec.name)+\(jobs.count - 1)"
+        var commands = ClusterCommandLines(
+            jobFiles: files, output: variants && out == nil ? nil : folder,
+            outputRoot: out == nil ? arguments[Self.outputRoot].map(Self.absolute) : nil,
+            jobFolders: jobs.map(\.outputDirectory),
+            pluginPath: Self.pluginFolders(arguments.all(CommonOptions.pluginPath)),
+            frames: arguments[Self.frames], variants: arguments[CommonOptions.variants], concurrency: concurrency,
+            interleaved: interleaved, isolate: arguments[RenderCommand.isolate], frameTimeout: frameTimeout,
+            prepares: !arguments[Self.noPrepare])
+        if engine != .slurm {
+            commands.schedulerGivesCPUs = false
+            if case .openjd = engine { commands.progress = .openjd }
+            return describe(commands, name: name, terminal: terminal)
+        }
         do {
-            let commands = SlurmCommandLines(
-                jobFiles: files, output: variants && out == nil ? nil : folder,
-                outputRoot: out == nil ? arguments[Self.outputRoot].map(Self.absolute) : nil,
-                jobFolders: jobs.map(\.outputDirectory),
-                pluginPath: Self.pluginFolders(arguments.all(CommonOptions.pluginPath)),
-                frames: arguments[Self.frames], variants: arguments[CommonOptions.variants], concurrency: concurrency,
-                interleaved: interleaved, isolate: arguments[RenderCommand.isolate], frameTimeout: frameTimeout,
-                prepares: !arguments[Self.noPrepare])
             scripts = try SlurmScripts(
                 commands.request(
                     executable: Self.executable(),
                     scriptFolder: (folder as NSString).appendingPathComponent(FolderLayout.slurm),
-                    name: jobs.count == 1 || variants
-                        ? first.job.variant?.batch.name ?? first.job.spec.name
-                        : "\(first.job.spec.name)+\(jobs.count - 1)",
-                    tasks: tasks, maxRunning: maxRunning, partition: arguments[Self.partition],
+                    name: name, tasks: tasks, maxRunning: maxRunning, partition: arguments[Self.partition],
                     time: arguments[Self.time], cpusPerTask: cpusPerTask))
         } catch {
             terminal.error("\(error.description)\nsee `renderfarm submit --help`")

@@ -217,6 +217,12 @@ struct ParsedArguments {
     /// The value of `option`, the last one given for a repeatable option.
     subscript(_ option: Option) -> String? { values[key(option)]?.last }
 
+    /// Whether `option` (a flag or an option with a value) was given.
+    func has(_ option: any OptionKey) -> Bool {
+        let name = option.spec.primaryName
+        return flags.contains(name) || values[name] != nil
+    }
+
     /// Every value given for a repeatable `option`, in order.
     func all(_ option: Option) -> [String] { values[key(option)] ?? [] }
 

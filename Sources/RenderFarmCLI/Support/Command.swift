@@ -19,7 +19,8 @@ enum CommonOptions {
         "--variants", value: "NAMES",
         help: "Only these variants of jobs with variants: names or 0-based indexes, e.g. alice@2x,3,5-7.")
 
-    static let progress = Option("--progress", value: "MODE", help: "auto (bar on a terminal), plain, json or none.")
+    static let progress = Option(
+        "--progress", value: "MODE", help: "auto (bar on a terminal), plain, json, openjd or none.")
 
     static let shardMode = Option("--shard-mode", value: "MODE", help: "contiguous (default) or interleaved.")
 

@@ -27,6 +27,9 @@ struct CommandLineWords {
         for value in values { add(option, value) }
     }
 
+    /// A positional word (a job file, an output folder).
+    mutating func add(_ word: ScriptWord) { words.append(word) }
+
     /// `flag` when `given`.
     mutating func add(_ flag: Flag, if given: Bool = true) {
         if given { words.append(.value(flag.spec.commandLineName)) }

@@ -59,6 +59,10 @@ final class ProgressBar: Sendable {
             if let jsonEvent { terminal.note("{\"event\":\"\(jsonEvent)\",\"done\":\(done),\"total\":\(total)}") }
         case .plain:
             terminal.note("\(prefix)\(percent)%  \(counts)")
+        case .openjd:
+            let exact = total > 0 ? min(100, Double(done) * 100 / Double(total)) : 100
+            terminal.note(String(format: "openjd_progress: %.1f", exact))
+            terminal.note("openjd_status: \(prefix)\(counts)")
         case .auto:
             let line = Self.line(
                 label: label, done: done, total: total, fps: fps, remaining: remaining,

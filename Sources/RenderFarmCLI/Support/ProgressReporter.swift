@@ -7,7 +7,11 @@ import StrictJSON
 enum ProgressMode: String, CaseIterable {
     /// A redrawn bar on a terminal, plain lines otherwise.
     case auto
-    case plain, json, none
+    case plain, json
+    /// Open Job Description's progress lines (`openjd_progress: 42.5`, `openjd_status: …`), which a farm
+    /// monitor (Deadline Cloud, `openjd run`) shows as the task's progress and status.
+    case openjd
+    case none
 }
 
 /// Turns render events into a progress bar, plain lines or JSON lines on standard error.
@@ -69,6 +73,11 @@ final class ProgressReporter: ProgressObserver {
                 : totalFrames > 0 && !reasons.isEmpty ? ": " + reasons.joined(separator: ", ") : ""
             terminal.note(
                 "rendering \(Plural.count(totalFrames, "frame")) of \(Plural.count(jobs.count, "job"))\(resumed)\(why)")
+        case .openjd:
+            let resumed = skippedFrames > 0 ? ", \(skippedFrames) already done" : ""
+            terminal.note(
+                "openjd_status: rendering \(Plural.count(totalFrames, "frame")) of "
+                    + "\(Plural.count(jobs.count, "job"))\(resumed)")
         }
     }
 
@@ -104,13 +113,18 @@ final class ProgressReporter: ProgressObserver {
             if let error = event.error { object["error"] = .string(error) }
             if let source = event.reusedFrom { object["reusedFrom"] = .number(Double(source)) }
             terminal.note(JSONValue.object(object).serialized())
-        case .auto, .plain:
+        case .auto, .plain, .openjd:
             bar.update(event.finished, of: event.total)
         }
     }
 
     func renderDidFinish(_ summary: RenderSummary) {
         bar.finish()
+        if mode == .openjd {
+            terminal.note(
+                "openjd_status: \(summary.rendered) rendered, \(summary.reused) reused, "
+                    + "\(summary.skipped) already done, \(summary.failedCount) failed")
+        }
         guard mode == .json else { return }
         terminal.note(
             JSONValue.object([
@@ -127,7 +141,7 @@ final class ProgressReporter: ProgressObserver {
     }
 
     func framesInFlight(_ frames: [FrameInFlight]) {
-        if mode == .auto || mode == .plain { bar.refresh() }
+        if mode == .auto || mode == .plain || mode == .openjd { bar.refresh() }
         guard let stuckAfter else { return }
         for frame in frames where frame.seconds >= stuckAfter {
             guard named.withLock({ $0.insert("\(frame.job)#\(frame.index)").inserted }) else { continue }

@@ -1,9 +1,10 @@
 import Foundation
 import RenderFarm
 
-/// What the jobs of `renderfarm submit --slurm` run: the `prepare`, `render` and `merge` command lines,
-/// each spelt from the options of the command it runs (`CommandLineWords`).
-struct SlurmCommandLines: Equatable {
+/// What the jobs of `renderfarm submit` run on every engine (Slurm, Open Job Description, Kubernetes): the
+/// `prepare`, `render` and `merge` command lines, each spelt from the options of the command it runs
+/// (`CommandLineWords`).
+struct ClusterCommandLines: Equatable {
     /// Absolute paths of the job files.
     var jobFiles: [String]
     /// Absolute output folder given to `render --out` (with several jobs, each gets a subfolder);
@@ -18,12 +19,17 @@ struct SlurmCommandLines: Equatable {
     var frames: String?
     /// `--variants` of each task: the variants picked from jobs with variants.
     var variants: String?
-    /// `-j` for each task; nil uses the CPUs Slurm gave the task.
+    /// `-j` for each task; nil uses the CPUs the scheduler gave the task, or the render's own default where
+    /// the scheduler does not say (`schedulerGivesCPUs`).
     var concurrency: Int?
+    /// Whether the scheduler tells each task its CPUs (Slurm's `SLURM_CPUS_ON_NODE`).
+    var schedulerGivesCPUs = true
     var interleaved = false
     /// `render --isolate` in each task, with `--frame-timeout` when set.
     var isolate = false
     var frameTimeout: Double?
+    /// How each render task reports progress: plain lines in a log, or OpenJD's progress lines.
+    var progress = ProgressMode.plain
     /// Whether a prepare job fills the caches before the array starts.
     var prepares = true
 
@@ -37,15 +43,39 @@ struct SlurmCommandLines: Equatable {
         var command = jobWords(RenderCommand.spec, frames: RenderCommand.frames)
         command.add(RenderCommand.shard, .taskShard)
         command.add(CommonOptions.shardMode, interleaved ? "interleaved" : nil)
-        command.add(RenderCommand.jobs, concurrency.map { .value(String($0)) } ?? .taskCPUs)
+        if let concurrency {
+            command.add(RenderCommand.jobs, String(concurrency))
+        } else if schedulerGivesCPUs {
+            command.add(RenderCommand.jobs, .taskCPUs)
+        }
         command.add(RenderCommand.isolate, if: isolate)
         command.add(RenderCommand.frameTimeout, frameTimeout.map { String(format: "%g", $0) })
-        command.add(CommonOptions.progress, ProgressMode.plain.rawValue)
+        command.add(CommonOptions.progress, progress.rawValue)
         return command.words
     }
 
     /// `merge` of every job's folder.
-    var merge: [ScriptWord] { CommandLineWords(MergeCommand.spec, jobFolders).words }
+    var merge: [ScriptWord] {
+        var words = CommandLineWords(MergeCommand.spec, [])
+        for folder in jobFolders {
+            words.add(
+                Self.relative(folder, to: outputFolder).map { .output(root: outputFolder, relative: $0) }
+                    ?? .value(folder))
+        }
+        return words.words
+    }
+
+    /// The folder every job's output lies in: `output`, or the variants' common parent.
+    var outputFolder: String {
+        output ?? jobFolders.first.map { ($0 as NSString).deletingLastPathComponent } ?? "/"
+    }
+
+    /// `path` relative to `folder` ("" for the folder itself); nil when it lies outside.
+    static func relative(_ path: String, to folder: String) -> String? {
+        if path == folder { return "" }
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : nil
+    }
 
     /// The scripts' request: these command lines, and how to ask Slurm for them.
     func request(
@@ -60,8 +90,9 @@ struct SlurmCommandLines: Equatable {
 
     /// What `render` and `prepare` share: the jobs, where their output goes, their frames and plugins.
     private func jobWords(_ command: CommandSpec, frames framesOption: Option) -> CommandLineWords {
-        var words = CommandLineWords(command, jobFiles)
-        words.add(RenderCommand.out, output)
+        var words = CommandLineWords(command, [])
+        for file in jobFiles { words.add(.jobFile(file)) }
+        if let output { words.add(RenderCommand.out, .output(root: output, relative: "")) }
         words.add(RenderCommand.outputRoot, outputRoot)
         words.add(framesOption, frames)
         words.add(CommonOptions.pluginPath, each: pluginPath)
