@@ -87,7 +87,7 @@ validate: build
 plugins: build
 	$(RENDERFARM) plugins
 
-test-plugin: $(TEST_PLUGIN) test-swift-plugins
+test-plugin: $(TEST_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS)
 
 # Two Swift plugins from a package outside RenderFarm's (Tests/Fixtures/SwiftPlugins), each with its
 # own copy of EffectKit, for the test that loads them with every built-in plugin into one process.
@@ -101,6 +101,16 @@ $(TEST_PLUGIN): Tests/Fixtures/test_plugin.c Sources/RenderFarmPluginABI/include
 	@mkdir -p $(TEST_PLUGIN_DIR)
 	$(CC) -O2 -shared -fPIC -Wall -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
 	    $$(pkg-config --cflags --libs cairo) -lm
+
+# One plugin mistake each (Tests/Fixtures/defect_plugin.c), in a folder of their own: the bad default is
+# refused by any catalog that searches it.
+DEFECTS        := unsupported-trace noisy ignores-scale wipes-backdrop bad-default
+DEFECT_PLUGINS := $(DEFECTS:%=$(TEST_PLUGIN_DIR)/defects/librenderfarm-defect-%.so)
+$(TEST_PLUGIN_DIR)/defects/librenderfarm-defect-%.so: Tests/Fixtures/defect_plugin.c \
+        Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
+	@mkdir -p $(TEST_PLUGIN_DIR)/defects
+	$(CC) -O2 -shared -fPIC -Wall -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
+	    -DDEFECT_$$(echo $* | tr a-z- A-Z_) $$(pkg-config --cflags --libs cairo)
 
 deps-handoff:
 	@$(MAKE) --no-print-directory deps PACKAGES="$(HANDOFF_PACKAGES)"
@@ -122,7 +132,7 @@ bench-video: deps deps-handoff
 # runs whenever it exists, or when python3 itself has the package).
 OTIO_VENV := .build/otio-venv
 
-test: deps deps-handoff $(TEST_PLUGIN) test-swift-plugins
+test: deps deps-handoff $(TEST_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS)
 	$(SWIFT) build --build-tests
 	env RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
 	    $$([ -x $(OTIO_VENV)/bin/python3 ] && echo RENDERFARM_OTIO_PYTHON=$(CURDIR)/$(OTIO_VENV)/bin/python3) \

@@ -35,7 +35,7 @@ extension PluginScaffold {
         ///
         /// `init` draws every random number from the layer's seed; `render` and `trace` only read,
         /// so frame k has the same bytes on any thread and in any order.
-        struct __MODULE__: Effect {
+        struct __MODULE__: TracingEffect {
             static let descriptor = EffectDescriptor(
                 id: "__ID__",
                 identifier: "com.example.__ID__",
