@@ -76,6 +76,7 @@ public enum RenderFarmCLI {
                 terminal.print(command.spec.help)
                 return .ok
             }
+            try CommonOptions.checkPluginPaths(parsed, command: command.spec.name)
             return try command.init(parsed).run(terminal)
         } catch {
             terminal.error(error.description)
@@ -92,9 +93,11 @@ public enum RenderFarmCLI {
     /// Runs the process's own command line and exits with the command's code. Process-wide signal
     /// dispositions are set here, by the command line only: SIGPIPE is ignored, so a closed pipe is a
     /// write error (EPIPE) where it happens: `Terminal.standard` then exits 141, and a pipe to ffmpeg
-    /// or a worker reports a failed write instead of ending the render.
+    /// or a worker reports a failed write instead of ending the render. Results get a descriptor of their
+    /// own before any plugin loads, and plugins' standard output goes to standard error (`ResultsOutput`).
     public static func main() -> Never {
         signal(SIGPIPE, SIG_IGN)
+        _ = ResultsOutput.descriptor
         LoadedPlugin.installFaultReport(
             hint: "; finished frames are kept (run again to resume), and `render --isolate` contains such crashes")
         exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)
