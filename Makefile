@@ -242,7 +242,9 @@ clean:
 # path, so a symlink to it elsewhere works); lib/renderfarm/swift/ the Swift runtime the binary and the
 # plugins link (their RUNPATH points there, so the install does not depend on the toolchain's folder);
 # include/renderfarm/renderfarm_plugin.h; lib/pkgconfig/renderfarm-plugin.pc; share/man/man1/renderfarm.1;
-# bash, zsh and fish completions; share/renderfarm/source-path (this checkout, for Swift plugins' EffectKit).
+# bash, zsh and fish completions; share/renderfarm/swift/EffectKit, EffectKit as a self-contained Swift package
+# (the sources of EffectKit and of the targets it depends on, and the manifest below) that Swift plugins build
+# against without a RenderFarm checkout.
 PREFIX          ?= /usr/local
 DESTDIR         ?=
 INSTALL_CONFIG  ?= release
@@ -254,7 +256,38 @@ RUNTIME_DIR     := $(ROOT)/lib/renderfarm/swift
 INSTALLED_FILES := bin/renderfarm include/renderfarm/renderfarm_plugin.h lib/pkgconfig/renderfarm-plugin.pc \
                    share/man/man1/renderfarm.1 share/bash-completion/completions/renderfarm \
                    share/zsh/site-functions/_renderfarm share/fish/vendor_completions.d/renderfarm.fish \
-                   share/renderfarm/source-path $(BUILTIN_PLUGINS:%=lib/renderfarm/plugins/librenderfarm-%.so)
+                   $(BUILTIN_PLUGINS:%=lib/renderfarm/plugins/librenderfarm-%.so)
+EFFECTKIT_DIR   := $(ROOT)/share/renderfarm/swift/EffectKit
+# The targets EffectKit needs, as Package.swift declares them; sdk-test builds plugins against the installed copy
+# from a deleted copy of the repository, so a target missing here fails it.
+EFFECTKIT_TARGETS := CCairo CChipmunk RenderFarmPluginABI StrictJSON Locking FileInput CairoKit EffectKit
+define EFFECTKIT_PACKAGE
+// swift-tools-version: 6.0
+// EffectKit, the Swift SDK of RenderFarm plugins, installed by `make install`: a self-contained package (the
+// targets below are copies of RenderFarm's own). A plugin package depends on it by path and on its EffectKit
+// product; `renderfarm plugin new NAME --lang swift` writes such a package.
+import PackageDescription
+
+let package = Package(
+    name: "EffectKit",
+    products: [.library(name: "EffectKit", targets: ["EffectKit"])],
+    targets: [
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
+        .target(name: "RenderFarmPluginABI"),
+        .target(name: "StrictJSON"),
+        .target(name: "Locking"),
+        .target(name: "FileInput"),
+        .target(name: "CairoKit", dependencies: ["CCairo", "FileInput"]),
+        .target(
+            name: "EffectKit",
+            dependencies: ["CairoKit", "FileInput", "Locking", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+endef
+export EFFECTKIT_PACKAGE
 
 deps-install:
 	@$(MAKE) --no-print-directory deps PACKAGES="$(INSTALL_PACKAGES)"
@@ -283,13 +316,16 @@ install: deps deps-install
 	$(ROOT)/bin/renderfarm completion bash > $(ROOT)/share/bash-completion/completions/renderfarm
 	$(ROOT)/bin/renderfarm completion zsh > $(ROOT)/share/zsh/site-functions/_renderfarm
 	$(ROOT)/bin/renderfarm completion fish > $(ROOT)/share/fish/vendor_completions.d/renderfarm.fish
-	echo "$(CURDIR)" > $(ROOT)/share/renderfarm/source-path
+	rm -rf $(EFFECTKIT_DIR) && install -d $(EFFECTKIT_DIR)/Sources
+	cp -R $(EFFECTKIT_TARGETS:%=Sources/%) $(EFFECTKIT_DIR)/Sources/
+	printf '%s\n' "$$EFFECTKIT_PACKAGE" > $(EFFECTKIT_DIR)/Package.swift
 	@echo "installed renderfarm into $(ROOT)"
 
 uninstall:
 	rm -f $(INSTALLED_FILES:%=$(ROOT)/%)
-	rm -rf $(RUNTIME_DIR)
-	-rmdir $(PLUGIN_DIR) $(ROOT)/lib/renderfarm $(ROOT)/include/renderfarm $(ROOT)/share/renderfarm 2>/dev/null
+	rm -rf $(RUNTIME_DIR) $(EFFECTKIT_DIR)
+	-rmdir $(PLUGIN_DIR) $(ROOT)/lib/renderfarm $(ROOT)/include/renderfarm $(ROOT)/share/renderfarm/swift \
+	    $(ROOT)/share/renderfarm 2>/dev/null
 
 # `renderfarm plugin check` on every built-in plugin, with Tests/Fixtures/plugin-check/ID.json as --params
 # (physics-bounce needs items, which it has no default for) and ID.args as further arguments (physics-bounce

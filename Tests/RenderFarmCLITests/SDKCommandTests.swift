@@ -47,7 +47,7 @@ struct SDKCommandTests {
         let line = try #require(
             makefile.split(separator: "\n").first { $0.hasPrefix("\t$(RENDERFARM) render ") }, "\(makefile)")
         let words = line.dropFirst("\t$(RENDERFARM) ".count).split(separator: " ").map(String.init)
-        #expect(words == PluginNewCommand.testRender)
+        #expect(words == PluginNewCommand.testRender(pluginFolder: "."))
         let render = try Binary.run(words, in: project)
         #expect(render.status == 0, "\(render.stderr)")
         let frames = project.appendingPathComponent(PluginScaffold.testOutput)
