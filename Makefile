@@ -21,7 +21,7 @@ HANDOFF_PACKAGES := ffmpeg time
 SLURM_PACKAGES := slurm-wlm munge
 SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 
-.PHONY: otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
+.PHONY: docs-convert otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
         ci-render update-references bench bench-quick bench-video slurm-test sanitize clean \
         install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
         studio-test
@@ -216,19 +216,28 @@ bench-quick: deps
 # toolchain's docc over symbol graphs extracted from the debug build; a broken link fails the build.
 DOCC        ?= $(dir $(realpath $(shell command -v $(SWIFT))))docc
 DOCS_DIR    := .build/docs
-DEBUG_DIR   := .build/$(shell uname -m)-unknown-linux-gnu/debug
 DOCS_MODULES := RenderFarm EffectKit
 
+# DOCS_CONFIG picks the build whose modules the symbol graphs come from; DOCS_STATIC=1 transforms the output
+# for static hosting (plain files any web server serves, each catalog under its module's name: make install).
+DOCS_CONFIG ?= debug
+DOCS_STATIC ?=
+
 docs: build
-	@for module in $(DOCS_MODULES); do \
+	@$(MAKE) --no-print-directory docs-convert
+
+docs-convert:
+	@modules=.build/$(shell uname -m)-unknown-linux-gnu/$(DOCS_CONFIG); \
+	for module in $(DOCS_MODULES); do \
 	    rm -rf $(DOCS_DIR)/$$module.symbols && mkdir -p $(DOCS_DIR)/$$module.symbols || exit 1; \
 	    $(SWIFT) symbolgraph-extract -module-name $$module -target $(shell uname -m)-unknown-linux-gnu \
-	        -I $(DEBUG_DIR)/Modules $$(for map in Sources/C*/module.modulemap $(DEBUG_DIR)/*.build/module.modulemap; do \
+	        -I $$modules/Modules $$(for map in Sources/C*/module.modulemap $$modules/*.build/module.modulemap; do \
 	            echo "-Xcc -fmodule-map-file=$(CURDIR)/$$map"; done) \
 	        $$(pkg-config --cflags-only-I cairo libpng | sed 's/-I/-Xcc -I/g') \
 	        -minimum-access-level public -output-dir $(DOCS_DIR)/$$module.symbols || exit 1; \
 	    $(DOCC) convert Sources/$$module/$$module.docc --additional-symbol-graph-dir $(DOCS_DIR)/$$module.symbols \
 	        --fallback-display-name $$module --fallback-bundle-identifier org.renderfarm.$$module \
+	        $$([ -n "$(DOCS_STATIC)" ] && echo --transform-for-static-hosting --hosting-base-path $$module) \
 	        --output-path $(DOCS_DIR)/$$module.doccarchive --warnings-as-errors || exit 1; \
 	    echo "docs: $(DOCS_DIR)/$$module.doccarchive"; \
 	done
@@ -241,7 +250,9 @@ clean:
 # Layout under PREFIX: bin/renderfarm; lib/renderfarm/plugins/*.so (found through the binary's real
 # path, so a symlink to it elsewhere works); lib/renderfarm/swift/ the Swift runtime the binary and the
 # plugins link (their RUNPATH points there, so the install does not depend on the toolchain's folder);
-# include/renderfarm/renderfarm_plugin.h; lib/pkgconfig/renderfarm-plugin.pc; share/man/man1/renderfarm.1;
+# include/renderfarm/renderfarm_plugin.h; lib/pkgconfig/renderfarm-plugin.pc; share/man/man1/renderfarm.1,
+# man5/renderfarm-job.5 and man7/renderfarm-plugin.7 (the DocC articles JobFileReference and WritingAPlugin);
+# share/doc/renderfarm/<Module>/ the DocC catalogs as static web pages;
 # bash, zsh and fish completions; share/renderfarm/swift/EffectKit, EffectKit as a self-contained Swift package
 # (the sources of EffectKit and of the targets it depends on, and the manifest below) that Swift plugins build
 # against without a RenderFarm checkout.
@@ -254,9 +265,11 @@ ROOT            := $(DESTDIR)$(PREFIX)
 PLUGIN_DIR      := $(ROOT)/lib/renderfarm/plugins
 RUNTIME_DIR     := $(ROOT)/lib/renderfarm/swift
 INSTALLED_FILES := bin/renderfarm include/renderfarm/renderfarm_plugin.h lib/pkgconfig/renderfarm-plugin.pc \
-                   share/man/man1/renderfarm.1 share/bash-completion/completions/renderfarm \
+                   share/man/man1/renderfarm.1 share/man/man5/renderfarm-job.5 share/man/man7/renderfarm-plugin.7 \
+                   share/bash-completion/completions/renderfarm \
                    share/zsh/site-functions/_renderfarm share/fish/vendor_completions.d/renderfarm.fish \
                    $(BUILTIN_PLUGINS:%=lib/renderfarm/plugins/librenderfarm-%.so)
+DOC_DIR         := $(ROOT)/share/doc/renderfarm
 EFFECTKIT_DIR   := $(ROOT)/share/renderfarm/swift/EffectKit
 # The targets EffectKit needs, as Package.swift declares them; sdk-test builds plugins against the installed copy
 # from a deleted copy of the repository, so a target missing here fails it.
@@ -296,7 +309,8 @@ install: deps deps-install
 	$(SWIFT) build -c $(INSTALL_CONFIG) --product renderfarm
 	@for p in $(BUILTIN_PLUGINS); do $(SWIFT) build -c $(INSTALL_CONFIG) --product renderfarm-$$p || exit 1; done
 	install -d $(ROOT)/bin $(PLUGIN_DIR) $(RUNTIME_DIR) $(ROOT)/include/renderfarm $(ROOT)/lib/pkgconfig \
-	    $(ROOT)/share/man/man1 $(ROOT)/share/bash-completion/completions $(ROOT)/share/zsh/site-functions \
+	    $(ROOT)/share/man/man1 $(ROOT)/share/man/man5 $(ROOT)/share/man/man7 \
+	    $(ROOT)/share/bash-completion/completions $(ROOT)/share/zsh/site-functions \
 	    $(ROOT)/share/fish/vendor_completions.d $(ROOT)/share/renderfarm
 	install -m 755 .build/$(INSTALL_CONFIG)/renderfarm $(ROOT)/bin/renderfarm
 	@for p in $(BUILTIN_PLUGINS); do install -m 644 .build/$(INSTALL_CONFIG)/librenderfarm-$$p.so $(PLUGIN_DIR)/ || exit 1; done
@@ -313,19 +327,33 @@ install: deps deps-install
 	    'Name: renderfarm-plugin' 'Description: RenderFarm effect plugin ABI (renderfarm_plugin.h)' "Version: $$version" \
 	    'Requires: cairo' 'Cflags: -I$${includedir} -I$${includedir}/renderfarm' > $(ROOT)/lib/pkgconfig/renderfarm-plugin.pc
 	$(ROOT)/bin/renderfarm man-page > $(ROOT)/share/man/man1/renderfarm.1
+	$(ROOT)/bin/renderfarm man-page --article Sources/RenderFarm/RenderFarm.docc/JobFileReference.md \
+	    --name renderfarm-job --section 5 > $(ROOT)/share/man/man5/renderfarm-job.5
+	$(ROOT)/bin/renderfarm man-page --article Sources/EffectKit/EffectKit.docc/WritingAPlugin.md \
+	    --name renderfarm-plugin --section 7 > $(ROOT)/share/man/man7/renderfarm-plugin.7
 	$(ROOT)/bin/renderfarm completion bash > $(ROOT)/share/bash-completion/completions/renderfarm
 	$(ROOT)/bin/renderfarm completion zsh > $(ROOT)/share/zsh/site-functions/_renderfarm
 	$(ROOT)/bin/renderfarm completion fish > $(ROOT)/share/fish/vendor_completions.d/renderfarm.fish
 	rm -rf $(EFFECTKIT_DIR) && install -d $(EFFECTKIT_DIR)/Sources
 	cp -R $(EFFECTKIT_TARGETS:%=Sources/%) $(EFFECTKIT_DIR)/Sources/
 	printf '%s\n' "$$EFFECTKIT_PACKAGE" > $(EFFECTKIT_DIR)/Package.swift
+	@# The DocC catalogs as static web pages (no DocC server needed): <prefix>/share/doc/renderfarm/<Module>/.
+	@$(MAKE) --no-print-directory docs-convert DOCS_CONFIG=$(INSTALL_CONFIG) DOCS_DIR=.build/docs-static DOCS_STATIC=1
+	rm -rf $(DOC_DIR) && install -d $(DOC_DIR)
+	@for module in $(DOCS_MODULES); do cp -R .build/docs-static/$$module.doccarchive $(DOC_DIR)/$$module || exit 1; done
 	@echo "installed renderfarm into $(ROOT)"
+	@echo "docs: python3 -m http.server -d $(PREFIX)/share/doc/renderfarm, then open" \
+	    "http://localhost:8000/EffectKit/documentation/effectkit/ (or RenderFarm/documentation/renderfarm/)"
+	@echo "for a prefix your tools do not search, add to your shell's profile:"
+	@echo '  export PATH="$(PREFIX)/bin:$$PATH"'
+	@echo '  export PKG_CONFIG_PATH="$(PREFIX)/lib/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}"'
+	@echo '  export MANPATH="$(PREFIX)/share/man:$$MANPATH"'
 
 uninstall:
 	rm -f $(INSTALLED_FILES:%=$(ROOT)/%)
-	rm -rf $(RUNTIME_DIR) $(EFFECTKIT_DIR)
+	rm -rf $(RUNTIME_DIR) $(EFFECTKIT_DIR) $(DOC_DIR)
 	-rmdir $(PLUGIN_DIR) $(ROOT)/lib/renderfarm $(ROOT)/include/renderfarm $(ROOT)/share/renderfarm/swift \
-	    $(ROOT)/share/renderfarm 2>/dev/null
+	    $(ROOT)/share/renderfarm $(ROOT)/share/doc 2>/dev/null
 
 # `renderfarm plugin check` on every built-in plugin, with Tests/Fixtures/plugin-check/ID.json as --params
 # (physics-bounce needs items, which it has no default for) and ID.args as further arguments (physics-bounce
@@ -338,13 +366,14 @@ plugin-check: build
 	    $(RENDERFARM) plugin check $$p $$args || exit 1; \
 	done
 
-# The SDK end to end (.ci/sdk-check.sh). INSTALL_CONFIG=debug reuses the test build; CI may pass release.
+# The SDK end to end (.ci/sdk-check.sh): it installs from a copy of the repository, so the copy builds from
+# scratch; debug builds faster (SDK_CONFIG=release installs what users get).
 sdk-test: deps deps-install
 	@$(MAKE) --no-print-directory deps PACKAGES="$(SDK_PACKAGES)"
 	INSTALL_CONFIG=$(SDK_CONFIG) bash .ci/sdk-check.sh
 SDK_CONFIG ?= debug
-# The shells whose installed completion scripts sdk-test loads.
-SDK_PACKAGES := zsh fish
+# The shells whose installed completion scripts sdk-test loads, and groff, which reads the installed man pages.
+SDK_PACKAGES := zsh fish groff-base
 
 # ---- RenderFarm Studio (RenderFarm article Studio) ----
 #

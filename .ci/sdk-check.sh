@@ -37,8 +37,23 @@ for id in floating-heart gradient lottie parabolic-drop physics-bounce; do
 done
 grep -q "$prefix/lib/renderfarm/plugins/" "$work/plugins.txt"
 # The installed binary and plugins run on the bundled Swift runtime, not the toolchain's folder.
-ldd "$prefix/bin/renderfarm" | grep -q "=> $prefix/bin/../lib/renderfarm/swift/libswiftCore.so"
+# (Through a file: with pipefail, grep -q ending early can fail ldd with SIGPIPE.)
+ldd "$prefix/bin/renderfarm" >"$work/ldd.txt"
+grep -q "=> $prefix/bin/../lib/renderfarm/swift/libswiftCore.so" "$work/ldd.txt"
 test -s "$prefix/share/man/man1/renderfarm.1" && test -s "$prefix/include/renderfarm/renderfarm_plugin.h"
+# The job file and plugin guide as manual pages, the DocC catalogs as static web pages.
+for page in man5/renderfarm-job.5 man7/renderfarm-plugin.7; do
+    test -s "$prefix/share/man/$page"
+    groff -man -Tutf8 -ww "$prefix/share/man/$page" 2>"$work/groff.txt" >/dev/null
+    [ ! -s "$work/groff.txt" ] || { cat "$work/groff.txt"; exit 1; }
+done
+for module in RenderFarm EffectKit; do
+    lower=$(echo "$module" | tr A-Z a-z)
+    test -s "$prefix/share/doc/renderfarm/$module/index.html"
+    test -s "$prefix/share/doc/renderfarm/$module/data/documentation/$lower.json"
+done
+renderfarm help plugin >"$work/help.txt"
+grep -q "man renderfarm-plugin" "$work/help.txt"
 pkg-config --exists renderfarm-plugin
 # The installed completions load in their shells, and bash completes a subcommand's options.
 bash -n "$prefix/share/bash-completion/completions/renderfarm"
@@ -76,7 +91,8 @@ make -C sdk-orbits --no-print-directory all test check install
 
 step "Swift plugin without trace: make, make check, make install; listed as trace: no"
 make -C sdk-plain --no-print-directory all check install
-renderfarm plugins sdk-plain | grep -q "trace: no"
+renderfarm plugins sdk-plain >plain.txt
+grep -q "trace: no" plain.txt
 
 step "one job with the new plugins and the built-in floating heart: trace, preview --debug, render at -j 1 and -j 2"
 cat >sdk-job.json <<'JOB'

@@ -49,6 +49,10 @@ public enum RenderFarmCLI {
             // `help plugin new` names a group's subcommand by two words, like the command itself.
             let (helpName, _) = groupedCommand(Array(arguments.dropFirst()))
             guard let command = commands.first(where: { $0.spec.name == helpName }) else {
+                if arguments.count == 2, let help = groupHelp(arguments[1]) {
+                    terminal.print(help)
+                    return .ok
+                }
                 terminal.error(groupUsage(arguments[1]) ?? unknownCommand(arguments[1]))
                 return .usage
             }
@@ -59,6 +63,10 @@ public enum RenderFarmCLI {
             return .ok
         default:
             break
+        }
+        if arguments.count == 2, ["-h", "--help"].contains(arguments[1]), let help = groupHelp(name) {
+            terminal.print(help)
+            return .ok
         }
         // `plugin new`, `plugin check`: a group's subcommand is named by its first two words.
         let (commandName, arguments) = groupedCommand(arguments)
