@@ -27,7 +27,9 @@ extension RenderFarmCLI {
         let subcommands = commands.map { $0.spec }.filter { $0.name.hasPrefix(group + " ") }
         guard !subcommands.isEmpty else { return nil }
         let width = (subcommands.map { $0.name.count }.max() ?? 0) + 2
-        let list = subcommands.map { "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.abstract }
+        let list = subcommands.map {
+            "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.abstract
+        }
         var text = """
             USAGE: renderfarm \(group) SUBCOMMAND [OPTIONS]
 

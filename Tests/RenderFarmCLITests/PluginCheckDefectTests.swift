@@ -12,11 +12,13 @@ struct PluginCheckDefectTests {
         "a plugin with one mistake fails plugin check with one clear finding",
         arguments: [
             (
-                "ignores-scale", "FAIL    scale: frame 0 draws (20, 20)–(60, 60) pt covering 1600 pt² at scale 1, "
+                "ignores-scale",
+                "FAIL    scale: frame 0 draws (20, 20)–(60, 60) pt covering 1600 pt² at scale 1, "
                     + "but (10, 10)–(30, 30) pt covering 400 pt² at scale 2"
             ),
             (
-                "wipes-backdrop", "FAIL    backdrop: frame 0 changes 248525 pixels of the layers below where it draws "
+                "wipes-backdrop",
+                "FAIL    backdrop: frame 0 changes 248525 pixels of the layers below where it draws "
                     + "nothing (at pixel (0, 0) #3366CCFF became #00000000)"
             ),
             ("bad-default", "FAIL    parameter.size: default 400: 400 is out of range (allowed: 1…100)"),

@@ -12,12 +12,14 @@ struct PluginPathTests {
         let folder = try TemporaryFolder()
         let path =
             kind == "file"
-            ? try folder.write("not a folder", to: "librenderfarm-x.so") : folder.url.appendingPathComponent("nope").path
+            ? try folder.write("not a folder", to: "librenderfarm-x.so")
+            : folder.url.appendingPathComponent("nope").path
         for command in [["plugins"], ["validate", "jobs/live-hearts.json"], ["trace", "jobs/live-hearts.json"]] {
             let result = try Binary.run(command + ["--plugin-path", path])
             #expect(result.status == 64, "\(command): \(result.stderr)")
             #expect(
-                result.stderr.contains("--plugin-path \"\(path)\" is \(kind == "file" ? "not a folder" : "no such folder")"),
+                result.stderr.contains(
+                    "--plugin-path \"\(path)\" is \(kind == "file" ? "not a folder" : "no such folder")"),
                 "\(result.stderr)")
             #expect(result.stdout.isEmpty)
         }

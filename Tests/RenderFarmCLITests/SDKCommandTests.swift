@@ -100,6 +100,37 @@ struct SDKCommandTests {
         #expect(taken.status == 73)
     }
 
+    @Test("a Swift scaffold: a wrong EffectKit path given by option or variable is refused, never passed over")
+    func swiftScaffoldSource() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nowhere = folder.appendingPathComponent("nowhere").path
+        let option = try Binary.run([
+            "plugin", "new", "a", "--lang", "swift", "--dir", folder.path, "--renderfarm-source", nowhere,
+        ])
+        #expect(option.status == 66)
+        #expect(
+            option.stderr.contains("--renderfarm-source \"\(nowhere)\" holds no EffectKit package"), "\(option.stderr)")
+        let variable = try Binary.run(
+            ["plugin", "new", "b", "--lang", "swift", "--dir", folder.path], environment: ["RENDERFARM_SOURCE": nowhere]
+        )
+        #expect(variable.status == 66)
+        #expect(
+            variable.stderr.contains("RENDERFARM_SOURCE=\"\(nowhere)\" holds no EffectKit package"),
+            "\(variable.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("a").path))
+        // The checkout is an EffectKit package too; the project builds release through its Makefile.
+        let made = try Binary.run(
+            [
+                "plugin", "new", "c", "--lang", "swift", "--dir", folder.path, "--renderfarm-source",
+                Binary.packageRoot.path,
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let makefile = try String(contentsOf: folder.appendingPathComponent("c/Makefile"), encoding: .utf8)
+        #expect(makefile.contains("\t$(SWIFT) build -c release\n"))
+        #expect(makefile.contains("--plugin-path .build/release"))
+    }
+
     @Test("plugin check exits 66 for a missing file and 69 for a file that is not a plugin")
     func checkRefusals() throws {
         let missing = try Binary.run(["plugin", "check", "/nonexistent/libnothing.so"])
@@ -173,7 +204,8 @@ struct SDKCommandTests {
         let path = Binary.packageRoot.appendingPathComponent(article).path
         let page = try Binary.run(["man-page", "--article", path, "--name", name, "--section", section])
         #expect(page.status == 0, "\(page.stderr)")
-        #expect(page.stdout.hasPrefix(".TH \(name.uppercased().replacingOccurrences(of: "-", with: "\\-")) \(section) "))
+        #expect(
+            page.stdout.hasPrefix(".TH \(name.uppercased().replacingOccurrences(of: "-", with: "\\-")) \(section) "))
         #expect(page.stdout.contains(".SH \"OVERVIEW\""))
         #expect(page.stdout.contains("\\fB\(word)\\fR"), "inline code is bold")
         #expect(!page.stdout.contains("<doc:") && !page.stdout.contains("```"))

@@ -45,7 +45,8 @@ public struct PluginCatalog: Sendable {
                         throw .invalidDescriptor(
                             path: path,
                             reason: "defaults outside its own parameter table (\(defaults.joined(separator: "; "))); "
-                                + "fix the defaults or the ranges (`renderfarm plugin check \(path)` lists every problem)")
+                                + "fix the defaults or the ranges (`renderfarm plugin check \(path)` lists every problem)"
+                        )
                     }
                     if let first = plugins[plugin.info.id] {
                         diagnostics.append(.duplicateID(id: plugin.info.id, path: path, firstPath: first.info.path))

@@ -56,7 +56,8 @@ struct ManPageCommand: Command {
         options: [article, name, section],
         positionals: 0...0)
 
-    static let article = Option("--article", value: "FILE", help: "A DocC article (Markdown) to print as a manual page.")
+    static let article = Option(
+        "--article", value: "FILE", help: "A DocC article (Markdown) to print as a manual page.")
     static let name = Option("--name", value: "NAME", help: "The page's name with --article, e.g. renderfarm-job.")
     static let section = Option("--section", value: "N", help: "The page's manual section with --article (1-9).")
 
@@ -67,7 +68,8 @@ struct ManPageCommand: Command {
         self.arguments = arguments
         sectionNumber = Int(try arguments.number(Self.section, in: 1...9, command: "man-page") ?? 1)
         if arguments[Self.article] != nil, arguments[Self.name] == nil {
-            throw UsageError(message: "--article needs --name (the page's name, e.g. renderfarm-job)", command: "man-page")
+            throw UsageError(
+                message: "--article needs --name (the page's name, e.g. renderfarm-job)", command: "man-page")
         }
     }
 

@@ -107,18 +107,19 @@ struct PluginNewCommand: Command {
     static func effectKitPackage(
         explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Result<String, NotFound> {
-        let wanted = "a folder with Package.swift and Sources/EffectKit: <prefix>/\(installedEffectKit) or a RenderFarm checkout"
+        let wanted = "a folder with Package.swift and Sources/EffectKit (<prefix>/\(installedEffectKit) or a checkout)"
+        func holdsNone(_ given: String) -> NotFound {
+            NotFound(message: "\(given) holds no EffectKit package; give \(wanted)")
+        }
         if let explicit {
             return isPackage(explicit)
-                ? .success(absolute(explicit))
-                : .failure(NotFound(message: "--renderfarm-source \"\(explicit)\" holds no EffectKit package; give \(wanted)"))
+                ? .success(absolute(explicit)) : .failure(holdsNone("--renderfarm-source \"\(explicit)\""))
         }
         if let variable = environment["RENDERFARM_SOURCE"], !variable.isEmpty {
             return isPackage(variable)
-                ? .success(absolute(variable))
-                : .failure(NotFound(message: "RENDERFARM_SOURCE=\"\(variable)\" holds no EffectKit package; set it to \(wanted), or unset it"))
+                ? .success(absolute(variable)) : .failure(holdsNone("RENDERFARM_SOURCE=\"\(variable)\""))
         }
-        // The executable's folder (bin/ when installed) is the first folder of the default search path's tail.
+        // With no --plugin-path and no variable, the search path starts with the executable's folder (bin/).
         let executable = URL(fileURLWithPath: PluginCatalog.searchPath(environment: [:]).first ?? ".")
         var candidates = [executable.deletingLastPathComponent().appendingPathComponent(installedEffectKit).path]
         var folder = executable
@@ -129,8 +130,8 @@ struct PluginNewCommand: Command {
         guard let found = candidates.first(where: isPackage) else {
             return .failure(
                 NotFound(
-                    message: "no EffectKit package found: install RenderFarm (`make install` puts it in "
-                        + "<prefix>/\(installedEffectKit)), or pass --renderfarm-source DIR or set RENDERFARM_SOURCE to \(wanted)"))
+                    message: "no EffectKit package found: install RenderFarm (`make install` puts one in <prefix>/"
+                        + "\(installedEffectKit)), or give \(wanted) with --renderfarm-source or RENDERFARM_SOURCE"))
         }
         return .success(absolute(found))
     }
