@@ -46,7 +46,7 @@ struct ManPageCommand: Command {
         synopsis: "man-page",
         examples: [
             "renderfarm man-page",
-            "renderfarm man-page --article Sources/RenderFarm/RenderFarm.docc/JobFileReference.md --name renderfarm-job --section 5",
+            "renderfarm man-page --article JobFileReference.md --name renderfarm-job --section 5",
         ],
         discussion: """
             `make install` writes it to <prefix>/share/man/man1/renderfarm.1. With --article, prints
