@@ -21,8 +21,8 @@ HANDOFF_PACKAGES := ffmpeg time
 SLURM_PACKAGES := slurm-wlm munge
 SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 
-.PHONY: docs-convert otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
-        ci-render update-references bench bench-quick bench-video slurm-test sanitize clean \
+.PHONY: otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
+        docs-convert ci-render update-references bench bench-quick bench-video slurm-test sanitize clean \
         install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
         studio-test
 
@@ -48,7 +48,8 @@ help:
 	@echo "make update-references  regenerate Tests/References (review with git diff before committing)"
 	@echo "make bench-video     release build: render --video vs the encoder alone vs PNGs + encode, and peak memory"
 	@echo "make install         release build into PREFIX (default /usr/local; DESTDIR for staging): binary, plugins,"
-	@echo "                     Swift runtime, plugin header, renderfarm-plugin.pc, man page, shell completions"
+	@echo "                     Swift runtime, plugin header, renderfarm-plugin.pc, EffectKit as a Swift package, man"
+	@echo "                     pages, shell completions, the docs as static web pages"
 	@echo "make uninstall       remove what make install put into PREFIX"
 	@echo "make plugin-check    renderfarm plugin check on every built-in plugin"
 	@echo "make sdk-test        the plugin SDK end to end: install, scaffold C + Swift plugins, build, check, render"
@@ -213,7 +214,7 @@ bench-quick: deps
 	.build/release/renderfarm-bench --quick
 
 # The DocC catalogs Sources/RenderFarm/RenderFarm.docc and Sources/EffectKit/EffectKit.docc, with the
-# toolchain's docc over symbol graphs extracted from the debug build; a broken link fails the build.
+# toolchain's docc over symbol graphs extracted from a build (DOCS_CONFIG); a broken link fails the build.
 DOCC        ?= $(dir $(realpath $(shell command -v $(SWIFT))))docc
 DOCS_DIR    := .build/docs
 DOCS_MODULES := RenderFarm EffectKit
