@@ -22,7 +22,7 @@ SLURM_PACKAGES := slurm-wlm munge
 SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 
 .PHONY: otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
-        ci-render update-references bench bench-quick bench-video slurm-test sanitize clean \
+        docs-convert ci-render update-references bench bench-quick bench-video slurm-test sanitize clean \
         install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
         studio-test openjd-venv openjd-test
 
@@ -50,7 +50,8 @@ help:
 	@echo "make update-references  regenerate Tests/References (review with git diff before committing)"
 	@echo "make bench-video     release build: render --video vs the encoder alone vs PNGs + encode, and peak memory"
 	@echo "make install         release build into PREFIX (default /usr/local; DESTDIR for staging): binary, plugins,"
-	@echo "                     Swift runtime, plugin header, renderfarm-plugin.pc, man page, shell completions"
+	@echo "                     Swift runtime, plugin header, renderfarm-plugin.pc, EffectKit as a Swift package, man"
+	@echo "                     pages, shell completions, the docs as static web pages"
 	@echo "make uninstall       remove what make install put into PREFIX"
 	@echo "make plugin-check    renderfarm plugin check on every built-in plugin"
 	@echo "make sdk-test        the plugin SDK end to end: install, scaffold C + Swift plugins, build, check, render"
@@ -89,7 +90,7 @@ validate: build
 plugins: build
 	$(RENDERFARM) plugins
 
-test-plugin: $(TEST_PLUGIN) test-swift-plugins
+test-plugin: $(TEST_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS)
 
 # Two Swift plugins from a package outside RenderFarm's (Tests/Fixtures/SwiftPlugins), each with its
 # own copy of EffectKit, for the test that loads them with every built-in plugin into one process.
@@ -103,6 +104,16 @@ $(TEST_PLUGIN): Tests/Fixtures/test_plugin.c Sources/RenderFarmPluginABI/include
 	@mkdir -p $(TEST_PLUGIN_DIR)
 	$(CC) -O2 -shared -fPIC -Wall -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
 	    $$(pkg-config --cflags --libs cairo) -lm
+
+# One plugin mistake each (Tests/Fixtures/defect_plugin.c), in a folder of their own: the bad default is
+# refused by any catalog that searches it.
+DEFECTS        := unsupported-trace noisy ignores-scale wipes-backdrop bad-default
+DEFECT_PLUGINS := $(DEFECTS:%=$(TEST_PLUGIN_DIR)/defects/librenderfarm-defect-%.so)
+$(TEST_PLUGIN_DIR)/defects/librenderfarm-defect-%.so: Tests/Fixtures/defect_plugin.c \
+        Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
+	@mkdir -p $(TEST_PLUGIN_DIR)/defects
+	$(CC) -O2 -shared -fPIC -Wall -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
+	    -DDEFECT_$$(echo $* | tr a-z- A-Z_) $$(pkg-config --cflags --libs cairo)
 
 deps-handoff:
 	@$(MAKE) --no-print-directory deps PACKAGES="$(HANDOFF_PACKAGES)"
@@ -124,7 +135,7 @@ bench-video: deps deps-handoff
 # runs whenever it exists, or when python3 itself has the package).
 OTIO_VENV := .build/otio-venv
 
-test: deps deps-handoff $(TEST_PLUGIN) test-swift-plugins
+test: deps deps-handoff $(TEST_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS)
 	$(SWIFT) build --build-tests
 	env RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
 	    $$([ -x $(OTIO_VENV)/bin/python3 ] && echo RENDERFARM_OTIO_PYTHON=$(CURDIR)/$(OTIO_VENV)/bin/python3) \
@@ -219,22 +230,31 @@ bench-quick: deps
 	.build/release/renderfarm-bench --quick
 
 # The DocC catalogs Sources/RenderFarm/RenderFarm.docc and Sources/EffectKit/EffectKit.docc, with the
-# toolchain's docc over symbol graphs extracted from the debug build; a broken link fails the build.
+# toolchain's docc over symbol graphs extracted from a build (DOCS_CONFIG); a broken link fails the build.
 DOCC        ?= $(dir $(realpath $(shell command -v $(SWIFT))))docc
 DOCS_DIR    := .build/docs
-DEBUG_DIR   := .build/$(shell uname -m)-unknown-linux-gnu/debug
 DOCS_MODULES := RenderFarm EffectKit
 
+# DOCS_CONFIG picks the build whose modules the symbol graphs come from; DOCS_STATIC=1 transforms the output
+# for static hosting (plain files any web server serves, each catalog under its module's name: make install).
+DOCS_CONFIG ?= debug
+DOCS_STATIC ?=
+
 docs: build
-	@for module in $(DOCS_MODULES); do \
+	@$(MAKE) --no-print-directory docs-convert
+
+docs-convert:
+	@modules=.build/$(shell uname -m)-unknown-linux-gnu/$(DOCS_CONFIG); \
+	for module in $(DOCS_MODULES); do \
 	    rm -rf $(DOCS_DIR)/$$module.symbols && mkdir -p $(DOCS_DIR)/$$module.symbols || exit 1; \
 	    $(SWIFT) symbolgraph-extract -module-name $$module -target $(shell uname -m)-unknown-linux-gnu \
-	        -I $(DEBUG_DIR)/Modules $$(for map in Sources/C*/module.modulemap $(DEBUG_DIR)/*.build/module.modulemap; do \
+	        -I $$modules/Modules $$(for map in Sources/C*/module.modulemap $$modules/*.build/module.modulemap; do \
 	            echo "-Xcc -fmodule-map-file=$(CURDIR)/$$map"; done) \
 	        $$(pkg-config --cflags-only-I cairo libpng | sed 's/-I/-Xcc -I/g') \
 	        -minimum-access-level public -output-dir $(DOCS_DIR)/$$module.symbols || exit 1; \
 	    $(DOCC) convert Sources/$$module/$$module.docc --additional-symbol-graph-dir $(DOCS_DIR)/$$module.symbols \
 	        --fallback-display-name $$module --fallback-bundle-identifier org.renderfarm.$$module \
+	        $$([ -n "$(DOCS_STATIC)" ] && echo --transform-for-static-hosting --hosting-base-path $$module) \
 	        --output-path $(DOCS_DIR)/$$module.doccarchive --warnings-as-errors || exit 1; \
 	    echo "docs: $(DOCS_DIR)/$$module.doccarchive"; \
 	done
@@ -247,8 +267,12 @@ clean:
 # Layout under PREFIX: bin/renderfarm; lib/renderfarm/plugins/*.so (found through the binary's real
 # path, so a symlink to it elsewhere works); lib/renderfarm/swift/ the Swift runtime the binary and the
 # plugins link (their RUNPATH points there, so the install does not depend on the toolchain's folder);
-# include/renderfarm/renderfarm_plugin.h; lib/pkgconfig/renderfarm-plugin.pc; share/man/man1/renderfarm.1;
-# bash, zsh and fish completions; share/renderfarm/source-path (this checkout, for Swift plugins' EffectKit).
+# include/renderfarm/renderfarm_plugin.h; lib/pkgconfig/renderfarm-plugin.pc; share/man/man1/renderfarm.1,
+# man5/renderfarm-job.5 and man7/renderfarm-plugin.7 (the DocC articles JobFileReference and WritingAPlugin);
+# share/doc/renderfarm/<Module>/ the DocC catalogs as static web pages;
+# bash, zsh and fish completions; share/renderfarm/swift/EffectKit, EffectKit as a self-contained Swift package
+# (the sources of EffectKit and of the targets it depends on, and the manifest below) that Swift plugins build
+# against without a RenderFarm checkout.
 PREFIX          ?= /usr/local
 DESTDIR         ?=
 INSTALL_CONFIG  ?= release
@@ -258,9 +282,42 @@ ROOT            := $(DESTDIR)$(PREFIX)
 PLUGIN_DIR      := $(ROOT)/lib/renderfarm/plugins
 RUNTIME_DIR     := $(ROOT)/lib/renderfarm/swift
 INSTALLED_FILES := bin/renderfarm include/renderfarm/renderfarm_plugin.h lib/pkgconfig/renderfarm-plugin.pc \
-                   share/man/man1/renderfarm.1 share/bash-completion/completions/renderfarm \
+                   share/man/man1/renderfarm.1 share/man/man5/renderfarm-job.5 share/man/man7/renderfarm-plugin.7 \
+                   share/bash-completion/completions/renderfarm \
                    share/zsh/site-functions/_renderfarm share/fish/vendor_completions.d/renderfarm.fish \
-                   share/renderfarm/source-path $(BUILTIN_PLUGINS:%=lib/renderfarm/plugins/librenderfarm-%.so)
+                   $(BUILTIN_PLUGINS:%=lib/renderfarm/plugins/librenderfarm-%.so)
+DOC_DIR         := $(ROOT)/share/doc/renderfarm
+EFFECTKIT_DIR   := $(ROOT)/share/renderfarm/swift/EffectKit
+# The targets EffectKit needs, as Package.swift declares them; sdk-test builds plugins against the installed copy
+# from a deleted copy of the repository, so a target missing here fails it.
+EFFECTKIT_TARGETS := CCairo CChipmunk RenderFarmPluginABI StrictJSON Locking FileInput CairoKit EffectKit
+define EFFECTKIT_PACKAGE
+// swift-tools-version: 6.0
+// EffectKit, the Swift SDK of RenderFarm plugins, installed by `make install`: a self-contained package (the
+// targets below are copies of RenderFarm's own). A plugin package depends on it by path and on its EffectKit
+// product; `renderfarm plugin new NAME --lang swift` writes such a package.
+import PackageDescription
+
+let package = Package(
+    name: "EffectKit",
+    products: [.library(name: "EffectKit", targets: ["EffectKit"])],
+    targets: [
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
+        .target(name: "RenderFarmPluginABI"),
+        .target(name: "StrictJSON"),
+        .target(name: "Locking"),
+        .target(name: "FileInput"),
+        .target(name: "CairoKit", dependencies: ["CCairo", "FileInput"]),
+        .target(
+            name: "EffectKit",
+            dependencies: ["CairoKit", "FileInput", "Locking", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+endef
+export EFFECTKIT_PACKAGE
 
 deps-install:
 	@$(MAKE) --no-print-directory deps PACKAGES="$(INSTALL_PACKAGES)"
@@ -269,7 +326,8 @@ install: deps deps-install
 	$(SWIFT) build -c $(INSTALL_CONFIG) --product renderfarm
 	@for p in $(BUILTIN_PLUGINS); do $(SWIFT) build -c $(INSTALL_CONFIG) --product renderfarm-$$p || exit 1; done
 	install -d $(ROOT)/bin $(PLUGIN_DIR) $(RUNTIME_DIR) $(ROOT)/include/renderfarm $(ROOT)/lib/pkgconfig \
-	    $(ROOT)/share/man/man1 $(ROOT)/share/bash-completion/completions $(ROOT)/share/zsh/site-functions \
+	    $(ROOT)/share/man/man1 $(ROOT)/share/man/man5 $(ROOT)/share/man/man7 \
+	    $(ROOT)/share/bash-completion/completions $(ROOT)/share/zsh/site-functions \
 	    $(ROOT)/share/fish/vendor_completions.d $(ROOT)/share/renderfarm
 	install -m 755 .build/$(INSTALL_CONFIG)/renderfarm $(ROOT)/bin/renderfarm
 	@for p in $(BUILTIN_PLUGINS); do install -m 644 .build/$(INSTALL_CONFIG)/librenderfarm-$$p.so $(PLUGIN_DIR)/ || exit 1; done
@@ -286,16 +344,33 @@ install: deps deps-install
 	    'Name: renderfarm-plugin' 'Description: RenderFarm effect plugin ABI (renderfarm_plugin.h)' "Version: $$version" \
 	    'Requires: cairo' 'Cflags: -I$${includedir} -I$${includedir}/renderfarm' > $(ROOT)/lib/pkgconfig/renderfarm-plugin.pc
 	$(ROOT)/bin/renderfarm man-page > $(ROOT)/share/man/man1/renderfarm.1
+	$(ROOT)/bin/renderfarm man-page --article Sources/RenderFarm/RenderFarm.docc/JobFileReference.md \
+	    --name renderfarm-job --section 5 > $(ROOT)/share/man/man5/renderfarm-job.5
+	$(ROOT)/bin/renderfarm man-page --article Sources/EffectKit/EffectKit.docc/WritingAPlugin.md \
+	    --name renderfarm-plugin --section 7 > $(ROOT)/share/man/man7/renderfarm-plugin.7
 	$(ROOT)/bin/renderfarm completion bash > $(ROOT)/share/bash-completion/completions/renderfarm
 	$(ROOT)/bin/renderfarm completion zsh > $(ROOT)/share/zsh/site-functions/_renderfarm
 	$(ROOT)/bin/renderfarm completion fish > $(ROOT)/share/fish/vendor_completions.d/renderfarm.fish
-	echo "$(CURDIR)" > $(ROOT)/share/renderfarm/source-path
+	rm -rf $(EFFECTKIT_DIR) && install -d $(EFFECTKIT_DIR)/Sources
+	cp -R $(EFFECTKIT_TARGETS:%=Sources/%) $(EFFECTKIT_DIR)/Sources/
+	printf '%s\n' "$$EFFECTKIT_PACKAGE" > $(EFFECTKIT_DIR)/Package.swift
+	@# The DocC catalogs as static web pages (no DocC server needed): <prefix>/share/doc/renderfarm/<Module>/.
+	@$(MAKE) --no-print-directory docs-convert DOCS_CONFIG=$(INSTALL_CONFIG) DOCS_DIR=.build/docs-static DOCS_STATIC=1
+	rm -rf $(DOC_DIR) && install -d $(DOC_DIR)
+	@for module in $(DOCS_MODULES); do cp -R .build/docs-static/$$module.doccarchive $(DOC_DIR)/$$module || exit 1; done
 	@echo "installed renderfarm into $(ROOT)"
+	@echo "docs: python3 -m http.server -d $(PREFIX)/share/doc/renderfarm, then open" \
+	    "http://localhost:8000/EffectKit/documentation/effectkit/ (or RenderFarm/documentation/renderfarm/)"
+	@echo "for a prefix your tools do not search, add to your shell's profile:"
+	@echo '  export PATH="$(PREFIX)/bin:$$PATH"'
+	@echo '  export PKG_CONFIG_PATH="$(PREFIX)/lib/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}"'
+	@echo '  export MANPATH="$(PREFIX)/share/man:$$MANPATH"'
 
 uninstall:
 	rm -f $(INSTALLED_FILES:%=$(ROOT)/%)
-	rm -rf $(RUNTIME_DIR)
-	-rmdir $(PLUGIN_DIR) $(ROOT)/lib/renderfarm $(ROOT)/include/renderfarm $(ROOT)/share/renderfarm 2>/dev/null
+	rm -rf $(RUNTIME_DIR) $(EFFECTKIT_DIR) $(DOC_DIR)
+	-rmdir $(PLUGIN_DIR) $(ROOT)/lib/renderfarm $(ROOT)/include/renderfarm $(ROOT)/share/renderfarm/swift \
+	    $(ROOT)/share/renderfarm $(ROOT)/share/doc 2>/dev/null
 
 # `renderfarm plugin check` on every built-in plugin, with Tests/Fixtures/plugin-check/ID.json as --params
 # (physics-bounce needs items, which it has no default for) and ID.args as further arguments (physics-bounce
@@ -308,13 +383,14 @@ plugin-check: build
 	    $(RENDERFARM) plugin check $$p $$args || exit 1; \
 	done
 
-# The SDK end to end (.ci/sdk-check.sh). INSTALL_CONFIG=debug reuses the test build; CI may pass release.
+# The SDK end to end (.ci/sdk-check.sh): it installs from a copy of the repository, so the copy builds from
+# scratch; debug builds faster (SDK_CONFIG=release installs what users get).
 sdk-test: deps deps-install
 	@$(MAKE) --no-print-directory deps PACKAGES="$(SDK_PACKAGES)"
 	INSTALL_CONFIG=$(SDK_CONFIG) bash .ci/sdk-check.sh
 SDK_CONFIG ?= debug
-# The shells whose installed completion scripts sdk-test loads.
-SDK_PACKAGES := zsh fish
+# The shells whose installed completion scripts sdk-test loads, and groff, which reads the installed man pages.
+SDK_PACKAGES := zsh fish groff-base
 
 # ---- RenderFarm Studio (RenderFarm article Studio) ----
 #

@@ -1,23 +1,30 @@
 #!/usr/bin/env bash
-# The plugin SDK end to end, as a third party uses it: `make install` into a temporary prefix,
-# a symlinked renderfarm in another folder, `renderfarm plugin new` for one C and one Swift plugin
-# outside the repository, both built against the installed SDK, tested and checked with
-# `renderfarm plugin check`, then one job with both and the built-in floating heart rendered at
-# -j 1 and -j 2: every frame must have drawn pixels and the two renders must be byte-identical.
+# The plugin SDK end to end, as a third party uses it: `make install` into a temporary prefix from a copy
+# of the repository that is then deleted, so everything after it works from the installed files alone;
+# a symlinked renderfarm in another folder; `renderfarm plugin new` for one C and two Swift plugins outside
+# the repository, built against the installed SDK (header + pkg-config, and the installed EffectKit package),
+# tested and checked with `renderfarm plugin check`; the Swift one without trace through `trace` and
+# `preview --debug`; then one job with the new plugins and the built-in floating heart rendered at -j 1 and
+# -j 2: every frame must have drawn pixels and the two renders must be byte-identical.
 # INSTALL_CONFIG (debug or release) picks the build that is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repo=$PWD
 start=$(date +%s)
 work=$(mktemp -d /tmp/renderfarm-sdk.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
 step() { echo; echo "== sdk-check: $* ($(( $(date +%s) - start )) s)"; }
 
-step "make install PREFIX=$prefix"
-make --no-print-directory install PREFIX="$prefix" INSTALL_CONFIG="${INSTALL_CONFIG:-release}" >"$work/install.log" 2>&1 \
-    || { cat "$work/install.log"; exit 1; }
-tail -n 3 "$work/install.log"
+step "make install PREFIX=$prefix from a copy of the repository, then the copy deleted"
+copy=$work/renderfarm-copy
+mkdir -p "$copy"
+git ls-files -z --cached --others --exclude-standard | xargs -0 -I{} sh -c '[ -e "$1" ] && echo "$1"' _ {} |
+    tar -cf - -T - | tar -xf - -C "$copy"
+make --no-print-directory -C "$copy" install PREFIX="$prefix" INSTALL_CONFIG="${INSTALL_CONFIG:-release}" \
+    >"$work/install.log" 2>&1 || { cat "$work/install.log"; exit 1; }
+tail -n 4 "$work/install.log"
+rm -rf "$copy"
+test -s "$prefix/share/renderfarm/swift/EffectKit/Package.swift"
 
 step "a symlinked renderfarm in another folder finds the installed plugins"
 mkdir -p "$work/bin"
@@ -30,8 +37,23 @@ for id in floating-heart gradient lottie parabolic-drop physics-bounce; do
 done
 grep -q "$prefix/lib/renderfarm/plugins/" "$work/plugins.txt"
 # The installed binary and plugins run on the bundled Swift runtime, not the toolchain's folder.
-ldd "$prefix/bin/renderfarm" | grep -q "=> $prefix/bin/../lib/renderfarm/swift/libswiftCore.so"
+# (Through a file: with pipefail, grep -q ending early can fail ldd with SIGPIPE.)
+ldd "$prefix/bin/renderfarm" >"$work/ldd.txt"
+grep -q "=> $prefix/bin/../lib/renderfarm/swift/libswiftCore.so" "$work/ldd.txt"
 test -s "$prefix/share/man/man1/renderfarm.1" && test -s "$prefix/include/renderfarm/renderfarm_plugin.h"
+# The job file and plugin guide as manual pages, the DocC catalogs as static web pages.
+for page in man5/renderfarm-job.5 man7/renderfarm-plugin.7; do
+    test -s "$prefix/share/man/$page"
+    groff -man -Tutf8 -ww "$prefix/share/man/$page" 2>"$work/groff.txt" >/dev/null
+    [ ! -s "$work/groff.txt" ] || { cat "$work/groff.txt"; exit 1; }
+done
+for module in RenderFarm EffectKit; do
+    lower=$(echo "$module" | tr A-Z a-z)
+    test -s "$prefix/share/doc/renderfarm/$module/index.html"
+    test -s "$prefix/share/doc/renderfarm/$module/data/documentation/$lower.json"
+done
+renderfarm help plugin >"$work/help.txt"
+grep -q "man renderfarm-plugin" "$work/help.txt"
 pkg-config --exists renderfarm-plugin
 # The installed completions load in their shells, and bash completes a subcommand's options.
 bash -n "$prefix/share/bash-completion/completions/renderfarm"
@@ -44,21 +66,35 @@ man -l "$prefix/share/man/man1/renderfarm.1" >/dev/null 2>&1 || groff -man -Tutf
     || echo "(man and groff not installed: the man page was not rendered)"
 echo "ok: $(grep -c '^[a-z]' "$work/plugins.txt") plugins listed by $work/bin/renderfarm"
 
-step "plugin new: a C and a Swift plugin outside the repository"
+step "plugin new: a C and two Swift plugins outside the repository"
 mkdir -p "$work/projects"
 cd "$work/projects"
 renderfarm plugin new sdk-bubbles --lang c
-renderfarm plugin new sdk-orbits --lang swift
+renderfarm plugin new sdk-orbits --lang swift | tee orbits.txt
+grep -q "EffectKit from: $prefix/share/renderfarm/swift/EffectKit" orbits.txt
+grep -q "$prefix/share/renderfarm/swift/EffectKit" sdk-orbits/Package.swift
+# A wrong EffectKit path given by option or variable is an error, never passed over for the installed copy.
+status=0; renderfarm plugin new sdk-wrong --lang swift --renderfarm-source "$work/nowhere" 2>wrong.txt || status=$?
+[ "$status" -eq 66 ] && grep -q "holds no EffectKit package" wrong.txt || { echo "--renderfarm-source: $status"; exit 1; }
+status=0; RENDERFARM_SOURCE="$work/nowhere" renderfarm plugin new sdk-wrong --lang swift 2>wrong.txt || status=$?
+[ "$status" -eq 66 ] && grep -q "RENDERFARM_SOURCE" wrong.txt || { echo "RENDERFARM_SOURCE: $status"; exit 1; }
+# The same scaffold without trace: an effect that is not a TracingEffect.
+renderfarm plugin new sdk-plain --lang swift
+sed -i -e 's/: TracingEffect {/: Effect {/' -e '/^    func trace(at frame/,/^    }$/d' sdk-plain/Sources/SdkPlain/SdkPlain.swift
+if grep -q "func trace\|TracingEffect" sdk-plain/Sources/SdkPlain/SdkPlain.swift; then echo "sdk-plain still traces"; exit 1; fi
 
 step "C plugin: make, make test, make check, make install (pkg-config renderfarm-plugin)"
 make -C sdk-bubbles --no-print-directory all test check install
 
-step "Swift plugin: swift build, swift test, plugin check (EffectKit from $(cat "$prefix/share/renderfarm/source-path"))"
-(cd sdk-orbits && swift build -q && swift test -q 2>&1 | tail -n 3)
-renderfarm plugin check sdk-orbits/.build/debug/librenderfarm-sdk-orbits.so
-install -m 644 sdk-orbits/.build/debug/librenderfarm-sdk-orbits.so "$(pkg-config --variable=plugindir renderfarm-plugin)/"
+step "Swift plugin: make, make test, make check, make install (release, EffectKit installed under the prefix)"
+make -C sdk-orbits --no-print-directory all test check install
 
-step "one job with both new plugins and the built-in floating heart, at -j 1 and -j 2"
+step "Swift plugin without trace: make, make check, make install; listed as trace: no"
+make -C sdk-plain --no-print-directory all check install
+renderfarm plugins sdk-plain >plain.txt
+grep -q "trace: no" plain.txt
+
+step "one job with the new plugins and the built-in floating heart: trace, preview --debug, render at -j 1 and -j 2"
 cat >sdk-job.json <<'JOB'
 {
   "version": 1,
@@ -71,11 +107,20 @@ cat >sdk-job.json <<'JOB'
   "layers": [
     { "effect": "sdk-bubbles", "params": { "count": 20, "colors": ["#5AC8FA", "#FF2D55"] } },
     { "effect": "sdk-orbits", "params": { "count": 10 } },
+    { "effect": "sdk-plain", "params": { "count": 4 } },
     { "effect": "floating-heart", "params": { "rate": 6 } }
   ]
 }
 JOB
-renderfarm plugins | grep -E '^(sdk-bubbles|sdk-orbits|floating-heart) '
+renderfarm plugins | grep -E '^(sdk-bubbles|sdk-orbits|sdk-plain|floating-heart) '
+# trace: JSON lines of the layers that trace (the plain layer is left out), preview --debug draws what it can.
+renderfarm trace sdk-job.json >trace.jsonl
+python3 -c 'import json, sys
+lines = [json.loads(line) for line in open(sys.argv[1])]
+assert len(lines) == 60, len(lines)
+assert all([layer["layer"] for layer in line["layers"]] == [0, 1, 3] for line in lines), lines[0]' trace.jsonl
+renderfarm preview sdk-job.json --debug -o sheet.png --frames 0-59:10
+test -s sheet.png
 renderfarm render sdk-job.json -j 1 --out j1 --progress none
 renderfarm render sdk-job.json -j 2 --out j2 --progress none
 frames=$(ls j1/*.png | wc -l)

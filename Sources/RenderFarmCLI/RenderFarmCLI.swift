@@ -51,6 +51,10 @@ public enum RenderFarmCLI {
             // `help plugin new` names a group's subcommand by two words, like the command itself.
             let (helpName, _) = groupedCommand(Array(arguments.dropFirst()))
             guard let command = commands.first(where: { $0.spec.name == helpName }) else {
+                if arguments.count == 2, let help = groupHelp(arguments[1]) {
+                    terminal.print(help)
+                    return .ok
+                }
                 terminal.error(groupUsage(arguments[1]) ?? unknownCommand(arguments[1]))
                 return .usage
             }
@@ -61,6 +65,10 @@ public enum RenderFarmCLI {
             return .ok
         default:
             break
+        }
+        if arguments.count == 2, ["-h", "--help"].contains(arguments[1]), let help = groupHelp(name) {
+            terminal.print(help)
+            return .ok
         }
         // `plugin new`, `plugin check`: a group's subcommand is named by its first two words.
         let (commandName, arguments) = groupedCommand(arguments)
@@ -78,6 +86,7 @@ public enum RenderFarmCLI {
                 terminal.print(command.spec.help)
                 return .ok
             }
+            try CommonOptions.checkPluginPaths(parsed, command: command.spec.name)
             return try command.init(parsed).run(terminal)
         } catch {
             terminal.error(error.description)
@@ -94,9 +103,11 @@ public enum RenderFarmCLI {
     /// Runs the process's own command line and exits with the command's code. Process-wide signal
     /// dispositions are set here, by the command line only: SIGPIPE is ignored, so a closed pipe is a
     /// write error (EPIPE) where it happens: `Terminal.standard` then exits 141, and a pipe to ffmpeg
-    /// or a worker reports a failed write instead of ending the render.
+    /// or a worker reports a failed write instead of ending the render. Results get a descriptor of their
+    /// own before any plugin loads, and plugins' standard output goes to standard error (`ResultsOutput`).
     public static func main() -> Never {
         signal(SIGPIPE, SIG_IGN)
+        _ = ResultsOutput.descriptor
         LoadedPlugin.installFaultReport(
             hint: "; finished frames are kept (run again to resume), and `render --isolate` contains such crashes")
         exit(run(Array(CommandLine.arguments.dropFirst())).rawValue)

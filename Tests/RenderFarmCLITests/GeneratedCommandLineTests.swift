@@ -224,10 +224,13 @@ struct GeneratedCommandLineTests {
 
     @Test("a C plugin project's `make test` renders its example job with render's own options")
     func pluginProjectTest() throws {
-        let scaffold = try PluginScaffold(id: "sparkle", language: .c, testRender: PluginNewCommand.testRender)
+        let scaffold = try PluginScaffold(
+            id: "sparkle", language: .c, testRender: PluginNewCommand.testRender(pluginFolder: "."))
         let makefile = try #require(scaffold.files["Makefile"])
-        #expect(makefile.contains("\t$(RENDERFARM) " + PluginNewCommand.testRender.joined(separator: " ") + "\n"))
-        let render = try RenderCommand(Self.parsed(PluginNewCommand.testRender))
+        #expect(
+            makefile.contains(
+                "\t$(RENDERFARM) " + PluginNewCommand.testRender(pluginFolder: ".").joined(separator: " ") + "\n"))
+        let render = try RenderCommand(Self.parsed(PluginNewCommand.testRender(pluginFolder: ".")))
         #expect(render.arguments.positionals == [PluginScaffold.exampleJobFile])
         #expect(render.arguments.all(CommonOptions.pluginPath) == ["."])
         #expect(render.arguments[RenderCommand.frames] == PluginScaffold.testFrames)

@@ -47,7 +47,7 @@ struct SDKCommandTests {
         let line = try #require(
             makefile.split(separator: "\n").first { $0.hasPrefix("\t$(RENDERFARM) render ") }, "\(makefile)")
         let words = line.dropFirst("\t$(RENDERFARM) ".count).split(separator: " ").map(String.init)
-        #expect(words == PluginNewCommand.testRender)
+        #expect(words == PluginNewCommand.testRender(pluginFolder: "."))
         let render = try Binary.run(words, in: project)
         #expect(render.status == 0, "\(render.stderr)")
         let frames = project.appendingPathComponent(PluginScaffold.testOutput)
@@ -98,6 +98,37 @@ struct SDKCommandTests {
             at: folder.appendingPathComponent("taken/sub"), withIntermediateDirectories: true)
         let taken = try Binary.run(["plugin", "new", "taken", "--lang", "c", "--dir", folder.path])
         #expect(taken.status == 73)
+    }
+
+    @Test("a Swift scaffold: a wrong EffectKit path given by option or variable is refused, never passed over")
+    func swiftScaffoldSource() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nowhere = folder.appendingPathComponent("nowhere").path
+        let option = try Binary.run([
+            "plugin", "new", "a", "--lang", "swift", "--dir", folder.path, "--renderfarm-source", nowhere,
+        ])
+        #expect(option.status == 66)
+        #expect(
+            option.stderr.contains("--renderfarm-source \"\(nowhere)\" holds no EffectKit package"), "\(option.stderr)")
+        let variable = try Binary.run(
+            ["plugin", "new", "b", "--lang", "swift", "--dir", folder.path], environment: ["RENDERFARM_SOURCE": nowhere]
+        )
+        #expect(variable.status == 66)
+        #expect(
+            variable.stderr.contains("RENDERFARM_SOURCE=\"\(nowhere)\" holds no EffectKit package"),
+            "\(variable.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("a").path))
+        // The checkout is an EffectKit package too; the project builds release through its Makefile.
+        let made = try Binary.run(
+            [
+                "plugin", "new", "c", "--lang", "swift", "--dir", folder.path, "--renderfarm-source",
+                Binary.packageRoot.path,
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let makefile = try String(contentsOf: folder.appendingPathComponent("c/Makefile"), encoding: .utf8)
+        #expect(makefile.contains("\t$(SWIFT) build -c release\n"))
+        #expect(makefile.contains("--plugin-path .build/release"))
     }
 
     @Test("plugin check exits 66 for a missing file and 69 for a file that is not a plugin")
@@ -153,5 +184,56 @@ struct SDKCommandTests {
             #expect(page.stdout.contains(".SS \"\(command)\""), "\(command)")
         }
         #expect(page.stdout.contains("\\fB\\-\\-plugin\\-path\\fR"))
+    }
+
+    @Test("renderfarm(1) names the exit statuses of a plugin crash, 134 and 139, and the other pages")
+    func manPageCrashStatuses() throws {
+        let page = try Binary.run(["man-page"]).stdout
+        #expect(page.contains("134 (SIGABRT"), "\(page.suffix(1200))")
+        #expect(page.contains("139 (SIGSEGV"), "\(page.suffix(1200))")
+        #expect(page.contains("\\fBrenderfarm\\-job\\fR(5), \\fBrenderfarm\\-plugin\\fR(7)"))
+    }
+
+    @Test(
+        "renderfarm-job(5) and renderfarm-plugin(7) are the DocC articles as roff that groff reads without a warning",
+        arguments: [
+            ("Sources/RenderFarm/RenderFarm.docc/JobFileReference.md", "renderfarm-job", "5", "canvas"),
+            ("Sources/EffectKit/EffectKit.docc/WritingAPlugin.md", "renderfarm-plugin", "7", "TracingEffect"),
+        ])
+    func articlePages(_ article: String, _ name: String, _ section: String, _ word: String) throws {
+        let path = Binary.packageRoot.appendingPathComponent(article).path
+        let page = try Binary.run(["man-page", "--article", path, "--name", name, "--section", section])
+        #expect(page.status == 0, "\(page.stderr)")
+        #expect(
+            page.stdout.hasPrefix(".TH \(name.uppercased().replacingOccurrences(of: "-", with: "\\-")) \(section) "))
+        #expect(page.stdout.contains(".SH \"OVERVIEW\""))
+        #expect(page.stdout.contains("\\fB\(word)\\fR"), "inline code is bold")
+        #expect(!page.stdout.contains("<doc:") && !page.stdout.contains("```"))
+        guard let groff = Tools.find("groff") else { return }
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("\(name).\(section)")
+        try Data(page.stdout.utf8).write(to: file)
+        let rendered = try Tools.run(groff, ["-man", "-Tutf8", "-ww", file.path])
+        #expect(rendered.status == 0)
+        #expect(rendered.stderr.isEmpty, "\(rendered.stderr)")
+        #expect(rendered.text.contains("renderfarm"), "\(rendered.text.prefix(300))")
+        let missing = try Binary.run(["man-page", "--article", "/nonexistent.md", "--name", name])
+        #expect(missing.status == 66)
+    }
+
+    @Test("help plugin and plugin --help list the subcommands and name the guide; plugin alone is a usage error")
+    func groupHelp() throws {
+        for words in [["help", "plugin"], ["plugin", "--help"]] {
+            let help = try Binary.run(words)
+            #expect(help.status == 0, "\(words): \(help.stderr)")
+            #expect(help.stdout.contains("plugin new    Create a plugin project"), "\(help.stdout)")
+            #expect(help.stdout.contains("plugin check  Check a plugin library"), "\(help.stdout)")
+            #expect(help.stdout.contains("man renderfarm-plugin"), "\(help.stdout)")
+        }
+        let new = try Binary.run(["help", "plugin", "new"])
+        #expect(new.status == 0)
+        #expect(new.stdout.contains("USAGE: renderfarm plugin new NAME"))
+        #expect(try Binary.run(["plugin"]).status == 64)
     }
 }

@@ -2,7 +2,7 @@ import EffectKit
 
 /// The live-stream "like" heart of the first seed: a heart that blooms with a UIView spring,
 /// travels along a random cubic Bezier and fades out (EffectKit article FloatingHeartMotion).
-struct FloatingHeart: Effect {
+struct FloatingHeart: TracingEffect {
     static let descriptor = EffectDescriptor(
         id: "floating-heart",
         identifier: "org.renderfarm.floating-heart",

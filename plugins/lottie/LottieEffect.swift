@@ -5,7 +5,7 @@ import EffectKit
 ///
 /// The file is read and checked (`LottieCheck`) in `create`, before rlottie parses it; frames map to
 /// Lottie frames with exact arithmetic (`LottieClock`).
-struct LottieEffect: Effect {
+struct LottieEffect: TracingEffect {
     static let descriptor = EffectDescriptor(
         id: "lottie",
         identifier: "org.renderfarm.lottie",

@@ -3,7 +3,7 @@ import EffectKit
 /// The second seed's drop: items fly one after another along a quadratic Bezier into a target rect, then
 /// hold there or bounce on its top edge under the bounce effect's physics (EffectKit article
 /// ParabolicDropMotion).
-struct ParabolicDrop: Effect {
+struct ParabolicDrop: TracingEffect {
     static let descriptor = EffectDescriptor(
         id: "parabolic-drop",
         identifier: "org.renderfarm.parabolic-drop",

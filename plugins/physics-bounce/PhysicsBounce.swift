@@ -4,7 +4,7 @@ import EffectKit
 /// each other (EffectKit articles PhysicsBounceMotion, UIKitDynamics), simulated with Chipmunk2D in `prepare` from
 /// the layer's start, or the latest checkpoint in the job's cache, up to the last frame a run renders, keeping
 /// states only for the frames it renders (EffectKit article StreamLengthEffects).
-struct PhysicsBounce: Effect {
+struct PhysicsBounce: TracingEffect {
     static let descriptor = EffectDescriptor(
         id: "physics-bounce",
         identifier: "org.renderfarm.physics-bounce",

@@ -127,13 +127,12 @@ public struct EffectDescriptor: Sendable {
 /// An effect written in Swift. `PluginExport` makes it a C-ABI plugin.
 ///
 /// `init` does all expensive and random work; `render` and `trace` only read, so frames can be
-/// drawn on many threads at once and in any order.
+/// drawn on many threads at once and in any order. An effect that can report its items' state
+/// conforms to ``TracingEffect`` as well.
 public protocol Effect: Sendable {
     static var descriptor: EffectDescriptor { get }
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError)
     func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError)
-    /// The state of every item at `frame`; nil when the effect does not trace.
-    func trace(at frame: FrameTime) -> [TraceItem]?
     /// What `create` noticed that is legal but probably not meant (e.g. items leaving the canvas);
     /// `validate` and `render` print them.
     var warnings: [EffectError] { get }
@@ -157,8 +156,19 @@ public protocol Effect: Sendable {
     var inputFiles: [String] { get }
 }
 
+/// An effect that reports the state of its items (ABI `trace`, used by `renderfarm trace`,
+/// `preview --debug`, `plugin check` and fidelity tests).
+///
+/// The trace is optional: ``PluginExport`` sets the ABI's `trace` only for effects of this
+/// protocol, so the host lists an effect without it as "trace: no" and leaves its layers out of
+/// traces, as it does for a C plugin whose `trace` is NULL.
+public protocol TracingEffect: Effect {
+    /// The state of every item at `frame`; nil when it cannot be computed (the host reports the
+    /// trace of that frame as failed).
+    func trace(at frame: FrameTime) -> [TraceItem]?
+}
+
 extension Effect {
-    public func trace(at frame: FrameTime) -> [TraceItem]? { nil }
     public var warnings: [EffectError] { [] }
     public mutating func prepare(frames: ClosedRange<Int>) throws(EffectError) {}
     public mutating func prepare(frames: ClosedRange<Int>, cache: EffectCache?) throws(EffectError) {

@@ -73,7 +73,8 @@ public final class PluginExport: Sendable {
                 param_count: UInt32(descriptor.parameters.count),
                 create: exportedCreate,
                 render: exportedRender,
-                trace: exportedTrace,
+                // Optional in the ABI: only an effect that traces offers it (NULL reads as "not offered").
+                trace: effect is any TracingEffect.Type ? exportedTrace : nil,
                 destroy: exportedDestroy,
                 flags: (descriptor.frameInvariant ? RF_PLUGIN_FRAME_INVARIANT : 0)
                     | (descriptor.keysCoverInputFiles ? RF_PLUGIN_KEYS_COVER_INPUTS : 0),
@@ -199,8 +200,8 @@ private let exportedTrace:
         UnsafeMutableRawPointer?, UnsafePointer<rf_frame>?, rf_write_fn?, UnsafeMutableRawPointer?
     ) -> Int32 = { instance, frame, write, user in
         guard let effect = box(instance)?.effect, let frame, let write else { return Int32(RF_ERROR_RENDER.rawValue) }
-        let time = FrameTime(frame.pointee)
-        guard let items = effect.trace(at: time) else { return Int32(RF_ERROR_UNSUPPORTED.rawValue) }
+        guard let tracing = effect as? any TracingEffect else { return Int32(RF_ERROR_UNSUPPORTED.rawValue) }
+        guard let items = tracing.trace(at: FrameTime(frame.pointee)) else { return Int32(RF_ERROR_RENDER.rawValue) }
         let text = JSONValue.array(items.map(\.json)).serialized()
         text.withCString { write(user, $0, strlen($0)) }
         return Int32(RF_OK.rawValue)

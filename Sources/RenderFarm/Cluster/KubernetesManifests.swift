@@ -1,3 +1,4 @@
+import FileOutput
 import Foundation
 
 /// The Kubernetes manifests of a render (<doc:RunningOnACluster>): a prepare Job (unless turned off), an

@@ -1,4 +1,6 @@
+import FileOutput
 import Foundation
+import RenderFarmOutput
 
 /// An Open Job Description job bundle (<doc:RunningOnACluster>), as AWS Deadline Cloud's `deadline bundle
 /// submit` and the reference runtime's `openjd run` read it: `template.yaml` (`jobtemplate-2023-09`) with the

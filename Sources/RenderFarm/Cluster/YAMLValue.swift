@@ -1,3 +1,4 @@
+import RenderFarmOutput
 /// The YAML that generated job descriptions are written in (`OpenJDBundle`, `KubernetesManifests`): block
 /// mappings and sequences of integers, booleans and strings. Every string is written double-quoted with every
 /// character outside YAML's printable set escaped, so no value (a path, a job name) can end its line, start

@@ -229,7 +229,8 @@ public enum RenderPlan {
                         path: "layers[\(index)].effect",
                         "unknown effect \"\(layer.effect)\""
                             + Suggestion.hint(for: layer.effect, in: ids) + "; installed: "
-                            + ids.joined(separator: ", ")))
+                            + (ids.isEmpty ? "none" : ids.joined(separator: ", ")) + "; searched: "
+                            + (catalog.searchPath.isEmpty ? "no folder" : catalog.searchPath.joined(separator: ", "))))
                 continue
             }
             // A variant's CSV cells take the types the plugin's parameters declare.

@@ -6,18 +6,27 @@ import StrictJSON
 public enum Tracer {
     /// One JSON object per frame of `frames` (default: the job's frame set), in frame order:
     /// `{"frame": 30, "time": 0.5, "layers": [{"layer": 0, "effect": "…", "items": […]}]}`.
-    /// Layers whose plugin cannot trace are left out.
-    public static func trace(_ job: PlannedJob, frames: FrameSet? = nil) throws(TraceError) -> [JSONValue] {
+    /// Layers whose plugin cannot trace are left out: those without a `trace` function, and those
+    /// whose `trace` answers `RF_ERROR_UNSUPPORTED` (the optional function is then "not offered",
+    /// as Swift plugins built with an older EffectKit say), which `untraced` hears of once each.
+    public static func trace(
+        _ job: PlannedJob, frames: FrameSet? = nil, untraced: (_ layer: Int, _ effect: String) -> Void = { _, _ in }
+    ) throws(TraceError) -> [JSONValue] {
         var lines: [JSONValue] = []
+        var skipped: Set<Int> = []
         for index in (frames ?? job.frames).frames {
             var layers: [JSONValue] = []
-            for (layer, instance) in job.layers.enumerated() where instance.plugin.info.canTrace {
+            for (layer, instance) in job.layers.enumerated()
+            where instance.plugin.info.canTrace && !skipped.contains(layer) {
                 switch instance.trace(frame: job.abiFrame(index, layerStart: instance.layerStart)) {
                 case .success(let items):
                     layers.append(
                         .object([
                             "layer": .number(Double(layer)), "effect": .string(instance.plugin.info.id), "items": items,
                         ]))
+                case .failure(let error) where error.isUnsupported:
+                    skipped.insert(layer)
+                    untraced(layer, instance.plugin.info.id)
                 case .failure(let error):
                     throw TraceError(frame: index, layer: layer, message: error.message)
                 }

@@ -103,9 +103,7 @@ extension PluginCheck {
             if parameter.doc.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("no doc line") }
             if parameter.min > parameter.max { problems.append("min \(parameter.min) is above max \(parameter.max)") }
             if parameter.kind == .choice, parameter.choices.isEmpty { problems.append("an enum without choices") }
-            if let value = parameter.defaultValue, let problem = ParameterValidator.check(value, parameter) {
-                problems.append("default \(value.serialized()): \(problem)")
-            }
+            if let problem = parameter.defaultProblem { problems.append(problem + " (the host refuses to load it)") }
             if problems.isEmpty {
                 let fallback = parameter.defaultValue.map { "default \($0.serialized())" } ?? "optional"
                 findings.append(PluginFinding(.pass, check, "\(parameter.typeText), \(fallback), documented"))

@@ -16,7 +16,7 @@ extension PluginCheck {
     }
 
     /// Every check that calls the plugin: create/destroy, range ends, frames, threads,
-    /// determinism, trace and timing.
+    /// determinism, frame keys, cache, scale, backdrop, trace and timing.
     func exercise() -> [PluginFinding] {
         var findings: [PluginFinding] = []
         let (defaults, issues) = ParameterValidator.validate(setting.params, against: plugin.info, path: "params")
@@ -54,6 +54,8 @@ extension PluginCheck {
         findings.append(threadFinding(instance, defaults, serial))
         findings.append(frameKeyFinding(instance, defaults))
         findings.append(cacheFinding(defaults, serial))
+        findings.append(scaleFinding(defaults, serial))
+        findings.append(backdropFinding(instance, serial))
         findings += traceFindings(instance, serial)
         findings.append(timingFinding(serial))
         return findings
@@ -75,8 +77,8 @@ extension PluginCheck {
         return try result.get()
     }
 
-    /// Draws frame `index` with `instance` alone on a transparent canvas.
-    func draw(_ instance: PluginInstance, _ index: Int) -> Result<Frame, PluginCallError> {
+    /// Draws frame `index` with `instance` alone on a transparent canvas, or over `backdrop` painted first.
+    func draw(_ instance: PluginInstance, _ index: Int, over backdrop: Color? = nil) -> Result<Frame, PluginCallError> {
         let width = Int((setting.width * setting.scale).rounded())
         let height = Int((setting.height * setting.scale).rounded())
         let surface: ImageSurface
@@ -86,6 +88,10 @@ extension PluginCheck {
             context = try DrawingContext(surface: surface)
         } catch {
             return .failure(PluginCallError(status: -1, message: "cannot make a canvas: \(error)"))
+        }
+        if let backdrop {
+            context.setSource(backdrop)
+            context.paint()
         }
         let time = Double(index) / setting.fps
         let clock = ContinuousClock()

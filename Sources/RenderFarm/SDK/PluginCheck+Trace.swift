@@ -20,6 +20,8 @@ extension PluginCheck {
             let time = Double(index) / setting.fps
             let items: [JSONValue]
             switch instance.trace(frame: rf_frame(index: UInt32(index), time: time, local: time)) {
+            case .failure(let error) where error.isUnsupported && index == setting.frames.first:
+                return [PluginFinding(.note, "trace", "not offered (trace answers RF_ERROR_UNSUPPORTED); not checked")]
             case .failure(let error):
                 problems.append("frame \(index): \(error.message)")
                 continue

@@ -1,28 +1,68 @@
 extension PluginScaffold {
     static let swiftPackage = #"""
         // swift-tools-version: 6.0
-        // __ID__: a RenderFarm effect plugin in Swift. `swift build` makes .build/debug/__LIBRARY__,
-        // a self-contained library with its own copy of EffectKit. EffectKit comes from a RenderFarm
-        // source checkout: the path `renderfarm plugin new` recorded, or RENDERFARM_SOURCE.
+        // __ID__: a RenderFarm effect plugin in Swift. `make` (swift build -c release) makes
+        // .build/release/__LIBRARY__, a self-contained library with its own copy of EffectKit.
+        // EffectKit is the Swift package `renderfarm plugin new` found: the copy `make install` put
+        // under <prefix>/share/renderfarm/swift/EffectKit, or a RenderFarm checkout. RENDERFARM_SOURCE
+        // names another one (SwiftPM stops with an error when it holds no package).
         import Foundation
         import PackageDescription
 
-        let renderFarm = ProcessInfo.processInfo.environment["RENDERFARM_SOURCE"] ?? "__SOURCE__"
+        let effectKit = ProcessInfo.processInfo.environment["RENDERFARM_SOURCE"] ?? "__SOURCE__"
         // SwiftPM names a path dependency after its folder.
-        let renderFarmPackage = URL(fileURLWithPath: renderFarm).lastPathComponent
+        let effectKitPackage = URL(fileURLWithPath: effectKit).lastPathComponent
 
         let package = Package(
             name: "__ID__",
             products: [
                 .library(name: "renderfarm-__ID__", type: .dynamic, targets: ["__MODULE__"])
             ],
-            dependencies: [.package(path: renderFarm)],
+            dependencies: [.package(path: effectKit)],
             targets: [
-                .target(name: "__MODULE__", dependencies: [.product(name: "EffectKit", package: renderFarmPackage)]),
+                .target(name: "__MODULE__", dependencies: [.product(name: "EffectKit", package: effectKitPackage)]),
                 .testTarget(name: "__MODULE__Tests", dependencies: ["__MODULE__"]),
             ],
             swiftLanguageModes: [.v6]
         )
+
+        """#
+
+    /// Release, because a debug build links libswiftSwiftOnoneSupport.so, which only the toolchain
+    /// has: the installed renderfarm carries the runtime libraries of release builds alone.
+    static let swiftMakefile = #"""
+        # __ID__: a RenderFarm effect plugin in Swift. Built in release: a debug build links
+        # libswiftSwiftOnoneSupport.so, which only the Swift toolchain has, so an installed renderfarm
+        # (which carries the runtime libraries release builds need) cannot load it elsewhere.
+        SWIFT      ?= swift
+        PKG_CONFIG ?= pkg-config
+        RENDERFARM ?= renderfarm
+        PLUGIN     := .build/release/__LIBRARY__
+        PLUGIN_DIR  = $(shell $(PKG_CONFIG) --variable=plugindir renderfarm-plugin)
+
+        .PHONY: all check test install uninstall clean
+
+        all:
+        	$(SWIFT) build -c release
+
+        # The conformance check of renderfarm_plugin.h's rules.
+        check: all
+        	$(RENDERFARM) plugin check ./$(PLUGIN)
+
+        # The pixel test (swift test), then two frames of the example job with the library on the plugin path.
+        test: all
+        	$(SWIFT) test
+        	rm -rf __TEST_OUTPUT__
+        	$(RENDERFARM) __TEST_RENDER__
+
+        install: all
+        	install -D -m 644 $(PLUGIN) $(DESTDIR)$(PLUGIN_DIR)/__LIBRARY__
+
+        uninstall:
+        	rm -f $(DESTDIR)$(PLUGIN_DIR)/__LIBRARY__
+
+        clean:
+        	rm -rf .build out
 
         """#
 
@@ -35,7 +75,7 @@ extension PluginScaffold {
         ///
         /// `init` draws every random number from the layer's seed; `render` and `trace` only read,
         /// so frame k has the same bytes on any thread and in any order.
-        struct __MODULE__: Effect {
+        struct __MODULE__: TracingEffect {
             static let descriptor = EffectDescriptor(
                 id: "__ID__",
                 identifier: "com.example.__ID__",
@@ -171,12 +211,20 @@ extension PluginScaffold {
         A RenderFarm effect plugin in Swift: dots orbiting the canvas centre, in the colours of the
         `colors` list. Made with `renderfarm plugin new __ID__ --lang swift`.
 
-        - `swift build` builds `.build/debug/__LIBRARY__` (EffectKit from the RenderFarm checkout
-          in Package.swift; set `RENDERFARM_SOURCE=/path/to/renderfarm` to use another one).
-        - `swift test` renders two frames and checks their pixels.
-        - `renderfarm plugin check .build/debug/__LIBRARY__` checks the plugin before shipping.
-        - `renderfarm render example.json --plugin-path .build/debug` renders the example job; or
-          copy the library into `<prefix>/lib/renderfarm/plugins` to install it.
+        - `make` builds `.build/release/__LIBRARY__` (`swift build -c release`). Release, not debug:
+          a debug build links `libswiftSwiftOnoneSupport.so`, which only the Swift toolchain has, so
+          an installed renderfarm elsewhere cannot load it.
+        - `make test` runs `swift test` (two frames, their pixels checked against the trace) and
+          renders frames 0 and 30 of `example.json`.
+        - `make check` runs `renderfarm plugin check` on the library before shipping.
+        - `make install` copies the library into the installed plugin folder
+          (`pkg-config --variable=plugindir renderfarm-plugin`); or run
+          `renderfarm render example.json --plugin-path .build/release` without installing.
+
+        EffectKit comes from `__SOURCE__` (Package.swift; `RENDERFARM_SOURCE=/path` names another
+        copy). The effect conforms to `TracingEffect` because it can say where its dots are; an effect
+        that cannot drops that conformance and its `trace(at:)`, and is then left out of
+        `renderfarm trace` and `preview --debug`.
 
         """#
 }

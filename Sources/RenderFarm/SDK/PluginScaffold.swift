@@ -12,10 +12,11 @@ public struct PluginScaffold: Sendable {
     /// The plugin id (the `effect` of a job layer), e.g. `sparkle-dots`.
     public let id: String
     public let language: Language
-    /// The RenderFarm source checkout a Swift plugin's Package.swift depends on (EffectKit).
+    /// The EffectKit package a Swift plugin's Package.swift depends on: the installed copy
+    /// (`<prefix>/share/renderfarm/swift/EffectKit`) or a RenderFarm checkout.
     public let renderFarmSource: String?
-    /// What a C project's `make test` runs after `$(RENDERFARM)`: `render` of `exampleJobFile` with the
-    /// project's folder on the plugin path, frames `testFrames` into `testOutput`, without progress. The
+    /// What a project's `make test` runs after `$(RENDERFARM)`: `render` of `exampleJobFile` with the
+    /// library's folder on the plugin path, frames `testFrames` into `testOutput`, without progress. The
     /// CLI spells it from its own options, so no option name is written here.
     public let testRender: [String]
 
@@ -36,7 +37,7 @@ public struct PluginScaffold: Sendable {
                     + "(e.g. sparkle-dots)")
         }
         if language == .swift, renderFarmSource == nil {
-            throw ScaffoldError("a Swift plugin needs the RenderFarm source checkout (--renderfarm-source DIR)")
+            throw ScaffoldError("a Swift plugin needs the EffectKit package (--renderfarm-source DIR)")
         }
         self.id = id
         self.language = language
@@ -67,7 +68,8 @@ public struct PluginScaffold: Sendable {
                 ]
             case .swift:
                 [
-                    "Package.swift": Self.swiftPackage, "Sources/\(moduleName)/\(moduleName).swift": Self.swiftEffect,
+                    "Package.swift": Self.swiftPackage, "Makefile": Self.swiftMakefile,
+                    "Sources/\(moduleName)/\(moduleName).swift": Self.swiftEffect,
                     "Sources/\(moduleName)/Export.swift": Self.swiftExport,
                     "Tests/\(moduleName)Tests/\(moduleName)Tests.swift": Self.swiftTest,
                     "README.md": Self.swiftReadme, Self.exampleJobFile: Self.exampleJob,
@@ -103,7 +105,6 @@ public struct PluginScaffold: Sendable {
             .replacingOccurrences(of: "__CNAME__", with: cName)
             .replacingOccurrences(of: "__LIBRARY__", with: libraryName)
             .replacingOccurrences(of: "__SOURCE__", with: source)
-            .replacingOccurrences(of: "__PACKAGE__", with: URL(fileURLWithPath: source).lastPathComponent)
             .replacingOccurrences(of: "__TEST_OUTPUT__", with: Self.testOutput)
             // A recipe line is run by the shell after make expands it: `$` is written `$$`.
             .replacingOccurrences(

@@ -1,3 +1,4 @@
+import FileInput
 import RenderFarm
 import RenderFarmOutput
 
@@ -44,15 +45,51 @@ struct ManPageCommand: Command {
         name: "man-page",
         abstract: "Print the renderfarm(1) manual page (roff), generated from the commands' help.",
         synopsis: "man-page",
-        examples: ["renderfarm man-page"],
-        discussion: "`make install` writes it to <prefix>/share/man/man1/renderfarm.1.",
-        options: [],
+        examples: [
+            "renderfarm man-page",
+            "renderfarm man-page --article JobFileReference.md --name renderfarm-job --section 5",
+        ],
+        discussion: """
+            `make install` writes it to <prefix>/share/man/man1/renderfarm.1. With --article, prints
+            that DocC article as a manual page instead: `make install` makes renderfarm-job(5) from
+            the job file reference and renderfarm-plugin(7) from the guide to writing a plugin.
+            """,
+        options: [article, name, section],
         positionals: 0...0)
 
-    init(_ arguments: ParsedArguments) throws(UsageError) {}
+    static let article = Option(
+        "--article", value: "FILE", help: "A DocC article (Markdown) to print as a manual page.")
+    static let name = Option("--name", value: "NAME", help: "The page's name with --article, e.g. renderfarm-job.")
+    static let section = Option("--section", value: "N", help: "The page's manual section with --article (1-9).")
+
+    let arguments: ParsedArguments
+    let sectionNumber: Int
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+        sectionNumber = Int(try arguments.number(Self.section, in: 1...9, command: "man-page") ?? 1)
+        if arguments[Self.article] != nil, arguments[Self.name] == nil {
+            throw UsageError(
+                message: "--article needs --name (the page's name, e.g. renderfarm-job)", command: "man-page")
+        }
+    }
 
     func run(_ terminal: Terminal) -> ExitCode {
-        let page = ManPage.render(commands: RenderFarmCLI.commands.map { $0.spec }, version: rendererVersion)
+        guard let article = arguments[Self.article], let name = arguments[Self.name] else {
+            let page = ManPage.render(
+                commands: RenderFarmCLI.commands.map { $0.spec }, version: rendererVersion)
+            terminal.print(withoutFinalNewline(page))
+            return .ok
+        }
+        let markdown: String
+        do {
+            markdown = String(decoding: try InputFile.read(article, limit: 1 << 22), as: UTF8.self)
+        } catch {
+            terminal.error("--article: \(error.description)")
+            return .noInput
+        }
+        let page = ArticleManPage.render(
+            markdown, name: name, section: sectionNumber, version: rendererVersion)
         terminal.print(withoutFinalNewline(page))
         return .ok
     }

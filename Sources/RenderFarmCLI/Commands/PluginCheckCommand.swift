@@ -22,10 +22,12 @@ struct PluginCheckCommand: Command {
             whose defaults are inside their ranges and whose parameters are all documented),
             creates and destroys instances with the defaults and with each parameter at its
             range ends, renders frames at several times, on several threads when the plugin
-            declares it thread-safe, renders them again to compare bytes, compares trace items
-            with the pixels drawn where the plugin traces, and fails when the plugin writes to
-            stdout. It prints one finding per line and the time per frame. A plugin whose
-            defaults alone cannot make an instance is checked with --params, an object like a
+            declares it thread-safe, renders them again to compare bytes, renders them at twice
+            the scale (the same points must be covered) and over an opaque backdrop (which must
+            survive wherever the layer draws nothing), compares trace items with the pixels drawn
+            where the plugin traces, and fails when the plugin writes to stdout. It prints one
+            finding per line and the time per frame. A plugin whose defaults alone cannot make an
+            instance is checked with --params, an object like a
             job layer's "params" (JSON text, or a file holding it). The setting is a 375×667 pt
             canvas at 30 fps for 4 s; --duration makes it longer, for plugins that keep a cache
             between runs (a physics checkpoint a minute), whose cache the check also exercises.

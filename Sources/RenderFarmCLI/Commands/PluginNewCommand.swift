@@ -20,12 +20,13 @@ struct PluginNewCommand: Command {
 
             C: a Makefile using `pkg-config renderfarm-plugin` (set PKG_CONFIG_PATH to
             <prefix>/lib/pkgconfig for a prefix pkg-config does not search).
-            Swift: a Package.swift depending on EffectKit from a RenderFarm source checkout,
-            found as --renderfarm-source, else $RENDERFARM_SOURCE, else the checkout recorded
-            by `make install` in <prefix>/share/renderfarm/source-path, else the checkout the
-            running renderfarm was built in.
+            Swift: a Package.swift depending on the EffectKit package and a Makefile that builds
+            in release (a debug build needs the Swift toolchain at run time). EffectKit is
+            --renderfarm-source DIR, else $RENDERFARM_SOURCE, else the copy `make install` put in
+            <prefix>/share/renderfarm/swift/EffectKit, else the checkout the running renderfarm was
+            built in; a folder given by option or variable that holds no EffectKit is an error.
 
-            Exit status: 0 created, 64 usage, 66 no RenderFarm source found, 73 cannot write.
+            Exit status: 0 created, 64 usage, 66 no EffectKit package found, 73 cannot write.
             """,
         options: [lang, dir, renderfarmSource],
         positionals: 1...1)
@@ -34,7 +35,7 @@ struct PluginNewCommand: Command {
     static let dir = Option("--dir", value: "DIR", help: "Create the project in DIR/NAME (default: ./NAME).")
     static let renderfarmSource = Option(
         "--renderfarm-source", value: "DIR",
-        help: "The RenderFarm source checkout a Swift plugin builds EffectKit from.")
+        help: "The EffectKit package a Swift plugin builds against (installed copy or RenderFarm checkout).")
 
     let id: String
     let language: PluginScaffold.Language
@@ -55,20 +56,20 @@ struct PluginNewCommand: Command {
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
-        var checkout: String?
+        var effectKit: String?
         if language == .swift {
-            guard let found = Self.renderFarmSource(explicit: source) else {
-                terminal.error(
-                    "no RenderFarm source checkout found for EffectKit; pass --renderfarm-source DIR "
-                        + "(a folder with Package.swift and Sources/EffectKit) or set RENDERFARM_SOURCE")
+            switch Self.effectKitPackage(explicit: source) {
+            case .success(let found): effectKit = found
+            case .failure(let problem):
+                terminal.error(problem.message)
                 return .noInput
             }
-            checkout = found
         }
         let scaffold: PluginScaffold
         do {
             scaffold = try PluginScaffold(
-                id: id, language: language, renderFarmSource: checkout, testRender: Self.testRender)
+                id: id, language: language, renderFarmSource: effectKit,
+                testRender: Self.testRender(pluginFolder: language == .c ? "." : ".build/release"))
         } catch {
             terminal.error(error.description)
             return .usage
@@ -80,47 +81,63 @@ struct PluginNewCommand: Command {
             return .cannotCreate
         }
         terminal.print("created \(folder) (\(language.rawValue) plugin \"\(id)\")")
-        switch language {
-        case .c:
-            terminal.print("next: cd \(folder) && make && make test && make check")
-        case .swift:
-            terminal.print("EffectKit from: \(checkout ?? "")")
-            terminal.print(
-                "next: cd \(folder) && swift build && swift test && renderfarm plugin check .build/debug/\(scaffold.libraryName)"
-            )
-        }
+        if let effectKit { terminal.print("EffectKit from: \(effectKit)") }
+        terminal.print("next: cd \(folder) && make && make test && make check")
         return .ok
     }
 
-    /// What a C project's `make test` runs: two frames of its example job, its folder on the plugin path.
-    static var testRender: [String] {
-        [RenderCommand.spec.name, PluginScaffold.exampleJobFile] + CommonOptions.pluginPath.words(".")
+    /// What a project's `make test` runs: two frames of its example job, the library's folder on the plugin path.
+    static func testRender(pluginFolder: String) -> [String] {
+        [RenderCommand.spec.name, PluginScaffold.exampleJobFile] + CommonOptions.pluginPath.words(pluginFolder)
             + RenderCommand.frames.words(PluginScaffold.testFrames) + RenderCommand.out.words(PluginScaffold.testOutput)
             + CommonOptions.progress.words(ProgressMode.none.rawValue)
     }
 
-    /// The RenderFarm checkout: `explicit`, RENDERFARM_SOURCE, the path `make install` recorded,
-    /// or the checkout around the running executable; nil when none holds Sources/EffectKit.
-    static func renderFarmSource(
+    /// Where `make install` puts EffectKit, relative to the prefix.
+    static let installedEffectKit = "share/renderfarm/swift/EffectKit"
+
+    /// Why no EffectKit package was found.
+    struct NotFound: Error {
+        var message: String
+    }
+
+    /// The EffectKit package a Swift plugin builds against: `explicit` (--renderfarm-source), else
+    /// RENDERFARM_SOURCE, else the copy `make install` put under the prefix, else the checkout around
+    /// the running executable. A path the user gave that holds no EffectKit is an error, never
+    /// passed over for another one.
+    static func effectKitPackage(
         explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> String? {
-        let executable = URL(fileURLWithPath: PluginCatalog.searchPath(environment: [:]).first ?? ".")
-        let recorded = executable.deletingLastPathComponent().appendingPathComponent("share/renderfarm/source-path")
-        var candidates: [String] = []
-        if let explicit { return isCheckout(explicit) ? absolute(explicit) : nil }
-        if let variable = environment["RENDERFARM_SOURCE"], !variable.isEmpty { candidates.append(variable) }
-        if let bytes = try? InputFile.read(recorded.path, limit: 1 << 16) {
-            candidates.append(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    ) -> Result<String, NotFound> {
+        let wanted = "a folder with Package.swift and Sources/EffectKit (<prefix>/\(installedEffectKit) or a checkout)"
+        func holdsNone(_ given: String) -> NotFound {
+            NotFound(message: "\(given) holds no EffectKit package; give \(wanted)")
         }
+        if let explicit {
+            return isPackage(explicit)
+                ? .success(absolute(explicit)) : .failure(holdsNone("--renderfarm-source \"\(explicit)\""))
+        }
+        if let variable = environment["RENDERFARM_SOURCE"], !variable.isEmpty {
+            return isPackage(variable)
+                ? .success(absolute(variable)) : .failure(holdsNone("RENDERFARM_SOURCE=\"\(variable)\""))
+        }
+        // With no --plugin-path and no variable, the search path starts with the executable's folder (bin/).
+        let executable = URL(fileURLWithPath: PluginCatalog.searchPath(environment: [:]).first ?? ".")
+        var candidates = [executable.deletingLastPathComponent().appendingPathComponent(installedEffectKit).path]
         var folder = executable
         while folder.path != "/" {
             candidates.append(folder.path)
             folder.deleteLastPathComponent()
         }
-        return candidates.first(where: isCheckout).map(absolute)
+        guard let found = candidates.first(where: isPackage) else {
+            return .failure(
+                NotFound(
+                    message: "no EffectKit package found: install RenderFarm (`make install` puts one in <prefix>/"
+                        + "\(installedEffectKit)), or give \(wanted) with --renderfarm-source or RENDERFARM_SOURCE"))
+        }
+        return .success(absolute(found))
     }
 
-    private static func isCheckout(_ path: String) -> Bool {
+    private static func isPackage(_ path: String) -> Bool {
         let manager = FileManager.default
         return manager.fileExists(atPath: (path as NSString).appendingPathComponent("Package.swift"))
             && manager.fileExists(atPath: (path as NSString).appendingPathComponent("Sources/EffectKit"))

@@ -1,5 +1,7 @@
+import FileOutput
 import Foundation
 import RenderFarm
+import RenderFarmOutput
 
 extension SubmitCommand {
     /// Where `submit` sends the render.

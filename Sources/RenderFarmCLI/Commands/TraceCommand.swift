@@ -15,8 +15,9 @@ struct TraceCommand: Command {
             One line per frame: {"frame": 30, "time": 0.5, "layers": [{"layer": 0, "effect": …,
             "items": [{"id", "x", "y", "scale", "alpha", "visible", "plan": {…}}]}]}. Positions are in
             points: the bottom centre of a heart, the centre of a dropped or bouncing item.
-            Layers whose plugin has no trace function (e.g. gradient) are left out. --compact gives
-            each item's plan only on its first frame and rounds numbers to 1e-4 (about a tenth of the
+            Layers whose plugin has no trace function (e.g. gradient) are left out; so are layers whose
+            plugin answers that it cannot trace, with a note on standard error. --compact gives each
+            item's plan only on its first frame and rounds numbers to 1e-4 (about a tenth of the
             default size); --items keeps only the given item ids.
             """,
         options: [frames, items, compact, CommonOptions.pluginPath, CommonOptions.variants],
@@ -52,7 +53,10 @@ struct TraceCommand: Command {
         }
         for job in jobs {
             do {
-                for line in filter.apply(try Tracer.trace(job)) { terminal.print(line.serialized()) }
+                let lines = try Tracer.trace(job) { layer, effect in
+                    terminal.note("\(ShownPath.of(job.job.file)): layer \(layer) (\(effect)) does not trace; left out")
+                }
+                for line in filter.apply(lines) { terminal.print(line.serialized()) }
             } catch {
                 terminal.error("\(ShownPath.of(job.job.file)): \(error)")
                 return .unavailable

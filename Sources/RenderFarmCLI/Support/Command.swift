@@ -31,6 +31,19 @@ enum CommonOptions {
         return ProgressMode(rawValue: mode) ?? .auto
     }
 
+    /// Every `--plugin-path` must be a folder: a mistyped one would otherwise be searched in vain, silently.
+    static func checkPluginPaths(_ arguments: ParsedArguments, command: String) throws(UsageError) {
+        for folder in arguments.all(pluginPath) {
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
+            guard !exists || !isFolder.boolValue else { continue }
+            throw UsageError(
+                message: "--plugin-path \"\(folder)\" is \(exists ? "not a folder" : "no such folder"); "
+                    + "give a folder that holds plugin libraries (librenderfarm-*.so)",
+                command: command)
+        }
+    }
+
     static func catalog(_ arguments: ParsedArguments) -> PluginCatalog {
         PluginCatalog.discover(searchPath: PluginCatalog.searchPath(extra: arguments.all(pluginPath)))
     }

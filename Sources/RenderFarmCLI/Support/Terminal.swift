@@ -22,9 +22,9 @@ public final class Terminal: Sendable {
         widthSource = columns
     }
 
-    /// The process's standard output and error.
+    /// The process's standard output (moved away from plugins' output, see `ResultsOutput`) and error.
     public static let standard = Terminal(
-        out: { text in write(text, to: STDOUT_FILENO) }, err: { text in write(text, to: STDERR_FILENO) },
+        out: { text in write(text, to: ResultsOutput.descriptor) }, err: { text in write(text, to: STDERR_FILENO) },
         errIsTerminal: isatty(STDERR_FILENO) == 1, columns: standardErrorColumns)
 
     /// Writes all of `text` to `descriptor` with write(2). The CLI ignores SIGPIPE (`RenderFarmCLI.main`), so
@@ -42,7 +42,7 @@ public final class Terminal: Sendable {
             let error = errno
             if written < 0, error == EINTR { continue }
             if written < 0, error == EPIPE { _exit(ExitCode.brokenPipe.rawValue) }
-            guard descriptor == STDOUT_FILENO else { return }
+            guard descriptor != STDERR_FILENO else { return }
             write(
                 "renderfarm: error: cannot write standard output: \(String(cString: strerror(error)))\n",
                 to: STDERR_FILENO)

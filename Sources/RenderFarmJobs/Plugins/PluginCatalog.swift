@@ -30,7 +30,7 @@ public struct PluginCatalog: Sendable {
     }
 
     /// Loads every `*.so` in `searchPath`, folders in order and files sorted by name; the first
-    /// plugin with a given id wins.
+    /// plugin with a given id wins. A plugin whose defaults break its own parameter table is refused.
     public static func discover(searchPath: [String]) -> PluginCatalog {
         var plugins: [String: LoadedPlugin] = [:]
         var diagnostics: [PluginLoadError] = []
@@ -38,8 +38,16 @@ public struct PluginCatalog: Sendable {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
             for name in names.sorted() where name.hasSuffix(".so") {
                 let path = (folder as NSString).appendingPathComponent(name)
-                do {
+                do throws(PluginLoadError) {
                     let plugin = try load(path)
+                    let defaults = plugin.info.defaultProblems
+                    guard defaults.isEmpty else {
+                        throw .invalidDescriptor(
+                            path: path,
+                            reason: "defaults outside its own parameter table (\(defaults.joined(separator: "; "))); "
+                                + "fix the defaults or the ranges (`renderfarm plugin check \(path)` lists every problem)"
+                        )
+                    }
                     if let first = plugins[plugin.info.id] {
                         diagnostics.append(.duplicateID(id: plugin.info.id, path: path, firstPath: first.info.path))
                     } else {

@@ -267,6 +267,9 @@ public struct PluginCallError: Error, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// Whether the plugin answered `RF_ERROR_UNSUPPORTED`: from an optional function, "not offered".
+    public var isUnsupported: Bool { status == Int32(RF_ERROR_UNSUPPORTED.rawValue) }
+
     /// The problems of the message, one per line (plugins report several at once, one per line).
     public var problems: [String] { Self.lines(message) }
 

@@ -1,0 +1,16 @@
+extension PluginParameter {
+    /// What is wrong with the default under the parameter's own type and range (the rule the host
+    /// applies to a job's value); nil when it fits or there is none.
+    package var defaultProblem: String? {
+        guard let value = defaultValue, let problem = ParameterValidator.check(value, self) else { return nil }
+        return "default \(value.serialized()): \(problem)"
+    }
+}
+
+extension PluginInfo {
+    /// The parameters whose default breaks their own row, as `name: default …: problem`. The catalog
+    /// refuses such a plugin: every job leaving one of them out would fail, or worse, reach the plugin.
+    package var defaultProblems: [String] {
+        parameters.compactMap { parameter in parameter.defaultProblem.map { "\(parameter.name): \($0)" } }
+    }
+}
