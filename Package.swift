@@ -43,6 +43,8 @@ let package = Package(
         .target(name: "RenderFarmPluginABI"),
         // Names the plugin and frame on stderr when a plugin crashes the process (signal-safe C).
         .target(name: "CFaultReport"),
+        // The sandbox of `render --isolate`'s workers: Landlock, seccomp (libseccomp), limits, namespaces.
+        .target(name: "CSandbox", dependencies: ["CFaultReport"], linkerSettings: [.linkedLibrary("seccomp")]),
 
         .target(name: "StrictJSON"),
         // The one lock type (`Locked`, over pthread_mutex_t, which ThreadSanitizer sees; README "Sanitizers").
@@ -59,7 +61,7 @@ let package = Package(
             name: "RenderFarm",
             dependencies: [
                 "CairoKit", "FileInput", "Locking", "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame", "CCrypto",
-                "StrictJSON", "CFaultReport",
+                "StrictJSON", "CFaultReport", "CSandbox",
             ]
         ),
         // The studio: a small Swift interface over libmicrohttpd (its variadic C calls in a C shim),

@@ -58,6 +58,8 @@ final class WorkerProcess: FrameExecutor {
         do {
             try channel.send("render \(jobIndex) \(index)")
             reply = try channel.receive(timeout: isolation.frameTimeout)
+            // The sandbox denied the plugin something: the worker ends itself after saying what.
+            if reply.hasPrefix(WorkerReply.sandboxDenial) { reap(job) }
         } catch .timedOut {
             kill(pid, SIGKILL)
             reap(job)
@@ -119,7 +121,10 @@ final class WorkerProcess: FrameExecutor {
         let signal = status & 0x7f
         guard signal != 0 else { return "the worker process exited with status \((status >> 8) & 0xff)" }
         let name = strsignal(signal).map { String(cString: $0) } ?? "signal"
-        let short = [SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGKILL: "SIGKILL", SIGFPE: "SIGFPE"]
+        let short = [
+            SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGKILL: "SIGKILL", SIGFPE: "SIGFPE",
+            SIGXCPU: "SIGXCPU",
+        ]
         return "the worker process was killed by \(short[signal] ?? "signal \(signal)") (\(name))"
     }
 
@@ -173,6 +178,9 @@ private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeM
 /// `ok SHA256 BYTES OPAQUE DRAW CONVERT ENCODE WRITE`, `fail frame MESSAGE` (a failed attempt)
 /// or `fail create|io PATH<TAB>REASON` (output cannot be written: the render stops).
 enum WorkerReply {
+    /// `fail sandbox MESSAGE`: written by the sandbox's SIGSYS handler (CSandbox) before the worker ends.
+    static let sandboxDenial = "fail sandbox "
+
     static func line(_ result: Result<WrittenFrame, FrameFailure>) -> String {
         switch result {
         case .success(let frame):
@@ -241,7 +249,12 @@ public final class WorkerConnection {
 
     /// Says which jobs were prepared, then renders each frame asked for until the parent closes
     /// the connection.
-    public func serve(_ jobs: [PreparedJob], cacheStaticLayers: Bool) {
+    /// `beforeFrame` runs before each frame (the sandbox moves the worker's CPU limit there);
+    /// `failureNote` may add a sentence to a frame's failure (the sandbox's memory limit).
+    public func serve(
+        _ jobs: [PreparedJob], cacheStaticLayers: Bool, beforeFrame: () -> Void = {},
+        failureNote: () -> String? = { nil }
+    ) {
         let worker = FrameWorker(cacheStaticLayers: cacheStaticLayers)
         do {
             try channel.send("ready " + jobs.map(\.fingerprint).joined(separator: " "))
@@ -254,7 +267,11 @@ public final class WorkerConnection {
                     try channel.send("fail frame the worker got an unreadable request")
                     continue
                 }
-                let result = Result { () throws(FrameFailure) in try worker.render(frame, of: jobs[job]) }
+                beforeFrame()
+                var result = Result { () throws(FrameFailure) in try worker.render(frame, of: jobs[job]) }
+                if case .failure(let failure) = result, failure.isDrawing, let note = failureNote() {
+                    result = .failure(.drawing(failure.message + "; " + note))
+                }
                 try channel.send(WorkerReply.line(result))
             }
         } catch {

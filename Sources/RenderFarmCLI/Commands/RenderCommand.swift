@@ -33,7 +33,7 @@ struct RenderCommand: Command {
         options: [
             jobs, frames, shard, CommonOptions.shardMode, out, outputRoot, force, failFast, CommonOptions.progress,
             CommonOptions.pluginPath, CommonOptions.variants, scale, video, EncodeCommand.preset, EncodeCommand.crf,
-            verbose, isolate, frameTimeout, stuckAfter, memory,
+            verbose, isolate, frameTimeout, sandbox, stuckAfter, memory,
         ],
         positionals: 1...Int.max)
 
@@ -63,6 +63,8 @@ struct RenderCommand: Command {
     let shard: Shard
     let scale: Double?
     let isolation: Isolation?
+    /// `--sandbox`: how `--isolate`'s workers are locked in.
+    let sandbox: SandboxMode
     /// `--stuck-after`: seconds after which a frame still drawing is named (nil: never).
     let stuckAfter: Double?
     /// `--memory`, or half of the machine's memory.
@@ -72,6 +74,7 @@ struct RenderCommand: Command {
         self.arguments = arguments
         scale = try Self.parseScale(arguments, command: "render")
         isolation = try Self.parseIsolation(arguments, scale: scale)
+        sandbox = try Self.parseSandbox(arguments, command: "render")
         try Self.checkVideoOptions(arguments)
         concurrency =
             try arguments.integer(Self.jobs, in: 1...1024, command: "render")
@@ -118,6 +121,7 @@ struct RenderCommand: Command {
         if let video = arguments[Self.video] {
             return renderVideo(jobs, to: video, concurrency: concurrency, terminal: terminal)
         }
+        if let code = checkSandbox(terminal) { return code }
         let stop = StopSignal()
         let signals = SignalHandling(stop: stop, terminal: terminal)
         defer { signals.cancel() }
@@ -188,6 +192,23 @@ extension RenderCommand {
         return "time: " + String(format: "%.2f", summary.elapsed) + " s, \(fps) fps\(slow)"
     }
 
+    /// Says once which protections of `--sandbox strict` this kernel lacks; refuses to render
+    /// without all of them under `--sandbox require` (69).
+    func checkSandbox(_ terminal: Terminal) -> ExitCode? {
+        guard isolation != nil, sandbox != .off else { return nil }
+        let missing = SandboxLayers.all.subtracting(WorkerSandbox.available())
+        guard !missing.isEmpty else { return nil }
+        let names = missing.names.joined(separator: "; ")
+        if sandbox == .require {
+            terminal.error(
+                "--sandbox require: this kernel does not offer every protection of the worker sandbox; missing: \(names)"
+                    + " (use --sandbox strict to render with the others, article Isolation)")
+            return .unavailable
+        }
+        terminal.note("renderfarm: the worker sandbox runs without: \(names)")
+        return nil
+    }
+
     /// `--isolate [--frame-timeout SECONDS]`: the worker processes' command line and time limit.
     static func parseIsolation(_ arguments: ParsedArguments, scale: Double?) throws(UsageError) -> Isolation? {
         let timeout = try parseFrameTimeout(arguments, command: "render")
@@ -204,6 +225,23 @@ extension RenderCommand {
     static let frameTimeout = Option(
         "--frame-timeout", value: "SECONDS",
         help: "With --isolate: kill a worker whose frame takes longer, and fail that attempt.")
+
+    static let sandbox = Option(
+        "--sandbox", value: "MODE",
+        help: "With --isolate: strict (default: every protection the kernel offers), require (all, or exit 69), off.")
+
+    /// `--sandbox strict|require|off` (default strict), which only `--isolate` workers apply.
+    static func parseSandbox(_ arguments: ParsedArguments, command: String) throws(UsageError) -> SandboxMode {
+        guard let text = arguments[sandbox] else { return .strict }
+        if command == "render" && !arguments[isolate] {
+            throw UsageError(
+                message: "--sandbox needs --isolate (frames drawn in this process are not sandboxed)", command: command)
+        }
+        guard let mode = SandboxMode(rawValue: text) else {
+            throw UsageError(message: "--sandbox expects strict, require or off, got \"\(text)\"", command: command)
+        }
+        return mode
+    }
 
     static let stuckAfter = Option(
         "--stuck-after", value: "SECONDS",
