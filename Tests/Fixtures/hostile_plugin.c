@@ -8,6 +8,8 @@
  *   -DATTACK_EXEC     execve /bin/sh -c 'echo > target'
  *   -DATTACK_FORK     fork a child that creates `target`
  *   -DATTACK_MEMORY   allocate and touch memory until malloc fails (or 64 GiB)
+ *   -DATTACK_REPLY    write `target` and a newline to the worker's socket (fd 3) as if it were the
+ *                     worker's reply; `target` "flood" writes 1 MiB without a newline
  * Without --isolate (or with --sandbox off) each attack succeeds: a plugin in the render's own
  * process is trusted code.
  */
@@ -35,8 +37,10 @@
 #define ATTACK "fork"
 #elif defined(ATTACK_MEMORY)
 #define ATTACK "memory"
+#elif defined(ATTACK_REPLY)
+#define ATTACK "reply"
 #else
-#error "build with one of -DATTACK_READ, _WRITE, _CONNECT, _EXEC, _FORK, _MEMORY"
+#error "build with one of -DATTACK_READ, _WRITE, _CONNECT, _EXEC, _FORK, _MEMORY, _REPLY"
 #endif
 
 typedef struct hostile {
@@ -134,6 +138,21 @@ static int attack(hostile *h, char *err, size_t errlen) {
         memset(block, 1, chunk);
         total += chunk;
     }
+    return 0;
+#elif defined(ATTACK_REPLY)
+    if (strcmp(h->target, "flood") == 0) {
+        static char flood[1 << 20];
+        memset(flood, 'x', sizeof flood);
+        ssize_t ignored = write(3, flood, sizeof flood);
+        (void)ignored;
+    } else {
+        char line[4200];
+        int length = snprintf(line, sizeof line, "%s\n", h->target);
+        ssize_t ignored = write(3, line, (size_t)length);
+        (void)ignored;
+    }
+    (void)err;
+    (void)errlen;
     return 0;
 #endif
 }

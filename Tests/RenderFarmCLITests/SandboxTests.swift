@@ -93,6 +93,23 @@ struct SandboxTests {
     }
 
     @Test(
+        "a plugin writing its own replies to the parent's socket ends its worker and fails only its frame",
+        arguments: [
+            ("hello parent", "sent a reply the protocol does not have: \"hello parent\""),
+            ("ok " + String(repeating: "0", count: 64) + " 999999999 1 0 0 0 0", "reported a 999999999-byte frame"),
+            ("flood", "sent a line longer than 65536 bytes"),
+        ])
+    func forgedReplies(reply: String, message: String) throws {
+        let folder = try TemporaryFolder()
+        let job = try Self.job("reply", in: folder, target: reply)
+        let result = try Self.render(job, ["--sandbox", "off"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("frame 0 of reply failed after 1 attempt: the worker process \(message)"),
+            "\(result.stderr)")
+    }
+
+    @Test(
         "Landlock alone (seccomp left out) keeps the kernel from opening files outside the job",
         .enabled(if: available.contains(.landlock)))
     func landlockAlone() throws {

@@ -59,16 +59,35 @@ final class WorkerProcess: FrameExecutor {
             try channel.send("render \(jobIndex) \(index)")
             reply = try channel.receive(timeout: isolation.frameTimeout)
             // The sandbox denied the plugin something: the worker ends itself after saying what.
-            if reply.hasPrefix(WorkerReply.sandboxDenial) { reap(job) }
+            if reply.hasPrefix(WorkerReply.sandboxDenial) {
+                kill(pid, SIGKILL)
+                reap(job)
+            }
         } catch .timedOut {
             kill(pid, SIGKILL)
             reap(job)
             let limit = JSONValue.number(isolation.frameTimeout ?? 0).serialized()
             throw .worker("took longer than --frame-timeout \(limit) s; its worker process was killed")
+        } catch .tooLong {
+            kill(pid, SIGKILL)
+            reap(job)
+            throw .worker(
+                "the worker process sent a line longer than \(WorkerReplyCheck.maximumLine) bytes; it was ended")
         } catch {
             throw .worker(reap(job))
         }
-        return try WorkerReply.frame(reply)
+        do throws(WorkerReplyCheck.Rejection) {
+            let canvas = job.spec.canvas
+            return try WorkerReplyCheck.frame(reply, width: canvas.pixelWidth, height: canvas.pixelHeight)
+        } catch {
+            switch error {
+            case .reported(let failure): throw failure
+            case .untrusted(let reason):
+                kill(pid, SIGKILL)
+                reap(job)
+                throw .worker("the worker process \(reason); it was ended")
+            }
+        }
     }
 
     /// The running worker, started if needed; checks that it prepared the same jobs.
@@ -81,6 +100,7 @@ final class WorkerProcess: FrameExecutor {
         do {
             hello = try channel.receive(timeout: Self.startTimeout)
         } catch {
+            kill(pid, SIGKILL)
             let death = reap(nil)
             throw .output(.io(path: executable, reason: "the worker process did not start: \(death)"))
         }
@@ -288,6 +308,8 @@ final class WorkerChannel {
     enum Failure: Error {
         case closed
         case timedOut
+        /// More than `WorkerReplyCheck.maximumLine` bytes without a newline.
+        case tooLong
     }
 
     private let descriptor: Int32
@@ -345,6 +367,9 @@ final class WorkerChannel {
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw .closed }
             buffer += chunk[..<count]
+            if buffer.count > WorkerReplyCheck.maximumLine && !buffer.contains(UInt8(ascii: "\n")) {
+                throw .tooLong
+            }
         }
     }
 }
