@@ -90,7 +90,7 @@ plugins: build
 test-plugin: $(TEST_PLUGIN) $(HOSTILE_PLUGINS) test-swift-plugins
 
 # The worker sandbox's hostile fixture (Tests/Fixtures/hostile_plugin.c), one library per attack,
-# in a folder of their own (article Isolation).
+# in a folder of their own (article UntrustedPlugins).
 HOSTILE_ATTACKS := read write connect exec fork memory reply
 HOSTILE_PLUGINS := $(foreach a,$(HOSTILE_ATTACKS),$(TEST_PLUGIN_DIR)/hostile/librenderfarm-test-hostile-$(a).so)
 $(TEST_PLUGIN_DIR)/hostile/librenderfarm-test-hostile-%.so: Tests/Fixtures/hostile_plugin.c \

@@ -2,7 +2,7 @@ import Foundation
 import RenderFarm
 import Testing
 
-/// The worker sandbox of `render --isolate` (RenderFarm article Isolation): the hostile fixture
+/// The worker sandbox of `render --isolate` (RenderFarm article UntrustedPlugins): the hostile fixture
 /// plugin (Tests/Fixtures/hostile_plugin.c, one library per attack) is stopped on each attack
 /// with a message naming it, and nothing it tried happened. Each test runs where this machine's
 /// kernel offers the layer it shows (CI may be a container without namespaces or Landlock); the

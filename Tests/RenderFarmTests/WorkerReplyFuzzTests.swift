@@ -4,7 +4,7 @@ import Testing
 @testable import RenderFarm
 
 /// The parent's end of `render --isolate` reads what a worker sends as untrusted input (article
-/// Isolation): random and truncated replies, over the real socket, never crash it, are never taken
+/// UntrustedPlugins): random and truncated replies, over the real socket, never crash it, are never taken
 /// for a frame, and a line without end is cut off at `WorkerReplyCheck.maximumLine`.
 @Suite("Worker replies fuzzed: random and truncated messages to the parent")
 struct WorkerReplyFuzzTests {

@@ -1,7 +1,7 @@
 #ifndef RENDERFARM_SANDBOX_H
 #define RENDERFARM_SANDBOX_H
 
-/* The sandbox of a `render --isolate` worker process (RenderFarm article "Isolation").
+/* The sandbox of a `render --isolate` worker process (RenderFarm article UntrustedPlugins).
  *
  * A worker loads its plugins and creates their instances with the user's rights, then locks
  * itself in, layer by layer, each applied where the kernel offers it:

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A worker's reply read as untrusted input (article Isolation): a plugin in a worker is code the
+/// A worker's reply read as untrusted input (article UntrustedPlugins): a plugin in a worker is code the
 /// render does not trust, and after it ran, nothing the worker says is believed unchecked. A reply
 /// that is not one the protocol defines, or whose numbers cannot be true for the job's canvas, ends
 /// that worker and fails the frame; it cannot stop the render or fail other frames.

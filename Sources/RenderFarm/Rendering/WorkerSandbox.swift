@@ -1,7 +1,7 @@
 import CSandbox
 import Foundation
 
-/// `render --sandbox`: how the workers of `render --isolate` are locked in (article Isolation).
+/// `render --sandbox`: how the workers of `render --isolate` are locked in (article UntrustedPlugins).
 public enum SandboxMode: String, CaseIterable, Sendable {
     /// Every layer the kernel offers; the render says once which are missing.
     case strict

@@ -20,10 +20,14 @@ struct RenderCommand: Command {
             An existing folder that holds files but no renderfarm.job.json is not written into
             (65, naming a file it would overwrite) unless --force.
             Results go to standard output, progress to standard error. Exit codes: 0 ok, 1 some
-            frames failed, 64 usage, 65 invalid job, 66 missing file, 69 no plugins, 73 cannot
-            create output, 74 I/O error (a full disk), 75 the output folder is in use by another
-            run, 130 interrupted by SIGINT or SIGTERM. With --isolate, frames are drawn in worker processes: a plugin that
-            crashes or hangs (past --frame-timeout) fails only the frame it was drawing.
+            frames failed, 64 usage, 65 invalid job, 66 missing file, 69 no plugins (or --sandbox
+            require on a kernel without every protection), 73 cannot create output, 74 I/O error
+            (a full disk), 75 the output folder is in use by another run, 130 interrupted by SIGINT
+            or SIGTERM. With --isolate, frames are drawn in worker processes: a plugin that crashes
+            or hangs (past --frame-timeout) fails only the frame it was drawing, and each worker is
+            sandboxed (--sandbox strict): a plugin cannot read files outside its job, write outside
+            its output folder, reach the network or start programs; a denied action fails its
+            frame, naming it.
             With --video FILE one job is rendered straight into a video: frames are drawn
             concurrently and piped in frame order to one ffmpeg (no PNGs, journal or manifest);
             the result equals `renderfarm encode` of the PNGs with the same preset (69 when ffmpeg
@@ -202,7 +206,7 @@ extension RenderCommand {
         if sandbox == .require {
             terminal.error(
                 "--sandbox require: this kernel does not offer every protection of the worker sandbox; missing: \(names)"
-                    + " (use --sandbox strict to render with the others, article Isolation)")
+                    + " (use --sandbox strict to render with the others, article UntrustedPlugins)")
             return .unavailable
         }
         terminal.note("renderfarm: the worker sandbox runs without: \(names)")

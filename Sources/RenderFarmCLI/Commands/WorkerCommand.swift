@@ -71,7 +71,7 @@ struct WorkerCommand: Command {
                 return .ok
             }
             // Plugins are loaded and created: from here on the worker reads and writes only what
-            // its jobs need (article Isolation).
+            // its jobs need (article UntrustedPlugins).
             let (applied, problems) = WorkerSandbox.apply(to: jobs, network: network)
             if sandbox == .require && applied != .all {
                 let missing = SandboxLayers.all.subtracting(applied).names.joined(separator: ", ")
