@@ -46,6 +46,16 @@ public enum WorkerSandbox {
         SandboxLayers(rawValue: rf_sandbox_probe())
     }
 
+    /// Whether this process runs under AddressSanitizer or ThreadSanitizer (`make sanitize`): their
+    /// runtimes reserve terabytes of shadow address space and open their report files and /proc
+    /// when they report, which the sandbox would turn into denials; such workers are not sandboxed.
+    public static var underSanitizer: Bool {
+        let handle = dlopen(nil, RTLD_NOW)
+        defer { if let handle { dlclose(handle) } }
+        let runtimes: [String] = ["__asan_init", "__tsan_init"]
+        return runtimes.contains { name in dlsym(handle, name) != nil }
+    }
+
     /// The kernel's Landlock ABI version (0: none).
     public static var landlockVersion: Int { Int(rf_sandbox_landlock_abi()) }
 

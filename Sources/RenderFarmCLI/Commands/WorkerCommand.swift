@@ -27,7 +27,8 @@ struct WorkerCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         scale = try RenderCommand.parseScale(arguments, command: "worker")
-        sandbox = try RenderCommand.parseSandbox(arguments, command: "worker")
+        let mode = try RenderCommand.parseSandbox(arguments, command: "worker")
+        sandbox = mode == .strict && WorkerSandbox.underSanitizer ? .off : mode
     }
 
     /// The worker command line that prepares the jobs `render` prepared with `arguments`.
