@@ -95,6 +95,8 @@ struct RenderCommand: Command {
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
+        // Before anything is planned or locked: `--sandbox require` on a kernel that lacks a layer leaves no trace.
+        if let code = checkSandbox(terminal) { return code }
         var plan = PlanOptions(
             outputOverride: arguments[Self.out], outputRoot: arguments[Self.outputRoot],
             frames: arguments[Self.frames], shard: shard, scale: scale,
@@ -125,7 +127,6 @@ struct RenderCommand: Command {
         if let video = arguments[Self.video] {
             return renderVideo(jobs, to: video, concurrency: concurrency, terminal: terminal)
         }
-        if let code = checkSandbox(terminal) { return code }
         let stop = StopSignal()
         let signals = SignalHandling(stop: stop, terminal: terminal)
         defer { signals.cancel() }
