@@ -56,9 +56,6 @@ public enum WorkerSandbox {
         return runtimes.contains { name in dlsym(handle, name) != nil }
     }
 
-    /// The kernel's Landlock ABI version (0: none).
-    public static var landlockVersion: Int { Int(rf_sandbox_landlock_abi()) }
-
     /// Moves the worker into a network namespace with no interfaces; call before threads start.
     public static func isolateNetwork() -> Bool {
         rf_sandbox_isolate_network() == 0
