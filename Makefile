@@ -14,7 +14,7 @@ TEST_PLUGIN     := $(TEST_PLUGIN_DIR)/librenderfarm-test-faults.so
 
 # Debian packages the build and the tests need.
 PACKAGES := pkgconf libcairo2-dev libpng-dev libssl-dev libchipmunk-dev libdeflate-dev zlib1g-dev pngcheck \
-            librlottie-dev libmicrohttpd-dev
+            librlottie-dev libmicrohttpd-dev libseccomp-dev
 # What the hand-off to video and the CI render targets need (the tests run ffmpeg too).
 HANDOFF_PACKAGES := ffmpeg time
 # The Slurm integration test: a one-node cluster on loopback (RenderFarm article RunningOnACluster, "Slurm").
@@ -90,7 +90,17 @@ validate: build
 plugins: build
 	$(RENDERFARM) plugins
 
-test-plugin: $(TEST_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS)
+test-plugin: $(TEST_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS)
+
+# The worker sandbox's hostile fixture (Tests/Fixtures/hostile_plugin.c), one library per attack,
+# in a folder of their own (article UntrustedPlugins).
+HOSTILE_ATTACKS := read write connect exec fork memory reply
+HOSTILE_PLUGINS := $(foreach a,$(HOSTILE_ATTACKS),$(TEST_PLUGIN_DIR)/hostile/librenderfarm-test-hostile-$(a).so)
+$(TEST_PLUGIN_DIR)/hostile/librenderfarm-test-hostile-%.so: Tests/Fixtures/hostile_plugin.c \
+        Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
+	@mkdir -p $(TEST_PLUGIN_DIR)/hostile
+	$(CC) -O2 -shared -fPIC -Wall -Werror -DATTACK_$$(echo $* | tr a-z A-Z) -o $@ $< \
+	    -ISources/RenderFarmPluginABI/include $$(pkg-config --cflags --libs cairo)
 
 # Two Swift plugins from a package outside RenderFarm's (Tests/Fixtures/SwiftPlugins), each with its
 # own copy of EffectKit, for the test that loads them with every built-in plugin into one process.
@@ -135,7 +145,7 @@ bench-video: deps deps-handoff
 # runs whenever it exists, or when python3 itself has the package).
 OTIO_VENV := .build/otio-venv
 
-test: deps deps-handoff $(TEST_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS)
+test: deps deps-handoff $(TEST_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS)
 	$(SWIFT) build --build-tests
 	env RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
 	    $$([ -x $(OTIO_VENV)/bin/python3 ] && echo RENDERFARM_OTIO_PYTHON=$(CURDIR)/$(OTIO_VENV)/bin/python3) \

@@ -43,6 +43,8 @@ let package = Package(
         .target(name: "RenderFarmPluginABI"),
         // Names the plugin and frame on stderr when a plugin crashes the process (signal-safe C).
         .target(name: "CFaultReport"),
+        // The sandbox of `render --isolate`'s workers: Landlock, seccomp (libseccomp), limits, namespaces.
+        .target(name: "CSandbox", dependencies: ["CFaultReport"], linkerSettings: [.linkedLibrary("seccomp")]),
 
         .target(name: "StrictJSON"),
         // The one lock type (`Locked`, over pthread_mutex_t, which ThreadSanitizer sees; README "Sanitizers").
@@ -76,7 +78,7 @@ let package = Package(
             name: "RenderFarm",
             dependencies: [
                 "RenderFarmJobs", "RenderFarmOutput", "CairoKit", "FileInput", "FileOutput", "Locking",
-                "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame", "CCrypto", "StrictJSON", "CFaultReport",
+                "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame", "CCrypto", "StrictJSON", "CFaultReport", "CSandbox",
             ]
         ),
         // The studio: a small Swift interface over libmicrohttpd (its variadic C calls in a C shim),

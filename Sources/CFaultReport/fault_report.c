@@ -98,6 +98,8 @@ void rf_fault_report_enter(const char *label, long frame) {
 
 void rf_fault_report_leave(void) { current_label = NULL; }
 
+const char *rf_fault_report_current_label(void) { return current_label; }
+
 void rf_worker_die_with_parent(void) {
     pid_t parent = getppid();
     prctl(PR_SET_PDEATHSIG, SIGKILL);

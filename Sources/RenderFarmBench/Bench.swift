@@ -116,28 +116,30 @@ struct Bench {
         return ((short, peaks[0]), (short * 10, peaks[1]), cores)
     }
 
-    /// `render --isolate` (frames drawn in worker processes) against in-process rendering of the
-    /// first reference job at -j cores, interleaved round by round: median fps of each.
+    /// `render --isolate` (frames drawn in sandboxed worker processes) and `--isolate --sandbox off`
+    /// against in-process rendering of the first reference job at -j cores, in a rotated order
+    /// round by round: median fps of each.
     func isolation() throws -> Isolation {
         let job = ReferenceJob.all(packageRoot: packageRoot)[0]
         let count = quick ? job.quickFrames : job.frames
-        var fps: [Bool: [Double]] = [:]
+        let modes: [[String]] = [[], ["--isolate"], ["--isolate", "--sandbox", "off"]]
+        var fps: [[Double]] = modes.map { _ in [] }
         for round in 0..<rounds {
             note("isolation: \(job.label), -j \(cores): round \(round + 1) of \(rounds)")
-            for isolated in round % 2 == 0 ? [false, true] : [true, false] {
+            for step in 0..<modes.count {
+                let mode = (step + round) % modes.count
                 let folder = runner.scratch.appendingPathComponent("out-isolation").path
                 let measured = try runner.renderfarm(
                     job: job.path, frames: job.frameSet(count: count), count: count, concurrency: cores,
-                    output: folder, extra: isolated ? ["--isolate"] : [])
+                    output: folder, extra: modes[mode])
                 try? FileManager.default.removeItem(atPath: folder)
-                fps[isolated, default: []].append(measured.fps)
+                fps[mode].append(measured.fps)
             }
         }
-        let inProcess = fps[false] ?? []
-        let isolated = fps[true] ?? []
         return Isolation(
-            label: job.label, frames: count, concurrency: cores, inProcess: median(inProcess),
-            isolated: median(isolated), ratio: median(zip(isolated, inProcess).map { $0 / max($1, 1e-9) }))
+            label: job.label, frames: count, concurrency: cores, inProcess: median(fps[0]),
+            isolated: median(fps[1]), unsandboxed: median(fps[2]),
+            ratio: median(zip(fps[1], fps[0]).map { $0 / max($1, 1e-9) }))
     }
 
     /// What `isolation()` measured.
@@ -146,8 +148,11 @@ struct Bench {
         var frames: Int
         var concurrency: Int
         var inProcess: Double
+        /// Sandboxed workers (`--sandbox strict`, the default).
         var isolated: Double
-        /// Median of per-round isolated / in-process fps.
+        /// Workers without the sandbox (`--sandbox off`).
+        var unsandboxed: Double
+        /// Median of per-round sandboxed isolated / in-process fps.
         var ratio: Double
     }
 

@@ -73,8 +73,9 @@ struct Report {
         }
         if let isolation {
             lines.append(
-                "isolation: render --isolate \(Self.format(isolation.isolated, 1)) fps vs in-process "
-                    + "\(Self.format(isolation.inProcess, 1)) fps (\(Self.format(isolation.ratio, 2))x, goal >= 0.9x), "
+                "isolation: render --isolate (sandboxed) \(Self.format(isolation.isolated, 1)) fps vs in-process "
+                    + "\(Self.format(isolation.inProcess, 1)) fps (\(Self.format(isolation.ratio, 2))x, goal >= 0.9x); "
+                    + "--sandbox off \(Self.format(isolation.unsandboxed, 1)) fps; "
                     + "\(isolation.label), \(isolation.frames) frames, -j \(isolation.concurrency)")
         }
         let notes = rows.compactMap { row in

@@ -25,6 +25,8 @@ struct EveryExampleTests {
             + "--time 30:00 --cpus-per-task 4 --out /shared/renders/live-hearts":
             "needs a Slurm cluster (make slurm-test)",
         "renderfarm studio jobs/live-hearts.json": "serves until stopped, for a browser (make studio-test)",
+        "renderfarm render jobs/live-hearts.json --frames 0-9 --isolate --sandbox require   # every protection, or exit 69":
+            "exits 69 on a kernel without every layer of the sandbox (SandboxTests.require checks both kinds)",
         "renderfarm studio jobs/live-hearts.json --root . --port 8090":
             "serves until stopped, for a browser (make studio-test)",
         "renderfarm plugin check ./build/librenderfarm-sparkle.so --params params.json":

@@ -25,6 +25,10 @@ void rf_fault_report_enter(const char *label, long frame);
 /* The calling thread has left plugin code. */
 void rf_fault_report_leave(void);
 
+/* The label of the plugin the calling thread is running (NULL: none), as `rf_fault_report_enter`
+ * set it; async-signal-safe (the worker sandbox's SIGSYS handler names the plugin with it). */
+const char *rf_fault_report_current_label(void);
+
 /* For worker processes: ask the kernel to kill this process with SIGKILL when its parent dies
  * (a worker stuck in a plugin would otherwise outlive the render). */
 void rf_worker_die_with_parent(void);

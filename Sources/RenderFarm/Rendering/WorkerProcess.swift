@@ -60,15 +60,36 @@ final class WorkerProcess: FrameExecutor {
         do {
             try channel.send("render \(jobIndex) \(index)")
             reply = try channel.receive(timeout: isolation.frameTimeout)
+            // The sandbox denied the plugin something: the worker ends itself after saying what.
+            if reply.hasPrefix(WorkerReply.sandboxDenial) {
+                kill(pid, SIGKILL)
+                reap(job)
+            }
         } catch .timedOut {
             kill(pid, SIGKILL)
             reap(job)
             let limit = JSONValue.number(isolation.frameTimeout ?? 0).serialized()
             throw .worker("took longer than --frame-timeout \(limit) s; its worker process was killed")
+        } catch .tooLong {
+            kill(pid, SIGKILL)
+            reap(job)
+            throw .worker(
+                "the worker process sent a line longer than \(WorkerReplyCheck.maximumLine) bytes; it was ended")
         } catch {
             throw .worker(reap(job))
         }
-        return try WorkerReply.frame(reply)
+        do throws(WorkerReplyCheck.Rejection) {
+            let canvas = job.spec.canvas
+            return try WorkerReplyCheck.frame(reply, width: canvas.pixelWidth, height: canvas.pixelHeight)
+        } catch {
+            switch error {
+            case .reported(let failure): throw failure
+            case .untrusted(let reason):
+                kill(pid, SIGKILL)
+                reap(job)
+                throw .worker("the worker process \(reason); it was ended")
+            }
+        }
     }
 
     /// The running worker, started if needed; checks that it prepared the same jobs.
@@ -81,6 +102,7 @@ final class WorkerProcess: FrameExecutor {
         do {
             hello = try channel.receive(timeout: Self.startTimeout)
         } catch {
+            kill(pid, SIGKILL)
             let death = reap(nil)
             throw .output(.io(path: executable, reason: "the worker process did not start: \(death)"))
         }
@@ -121,7 +143,10 @@ final class WorkerProcess: FrameExecutor {
         let signal = status & 0x7f
         guard signal != 0 else { return "the worker process exited with status \((status >> 8) & 0xff)" }
         let name = strsignal(signal).map { String(cString: $0) } ?? "signal"
-        let short = [SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGKILL: "SIGKILL", SIGFPE: "SIGFPE"]
+        let short = [
+            SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGKILL: "SIGKILL", SIGFPE: "SIGFPE",
+            SIGXCPU: "SIGXCPU",
+        ]
         return "the worker process was killed by \(short[signal] ?? "signal \(signal)") (\(name))"
     }
 
@@ -175,6 +200,9 @@ private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeM
 /// `ok SHA256 BYTES OPAQUE DRAW CONVERT ENCODE WRITE`, `fail frame MESSAGE` (a failed attempt)
 /// or `fail create|io PATH<TAB>REASON` (output cannot be written: the render stops).
 enum WorkerReply {
+    /// `fail sandbox MESSAGE`: written by the sandbox's SIGSYS handler (CSandbox) before the worker ends.
+    static let sandboxDenial = "fail sandbox "
+
     static func line(_ result: Result<WrittenFrame, FrameFailure>) -> String {
         switch result {
         case .success(let frame):
@@ -243,7 +271,12 @@ public final class WorkerConnection {
 
     /// Says which jobs were prepared, then renders each frame asked for until the parent closes
     /// the connection.
-    public func serve(_ jobs: [PlannedJob], cacheStaticLayers: Bool) {
+    /// `beforeFrame` runs before each frame (the sandbox moves the worker's CPU limit there);
+    /// `failureNote` may add a sentence to a frame's failure (the sandbox's memory limit).
+    public func serve(
+        _ jobs: [PlannedJob], cacheStaticLayers: Bool, beforeFrame: () -> Void = {},
+        failureNote: () -> String? = { nil }
+    ) {
         let worker = FrameWorker(cacheStaticLayers: cacheStaticLayers)
         do {
             try channel.send("ready " + jobs.map(\.fingerprint).joined(separator: " "))
@@ -256,7 +289,11 @@ public final class WorkerConnection {
                     try channel.send("fail frame the worker got an unreadable request")
                     continue
                 }
-                let result = Result { () throws(FrameFailure) in try worker.render(frame, of: jobs[job]) }
+                beforeFrame()
+                var result = Result { () throws(FrameFailure) in try worker.render(frame, of: jobs[job]) }
+                if case .failure(let failure) = result, failure.isDrawing, let note = failureNote() {
+                    result = .failure(.drawing(failure.message + "; " + note))
+                }
                 try channel.send(WorkerReply.line(result))
             }
         } catch {
@@ -273,6 +310,8 @@ final class WorkerChannel {
     enum Failure: Error {
         case closed
         case timedOut
+        /// More than `WorkerReplyCheck.maximumLine` bytes without a newline.
+        case tooLong
     }
 
     private let descriptor: Int32
@@ -330,6 +369,9 @@ final class WorkerChannel {
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw .closed }
             buffer += chunk[..<count]
+            if buffer.count > WorkerReplyCheck.maximumLine && !buffer.contains(UInt8(ascii: "\n")) {
+                throw .tooLong
+            }
         }
     }
 }

@@ -22,10 +22,14 @@ struct RenderCommand: Command {
             An existing folder that holds files but no renderfarm.job.json is not written into
             (65, naming a file it would overwrite) unless --force.
             Results go to standard output, progress to standard error. Exit codes: 0 ok, 1 some
-            frames failed, 64 usage, 65 invalid job, 66 missing file, 69 no plugins, 73 cannot
-            create output, 74 I/O error (a full disk), 75 the output folder is in use by another
-            run, 130 interrupted by SIGINT or SIGTERM. With --isolate, frames are drawn in worker processes: a plugin that
-            crashes or hangs (past --frame-timeout) fails only the frame it was drawing.
+            frames failed, 64 usage, 65 invalid job, 66 missing file, 69 no plugins (or --sandbox
+            require on a kernel without every protection), 73 cannot create output, 74 I/O error
+            (a full disk), 75 the output folder is in use by another run, 130 interrupted by SIGINT
+            or SIGTERM. With --isolate, frames are drawn in worker processes: a plugin that crashes
+            or hangs (past --frame-timeout) fails only the frame it was drawing, and each worker is
+            sandboxed (--sandbox strict): a plugin cannot read files outside its job, write outside
+            its output folder, reach the network or start programs; a denied action fails its
+            frame, naming it.
             With --video FILE one job is rendered straight into a video: frames are drawn
             concurrently and piped in frame order to one ffmpeg (no PNGs, journal or manifest);
             the result equals `renderfarm encode` of the PNGs with the same preset (69 when ffmpeg
@@ -35,7 +39,7 @@ struct RenderCommand: Command {
         options: [
             jobs, frames, shard, CommonOptions.shardMode, out, outputRoot, force, failFast, CommonOptions.progress,
             CommonOptions.pluginPath, CommonOptions.variants, scale, video, EncodeCommand.preset, EncodeCommand.crf,
-            verbose, isolate, frameTimeout, stuckAfter, memory,
+            verbose, isolate, frameTimeout, sandbox, stuckAfter, memory,
         ],
         positionals: 1...Int.max)
 
@@ -65,6 +69,8 @@ struct RenderCommand: Command {
     let shard: Shard
     let scale: Double?
     let isolation: Isolation?
+    /// `--sandbox`: how `--isolate`'s workers are locked in.
+    let sandbox: SandboxMode
     /// `--stuck-after`: seconds after which a frame still drawing is named (nil: never).
     let stuckAfter: Double?
     /// `--memory`, or half of the machine's memory.
@@ -74,6 +80,7 @@ struct RenderCommand: Command {
         self.arguments = arguments
         scale = try Self.parseScale(arguments, command: "render")
         isolation = try Self.parseIsolation(arguments, scale: scale)
+        sandbox = try Self.parseSandbox(arguments, command: "render")
         try Self.checkVideoOptions(arguments)
         concurrency =
             try arguments.integer(Self.jobs, in: 1...1024, command: "render")
@@ -90,6 +97,8 @@ struct RenderCommand: Command {
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
+        // Before anything is planned or locked: `--sandbox require` on a kernel that lacks a layer leaves no trace.
+        if let code = checkSandbox(terminal) { return code }
         var plan = PlanOptions(
             outputOverride: arguments[Self.out], outputRoot: arguments[Self.outputRoot],
             frames: arguments[Self.frames], shard: shard, scale: scale,
@@ -190,6 +199,23 @@ extension RenderCommand {
         return "time: " + String(format: "%.2f", summary.elapsed) + " s, \(fps) fps\(slow)"
     }
 
+    /// Says once which protections of `--sandbox strict` this kernel lacks; refuses to render
+    /// without all of them under `--sandbox require` (69).
+    func checkSandbox(_ terminal: Terminal) -> ExitCode? {
+        guard isolation != nil, sandbox != .off else { return nil }
+        let missing = SandboxLayers.all.subtracting(WorkerSandbox.available())
+        guard !missing.isEmpty else { return nil }
+        let names = missing.names.joined(separator: "; ")
+        if sandbox == .require {
+            terminal.error(
+                "--sandbox require: this kernel does not offer every protection of the worker sandbox; missing: \(names)"
+                    + " (use --sandbox strict to render with the others, article UntrustedPlugins)")
+            return .unavailable
+        }
+        terminal.note("renderfarm: the worker sandbox runs without: \(names)")
+        return nil
+    }
+
     /// `--isolate [--frame-timeout SECONDS]`: the worker processes' command line and time limit.
     static func parseIsolation(_ arguments: ParsedArguments, scale: Double?) throws(UsageError) -> Isolation? {
         let timeout = try parseFrameTimeout(arguments, command: "render")
@@ -206,6 +232,23 @@ extension RenderCommand {
     static let frameTimeout = Option(
         "--frame-timeout", value: "SECONDS",
         help: "With --isolate: kill a worker whose frame takes longer, and fail that attempt.")
+
+    static let sandbox = Option(
+        "--sandbox", value: "MODE",
+        help: "With --isolate: strict (default: every protection the kernel offers), require (all, or exit 69), off.")
+
+    /// `--sandbox strict|require|off` (default strict), which only `--isolate` workers apply.
+    static func parseSandbox(_ arguments: ParsedArguments, command: String) throws(UsageError) -> SandboxMode {
+        guard let text = arguments[sandbox] else { return .strict }
+        if command == "render" && !arguments[isolate] {
+            throw UsageError(
+                message: "--sandbox needs --isolate (frames drawn in this process are not sandboxed)", command: command)
+        }
+        guard let mode = SandboxMode(rawValue: text) else {
+            throw UsageError(message: "--sandbox expects strict, require or off, got \"\(text)\"", command: command)
+        }
+        return mode
+    }
 
     static let stuckAfter = Option(
         "--stuck-after", value: "SECONDS",

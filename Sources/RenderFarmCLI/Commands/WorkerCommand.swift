@@ -16,14 +16,20 @@ struct WorkerCommand: Command {
         positionals: 1...Int.max)
 
     /// The options of `render` a worker is given as they are (the scale goes as a number).
-    static let forwarded = [RenderCommand.out, RenderCommand.outputRoot, RenderCommand.frames, CommonOptions.variants]
+    static let forwarded = [
+        RenderCommand.out, RenderCommand.outputRoot, RenderCommand.frames, CommonOptions.variants,
+        RenderCommand.sandbox,
+    ]
 
     let arguments: ParsedArguments
     let scale: Double?
+    let sandbox: SandboxMode
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         scale = try RenderCommand.parseScale(arguments, command: "worker")
+        let mode = try RenderCommand.parseSandbox(arguments, command: "worker")
+        sandbox = mode == .strict && WorkerSandbox.underSanitizer ? .off : mode
     }
 
     /// The worker command line that prepares the jobs `render` prepared with `arguments`.
@@ -37,6 +43,10 @@ struct WorkerCommand: Command {
         return command
     }
 
+    /// CPU time one frame may take in a sandboxed worker (past it the kernel ends the worker with
+    /// SIGXCPU, and the frame fails); `--frame-timeout` limits wall-clock time.
+    static let cpuSecondsPerFrame = 600.0
+
     func run(_ terminal: Terminal) -> ExitCode {
         guard let connection = WorkerServer.connect() else {
             terminal.error("`renderfarm worker` is started by `renderfarm render --isolate`, not by hand")
@@ -47,6 +57,8 @@ struct WorkerCommand: Command {
         // Ctrl-C reaches the whole process group: the render decides when its workers stop.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
+        // The network namespace first, while the process has one thread (a user namespace needs that).
+        let network = sandbox != .off && WorkerSandbox.isolateNetwork()
         // The render has reported every problem and warning already: the worker keeps them.
         let messages = Locked<[String]>([])
         let quiet = Terminal(out: { _ in }, err: { text in messages.withLock { $0.append(text) } })
@@ -56,7 +68,22 @@ struct WorkerCommand: Command {
         switch CommonOptions.planJobs(arguments.positionals, arguments: arguments, options: plan, terminal: quiet) {
         case .success(let jobs):
             let redraw = ProcessInfo.processInfo.environment["RENDERFARM_STATIC_LAYERS"] == "redraw"
-            connection.serve(jobs, cacheStaticLayers: !redraw)
+            guard sandbox != .off else {
+                connection.serve(jobs, cacheStaticLayers: !redraw)
+                return .ok
+            }
+            // Plugins are loaded and created: from here on the worker reads and writes only what
+            // its jobs need (article UntrustedPlugins).
+            let (applied, problems) = WorkerSandbox.apply(to: jobs, network: network)
+            if sandbox == .require && applied != .all {
+                let missing = SandboxLayers.all.subtracting(applied).names.joined(separator: ", ")
+                connection.fail("--sandbox require: this worker could not apply \(missing) (\(problems))")
+                return .unavailable
+            }
+            connection.serve(
+                jobs, cacheStaticLayers: !redraw,
+                beforeFrame: { WorkerSandbox.allowCPU(seconds: WorkerCommand.cpuSecondsPerFrame) },
+                failureNote: WorkerSandbox.memoryNote)
             return .ok
         case .failure(let code):
             connection.fail(messages.withLock { $0.joined() })

@@ -1,0 +1,202 @@
+import Foundation
+import RenderFarm
+import Testing
+
+/// The worker sandbox of `render --isolate` (RenderFarm article UntrustedPlugins): the hostile fixture
+/// plugin (Tests/Fixtures/hostile_plugin.c, one library per attack) is stopped on each attack
+/// with a message naming it, and nothing it tried happened. Each test runs where this machine's
+/// kernel offers the layer it shows (CI may be a container without namespaces or Landlock); the
+/// `--sandbox require` test holds on either kind of machine.
+@Suite("Worker sandbox: hostile plugins stopped and named")
+struct SandboxTests {
+    static let available = WorkerSandbox.available()
+    static let plugins = ["--plugin-path", Binary.testPluginDirectory + "/hostile"]
+
+    /// A one-frame job of `hostile-ATTACK` in `folder`, writing to `folder/out`, with no retries.
+    static func job(_ attack: String, in folder: TemporaryFolder, target: String = "", port: Int = 0) throws -> String {
+        try folder.write(
+            #"""
+            {"duration": 1, "fps": 1, "seed": 1, "retries": 0, "canvas": {"width": 40, "height": 40, "scale": 1},
+             "output": {"dir": "out"},
+             "layers": [{"effect": "hostile-\#(attack)", "params": {"target": "\#(target)", "port": \#(port)}}]}
+            """#, to: "\(attack).json")
+    }
+
+    static func render(_ job: String, _ extra: [String] = [], environment: [String: String] = [:]) throws
+        -> Binary.Result
+    {
+        try Binary.run(
+            ["render", job, "--isolate", "-j", "1", "--progress", "none", "--force"] + plugins + extra,
+            environment: environment)
+    }
+
+    @Test(
+        "reading or writing a file outside the job, running a shell, forking: denied, named, nothing happens",
+        .enabled(if: available.contains(.seccomp)),
+        arguments: ["read", "write", "exec", "fork"])
+    func files(attack: String) throws {
+        let folder = try TemporaryFolder()
+        let secret = try folder.write("not for plugins\n", to: "secret.txt")
+        let target = attack == "read" ? secret : folder.path + "/\(attack)-made-this"
+        let job = try Self.job(attack, in: folder, target: target)
+        let result = try Self.render(job)
+        let denied = [
+            "read": "tried to open \(target)", "write": "tried to write \(target)", "exec": "tried to run /bin/sh",
+            "fork": "tried to start a process",
+        ][attack, default: "?"]
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "frame 0 of \(attack) failed after 1 attempt: plugin \"hostile-\(attack)\" \(denied): "
+                    + "denied by the sandbox"), "\(result.stderr)")
+        if attack != "read" { #expect(!FileManager.default.fileExists(atPath: target)) }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out/frame_00000.png"))
+
+        // The same plugin unsandboxed does what it tried: the checks above can fail.
+        let trusted = try Self.render(job, ["--sandbox", "off"])
+        if attack == "read" {
+            #expect(trusted.status == 0, "\(trusted.stderr)")
+        } else {
+            #expect(FileManager.default.fileExists(atPath: target), "\(trusted.stderr)")
+        }
+    }
+
+    @Test(
+        "connecting to a listener on 127.0.0.1: denied and named, the listener gets no connection",
+        .enabled(if: available.contains(.seccomp)))
+    func connect() throws {
+        let listener = try Listener()
+        let folder = try TemporaryFolder()
+        let job = try Self.job("connect", in: folder, port: listener.port)
+        let result = try Self.render(job)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("plugin \"hostile-connect\" tried to open a socket: denied by the sandbox"),
+            "\(result.stderr)")
+        #expect(!listener.accepted())
+        let trusted = try Self.render(job, ["--sandbox", "off"])
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        #expect(listener.accepted())
+    }
+
+    @Test(
+        "allocating without bound: stopped at the address-space limit, which the failure names",
+        .enabled(if: available.contains(.limits)))
+    func memory() throws {
+        let folder = try TemporaryFolder()
+        let job = try Self.job("memory", in: folder)
+        let result = try Self.render(job)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("layer 0 (hostile-memory): allocation failed after"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("the worker reached the sandbox's address-space limit"), "\(result.stderr)")
+    }
+
+    @Test(
+        "a plugin writing its own replies to the parent's socket ends its worker and fails only its frame",
+        arguments: [
+            ("hello parent", "sent a reply the protocol does not have: \"hello parent\""),
+            ("ok " + String(repeating: "0", count: 64) + " 999999999 1 0 0 0 0", "reported a 999999999-byte frame"),
+            ("flood", "sent a line longer than 65536 bytes"),
+        ])
+    func forgedReplies(reply: String, message: String) throws {
+        let folder = try TemporaryFolder()
+        let job = try Self.job("reply", in: folder, target: reply)
+        let result = try Self.render(job, ["--sandbox", "off"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("frame 0 of reply failed after 1 attempt: the worker process \(message)"),
+            "\(result.stderr)")
+    }
+
+    @Test(
+        "Landlock alone (seccomp left out) keeps the kernel from opening files outside the job",
+        .enabled(if: available.contains(.landlock)))
+    func landlockAlone() throws {
+        let folder = try TemporaryFolder()
+        let secret = try folder.write("not for plugins\n", to: "secret.txt")
+        let skip = ["RENDERFARM_SANDBOX_SKIP": "seccomp"]
+        let read = try Self.render(try Self.job("read", in: folder, target: secret), environment: skip)
+        #expect(read.stderr.contains("hostile-read): could not read \(secret)"), "\(read.stderr)")
+        let made = folder.path + "/made-this"
+        let write = try Self.render(try Self.job("write", in: folder, target: made), environment: skip)
+        #expect(write.stderr.contains("hostile-write): could not create \(made)"), "\(write.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: made))
+    }
+
+    @Test("--sandbox require renders where the kernel offers every layer and refuses (69) where it does not")
+    func require() throws {
+        let folder = try TemporaryFolder()
+        let job = try folder.write(
+            #"""
+            {"duration": 2, "fps": 1, "seed": 1, "canvas": {"width": 40, "height": 40, "scale": 1},
+             "layers": [{"effect": "test-faults", "params": {}}]}
+            """#, to: "job.json")
+        let result = try Binary.run(
+            [
+                "render", job, "--isolate", "--sandbox", "require", "--progress", "none", "--plugin-path",
+                Binary.testPluginDirectory,
+            ])
+        if Self.available == .all {
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!result.stderr.contains("sandbox"), "\(result.stderr)")
+        } else {
+            #expect(result.status == 69, "\(result.stderr)")
+            #expect(result.stderr.contains("--sandbox require: this kernel does not offer"), "\(result.stderr)")
+            let strict = try Binary.run(
+                [
+                    "render", job, "--isolate", "--progress", "none", "--force", "--plugin-path",
+                    Binary.testPluginDirectory,
+                ])
+            #expect(strict.status == 0, "\(strict.stderr)")
+            #expect(strict.stderr.contains("the worker sandbox runs without:"), "\(strict.stderr)")
+        }
+    }
+
+    @Test("--sandbox needs --isolate and one of strict, require, off")
+    func usage() throws {
+        let folder = try TemporaryFolder()
+        let job = try Self.job("read", in: folder)
+        let alone = try Binary.run(["render", job, "--sandbox", "strict"])
+        #expect(alone.status == 64 && alone.stderr.contains("--sandbox needs --isolate"), "\(alone.stderr)")
+        let wrong = try Binary.run(["render", job, "--isolate", "--sandbox", "loose"])
+        #expect(wrong.status == 64 && wrong.stderr.contains("--sandbox expects strict, require or off"))
+    }
+}
+
+/// A TCP listener on 127.0.0.1 (a port the kernel picks) that says whether anyone connected.
+private final class Listener {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && listen(descriptor, 4) == 0
+                    && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard bound else {
+            close(descriptor)
+            throw CocoaError(.fileWriteUnknown)
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        _ = fcntl(descriptor, F_SETFL, O_NONBLOCK)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Whether a connection is waiting (accepts and closes it).
+    func accepted() -> Bool {
+        let connection = accept(descriptor, nil, nil)
+        guard connection >= 0 else { return false }
+        close(connection)
+        return true
+    }
+}
