@@ -33,7 +33,7 @@ final class RenderRunner: Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments =
             ["render", options.jobFile, "--progress", "none"] + (frames.map { ["--frames", $0] } ?? [])
-            + options.pluginSearchPath.flatMap { ["--plugin-path", $0] }
+            + options.pluginSearchPath.filter(Self.isFolder).flatMap { ["--plugin-path", $0] }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         let (events, running) = (self.events, self.running)
@@ -53,6 +53,13 @@ final class RenderRunner: Sendable {
             current = process
         }
         events.publish("render", said)
+    }
+
+    /// Whether `path` is a folder: the search path names default folders that may not exist, which
+    /// `--plugin-path` refuses (they hold no plugin either way).
+    private static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// Stops the running render as SIGINT does (finished frames stay); false when none runs.

@@ -35,7 +35,7 @@ struct AlphaPackedTests {
 
     /// Renders frames 0–29 as PNGs into `folder`.
     static func renderPNGs(_ test: Case, into folder: URL) throws {
-        let render = try Binary.run([
+        let render = CLI.run([
             "render", test.job, "--frames", "0-\(frames - 1)", "--scale", test.scale, "--out", folder.path,
             "--progress", "none", "-j", "2",
         ])
@@ -47,7 +47,7 @@ struct AlphaPackedTests {
         let folder = try TemporaryFolder()
         let pngs = folder.url.appendingPathComponent("pngs")
         try Self.renderPNGs(Self.liveStream, into: pngs)
-        let encode = try Binary.run(["encode", pngs.path, "--preset", "alpha-packed", "--progress", "none"])
+        let encode = CLI.run(["encode", pngs.path, "--preset", "alpha-packed", "--progress", "none"])
         try #require(encode.status == 0, "\(encode.stderr)")
         let video = pngs.appendingPathComponent("live-stream-alpha.mp4")
         try Self.checkVideo(video, Self.liveStream)
@@ -71,7 +71,7 @@ struct AlphaPackedTests {
     func renderVideo() throws {
         let folder = try TemporaryFolder()
         let video = folder.url.appendingPathComponent("live-stream.mp4")
-        let render = try Binary.run([
+        let render = CLI.run([
             "render", Self.liveStream.job, "--frames", "0-\(Self.frames - 1)", "--scale", "1", "--video", video.path,
             "--preset", "alpha-packed", "--progress", "none", "-j", "2",
         ])
@@ -102,7 +102,7 @@ struct AlphaPackedTests {
         let folder = try TemporaryFolder()
         let pngs = folder.url.appendingPathComponent("pngs")
         try Self.renderPNGs(hearts, into: pngs)
-        let encode = try Binary.run(["encode", pngs.path, "--preset", "alpha-packed", "--progress", "none"])
+        let encode = CLI.run(["encode", pngs.path, "--preset", "alpha-packed", "--progress", "none"])
         try #require(encode.status == 0, "\(encode.stderr)")
         let video = pngs.appendingPathComponent("live-hearts-alpha.mp4")
         try Self.checkVideo(video, hearts)
@@ -116,7 +116,7 @@ struct AlphaPackedTests {
         let formats = help.text.split(separator: "\n").first { $0.contains("Supported pixel formats:") } ?? ""
         let folder = try TemporaryFolder()
         try Self.renderPNGs(Self.liveStream, into: folder.url)
-        let encode = try Binary.run(["encode", folder.path, "--preset", "hevc-alpha", "--progress", "none"])
+        let encode = CLI.run(["encode", folder.path, "--preset", "hevc-alpha", "--progress", "none"])
         if formats.contains("yuva420p") {
             #expect(encode.status == 0, "\(encode.stderr)")
             return
@@ -124,7 +124,7 @@ struct AlphaPackedTests {
         #expect(encode.status == 69)
         #expect(encode.stderr.contains("libx265") && encode.stderr.contains("yuva420p"), "\(encode.stderr)")
         #expect(encode.stderr.contains("--preset alpha-packed"), "\(encode.stderr)")
-        let video = try Binary.run([
+        let video = CLI.run([
             "render", Self.liveStream.job, "--frames", "0-1", "--video",
             folder.url.appendingPathComponent("v.mov").path,
             "--preset", "hevc-alpha", "--progress", "none",
@@ -137,24 +137,24 @@ struct AlphaPackedTests {
     func unpackRefusals() throws {
         let folder = try TemporaryFolder()
         let plain = folder.url.appendingPathComponent("plain.mp4")
-        let render = try Binary.run([
+        let render = CLI.run([
             "render", Self.liveStream.job, "--frames", "0-1", "--scale", "0.5", "--video", plain.path, "--progress",
             "none",
         ])
         try #require(render.status == 0, "\(render.stderr)")
         let out = folder.url.appendingPathComponent("out").path
-        let refused = try Binary.run(["unpack-alpha", plain.path, "-o", out, "--progress", "none"])
+        let refused = CLI.run(["unpack-alpha", plain.path, "-o", out, "--progress", "none"])
         #expect(refused.status == 65)
         #expect(refused.stderr.contains("no vapc box"), "\(refused.stderr)")
-        let missing = try Binary.run(["unpack-alpha", folder.url.appendingPathComponent("none.mp4").path, "-o", out])
+        let missing = CLI.run(["unpack-alpha", folder.url.appendingPathComponent("none.mp4").path, "-o", out])
         #expect(missing.status == 66)
-        #expect(try Binary.run(["unpack-alpha", plain.path]).status == 64)
+        #expect(CLI.run(["unpack-alpha", plain.path]).status == 64)
         // A named pipe is refused without being opened for a blocking read.
         let pipe = folder.url.appendingPathComponent("pipe.mp4").path
         try #require(mkfifo(pipe, 0o644) == 0)
-        let fifo = try Binary.run(["unpack-alpha", pipe, "-o", out, "--progress", "none"])
+        let fifo = CLI.run(["unpack-alpha", pipe, "-o", out, "--progress", "none"])
         #expect(fifo.status == 65 && fifo.stderr.contains("named pipe"), "\(fifo.stderr)")
-        let help = try Binary.run(["unpack-alpha", "--help"])
+        let help = CLI.run(["unpack-alpha", "--help"])
         #expect(help.status == 0 && help.stdout.contains("USAGE: renderfarm unpack-alpha"))
     }
 
@@ -206,7 +206,7 @@ struct AlphaPackedTests {
     /// Unpacks `video` and compares every frame with the rendered PNGs; requires the thresholds.
     static func unpackAndCompare(_ video: URL, with pngs: URL, in folder: URL, _ test: Case) throws -> Quality {
         let unpacked = folder.appendingPathComponent("unpacked")
-        let unpack = try Binary.run(["unpack-alpha", video.path, "-o", unpacked.path, "--progress", "none"])
+        let unpack = CLI.run(["unpack-alpha", video.path, "-o", unpacked.path, "--progress", "none"])
         try #require(unpack.status == 0, "\(unpack.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: unpacked.path).filter { $0.hasSuffix(".png") }
         #expect(names.count == frames)

@@ -21,14 +21,14 @@ struct CanvasBoundsTests {
     func warnsAndDrops() throws {
         let folder = try TemporaryFolder()
         let job = try folder.write(Self.job(bounds: nil), to: "fall.json")
-        let validate = try Binary.run(["validate", job])
+        let validate = CLI.run(["validate", job])
         #expect(validate.status == 0)
         let warning =
             "fall.json: layers[1]: 2 of 5 items leave the canvas by 0.4 s (set \"bounds\": true or add barriers)"
         #expect(
             validate.stderr.contains("renderfarm: warning: ") && validate.stderr.contains(warning), "\(validate.stderr)"
         )
-        let render = try Binary.run([
+        let render = CLI.run([
             "render", job, "--out", folder.url.appendingPathComponent("out").path, "--progress", "none",
         ])
         #expect(render.status == 0 && render.stderr.contains(warning), "\(render.stderr)")
@@ -43,7 +43,7 @@ struct CanvasBoundsTests {
     func staysInside() throws {
         let folder = try TemporaryFolder()
         let job = try folder.write(Self.job(bounds: "true"), to: "bounded.json")
-        let validate = try Binary.run(["validate", job])
+        let validate = CLI.run(["validate", job])
         #expect(validate.status == 0 && !validate.stderr.contains("warning"), "\(validate.stderr)")
         let lines = try Trace.run(job)
         for line in lines {
@@ -69,7 +69,7 @@ struct CanvasBoundsTests {
             }
         }
         let bad = try folder.write(Self.job(bounds: "\"yes\""), to: "bad.json")
-        let result = try Binary.run(["validate", bad])
+        let result = CLI.run(["validate", bad])
         #expect(result.status == 65)
         #expect(result.stderr.contains("layers[1].params.bounds: expected true, false or a rect"), "\(result.stderr)")
     }
@@ -83,7 +83,7 @@ struct CanvasBoundsTests {
               "layers": [ { "effect": "parabolic-drop", "params": { "count": 4, "onLand": "bounce", "bounds": true,
                 "target": {"x": 0, "y": 600, "width": 20, "height": 10}, "from": [330, 300] } } ] }
             """, to: "drop.json")
-        #expect(try Binary.run(["validate", job]).status == 0)
+        #expect(CLI.run(["validate", job]).status == 0)
         for line in try Trace.run(job) {
             for item in line.items() where item.visible && item.resting != nil {
                 #expect(item.x - 20 >= -0.6 && item.x + 20 <= 375.6 && item.y + 20 <= 667.6, "\(item.x), \(item.y)")

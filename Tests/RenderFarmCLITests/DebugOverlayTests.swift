@@ -40,7 +40,7 @@ struct DebugOverlayTests {
         var counts: [Bool: [Mark: Int]] = [:]
         for debug in [false, true] {
             let sheet = folder.url.appendingPathComponent("sheet-\(debug).png").path
-            let result = try Binary.run(
+            let result = CLI.run(
                 ["preview", job, "-o", sheet, "--frames", "20,40,60", "--width", "600"] + (debug ? ["--debug"] : []))
             try #require(result.status == 0, "\(result.stderr)")
             counts[debug] = try Self.count(sheet)

@@ -7,7 +7,7 @@ import Testing
 struct EncodeTests {
     /// 30 frames of jobs/live-hearts.json (750×1334 at 60 fps, transparent background).
     static func render(_ folder: TemporaryFolder, frames: String = "0-29") throws {
-        let render = try Binary.run([
+        let render = CLI.run([
             "render", "jobs/live-hearts.json", "--frames", frames, "--out", folder.path,
             "--progress", "none", "-j", "2",
         ])
@@ -39,7 +39,7 @@ struct EncodeTests {
     func preset(_ expected: Expectation) throws {
         let folder = try TemporaryFolder()
         try Self.render(folder)
-        let encode = try Binary.run(["encode", folder.path, "--preset", expected.preset, "--progress", "none"])
+        let encode = CLI.run(["encode", folder.path, "--preset", expected.preset, "--progress", "none"])
         #expect(encode.status == 0, "\(encode.stderr)")
         let file = folder.url.appendingPathComponent(expected.file).path
         let probe = try Tools.probe(file)
@@ -76,10 +76,10 @@ struct EncodeTests {
         text = text.replacingOccurrences(of: "\"complete\": true", with: "\"complete\": false")
             .replacingOccurrences(of: "\"missing\": \"\"", with: "\"missing\": \"10-19\"")
         try text.write(to: manifest, atomically: true, encoding: .utf8)
-        let refused = try Binary.run(["encode", folder.path, "--progress", "none"])
+        let refused = CLI.run(["encode", folder.path, "--progress", "none"])
         #expect(refused.status == 65)
         #expect(refused.stderr.contains("--allow-missing"))
-        let allowed = try Binary.run(["encode", folder.path, "--allow-missing", "--progress", "none"])
+        let allowed = CLI.run(["encode", folder.path, "--allow-missing", "--progress", "none"])
         #expect(allowed.status == 0, "\(allowed.stderr)")
     }
 
@@ -87,7 +87,7 @@ struct EncodeTests {
     func verbose() throws {
         let folder = try TemporaryFolder()
         try Self.render(folder, frames: "0-4")
-        let encode = try Binary.run([
+        let encode = CLI.run([
             "encode", folder.path, "--verbose", "--progress", "none", "-o",
             folder.url.appendingPathComponent("v.mp4").path,
         ])
@@ -95,7 +95,7 @@ struct EncodeTests {
         #expect(encode.stderr.contains("ffmpeg -hide_banner"))
         #expect(encode.stderr.contains("-f rawvideo -pixel_format yuv420p -video_size 750x1334 -framerate 60 -i pipe:0"))
         #expect(!encode.stderr.contains("-filter_complex"))
-        let apng = try Binary.run([
+        let apng = CLI.run([
             "encode", folder.path, "--verbose", "--progress", "none", "--preset", "apng", "-o",
             folder.url.appendingPathComponent("v.apng").path,
         ])
@@ -109,7 +109,7 @@ struct EncodeWithoutFFmpegTests {
     @Test("a missing ffmpeg exits 69 with the install hint")
     func missing() throws {
         let folder = try TemporaryFolder()
-        let render = try Binary.run([
+        let render = CLI.run([
             "render", "jobs/live-hearts.json", "--frames", "0-1", "--out", folder.path,
             "--progress", "none",
         ])
@@ -127,17 +127,17 @@ struct EncodeWithoutFFmpegTests {
 
     @Test("usage errors: --crf for a preset without CRF, --preset without --video, gif on a pipe")
     func usage() throws {
-        #expect(try Binary.run(["encode", "x", "--preset", "apng", "--crf", "20"]).status == 64)
-        #expect(try Binary.run(["encode", "x", "--crf", "99"]).status == 64)
-        #expect(try Binary.run(["render", "jobs/live-hearts.json", "--preset", "mp4"]).status == 64)
+        #expect(CLI.run(["encode", "x", "--preset", "apng", "--crf", "20"]).status == 64)
+        #expect(CLI.run(["encode", "x", "--crf", "99"]).status == 64)
+        #expect(CLI.run(["render", "jobs/live-hearts.json", "--preset", "mp4"]).status == 64)
         #expect(
-            try Binary.run(["render", "jobs/live-hearts.json", "--video", "/tmp/x.mp4", "--shard", "0/2"]).status == 64)
-        #expect(try Binary.run(["encode", "/nonexistent-folder"]).status == 66 || !Tools.hasFFmpeg)
+            CLI.run(["render", "jobs/live-hearts.json", "--video", "/tmp/x.mp4", "--shard", "0/2"]).status == 64)
+        #expect(CLI.run(["encode", "/nonexistent-folder"]).status == 66 || !Tools.hasFFmpeg)
     }
 
     @Test("every new command has --help", arguments: ["encode", "export-otio", "preview", "compare", "render"])
     func help(command: String) throws {
-        let help = try Binary.run([command, "--help"])
+        let help = CLI.run([command, "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("USAGE: renderfarm \(command)"))
     }

@@ -8,7 +8,7 @@ struct ExampleFixesTests {
     /// Renders frames 0-3 of jobs/live-hearts.json at a small scale into `out` inside `folder`.
     static func render(into folder: TemporaryFolder) throws -> String {
         let out = folder.url.appendingPathComponent("out").path
-        let render = try Binary.run([
+        let render = CLI.run([
             "render", "jobs/live-hearts.json", "--frames", "0-3", "--scale", "0.25", "--out", out, "--progress", "none",
         ])
         try #require(render.status == 0, "\(render.stderr)")
@@ -48,10 +48,10 @@ struct ExampleFixesTests {
     func batchStatus() throws {
         let folder = try TemporaryFolder()
         let job = try Self.batch(in: folder)
-        let first = try Binary.run(["render", job, "--variants", "ann@1x,bob@2x", "--progress", "none"])
+        let first = CLI.run(["render", job, "--variants", "ann@1x,bob@2x", "--progress", "none"])
         try #require(first.status == 0, "\(first.stderr)")
         let batch = folder.path + "/out/badges"
-        let partial = try Binary.run(["status", batch])
+        let partial = CLI.run(["status", batch])
         #expect(partial.status == 1, "\(partial.stderr)")
         for row in [
             "\(batch): variants of badges: incomplete", "  ann@1x  complete, 3 of 3 frames done",
@@ -60,8 +60,8 @@ struct ExampleFixesTests {
         ] {
             #expect(partial.stdout.contains(row + "\n"), "missing \(row):\n\(partial.stdout)")
         }
-        #expect(try Binary.run(["render", job, "--progress", "none"]).status == 0)
-        let complete = try Binary.run(["status", batch, "--json"])
+        #expect(CLI.run(["render", job, "--progress", "none"]).status == 0)
+        let complete = CLI.run(["status", batch, "--json"])
         #expect(complete.status == 0, "\(complete.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(complete.stdout.utf8)) as? [String: Any])
         #expect(json["state"] as? String == "complete")

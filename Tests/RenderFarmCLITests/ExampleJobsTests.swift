@@ -25,9 +25,9 @@ struct ExampleJobsTests {
     @Test("each example job validates and renders completely", arguments: jobs)
     func rendersCompletely(job: String) throws {
         let out = try TemporaryFolder()
-        let validate = try Binary.run(["validate", "jobs/\(job)"])
+        let validate = CLI.run(["validate", "jobs/\(job)"])
         #expect(validate.status == 0, "\(validate.stderr)")
-        let render = try Binary.run(["render", "jobs/\(job)", "--out", out.path, "--progress", "none", "-j", "2"])
+        let render = CLI.run(["render", "jobs/\(job)", "--out", out.path, "--progress", "none", "-j", "2"])
         #expect(render.status == 0, "\(render.stderr)")
         let folders = Self.renderFolders(out.url)
         #expect(!folders.isEmpty)
@@ -62,8 +62,8 @@ struct ExampleJobsTests {
     func deterministicAcrossConcurrency(job: String) throws {
         let one = try TemporaryFolder()
         let two = try TemporaryFolder()
-        try Binary.run(["render", "jobs/\(job)", "--out", one.path, "--progress", "none", "-j", "1"])
-        try Binary.run(["render", "jobs/\(job)", "--out", two.path, "--progress", "none", "-j", "2"])
+        CLI.run(["render", "jobs/\(job)", "--out", one.path, "--progress", "none", "-j", "1"])
+        CLI.run(["render", "jobs/\(job)", "--out", two.path, "--progress", "none", "-j", "2"])
         let first = try Self.renderFolders(one.url).flatMap { try Manifest(folder: $0).frames.map(\.sha256) }
         let second = try Self.renderFolders(two.url).flatMap { try Manifest(folder: $0).frames.map(\.sha256) }
         #expect(!first.isEmpty)

@@ -5,7 +5,7 @@ import Testing
 @Suite("export-otio and preview")
 struct ExportAndPreviewTests {
     static func render(_ folder: URL, frames: String = "0-29") throws {
-        let render = try Binary.run([
+        let render = CLI.run([
             "render", "jobs/live-hearts.json", "--frames", frames, "--out", folder.path,
             "--progress", "none", "-j", "2",
         ])
@@ -16,7 +16,7 @@ struct ExportAndPreviewTests {
     func otioFields() throws {
         let folder = try TemporaryFolder()
         try Self.render(folder.url)
-        let export = try Binary.run(["export-otio", folder.path])
+        let export = CLI.run(["export-otio", folder.path])
         #expect(export.status == 0, "\(export.stderr)")
         let data = try Data(contentsOf: folder.url.appendingPathComponent("live-hearts.otio"))
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -54,7 +54,7 @@ struct ExportAndPreviewTests {
         try FileManager.default.createDirectory(
             atPath: (file as NSString).deletingLastPathComponent,
             withIntermediateDirectories: true)
-        let export = try Binary.run(["export-otio", folder.url.appendingPathComponent("frames").path, "-o", file])
+        let export = CLI.run(["export-otio", folder.url.appendingPathComponent("frames").path, "-o", file])
         try #require(export.status == 0, "\(export.stderr)")
         let script = """
             import sys, opentimelineio as otio
@@ -76,7 +76,7 @@ struct ExportAndPreviewTests {
     func previewJob() throws {
         let folder = try TemporaryFolder()
         let sheet = folder.url.appendingPathComponent("sheet.png").path
-        let plain = try Binary.run([
+        let plain = CLI.run([
             "preview", "jobs/live-hearts.json", "--frames", "60-240:60", "--columns", "2",
             "--width", "400", "-o", sheet,
         ])
@@ -86,7 +86,7 @@ struct ExportAndPreviewTests {
         // 2 rows: margins, thumbnails of 375:667 aspect, labels.
         #expect(image.height > 2 * 170 * 667 / 375)
         let debugSheet = folder.url.appendingPathComponent("debug.png").path
-        let debug = try Binary.run([
+        let debug = CLI.run([
             "preview", "jobs/live-hearts.json", "--frames", "60-240:60", "--columns", "2",
             "--width", "400", "--debug", "-o", debugSheet,
         ])
@@ -99,7 +99,7 @@ struct ExportAndPreviewTests {
         let folder = try TemporaryFolder()
         try Self.render(folder.url.appendingPathComponent("frames"), frames: "0-9")
         let sheet = folder.url.appendingPathComponent("sheet.png").path
-        let result = try Binary.run([
+        let result = CLI.run([
             "preview", folder.url.appendingPathComponent("frames").path, "-o", sheet,
             "--width", "300", "--debug",
         ])
@@ -110,7 +110,7 @@ struct ExportAndPreviewTests {
         let light = image.pixel(x: 22, y: 14)
         #expect(dark.r == 153 && dark.a == 255, "\(dark)")
         #expect(light.r == 204 && light.a == 255, "\(light)")
-        let missing = try Binary.run([
+        let missing = CLI.run([
             "preview", folder.url.appendingPathComponent("frames").path, "-o", sheet,
             "--frames", "50",
         ])

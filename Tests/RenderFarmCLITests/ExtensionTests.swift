@@ -16,7 +16,7 @@ struct ExtensionTests {
     func renderVideo(name: String, codec: String) throws {
         let folder = try TemporaryFolder()
         let file = folder.url.appendingPathComponent(name).path
-        let result = try Binary.run(["render"] + Self.renderArguments + ["--video", file])
+        let result = CLI.run(["render"] + Self.renderArguments + ["--video", file])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try Tools.probe(file)["codec_name"] == codec)
         let container = try Self.container(file)
@@ -31,10 +31,10 @@ struct ExtensionTests {
     func encode(name: String, codec: String) throws {
         let folder = try TemporaryFolder()
         let frames = folder.url.appendingPathComponent("frames").path
-        let render = try Binary.run(["render"] + Self.renderArguments + ["--out", frames])
+        let render = CLI.run(["render"] + Self.renderArguments + ["--out", frames])
         try #require(render.status == 0, "\(render.stderr)")
         let file = folder.url.appendingPathComponent(name).path
-        let result = try Binary.run(["encode", frames, "-o", file, "--progress", "none"])
+        let result = CLI.run(["encode", frames, "-o", file, "--progress", "none"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try Tools.probe(file)["codec_name"] == codec)
         let container = try Self.container(file)
@@ -45,14 +45,14 @@ struct ExtensionTests {
     func contradiction() throws {
         let folder = try TemporaryFolder()
         let webm = folder.url.appendingPathComponent("guess.webm").path
-        let render = try Binary.run(["render"] + Self.renderArguments + ["--video", webm, "--preset", "mp4"])
+        let render = CLI.run(["render"] + Self.renderArguments + ["--video", webm, "--preset", "mp4"])
         #expect(render.status == 64)
         #expect(render.stderr.contains("--preset mp4 contradicts") && render.stderr.contains("webm-alpha"))
         #expect(!FileManager.default.fileExists(atPath: webm))
-        let encode = try Binary.run(["encode", folder.path, "-o", "x.mov", "--preset", "gif"])
+        let encode = CLI.run(["encode", folder.path, "-o", "x.mov", "--preset", "gif"])
         #expect(encode.status == 64)
         #expect(encode.stderr.contains("--preset gif contradicts") && encode.stderr.contains("prores4444"))
-        let unknown = try Binary.run(["render"] + Self.renderArguments + ["--video", "/tmp/x.mkv"])
+        let unknown = CLI.run(["render"] + Self.renderArguments + ["--video", "/tmp/x.mkv"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains(".mp4, .webm, .mov, .gif, .apng"), "\(unknown.stderr)")
     }
@@ -61,7 +61,7 @@ struct ExtensionTests {
     func previewPNG() throws {
         let folder = try TemporaryFolder()
         let sheet = folder.url.appendingPathComponent("x.jpg").path
-        let result = try Binary.run([
+        let result = CLI.run([
             "preview", "jobs/live-hearts.json", "-o", sheet, "--frames", "0", "--scale", "0.2",
         ])
         #expect(result.status == 64)

@@ -18,7 +18,7 @@ struct FloatingHeartTests {
     /// The items of layer 0 of every traced frame.
     static func trace(_ job: String, in folder: TemporaryFolder, frames: String? = nil) throws -> [[[String: Any]]] {
         let path = try folder.write(job, to: "job.json")
-        let result = try Binary.run(["trace", path] + (frames.map { ["--frames", $0] } ?? []))
+        let result = CLI.run(["trace", path] + (frames.map { ["--frames", $0] } ?? []))
         #expect(result.status == 0, "\(result.stderr)")
         return try result.stdout.split(separator: "\n").map { line in
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -98,7 +98,7 @@ struct FloatingHeartTests {
         let (x, y) = (try #require(heart["x"] as? Double), try #require(heart["y"] as? Double))
         let alpha = try #require(heart["alpha"] as? Double)
 
-        let render = try Binary.run([
+        let render = CLI.run([
             "render", folder.url.appendingPathComponent("job.json").path, "--out",
             folder.url.appendingPathComponent("out").path, "--progress", "none",
         ])

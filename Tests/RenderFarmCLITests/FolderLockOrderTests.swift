@@ -44,13 +44,13 @@ struct FolderLockOrderTests {
         let job = try PhysicsCacheTests.job(in: folder)
         let out = folder.url.appendingPathComponent("out")
         let held = try HeldLock(out)
-        let render = try Binary.run(["render", job, "--out", out.path, "--frames", "3700", "--progress", "none"])
+        let render = CLI.run(["render", job, "--out", out.path, "--frames", "3700", "--progress", "none"])
         #expect(render.status == 75, "\(render.stderr)")
         #expect(render.stderr.contains("is in use"), "\(render.stderr)")
         #expect(Self.names(out) == ["renderfarm.lock"], "written before the lock: \(Self.names(out))")
         held.release()
         // Once free, the same render writes the checkpoint and the frame.
-        let again = try Binary.run(["render", job, "--out", out.path, "--frames", "3700", "--progress", "none"])
+        let again = CLI.run(["render", job, "--out", out.path, "--frames", "3700", "--progress", "none"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(Self.names(out).contains("renderfarm.cache"), "\(Self.names(out))")
     }
@@ -61,7 +61,7 @@ struct FolderLockOrderTests {
         let job = try PhysicsCacheTests.job(in: folder)
         let out = folder.url.appendingPathComponent("out")
         let held = try HeldLock(out)
-        let prepare = try Binary.run(["prepare", job, "--out", out.path, "--frames", "0-3700"])
+        let prepare = CLI.run(["prepare", job, "--out", out.path, "--frames", "0-3700"])
         #expect(prepare.status == 75, "\(prepare.stderr)")
         #expect(Self.names(out) == ["renderfarm.lock"], "\(Self.names(out))")
         held.release()
@@ -77,7 +77,7 @@ struct FolderLockOrderTests {
         try Binary.waitUntil("the render holds its folder", running: running) {
             OutputTrustTests.manifest(held2)?["state"] as? String == "rendering"
         }
-        let second = try Binary.run(["prepare", faults] + OutputTrustTests.plugins)
+        let second = CLI.run(["prepare", faults] + OutputTrustTests.plugins)
         try FileManager.default.removeItem(atPath: gate)
         let first = running.wait(timeout: 60)
         #expect(first.status == 0, "\(first.stderr)")

@@ -86,7 +86,7 @@ struct FolderNameTests {
         let folder = try TemporaryFolder()
         let mine = try Self.userFolder(in: folder)
         let job = try folder.write(#"{"duration": 0.1, "layers": [{"effect": "gradient"}]}"#, to: "job.json")
-        let result = try Binary.run(["render", job, "--out", mine.path, "-j", "1"])
+        let result = CLI.run(["render", job, "--out", mine.path, "-j", "1"])
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("is not a render folder (it has no renderfarm.job.json)"), "\(result.stderr)")
         #expect(result.stderr.contains("would overwrite its manifest.json"), "\(result.stderr)")
@@ -103,21 +103,21 @@ struct FolderNameTests {
         try FileManager.default.removeItem(at: mine.appendingPathComponent("manifest.json"))
         let own = try folder.write(
             #"{"duration": 0.1, "output": {"dir": "mine"}, "layers": [{"effect": "gradient"}]}"#, to: "own.json")
-        let viaJob = try Binary.run(["render", own, "-j", "1"])
+        let viaJob = CLI.run(["render", own, "-j", "1"])
         #expect(viaJob.status == 65, "\(viaJob.stderr)")
         #expect(viaJob.stderr.contains("own.json: output.dir: "), "\(viaJob.stderr)")
         #expect(viaJob.stderr.contains("would overwrite its frame_00000.png"), "\(viaJob.stderr)")
         try FileManager.default.removeItem(at: mine.appendingPathComponent("frame_00000.png"))
         try folder.write("notes", to: "mine/notes.txt")
-        let notes = try Binary.run(["render", own, "-j", "1"])
+        let notes = CLI.run(["render", own, "-j", "1"])
         #expect(notes.status == 65)
         #expect(notes.stderr.contains("it holds notes.txt, which no render wrote"), "\(notes.stderr)")
 
         // --force renders into it; from then on it is a render folder and renders again without --force.
-        let forced = try Binary.run(["render", own, "-j", "1", "--force"])
+        let forced = CLI.run(["render", own, "-j", "1", "--force"])
         #expect(forced.status == 0, "\(forced.stderr)")
         #expect(FileManager.default.fileExists(atPath: mine.appendingPathComponent("notes.txt").path))
-        let again = try Binary.run(["render", own, "-j", "1"])
+        let again = CLI.run(["render", own, "-j", "1"])
         #expect(again.status == 0, "\(again.stderr)")
     }
 
@@ -129,7 +129,7 @@ struct FolderNameTests {
         try folder.write("", to: "out/renderfarm.cache/physics-bounce/checkpoint")
         try folder.write("#!/bin/bash\n", to: "out/slurm/render.sbatch")
         let job = try folder.write(#"{"duration": 0.1, "layers": [{"effect": "gradient"}]}"#, to: "job.json")
-        let result = try Binary.run(["render", job, "--out", folder.url.appendingPathComponent("out").path, "-j", "1"])
+        let result = CLI.run(["render", job, "--out", folder.url.appendingPathComponent("out").path, "-j", "1"])
         #expect(result.status == 0, "\(result.stderr)")
     }
 

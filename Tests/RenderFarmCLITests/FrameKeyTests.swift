@@ -37,7 +37,7 @@ struct FrameKeyTests {
     func duplicatesReused() throws {
         let folder = try TemporaryFolder()
         let job = try Self.write(in: folder, params: #"{"holdFrames": 5}"#)
-        let render = try Binary.run(["render", job, "--progress", "json", "-j", "2"] + Self.plugins)
+        let render = CLI.run(["render", job, "--progress", "json", "-j", "2"] + Self.plugins)
         #expect(render.status == 0, "\(render.stderr)")
         let finish = Self.finish(render)
         #expect(finish?["rendered"] as? Int == 6)
@@ -60,7 +60,7 @@ struct FrameKeyTests {
 
         // A reused frame equals the same frame drawn by itself (here its source is not in the run).
         let alone = folder.url.appendingPathComponent("alone")
-        let single = try Binary.run(
+        let single = CLI.run(
             ["render", job, "--frames", "7,13", "--out", alone.path, "--progress", "json"] + Self.plugins)
         #expect(Self.finish(single)?["rendered"] as? Int == 2)
         for index in [7, 13] {
@@ -75,12 +75,12 @@ struct FrameKeyTests {
     func incrementalRerender() throws {
         let folder = try TemporaryFolder()
         let job = try Self.write(in: folder, params: #"{"holdFrames": 5}"#)
-        let first = try Binary.run(["render", job, "--progress", "none"] + Self.plugins)
+        let first = CLI.run(["render", job, "--progress", "none"] + Self.plugins)
         #expect(first.status == 0, "\(first.stderr)")
 
         // Frames 12 and 13 turn red: only they change.
         _ = try Self.write(in: folder, params: #"{"holdFrames": 5, "markFrames": [12, 13]}"#)
-        let edit = try Binary.run(["render", job, "--progress", "json"] + Self.plugins)
+        let edit = CLI.run(["render", job, "--progress", "json"] + Self.plugins)
         #expect(edit.status == 0, "\(edit.stderr)")
         #expect(Self.finish(edit)?["rendered"] as? Int == 1)
         #expect(Self.finish(edit)?["reused"] as? Int == 1)
@@ -88,14 +88,14 @@ struct FrameKeyTests {
         #expect(Set(Self.frameEvents(edit).keys) == [12, 13])
 
         let clean = folder.url.appendingPathComponent("clean")
-        let scratch = try Binary.run(["render", job, "--out", clean.path, "--progress", "none"] + Self.plugins)
+        let scratch = CLI.run(["render", job, "--out", clean.path, "--progress", "none"] + Self.plugins)
         #expect(scratch.status == 0, "\(scratch.stderr)")
         let out = folder.url.appendingPathComponent("out")
         for index in 0..<30 {
             let expected = try #require(Self.bytes(clean, index))
             #expect(Self.bytes(out, index) == expected, "frame \(index)")
         }
-        let status = try Binary.run(["status", out.path, "--json"])
+        let status = CLI.run(["status", out.path, "--json"])
         #expect(status.stdout.contains(#""state":"complete""#), "\(status.stdout)")
     }
 
@@ -103,7 +103,7 @@ struct FrameKeyTests {
     func hardLinks() throws {
         let folder = try TemporaryFolder()
         let job = try Self.write(in: folder, params: #"{"holdFrames": 10}"#, duplicates: "link")
-        let render = try Binary.run(["render", job, "--progress", "none"] + Self.plugins)
+        let render = CLI.run(["render", job, "--progress", "none"] + Self.plugins)
         #expect(render.status == 0, "\(render.stderr)")
         let out = folder.url.appendingPathComponent("out")
         func inode(_ index: Int) throws -> Int? {
@@ -114,7 +114,7 @@ struct FrameKeyTests {
         #expect(try inode(10) != inode(9))
 
         _ = try Self.write(in: folder, params: #"{"holdFrames": 10}"#, duplicates: "symlink")
-        let bad = try Binary.run(["validate", job] + Self.plugins)
+        let bad = CLI.run(["validate", job] + Self.plugins)
         #expect(bad.status == 65)
         #expect(bad.stderr.contains(#"output.duplicates: expected "copy" or "link", got "symlink""#), "\(bad.stderr)")
     }
@@ -124,7 +124,7 @@ struct FrameKeyTests {
         let folder = try TemporaryFolder()
         let log = folder.url.appendingPathComponent("prepare.log").path
         let job = try Self.write(in: folder, params: #"{"holdFrames": 5, "failFrames": [5]}"#)
-        let render = try Binary.run(["render", job, "--progress", "none", "-j", "1"] + Self.plugins)
+        let render = CLI.run(["render", job, "--progress", "none", "-j", "1"] + Self.plugins)
         #expect(render.status == 1)
         let manifest = try #require(OutputTrustTests.manifest(folder.url.appendingPathComponent("out")))
         #expect(manifest["failed"] as? String == "5-9")
@@ -133,7 +133,7 @@ struct FrameKeyTests {
 
         _ = try Self.write(in: folder, params: #"{"holdFrames": 5, "prepareLog": "\#(log)"}"#, output: "sharded")
         for shard in 0..<3 {
-            let part = try Binary.run(["render", job, "--shard", "\(shard)/3", "--progress", "none"] + Self.plugins)
+            let part = CLI.run(["render", job, "--shard", "\(shard)/3", "--progress", "none"] + Self.plugins)
             #expect(part.status == 0, "\(part.stderr)")
         }
         // Each shard prepares its own frames, with the job's cache folder (ABI prepare_with_cache),
@@ -143,12 +143,12 @@ struct FrameKeyTests {
         #expect(lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == ["0 9", "10 19", "20 29"])
         #expect(lines.allSatisfy { $0.hasSuffix("/sharded/renderfarm.cache/test-faults") }, "\(lines)")
         #expect(!FileManager.default.fileExists(atPath: sharded.appendingPathComponent("renderfarm.cache").path))
-        let merge = try Binary.run(["merge", sharded.path])
+        let merge = CLI.run(["merge", sharded.path])
         #expect(merge.status == 0, "\(merge.stderr)")
         #expect(OutputTrustTests.manifest(sharded)?["state"] as? String == "complete")
 
         // Validation draws nothing and prepares nothing.
-        let validate = try Binary.run(["validate", job] + Self.plugins)
+        let validate = CLI.run(["validate", job] + Self.plugins)
         #expect(validate.status == 0, "\(validate.stderr)")
         #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 3)
     }
@@ -160,11 +160,11 @@ struct FrameKeyTests {
         let job = try Self.write(in: folder, params: #"{"holdFrames": 5, "prepareLog": "\#(log)"}"#)
         let out = folder.url.appendingPathComponent("out")
         let sheet = folder.url.appendingPathComponent("sheet.png").path
-        let preview = try Binary.run(["preview", job, "-o", sheet, "--frames", "3"] + Self.plugins)
+        let preview = CLI.run(["preview", job, "-o", sheet, "--frames", "3"] + Self.plugins)
         #expect(preview.status == 0, "\(preview.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path), "a preview makes no output folder")
 
-        let prepare = try Binary.run(["prepare", job] + Self.plugins)
+        let prepare = CLI.run(["prepare", job] + Self.plugins)
         #expect(prepare.status == 0, "\(prepare.stderr)")
         #expect(prepare.stdout.contains("up to frame 29, no layer keeps anything"), "\(prepare.stdout)")
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
@@ -186,19 +186,19 @@ struct FrameKeyTests {
         try Data("half".utf8).write(to: stale)
         try Data("half".utf8).write(to: young)
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: stale.path)
-        let again = try Binary.run(["preview", job, "-o", sheet, "--frames", "4"] + Self.plugins)
+        let again = CLI.run(["preview", job, "-o", sheet, "--frames", "4"] + Self.plugins)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(!FileManager.default.fileExists(atPath: stale.path))
         #expect(FileManager.default.fileExists(atPath: young.path), "a young one may be another host's write")
         let last = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").last.map(String.init)
         #expect(last?.hasPrefix("4 4 /") == true && last?.hasSuffix("/out/renderfarm.cache/test-faults") == true)
 
-        let dryRun = try Binary.run(["submit", job, "--slurm", "--tasks", "2", "--dry-run"] + Self.plugins)
+        let dryRun = CLI.run(["submit", job, "--slurm", "--tasks", "2", "--dry-run"] + Self.plugins)
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
         #expect(dryRun.stdout.contains("slurm/prepare.sbatch"), "\(dryRun.stdout)")
         #expect(dryRun.stdout.contains("prepare \(job)"), "\(dryRun.stdout)")
         #expect(dryRun.stdout.contains("--dependency=afterok:\"$prepare\""), "\(dryRun.stdout)")
-        let direct = try Binary.run(["submit", job, "--slurm", "--no-prepare", "--dry-run"] + Self.plugins)
+        let direct = CLI.run(["submit", job, "--slurm", "--no-prepare", "--dry-run"] + Self.plugins)
         #expect(!direct.stdout.contains("prepare.sbatch"), "\(direct.stdout)")
     }
 }

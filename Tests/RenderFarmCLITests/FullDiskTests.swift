@@ -10,7 +10,7 @@ import Testing
 struct FullDiskTests {
     /// 60 frames of live-hearts at scale 0.5 (375×667): every preset's video is over 8 KB.
     static func render(into out: String) throws {
-        let render = try Binary.run([
+        let render = CLI.run([
             "render", "jobs/live-hearts.json", "--frames", "0-59", "--scale", "0.5", "--out", out,
             "--progress", "none", "-j", "2",
         ])
@@ -61,7 +61,7 @@ struct FullDiskTests {
         // One page left: ffmpeg writes part of the file, then fails at the end (and exits 0).
         try disk.fill(leaving: 4096)
         let file = disk.url.appendingPathComponent(video.file).path
-        let result = try Binary.run(["encode", out, "--preset", video.preset, "-o", file, "--progress", "none"])
+        let result = CLI.run(["encode", out, "--preset", video.preset, "-o", file, "--progress", "none"])
         Self.expectNoSpace(result, naming: file)
         #expect(try disk.names() == ["filler"], "nothing under the final name, no temporary file")
         #expect(try Self.encodes(in: out).isEmpty)
@@ -77,7 +77,7 @@ struct FullDiskTests {
         try disk.fill(leaving: 4096)
         let manifest = URL(fileURLWithPath: out).appendingPathComponent("manifest.json")
         let before = try Data(contentsOf: manifest)
-        let result = try Binary.run(["encode", out, "--progress", "none"])
+        let result = CLI.run(["encode", out, "--progress", "none"])
         let video = out + "/live-hearts.mp4"
         Self.expectNoSpace(result, naming: video)
         #expect(!result.stderr.contains("manifest.json"), "\(result.stderr)")
@@ -122,7 +122,7 @@ struct FullDiskTests {
         let disk = try SmallDisk(in: TemporaryFolder())
         try disk.fill(leaving: 4096)
         let file = disk.url.appendingPathComponent(name).path
-        let result = try Binary.run([
+        let result = CLI.run([
             "render", "jobs/live-hearts.json", "--frames", "0-59", "--scale", "0.5", "--video", file,
             "--progress", "none", "-j", "2",
         ])
@@ -139,7 +139,7 @@ struct FullDiskTests {
         try Self.render(into: out)
         let packed = folder.url.appendingPathComponent("gift.mp4").path
         if command == "unpack-alpha" {
-            let encode = try Binary.run(["encode", out, "--preset", "alpha-packed", "-o", packed, "--progress", "none"])
+            let encode = CLI.run(["encode", out, "--preset", "alpha-packed", "-o", packed, "--progress", "none"])
             try #require(encode.status == 0, "\(encode.stderr)")
         }
         let disk = try SmallDisk(in: folder, size: 64 * 1024)
@@ -154,7 +154,7 @@ struct FullDiskTests {
             case "preview": ["preview", out, "-o", target]
             default: ["export-otio", out, "-o", target]
             }
-        let result = try Binary.run(arguments)
+        let result = CLI.run(arguments)
         Self.expectNoSpace(result, naming: target)
         let left = try disk.names().filter { $0 != "filler" && $0 != "frames" }
         #expect(left.isEmpty, "\(left)")

@@ -15,6 +15,7 @@ enum CLI {
 
     /// Runs the command line `arguments` (without the program name) in the package's folder, as
     /// `Binary.run` does.
+    @discardableResult
     static func run(_ arguments: [String]) -> Result {
         _ = inPackageFolder
         let out = Locked("")

@@ -22,7 +22,7 @@ struct InputFileTests {
 
     static func render(_ job: String) throws -> Binary.Result {
         // Plain progress says why frames are drawn again.
-        let result = try Binary.run(["render", job, "--progress", "plain"])
+        let result = CLI.run(["render", job, "--progress", "plain"])
         #expect(result.status == 0, "\(result.stderr)")
         return result
     }
@@ -105,7 +105,7 @@ struct InputFileTests {
             """, to: "job.json")
         _ = try Self.render(job)
         // The frames where the third item, the one drawn from b.png, is visible.
-        let trace = try Binary.run(["trace", job])
+        let trace = CLI.run(["trace", job])
         let drawn = trace.stdout.split(separator: "\n").filter { line in
             let frame = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
             let items = ((frame?["layers"] as? [[String: Any]])?.first?["items"] as? [[String: Any]]) ?? []
@@ -119,7 +119,7 @@ struct InputFileTests {
             redraw.stdout.contains("drops: \(drawn) frames rendered, \(30 - drawn) already done (complete)"),
             "\(redraw.stdout)")
         let fresh = folder.url.appendingPathComponent("fresh")
-        let clean = try Binary.run(["render", job, "--out", fresh.path, "--progress", "none"])
+        let clean = CLI.run(["render", job, "--out", fresh.path, "--progress", "none"])
         #expect(clean.status == 0, "\(clean.stderr)")
         #expect(try frameChecksums(folder.url.appendingPathComponent("out")) == frameChecksums(fresh))
     }
@@ -143,7 +143,7 @@ struct InputFileTests {
     func noInputs() throws {
         let folder = try TemporaryFolder()
         let job = try folder.write(SmallJob.text(), to: "job.json")
-        let result = try Binary.run(["render", job, "--progress", "none", "--out", folder.path + "/out"])
+        let result = CLI.run(["render", job, "--progress", "none", "--out", folder.path + "/out"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try Self.inputs(folder.url.appendingPathComponent("out")) == [])
     }

@@ -13,7 +13,9 @@ struct LottieEffectTests {
         let folder = try TemporaryFolder()
         try folder.write(lottie, to: "anim.json")
         let path = try folder.write(job, to: "job.json")
-        let result = try Binary.run(["render", path, "--progress", "none"] + arguments)
+        let command = ["render", path, "--progress", "none"] + arguments
+        // `--isolate`'s workers are this binary: launched.
+        let result = arguments.contains("--isolate") ? try Binary.run(command) : CLI.run(command)
         #expect(result.status == 0, "\(result.stderr)")
         return folder
     }
@@ -137,10 +139,10 @@ struct LottieEffectTests {
         try sharded.write(LottieFixture.json, to: "anim.json")
         let path = try sharded.write(job, to: "job.json")
         for index in 0..<3 {
-            let shard = try Binary.run(["render", path, "--shard", "\(index)/3", "--progress", "none", "-j", "2"])
+            let shard = CLI.run(["render", path, "--shard", "\(index)/3", "--progress", "none", "-j", "2"])
             #expect(shard.status == 0, "\(shard.stderr)")
         }
-        let merge = try Binary.run(["merge", sharded.url.appendingPathComponent("out").path])
+        let merge = CLI.run(["merge", sharded.url.appendingPathComponent("out").path])
         #expect(merge.status == 0, "\(merge.stderr)")
         #expect(try Manifest(folder: sharded.url.appendingPathComponent("out")).frames.map(\.sha256) == reference)
     }
@@ -174,7 +176,7 @@ struct LottieEffectTests {
         ]
         for (file, message) in cases {
             let job = try folder.write(try LottieFixture.job(lottie: file), to: "job.json")
-            let result = try Binary.run(["validate", job])
+            let result = CLI.run(["validate", job])
             #expect(result.status == 65, "\(file): \(result.stderr)")
             #expect(result.stderr.contains("layers[0].params.file: "), "\(file): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(file): \(result.stderr)")
@@ -186,7 +188,7 @@ struct LottieEffectTests {
         let folder = try TemporaryFolder()
         try folder.write(LottieFixture.json, to: "anim.json")
         let job = try folder.write(try LottieFixture.job(duration: 3, params: ["loop": true]), to: "job.json")
-        let result = try Binary.run(["trace", job, "--frames", "0,25"])
+        let result = CLI.run(["trace", job, "--frames", "0,25"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 2)
@@ -197,7 +199,7 @@ struct LottieEffectTests {
 
     @Test("renderfarm plugins lottie documents every parameter")
     func documented() throws {
-        let result = try Binary.run(["plugins", "lottie"])
+        let result = CLI.run(["plugins", "lottie"])
         #expect(result.status == 0, "\(result.stderr)")
         for name in ["file", "at", "size", "anchor", "speed", "loop", "hold", "start", "opacity", "overrides"] {
             #expect(result.stdout.contains("\n    \(name) "), "\(name) is not documented")

@@ -13,7 +13,7 @@ struct ManifestCommandTests {
         ])
     func pastedIntoBash(job: String, frames: String, video: String) throws {
         let folder = try TemporaryFolder()
-        let render = try Binary.run([
+        let render = CLI.run([
             "render", job, "--frames", frames, "--scale", "0.25", "--out", folder.path, "--progress", "none",
         ])
         try #require(render.status == 0, "\(render.stderr)")

@@ -39,17 +39,17 @@ struct OptionalCallbackTests {
         let folder = try TemporaryFolder()
         let job = try Self.job("fixture-red", in: folder)
         let path = ["--plugin-path", Self.swiftFixtures]
-        let listed = try Binary.run(["plugins", "fixture-red"] + path)
+        let listed = CLI.run(["plugins", "fixture-red"] + path)
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdout.contains("trace: no"), "\(listed.stdout)")
-        let trace = try Binary.run(["trace", job] + path)
+        let trace = CLI.run(["trace", job] + path)
         #expect(trace.status == 0, "\(trace.stderr)")
         try Self.expectHeartsOnly(trace, frames: 10)
         let sheet = folder.url.appendingPathComponent("sheet.png").path
-        let preview = try Binary.run(["preview", job, "-o", sheet, "--debug", "--frames", "0-9:3"] + path)
+        let preview = CLI.run(["preview", job, "-o", sheet, "--debug", "--frames", "0-9:3"] + path)
         #expect(preview.status == 0, "\(preview.stderr)")
         #expect(FileManager.default.fileExists(atPath: sheet))
-        let check = try Binary.run(["plugin", "check", Self.swiftFixtures + "/librenderfarm-fixture-red.so"])
+        let check = CLI.run(["plugin", "check", Self.swiftFixtures + "/librenderfarm-fixture-red.so"])
         #expect(check.status == 0, "\(check.stdout)")
         #expect(check.stdout.contains("note    trace: not offered"), "\(check.stdout)")
     }
@@ -59,14 +59,14 @@ struct OptionalCallbackTests {
         let folder = try TemporaryFolder()
         let job = try Self.job("defect-unsupported-trace", in: folder)
         let path = ["--plugin-path", Self.defects]
-        let trace = try Binary.run(["trace", job] + path)
+        let trace = CLI.run(["trace", job] + path)
         #expect(trace.status == 0, "\(trace.stderr)")
         try Self.expectHeartsOnly(trace, frames: 10)
         #expect(trace.stderr.contains("layer 1 (defect-unsupported-trace) does not trace; left out"), "\(trace.stderr)")
         let sheet = folder.url.appendingPathComponent("sheet.png").path
-        let preview = try Binary.run(["preview", job, "-o", sheet, "--debug", "--frames", "0-9:3"] + path)
+        let preview = CLI.run(["preview", job, "-o", sheet, "--debug", "--frames", "0-9:3"] + path)
         #expect(preview.status == 0, "\(preview.stderr)")
-        let check = try Binary.run(["plugin", "check", Self.defects + "/librenderfarm-defect-unsupported-trace.so"])
+        let check = CLI.run(["plugin", "check", Self.defects + "/librenderfarm-defect-unsupported-trace.so"])
         #expect(check.stdout.contains("note    trace: not offered"), "\(check.stdout)")
         #expect(!check.stdout.contains("FAIL    trace"), "\(check.stdout)")
     }

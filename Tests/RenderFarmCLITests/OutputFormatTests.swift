@@ -14,7 +14,7 @@ struct OutputFormatTests {
         let pngcheck = "/usr/bin/pngcheck"
         try #require(FileManager.default.isExecutableFile(atPath: pngcheck), "pngcheck is missing: run make deps")
         let out = try TemporaryFolder()
-        let render = try Binary.run([
+        let render = CLI.run([
             "render", "jobs/\(job)", "--frames", "0-7,60-63", "--out", out.path,
             "--progress", "none", "-j", "2",
         ])
@@ -39,7 +39,7 @@ struct OutputFormatTests {
         let cached = try TemporaryFolder()
         let redrawn = try TemporaryFolder()
         let arguments = ["render", "jobs/hearts-on-gradient.json", "--frames", "0-11", "--progress", "none", "-j", "2"]
-        let first = try Binary.run(arguments + ["--out", cached.path])
+        let first = CLI.run(arguments + ["--out", cached.path])
         let second = try Binary.run(
             arguments + ["--out", redrawn.path],
             environment: ["RENDERFARM_STATIC_LAYERS": "redraw"])
@@ -52,7 +52,7 @@ struct OutputFormatTests {
 
     @Test("the gradient plugin declares itself frame-invariant, the heart does not")
     func frameInvariantFlag() throws {
-        let result = try Binary.run(["plugins", "--json"])
+        let result = CLI.run(["plugins", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let plugins = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
         let flags = Dictionary(

@@ -45,7 +45,7 @@ struct OutputTrustTests {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("out")
         let first = try Self.job(in: folder, params: "{}", frames: 12)
-        let done = try Binary.run(["render", first, "--progress", "none"] + Self.plugins)
+        let done = CLI.run(["render", first, "--progress", "none"] + Self.plugins)
         #expect(done.status == 0, "\(done.stderr)")
         #expect(Self.manifest(out)?["state"] as? String == "complete")
 
@@ -55,10 +55,10 @@ struct OutputTrustTests {
             in: folder, params: #"{"waitFrames": [6], "waitWhileFileExists": "\#(gate)"}"#, frames: 12, seed: 2)
         let rerender = try Self.startSlowRender(changed, out: out)
         #expect(Self.manifest(out)?["complete"] as? Bool == false)
-        let encode = try Binary.run(["encode", out.path, "-o", folder.path + "/x.mp4"])
-        let otio = try Binary.run(["export-otio", out.path])
-        let second = try Binary.run(["render", changed, "--progress", "none"] + Self.plugins)
-        let merge = try Binary.run(["merge", out.path])
+        let encode = CLI.run(["encode", out.path, "-o", folder.path + "/x.mp4"])
+        let otio = CLI.run(["export-otio", out.path])
+        let second = CLI.run(["render", changed, "--progress", "none"] + Self.plugins)
+        let merge = CLI.run(["merge", out.path])
         try FileManager.default.removeItem(atPath: gate)
         let finished = rerender.wait()
 
@@ -88,9 +88,9 @@ struct OutputTrustTests {
         let running = try Self.startSlowRender(job, out: out)
         running.signal(SIGKILL)
         _ = running.wait()
-        let encode = try Binary.run(["encode", out.path])
+        let encode = CLI.run(["encode", out.path])
         #expect(encode.status == 65 && encode.stderr.contains("a render was killed"), "\(encode.stderr)")
-        let resumed = try Binary.run(["render", job, "--progress", "none", "-j", "2"] + Self.plugins)
+        let resumed = CLI.run(["render", job, "--progress", "none", "-j", "2"] + Self.plugins)
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(try Manifest(folder: out).complete)
     }
@@ -102,13 +102,13 @@ struct OutputTrustTests {
         let b = try Self.job(in: folder, name: "b.json", params: "{}", output: "out/same")
         let c = try Self.job(in: folder, name: "c.json", params: "{}", output: "out/same/inner")
         for pair in [[a, b], [a, c]] {
-            let result = try Binary.run(["render"] + pair + ["--progress", "none"] + Self.plugins)
+            let result = CLI.run(["render"] + pair + ["--progress", "none"] + Self.plugins)
             #expect(result.status == 65, "\(result.stderr)")
             #expect(result.stderr.contains(pair[0]) && result.stderr.contains(pair[1]), "\(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
         }
         // Jobs that share a name share the folder under --out too.
-        let same = try Binary.run(["render", a, a, "--out", folder.path + "/o", "--progress", "none"] + Self.plugins)
+        let same = CLI.run(["render", a, a, "--out", folder.path + "/o", "--progress", "none"] + Self.plugins)
         #expect(same.status == 65 && !FileManager.default.fileExists(atPath: folder.path + "/o"))
     }
 
@@ -126,17 +126,17 @@ struct OutputTrustTests {
         try Binary.waitUntil("shard 0 has its lock", running: shard) {
             ((try? String(contentsOf: lock, encoding: .utf8)) ?? "").contains("render --shard 0/2")
         }
-        let same = try Binary.run(["render", job, "--shard", "0/2", "--progress", "none"] + Self.plugins)
-        let merge = try Binary.run(["merge", out.path])
-        let whole = try Binary.run(["render", job, "--progress", "none"] + Self.plugins)
-        let other = try Binary.run(["render", job, "--shard", "1/2", "--progress", "none"] + Self.plugins)
+        let same = CLI.run(["render", job, "--shard", "0/2", "--progress", "none"] + Self.plugins)
+        let merge = CLI.run(["merge", out.path])
+        let whole = CLI.run(["render", job, "--progress", "none"] + Self.plugins)
+        let other = CLI.run(["render", job, "--shard", "1/2", "--progress", "none"] + Self.plugins)
         try FileManager.default.removeItem(atPath: gate)
         #expect(shard.wait().status == 0)
         #expect(same.status == 75 && same.stderr.contains("render --shard 0/2"), "\(same.stderr)")
         #expect(merge.status == 65 && merge.stderr.contains("state \"rendering\""), "\(merge.stderr)")
         #expect(whole.status == 75, "\(whole.stderr)")
         #expect(other.status == 0, "\(other.stderr)")
-        let merged = try Binary.run(["merge", out.path])
+        let merged = CLI.run(["merge", out.path])
         #expect(merged.status == 0, "\(merged.stderr)")
     }
 
@@ -152,6 +152,7 @@ struct OutputTrustTests {
              "layers": [{"effect": "solid"}]}
             """#, to: "job.json")
         let arguments = ["render", job, "--progress", "none", "--plugin-path", plugins.path]
+        // Launched: a process loads a library once, so the rebuilt one needs a process of its own.
         let first = try Binary.run(arguments)
         #expect(first.status == 0, "\(first.stderr)")
         let out = folder.url.appendingPathComponent("out")
@@ -185,14 +186,14 @@ struct OutputTrustTests {
             {"duration": 1, "fps": 1, "canvas": {"width": 8, "height": 8, "scale": 1}, "output": {"dir": "out"},
              "layers": [{"effect": "gradient"}]}
             """#, to: "job.json")
-        let result = try Binary.run(["render", job, "--progress", "none", "--plugin-path", plugins.path])
+        let result = CLI.run(["render", job, "--progress", "none", "--plugin-path", plugins.path])
         #expect(result.status == 0, "\(result.stderr)")
         let shadow = "plugin id \"gradient\" is provided by \(plugins.path)/liba.so and by "
         #expect(
             result.stderr.contains(shadow) && result.stderr.contains("librenderfarm-gradient.so"), "\(result.stderr)")
         #expect(result.stderr.contains("libb.so: invalid plugin descriptor: id \"Bad Id!\" breaks the id rule"))
         #expect(result.stderr.contains("libc.so: invalid plugin descriptor: struct_size is 16, smaller than ABI v1's"))
-        let validate = try Binary.run(["validate", job, "--plugin-path", plugins.path])
+        let validate = CLI.run(["validate", job, "--plugin-path", plugins.path])
         #expect(validate.status == 0 && validate.stderr.contains(shadow), "\(validate.stderr)")
     }
 
@@ -231,7 +232,7 @@ struct OutputTrustTests {
                 "frame 5 of faulty failed after 2 attempts: the worker process was killed by SIGABRT"))
         #expect(
             result.stderr.contains("frame 9 of faulty failed after 2 attempts: took longer than --frame-timeout 2 s"))
-        let reference = try Binary.run(["render", clean, "--progress", "none"] + Self.plugins)
+        let reference = CLI.run(["render", clean, "--progress", "none"] + Self.plugins)
         #expect(reference.status == 0, "\(reference.stderr)")
         let manifest = try Manifest(folder: folder.url.appendingPathComponent("faulty"))
         #expect(manifest.missing == "2,5,9")
@@ -255,7 +256,7 @@ struct OutputTrustTests {
              "layers": [{"effect": "floating-heart", "params": {"emitter": [60, 190], "rate": 20, "size": 30}}]}
             """#, to: "hearts.json")
         let isolated = try Binary.run(["render", job, "--isolate", "--out", folder.path + "/a", "--progress", "none"])
-        let inProcess = try Binary.run(["render", job, "--out", folder.path + "/b", "--progress", "none", "-j", "1"])
+        let inProcess = CLI.run(["render", job, "--out", folder.path + "/b", "--progress", "none", "-j", "1"])
         #expect(isolated.status == 0 && inProcess.status == 0, "\(isolated.stderr) \(inProcess.stderr)")
         for index in 0..<20 {
             let name = String(format: "frame_%05d.png", index)
@@ -269,7 +270,7 @@ struct OutputTrustTests {
     func isolateOptions() throws {
         let folder = try TemporaryFolder()
         let job = try Self.job(in: folder, params: "{}", frames: 4)
-        let usage = try Binary.run(["render", job, "--frame-timeout", "3"] + Self.plugins)
+        let usage = CLI.run(["render", job, "--frame-timeout", "3"] + Self.plugins)
         #expect(usage.status == 64 && usage.stderr.contains("--frame-timeout needs --isolate"))
         let submit = try Binary.run(
             ["submit", job, "--slurm", "--dry-run", "--isolate", "--frame-timeout", "30"] + Self.plugins)

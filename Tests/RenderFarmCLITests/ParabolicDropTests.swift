@@ -131,7 +131,7 @@ struct ParabolicDropTests {
         let item = try #require(try Trace.run(job).first?.items().first)
         #expect(item.visible)
         let out = folder.url.appendingPathComponent("out")
-        let render = try Binary.run(["render", job, "--out", out.path, "--progress", "none"])
+        let render = CLI.run(["render", job, "--out", out.path, "--progress", "none"])
         try #require(render.status == 0, "\(render.stderr)")
         let image = try ImageSurface(contentsOfPNG: out.appendingPathComponent("frame_00004.png").path)
         let centre = image.pixel(x: Int(item.x * 2), y: Int(item.y * 2))
@@ -167,8 +167,8 @@ struct ParabolicDropTests {
             }
         }
         #expect(handedOver.count == 8)
-        let first = try Binary.run(["trace", job])
-        let second = try Binary.run(["trace", job])
+        let first = CLI.run(["trace", job])
+        let second = CLI.run(["trace", job])
         #expect(first.status == 0 && !first.stdout.isEmpty && first.stdout == second.stdout)
     }
 }

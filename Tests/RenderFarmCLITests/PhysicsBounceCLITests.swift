@@ -47,8 +47,8 @@ struct PhysicsBounceCLITests {
                 "items": [ { "at": [100, 470] }, { "at": [104, 300], "size": [40, 40] } ],
                 "barrier": { "from": [0, 500], "to": [375, 500] } } } ] }
             """, to: "stack.json")
-        let first = try Binary.run(["trace", job])
-        let second = try Binary.run(["trace", job])
+        let first = CLI.run(["trace", job])
+        let second = CLI.run(["trace", job])
         #expect(first.status == 0 && first.stdout == second.stdout)
         // Chipmunk, like Box2D, finds a contact between two moving items once they overlap, so in the step of
         // an impact they overlap by up to closing speed × step (≈ 510 pt/s / 240 here); otherwise they touch.
@@ -130,7 +130,7 @@ struct NewPluginErrorTests {
             if command == "render" {
                 arguments += ["--out", folder.url.appendingPathComponent("out").path, "--progress", "none"]
             }
-            let result = try Binary.run(arguments)
+            let result = CLI.run(arguments)
             #expect(result.status == 65, "\(command): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(command): \(result.stderr)")
         }
@@ -139,7 +139,7 @@ struct NewPluginErrorTests {
 
     @Test("`renderfarm plugins` documents every parameter of the new plugins")
     func documented() throws {
-        let result = try Binary.run(["plugins", "--json"])
+        let result = CLI.run(["plugins", "--json"])
         try #require(result.status == 0)
         let plugins = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         func names(_ id: String) -> Set<String> {

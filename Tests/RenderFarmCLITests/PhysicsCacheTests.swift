@@ -26,18 +26,18 @@ struct PhysicsCacheTests {
         let range = "\(late.lowerBound)-\(late.upperBound)"
 
         let cold = folder.url.appendingPathComponent("cold")
-        let coldRender = try Binary.run(["render", job, "--out", cold.path, "--frames", range, "--progress", "none"])
+        let coldRender = CLI.run(["render", job, "--out", cold.path, "--frames", range, "--progress", "none"])
         #expect(coldRender.status == 0, "\(coldRender.stderr)")
 
         let warm = folder.url.appendingPathComponent("warm")
-        let prepare = try Binary.run(["prepare", job, "--out", warm.path])
+        let prepare = CLI.run(["prepare", job, "--out", warm.path])
         #expect(prepare.status == 0, "\(prepare.stderr)")
         #expect(prepare.stdout.contains("up to frame 7799, cache "), "\(prepare.stdout)")
         let cache = warm.appendingPathComponent("renderfarm.cache/physics-bounce")
         let files = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { !$0.hasPrefix(".") }
         #expect(files.count == 2, "a checkpoint a minute: \(files)")
         #expect(!FileManager.default.fileExists(atPath: warm.appendingPathComponent("frame_00000.png").path))
-        let warmRender = try Binary.run(["render", job, "--out", warm.path, "--frames", range, "--progress", "none"])
+        let warmRender = CLI.run(["render", job, "--out", warm.path, "--frames", range, "--progress", "none"])
         #expect(warmRender.status == 0, "\(warmRender.stderr)")
         let expected = try frameChecksums(cold)
         #expect(try frameChecksums(warm) == expected)
@@ -49,7 +49,7 @@ struct PhysicsCacheTests {
             let bytes = try Data(contentsOf: path)
             try (index == 0 ? bytes.prefix(bytes.count / 2) : Data(repeating: 0x5A, count: bytes.count)).write(to: path)
         }
-        let damaged = try Binary.run(
+        let damaged = CLI.run(
             ["render", job, "--out", warm.path, "--frames", range, "--force", "--progress", "none"])
         #expect(damaged.status == 0, "\(damaged.stderr)")
         #expect(try frameChecksums(warm) == expected)

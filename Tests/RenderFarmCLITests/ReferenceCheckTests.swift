@@ -11,7 +11,7 @@ struct ReferenceCheckTests {
     /// `reference` with one heart moved `dx` pixels right: the heart traced at `frame` (at the
     /// references' scale 0.5) is copied over itself, shifted.
     static func moveOneHeart(in reference: String, frame: Int, dx: Double, to path: String) throws {
-        let trace = try Binary.run(["trace", "jobs/live-hearts.json", "--frames", "\(frame)"])
+        let trace = CLI.run(["trace", "jobs/live-hearts.json", "--frames", "\(frame)"])
         let line = try #require(try JSONSerialization.jsonObject(with: Data(trace.stdout.utf8)) as? [String: Any])
         let items = ((line["layers"] as? [[String: Any]])?.first?["items"] as? [[String: Any]]) ?? []
         let heart = try #require(
@@ -38,12 +38,12 @@ struct ReferenceCheckTests {
         let folder = try TemporaryFolder()
         let reference = Self.references.appendingPathComponent("live-hearts/frame_00240.png").path
         try #require(FileManager.default.fileExists(atPath: reference), "run make update-references")
-        let same = try Binary.run(["compare", reference, reference])
+        let same = CLI.run(["compare", reference, reference])
         #expect(same.status == 0, "\(same.stdout)")
         let moved = folder.url.appendingPathComponent("moved.png").path
         try Self.moveOneHeart(in: reference, frame: 240, dx: 2, to: moved)
         let diff = folder.url.appendingPathComponent("diff.png").path
-        let result = try Binary.run(["compare", moved, reference, "--diff-image", diff])
+        let result = CLI.run(["compare", moved, reference, "--diff-image", diff])
         #expect(result.status == 1, "\(result.stdout)")
         #expect(result.stdout.contains("DIFFERENT"))
         #expect(FileManager.default.fileExists(atPath: diff))
@@ -74,7 +74,7 @@ struct ReferenceCheckTests {
         nudged.markDirty()
         let path = folder.url.appendingPathComponent("nudged.png").path
         try nudged.writePNG(to: path)
-        let result = try Binary.run(["compare", path, reference])
+        let result = CLI.run(["compare", path, reference])
         #expect(result.status == 0, "\(result.stdout)")
     }
 
@@ -142,7 +142,7 @@ struct ReferenceCheckTests {
         try #require(FileManager.default.fileExists(atPath: reference), "run make update-references")
         let path = folder.url.appendingPathComponent("shifted.png").path
         try Self.shifted(reference, by: 31, to: path)
-        let result = try Binary.run(["compare", path, reference])
+        let result = CLI.run(["compare", path, reference])
         #expect(result.status == 1, "\(result.stdout)")
         #expect(result.stdout.contains("DIFFERENT"), "\(result.stdout)")
         // One pixel far off fails however few change.
@@ -154,10 +154,10 @@ struct ReferenceCheckTests {
         spot.markDirty()
         let spotPath = folder.url.appendingPathComponent("spot.png").path
         try spot.writePNG(to: spotPath)
-        let one = try Binary.run(["compare", spotPath, reference])
+        let one = CLI.run(["compare", spotPath, reference])
         #expect(one.status == 1 && one.stdout.contains("max channel difference 255"), "\(one.stdout)")
         // Only the limit on one pixel failed it (692 drawn pixels: one PSNR measure alone would too).
-        let allowed = try Binary.run(["compare", spotPath, reference, "--max-error", "255", "--min-psnr", "0"])
+        let allowed = CLI.run(["compare", spotPath, reference, "--max-error", "255", "--min-psnr", "0"])
         #expect(allowed.status == 0, "\(allowed.stdout)")
     }
 }

@@ -11,8 +11,7 @@ struct ResumeTests {
     /// An uninterrupted render of the same frames, by file name.
     static let reference: [String: Data] = {
         guard let folder = try? TemporaryFolder(),
-            (try? Binary.run(["render", job, "--frames", frames, "--out", folder.path, "--progress", "none"]))?.status
-                == 0
+            CLI.run(["render", job, "--frames", frames, "--out", folder.path, "--progress", "none"]).status == 0
         else { return [:] }
         return frameFiles(in: folder.url)
     }()
@@ -123,7 +122,7 @@ struct ResumeTests {
         #expect(manifest.missing == compress(missing))
         Self.expectNoCorruptFrames(in: out.url)
 
-        let resumed = try Binary.run(arguments)
+        let resumed = CLI.run(arguments)
         #expect(resumed.status == 0)
         #expect(Self.frameFiles(in: out.url) == Self.reference)
     }
@@ -155,7 +154,7 @@ struct ResumeTests {
             to: "job.json")
         let out = folder.url.appendingPathComponent("out")
         func render(_ extra: [String] = []) throws -> Int? {
-            let result = try Binary.run(["render", job, "--progress", "json"] + extra)
+            let result = CLI.run(["render", job, "--progress", "json"] + extra)
             #expect(result.status == 0, "\(result.stderr)")
             return Self.skipped(in: result.stderr)
         }

@@ -16,7 +16,7 @@ struct SDKCommandTests {
     func cScaffold() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let created = try Binary.run(["plugin", "new", "test-bubbles", "--lang", "c", "--dir", folder.path])
+        let created = CLI.run(["plugin", "new", "test-bubbles", "--lang", "c", "--dir", folder.path])
         #expect(created.status == 0, "\(created.stderr)")
         let project = folder.appendingPathComponent("test-bubbles")
         for file in ["Makefile", "test_bubbles.c", "test_pixels.c", "example.json", "README.md"] {
@@ -38,7 +38,7 @@ struct SDKCommandTests {
             ],
             in: project)
         #expect(compile.status == 0, "\(compile.stderr)")
-        let check = try Binary.run(["plugin", "check", library])
+        let check = CLI.run(["plugin", "check", library])
         #expect(check.status == 0, "\(check.stdout)")
         #expect(check.stdout.contains("test-bubbles: "))
         #expect(check.stdout.contains("ok      threads:"))
@@ -71,7 +71,7 @@ struct SDKCommandTests {
                     + "$(pkg-config --cflags --libs cairo)",
             ])
         #expect(compile.status == 0, "\(compile.stderr)")
-        let check = try Binary.run(["plugin", "check", library])
+        let check = CLI.run(["plugin", "check", library])
         #expect(check.status == 1)
         for rule in [
             "descriptor.version", "descriptor.identifier", "parameter.size", "parameter.mood", "determinism",
@@ -89,14 +89,14 @@ struct SDKCommandTests {
     func scaffoldRefusals() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let badID = try Binary.run(["plugin", "new", "Bad_Name", "--lang", "c", "--dir", folder.path])
+        let badID = CLI.run(["plugin", "new", "Bad_Name", "--lang", "c", "--dir", folder.path])
         #expect(badID.status == 64)
         #expect(badID.stderr.contains("not a plugin id"))
-        let noLang = try Binary.run(["plugin", "new", "fine", "--dir", folder.path])
+        let noLang = CLI.run(["plugin", "new", "fine", "--dir", folder.path])
         #expect(noLang.status == 64)
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("taken/sub"), withIntermediateDirectories: true)
-        let taken = try Binary.run(["plugin", "new", "taken", "--lang", "c", "--dir", folder.path])
+        let taken = CLI.run(["plugin", "new", "taken", "--lang", "c", "--dir", folder.path])
         #expect(taken.status == 73)
     }
 
@@ -105,7 +105,7 @@ struct SDKCommandTests {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let nowhere = folder.appendingPathComponent("nowhere").path
-        let option = try Binary.run([
+        let option = CLI.run([
             "plugin", "new", "a", "--lang", "swift", "--dir", folder.path, "--renderfarm-source", nowhere,
         ])
         #expect(option.status == 66)
@@ -120,7 +120,7 @@ struct SDKCommandTests {
             "\(variable.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("a").path))
         // The checkout is an EffectKit package too; the project builds release through its Makefile.
-        let made = try Binary.run(
+        let made = CLI.run(
             [
                 "plugin", "new", "c", "--lang", "swift", "--dir", folder.path, "--renderfarm-source",
                 Binary.packageRoot.path,
@@ -133,35 +133,35 @@ struct SDKCommandTests {
 
     @Test("plugin check exits 66 for a missing file and 69 for a file that is not a plugin")
     func checkRefusals() throws {
-        let missing = try Binary.run(["plugin", "check", "/nonexistent/libnothing.so"])
+        let missing = CLI.run(["plugin", "check", "/nonexistent/libnothing.so"])
         #expect(missing.status == 66)
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let junk = folder.appendingPathComponent("libjunk.so")
         try Data("not ELF".utf8).write(to: junk)
-        let broken = try Binary.run(["plugin", "check", junk.path])
+        let broken = CLI.run(["plugin", "check", junk.path])
         #expect(broken.status == 69)
     }
 
     @Test("plugin check: frames that share a frame key must draw the same bytes; a key that misses a change fails")
     func frameKeys() throws {
         let library = Binary.testPluginDirectory + "/librenderfarm-test-faults.so"
-        let good = try Binary.run(["plugin", "check", library, "--params", #"{"holdFrames": 7, "markFrames": [10]}"#])
+        let good = CLI.run(["plugin", "check", library, "--params", #"{"holdFrames": 7, "markFrames": [10]}"#])
         #expect(good.stdout.contains("ok      frame-keys: 120 of 120 frames keyed, 19 distinct keys"), "\(good.stdout)")
-        let wrong = try Binary.run([
+        let wrong = CLI.run([
             "plugin", "check", library, "--params", #"{"holdFrames": 7, "markFrames": [10], "keyIgnoresMarks": true}"#,
         ])
         #expect(wrong.status == 1)
         #expect(
             wrong.stdout.contains("FAIL    frame-keys: frames 7 and 10 have one key but draw different bytes"),
             "\(wrong.stdout)")
-        let keyless = try Binary.run(["plugin", "check", library])
+        let keyless = CLI.run(["plugin", "check", library])
         #expect(keyless.stdout.contains("note    frame-keys: reports no frame keys"), "\(keyless.stdout)")
     }
 
     @Test("completion scripts list every command and parse in their shell", arguments: ["bash", "zsh", "fish"])
     func completions(_ shell: String) throws {
-        let script = try Binary.run(["completion", shell])
+        let script = CLI.run(["completion", shell])
         #expect(script.status == 0)
         for word in ["render", "validate", "plugins", "check", "plugin-path", "lang"] {
             #expect(script.stdout.contains(word), "\(shell) lacks \(word)")
@@ -177,7 +177,7 @@ struct SDKCommandTests {
 
     @Test("the man page is generated from every command's help")
     func manPage() throws {
-        let page = try Binary.run(["man-page"])
+        let page = CLI.run(["man-page"])
         #expect(page.status == 0)
         #expect(page.stdout.hasPrefix(".TH RENDERFARM 1"))
         for command in ["render", "plugin new", "plugin check", "completion", "submit"] {
@@ -188,7 +188,7 @@ struct SDKCommandTests {
 
     @Test("renderfarm(1) names the exit statuses of a plugin crash, 134 and 139, and the other pages")
     func manPageCrashStatuses() throws {
-        let page = try Binary.run(["man-page"]).stdout
+        let page = CLI.run(["man-page"]).stdout
         #expect(page.contains("134 (SIGABRT"), "\(page.suffix(1200))")
         #expect(page.contains("139 (SIGSEGV"), "\(page.suffix(1200))")
         #expect(page.contains("\\fBrenderfarm\\-job\\fR(5), \\fBrenderfarm\\-plugin\\fR(7)"))
@@ -202,7 +202,7 @@ struct SDKCommandTests {
         ])
     func articlePages(_ article: String, _ name: String, _ section: String, _ word: String) throws {
         let path = Binary.packageRoot.appendingPathComponent(article).path
-        let page = try Binary.run(["man-page", "--article", path, "--name", name, "--section", section])
+        let page = CLI.run(["man-page", "--article", path, "--name", name, "--section", section])
         #expect(page.status == 0, "\(page.stderr)")
         #expect(
             page.stdout.hasPrefix(".TH \(name.uppercased().replacingOccurrences(of: "-", with: "\\-")) \(section) "))
@@ -218,22 +218,22 @@ struct SDKCommandTests {
         #expect(rendered.status == 0)
         #expect(rendered.stderr.isEmpty, "\(rendered.stderr)")
         #expect(rendered.text.contains("renderfarm"), "\(rendered.text.prefix(300))")
-        let missing = try Binary.run(["man-page", "--article", "/nonexistent.md", "--name", name])
+        let missing = CLI.run(["man-page", "--article", "/nonexistent.md", "--name", name])
         #expect(missing.status == 66)
     }
 
     @Test("help plugin and plugin --help list the subcommands and name the guide; plugin alone is a usage error")
     func groupHelp() throws {
         for words in [["help", "plugin"], ["plugin", "--help"]] {
-            let help = try Binary.run(words)
+            let help = CLI.run(words)
             #expect(help.status == 0, "\(words): \(help.stderr)")
             #expect(help.stdout.contains("plugin new    Create a plugin project"), "\(help.stdout)")
             #expect(help.stdout.contains("plugin check  Check a plugin library"), "\(help.stdout)")
             #expect(help.stdout.contains("man renderfarm-plugin"), "\(help.stdout)")
         }
-        let new = try Binary.run(["help", "plugin", "new"])
+        let new = CLI.run(["help", "plugin", "new"])
         #expect(new.status == 0)
         #expect(new.stdout.contains("USAGE: renderfarm plugin new NAME"))
-        #expect(try Binary.run(["plugin"]).status == 64)
+        #expect(CLI.run(["plugin"]).status == 64)
     }
 }

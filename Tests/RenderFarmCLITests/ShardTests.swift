@@ -9,7 +9,7 @@ struct ShardTests {
         arguments: ExampleJobsTests.singleJobs)
     func shardUnionEqualsPlainRender(job: String) throws {
         let plain = try TemporaryFolder()
-        let whole = try Binary.run(["render", "jobs/\(job)", "--out", plain.path, "--progress", "none", "-j", "2"])
+        let whole = CLI.run(["render", "jobs/\(job)", "--out", plain.path, "--progress", "none", "-j", "2"])
         try #require(whole.status == 0, "\(whole.stderr)")
         let reference = try frameChecksums(plain)
         let referenceManifest = try Manifest(folder: plain.url)
@@ -17,7 +17,7 @@ struct ShardTests {
         for count in [1, 2, 3, 7] {
             let union = try TemporaryFolder()
             for index in 0..<count {
-                let shard = try Binary.run([
+                let shard = CLI.run([
                     "render", "jobs/\(job)", "--out", union.path,
                     "--shard", "\(index)/\(count)", "--progress", "none", "-j", "2",
                 ])
@@ -28,7 +28,7 @@ struct ShardTests {
                 "a shard must leave manifest.json to merge")
             // Every frame was rendered by exactly one shard.
             #expect(try journalLines(union) == reference.count, "N = \(count)")
-            let merge = try Binary.run(["merge", union.path])
+            let merge = CLI.run(["merge", union.path])
             #expect(merge.status == 0, "N = \(count): \(merge.stderr)")
             #expect(merge.stdout.contains("complete, \(reference.count) frames verified"))
             #expect(try frameChecksums(union) == reference, "N = \(count): frames differ from the plain render")
@@ -43,23 +43,23 @@ struct ShardTests {
     @Test("interleaved shards take every N-th frame and still add up to the plain render")
     func interleaved() throws {
         let out = try TemporaryFolder()
-        let one = try Binary.run([
+        let one = CLI.run([
             "render", "jobs/live-hearts.json", "--frames", "0-9", "--out", out.path,
             "--shard", "1/3", "--shard-mode", "interleaved", "--progress", "none",
         ])
         #expect(one.status == 0, "\(one.stderr)")
         #expect(try frameChecksums(out).keys.sorted() == ["frame_00001.png", "frame_00004.png", "frame_00007.png"])
         for index in [0, 2] {
-            let shard = try Binary.run([
+            let shard = CLI.run([
                 "render", "jobs/live-hearts.json", "--frames", "0-9", "--out", out.path,
                 "--shard", "\(index)/3", "--shard-mode", "interleaved", "--progress", "none",
             ])
             #expect(shard.status == 0, "\(shard.stderr)")
         }
-        let merge = try Binary.run(["merge", out.path])
+        let merge = CLI.run(["merge", out.path])
         #expect(merge.status == 0, "\(merge.stderr)")
         let plain = try TemporaryFolder()
-        try Binary.run([
+        CLI.run([
             "render", "jobs/live-hearts.json", "--frames", "0-9", "--out", plain.path,
             "--progress", "none",
         ])
@@ -114,7 +114,7 @@ struct ShardTests {
     func mergeReportsMissingFrames() throws {
         let out = try TemporaryFolder()
         for index in 0..<2 {
-            try Binary.run([
+            CLI.run([
                 "render", "jobs/live-hearts.json", "--frames", "0-19", "--out", out.path,
                 "--shard", "\(index)/2", "--progress", "none",
             ])
@@ -127,14 +127,14 @@ struct ShardTests {
         bytes[bytes.count - 1] ^= 0xFF
         try bytes.write(to: corrupt)
 
-        let merge = try Binary.run(["merge", out.path])
+        let merge = CLI.run(["merge", out.path])
         #expect(merge.status == 1)
         #expect(merge.stderr.contains("4 frames missing, failed or corrupt: 3,7-9"), "\(merge.stderr)")
         let manifest = try Manifest(folder: out.url)
         #expect(!manifest.complete)
         #expect(manifest.missing == "3,7-9")
 
-        let again = try Binary.run([
+        let again = CLI.run([
             "render", "jobs/live-hearts.json", "--frames", "0-19", "--out", out.path,
             "--shard", "0/2", "--progress", "none",
         ])
@@ -142,24 +142,24 @@ struct ShardTests {
         #expect(
             !FileManager.default.fileExists(atPath: out.url.appendingPathComponent("manifest.json").path),
             "a shard that changes frames removes the stale manifest")
-        let complete = try Binary.run(["merge", out.path])
+        let complete = CLI.run(["merge", out.path])
         #expect(complete.status == 0, "\(complete.stderr)")
         #expect(try Manifest(folder: out.url).complete)
     }
 
     @Test("merge exits 66 for a missing or never-rendered folder and 65 for a damaged job record")
     func mergeErrors() throws {
-        let missing = try Binary.run(["merge", "/nonexistent/renderfarm-output"])
+        let missing = CLI.run(["merge", "/nonexistent/renderfarm-output"])
         #expect(missing.status == 66)
         let empty = try TemporaryFolder()
-        let nothing = try Binary.run(["merge", empty.path])
+        let nothing = CLI.run(["merge", empty.path])
         #expect(nothing.status == 66)
         #expect(nothing.stderr.contains("renderfarm.job.json"))
         try empty.write("{\"format\": \"renderfarm.job\", \"version\": 1}", to: "renderfarm.job.json")
         try empty.write("", to: "renderfarm.journal.jsonl")
-        let damaged = try Binary.run(["merge", empty.path])
+        let damaged = CLI.run(["merge", empty.path])
         #expect(damaged.status == 65, "\(damaged.stderr)")
-        let help = try Binary.run(["merge", "--help"])
+        let help = CLI.run(["merge", "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("USAGE: renderfarm merge OUTDIR"))
     }
@@ -179,7 +179,7 @@ struct ShardTests {
         #expect(try render(0).status == 0)
         #expect(try render(1).status == 1)
         #expect(try render(2).status == 0)
-        let merge = try Binary.run(["merge", out.path])
+        let merge = CLI.run(["merge", out.path])
         #expect(merge.status == 1)
         #expect(merge.stderr.contains("3 frames missing, failed or corrupt: 12,15-16"), "\(merge.stderr)")
         #expect(merge.stderr.contains("injected failure on frame 12"))
@@ -188,7 +188,7 @@ struct ShardTests {
         let again = try render(1)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("3 frames rendered, 7 already done"), "\(again.stdout)")
-        #expect(try Binary.run(["merge", out.path]).status == 0)
+        #expect(CLI.run(["merge", out.path]).status == 0)
     }
 }
 

@@ -5,7 +5,7 @@ import Testing
 @Suite("renderfarm status")
 struct StatusTests {
     static func status(_ folder: URL, json: Bool = true) throws -> (Binary.Result, [String: Any]) {
-        let result = try Binary.run(["status", folder.path] + (json ? ["--json"] : []))
+        let result = CLI.run(["status", folder.path] + (json ? ["--json"] : []))
         let object = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any]
         return (result, object ?? [:])
     }
@@ -37,7 +37,7 @@ struct StatusTests {
             $0.split(separator: "\n").count >= 10
         }
         let (during, object) = try Self.status(out)
-        let text = try Binary.run(["status", out.path])
+        let text = CLI.run(["status", out.path])
         try FileManager.default.removeItem(atPath: gate)
         let finished = running.wait()
         #expect(finished.status == 0, "\(finished.stderr)")
@@ -76,7 +76,7 @@ struct StatusTests {
         let failed = try #require((object["failed"] as? [[String: Any]])?.first)
         #expect(failed["frame"] as? Int == 1)
         #expect((failed["error"] as? String ?? "").contains("injected failure on frame 1"))
-        let text = try Binary.run(["status", out.path])
+        let text = CLI.run(["status", out.path])
         #expect(text.stdout.contains("frame 1 failed: layer 0 (test-faults): injected failure"), "\(text.stdout)")
         #expect(text.stdout.contains("missing: 1,"), "\(text.stdout)")
     }
@@ -87,14 +87,14 @@ struct StatusTests {
         let out = folder.url.appendingPathComponent("out")
         let job = try OutputTrustTests.job(in: folder, params: "{}", frames: 9)
         for shard in ["0/3", "2/3"] {
-            let result = try Binary.run(
+            let result = CLI.run(
                 ["render", job, "--shard", shard, "--progress", "none"] + OutputTrustTests.plugins)
             #expect(result.status == 0, "\(result.stderr)")
         }
         let (partial, object) = try Self.status(out)
         #expect(partial.status == 1 && object["state"] as? String == "incomplete")
         #expect(object["done"] as? Int == 6 && object["journals"] as? Int == 2 && object["missing"] as? String == "3-5")
-        let last = try Binary.run(["render", job, "--shard", "1/3", "--progress", "none"] + OutputTrustTests.plugins)
+        let last = CLI.run(["render", job, "--shard", "1/3", "--progress", "none"] + OutputTrustTests.plugins)
         #expect(last.status == 0)
         let (complete, final) = try Self.status(out)
         #expect(complete.status == 0 && final["state"] as? String == "complete" && final["done"] as? Int == 9)
@@ -103,9 +103,9 @@ struct StatusTests {
     @Test("a folder that is not a render folder exits 66")
     func notARenderFolder() throws {
         let folder = try TemporaryFolder()
-        let result = try Binary.run(["status", folder.path])
+        let result = CLI.run(["status", folder.path])
         #expect(result.status == 66 && result.stderr.contains("is not a render folder"), "\(result.stderr)")
-        let missing = try Binary.run(["status", folder.path + "/nope"])
+        let missing = CLI.run(["status", folder.path + "/nope"])
         #expect(missing.status == 66)
     }
 }

@@ -131,10 +131,10 @@ struct StreamLengthTests {
             """
         let whole = try TemporaryFolder()
         let wholePath = try whole.write(job, to: "job.json")
-        #expect(try Binary.run(["render", wholePath, "--progress", "none", "-j", "2"]).status == 0)
+        #expect(CLI.run(["render", wholePath, "--progress", "none", "-j", "2"]).status == 0)
         let sharded = try TemporaryFolder()
         let shardPath = try sharded.write(job, to: "job.json")
-        let shard = try Binary.run(["render", shardPath, "--shard", "9/10", "--progress", "none", "-j", "2"])
+        let shard = CLI.run(["render", shardPath, "--shard", "9/10", "--progress", "none", "-j", "2"])
         #expect(shard.status == 0, "\(shard.stderr)")
         let files = try Self.pngs(in: sharded.url.appendingPathComponent("out"))
         #expect(files.count == 30)
@@ -176,7 +176,7 @@ struct StreamLengthTests {
                 { "fps": 60, "duration": 10800, "canvas": {"width": 375, "height": 667, "scale": 1},
                   "layers": [ \(layer) ] }
                 """
-            return try Binary.run(["validate", try folder.write(job, to: "job.json")])
+            return CLI.run(["validate", try folder.write(job, to: "job.json")])
         }
         // 90 likes/s for three hours: 972,000 hearts. 100 likes/s is 1,080,000: refused, naming the limit.
         #expect(try validate(#"{"effect": "floating-heart", "params": {"rate": 90}}"#).status == 0)

@@ -6,8 +6,8 @@ import Testing
 struct TraceCompactTests {
     @Test("compact: each plan once, positions within 1e-4 pt of the full trace, much smaller")
     func compact() throws {
-        let full = try Binary.run(["trace", "jobs/live-hearts.json", "--frames", "0-239"])
-        let compact = try Binary.run(["trace", "jobs/live-hearts.json", "--frames", "0-239", "--compact"])
+        let full = CLI.run(["trace", "jobs/live-hearts.json", "--frames", "0-239"])
+        let compact = CLI.run(["trace", "jobs/live-hearts.json", "--frames", "0-239", "--compact"])
         try #require(full.status == 0 && compact.status == 0)
         #expect(compact.stdout.utf8.count * 3 < full.stdout.utf8.count, "\(compact.stdout.utf8.count)")
         let fullLines = try Trace.decode(full.stdout)
@@ -31,10 +31,10 @@ struct TraceCompactTests {
 
     @Test("--items keeps only the given ids; a bad list exits 64")
     func items() throws {
-        let lines = try Trace.decode(try Binary.run(["trace", "jobs/bounce.json", "--items", "1,3"]).stdout)
+        let lines = try Trace.decode(CLI.run(["trace", "jobs/bounce.json", "--items", "1,3"]).stdout)
         #expect(!lines.isEmpty)
         #expect(lines.allSatisfy { Set($0.items().map(\.id)) == [1, 3] })
-        let bad = try Binary.run(["trace", "jobs/bounce.json", "--items", "1,x"])
+        let bad = CLI.run(["trace", "jobs/bounce.json", "--items", "1,x"])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("--items expects item ids"))
     }

@@ -38,7 +38,7 @@ enum Trace {
     static func run(_ job: String, frames: String? = nil) throws -> [TraceLine] {
         var arguments = ["trace", job]
         if let frames { arguments += ["--frames", frames] }
-        let result = try Binary.run(arguments)
+        let result = CLI.run(arguments)
         try #require(result.status == 0, "trace failed: \(result.stderr)")
         return try decode(result.stdout)
     }

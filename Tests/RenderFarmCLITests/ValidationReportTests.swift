@@ -25,7 +25,7 @@ struct ValidationReportTests {
     func everyProblemAtOnce() throws {
         let folder = try TemporaryFolder()
         let job = try folder.write(Self.badJob, to: "bad.json")
-        let result = try Binary.run(["validate", job])
+        let result = CLI.run(["validate", job])
         #expect(result.status == 65)
         let expected = [
             "bad.json: fps: 500 is out of range (allowed: greater than 0 and at most 240)",
@@ -53,7 +53,7 @@ struct ValidationReportTests {
             { "duration": 1, "layers": [ { "effect": "physics-bounce",
               "params": { "image": "nope.png", "items": [ { "at": [10, 10] }, { "at": [60, 10] } ] } } ] }
             """, to: "image.json")
-        let result = try Binary.run(["validate", job])
+        let result = CLI.run(["validate", job])
         #expect(result.status == 65)
         #expect(result.stderr.contains("layers[0].params.image: nope.png not found"), "\(result.stderr)")
         #expect(!result.stderr.contains("items[0].image"))
@@ -64,7 +64,7 @@ struct ValidationReportTests {
     func syntaxExcerpt() throws {
         let folder = try TemporaryFolder()
         let job = try folder.write("{\n  \"version\": 1,\n  \"duration\": 2\n  \"layers\": []\n}\n", to: "comma.json")
-        let result = try Binary.run(["validate", job])
+        let result = CLI.run(["validate", job])
         #expect(result.status == 65)
         #expect(result.stderr.contains("line 4, column 3: expected ',' or '}' after an object member"))
         #expect(result.stderr.contains("(missing ',' after line 3?)"))
@@ -79,7 +79,7 @@ struct ValidationReportTests {
         try folder.write(#"{"duration": 1, "fps": 10, "layers": [{"effect": "floating-hart"}]}"#, to: "jobs/b-bad.json")
         try folder.write("{", to: "jobs/c-broken.json")
         let jobs = folder.url.appendingPathComponent("jobs").path
-        let validate = try Binary.run(["validate", jobs])
+        let validate = CLI.run(["validate", jobs])
         #expect(validate.status == 65)
         #expect(validate.stdout.contains("ok: \(jobs)/a-good.json: 10 frames"), "\(validate.stdout)")
         #expect(validate.stderr.contains("b-bad.json: layers[0].effect: unknown effect \"floating-hart\""))
@@ -87,7 +87,7 @@ struct ValidationReportTests {
         #expect(validate.stderr.contains("2 of 3 job files have problems (2 problems); 1 valid"), "\(validate.stderr)")
 
         let out = folder.url.appendingPathComponent("out").path
-        let render = try Binary.run(["render", jobs, "--out", out, "--progress", "none"])
+        let render = CLI.run(["render", jobs, "--out", out, "--progress", "none"])
         #expect(render.status == 65)
         #expect(render.stderr.contains("a-good.json: ok"), "\(render.stderr)")
         #expect(render.stderr.contains("b-bad.json: layers[0].effect"))

@@ -42,7 +42,7 @@ struct VariantTests {
     func batchRenders() throws {
         let folder = try TemporaryFolder()
         let job = try Self.batch(in: folder)
-        let result = try Binary.run(["render", job, "--progress", "none", "-j", "2"])
+        let result = CLI.run(["render", job, "--progress", "none", "-j", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         let root = folder.url.appendingPathComponent("out/badges")
         let index = try JSONSerialization.jsonObject(
@@ -75,7 +75,7 @@ struct VariantTests {
         let folder = try TemporaryFolder()
         let job = try Self.batch(in: folder)
         func render(_ out: String, _ extra: [String]) throws {
-            let result = try Binary.run(["render", job, "--out", out, "--progress", "none"] + extra)
+            let result = CLI.run(["render", job, "--out", out, "--progress", "none"] + extra)
             #expect(result.status == 0, "\(extra): \(result.stderr)")
         }
         let reference = folder.path + "/j1"
@@ -88,7 +88,7 @@ struct VariantTests {
             let out = folder.path + "/shards-\(count)"
             var sizes: [Int] = []
             for index in 0..<count {
-                let result = try Binary.run(
+                let result = CLI.run(
                     ["render", job, "--out", out, "--shard", "\(index)/\(count)", "--progress", "json", "-j", "2"])
                 #expect(result.status == 0, "\(result.stderr)")
                 sizes.append(result.stderr.components(separatedBy: "\"status\":\"ok\"").count - 1)
@@ -96,7 +96,7 @@ struct VariantTests {
             #expect(try Self.frames(under: URL(fileURLWithPath: out)) == expected, "N = \(count)")
             // The whole batch is split: every task gets its share of the 120 frames.
             #expect(sizes.reduce(0, +) == 120 && (sizes.max() ?? 0) - (sizes.min() ?? 0) <= 1, "\(sizes)")
-            let merged = try Binary.run(
+            let merged = CLI.run(
                 ["merge"] + expected.keys.map { out + "/" + ($0 as NSString).deletingLastPathComponent }.uniqued())
             #expect(merged.status == 0, "\(merged.stderr)")
         }
@@ -111,7 +111,7 @@ struct VariantTests {
             try String(contentsOfFile: job, encoding: .utf8).replacingOccurrences(
                 of: "\"size\": 12", with: "\"size\": \"{{sise}}\""),
             to: "badges.json")
-        let result = try Binary.run(["validate", job])
+        let result = CLI.run(["validate", job])
         #expect(result.status == 65)
         for expected in [
             "streamers.csv:2: column \"color\": expected a colour \"#RRGGBB\" or \"#RRGGBBAA\", got \"#GGG\"",
@@ -122,7 +122,7 @@ struct VariantTests {
         ] {
             #expect(result.stderr.contains(expected), "missing: \(expected)\n\(result.stderr)")
         }
-        let render = try Binary.run(["render", job, "--progress", "none"])
+        let render = CLI.run(["render", job, "--progress", "none"])
         #expect(render.status == 65)
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
     }
@@ -131,12 +131,12 @@ struct VariantTests {
     func selection() throws {
         let folder = try TemporaryFolder()
         let job = try Self.batch(in: folder)
-        let result = try Binary.run(["render", job, "--variants", "s1@2x,0,4-5", "--progress", "none"])
+        let result = CLI.run(["render", job, "--variants", "s1@2x,0,4-5", "--progress", "none"])
         #expect(result.status == 0, "\(result.stderr)")
         let rendered = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/out/badges")
             .filter { $0 != "variants.json" }.sorted()
         #expect(rendered == ["s0@1x", "s1@2x", "s2@1x", "s2@2x"])
-        let unknown = try Binary.run(["validate", job, "--variants", "s1@3x"])
+        let unknown = CLI.run(["validate", job, "--variants", "s1@3x"])
         #expect(unknown.status == 64 && unknown.stderr.contains("no variant \"s1@3x\""), "\(unknown.stderr)")
     }
 
@@ -162,7 +162,7 @@ struct VariantTests {
         try folder.write(
             try String(contentsOfFile: job, encoding: .utf8).replacingOccurrences(of: "likes.csv", with: "bad.csv"),
             to: "bad.json")
-        let bad = try Binary.run(["validate", folder.path + "/bad.json"])
+        let bad = CLI.run(["validate", folder.path + "/bad.json"])
         #expect(bad.status == 65)
         #expect(bad.stderr.contains("bad.csv:2: time: -1 is out of range (allowed: 0…86400)"), "\(bad.stderr)")
         #expect(bad.stderr.contains("bad.csv:2: color: expected a colour"), "\(bad.stderr)")
@@ -181,7 +181,7 @@ struct VariantTests {
              "layers": [{"effect": "parabolic-drop", "params": {"events": "gifts.jsonl"}},
                         {"effect": "physics-bounce", "params": {"events": "gifts.jsonl"}}]}
             """#, to: "gifts.json")
-        let trace = try Binary.run(["trace", job, "--frames", "1,2,9,10"])
+        let trace = CLI.run(["trace", job, "--frames", "1,2,9,10"])
         #expect(trace.status == 0, "\(trace.stderr)")
         let lines = trace.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -195,18 +195,18 @@ struct VariantTests {
         #expect(visible(lines[0], layer: 0).isEmpty && visible(lines[1], layer: 0) == [0])
         #expect(visible(lines[2], layer: 0) == [0] && visible(lines[3], layer: 0) == [0, 1])
         #expect(visible(lines[1], layer: 1) == [0] && visible(lines[3], layer: 1) == [0, 1])
-        let render = try Binary.run(["render", job, "--progress", "none"])
+        let render = CLI.run(["render", job, "--progress", "none"])
         #expect(render.status == 0, "\(render.stderr)")
         try folder.write(
             ##"{"time": 0.6, "shape": "coin", "size": 30}"## + "\n" + ##"{"time": 0.1, "color": "#00FF00"}"##,
             to: "gifts.jsonl")
         // Frame keys: the frames before the edited item's entry (0.5 s, frame 10) draw as before.
-        let again = try Binary.run(["render", job, "--progress", "none"])
+        let again = CLI.run(["render", job, "--progress", "none"])
         #expect(again.stdout.contains("30 frames rendered, 10 already done (complete)"), "\(again.stdout)")
     }
 
     private func heartItems(_ job: String, frame: Int) throws -> [(spawn: Double, color: String, size: Double)] {
-        let trace = try Binary.run(["trace", job, "--frames", "\(frame)"])
+        let trace = CLI.run(["trace", job, "--frames", "\(frame)"])
         let line = try JSONSerialization.jsonObject(with: Data(trace.stdout.utf8)) as? [String: Any]
         let items = ((line?["layers"] as? [[String: Any]])?.first?["items"] as? [[String: Any]]) ?? []
         return items.map { item in

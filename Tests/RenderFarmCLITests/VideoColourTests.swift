@@ -62,11 +62,11 @@ struct VideoColourTests {
     func matchesFFmpeg(_ test: Case) throws {
         let folder = try TemporaryFolder()
         let pngs = folder.url.appendingPathComponent("pngs")
-        let render = try Binary.run(
+        let render = CLI.run(
             ["render", test.job, "--out", pngs.path, "--frames", "100-129", "--scale", "1", "--progress", "none"])
         try #require(render.status == 0, "\(render.stderr)")
         let ours = folder.url.appendingPathComponent(test.file).path
-        let encode = try Binary.run(["encode", pngs.path, "-o", ours, "--preset", test.preset, "--progress", "none"])
+        let encode = CLI.run(["encode", pngs.path, "-o", ours, "--preset", test.preset, "--progress", "none"])
         try #require(encode.status == 0, "\(encode.stderr)")
         let input = ["-framerate", "\(test.rate)", "-start_number", "100", "-i", pngs.path + "/frame_%05d.png"]
         let theirs = folder.url.appendingPathComponent("reference-" + test.file).path

@@ -14,16 +14,16 @@ struct VideoTests {
         let ext = preset == "mp4" ? "mp4" : "webm"
         let streamed = folder.url.appendingPathComponent("streamed.\(ext)").path
         let frames = ["--frames", "100-129", "--scale", "1"]
-        let video = try Binary.run(
+        let video = CLI.run(
             ["render", job, "--video", streamed, "--preset", preset, "--progress", "none", "-j", "2"] + frames)
         #expect(video.status == 0, "\(video.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("frame_00100.png").path))
 
         let pngs = folder.url.appendingPathComponent("pngs")
-        let render = try Binary.run(["render", job, "--out", pngs.path, "--progress", "none", "-j", "2"] + frames)
+        let render = CLI.run(["render", job, "--out", pngs.path, "--progress", "none", "-j", "2"] + frames)
         try #require(render.status == 0, "\(render.stderr)")
         let encoded = folder.url.appendingPathComponent("encoded.\(ext)").path
-        let encode = try Binary.run(["encode", pngs.path, "-o", encoded, "--preset", preset, "--progress", "none"])
+        let encode = CLI.run(["encode", pngs.path, "-o", encoded, "--preset", preset, "--progress", "none"])
         try #require(encode.status == 0, "\(encode.stderr)")
 
         let decoder = preset == "mp4" ? nil : "libvpx-vp9"
@@ -49,14 +49,14 @@ struct VideoTests {
         let folder = try TemporaryFolder()
         let frames = ["--frames", "100-119", "--scale", "1"]
         let streamed = folder.url.appendingPathComponent("streamed.mov").path
-        let video = try Binary.run(
+        let video = CLI.run(
             ["render", job, "--video", streamed, "--preset", "prores4444", "--progress", "none", "-j", "2"] + frames)
         #expect(video.status == 0, "\(video.stderr)")
         let pngs = folder.url.appendingPathComponent("pngs")
-        let render = try Binary.run(["render", job, "--out", pngs.path, "--progress", "none", "-j", "2"] + frames)
+        let render = CLI.run(["render", job, "--out", pngs.path, "--progress", "none", "-j", "2"] + frames)
         try #require(render.status == 0, "\(render.stderr)")
         let encoded = folder.url.appendingPathComponent("encoded.mov").path
-        let encode = try Binary.run(["encode", pngs.path, "-o", encoded, "--preset", "prores4444", "--progress", "none"])
+        let encode = CLI.run(["encode", pngs.path, "-o", encoded, "--preset", "prores4444", "--progress", "none"])
         try #require(encode.status == 0, "\(encode.stderr)")
         // What ffmpeg made of the PNGs before the frames were converted by the workers.
         let reference = folder.url.appendingPathComponent("reference.mov").path
@@ -155,7 +155,7 @@ struct VideoTests {
     func stepped() throws {
         let folder = try TemporaryFolder()
         let file = folder.url.appendingPathComponent("g.mp4").path
-        let video = try Binary.run([
+        let video = CLI.run([
             "render", "jobs/hearts-on-gradient.json", "--frames", "0-38:2", "--scale", "0.4",
             "--video", file, "--progress", "none",
         ])
@@ -169,7 +169,7 @@ struct VideoTests {
 
     @Test("gif needs the PNG route")
     func gifRefused() throws {
-        let result = try Binary.run([
+        let result = CLI.run([
             "render", "jobs/live-hearts.json", "--frames", "0-1", "--video", "/tmp/x.gif",
             "--preset", "gif",
         ])
