@@ -85,7 +85,7 @@ struct TextLayoutTests {
                 "align": index % 2 == 0 ? "center" : "end", "valign": index % 3 == 0 ? "bottom" : "middle",
                 "wrap": .bool(index % 4 != 0),
             ])
-            let layout = effect.layout
+            let layout = try #require(effect.singleLayout)
             #expect(box.contains(layout.ink) || layout.overflows, "\(index) \(text): ink \(layout.ink) in \(box)")
             #expect(box.contains(layout.logical) || layout.overflows, "\(index) \(text): \(layout.logical) in \(box)")
             #expect(layout.size <= 40 && layout.size >= 6)
@@ -133,8 +133,8 @@ struct TextLayoutTests {
     func rightToLeft(direction: String) throws {
         // Hebrew: shin, lamed, vav, mem; the shin (first in memory) is on the right.
         let effect = try Self.effect(["text": "שלום", "size": 60, "direction": .string(direction), "align": "start"])
-        let first = effect.layout.characterBox(byteIndex: 0)
-        let last = effect.layout.characterBox(byteIndex: "שלו".utf8.count)
+        let first = try #require(effect.singleLayout).characterBox(byteIndex: 0)
+        let last = try #require(effect.singleLayout).characterBox(byteIndex: "שלו".utf8.count)
         #expect(first.x > last.x, "first \(first), last \(last)")
         // align start in a right-to-left line is the box's right edge: the ink ends near it.
         let image = try Self.draw(effect)
@@ -153,13 +153,15 @@ struct TextLayoutTests {
         let effect = try Self.effect([
             "text": .string(text), "size": 20, "maxLines": 2, "rect": Self.rect(0, 0, 200, 160),
         ])
-        #expect(effect.layout.lineCount == 2)
-        #expect(effect.layout.ellipsized)
+        #expect(try #require(effect.singleLayout).lineCount == 2)
+        #expect(try #require(effect.singleLayout).ellipsized == true)
         let image = try Self.draw(effect)
-        #expect(Self.inkOutside(image, box: Rect(x: 0, y: 0, width: 200, height: effect.layout.logical.maxY)) == 0)
+        #expect(
+            Self.inkOutside(
+                image, box: Rect(x: 0, y: 0, width: 200, height: try #require(effect.singleLayout).logical.maxY)) == 0)
         let full = try Self.effect(["text": .string(text), "size": 20, "rect": Self.rect(0, 0, 200, 160)])
-        #expect(full.layout.lineCount > 2)
-        #expect(!full.layout.ellipsized)
+        #expect(try #require(full.singleLayout).lineCount > 2)
+        #expect(try #require(full.singleLayout).ellipsized == false)
     }
 
     @Test("only the packaged fonts: a family outside them is refused with the packages named")
