@@ -109,6 +109,37 @@ struct TextEffectTests {
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("out/frame_00000.png").path))
     }
 
+    @Test("editing one event's name redraws only the frames its banner is drawn in, equal to a fresh render")
+    func bannerEdit() throws {
+        let folder = try TemporaryFolder()
+        let log = "time,user,gift,count\n0.2,aiko,Rose,5\n2.5,さくら,Crown,3\n"
+        try folder.write(log, to: "gifts.csv")
+        let job = try folder.write(
+            try Self.job(
+                [
+                    "text": "{{user}} sent {{gift}} ×{{count}}", "events": "gifts.csv", "fit": "none", "size": 14,
+                    "banner": ["hold": 0.5], "rect": ["x": 10, "y": 10, "width": 220, "height": 100],
+                ], frames: 40), to: "job.json")
+        _ = try Self.render(folder)
+        // The frames where the second banner (id 1) is on screen (from its arrival, at opacity 0, on).
+        let trace = try Binary.run(["trace", job])
+        #expect(trace.status == 0, "\(trace.stderr)")
+        let drawn = trace.stdout.split(separator: "\n").filter { line in
+            let frame = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            let items = ((frame?["layers"] as? [[String: Any]])?.last?["items"] as? [[String: Any]]) ?? []
+            return items.contains { $0["id"] as? Int == 1 }
+        }.count
+        #expect(drawn > 5 && drawn < 20, "\(trace.stdout)")
+        try folder.write(log.replacingOccurrences(of: "さくら", with: "李小龙"), to: "gifts.csv")
+        let redraw = try Self.render(folder)
+        // Exactly the frames showing the banner are new (frames of it at rest share a drawing); the rest are kept.
+        #expect(redraw.stdout.contains("\(40 - drawn) already done (complete)"), "\(redraw.stdout)")
+        let fresh = folder.url.appendingPathComponent("fresh")
+        let clean = try Binary.run(["render", job, "--out", fresh.path, "--progress", "none"])
+        #expect(clean.status == 0, "\(clean.stderr)")
+        #expect(try frameChecksums(folder.url.appendingPathComponent("out")) == frameChecksums(fresh))
+    }
+
     @Test("renderfarm plugins text documents every parameter")
     func documented() throws {
         let result = try Binary.run(["plugins", "text"])
@@ -116,7 +147,7 @@ struct TextEffectTests {
         for name in [
             "text", "markup", "font", "language", "size", "minSize", "weight", "style", "color", "rect", "align",
             "valign", "wrap", "maxLines", "fit", "lineHeight", "letterSpacing", "stroke", "shadow", "background",
-            "direction",
+            "direction", "events", "banner",
         ] {
             #expect(result.stdout.contains("\n    \(name) "), "\(name) is not documented")
         }
