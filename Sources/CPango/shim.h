@@ -30,8 +30,7 @@ static inline void rf_text_layout_font_files(
     pango_layout_iter_free(iter);
 }
 
-/// Whether `font` (a face from fontconfig) has the glyphs of `text`'s every character: the runs of a layout
-/// whose glyphs are PANGO_GLYPH_UNKNOWN_FLAG count as missing.
+/// How many glyphs of `layout` no face has (PANGO_GLYPH_UNKNOWN_FLAG: drawn as a box with the code point).
 static inline int rf_text_layout_unknown_glyphs(PangoLayout *layout) {
     int count = 0;
     PangoLayoutIter *iter = pango_layout_get_iter(layout);

@@ -7,9 +7,9 @@ import Locking
 /// The fonts text is drawn with: the job's own font files and the fonts of the Debian packages RenderFarm
 /// depends on, never what else a machine has (EffectKit article TextEffect, "Fonts").
 ///
-/// Fontconfig is given a configuration of its own with no configuration file, no rules and no font folders:
-/// only the files named here, added one by one (the job's first, then the packages' in dpkg's order), so
-/// that the same job finds the same faces on every machine with the same packages.
+/// Fontconfig is given a configuration of its own with no configuration file, no font folders and one rule
+/// (``rules``): only the files named here, added one by one (the job's first, then the packages' sorted by
+/// path), so that the same job finds the same faces on every machine with the same packages.
 enum FontLibrary {
     /// The Debian packages whose fonts text may use (the Makefile installs them).
     static let packages = ["fonts-noto-core", "fonts-noto-color-emoji", "fonts-noto-cjk"]

@@ -3,7 +3,7 @@ import CPango
 import EffectKit
 
 /// How text is set, apart from the string: everything a Pango layout is built from.
-struct TextStyle: Hashable, Sendable {
+struct TextStyle: Equatable, Sendable {
     enum Align: String, Sendable { case start, center, end }
     enum VerticalAlign: String, Sendable { case top, middle, bottom }
     enum Direction: String, Sendable { case auto, ltr, rtl }
@@ -63,8 +63,8 @@ final class TextLayout: @unchecked Sendable {
         var chosen = try Self.make(text: text, style: style, size: style.size, inner: inner, fonts: fonts)
         var squeezed = false
         if style.fit == .shrink, !chosen.fits {
-            // The largest size on a quarter-point grid that fits, by bisection; text that wraps is not always
-            // smaller at a smaller size, so the answer is checked and, if needed, stepped down from.
+            // The largest size on a quarter-point grid that fits, by bisection. Wrapped text is not always
+            // smaller at a smaller size, so a size in between may fit that is not found; the one kept always fits.
             let quarters = { (size: Double) in Int((size * 4).rounded(.down)) }
             var (low, high) = (quarters(style.minSize), quarters(style.size))
             var best: Candidate?
