@@ -137,6 +137,11 @@ otio-venv:
 	$(OTIO_VENV)/bin/python3 -m pip install -q opentimelineio
 	$(OTIO_VENV)/bin/python3 -c 'import opentimelineio as otio; print("opentimelineio", otio.__version__, "in $(OTIO_VENV)")'
 
+# The text effect's shrink-to-fit on 1,000 generated strings, Pango's layout and the pixels (make test runs 200).
+text-check: deps
+	$(SWIFT) build --build-tests
+	RENDERFARM_TEXT_CASES=1000 $(SWIFT) test --skip-build --filter TextLayoutTests/shrinkNeverOverflows
+
 # 1,000 mutated job files through the real binary (make test runs 300 of them).
 fuzz: deps $(TEST_PLUGIN)
 	$(SWIFT) build --build-tests
