@@ -1,6 +1,6 @@
 import Foundation
 
-// renderfarm-bench [--quick] [--rounds N] [--stream]: see Bench.swift and the RenderFarm article Performance.
+// renderfarm-bench [--quick] [--rounds N] [--stream] [--text]: see Bench.swift and the RenderFarm article Performance.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 var rounds = quick ? 1 : 3
@@ -11,8 +11,10 @@ if let index = arguments.firstIndex(of: "--rounds"), index + 1 < arguments.count
 }
 // --stream: only the stream-length rows (StreamBench.swift), the incremental and the text rows.
 let streamOnly = arguments.contains("--stream")
-if arguments.contains(where: { !["--quick", "--rounds", "--stream"].contains($0) && Int($0) == nil }) {
-    FileHandle.standardError.write(Data("usage: renderfarm-bench [--quick] [--rounds N] [--stream]\n".utf8))
+// --text: only the text banner rows (TextBench.swift).
+let textOnly = arguments.contains("--text")
+if arguments.contains(where: { !["--quick", "--rounds", "--stream", "--text"].contains($0) && Int($0) == nil }) {
+    FileHandle.standardError.write(Data("usage: renderfarm-bench [--quick] [--rounds N] [--stream] [--text]\n".utf8))
     exit(64)
 }
 
@@ -29,7 +31,9 @@ do {
         floor: binaries.appendingPathComponent("renderfarm-bench-floor").path, scratch: scratch)
     let stream = StreamBench(runner: runner, quick: quick)
     let text = TextBench(runner: runner, quick: quick)
-    if streamOnly {
+    if textOnly {
+        print(try text.run().joined(separator: "\n"))
+    } else if streamOnly {
         print(
             try (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()] + text.run()).joined(
                 separator: "\n"))

@@ -1,4 +1,3 @@
-import CCairo
 import EffectKit
 
 /// What is drawn with a layout: the fill colour, and the optional outline, shadow and background box.
@@ -84,14 +83,13 @@ struct TextDecoration: Sendable {
                 context.fill()
             }
             if let shadow {
-                context.setSource(shadow.color)
                 // A blur as rings of the outline, each wider and fainter: soft edges without a pixel filter,
                 // the same at every scale.
                 let rings = shadow.blur > 0 ? 4 : 0
                 for ring in stride(from: rings, through: 1, by: -1) {
                     layout.appendPath(to: cr, offset: shadow.offset)
-                    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-                    cairo_set_line_width(cr, 2 * shadow.blur * Double(ring) / Double(rings))
+                    context.setLineJoin(.round)
+                    context.setLineWidth(2 * shadow.blur * Double(ring) / Double(rings))
                     context.setSource(
                         Color(
                             red: shadow.color.red, green: shadow.color.green, blue: shadow.color.blue,
@@ -108,8 +106,8 @@ struct TextDecoration: Sendable {
             }
             if let stroke, stroke.width > 0 {
                 layout.appendPath(to: cr)
-                cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-                cairo_set_line_width(cr, stroke.width)
+                context.setLineJoin(.round)
+                context.setLineWidth(stroke.width)
                 context.setSource(stroke.color)
                 context.stroke()
             }
