@@ -13,7 +13,7 @@ TEST_PLUGIN_DIR := .build/test-plugins
 TEST_PLUGIN     := $(TEST_PLUGIN_DIR)/librenderfarm-test-faults.so
 
 # The text plugin: Pango with HarfBuzz, and the only fonts it draws with besides a job's own (EffectKit article
-# TextEffect, "Fonts"; plugins/text/FontLibrary.swift lists the same font packages).
+# TextEffect, "Fonts"; plugins/text/PangoText/FontLibrary.swift lists the same font packages).
 FONT_PACKAGES := libpango1.0-dev fonts-noto-core fonts-noto-color-emoji fonts-noto-cjk
 # Debian packages the build and the tests need.
 PACKAGES := pkgconf libcairo2-dev libpng-dev libssl-dev libchipmunk-dev libdeflate-dev zlib1g-dev pngcheck \

@@ -29,10 +29,10 @@ let package = Package(
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
         // rlottie's C API; its variadic property override is wrapped in the shim (Swift cannot call varargs).
         .systemLibrary(name: "CRlottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
-        // `renderfarm studio`: libmicrohttpd serves the page and its API; inotify sees edits.
         // Pango and HarfBuzz through pangocairo; fontconfig and Pango's fontconfig font map are set up by the
-        // text plugin itself (plugins/text/FontLibrary.swift), the modulemap links them.
+        // text plugin itself (plugins/text/PangoText/FontLibrary.swift), the modulemap links them.
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        // `renderfarm studio`: libmicrohttpd serves the page and its API; inotify sees edits.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CInotify"),
 
@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
         .testTarget(name: "LottieTests", dependencies: ["Lottie"]),
-        .testTarget(name: "TextTests", dependencies: ["PangoText", "EffectKit", "CPango"]),
+        .testTarget(name: "TextTests", dependencies: ["PangoText", "EffectKit"]),
         .testTarget(
             name: "RenderFarmTests", dependencies: ["RenderFarm", "CPNGWriter", "CVideoFrame", "CairoKit", "Locking"]),
         .testTarget(name: "RenderFarmCLITests", dependencies: ["RenderFarmCLI", "CCrypto", "CairoKit", "Locking"]),

@@ -1,4 +1,3 @@
-import CPango
 import EffectKit
 import Foundation
 import Testing
