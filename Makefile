@@ -12,9 +12,12 @@ ARGS        ?=
 TEST_PLUGIN_DIR := .build/test-plugins
 TEST_PLUGIN     := $(TEST_PLUGIN_DIR)/librenderfarm-test-faults.so
 
+# The text plugin: Pango with HarfBuzz, and the only fonts it draws with besides a job's own (EffectKit article
+# TextEffect, "Fonts"; plugins/text/PangoText/FontLibrary.swift lists the same font packages).
+FONT_PACKAGES := libpango1.0-dev fonts-noto-core fonts-noto-color-emoji fonts-noto-cjk
 # Debian packages the build and the tests need.
 PACKAGES := pkgconf libcairo2-dev libpng-dev libssl-dev libchipmunk-dev libdeflate-dev zlib1g-dev pngcheck \
-            librlottie-dev libmicrohttpd-dev libseccomp-dev
+            librlottie-dev libmicrohttpd-dev libseccomp-dev $(FONT_PACKAGES)
 # What the hand-off to video and the CI render targets need (the tests run ffmpeg too).
 HANDOFF_PACKAGES := ffmpeg time
 # The Slurm integration test: a one-node cluster on loopback (RenderFarm article RunningOnACluster, "Slurm").
@@ -24,7 +27,7 @@ SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 .PHONY: otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
         docs-convert ci-render update-references bench bench-quick bench-video slurm-test sanitize clean \
         install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
-        studio-test openjd-venv openjd-test
+        studio-test openjd-venv openjd-test text-check
 
 all: build
 
@@ -41,6 +44,7 @@ help:
 	@echo "make validate JOB=F  check a job file without rendering"
 	@echo "make plugins         list the installed effect plugins and their parameters"
 	@echo "make fuzz            1,000 mutated job files through the binary (exit codes, no crash, output untouched)"
+	@echo "make text-check      the text effect's shrink-to-fit on 1,000 strings of every script (Pango's layout, pixels)"
 	@echo "make bench           release build, then RenderFarm vs hand-written C on the reference jobs (one table)"
 	@echo "make bench-quick     the same in a short mode (CI runs it so the benchmark cannot rot); it and bench"
 	@echo "                     fail when RenderFarm's frames are not byte-identical to the C floor's"
@@ -155,6 +159,11 @@ otio-venv:
 	@[ -x $(OTIO_VENV)/bin/python3 ] || python3 -m venv $(OTIO_VENV)
 	$(OTIO_VENV)/bin/python3 -m pip install -q opentimelineio
 	$(OTIO_VENV)/bin/python3 -c 'import opentimelineio as otio; print("opentimelineio", otio.__version__, "in $(OTIO_VENV)")'
+
+# The text effect's shrink-to-fit on 1,000 generated strings, Pango's layout and the pixels (make test runs 200).
+text-check: deps
+	$(SWIFT) build --build-tests
+	RENDERFARM_TEXT_CASES=1000 $(SWIFT) test --skip-build --filter TextLayoutTests/shrinkNeverOverflows
 
 # 1,000 mutated job files through the real binary (make test runs 300 of them).
 fuzz: deps $(TEST_PLUGIN)
@@ -287,7 +296,7 @@ PREFIX          ?= /usr/local
 DESTDIR         ?=
 INSTALL_CONFIG  ?= release
 INSTALL_PACKAGES := patchelf
-BUILTIN_PLUGINS := floating-heart gradient parabolic-drop physics-bounce lottie
+BUILTIN_PLUGINS := floating-heart gradient parabolic-drop physics-bounce lottie text
 ROOT            := $(DESTDIR)$(PREFIX)
 PLUGIN_DIR      := $(ROOT)/lib/renderfarm/plugins
 RUNTIME_DIR     := $(ROOT)/lib/renderfarm/swift

@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "renderfarm-parabolic-drop", type: .dynamic, targets: ["ParabolicDrop"]),
         .library(name: "renderfarm-physics-bounce", type: .dynamic, targets: ["PhysicsBounce"]),
         .library(name: "renderfarm-lottie", type: .dynamic, targets: ["Lottie"]),
+        .library(name: "renderfarm-text", type: .dynamic, targets: ["Text"]),
         .executable(name: "renderfarm-bench", targets: ["RenderFarmBench"]),
         .executable(name: "renderfarm-bench-floor", targets: ["RenderFarmBenchFloor"]),
     ],
@@ -28,6 +29,9 @@ let package = Package(
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
         // rlottie's C API; its variadic property override is wrapped in the shim (Swift cannot call varargs).
         .systemLibrary(name: "CRlottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
+        // Pango and HarfBuzz through pangocairo; fontconfig and Pango's fontconfig font map are set up by the
+        // text plugin itself (plugins/text/PangoText/FontLibrary.swift), the modulemap links them.
+        .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         // `renderfarm studio`: libmicrohttpd serves the page and its API; inotify sees edits.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CInotify"),
@@ -109,6 +113,10 @@ let package = Package(
         .target(name: "PhysicsBounce", dependencies: ["EffectKit"], path: "plugins/physics-bounce"),
         // Lottie files are checked in Swift before rlottie parses them (plugins/lottie/LottieCheck.swift).
         .target(name: "Lottie", dependencies: ["EffectKit", "CCairo", "CRlottie", "Locking"], path: "plugins/lottie"),
+        // Text by Pango, with fonts only from the job and Debian's Noto packages (plugins/text/PangoText/FontLibrary.swift).
+        // The effect is a target of its own so that its tests link it without the plugin's entry point.
+        .target(name: "PangoText", dependencies: ["EffectKit", "CCairo", "CPango", "Locking"], path: "plugins/text/PangoText"),
+        .target(name: "Text", dependencies: ["PangoText", "EffectKit"], path: "plugins/text", exclude: ["PangoText"]),
 
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
         // The floor loads the plugin libraries itself (dlopen) for jobs it has no hand-written C for.
@@ -126,6 +134,7 @@ let package = Package(
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
         .testTarget(name: "LottieTests", dependencies: ["Lottie"]),
+        .testTarget(name: "TextTests", dependencies: ["PangoText", "EffectKit"]),
         .testTarget(
             name: "RenderFarmTests",
             dependencies: [

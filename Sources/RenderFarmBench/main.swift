@@ -1,6 +1,6 @@
 import Foundation
 
-// renderfarm-bench [--quick] [--rounds N] [--stream]: see Bench.swift and the RenderFarm article Performance.
+// renderfarm-bench [--quick] [--rounds N] [--stream] [--text]: see Bench.swift and the RenderFarm article Performance.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 var rounds = quick ? 1 : 3
@@ -9,10 +9,12 @@ if let index = arguments.firstIndex(of: "--rounds"), index + 1 < arguments.count
 {
     rounds = value
 }
-// --stream: only the stream-length rows (StreamBench.swift).
+// --stream: only the stream-length rows (StreamBench.swift), the incremental and the text rows.
 let streamOnly = arguments.contains("--stream")
-if arguments.contains(where: { !["--quick", "--rounds", "--stream"].contains($0) && Int($0) == nil }) {
-    FileHandle.standardError.write(Data("usage: renderfarm-bench [--quick] [--rounds N] [--stream]\n".utf8))
+// --text: only the text banner rows (TextBench.swift).
+let textOnly = arguments.contains("--text")
+if arguments.contains(where: { !["--quick", "--rounds", "--stream", "--text"].contains($0) && Int($0) == nil }) {
+    FileHandle.standardError.write(Data("usage: renderfarm-bench [--quick] [--rounds N] [--stream] [--text]\n".utf8))
     exit(64)
 }
 
@@ -28,8 +30,13 @@ do {
         renderfarm: binaries.appendingPathComponent("renderfarm").path,
         floor: binaries.appendingPathComponent("renderfarm-bench-floor").path, scratch: scratch)
     let stream = StreamBench(runner: runner, quick: quick)
-    if streamOnly {
-        print(try (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()]).joined(separator: "\n"))
+    let text = TextBench(runner: runner, quick: quick)
+    if textOnly {
+        print(try text.run().joined(separator: "\n"))
+    } else if streamOnly {
+        print(
+            try (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()] + text.run()).joined(
+                separator: "\n"))
     } else {
         let bench = Bench(quick: quick, rounds: rounds, packageRoot: packageRoot, runner: runner)
         let rows = try bench.run()
@@ -43,7 +50,9 @@ do {
             + "\(rounds) round\(rounds == 1 ? "" : "s"), frames per run: \(counts.joined(separator: "/"))"
         print(
             Report(rows: rows, memory: memory, startupMilliseconds: startup, isolation: isolation, header: header).text)
-        print(try (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()]).joined(separator: "\n"))
+        print(
+            try (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()] + text.run()).joined(
+                separator: "\n"))
         // After the table, so that a failure comes with everything measured; thrown, so scratch is removed.
         let failures = Bench.identityFailures(rows)
         if !failures.isEmpty {

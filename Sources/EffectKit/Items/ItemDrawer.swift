@@ -32,9 +32,8 @@ public enum ItemDrawer {
                 context.setSource(look.color ?? circleColor)
                 context.fill()
             case .box, .image:
-                roundedRect(
-                    x: -size.width / 2, y: -size.height / 2, width: size.width, height: size.height,
-                    radius: min(size.width, size.height) * 0.12, in: context)
+                context.roundedRectangle(
+                    Rect(center: Point(0, 0), size: size), radius: min(size.width, size.height) * 0.12)
                 context.setSource(look.color ?? boxColor)
                 context.fill()
             }
@@ -116,19 +115,21 @@ public enum ItemDrawer {
         }
     }
 
-    private static func roundedRect(
-        x: Double, y: Double, width: Double, height: Double, radius: Double, in context: DrawingContext
-    ) {
-        let r = min(radius, width / 2, height / 2)
-        context.newPath()
-        context.arc(centerX: x + width - r, centerY: y + r, radius: r, from: -.pi / 2, to: 0)
-        context.arc(centerX: x + width - r, centerY: y + height - r, radius: r, from: 0, to: .pi / 2)
-        context.arc(centerX: x + r, centerY: y + height - r, radius: r, from: .pi / 2, to: .pi)
-        context.arc(centerX: x + r, centerY: y + r, radius: r, from: .pi, to: 1.5 * .pi)
-        context.closePath()
-    }
-
     private static func shade(_ color: Color, _ factor: Double) -> Color {
         Color(red: color.red * factor, green: color.green * factor, blue: color.blue * factor, alpha: color.alpha)
+    }
+}
+
+extension DrawingContext {
+    /// A new path: `rect` with its corners rounded by `radius` (at most half its shorter side).
+    public func roundedRectangle(_ rect: Rect, radius: Double) {
+        let (x, y, width, height) = (rect.x, rect.y, rect.width, rect.height)
+        let r = max(0, min(radius, width / 2, height / 2))
+        newPath()
+        arc(centerX: x + width - r, centerY: y + r, radius: r, from: -.pi / 2, to: 0)
+        arc(centerX: x + width - r, centerY: y + height - r, radius: r, from: 0, to: .pi / 2)
+        arc(centerX: x + r, centerY: y + height - r, radius: r, from: .pi / 2, to: .pi)
+        arc(centerX: x + r, centerY: y + r, radius: r, from: .pi, to: 1.5 * .pi)
+        closePath()
     }
 }

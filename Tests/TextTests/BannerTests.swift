@@ -1,0 +1,120 @@
+import EffectKit
+import Testing
+
+@testable import PangoText
+
+/// Banners from an events log: when they show, how they stack, counters, frame keys.
+@Suite("Text banners")
+struct BannerTests {
+    static let fps = 30.0
+
+    static func event(_ time: Double, _ user: String, _ count: Int = 1) -> JSONValue {
+        .object(["time": .number(time), "user": .string(user), "gift": "Rose 🌹", "count": .number(Double(count))])
+    }
+
+    static func effect(
+        _ events: [JSONValue], banner: JSONValue? = nil, text: String = "{{user}} sent {{gift}} ×{{count}}"
+    )
+        throws -> TextEffect
+    {
+        var params: [String: JSONValue] = [
+            "text": .string(text), "events": .array(events), "size": 14, "maxLines": 1,
+            "rect": TextLayoutTests.rect(10, 10, 200, 140), "background": .object(["padding": 4]),
+        ]
+        if let banner { params["banner"] = banner }
+        return try TextLayoutTests.effect(params)
+    }
+
+    static func frame(_ index: Int) -> FrameTime {
+        FrameTime(index: index, time: Double(index) / fps, local: Double(index) / fps)
+    }
+
+    /// The ids of the banners drawn at frame `index` (alpha above 0).
+    static func visible(_ effect: TextEffect, _ index: Int) -> [Int] {
+        (effect.trace(at: frame(index)) ?? []).filter(\.visible).map(\.id)
+    }
+
+    @Test("each banner appears at its event's time (± 1 frame) and is gone after in + hold + out")
+    func timing() throws {
+        let times = [0.5, 1.2, 2.0, 3.7]
+        let effect = try Self.effect(times.enumerated().map { Self.event($1, "user\($0)") })
+        for (id, time) in times.enumerated() {
+            let arrival = Int((time * Self.fps).rounded(.up))
+            #expect(!Self.visible(effect, arrival - 1).contains(id), "banner \(id) before \(time) s")
+            #expect(Self.visible(effect, arrival + 1).contains(id), "banner \(id) after \(time) s")
+        }
+        // Defaults: in 0.35 s, hold 2.5 s, out 0.3 s: banner 3 (no newer ones) leaves 3.15 s after arriving.
+        #expect(Self.visible(effect, Int(((3.7 + 3.1) * Self.fps).rounded(.down))).contains(3))
+        #expect(!Self.visible(effect, Int(((3.7 + 3.2) * Self.fps).rounded(.up))).contains(3))
+        // And pixels: nothing drawn before the first event, something after.
+        #expect(TextLayoutTests.inkOutside(try Self.draw(effect, 10), box: Rect(x: 0, y: 0, width: 0, height: 0)) == 0)
+        #expect(TextLayoutTests.inkOutside(try Self.draw(effect, 20), box: Rect(x: 0, y: 0, width: 0, height: 0)) > 100)
+    }
+
+    static func draw(_ effect: TextEffect, _ index: Int) throws -> ImageSurface {
+        let surface = try ImageSurface(width: TextLayoutTests.canvas.width, height: TextLayoutTests.canvas.height)
+        let context = try DrawingContext(surface: surface)
+        try effect.render(in: context, at: frame(index))
+        surface.flush()
+        return surface
+    }
+
+    @Test("new banners push older ones up; at most stack are on screen, the oldest leaving first")
+    func stacking() throws {
+        let effect = try Self.effect(
+            (0..<5).map { Self.event(0.2 + 0.5 * Double($0), "user\($0)") }, banner: .object(["stack": 3, "gap": 6]))
+        // At 2.6 s banners 2, 3, 4 are on screen (0 and 1 were sent out by 3 and 4), newest at the bottom.
+        let items = effect.trace(at: Self.frame(78)) ?? []
+        #expect(items.filter(\.visible).map(\.id) == [2, 3, 4], "\(items)")
+        let ys = items.map(\.position.y)
+        #expect(ys == ys.sorted(), "older banners are higher: \(ys)")
+        let step = ys[2] - ys[1]
+        #expect(step > 14 && abs((ys[1] - ys[0]) - step) < 0.001, "banner pitch \(ys)")
+        // While banner 4 enters, banner 3 moves up.
+        let before = effect.trace(at: Self.frame(67))?.first { $0.id == 3 }?.position.y ?? 0
+        let after = effect.trace(at: Self.frame(72))?.first { $0.id == 3 }?.position.y ?? 0
+        #expect(after < before)
+    }
+
+    @Test("a counter counts up and reaches its value at its end time")
+    func counter() throws {
+        let effect = try Self.effect(
+            [Self.event(1, "aiko", 99)], banner: .object(["count": .object(["duration": 1, "timing": "linear"])]))
+        func text(_ index: Int) -> String {
+            (effect.trace(at: Self.frame(index))?.first?.fields["text"]?.stringValue) ?? ""
+        }
+        #expect(text(31) == "aiko sent Rose 🌹 ×3")
+        #expect(text(45) == "aiko sent Rose 🌹 ×49")
+        #expect(text(59) == "aiko sent Rose 🌹 ×95")
+        #expect(text(60) == "aiko sent Rose 🌹 ×99")
+        #expect(text(80) == "aiko sent Rose 🌹 ×99")
+    }
+
+    @Test("frames with every banner at rest share a key; a moving or counting banner changes it")
+    func frameKeys() throws {
+        let effect = try Self.effect([Self.event(0.2, "aiko"), Self.event(2, "sora")])
+        let keys = (0..<120).map { effect.frameKey(at: Self.frame($0)) }
+        // 0.2 + 0.35 s: banner 0 is at rest from frame 17 until banner 1 arrives at frame 60.
+        #expect(Set(keys[17..<60]).count == 1)
+        #expect(keys[10] != keys[17])
+        #expect(Set(keys).count < 60)
+        #expect(keys[0] == keys[5], "nothing on screen")
+    }
+
+    @Test("the template's fields are checked: an unknown field, and an event without a field it names")
+    func templateFields() throws {
+        #expect(throws: EffectError.self) { try Self.effect([Self.event(1, "a")], text: "{{name}} sent") }
+        do {
+            _ = try Self.effect([Self.event(1, "a"), .object(["time": 2, "gift": "Rose"])])
+            Issue.record("an event without user was accepted")
+        } catch let error as EffectError {
+            #expect(error.description.contains("events[1].user"), "\(error)")
+            #expect(error.description.contains("{{user}}"), "\(error)")
+        }
+        #expect(throws: EffectError.self) {
+            try Self.effect([Self.event(1, "a")], banner: .object(["in": .object(["timing": "bouncy"])]))
+        }
+        // A template without {{user}} needs no user.
+        _ = try Self.effect([.object(["time": 1, "gift": "Rose"])], text: "someone sent {{gift}}")
+    }
+}

@@ -1,0 +1,257 @@
+import EffectKit
+
+/// One movement of a banner (entering or leaving): a duration with a timing function, or a spring.
+struct BannerMotion: Sendable {
+    enum Curve: Sendable {
+        case timing(TimingFunction)
+        case spring(SpringCurve)
+    }
+
+    var duration: Double
+    var curve: Curve
+
+    /// Progress 0 → 1 after `elapsed` seconds (a spring may overshoot 1 on the way).
+    func progress(_ elapsed: Double) -> Double {
+        if elapsed <= 0 { return 0 }
+        if elapsed >= duration { return 1 }
+        switch curve {
+        case .timing(let function): return function(elapsed / duration)
+        case .spring(let spring): return spring.value(at: elapsed)
+        }
+    }
+
+    /// `{"duration": s, "timing": "easeOut"}` or `{"spring": {"damping": 0.6, "velocity": 0.8}, "duration": s}`
+    /// (the spring's duration is its own settling time, as in UIKit's spring animations).
+    static func parse(_ value: JSONValue?, parameter: String, default fallback: BannerMotion) throws(EffectError)
+        -> BannerMotion
+    {
+        guard let value else { return fallback }
+        let object = try NestedObject(value, parameter: parameter, keys: ["duration", "timing", "spring"])
+        let duration = try object.number("duration", in: 0...60) ?? fallback.duration
+        if let spring = object["spring"] {
+            guard object["timing"] == nil else {
+                throw EffectError(parameter: parameter, "give timing or spring, not both")
+            }
+            let settings = try NestedObject(spring, parameter: parameter + ".spring", keys: ["damping", "velocity"])
+            let curve = SpringCurve(
+                duration: duration, damping: try settings.number("damping", in: 0.01...1) ?? 0.6,
+                velocity: try settings.number("velocity", in: -100...100) ?? 0)
+            return BannerMotion(duration: curve.duration, curve: .spring(curve))
+        }
+        guard let name = try object.string("timing") else {
+            return BannerMotion(duration: duration, curve: fallback.curve)
+        }
+        guard let function = TimingFunction(name: name) else {
+            throw EffectError(
+                parameter: parameter + ".timing",
+                "unknown timing function \"\(name)\"; one of \(TimingFunction.names.joined(separator: ", "))")
+        }
+        return BannerMotion(duration: duration, curve: .timing(function))
+    }
+}
+
+/// How banners move and stack (`banner`): every setting has a default.
+struct BannerSettings: Sendable {
+    var enter = BannerMotion(duration: 0.35, curve: .timing(.easeOut))
+    var hold = 2.5
+    var leave = BannerMotion(duration: 0.3, curve: .timing(.easeIn))
+    /// At most this many banners on screen: the arrival of one more sends the oldest out.
+    var stack = 3
+    var gap = 8.0
+    /// How long `{{count}}` counts up from 0 to the event's count, from the banner's arrival (0: no counting).
+    var count = BannerMotion(duration: 0, curve: .timing(.easeOut))
+
+    static let keys = ["in", "hold", "out", "stack", "gap", "count"]
+
+    init() {}
+
+    init(_ value: JSONValue?) throws(EffectError) {
+        guard let value else { return }
+        let object = try NestedObject(value, parameter: "banner", keys: Self.keys)
+        enter = try BannerMotion.parse(object["in"], parameter: "banner.in", default: enter)
+        hold = try object.number("hold", in: 0...3600) ?? hold
+        leave = try BannerMotion.parse(object["out"], parameter: "banner.out", default: leave)
+        stack = try object.integer("stack", in: 1...100) ?? stack
+        gap = try object.number("gap", in: 0...1000) ?? gap
+        count = try BannerMotion.parse(object["count"], parameter: "banner.count", default: count)
+    }
+}
+
+/// A text template with `{{field}}` placeholders filled from an event.
+struct BannerTemplate: Sendable {
+    /// The fields an event may fill.
+    static let fields = [EventField("user", .string), EventField("gift", .string), EventField("count", .integer)]
+
+    enum Piece: Sendable, Equatable {
+        case literal(String)
+        case field(String)
+    }
+
+    let pieces: [Piece]
+    var names: [String] { pieces.compactMap { if case .field(let name) = $0 { name } else { nil } } }
+
+    init(_ text: String) throws(EffectError) {
+        var pieces: [Piece] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{") {
+            guard let close = rest[open.upperBound...].range(of: "}}") else { break }
+            pieces.append(.literal(String(rest[..<open.lowerBound])))
+            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            guard Self.fields.contains(where: { $0.name == name }) else {
+                let known = Self.fields.map(\.name).joined(separator: ", ")
+                throw EffectError(parameter: "text", "{{\(name)}} is not an event field; the fields are \(known)")
+            }
+            pieces.append(.field(name))
+            rest = rest[close.upperBound...]
+        }
+        pieces.append(.literal(String(rest)))
+        self.pieces = pieces
+    }
+
+    /// The text for `values` (the event's fields as text); markup-escaped when the template is markup.
+    func fill(_ values: [String: String], markup: Bool) -> String {
+        pieces.map { piece in
+            switch piece {
+            case .literal(let text): text
+            case .field(let name): markup ? Self.escaped(values[name] ?? "") : values[name] ?? ""
+            }
+        }.joined()
+    }
+
+    private static func escaped(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+/// One event's banner: when it arrives and leaves, and its fields.
+struct Banner: Sendable {
+    var id: Int
+    var arrival: Double
+    /// When it starts leaving: after its hold, or earlier when `stack` newer banners have arrived.
+    var leaving: Double
+    var values: [String: String]
+    var count: Int?
+}
+
+/// Where each banner is at a time: its horizontal slide, its offset up the stack and its opacity.
+struct BannerPose: Sendable, Equatable {
+    var id: Int
+    var text: String
+    var slide: Double
+    var lift: Double
+    var alpha: Double
+}
+
+/// The banners of an `events` log and how they move (EffectKit article TextEffect, "Banners").
+struct BannerSchedule: Sendable {
+    let banners: [Banner]
+    let settings: BannerSettings
+    let template: BannerTemplate
+    let markup: Bool
+
+    /// Banners from the host's checked, time-sorted events; every field the template names must be present.
+    init(events: [JSONValue], template: BannerTemplate, markup: Bool, settings: BannerSettings) throws(EffectError) {
+        guard events.count <= 100_000 else {
+            throw EffectError(parameter: "events", "\(events.count) events; at most 100000 banners")
+        }
+        var banners: [Banner] = []
+        var problems = EffectProblems()
+        for (index, event) in events.enumerated() {
+            let name = "events[\(index)]"
+            guard
+                let object = NestedObject(
+                    event, parameter: name, keys: ["time"] + BannerTemplate.fields.map(\.name), problems: &problems)
+            else { continue }
+            var values: [String: String] = [:]
+            var count: Int?
+            for field in template.names where values[field] == nil {
+                let value = problems.check { () throws(EffectError) -> String? in
+                    if field == "count" {
+                        count = try object.integer("count", in: 0...1_000_000_000)
+                        return count.map(String.init)
+                    }
+                    return try object.string(field)
+                }
+                guard let value, let value else {
+                    let time = object["time"]?.doubleValue.map { " (time \($0) s)" } ?? ""
+                    problems.add(
+                        EffectError(
+                            parameter: "\(name).\(field)", "missing\(time): the text's template names {{\(field)}}"))
+                    continue
+                }
+                values[field] = value
+            }
+            let arrival = object["time"]?.doubleValue ?? 0
+            banners.append(
+                Banner(
+                    id: index, arrival: arrival, leaving: arrival + settings.enter.duration + settings.hold,
+                    values: values, count: count))
+        }
+        try problems.throwIfAny()
+        // The arrival of the `stack`-th newer banner sends a banner out, if its hold has not already.
+        for index in banners.indices where index + settings.stack < banners.count {
+            banners[index].leaving = min(banners[index].leaving, banners[index + settings.stack].arrival)
+        }
+        self.banners = banners
+        self.template = template
+        self.markup = markup
+        self.settings = settings
+    }
+
+    /// The text of `banner` at `time`: its count counts up over `banner.count` from its arrival.
+    func text(of banner: Banner, at time: Double) -> String {
+        var values = banner.values
+        if let count = banner.count, settings.count.duration > 0 {
+            let progress = min(1, max(0, settings.count.progress(time - banner.arrival)))
+            values["count"] = String(Int((Double(count) * progress).rounded(.down)))
+        }
+        return template.fill(values, markup: markup)
+    }
+
+    /// Every text a banner shows, for laying them out in advance (counts in between are laid out on demand).
+    func finalTexts() -> [String] { banners.map { template.fill($0.values, markup: markup) } }
+
+    /// The banners on screen at `time`, oldest first, with their poses; `height(id)` is a banner's height.
+    func poses(at time: Double, height: (Banner, String) -> Double) -> [BannerPose] {
+        // Banners that arrived by `time`: binary search on the sorted arrivals.
+        var (low, high) = (0, banners.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if banners[middle].arrival <= time { low = middle + 1 } else { high = middle }
+        }
+        let arrived = low
+        // The oldest banner that may still show: leaving takes at most `leave.duration` and a banner leaves
+        // at the latest when `stack` newer ones have arrived.
+        let first = max(0, arrived - settings.stack - 1)
+        var poses: [BannerPose] = []
+        var lift = 0.0
+        for index in stride(from: arrived - 1, through: first, by: -1) {
+            let banner = banners[index]
+            let gone = banner.leaving + settings.leave.duration
+            let text = text(of: banner, at: time)
+            let entering = settings.enter.progress(time - banner.arrival)
+            if time < gone {
+                let leaving = settings.leave.progress(time - banner.leaving)
+                poses.append(
+                    BannerPose(
+                        id: banner.id, text: text, slide: (1 - entering) - leaving * 0.25, lift: lift,
+                        alpha: min(1, max(0, entering)) * (1 - leaving)))
+            }
+            // Older banners are pushed up by this one as it enters, and move back down as it leaves.
+            let present = time < gone ? 1 - settings.leave.progress(time - banner.leaving) : 0
+            lift += (height(banner, text) + settings.gap) * entering * present
+        }
+        return poses.reversed()
+    }
+}

@@ -1,0 +1,182 @@
+import CCairo
+import CPango
+import EffectKit
+import Foundation
+import Locking
+
+/// The fonts text is drawn with: the job's own font files and the fonts of the Debian packages RenderFarm
+/// depends on, never what else a machine has (EffectKit article TextEffect, "Fonts").
+///
+/// Fontconfig is given a configuration of its own with no configuration file, no font folders and one rule
+/// (``rules``): only the files named here, added one by one (the job's first, then the packages' sorted by
+/// path), so that the same job finds the same faces on every machine with the same packages.
+enum FontLibrary {
+    /// The Debian packages whose fonts text may use (the Makefile installs them).
+    static let packages = ["fonts-noto-core", "fonts-noto-color-emoji", "fonts-noto-cjk"]
+
+    /// The family used when a job names none, and the faces every text falls back to before fontconfig's own
+    /// order: Latin, Arabic, Hebrew, then CJK (chosen by `language`) and colour emoji.
+    static let defaultFamily = "Noto Sans"
+    static let fallbackFamilies = ["Noto Sans", "Noto Sans Arabic", "Noto Sans Hebrew"]
+    static let emojiFamily = "Noto Color Emoji"
+
+    /// The font files of `packages` as dpkg lists them (fonts only, sorted), from `infoDirectory`.
+    static func packageFontFiles(infoDirectory: String = "/var/lib/dpkg/info") -> [String] {
+        var files: [String] = []
+        for package in packages {
+            guard let list = try? String(contentsOfFile: "\(infoDirectory)/\(package).list", encoding: .utf8) else {
+                continue
+            }
+            files += list.split(separator: "\n").map(String.init).filter(isFontFile)
+        }
+        return files.sorted().filter { FileManager.default.isReadableFile(atPath: $0) }
+    }
+
+    /// Whether `name` names a font file (TTF, OTF or a collection) rather than a family.
+    static func isFontFile(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return [".ttf", ".otf", ".ttc", ".otc"].contains { lower.hasSuffix($0) }
+    }
+
+    /// The configuration's only rules: a bitmap face (Noto Color Emoji's) is scaled to the size asked for, as
+    /// fontconfig's own 10-scale-bitmap-fonts.conf does; without it emoji would be drawn at their bitmaps' size.
+    static let rules = """
+        <?xml version="1.0"?>
+        <!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+        <fontconfig>
+          <match target="font">
+            <test name="outline" compare="eq"><bool>false</bool></test>
+            <edit name="pixelsizefixupfactor" mode="assign">
+              <divide><name target="pattern">pixelsize</name><name target="font">pixelsize</name></divide>
+            </edit>
+          </match>
+          <match target="font">
+            <test name="outline" compare="eq"><bool>false</bool></test>
+            <test name="pixelsizefixupfactor" compare="not_eq"><double>1.0</double></test>
+            <edit name="matrix" mode="assign">
+              <times><name>matrix</name><matrix><name>pixelsizefixupfactor</name><double>0</double>
+                <double>0</double><name>pixelsizefixupfactor</name></matrix></times>
+            </edit>
+            <edit name="size" mode="assign"><divide><name>size</name><name>pixelsizefixupfactor</name></divide></edit>
+          </match>
+        </fontconfig>
+        """
+
+    /// The CJK family for a BCP 47 language tag: Japanese, Korean, traditional or simplified Chinese forms.
+    static func cjkFamily(language: String) -> String {
+        let tag = language.lowercased()
+        if tag.hasPrefix("ko") { return "Noto Sans CJK KR" }
+        if tag.hasPrefix("zh") {
+            let traditional = ["hant", "-tw", "-hk", "-mo"].contains { tag.contains($0) }
+            return traditional ? "Noto Sans CJK TC" : "Noto Sans CJK SC"
+        }
+        return "Noto Sans CJK JP"
+    }
+}
+
+/// A fontconfig configuration over a fixed list of files and the Pango font map that uses it.
+///
+/// `@unchecked Sendable`: its pointers are only used while ``PangoWorld/shared`` is locked.
+final class FontSetup: @unchecked Sendable {
+    let config: OpaquePointer
+    let fontMap: OpaquePointer
+    /// Every family the files hold, for checking `font` and for error messages.
+    let families: Set<String>
+    /// The family of each job font file.
+    let jobFamilies: [String: String]
+
+    init(jobFiles: [String], packageFiles: [String]) throws(EffectError) {
+        guard let config = FcConfigCreate() else { throw EffectError("fontconfig could not create a configuration") }
+        guard FcConfigParseAndLoadFromMemory(config, FontLibrary.rules, FcFalse) == FcTrue else {
+            FcConfigDestroy(config)
+            throw EffectError("fontconfig refused RenderFarm's font rules")
+        }
+        var jobFamilies: [String: String] = [:]
+        for file in jobFiles {
+            let before = Self.familiesByFile(config)
+            guard FcConfigAppFontAddFile(config, file) == FcTrue else {
+                FcConfigDestroy(config)
+                throw EffectError(parameter: "font", "\(file) is not a font file fontconfig can read (TTF, OTF, TTC)")
+            }
+            let added = Self.familiesByFile(config).filter { before[$0.key] == nil }
+            jobFamilies[file] = added.values.first
+        }
+        for file in packageFiles { _ = FcConfigAppFontAddFile(config, file) }
+        guard let fontMap = rf_text_font_map_new(config) else {
+            FcConfigDestroy(config)
+            throw EffectError("Pango could not create a font map")
+        }
+        self.config = config
+        self.fontMap = OpaquePointer(fontMap)
+        self.families = Set(Self.familiesByFile(config).values)
+        self.jobFamilies = jobFamilies
+    }
+
+    private var contexts: [String: OpaquePointer] = [:]
+
+    /// A Pango context for layouts in `language` with a left-to-right or right-to-left base direction, made
+    /// once: Pango keeps the fonts it found for a context, and shrinking a text to fit sets it many times.
+    func context(language: String, rightToLeft: Bool) throws(EffectError) -> OpaquePointer {
+        let key = "\(language)|\(rightToLeft)"
+        if let context = contexts[key] { return context }
+        guard let context = pango_font_map_create_context(UnsafeMutablePointer(fontMap)) else {
+            throw EffectError("Pango could not create a context")
+        }
+        // Grey antialiasing, no hinting, unhinted metrics: a layout's shapes and positions do not depend on the
+        // scale it is drawn at or on the machine.
+        let options = cairo_font_options_create()
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+        // Points are user units: 72 dots per inch, whatever the machine's screen says.
+        pango_cairo_context_set_resolution(context, 72)
+        pango_context_set_round_glyph_positions(context, 0)
+        pango_context_set_language(context, pango_language_from_string(language))
+        pango_context_set_base_dir(context, rightToLeft ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
+        contexts[key] = context
+        return context
+    }
+
+    /// The first family name of every face in the configuration's application fonts, by file.
+    private static func familiesByFile(_ config: OpaquePointer) -> [String: String] {
+        guard let set = FcConfigGetFonts(config, FcSetApplication) else { return [:] }
+        var result: [String: String] = [:]
+        for index in 0..<Int(set.pointee.nfont) {
+            guard let pattern = set.pointee.fonts[index] else { continue }
+            var file: UnsafeMutablePointer<FcChar8>?
+            var family: UnsafeMutablePointer<FcChar8>?
+            guard FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file,
+                FcPatternGetString(pattern, FC_FAMILY, 0, &family) == FcResultMatch, let family
+            else { continue }
+            let path = String(cString: file)
+            if result[path] == nil { result[path] = String(cString: family) }
+        }
+        return result
+    }
+}
+
+/// Every Pango and fontconfig call of the process happens while this is locked: neither library promises
+/// that one font map may be used from several threads at once. Text is a small part of a frame's drawing.
+final class PangoWorld {
+    static let shared = Locked(PangoWorld())
+
+    private var setups: [String: FontSetup] = [:]
+    private lazy var packageFiles = FontLibrary.packageFontFiles()
+
+    /// The setup for these job font files (absolute paths), made once per process per distinct list and
+    /// version of the files (a file edited while the process runs gets a new setup).
+    func setup(jobFiles: [String]) throws(EffectError) -> FontSetup {
+        let key = jobFiles.map { file in
+            var status = stat()
+            _ = stat(file, &status)
+            return "\(file)\u{0}\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec)."
+                + "\(status.st_mtim.tv_nsec)"
+        }.joined(separator: "\u{1}")
+        if let setup = setups[key] { return setup }
+        let setup = try FontSetup(jobFiles: jobFiles, packageFiles: packageFiles)
+        setups[key] = setup
+        return setup
+    }
+}

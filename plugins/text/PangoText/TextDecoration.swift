@@ -1,0 +1,118 @@
+import EffectKit
+
+/// What is drawn with a layout: the fill colour, and the optional outline, shadow and background box.
+struct TextDecoration: Sendable {
+    struct Stroke: Sendable {
+        var color: Color
+        var width: Double
+    }
+    struct Shadow: Sendable {
+        var color: Color
+        var offset: Point
+        var blur: Double
+    }
+    struct Background: Sendable {
+        var color: Color
+        var padding: Double
+        var radius: Double
+    }
+
+    var color: Color
+    var stroke: Stroke?
+    var shadow: Shadow?
+    var background: Background?
+
+    init(_ parameters: EffectParameters) throws(EffectError) {
+        var problems = EffectProblems()
+        color = problems.check { () throws(EffectError) in try parameters.color("color") } ?? .white
+        if let value = parameters["stroke"],
+            let object = NestedObject(value, parameter: "stroke", keys: ["color", "width"], problems: &problems)
+        {
+            stroke = problems.check { () throws(EffectError) in
+                Stroke(
+                    color: try Self.color(object, "color", default: .black),
+                    width: try object.number("width", in: 0...100) ?? 2)
+            }
+        }
+        if let value = parameters["shadow"],
+            let object = NestedObject(
+                value, parameter: "shadow", keys: ["color", "offset", "blur"], problems: &problems)
+        {
+            shadow = problems.check { () throws(EffectError) in
+                Shadow(
+                    color: try Self.color(object, "color", default: Color(red: 0, green: 0, blue: 0, alpha: 0.5)),
+                    offset: object["offset"] == nil
+                        ? Point(2, 2) : try EffectParameters.point(object["offset"], parameter: "shadow.offset"),
+                    blur: try object.number("blur", in: 0...100) ?? 0)
+            }
+        }
+        if let value = parameters["background"],
+            let object = NestedObject(
+                value, parameter: "background", keys: ["color", "padding", "radius"], problems: &problems)
+        {
+            background = problems.check { () throws(EffectError) in
+                Background(
+                    color: try Self.color(object, "color", default: Color(red: 0, green: 0, blue: 0, alpha: 0.6)),
+                    padding: try object.number("padding", in: 0...1000) ?? 8,
+                    radius: try object.number("radius", in: 0...1000) ?? 0)
+            }
+        }
+        try problems.throwIfAny()
+    }
+
+    private static func color(_ object: NestedObject, _ key: String, default fallback: Color) throws(EffectError)
+        -> Color
+    {
+        guard let value = object[key] else { return fallback }
+        return try EffectParameters.color(value, parameter: "\(object.parameter).\(key)")
+    }
+
+    /// Background, shadow, outline, then the glyphs; outline and glyphs clipped to the box when `clip` (`fit:
+    /// shrink`: Pango's ink rectangles, which the fit checks, can miss a pixel of antialiasing or of a scaled
+    /// emoji bitmap). Call with ``PangoWorld/shared`` locked.
+    func draw(_ layout: TextLayout, clip: Bool, on context: DrawingContext) {
+        let cr = context.pointer
+        context.withSavedState {
+            if let background {
+                let rect = layout.logical
+                let padded = Rect(
+                    x: rect.x - background.padding, y: rect.y - background.padding,
+                    width: rect.width + 2 * background.padding, height: rect.height + 2 * background.padding)
+                context.roundedRectangle(padded, radius: background.radius)
+                context.setSource(background.color)
+                context.fill()
+            }
+            if let shadow {
+                // A blur as rings of the outline, each wider and fainter: soft edges without a pixel filter,
+                // the same at every scale.
+                let rings = shadow.blur > 0 ? 4 : 0
+                for ring in stride(from: rings, through: 1, by: -1) {
+                    layout.appendPath(to: cr, offset: shadow.offset)
+                    context.setLineJoin(.round)
+                    context.setLineWidth(2 * shadow.blur * Double(ring) / Double(rings))
+                    context.setSource(
+                        Color(
+                            red: shadow.color.red, green: shadow.color.green, blue: shadow.color.blue,
+                            alpha: shadow.color.alpha / Double(rings + 1)))
+                    context.stroke()
+                }
+                layout.appendPath(to: cr, offset: shadow.offset)
+                context.setSource(shadow.color)
+                context.fill()
+            }
+            if clip {
+                context.rectangle(x: layout.box.x, y: layout.box.y, width: layout.box.width, height: layout.box.height)
+                context.clip()
+            }
+            if let stroke, stroke.width > 0 {
+                layout.appendPath(to: cr)
+                context.setLineJoin(.round)
+                context.setLineWidth(stroke.width)
+                context.setSource(stroke.color)
+                context.stroke()
+            }
+            context.setSource(color)
+            layout.show(on: cr)
+        }
+    }
+}

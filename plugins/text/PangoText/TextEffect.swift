@@ -1,0 +1,344 @@
+import CCairo
+import CPango
+import EffectKit
+
+/// Text set by Pango and HarfBuzz in a box: any script, right-to-left lines, colour emoji, markup, shrink to
+/// fit, outline, shadow and a pill behind it, with fonts that make frames reproducible (``FontLibrary``).
+///
+/// The layout is built once in `create` and drawn at every frame; the frame key is the same for every frame,
+/// so the host draws static text once.
+package struct TextEffect: Effect {
+    package static let descriptor = EffectDescriptor(
+        id: "text",
+        identifier: "org.renderfarm.text",
+        version: "1.0.0",
+        summary: "Text shaped by Pango and HarfBuzz in a box: any script, RTL, colour emoji, markup, shrink to fit",
+        threadSafety: .full,
+        parameters: [
+            ParameterSpec("text", .string, default: nil, doc: "the text to draw (\\n starts a new line); required"),
+            ParameterSpec(
+                "markup", .bool, default: false,
+                doc: "read `text` as Pango markup: <b>, <i>, <span foreground=\"#F00\" size=\"x-large\">…</span>"),
+            ParameterSpec(
+                "font", .string, default: .string(FontLibrary.defaultFamily),
+                doc: "a font file (.ttf, .otf, .ttc) relative to the job file's folder, or a family of the fonts "
+                    + "RenderFarm ships with (Noto Sans, Noto Serif, Noto Sans Arabic, Noto Sans CJK JP, …); "
+                    + "characters the font lacks come from Noto"),
+            ParameterSpec(
+                "language", .string, default: "en",
+                doc: "BCP 47 language of the text: chooses CJK glyph forms (ja, ko, zh-Hans, zh-Hant) and line breaks"),
+            ParameterSpec("size", .number, default: 48, range: 1...2000, doc: "font size in points"),
+            ParameterSpec(
+                "minSize", .number, default: 8, range: 1...2000,
+                doc:
+                    "with fit shrink: the smallest size tried (at most size); text that overflows even then is ellipsized and clipped"
+            ),
+            ParameterSpec(
+                "weight", .integer, default: 400, range: 100...1000,
+                doc: "font weight: 400 regular, 700 bold (100 thin … 900 black)"),
+            ParameterSpec("style", .choice(["normal", "italic", "oblique"]), default: "normal", doc: "font style"),
+            ParameterSpec("color", .color, default: "#FFFFFF", doc: "fill colour of the glyphs (emoji keep theirs)"),
+            ParameterSpec(
+                "rect", .rect, default: nil,
+                doc: "the box the text is set in, {\"x\", \"y\", \"width\", \"height\"} in points (default: the canvas)"
+            ),
+            ParameterSpec(
+                "align", .choice(["start", "center", "end"]), default: "start",
+                doc:
+                    "horizontal alignment; start is the left of a left-to-right line and the right of a right-to-left one"
+            ),
+            ParameterSpec(
+                "valign", .choice(["top", "middle", "bottom"]), default: "top", doc: "vertical alignment in the box"),
+            ParameterSpec(
+                "wrap", .bool, default: true,
+                doc: "break lines at the box's width (between words, inside a word only when it is wider than the box)"),
+            ParameterSpec(
+                "maxLines", .integer, default: 0, range: 0...10_000,
+                doc:
+                    "at most this many lines, the last ending in … (0: no limit); with wrap false each line is cut to the box"
+            ),
+            ParameterSpec(
+                "fit", .choice(["none", "shrink"]), default: "none",
+                doc:
+                    "shrink: the largest size from size down to minSize whose ink and lines fit the box; never overflows"
+            ),
+            ParameterSpec(
+                "lineHeight", .number, default: 0, range: 0...10,
+                doc: "distance between baselines as a multiple of the font size (0: the font's own line height)"),
+            ParameterSpec(
+                "letterSpacing", .number, default: 0, range: -100...1000, doc: "extra space between letters, in points"),
+            ParameterSpec(
+                "stroke", .json, default: nil,
+                doc: "an outline under the fill: {\"color\": \"#RRGGBB[AA]\", \"width\": points} (width 0…100)"),
+            ParameterSpec(
+                "shadow", .json, default: nil,
+                doc: "a shadow under the text: {\"color\", \"offset\": [x, y], \"blur\": points 0…100} (default "
+                    + "#00000080, [2, 2], 0)"),
+            ParameterSpec(
+                "background", .json, default: nil,
+                doc:
+                    "a rounded box behind the text's lines: {\"color\", \"padding\": points 0…1000, \"radius\": points "
+                    + "0…1000} (default padding 8, radius 0; radius ≥ half the height makes a pill)"),
+            ParameterSpec(
+                "direction", .choice(["auto", "ltr", "rtl"]), default: "auto",
+                doc: "paragraph direction: auto follows each paragraph's first strong character"),
+            ParameterSpec(
+                "events", .events(BannerTemplate.fields), default: nil, range: 0...86_400,
+                doc: "one banner per event, its text the template `text` filled with the event's fields "
+                    + "({{user}}, {{gift}}, {{count}}; every field the template names is required); banners stack in "
+                    + "`rect` from its bottom up"),
+            ParameterSpec(
+                "banner", .json, default: nil,
+                doc: "how banners move: {\"in\": {\"duration\": 0.35, \"timing\": \"easeOut\"} or {\"spring\": "
+                    + "{\"damping\", \"velocity\"}, \"duration\"}, \"hold\": 2.5, \"out\": {…0.3 s easeIn}, "
+                    + "\"stack\": 3, \"gap\": 8, \"count\": {\"duration\": 0} (seconds {{count}} counts up from 0)}"),
+        ]
+    )
+
+    /// One text, or one banner per event.
+    enum Content: Sendable {
+        case single(TextLayout)
+        case banners(BannerSchedule, LayoutCache)
+    }
+
+    let content: Content
+    let decoration: TextDecoration
+    /// The area banners stack in.
+    let box: Rect
+    /// `fit: shrink`: the outline and glyphs are clipped to the box.
+    let clip: Bool
+    /// The job's font file, if any, and every font file the layout draws with (``Effect/inputFiles``).
+    package let inputFiles: [String]
+    package let warnings: [EffectError]
+
+    package init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
+        guard parameters.contains("text") else { throw EffectError(parameter: "text", "missing: the text to draw") }
+        var problems = EffectProblems()
+        let text = problems.check { () throws(EffectError) in try parameters.string("text") } ?? ""
+        let decoration = problems.check { () throws(EffectError) in try TextDecoration(parameters) }
+        let font = try parameters.string("font")
+        let language = try parameters.string("language")
+        var jobFiles: [String] = []
+        if FontLibrary.isFontFile(font) {
+            jobFiles = [try AssetPath.resolve(font, in: context.jobDirectory, parameter: "font")]
+        }
+        var style = TextStyle(
+            families: "", language: language, markup: try parameters.bool("markup"),
+            size: try parameters.number("size"),
+            minSize: min(try parameters.number("minSize"), try parameters.number("size")),
+            weight: try parameters.integer("weight"),
+            slant: try parameters.choice("style"),
+            box: parameters.contains("rect")
+                ? try parameters.rect("rect") : Rect(x: 0, y: 0, width: context.width, height: context.height),
+            align: try parameters.choice("align"), verticalAlign: try parameters.choice("valign"),
+            wrap: try parameters.bool("wrap"), maxLines: try parameters.integer("maxLines"),
+            fit: try parameters.choice("fit"), lineHeight: try parameters.number("lineHeight"),
+            letterSpacing: try parameters.number("letterSpacing"), direction: try parameters.choice("direction"),
+            inset: (decoration?.stroke?.width ?? 0) / 2)
+        try problems.throwIfAny()
+        guard let decoration else { throw EffectError("unreachable: decoration problems are reported above") }
+        self.decoration = decoration
+        clip = style.fit == .shrink
+        box = style.box
+        var schedule: BannerSchedule?
+        if let events = parameters["events"]?.arrayValue {
+            let template = try BannerTemplate(text)
+            schedule = try BannerSchedule(
+                events: events, template: template, markup: style.markup,
+                settings: try BannerSettings(parameters["banner"]))
+            // Each banner is set in the area's width, less the background's padding on both sides; its origin is
+            // the area's left edge (``render``).
+            let padding = decoration.background?.padding ?? 0
+            style.box = Rect(x: padding, y: 0, width: max(0, box.width - 2 * padding), height: box.height)
+            style.verticalAlign = .top
+        }
+
+        let result = try PangoWorld.shared.withLock {
+            (world) throws(EffectError) -> (Content, [EffectError], [String]) in
+            let fonts = try world.setup(jobFiles: jobFiles)
+            let family: String
+            if let file = jobFiles.first {
+                guard let name = fonts.jobFamilies[file] else {
+                    throw EffectError(parameter: "font", "\(font) holds no font fontconfig can read")
+                }
+                family = name
+            } else {
+                guard fonts.families.contains(font) else {
+                    throw EffectError(parameter: "font", Self.unknownFamily(font, known: fonts.families))
+                }
+                family = font
+            }
+            let chain =
+                [family] + FontLibrary.fallbackFamilies + [
+                    FontLibrary.cjkFamily(language: language), FontLibrary.emojiFamily,
+                ]
+            style.families = chain.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+                .joined(separator: ",")
+            let texts: [String]
+            let content: Content
+            if let schedule {
+                let cache = LayoutCache(fonts: fonts, style: style)
+                // Every banner's final text, and the digits a count passes through, are laid out now: the font
+                // files they use are the layer's input files.
+                texts = schedule.finalTexts() + (schedule.settings.count.duration > 0 ? ["0123456789"] : [])
+                for text in texts { _ = try cache.layout(text) }
+                content = .banners(schedule, cache)
+            } else {
+                texts = [text]
+                content = .single(try TextLayout(text: text, style: style, fonts: fonts))
+            }
+            let layouts = try texts.map { (text) throws(EffectError) in try content.layout(text) }
+            let missing = layouts.reduce(0) { $0 + $1.missingGlyphs }
+            var warnings: [EffectError] = []
+            if missing > 0 {
+                warnings.append(
+                    EffectError(
+                        parameter: "text",
+                        "\(missing) characters are in no font RenderFarm has; they are drawn as boxes"))
+            }
+            let files = layouts.flatMap(\.fontFiles)
+            return (content, warnings, files)
+        }
+        content = result.0
+        warnings = result.1
+        inputFiles = (jobFiles + result.2).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+    }
+
+    /// The layout of the one text (nil for banners).
+    var singleLayout: TextLayout? { if case .single(let layout) = content { layout } else { nil } }
+
+    package func render(in context: DrawingContext, at time: FrameTime) throws(EffectError) {
+        try PangoWorld.shared.withLock { (_) throws(EffectError) in
+            switch content {
+            case .single(let layout): decoration.draw(layout, clip: clip, on: context)
+            case .banners(let schedule, let cache):
+                for pose in try poses(schedule, cache, at: time.local) {
+                    let layout = try cache.layout(pose.text)
+                    let origin = bannerOrigin(pose, layout)
+                    context.withSavedState {
+                        context.translate(origin.x, origin.y)
+                        context.pushGroup()
+                        decoration.draw(layout, clip: clip, on: context)
+                        context.popGroup(alpha: pose.alpha)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Where a banner's layout origin goes: its lines' bottom `lift` above the area's bottom (less the
+    /// background's padding), slid left out of the area by `slide` of its width.
+    private func bannerOrigin(_ pose: BannerPose, _ layout: TextLayout) -> Point {
+        let padding = decoration.background?.padding ?? 0
+        let width = layout.logical.maxX + padding
+        return Point(box.x - pose.slide * width, box.maxY - pose.lift - padding - layout.logical.maxY)
+    }
+
+    /// The poses at `time`, with the banners' heights from their layouts; call with the world locked.
+    private func poses(_ schedule: BannerSchedule, _ cache: LayoutCache, at time: Double) throws(EffectError)
+        -> [BannerPose]
+    {
+        let padding = decoration.background?.padding ?? 0
+        var failure: EffectError?
+        let poses = schedule.poses(at: time) { banner, text in
+            do throws(EffectError) {
+                return try cache.layout(text).logical.height + 2 * padding
+            } catch {
+                failure = error
+                return 0
+            }
+        }
+        if let failure { throw failure }
+        return poses
+    }
+
+    /// Static text: the same key at every frame. Banners: the texts, places and opacities of those on screen,
+    /// so frames with every banner at rest share a key.
+    package func frameKey(at frame: FrameTime) -> FrameKey? {
+        var hasher = FrameKey.Hasher()
+        guard case .banners(let schedule, let cache) = content else { return hasher.finalize() }
+        guard
+            let poses = try? PangoWorld.shared.withLock({ (_) throws(EffectError) in
+                try poses(schedule, cache, at: frame.local)
+            })
+        else { return nil }
+        for pose in poses {
+            hasher.combine(pose.id)
+            hasher.combine(pose.text)
+            hasher.combine(pose.slide)
+            hasher.combine(pose.lift)
+            hasher.combine(pose.alpha)
+        }
+        return hasher.finalize()
+    }
+
+    /// Static text: one item at the centre of its lines, with the size chosen, the line count, whether Pango
+    /// ellipsized, and the placed ink and logical rectangles in the plan. Banners: one item per banner on
+    /// screen (id = the event's index), at the centre of its lines, with its text.
+    package func trace(at time: FrameTime) -> [TraceItem]? {
+        func box(_ rect: Rect) -> JSONValue {
+            .array([.number(rect.x), .number(rect.y), .number(rect.width), .number(rect.height)])
+        }
+        switch content {
+        case .single(let layout):
+            var plan = JSONObject()
+            plan["size"] = .number(layout.size)
+            plan["lines"] = .number(Double(layout.lineCount))
+            plan["ellipsized"] = .bool(layout.ellipsized)
+            plan["ink"] = box(layout.ink)
+            plan["logical"] = box(layout.logical)
+            plan["box"] = box(layout.box)
+            return [TraceItem(id: 0, position: layout.logical.center, visible: true, plan: plan)]
+        case .banners(let schedule, let cache):
+            return try? PangoWorld.shared.withLock { (_) throws(EffectError) -> [TraceItem] in
+                try poses(schedule, cache, at: time.local).map { (pose) throws(EffectError) in
+                    let layout = try cache.layout(pose.text)
+                    let origin = bannerOrigin(pose, layout)
+                    var fields = JSONObject()
+                    fields["text"] = .string(pose.text)
+                    return TraceItem(
+                        id: pose.id, position: layout.logical.offset(origin.x, origin.y).center, alpha: pose.alpha,
+                        visible: pose.alpha > 0, fields: fields)
+                }
+            }
+        }
+    }
+
+    private static func unknownFamily(_ name: String, known: Set<String>) -> String {
+        let near = known.filter { $0.lowercased().contains(name.lowercased()) }.sorted().prefix(5)
+        let hint = near.isEmpty ? "" : " (did you mean \(near.map { "\"\($0)\"" }.joined(separator: ", "))?)"
+        return "\"\(name)\" is neither a font file (.ttf, .otf, .ttc) nor a family of the packaged fonts"
+            + " \(FontLibrary.packages.joined(separator: ", "))\(hint)"
+    }
+}
+
+extension TextEffect.Content {
+    /// The layout of `text` (the one text's, or a banner's from the cache); call with the world locked.
+    func layout(_ text: String) throws(EffectError) -> TextLayout {
+        switch self {
+        case .single(let layout): layout
+        case .banners(_, let cache): try cache.layout(text)
+        }
+    }
+}
+
+/// The banners' layouts by text, made on first use (a counting number's values) and kept for the instance.
+///
+/// `@unchecked Sendable`: only used while ``PangoWorld/shared`` is locked.
+final class LayoutCache: @unchecked Sendable {
+    let fonts: FontSetup
+    let style: TextStyle
+    private var layouts: [String: TextLayout] = [:]
+
+    init(fonts: FontSetup, style: TextStyle) {
+        self.fonts = fonts
+        self.style = style
+    }
+
+    func layout(_ text: String) throws(EffectError) -> TextLayout {
+        if let layout = layouts[text] { return layout }
+        let layout = try TextLayout(text: text, style: style, fonts: fonts)
+        layouts[text] = layout
+        return layout
+    }
+}
