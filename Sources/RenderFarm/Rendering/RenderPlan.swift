@@ -22,9 +22,9 @@ public struct PlanOptions: Sendable {
     /// Whether an existing folder that holds files but no `renderfarm.job.json` is refused as an output
     /// folder (`render` without `--force`): the run would overwrite or mix with files no render wrote.
     public var refusesForeignFolders = false
-    /// How a run that writes the output folders locks them (`render`, `prepare`): each folder is
-    /// created and locked before the layers are prepared, since preparing may write the folder's
-    /// cache, and the lock stays with the job (`PlannedJob.folderLock`). Nil for runs that write no
+    /// How a run that writes the output folders opens them (`render`, `prepare`): each folder is
+    /// created and locked before the layers warm up, since warming up may write the folder's cache,
+    /// and the session stays with the job (`PlannedJob.folderSession`). Nil for runs that write no
     /// folder, and for `render --isolate`'s workers, which write under their parent's lock.
     public var locking: (shard: Shard, task: String)? = nil
 
@@ -41,8 +41,8 @@ public struct PlanOptions: Sendable {
     }
 }
 
-/// What the layers of a planned job learn before frames are drawn: plugins do per-run work there,
-/// such as a physics simulation up to the run's first frame.
+/// The warm-up phase: what the layers of a planned job learn before frames are drawn (plugins do
+/// per-run work there, such as a physics simulation up to the run's first frame).
 public enum LayerWarmUp: Sendable, Equatable {
     /// Nothing (`validate`, `submit`: no frame is drawn).
     case none
