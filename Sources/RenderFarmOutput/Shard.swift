@@ -26,9 +26,6 @@ public enum Shard: Sendable, Equatable, CustomStringConvertible {
     /// What a render of this shard is called where it holds the folder's lock (`FolderLock.Holder`).
     public var renderTask: String { self == .whole ? "render" : "render --shard \(self)" }
 
-    /// The journal file this shard appends to, so shards on several hosts never share one.
-    public var journalName: String { FolderLayout.journal(of: self) }
-
     public var description: String {
         switch self {
         case .whole: "whole"

@@ -105,8 +105,12 @@ struct SubmitTests {
             refused.stderr.contains("holds \"{{\", which an Open Job Description template reads"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: bundle + "2"))
 
+        // An output folder under another top-level folder than the repository's (which holds the job)
+        // shares only / with it, wherever the repository lies.
+        let top = Binary.packageRoot.pathComponents.dropFirst().first ?? ""
+        let elsewhere = (top == "var" ? "/tmp" : "/var/tmp") + "/renderfarm-apart-\(UUID().uuidString)/out"
         let apart = try Binary.run([
-            "submit", "jobs/burst.json", "--kubernetes", folder.path + "/k8s", "--image", "i", "--out", out,
+            "submit", "jobs/burst.json", "--kubernetes", folder.path + "/k8s", "--image", "i", "--out", elsewhere,
         ])
         #expect(apart.status == 64, "\(apart.stderr)")
         #expect(apart.stderr.contains("must lie in one folder that the volume claim holds"), "\(apart.stderr)")

@@ -7,7 +7,7 @@ import EffectKit
 ///
 /// The layout is built once in `create` and drawn at every frame; the frame key is the same for every frame,
 /// so the host draws static text once.
-package struct TextEffect: Effect {
+package struct TextEffect: TracingEffect {
     package static let descriptor = EffectDescriptor(
         id: "text",
         identifier: "org.renderfarm.text",
