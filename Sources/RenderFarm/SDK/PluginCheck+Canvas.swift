@@ -50,7 +50,7 @@ extension PluginCheck {
                             + "cairo context (never reset its matrix or size things in pixels)")
                 }
                 compared += 1
-            case (let a, let b):
+            case (let a, _):
                 return PluginFinding(
                     .failure, "scale",
                     "frame \(index) is blank at scale \(Self.format(a == nil ? setting.scale : doubled.scale)) but "
