@@ -208,4 +208,36 @@ struct TextLayoutTests {
         }
         #expect(red > 50)
     }
+
+    @Test(
+        "a gradient fill runs from its first colour to its second along its angle; without one the fill is flat",
+        arguments: [0.0, 90.0])
+    func gradientFill(angle: Double) throws {
+        let gradient: JSONValue = .object(["from": "#FF0000", "to": "#0000FF", "angle": .number(angle)])
+        let image = try Self.draw(
+            try Self.effect([
+                "text": "MMMM\nMMMM", "size": 40, "rect": Self.rect(10, 10, 220, 140), "gradient": gradient,
+            ]))
+        // The opaque ink of the first and last quarter of the drawn span, along the gradient's direction.
+        var inked: [(along: Int, pixel: (r: UInt8, g: UInt8, b: UInt8, a: UInt8))] = []
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let p = image.pixel(x: x, y: y)
+                if p.a == 255 { inked.append((angle == 0 ? x : y, p)) }
+            }
+        }
+        let span = try #require(inked.map(\.along).min()).distance(to: try #require(inked.map(\.along).max()))
+        let low = try #require(inked.map(\.along).min())
+        let first = inked.filter { $0.along < low + span / 4 }.map(\.pixel)
+        let last = inked.filter { $0.along > low + span * 3 / 4 }.map(\.pixel)
+        #expect(!first.isEmpty && first.allSatisfy { $0.r > 150 && $0.b < 110 }, "\(first.prefix(5))")
+        #expect(!last.isEmpty && last.allSatisfy { $0.b > 150 && $0.r < 110 }, "\(last.prefix(5))")
+        #expect(throws: EffectError.self) { try Self.effect(["text": "x", "gradient": .object(["from": "#FF0000"])]) }
+        let flat = try Self.draw(try Self.effect(["text": "MMMM", "size": 40, "color": "#FF0000"]))
+        for y in 0..<flat.height {
+            for x in 0..<flat.width where flat.pixel(x: x, y: y).a == 255 {
+                #expect(flat.pixel(x: x, y: y) == (255, 0, 0, 255))
+            }
+        }
+    }
 }

@@ -1,6 +1,9 @@
+import CCairo
 import EffectKit
+import Foundation
 
-/// What is drawn with a layout: the fill colour, and the optional outline, shadow and background box.
+/// What is drawn with a layout: the fill (a colour, or a linear gradient), and the optional outline,
+/// shadow and background box.
 struct TextDecoration: Sendable {
     struct Stroke: Sendable {
         var color: Color
@@ -16,8 +19,16 @@ struct TextDecoration: Sendable {
         var padding: Double
         var radius: Double
     }
+    /// A fill from `from` to `to` across the lines' box, along `angle` degrees (0: left to right, 90:
+    /// top to bottom).
+    struct Gradient: Sendable {
+        var from: Color
+        var to: Color
+        var angle: Double
+    }
 
     var color: Color
+    var gradient: Gradient?
     var stroke: Stroke?
     var shadow: Shadow?
     var background: Background?
@@ -25,6 +36,19 @@ struct TextDecoration: Sendable {
     init(_ parameters: EffectParameters) throws(EffectError) {
         var problems = EffectProblems()
         color = problems.check { () throws(EffectError) in try parameters.color("color") } ?? .white
+        if let value = parameters["gradient"],
+            let object = NestedObject(value, parameter: "gradient", keys: ["from", "to", "angle"], problems: &problems)
+        {
+            gradient = problems.check { () throws(EffectError) in
+                guard object["from"] != nil, object["to"] != nil else {
+                    throw EffectError(parameter: "gradient", "needs both \"from\" and \"to\" colours")
+                }
+                return Gradient(
+                    from: try Self.color(object, "from", default: .white),
+                    to: try Self.color(object, "to", default: .white),
+                    angle: try object.number("angle", in: -360...360) ?? 0)
+            }
+        }
         if let value = parameters["stroke"],
             let object = NestedObject(value, parameter: "stroke", keys: ["color", "width"], problems: &problems)
         {
@@ -111,7 +135,24 @@ struct TextDecoration: Sendable {
                 context.setSource(stroke.color)
                 context.stroke()
             }
-            context.setSource(color)
+            if let gradient {
+                // The gradient spans the lines' box along its angle: its ends are the box's corners' extremes
+                // projected on that direction, so the first and last glyphs get `from` and `to`.
+                let box = layout.logical
+                let radians = gradient.angle * .pi / 180
+                let (dx, dy) = (cos(radians), sin(radians))
+                let half = (abs(dx) * box.width + abs(dy) * box.height) / 2
+                let (cx, cy) = (box.x + box.width / 2, box.y + box.height / 2)
+                let pattern = cairo_pattern_create_linear(
+                    cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half)
+                for (offset, stop) in [(0.0, gradient.from), (1.0, gradient.to)] {
+                    cairo_pattern_add_color_stop_rgba(pattern, offset, stop.red, stop.green, stop.blue, stop.alpha)
+                }
+                cairo_set_source(cr, pattern)
+                cairo_pattern_destroy(pattern)
+            } else {
+                context.setSource(color)
+            }
             layout.show(on: cr)
         }
     }

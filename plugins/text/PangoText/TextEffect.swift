@@ -39,6 +39,11 @@ package struct TextEffect: TracingEffect {
             ParameterSpec("style", .choice(["normal", "italic", "oblique"]), default: "normal", doc: "font style"),
             ParameterSpec("color", .color, default: "#FFFFFF", doc: "fill colour of the glyphs (emoji keep theirs)"),
             ParameterSpec(
+                "gradient", .json, default: nil,
+                doc:
+                    "a linear gradient fill in place of color: {\"from\": \"#RRGGBB[AA]\", \"to\": …, \"angle\": degrees} "
+                    + "across the lines' box (angle 0: left to right, 90: top to bottom; emoji keep their colours)"),
+            ParameterSpec(
                 "rect", .rect, default: nil,
                 doc: "the box the text is set in, {\"x\", \"y\", \"width\", \"height\"} in points (default: the canvas)"
             ),
