@@ -259,16 +259,34 @@ struct LayerCompositionTests {
         #"{"group": [\#(Self.timeProbe(#""blend": "screen""#)), \#(Self.probe([30, 30, 40, 40], [0, 1, 0, 0.7], #""blend": "multiply""#))], "opacity": {"keyframes": [{"t": 0, "value": 0.2}, {"t": 1, "value": 1, "timing": {"damping": 0.5, "velocity": 0}}]}, "mask": {"layer": "m", "mode": "luminance"}}"#,
     ]
 
-    @Test("a composing job is byte-identical at -j 1, -j 2 and in shards")
+    @Test("a composing job is byte-identical at -j 1, -j 2, in shards and under --isolate")
     func deterministic() throws {
-        func hashes(_ extra: [String]) throws -> [String] {
-            let folder = try TemporaryFolder()
-            let out = try Self.render(Self.composed, duration: 2, extra: extra, in: folder)
-            return try (0..<20).map { sha256(try Data(contentsOf: out.appendingPathComponent(String(format: "frame_%05d.png", $0)))) }
+        func hashes(_ out: URL) throws -> [String] {
+            try (0..<20).map { sha256(try Data(contentsOf: out.appendingPathComponent(String(format: "frame_%05d.png", $0)))) }
         }
-        let one = try hashes(["-j", "1"])
-        #expect(try hashes(["-j", "2"]) == one)
+        let (first, second) = (try TemporaryFolder(), try TemporaryFolder())
+        let one = try hashes(Self.render(Self.composed, duration: 2, extra: ["-j", "1"], in: first))
+        #expect(try hashes(Self.render(Self.composed, duration: 2, extra: ["-j", "2"], in: second)) == one)
         #expect(Set(one).count > 10, "the frames differ from each other")
+
+        let sharded = try TemporaryFolder()
+        let out = try Self.render(Self.composed, duration: 2, extra: ["--shard", "0/3"], in: sharded)
+        for shard in ["1/3", "2/3"] {
+            let result = CLI.run(
+                ["render", sharded.url.appendingPathComponent("job.json").path, "--shard", shard, "--progress", "none"]
+                    + Self.plugins)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(try hashes(out) == one)
+
+        // Workers are the binary's: run it, not the test process.
+        let isolated = try TemporaryFolder()
+        _ = try Self.render(Self.composed, duration: 2, extra: ["--frames", "0"], in: isolated)
+        let result = try Binary.run(
+            ["render", isolated.url.appendingPathComponent("job.json").path, "--isolate", "-j", "2", "--force",
+             "--progress", "none"] + Self.plugins)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try hashes(isolated.url.appendingPathComponent("out")) == one)
     }
 
     @Test("trace reports positions after the layer's transform and alpha times its opacity")
