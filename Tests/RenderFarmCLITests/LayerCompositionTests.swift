@@ -289,6 +289,28 @@ struct LayerCompositionTests {
         #expect(try hashes(isolated.url.appendingPathComponent("out")) == one)
     }
 
+    @Test("a still bottom layer with constant fields, drawn once per worker, draws what drawing it every frame draws")
+    func staticLayers() throws {
+        let folder = try TemporaryFolder()
+        let layers = [
+            ##"{"effect": "gradient", "params": {"from": "#102030", "to": "#F0A040"}, "opacity": 0.6, "blend": "screen", "transform": {"rotation": 30, "scale": 0.8}}"##,
+            Self.timeProbe(#""opacity": 0.5"#),
+        ]
+        let cached = try Self.render(layers, background: "#204060FF", duration: 0.5, in: folder)
+        let job = folder.url.appendingPathComponent("job.json").path
+        let redrawn = folder.url.appendingPathComponent("redrawn")
+        let result = try Binary.run(
+            ["render", job, "--out", redrawn.path, "--progress", "none"] + Self.plugins,
+            environment: ["RENDERFARM_STATIC_LAYERS": "redraw"])
+        #expect(result.status == 0, "\(result.stderr)")
+        for index in 0..<5 {
+            let name = String(format: "frame_%05d.png", index)
+            #expect(
+                try Data(contentsOf: cached.appendingPathComponent(name))
+                    == Data(contentsOf: redrawn.appendingPathComponent(name)), "\(name)")
+        }
+    }
+
     @Test("trace reports positions after the layer's transform and alpha times its opacity")
     func traceAfterTransforms() throws {
         let folder = try TemporaryFolder()

@@ -53,8 +53,17 @@ public struct LayerClock: Sendable, Equatable {
     public var isShift: Bool { !links.contains(where: \.fields.remapsTime) }
 
     /// The job time at which the layer's own time first reaches 0, loops aside (`rf_context.layer_start`).
-    public var start: Double {
-        links.reversed().reduce(0.0) { inner, link in link.fields.start + inner / link.fields.speed }
+    public var start: Double { jobTime(0, atLink: links.count) }
+
+    /// The job time from which the layer is not drawn (its `end` or a group's, loops aside), or nil.
+    public var end: Double? {
+        links.indices.compactMap { index in links[index].fields.end.map { jobTime($0, atLink: index) } }.min()
+    }
+
+    /// The job time at which the list of `links[index]` (the layer's own time for `links.count`)
+    /// is at `t`, loops aside.
+    private func jobTime(_ t: Double, atLink index: Int) -> Double {
+        links.prefix(index).reversed().reduce(t) { inner, link in link.fields.start + inner / link.fields.speed }
     }
 }
 

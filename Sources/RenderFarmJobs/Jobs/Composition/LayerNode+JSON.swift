@@ -31,7 +31,8 @@ extension LayerNode {
 }
 
 extension LayerFields {
-    var json: JSONObject {
+    /// The fields set, as the job file writes them (with `mask.source`, the masking layer's place).
+    public var json: JSONObject {
         var object: JSONObject = ["start": .number(start)]
         if let name { object["name"] = .string(name) }
         if let end { object["end"] = .number(end) }
