@@ -177,7 +177,10 @@ public enum RenderPlan {
 
     /// A layer whose effect and parameters passed: refused values replaced by their defaults, so the
     /// plugin checks the rest in the same pass.
-    typealias ValidatedLayer = (index: Int, plugin: LoadedPlugin, params: JSONObject)
+    /// `eventOrigins`: where each event of each events parameter came from (`EventLog.resolveLocated`).
+    typealias ValidatedLayer = (
+        index: Int, plugin: LoadedPlugin, params: JSONObject, eventOrigins: [String: [String]]
+    )
 
     static func plan(_ job: LoadedJob, catalog: PluginCatalog, options: PlanOptions, jobCount: Int)
         throws(JobError) -> PlannedJob
@@ -237,13 +240,13 @@ public enum RenderPlan {
             let typed =
                 job.variant?.typed(layer.params, layer: layer.path, parameters: plugin.info.parameters) ?? layer.params
             // Event logs are read and checked here, so the plugin gets a checked, sorted list.
-            let (params, eventIssues) = EventLog.resolve(
+            let (params, eventIssues, origins) = EventLog.resolveLocated(
                 typed, parameters: plugin.info.parameters, path: "\(layer.path).params", jobDirectory: job.directory)
             issues += eventIssues
             let (filled, problems) = ParameterValidator.validate(
                 params, against: plugin.info, path: "\(layer.path).params")
             issues += problems
-            validated.append((index, plugin, filled))
+            validated.append((index, plugin, filled, origins))
         }
         return (validated, issues)
     }
@@ -268,14 +271,16 @@ public enum RenderPlan {
     static func createInstances(_ validated: [ValidatedLayer], job: LoadedJob) -> ([PluginInstance], [JobIssue]) {
         var issues: [JobIssue] = []
         var instances: [PluginInstance] = []
-        for (index, plugin, params) in validated {
+        for (index, plugin, params, origins) in validated {
             let layer = job.spec.layers[index]
+            // What the plugin says of one event of a log is told at the event's line.
+            let located = { (found: [JobIssue]) in EventLog.locate(found, origins: origins, path: layer.path) }
             switch createInstance(plugin, params: params, layer: index, job: job) {
             case .success(let instance):
-                issues += PluginProblems.issues(instance.warnings, layer: layer, severity: .warning)
+                issues += located(PluginProblems.issues(instance.warnings, layer: layer, severity: .warning))
                 instances.append(instance)
             case .failure(let error):
-                issues += PluginProblems.issues(error.message, layer: layer)
+                issues += located(PluginProblems.issues(error.message, layer: layer))
             }
         }
         return (instances, issues)
