@@ -154,9 +154,28 @@ struct TextEffectTests {
     }
 }
 
-/// What a plugin says of one event of a log is told at the event's line of the file.
-@Suite("Problems of one event, at its line")
+/// Banner templates with event logs: what a plugin says of one event is told at the event's line of
+/// the file, and a job's variants fill their columns while the events' fields stay for the banners.
+@Suite("Banner templates: problems at the event's line, with variants")
 struct EventLineTests {
+    @Test("with variants, a banner template's columns are filled and its event fields left for the events")
+    func variantsAndEvents() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("time,user,gift\n0.5,aiko,Rose\n", to: "gifts.csv")
+        try folder.write("streamer\nLuna\nKai\n", to: "streamers.csv")
+        let job = try folder.write(
+            """
+            {"name": "v", "canvas": {"width": 200, "height": 200, "scale": 1}, "fps": 10, "duration": 2,
+             "variants": {"rows": "streamers.csv", "name": "{{streamer}}"},
+             "layers": [{"effect": "text", "params": {"text": "{{user}} → {{streamer}}: {{gift}}", "events": "gifts.csv"}}]}
+            """, to: "job.json")
+        let result = CLI.run(["trace", job, "--frames", "8"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Before, a placeholder inside a longer text replaced the whole text with the cell.
+        #expect(result.stdout.contains(#""text":"aiko → Luna: Rose""#), "\(result.stdout)")
+        #expect(result.stdout.contains(#""text":"aiko → Kai: Rose""#))
+    }
+
     @Test("a banner whose event lacks a field its template names is refused at the CSV line (65)")
     func missingField() throws {
         let folder = try TemporaryFolder()

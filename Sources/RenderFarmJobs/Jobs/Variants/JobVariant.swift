@@ -24,6 +24,8 @@ public struct JobVariant: Sendable, Equatable {
         /// The column or matrix key.
         package var column: String
         package var value: Template.Value
+        /// Whether the placeholder was the whole value (`"{{size}}"`), not part of a text (`"Hi {{name}}"`).
+        package var isWhole = true
     }
 
     /// Whether `variants.matrix` sets the key path `path` (`canvas.scale`) for this variant.
@@ -66,7 +68,7 @@ public struct JobVariant: Sendable, Equatable {
     package func typed(_ params: JSONObject, layer: String, parameters: [PluginParameter]) -> JSONObject {
         var params = params
         let prefix = "\(layer).params."
-        for (path, filled) in filled where path.hasPrefix(prefix) {
+        for (path, filled) in filled where path.hasPrefix(prefix) && filled.isWhole {
             guard let text = filled.value.text else { continue }
             let name = String(path.dropFirst(prefix.count))
             guard let parameter = parameters.first(where: { $0.name == name }) else { continue }

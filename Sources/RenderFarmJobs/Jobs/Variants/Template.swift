@@ -35,13 +35,24 @@ package enum Template {
 
     /// `text` with every placeholder replaced by the text of its value; nil when a name is unknown.
     package static func interpolate(_ text: String, _ lookup: (String) -> JSONValue?) -> String? {
+        interpolate(text, lookup, keepingUnknown: false)
+    }
+
+    /// `text` with each placeholder `lookup` knows filled and the others kept as written (a banner
+    /// template's event fields in a job with variants).
+    package static func interpolate(_ text: String, _ lookup: (String) -> JSONValue?, keepingUnknown: Bool) -> String? {
         var result = ""
         var rest = Substring(text)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             result += rest[..<open.lowerBound]
             let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            guard let value = lookup(name) else { return nil }
-            result += self.text(of: value)
+            if let value = lookup(name) {
+                result += self.text(of: value)
+            } else if keepingUnknown {
+                result += rest[open.lowerBound..<close.upperBound]
+            } else {
+                return nil
+            }
             rest = rest[close.upperBound...]
         }
         return result + rest

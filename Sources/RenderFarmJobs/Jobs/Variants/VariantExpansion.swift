@@ -75,6 +75,7 @@ package struct VariantExpansion {
             ?? document["name"]?.stringValue.flatMap {
                 Template.names(in: $0) == nil ? nil : $0
             }
+        let eventLayers = Self.eventLayers(document["layers"]?.arrayValue ?? [], path: "layers")
         var expanded: [Expanded] = []
         var origins: [String: String] = [:]
         for row in rows {
@@ -89,7 +90,7 @@ package struct VariantExpansion {
                     values[key] = Template.Value(value: value, text: nil, origin: "variants.matrix")
                 }
                 let index = expanded.count
-                var filler = Filler(values: values, known: known)
+                var filler = Filler(values: values, known: known, eventLayers: eventLayers)
                 filler.issues = rowProblems
                 var filled = filler.fill(.object(document), path: "")
                 for (key, value) in combination {
@@ -203,19 +204,35 @@ package struct VariantExpansion {
     }
 }
 
+extension VariantExpansion {
+    /// The `params.` places of the layers (in groups too) that read an event log (`params.events`):
+    /// there a placeholder that is no column is an event field, left for the effect to fill.
+    static func eventLayers(_ layers: [JSONValue], path: String) -> [String] {
+        layers.enumerated().flatMap { index, layer -> [String] in
+            let place = "\(path)[\(index)]"
+            guard let object = layer.objectValue else { return [] }
+            if let group = object["group"]?.arrayValue { return eventLayers(group, path: place + ".group") }
+            return object["params"]?.objectValue?["events"] == nil ? [] : [place + ".params."]
+        }
+    }
+}
+
 /// Fills the placeholders of one variant's document and records what it filled.
 private struct Filler {
     /// Each placeholder's value (with the row it came from).
     package let values: [String: Template.Value]
     /// Every column and matrix key, for messages about unknown placeholders.
     package let known: [String]
+    /// Where placeholders that are no column are event fields (`VariantExpansion.eventLayers`).
+    package let eventLayers: [String]
     package var issues: [JobIssue] = []
     package var filled: [String: JobVariant.Filled] = [:]
     package var unresolved: Set<String> = []
 
-    package init(values: [String: Template.Value], known: [String]) {
+    package init(values: [String: Template.Value], known: [String], eventLayers: [String]) {
         self.values = values
         self.known = known
+        self.eventLayers = eventLayers
     }
 
     /// Host places whose type is text whatever a CSV cell looks like.
@@ -228,7 +245,9 @@ private struct Filler {
         switch value {
         case .string(let text):
             guard let names = Template.names(in: text) else { return value }
-            for name in names where values[name] == nil {
+            // In a layer that reads an event log, the others are the events' fields.
+            let keepsUnknown = eventLayers.contains { path.hasPrefix($0) }
+            for name in names where values[name] == nil && !keepsUnknown {
                 unresolved.insert(path)
                 issues.append(
                     JobIssue(
@@ -245,9 +264,10 @@ private struct Filler {
                 return value.value
             }
             if let name = names.first(where: { values[$0] != nil }), let value = values[name] {
-                filled[path] = JobVariant.Filled(column: name, value: value)
+                filled[path] = JobVariant.Filled(column: name, value: value, isWhole: false)
             }
-            return Template.interpolate(text, { values[$0]?.value }).map { .string($0) } ?? value
+            return Template.interpolate(text, { values[$0]?.value }, keepingUnknown: keepsUnknown).map { .string($0) }
+                ?? value
         case .array(let list):
             return .array(list.enumerated().map { fill($1, path: "\(path)[\($0)]") })
         case .object(let object):
