@@ -25,52 +25,69 @@ extension StudioAssets {
           return n;
         }
 
+        // Builds the handles when the set of point and rect parameters changes; otherwise moves
+        // them, so the handle under the pointer is never replaced.
         function renderHandles() {
-          const box = $("handles");
           if (state.pointDrag) return;
-          box.textContent = "";
           const job = state.job;
-          if (!job || !job.job || !job.valid) return;
-          const { width, height } = job.job;
-          const written = template();
-          const place = (node, x, y) => { node.style.left = (100 * x / width) + "%"; node.style.top = (100 * y / height) + "%"; };
-          (job.layers || []).forEach((layer, index) => {
-            for (const p of layer.parameters || []) {
-              if (p.kind !== "point" && p.kind !== "rect") continue;
-              const path = ["layers", index, "params", p.name];
-              // A value each variant fills in is not the template's to drag.
-              if (binding(written, path) !== null) continue;
-              const given = layer.params[p.name];
-              const value = given !== undefined ? given : p.default;
-              const name = "layers[" + index + "].params." + p.name;
-              if (p.kind === "point" && pointValue(value)) {
-                const handle = pointHandle(name, "point", p.name);
-                const show = (v) => { place(handle, v[0], v[1]); handle.firstChild.textContent = p.name + " " + JSON.stringify(v); };
-                show(value);
-                dragging(handle, value, (start, dx, dy) => [roundPoint(start[0] + dx, p), roundPoint(start[1] + dy, p)], show, path, name);
-                box.append(handle);
-              } else if (p.kind === "rect" && rectValue(value)) {
-                const outline = el("div", null, "rect-outline");
-                outline.dataset.path = name;
-                const move = pointHandle(name, "origin", p.name);
-                const corner = pointHandle(name, "corner", p.name);
-                corner.classList.add("corner");
-                const show = (r) => {
-                  place(outline, r.x, r.y);
-                  outline.style.width = (100 * r.width / width) + "%";
-                  outline.style.height = (100 * r.height / height) + "%";
-                  place(move, r.x, r.y);
-                  place(corner, r.x + r.width, r.y + r.height);
-                  move.firstChild.textContent = p.name + " " + r.x + ", " + r.y + " · " + r.width + "×" + r.height;
-                };
-                show(value);
-                dragging(move, value, (r, dx, dy) => Object.assign({}, r, { x: roundPoint(r.x + dx, p), y: roundPoint(r.y + dy, p) }), show, path, name);
-                dragging(corner, value, (r, dx, dy) => Object.assign({}, r,
-                  { width: roundPoint(Math.max(0, r.width + dx), p), height: roundPoint(Math.max(0, r.height + dy), p) }), show, path, name);
-                box.append(outline, move, corner);
+          const items = [];
+          if (job && job.job && job.valid) {
+            const written = template();
+            (job.layers || []).forEach((layer, index) => {
+              for (const p of layer.parameters || []) {
+                if (p.kind !== "point" && p.kind !== "rect") continue;
+                const path = ["layers", index, "params", p.name];
+                // A value each variant fills in is not the template's to drag.
+                if (binding(written, path) !== null) continue;
+                const given = layer.params[p.name];
+                const value = given !== undefined ? given : p.default;
+                if (p.kind === "point" ? pointValue(value) : rectValue(value)) {
+                  items.push({ name: "layers[" + index + "].params." + p.name, p, path, value });
+                }
               }
-            }
-          });
+            });
+          }
+          const layout = JSON.stringify([job && job.job ? [job.job.width, job.job.height] : null, items.map((item) => [item.name, item.p.kind])]);
+          if (layout !== state.handleLayout) {
+            state.handleLayout = layout;
+            state.handles = new Map();
+            $("handles").textContent = "";
+            for (const item of items) state.handles.set(item.name, buildHandle(item));
+          }
+          for (const item of items) state.handles.get(item.name).show(item.value);
+        }
+
+        function buildHandle({ name, p, path }) {
+          const { width, height } = state.job.job;
+          const place = (node, x, y) => { node.style.left = (100 * x / width) + "%"; node.style.top = (100 * y / height) + "%"; };
+          const entry = { value: null };
+          const current = () => entry.value;
+          if (p.kind === "point") {
+            const handle = pointHandle(name, "point", p.name);
+            entry.show = (v) => { entry.value = v; place(handle, v[0], v[1]); handle.firstChild.textContent = p.name + " " + JSON.stringify(v); };
+            dragging(handle, current, (start, dx, dy) => [roundPoint(start[0] + dx, p), roundPoint(start[1] + dy, p)], entry.show, path, name);
+            $("handles").append(handle);
+            return entry;
+          }
+          const outline = el("div", null, "rect-outline");
+          outline.dataset.path = name;
+          const move = pointHandle(name, "origin", p.name);
+          const corner = pointHandle(name, "corner", p.name);
+          corner.classList.add("corner");
+          entry.show = (r) => {
+            entry.value = r;
+            place(outline, r.x, r.y);
+            outline.style.width = (100 * r.width / width) + "%";
+            outline.style.height = (100 * r.height / height) + "%";
+            place(move, r.x, r.y);
+            place(corner, r.x + r.width, r.y + r.height);
+            move.firstChild.textContent = p.name + " " + r.x + ", " + r.y + " · " + r.width + "×" + r.height;
+          };
+          dragging(move, current, (r, dx, dy) => Object.assign({}, r, { x: roundPoint(r.x + dx, p), y: roundPoint(r.y + dy, p) }), entry.show, path, name);
+          dragging(corner, current, (r, dx, dy) => Object.assign({}, r,
+            { width: roundPoint(Math.max(0, r.width + dx), p), height: roundPoint(Math.max(0, r.height + dy), p) }), entry.show, path, name);
+          $("handles").append(outline, move, corner);
+          return entry;
         }
 
         function pointHandle(name, part, label) {
@@ -82,11 +99,12 @@ extension StudioAssets {
           return handle;
         }
 
-        // `move(start, dx, dy)` is the value after a drag of (dx, dy) canvas points.
-        function dragging(handle, start, move, show, path, name) {
+        // `move(start, dx, dy)` is the value after a drag of (dx, dy) canvas points from `current()`.
+        function dragging(handle, current, move, show, path, name) {
           handle.addEventListener("pointerdown", (event) => {
             event.preventDefault();
             handle.setPointerCapture(event.pointerId);
+            const start = current();
             const image = $("frame").getBoundingClientRect();
             const perPixel = state.job.job.width / image.width;
             const drag = { x: event.clientX, y: event.clientY, value: start };
@@ -231,13 +249,15 @@ extension StudioAssets {
           const box = $("tracks"), ruler = $("ruler");
           const total = box.scrollWidth, seconds = job.frameCount / job.fps;
           const visible = seconds * box.clientWidth / total;
-          const steps = [1 / job.fps, 2 / job.fps, 5 / job.fps, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600];
-          const step = steps.find((s) => s >= visible / 10 && s * job.fps >= 1) || 3600;
+          const steps = [1 / job.fps, 2 / job.fps, 5 / job.fps, 10 / job.fps, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600]
+            .filter((s) => s * job.fps >= 1).sort((a, b) => a - b);
+          const step = steps.find((s) => s >= visible / 10) || 3600;
           const first = Math.floor((seconds * box.scrollLeft / total) / step), last = Math.ceil((seconds * (box.scrollLeft + box.clientWidth) / total) / step);
           ruler.textContent = "";
           for (let k = Math.max(0, first); k <= last && k * step < seconds; k++) {
             const second = k * step;
-            const label = step < 0.5 ? "f" + Math.round(second * job.fps) : (Number.isInteger(second) ? second : second.toFixed(1)) + "s";
+            // Frames below a tenth of a second, else seconds with the decimals the step needs.
+            const label = step < 0.1 ? "f" + Math.round(second * job.fps) : Number(second.toFixed(2)) + "s";
             const tick = el("span", label, "tick");
             tick.style.left = (100 * second / seconds) + "%";
             ruler.append(tick);

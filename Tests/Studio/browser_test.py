@@ -164,7 +164,7 @@ def check_point_drag(driver, job, outdir):
     assert driver.execute_script("return state.saves") == saves + 1, "not exactly one save for the drag"
     wait_for("the handle redrawn at the saved point", lambda: driver.execute_script(
         "const h = document.querySelector('.handle[data-path=\"layers[0].params.emitter\"]');"
-        "return h && h.textContent.includes(arguments[0])", json.dumps(expected)))
+        "return h && h.textContent.includes(arguments[0])", json.dumps(expected, separators=(",", ":"))))
     log(f"emitter dragged 50,-30 px: {start} -> {expected} (whole points), one save at release")
 
 
@@ -215,12 +215,15 @@ def check_zoom(driver, outdir):
         driver.find_element(By.ID, "zoom-in").click()
     inner, box = width()
     assert abs(inner - 8 * box) <= 16, f"zoomed ×8 but the tracks are {inner} px in a {box} px box"
-    assert labels() != fit_labels and tick_gap() > 20, f"the ruler did not follow the zoom: {labels()}"
+    zoomed_labels = labels()
+    assert zoomed_labels != fit_labels and tick_gap() > 20, f"the ruler did not follow the zoom: {zoomed_labels}"
     driver.execute_script("document.getElementById('tracks').scrollLeft = arguments[0]", int(box * 3))
     expected = driver.execute_script("""
         const box = document.getElementById('tracks'), inner = document.getElementById('tracks-inner');
-        const r = box.getBoundingClientRect(), x = r.left + 40;
-        const frame = Math.floor((x - inner.getBoundingClientRect().left) / inner.getBoundingClientRect().width * state.job.job.frameCount);
+        const r = box.getBoundingClientRect(), all = inner.getBoundingClientRect(), count = state.job.job.frameCount;
+        // The middle of the frame 40 px into the view.
+        const frame = Math.floor((r.left + 40 - all.left) / all.width * count);
+        const x = all.left + (frame + 0.5) * all.width / count;
         box.dispatchEvent(new MouseEvent('click', {clientX: x, clientY: r.top + 30, bubbles: true}));
         return frame;""")
     assert expected > 0
@@ -245,7 +248,7 @@ def check_zoom(driver, outdir):
     inner, box = width()
     assert abs(inner - box) <= 2, "Fit did not show the whole job"
     driver.find_element(By.ID, "clear-inout").click()
-    log(f"zoom ×8: ruler {labels()}, click to frame {expected}, in/out {expected}-{expected + 12}; 0 fits again")
+    log(f"zoom ×8: ruler {zoomed_labels} (whole job: {fit_labels}), click to frame {expected}, in/out {expected}-{expected + 12}; 0 fits again")
 
 
 def check_explicit_save(driver, job):
