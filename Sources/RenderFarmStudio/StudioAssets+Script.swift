@@ -702,13 +702,23 @@ extension StudioAssets {
         events.addEventListener("status", (event) => { state.farm = JSON.parse(event.data); renderFarm(state.farm); });
         events.addEventListener("render", (event) => {
           const render = JSON.parse(event.data);
+          const started = render.state === "running" && !(state.render && state.render.state === "running");
           state.render = render;
           const running = render.state === "running";
           $("render").disabled = running;
           $("render-stop").hidden = !running;
-          $("render-state").textContent = running ? "rendering frames " + render.frames + " into " + render.folder + "…"
-            : "render of frames " + render.frames + " finished: " + (render.status === 0 ? "complete" : "exit " + render.status);
-          if (running) showView("farm");
+          const bar = $("render-progress");
+          bar.hidden = !running || render.total === undefined;
+          if (render.total !== undefined) { bar.max = render.total; bar.value = render.done; }
+          // Progress comes from the render's own --progress json lines, relayed by the server.
+          if (started) state.renderProgress = "";
+          if (render.total !== undefined) {
+            state.renderProgress = render.done + " of " + render.total + " frames" + (render.failed ? ", " + render.failed + " failed" : "");
+          }
+          $("render-state").textContent = running ? "rendering frames " + render.frames + " into " + render.folder + ": " + (state.renderProgress || "starting…")
+            : "render of frames " + render.frames + " finished: " + (render.status === 0 ? "complete" : "exit " + render.status +
+              (render.message ? ": " + render.message : "")) + (state.renderProgress ? " (" + state.renderProgress + ")" : "");
+          if (started) showView("farm");
           if (state.farm) renderFarm(state.farm);
         });
         wireTools();

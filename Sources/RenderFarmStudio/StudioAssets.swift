@@ -64,7 +64,8 @@ enum StudioAssets {
             <div class="muted">in/out <span id="inout-label"></span> · <code id="inout-command"></code>
               <button id="clear-inout" title="clear the in and out points">clear</button></div>
             <div class="render-bar"><button id="render" title="render the in/out range as renderfarm render does">Render in/out</button>
-              <button id="render-stop" hidden>Stop</button> <span id="render-state" class="muted"></span></div>
+              <button id="render-stop" hidden>Stop</button> <progress id="render-progress" hidden></progress>
+              <span id="render-state" class="muted"></span></div>
             <label class="muted"><input type="checkbox" id="debug"> --debug overlay (paths, control points, bounds, velocity)</label>
             <div id="frame-error" class="error"></div>
           </div>

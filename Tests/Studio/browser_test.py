@@ -529,9 +529,12 @@ def main():
             " && r.classList.contains('highlight');"), 60)
         assert sorted(f for f in os.listdir(os.path.join(work, "out", "live-hearts")) if f.endswith(".png"))[-1] \
             == "frame_00029.png"
-        wait_for("the render finished", lambda: "complete" in driver.find_element(By.ID, "render-state").get_attribute("textContent"))
+        said = wait_for("the render finished", lambda: (lambda t: t if "complete" in t else None)(
+            driver.find_element(By.ID, "render-state").get_attribute("textContent")))
+        # The progress the render's --progress json lines gave, relayed over the event stream.
+        assert "(30 of 30 frames)" in said, said
         driver.save_screenshot(os.path.join(outdir, "studio-render.png"))
-        log("render button: frames 0-29 rendered, the farm view opened on its row")
+        log(f"render button: frames 0-29 rendered, the farm view opened on its row; the page said {said!r}")
         driver.find_element(By.ID, "tab-author").click()
 
         # The farm view while a render runs: its progress advances.
