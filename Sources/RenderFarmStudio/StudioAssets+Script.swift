@@ -631,7 +631,8 @@ extension StudioAssets {
           if (autosaving()) typing = setTimeout(() => put($("source").value), 300);
         });
         // Shortcuts (not while typing): space play/pause, J/K/L back/pause/play, ← → a frame
-        // (with Shift a second), Home/End the in/out points (or the ends), I/O set them, Ctrl+Z undo.
+        // (with Shift a second), Home/End the in/out points (or the ends), I/O set them, + / - / 0
+        // zoom the timeline, Ctrl+Z undo; Ctrl+S saves everywhere.
         document.addEventListener("keydown", (event) => {
           if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
             event.preventDefault();

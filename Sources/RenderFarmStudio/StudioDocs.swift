@@ -24,7 +24,7 @@ struct StudioDocs: Sendable {
     /// still cannot be framed, post forms or reach other origins.
     static func policy(inlineScripts: [String]) -> String {
         let hashes = inlineScripts.map { " 'sha256-\(base64(hex: SHA256.hex($0)))'" }.joined()
-        return "default-src 'self'; img-src 'self' data:; script-src 'self'\(hashes); style-src 'self' 'unsafe-inline'; "
+        return "default-src 'self'; img-src 'self' data:; script-src 'self'\(hashes); style-src 'self'; "
             + "font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
     }
 
