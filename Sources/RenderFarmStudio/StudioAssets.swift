@@ -105,7 +105,7 @@ enum StudioAssets {
         .source-bar { display: flex; gap: 6px; align-items: center; margin-bottom: 4px; }
         .source-bar #file { flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
         #tracks { background: #101114; border: 1px solid var(--line); border-radius: 4px; cursor: pointer; user-select: none; overflow-x: auto; overflow-y: hidden; }
-        #tracks-inner { position: relative; padding: 18px 0 4px; min-width: 100%; }
+        #tracks-inner { position: relative; padding: 18px 0 4px; min-width: 100%; overflow: hidden; }
         .zoom-bar { margin: 4px 0; } .zoom-bar button { padding: 0 8px; }
         #canvas-box { position: relative; display: inline-block; line-height: 0; }
         #handles { position: absolute; inset: 0; pointer-events: none; }

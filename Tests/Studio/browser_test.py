@@ -247,6 +247,8 @@ def check_zoom(driver, outdir):
     body.send_keys("0")
     inner, box = width()
     assert abs(inner - box) <= 2, "Fit did not show the whole job"
+    assert driver.execute_script(
+        "const t = document.getElementById('tracks'); return t.scrollWidth <= t.clientWidth"), "Fit still scrolls"
     driver.find_element(By.ID, "clear-inout").click()
     log(f"zoom ×8: ruler {zoomed_labels} (whole job: {fit_labels}), click to frame {expected}, in/out {expected}-{expected + 12}; 0 fits again")
 
