@@ -280,7 +280,7 @@ docs-convert:
 	        -minimum-access-level public -output-dir $(DOCS_DIR)/$$module.symbols || exit 1; \
 	    $(DOCC) convert Sources/$$module/$$module.docc --additional-symbol-graph-dir $(DOCS_DIR)/$$module.symbols \
 	        --fallback-display-name $$module --fallback-bundle-identifier org.renderfarm.$$module \
-	        $$([ -n "$(DOCS_STATIC)" ] && echo --transform-for-static-hosting --hosting-base-path $$module) \
+	        $$([ -n "$(DOCS_STATIC)" ] && echo --transform-for-static-hosting --hosting-base-path docs/$$module) \
 	        --output-path $(DOCS_DIR)/$$module.doccarchive --warnings-as-errors || exit 1; \
 	    echo "docs: $(DOCS_DIR)/$$module.doccarchive"; \
 	done
@@ -295,7 +295,8 @@ clean:
 # plugins link (their RUNPATH points there, so the install does not depend on the toolchain's folder);
 # include/renderfarm/renderfarm_plugin.h; lib/pkgconfig/renderfarm-plugin.pc; share/man/man1/renderfarm.1,
 # man5/renderfarm-job.5 and man7/renderfarm-plugin.7 (the DocC articles JobFileReference and WritingAPlugin);
-# share/doc/renderfarm/<Module>/ the DocC catalogs as static web pages;
+# share/doc/renderfarm/docs/<Module>/ the DocC catalogs as static web pages (base path docs/<Module>: any web
+# server of share/doc/renderfarm, and renderfarm studio at /docs/);
 # bash, zsh and fish completions; share/renderfarm/swift/EffectKit, EffectKit as a self-contained Swift package
 # (the sources of EffectKit and of the targets it depends on, and the manifest below) that Swift plugins build
 # against without a RenderFarm checkout.
@@ -380,13 +381,13 @@ install: deps deps-install
 	rm -rf $(EFFECTKIT_DIR) && install -d $(EFFECTKIT_DIR)/Sources
 	cp -R $(EFFECTKIT_TARGETS:%=Sources/%) $(EFFECTKIT_DIR)/Sources/
 	printf '%s\n' "$$EFFECTKIT_PACKAGE" > $(EFFECTKIT_DIR)/Package.swift
-	@# The DocC catalogs as static web pages (no DocC server needed): <prefix>/share/doc/renderfarm/<Module>/.
+	@# The DocC catalogs as static web pages (no DocC server needed): <prefix>/share/doc/renderfarm/docs/<Module>/.
 	@$(MAKE) --no-print-directory docs-convert DOCS_CONFIG=$(INSTALL_CONFIG) DOCS_DIR=.build/docs-static DOCS_STATIC=1
-	rm -rf $(DOC_DIR) && install -d $(DOC_DIR)
-	@for module in $(DOCS_MODULES); do cp -R .build/docs-static/$$module.doccarchive $(DOC_DIR)/$$module || exit 1; done
+	rm -rf $(DOC_DIR) && install -d $(DOC_DIR)/docs
+	@for module in $(DOCS_MODULES); do cp -R .build/docs-static/$$module.doccarchive $(DOC_DIR)/docs/$$module || exit 1; done
 	@echo "installed renderfarm into $(ROOT)"
-	@echo "docs: python3 -m http.server -d $(PREFIX)/share/doc/renderfarm, then open" \
-	    "http://localhost:8000/EffectKit/documentation/effectkit/ (or RenderFarm/documentation/renderfarm/)"
+	@echo "docs: renderfarm studio serves them at /docs/; or python3 -m http.server -d $(PREFIX)/share/doc/renderfarm," \
+	    "then open http://localhost:8000/docs/EffectKit/documentation/effectkit/ (or docs/RenderFarm/documentation/renderfarm/)"
 	@echo "for a prefix your tools do not search, add to your shell's profile:"
 	@echo '  export PATH="$(PREFIX)/bin:$$PATH"'
 	@echo '  export PKG_CONFIG_PATH="$(PREFIX)/lib/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}"'
@@ -434,5 +435,6 @@ studio-deps:
 
 studio-test: build studio-deps
 	@start=$$(date +%s); \
-	timeout 300 $(STUDIO_PYTHON) Tests/Studio/browser_test.py $(RENDERFARM) $(STUDIO_SHOTS) || exit 1; \
+	$(MAKE) --no-print-directory docs-convert DOCS_DIR=.build/docs-static DOCS_STATIC=1 >/dev/null || exit 1; \
+	timeout 300 $(STUDIO_PYTHON) Tests/Studio/browser_test.py $(RENDERFARM) $(STUDIO_SHOTS) .build/docs-static || exit 1; \
 	echo "studio-test passed in $$(( $$(date +%s) - start )) s; screenshots in $(STUDIO_SHOTS)"

@@ -49,8 +49,8 @@ for page in man5/renderfarm-job.5 man7/renderfarm-plugin.7; do
 done
 for module in RenderFarm EffectKit; do
     lower=$(echo "$module" | tr A-Z a-z)
-    test -s "$prefix/share/doc/renderfarm/$module/index.html"
-    test -s "$prefix/share/doc/renderfarm/$module/data/documentation/$lower.json"
+    test -s "$prefix/share/doc/renderfarm/docs/$module/index.html"
+    test -s "$prefix/share/doc/renderfarm/docs/$module/data/documentation/$lower.json"
 done
 renderfarm help plugin >"$work/help.txt"
 grep -q "man renderfarm-plugin" "$work/help.txt"

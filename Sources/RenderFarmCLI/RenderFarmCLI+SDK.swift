@@ -44,8 +44,9 @@ extension RenderFarmCLI {
                 Writing a plugin, in C or Swift: `man renderfarm-plugin` (renderfarm-plugin(7)), the ABI in
                 <prefix>/include/renderfarm/renderfarm_plugin.h, EffectKit in
                 <prefix>/share/renderfarm/swift/EffectKit, and the documentation as web pages in
-                <prefix>/share/doc/renderfarm for any web server (`python3 -m http.server -d` that folder,
-                then open /EffectKit/documentation/effectkit/). The job file: `man renderfarm-job`.
+                <prefix>/share/doc/renderfarm, served by `renderfarm studio` at /docs/ or by any web server
+                (`python3 -m http.server -d` that folder, then open /docs/EffectKit/documentation/effectkit/).
+                The job file: `man renderfarm-job`.
                 """
         }
         return text

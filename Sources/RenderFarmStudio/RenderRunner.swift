@@ -4,12 +4,18 @@ import RenderFarm
 import RenderFarmJobs
 
 /// The studio's render button: one `renderfarm render` of the job at a time, run by the same
-/// executable as the studio in a child process (its progress is the farm view's, read from the
-/// output folder as `status` reads it), and stopped as Ctrl-C stops it.
+/// executable as the studio in a child process, so a plugin that crashes or runs out of memory
+/// over thousands of frames takes down that render, not the studio. Its `--progress json` lines
+/// are relayed as `render` events (frames done of total, at most every `progressInterval`
+/// seconds); it is stopped as Ctrl-C stops it.
 final class RenderRunner: Sendable {
     private let options: StudioOptions
     private let events: EventHub
     private let running = Locked<Process?>(nil)
+    /// The least time between two progress events of one render.
+    static let progressInterval = 0.1
+    /// The last lines of standard error kept to say why a render failed.
+    static let keptErrorLines = 5
 
     init(options: StudioOptions, events: EventHub) {
         self.options = options
@@ -32,19 +38,14 @@ final class RenderRunner: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments =
-            ["render", options.jobFile, "--progress", "none"] + (frames.map { ["--frames", $0] } ?? [])
+            ["render", options.jobFile, "--progress", "json"] + (frames.map { ["--frames", $0] } ?? [])
             + options.pluginSearchPath.filter(Self.isFolder).flatMap { ["--plugin-path", $0] }
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
         let (events, running) = (self.events, self.running)
-        let said = Self.event(state: "running", frames: frames, folder: folder)
         try running.withLock { current throws(StudioFailure) in
             guard current == nil else { throw StudioFailure(status: 409, "a render is running; stop it first") }
-            process.terminationHandler = { ended in
-                running.withLock { $0 = nil }
-                let status = ended.terminationReason == .exit ? Int(ended.terminationStatus) : 130
-                events.publish("render", Self.event(state: "finished", frames: frames, folder: folder, status: status))
-            }
             do {
                 try process.run()
             } catch {
@@ -52,7 +53,62 @@ final class RenderRunner: Sendable {
             }
             current = process
         }
-        events.publish("render", said)
+        events.publish("render", Self.event(state: "running", frames: frames, folder: folder))
+        // Standard error is read to its end, then the exit is awaited: `finished` follows every
+        // progress event of the run.
+        Thread.detachNewThread {
+            let said = Self.relay(errors.fileHandleForReading) { done, total, failed in
+                events.publish(
+                    "render",
+                    Self.event(state: "running", frames: frames, folder: folder, progress: (done, total, failed)))
+            }
+            process.waitUntilExit()
+            running.withLock { $0 = nil }
+            let status = process.terminationReason == .exit ? Int(process.terminationStatus) : 130
+            events.publish(
+                "render", Self.event(state: "finished", frames: frames, folder: folder, status: status, message: said))
+        }
+    }
+
+    /// Reads `--progress json` lines from `pipe` until it closes, calling `progress` for frame
+    /// events (never more often than `progressInterval`, but always for the last frame); returns
+    /// the last lines that were not progress (the errors, if the render failed).
+    private static func relay(
+        _ pipe: FileHandle, progress: (_ done: Int, _ total: Int, _ failed: Int) -> Void
+    ) -> String {
+        var pending = Data()
+        var kept: [String] = []
+        var failed = 0
+        var most = 0
+        var last = Date.distantPast
+        var owed: (Int, Int)?
+        while true {
+            let chunk = pipe.availableData
+            pending += chunk
+            while let newline = pending.firstIndex(of: 10) {
+                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                pending = pending[pending.index(after: newline)...]
+                let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+                guard let object, object["event"] as? String == "frame",
+                    let done = object["done"] as? Int, let total = object["total"] as? Int
+                else {
+                    if !line.isEmpty, object?["event"] == nil { kept = Array((kept + [line]).suffix(keptErrorLines)) }
+                    continue
+                }
+                if object["status"] as? String == "failed" { failed += 1 }
+                // Workers write their lines in any order: the count shown only grows.
+                most = max(most, done)
+                owed = (most, total)
+                if Date().timeIntervalSince(last) >= progressInterval || most == total {
+                    progress(most, total, failed)
+                    last = Date()
+                    owed = nil
+                }
+            }
+            if chunk.isEmpty { break }
+        }
+        if let (done, total) = owed { progress(done, total, failed) }
+        return kept.joined(separator: "\n")
     }
 
     /// Whether `path` is a folder: the search path names default folders that may not exist, which
@@ -72,9 +128,18 @@ final class RenderRunner: Sendable {
         }
     }
 
-    private static func event(state: String, frames: String?, folder: String, status: Int? = nil) -> String {
+    private static func event(
+        state: String, frames: String?, folder: String, status: Int? = nil, message: String = "",
+        progress: (done: Int, total: Int, failed: Int)? = nil
+    ) -> String {
         var object: [String: Any] = ["state": state, "folder": folder, "frames": frames ?? ""]
         if let status { object["status"] = status }
+        if !message.isEmpty { object["message"] = message }
+        if let progress {
+            object["done"] = progress.done
+            object["total"] = progress.total
+            object["failed"] = progress.failed
+        }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }

@@ -126,7 +126,9 @@ extension StudioAssets {
           const source = $("source");
           // Text typed but not yet saved stays, with the version it was made from: its save then
           // gets 409 if the file changed meanwhile, and the conflict is shown.
-          const editing = document.activeElement === source && source.value !== job.text;
+          // So does text not saved yet because autosave is off.
+          const unsaved = !autosaving() && state.saved !== null && source.value !== state.saved;
+          const editing = source.value !== job.text && (document.activeElement === source || unsaved);
           if (!editing || force) {
             source.value = job.text;
             state.base = job.etag;
@@ -143,8 +145,10 @@ extension StudioAssets {
             if (state.frame > job.job.frameCount - 1) state.frame = 0;
             renderTracks();
             renderControls();
+            renderHandles();
             showFrame(state.frame, true);
           }
+          showDirty();
         }
 
         function showValidation(result) {
@@ -165,6 +169,7 @@ extension StudioAssets {
             const control = document.querySelector('.control[data-path="' + CSS.escape(issue.path) + '"]');
             if (control) control.classList.add("invalid");
           });
+          showControlIssues(result.issues || []);
           if (!result.valid && result.errors && result.errors.length) {
             // The same problems as validate prints them, folded: each is listed once above.
             const said = el("li", null, "validate-output");
@@ -189,6 +194,7 @@ extension StudioAssets {
             const before = state.saved;
             state.pending = null;
             let response, body;
+            state.saves++;
             try {
               response = await fetch("/api/job?variant=" + state.variant, {
                 method: "PUT", body: text,
@@ -205,6 +211,7 @@ extension StudioAssets {
                 else { state.undo.push(before); state.redo = []; }
               }
               state.saved = body.text;
+              showDirty();
               showHistory();
               hideConflict();
               if (state.pending === null) applyJob(body, false);
@@ -251,7 +258,7 @@ extension StudioAssets {
             return;
           }
           source.value = text;
-          put(text);
+          changed(text);
         }
 
         // ---- Controls from each layer's parameter table.
@@ -410,6 +417,8 @@ extension StudioAssets {
             field.addEventListener("change", () => send(field.value));
             row.append(field);
             row.show = (v) => { field.value = typeof v === "string" ? v : ""; };
+          } else if (["number list", "color list", "events", "json"].includes(p.kind)) {
+            row.show = structuredEditor(p, row, send);
           } else {
             row.append(el("div", "edit in the job text", "hint"));
           }
@@ -464,14 +473,7 @@ extension StudioAssets {
           const job = state.job.job;
           const count = job.frameCount;
           const percent = (frame) => (100 * frame / count) + "%";
-          const ruler = $("ruler");
-          ruler.textContent = "";
-          const step = Math.max(1, Math.ceil(job.duration / 10));
-          for (let second = 0; second < job.duration; second += step) {
-            const tick = el("span", second + "s", "tick");
-            tick.style.left = percent(second * job.fps);
-            ruler.append(tick);
-          }
+          setZoom(state.zoom);
           const list = $("track-list");
           list.textContent = "";
           const frames = el("div", null, "track frames");
@@ -501,6 +503,7 @@ extension StudioAssets {
         function showPlayhead() {
           if (!state.job || !state.job.job) return;
           $("playhead").style.left = (100 * state.frame / state.job.job.frameCount) + "%";
+          followPlayhead();
         }
 
         // The in/out range, and the render command that draws just it.
@@ -624,11 +627,18 @@ extension StudioAssets {
         let typing = null;
         $("source").addEventListener("input", () => {
           clearTimeout(typing);
-          typing = setTimeout(() => put($("source").value), 300);
+          showDirty();
+          if (autosaving()) typing = setTimeout(() => put($("source").value), 300);
         });
         // Shortcuts (not while typing): space play/pause, J/K/L back/pause/play, ← → a frame
-        // (with Shift a second), Home/End the in/out points (or the ends), I/O set them, Ctrl+Z undo.
+        // (with Shift a second), Home/End the in/out points (or the ends), I/O set them, + / - / 0
+        // zoom the timeline, Ctrl+Z undo; Ctrl+S saves everywhere.
         document.addEventListener("keydown", (event) => {
+          if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
+            event.preventDefault();
+            save();
+            return;
+          }
           if (["TEXTAREA", "INPUT", "SELECT"].includes(event.target.tagName)) return;
           if (!state.job || !state.job.job) return;
           const second = Math.round(state.job.job.fps);
@@ -640,6 +650,8 @@ extension StudioAssets {
             "ArrowRight": () => showFrame(state.frame + (event.shiftKey ? second : 1)),
             "Home": () => showFrame(low), "End": () => showFrame(high),
             "i": () => setInOut("in"), "o": () => setInOut("out"),
+            "+": () => setZoom(state.zoom * 2), "=": () => setZoom(state.zoom * 2), "-": () => setZoom(state.zoom / 2),
+            "0": () => setZoom(1),
           };
           if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") {
             event.preventDefault();
@@ -671,7 +683,7 @@ extension StudioAssets {
         $("clear-inout").addEventListener("click", () => { state.in = null; state.out = null; showInOut(); });
         $("tracks").addEventListener("click", (event) => {
           if (!state.job || !state.job.job) return;
-          const box = $("tracks").getBoundingClientRect();
+          const box = $("tracks-inner").getBoundingClientRect();
           const share = Math.min(Math.max((event.clientX - box.left) / box.width, 0), 0.9999);
           showFrame(Math.floor(share * state.job.job.frameCount));
         });
@@ -691,15 +703,26 @@ extension StudioAssets {
         events.addEventListener("status", (event) => { state.farm = JSON.parse(event.data); renderFarm(state.farm); });
         events.addEventListener("render", (event) => {
           const render = JSON.parse(event.data);
+          const started = render.state === "running" && !(state.render && state.render.state === "running");
           state.render = render;
           const running = render.state === "running";
           $("render").disabled = running;
           $("render-stop").hidden = !running;
-          $("render-state").textContent = running ? "rendering frames " + render.frames + " into " + render.folder + "…"
-            : "render of frames " + render.frames + " finished: " + (render.status === 0 ? "complete" : "exit " + render.status);
-          if (running) showView("farm");
+          const bar = $("render-progress");
+          bar.hidden = !running || render.total === undefined;
+          if (render.total !== undefined) { bar.max = render.total; bar.value = render.done; }
+          // Progress comes from the render's own --progress json lines, relayed by the server.
+          if (started) state.renderProgress = "";
+          if (render.total !== undefined) {
+            state.renderProgress = render.done + " of " + render.total + " frames" + (render.failed ? ", " + render.failed + " failed" : "");
+          }
+          $("render-state").textContent = running ? "rendering frames " + render.frames + " into " + render.folder + ": " + (state.renderProgress || "starting…")
+            : "render of frames " + render.frames + " finished: " + (render.status === 0 ? "complete" : "exit " + render.status +
+              (render.message ? ": " + render.message : "")) + (state.renderProgress ? " (" + state.renderProgress + ")" : "");
+          if (started) showView("farm");
           if (state.farm) renderFarm(state.farm);
         });
+        wireTools();
         loadJob();
         """#
 }

@@ -16,15 +16,19 @@ enum StudioAssets {
           <nav>
             <button id="tab-author" class="tab active" data-view="author">Author</button>
             <button id="tab-farm" class="tab" data-view="farm">Farm</button>
+            <a id="docs-link" href="/docs/" target="_blank" rel="noopener">Docs</a>
           </nav>
           <span id="connection">connecting…</span>
         </header>
         <main>
         <section id="author" class="view">
           <div class="pane source-pane">
-            <div class="source-bar"><span id="file" class="muted"></span>
+            <div class="source-bar"><span id="file" class="muted"></span><span id="dirty" hidden title="the text box differs from the file">● unsaved</span>
               <button id="undo" title="undo the last saved edit (Ctrl+Z)" disabled>Undo</button>
               <button id="redo" title="redo (Ctrl+Shift+Z)" disabled>Redo</button></div>
+            <div class="source-bar"><label class="muted"><input type="checkbox" id="autosave" checked> autosave valid edits</label>
+              <button id="save" title="write the text box to the file (Ctrl+S)" disabled>Save</button>
+              <button id="revert" title="put the file's text back in the text box" disabled>Revert</button></div>
             <textarea id="source" spellcheck="false" aria-label="job file"></textarea>
             <div id="validity"></div>
             <div id="conflict" hidden>
@@ -38,7 +42,7 @@ enum StudioAssets {
           </div>
           <div class="pane stage-pane">
             <div id="variant-row" hidden><label>variant <select id="variant" aria-label="variant"></select></label></div>
-            <div class="stage"><img id="frame" alt="frame preview"></div>
+            <div class="stage"><div id="canvas-box"><img id="frame" alt="frame preview"><div id="handles"></div></div></div>
             <div class="timeline">
               <button id="step-back" title="previous frame (← or J)">−1</button>
               <button id="play" title="play / pause (space; L plays, K pauses)">Play</button>
@@ -46,16 +50,22 @@ enum StudioAssets {
               <input type="range" id="scrub" min="0" max="0" value="0" aria-label="frame">
               <span id="frame-label"></span>
             </div>
+            <div class="zoom-bar muted">zoom <button id="zoom-out" title="zoom out (-)">−</button>
+              <button id="zoom-in" title="zoom in (+)">+</button> <button id="zoom-fit" title="the whole job (0)">Fit</button>
+              <span id="zoom-label"></span></div>
             <div id="tracks" title="click to go to a frame; I / O set the in and out points">
-              <div id="ruler" class="ruler"></div>
-              <div id="track-list"></div>
-              <div id="inout"></div>
-              <div id="playhead"></div>
+              <div id="tracks-inner">
+                <div id="ruler" class="ruler"></div>
+                <div id="track-list"></div>
+                <div id="inout"></div>
+                <div id="playhead"></div>
+              </div>
             </div>
             <div class="muted">in/out <span id="inout-label"></span> · <code id="inout-command"></code>
               <button id="clear-inout" title="clear the in and out points">clear</button></div>
             <div class="render-bar"><button id="render" title="render the in/out range as renderfarm render does">Render in/out</button>
-              <button id="render-stop" hidden>Stop</button> <span id="render-state" class="muted"></span></div>
+              <button id="render-stop" hidden>Stop</button> <progress id="render-progress" hidden></progress>
+              <span id="render-state" class="muted"></span></div>
             <label class="muted"><input type="checkbox" id="debug"> --debug overlay (paths, control points, bounds, velocity)</label>
             <div id="frame-error" class="error"></div>
           </div>
@@ -70,6 +80,7 @@ enum StudioAssets {
           <p id="farm-empty" class="muted" hidden>No render folders under the root yet.</p>
         </section>
         </main>
+        <script src="/studio-tools.js"></script>
         <script src="/studio.js"></script>
         </body>
         </html>
@@ -93,7 +104,21 @@ enum StudioAssets {
           .controls-pane { grid-column: 1 / -1; } }
         .source-bar { display: flex; gap: 6px; align-items: center; margin-bottom: 4px; }
         .source-bar #file { flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-        #tracks { position: relative; background: #101114; border: 1px solid var(--line); border-radius: 4px; padding: 18px 0 4px; cursor: pointer; user-select: none; }
+        #tracks { background: #101114; border: 1px solid var(--line); border-radius: 4px; cursor: pointer; user-select: none; overflow-x: auto; overflow-y: hidden; }
+        #tracks-inner { position: relative; padding: 18px 0 4px; min-width: 100%; overflow: hidden; }
+        .zoom-bar { margin: 4px 0; } .zoom-bar button { padding: 0 8px; }
+        #canvas-box { position: relative; display: inline-block; line-height: 0; }
+        #handles { position: absolute; inset: 0; pointer-events: none; }
+        .handle { position: absolute; width: 14px; height: 14px; margin: -7px 0 0 -7px; border: 2px solid #fff; border-radius: 50%;
+          background: rgba(90, 169, 255, 0.6); box-shadow: 0 0 0 1px #000; pointer-events: auto; cursor: move; touch-action: none; }
+        .handle.corner { border-radius: 2px; cursor: nwse-resize; }
+        .handle .tag { position: absolute; left: 14px; top: -4px; font: 10px/1.2 ui-monospace, monospace; color: #fff;
+          background: rgba(0, 0, 0, 0.6); padding: 1px 3px; white-space: nowrap; pointer-events: none; }
+        .rect-outline { position: absolute; border: 1px dashed var(--accent); pointer-events: none; }
+        .json-editor { height: auto; min-height: 3em; font-size: 11px; }
+        .editor-errors { font: 11px ui-monospace, monospace; color: var(--bad); white-space: pre-wrap; }
+        #dirty { color: #f0c060; font-size: 12px; }
+        #docs-link { color: var(--muted); font-size: 12px; align-self: center; margin-left: 8px; }
         .ruler { position: absolute; top: 0; left: 0; right: 0; height: 16px; border-bottom: 1px solid var(--line); }
         .tick { position: absolute; top: 0; height: 16px; border-left: 1px solid var(--line); font: 10px ui-monospace, monospace; color: var(--muted); padding-left: 2px; }
         .track { position: relative; height: 16px; margin: 3px 0; }

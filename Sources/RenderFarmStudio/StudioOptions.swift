@@ -19,11 +19,16 @@ public struct StudioOptions: Sendable {
     /// Seconds the changes in render folders are gathered for before the farm view is updated
     /// (folders are watched with inotify, not rescanned).
     public var statusInterval: Double
+    /// The folder holding the static documentation under `docs/<Module>/`
+    /// (`<prefix>/share/doc/renderfarm`), served at `/docs/`; nil: `/docs/` says it is not installed.
+    public var docsFolder: String?
 
     public init(
         jobFile: String, root: String? = nil, host: String = "127.0.0.1", port: Int = 0, token: String? = nil,
-        pluginSearchPath: [String], statusInterval: Double = 0.5, renderExecutable: String? = nil
+        pluginSearchPath: [String], statusInterval: Double = 0.5, renderExecutable: String? = nil,
+        docsFolder: String? = nil
     ) {
+        self.docsFolder = docsFolder
         self.renderExecutable = renderExecutable
         let job = URL(fileURLWithPath: jobFile).standardizedFileURL
         self.jobFile = job.path

@@ -36,7 +36,9 @@ struct StudioRoutes: Sendable {
 
     func respond(_ request: HTTPRequest) -> HTTPResponse {
         var response = route(request)
-        response.headers += Self.securityHeaders
+        // The documentation's pages bring their own policy (DocC's base-path script, by its hash).
+        let own = Set(response.headers.map { $0.name })
+        response.headers += Self.securityHeaders.filter { !own.contains($0.name) }
         return response
     }
 
@@ -55,6 +57,7 @@ struct StudioRoutes: Sendable {
             return response
         case ("GET", "/studio.css"): return .text(StudioAssets.css, contentType: "text/css; charset=utf-8")
         case ("GET", "/studio.js"): return .text(StudioAssets.script, contentType: "text/javascript; charset=utf-8")
+        case ("GET", "/studio-tools.js"): return .text(StudioAssets.tools, contentType: "text/javascript; charset=utf-8")
         case ("GET", "/api/job"): return job(session.json(variant: Int(request.query["variant"] ?? "") ?? 0))
         case ("PUT", "/api/job"): return put(request)
         case ("GET", "/api/status"): return json(FarmStatus.json(root: options.root))
@@ -63,10 +66,15 @@ struct StudioRoutes: Sendable {
         case ("POST", "/api/render"): return render(request)
         case ("DELETE", "/api/render"):
             return renders.stop() ? json(.object(["stopping": .bool(true)])) : error(409, "no render is running")
-        case (_, "/"), (_, "/index.html"), (_, "/studio.css"), (_, "/studio.js"), (_, "/api/job"), (_, "/api/status"),
+        case (_, "/"), (_, "/index.html"), (_, "/studio.css"), (_, "/studio.js"), (_, "/studio-tools.js"), (_, "/api/job"),
+            (_, "/api/status"),
             (_, "/api/events"), (_, "/api/file"), (_, "/api/render"):
             return error(405, "\(request.method) is not allowed on \(path)")
         default:
+            if path == "/docs" || path.hasPrefix("/docs/") {
+                guard request.method == "GET" else { return error(405, "\(request.method) is not allowed on \(path)") }
+                return StudioDocs(folder: options.docsFolder).respond(path)
+            }
             if path.hasPrefix("/api/frames/") {
                 guard request.method == "GET" else { return error(405, "\(request.method) is not allowed on \(path)") }
                 return frame(request)

@@ -27,7 +27,8 @@ final class StudioFixture {
     /// A studio on a copy of `jobs/<job>` and of the `jobs/assets` files it names in `assets`.
     init(
         job: String = "live-hearts.json", assets: [String] = [], host: String = "127.0.0.1", token: String? = nil,
-        statusInterval: Double = 0.2, pluginSearchPath: [String] = StudioFixture.pluginSearchPath
+        statusInterval: Double = 0.2, pluginSearchPath: [String] = StudioFixture.pluginSearchPath,
+        docsFolder: String? = nil
     ) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("rf-studio-\(UUID().uuidString)")
         try FileManager.default.createDirectory(
@@ -43,7 +44,7 @@ final class StudioFixture {
             StudioOptions(
                 jobFile: jobFile.path, host: host, token: token, pluginSearchPath: pluginSearchPath,
                 statusInterval: statusInterval,
-                renderExecutable: Self.buildDirectory.appendingPathComponent("renderfarm").path))
+                renderExecutable: Self.buildDirectory.appendingPathComponent("renderfarm").path, docsFolder: docsFolder))
     }
 
     static var pluginSearchPath: [String] { PluginCatalog.searchPath(extra: [buildDirectory.path]) }

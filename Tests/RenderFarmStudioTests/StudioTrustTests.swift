@@ -99,6 +99,12 @@ struct StudioRenderTests {
             }, until: { $0.contains(#""state":"finished""#) })
         #expect(stream.contains(#""state":"running""#))
         #expect(stream.contains(#""status":0"#))
+        // The render's progress, relayed from its --progress json: the last frame's event is always sent.
+        #expect(stream.contains(#""done":4"#) && stream.contains(#""total":4"#), "\(stream)")
+        let inOrder = stream.range(of: #""done":4"#).flatMap { last in
+            stream.range(of: #""state":"finished""#).map { last.lowerBound < $0.lowerBound }
+        }
+        #expect(inOrder == true, "finished before the last progress event")
         let folder = studio.root.appendingPathComponent("out/live-hearts")
         let frames = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") }
         #expect(frames.sorted() == (0...3).map { String(format: "frame_%05d.png", $0) })
@@ -121,7 +127,8 @@ struct StudioSecurityTests {
         }
         let page = try studio.client.send("GET", "/").text
         #expect(page.contains(#"<script src="/studio.js"></script>"#))
-        #expect(page.components(separatedBy: "<script").count == 2)
+        #expect(page.contains(#"<script src="/studio-tools.js"></script>"#))
+        #expect(page.components(separatedBy: "<script").count == 3)
         #expect(page.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil, "an inline event handler")
     }
 

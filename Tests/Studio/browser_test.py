@@ -7,9 +7,12 @@ frame change, scrubs to a frame not drawn yet and straight back (the late answer
 an invalid value and sees the located validation error, types while another program saves the file
 (the save gets 409 and the file's text is shown), previews the variants of a template job (controls
 bound to a placeholder are read-only), opens a token studio (the token leaves the address bar), then
-opens the farm view while a render runs and sees its progress advance.
+opens the farm view while a render runs and sees its progress advance. The editing tools: a point
+dragged on the canvas (one save, at the end, of whole points), the list editor's located errors,
+timeline zoom, explicit save and revert. The documentation at /docs renders (DOCS: the static DocC
+output, `make docs-convert DOCS_STATIC=1`, one <Module>.doccarchive per catalog).
 Screenshots of both views go to OUTDIR. Every wait polls with a deadline; every process started
-here has one too. Usage: browser_test.py RENDERFARM OUTDIR
+here has one too. Usage: browser_test.py RENDERFARM OUTDIR DOCS
 """
 import hashlib
 import json
@@ -31,7 +34,7 @@ from selenium.webdriver.support.ui import Select
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STARTED = time.monotonic()
-TOTAL_SECONDS = 170
+TOTAL_SECONDS = 240
 
 
 def log(message):
@@ -53,9 +56,9 @@ def wait_for(what, condition, seconds=30):
     raise AssertionError(f"timed out waiting for {what}" + (f" (last error: {last_error})" if last_error else ""))
 
 
-def start_studio(binary, job, env=None):
+def start_studio(binary, job, env=None, extra=()):
     server = subprocess.Popen(
-        [binary, "studio", job, "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [binary, "studio", job, "--port", "0", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env=dict(os.environ, **(env or {})))
     ready, _, _ = select.select([server.stdout], [], [], 30)
     if not ready:
@@ -133,6 +136,178 @@ def check_token_page(driver, binary, work):
         stop_studio(server)
 
 
+def job_params(job):
+    return json.load(open(job))["layers"][0]["params"]
+
+
+def check_point_drag(driver, job, outdir):
+    """The emitter handle dragged on the canvas: nothing is saved while it moves; on release one
+    save writes the moved point, in whole canvas points (pixels times canvas width / image width)."""
+    handle = driver.find_element(By.CSS_SELECTOR, '.handle[data-path="layers[0].params.emitter"]')
+    start = job_params(job)["emitter"]
+    saves = driver.execute_script("return state.saves")
+    per_pixel = driver.execute_script(
+        "return state.job.job.width / document.getElementById('frame').getBoundingClientRect().width")
+    chain = ActionChains(driver).click_and_hold(handle)
+    for dx, dy in [(10, -5), (15, -10), (25, -15)]:
+        chain.move_by_offset(dx, dy).pause(0.1)
+    chain.perform()
+    expected = [round(start[0] + 50 * per_pixel), round(start[1] - 30 * per_pixel)]
+    time.sleep(0.3)
+    assert driver.execute_script("return state.saves") == saves, "a save before the drag ended"
+    assert job_params(job)["emitter"] == start, "the file changed during the drag"
+    shown = driver.find_elements(By.CSS_SELECTOR, '.control[data-path="layers[0].params.emitter"] input')
+    assert [float(f.get_attribute("value")) for f in shown] == expected, "the control does not follow the drag"
+    driver.save_screenshot(os.path.join(outdir, "studio-drag.png"))
+    ActionChains(driver).release().perform()
+    wait_for(f"emitter {expected} in the job file", lambda: job_params(job)["emitter"] == expected)
+    assert driver.execute_script("return state.saves") == saves + 1, "not exactly one save for the drag"
+    wait_for("the handle redrawn at the saved point", lambda: driver.execute_script(
+        "const h = document.querySelector('.handle[data-path=\"layers[0].params.emitter\"]');"
+        "return h && h.textContent.includes(arguments[0])", json.dumps(expected, separators=(",", ":"))))
+    log(f"emitter dragged 50,-30 px: {start} -> {expected} (whole points), one save at release")
+
+
+def check_list_editor(driver, job, outdir):
+    """The number list `times`: a syntax error and an out-of-range item are shown located and
+    nothing is written; a good list is written on Apply; a problem the server finds inside the
+    value (an event's colour) is shown at that editor."""
+    row = driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[0].params.times"]')
+    area = row.find_element(By.TAG_NAME, "textarea")
+    problems = row.find_element(By.CSS_SELECTOR, '[data-role="problems"]')
+    before = open(job).read()
+    for text, said in [("[1, 2,\n 3,]", "line 2, column 4"), ("[1,\n 2, 99999]", "line 2, column 5: item 2: 99999 is above the maximum 86400")]:
+        area.clear()
+        area.send_keys(text)
+        wait_for(f"the located problem {said!r}", lambda: said in problems.text)
+        row.find_element(By.TAG_NAME, "button").click()
+        time.sleep(0.3)
+        assert open(job).read() == before, f"{text!r} reached the job file"
+    driver.save_screenshot(os.path.join(outdir, "studio-editors.png"))
+    area.clear()
+    area.send_keys("[0.5, 1, 2]")
+    area.send_keys(Keys.CONTROL, Keys.ENTER)
+    wait_for("times [0.5, 1, 2] in the job file", lambda: job_params(job).get("times") == [0.5, 1, 2])
+    events = driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[0].params.events"] textarea')
+    events.clear()
+    events.send_keys('[{"time": 1, "color": "not a colour", "size": 30}]')
+    driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[0].params.events"] button').click()
+    said = wait_for("the server's problem at the events editor", lambda: driver.find_element(
+        By.CSS_SELECTOR, '.control[data-path="layers[0].params.events"] [data-role="problems"]').text)
+    assert "layers[0].params.events" in said, said
+    assert "events" not in job_params(job), "an invalid event list reached the job file"
+    log(f"list editor: located syntax and range errors kept out, times written; server said {said.splitlines()[0]!r}")
+
+
+def check_zoom(driver, outdir):
+    """Zoom in: the tracks grow, the ruler's step shrinks, a click still lands on the frame under
+    it, and the in/out range stays settable; Fit shows the whole job again."""
+    tick_gap = lambda: driver.execute_script(
+        "const t = document.querySelectorAll('#ruler .tick');"
+        "return t[1].getBoundingClientRect().left - t[0].getBoundingClientRect().left")
+    labels = lambda: [t.text for t in driver.find_elements(By.CSS_SELECTOR, "#ruler .tick")][:3]
+    fit_labels = labels()
+    width = lambda: driver.execute_script(
+        "return [document.getElementById('tracks-inner').getBoundingClientRect().width,"
+        " document.getElementById('tracks').clientWidth]")
+    assert abs(width()[0] - width()[1]) <= 2, width()
+    for _ in range(3):
+        driver.find_element(By.ID, "zoom-in").click()
+    inner, box = width()
+    assert abs(inner - 8 * box) <= 16, f"zoomed ×8 but the tracks are {inner} px in a {box} px box"
+    zoomed_labels = labels()
+    assert zoomed_labels != fit_labels and tick_gap() > 20, f"the ruler did not follow the zoom: {zoomed_labels}"
+    driver.execute_script("document.getElementById('tracks').scrollLeft = arguments[0]", int(box * 3))
+    expected = driver.execute_script("""
+        const box = document.getElementById('tracks'), inner = document.getElementById('tracks-inner');
+        const r = box.getBoundingClientRect(), all = inner.getBoundingClientRect(), count = state.job.job.frameCount;
+        // The middle of the frame 40 px into the view.
+        const frame = Math.floor((r.left + 40 - all.left) / all.width * count);
+        const x = all.left + (frame + 0.5) * all.width / count;
+        box.dispatchEvent(new MouseEvent('click', {clientX: x, clientY: r.top + 30, bubbles: true}));
+        return frame;""")
+    assert expected > 0
+    wait_for(f"the click to go to frame {expected}", lambda: frame_state(driver)["frame"] == str(expected))
+    body = driver.find_element(By.TAG_NAME, "body")
+    driver.execute_script("document.activeElement.blur()")
+    body.send_keys("i")
+    driver.execute_script("showFrame(arguments[0] + 12)", expected)
+    body.send_keys("o")
+    command = driver.find_element(By.ID, "inout-command").text
+    assert command.endswith(f"--frames {expected}-{expected + 12}"), command
+    shown = driver.execute_script(
+        "const r = document.getElementById('inout').getBoundingClientRect(), b = document.getElementById('tracks').getBoundingClientRect();"
+        "return r.width > 40 && r.left >= b.left && r.right <= b.right")
+    assert shown, "the in/out range is not in view at this zoom"
+    driver.save_screenshot(os.path.join(outdir, "studio-zoom.png"))
+    driver.execute_script("showFrame(state.job.job.frameCount - 1)")
+    assert driver.execute_script(
+        "const p = document.getElementById('playhead').getBoundingClientRect(), b = document.getElementById('tracks').getBoundingClientRect();"
+        "return p.left >= b.left && p.left <= b.right"), "the playhead left the view"
+    body.send_keys("0")
+    inner, box = width()
+    assert abs(inner - box) <= 2, "Fit did not show the whole job"
+    assert driver.execute_script(
+        "const t = document.getElementById('tracks'); return t.scrollWidth <= t.clientWidth"), "Fit still scrolls"
+    driver.find_element(By.ID, "clear-inout").click()
+    log(f"zoom ×8: ruler {zoomed_labels} (whole job: {fit_labels}), click to frame {expected}, in/out {expected}-{expected + 12}; 0 fits again")
+
+
+def check_explicit_save(driver, job):
+    """Autosave off: an edit stays in the text box (marked unsaved) until Ctrl+S; Revert puts the
+    file's text back and writes nothing."""
+    driver.find_element(By.ID, "autosave").click()
+    before = open(job).read()
+    rate = lambda: driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
+    driver.execute_script("arguments[0].value = '7'; arguments[0].dispatchEvent(new Event('change'));", rate())
+    wait_for("the unsaved mark", lambda: driver.find_element(By.ID, "dirty").is_displayed())
+    time.sleep(0.5)
+    assert open(job).read() == before, "an edit was written with autosave off"
+    assert '"rate": 7' in driver.find_element(By.ID, "source").get_attribute("value")
+    driver.execute_script("document.activeElement.blur()")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.CONTROL, "s")
+    wait_for("Ctrl+S to write rate 7", lambda: job_params(job)["rate"] == 7)
+    wait_for("the unsaved mark to go", lambda: not driver.find_element(By.ID, "dirty").is_displayed())
+    saved = open(job).read()
+    driver.execute_script("arguments[0].value = '9'; arguments[0].dispatchEvent(new Event('change'));", rate())
+    wait_for("the unsaved mark", lambda: driver.find_element(By.ID, "dirty").is_displayed())
+    driver.find_element(By.ID, "revert").click()
+    wait_for("the file's text back", lambda: driver.find_element(By.ID, "source").get_attribute("value") == saved)
+    assert not driver.find_element(By.ID, "dirty").is_displayed()
+    time.sleep(0.3)
+    assert open(job).read() == saved, "Revert wrote to the file"
+    driver.find_element(By.ID, "autosave").click()
+    log("autosave off: edit kept unsaved, Ctrl+S wrote rate 7, Revert restored the file's text")
+
+
+def check_docs(driver, binary, work, docs, outdir):
+    """/docs serves the installed DocC pages: the index lists both catalogs, and the EffectKit page
+    renders in Chromium (its title drawn by DocC's script) with no policy violation."""
+    installed = os.path.join(work, "share-doc", "docs")
+    for name in sorted(os.listdir(docs)):
+        if name.endswith(".doccarchive"):
+            shutil.copytree(os.path.join(docs, name), os.path.join(installed, name[: -len(".doccarchive")]))
+    server, url = start_studio(binary, os.path.join(work, "live-hearts.json"), extra=["--docs", os.path.dirname(installed)])
+    try:
+        driver.get(url)
+        link = wait_for("the docs link", lambda: driver.find_element(By.ID, "docs-link"))
+        assert link.get_attribute("href").endswith("/docs/"), link.get_attribute("href")
+        driver.get(link.get_attribute("href"))
+        modules = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "li a")]
+        assert modules == ["EffectKit", "RenderFarm"], modules
+        driver.get_log("browser")
+        driver.find_element(By.LINK_TEXT, "EffectKit").click()
+        title = wait_for("DocC to draw the EffectKit page", lambda: driver.execute_script(
+            "const h = document.querySelector('main h1'); return h && h.textContent.trim()"), 30)
+        assert "EffectKit" in title, title
+        violations = [e["message"] for e in driver.get_log("browser") if "Content Security Policy" in e["message"]]
+        assert not violations, violations
+        driver.save_screenshot(os.path.join(outdir, "studio-docs.png"))
+        log(f"/docs: {modules}; the EffectKit page renders ({title!r}) with no CSP violation")
+    finally:
+        stop_studio(server)
+
+
 def stop_studio(server):
     server.send_signal(signal.SIGTERM)
     try:
@@ -142,7 +317,7 @@ def stop_studio(server):
 
 
 def main():
-    binary, outdir = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    binary, outdir, docs = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
     os.makedirs(outdir, exist_ok=True)
     work = tempfile.mkdtemp(prefix="rf-studio-browser-")
     job = os.path.join(work, "live-hearts.json")
@@ -155,6 +330,7 @@ def main():
     for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--window-size=1500,1000", "--no-first-run", "--disable-extensions"]:
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
     driver.set_page_load_timeout(30)
     driver.set_script_timeout(30)
@@ -334,6 +510,12 @@ def main():
         driver.set_window_size(1500, 1000)
         log("the layout fits at 1024 px")
 
+        check_point_drag(driver, job, outdir)
+        check_zoom(driver, outdir)
+        check_explicit_save(driver, job)
+        check_list_editor(driver, job, outdir)
+        check_docs(driver, binary, work, docs, outdir)
+
         check_variants(driver, binary, work, outdir)
         check_token_page(driver, binary, work)
         driver.get(url)
@@ -349,9 +531,12 @@ def main():
             " && r.classList.contains('highlight');"), 60)
         assert sorted(f for f in os.listdir(os.path.join(work, "out", "live-hearts")) if f.endswith(".png"))[-1] \
             == "frame_00029.png"
-        wait_for("the render finished", lambda: "complete" in driver.find_element(By.ID, "render-state").get_attribute("textContent"))
+        said = wait_for("the render finished", lambda: (lambda t: t if "complete" in t else None)(
+            driver.find_element(By.ID, "render-state").get_attribute("textContent")))
+        # The progress the render's --progress json lines gave, relayed over the event stream.
+        assert "(30 of 30 frames)" in said, said
         driver.save_screenshot(os.path.join(outdir, "studio-render.png"))
-        log("render button: frames 0-29 rendered, the farm view opened on its row")
+        log(f"render button: frames 0-29 rendered, the farm view opened on its row; the page said {said!r}")
         driver.find_element(By.ID, "tab-author").click()
 
         # The farm view while a render runs: its progress advances.

@@ -27,10 +27,10 @@ struct StudioCommand: Command {
             the cookie the printed URL sets, named after the port). Give the token in a file
             (--token-file) or the environment variable RENDERFARM_STUDIO_TOKEN rather than --token,
             which other users can read in ps. Only files under the root (default: the job's folder)
-            are read or written.
+            are read or written. The installed documentation (make install) is served at /docs/.
             Exit codes: 0 stopped by a signal, 64 bad options, 66 no job file, 69 cannot listen.
             """,
-        options: [port, host, token, tokenFile, root, CommonOptions.pluginPath],
+        options: [port, host, token, tokenFile, root, docs, CommonOptions.pluginPath],
         positionals: 0...1)
 
     static let port = Option("--port", value: "N", help: "Port to listen on (default 8080; 0 picks a free one).")
@@ -43,6 +43,10 @@ struct StudioCommand: Command {
     static let tokenVariable = "RENDERFARM_STUDIO_TOKEN"
     static let root = Option(
         "--root", value: "DIR", help: "Folder served and searched for renders (default: the job's).")
+
+    static let docs = Option(
+        "--docs", value: "DIR",
+        help: "Folder whose docs/<Module>/ the page serves at /docs/ (default: <prefix>/share/doc/renderfarm).")
 
     let arguments: ParsedArguments
     let port: Int
@@ -88,11 +92,16 @@ struct StudioCommand: Command {
         }
         var isDirectory: ObjCBool = false
         let folder = FileManager.default.fileExists(atPath: given, isDirectory: &isDirectory) && isDirectory.boolValue
+        // The installed layout: <prefix>/bin/renderfarm, <prefix>/share/doc/renderfarm.
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let options = StudioOptions(
             jobFile: jobFile, root: arguments[Self.root] ?? (folder ? given : nil),
             host: arguments[Self.host] ?? "127.0.0.1", port: port, token: givenToken,
             pluginSearchPath: PluginCatalog.searchPath(extra: arguments.all(CommonOptions.pluginPath)),
-            renderExecutable: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)
+            renderExecutable: executable.path,
+            docsFolder: arguments[Self.docs]
+                ?? executable.deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("share/doc/renderfarm").path)
         let server: StudioServer
         do {
             server = try StudioServer(options)

@@ -59,7 +59,7 @@ enum ManPage {
             "EffectKit as a self-contained Swift package, for plugins written in Swift.",
             ".TP",
             ".I <prefix>/share/doc/renderfarm",
-            "The documentation (RenderFarm and EffectKit) as static web pages.",
+            "The documentation (RenderFarm and EffectKit) as static web pages under docs/; renderfarm studio serves them at /docs/.",
             ".SH EXIT STATUS",
             "0 success, 1 some frames failed (or a plugin check found a broken rule), 64 usage,",
             "65 invalid job data, 66 input missing, 69 plugin or external tool unavailable,",
