@@ -88,6 +88,34 @@ extension StudioAssets {
           return (path.match(/[^.[\]]+/g) || []).map((part) => (/^\d+$/.test(part) ? Number(part) : part));
         }
 
+        // ["layers", 1, "group", 0, "params", "rate"] -> "layers[1].group[0].params.rate"
+        function joinPath(path) {
+          return path.map((part, i) => (typeof part === "number" ? "[" + part + "]" : (i ? "." : "") + part)).join("");
+        }
+
+        // Where parameter `name` of `layer` is in the job file (a layer in a group: layers[1].group[0]).
+        function paramPath(layer, name) {
+          return splitPath(layer.path).concat(["params", name]);
+        }
+
+        // The host-level fields of a layer and of the groups holding it, in words: "group: opacity
+        // 0.5 · this layer: blend multiply, rotation 90°".
+        function describeFields(links) {
+          const parts = links.map((fields, depth) => {
+            const words = [];
+            if (fields.end !== undefined) words.push("until " + fields.end + " s");
+            if (fields.speed !== undefined) words.push("speed " + fields.speed);
+            if (fields.loop !== undefined) words.push("loop " + fields.loop + " s");
+            if (fields.opacity !== undefined) words.push("opacity " + (typeof fields.opacity === "number" ? fields.opacity : "keyframed"));
+            if (fields.blend !== undefined) words.push("blend " + fields.blend);
+            if (fields.transform !== undefined) words.push("transform");
+            if (fields.mask !== undefined) words.push((fields.mask.invert ? "inverted " : "") + fields.mask.mode + " mask " + fields.mask.layer);
+            if (!words.length) return null;
+            return (depth === links.length - 1 ? "" : "group: ") + words.join(", ");
+          }).filter((part) => part);
+          return parts.join(" · ");
+        }
+
         // The text with the value at `path` replaced by `json` (members added where missing), or null.
         function setValue(text, path, json) {
           const root = locate(text);
@@ -292,25 +320,27 @@ extension StudioAssets {
           const job = state.job;
           const written = template();
           const layout = JSON.stringify([state.variant, (job.layers || []).map((layer) => [layer.effect, (layer.parameters || []).map((p) => p.name)]),
-            (job.layers || []).map((layer, index) => (layer.parameters || []).map((p) => binding(written, ["layers", index, "params", p.name])))]);
+            (job.layers || []).map((layer) => (layer.parameters || []).map((p) => binding(written, paramPath(layer, p.name))))]);
           if (layout !== state.layout) {
             state.layout = layout;
             state.controls = new Map();
             box.textContent = "";
-            (job.layers || []).forEach((layer, index) => {
+            (job.layers || []).forEach((layer) => {
               const set = el("fieldset");
-              set.append(el("legend", "layers[" + index + "] · " + layer.effect));
+              set.append(el("legend", layer.path + " · " + layer.effect));
               if (layer.summary) set.append(el("div", layer.summary, "hint"));
+              const composing = describeFields(layer.fields || []);
+              if (composing) set.append(el("div", composing, "hint fields"));
               for (const parameter of layer.parameters || []) {
-                const path = ["layers", index, "params", parameter.name];
+                const path = paramPath(layer, parameter.name);
                 set.append(control(parameter, path, binding(written, path)));
               }
               box.append(set);
             });
           }
-          (job.layers || []).forEach((layer, index) => {
+          (job.layers || []).forEach((layer) => {
             for (const parameter of layer.parameters || []) {
-              const row = state.controls.get("layers[" + index + "].params." + parameter.name);
+              const row = state.controls.get(layer.path + ".params." + parameter.name);
               if (!row || row === state.dragging || row.contains(document.activeElement)) continue;
               const given = layer.params[parameter.name];
               row.show(given !== undefined ? given : parameter.default);
@@ -321,7 +351,7 @@ extension StudioAssets {
 
         function control(p, path, bound) {
           const row = el("div", null, "control");
-          row.dataset.path = "layers[" + path[1] + "].params." + p.name;
+          row.dataset.path = joinPath(path);
           state.controls.set(row.dataset.path, row);
           const label = el("label", p.name);
           label.title = p.doc;
@@ -489,11 +519,14 @@ extension StudioAssets {
           (state.job.layers || []).forEach((layer, index) => {
             const track = el("div", null, "track");
             track.dataset.layer = String(index);
-            const first = Math.min(count, Math.round(layer.start * job.fps));
+            const first = Math.min(count, Math.max(0, Math.round(layer.start * job.fps)));
+            const last = layer.end === null || layer.end === undefined ? count : Math.min(count, Math.round(layer.end * job.fps));
             const bar = el("div", index + " · " + layer.effect, "bar");
             bar.style.left = percent(first);
-            bar.style.width = percent(count - first);
-            bar.title = "layers[" + index + "] " + layer.effect + " from " + layer.start + " s";
+            bar.style.width = percent(Math.max(0, last - first));
+            bar.title = layer.path + " " + layer.effect + " from " + layer.start + " s"
+              + (layer.end === null || layer.end === undefined ? "" : " to " + layer.end + " s")
+              + (describeFields(layer.fields || []) ? "; " + describeFields(layer.fields || []) : "");
             track.append(bar);
             list.append(track);
           });

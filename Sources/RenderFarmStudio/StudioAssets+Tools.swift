@@ -33,16 +33,16 @@ extension StudioAssets {
           const items = [];
           if (job && job.job && job.valid) {
             const written = template();
-            (job.layers || []).forEach((layer, index) => {
+            (job.layers || []).forEach((layer) => {
               for (const p of layer.parameters || []) {
                 if (p.kind !== "point" && p.kind !== "rect") continue;
-                const path = ["layers", index, "params", p.name];
+                const path = paramPath(layer, p.name);
                 // A value each variant fills in is not the template's to drag.
                 if (binding(written, path) !== null) continue;
                 const given = layer.params[p.name];
                 const value = given !== undefined ? given : p.default;
                 if (p.kind === "point" ? pointValue(value) : rectValue(value)) {
-                  items.push({ name: "layers[" + index + "].params." + p.name, p, path, value });
+                  items.push({ name: layer.path + ".params." + p.name, p, path, value });
                 }
               }
             });
