@@ -111,7 +111,8 @@ package struct ImageEffect: Effect {
                 context.arc(centerX: center.x, centerY: center.y, radius: radius, from: 0, to: 2 * .pi)
                 context.clip()
             }
-            image.draw(in: context, x: target.x, y: target.y, width: target.width, height: target.height)
+            image.draw(
+                in: context, x: target.x, y: target.y, width: target.width, height: target.height, padEdges: true)
         }
     }
 

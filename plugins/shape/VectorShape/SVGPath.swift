@@ -59,6 +59,8 @@ struct SVGPathParser {
     /// for the reflection of the smooth commands S and T.
     private var lastCubicControl: Point?
     private var lastQuadraticControl: Point?
+    /// Where the last number read starts.
+    private var numberStart = 0
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
@@ -170,10 +172,9 @@ struct SVGPathParser {
 
     /// A number that becomes a coordinate: within ±``EffectParameters/coordinateLimit``.
     private mutating func coordinate(_ command: String, _ what: String) throws(SVGPathError) -> Double {
-        let start = index
         let value = try number(command, what)
         guard abs(value) <= EffectParameters.coordinateLimit else {
-            index = start
+            index = numberStart
             throw error("\(what) of \(command) must be within ±\(Int(EffectParameters.coordinateLimit)) points")
         }
         return value
@@ -183,6 +184,7 @@ struct SVGPathParser {
     private mutating func number(_ command: String, _ what: String) throws(SVGPathError) -> Double {
         skipSeparator()
         let start = index
+        numberStart = start
         if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
         let integerDigits = skipDigits()
         var fractionDigits = 0
