@@ -126,9 +126,11 @@ let package = Package(
         // of its own, like the text effect, so that its tests link it without the plugin's entry point.
         .target(
             name: "StillImage", dependencies: ["EffectKit", "CCairo", "CTurboJPEG"], path: "plugins/image/StillImage"),
-        .target(name: "Image", dependencies: ["StillImage", "EffectKit"], path: "plugins/image", exclude: ["StillImage"]),
+        .target(
+            name: "Image", dependencies: ["StillImage", "EffectKit"], path: "plugins/image", exclude: ["StillImage"]),
         .target(name: "VectorShape", dependencies: ["EffectKit", "CCairo"], path: "plugins/shape/VectorShape"),
-        .target(name: "Shape", dependencies: ["VectorShape", "EffectKit"], path: "plugins/shape", exclude: ["VectorShape"]),
+        .target(
+            name: "Shape", dependencies: ["VectorShape", "EffectKit"], path: "plugins/shape", exclude: ["VectorShape"]),
 
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
         // The floor loads the plugin libraries itself (dlopen) for jobs it has no hand-written C for.

@@ -110,10 +110,15 @@ struct ImageShapeEffectTests {
     @Test(
         "a damaged image and bad path data fail validate and render with exit 65 at their place; nothing is written",
         arguments: [
-            ("truncated.jpg", "M 20 70 a 30 30 0 0 1 60 0", "layers[1].params.file: truncated.jpg is not a readable JPEG ("),
+            (
+                "truncated.jpg", "M 20 70 a 30 30 0 0 1 60 0",
+                "layers[1].params.file: truncated.jpg is not a readable JPEG ("
+            ),
             ("notes.txt", "M 20 70 a 30 30 0 0 1 60 0", "layers[1].params.file: notes.txt is neither a PNG nor a JPEG"),
-            ("avatar.jpg", "M 20 70 a 30 30 0 2 1 60 0",
-             "layers[2].params.d: at character 19 (near \"…0 a 30 30 0 2 1 60 0\"): expected 0 or 1 (large-arc-flag of a)"),
+            (
+                "avatar.jpg", "M 20 70 a 30 30 0 2 1 60 0",
+                "layers[2].params.d: at character 19 (near \"…0 a 30 30 0 2 1 60 0\"): expected 0 or 1 (large-arc-flag of a)"
+            ),
         ])
     func refused(image: String, d: String, message: String) throws {
         let folder = try Self.folder(try Self.job(image: image, d: d))
@@ -122,7 +127,8 @@ struct ImageShapeEffectTests {
         try folder.write("not a picture\n", to: "notes.txt")
         for command in ["validate", "render"] {
             let result = try Binary.run(
-                [command, folder.url.appendingPathComponent("job.json").path] + (command == "render" ? ["--progress", "none"] : []))
+                [command, folder.url.appendingPathComponent("job.json").path]
+                    + (command == "render" ? ["--progress", "none"] : []))
             #expect(result.status == 65, "\(command): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(command): \(result.stderr)")
         }

@@ -37,7 +37,8 @@ struct ImageEffectTests {
     static func picture(_ format: TestImages.Format, width: Int = 40, height: Int = 20) throws -> (JobFolder, String) {
         let folder = try JobFolder()
         let name = format == .png ? "picture.png" : "picture.jpg"
-        try folder.write(try TestImages.encode(try TestImages.quadrants(width: width, height: height), as: format), to: name)
+        try folder.write(
+            try TestImages.encode(try TestImages.quadrants(width: width, height: height), as: format), to: name)
         return (folder, name)
     }
 
@@ -50,14 +51,20 @@ struct ImageEffectTests {
         let want = [color.red, color.green, color.blue].map { Int(($0 * 255).rounded()) }
         let got = [Int(pixel.r), Int(pixel.g), Int(pixel.b)]
         let close = pixel.a == 255 && zip(want, got).allSatisfy { abs($0 - $1) <= tolerance }
-        #expect(close, "pixel (\(x), \(y)) is \(got) alpha \(pixel.a), expected \(want) opaque", sourceLocation: sourceLocation)
+        #expect(
+            close, "pixel (\(x), \(y)) is \(got) alpha \(pixel.a), expected \(want) opaque",
+            sourceLocation: sourceLocation)
     }
 
-    static func expectClear(_ image: ImageSurface, _ x: Int, _ y: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectClear(
+        _ image: ImageSurface, _ x: Int, _ y: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(image.pixel(x: x, y: y).a == 0, "pixel (\(x), \(y)) is not transparent", sourceLocation: sourceLocation)
     }
 
-    @Test("contain: the whole 2:1 picture, centred in a square rect, with empty bars above and below", arguments: TestImages.Format.allCases)
+    @Test(
+        "contain: the whole 2:1 picture, centred in a square rect, with empty bars above and below",
+        arguments: TestImages.Format.allCases)
     func contain(format: TestImages.Format) throws {
         let (folder, name) = try Self.picture(format)
         let image = try Self.draw(try Self.effect(["file": .string(name), "fit": "contain"], in: folder))
@@ -72,7 +79,9 @@ struct ImageEffectTests {
         Self.expectPixel(image, 197, 147, TestImages.yellow)
     }
 
-    @Test("cover: the rect filled, the picture's sides cut off at the rect's edges", arguments: TestImages.Format.allCases)
+    @Test(
+        "cover: the rect filled, the picture's sides cut off at the rect's edges", arguments: TestImages.Format.allCases
+    )
     func cover(format: TestImages.Format) throws {
         let (folder, name) = try Self.picture(format)
         let image = try Self.draw(
@@ -102,7 +111,9 @@ struct ImageEffectTests {
         Self.expectClear(image, 150, 100)
     }
 
-    @Test("circle: the corners of a square avatar are transparent, the inside of the circle opaque", arguments: TestImages.Format.allCases)
+    @Test(
+        "circle: the corners of a square avatar are transparent, the inside of the circle opaque",
+        arguments: TestImages.Format.allCases)
     func circle(format: TestImages.Format) throws {
         let (folder, name) = try Self.picture(format, width: 40, height: 40)
         let image = try Self.draw(
@@ -110,9 +121,10 @@ struct ImageEffectTests {
                 ["file": .string(name), "fit": "cover", "circle": true, "rect": Self.rect(0, 0, 100, 100)], in: folder))
         // The circle of radius 50 about (50, 50): (10, 10) lies 57 pt from the centre, (20, 20) 42 pt.
         for (x, y) in [(1, 1), (98, 1), (1, 98), (98, 98), (10, 10), (89, 89)] { Self.expectClear(image, x, y) }
-        for (x, y, color) in [(20, 20, TestImages.red), (79, 20, TestImages.green), (20, 79, TestImages.blue),
-            (79, 79, TestImages.yellow), (40, 3, TestImages.red), (3, 40, TestImages.red)]
-        {
+        for (x, y, color) in [
+            (20, 20, TestImages.red), (79, 20, TestImages.green), (20, 79, TestImages.blue),
+            (79, 79, TestImages.yellow), (40, 3, TestImages.red), (3, 40, TestImages.red),
+        ] {
             Self.expectPixel(image, x, y, color, tolerance: 10)
         }
         #expect(image.pixel(x: 49, y: 49).a == 255)
@@ -139,7 +151,8 @@ struct ImageEffectTests {
         let effect = try Self.effect(["file": .string(name), "rect": Self.rect(0, 0, 100, 100)], in: folder, scale: 2)
         #expect(effect.image.width == 200 && effect.image.height == 100)
         #expect(effect.warnings.isEmpty)
-        let blurry = try Self.effect(["file": .string(name), "rect": Self.rect(0, 0, 2000, 2000)], in: folder, scale: 2)
+        let blurry = try Self.effect(
+            ["file": .string(name), "rect": Self.rect(0, 0, 2000, 2000)], in: folder, scale: 2)
         #expect(blurry.image.width == 400)
         #expect(blurry.warnings.first?.description.contains("is 400 × 200 pixels but drawn at 4000 × 2000") == true)
     }
@@ -213,7 +226,8 @@ struct ImageEffectTests {
             name = "../bad.jpg"
             expected = "outside"
         case "folder":
-            try FileManager.default.createDirectory(atPath: folder.path + "/bad.jpg", withIntermediateDirectories: false)
+            try FileManager.default.createDirectory(
+                atPath: folder.path + "/bad.jpg", withIntermediateDirectories: false)
             expected = "bad.jpg is a folder"
         default:
             try folder.write(JPEGDecoder.signature + [UInt8](repeating: 0x42, count: 200), to: name)

@@ -67,7 +67,8 @@ final class JobFolder {
     let path: String
 
     init() throws {
-        path = URL(fileURLWithPath: NSTemporaryDirectory())
+        path =
+            URL(fileURLWithPath: NSTemporaryDirectory())
             .appendingPathComponent("renderfarm-still-\(getpid())-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }

@@ -25,7 +25,10 @@ struct SVGPathTests {
 
     @Test("after Z, a relative command starts from the closed subpath's start")
     func afterClose() throws {
-        #expect(try Self.elements("M 10 10 l 5 0 z l 0 5") == [.move(Point(10, 10)), .line(Point(15, 10)), .close, .line(Point(10, 15))])
+        #expect(
+            try Self.elements("M 10 10 l 5 0 z l 0 5") == [
+                .move(Point(10, 10)), .line(Point(15, 10)), .close, .line(Point(10, 15)),
+            ])
     }
 
     @Test("S mirrors the previous cubic's second control point, T the previous quadratic's control point")
@@ -49,7 +52,10 @@ struct SVGPathTests {
 
     @Test("numbers in SVG's spellings: signs and points as separators, exponents, no separators at all")
     func numbers() throws {
-        #expect(try Self.elements("M.5.5L-1e1-2E+0l+3,.25e1") == [.move(Point(0.5, 0.5)), .line(Point(-10, -2)), .line(Point(-7, 0.5))])
+        #expect(
+            try Self.elements("M.5.5L-1e1-2E+0l+3,.25e1") == [
+                .move(Point(0.5, 0.5)), .line(Point(-10, -2)), .line(Point(-7, 0.5)),
+            ])
     }
 
     /// Every point of the cubic `from` → `curve` at 33 parameter values.
@@ -143,7 +149,11 @@ struct SVGPathTests {
     @Test("the message shows the data around the character")
     func excerpt() {
         let data = "M 0 0 L 10 10 L 20 20 L 30 x 40 L 50 50 L 60 60"
-        #expect(throws: SVGPathError(position: 28, excerpt: "near \"… 20 20 L 30 x 40 L 50 50…\"", problem: "expected a number (y of L), found \"x\"")) {
+        #expect(
+            throws: SVGPathError(
+                position: 28, excerpt: "near \"… 20 20 L 30 x 40 L 50 50…\"",
+                problem: "expected a number (y of L), found \"x\"")
+        ) {
             try SVGPath(data)
         }
         #expect(

@@ -75,7 +75,9 @@ struct ShapeEffectTests {
 
     @Test("an empty rect or ellipse draws nothing and leaves the context usable")
     func empty() throws {
-        let image = try Self.draw(["kind": "ellipse", "rect": Self.rect(10, 10, 0, 50), "stroke": .object(["width": 4])])
+        let image = try Self.draw([
+            "kind": "ellipse", "rect": Self.rect(10, 10, 0, 50), "stroke": .object(["width": 4]),
+        ])
         #expect(Self.clear(image, 10, 30))
     }
 
@@ -126,7 +128,9 @@ struct ShapeEffectTests {
             ])
         ])
         for (x, y) in [(100, 100), (105, 100), (120, 100), (100, 150), (150, 150), (160, 100), (190, 100), (5, 5)] {
-            let distance = ((Double(x) + 0.5 - 100) * (Double(x) + 0.5 - 100) + (Double(y) + 0.5 - 100) * (Double(y) + 0.5 - 100)).squareRoot()
+            let distance =
+                ((Double(x) + 0.5 - 100) * (Double(x) + 0.5 - 100) + (Double(y) + 0.5 - 100) * (Double(y) + 0.5 - 100))
+                .squareRoot()
             let t = min(max((distance - 10) / 80, 0), 1)
             let want = [255 * (1 - t), 255 * (1 - t), 255 * (1 - t) + 128 * t].map { Int($0.rounded()) } + [255]
             let got = Self.rgba(image, x, y)
@@ -173,7 +177,9 @@ struct ShapeEffectTests {
 
     @Test("an SVG path with relative commands and arcs: a circle of two half arcs, filled")
     func pathWithArcs() throws {
-        let image = try Self.draw(["kind": "path", "d": "M 50 100 a 50 50 0 1 0 100 0 a 50 50 0 1 0 -100 0 Z", "fill": "#FF00FF"])
+        let image = try Self.draw([
+            "kind": "path", "d": "M 50 100 a 50 50 0 1 0 100 0 a 50 50 0 1 0 -100 0 Z", "fill": "#FF00FF",
+        ])
         #expect(Self.rgba(image, 100, 100) == [255, 0, 255, 255])
         #expect(Self.opaque(image, 100, 52) && Self.opaque(image, 52, 100) && Self.opaque(image, 130, 130))
         #expect(Self.clear(image, 100, 47) && Self.clear(image, 140, 140) && Self.clear(image, 153, 100))
@@ -200,9 +206,10 @@ struct ShapeEffectTests {
     @Test("parameters a kind does not use are warned about, not drawn with")
     func unusedParameters() throws {
         let effect = try Self.effect(["kind": "ellipse", "radius": 4, "d": "M 0 0 L 1 1"])
-        #expect(effect.warnings.map(\.description) == [
-            "radius: kind ellipse does not use it; it is ignored", "d: kind ellipse does not use it; it is ignored",
-        ])
+        #expect(
+            effect.warnings.map(\.description) == [
+                "radius: kind ellipse does not use it; it is ignored", "d: kind ellipse does not use it; it is ignored",
+            ])
         let path = try Self.effect(["kind": "path", "d": "M 0 0 L 1 1", "rect": Self.rect(0, 0, 1, 1)])
         #expect(path.warnings.map(\.description) == ["rect: kind path does not use it; it is ignored"])
     }
@@ -211,19 +218,49 @@ struct ShapeEffectTests {
         "bad fills, strokes and path data are refused, naming the parameter inside the object",
         arguments: [
             ("{\"kind\": \"path\"}", "d: missing"),
-            ("{\"kind\": \"path\", \"d\": \"M 0 0 L 5\"}", "d: at character 10 (near \"M 0 0 L 5\"): expected a number (y of L)"),
+            (
+                "{\"kind\": \"path\", \"d\": \"M 0 0 L 5\"}",
+                "d: at character 10 (near \"M 0 0 L 5\"): expected a number (y of L)"
+            ),
             ("{\"fill\": \"red\"}", "fill: expected a colour \"#RRGGBB\" or \"#RRGGBBAA\", got \"red\""),
             ("{\"fill\": 3}", "fill: expected a colour \"#RRGGBB[AA]\" or a gradient"),
-            ("{\"fill\": {\"stops\": [[0, \"#000000\"]]}}", "fill: a gradient needs exactly one of \"linear\" and \"radial\""),
+            (
+                "{\"fill\": {\"stops\": [[0, \"#000000\"]]}}",
+                "fill: a gradient needs exactly one of \"linear\" and \"radial\""
+            ),
             ("{\"fill\": {\"linear\": [[0, 0], [1, 1]]}}", "fill.stops: missing"),
-            ("{\"fill\": {\"linear\": [[0, 0], [0, 0]], \"stops\": [[0, \"#000000\"]]}}", "fill.linear: the two points must differ"),
-            ("{\"fill\": {\"linear\": [[0, 0]], \"stops\": [[0, \"#000000\"]]}}", "fill.linear: expected [[x0, y0], [x1, y1]]"),
-            ("{\"fill\": {\"radial\": [[0, 0, -1], [0, 0, 5]], \"stops\": [[0, \"#000000\"]]}}", "fill.radial[0]: expected a circle"),
-            ("{\"fill\": {\"linear\": [[0, 0], [1, 1]], \"stops\": [[1, \"#000000\"], [0.5, \"#FFFFFF\"]]}}", "fill.stops[1]: offsets must not decrease"),
-            ("{\"fill\": {\"linear\": [[0, 0], [1, 1]], \"stops\": [[0, \"#000000\"], [2, \"#FFFFFF\"]]}}", "fill.stops[1]: expected [offset 0…1"),
-            ("{\"fill\": {\"linear\": [[0, 0], [1, 1]], \"stops\": [[0, \"#00000\"]]}}", "fill.stops[0][1]: expected a colour"),
-            ("{\"fill\": {\"linear\": [[0, 0], [1, 1]], \"stops\": [[0, \"#000000\"]], \"extend\": \"mirror\"}}", "fill.extend: unknown value \"mirror\""),
-            ("{\"fill\": {\"linear\": [[0, 0], [1, 1]], \"stops\": [[0, \"#000000\"]], \"spread\": \"pad\"}}", "fill.spread: unknown key"),
+            (
+                "{\"fill\": {\"linear\": [[0, 0], [0, 0]], \"stops\": [[0, \"#000000\"]]}}",
+                "fill.linear: the two points must differ"
+            ),
+            (
+                "{\"fill\": {\"linear\": [[0, 0]], \"stops\": [[0, \"#000000\"]]}}",
+                "fill.linear: expected [[x0, y0], [x1, y1]]"
+            ),
+            (
+                "{\"fill\": {\"radial\": [[0, 0, -1], [0, 0, 5]], \"stops\": [[0, \"#000000\"]]}}",
+                "fill.radial[0]: expected a circle"
+            ),
+            (
+                "{\"fill\": {\"linear\": [[0, 0], [1, 1]], \"stops\": [[1, \"#000000\"], [0.5, \"#FFFFFF\"]]}}",
+                "fill.stops[1]: offsets must not decrease"
+            ),
+            (
+                "{\"fill\": {\"linear\": [[0, 0], [1, 1]], \"stops\": [[0, \"#000000\"], [2, \"#FFFFFF\"]]}}",
+                "fill.stops[1]: expected [offset 0…1"
+            ),
+            (
+                "{\"fill\": {\"linear\": [[0, 0], [1, 1]], \"stops\": [[0, \"#00000\"]]}}",
+                "fill.stops[0][1]: expected a colour"
+            ),
+            (
+                "{\"fill\": {\"linear\": [[0, 0], [1, 1]], \"stops\": [[0, \"#000000\"]], \"extend\": \"mirror\"}}",
+                "fill.extend: unknown value \"mirror\""
+            ),
+            (
+                "{\"fill\": {\"linear\": [[0, 0], [1, 1]], \"stops\": [[0, \"#000000\"]], \"spread\": \"pad\"}}",
+                "fill.spread: unknown key"
+            ),
             ("{\"stroke\": {\"width\": -1}}", "stroke.width"),
             ("{\"stroke\": {\"dash\": [0, 0]}}", "stroke.dash: expected up to 64 lengths"),
             ("{\"stroke\": {\"cap\": \"flat\"}}", "stroke.cap: unknown value \"flat\"; allowed: butt, round, square"),

@@ -74,7 +74,8 @@ package enum ShapePaint: Sendable, Equatable {
             throw EffectError(parameter: parameter, "a gradient needs exactly one of \"linear\" and \"radial\"")
         }
         guard let stopsValue = object["stops"] else {
-            throw EffectError(parameter: "\(parameter).stops", "missing (expected [[0, \"#RRGGBB\"], [1, \"#RRGGBB\"]])")
+            throw EffectError(
+                parameter: "\(parameter).stops", "missing (expected [[0, \"#RRGGBB\"], [1, \"#RRGGBB\"]])")
         }
         guard let list = stopsValue.arrayValue, !list.isEmpty, list.count <= Self.maxStops else {
             throw EffectError(
@@ -130,7 +131,8 @@ package enum ShapePaint: Sendable, Equatable {
             let pattern: OpaquePointer? =
                 switch gradient.geometry {
                 case .linear(let from, let to): cairo_pattern_create_linear(from.x, from.y, to.x, to.y)
-                case .radial(let c0, let r0, let c1, let r1): cairo_pattern_create_radial(c0.x, c0.y, r0, c1.x, c1.y, r1)
+                case .radial(let c0, let r0, let c1, let r1):
+                    cairo_pattern_create_radial(c0.x, c0.y, r0, c1.x, c1.y, r1)
                 }
             guard let pattern else { return }
             for stop in gradient.stops {

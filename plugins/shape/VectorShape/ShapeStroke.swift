@@ -40,9 +40,10 @@ package struct ShapeStroke: Sendable, Equatable {
     /// `{"color", "width", "dash", "cap", "join"}`; errors name `parameter`.
     package init(_ value: JSONValue, parameter: String) throws(EffectError) {
         let object = try NestedObject(value, parameter: parameter, keys: Self.keys)
-        paint = try object["color"].map { (value) throws(EffectError) in
-            try ShapePaint(value, parameter: "\(parameter).color")
-        } ?? .color(.black)
+        paint =
+            try object["color"].map { (value) throws(EffectError) in
+                try ShapePaint(value, parameter: "\(parameter).color")
+            } ?? .color(.black)
         width = try object.number("width", in: 0...1000) ?? 1
         dash = []
         if let value = object["dash"] {
