@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "renderfarm-physics-bounce", type: .dynamic, targets: ["PhysicsBounce"]),
         .library(name: "renderfarm-lottie", type: .dynamic, targets: ["Lottie"]),
         .library(name: "renderfarm-text", type: .dynamic, targets: ["Text"]),
+        .library(name: "renderfarm-image", type: .dynamic, targets: ["Image"]),
+        .library(name: "renderfarm-shape", type: .dynamic, targets: ["Shape"]),
         .executable(name: "renderfarm-bench", targets: ["RenderFarmBench"]),
         .executable(name: "renderfarm-bench-floor", targets: ["RenderFarmBenchFloor"]),
     ],
@@ -35,6 +37,9 @@ let package = Package(
         // `renderfarm studio`: libmicrohttpd serves the page and its API; inotify sees edits.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CInotify"),
+        // JPEG images (the `image` effect) through libjpeg-turbo's TurboJPEG API, which reports errors by
+        // status instead of libjpeg's longjmp.
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 
         // libpng needs setjmp/longjmp, which Swift cannot call: the writer stays in C. Frames without
         // row filters are compressed by libdeflate or zlib directly (README, "Performance").
@@ -118,6 +123,15 @@ let package = Package(
         // The effect is a target of its own so that its tests link it without the plugin's entry point.
         .target(name: "PangoText", dependencies: ["EffectKit", "CCairo", "CPango", "Locking"], path: "plugins/text/PangoText"),
         .target(name: "Text", dependencies: ["PangoText", "EffectKit"], path: "plugins/text", exclude: ["PangoText"]),
+        // A still image (PNG, or JPEG by libjpeg-turbo) and vector shapes (SVG path data); each effect is a target
+        // of its own, like the text effect, so that its tests link it without the plugin's entry point.
+        .target(
+            name: "StillImage", dependencies: ["EffectKit", "CCairo", "CTurboJPEG"], path: "plugins/image/StillImage"),
+        .target(
+            name: "Image", dependencies: ["StillImage", "EffectKit"], path: "plugins/image", exclude: ["StillImage"]),
+        .target(name: "VectorShape", dependencies: ["EffectKit", "CCairo"], path: "plugins/shape/VectorShape"),
+        .target(
+            name: "Shape", dependencies: ["VectorShape", "EffectKit"], path: "plugins/shape", exclude: ["VectorShape"]),
 
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
         // The floor loads the plugin libraries itself (dlopen) for jobs it has no hand-written C for.
@@ -136,6 +150,8 @@ let package = Package(
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
         .testTarget(name: "LottieTests", dependencies: ["Lottie"]),
         .testTarget(name: "TextTests", dependencies: ["PangoText", "EffectKit"]),
+        .testTarget(name: "StillImageTests", dependencies: ["StillImage", "EffectKit", "CTurboJPEG"]),
+        .testTarget(name: "VectorShapeTests", dependencies: ["VectorShape", "EffectKit"]),
         .testTarget(
             name: "RenderFarmTests",
             dependencies: [

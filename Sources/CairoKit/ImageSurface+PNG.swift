@@ -24,14 +24,20 @@ extension ImageSurface {
         } catch {
             throw .file(error)
         }
-        guard let header = PNGHeader(bytes) else { throw .notPNG(path: file.path) }
+        try self.init(png: bytes, path: file.path, limits: limits)
+    }
+
+    /// Decodes PNG `bytes` read from `path` (for messages) after checking their IHDR header against `limits`:
+    /// for callers that read the file themselves, e.g. to tell PNG from other formats by its first bytes.
+    public convenience init(png bytes: [UInt8], path: String, limits: ImageLimits) throws(ImageFileError) {
+        guard let header = PNGHeader(bytes) else { throw .notPNG(path: path) }
         if let limit = limits.excess(width: header.width, height: header.height) {
-            throw .tooManyPixels(path: file.path, width: header.width, height: header.height, limit: limit)
+            throw .tooManyPixels(path: path, width: header.width, height: header.height, limit: limit)
         }
         do {
-            try self.init(pngBytes: bytes, name: file.path)
+            try self.init(pngBytes: bytes, name: path)
         } catch {
-            throw .undecodable(path: file.path, error: error)
+            throw .undecodable(path: path, error: error)
         }
     }
 

@@ -55,9 +55,13 @@ public final class SharedImage: @unchecked Sendable {
     }
 
     /// Draws the image scaled into the rectangle (x, y, width, height) of the current user space, with
-    /// bilinear filtering; the context's state is restored afterwards.
-    public func draw(in context: DrawingContext, x: Double, y: Double, width boxWidth: Double, height boxHeight: Double)
-    {
+    /// bilinear filtering; the context's state is restored afterwards. With `padEdges` the filter samples the
+    /// edge pixels beyond the edges, so an enlarged image keeps hard edges; without it (item pictures) its
+    /// outermost half pixel fades to transparent.
+    public func draw(
+        in context: DrawingContext, x: Double, y: Double, width boxWidth: Double, height boxHeight: Double,
+        padEdges: Bool = false
+    ) {
         guard boxWidth > 0, boxHeight > 0 else { return }
         try? withSurface { surface in
             let cr = context.pointer
@@ -66,6 +70,7 @@ public final class SharedImage: @unchecked Sendable {
             cairo_scale(cr, boxWidth / Double(width), boxHeight / Double(height))
             cairo_set_source_surface(cr, surface, 0, 0)
             cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
+            if padEdges { cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD) }
             cairo_rectangle(cr, 0, 0, Double(width), Double(height))
             cairo_fill(cr)
             // Restoring drops the pattern, and with it cairo's reference to the wrapper surface.

@@ -135,8 +135,9 @@ public struct ItemLookLoader {
         }
     }
 
-    /// Whole pixels covering `length` (at least 1, and never beyond what cairo can draw).
-    private static func pixels(_ length: Double) -> Int {
+    /// Whole pixels covering `length` (at least 1, and never beyond what cairo can draw): the size an image
+    /// drawn `length` pixels wide is resampled to.
+    public static func pixels(_ length: Double) -> Int {
         guard length.isFinite else { return 1 }
         return Int(min(max(length.rounded(.up), 1), 32767))
     }

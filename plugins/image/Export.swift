@@ -1,0 +1,10 @@
+import EffectKit
+import StillImage
+
+private let export = PluginExport(ImageEffect.self)
+
+/// The plugin's entry point (renderfarm_plugin.h).
+@_cdecl("rf_plugin_main")
+public func rf_plugin_main(_ hostVersion: UInt32) -> UnsafeRawPointer? {
+    export.descriptor(forHost: hostVersion)
+}
