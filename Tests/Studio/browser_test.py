@@ -122,6 +122,36 @@ def check_variants(driver, binary, work, outdir):
         stop_studio(server)
 
 
+def check_composed(driver, binary, work, outdir):
+    """A job with a group (gift-basket): its layers' controls edit their place inside the group, the
+    legend names the group's fields, and the tracks span the group's start and end."""
+    folder = os.path.join(work, "composed")
+    os.makedirs(folder)
+    job = os.path.join(folder, "gift-basket.json")
+    shutil.copy(os.path.join(ROOT, "jobs", "gift-basket.json"), job)
+    original = open(job).read()
+    server, url = start_studio(binary, job)
+    try:
+        driver.get(url)
+        wait_for("frame 0 of the gift basket", lambda: frame_state(driver)["frame"] == "0")
+        path = "layers[6].group[3].params.size"
+        row = driver.find_element(By.CSS_SELECTOR, f'.control[data-path="{path}"]')
+        legend = row.find_element(By.XPATH, "ancestor::fieldset").text
+        assert "layers[6].group[3] · text" in legend and "group: until 4.4 s" in legend, legend
+        size = row.find_element(By.CSS_SELECTOR, "input[type=number]")
+        size.clear()
+        size.send_keys("30", Keys.TAB)
+        wait_for("size 30 in the group's text layer",
+                 lambda: json.load(open(job))["layers"][6]["group"][3]["params"]["size"] == 30)
+        assert open(job).read() == original.replace('"size": 26', '"size": 30'), "the edit changed more than the size"
+        bar = driver.find_element(By.CSS_SELECTOR, '#track-list .track[data-layer="9"] .bar')
+        assert "from 2.2 s to 4.4 s" in bar.get_attribute("title"), bar.get_attribute("title")
+        driver.save_screenshot(os.path.join(outdir, "studio-composed.png"))
+        log("a group's text layer edited at layers[6].group[3]; its legend and track show the group's span")
+    finally:
+        stop_studio(server)
+
+
 def check_token_page(driver, binary, work):
     """A token studio (token from the environment): the token leaves the address bar; the page works."""
     server, url = start_studio(binary, os.path.join(work, "live-hearts.json"),
@@ -517,6 +547,7 @@ def main():
         check_docs(driver, binary, work, docs, outdir)
 
         check_variants(driver, binary, work, outdir)
+        check_composed(driver, binary, work, outdir)
         check_token_page(driver, binary, work)
         driver.get(url)
         wait_for("the first studio again", lambda: frame_state(driver)["frame"] is not None)
