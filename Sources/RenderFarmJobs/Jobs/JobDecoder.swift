@@ -31,7 +31,7 @@ package enum JobDecoder {
     package static let checkingDuration = 1.0
 
     package static let topLevelKeys = [
-        "version", "name", "seed", "canvas", "fps", "duration", "frames", "output", "retries", "layers", "variants",
+        "version", "name", "seed", "canvas", "fps", "duration", "frames", "output", "retries", "layers", "variants", "audio",
     ]
 
     /// `checksName`: whether `name` must be a folder name (`FolderName`); a variant's `<job>/<variant>`
@@ -69,6 +69,8 @@ package enum JobDecoder {
         let output = decodeOutput(reader, name: name)
         let retries = reader.integer("retries", default: 1, in: 0...Limits.maxRetries) ?? 1
         let layers = decodeLayers(reader)
+        let audio = AudioSpec.decode(reader)
+        if let audio, let duration { for issue in audio.check(duration: duration) { issues.add(issue.path, issue.message) } }
 
         var frames = FrameSet([])
         if let duration {
@@ -95,10 +97,11 @@ package enum JobDecoder {
                 retries: retries, layers: layers)
             return .failure(JobIssues(issues.issues, partial: layers.isEmpty ? nil : partial))
         }
-        return .success(
-            JobSpec(
-                version: JobSpec.supportedVersion, name: name, seed: UInt64(seed), canvas: canvas, fps: fps,
-                duration: duration, frames: frames, output: output, retries: retries, layers: layers))
+        var spec = JobSpec(
+            version: JobSpec.supportedVersion, name: name, seed: UInt64(seed), canvas: canvas, fps: fps,
+            duration: duration, frames: frames, output: output, retries: retries, layers: layers)
+        spec.audio = audio
+        return .success(spec)
     }
 
     private static func decodeCanvas(_ parent: ObjectReader) -> Canvas? {

@@ -18,6 +18,8 @@ public struct JobSpec: Sendable, Equatable {
     /// How many times a failing frame is tried again.
     public var retries: Int
     public var layers: [LayerSpec]
+    /// The `audio` section (<doc:Sound>): mixed into videos, never part of a frame.
+    public var audio: AudioSpec? = nil
 
     /// Frames in the job's timeline: `duration × fps`, rounded.
     public var frameCount: Int { Self.frameCount(duration: duration, fps: fps) }
