@@ -18,7 +18,8 @@ package enum SoundMixer {
     package static func linear(_ decibels: Double) -> Float { Float(pow(10.0, decibels / 20)) }
 
     /// The bed: `samples` (interleaved stereo) heard from job sample `start` until `end` (exclusive),
-    /// with linear fades of `fadeIn` samples after `start` and `fadeOut` samples before `end`.
+    /// with linear fades of `fadeIn` samples after `start` (k/fadeIn at its k-th sample) and, mirrored,
+    /// `fadeOut` samples before `end` (its last sample silent).
     package struct Bed {
         package var samples: [Float]
         package var start: Int
@@ -89,7 +90,7 @@ package enum SoundMixer {
                 let sinceStart = sample - bed.start
                 let untilEnd = bed.end - sample
                 if sinceStart < bed.fadeIn { envelope *= Float(sinceStart) / Float(bed.fadeIn) }
-                if untilEnd <= bed.fadeOut { envelope *= Float(untilEnd - 1) / Float(max(1, bed.fadeOut - 1)) }
+                if untilEnd <= bed.fadeOut { envelope *= Float(untilEnd - 1) / Float(bed.fadeOut) }
                 let source = sinceStart * channels
                 let target = (sample - span.lowerBound) * channels
                 for channel in 0..<channels { sum[target + channel] += bed.samples[source + channel] * envelope }
