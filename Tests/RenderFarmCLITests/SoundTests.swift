@@ -164,6 +164,46 @@ struct SoundTests {
         #expect((encodes?.first?["command"] as? String)?.contains("-i mix.wav -map 0:v -map 1:a") == true)
     }
 
+    @Test(
+        "export-otio carries the mix and the music as audio clips that opentimelineio reads",
+        .enabled(
+            if: Tools.hasOpenTimelineIO || Tools.inCI,
+            "Python package opentimelineio not installed (make otio-venv, or pip install opentimelineio)"))
+    func otioAudio() throws {
+        try #require(Tools.hasOpenTimelineIO, "opentimelineio cannot be imported by \(Tools.otioPython ?? "python3")")
+        let folder = try TemporaryFolder()
+        try Self.tone(440, amplitude: 0.5, seconds: 3).write(to: folder.url.appendingPathComponent("bed.wav"))
+        let job = try folder.write(
+            #"""
+            {"name": "cut", "fps": 10, "duration": 4, "canvas": {"width": 16, "height": 16, "scale": 1},
+             "layers": [{"effect": "gradient"}],
+             "audio": {"music": {"file": "bed.wav", "start": 1.5, "trim": {"in": 0.5}}}}
+            """#, to: "cut.json")
+        // Frames 10–29: job time 1 s to 3 s; the music is heard from 1.5 s, 0.5 s into the file.
+        let out = folder.path + "/out"
+        let render = CLI.run(["render", job, "--out", out, "--frames", "10-29", "--progress", "none"])
+        try #require(render.status == 0, "\(render.stderr)")
+        let file = folder.path + "/edit/cut.otio"
+        let export = CLI.run(["export-otio", out, "-o", file])
+        try #require(export.status == 0, "\(export.stderr)")
+        #expect(try Self.decodePCM(folder.path + "/edit/cut.mix.wav").count == 2 * Self.rate * 4)
+        let script = """
+            import sys, opentimelineio as otio
+            timeline = otio.adapters.read_from_file(sys.argv[1])
+            for track in timeline.tracks[1:]:
+                print(track.name, track.kind, [(type(i).__name__, i.source_range.start_time.value,
+                      i.source_range.duration.value, getattr(getattr(i, "media_reference", None), "target_url", ""))
+                      for i in track])
+            """
+        let python = try Tools.run(Tools.otioPython ?? "python3", ["-c", script, file])
+        #expect(python.status == 0, "\(python.stderr)")
+        #expect(
+            python.text.split(separator: "\n") == [
+                "A1 Audio [('Clip', 0.0, 96000.0, 'cut.mix.wav')]",
+                "A2 Audio [('Gap', 0.0, 24000.0, ''), ('Clip', 24000.0, 72000.0, '../bed.wav')]",
+            ], "\(python.text)")
+    }
+
     @Test("a sound file that is not sound, missing or a named pipe is a located error (65), nothing written")
     func badFiles() throws {
         let folder = try TemporaryFolder()

@@ -102,6 +102,9 @@ struct SoundMixerTests {
         let whole = SoundMixer.mix(bed: bed, voices: voices, clips: [clip(50)], span: 0..<120, jobEnd: 110)
         let part = SoundMixer.mix(bed: bed, voices: voices, clips: [clip(50)], span: 37..<81, jobEnd: 110)
         #expect(Array(whole[74..<162]) == part)
+        // A span before the bed starts or after the job ends is silence.
+        #expect(SoundMixer.mix(bed: bed, voices: [], clips: [], span: 0..<5, jobEnd: 110) == Array(repeating: 0, count: 10))
+        #expect(SoundMixer.mix(bed: bed, voices: voices, clips: [clip(50)], span: 115..<120, jobEnd: 110).allSatisfy { $0 == 0 })
     }
 
     @Test("the bed fades in linearly from its start and out to silence at its end")

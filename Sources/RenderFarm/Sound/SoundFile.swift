@@ -15,6 +15,8 @@ struct SoundFile {
     var name: String
     /// Relative to the job's folder when inside it (always, as it is confined), for the manifest.
     var shown: String
+    /// Absolute, links resolved.
+    var path: String
     var sha256: String
     /// Interleaved stereo at `SoundMixer.rate`, at most the `seconds` asked for.
     var samples: [Float]
@@ -41,7 +43,7 @@ struct SoundFile {
         switch decode(bytes, seconds: seconds, ffmpeg: ffmpeg) {
         case .success(let samples):
             return .success(
-                SoundFile(name: name, shown: shown, sha256: bytes.withUnsafeBytes { SHA256.hex($0) }, samples: samples))
+                SoundFile(name: name, shown: shown, path: resolved, sha256: bytes.withUnsafeBytes { SHA256.hex($0) }, samples: samples))
         case .failure(let reason):
             return .failure(DataProblem("\(name) cannot be decoded as sound (WAV, FLAC, MP3, Ogg/Opus): \(reason.message)"))
         }

@@ -78,14 +78,18 @@ package enum SoundMixer {
         return voices.map(\.voice)
     }
 
+    /// `lower..<upper`, empty when `upper` is not above `lower`.
+    package static func between(_ lower: Int, _ upper: Int) -> Range<Int> { lower..<max(lower, upper) }
+
     /// The job samples `span` of the mix, interleaved stereo 16-bit; nothing is heard at or after
     /// `jobEnd` (the job's duration).
     package static func mix(bed: Bed?, voices: [Voice], clips: [[Float]], span: Range<Int>, jobEnd: Int) -> [Int16] {
         var sum = [Float](repeating: 0, count: span.count * channels)
-        let heard = span.lowerBound..<max(span.lowerBound, min(span.upperBound, jobEnd))
+        let heard = between(span.lowerBound, min(span.upperBound, jobEnd))
         if let bed {
-            let range = max(bed.start, heard.lowerBound)..<min(bed.end, heard.upperBound, bed.start + bed.samples.count / channels)
-            for sample in range where !range.isEmpty {
+            let range = between(
+                max(bed.start, heard.lowerBound), min(bed.end, heard.upperBound, bed.start + bed.samples.count / channels))
+            for sample in range {
                 var envelope = bed.gain
                 let sinceStart = sample - bed.start
                 let untilEnd = bed.end - sample

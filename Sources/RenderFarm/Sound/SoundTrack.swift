@@ -24,6 +24,18 @@ public struct SoundTrack: Sendable {
     public var inputs: [SoundInput]
     /// The job samples the track covers.
     public var span: Range<Int>
+    /// Where the music is heard in the track, for timelines (`OTIOTimeline`); nil when not at all.
+    public var music: MusicPlacement? = nil
+
+    /// The part of the music file heard in a track: `count` samples from sample `source` of the file
+    /// (at the mix rate), from sample `offset` of the track.
+    public struct MusicPlacement: Sendable, Equatable {
+        /// Absolute path of the music file.
+        public var file: String
+        public var offset: Int
+        public var source: Int
+        public var count: Int
+    }
 
     /// The job samples under `count` frames from `first`, `step` apart: from frame `first`'s time to
     /// the time of frame `first + count × step`, each rounded to the nearest sample.
@@ -42,6 +54,7 @@ public struct SoundTrack: Sendable {
         var issues: [JobIssue] = []
         var inputs: [SoundInput] = []
         var bed: SoundMixer.Bed?
+        var placement: MusicPlacement?
         if let music = audio.music {
             let heard = max(0, job.duration - music.start)
             let fileEnd = min(music.trimOut ?? .infinity, music.trimIn + min(heard, AudioSpec.Limits.maxMixSeconds))
@@ -58,6 +71,12 @@ public struct SoundTrack: Sendable {
                     samples: samples, start: start, end: min(start + samples.count / SoundMixer.channels, jobEnd),
                     gain: SoundMixer.linear(music.gain), fadeIn: Int((music.fadeIn * rate).rounded()),
                     fadeOut: Int((music.fadeOut * rate).rounded()))
+                let heard = SoundMixer.between(max(start, span.lowerBound), min(bed?.end ?? start, span.upperBound))
+                if !heard.isEmpty {
+                    placement = MusicPlacement(
+                        file: file.path, offset: heard.lowerBound - span.lowerBound,
+                        source: from / SoundMixer.channels + heard.lowerBound - start, count: heard.count)
+                }
             }
         }
         var clips: [[Float]] = []
@@ -92,7 +111,7 @@ public struct SoundTrack: Sendable {
         guard issues.isEmpty else { throw .sound(file: jobFile, issues: issues) }
         return SoundTrack(
             samples: SoundMixer.mix(bed: bed, voices: voices, clips: clips, span: span, jobEnd: jobEnd),
-            inputs: inputs, span: span)
+            inputs: inputs, span: span, music: placement)
     }
 
     /// The track as a WAV file: 16-bit PCM, stereo, 48 kHz.

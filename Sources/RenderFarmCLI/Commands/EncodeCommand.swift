@@ -48,7 +48,7 @@ struct EncodeCommand: Command {
         "-o", "--output", value: "FILE", help: "Write the video here (default: OUTDIR/<job>.<ext>).")
     static let allowMissing = Flag("--allow-missing", help: "Encode the frames that exist of an incomplete render.")
     static let verbose = Flag("--verbose", help: "Print the exact ffmpeg command lines.")
-    static let noAudio = Flag("--no-audio", help: "Leave the job's audio mix out of the video.")
+    static let noAudio = Flag("--no-audio", help: "Leave out the job's audio (the mix of its music and sounds).")
     static let preset = Option(
         "--preset", value: "P",
         help: "mp4, webm-alpha, prores4444, gif, apng, alpha-packed or hevc-alpha (default: from the file's "
