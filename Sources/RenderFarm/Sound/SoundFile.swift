@@ -1,6 +1,7 @@
 import FileInput
 import FileOutput
 import Foundation
+import Locking
 import RenderFarmJobs
 import RenderFarmOutput
 
@@ -20,6 +21,22 @@ struct SoundFile {
     var sha256: String
     /// Interleaved stereo at `SoundMixer.rate`, at most the `seconds` asked for.
     var samples: [Float]
+
+    /// `load` of each file named (a file named twice is decoded once, for the longer time), all at once.
+    static func load(_ requests: [(name: String, seconds: Double)], jobDirectory: String, ffmpeg: FFmpeg)
+        -> [String: Result<SoundFile, DataProblem>]
+    {
+        var longest: [String: Double] = [:]
+        for request in requests { longest[request.name] = max(longest[request.name] ?? 0, request.seconds) }
+        let names = longest.sorted { $0.key < $1.key }
+        let loaded = Locked([String: Result<SoundFile, DataProblem>]())
+        DispatchQueue.concurrentPerform(iterations: names.count) { index in
+            let (name, seconds) = names[index]
+            let file = load(name, jobDirectory: jobDirectory, seconds: seconds, ffmpeg: ffmpeg)
+            loaded.withLock { $0[name] = file }
+        }
+        return loaded.withLock { $0 }
+    }
 
     /// Reads and decodes `name` (relative to `jobDirectory`); at most `seconds` of it are decoded.
     /// A problem is one line naming the file, for a job issue at `path`.

@@ -55,10 +55,17 @@ public struct SoundTrack: Sendable {
         var inputs: [SoundInput] = []
         var bed: SoundMixer.Bed?
         var placement: MusicPlacement?
-        if let music = audio.music {
+        // Every file decoded once, all at the same time; sounds need at most the job's length.
+        let fileEnd = audio.music.map { music in
             let heard = max(0, job.duration - music.start)
-            let fileEnd = min(music.trimOut ?? .infinity, music.trimIn + min(heard, AudioSpec.Limits.maxMixSeconds))
-            switch SoundFile.load(music.file, jobDirectory: jobDirectory, seconds: max(fileEnd, 0.001), ffmpeg: ffmpeg) {
+            return max(0.001, min(music.trimOut ?? .infinity, music.trimIn + min(heard, AudioSpec.Limits.maxMixSeconds)))
+        }
+        let soundSeconds = min(job.duration, AudioSpec.Limits.maxMixSeconds)
+        let files = SoundFile.load(
+            (audio.music.map { [($0.file, fileEnd ?? 0)] } ?? []) + audio.sounds.map { ($0.file, soundSeconds) },
+            jobDirectory: jobDirectory, ffmpeg: ffmpeg)
+        if let music = audio.music, let fileEnd, let loaded = files[music.file] {
+            switch loaded {
             case .failure(let message):
                 issues.append(JobIssue(path: "audio.music.file", message.message))
             case .success(let file):
@@ -96,8 +103,8 @@ public struct SoundTrack: Sendable {
                     if let log { inputs.append(SoundInput(use: "sounds[\(index)].events", file: log.name, sha256: log.sha256)) }
                 }
             }
-            let seconds = min(job.duration, AudioSpec.Limits.maxMixSeconds)
-            switch SoundFile.load(sound.file, jobDirectory: jobDirectory, seconds: seconds, ffmpeg: ffmpeg) {
+            guard let loaded = files[sound.file] else { continue }
+            switch loaded {
             case .failure(let message):
                 issues.append(JobIssue(path: path + ".file", message.message))
             case .success(let file):
