@@ -204,6 +204,22 @@ struct SoundTests {
             ], "\(python.text)")
     }
 
+    @Test("sound is no part of a frame: removing the audio section re-renders nothing")
+    func notInFingerprints() throws {
+        let folder = try TemporaryFolder()
+        let job = try Self.tickJob(in: folder)
+        let out = folder.path + "/out"
+        let first = CLI.run(["render", job, "--out", out, "--progress", "none"])
+        try #require(first.status == 0, "\(first.stderr)")
+        // The same job without its audio section.
+        try folder.write(
+            #"{"name": "ticks", "fps": 30, "duration": 2, "canvas": {"width": 16, "height": 16, "scale": 1}, "#
+                + #""layers": [{"effect": "gradient"}]}"#, to: "ticks.json")
+        let second = CLI.run(["render", job, "--out", out, "--progress", "none"])
+        try #require(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("0 frames rendered, 60 already done"), "\(second.stdout)")
+    }
+
     @Test("a sound file that is not sound, missing or a named pipe is a located error (65), nothing written")
     func badFiles() throws {
         let folder = try TemporaryFolder()

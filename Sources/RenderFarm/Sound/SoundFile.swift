@@ -90,7 +90,8 @@ struct SoundFile {
         guard ending.succeeded else {
             let lines = ending.log.split(separator: "\n").suffix(3).map { line in
                 let message = line.hasPrefix("[") ? line.firstIndex(of: "]").map { line[line.index(after: $0)...] } : nil
-                return (message ?? line).trimmingCharacters(in: .whitespaces)
+                let text = (message ?? line).trimmingCharacters(in: .whitespaces)
+                return text.hasPrefix("pipe:0: ") ? String(text.dropFirst(8)) : text
             }
             return .failure(DataProblem(lines.isEmpty ? "ffmpeg exited \(ending.status)" : lines.joined(separator: "; ")))
         }
