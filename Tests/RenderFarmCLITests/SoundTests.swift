@@ -25,7 +25,8 @@ struct SoundTests {
         data.append(contentsOf: Array("data".utf8))
         append32(frames * 4)
         for index in 0..<frames {
-            let value = Int((amplitude * 32767 * sin(2 * Double.pi * frequency * Double(index) / Double(rate))).rounded())
+            let value = Int(
+                (amplitude * 32767 * sin(2 * Double.pi * frequency * Double(index) / Double(rate))).rounded())
             let sample = UInt16(bitPattern: Int16(value))
             append16(Int(sample))
             append16(Int(sample))
@@ -155,7 +156,8 @@ struct SoundTests {
         #expect(Data(partSamples) == Data(wholeSamples.dropFirst(24_000 * 4).prefix(48_000 * 4)))
         #expect(try Self.decodePCM(out + "/ticks.mov") == Data(partSamples))
 
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json")))
+        let manifest = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json")))
         let encodes = (manifest as? [String: Any])?["encodes"] as? [[String: Any]]
         let sound = encodes?.first?["sound"] as? [[String: String]]
         let tick = sha256(try Data(contentsOf: folder.url.appendingPathComponent("tick.wav")))

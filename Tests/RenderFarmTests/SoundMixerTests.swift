@@ -8,7 +8,9 @@ import Testing
 struct SoundMixerTests {
     private func decode(_ audio: String) -> Result<JobSpec, JobError> {
         let text = #"{"duration": 2, "layers": [{"effect": "gradient"}], "audio": "# + audio + "}"
-        return Result { () throws(JobError) in try JobLoader.decode(Data(text.utf8), file: "job.json", defaultName: "job") }
+        return Result { () throws(JobError) in
+            try JobLoader.decode(Data(text.utf8), file: "job.json", defaultName: "job")
+        }
     }
 
     private func issues(_ audio: String) -> [String] {
@@ -103,8 +105,12 @@ struct SoundMixerTests {
         let part = SoundMixer.mix(bed: bed, voices: voices, clips: [clip(50)], span: 37..<81, jobEnd: 110)
         #expect(Array(whole[74..<162]) == part)
         // A span before the bed starts or after the job ends is silence.
-        #expect(SoundMixer.mix(bed: bed, voices: [], clips: [], span: 0..<5, jobEnd: 110) == Array(repeating: 0, count: 10))
-        #expect(SoundMixer.mix(bed: bed, voices: voices, clips: [clip(50)], span: 115..<120, jobEnd: 110).allSatisfy { $0 == 0 })
+        #expect(
+            SoundMixer.mix(bed: bed, voices: [], clips: [], span: 0..<5, jobEnd: 110) == Array(repeating: 0, count: 10))
+        #expect(
+            SoundMixer.mix(bed: bed, voices: voices, clips: [clip(50)], span: 115..<120, jobEnd: 110).allSatisfy {
+                $0 == 0
+            })
     }
 
     @Test("the bed fades in linearly from its start and out to silence at its end")

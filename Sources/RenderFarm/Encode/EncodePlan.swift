@@ -52,7 +52,8 @@ public struct EncodePlan: Sendable {
         // Reaching -frames:v ends the whole output, sound included; presets with sound read a pipe
         // that holds exactly the frames, so they need no limit.
         let limit = soundMap == nil ? ["-frames:v", "\(outputFrameCount)"] : []
-        let codec = preset.codecArguments(crf: crf) + levelArguments + soundCodecArguments + ["-f", preset.muxer, output]
+        let codec =
+            preset.codecArguments(crf: crf) + levelArguments + soundCodecArguments + ["-f", preset.muxer, output]
         if preset == .gif {
             let palettePass = [
                 "-filter_complex", composite + gifStep + ",palettegen=stats_mode=full[out]",

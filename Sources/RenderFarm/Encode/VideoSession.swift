@@ -56,8 +56,8 @@ public enum VideoSession {
         let spec = job.spec
         let frames = job.frames.frames
         let target = URL(fileURLWithPath: options.output).standardizedFileURL.path
-        let track = options.withSound && plan.preset.carriesSound
-            ? try SoundTrack.mix(of: job.job, frames: frames, ffmpeg: ffmpeg) : nil
+        let sounds = options.withSound && plan.preset.carriesSound
+        let track = sounds ? try SoundTrack.mix(of: job.job, frames: frames, ffmpeg: ffmpeg) : nil
         let mix = try track?.stage(beside: target)
         plan.sound = mix?.temporaryPath
         defer { withExtendedLifetime(mix) {} }

@@ -52,7 +52,8 @@ enum SoundEvents {
             let more = issues.count - shown.count
             return .failure(
                 JobDecoder.JobIssues(
-                    Array(shown) + (more > 0 ? [JobIssue(path: path, "… and \(more) more problems in its events")] : [])))
+                    Array(shown) + (more > 0 ? [JobIssue(path: path, "… and \(more) more problems in its events")] : [])
+                ))
         }
         guard let name = value.stringValue, case .success(let bytes) = DataFile.read(name, jobDirectory: jobDirectory)
         else { return .success((events, nil)) }

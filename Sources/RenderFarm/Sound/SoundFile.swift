@@ -40,8 +40,9 @@ struct SoundFile {
 
     /// Reads and decodes `name` (relative to `jobDirectory`); at most `seconds` of it are decoded.
     /// A problem is one line naming the file, for a job issue at `path`.
-    static func load(_ name: String, jobDirectory: String, seconds: Double, ffmpeg: FFmpeg) -> Result<SoundFile, DataProblem>
-    {
+    static func load(_ name: String, jobDirectory: String, seconds: Double, ffmpeg: FFmpeg) -> Result<
+        SoundFile, DataProblem
+    > {
         let resolved: String
         do {
             resolved = try ConfinedPath.resolve(name, in: jobDirectory)
@@ -60,9 +61,12 @@ struct SoundFile {
         switch decode(bytes, seconds: seconds, ffmpeg: ffmpeg) {
         case .success(let samples):
             return .success(
-                SoundFile(name: name, shown: shown, path: resolved, sha256: bytes.withUnsafeBytes { SHA256.hex($0) }, samples: samples))
+                SoundFile(
+                    name: name, shown: shown, path: resolved, sha256: bytes.withUnsafeBytes { SHA256.hex($0) },
+                    samples: samples))
         case .failure(let reason):
-            return .failure(DataProblem("\(name) cannot be decoded as sound (WAV, FLAC, MP3, Ogg/Opus): \(reason.message)"))
+            return .failure(
+                DataProblem("\(name) cannot be decoded as sound (WAV, FLAC, MP3, Ogg/Opus): \(reason.message)"))
         }
     }
 
@@ -71,7 +75,8 @@ struct SoundFile {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("renderfarm-sound-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).f32").path
         defer { unlink(scratch) }
-        let format = "aresample=\(SoundMixer.rate),aformat=sample_fmts=flt:sample_rates=\(SoundMixer.rate)"
+        let format =
+            "aresample=\(SoundMixer.rate),aformat=sample_fmts=flt:sample_rates=\(SoundMixer.rate)"
             + ":channel_layouts=stereo"
         let command = FFmpegCommand(arguments: [
             "-hide_banner", "-loglevel", "error", "-nostats", "-y", "-i", "pipe:0", "-map", "0:a:0", "-af", format,
@@ -89,11 +94,13 @@ struct SoundFile {
         let ending = process.wait()
         guard ending.succeeded else {
             let lines = ending.log.split(separator: "\n").suffix(3).map { line in
-                let message = line.hasPrefix("[") ? line.firstIndex(of: "]").map { line[line.index(after: $0)...] } : nil
+                let message =
+                    line.hasPrefix("[") ? line.firstIndex(of: "]").map { line[line.index(after: $0)...] } : nil
                 let text = (message ?? line).trimmingCharacters(in: .whitespaces)
                 return text.hasPrefix("pipe:0: ") ? String(text.dropFirst(8)) : text
             }
-            return .failure(DataProblem(lines.isEmpty ? "ffmpeg exited \(ending.status)" : lines.joined(separator: "; ")))
+            return .failure(
+                DataProblem(lines.isEmpty ? "ffmpeg exited \(ending.status)" : lines.joined(separator: "; ")))
         }
         let limit = (Int(seconds.rounded(.up)) + 1) * SoundMixer.rate * SoundMixer.channels * 4
         let raw: [UInt8]
@@ -104,7 +111,9 @@ struct SoundFile {
         }
         var samples = [Float](repeating: 0, count: raw.count / 8 * 2)
         samples.withUnsafeMutableBytes { target in
-            raw.withUnsafeBytes { source in target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[..<target.count])) }
+            raw.withUnsafeBytes { source in
+                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[..<target.count]))
+            }
         }
         guard !samples.isEmpty else { return .failure(DataProblem("it holds no sound")) }
         return .success(samples.map { $0.isFinite ? $0 : 0 })

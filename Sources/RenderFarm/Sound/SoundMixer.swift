@@ -51,7 +51,8 @@ package enum SoundMixer {
         var voices: [(voice: Voice, decibels: Double, order: Int)] = []
         var sounding: [Int] = []
         for (order, start) in ordered {
-            let voice = Voice(clip: clip, start: start.sample, gain: linear(start.decibels), stop: start.sample + length)
+            let voice = Voice(
+                clip: clip, start: start.sample, gain: linear(start.decibels), stop: start.sample + length)
             guard let limit = maxVoices else {
                 voices.append((voice, start.decibels, order))
                 continue
@@ -62,8 +63,9 @@ package enum SoundMixer {
                     let (x, y) = (voices[a], voices[b])
                     return (x.decibels, x.voice.start, x.order) < (y.decibels, y.voice.start, y.order)
                 }
-                if let quietest, (voices[quietest].decibels, voices[quietest].voice.start, voices[quietest].order)
-                    < (start.decibels, voice.start, order)
+                if let quietest,
+                    (voices[quietest].decibels, voices[quietest].voice.start, voices[quietest].order)
+                        < (start.decibels, voice.start, order)
                 {
                     voices[quietest].voice.stop = min(voices[quietest].voice.stop, start.sample + stealFade)
                     voices[quietest].voice.stolen = true
@@ -88,7 +90,8 @@ package enum SoundMixer {
         let heard = between(span.lowerBound, min(span.upperBound, jobEnd))
         if let bed {
             let range = between(
-                max(bed.start, heard.lowerBound), min(bed.end, heard.upperBound, bed.start + bed.samples.count / channels))
+                max(bed.start, heard.lowerBound),
+                min(bed.end, heard.upperBound, bed.start + bed.samples.count / channels))
             for sample in range {
                 var envelope = bed.gain
                 let sinceStart = sample - bed.start

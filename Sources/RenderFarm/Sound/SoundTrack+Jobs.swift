@@ -20,8 +20,9 @@ extension SoundTrack {
     /// file its manifest names, as a video of them plays: from the first frame's time, one frame
     /// step per frame. nil when that job has no `audio`; a note instead when the job file cannot be
     /// read any more (the video is then made without sound).
-    public static func mix(for output: RenderedOutput, ffmpeg: FFmpeg) throws(EncodeError) -> (SoundTrack?, note: String?)
-    {
+    public static func mix(for output: RenderedOutput, ffmpeg: FFmpeg) throws(EncodeError) -> (
+        SoundTrack?, note: String?
+    ) {
         guard let source = output.jobSource else { return (nil, nil) }
         let jobs: [LoadedJob]
         do {

@@ -58,7 +58,8 @@ public struct SoundTrack: Sendable {
         // Every file decoded once, all at the same time; sounds need at most the job's length.
         let fileEnd = audio.music.map { music in
             let heard = max(0, job.duration - music.start)
-            return max(0.001, min(music.trimOut ?? .infinity, music.trimIn + min(heard, AudioSpec.Limits.maxMixSeconds)))
+            return max(
+                0.001, min(music.trimOut ?? .infinity, music.trimIn + min(heard, AudioSpec.Limits.maxMixSeconds)))
         }
         let soundSeconds = min(job.duration, AudioSpec.Limits.maxMixSeconds)
         let files = SoundFile.load(
@@ -100,7 +101,9 @@ public struct SoundTrack: Sendable {
                     issues += problems.issues
                 case .success(let (events, log)):
                     starts = events.map { (SoundMixer.sample(at: $0.time), sound.gain + $0.decibels) }
-                    if let log { inputs.append(SoundInput(use: "sounds[\(index)].events", file: log.name, sha256: log.sha256)) }
+                    if let log {
+                        inputs.append(SoundInput(use: "sounds[\(index)].events", file: log.name, sha256: log.sha256))
+                    }
                 }
             }
             guard let loaded = files[sound.file] else { continue }

@@ -68,7 +68,8 @@ public struct AudioSpec: Sendable, Equatable {
                 for (index, element) in list.prefix(Limits.maxSounds).enumerated() {
                     let path = "\(reader.childPath("sounds"))[\(index)]"
                     guard let object = element.objectValue else {
-                        reader.issues.add(path, "expected an object {\"file\", \"at\" or \"events\"}, got \(element.typeName)")
+                        reader.issues.add(
+                            path, "expected an object {\"file\", \"at\" or \"events\"}, got \(element.typeName)")
                         continue
                     }
                     if let sound = decodeSound(ObjectReader(object: object, path: path, issues: reader.issues)) {
@@ -112,7 +113,8 @@ public struct AudioSpec: Sendable, Equatable {
         let file = reader.string("file", default: nil, maxLength: 1024)
         let gain = reader.number("gain", default: 0, in: Limits.gain) ?? 0
         let maxVoices =
-            reader.object["maxVoices"] == nil ? nil : reader.integer("maxVoices", default: nil, in: 1...Limits.maxVoices)
+            reader.object["maxVoices"] == nil
+            ? nil : reader.integer("maxVoices", default: nil, in: 1...Limits.maxVoices)
         var times: Sound.Times?
         switch (reader.object["at"], reader.object["events"]) {
         case (.some, .some):

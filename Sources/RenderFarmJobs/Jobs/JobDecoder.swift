@@ -31,7 +31,8 @@ package enum JobDecoder {
     package static let checkingDuration = 1.0
 
     package static let topLevelKeys = [
-        "version", "name", "seed", "canvas", "fps", "duration", "frames", "output", "retries", "layers", "variants", "audio",
+        "version", "name", "seed", "canvas", "fps", "duration", "frames", "output", "retries", "layers", "variants",
+        "audio",
     ]
 
     /// `checksName`: whether `name` must be a folder name (`FolderName`); a variant's `<job>/<variant>`
@@ -70,7 +71,9 @@ package enum JobDecoder {
         let retries = reader.integer("retries", default: 1, in: 0...Limits.maxRetries) ?? 1
         let layers = decodeLayers(reader)
         let audio = AudioSpec.decode(reader)
-        if let audio, let duration { for issue in audio.check(duration: duration) { issues.add(issue.path, issue.message) } }
+        if let audio, let duration {
+            for issue in audio.check(duration: duration) { issues.add(issue.path, issue.message) }
+        }
 
         var frames = FrameSet([])
         if let duration {
