@@ -11,6 +11,8 @@ ARGS        ?=
 # The fault-injecting test plugin, built with the C compiler (never installed with the real ones).
 TEST_PLUGIN_DIR := .build/test-plugins
 TEST_PLUGIN     := $(TEST_PLUGIN_DIR)/librenderfarm-test-faults.so
+# A rectangle of one colour, or of the time the host asked for: the layer composition tests.
+PROBE_PLUGIN    := $(TEST_PLUGIN_DIR)/librenderfarm-test-probe.so
 
 # The text plugin: Pango with HarfBuzz, and the only fonts it draws with besides a job's own (EffectKit article
 # TextEffect, "Fonts"; plugins/text/PangoText/FontLibrary.swift lists the same font packages).
@@ -94,7 +96,7 @@ validate: build
 plugins: build
 	$(RENDERFARM) plugins
 
-test-plugin: $(TEST_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS)
+test-plugin: $(TEST_PLUGIN) $(PROBE_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS)
 
 # The worker sandbox's hostile fixture (Tests/Fixtures/hostile_plugin.c), one library per attack,
 # in a folder of their own (article UntrustedPlugins).
@@ -113,6 +115,11 @@ test-swift-plugins:
 	$(SWIFT) build --package-path $(SWIFT_FIXTURES) --scratch-path .build/test-swift-plugins
 	@mkdir -p $(TEST_PLUGIN_DIR)/swift
 	cp .build/test-swift-plugins/debug/librenderfarm-fixture-*.so $(TEST_PLUGIN_DIR)/swift/
+
+$(PROBE_PLUGIN): Tests/Fixtures/probe_plugin.c Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
+	@mkdir -p $(TEST_PLUGIN_DIR)
+	$(CC) -O2 -shared -fPIC -Wall -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
+	    $$(pkg-config --cflags --libs cairo) -lm
 
 $(TEST_PLUGIN): Tests/Fixtures/test_plugin.c Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
 	@mkdir -p $(TEST_PLUGIN_DIR)
@@ -149,7 +156,7 @@ bench-video: deps deps-handoff
 # runs whenever it exists, or when python3 itself has the package).
 OTIO_VENV := .build/otio-venv
 
-test: deps deps-handoff $(TEST_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS)
+test: deps deps-handoff $(TEST_PLUGIN) $(PROBE_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS)
 	$(SWIFT) build --build-tests
 	env RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
 	    $$([ -x $(OTIO_VENV)/bin/python3 ] && echo RENDERFARM_OTIO_PYTHON=$(CURDIR)/$(OTIO_VENV)/bin/python3) \

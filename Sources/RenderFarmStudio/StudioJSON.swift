@@ -23,9 +23,14 @@ enum StudioJSON {
     }
 
     /// A layer: its effect, its start (seconds), the parameters as written, and the plugin's parameter table.
-    static func layer(_ layer: LayerSpec, plugin: PluginInfo?) -> JSONValue {
+    /// One effect layer: where it is in the file, when it is drawn in job time (through its groups),
+    /// its host-level fields and those of the groups holding it (outermost first), its parameters
+    /// and its plugin's table.
+    static func layer(_ layer: LayerSpec, clock: LayerClock, plugin: PluginInfo?) -> JSONValue {
         var object: JSONObject = [
-            "effect": .string(layer.effect), "start": .number(layer.start), "params": .object(layer.params),
+            "effect": .string(layer.effect), "start": .number(clock.start), "end": clock.end.map(JSONValue.number) ?? .null,
+            "path": .string(layer.path), "params": .object(layer.params),
+            "fields": .array(clock.links.map { .object($0.fields.json) }),
         ]
         if let plugin {
             object["summary"] = .string(plugin.summary)

@@ -208,7 +208,7 @@ final class StudioSession: Sendable {
             if let spec = jobs.indices.contains(chosen) ? jobs[chosen].spec : nil {
                 object["job"] = StudioJSON.job(spec)
                 object["layers"] = .array(
-                    spec.layers.map { StudioJSON.layer($0, plugin: state.catalog[$0.effect]?.info) })
+                    zip(spec.layers, spec.clocks).map { StudioJSON.layer($0, clock: $1, plugin: state.catalog[$0.effect]?.info) })
             }
             return .object(object)
         }

@@ -153,3 +153,22 @@ struct TextEffectTests {
         }
     }
 }
+
+/// What a plugin says of one event of a log is told at the event's line of the file.
+@Suite("Problems of one event, at its line")
+struct EventLineTests {
+    @Test("a banner whose event lacks a field its template names is refused at the CSV line (65)")
+    func missingField() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("time,user,gift\n0.5,aiko,Rose\n1.0,,Heart\n0.2,mika,Crown\n", to: "gifts.csv")
+        let job = try folder.write(
+            """
+            {"name": "lines", "canvas": {"width": 200, "height": 200, "scale": 1}, "fps": 10, "duration": 2,
+             "layers": [{"effect": "text", "params": {"text": "{{user}} sent {{gift}}", "events": "gifts.csv"}}]}
+            """, to: "job.json")
+        let result = CLI.run(["validate", job])
+        #expect(result.status == 65)
+        // Line 3 of the file is the second event in time order (0.2 s sorts first).
+        #expect(result.stderr.contains("gifts.csv:3: user: missing"), "\(result.stderr)")
+    }
+}

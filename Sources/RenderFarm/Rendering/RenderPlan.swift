@@ -177,7 +177,10 @@ public enum RenderPlan {
 
     /// A layer whose effect and parameters passed: refused values replaced by their defaults, so the
     /// plugin checks the rest in the same pass.
-    typealias ValidatedLayer = (index: Int, plugin: LoadedPlugin, params: JSONObject)
+    /// `eventOrigins`: where each event of each events parameter came from (`EventLog.resolveLocated`).
+    typealias ValidatedLayer = (
+        index: Int, plugin: LoadedPlugin, params: JSONObject, eventOrigins: [String: [String]]
+    )
 
     static func plan(_ job: LoadedJob, catalog: PluginCatalog, options: PlanOptions, jobCount: Int)
         throws(JobError) -> PlannedJob
@@ -226,7 +229,7 @@ public enum RenderPlan {
                 let ids = catalog.plugins.keys.sorted()
                 issues.append(
                     JobIssue(
-                        path: "layers[\(index)].effect",
+                        path: "\(layer.path).effect",
                         "unknown effect \"\(layer.effect)\""
                             + Suggestion.hint(for: layer.effect, in: ids) + "; installed: "
                             + (ids.isEmpty ? "none" : ids.joined(separator: ", ")) + "; searched: "
@@ -235,15 +238,15 @@ public enum RenderPlan {
             }
             // A variant's CSV cells take the types the plugin's parameters declare.
             let typed =
-                job.variant?.typed(layer.params, layer: index, parameters: plugin.info.parameters) ?? layer.params
+                job.variant?.typed(layer.params, layer: layer.path, parameters: plugin.info.parameters) ?? layer.params
             // Event logs are read and checked here, so the plugin gets a checked, sorted list.
-            let (params, eventIssues) = EventLog.resolve(
-                typed, parameters: plugin.info.parameters, path: "layers[\(index)].params", jobDirectory: job.directory)
+            let (params, eventIssues, origins) = EventLog.resolveLocated(
+                typed, parameters: plugin.info.parameters, path: "\(layer.path).params", jobDirectory: job.directory)
             issues += eventIssues
             let (filled, problems) = ParameterValidator.validate(
-                params, against: plugin.info, path: "layers[\(index)].params")
+                params, against: plugin.info, path: "\(layer.path).params")
             issues += problems
-            validated.append((index, plugin, filled))
+            validated.append((index, plugin, filled, origins))
         }
         return (validated, issues)
     }
@@ -268,14 +271,16 @@ public enum RenderPlan {
     static func createInstances(_ validated: [ValidatedLayer], job: LoadedJob) -> ([PluginInstance], [JobIssue]) {
         var issues: [JobIssue] = []
         var instances: [PluginInstance] = []
-        for (index, plugin, params) in validated {
-            let effect = job.spec.layers[index].effect
+        for (index, plugin, params, origins) in validated {
+            let layer = job.spec.layers[index]
+            // What the plugin says of one event of a log is told at the event's line.
+            let located = { (found: [JobIssue]) in EventLog.locate(found, origins: origins, path: layer.path) }
             switch createInstance(plugin, params: params, layer: index, job: job) {
             case .success(let instance):
-                issues += PluginProblems.issues(instance.warnings, layer: index, effect: effect, severity: .warning)
+                issues += located(PluginProblems.issues(instance.warnings, layer: layer, severity: .warning))
                 instances.append(instance)
             case .failure(let error):
-                issues += PluginProblems.issues(error.message, layer: index, effect: effect)
+                issues += located(PluginProblems.issues(error.message, layer: layer))
             }
         }
         return (instances, issues)
@@ -292,7 +297,7 @@ public enum RenderPlan {
             let context = rf_context(
                 width: spec.canvas.width, height: spec.canvas.height, scale: spec.canvas.scale, fps: spec.fps,
                 duration: spec.duration, frame_count: UInt32(spec.frameCount),
-                layer_start: spec.layers[index].start, seed: seed, job_dir: directory)
+                layer_start: spec.clocks[index].start, seed: seed, job_dir: directory)
             do throws(PluginCallError) {
                 return .success(try PluginInstance(plugin: plugin, params: params, context: context))
             } catch {
@@ -349,11 +354,14 @@ public enum RenderPlan {
             }
             return .object(object)
         }
-        return .object([
+        var job: JSONObject = [
             "renderer": .string(rendererVersion), "seed": .number(Double(spec.seed)), "canvas": .object(canvas),
             "fps": .number(spec.fps), "duration": .number(spec.duration), "output": .object(output),
             "layers": .array(layerValues),
-        ])
+        ]
+        // Only jobs that compose have the key: every other job keeps its fingerprint.
+        if spec.isComposed { job["composition"] = .array(spec.composition.map(\.json)) }
+        return .object(job)
     }
 
     /// The absolute output folder: `--out` when given, else the job's `output.dir` resolved

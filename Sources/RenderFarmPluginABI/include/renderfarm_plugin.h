@@ -130,7 +130,8 @@ typedef struct rf_context {
     double fps;
     double duration;      /* seconds */
     uint32_t frame_count; /* frames in the job's timeline (duration × fps, rounded) */
-    double layer_start;   /* seconds: the layer's local time is job time − layer_start */
+    double layer_start;   /* seconds: the job time at which the layer's local time is first 0 (through
+                             its groups; RenderFarm article ComposingLayers) */
     uint64_t seed;        /* the layer's seed, derived from (job seed, layer index) */
     const char *job_dir;  /* absolute folder of the job file, for relative asset paths */
 } rf_context;
@@ -157,11 +158,16 @@ typedef struct rf_create_args {
     const rf_param_access *access;
 } rf_create_args;
 
-/* One frame to draw or trace. */
+/* One frame to draw or trace. For a layer whose time the job only shifts (`start`, groups),
+ * index and time are the job's and local = time − layer_start. For a layer whose time runs at
+ * another `speed` or loops, local is its own time and time = layer_start + local, the job time at
+ * which a plain layer would be there; index is the frame at or before that time (RenderFarm
+ * article ComposingLayers). */
 typedef struct rf_frame {
     uint32_t index; /* frame number in the job's timeline, 0-based */
-    double time;    /* job time in seconds: index / fps */
-    double local;   /* layer time in seconds: time − layer_start (may be negative) */
+    double time;    /* job time in seconds: index / fps (see above for remapped layers) */
+    double local;   /* layer time in seconds: time − layer_start (may be negative before the
+                       layer's start, for layers without `end`, `speed` or `loop`) */
 } rf_frame;
 
 /* Receives trace output: UTF-8 JSON text, possibly in several pieces. */

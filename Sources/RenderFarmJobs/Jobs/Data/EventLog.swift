@@ -12,8 +12,19 @@ package enum EventLog {
     package static func resolve(
         _ params: JSONObject, parameters: [PluginParameter], path: String, jobDirectory: String
     ) -> (JSONObject, [JobIssue]) {
+        let (resolved, issues, _) = resolveLocated(params, parameters: parameters, path: path, jobDirectory: jobDirectory)
+        return (resolved, issues)
+    }
+
+    /// `resolve`, and where each event came from: per events parameter, the origin of each event
+    /// in the order the plugin receives them (`streamers.csv:7`), so what the plugin says of
+    /// `events[12]` can be told at its line (`locate`).
+    package static func resolveLocated(
+        _ params: JSONObject, parameters: [PluginParameter], path: String, jobDirectory: String
+    ) -> (JSONObject, [JobIssue], origins: [String: [String]]) {
         var params = params
         var issues: [JobIssue] = []
+        var origins: [String: [String]] = [:]
         for parameter in parameters where parameter.kind == .events {
             guard let value = params[parameter.name] else { continue }
             let place = "\(path).\(parameter.name)"
@@ -23,7 +34,8 @@ package enum EventLog {
                 // Told once: the empty list keeps the parameter check from repeating it.
                 params[parameter.name] = .array([])
             case .success(let rows):
-                let (events, checked) = check(rows, parameter: parameter)
+                let (events, checked, sources) = check(rows, parameter: parameter)
+                origins[parameter.name] = sources
                 let problems = rows.problems.map { JobIssue(path: "", $0) } + checked
                 if problems.count > maxIssues {
                     issues += problems.prefix(maxIssues)
@@ -35,17 +47,37 @@ package enum EventLog {
                 params[parameter.name] = .array(events)
             }
         }
-        return (params, issues)
+        return (params, issues, origins)
+    }
+
+    /// `issues` of a layer at `path` with those a plugin said of one event (`layers[0].params.events[12].user`)
+    /// told at the event's origin instead, when it is a line of a file: `gifts.csv:14: user: missing`.
+    package static func locate(_ issues: [JobIssue], origins: [String: [String]], path: String) -> [JobIssue] {
+        issues.map { issue in
+            for (name, sources) in origins {
+                let prefix = "\(path).params.\(name)["
+                guard issue.path.hasPrefix(prefix) else { continue }
+                let rest = issue.path.dropFirst(prefix.count)
+                guard let close = rest.firstIndex(of: "]"), let index = Int(rest[..<close]), sources.indices.contains(index),
+                    !sources[index].hasPrefix("layers[")
+                else { continue }
+                let field = rest[rest.index(after: close)...].drop { $0 == "." }
+                return JobIssue(
+                    path: "", "\(sources[index]): \(field.isEmpty ? "" : field + ": ")\(issue.message)",
+                    severity: issue.severity)
+            }
+            return issue
+        }
     }
 
     /// The events of `rows` in time order (stable), and every problem, each at its row.
-    private static func check(_ rows: DataRows, parameter: PluginParameter) -> ([JSONValue], [JobIssue]) {
+    private static func check(_ rows: DataRows, parameter: PluginParameter) -> ([JSONValue], [JobIssue], [String]) {
         let fields = parameter.eventFields
         let names = ["time"] + fields.map(\.name)
         let time = PluginParameter(
             name: "time", kind: .number, defaultValue: nil, min: parameter.min.isFinite ? parameter.min : 0,
             max: parameter.max.isFinite ? parameter.max : 86_400, choices: [], doc: "")
-        var events: [(time: Double, value: JSONValue)] = []
+        var events: [(time: Double, value: JSONValue, origin: String)] = []
         var issues: [JobIssue] = []
         // A file's columns are checked once, not on every row.
         if let file = rows.csvFile {
@@ -93,9 +125,9 @@ package enum EventLog {
                 if row.values["time"] == nil { problem("time", "missing (seconds from the layer's start)") }
                 continue
             }
-            if valid { events.append((seconds, .object(event))) }
+            if valid { events.append((seconds, .object(event), row.origin)) }
         }
         let sorted = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-        return (sorted.map(\.element.value), issues)
+        return (sorted.map(\.element.value), issues, sorted.map(\.element.origin))
     }
 }

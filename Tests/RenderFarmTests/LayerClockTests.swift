@@ -1,0 +1,73 @@
+import EffectKit
+import StrictJSON
+import Testing
+
+@testable import RenderFarmJobs
+
+/// Layer times through groups, keyframes and the job file's layer lists, without rendering.
+@Suite("Layer clocks and keyframes")
+struct LayerClockTests {
+    static func spec(_ layers: String) throws -> JobSpec {
+        let document = try JSONParser.parse(#"{"duration": 10, "canvas": {"width": 200, "height": 100}, "layers": \#(layers)}"#)
+        switch JobDecoder.decode(document, defaultName: "clock") {
+        case .success(let spec): return spec
+        case .failure(let issues): throw ClockTestError(issues.issues.map(\.description).joined(separator: "\n"))
+        }
+    }
+
+    struct ClockTestError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    @Test("a layer in a group at speed 2: its job-time start and end, and its own time")
+    func nested() throws {
+        let spec = try Self.spec(
+            #"[{"effect": "a"}, {"group": [{"effect": "b", "start": 1, "end": 3}], "start": 1, "speed": 2, "end": 2}]"#)
+        #expect(spec.layers.map(\.path) == ["layers[0]", "layers[1].group[0]"])
+        #expect(!spec.composition[0].usesComposition && spec.isComposed)
+        let clock = spec.clocks[1]
+        #expect(clock.start == 1.5)
+        #expect(clock.end == 2)
+        #expect(!clock.isShift)
+        // t = 1.75: the group's own time (1.75 − 1) × 2 = 1.5, the layer's 1.5 − 1 = 0.5.
+        #expect(clock.localTime(at: 1.75) == 0.5)
+        #expect(clock.localTime(at: 1.2) == nil, "the layer has an end, so it waits for its start")
+        #expect(clock.localTime(at: 2) == nil, "the group's end")
+        #expect(spec.clocks[0].start == 0 && spec.clocks[0].end == nil && spec.clocks[0].isShift)
+    }
+
+    @Test("a job without host-level fields does not compose, and its clocks are plain shifts")
+    func plain() throws {
+        let spec = try Self.spec(#"[{"effect": "a", "start": 2}, {"effect": "b", "name": "x"}]"#)
+        #expect(!spec.isComposed)
+        #expect(spec.clocks[0].localTime(at: 1) == -1, "before start, a plain layer sees negative time")
+    }
+
+    @Test("keyframes: held before and after, linear between, the later keyframe's timing, a spring ends on its value")
+    func keyframes() throws {
+        let spec = try Self.spec(
+            #"""
+            [{"effect": "a", "opacity": {"keyframes": [{"t": 1, "value": 0.2}, {"t": 3, "value": 0.6},
+              {"t": 4, "value": 1, "timing": [0.42, 0, 1, 1]}, {"t": 5, "value": 0, "timing": {"damping": 0.5}}]}}]
+            """#)
+        let opacity = spec.composition[0].fields.opacity
+        #expect(opacity.value(at: 0) == 0.2)
+        #expect(abs(opacity.value(at: 2) - 0.4) < 1e-12)
+        #expect(abs(opacity.value(at: 3.5) - (0.6 + 0.4 * TimingFunction.easeIn(0.5))) < 1e-12)
+        // The spring overshoots below 0 on its way (damping 0.5), and is exactly 0 from t = 5 on.
+        let samples = stride(from: 4.0, through: 5, by: 0.01).map { opacity.value(at: $0) }
+        #expect(samples.contains { $0 < 0 })
+        #expect(opacity.value(at: 5) == 0 && opacity.value(at: 9) == 0)
+    }
+
+    @Test("transform: anchor defaults to the canvas centre; a point lands at position + R · S · (p − anchor)")
+    func transform() throws {
+        let spec = try Self.spec(#"[{"effect": "a", "transform": {"position": [120, 60], "scale": [2, 1], "rotation": 90}}]"#)
+        let transform = try #require(spec.composition[0].fields.transform).resolved(at: 0)
+        #expect(transform.anchor == Point(100, 50))
+        // (110, 50) − anchor = (10, 0); scaled (20, 0); turned 90° clockwise (0, 20); + position.
+        let placed = transform.apply(Point(110, 50))
+        #expect(abs(placed.x - 120) < 1e-9 && abs(placed.y - 80) < 1e-9)
+    }
+}
