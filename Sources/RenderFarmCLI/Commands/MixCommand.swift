@@ -10,8 +10,8 @@ struct MixCommand: Command {
         abstract: "Write a job's audio mix (music bed and sounds) as a WAV file for editors.",
         synopsis: "mix JOB|OUTDIR -o FILE",
         examples: [
-            "renderfarm mix jobs/gift-replay.json -o gift-replay.wav",
-            "renderfarm mix jobs/out/gift-replay -o part.wav",
+            "renderfarm mix jobs/stream-replay.json -o stream-replay.wav",
+            "renderfarm mix jobs/out/stream-replay -o part.wav",
         ],
         discussion: """
             Mixes the job's `audio` section (see the Sound article) as `render --video` and `encode`
@@ -87,7 +87,7 @@ struct MixCommand: Command {
             terminal.error(error.description)
             return ExitCode(error)
         }
-        let seconds = Double(track.span.count) / 48_000
+        let seconds = Double(track.span.count) / Double(SoundMixer.rate)
         terminal.print("\(name): \(String(format: "%.3f", seconds)) s of sound mixed")
         terminal.print("  mix:    \(ShownPath.of(target))")
         EncodeCommand.printSound(track.inputs, terminal: terminal)
