@@ -156,6 +156,20 @@ struct SoundTests {
         #expect(Data(partSamples) == Data(wholeSamples.dropFirst(24_000 * 4).prefix(48_000 * 4)))
         #expect(try Self.decodePCM(out + "/ticks.mov") == Data(partSamples))
 
+        // A job whose own `frames` are that part: `mix JOB` covers what `render JOB --video` renders.
+        let text = try String(contentsOfFile: job, encoding: .utf8)
+        let partJob = try folder.write(
+            text.replacingOccurrences(of: #""duration": 2,"#, with: #""duration": 2, "frames": "15-44","#),
+            to: "part.json")
+        let partVideo = folder.path + "/part.mov"
+        let video = CLI.run(["render", partJob, "--video", partVideo, "--progress", "none"])
+        try #require(video.status == 0, "\(video.stderr)")
+        let jobMix = folder.path + "/job-part.wav"
+        try #require(CLI.run(["mix", partJob, "-o", jobMix]).status == 0)
+        let jobMixSamples = try Data(contentsOf: URL(fileURLWithPath: jobMix)).dropFirst(44)
+        #expect(Data(jobMixSamples) == Data(partSamples))
+        #expect(try Self.decodePCM(partVideo) == Data(partSamples))
+
         let manifest = try JSONSerialization.jsonObject(
             with: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json")))
         let encodes = (manifest as? [String: Any])?["encodes"] as? [[String: Any]]

@@ -4,11 +4,14 @@ import RenderFarmJobs
 import RenderFarmOutput
 
 extension SoundTrack {
-    /// The mix of `job`'s `audio` under `frames` (evenly spaced; the whole job when nil), or nil when
-    /// the job has no `audio`.
+    /// The mix of `job`'s `audio` under `frames` (evenly spaced), or nil when the job has no `audio`.
+    /// Without `frames`: under the job's `frames` as `render --video` renders them, or the whole job
+    /// when they are not evenly spaced.
     public static func mix(of job: LoadedJob, frames: [Int]? = nil, ffmpeg: FFmpeg) throws(EncodeError) -> SoundTrack? {
         guard let audio = job.spec.audio else { return nil }
-        let frames = frames ?? Array(0..<job.spec.frameCount)
+        let own = job.spec.frames.frames
+        let even = Set(zip(own.dropFirst(), own).map { $0 - $1 }).count <= 1
+        let frames = frames ?? (even && !own.isEmpty ? own : Array(0..<job.spec.frameCount))
         guard let first = frames.first else { return nil }
         let step = frames.count > 1 ? frames[1] - frames[0] : 1
         return try mix(

@@ -16,8 +16,9 @@ struct MixCommand: Command {
         discussion: """
             Mixes the job's `audio` section (see the Sound article) as `render --video` and `encode`
             do: 16-bit PCM stereo at 48 kHz, every sound starting at sample round(t × 48000), the
-            same bytes on every run. For a job file the mix covers the whole job (frame count ÷
-            fps); for a rendered folder it covers the time span of the frames the folder holds (a
+            same bytes on every run. For a job file the mix covers the frames `render JOB --video`
+            renders (the job's `frames`, every frame by default; the whole job when they are not
+            evenly spaced); for a rendered folder it covers the time span of the frames the folder holds (a
             shard's, a --frames render's), from the job file its manifest names, so it equals the
             sound track `renderfarm encode OUTDIR` muxes (bit for bit beside prores4444, which keeps
             it as PCM). Sound files are read from the job's folder (WAV, FLAC, MP3, Ogg/Opus) and
