@@ -10,7 +10,7 @@ public enum RenderFarmCLI {
         [
             RenderCommand.self, ValidateCommand.self, PrepareCommand.self, TraceCommand.self, PluginsCommand.self,
             EncodeCommand.self, ExportOTIOCommand.self, PreviewCommand.self, CompareCommand.self, MergeCommand.self,
-            SubmitCommand.self, StatusCommand.self, UnpackAlphaCommand.self, StudioCommand.self,
+            SubmitCommand.self, StatusCommand.self, UnpackAlphaCommand.self, StudioCommand.self, MixCommand.self,
         ] + sdkCommands
     }
 

@@ -48,6 +48,8 @@ struct EveryExampleTests {
         "renderfarm compare a.png b.png --max-pixels 0 --diff-image diff.png":
             "cp Tests/References/live-hearts/frame_00120.png a.png && cp a.png b.png",
         "renderfarm encode jobs/out/live-hearts": renderedLiveHearts,
+        "renderfarm mix jobs/out/stream-replay -o part.wav":
+            "renderfarm render jobs/stream-replay.json --frames 0-299:15 --scale 0.25 --progress none",
         "renderfarm encode jobs/out/live-hearts -o overlay.webm": renderedLiveHearts,
         "renderfarm encode jobs/out/live-hearts --preset gif --allow-missing": renderedLiveHearts,
         "renderfarm export-otio jobs/out/live-hearts": renderedLiveHearts,

@@ -1,4 +1,5 @@
 import FileOutput
+import RenderFarmJobs
 import RenderFarmOutput
 
 /// Handing frames to ffmpeg failed. Each message says what to do about it.
@@ -23,6 +24,9 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
     case encoderUnavailable(String)
     /// A video given to `unpack-alpha` is not a readable alpha-packed (VAP) MP4 (exit 65).
     case notAlphaPacked(path: String, reason: String)
+    /// The job's `audio` cannot be mixed: its files are missing, not regular files or not sound,
+    /// its event logs are bad; every problem, each located in the job `file` (exit 65).
+    case sound(file: String, issues: [JobIssue])
     /// Stopped by SIGINT or SIGTERM after `frames` frames; ffmpeg was stopped and nothing was
     /// written (exit 130).
     case interrupted(frames: Int)
@@ -52,6 +56,8 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
             message
         case .notAlphaPacked(let path, let reason):
             "\(path): not an alpha-packed (VAP) video: \(reason)"
+        case .sound(let file, let issues):
+            issues.map { "\(ShownPath.of(file)): \($0)" }.joined(separator: "\n")
         case .interrupted(let frames):
             "interrupted after \(frames) frame\(frames == 1 ? "" : "s"); ffmpeg stopped, no video written"
         }

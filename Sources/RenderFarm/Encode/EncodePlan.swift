@@ -28,6 +28,8 @@ public struct EncodePlan: Sendable {
     public var background: String
     /// Frames to write, so that stray files after the sequence are never read.
     public var frameCount: Int
+    /// The mix (a WAV file) muxed as the video's sound track, for presets that carry one (<doc:Sound>).
+    public var sound: String? = nil
 
     public init(
         preset: EncodePreset, crf: Int?, width: Int, height: Int, rate: Double, background: String,
@@ -47,8 +49,11 @@ public struct EncodePlan: Sendable {
     public func commands(input: EncodeInput, output: String, palette: String) -> [FFmpegCommand] {
         let head = ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y"]
         let inputArguments = self.inputArguments(input)
-        let limit = ["-frames:v", "\(outputFrameCount)"]
-        let codec = preset.codecArguments(crf: crf) + levelArguments + ["-f", preset.muxer, output]
+        // Reaching -frames:v ends the whole output, sound included; presets with sound read a pipe
+        // that holds exactly the frames, so they need no limit.
+        let limit = soundMap == nil ? ["-frames:v", "\(outputFrameCount)"] : []
+        let codec =
+            preset.codecArguments(crf: crf) + levelArguments + soundCodecArguments + ["-f", preset.muxer, output]
         if preset == .gif {
             let palettePass = [
                 "-filter_complex", composite + gifStep + ",palettegen=stats_mode=full[out]",
@@ -63,8 +68,8 @@ public struct EncodePlan: Sendable {
                 FFmpegCommand(arguments: head + inputArguments + framesPass + limit + codec),
             ]
         }
-        let graph = filterGraph.map { ["-filter_complex", $0, "-map", "[out]"] } ?? []
-        return [FFmpegCommand(arguments: head + inputArguments + graph + limit + codec)]
+        let inputs: [String] = inputArguments + soundInputArguments
+        return [FFmpegCommand(arguments: head + inputs + streamArguments + limit + codec)]
     }
 
     /// The video's rate as ffmpeg reads it (`60`, `29.97`).

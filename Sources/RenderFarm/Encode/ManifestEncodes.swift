@@ -27,6 +27,8 @@ public enum ManifestEncodes {
             "sha256": .string(result.sha256), "bytes": .number(Double(result.bytes)),
             "frames": .number(Double(result.frames)),
         ]
+        // The files the sound track was mixed from: the video's provenance, not the frames'.
+        if !result.soundInputs.isEmpty { entry["sound"] = .array(result.soundInputs.map(\.json)) }
         if let layout = result.layout, let config = result.configFile {
             entry["layout"] = layoutEntry(layout)
             entry["config"] = .string(config.hasPrefix(folder) ? String(config.dropFirst(folder.count)) : config)

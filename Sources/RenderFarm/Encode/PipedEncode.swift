@@ -40,7 +40,11 @@ struct PipedEncode {
         let staged = StagedFile(target)
         let temporary = staged.temporaryPath
         let commands = plan.commands(input: .pipe(feed.format), output: temporary, palette: "")
-        let shown = FFmpegCommand(arguments: commands[0].arguments.map { $0 == temporary ? target : $0 }).shellLine
+        let shown = FFmpegCommand(
+            arguments: commands[0].arguments.map {
+                $0 == temporary ? target : $0 == plan.sound ? SoundTrack.shownName : $0
+            }
+        ).shellLine
         let process = try ffmpeg.start(commands[0], in: folder, feedsInput: true, output: target, stop: feed.stop)
         let outcome =
             process.input.map {

@@ -14,6 +14,8 @@ public struct EncodeOptions: Sendable {
     public var allowMissing: Bool
     /// Set (by SIGINT or SIGTERM) to stop: ffmpeg is stopped and nothing is written.
     public var stop: StopSignal
+    /// Whether the job's `audio` is mixed into the video (`--no-audio` clears it).
+    public var withSound = true
 
     public init(
         preset: EncodePreset, crf: Int? = nil, output: String? = nil, allowMissing: Bool = false,
@@ -40,6 +42,10 @@ public struct EncodeResult: Sendable {
     /// alpha-packed: where colour and alpha sit in each frame, and the VAP config written beside the video.
     public var layout: AlphaPackedLayout? = nil
     public var configFile: String? = nil
+    /// The files the sound track was mixed from; empty without one.
+    public var soundInputs: [SoundInput] = []
+    /// Why the video has no sound although it could have (the job file cannot be read).
+    public var soundNote: String? = nil
 }
 
 /// Encodes a rendered PNG sequence with ffmpeg, driven by the folder's manifest: the rate, start
@@ -102,16 +108,23 @@ public enum SequenceEncoder {
         _ output: RenderedOutput, options: EncodeOptions, ffmpeg: FFmpeg,
         progress: @escaping @Sendable (Int, Int) -> Void
     ) throws(EncodeError) -> EncodeResult {
-        let (plan, input) = try plan(output, options: options)
+        var (plan, input) = try plan(output, options: options)
+        let (track, soundNote) =
+            options.withSound && plan.preset.carriesSound ? try SoundTrack.mix(for: output, ffmpeg: ffmpeg) : (nil, nil)
         let target =
             options.output.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
             ?? (output.directory as NSString).appendingPathComponent(
                 safeName(output.jobName) + options.preset.nameSuffix + "."
                     + options.preset.fileExtension)
+        let mix = try track?.stage(beside: target)
+        plan.sound = mix?.temporaryPath
+        defer { withExtendedLifetime(mix) {} }
         if case .pipe(let format) = input {
-            return try encodePiped(
+            var result = try encodePiped(
                 output, plan: plan, format: format, target: target, ffmpeg: ffmpeg, stop: options.stop,
                 progress: progress)
+            (result.soundInputs, result.soundNote) = (track?.inputs ?? [], soundNote)
+            return result
         }
         let folder = (target as NSString).deletingLastPathComponent
         let staged = StagedFile(target)
@@ -147,13 +160,15 @@ public enum SequenceEncoder {
         let shown = commands.map { command in
             FFmpegCommand(
                 arguments: command.arguments.map {
-                    $0 == temporary ? target : $0 == palette ? "palette.png" : $0
+                    $0 == temporary
+                        ? target : $0 == palette ? "palette.png" : $0 == plan.sound ? SoundTrack.shownName : $0
                 }
             ).shellLine
         }
         return EncodeResult(
             file: target, sha256: sha256, bytes: bytes, commands: shown,
-            frames: plan.outputFrameCount, layout: config == nil ? nil : plan.alphaPackedLayout, configFile: config)
+            frames: plan.outputFrameCount, layout: config == nil ? nil : plan.alphaPackedLayout, configFile: config,
+            soundInputs: track?.inputs ?? [], soundNote: soundNote)
     }
 
     /// The frames read from their PNGs, composited and converted by RenderFarm's workers (as

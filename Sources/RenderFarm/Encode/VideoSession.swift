@@ -10,6 +10,8 @@ public struct VideoOptions: Sendable {
     /// Frames rendered at once (`-j`); the reorder buffer holds at most twice as many.
     public var concurrency: Int
     public var stop: StopSignal
+    /// Whether the job's `audio` is mixed into the video (`--no-audio` clears it).
+    public var withSound = true
 
     public init(
         preset: EncodePreset, crf: Int? = nil, output: String, concurrency: Int, stop: StopSignal = StopSignal()
@@ -37,6 +39,8 @@ public struct VideoResult: Sendable {
     /// alpha-packed: where colour and alpha sit in each frame, and the VAP config written beside the video.
     public var layout: AlphaPackedLayout? = nil
     public var configFile: String? = nil
+    /// The files the sound track was mixed from; empty without one.
+    public var soundInputs: [SoundInput] = []
 }
 
 /// Renders one job straight into a video: frames are drawn concurrently (`FrameWorker`, over the
@@ -48,14 +52,20 @@ public enum VideoSession {
         _ job: PlannedJob, options: VideoOptions, ffmpeg: FFmpeg,
         observer: some ProgressObserver = NoProgress()
     ) throws(EncodeError) -> VideoResult {
-        let plan = try plan(for: job, options: options)
+        var plan = try plan(for: job, options: options)
         let spec = job.spec
         let frames = job.frames.frames
+        let target = URL(fileURLWithPath: options.output).standardizedFileURL.path
+        let sounds = options.withSound && plan.preset.carriesSound
+        let track = sounds ? try SoundTrack.mix(of: job.job, frames: frames, ffmpeg: ffmpeg) : nil
+        let mix = try track?.stage(beside: target)
+        plan.sound = mix?.temporaryPath
+        defer { withExtendedLifetime(mix) {} }
         let format = plan.pipeFormat
         let matte = format.isComposited ? spec.canvas.background.matte : nil
         let retries = RetryPolicy(retries: spec.retries)
         let encode = PipedEncode(
-            name: spec.name, plan: plan, target: URL(fileURLWithPath: options.output).standardizedFileURL.path,
+            name: spec.name, plan: plan, target: target,
             ffmpeg: ffmpeg,
             feed: VideoFeed(format: format, concurrency: options.concurrency, stop: options.stop))
         observer.renderWillStart(totalFrames: frames.count, skippedFrames: 0, jobs: [job])
@@ -80,7 +90,8 @@ public enum VideoSession {
         return VideoResult(
             file: file, sha256: sha256, bytes: bytes, frames: produced.frames,
             command: produced.command, elapsed: elapsed, peakBufferedFrames: produced.peakHeld,
-            layout: produced.configFile == nil ? nil : plan.alphaPackedLayout, configFile: produced.configFile)
+            layout: produced.configFile == nil ? nil : plan.alphaPackedLayout, configFile: produced.configFile,
+            soundInputs: track?.inputs ?? [])
     }
 
     /// The encode plan of `job`, or why it cannot be streamed.

@@ -18,9 +18,9 @@ public enum OTIOTimeline {
 
     /// The timeline for `output`. `targetURLBase` is where the frames are as seen from the
     /// timeline file (a relative path ending in `/`, or a `file://` URL).
-    public static func build(_ output: RenderedOutput, targetURLBase: String, allowMissing: Bool = false)
-        throws(ExportError) -> JSONValue
-    {
+    public static func build(
+        _ output: RenderedOutput, targetURLBase: String, allowMissing: Bool = false, sound: SoundClips? = nil
+    ) throws(ExportError) -> JSONValue {
         if !output.complete && !allowMissing {
             throw .incomplete(directory: output.directory, missing: output.missing)
         }
@@ -64,7 +64,7 @@ public enum OTIOTimeline {
             ]
         let stack: JSONObject =
             item(schemas.stack, name: "tracks", sourceRange: .null) + [
-                "children": .array([.object(track)])
+                "children": .array([.object(track)] + (sound.map(audioTracks) ?? []))
             ]
         let renderfarm: JSONObject = [
             "manifest": .string(Manifest.fileName), "width": .number(Double(output.width)),
@@ -81,7 +81,7 @@ public enum OTIOTimeline {
     }
 
     /// The fields every OTIO item carries.
-    private static func item(_ schema: String, name: String, sourceRange: JSONValue) -> JSONObject {
+    static func item(_ schema: String, name: String, sourceRange: JSONValue) -> JSONObject {
         [
             "OTIO_SCHEMA": .string(schema), "metadata": .object([:]), "name": .string(name),
             "source_range": sourceRange, "effects": .array([]), "markers": .array([]), "enabled": .bool(true),

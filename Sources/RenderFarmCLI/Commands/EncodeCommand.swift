@@ -33,9 +33,14 @@ struct EncodeCommand: Command {
             cannot create output, 74 I/O error (a full disk, or a video ffprobe cannot read whole;
             nothing is left under its name and nothing is recorded), 75 the folder is in use by
             another run (encode holds the folder's lock while it reads the frames), 130 interrupted.
+            When the job file the manifest names has an `audio` section, its mix over the frames'
+            time span is the video's sound track (AAC in mp4, alpha-packed and hevc-alpha, Opus in
+            webm-alpha, 16-bit PCM in prores4444; gif and apng have none), and its files are listed
+            with their sha256 in the encode's "sound" entry; --no-audio leaves it out. A sound file
+            that cannot be read or decoded is a located error (65).
             """,
         options: [
-            output, preset, crf, allowMissing, verbose, CommonOptions.progress,
+            output, preset, crf, allowMissing, noAudio, verbose, CommonOptions.progress,
         ],
         positionals: 1...1)
 
@@ -43,6 +48,7 @@ struct EncodeCommand: Command {
         "-o", "--output", value: "FILE", help: "Write the video here (default: OUTDIR/<job>.<ext>).")
     static let allowMissing = Flag("--allow-missing", help: "Encode the frames that exist of an incomplete render.")
     static let verbose = Flag("--verbose", help: "Print the exact ffmpeg command lines.")
+    static let noAudio = Flag("--no-audio", help: "Leave out the job's audio (the mix of its music and sounds).")
     static let preset = Option(
         "--preset", value: "P",
         help: "mp4, webm-alpha, prores4444, gif, apng, alpha-packed or hevc-alpha (default: from the file's "
@@ -126,6 +132,11 @@ struct EncodeCommand: Command {
         }
     }
 
+    /// The files a video's sound track was mixed from, after `printVideo`.
+    static func printSound(_ inputs: [SoundInput], terminal: Terminal) {
+        for input in inputs { terminal.print("  sound:  \(input.use) \(input.file) sha256 \(input.sha256)") }
+    }
+
     func run(_ terminal: Terminal) -> ExitCode {
         let ffmpeg: FFmpeg
         let output: RenderedOutput
@@ -155,9 +166,10 @@ struct EncodeCommand: Command {
         let stop = StopSignal()
         let signals = SignalHandling(stop: stop, terminal: terminal, stopping: "stopping ffmpeg; no video is written")
         defer { signals.cancel() }
-        let options = EncodeOptions(
+        var options = EncodeOptions(
             preset: preset, crf: crf, output: arguments[Self.output],
             allowMissing: arguments[Self.allowMissing], stop: stop)
+        options.withSound = !arguments[Self.noAudio]
         if !output.complete && options.allowMissing {
             terminal.note("renderfarm: warning: \(output.jobName): encoding without missing frames \(output.missing)")
         }
@@ -192,6 +204,8 @@ struct EncodeCommand: Command {
                 "\(output.jobName): \(result.frames) frames encoded (\(preset.rawValue))", file: result.file,
                 bytes: result.bytes, sha256: result.sha256, layout: result.layout, config: result.configFile,
                 terminal: terminal)
+            Self.printSound(result.soundInputs, terminal: terminal)
+            if let note = result.soundNote { terminal.note("renderfarm: warning: \(output.jobName): \(note)") }
             return .ok
         } catch {
             bar.finish()

@@ -22,14 +22,21 @@ struct ExportOTIOCommand: Command {
             Writes OUTDIR/<job>.otio unless -o is given (its folder is created). Exit codes: 0 ok,
             64 usage, 65 incomplete or unevenly spaced render, 66 no manifest, 73 cannot create
             output, 74 I/O error (a full disk; no timeline is left).
+            When the job file the manifest names has an `audio` section, its mix over the frames'
+            time span is written beside the timeline as <name>.mix.wav (as `renderfarm mix OUTDIR`
+            writes it) and the timeline gets two audio tracks: A1 with the mix from its start, A2
+            with the music file where it is heard (after a Gap.1), each clip an ExternalReference.1
+            timed in samples at 48 kHz; --no-audio leaves them out. A sound file that cannot be
+            used is a located error (65), 69 when ffmpeg is missing.
             """,
-        options: [output, absoluteURLs, allowMissing],
+        options: [output, absoluteURLs, allowMissing, noAudio],
         positionals: 1...1)
 
     static let output = Option(
         "-o", "--output", value: "FILE", help: "Write the timeline here (default: OUTDIR/<job>.otio).")
     static let absoluteURLs = Flag("--absolute-urls", help: "Point at the frames with a file:// URL.")
     static let allowMissing = Flag("--allow-missing", help: "Export an incomplete render (missing_frame_policy hold).")
+    static let noAudio = EncodeCommand.noAudio
 
     let arguments: ParsedArguments
 
@@ -52,10 +59,17 @@ struct ExportOTIOCommand: Command {
             frames: output.directory,
             timelineFolder: (file as NSString).deletingLastPathComponent,
             absolute: arguments[Self.absoluteURLs])
+        let sound: OTIOTimeline.SoundClips?
+        do {
+            sound = try soundClips(output, timeline: file, terminal: terminal)
+        } catch {
+            terminal.error(error.description)
+            return ExitCode(error)
+        }
         do {
             let timeline = try OTIOTimeline.build(
                 output, targetURLBase: base,
-                allowMissing: arguments[Self.allowMissing])
+                allowMissing: arguments[Self.allowMissing], sound: sound)
             try OTIOTimeline.write(timeline, to: file)
         } catch {
             terminal.error(error.description)
@@ -64,7 +78,28 @@ struct ExportOTIOCommand: Command {
         terminal.print("\(output.jobName): OpenTimelineIO timeline written")
         terminal.print("  timeline: \(ShownPath.of(file))")
         terminal.print("  frames:   \(base)\(output.sequence.namePrefix)…\(output.sequence.nameSuffix)")
+        if let sound { terminal.print("  mix:      \(sound.mixURL)") }
         return .ok
+    }
+
+    /// With a job whose `audio` is heard: the mix written beside the timeline (`<name>.mix.wav`),
+    /// and the clips of the mix and the music.
+    private func soundClips(_ output: RenderedOutput, timeline: String, terminal: Terminal) throws(EncodeError)
+        -> OTIOTimeline.SoundClips?
+    {
+        guard !arguments[Self.noAudio] else { return nil }
+        let (track, note) = try SoundTrack.mix(for: output, ffmpeg: try FFmpeg.locate())
+        if let note { terminal.note("renderfarm: warning: \(output.jobName): \(note)") }
+        guard let track else { return nil }
+        let folder = (timeline as NSString).deletingLastPathComponent
+        let mix = (timeline as NSString).deletingPathExtension + ".mix.wav"
+        // Its folder is made as the timeline's is (a failure shows as the mix's write error, 73).
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try track.write(to: mix)
+        let absolute = arguments[Self.absoluteURLs]
+        return OTIOTimeline.SoundClips(
+            mixURL: OTIOTimeline.url(of: mix, timelineFolder: folder, absolute: absolute), track: track,
+            musicURL: track.music.map { OTIOTimeline.url(of: $0.file, timelineFolder: folder, absolute: absolute) })
     }
 
     private func fileName(_ name: String) -> String {

@@ -23,6 +23,9 @@ extension RenderCommand {
     static func checkVideoOptions(_ arguments: ParsedArguments) throws(UsageError) {
         _ = try EncodeCommand.presetAndCRF(arguments, command: "render", output: arguments[video])
         guard arguments[video] != nil else {
+            if arguments[EncodeCommand.noAudio] {
+                throw UsageError(message: "--no-audio needs --video FILE", command: "render")
+            }
             for option in [EncodeCommand.preset, EncodeCommand.crf] where arguments[option] != nil {
                 throw UsageError(
                     message: "\(option.spec.primaryName) needs --video FILE (or use `renderfarm encode`)",
@@ -64,7 +67,8 @@ extension RenderCommand {
         let reporter = ProgressReporter(terminal: terminal, mode: progress)
         do {
             let ffmpeg = try FFmpeg.locate()
-            let options = VideoOptions(preset: preset, crf: crf, output: path, concurrency: concurrency, stop: stop)
+            var options = VideoOptions(preset: preset, crf: crf, output: path, concurrency: concurrency, stop: stop)
+            options.withSound = !arguments[EncodeCommand.noAudio]
             let result = try VideoSession.render(job, options: options, ffmpeg: ffmpeg, observer: reporter)
             if arguments[Self.verbose] { terminal.note(result.command) }
             guard let file = result.file else {
@@ -77,6 +81,7 @@ extension RenderCommand {
                     + "(\(String(format: "%.2f", result.elapsed)) s, \(rate) fps, at most \(result.peakBufferedFrames) "
                     + "frames buffered)", file: file, bytes: result.bytes, sha256: result.sha256,
                 layout: result.layout, config: result.configFile, terminal: terminal)
+            EncodeCommand.printSound(result.soundInputs, terminal: terminal)
             return .ok
         } catch {
             reporter.clearLine()

@@ -34,12 +34,14 @@ struct RenderCommand: Command {
             concurrently and piped in frame order to one ffmpeg (no PNGs, journal or manifest);
             the result equals `renderfarm encode` of the PNGs with the same preset (69 when ffmpeg
             or ffprobe is missing), and is checked with ffprobe the same way before it takes its
-            name; a signal stops ffmpeg and leaves no video.
+            name; a signal stops ffmpeg and leaves no video. A job with an `audio` section gets its
+            mix as the video's sound track, over the frames' time span (see `renderfarm mix`);
+            --no-audio leaves it out.
             """,
         options: [
             jobs, frames, shard, CommonOptions.shardMode, out, outputRoot, force, failFast, CommonOptions.progress,
             CommonOptions.pluginPath, CommonOptions.variants, scale, video, EncodeCommand.preset, EncodeCommand.crf,
-            verbose, isolate, frameTimeout, sandbox, stuckAfter, memory,
+            EncodeCommand.noAudio, verbose, isolate, frameTimeout, sandbox, stuckAfter, memory,
         ],
         positionals: 1...Int.max)
 

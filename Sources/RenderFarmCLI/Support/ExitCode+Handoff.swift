@@ -14,7 +14,7 @@ extension ExitCode {
         switch error {
         case .ffmpegMissing, .ffprobeMissing, .encoderUnavailable: self = .unavailable
         case .manifest(let error): self.init(error)
-        case .incomplete, .unusableSequence, .notAlphaPacked: self = .dataError
+        case .incomplete, .unusableSequence, .notAlphaPacked, .sound: self = .dataError
         case .unsupported: self = .usage
         case .failed: self = .framesFailed
         case .output(let error): self.init(error)

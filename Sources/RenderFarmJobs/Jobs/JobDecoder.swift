@@ -33,6 +33,7 @@ package enum JobDecoder {
 
     package static let topLevelKeys = [
         "version", "name", "seed", "canvas", "fps", "duration", "frames", "output", "retries", "layers", "variants",
+        "audio",
     ]
 
     /// `checksName`: whether `name` must be a folder name (`FolderName`); a variant's `<job>/<variant>`
@@ -70,6 +71,10 @@ package enum JobDecoder {
         let output = decodeOutput(reader, name: name)
         let retries = reader.integer("retries", default: 1, in: 0...Limits.maxRetries) ?? 1
         let (layers, composition) = decodeLayers(reader, canvas: canvas)
+        let audio = AudioSpec.decode(reader)
+        if let audio, let duration {
+            for issue in audio.check(duration: duration) { issues.add(issue.path, issue.message) }
+        }
 
         var frames = FrameSet([])
         if let duration {
@@ -96,11 +101,12 @@ package enum JobDecoder {
                 retries: retries, layers: layers, composition: composition)
             return .failure(JobIssues(issues.issues, partial: layers.isEmpty ? nil : partial))
         }
-        return .success(
-            JobSpec(
-                version: JobSpec.supportedVersion, name: name, seed: UInt64(seed), canvas: canvas, fps: fps,
-                duration: duration, frames: frames, output: output, retries: retries, layers: layers,
-                composition: composition))
+        var spec = JobSpec(
+            version: JobSpec.supportedVersion, name: name, seed: UInt64(seed), canvas: canvas, fps: fps,
+            duration: duration, frames: frames, output: output, retries: retries, layers: layers,
+            composition: composition)
+        spec.audio = audio
+        return .success(spec)
     }
 
     private static func decodeCanvas(_ parent: ObjectReader) -> Canvas? {

@@ -22,6 +22,8 @@ public struct JobSpec: Sendable, Equatable {
     /// How the layers are drawn together: the job's list of layers and groups with their
     /// host-level fields (the RenderFarm article ComposingLayers).
     public var composition: [LayerNode] = []
+    /// The `audio` section (<doc:Sound>): mixed into videos, never part of a frame.
+    public var audio: AudioSpec? = nil
 
     /// Frames in the job's timeline: `duration × fps`, rounded.
     public var frameCount: Int { Self.frameCount(duration: duration, fps: fps) }

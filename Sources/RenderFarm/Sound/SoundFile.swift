@@ -1,0 +1,121 @@
+import FileInput
+import FileOutput
+import Foundation
+import Locking
+import RenderFarmJobs
+import RenderFarmOutput
+
+/// A sound file a job names, read like every input (confined to the job's folder, a regular file,
+/// at most `maxBytes`), hashed, and decoded by ffmpeg from those same bytes on its standard input
+/// to 32-bit float stereo at the mix rate. WAV, FLAC, MP3 and Ogg (Vorbis, Opus) decode this way.
+struct SoundFile {
+    /// The largest sound file read.
+    static let maxBytes = 256 << 20
+
+    /// As the job wrote it.
+    var name: String
+    /// Relative to the job's folder when inside it (always, as it is confined), for the manifest.
+    var shown: String
+    /// Absolute, links resolved.
+    var path: String
+    var sha256: String
+    /// Interleaved stereo at `SoundMixer.rate`, at most the `seconds` asked for.
+    var samples: [Float]
+
+    /// `load` of each file named (a file named twice is decoded once, for the longer time), all at once.
+    static func load(_ requests: [(name: String, seconds: Double)], jobDirectory: String, ffmpeg: FFmpeg)
+        -> [String: Result<SoundFile, DataProblem>]
+    {
+        var longest: [String: Double] = [:]
+        for request in requests { longest[request.name] = max(longest[request.name] ?? 0, request.seconds) }
+        let names = longest.sorted { $0.key < $1.key }
+        let loaded = Locked([String: Result<SoundFile, DataProblem>]())
+        DispatchQueue.concurrentPerform(iterations: names.count) { index in
+            let (name, seconds) = names[index]
+            let file = load(name, jobDirectory: jobDirectory, seconds: seconds, ffmpeg: ffmpeg)
+            loaded.withLock { $0[name] = file }
+        }
+        return loaded.withLock { $0 }
+    }
+
+    /// Reads and decodes `name` (relative to `jobDirectory`); at most `seconds` of it are decoded.
+    /// A problem is one line naming the file, for a job issue at `path`.
+    static func load(_ name: String, jobDirectory: String, seconds: Double, ffmpeg: FFmpeg) -> Result<
+        SoundFile, DataProblem
+    > {
+        let resolved: String
+        do {
+            resolved = try ConfinedPath.resolve(name, in: jobDirectory)
+        } catch {
+            return .failure(DataProblem(error.description))
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try InputFile.read(resolved, limit: maxBytes, followLastLink: false)
+        } catch {
+            return .failure(DataProblem(error.message(naming: name)))
+        }
+        let folder = (try? ConfinedPath.resolve(".", in: jobDirectory)) ?? jobDirectory
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        let shown = resolved.hasPrefix(prefix) ? String(resolved.dropFirst(prefix.count)) : resolved
+        switch decode(bytes, seconds: seconds, ffmpeg: ffmpeg) {
+        case .success(let samples):
+            return .success(
+                SoundFile(
+                    name: name, shown: shown, path: resolved, sha256: bytes.withUnsafeBytes { SHA256.hex($0) },
+                    samples: samples))
+        case .failure(let reason):
+            return .failure(
+                DataProblem("\(name) cannot be decoded as sound (WAV, FLAC, MP3, Ogg/Opus): \(reason.message)"))
+        }
+    }
+
+    /// ffmpeg's decoding of `bytes`: resampled to the mix rate, stereo, float, at most `seconds`.
+    private static func decode(_ bytes: [UInt8], seconds: Double, ffmpeg: FFmpeg) -> Result<[Float], DataProblem> {
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("renderfarm-sound-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).f32").path
+        defer { unlink(scratch) }
+        let format =
+            "aresample=\(SoundMixer.rate),aformat=sample_fmts=flt:sample_rates=\(SoundMixer.rate)"
+            + ":channel_layouts=stereo"
+        let command = FFmpegCommand(arguments: [
+            "-hide_banner", "-loglevel", "error", "-nostats", "-y", "-i", "pipe:0", "-map", "0:a:0", "-af", format,
+            "-t", String(format: "%.6f", seconds), "-f", "f32le", scratch,
+        ])
+        let process: FFmpegProcess
+        do {
+            process = try ffmpeg.start(command, in: "/", feedsInput: true)
+        } catch {
+            return .failure(DataProblem(error.description))
+        }
+        // ffmpeg writes to a file, so it never waits on us while we send: no deadlock. It stops
+        // reading once it has `seconds` (the send then fails): only its own status counts.
+        _ = bytes.withUnsafeBytes { process.input?.send($0) }
+        let ending = process.wait()
+        guard ending.succeeded else {
+            let lines = ending.log.split(separator: "\n").suffix(3).map { line in
+                let message =
+                    line.hasPrefix("[") ? line.firstIndex(of: "]").map { line[line.index(after: $0)...] } : nil
+                let text = (message ?? line).trimmingCharacters(in: .whitespaces)
+                return text.hasPrefix("pipe:0: ") ? String(text.dropFirst(8)) : text
+            }
+            return .failure(
+                DataProblem(lines.isEmpty ? "ffmpeg exited \(ending.status)" : lines.joined(separator: "; ")))
+        }
+        let limit = (Int(seconds.rounded(.up)) + 1) * SoundMixer.rate * SoundMixer.channels * 4
+        let raw: [UInt8]
+        do {
+            raw = try InputFile.read(scratch, limit: limit)
+        } catch {
+            return .failure(DataProblem(error.reason))
+        }
+        var samples = [Float](repeating: 0, count: raw.count / 8 * 2)
+        samples.withUnsafeMutableBytes { target in
+            raw.withUnsafeBytes { source in
+                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[..<target.count]))
+            }
+        }
+        guard !samples.isEmpty else { return .failure(DataProblem("it holds no sound")) }
+        return .success(samples.map { $0.isFinite ? $0 : 0 })
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import RenderFarm
+import RenderFarmJobs
+import RenderFarmOutput
+
+/// `renderfarm mix JOB|OUTDIR -o FILE`: a job's audio mix alone, as the videos carry it.
+struct MixCommand: Command {
+    static let spec = CommandSpec(
+        name: "mix",
+        abstract: "Write a job's audio mix (music bed and sounds) as a WAV file for editors.",
+        synopsis: "mix JOB|OUTDIR -o FILE",
+        examples: [
+            "renderfarm mix jobs/stream-replay.json -o stream-replay.wav",
+            "renderfarm mix jobs/out/stream-replay -o part.wav",
+        ],
+        discussion: """
+            Mixes the job's `audio` section (see the Sound article) as `render --video` and `encode`
+            do: 16-bit PCM stereo at 48 kHz, every sound starting at sample round(t × 48000), the
+            same bytes on every run. For a job file the mix covers the frames `render JOB --video`
+            renders (the job's `frames`, every frame by default; the whole job when they are not
+            evenly spaced); for a rendered folder it covers the time span of the frames the folder holds (a
+            shard's, a --frames render's), from the job file its manifest names, so it equals the
+            sound track `renderfarm encode OUTDIR` muxes (bit for bit beside prores4444, which keeps
+            it as PCM). Sound files are read from the job's folder (WAV, FLAC, MP3, Ogg/Opus) and
+            decoded with ffmpeg. The file is written atomically; its inputs and their sha256 are
+            printed. Exit codes: 0 ok, 64 usage, 65 invalid job, a job without `audio`, or a sound
+            file or event log that cannot be used (each problem located in the job), 66 missing
+            job, folder or manifest, 69 ffmpeg missing, 73 cannot create output, 74 I/O error.
+            """,
+        options: [output],
+        positionals: 1...1)
+
+    static let output = Option("-o", "--output", value: "FILE", help: "Write the mix here (a WAV file).")
+
+    let arguments: ParsedArguments
+    let target: String
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+        guard let output = arguments[Self.output] else {
+            throw UsageError(message: "-o FILE is required (the WAV file to write)", command: "mix")
+        }
+        target = URL(fileURLWithPath: output).standardizedFileURL.path
+    }
+
+    func run(_ terminal: Terminal) -> ExitCode {
+        let source = arguments.positionals[0]
+        var isFolder: ObjCBool = false
+        let folder = FileManager.default.fileExists(atPath: source, isDirectory: &isFolder) && isFolder.boolValue
+        let track: SoundTrack?
+        let name: String
+        do {
+            let ffmpeg = try FFmpeg.locate()
+            if folder {
+                let output = try RenderedOutput.load(directory: source)
+                name = output.jobName
+                let (mixed, note) = try SoundTrack.mix(for: output, ffmpeg: ffmpeg)
+                if let note {
+                    terminal.error("\(name): \(note)")
+                    return .noInput
+                }
+                track = mixed
+            } else {
+                let job = try JobLoader.load(source)
+                name = job.spec.name
+                track = try SoundTrack.mix(of: job, ffmpeg: ffmpeg)
+            }
+        } catch let error as JobError {
+            terminal.error(error.description)
+            return ExitCode(error)
+        } catch let error as EncodeError {
+            terminal.error(error.description)
+            return ExitCode(error)
+        } catch let error as RenderedOutputError {
+            terminal.error(error.description)
+            return ExitCode(error)
+        } catch {
+            terminal.error("\(error)")
+            return .ioError
+        }
+        guard let track else {
+            terminal.error("\(name): the job has no \"audio\" section; nothing to mix")
+            return .dataError
+        }
+        do {
+            try track.write(to: target)
+        } catch {
+            terminal.error(error.description)
+            return ExitCode(error)
+        }
+        let seconds = Double(track.span.count) / Double(SoundMixer.rate)
+        terminal.print("\(name): \(String(format: "%.3f", seconds)) s of sound mixed")
+        terminal.print("  mix:    \(ShownPath.of(target))")
+        EncodeCommand.printSound(track.inputs, terminal: terminal)
+        return .ok
+    }
+}
