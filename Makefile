@@ -17,7 +17,8 @@ TEST_PLUGIN     := $(TEST_PLUGIN_DIR)/librenderfarm-test-faults.so
 FONT_PACKAGES := libpango1.0-dev fonts-noto-core fonts-noto-color-emoji fonts-noto-cjk
 # Debian packages the build and the tests need.
 PACKAGES := pkgconf libcairo2-dev libpng-dev libssl-dev libchipmunk-dev libdeflate-dev zlib1g-dev pngcheck \
-            librlottie-dev libmicrohttpd-dev libseccomp-dev $(FONT_PACKAGES)
+            librlottie-dev libmicrohttpd-dev libseccomp-dev libavformat-dev libavcodec-dev libswscale-dev \
+            libavutil-dev $(FONT_PACKAGES)
 # What the hand-off to video and the CI render targets need (the tests run ffmpeg too).
 HANDOFF_PACKAGES := ffmpeg time
 # The Slurm integration test: a one-node cluster on loopback (RenderFarm article RunningOnACluster, "Slurm").
@@ -296,7 +297,7 @@ PREFIX          ?= /usr/local
 DESTDIR         ?=
 INSTALL_CONFIG  ?= release
 INSTALL_PACKAGES := patchelf
-BUILTIN_PLUGINS := floating-heart gradient parabolic-drop physics-bounce lottie text
+BUILTIN_PLUGINS := floating-heart gradient parabolic-drop physics-bounce lottie text video
 ROOT            := $(DESTDIR)$(PREFIX)
 PLUGIN_DIR      := $(ROOT)/lib/renderfarm/plugins
 RUNTIME_DIR     := $(ROOT)/lib/renderfarm/swift

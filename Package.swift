@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "renderfarm-physics-bounce", type: .dynamic, targets: ["PhysicsBounce"]),
         .library(name: "renderfarm-lottie", type: .dynamic, targets: ["Lottie"]),
         .library(name: "renderfarm-text", type: .dynamic, targets: ["Text"]),
+        .library(name: "renderfarm-video", type: .dynamic, targets: ["Video"]),
         .executable(name: "renderfarm-bench", targets: ["RenderFarmBench"]),
         .executable(name: "renderfarm-bench-floor", targets: ["RenderFarmBenchFloor"]),
     ],
@@ -32,6 +33,11 @@ let package = Package(
         // Pango and HarfBuzz through pangocairo; fontconfig and Pango's fontconfig font map are set up by the
         // text plugin itself (plugins/text/PangoText/FontLibrary.swift), the modulemap links them.
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        // FFmpeg's demuxers, decoders and scaler for footage; the shim reads through the plugin's own descriptor.
+        // No pkgConfig: Debian's headers are on the default include path, and libavformat.pc's -pthread is a
+        // flag SwiftPM refuses (with a warning on every build); the modulemap links the four libraries.
+        .systemLibrary(
+            name: "CLibAV", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         // `renderfarm studio`: libmicrohttpd serves the page and its API; inotify sees edits.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CInotify"),
@@ -117,6 +123,8 @@ let package = Package(
         // The effect is a target of its own so that its tests link it without the plugin's entry point.
         .target(name: "PangoText", dependencies: ["EffectKit", "CCairo", "CPango", "Locking"], path: "plugins/text/PangoText"),
         .target(name: "Text", dependencies: ["PangoText", "EffectKit"], path: "plugins/text", exclude: ["PangoText"]),
+        // Footage by libavformat/libavcodec/libswscale, frame-accurate (FootageEffect article).
+        .target(name: "Video", dependencies: ["EffectKit", "CCairo", "CLibAV", "Locking"], path: "plugins/video"),
 
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
         // The floor loads the plugin libraries itself (dlopen) for jobs it has no hand-written C for.
