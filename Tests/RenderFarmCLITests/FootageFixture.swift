@@ -13,14 +13,15 @@ enum FootageFixture {
     static let bits = "geq=lum='if(mod(floor(N/pow(2,floor(X/8))),2),235,16)':cb=128:cr=128"
 
     /// A clip of `frames` frames at `fps` (H.264, lossless, GOP 12 with B-frames) written to `path`;
-    /// `variable` gives the frames uneven presentation times instead: frame n at (n + ⌊n² / 20⌋) / 48 s.
+    /// `variable` gives the frames uneven presentation times instead: frame n at about (n + ⌊n² / 20⌋) / 48 s,
+    /// in a time base of 1/480 s.
     static func make(_ path: String, fps: Int, frames: Int, variable: Bool = false) throws {
         let ffmpeg = try #require(Tools.find("ffmpeg"))
         var filters = bits
         var output = ["-c:v", "libx264", "-qp", "0", "-g", "12", "-bf", "2", "-pix_fmt", "yuv420p"]
         if variable {
-            filters += ",setpts='(N+floor(N*N/20))/48/TB'"
-            output += ["-fps_mode", "passthrough", "-video_track_timescale", "480"]
+            filters += ",settb=1/480,setpts='(N+floor(N*N/20))/48/TB'"
+            output += ["-fps_mode", "passthrough", "-enc_time_base", "1/480", "-video_track_timescale", "480"]
         }
         let result = try Tools.run(
             ffmpeg,
@@ -29,14 +30,18 @@ enum FootageFixture {
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    /// Presentation times in seconds from the first frame, as ffprobe reads them.
-    static func times(_ path: String) throws -> [Double] {
+    /// The clip's presentation timestamps from its first frame's, in its time base (as ffprobe reads them).
+    static func timestamps(_ path: String) throws -> (ticks: [Int], timeBase: (num: Int, den: Int)) {
         let ffprobe = try #require(Tools.find("ffprobe"))
-        let result = try Tools.run(
-            ffprobe,
-            ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", path])
-        let times = result.text.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        return times.map { $0 - (times.first ?? 0) }
+        func probe(_ entries: String) throws -> [String] {
+            let result = try Tools.run(
+                ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", entries, "-of", "default=nw=1:nk=1", path])
+            return result.text.split(whereSeparator: \.isNewline).map(String.init)
+        }
+        let ticks = try probe("frame=pts").compactMap { Int($0) }
+        let base = try #require(try probe("stream=time_base").first).split(separator: "/").compactMap { Int($0) }
+        try #require(base.count == 2)
+        return (ticks.map { $0 - (ticks.first ?? 0) }, (base[0], base[1]))
     }
 
     /// The source frame number a rendered frame shows (the canvas is the clip's size, `fit: fill`).
