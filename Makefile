@@ -241,11 +241,11 @@ openjd-test: deps openjd-venv
 # and the C programs it compares with. BENCH_ARGS='--rounds 5' for more rounds.
 BENCH_ARGS ?=
 
-bench: deps
+bench: deps deps-handoff
 	$(SWIFT) build -c release
 	.build/release/renderfarm-bench $(BENCH_ARGS)
 
-bench-quick: deps
+bench-quick: deps deps-handoff
 	$(SWIFT) build -c release
 	.build/release/renderfarm-bench --quick
 

@@ -1,6 +1,6 @@
 import Foundation
 
-// renderfarm-bench [--quick] [--rounds N] [--stream] [--text]: see Bench.swift and the RenderFarm article Performance.
+// renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--footage]: see Bench.swift and the RenderFarm article Performance.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 var rounds = quick ? 1 : 3
@@ -13,8 +13,11 @@ if let index = arguments.firstIndex(of: "--rounds"), index + 1 < arguments.count
 let streamOnly = arguments.contains("--stream")
 // --text: only the text banner rows (TextBench.swift).
 let textOnly = arguments.contains("--text")
-if arguments.contains(where: { !["--quick", "--rounds", "--stream", "--text"].contains($0) && Int($0) == nil }) {
-    FileHandle.standardError.write(Data("usage: renderfarm-bench [--quick] [--rounds N] [--stream] [--text]\n".utf8))
+// --footage: only the footage rows (FootageBench.swift).
+let footageOnly = arguments.contains("--footage")
+if arguments.contains(where: { !["--quick", "--rounds", "--stream", "--text", "--footage"].contains($0) && Int($0) == nil }) {
+    FileHandle.standardError.write(
+        Data("usage: renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--footage]\n".utf8))
     exit(64)
 }
 
@@ -31,7 +34,10 @@ do {
         floor: binaries.appendingPathComponent("renderfarm-bench-floor").path, scratch: scratch)
     let stream = StreamBench(runner: runner, quick: quick)
     let text = TextBench(runner: runner, quick: quick)
-    if textOnly {
+    let footage = FootageBench(runner: runner, quick: quick)
+    if footageOnly {
+        print(try footage.run().joined(separator: "\n"))
+    } else if textOnly {
         print(try text.run().joined(separator: "\n"))
     } else if streamOnly {
         print(
@@ -51,8 +57,8 @@ do {
         print(
             Report(rows: rows, memory: memory, startupMilliseconds: startup, isolation: isolation, header: header).text)
         print(
-            try (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()] + text.run()).joined(
-                separator: "\n"))
+            try (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()] + text.run() + footage.run())
+                .joined(separator: "\n"))
         // After the table, so that a failure comes with everything measured; thrown, so scratch is removed.
         let failures = Bench.identityFailures(rows)
         if !failures.isEmpty {
