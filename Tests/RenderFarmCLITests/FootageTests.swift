@@ -191,6 +191,32 @@ struct FootageTests {
         #expect(image.pixel(x: 32, y: 4).a == 0 && image.pixel(x: 32, y: 60).a == 0, "the bars stay transparent")
     }
 
+    @Test(
+        "8-bit 4:2:0 colours come out as encoded, in the matrix and range the stream states",
+        arguments: [
+            ("bt601.mp4", ["-vf", "format=rgb24,scale=out_color_matrix=bt601:out_range=tv,format=yuv420p"]),
+            ("bt709.mp4", ["-vf", "format=rgb24,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p", "-colorspace", "bt709"]),
+            ("full.mp4", ["-vf", "format=rgb24,scale=out_color_matrix=bt709:out_range=pc,format=yuvj420p", "-colorspace", "bt709",
+                          "-color_range", "pc"]),
+        ])
+    func colours(_ name: String, _ filters: [String]) throws {
+        let ffmpeg = try #require(Tools.find("ffmpeg"))
+        let folder = try TemporaryFolder()
+        let made = try Tools.run(
+            ffmpeg,
+            ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x3366CC:s=64x32:r=30", "-frames:v", "3"] + filters
+                + ["-c:v", "libx264", "-qp", "0", folder.url.appendingPathComponent(name).path])
+        #expect(made.status == 0, "\(made.stderr)")
+        try folder.write(try FootageFixture.job(file: name, fps: 30, frames: 1), to: "job.json")
+        _ = try Self.render(folder)
+        let pixel = try ImageSurface(contentsOfPNG: folder.url.appendingPathComponent("out/frame_00000.png").path)
+            .pixel(x: 32, y: 16)
+        // lavfi's color source makes #3366CC as RGB #3164C9 (it draws in YUV); rounding to 8-bit YUV and back
+        // moves a channel by a level or two, the wrong matrix by five or more.
+        #expect(abs(Int(pixel.r) - 0x31) <= 2 && abs(Int(pixel.g) - 0x64) <= 2 && abs(Int(pixel.b) - 0xC9) <= 2,
+                "\(name): \(pixel)")
+    }
+
     @Test("a truncated, damaged or non-video file is refused at validate with its place in the job (65)")
     func damaged() throws {
         let folder = try TemporaryFolder()

@@ -12,7 +12,6 @@ final class FootageDecoder {
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
-    private var scaler: OpaquePointer?
     private let descriptor: Int32
     private(set) var stream: Int32 = -1
     /// The decoder used (`libvpx-vp9` for VP9 with an alpha channel).
@@ -102,7 +101,6 @@ final class FootageDecoder {
     }
 
     deinit {
-        if scaler != nil { sws_freeContext(scaler) }
         av_frame_free(&frame)
         av_packet_free(&packet)
         avcodec_free_context(&codec)
@@ -164,8 +162,8 @@ final class FootageDecoder {
         return timeline
     }
 
-    /// Decodes frame `index` of `timeline` and converts it to premultiplied ARGB32.
-    func picture(_ index: Int, of timeline: FootageTimeline) throws(EffectError) -> FootagePicture {
+    /// Decodes frame `index` of `timeline`.
+    func frame(_ index: Int, of timeline: FootageTimeline) throws(EffectError) -> DecodedFrame {
         // Decoding starts from the keyframe before the frame, unless the decoder stands before it already
         // with no keyframe in between. A frame missed after a seek (an open GOP's leading pictures) starts
         // again one keyframe earlier.
@@ -189,8 +187,8 @@ final class FootageDecoder {
         }
     }
 
-    /// Decodes until frame `index` comes out (converted), or nil when a later frame comes first or the stream ends.
-    private func decode(until index: Int, of timeline: FootageTimeline) throws(EffectError) -> FootagePicture? {
+    /// Decodes until frame `index` comes out, or nil when a later frame comes first or the stream ends.
+    private func decode(until index: Int, of timeline: FootageTimeline) throws(EffectError) -> DecodedFrame? {
         guard let format, let codec, let packet, let frame else { throw EffectError("the decoder is closed") }
         while true {
             let received = avcodec_receive_frame(codec, frame)
@@ -198,7 +196,10 @@ final class FootageDecoder {
                 defer { av_frame_unref(frame) }
                 guard let decoded = timeline.frame(timestamp: rf_av_frame_time(frame)) else { continue }
                 position = decoded
-                if decoded == index { return try convert(frame) }
+                if decoded == index {
+                    guard let copy = DecodedFrame(frame) else { throw EffectError("out of memory decoding \(name)") }
+                    return copy
+                }
                 if decoded > index { return nil }
                 continue
             }
@@ -232,24 +233,6 @@ final class FootageDecoder {
         avcodec_flush_buffers(codec)
         position = nil
         flushed = false
-    }
-
-    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws(EffectError) -> FootagePicture {
-        guard frame.pointee.width == Int32(width), frame.pointee.height == Int32(height) else {
-            throw EffectError("\(name): a frame is \(frame.pointee.width) × \(frame.pointee.height), the stream \(width) × \(height)")
-        }
-        guard let converter = rf_av_bgra_scaler(scaler, frame) else {
-            throw EffectError("\(name): cannot convert its pixel format")
-        }
-        scaler = converter
-        let picture = try FootagePicture(width: width, height: height)
-        guard rf_av_convert(converter, frame, picture.pixels, Int32(picture.stride)) == Int32(height) else {
-            throw EffectError("\(name): converting a frame failed")
-        }
-        if rf_av_has_alpha(AVPixelFormat(frame.pointee.format)) != 0 {
-            rf_av_premultiply(picture.pixels, Int32(width), Int32(height), Int32(picture.stride))
-        }
-        return picture
     }
 
     private var streamPointer: UnsafeMutablePointer<AVStream>? {

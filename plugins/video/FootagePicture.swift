@@ -10,6 +10,8 @@ final class FootagePicture: @unchecked Sendable {
     let height: Int
     let stride: Int
     let pixels: UnsafeMutablePointer<UInt8>
+    /// Whether every pixel is opaque: cairo then reads the rows as RGB24 and copies instead of blending.
+    var opaque = false
 
     init(width: Int, height: Int) throws(EffectError) {
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
@@ -28,7 +30,7 @@ final class FootagePicture: @unchecked Sendable {
     func draw(into box: Rect, clip: Rect, on context: DrawingContext) throws(EffectError) {
         guard
             let surface = cairo_image_surface_create_for_data(
-                pixels, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))
+                pixels, opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))
         else { throw EffectError("cairo could not wrap the frame") }
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {

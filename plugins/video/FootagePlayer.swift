@@ -1,35 +1,49 @@
 import EffectKit
 import Locking
 
-/// The footage's decoder and its last converted frames, shared by the threads drawing one layer.
+/// The footage's decoder and its last frames, shared by the threads drawing one layer.
 ///
 /// Workers draw neighbouring frames at once (frame n on one thread, n + 1 on another), so one decoder
-/// running forward serves them all: a frame is decoded and converted once, under the lock, and kept among
-/// the last few for the other threads and for held frames (speed below 1). Jumps backwards, or forwards
-/// past a keyframe, seek to the keyframe before the frame wanted. Which thread asks first never changes
-/// the pixels: frame n is always decoded from a keyframe's clean start.
+/// running forward serves them all: each frame is decoded once, under the lock, and kept among the last
+/// few for the other threads and for held frames (speed below 1); the thread that asked converts it outside
+/// the lock, and the converted picture replaces the decoded frame. Jumps backwards, or forwards past a
+/// keyframe, seek to the keyframe before the frame wanted. Which thread asks first never changes the pixels:
+/// decoding is deterministic from a keyframe, and two threads converting one frame make the same bytes.
 ///
-/// Why `@unchecked Sendable`: the decoder and the cache are only touched inside `state`'s lock; pictures
-/// are immutable once made.
+/// Why `@unchecked Sendable`: the decoder and the cache are only touched inside `state`'s lock; frames and
+/// pictures are immutable once shared.
 final class FootagePlayer: @unchecked Sendable {
     let timeline: FootageTimeline
     let pictureWidth: Int
     let pictureHeight: Int
+    private let name: String
     private let state: Locked<State>
 
-    /// Converted frames kept for reuse.
+    /// Frames kept for reuse.
     static let cached = 4
+
+    private enum Entry {
+        case decoded(DecodedFrame)
+        case converted(FootagePicture)
+    }
 
     private struct State: @unchecked Sendable {
         let decoder: FootageDecoder
         /// Most recently used last.
-        var pictures: [(index: Int, picture: FootagePicture)] = []
+        var entries: [(index: Int, entry: Entry)] = []
+
+        mutating func keep(_ entry: Entry, for index: Int) {
+            entries.removeAll { $0.index == index }
+            entries.append((index, entry))
+            if entries.count > FootagePlayer.cached { entries.removeFirst() }
+        }
     }
 
     init(_ file: FootageFile) throws(EffectError) {
         let decoder = try FootageDecoder(file)
         timeline = try decoder.timeline()
         (pictureWidth, pictureHeight) = (decoder.width, decoder.height)
+        name = file.name
         state = Locked(State(decoder: decoder))
         // A stream whose first frame does not decode is refused now, not at its first frame.
         _ = try picture(0)
@@ -38,15 +52,22 @@ final class FootagePlayer: @unchecked Sendable {
     /// Source frame `index`, converted.
     func picture(_ index: Int) throws(EffectError) -> FootagePicture {
         let timeline = timeline
-        return try state.withLock { (state: inout State) throws(EffectError) -> FootagePicture in
-            if let hit = state.pictures.firstIndex(where: { $0.index == index }) {
-                let entry = state.pictures.remove(at: hit)
-                state.pictures.append(entry)
-                return entry.picture
+        let entry = try state.withLock { (state: inout State) throws(EffectError) -> Entry in
+            if let hit = state.entries.last(where: { $0.index == index }) {
+                state.keep(hit.entry, for: index)
+                return hit.entry
             }
-            let picture = try state.decoder.picture(index, of: timeline)
-            state.pictures.append((index, picture))
-            if state.pictures.count > Self.cached { state.pictures.removeFirst() }
+            let entry = Entry.decoded(try state.decoder.frame(index, of: timeline))
+            state.keep(entry, for: index)
+            return entry
+        }
+        switch entry {
+        case .converted(let picture): return picture
+        case .decoded(let frame):
+            let picture = try frame.picture(name: name)
+            state.withLock { state in
+                if state.entries.contains(where: { $0.index == index }) { state.keep(.converted(picture), for: index) }
+            }
             return picture
         }
     }
