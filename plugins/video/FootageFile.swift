@@ -3,8 +3,8 @@ import Glibc
 
 /// A job's footage file, opened once: confined to the job's folder, a regular file, within the size limit.
 ///
-/// Each decoder reads through its own duplicate of the descriptor (`reader()`), so the file that was
-/// checked and hashed is the file decoded, whatever happens to its path afterwards.
+/// The decoder reads through its own reopening of this descriptor (`reader()`), so the file that was
+/// checked is the file decoded, whatever happens to its path afterwards.
 final class FootageFile: @unchecked Sendable {
     /// The containers read, by file extension.
     static let extensions = ["mp4", "mov", "m4v", "webm", "mkv"]

@@ -24,8 +24,6 @@ final class FootagePicture: @unchecked Sendable {
 
     deinit { pixels.deallocate() }
 
-    var byteCount: Int { stride * height }
-
     /// Paints the picture so that its pixels fill `box` (points), clipped to `clip`.
     func draw(into box: Rect, clip: Rect, on context: DrawingContext) throws(EffectError) {
         guard
