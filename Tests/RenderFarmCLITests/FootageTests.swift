@@ -230,6 +230,13 @@ struct FootageTests {
                      "-b:v", "200k", webm.path])
         #expect(made.status == 0, "\(made.stderr)")
         let webmBytes = try Data(contentsOf: webm)
+        // Video 4 s, audio 6 s: the longer audio is no sign of truncation, half the file is.
+        let withAudio = folder.url.appendingPathComponent("audio.webm")
+        let mixed = try Tools.run(
+            ffmpeg, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=64x32:r=30:d=4", "-f", "lavfi", "-i",
+                     "sine=d=6", "-c:v", "libvpx-vp9", "-b:v", "200k", "-c:a", "libopus", withAudio.path])
+        #expect(mixed.status == 0, "\(mixed.stderr)")
+        let audioBytes = try Data(contentsOf: withAudio)
         var garbage = Data(count: 4096)
         for index in garbage.indices { garbage[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 7) }
         var headless = bytes
@@ -237,6 +244,7 @@ struct FootageTests {
         let files: [(String, Data)] = [
             ("truncated.mp4", bytes.prefix(bytes.count / 2)),
             ("truncated.webm", webmBytes.prefix(webmBytes.count / 2)),
+            ("truncated-audio.webm", audioBytes.prefix(audioBytes.count / 2)),
             ("garbage.mp4", garbage),
             ("header.mov", headless),
             ("text.mkv", Data("not a video\n".utf8)),
@@ -251,8 +259,10 @@ struct FootageTests {
             #expect(result.stderr.contains("layers[0].params.file"), "\(name): \(result.stderr)")
             #expect(result.stderr.contains(name), "\(name): \(result.stderr)")
         }
-        try folder.write(try FootageFixture.job(file: "good.mp4", fps: 30, frames: 10), to: "job.json")
-        let valid = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path])
-        #expect(valid.status == 0, "\(valid.stderr)")
+        for name in ["good.mp4", "good.webm", "audio.webm"] {
+            try folder.write(try FootageFixture.job(file: name, fps: 30, frames: 10), to: "job.json")
+            let valid = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path])
+            #expect(valid.status == 0, "\(name): \(valid.stderr)")
+        }
     }
 }

@@ -149,9 +149,21 @@ final class FootageDecoder {
         }
         let timeline = FootageTimeline(
             timestamps: timestamps, keyframes: keyframes, lastDuration: lastDuration, timeBase: timeBase)
-        // A container that states its length (Matroska, WebM) and ends more than a second short is cut off.
-        if format.pointee.duration > 0 {
-            let stated = Double(format.pointee.duration) / Double(AV_TIME_BASE)
+        // A container that states the video's length (Matroska, WebM) and whose frames end more than a second
+        // short is cut off. The file's length counts only when the video is its one stream: an audio track
+        // may rightly run longer.
+        var stated: Double?
+        if let video = streamPointer, video.pointee.duration > 0, video.pointee.duration != RF_AV_NOPTS_VALUE {
+            stated = Double(video.pointee.duration) * Double(timeBase.num) / Double(timeBase.den)
+        } else if let video = streamPointer, let tag = av_dict_get(video.pointee.metadata, "DURATION", nil, 0),
+            let seconds = Self.clockSeconds(String(cString: tag.pointee.value))
+        {
+            // Matroska's per-track DURATION tag, "HH:MM:SS.fraction", as FFmpeg writes it.
+            stated = seconds
+        } else if format.pointee.nb_streams == 1, format.pointee.duration > 0 {
+            stated = Double(format.pointee.duration) / Double(AV_TIME_BASE)
+        }
+        if let stated {
             if timeline.duration + 1 < stated {
                 throw EffectError(
                     parameter: "file",
@@ -244,6 +256,15 @@ final class FootageDecoder {
         var buffer = [CChar](repeating: 0, count: 128)
         rf_av_error_text(code, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// "HH:MM:SS.fraction" in seconds; nil for anything else.
+    static func clockSeconds(_ text: String) -> Double? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 3, let hours = Double(parts[0]), let minutes = Double(parts[1]),
+            let seconds = Double(parts[2]), hours >= 0, minutes >= 0, seconds >= 0
+        else { return nil }
+        return hours * 3600 + minutes * 60 + seconds
     }
 
     static func seconds(_ value: Double) -> String {
