@@ -19,7 +19,8 @@ PROBE_PLUGIN    := $(TEST_PLUGIN_DIR)/librenderfarm-test-probe.so
 FONT_PACKAGES := libpango1.0-dev fonts-noto-core fonts-noto-color-emoji fonts-noto-cjk
 # Debian packages the build and the tests need.
 PACKAGES := pkgconf libcairo2-dev libpng-dev libturbojpeg0-dev libssl-dev libchipmunk-dev libdeflate-dev \
-            zlib1g-dev pngcheck librlottie-dev libmicrohttpd-dev libseccomp-dev $(FONT_PACKAGES)
+            zlib1g-dev pngcheck librlottie-dev libmicrohttpd-dev libseccomp-dev libavformat-dev libavcodec-dev \
+            libswscale-dev libavutil-dev $(FONT_PACKAGES)
 # What the hand-off to video and the CI render targets need (the tests run ffmpeg too).
 HANDOFF_PACKAGES := ffmpeg time
 # The Slurm integration test: a one-node cluster on loopback (RenderFarm article RunningOnACluster, "Slurm").
@@ -247,11 +248,11 @@ openjd-test: deps openjd-venv
 # and the C programs it compares with. BENCH_ARGS='--rounds 5' for more rounds.
 BENCH_ARGS ?=
 
-bench: deps
+bench: deps deps-handoff
 	$(SWIFT) build -c release
 	.build/release/renderfarm-bench $(BENCH_ARGS)
 
-bench-quick: deps
+bench-quick: deps deps-handoff
 	$(SWIFT) build -c release
 	.build/release/renderfarm-bench --quick
 
@@ -304,7 +305,7 @@ PREFIX          ?= /usr/local
 DESTDIR         ?=
 INSTALL_CONFIG  ?= release
 INSTALL_PACKAGES := patchelf
-BUILTIN_PLUGINS := floating-heart gradient parabolic-drop physics-bounce lottie text image shape
+BUILTIN_PLUGINS := floating-heart gradient parabolic-drop physics-bounce lottie text image shape video
 ROOT            := $(DESTDIR)$(PREFIX)
 PLUGIN_DIR      := $(ROOT)/lib/renderfarm/plugins
 RUNTIME_DIR     := $(ROOT)/lib/renderfarm/swift

@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "renderfarm-text", type: .dynamic, targets: ["Text"]),
         .library(name: "renderfarm-image", type: .dynamic, targets: ["Image"]),
         .library(name: "renderfarm-shape", type: .dynamic, targets: ["Shape"]),
+        .library(name: "renderfarm-video", type: .dynamic, targets: ["Video"]),
         .executable(name: "renderfarm-bench", targets: ["RenderFarmBench"]),
         .executable(name: "renderfarm-bench-floor", targets: ["RenderFarmBenchFloor"]),
     ],
@@ -34,6 +35,11 @@ let package = Package(
         // Pango and HarfBuzz through pangocairo; fontconfig and Pango's fontconfig font map are set up by the
         // text plugin itself (plugins/text/PangoText/FontLibrary.swift), the modulemap links them.
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        // FFmpeg's demuxers, decoders and scaler for footage; the shim reads through the plugin's own descriptor.
+        // No pkgConfig: Debian's headers are on the default include path, and libavformat.pc's -pthread is a
+        // flag SwiftPM refuses (with a warning on every build); the modulemap links the four libraries.
+        .systemLibrary(
+            name: "CLibAV", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
         // `renderfarm studio`: libmicrohttpd serves the page and its API; inotify sees edits.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CInotify"),
@@ -132,6 +138,8 @@ let package = Package(
         .target(name: "VectorShape", dependencies: ["EffectKit", "CCairo"], path: "plugins/shape/VectorShape"),
         .target(
             name: "Shape", dependencies: ["VectorShape", "EffectKit"], path: "plugins/shape", exclude: ["VectorShape"]),
+        // Footage by libavformat/libavcodec/libswscale, frame-accurate (FootageEffect article).
+        .target(name: "Video", dependencies: ["EffectKit", "CCairo", "CLibAV", "Locking"], path: "plugins/video"),
 
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
         // The floor loads the plugin libraries itself (dlopen) for jobs it has no hand-written C for.

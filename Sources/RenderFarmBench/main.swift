@@ -1,6 +1,6 @@
 import Foundation
 
-// renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--layers]: see Bench.swift and the RenderFarm article Performance.
+// renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--layers] [--footage]: see Bench.swift and the RenderFarm article Performance.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 var rounds = quick ? 1 : 3
@@ -15,9 +15,12 @@ let streamOnly = arguments.contains("--stream")
 let textOnly = arguments.contains("--text")
 // --layers: only the composing-layer rows (CompositionBench.swift).
 let layersOnly = arguments.contains("--layers")
-if arguments.contains(where: { !["--quick", "--rounds", "--stream", "--text", "--layers"].contains($0) && Int($0) == nil }) {
+// --footage: only the footage rows (FootageBench.swift).
+let footageOnly = arguments.contains("--footage")
+let options = ["--quick", "--rounds", "--stream", "--text", "--layers", "--footage"]
+if arguments.contains(where: { !options.contains($0) && Int($0) == nil }) {
     FileHandle.standardError.write(
-        Data("usage: renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--layers]\n".utf8))
+        Data("usage: renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--layers] [--footage]\n".utf8))
     exit(64)
 }
 
@@ -35,8 +38,11 @@ do {
     let stream = StreamBench(runner: runner, quick: quick)
     let text = TextBench(runner: runner, quick: quick)
     let layers = CompositionBench(runner: runner, quick: quick)
+    let footage = FootageBench(runner: runner, quick: quick)
     if layersOnly {
         print(try layers.run().joined(separator: "\n"))
+    } else if footageOnly {
+        print(try footage.run().joined(separator: "\n"))
     } else if textOnly {
         print(try text.run().joined(separator: "\n"))
     } else if streamOnly {
@@ -57,7 +63,8 @@ do {
         print(
             Report(rows: rows, memory: memory, startupMilliseconds: startup, isolation: isolation, header: header).text)
         print(
-            try (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()] + text.run() + layers.run())
+            try (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()] + text.run() + layers.run()
+                + footage.run())
                 .joined(separator: "\n"))
         // After the table, so that a failure comes with everything measured; thrown, so scratch is removed.
         let failures = Bench.identityFailures(rows)

@@ -1,0 +1,206 @@
+// FFmpeg's libavformat, libavcodec and libswscale (Debian's libavformat-dev, libavcodec-dev, libswscale-dev).
+// Swift cannot import function-like macros (AVERROR, AV_NOPTS_VALUE) nor pass C callbacks with a context
+// pointer easily, so the shim re-exports the constants, reads the footage through a descriptor the plugin
+// opened itself (custom I/O: the demuxer never opens a path or a URL) and premultiplies converted frames.
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/avutil.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+static const int RF_AVERROR_EAGAIN = AVERROR(EAGAIN);
+static const int RF_AVERROR_EOF = AVERROR_EOF;
+static const int64_t RF_AV_NOPTS_VALUE = AV_NOPTS_VALUE;
+
+/// The demuxers the video effect accepts: MP4/MOV and Matroska/WebM. Nested playlists, concat lists and
+/// image sequences are never probed.
+static const char *const RF_AV_FORMATS = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm";
+
+static inline int rf_av_read(void *opaque, uint8_t *buffer, int size) {
+    int fd = (int)(intptr_t)opaque;
+    for (;;) {
+        ssize_t count = read(fd, buffer, (size_t)size);
+        if (count > 0) return (int)count;
+        if (count == 0) return AVERROR_EOF;
+        if (errno != EINTR) return AVERROR(errno);
+    }
+}
+
+static inline int64_t rf_av_seek(void *opaque, int64_t offset, int whence) {
+    int fd = (int)(intptr_t)opaque;
+    if (whence & AVSEEK_SIZE) {
+        struct stat status;
+        return fstat(fd, &status) == 0 ? (int64_t)status.st_size : AVERROR(errno);
+    }
+    off_t position = lseek(fd, (off_t)offset, whence & ~AVSEEK_FORCE);
+    return position < 0 ? AVERROR(errno) : (int64_t)position;
+}
+
+/// Opens the container read from `fd` (which the caller keeps open until `rf_av_close`), with probing
+/// bounded to `probe_bytes`; 0 or an AVERROR code.
+static inline int rf_av_open(int fd, int64_t probe_bytes, AVFormatContext **out) {
+    *out = NULL;
+    const int buffer_size = 1 << 16;
+    unsigned char *buffer = av_malloc(buffer_size);
+    if (!buffer) return AVERROR(ENOMEM);
+    AVIOContext *io = avio_alloc_context(buffer, buffer_size, 0, (void *)(intptr_t)fd, rf_av_read, NULL, rf_av_seek);
+    if (!io) {
+        av_free(buffer);
+        return AVERROR(ENOMEM);
+    }
+    AVFormatContext *context = avformat_alloc_context();
+    if (!context) {
+        av_free(io->buffer);
+        avio_context_free(&io);
+        return AVERROR(ENOMEM);
+    }
+    context->pb = io;
+    context->flags |= AVFMT_FLAG_CUSTOM_IO;
+    context->probesize = probe_bytes;
+    context->max_analyze_duration = 10 * AV_TIME_BASE;
+    context->format_whitelist = av_strdup(RF_AV_FORMATS);
+    context->protocol_whitelist = av_strdup("none");
+    context->io_open = NULL;
+    int status = avformat_open_input(&context, NULL, NULL, NULL);
+    if (status < 0) {
+        // avformat_open_input freed the context on failure, not the custom I/O.
+        av_free(io->buffer);
+        avio_context_free(&io);
+        return status;
+    }
+    status = avformat_find_stream_info(context, NULL);
+    if (status < 0) {
+        avformat_close_input(&context);
+        av_free(io->buffer);
+        avio_context_free(&io);
+        return status;
+    }
+    *out = context;
+    return 0;
+}
+
+/// Closes a container opened by `rf_av_open` and frees its I/O (not the descriptor).
+static inline void rf_av_close(AVFormatContext **context) {
+    if (!*context) return;
+    AVIOContext *io = (*context)->pb;
+    avformat_close_input(context);
+    if (io) {
+        av_free(io->buffer);
+        avio_context_free(&io);
+    }
+}
+
+/// Whether frames of `format` carry an alpha channel.
+static inline int rf_av_has_alpha(enum AVPixelFormat format) {
+    const AVPixFmtDescriptor *descriptor = av_pix_fmt_desc_get(format);
+    return descriptor && (descriptor->flags & AV_PIX_FMT_FLAG_ALPHA) ? 1 : 0;
+}
+
+/// The error text of an AVERROR code.
+static inline void rf_av_error_text(int code, char *text, size_t size) {
+    if (av_strerror(code, text, size) < 0) snprintf(text, size, "error %d", code);
+}
+
+/// Premultiplies straight BGRA rows (swscale's output) in place into cairo's ARGB32, rounding to nearest.
+static inline void rf_av_premultiply(uint8_t *pixels, int width, int height, int stride) {
+    for (int y = 0; y < height; y++) {
+        uint8_t *row = pixels + (size_t)y * (size_t)stride;
+        for (int x = 0; x < width; x++) {
+            uint8_t *p = row + 4 * x;
+            unsigned a = p[3];
+            if (a == 255) continue;
+            p[0] = (uint8_t)((p[0] * a + 127) / 255);
+            p[1] = (uint8_t)((p[1] * a + 127) / 255);
+            p[2] = (uint8_t)((p[2] * a + 127) / 255);
+        }
+    }
+}
+
+/// A scaler from `frame`'s size and format to BGRA of the same size (cairo's ARGB32 byte order on little-endian
+/// machines, straight alpha), reusing `cached` when it fits. Bit-exact (no CPU-dependent SIMD rounding), so a
+/// frame converts to the same bytes on every machine; the YUV matrix and range come from the frame (BT.601
+/// when unstated, as ffmpeg assumes).
+static inline struct SwsContext *rf_av_bgra_scaler(struct SwsContext *cached, const AVFrame *frame) {
+    struct SwsContext *scaler = sws_getCachedContext(
+        cached, frame->width, frame->height, (enum AVPixelFormat)frame->format, frame->width, frame->height,
+        AV_PIX_FMT_BGRA, SWS_BILINEAR | SWS_BITEXACT | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
+    if (!scaler) return NULL;
+    int space = SWS_CS_ITU601;
+    switch (frame->colorspace) {
+    case AVCOL_SPC_BT709: space = SWS_CS_ITU709; break;
+    case AVCOL_SPC_FCC: space = SWS_CS_FCC; break;
+    case AVCOL_SPC_SMPTE240M: space = SWS_CS_SMPTE240M; break;
+    case AVCOL_SPC_BT2020_NCL:
+    case AVCOL_SPC_BT2020_CL: space = SWS_CS_BT2020; break;
+    default: break;
+    }
+    int *inverse, *table, source_range, destination_range, brightness, contrast, saturation;
+    if (sws_getColorspaceDetails(scaler, &inverse, &source_range, &table, &destination_range, &brightness, &contrast,
+                                 &saturation) >= 0) {
+        int full = frame->color_range == AVCOL_RANGE_JPEG || source_range;
+        const int *coefficients = sws_getCoefficients(space);
+        sws_setColorspaceDetails(scaler, coefficients, full, coefficients, 1, brightness, contrast, saturation);
+    }
+    return scaler;
+}
+
+/// Converts `frame` with `scaler` into `pixels` (rows of `stride` bytes); the rows written, or a negative code.
+static inline int rf_av_convert(struct SwsContext *scaler, const AVFrame *frame, uint8_t *pixels, int stride) {
+    uint8_t *planes[4] = {pixels, NULL, NULL, NULL};
+    int strides[4] = {stride, 0, 0, 0};
+    return sws_scale(scaler, (const uint8_t *const *)frame->data, frame->linesize, 0, frame->height, planes, strides);
+}
+
+/// The frame's presentation time: its pts, or the decoder's best guess when the packet had none.
+static inline int64_t rf_av_frame_time(const AVFrame *frame) {
+    return frame->pts != AV_NOPTS_VALUE ? frame->pts : frame->best_effort_timestamp;
+}
+
+/// Converts an 8-bit 4:2:0 frame (yuv420p, yuvj420p) into opaque BGRA rows (cairo's ARGB32), each 2 × 2 block
+/// sharing its chroma sample, in integer arithmetic (the same bytes on every machine, several times faster
+/// than swscale's bit-exact path). `matrix` holds 16.16 fixed-point factors: luma scale, Cr→R, Cb→G, Cr→G,
+/// Cb→B; `luma_offset` is 16 for limited range, 0 for full.
+static inline int32_t rf_av_clamp8(int32_t value) {
+    value = value < 0 ? 0 : value;
+    return value > 255 ? 255 : value;
+}
+
+/// One row: `u` and `v` hold a chroma sample per pixel (already less 128), so the loop vectorizes.
+static inline void rf_av_convert_row(const uint8_t *restrict luma, const int16_t *restrict u,
+                                     const int16_t *restrict v, uint32_t *restrict row, int width,
+                                     const int32_t matrix[5], int32_t luma_offset) {
+    const int32_t scale = matrix[0], red = matrix[1], green_u = matrix[2], green_v = matrix[3], blue = matrix[4];
+    for (int x = 0; x < width; x++) {
+        const int32_t l = (luma[x] - luma_offset) * scale + (1 << 15);
+        const int32_t r = rf_av_clamp8((l + v[x] * red) >> 16);
+        const int32_t g = rf_av_clamp8((l - u[x] * green_u - v[x] * green_v) >> 16);
+        const int32_t b = rf_av_clamp8((l + u[x] * blue) >> 16);
+        row[x] = 0xFF000000u | ((uint32_t)r << 16) | ((uint32_t)g << 8) | (uint32_t)b;
+    }
+}
+
+static inline void rf_av_convert_420(const AVFrame *frame, uint8_t *pixels, int stride, const int32_t matrix[5],
+                                     int luma_offset) {
+    const int width = frame->width, height = frame->height;
+    int16_t chroma[2 * 8192];
+    int16_t *u = chroma, *v = chroma + 8192;
+    if (width > 8192) return;
+    for (int y = 0; y < height; y++) {
+        if ((y & 1) == 0) {
+            const uint8_t *cb = frame->data[1] + (ptrdiff_t)(y >> 1) * frame->linesize[1];
+            const uint8_t *cr = frame->data[2] + (ptrdiff_t)(y >> 1) * frame->linesize[2];
+            for (int x = 0; x < width; x++) {
+                u[x] = (int16_t)(cb[x >> 1] - 128);
+                v[x] = (int16_t)(cr[x >> 1] - 128);
+            }
+        }
+        rf_av_convert_row(frame->data[0] + (ptrdiff_t)y * frame->linesize[0], u, v,
+                          (uint32_t *)(pixels + (ptrdiff_t)y * stride), width, matrix, luma_offset);
+    }
+}

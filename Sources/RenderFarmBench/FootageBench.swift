@@ -1,0 +1,79 @@
+import Foundation
+
+/// Issue 29's rows: a 1080p30 H.264 clip with 50 hearts on top at `-j 2`, against the same job without the
+/// footage and against `ffmpeg -i clip -f null -` (decoding alone): fps and peak RSS. The goal is at least
+/// 0.8× the slower of the two. The renders run twice: with the PNG level of the other benchmarks ("fast"),
+/// and with level 0 (stored, no deflate), which shows what footage costs besides compressing its busy
+/// pictures. `--quick` uses a 2-second clip instead of 10 seconds.
+struct FootageBench {
+    var runner: Runner
+    var quick: Bool
+
+    static let fps = 30
+
+    /// The lines of the section, ready to print.
+    func run() throws -> [String] {
+        let seconds = quick ? 2 : 10
+        let frames = seconds * Self.fps
+        var lines = ["", "footage (issue 29): a \(seconds)-second 1080p30 H.264 clip, 50 hearts on top, -j 2"]
+        let clip = runner.scratch.appendingPathComponent("footage.mp4").path
+        note("footage: encoding the clip")
+        let made = ChildProcess.run([
+            "/usr/bin/ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+            "testsrc2=s=1920x1080:r=\(Self.fps):d=\(seconds)", "-c:v", "libx264", "-preset", "veryfast", "-crf", "20",
+            "-g", "60", "-pix_fmt", "yuv420p", clip,
+        ])
+        guard made.exitCode == 0 else { throw Runner.Failure.failed("ffmpeg could not encode the footage clip") }
+        note("footage: ffmpeg decoding alone")
+        let decode = ChildProcess.run(["/usr/bin/ffmpeg", "-v", "error", "-i", clip, "-f", "null", "-"])
+        guard decode.exitCode == 0 else { throw Runner.Failure.failed("ffmpeg could not decode the footage clip") }
+        let alone = Double(frames) / max(decode.seconds, 1e-9)
+        lines.append(Self.row("ffmpeg -i clip -f null - (decoding alone)", frames, decode))
+        for compression in ["\"fast\"", "0"] {
+            var rates: [Bool: Double] = [:]
+            for withFootage in [true, false] {
+                let label = "\(frames) frames \(withFootage ? "with" : "without") the footage, PNG level \(compression)"
+                note("footage: \(label)")
+                let job = runner.scratch.appendingPathComponent("footage.json")
+                try Self.job(frames: frames, withFootage: withFootage, compression: compression).write(
+                    to: job, atomically: true, encoding: .utf8)
+                let output = runner.scratch.appendingPathComponent("out-footage").path
+                try? FileManager.default.removeItem(atPath: output)
+                defer { try? FileManager.default.removeItem(atPath: output) }
+                let run = ChildProcess.run([
+                    runner.renderfarm, "render", job.path, "--out", output, "--progress", "none", "-j", "2",
+                ])
+                guard run.exitCode == 0 else {
+                    throw Runner.Failure.failed("footage bench render exited \(run.exitCode)")
+                }
+                rates[withFootage] = Double(frames) / max(run.seconds, 1e-9)
+                lines.append(Self.row(label, frames, run))
+            }
+            if let footage = rates[true], let hearts = rates[false] {
+                let ratio = String(format: "%.2f", footage / min(hearts, alone))
+                lines.append("  PNG level \(compression): with footage / the slower of the other two: \(ratio)× (goal ≥ 0.8×)")
+            }
+        }
+        return lines
+    }
+
+    static func row(_ label: String, _ frames: Int, _ run: ChildRun) -> String {
+        StreamBench.row(
+            label, String(format: "%.1f fps (%.2f s)", Double(frames) / max(run.seconds, 1e-9), run.seconds), run.peakKiB)
+    }
+
+    /// 1080p30 with about 50 hearts on screen (10 a second living 5 s), over the clip or over black.
+    static func job(frames: Int, withFootage: Bool, compression: String) -> String {
+        let footage = """
+            { "effect": "video", "params": { "file": "footage.mp4", "fit": "cover" } },
+            """
+        return """
+            { "name": "footage", "seed": 29, "fps": \(fps), "duration": \(Double(frames) / Double(fps)),
+              "canvas": {"width": 1920, "height": 1080, "scale": 1, "background": "#000000"},
+              "output": {"compression": \(compression)},
+              "layers": [
+                \(withFootage ? footage : "")
+                { "effect": "floating-heart", "params": {"rate": 10, "emitter": [1700, 1000], "size": 72, "lifetime": 5} } ] }
+            """
+    }
+}

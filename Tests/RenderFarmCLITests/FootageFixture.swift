@@ -1,0 +1,78 @@
+import CairoKit
+import Foundation
+import Testing
+
+/// Test footage made by ffmpeg: every frame shows its own index (its number in presentation order) as
+/// eight 8 × 32-pixel blocks, bit b of the index white (luma 235) in block b, else black (luma 16),
+/// losslessly encoded, so a rendered frame tells which source frame it shows.
+enum FootageFixture {
+    static let width = 64
+    static let height = 32
+
+    /// The geq expression drawing the frame number's bits.
+    static let bits = "geq=lum='if(mod(floor(N/pow(2,floor(X/8))),2),235,16)':cb=128:cr=128"
+
+    /// A clip of `frames` frames at `fps` (H.264, lossless, GOP 12 with B-frames) written to `path`;
+    /// `variable` gives the frames uneven presentation times instead: frame n at about (n + ⌊n² / 20⌋) / 48 s,
+    /// in a time base of 1/480 s.
+    static func make(_ path: String, fps: Int, frames: Int, variable: Bool = false) throws {
+        let ffmpeg = try #require(Tools.find("ffmpeg"))
+        var filters = bits
+        var output = ["-c:v", "libx264", "-qp", "0", "-g", "12", "-bf", "2", "-pix_fmt", "yuv420p"]
+        if variable {
+            filters += ",settb=1/480,setpts='(N+floor(N*N/20))/48/TB'"
+            output += ["-fps_mode", "passthrough", "-enc_time_base", "1/480", "-video_track_timescale", "480"]
+        }
+        let result = try Tools.run(
+            ffmpeg,
+            ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=\(width)x\(height):r=\(fps)",
+             "-frames:v", "\(frames)", "-vf", filters] + output + [path])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    /// The clip's presentation timestamps from its first frame's, in its time base (as ffprobe reads them).
+    static func timestamps(_ path: String) throws -> (ticks: [Int], timeBase: (num: Int, den: Int)) {
+        let ffprobe = try #require(Tools.find("ffprobe"))
+        func probe(_ entries: String) throws -> [String] {
+            let result = try Tools.run(
+                ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", entries, "-of", "default=nw=1:nk=1", path])
+            return result.text.split(whereSeparator: \.isNewline).map(String.init)
+        }
+        let ticks = try probe("frame=pts").compactMap { Int($0) }
+        let base = try #require(try probe("stream=time_base").first).split(separator: "/").compactMap { Int($0) }
+        try #require(base.count == 2)
+        return (ticks.map { $0 - (ticks.first ?? 0) }, (base[0], base[1]))
+    }
+
+    /// The source frame number a rendered frame shows (the canvas is the clip's size, `fit: fill`).
+    static func index(of png: String) throws -> Int {
+        let image = try ImageSurface(contentsOfPNG: png)
+        var index = 0
+        for bit in 0..<8 {
+            let pixel = image.pixel(x: bit * 8 + 4, y: height / 2)
+            #expect(pixel.a == 255 && (pixel.r < 40 || pixel.r > 215), "\(png) block \(bit): \(pixel)")
+            if pixel.r > 128 { index |= 1 << bit }
+        }
+        return index
+    }
+
+    /// A job of one `video` layer (`params` merged over the clip `file`), filling a canvas of the clip's size.
+    static func job(file: String, fps: Int, frames: Int, params: [String: Any] = [:]) throws -> String {
+        var layer: [String: Any] = ["file": file, "fit": "fill"]
+        for (key, value) in params { layer[key] = value }
+        let job: [String: Any] = [
+            "version": 1, "name": "footage", "canvas": ["width": width, "height": height, "scale": 1],
+            "fps": fps, "duration": Double(frames) / Double(fps), "output": ["dir": "out", "compression": 1],
+            "layers": [["effect": "video", "params": layer]],
+        ]
+        let data = try JSONSerialization.data(withJSONObject: job, options: [.sortedKeys])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The source frame each rendered frame in `out` shows, by frame number.
+    static func shown(in out: URL, frames: Int) throws -> [Int] {
+        try (0..<frames).map { frame in
+            try index(of: out.appendingPathComponent(String(format: "frame_%05d.png", frame)).path)
+        }
+    }
+}

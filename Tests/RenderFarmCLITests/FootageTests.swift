@@ -1,0 +1,268 @@
+import CairoKit
+import Foundation
+import Testing
+
+/// The `video` effect through the real binary: every output frame shows the source frame the rule of the
+/// FootageEffect article says (read back from pixels that encode the source frame's number), however the
+/// frames are rendered; alpha survives; damaged files are refused at validate.
+@Suite("Footage", .enabled(if: Tools.hasFFmpeg || Tools.inCI))
+struct FootageTests {
+    /// One rule case: the clip, the job's frame rate, and the layer's timing.
+    struct Case: CustomStringConvertible, Sendable {
+        var clipFPS: Int
+        var variable = false
+        var clipFrames: Int
+        var fps: Int
+        var frames: Int
+        /// speed = speedNumerator / speedDenominator.
+        var speedNumerator = 1
+        var speedDenominator = 1
+        /// Trim in and out, in clip frames (CFR clips only).
+        var trimIn: Int?
+        var trimOut: Int?
+        var loop = false
+
+        var description: String {
+            "\(variable ? "VFR" : "\(clipFPS) fps") clip at \(fps) fps, speed \(speedNumerator)/\(speedDenominator)"
+                + (trimIn.map { ", trim \($0)…\(trimOut ?? clipFrames)" } ?? "") + (loop ? ", loop" : "")
+        }
+
+        var params: [String: Any] {
+            var params: [String: Any] = ["speed": Double(speedNumerator) / Double(speedDenominator), "loop": loop]
+            if let trimIn {
+                params["trim"] = ["in": Double(trimIn) / Double(clipFPS), "out": Double(trimOut ?? clipFrames) / Double(clipFPS)]
+            }
+            return params
+        }
+
+        /// The source frame output frame k shows by the rule, nil when nothing is drawn; exact integer arithmetic,
+        /// by frame numbers for constant rates, by the clip's own timestamps (ffprobe) for variable ones.
+        func expected(_ k: Int, clip: (ticks: [Int], timeBase: (num: Int, den: Int))) -> Int? {
+            if variable {
+                // Largest i with ticks[i] × num / den ≤ k / fps × speed.
+                let (num, den) = clip.timeBase
+                return clip.ticks.lastIndex { $0 * num * fps * speedDenominator <= k * den * speedNumerator }
+            }
+            let start = trimIn ?? 0
+            let length = (trimOut ?? clipFrames) - start
+            // Source frames elapsed: ⌊k × clipFPS × speed / fps⌋.
+            let elapsed = k * clipFPS * speedNumerator / (fps * speedDenominator)
+            if loop { return start + elapsed % length }
+            return elapsed < length ? start + elapsed : nil
+        }
+    }
+
+    static let cases: [Case] = [
+        Case(clipFPS: 24, clipFrames: 48, fps: 30, frames: 60),
+        Case(clipFPS: 30, clipFrames: 30, fps: 30, frames: 40, speedDenominator: 2),
+        Case(clipFPS: 60, clipFrames: 120, fps: 30, frames: 45, speedNumerator: 2),
+        Case(clipFPS: 30, clipFrames: 60, fps: 24, frames: 72, trimIn: 15, trimOut: 45, loop: true),
+        Case(clipFPS: 24, variable: true, clipFrames: 40, fps: 30, frames: 60),
+        Case(clipFPS: 24, variable: true, clipFrames: 40, fps: 60, frames: 140, speedDenominator: 2),
+        Case(clipFPS: 24, variable: true, clipFrames: 40, fps: 30, frames: 36, speedNumerator: 2),
+    ]
+
+    /// Makes the clip of `test` in `folder` and returns its presentation timestamps.
+    static func clip(_ test: Case, in folder: TemporaryFolder) throws -> (ticks: [Int], timeBase: (num: Int, den: Int)) {
+        let path = folder.url.appendingPathComponent("clip.mp4").path
+        try FootageFixture.make(path, fps: test.clipFPS, frames: test.clipFrames, variable: test.variable)
+        let clip = try FootageFixture.timestamps(path)
+        try #require(clip.ticks.count == test.clipFrames)
+        return clip
+    }
+
+    static func render(_ folder: TemporaryFolder, _ arguments: [String] = []) throws -> Binary.Result {
+        let result = try Binary.run(
+            ["render", folder.url.appendingPathComponent("job.json").path, "--progress", "json"] + arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        return result
+    }
+
+    @Test("every output frame shows the source frame the rule says", arguments: cases)
+    func rule(_ test: Case) throws {
+        let folder = try TemporaryFolder()
+        let clip = try Self.clip(test, in: folder)
+        try folder.write(
+            try FootageFixture.job(file: "clip.mp4", fps: test.fps, frames: test.frames, params: test.params),
+            to: "job.json")
+        _ = try Self.render(folder, ["-j", "2"])
+        let out = folder.url.appendingPathComponent("out")
+        for k in 0..<test.frames {
+            let png = out.appendingPathComponent(String(format: "frame_%05d.png", k)).path
+            if let source = test.expected(k, clip: clip) {
+                #expect(try FootageFixture.index(of: png) == source, "\(test): frame \(k)")
+            } else {
+                let image = try ImageSurface(contentsOfPNG: png)
+                #expect(image.pixel(x: 4, y: 16).a == 0, "\(test): frame \(k) draws after the clip ended")
+            }
+        }
+    }
+
+    @Test("-j 1, -j 2, --shard K/N and kill -9 resumes give the same frames, each the one the rule says")
+    func everyWay() throws {
+        let test = Case(clipFPS: 30, clipFrames: 45, fps: 30, frames: 240, speedNumerator: 3, speedDenominator: 4, loop: true)
+        let folder = try TemporaryFolder()
+        let clip = try Self.clip(test, in: folder)
+        let job = try FootageFixture.job(file: "clip.mp4", fps: test.fps, frames: test.frames, params: test.params)
+        try folder.write(job, to: "job.json")
+        let expected = (0..<test.frames).map { test.expected($0, clip: clip) }
+        var runs: [[String]] = []
+        for arguments in [["-j", "1"], ["-j", "2"]] {
+            let out = folder.url.appendingPathComponent("out-\(arguments[1])")
+            _ = try Self.render(folder, arguments + ["--out", out.path])
+            #expect(try FootageFixture.shown(in: out, frames: test.frames) == expected.map { $0 ?? -1 }, "\(arguments)")
+            runs.append(try Manifest(folder: out).frames.map(\.sha256))
+        }
+        let sharded = folder.url.appendingPathComponent("out-shards")
+        for index in 0..<3 { _ = try Self.render(folder, ["--shard", "\(index)/3", "--out", sharded.path]) }
+        let merge = try Binary.run(["merge", sharded.path])
+        #expect(merge.status == 0, "\(merge.stderr)")
+        runs.append(try Manifest(folder: sharded).frames.map(\.sha256))
+
+        let resumed = folder.url.appendingPathComponent("out-resumed")
+        let arguments = ["render", folder.url.appendingPathComponent("job.json").path, "--out", resumed.path,
+                         "--progress", "json", "-j", "2"]
+        for kill in [5, 40, 120] {
+            let run = try Binary.Running(arguments)
+            try ResumeTests.waitForFrameEvents(kill, of: run)
+            run.signal(SIGKILL)
+            _ = run.wait()
+        }
+        let final = try Binary.Running(arguments).wait()
+        #expect(final.status == 0, "\(final.stderr)")
+        #expect(try FootageFixture.shown(in: resumed, frames: test.frames) == expected.map { $0 ?? -1 })
+        runs.append(try Manifest(folder: resumed).frames.map(\.sha256))
+        #expect(runs[0].count == test.frames)
+        for run in runs.dropFirst() { #expect(run == runs[0]) }
+    }
+
+    @Test("a source frame held by speed 0.5 is drawn once and reused; the clip's sha256 and FFmpeg's versions are inputs")
+    func heldFramesAndInputs() throws {
+        let test = Case(clipFPS: 30, clipFrames: 30, fps: 30, frames: 20, speedDenominator: 2)
+        let folder = try TemporaryFolder()
+        _ = try Self.clip(test, in: folder)
+        try folder.write(
+            try FootageFixture.job(file: "clip.mp4", fps: test.fps, frames: test.frames, params: test.params),
+            to: "job.json")
+        let render = try Self.render(folder)
+        #expect(render.stdout.contains("10 frames rendered, 10 reused"), "\(render.stdout)")
+        let out = folder.url.appendingPathComponent("out")
+        let data = try Data(contentsOf: out.appendingPathComponent("manifest.json"))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let frames = try #require(manifest["frames"] as? [[String: Any]])
+        #expect(frames[7]["reusedFrom"] as? Int == 6)
+        #expect(frames[6]["reusedFrom"] == nil)
+        let clip = try Data(contentsOf: folder.url.appendingPathComponent("clip.mp4"))
+        let inputs = try InputFileTests.inputs(out)
+        #expect(inputs.contains { $0.file == "clip.mp4" && $0.sha256 == sha256(clip) }, "\(inputs)")
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("libavcodec."), "the plugin's version names the FFmpeg libraries")
+
+        // A re-encoded clip (other bytes, same frames) draws every frame again.
+        try FootageFixture.make(folder.url.appendingPathComponent("clip.mp4").path, fps: 30, frames: 31)
+        let again = try Self.render(folder)
+        #expect(again.stdout.contains("10 frames rendered, 10 reused"), "\(again.stdout)")
+    }
+
+    @Test(
+        "VP9 WebM with alpha, ProRes 4444 and PNG in MOV keep their transparency; fit contain leaves the bars transparent",
+        arguments: [
+            ("alpha.webm", ["-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", "-lossless", "1"]),
+            ("alpha.mov", ["-c:v", "prores_ks", "-profile:v", "4444", "-pix_fmt", "yuva444p10le"]),
+            ("png.mov", ["-c:v", "png", "-pix_fmt", "rgba"]),
+        ])
+    func alpha(_ name: String, _ codec: [String]) throws {
+        let ffmpeg = try #require(Tools.find("ffmpeg"))
+        let folder = try TemporaryFolder()
+        let made = try Tools.run(
+            ffmpeg,
+            ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0xFF0000@0.5:s=64x32:r=30,format=rgba",
+             "-frames:v", "10"] + codec + [folder.url.appendingPathComponent(name).path])
+        #expect(made.status == 0, "\(made.stderr)")
+        var job = try FootageFixture.job(file: name, fps: 30, frames: 3, params: ["fit": "contain"])
+        // A square canvas: the 2:1 picture is letterboxed into its middle half.
+        job = job.replacingOccurrences(of: #""height":32"#, with: #""height":64"#)
+        try folder.write(job, to: "job.json")
+        _ = try Self.render(folder)
+        let image = try ImageSurface(contentsOfPNG: folder.url.appendingPathComponent("out/frame_00001.png").path)
+        let inside = image.pixel(x: 32, y: 32)
+        #expect(inside.a >= 124 && inside.a <= 132, "\(name): half-transparent red keeps its alpha: \(inside)")
+        #expect(inside.r >= 240 && inside.g <= 16 && inside.b <= 16, "\(name): \(inside)")
+        #expect(image.pixel(x: 32, y: 4).a == 0 && image.pixel(x: 32, y: 60).a == 0, "the bars stay transparent")
+    }
+
+    @Test(
+        "8-bit 4:2:0 colours come out as encoded, in the matrix and range the stream states",
+        arguments: [
+            ("bt601.mp4", ["-vf", "format=rgb24,scale=out_color_matrix=bt601:out_range=tv,format=yuv420p"]),
+            ("bt709.mp4", ["-vf", "format=rgb24,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p", "-colorspace", "bt709"]),
+            ("full.mp4", ["-vf", "format=rgb24,scale=out_color_matrix=bt709:out_range=pc,format=yuvj420p", "-colorspace", "bt709",
+                          "-color_range", "pc"]),
+        ])
+    func colours(_ name: String, _ filters: [String]) throws {
+        let ffmpeg = try #require(Tools.find("ffmpeg"))
+        let folder = try TemporaryFolder()
+        let made = try Tools.run(
+            ffmpeg,
+            ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x3366CC:s=64x32:r=30", "-frames:v", "3"] + filters
+                + ["-c:v", "libx264", "-qp", "0", folder.url.appendingPathComponent(name).path])
+        #expect(made.status == 0, "\(made.stderr)")
+        try folder.write(try FootageFixture.job(file: name, fps: 30, frames: 1), to: "job.json")
+        _ = try Self.render(folder)
+        let pixel = try ImageSurface(contentsOfPNG: folder.url.appendingPathComponent("out/frame_00000.png").path)
+            .pixel(x: 32, y: 16)
+        // lavfi's color source makes #3366CC as RGB #3164C9 (it draws in YUV); rounding to 8-bit YUV and back
+        // moves a channel by a level or two, the wrong matrix by five or more.
+        #expect(abs(Int(pixel.r) - 0x31) <= 2 && abs(Int(pixel.g) - 0x64) <= 2 && abs(Int(pixel.b) - 0xC9) <= 2,
+                "\(name): \(pixel)")
+    }
+
+    @Test("a truncated, damaged or non-video file is refused at validate with its place in the job (65)")
+    func damaged() throws {
+        let folder = try TemporaryFolder()
+        let good = folder.url.appendingPathComponent("good.mp4")
+        try FootageFixture.make(good.path, fps: 30, frames: 60)
+        let bytes = try Data(contentsOf: good)
+        let ffmpeg = try #require(Tools.find("ffmpeg"))
+        let webm = folder.url.appendingPathComponent("good.webm")
+        let made = try Tools.run(
+            ffmpeg, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=64x32:r=30:d=4", "-c:v", "libvpx-vp9",
+                     "-b:v", "200k", webm.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let webmBytes = try Data(contentsOf: webm)
+        // Video 4 s, audio 6 s: the longer audio is no sign of truncation, half the file is.
+        let withAudio = folder.url.appendingPathComponent("audio.webm")
+        let mixed = try Tools.run(
+            ffmpeg, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=64x32:r=30:d=4", "-f", "lavfi", "-i",
+                     "sine=d=6", "-c:v", "libvpx-vp9", "-b:v", "200k", "-c:a", "libopus", withAudio.path])
+        #expect(mixed.status == 0, "\(mixed.stderr)")
+        let audioBytes = try Data(contentsOf: withAudio)
+        var garbage = Data(count: 4096)
+        for index in garbage.indices { garbage[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 7) }
+        var headless = bytes
+        headless.replaceSubrange(0..<64, with: Data(count: 64))
+        let files: [(String, Data)] = [
+            ("truncated.mp4", bytes.prefix(bytes.count / 2)),
+            ("truncated.webm", webmBytes.prefix(webmBytes.count / 2)),
+            ("truncated-audio.webm", audioBytes.prefix(audioBytes.count / 2)),
+            ("garbage.mp4", garbage),
+            ("header.mov", headless),
+            ("text.mkv", Data("not a video\n".utf8)),
+            ("empty.webm", Data()),
+        ]
+        for (name, data) in files {
+            try data.write(to: folder.url.appendingPathComponent(name))
+            try folder.write(try FootageFixture.job(file: name, fps: 30, frames: 10), to: "job.json")
+            let result = try Binary.run(
+                ["validate", folder.url.appendingPathComponent("job.json").path], timeout: 60)
+            #expect(result.status == 65, "\(name): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("layers[0].params.file"), "\(name): \(result.stderr)")
+            #expect(result.stderr.contains(name), "\(name): \(result.stderr)")
+        }
+        for name in ["good.mp4", "good.webm", "audio.webm"] {
+            try folder.write(try FootageFixture.job(file: name, fps: 30, frames: 10), to: "job.json")
+            let valid = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path])
+            #expect(valid.status == 0, "\(name): \(valid.stderr)")
+        }
+    }
+}

@@ -1,0 +1,273 @@
+import CLibAV
+import EffectKit
+import Glibc
+
+/// One demuxer and decoder over a footage file: lists its frames (`timeline()`) and decodes frame n,
+/// forward from where it stands when n follows closely, else from the keyframe before n.
+///
+/// Owns its libav contexts and descriptor; not thread-safe: `FootagePlayer` lends it to one thread at a time.
+final class FootageDecoder {
+    let name: String
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private let descriptor: Int32
+    private(set) var stream: Int32 = -1
+    /// The decoder used (`libvpx-vp9` for VP9 with an alpha channel).
+    private(set) var decoderName = ""
+    private(set) var width = 0
+    private(set) var height = 0
+    private(set) var timeBase: (num: Int32, den: Int32) = (0, 1)
+    /// The last frame the decoder returned, nil after a seek.
+    private var position: Int?
+    private var flushed = false
+
+    /// The largest picture decoded: 8K UHD.
+    static let maxSide = 8192
+    static let maxPixels = 7680 * 4320
+    /// The most frames a clip may have: ten hours at 60 fps.
+    static let maxFrames = 2_160_000
+    /// Bytes the demuxer may read to identify the streams.
+    static let probeBytes: Int64 = 16 << 20
+
+    /// Opens the file and its decoder. Every property has its value before the first check, so a refusal
+    /// runs `deinit`, which frees whatever was opened.
+    init(_ file: FootageFile) throws(EffectError) {
+        name = file.name
+        // FFmpeg's own log would print each refusal twice, unlocated; its codes become the messages instead.
+        av_log_set_level(AV_LOG_QUIET)
+        descriptor = try file.reader()
+        let status = rf_av_open(descriptor, Self.probeBytes, &format)
+        guard status >= 0, let opened = format else {
+            throw EffectError(parameter: "file", "\(file.name) is not a readable MP4, MOV, WebM or MKV file (\(Self.text(status)))")
+        }
+        var chosen: Int32 = -1
+        for index in 0..<Int(opened.pointee.nb_streams) {
+            guard let stream = opened.pointee.streams[index], let parameters = stream.pointee.codecpar else { continue }
+            if parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO,
+                stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
+            {
+                chosen = Int32(index)
+                break
+            }
+        }
+        stream = chosen
+        guard chosen >= 0, let stream = opened.pointee.streams[Int(chosen)], let parameters = stream.pointee.codecpar
+        else { throw EffectError(parameter: "file", "\(file.name) has no video stream") }
+        (width, height) = (Int(parameters.pointee.width), Int(parameters.pointee.height))
+        guard width > 0, height > 0, width <= Self.maxSide, height <= Self.maxSide, width * height <= Self.maxPixels
+        else {
+            throw EffectError(
+                parameter: "file",
+                "\(file.name) is \(width) × \(height) pixels; the limit is \(Self.maxSide) a side and 7680 × 4320")
+        }
+        timeBase = (stream.pointee.time_base.num, stream.pointee.time_base.den)
+        guard timeBase.num > 0, timeBase.den > 0 else {
+            throw EffectError(parameter: "file", "\(file.name) has no time base for its video")
+        }
+        // FFmpeg's own VP9 decoder drops the alpha plane WebM stores beside the picture; libvpx's keeps it.
+        let alpha = av_dict_get(stream.pointee.metadata, "alpha_mode", nil, 0).map { String(cString: $0.pointee.value) }
+        let decoder: UnsafePointer<AVCodec>?
+        if parameters.pointee.codec_id == AV_CODEC_ID_VP9, alpha == "1" {
+            decoder = avcodec_find_decoder_by_name("libvpx-vp9")
+            guard decoder != nil else {
+                throw EffectError(
+                    parameter: "file", "\(file.name) is VP9 with alpha, which needs FFmpeg's libvpx-vp9 decoder")
+            }
+        } else {
+            decoder = avcodec_find_decoder(parameters.pointee.codec_id)
+        }
+        guard let decoder else {
+            let codecName = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+            throw EffectError(parameter: "file", "\(file.name): no decoder for its \(codecName) video")
+        }
+        decoderName = String(cString: decoder.pointee.name)
+        codec = avcodec_alloc_context3(decoder)
+        packet = av_packet_alloc()
+        frame = av_frame_alloc()
+        guard let codec, packet != nil, frame != nil else { throw EffectError("out of memory opening \(file.name)") }
+        guard avcodec_parameters_to_context(codec, parameters) >= 0 else {
+            throw EffectError(parameter: "file", "\(file.name): the decoder refuses the stream's parameters")
+        }
+        // One thread: workers already decode in parallel, and a frame-threaded decoder would start threads
+        // a sandboxed worker may not be allowed to create.
+        codec.pointee.thread_count = 1
+        codec.pointee.pkt_timebase = stream.pointee.time_base
+        let opening = avcodec_open2(codec, decoder, nil)
+        guard opening >= 0 else {
+            throw EffectError(parameter: "file", "\(file.name): the \(decoderName) decoder cannot open (\(Self.text(opening)))")
+        }
+    }
+
+    deinit {
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        avcodec_free_context(&codec)
+        rf_av_close(&format)
+        close(descriptor)
+    }
+
+    /// Every frame of the stream, read by demuxing the whole file once; refuses a file that does not read to
+    /// its end, that ends well before its container says, or whose frames lack timestamps.
+    func timeline() throws(EffectError) -> FootageTimeline {
+        guard let format, let packet else { throw EffectError("the decoder is closed") }
+        var timestamps: [Int64] = []
+        var keyframes = Set<Int64>()
+        var lastDuration: Int64 = 0
+        while true {
+            let status = av_read_frame(format, packet)
+            if status == RF_AVERROR_EOF { break }
+            guard status >= 0 else {
+                throw EffectError(
+                    parameter: "file",
+                    "\(name) is damaged after \(timestamps.count) frames (\(Self.text(status))); export it again")
+            }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == stream else { continue }
+            // Frames an edit list cuts off are decoded for their references, never shown.
+            if packet.pointee.flags & AV_PKT_FLAG_DISCARD != 0 { continue }
+            guard packet.pointee.pts != RF_AV_NOPTS_VALUE else {
+                throw EffectError(parameter: "file", "\(name): frame \(timestamps.count) has no presentation time")
+            }
+            timestamps.append(packet.pointee.pts)
+            if packet.pointee.flags & AV_PKT_FLAG_KEY != 0 { keyframes.insert(packet.pointee.pts) }
+            guard timestamps.count <= Self.maxFrames else {
+                throw EffectError(parameter: "file", "\(name) has more than \(Self.maxFrames) frames")
+            }
+            lastDuration = packet.pointee.duration
+        }
+        guard !timestamps.isEmpty else { throw EffectError(parameter: "file", "\(name) has no video frames") }
+        timestamps.sort()
+        for index in timestamps.indices.dropFirst() where timestamps[index] == timestamps[index - 1] {
+            throw EffectError(parameter: "file", "\(name): frames \(index - 1) and \(index) have the same presentation time")
+        }
+        if let entries = streamPointer.map({ avformat_index_get_entries_count($0) }), entries > timestamps.count {
+            throw EffectError(
+                parameter: "file",
+                "\(name) is truncated: its index lists \(entries) frames, the file holds \(timestamps.count); export it again")
+        }
+        let timeline = FootageTimeline(
+            timestamps: timestamps, keyframes: keyframes, lastDuration: lastDuration, timeBase: timeBase)
+        // A container that states the video's length (Matroska, WebM) and whose frames end more than a second
+        // short is cut off. The file's length counts only when the video is its one stream: an audio track
+        // may rightly run longer.
+        var stated: Double?
+        if let video = streamPointer, video.pointee.duration > 0, video.pointee.duration != RF_AV_NOPTS_VALUE {
+            stated = Double(video.pointee.duration) * Double(timeBase.num) / Double(timeBase.den)
+        } else if let video = streamPointer, let tag = av_dict_get(video.pointee.metadata, "DURATION", nil, 0),
+            let seconds = Self.clockSeconds(String(cString: tag.pointee.value))
+        {
+            // Matroska's per-track DURATION tag, "HH:MM:SS.fraction", as FFmpeg writes it.
+            stated = seconds
+        } else if format.pointee.nb_streams == 1, format.pointee.duration > 0 {
+            stated = Double(format.pointee.duration) / Double(AV_TIME_BASE)
+        }
+        if let stated {
+            if timeline.duration + 1 < stated {
+                throw EffectError(
+                    parameter: "file",
+                    "\(name) is truncated: its frames end at \(Self.seconds(timeline.duration)) s, the container says "
+                        + "\(Self.seconds(stated)) s; export it again")
+            }
+        }
+        return timeline
+    }
+
+    /// Decodes frame `index` of `timeline`.
+    func frame(_ index: Int, of timeline: FootageTimeline) throws(EffectError) -> DecodedFrame {
+        // Decoding starts from the keyframe before the frame, unless the decoder stands before it already
+        // with no keyframe in between. A frame missed after a seek (an open GOP's leading pictures) starts
+        // again one keyframe earlier.
+        var earlier = 0
+        while true {
+            let keyframe = timeline.keyframe(before: index, earlier: earlier)
+            if let position, position < index, timeline.keyframe(before: index) <= position {
+                // Forward from here.
+            } else {
+                try seek(to: timeline.timestamps[keyframe])
+            }
+            switch try decode(until: index, of: timeline) {
+            case .some(let picture): return picture
+            case .none:
+                guard keyframe > 0 else {
+                    throw EffectError("\(name): frame \(index) (\(Self.seconds(timeline.seconds[index])) s) cannot be decoded")
+                }
+                position = nil
+                earlier += 1
+            }
+        }
+    }
+
+    /// Decodes until frame `index` comes out, or nil when a later frame comes first or the stream ends.
+    private func decode(until index: Int, of timeline: FootageTimeline) throws(EffectError) -> DecodedFrame? {
+        guard let format, let codec, let packet, let frame else { throw EffectError("the decoder is closed") }
+        while true {
+            let received = avcodec_receive_frame(codec, frame)
+            if received >= 0 {
+                defer { av_frame_unref(frame) }
+                guard let decoded = timeline.frame(timestamp: rf_av_frame_time(frame)) else { continue }
+                position = decoded
+                if decoded == index {
+                    guard let copy = DecodedFrame(frame) else { throw EffectError("out of memory decoding \(name)") }
+                    return copy
+                }
+                if decoded > index { return nil }
+                continue
+            }
+            if received == RF_AVERROR_EOF { return nil }
+            guard received == RF_AVERROR_EAGAIN else {
+                throw EffectError("\(name): decoding failed before frame \(index) (\(Self.text(received)))")
+            }
+            guard !flushed else { return nil }
+            let read = av_read_frame(format, packet)
+            if read == RF_AVERROR_EOF {
+                flushed = true
+                _ = avcodec_send_packet(codec, nil)
+                continue
+            }
+            guard read >= 0 else {
+                throw EffectError("\(name): reading failed before frame \(index) (\(Self.text(read)))")
+            }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == stream else { continue }
+            let sent = avcodec_send_packet(codec, packet)
+            guard sent >= 0 || sent == RF_AVERROR_EAGAIN else {
+                throw EffectError("\(name): the picture before frame \(index) is damaged (\(Self.text(sent)))")
+            }
+        }
+    }
+
+    private func seek(to timestamp: Int64) throws(EffectError) {
+        guard let format, let codec else { throw EffectError("the decoder is closed") }
+        let status = av_seek_frame(format, stream, timestamp, AVSEEK_FLAG_BACKWARD)
+        guard status >= 0 else { throw EffectError("\(name): cannot seek (\(Self.text(status)))") }
+        avcodec_flush_buffers(codec)
+        position = nil
+        flushed = false
+    }
+
+    private var streamPointer: UnsafeMutablePointer<AVStream>? {
+        guard let format, stream >= 0 else { return nil }
+        return format.pointee.streams[Int(stream)]
+    }
+
+    static func text(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        rf_av_error_text(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// "HH:MM:SS.fraction" in seconds; nil for anything else.
+    static func clockSeconds(_ text: String) -> Double? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 3, let hours = Double(parts[0]), let minutes = Double(parts[1]),
+            let seconds = Double(parts[2]), hours >= 0, minutes >= 0, seconds >= 0
+        else { return nil }
+        return hours * 3600 + minutes * 60 + seconds
+    }
+
+    static func seconds(_ value: Double) -> String {
+        String((value * 1000).rounded() / 1000)
+    }
+}

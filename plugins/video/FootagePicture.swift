@@ -1,0 +1,52 @@
+import CCairo
+import EffectKit
+
+/// One converted source frame: premultiplied ARGB32 rows as cairo reads them, never written after conversion.
+///
+/// Why `@unchecked Sendable`: the pixels are written once by the decoder that converts them, before the
+/// picture is shared; afterwards every thread only reads them (as the source of a cairo paint).
+final class FootagePicture: @unchecked Sendable {
+    let width: Int
+    let height: Int
+    let stride: Int
+    let pixels: UnsafeMutablePointer<UInt8>
+    /// Whether every pixel is opaque: cairo then reads the rows as RGB24 and copies instead of blending.
+    var opaque = false
+
+    init(width: Int, height: Int) throws(EffectError) {
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+        guard stride >= width * 4 else { throw EffectError("cannot make a \(width)-pixel-wide frame") }
+        self.width = width
+        self.height = height
+        self.stride = stride
+        pixels = .allocate(capacity: stride * height)
+    }
+
+    deinit { pixels.deallocate() }
+
+    /// Paints the picture so that its pixels fill `box` (points), clipped to `clip`.
+    func draw(into box: Rect, clip: Rect, on context: DrawingContext) throws(EffectError) {
+        guard
+            let surface = cairo_image_surface_create_for_data(
+                pixels, opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))
+        else { throw EffectError("cairo could not wrap the frame") }
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            throw EffectError("cairo could not wrap the frame")
+        }
+        let cr = context.pointer
+        cairo_save(cr)
+        cairo_rectangle(cr, clip.x, clip.y, clip.width, clip.height)
+        cairo_clip(cr)
+        cairo_translate(cr, box.x, box.y)
+        cairo_scale(cr, box.width / Double(width), box.height / Double(height))
+        cairo_set_source_surface(cr, surface, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
+        // Pixels beyond the edge stay transparent rather than smearing the border.
+        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_NONE)
+        cairo_rectangle(cr, 0, 0, Double(width), Double(height))
+        cairo_fill(cr)
+        // Restoring drops the pattern and cairo's reference to the surface before the pixels may be freed.
+        cairo_restore(cr)
+    }
+}

@@ -1,0 +1,57 @@
+/// The frames of a footage stream in presentation order: their timestamps, and where decoding can start.
+///
+/// Built in `create` from every packet of the stream (demuxing only, no decoding): a packet is one frame,
+/// so the n-th smallest presentation timestamp is source frame n. The rule and the frame keys need nothing else.
+struct FootageTimeline: Sendable, Equatable {
+    /// Presentation timestamps in the stream's time base, ascending, one per frame.
+    let timestamps: [Int64]
+    /// Presentation times in seconds from the first frame (timestamps[0] is 0 s).
+    let seconds: [Double]
+    /// Indices of the frames decoding can start from (keyframes), ascending; always holds 0.
+    let keyframes: [Int]
+    /// Where the last frame ends, in seconds from the first frame.
+    let duration: Double
+
+    /// Times closer than this count as equal: a tenth of a microsecond, far below any container's time base
+    /// (MP4's 1/90000 s, Matroska's 1/1000 s), far above the rounding of `in + t × speed` in doubles.
+    static let tolerance = 1e-7
+
+    init(timestamps: [Int64], keyframes: Set<Int64>, lastDuration: Int64, timeBase: (num: Int32, den: Int32)) {
+        self.timestamps = timestamps
+        let first = timestamps.first ?? 0
+        let unit = Double(timeBase.num) / Double(timeBase.den)
+        seconds = timestamps.map { Double($0 - first) * unit }
+        var starts = timestamps.indices.filter { keyframes.contains(timestamps[$0]) }
+        if starts.first != 0 { starts.insert(0, at: 0) }
+        self.keyframes = starts
+        let last = timestamps.last ?? first
+        duration = Double(last - first + max(lastDuration, 1)) * unit
+    }
+
+    /// The frame with the largest presentation time ≤ `time` (seconds from the first frame); nil before it.
+    func frame(at time: Double) -> Int? {
+        var (low, high) = (0, seconds.count)  // the answer is low − 1 once they meet
+        while low < high {
+            let middle = (low + high) / 2
+            if seconds[middle] <= time + Self.tolerance { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : low - 1
+    }
+
+    /// The frame of a decoded timestamp; nil for a frame the demuxer did not list.
+    func frame(timestamp: Int64) -> Int? {
+        var (low, high) = (0, timestamps.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if timestamps[middle] < timestamp { low = middle + 1 } else { high = middle }
+        }
+        return low < timestamps.count && timestamps[low] == timestamp ? low : nil
+    }
+
+    /// The last keyframe at or before frame `index`, going `earlier` keyframes further back.
+    func keyframe(before index: Int, earlier: Int = 0) -> Int {
+        var position = keyframes.count - 1
+        while position > 0, keyframes[position] > index { position -= 1 }
+        return keyframes[max(0, position - earlier)]
+    }
+}

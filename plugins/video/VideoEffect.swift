@@ -1,0 +1,140 @@
+import CLibAV
+import EffectKit
+
+/// Footage: a video clip (MP4, MOV, WebM, MKV) decoded by FFmpeg's libraries and drawn into the layer's
+/// rect, frame-accurately by the rule of the `FootageEffect` article.
+struct VideoEffect: Effect {
+    static let descriptor = EffectDescriptor(
+        id: "video",
+        identifier: "org.renderfarm.video",
+        version: "1.0.0+" + libraryVersions,
+        summary: "Footage from an MP4, MOV, WebM or MKV file, frame-accurate, with trim, speed and loop",
+        threadSafety: .full,
+        parameters: [
+            ParameterSpec(
+                "file", .string, default: nil,
+                doc: "the .mp4, .mov, .m4v, .webm or .mkv file, relative to the job file's folder (must stay inside it); required"),
+            ParameterSpec(
+                "rect", .rect, default: nil, range: -100_000...100_000,
+                doc: "where the picture goes, in points (default: the whole canvas)"),
+            ParameterSpec(
+                "fit", .choice(Fit.allCases.map(\.rawValue)), default: "contain",
+                doc: "contain: all of the picture, letterboxed; cover: the rect filled, the picture cropped; fill: stretched"),
+            ParameterSpec(
+                "trim", .json, default: nil,
+                doc: "{\"in\": s, \"out\": s}: the part of the clip played, in seconds from its first frame (default: all)"),
+            ParameterSpec(
+                "speed", .number, default: 1, range: 0.01...100,
+                doc: "playback rate: 2 plays twice as fast, 0.5 half as fast (each source frame held twice at equal rates)"),
+            ParameterSpec(
+                "loop", .bool, default: false,
+                doc: "play the trimmed part again and again until the layer ends (default: nothing drawn after it)"),
+        ]
+    )
+
+    /// The FFmpeg libraries that decode and convert, as loaded: part of the plugin's version, so a new
+    /// FFmpeg draws the layer's frames again.
+    static var libraryVersions: String {
+        func text(_ version: UInt32) -> String { "\(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF)" }
+        return "libavformat.\(text(avformat_version())).libavcodec.\(text(avcodec_version()))"
+            + ".libswscale.\(text(swscale_version())).libavutil.\(text(avutil_version()))"
+    }
+
+    enum Fit: String, CaseIterable, Sendable {
+        case contain, cover, fill
+    }
+
+    let player: FootagePlayer
+    let clock: FootageClock
+    let inputFiles: [String]
+    /// Where the picture's pixels go and what is kept of it, in points.
+    let box: Rect
+    let clip: Rect
+    /// Everything but the source frame that decides the drawing, for the frame keys.
+    let placement: FrameKey
+
+    init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
+        guard parameters.contains("file") else {
+            throw EffectError(parameter: "file", "missing: name the video file to play")
+        }
+        let file = try FootageFile(try parameters.string("file"), jobDirectory: context.jobDirectory)
+        inputFiles = [file.path]
+        player = try FootagePlayer(file)
+        let timeline = player.timeline
+        let (start, end) = try Self.trim(parameters["trim"], duration: timeline.duration)
+        clock = FootageClock(start: start, end: end, speed: try parameters.number("speed"), loop: try parameters.bool("loop"))
+        let rect =
+            parameters.contains("rect")
+            ? try parameters.rect("rect") : Rect(x: 0, y: 0, width: context.width, height: context.height)
+        guard rect.width > 0, rect.height > 0 else {
+            throw EffectError(parameter: "rect", "width and height must be positive")
+        }
+        let fit = try parameters.choice("fit", as: Fit.self)
+        let picture = Size(width: Double(player.pictureWidth), height: Double(player.pictureHeight))
+        box = Self.place(picture, in: rect, fit: fit)
+        clip = rect
+        var hasher = FrameKey.Hasher()
+        for value in [box.x, box.y, box.width, box.height, clip.x, clip.y, clip.width, clip.height] {
+            hasher.combine(value)
+        }
+        placement = hasher.finalize()
+    }
+
+    func render(in context: DrawingContext, at time: FrameTime) throws(EffectError) {
+        guard let index = clock.frame(at: time.local, in: player.timeline) else { return }
+        try player.picture(index).draw(into: box, clip: clip, on: context)
+    }
+
+    /// The source frame shown, with the placement: a held frame keys alike, so the host draws it once.
+    func frameKey(at time: FrameTime) -> FrameKey? {
+        guard let index = clock.frame(at: time.local, in: player.timeline) else { return .nothingDrawn }
+        var hasher = FrameKey.Hasher()
+        hasher.combine(placement)
+        hasher.combine(index)
+        return hasher.finalize()
+    }
+
+    /// The picture's box in points: `contain` fits it inside `rect` (bars left transparent), `cover` makes
+    /// it cover `rect` (the overflow clipped), `fill` stretches it to `rect`; centred.
+    static func place(_ picture: Size, in rect: Rect, fit: Fit) -> Rect {
+        let (sx, sy) = (rect.width / picture.width, rect.height / picture.height)
+        let scale: Double
+        switch fit {
+        case .fill: return rect
+        case .contain: scale = min(sx, sy)
+        case .cover: scale = max(sx, sy)
+        }
+        let size = Size(width: picture.width * scale, height: picture.height * scale)
+        return Rect(
+            x: rect.x + (rect.width - size.width) / 2, y: rect.y + (rect.height - size.height) / 2,
+            width: size.width, height: size.height)
+    }
+
+    /// `trim`: {"in": s, "out": s}, both optional, inside the clip.
+    private static func trim(_ value: JSONValue?, duration: Double) throws(EffectError) -> (Double, Double) {
+        guard let value else { return (0, duration) }
+        guard let object = value.objectValue else {
+            throw EffectError(parameter: "trim", "expected {\"in\": seconds, \"out\": seconds}")
+        }
+        for key in object.keys where key != "in" && key != "out" {
+            throw EffectError(parameter: "trim.\(key)", "unknown key; trim has \"in\" and \"out\"")
+        }
+        func seconds(_ key: String, _ fallback: Double) throws(EffectError) -> Double {
+            guard let field = object[key] else { return fallback }
+            guard let number = field.doubleValue, number.isFinite, number >= 0 else {
+                throw EffectError(parameter: "trim.\(key)", "expected seconds ≥ 0")
+            }
+            return number
+        }
+        let start = try seconds("in", 0)
+        let end = try seconds("out", duration)
+        let length = FootageDecoder.seconds(duration)
+        guard end <= duration + FootageTimeline.tolerance else {
+            throw EffectError(parameter: "trim.out", "\(end) is past the clip's end at \(length) s")
+        }
+        guard start < end else {
+            throw EffectError(parameter: "trim.in", "\(start) must be before out (\(end)); the clip is \(length) s")
+        }
+        return (start, end)
+    }
+}
