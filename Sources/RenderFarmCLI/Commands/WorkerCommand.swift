@@ -28,7 +28,7 @@ struct WorkerCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         scale = try RenderCommand.parseScale(arguments, command: "worker")
-        let mode = try RenderCommand.parseSandbox(arguments, command: "worker")
+        let mode = try RenderCommand.parseSandbox(arguments, command: "worker", needsIsolate: false)
         sandbox = mode == .strict && WorkerSandbox.underSanitizer ? .off : mode
     }
 
