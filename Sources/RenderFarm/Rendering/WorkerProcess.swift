@@ -25,8 +25,9 @@ public struct Isolation: Sendable {
 /// file descriptor 3; its standard output goes to the parent's standard error, so nothing a
 /// plugin prints can mix with either the protocol or the render's results. The worker is
 /// started on first use and again after it died; it dies with the parent (PR_SET_PDEATHSIG).
-/// Frames are byte-identical to in-process rendering: the worker runs the same `FrameWorker`
-/// and writes the frame file itself; only the checksum and timings travel back.
+/// Frames are byte-identical to in-process rendering: the worker draws and encodes with the same
+/// `FrameWorker` and sends the PNG after its reply; this process checks it and writes the frame file
+/// (`WorkerFrameTransfer`), so a worker needs no write access to the output folder.
 final class WorkerProcess: FrameExecutor {
     private let jobs: [PlannedJob]
     /// Each job's position in `jobs`, which the worker's request names (a batch may hold thousands).
@@ -78,9 +79,18 @@ final class WorkerProcess: FrameExecutor {
         } catch {
             throw .worker(reap(job))
         }
+        let canvas = job.spec.canvas
+        let (width, height) = (canvas.pixelWidth, canvas.pixelHeight)
+        let png: [UInt8]
+        let frame: WrittenFrame
         do throws(WorkerReplyCheck.Rejection) {
-            let canvas = job.spec.canvas
-            return try WorkerReplyCheck.frame(reply, width: canvas.pixelWidth, height: canvas.pixelHeight)
+            let claimed = try WorkerReplyCheck.frame(reply, width: width, height: height)
+            do {
+                png = try channel.receive(count: claimed.bytes, timeout: isolation.frameTimeout)
+            } catch {
+                throw .untrusted("did not send the \(claimed.bytes) bytes of its frame")
+            }
+            frame = try WorkerReplyCheck.frame(png, claimed: claimed, width: width, height: height)
         } catch {
             switch error {
             case .reported(let failure): throw failure
@@ -90,6 +100,21 @@ final class WorkerProcess: FrameExecutor {
                 throw .worker("the worker process \(reason); it was ended")
             }
         }
+        // The worker cannot write the output folder: this process writes the frame it checked.
+        let clock = ContinuousClock()
+        let start = clock.now
+        var failure: OutputError?
+        png.withUnsafeBytes { bytes in
+            do throws(OutputError) {
+                try AtomicFile.write(bytes, to: job.path(ofFrame: index))
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw .output(failure) }
+        var written = frame
+        written.timings.write = (clock.now - start).seconds * 1000
+        return written
     }
 
     /// The running worker, started if needed; checks that it prepared the same jobs.
@@ -150,7 +175,7 @@ final class WorkerProcess: FrameExecutor {
         return "the worker process was killed by \(short[signal] ?? "signal \(signal)") (\(name))"
     }
 
-    private static func spawn(_ executable: String, arguments: [String]) throws(FrameFailure) -> (pid_t, WorkerChannel)
+    static func spawn(_ executable: String, arguments: [String]) throws(FrameFailure) -> (pid_t, WorkerChannel)
     {
         var sockets: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
@@ -197,8 +222,10 @@ private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeM
 }
 
 /// The replies of the worker protocol, shared by both ends so they cannot drift apart:
-/// `ok SHA256 BYTES OPAQUE DRAW CONVERT ENCODE WRITE`, `fail frame MESSAGE` (a failed attempt)
-/// or `fail create|io PATH<TAB>REASON` (output cannot be written: the render stops).
+/// `ok SHA256 BYTES OPAQUE DRAW CONVERT ENCODE WRITE` followed by the frame's BYTES bytes of PNG, or
+/// `fail frame MESSAGE` (a failed attempt). `fail create|io PATH<TAB>REASON` (output cannot be written: the
+/// render stops) is the in-process form of an output failure; workers write no output, and the parent does
+/// not believe one that says so.
 enum WorkerReply {
     /// `fail sandbox MESSAGE`: written by the sandbox's SIGSYS handler (CSandbox) before the worker ends.
     static let sandboxDenial = "fail sandbox "
@@ -258,7 +285,7 @@ public enum WorkerServer {
 
 /// A worker's connection to its parent.
 public final class WorkerConnection {
-    fileprivate let channel: WorkerChannel
+    let channel: WorkerChannel
 
     fileprivate init(channel: WorkerChannel) {
         self.channel = channel
@@ -290,11 +317,18 @@ public final class WorkerConnection {
                     continue
                 }
                 beforeFrame()
-                var result = Result { () throws(FrameFailure) in try worker.render(frame, of: jobs[job]) }
-                if case .failure(let failure) = result, failure.isDrawing, let note = failureNote() {
-                    result = .failure(.drawing(failure.message + "; " + note))
+                // The frame's PNG follows its reply line; the parent checks and writes it.
+                switch Result(catching: { () throws(FrameFailure) in try worker.encodedFrame(frame, of: jobs[job]) }) {
+                case .success(let (png, timings)):
+                    let reply = WrittenFrame(
+                        sha256: SHA256.hex(png), bytes: png.count, opaque: WorkerReplyCheck.isOpaque(png),
+                        timings: timings)
+                    try channel.send(WorkerReply.line(.success(reply)))
+                    try channel.send(bytes: png)
+                case .failure(let failure):
+                    let note = failure.isDrawing ? failureNote() : nil
+                    try channel.send(WorkerReply.line(.failure(note.map { .drawing(failure.message + "; " + $0) } ?? failure)))
                 }
-                try channel.send(WorkerReply.line(result))
             }
         } catch {
             // The parent closed the connection (or died): the worker's work is over.
@@ -332,13 +366,23 @@ final class WorkerChannel {
 
     /// Sends `line` and a newline; MSG_NOSIGNAL: a dead peer is an error, not a SIGPIPE.
     func send(_ line: String) throws(Failure) {
-        let bytes = Array((line + "\n").utf8)
+        var failure: Failure?
+        Array((line + "\n").utf8).withUnsafeBytes { bytes in
+            do throws(Failure) {
+                try send(bytes: bytes)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Sends `bytes` as they are (a frame's PNG after its reply line).
+    func send(bytes: UnsafeRawBufferPointer) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes {
-                Foundation.send(
-                    descriptor, $0.baseAddress?.advanced(by: offset), bytes.count - offset, Int32(MSG_NOSIGNAL))
-            }
+            let sent = Foundation.send(
+                descriptor, bytes.baseAddress?.advanced(by: offset), bytes.count - offset, Int32(MSG_NOSIGNAL))
             if sent < 0 && errno == EINTR { continue }
             guard sent > 0 else { throw .closed }
             offset += sent
@@ -347,13 +391,34 @@ final class WorkerChannel {
 
     /// The next line, without its newline; waits at most `timeout` seconds (nil: for ever).
     func receive(timeout: Double?) throws(Failure) -> String {
-        let deadline = timeout.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
+        let deadline = Self.deadline(timeout)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
                 return line
             }
+            if buffer.count > WorkerReplyCheck.maximumLine { throw .tooLong }
+            try fill(until: deadline, wanting: 4096)
+        }
+    }
+
+    /// The next `count` bytes (a frame's PNG after its reply line); waits at most `timeout` seconds.
+    func receive(count: Int, timeout: Double?) throws(Failure) -> [UInt8] {
+        let deadline = Self.deadline(timeout)
+        while buffer.count < count { try fill(until: deadline, wanting: count - buffer.count) }
+        let bytes = Array(buffer[..<count])
+        buffer.removeSubrange(..<count)
+        return bytes
+    }
+
+    private static func deadline(_ timeout: Double?) -> ContinuousClock.Instant? {
+        timeout.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
+    }
+
+    /// Reads what arrived (up to `wanting` bytes, at least 4 KiB, at most 1 MiB at once) into `buffer`.
+    private func fill(until deadline: ContinuousClock.Instant?, wanting: Int) throws(Failure) {
+        while true {
             var wait: Int32 = -1
             if let deadline {
                 let left = ContinuousClock.now.duration(to: deadline)
@@ -364,14 +429,12 @@ final class WorkerChannel {
             let ready = Foundation.poll(&poll, 1, wait)
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 { throw .timedOut }
-            var chunk = [UInt8](repeating: 0, count: 4096)
+            var chunk = [UInt8](repeating: 0, count: min(max(wanting, 4096), 1 << 20))
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw .closed }
             buffer += chunk[..<count]
-            if buffer.count > WorkerReplyCheck.maximumLine && !buffer.contains(UInt8(ascii: "\n")) {
-                throw .tooLong
-            }
+            return
         }
     }
 }
