@@ -11,6 +11,8 @@ ARGS        ?=
 # The fault-injecting test plugin, built with the C compiler (never installed with the real ones).
 TEST_PLUGIN_DIR := .build/test-plugins
 TEST_PLUGIN     := $(TEST_PLUGIN_DIR)/librenderfarm-test-faults.so
+# A rectangle of one colour, or of the time the host asked for: the layer composition tests.
+PROBE_PLUGIN    := $(TEST_PLUGIN_DIR)/librenderfarm-test-probe.so
 
 # The text plugin: Pango with HarfBuzz, and the only fonts it draws with besides a job's own (EffectKit article
 # TextEffect, "Fonts"; plugins/text/PangoText/FontLibrary.swift lists the same font packages).
@@ -112,6 +114,11 @@ test-swift-plugins:
 	@mkdir -p $(TEST_PLUGIN_DIR)/swift
 	cp .build/test-swift-plugins/debug/librenderfarm-fixture-*.so $(TEST_PLUGIN_DIR)/swift/
 
+$(PROBE_PLUGIN): Tests/Fixtures/probe_plugin.c Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
+	@mkdir -p $(TEST_PLUGIN_DIR)
+	$(CC) -O2 -shared -fPIC -Wall -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
+	    $$(pkg-config --cflags --libs cairo) -lm
+
 $(TEST_PLUGIN): Tests/Fixtures/test_plugin.c Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
 	@mkdir -p $(TEST_PLUGIN_DIR)
 	$(CC) -O2 -shared -fPIC -Wall -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
@@ -148,9 +155,9 @@ bench-video: deps deps-handoff
 OTIO_VENV := .build/otio-venv
 
 # After DEFECT_PLUGINS and HOSTILE_PLUGINS: make expands a rule's prerequisites where it reads the rule.
-test-plugin: $(TEST_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS)
+test-plugin: $(TEST_PLUGIN) $(PROBE_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS)
 
-test: deps deps-handoff $(TEST_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS)
+test: deps deps-handoff $(TEST_PLUGIN) $(PROBE_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS)
 	$(SWIFT) build --build-tests
 	env RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
 	    $$([ -x $(OTIO_VENV)/bin/python3 ] && echo RENDERFARM_OTIO_PYTHON=$(CURDIR)/$(OTIO_VENV)/bin/python3) \

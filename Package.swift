@@ -68,7 +68,8 @@ let package = Package(
         .target(
             name: "RenderFarmJobs",
             dependencies: [
-                "CairoKit", "CFaultReport", "FileInput", "FileOutput", "Locking", "RenderFarmPluginABI", "StrictJSON",
+                "CairoKit", "CFaultReport", "EffectKit", "FileInput", "FileOutput", "Locking", "RenderFarmPluginABI",
+                "StrictJSON",
             ]
         ),
         .target(
@@ -81,7 +82,7 @@ let package = Package(
         .target(
             name: "RenderFarm",
             dependencies: [
-                "RenderFarmJobs", "RenderFarmOutput", "CairoKit", "FileInput", "FileOutput", "Locking",
+                "RenderFarmJobs", "RenderFarmOutput", "CairoKit", "EffectKit", "FileInput", "FileOutput", "Locking",
                 "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame", "CCrypto", "StrictJSON", "CFaultReport", "CSandbox",
             ]
         ),

@@ -34,7 +34,7 @@ struct JobValidationTests {
         #expect(spec.output.fileName(ofFrame: 42) == "frame_00042.png")
         #expect(spec.output.compression == .fast)
         #expect(spec.retries == 1)
-        #expect(spec.layers == [LayerSpec(effect: "floating-heart", start: 0, params: [:])])
+        #expect(spec.layers == [LayerSpec(effect: "floating-heart", start: 0, params: [:], path: "layers[0]")])
     }
 
     @Test("every problem is reported at once, each with its path, value and allowed range")

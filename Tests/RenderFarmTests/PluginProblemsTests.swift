@@ -6,10 +6,14 @@ import Testing
 
 @Suite("A plugin's create messages at their place in the job file")
 struct PluginProblemsTests {
+    private func layer(_ index: Int, _ effect: String) -> LayerSpec {
+        LayerSpec(effect: effect, start: 0, params: [:], path: "layers[\(index)]")
+    }
+
     @Test("one 'name: problem' per line becomes one issue each, under layers[N].params")
     func severalLines() {
         let issues = PluginProblems.issues(
-            "spring.damping: 2 is out of range\nitems[2].shape: unknown shape \"star\"\n", layer: 1, effect: "x")
+            "spring.damping: 2 is out of range\nitems[2].shape: unknown shape \"star\"\n", layer: layer(1, "x"))
         #expect(issues.map(\.path) == ["layers[1].params.spring.damping", "layers[1].params.items[2].shape"])
         #expect(issues.map(\.message) == ["2 is out of range", "unknown shape \"star\""])
         #expect(issues.allSatisfy { $0.severity == .error })
@@ -17,14 +21,21 @@ struct PluginProblemsTests {
 
     @Test("an older plugin's one-line message without a parameter keeps its old place")
     func oneLine() {
-        let issues = PluginProblems.issues("out of memory: cannot allocate", layer: 0, effect: "test-faults")
+        let issues = PluginProblems.issues("out of memory: cannot allocate", layer: layer(0, "test-faults"))
         #expect(issues == [JobIssue(path: "layers[0].params", "test-faults: out of memory: cannot allocate")])
+    }
+
+    @Test("a layer inside a group is named by its place in the group")
+    func grouped() {
+        let inGroup = LayerSpec(effect: "x", start: 0, params: [:], path: "layers[1].group[0]")
+        let issues = PluginProblems.issues("rate: too high", layer: inGroup)
+        #expect(issues.map(\.path) == ["layers[1].group[0].params.rate"])
     }
 
     @Test("warnings without a parameter belong to the layer")
     func warnings() {
         let issues = PluginProblems.issues(
-            ["3 of 5 items leave the canvas by 2.1 s"], layer: 2, effect: "physics-bounce", severity: .warning)
+            ["3 of 5 items leave the canvas by 2.1 s"], layer: layer(2, "physics-bounce"), severity: .warning)
         #expect(issues == [JobIssue(path: "layers[2]", "3 of 5 items leave the canvas by 2.1 s", severity: .warning)])
         #expect(issues.first?.description == "warning: layers[2]: 3 of 5 items leave the canvas by 2.1 s")
     }

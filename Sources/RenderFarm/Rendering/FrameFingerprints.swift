@@ -20,9 +20,11 @@ struct FingerprintParts: Sendable {
     init(canonical: JSONValue, invariant: [Bool], keysCoverInputs: [Bool]) {
         var host = canonical.objectValue ?? JSONObject()
         let layers = host["layers"]?.arrayValue ?? []
-        // The length decides which frames exist, not what one draws; keys cover the rest.
+        // The length decides which frames exist, not what one draws; keys cover the rest, and the
+        // layers' host-level fields are in each frame's `composition` state.
         host["layers"] = nil
         host["duration"] = nil
+        host["composition"] = nil
         self.host = SHA256.hex(JSONValue.object(host).serialized(sortedKeys: true))
         identities = layers.enumerated().map { index, layer in
             var identity = layer.objectValue ?? JSONObject()
@@ -39,9 +41,11 @@ struct FingerprintParts: Sendable {
 
     /// The fingerprint of frame `index` from its layers' keys (nil per layer without one), or
     /// nil when no layer keyed it.
-    func fingerprint(frame index: Int, keys: [[UInt8]?]) -> String? {
+    /// `composition`: the state of a composing job's layers at the frame (`LayerNode.state`).
+    func fingerprint(frame index: Int, keys: [[UInt8]?], composition: String? = nil) -> String? {
         guard keys.contains(where: { $0 != nil }) else { return nil }
         var text = "keyed:" + host
+        if let composition { text += ";composition:" + composition }
         for (layer, key) in keys.enumerated() {
             if let key {
                 text += ";" + identities[layer] + ":" + SHA256.hexString(key)
@@ -70,8 +74,12 @@ extension PlannedJob {
             DispatchQueue.concurrentPerform(iterations: (indices.count + chunk - 1) / chunk) { part in
                 for position in (part * chunk)..<min(indices.count, (part + 1) * chunk) {
                     let index = indices[position]
-                    let keys = layers.map { $0.frameKey(frame: abiFrame(index, layerStart: $0.layerStart)) }
-                    output[position] = parts.fingerprint(frame: index, keys: keys)
+                    let keys = layers.indices.map { layer in
+                        // A layer not drawn at the frame has no key; the composition state says so.
+                        abiFrame(index, layer: layer).flatMap { layers[layer].frameKey(frame: $0) }
+                    }
+                    output[position] = parts.fingerprint(
+                        frame: index, keys: keys, composition: compositionState(frame: index))
                 }
             }
         }
@@ -81,5 +89,14 @@ extension PlannedJob {
             if let result { keyed[index] = result }
         }
         return FrameFingerprints(job: fingerprint, keyed: keyed)
+    }
+}
+
+extension PlannedJob {
+    /// The state of a composing job's layers at frame `index` (nil for a job that does not compose).
+    func compositionState(frame index: Int) -> String? {
+        guard spec.isComposed else { return nil }
+        let time = spec.time(ofFrame: index)
+        return JSONValue.array(spec.composition.map { $0.state(at: time) }).serialized(sortedKeys: true)
     }
 }

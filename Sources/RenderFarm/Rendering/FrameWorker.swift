@@ -1,6 +1,7 @@
 import CPNGWriter
 import CairoKit
 import FileOutput
+import RenderFarmPluginABI
 import Foundation
 
 /// How long each step of a frame took, in milliseconds.
@@ -65,6 +66,8 @@ final class FrameWorker: FrameExecutor {
     private var encoder = rf_png_encoder()
     /// Where a render watches what this worker draws (nil: nobody watches).
     private let lane: DrawingLane?
+    /// The surfaces of layers that compose, kept from frame to frame.
+    private lazy var compositor = LayerCompositor(lane: lane)
 
     /// `cacheStaticLayers: false` draws every layer at every frame (same bytes, for verification).
     /// With a `matte`, every frame starts from that opaque colour, the job's background drawn over
@@ -133,7 +136,7 @@ final class FrameWorker: FrameExecutor {
         }
         do {
             try drawLayers(
-                job, frame: index, layers: (cached == nil ? 0 : job.staticLayerCount)..<job.layers.count,
+                job, frame: index, layers: (cached == nil ? 0 : job.staticLayerCount)..<job.drawnEntryCount,
                 on: context, background: cached == nil)
         } catch {
             // A context in an error state stays broken: drop it so the next frame starts clean.
@@ -144,7 +147,8 @@ final class FrameWorker: FrameExecutor {
         return surface
     }
 
-    /// Draws the background (unless copied in already) and `layers` of frame `index`.
+    /// Draws the background (unless copied in already) and `layers` of frame `index` (for a job that
+    /// composes, the entries of its composition).
     private func drawLayers(
         _ job: PlannedJob, frame index: Int, layers: Range<Int>, on context: DrawingContext,
         background: Bool
@@ -166,16 +170,27 @@ final class FrameWorker: FrameExecutor {
         }
         context.setOperatorOver()
         context.scale(canvas.scale, canvas.scale)
-        for layer in layers {
-            let instance = job.layers[layer]
-            context.save()
-            let frame = job.abiFrame(index, layerStart: instance.layerStart)
-            lane?.layer(layer, effect: instance.plugin.info.id)
-            let failure = instance.render(on: context.pointer, frame: frame)
-            context.restore()
-            if let failure {
+        if job.spec.isComposed {
+            // The static layers are the composition's first entries, one effect layer each.
+            do {
+                try compositor.draw(job, frame: index, nodes: layers, on: context)
+            } catch {
                 context.restore()
-                throw .plugin(layer: layer, effect: instance.plugin.info.id, message: failure.message)
+                throw error
+            }
+        } else {
+            for layer in layers {
+                let instance = job.layers[layer]
+                context.save()
+                // A job that does not compose draws every layer at every frame.
+                let frame = job.abiFrame(index, layer: layer) ?? rf_frame()
+                lane?.layer(layer, effect: instance.plugin.info.id)
+                let failure = instance.render(on: context.pointer, frame: frame)
+                context.restore()
+                if let failure {
+                    context.restore()
+                    throw .plugin(layer: layer, effect: instance.plugin.info.id, message: failure.message)
+                }
             }
         }
         context.restore()

@@ -29,9 +29,11 @@ public final class PlannedJob: Sendable {
     private let fingerprintCache = Locked<FrameFingerprints?>(nil)
     /// The run's hold on the output folder, once `openFolder` took it.
     private let heldSession = Locked<OutputFolder.Session?>(nil)
-    /// How many bottom layers are frame-invariant (`RF_PLUGIN_FRAME_INVARIANT`): drawn once per
-    /// worker with the background and copied into every frame.
+    /// How many bottom layers are frame-invariant (`RF_PLUGIN_FRAME_INVARIANT`) and drawn the same
+    /// way at every frame: drawn once per worker with the background and copied into every frame.
     let staticLayerCount: Int
+    /// How each layer's own time follows the job's (groups, `speed`, `loop`, `end`).
+    let clocks: [LayerClock]
 
     var spec: JobSpec { job.spec }
 
@@ -47,7 +49,8 @@ public final class PlannedJob: Sendable {
         self.layers = layers
         self.canonical = canonical
         plugins = layers.map(\.plugin.info)
-        staticLayerCount = layers.prefix { $0.plugin.info.frameInvariant }.count
+        clocks = job.spec.clocks
+        staticLayerCount = Self.staticLayerCount(job.spec, invariant: layers.map(\.plugin.info.frameInvariant))
         fingerprint = SHA256.hex(canonical.serialized(sortedKeys: true))
     }
 
@@ -88,9 +91,9 @@ public final class PlannedJob: Sendable {
         for (index, layer) in layers.enumerated() {
             let cache = cacheFolder(for: layer, whenMissing: writingCache)
             do {
-                try layer.prepare(frames: frames, cache: cache)
+                try layer.prepare(frames: layerFrames(frames, layer: index), cache: cache)
             } catch {
-                issues += PluginProblems.issues(error.message, layer: index, effect: spec.layers[index].effect)
+                issues += PluginProblems.issues(error.message, layer: spec.layers[index])
             }
         }
         guard issues.isEmpty else { throw .invalid(file: job.file, issues: job.located(issues)) }
@@ -153,10 +156,40 @@ public final class PlannedJob: Sendable {
         layers.map { LayerCreation(plugin: $0.plugin.info, start: $0.layerStart, seed: $0.seed, params: $0.params) }
     }
 
-    /// The ABI's view of frame `index` for a layer that starts at `layerStart`.
-    func abiFrame(_ index: Int, layerStart: Double) -> rf_frame {
+    /// The ABI's view of frame `index` for layer `layer`, or nil when the layer is not drawn then
+    /// (after its `end`, or outside a group's span). A layer whose time runs at another speed or
+    /// loops sees the job time and frame at which a plain layer would be at its local time (the
+    /// frame at or before it): effects that step frame by frame follow it too.
+    func abiFrame(_ index: Int, layer: Int) -> rf_frame? {
         let time = spec.time(ofFrame: index)
-        return rf_frame(index: UInt32(index), time: time, local: time - layerStart)
+        let clock = clocks[layer]
+        guard let local = clock.localTime(at: time) else { return nil }
+        guard !clock.isShift else { return rf_frame(index: UInt32(index), time: time, local: local) }
+        let shown = clock.start + local
+        let frame = min(max(0, (shown * spec.fps + 1e-9).rounded(.down)), Double(spec.frameCount - 1))
+        return rf_frame(index: UInt32(frame), time: shown, local: local)
+    }
+
+    /// What a frame draws one after the other: the layers, or the composition's entries.
+    var drawnEntryCount: Int { spec.isComposed ? spec.composition.count : layers.count }
+
+    /// The frames layer `layer` is asked to draw when the run draws `frames`: the same, unless its
+    /// time runs at another speed or loops.
+    func layerFrames(_ frames: ClosedRange<Int>, layer: Int) -> ClosedRange<Int> {
+        guard !clocks[layer].isShift else { return frames }
+        let shown = frames.compactMap { abiFrame($0, layer: layer).map { Int($0.index) } }
+        guard let first = shown.min(), let last = shown.max() else { return frames }
+        return first...last
+    }
+
+    /// The bottom layers drawn the same at every frame: frame-invariant effects at the top of the
+    /// list without time fields, keyframes or masks.
+    private static func staticLayerCount(_ spec: JobSpec, invariant: [Bool]) -> Int {
+        guard spec.isComposed else { return invariant.prefix { $0 }.count }
+        return spec.composition.prefix { node in
+            guard case .effect(let index) = node.content, index < invariant.count, invariant[index] else { return false }
+            return !node.isMask && !node.hasSpan && !node.fields.isAnimated && node.fields.mask == nil
+        }.count
     }
 }
 
@@ -176,7 +209,7 @@ extension PlannedJob {
     /// What the plugins' `create` warned about, at each layer's place in the job file.
     public var warnings: [JobIssue] {
         layers.enumerated().flatMap { index, layer in
-            PluginProblems.issues(layer.warnings, layer: index, effect: layer.plugin.info.id, severity: .warning)
+            PluginProblems.issues(layer.warnings, layer: spec.layers[index], severity: .warning)
         }
     }
 }

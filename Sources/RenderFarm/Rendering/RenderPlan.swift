@@ -226,7 +226,7 @@ public enum RenderPlan {
                 let ids = catalog.plugins.keys.sorted()
                 issues.append(
                     JobIssue(
-                        path: "layers[\(index)].effect",
+                        path: "\(layer.path).effect",
                         "unknown effect \"\(layer.effect)\""
                             + Suggestion.hint(for: layer.effect, in: ids) + "; installed: "
                             + (ids.isEmpty ? "none" : ids.joined(separator: ", ")) + "; searched: "
@@ -235,13 +235,13 @@ public enum RenderPlan {
             }
             // A variant's CSV cells take the types the plugin's parameters declare.
             let typed =
-                job.variant?.typed(layer.params, layer: index, parameters: plugin.info.parameters) ?? layer.params
+                job.variant?.typed(layer.params, layer: layer.path, parameters: plugin.info.parameters) ?? layer.params
             // Event logs are read and checked here, so the plugin gets a checked, sorted list.
             let (params, eventIssues) = EventLog.resolve(
-                typed, parameters: plugin.info.parameters, path: "layers[\(index)].params", jobDirectory: job.directory)
+                typed, parameters: plugin.info.parameters, path: "\(layer.path).params", jobDirectory: job.directory)
             issues += eventIssues
             let (filled, problems) = ParameterValidator.validate(
-                params, against: plugin.info, path: "layers[\(index)].params")
+                params, against: plugin.info, path: "\(layer.path).params")
             issues += problems
             validated.append((index, plugin, filled))
         }
@@ -269,13 +269,13 @@ public enum RenderPlan {
         var issues: [JobIssue] = []
         var instances: [PluginInstance] = []
         for (index, plugin, params) in validated {
-            let effect = job.spec.layers[index].effect
+            let layer = job.spec.layers[index]
             switch createInstance(plugin, params: params, layer: index, job: job) {
             case .success(let instance):
-                issues += PluginProblems.issues(instance.warnings, layer: index, effect: effect, severity: .warning)
+                issues += PluginProblems.issues(instance.warnings, layer: layer, severity: .warning)
                 instances.append(instance)
             case .failure(let error):
-                issues += PluginProblems.issues(error.message, layer: index, effect: effect)
+                issues += PluginProblems.issues(error.message, layer: layer)
             }
         }
         return (instances, issues)
@@ -292,7 +292,7 @@ public enum RenderPlan {
             let context = rf_context(
                 width: spec.canvas.width, height: spec.canvas.height, scale: spec.canvas.scale, fps: spec.fps,
                 duration: spec.duration, frame_count: UInt32(spec.frameCount),
-                layer_start: spec.layers[index].start, seed: seed, job_dir: directory)
+                layer_start: spec.clocks[index].start, seed: seed, job_dir: directory)
             do throws(PluginCallError) {
                 return .success(try PluginInstance(plugin: plugin, params: params, context: context))
             } catch {
@@ -349,11 +349,14 @@ public enum RenderPlan {
             }
             return .object(object)
         }
-        return .object([
+        var job: JSONObject = [
             "renderer": .string(rendererVersion), "seed": .number(Double(spec.seed)), "canvas": .object(canvas),
             "fps": .number(spec.fps), "duration": .number(spec.duration), "output": .object(output),
             "layers": .array(layerValues),
-        ])
+        ]
+        // Only jobs that compose have the key: every other job keeps its fingerprint.
+        if spec.isComposed { job["composition"] = .array(spec.composition.map(\.json)) }
+        return .object(job)
     }
 
     /// The absolute output folder: `--out` when given, else the job's `output.dir` resolved

@@ -1,3 +1,4 @@
+import EffectKit
 import RenderFarmJobs
 import StrictJSON
 
@@ -18,8 +19,10 @@ public enum Tracer {
             var layers: [JSONValue] = []
             for (layer, instance) in job.layers.enumerated()
             where instance.plugin.info.canTrace && !skipped.contains(layer) {
-                switch instance.trace(frame: job.abiFrame(index, layerStart: instance.layerStart)) {
+                guard let frame = job.abiFrame(index, layer: layer) else { continue }
+                switch instance.trace(frame: frame) {
                 case .success(let items):
+                    let items = job.spec.isComposed ? placed(items, clock: job.clocks[layer], at: job.spec.time(ofFrame: index)) : items
                     layers.append(
                         .object([
                             "layer": .number(Double(layer)), "effect": .string(instance.plugin.info.id), "items": items,
@@ -38,6 +41,26 @@ public enum Tracer {
                 ]))
         }
         return lines
+    }
+}
+
+extension Tracer {
+    /// Items as they land on the canvas: `position` through the transforms of the layer and its
+    /// groups, `alpha` times their opacities (what a layer that composes shows where).
+    static func placed(_ items: JSONValue, clock: LayerClock, at time: Double) -> JSONValue {
+        guard let list = items.arrayValue else { return items }
+        let opacity = clock.opacity(at: time) ?? 1
+        return .array(
+            list.map { item in
+                guard var object = item.objectValue else { return item }
+                if let pair = object["position"]?.arrayValue, pair.count == 2, let x = pair[0].doubleValue,
+                    let y = pair[1].doubleValue, let placed = clock.place(Point(x, y), at: time)
+                {
+                    object["position"] = .array([.number(placed.x), .number(placed.y)])
+                }
+                if let alpha = object["alpha"]?.doubleValue { object["alpha"] = .number(alpha * opacity) }
+                return .object(object)
+            })
     }
 }
 

@@ -1,4 +1,5 @@
 import CairoKit
+import EffectKit
 import StrictJSON
 
 /// Turns a parsed job file into a `JobSpec`, reporting every problem at once (<doc:JobFileReference>).
@@ -68,7 +69,7 @@ package enum JobDecoder {
         let duration = reader.number("duration", default: nil, in: 0...Limits.maxDuration, exclusiveLowerBound: true)
         let output = decodeOutput(reader, name: name)
         let retries = reader.integer("retries", default: 1, in: 0...Limits.maxRetries) ?? 1
-        let layers = decodeLayers(reader)
+        let (layers, composition) = decodeLayers(reader, canvas: canvas)
 
         var frames = FrameSet([])
         if let duration {
@@ -92,13 +93,14 @@ package enum JobDecoder {
                 duration: stand, frames: (1...Limits.maxFrames).contains(count) ? .all(count) : FrameSet([]),
                 output: output
                     ?? OutputSettings(directory: "out/" + name, prefix: "frame_", padding: 5, compression: .fast),
-                retries: retries, layers: layers)
+                retries: retries, layers: layers, composition: composition)
             return .failure(JobIssues(issues.issues, partial: layers.isEmpty ? nil : partial))
         }
         return .success(
             JobSpec(
                 version: JobSpec.supportedVersion, name: name, seed: UInt64(seed), canvas: canvas, fps: fps,
-                duration: duration, frames: frames, output: output, retries: retries, layers: layers))
+                duration: duration, frames: frames, output: output, retries: retries, layers: layers,
+                composition: composition))
     }
 
     private static func decodeCanvas(_ parent: ObjectReader) -> Canvas? {
@@ -188,34 +190,29 @@ package enum JobDecoder {
         }
     }
 
-    private static func decodeLayers(_ reader: ObjectReader) -> [LayerSpec] {
+    private static func decodeLayers(_ reader: ObjectReader, canvas: Canvas?) -> ([LayerSpec], [LayerNode]) {
         guard let value = reader.object["layers"] else {
             reader.issues.add("layers", "missing (a list of {\"effect\", \"start\", \"params\"})")
-            return []
+            return ([], [])
         }
         guard let list = value.arrayValue else {
             reader.issues.add("layers", "expected a list, got \(value.typeName)")
-            return []
+            return ([], [])
         }
         if list.isEmpty { reader.issues.add("layers", "empty: a job needs at least one layer") }
-        if list.count > Limits.maxLayers {
-            reader.issues.add("layers", "\(list.count) layers; at most \(Limits.maxLayers)")
+        let centre = Point((canvas?.width ?? 375) / 2, (canvas?.height ?? 667) / 2)
+        var decoder = LayerListDecoder(issues: reader.issues, canvasCentre: centre)
+        let composition = decoder.decodeList(list, path: "layers", depth: 0)
+        if decoder.layers.count >= Limits.maxLayers, countEffects(list) > Limits.maxLayers {
+            reader.issues.add("layers", "\(countEffects(list)) effect layers; at most \(Limits.maxLayers)")
         }
-        var layers: [LayerSpec] = []
-        for (index, element) in list.prefix(Limits.maxLayers).enumerated() {
-            let path = "layers[\(index)]"
-            guard let object = element.objectValue else {
-                reader.issues.add(
-                    path, "expected an object {\"effect\", \"start\", \"params\"}, got \(element.typeName)")
-                continue
-            }
-            let layer = ObjectReader(object: object, path: path, issues: reader.issues)
-            layer.rejectUnknownKeys(["effect", "start", "params"])
-            let effect = layer.string("effect", default: nil, maxLength: 64)
-            let start = layer.number("start", default: 0, in: 0...Limits.maxDuration) ?? 0
-            let params = layer.object("params")?.object ?? JSONObject()
-            if let effect { layers.append(LayerSpec(effect: effect, start: start, params: params)) }
+        return (decoder.layers, composition)
+    }
+
+    /// The effect layers in a list, groups included.
+    private static func countEffects(_ list: [JSONValue]) -> Int {
+        list.reduce(0) { count, element in
+            count + (element.objectValue?["group"]?.arrayValue.map(countEffects) ?? 1)
         }
-        return layers
     }
 }

@@ -17,7 +17,11 @@ public struct JobSpec: Sendable, Equatable {
     public var output: OutputSettings
     /// How many times a failing frame is tried again.
     public var retries: Int
+    /// The effect layers, in drawing order (those inside groups where their group is drawn).
     public var layers: [LayerSpec]
+    /// How the layers are drawn together: the job's list of layers and groups with their
+    /// host-level fields (the RenderFarm article ComposingLayers).
+    public var composition: [LayerNode] = []
 
     /// Frames in the job's timeline: `duration × fps`, rounded.
     public var frameCount: Int { Self.frameCount(duration: duration, fps: fps) }
@@ -94,9 +98,11 @@ public struct Compression: Sendable, Equatable {
     }
 }
 
-/// One effect layer: which plugin, when it starts, and its parameters as written.
+/// One effect layer: which plugin, when it starts in its list, and its parameters as written.
 public struct LayerSpec: Sendable, Equatable {
     public var effect: String
     public var start: Double
     public var params: JSONObject
+    /// Where it is in the job file: `layers[2]`, `layers[1].group[0]`.
+    public var path: String
 }

@@ -2,24 +2,24 @@
 /// issues at their place in the job file: `layers[1].params.spring.damping`.
 package enum PluginProblems {
     package static func issues(
-        _ message: String, layer: Int, effect: String, severity: JobIssue.Severity = .error
+        _ message: String, layer: LayerSpec, severity: JobIssue.Severity = .error
     ) -> [JobIssue] {
-        issues(PluginCallError.lines(message), layer: layer, effect: effect, severity: severity)
+        issues(PluginCallError.lines(message), layer: layer, severity: severity)
     }
 
     package static func issues(
-        _ lines: [String], layer: Int, effect: String, severity: JobIssue.Severity = .error
+        _ lines: [String], layer: LayerSpec, severity: JobIssue.Severity = .error
     ) -> [JobIssue] {
         lines.map { line in
             if let colon = line.range(of: ": "), isParameterName(line[..<colon.lowerBound]) {
                 return JobIssue(
-                    path: "layers[\(layer)].params.\(line[..<colon.lowerBound])",
+                    path: "\(layer.path).params.\(line[..<colon.lowerBound])",
                     String(line[colon.upperBound...]), severity: severity)
             }
             // A problem of the layer as a whole: warnings about the layer, errors as plugins always said them.
             return severity == .warning
-                ? JobIssue(path: "layers[\(layer)]", line, severity: .warning)
-                : JobIssue(path: "layers[\(layer)].params", "\(effect): \(line)")
+                ? JobIssue(path: layer.path, line, severity: .warning)
+                : JobIssue(path: "\(layer.path).params", "\(layer.effect): \(line)")
         }
     }
 

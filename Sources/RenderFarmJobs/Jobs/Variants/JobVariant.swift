@@ -61,11 +61,11 @@ public struct JobVariant: Sendable, Equatable {
         )
     }
 
-    /// `params` of layer `layer` with each place a CSV cell filled typed as `parameters` declare
+    /// `params` of the layer at `layer` (`layers[2]`) with each place a CSV cell filled typed as `parameters` declare
     /// it: text for strings, enums and colours, a number, a bool, or JSON for points and lists.
-    package func typed(_ params: JSONObject, layer: Int, parameters: [PluginParameter]) -> JSONObject {
+    package func typed(_ params: JSONObject, layer: String, parameters: [PluginParameter]) -> JSONObject {
         var params = params
-        let prefix = "layers[\(layer)].params."
+        let prefix = "\(layer).params."
         for (path, filled) in filled where path.hasPrefix(prefix) {
             guard let text = filled.value.text else { continue }
             let name = String(path.dropFirst(prefix.count))

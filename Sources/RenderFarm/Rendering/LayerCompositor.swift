@@ -1,0 +1,188 @@
+import CairoKit
+import RenderFarmJobs
+
+/// Draws the layers of a job that composes (the RenderFarm article ComposingLayers): a layer with
+/// only a transform draws straight into the frame; one with an opacity below 1, a blend mode or a
+/// mask, and every group, draws on a surface of its own that is then composited over what is under
+/// it. The surfaces are the worker's, reused from frame to frame.
+///
+/// Not `Sendable`: it belongs to the `FrameWorker` that made it.
+final class LayerCompositor {
+    private var surfaces: [(surface: ImageSurface, context: DrawingContext)] = []
+    private var masks: [ImageSurface] = []
+    private var surfacesInUse = 0
+    private var masksInUse = 0
+    private let lane: DrawingLane?
+
+    init(lane: DrawingLane?) { self.lane = lane }
+
+    /// Draws the top-level layers `range` of `job`'s composition at frame `index` on `context`,
+    /// whose transformation maps points to the frame's pixels.
+    func draw(_ job: PlannedJob, frame index: Int, nodes range: Range<Int>, on context: DrawingContext)
+        throws(FrameFailure)
+    {
+        let width = job.spec.canvas.pixelWidth
+        let height = job.spec.canvas.pixelHeight
+        if let first = surfaces.first?.surface, first.width != width || first.height != height {
+            surfaces = []
+            masks = []
+        }
+        surfacesInUse = 0
+        masksInUse = 0
+        let list = job.spec.composition
+        let drawing = Drawing(job: job, frame: index)
+        for position in range where !list[position].isMask {
+            try draw(list[position], of: list, at: drawing.time, drawing, on: context)
+        }
+    }
+
+    /// The frame being drawn.
+    private struct Drawing {
+        let job: PlannedJob
+        let frame: Int
+        var time: Double { job.spec.time(ofFrame: frame) }
+    }
+
+    /// Draws `node` of `list` at time `t` of the list.
+    private func draw(_ node: LayerNode, of list: [LayerNode], at t: Double, _ drawing: Drawing, on context: DrawingContext)
+        throws(FrameFailure)
+    {
+        guard let local = node.fields.localTime(at: t, bounded: node.hasSpan) else { return }
+        let opacity = min(max(node.fields.opacity.value(at: local), 0), 1)
+        guard opacity > 0 else { return }
+        var isGroup = false
+        if case .group = node.content { isGroup = true }
+        guard isGroup || opacity < 1 || node.fields.blend != .normal || node.fields.mask != nil else {
+            context.save()
+            defer { context.restore() }
+            apply(node.fields.transform, at: local, to: context)
+            try drawContent(node, at: local, drawing, on: context)
+            return
+        }
+        let layer = try takeSurface(transform: context)
+        defer { surfacesInUse -= 1 }
+        apply(node.fields.transform, at: local, to: layer.context)
+        try drawContent(node, at: local, drawing, on: layer.context)
+        var mask: ImageSurface?
+        if let spec = node.fields.mask {
+            mask = try maskSurface(list[spec.source], spec, opacity: opacity, of: list, at: t, drawing, transform: context)
+        }
+        defer { if mask != nil { masksInUse -= 1 } }
+        context.composite(layer.surface, blend: node.fields.blend, alpha: opacity, mask: mask)
+    }
+
+    /// Draws an effect layer's plugin, or a group's layers at the group's time `local`.
+    private func drawContent(_ node: LayerNode, at local: Double, _ drawing: Drawing, on context: DrawingContext)
+        throws(FrameFailure)
+    {
+        switch node.content {
+        case .effect(let index):
+            guard let frame = drawing.job.abiFrame(drawing.frame, layer: index) else { return }
+            let instance = drawing.job.layers[index]
+            lane?.layer(index, effect: instance.plugin.info.id)
+            context.save()
+            defer { context.restore() }
+            if let failure = instance.render(on: context.pointer, frame: frame) {
+                throw .plugin(layer: index, effect: instance.plugin.info.id, message: failure.message)
+            }
+        case .group(let children):
+            for child in children where !child.isMask {
+                try draw(child, of: children, at: local, drawing, on: context)
+            }
+        }
+    }
+
+    /// `transform` at local time `t`, applied to what `context` draws next.
+    private func apply(_ transform: LayerTransform?, at t: Double, to context: DrawingContext) {
+        guard let transform else { return }
+        let resolved = transform.resolved(at: t)
+        context.translate(resolved.position.x, resolved.position.y)
+        context.rotate(resolved.rotation * .pi / 180)
+        context.scale(resolved.scale.x, resolved.scale.y)
+        context.translate(-resolved.anchor.x, -resolved.anchor.y)
+    }
+
+    /// The mask `spec` makes of `source`: its alpha or luminance, inverted when asked, times `opacity`.
+    private func maskSurface(
+        _ source: LayerNode, _ spec: LayerMask, opacity: Double, of list: [LayerNode], at t: Double,
+        _ drawing: Drawing, transform context: DrawingContext
+    ) throws(FrameFailure) -> ImageSurface {
+        let drawn = try takeSurface(transform: context)
+        defer { surfacesInUse -= 1 }
+        try draw(source, of: list, at: t, drawing, on: drawn.context)
+        drawn.surface.flush()
+        let mask = try takeMask(width: drawn.surface.width, height: drawn.surface.height)
+        MaskConversion.convert(drawn.surface, into: mask, mode: spec.mode, invert: spec.invert, opacity: opacity)
+        return mask
+    }
+
+    /// A transparent surface of the frame's size whose context has `context`'s transformation.
+    private func takeSurface(transform context: DrawingContext) throws(FrameFailure)
+        -> (surface: ImageSurface, context: DrawingContext)
+    {
+        if surfacesInUse == surfaces.count {
+            do {
+                let size = context.targetSize
+                let surface = try ImageSurface(width: size.width, height: size.height)
+                surfaces.append((surface, try DrawingContext(surface: surface)))
+            } catch {
+                throw .drawing(error.description)
+            }
+        } else {
+            surfaces[surfacesInUse].surface.clear()
+        }
+        let taken = surfaces[surfacesInUse]
+        surfacesInUse += 1
+        taken.context.copyTransform(from: context)
+        return taken
+    }
+
+    private func takeMask(width: Int, height: Int) throws(FrameFailure) -> ImageSurface {
+        if masksInUse == masks.count {
+            do {
+                masks.append(try ImageSurface.alphaMask(width: width, height: height))
+            } catch {
+                throw .drawing(error.description)
+            }
+        }
+        masksInUse += 1
+        return masks[masksInUse - 1]
+    }
+}
+
+/// Turns a drawn layer into a mask (the RenderFarm article ComposingLayers, "Masks").
+enum MaskConversion {
+    /// Luminance weights of red, green and blue (CSS Masking, `mask-type: luminance`).
+    static let weights = (red: 0.2125, green: 0.7154, blue: 0.0721)
+
+    /// Writes into the alpha surface `mask` each pixel's alpha (`.alpha`) or luminance times alpha
+    /// (`.luminance`, from the premultiplied colour), inverted when asked, times `opacity`.
+    static func convert(
+        _ drawn: ImageSurface, into mask: ImageSurface, mode: LayerMask.Mode, invert: Bool, opacity: Double
+    ) {
+        let scale = Int((opacity * 65536).rounded())
+        let (wr, wg, wb) = (
+            Int((weights.red * 65536).rounded()), Int((weights.green * 65536).rounded()),
+            Int((weights.blue * 65536).rounded())
+        )
+        mask.flush()
+        let source = drawn.bytes
+        let target = mask.bytes
+        for y in 0..<drawn.height {
+            let row = UnsafeRawPointer(source + y * drawn.stride).assumingMemoryBound(to: UInt32.self)
+            let out = target + y * mask.stride
+            for x in 0..<drawn.width {
+                let pixel = Int(row[x])
+                var value: Int
+                switch mode {
+                case .alpha: value = pixel >> 24
+                case .luminance:
+                    value = (wr * ((pixel >> 16) & 0xFF) + wg * ((pixel >> 8) & 0xFF) + wb * (pixel & 0xFF) + 32768) >> 16
+                }
+                if invert { value = 255 - value }
+                out[x] = UInt8(clamping: (value * scale + 32768) >> 16)
+            }
+        }
+        mask.markDirty()
+    }
+}

@@ -1,0 +1,84 @@
+import EffectKit
+
+/// A value that is either constant or keyframed over the layer's own time (a layer's `opacity`,
+/// `transform.position`, `transform.scale` and `transform.rotation`).
+public enum Animated<Value: Interpolable>: Sendable, Equatable {
+    case constant(Value)
+    /// At least one keyframe, sorted by `t`, no two at the same time.
+    case keyframes([Keyframe<Value>])
+
+    /// The value at local time `t` (seconds): the first keyframe's before it, the last one's after
+    /// it, and between two keyframes the earlier value moved towards the later one as the later
+    /// keyframe's `timing` paces it.
+    public func value(at t: Double) -> Value {
+        switch self {
+        case .constant(let value): return value
+        case .keyframes(let keys):
+            guard let first = keys.first, let last = keys.last else { preconditionFailure("no keyframes") }
+            if t <= first.t { return first.value }
+            if t >= last.t { return last.value }
+            // Few keyframes: a linear scan for the segment that holds t.
+            var index = 1
+            while keys[index].t <= t { index += 1 }
+            let from = keys[index - 1]
+            let to = keys[index]
+            let progress = to.timing.progress(elapsed: t - from.t, duration: to.t - from.t)
+            return Value.interpolate(from.value, to.value, progress)
+        }
+    }
+
+    /// Whether the value changes with time.
+    public var isAnimated: Bool {
+        if case .keyframes(let keys) = self { return keys.count > 1 }
+        return false
+    }
+}
+
+/// One keyframe: at layer time `t` the value is `value`; `timing` paces the segment that ends here.
+public struct Keyframe<Value: Interpolable>: Sendable, Equatable {
+    public var t: Double
+    public var value: Value
+    public var timing: KeyframeTiming
+}
+
+/// How a segment between two keyframes is paced: EffectKit's timing functions (the Core Animation
+/// curves) or a UIKit spring fitted to the segment's duration, as the effects use them.
+public enum KeyframeTiming: Sendable, Equatable {
+    case curve(TimingFunction)
+    case spring(damping: Double, velocity: Double)
+
+    /// Progress (0 at the start, 1 at the end; a spring may overshoot) after `elapsed` of `duration` seconds.
+    public func progress(elapsed: Double, duration: Double) -> Double {
+        switch self {
+        case .curve(let function): function(elapsed / duration)
+        case .spring(let damping, let velocity):
+            SpringCurve(duration: duration, damping: damping, velocity: velocity).value(at: elapsed)
+        }
+    }
+
+    public static func == (lhs: KeyframeTiming, rhs: KeyframeTiming) -> Bool {
+        switch (lhs, rhs) {
+        case (.curve(let a), .curve(let b)): a == b
+        case (.spring(let d1, let v1), .spring(let d2, let v2)): d1 == d2 && v1 == v2
+        default: false
+        }
+    }
+}
+
+/// A value keyframes can move between.
+public protocol Interpolable: Sendable, Equatable {
+    /// `from` moved `progress` of the way to `to` (0: `from`, 1: `to`, beyond: extrapolated).
+    static func interpolate(_ from: Self, _ to: Self, _ progress: Double) -> Self
+}
+
+extension Double: Interpolable {
+    public static func interpolate(_ from: Double, _ to: Double, _ progress: Double) -> Double {
+        from + (to - from) * progress
+    }
+}
+
+extension Point: Interpolable {
+    public static func interpolate(_ from: Point, _ to: Point, _ progress: Double) -> Point {
+        Point(from.x + (to.x - from.x) * progress, from.y + (to.y - from.y) * progress)
+    }
+}

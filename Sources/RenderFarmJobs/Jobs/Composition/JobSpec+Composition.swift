@@ -1,0 +1,92 @@
+import EffectKit
+
+extension JobSpec {
+    /// Whether any layer uses a host-level field besides `start` (or a group, or a mask): when not,
+    /// the layers are drawn one after the other straight into the frame, as version 1 jobs always were.
+    public var isComposed: Bool { composition.contains(where: \.usesComposition) }
+
+    /// How each effect layer's own time follows the job's, in layer order.
+    public var clocks: [LayerClock] {
+        var clocks = layers.map { LayerClock(links: [LayerClock.Link(fields: Self.plainFields(start: $0.start), hasSpan: false)]) }
+        func visit(_ nodes: [LayerNode], outer: [LayerClock.Link]) {
+            for node in nodes {
+                let links = outer + [LayerClock.Link(fields: node.fields, hasSpan: node.hasSpan)]
+                switch node.content {
+                case .effect(let index): clocks[index] = LayerClock(links: links)
+                case .group(let children): visit(children, outer: links)
+                }
+            }
+        }
+        visit(composition, outer: [])
+        return clocks
+    }
+
+    private static func plainFields(start: Double) -> LayerFields {
+        var fields = LayerFields()
+        fields.start = start
+        return fields
+    }
+}
+
+extension LayerNode {
+    /// Whether it needs more than a plain layer's drawing.
+    var usesComposition: Bool {
+        if case .group = content { return true }
+        return isMask || !fields.isPlain
+    }
+}
+
+/// How one effect layer's own time follows the job's, through the groups that hold it.
+public struct LayerClock: Sendable, Equatable {
+    /// The groups that hold the layer, outermost first, then the layer itself.
+    public var links: [Link]
+
+    public struct Link: Sendable, Equatable {
+        public var fields: LayerFields
+        public var hasSpan: Bool
+    }
+
+    /// The layer's own time at job time `t`, or nil when it (or a group holding it) is not drawn then.
+    public func localTime(at t: Double) -> Double? { linkTimes(at: t)?.last }
+
+    /// Whether the layer's own time is the job's shifted by `start`: no speed or loop on the way.
+    public var isShift: Bool { !links.contains(where: \.fields.remapsTime) }
+
+    /// The job time at which the layer's own time first reaches 0, loops aside (`rf_context.layer_start`).
+    public var start: Double {
+        links.reversed().reduce(0.0) { inner, link in link.fields.start + inner / link.fields.speed }
+    }
+}
+
+extension LayerClock {
+    /// Where the layer's point `p` is on the canvas at job time `t`, through its own transform and
+    /// those of the groups holding it; nil when the layer is not drawn then.
+    public func place(_ p: Point, at t: Double) -> Point? {
+        guard let times = linkTimes(at: t) else { return nil }
+        var point = p
+        for (link, local) in zip(links, times).reversed() {
+            if let transform = link.fields.transform { point = transform.resolved(at: local).apply(point) }
+        }
+        return point
+    }
+
+    /// The product of the opacities of the layer and the groups holding it at job time `t`.
+    public func opacity(at t: Double) -> Double? {
+        guard let times = linkTimes(at: t) else { return nil }
+        return zip(links, times).reduce(1.0) { product, pair in
+            product * min(max(pair.0.fields.opacity.value(at: pair.1), 0), 1)
+        }
+    }
+
+    /// Each link's own time at job time `t`, outermost first.
+    private func linkTimes(at t: Double) -> [Double]? {
+        var times: [Double] = []
+        var time = t
+        for link in links {
+            guard let local = link.fields.localTime(at: time, bounded: link.hasSpan) else { return nil }
+            times.append(local)
+            time = local
+        }
+        return times
+    }
+}

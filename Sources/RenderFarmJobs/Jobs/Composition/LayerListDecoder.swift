@@ -1,0 +1,279 @@
+import CairoKit
+import EffectKit
+import StrictJSON
+
+/// Reads a job's `layers`: effect layers and groups with their host-level fields, every problem
+/// with its place in the file (the RenderFarm articles JobFileReference and ComposingLayers).
+struct LayerListDecoder {
+    let issues: IssueCollector
+    /// Where `transform.anchor` defaults to: the canvas centre, in points.
+    let canvasCentre: Point
+    /// The effect layers found so far, in drawing order.
+    private(set) var layers: [LayerSpec] = []
+
+    /// Groups inside groups, at most this deep.
+    static let maxDepth = 8
+    /// Keyframes of one field, at most.
+    static let maxKeyframes = 1_000
+    static let fieldKeys = ["name", "start", "end", "speed", "loop", "opacity", "blend", "transform", "mask"]
+    static let effectKeys = ["effect", "params"] + fieldKeys
+    static let groupKeys = ["group"] + fieldKeys
+
+    init(issues: IssueCollector, canvasCentre: Point) {
+        self.issues = issues
+        self.canvasCentre = canvasCentre
+    }
+
+    /// The layers of the list `value` at `path`, as nodes; their effect layers are added to `layers`.
+    mutating func decodeList(_ list: [JSONValue], path: String, depth: Int) -> [LayerNode] {
+        var nodes: [LayerNode] = []
+        for (index, element) in list.enumerated() {
+            let elementPath = "\(path)[\(index)]"
+            guard let object = element.objectValue else {
+                issues.add(elementPath, "expected an object {\"effect\", \"start\", \"params\"}, got \(element.typeName)")
+                continue
+            }
+            if layers.count >= JobDecoder.Limits.maxLayers && object["group"] == nil { continue }
+            if let node = decodeNode(ObjectReader(object: object, path: elementPath, issues: issues), depth: depth) {
+                nodes.append(node)
+            }
+        }
+        resolveMasks(&nodes)
+        return nodes
+    }
+
+    private mutating func decodeNode(_ reader: ObjectReader, depth: Int) -> LayerNode? {
+        let fields = decodeFields(reader)
+        if let group = reader.object["group"] {
+            reader.rejectUnknownKeys(Self.groupKeys)
+            if reader.object["effect"] != nil {
+                issues.add(reader.childPath("effect"), "a layer has an effect or a group, not both")
+            }
+            guard depth < Self.maxDepth else {
+                issues.add(reader.childPath("group"), "groups nest at most \(Self.maxDepth) deep")
+                return nil
+            }
+            guard let list = group.arrayValue, !list.isEmpty else {
+                issues.add(reader.childPath("group"), "expected a list of at least one layer, got \(ObjectReader.show(group))")
+                return nil
+            }
+            let children = decodeList(list, path: reader.childPath("group"), depth: depth + 1)
+            return LayerNode(fields: fields, content: .group(children), path: reader.path)
+        }
+        reader.rejectUnknownKeys(Self.effectKeys)
+        guard let effect = reader.string("effect", default: nil, maxLength: 64) else { return nil }
+        let params = reader.object("params")?.object ?? JSONObject()
+        layers.append(LayerSpec(effect: effect, start: fields.start, params: params, path: reader.path))
+        return LayerNode(fields: fields, content: .effect(layers.count - 1), path: reader.path)
+    }
+
+    private func decodeFields(_ reader: ObjectReader) -> LayerFields {
+        var fields = LayerFields()
+        let seconds = 0...JobDecoder.Limits.maxDuration
+        fields.name = reader.string("name", default: "", maxLength: 64).flatMap { $0.isEmpty ? nil : $0 }
+        fields.start = reader.number("start", default: 0, in: seconds) ?? 0
+        if reader.object["end"] != nil, let end = reader.number("end", default: nil, in: seconds) {
+            if end <= fields.start {
+                issues.add(reader.childPath("end"), "\(ObjectReader.format(end)) is not after start (\(ObjectReader.format(fields.start)))")
+            } else {
+                fields.end = end
+            }
+        }
+        fields.speed = reader.number("speed", default: 1, in: 0...100, exclusiveLowerBound: true) ?? 1
+        if reader.object["loop"] != nil {
+            fields.loop = reader.number("loop", default: nil, in: 0...JobDecoder.Limits.maxDuration, exclusiveLowerBound: true)
+        }
+        if let value = reader.object["opacity"] {
+            fields.opacity = animated(value, path: reader.childPath("opacity"), read: { self.opacity($0, path: $1) }) ?? .constant(1)
+        }
+        let blend = reader.string("blend", default: "normal", maxLength: 32) ?? "normal"
+        if let mode = BlendMode(rawValue: blend) {
+            fields.blend = mode
+        } else {
+            issues.add(
+                reader.childPath("blend"),
+                "unknown blend mode \"\(blend)\"\(Suggestion.hint(for: blend, in: BlendMode.allCases.map(\.rawValue))); one of "
+                    + BlendMode.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        if reader.object["transform"] != nil, let transform = reader.object("transform") {
+            fields.transform = decodeTransform(transform)
+        }
+        if reader.object["mask"] != nil, let mask = reader.object("mask") {
+            mask.rejectUnknownKeys(["layer", "mode", "invert"])
+            let mode = mask.string("mode", default: "alpha", maxLength: 16) ?? "alpha"
+            if LayerMask.Mode(rawValue: mode) == nil {
+                issues.add(mask.childPath("mode"), "expected \"alpha\" or \"luminance\", got \"\(mode)\"")
+            }
+            var invert = false
+            switch mask.object["invert"] {
+            case nil: break
+            case .some(.bool(let value)): invert = value
+            case .some(let other): issues.add(mask.childPath("invert"), "expected true or false, got \(ObjectReader.show(other))")
+            }
+            if let layer = mask.string("layer", default: nil, maxLength: 64) {
+                fields.mask = LayerMask(layer: layer, mode: LayerMask.Mode(rawValue: mode) ?? .alpha, invert: invert)
+            }
+        }
+        return fields
+    }
+
+    private func decodeTransform(_ reader: ObjectReader) -> LayerTransform {
+        reader.rejectUnknownKeys(["anchor", "position", "scale", "rotation"])
+        let anchor = reader.object["anchor"].flatMap { point($0, path: reader.childPath("anchor")) } ?? canvasCentre
+        var transform = LayerTransform(anchor: anchor, position: nil, scale: .constant(Point(1, 1)), rotation: .constant(0))
+        if let value = reader.object["position"] {
+            transform.position = animated(value, path: reader.childPath("position"), read: { self.point($0, path: $1) })
+        }
+        if let value = reader.object["scale"] {
+            transform.scale = animated(value, path: reader.childPath("scale"), read: { self.scale($0, path: $1) }) ?? transform.scale
+        }
+        if let value = reader.object["rotation"] {
+            transform.rotation = animated(value, path: reader.childPath("rotation"), read: { self.degrees($0, path: $1) }) ?? transform.rotation
+        }
+        return transform
+    }
+
+    // MARK: Values
+
+    private func opacity(_ value: JSONValue, path: String) -> Double? {
+        guard let number = value.doubleValue, (0...1).contains(number) else {
+            issues.add(path, "expected an opacity 0…1, got \(ObjectReader.show(value))")
+            return nil
+        }
+        return number
+    }
+
+    /// Coordinates in points, within ± this (a hundred times the largest canvas side).
+    private static let maxCoordinate = 100 * JobDecoder.Limits.maxSide
+
+    private func point(_ value: JSONValue, path: String) -> Point? {
+        let range = -Self.maxCoordinate...Self.maxCoordinate
+        guard let pair = value.arrayValue, pair.count == 2, let x = pair[0].doubleValue, let y = pair[1].doubleValue,
+            range.contains(x), range.contains(y)
+        else {
+            issues.add(path, "expected a point [x, y] in points, got \(ObjectReader.show(value))")
+            return nil
+        }
+        return Point(x, y)
+    }
+
+    private func scale(_ value: JSONValue, path: String) -> Point? {
+        let range = -1000.0...1000.0
+        if let factor = value.doubleValue, range.contains(factor) { return Point(factor, factor) }
+        if let pair = value.arrayValue, pair.count == 2, let x = pair[0].doubleValue, let y = pair[1].doubleValue,
+            range.contains(x), range.contains(y)
+        {
+            return Point(x, y)
+        }
+        issues.add(path, "expected a scale factor or [sx, sy], each in -1000…1000, got \(ObjectReader.show(value))")
+        return nil
+    }
+
+    private func degrees(_ value: JSONValue, path: String) -> Double? {
+        guard let number = value.doubleValue, abs(number) <= 1_000_000 else {
+            issues.add(path, "expected degrees (a number), got \(ObjectReader.show(value))")
+            return nil
+        }
+        return number
+    }
+
+    /// A constant `read` from `value`, or `{"keyframes": [{"t", "value", "timing"}]}`.
+    private func animated<Value>(_ value: JSONValue, path: String, read: (JSONValue, String) -> Value?) -> Animated<Value>? {
+        guard let object = value.objectValue else { return read(value, path).map { .constant($0) } }
+        let reader = ObjectReader(object: object, path: path, issues: issues)
+        reader.rejectUnknownKeys(["keyframes"])
+        guard let list = object["keyframes"]?.arrayValue, !list.isEmpty, list.count <= Self.maxKeyframes else {
+            issues.add(reader.childPath("keyframes"), "expected a list of 1…\(Self.maxKeyframes) keyframes {\"t\", \"value\", \"timing\"}")
+            return nil
+        }
+        var keys: [Keyframe<Value>] = []
+        for (index, element) in list.enumerated() {
+            let keyPath = "\(reader.childPath("keyframes"))[\(index)]"
+            guard let entry = element.objectValue else {
+                issues.add(keyPath, "expected {\"t\", \"value\", \"timing\"}, got \(element.typeName)")
+                continue
+            }
+            let key = ObjectReader(object: entry, path: keyPath, issues: issues)
+            key.rejectUnknownKeys(["t", "value", "timing"])
+            let t = key.number("t", default: nil, in: -JobDecoder.Limits.maxDuration...JobDecoder.Limits.maxDuration)
+            let timing = entry["timing"].flatMap { self.timing($0, path: key.childPath("timing")) } ?? .curve(.linear)
+            guard let raw = entry["value"] else {
+                issues.add(key.childPath("value"), "missing")
+                continue
+            }
+            guard let t, let value = read(raw, key.childPath("value")) else { continue }
+            if let last = keys.last, t <= last.t {
+                issues.add(key.childPath("t"), "\(ObjectReader.format(t)) is not after the keyframe before (\(ObjectReader.format(last.t)))")
+                continue
+            }
+            keys.append(Keyframe(t: t, value: value, timing: timing))
+        }
+        return keys.count == list.count ? .keyframes(keys) : nil
+    }
+
+    /// A Core Animation name, a cubic `[x1, y1, x2, y2]`, or a spring `{"damping", "velocity"}`.
+    private func timing(_ value: JSONValue, path: String) -> KeyframeTiming? {
+        if let name = value.stringValue {
+            if let function = TimingFunction(name: name) { return .curve(function) }
+            issues.add(path, "unknown timing \"\(name)\"; one of \(TimingFunction.names.joined(separator: ", ")), [x1, y1, x2, y2] or {\"damping\", \"velocity\"}")
+            return nil
+        }
+        if let list = value.arrayValue {
+            let numbers = list.compactMap(\.doubleValue)
+            guard numbers.count == 4, list.count == 4, (0...1).contains(numbers[0]), (0...1).contains(numbers[2]),
+                numbers.allSatisfy({ abs($0) <= 100 })
+            else {
+                issues.add(path, "expected a cubic [x1, y1, x2, y2] with x1 and x2 in 0…1, got \(ObjectReader.show(value))")
+                return nil
+            }
+            return .curve(TimingFunction(numbers[0], numbers[1], numbers[2], numbers[3]))
+        }
+        if let object = value.objectValue {
+            let spring = ObjectReader(object: object, path: path, issues: issues)
+            spring.rejectUnknownKeys(["damping", "velocity"])
+            let damping = spring.number("damping", default: nil, in: 0...1, exclusiveLowerBound: true)
+            let velocity = spring.number("velocity", default: 0, in: -1000...1000)
+            guard let damping, let velocity else { return nil }
+            return .spring(damping: damping, velocity: velocity)
+        }
+        issues.add(path, "expected a timing name, [x1, y1, x2, y2] or {\"damping\", \"velocity\"}, got \(value.typeName)")
+        return nil
+    }
+
+    // MARK: Masks
+
+    /// Points each mask at its layer in `nodes` and marks that layer as a mask; names are unique in a list.
+    private func resolveMasks(_ nodes: inout [LayerNode]) {
+        var names: [String: Int] = [:]
+        for (index, node) in nodes.enumerated() {
+            guard let name = node.fields.name else { continue }
+            if let earlier = names[name] {
+                issues.add(keyPath(node.path, "name"), "\"\(name)\" also names \(nodes[earlier].path); names in one list are unique")
+            } else {
+                names[name] = index
+            }
+        }
+        for index in nodes.indices {
+            guard let mask = nodes[index].fields.mask else { continue }
+            let path = keyPath(keyPath(nodes[index].path, "mask"), "layer")
+            guard let source = names[mask.layer] else {
+                let known = names.keys.sorted()
+                issues.add(
+                    path,
+                    "no layer named \"\(mask.layer)\" in this list\(Suggestion.hint(for: mask.layer, in: known))"
+                        + (known.isEmpty ? " (give the masking layer a \"name\")" : "; named: " + known.joined(separator: ", ")))
+                continue
+            }
+            guard source != index else {
+                issues.add(path, "a layer cannot mask itself")
+                continue
+            }
+            guard nodes[source].fields.mask == nil else {
+                issues.add(path, "\"\(mask.layer)\" has a mask of its own; a masking layer cannot be masked")
+                continue
+            }
+            nodes[index].fields.mask?.source = source
+            nodes[source].isMask = true
+        }
+    }
+}

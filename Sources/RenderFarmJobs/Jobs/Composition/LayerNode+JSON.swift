@@ -1,0 +1,87 @@
+import EffectKit
+import StrictJSON
+
+extension LayerNode {
+    /// The node's host-level fields and contents as JSON: what `canonical` hashes (every field that
+    /// decides pixels), and what the studio shows.
+    public var json: JSONValue {
+        var object = fields.json
+        switch content {
+        case .effect(let index): object["layer"] = .number(Double(index))
+        case .group(let children): object["group"] = .array(children.map(\.json))
+        }
+        if isMask { object["isMask"] = .bool(true) }
+        return .object(object)
+    }
+
+    /// What the node draws with at time `t` of its list: its own time, opacity and transformation
+    /// then, and the same of what it holds; `null` when it is not drawn. Two frames with the same
+    /// state and the same frame keys draw the same (a frame's fingerprint includes it).
+    public func state(at t: Double) -> JSONValue {
+        guard let local = fields.localTime(at: t, bounded: hasSpan) else { return .null }
+        var object: JSONObject = ["t": .number(local), "opacity": .number(fields.opacity.value(at: local))]
+        if let transform = fields.transform?.resolved(at: local) {
+            object["transform"] = .array([
+                transform.position.x, transform.position.y, transform.scale.x, transform.scale.y, transform.rotation,
+            ].map(JSONValue.number))
+        }
+        if case .group(let children) = content { object["group"] = .array(children.map { $0.state(at: local) }) }
+        return .object(object)
+    }
+}
+
+extension LayerFields {
+    var json: JSONObject {
+        var object: JSONObject = ["start": .number(start)]
+        if let name { object["name"] = .string(name) }
+        if let end { object["end"] = .number(end) }
+        if speed != 1 { object["speed"] = .number(speed) }
+        if let loop { object["loop"] = .number(loop) }
+        if opacity != .constant(1) { object["opacity"] = opacity.json }
+        if blend != .normal { object["blend"] = .string(blend.rawValue) }
+        if let transform {
+            var value: JSONObject = [
+                "anchor": transform.anchor.json, "scale": transform.scale.json, "rotation": transform.rotation.json,
+            ]
+            if let position = transform.position { value["position"] = position.json }
+            object["transform"] = .object(value)
+        }
+        if let mask {
+            object["mask"] = .object([
+                "layer": .string(mask.layer), "source": .number(Double(mask.source)), "mode": .string(mask.mode.rawValue),
+                "invert": .bool(mask.invert),
+            ])
+        }
+        return object
+    }
+}
+
+/// A value as the job file writes it.
+protocol JSONWritable { var json: JSONValue { get } }
+
+extension Double: JSONWritable { var json: JSONValue { .number(self) } }
+extension Point: JSONWritable {}
+
+extension Animated where Value: JSONWritable {
+    var json: JSONValue {
+        switch self {
+        case .constant(let value): return value.json
+        case .keyframes(let keys):
+            return .object([
+                "keyframes": .array(
+                    keys.map { key in
+                        .object(["t": .number(key.t), "value": key.value.json, "timing": key.timing.json])
+                    })
+            ])
+        }
+    }
+}
+
+extension KeyframeTiming {
+    var json: JSONValue {
+        switch self {
+        case .curve(let f): .array([f.c1x, f.c1y, f.c2x, f.c2y].map(JSONValue.number))
+        case .spring(let damping, let velocity): .object(["damping": .number(damping), "velocity": .number(velocity)])
+        }
+    }
+}
