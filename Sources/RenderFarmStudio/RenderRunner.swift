@@ -32,7 +32,8 @@ final class RenderRunner: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments =
-            ["render", options.jobFile, "--progress", "none"] + (frames.map { ["--frames", $0] } ?? [])
+            ["render", options.jobFile, "--progress", "none"] + options.renderArguments
+            + (frames.map { ["--frames", $0] } ?? [])
             + options.pluginSearchPath.filter(Self.isFolder).flatMap { ["--plugin-path", $0] }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

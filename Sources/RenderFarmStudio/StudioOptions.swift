@@ -19,6 +19,12 @@ public struct StudioOptions: Sendable {
     /// Seconds the changes in render folders are gathered for before the farm view is updated
     /// (folders are watched with inotify, not rescanned).
     public var statusInterval: Double
+    /// `studio --isolate`: the worker command line (after the executable) that prepares variant `variant` (nil:
+    /// a job without variants) of `jobFile` at `scale` with the plugins of `pluginFolders` — previews are then
+    /// drawn by sandboxed worker processes (`StudioPreviews`); nil draws them in this process.
+    public var previewWorker: (@Sendable (_ jobFile: String, _ variant: Int?, _ scale: Double?, _ pluginFolders: [String]) -> [String])?
+    /// Words the render button adds to `render` (`--isolate --sandbox MODE` with `studio --isolate`).
+    public var renderArguments: [String] = []
 
     public init(
         jobFile: String, root: String? = nil, host: String = "127.0.0.1", port: Int = 0, token: String? = nil,

@@ -51,6 +51,29 @@ final class WorkerProcess: FrameExecutor {
     deinit { stop() }
 
     func render(_ index: Int, of job: PlannedJob) throws(FrameFailure) -> WrittenFrame {
+        let (png, frame) = try encoded(index, of: job)
+        // The worker cannot write the output folder: this process writes the frame it checked.
+        let clock = ContinuousClock()
+        let start = clock.now
+        var failure: OutputError?
+        png.withUnsafeBytes { bytes in
+            do throws(OutputError) {
+                try AtomicFile.write(bytes, to: job.path(ofFrame: index))
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw .output(failure) }
+        var written = frame
+        written.timings.write = (clock.now - start).seconds * 1000
+        return written
+    }
+
+    /// Frame `index` of `job` as the worker drew and encoded it, checked (`WorkerReplyCheck`); nothing is
+    /// written. `debug` draws the motion overlay of `preview --debug` over it (the studio's previews).
+    func encoded(_ index: Int, of job: PlannedJob, debug: Bool = false) throws(FrameFailure)
+        -> (png: [UInt8], frame: WrittenFrame)
+    {
         guard let jobIndex = positions[ObjectIdentifier(job)] else {
             throw .drawing("job \(job.spec.name) is not one this worker prepared")
         }
@@ -59,7 +82,7 @@ final class WorkerProcess: FrameExecutor {
         defer { lane?.end() }
         let reply: String
         do {
-            try channel.send("render \(jobIndex) \(index)")
+            try channel.send("render \(jobIndex) \(index)" + (debug ? " debug" : ""))
             reply = try channel.receive(timeout: isolation.frameTimeout)
             // The sandbox denied the plugin something: the worker ends itself after saying what.
             if reply.hasPrefix(WorkerReply.sandboxDenial) {
@@ -100,21 +123,7 @@ final class WorkerProcess: FrameExecutor {
                 throw .worker("the worker process \(reason); it was ended")
             }
         }
-        // The worker cannot write the output folder: this process writes the frame it checked.
-        let clock = ContinuousClock()
-        let start = clock.now
-        var failure: OutputError?
-        png.withUnsafeBytes { bytes in
-            do throws(OutputError) {
-                try AtomicFile.write(bytes, to: job.path(ofFrame: index))
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw .output(failure) }
-        var written = frame
-        written.timings.write = (clock.now - start).seconds * 1000
-        return written
+        return (png, frame)
     }
 
     /// The running worker, started if needed; checks that it prepared the same jobs.
@@ -305,29 +314,44 @@ public final class WorkerConnection {
         failureNote: () -> String? = { nil }
     ) {
         let worker = FrameWorker(cacheStaticLayers: cacheStaticLayers)
+        // The studio's previews with the motion overlay (`render J F debug`), made on first use.
+        var preview: FramePreview?
         do {
             try channel.send("ready " + jobs.map(\.fingerprint).joined(separator: " "))
             while true {
                 let request = try channel.receive(timeout: nil).split(separator: " ")
-                guard request.count == 3, request[0] == "render", let job = Int(request[1]),
-                    let frame = Int(request[2]),
-                    jobs.indices.contains(job)
+                guard request.count == 3 || (request.count == 4 && request[3] == "debug"), request[0] == "render",
+                    let job = Int(request[1]), let frame = Int(request[2]), jobs.indices.contains(job)
                 else {
                     try channel.send("fail frame the worker got an unreadable request")
                     continue
                 }
                 beforeFrame()
                 // The frame's PNG follows its reply line; the parent checks and writes it.
-                switch Result(catching: { () throws(FrameFailure) in try worker.encodedFrame(frame, of: jobs[job]) }) {
+                let drawn = Result { () throws(FrameFailure) -> (png: [UInt8], timings: FrameTimings) in
+                    guard request.count == 4 else {
+                        let (png, timings) = try worker.encodedFrame(frame, of: jobs[job])
+                        return (Array(png), timings)
+                    }
+                    let drawing = preview ?? FramePreview()
+                    preview = drawing
+                    do throws(FramePreviewError) {
+                        return (try drawing.png(frame, of: jobs[job], debug: true), FrameTimings())
+                    } catch {
+                        throw .drawing(error.message)
+                    }
+                }
+                switch drawn {
                 case .success(let (png, timings)):
                     let reply = WrittenFrame(
-                        sha256: SHA256.hex(png), bytes: png.count, opaque: WorkerReplyCheck.isOpaque(png),
-                        timings: timings)
+                        sha256: png.withUnsafeBytes { SHA256.hex($0) }, bytes: png.count,
+                        opaque: WorkerReplyCheck.isOpaque(png), timings: timings)
                     try channel.send(WorkerReply.line(.success(reply)))
                     try channel.send(bytes: png)
                 case .failure(let failure):
-                    let note = failure.isDrawing ? failureNote() : nil
-                    try channel.send(WorkerReply.line(.failure(note.map { .drawing(failure.message + "; " + $0) } ?? failure)))
+                    var reported = failure
+                    if failure.isDrawing, let note = failureNote() { reported = .drawing(failure.message + "; " + note) }
+                    try channel.send(WorkerReply.line(.failure(reported)))
                 }
             }
         } catch {
@@ -364,25 +388,20 @@ final class WorkerChannel {
         Foundation.close(descriptor)
     }
 
-    /// Sends `line` and a newline; MSG_NOSIGNAL: a dead peer is an error, not a SIGPIPE.
+    /// Sends `line` and a newline.
     func send(_ line: String) throws(Failure) {
-        var failure: Failure?
-        Array((line + "\n").utf8).withUnsafeBytes { bytes in
-            do throws(Failure) {
-                try send(bytes: bytes)
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
+        try send(bytes: Array((line + "\n").utf8))
     }
 
-    /// Sends `bytes` as they are (a frame's PNG after its reply line).
-    func send(bytes: UnsafeRawBufferPointer) throws(Failure) {
+    /// Sends `bytes` as they are (a frame's PNG after its reply line); MSG_NOSIGNAL: a dead peer is an
+    /// error, not a SIGPIPE.
+    func send(bytes: [UInt8]) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
-            let sent = Foundation.send(
-                descriptor, bytes.baseAddress?.advanced(by: offset), bytes.count - offset, Int32(MSG_NOSIGNAL))
+            let sent = bytes.withUnsafeBytes {
+                Foundation.send(
+                    descriptor, $0.baseAddress?.advanced(by: offset), bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if sent < 0 && errno == EINTR { continue }
             guard sent > 0 else { throw .closed }
             offset += sent

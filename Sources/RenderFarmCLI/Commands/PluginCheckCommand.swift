@@ -32,8 +32,16 @@ struct PluginCheckCommand: Command {
             canvas at 30 fps for 4 s; --duration makes it longer, for plugins that keep a cache
             between runs (a physics checkpoint a minute), whose cache the check also exercises.
 
-            Exit status: 0 every rule holds (warnings allowed), 1 a rule is broken,
-            64 usage, 66 no such file, 69 the library is not a usable plugin.
+            Every call into the plugin runs in a worker process locked into the sandbox of `render
+            --isolate` (--sandbox strict, the default): it reads only the files the plugin names as
+            inputs at the checked parameters, fonts and libraries, writes only a temporary folder,
+            and has no network, programs or processes; a denied call fails the check with a finding
+            naming it ("sandbox: plugin "x" tried to open …"). --sandbox require refuses (69) on a
+            kernel without every protection; --sandbox off checks in this process (trusted code).
+
+            Exit status: 0 every rule holds (warnings allowed), 1 a rule is broken (or the sandbox
+            denied a call), 64 usage, 66 no such file, 69 the library is not a usable plugin (or
+            --sandbox require on a kernel without every protection).
             """,
         options: [
             params, duration, RenderCommand.sandbox, CommonOptions.pluginPath,

@@ -28,8 +28,8 @@ struct RenderCommand: Command {
             or SIGTERM. With --isolate, frames are drawn in worker processes: a plugin that crashes
             or hangs (past --frame-timeout) fails only the frame it was drawing, and each worker is
             sandboxed (--sandbox strict): a plugin cannot read files outside its job, write outside
-            its output folder, reach the network or start programs; a denied action fails its
-            frame, naming it.
+            its cache folder (the render writes the frames the workers send), reach the network or
+            start programs; a denied action fails its frame, naming it.
             With --video FILE one job is rendered straight into a video: frames are drawn
             concurrently and piped in frame order to one ffmpeg (no PNGs, journal or manifest);
             the result equals `renderfarm encode` of the PNGs with the same preset (69 when ffmpeg
@@ -241,7 +241,7 @@ extension RenderCommand {
 
     static let sandbox = Option(
         "--sandbox", value: "MODE",
-        help: "With --isolate: strict (default: every protection the kernel offers), require (all, or exit 69), off.")
+        help: "Worker sandbox: strict (default: every protection the kernel offers), require (all, or exit 69), off.")
 
     /// `--sandbox strict|require|off` (default strict), which only worker processes apply: `render` and
     /// `submit` take it only with `--isolate` (`needsIsolate`); `plugin check`'s and the studio's workers always apply it.

@@ -43,6 +43,18 @@ struct WorkerCommand: Command {
         return command
     }
 
+    /// The worker command line that prepares `jobFile` (its variant `variant`, nil: a job without variants) at
+    /// `scale` with the plugins of `pluginFolders`, sandboxed by `sandbox`: the studio's preview workers.
+    static func arguments(
+        jobFile: String, variant: Int?, scale: Double?, pluginFolders: [String], sandbox: SandboxMode
+    ) -> [String] {
+        var command = [spec.name, jobFile]
+        for folder in pluginFolders { command += CommonOptions.pluginPath.words(folder) }
+        if let variant { command += CommonOptions.variants.words(String(variant)) }
+        if let scale { command += RenderCommand.scale.words("\(scale)") }
+        return command + RenderCommand.sandbox.words(sandbox.rawValue)
+    }
+
     /// CPU time one frame may take in a sandboxed worker (past it the kernel ends the worker with
     /// SIGXCPU, and the frame fails); `--frame-timeout` limits wall-clock time.
     static let cpuSecondsPerFrame = 600.0
