@@ -26,7 +26,7 @@ struct CheckWorkerCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        duration = try arguments.number(PluginCheckCommand.duration, in: 0.1...3600, command: "check-worker")
+        duration = try PluginCheckCommand.parseDuration(arguments, command: "check-worker")
         sandbox = try RenderCommand.parseSandbox(arguments, command: "check-worker", needsIsolate: false)
     }
 

@@ -61,9 +61,14 @@ struct PluginCheckCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        duration = try arguments.number(Self.duration, in: 0.1...3600, command: "plugin check")
+        duration = try Self.parseDuration(arguments, command: "plugin check")
         let mode = try RenderCommand.parseSandbox(arguments, command: "plugin check", needsIsolate: false)
         sandbox = mode == .strict && WorkerSandbox.underSanitizer ? .off : mode
+    }
+
+    /// `--duration SECONDS`, from 0.1 s to an hour.
+    static func parseDuration(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double? {
+        try arguments.number(duration, in: 0.1...3600, command: command)
     }
 
     /// A new folder in the temporary folder (nil: none could be made).
