@@ -231,13 +231,16 @@ private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeM
 }
 
 /// The replies of the worker protocol, shared by both ends so they cannot drift apart:
-/// `ok SHA256 BYTES OPAQUE DRAW CONVERT ENCODE WRITE` followed by the frame's BYTES bytes of PNG, or
+/// `ok SHA256 BYTES OPAQUE DRAW CONVERT ENCODE WRITE` followed by the frame's BYTES bytes of PNG (a worker
+/// sends `noChecksum` and 0 for WRITE: the parent hashes and writes the bytes), or
 /// `fail frame MESSAGE` (a failed attempt). `fail create|io PATH<TAB>REASON` (output cannot be written: the
 /// render stops) is the in-process form of an output failure; workers write no output, and the parent does
 /// not believe one that says so.
 enum WorkerReply {
     /// `fail sandbox MESSAGE`: written by the sandbox's SIGSYS handler (CSandbox) before the worker ends.
     static let sandboxDenial = "fail sandbox "
+    /// The checksum field of a worker's frame reply (the parent computes the frame's own).
+    static let noChecksum = String(repeating: "0", count: 64)
 
     static func line(_ result: Result<WrittenFrame, FrameFailure>) -> String {
         switch result {
@@ -343,9 +346,10 @@ public final class WorkerConnection {
                 }
                 switch drawn {
                 case .success(let (png, timings)):
+                    // No checksum: the parent hashes the bytes it receives itself.
                     let reply = WrittenFrame(
-                        sha256: png.withUnsafeBytes { SHA256.hex($0) }, bytes: png.count,
-                        opaque: WorkerReplyCheck.isOpaque(png), timings: timings)
+                        sha256: WorkerReply.noChecksum, bytes: png.count, opaque: WorkerReplyCheck.isOpaque(png),
+                        timings: timings)
                     try channel.send(WorkerReply.line(.success(reply)))
                     try channel.send(bytes: png)
                 case .failure(let failure):
@@ -435,6 +439,9 @@ final class WorkerChannel {
         timeout.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
     }
 
+    /// Where `fill` receives, made once (a frame's PNG arrives in chunks of up to its size).
+    private var chunk = [UInt8](repeating: 0, count: 1 << 20)
+
     /// Reads what arrived (up to `wanting` bytes, at least 4 KiB, at most 1 MiB at once) into `buffer`.
     private func fill(until deadline: ContinuousClock.Instant?, wanting: Int) throws(Failure) {
         while true {
@@ -448,8 +455,8 @@ final class WorkerChannel {
             let ready = Foundation.poll(&poll, 1, wait)
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 { throw .timedOut }
-            var chunk = [UInt8](repeating: 0, count: min(max(wanting, 4096), 1 << 20))
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let size = min(max(wanting, 4096), chunk.count)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, size, 0) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw .closed }
             buffer += chunk[..<count]
