@@ -97,8 +97,6 @@ validate: build
 plugins: build
 	$(RENDERFARM) plugins
 
-test-plugin: $(TEST_PLUGIN) $(PROBE_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS)
-
 # The worker sandbox's hostile fixture (Tests/Fixtures/hostile_plugin.c), one library per attack,
 # in a folder of their own (article UntrustedPlugins).
 HOSTILE_ATTACKS := read write connect exec fork memory reply
@@ -156,6 +154,9 @@ bench-video: deps deps-handoff
 # OpenTimelineIO for the round-trip test, in a virtual environment of its own (CI makes it; the test
 # runs whenever it exists, or when python3 itself has the package).
 OTIO_VENV := .build/otio-venv
+
+# After DEFECT_PLUGINS and HOSTILE_PLUGINS: make expands a rule's prerequisites where it reads the rule.
+test-plugin: $(TEST_PLUGIN) $(PROBE_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS)
 
 test: deps deps-handoff $(TEST_PLUGIN) $(PROBE_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS)
 	$(SWIFT) build --build-tests

@@ -1,4 +1,5 @@
 #include "fault_report.h"
+#include "signal_safe_line.h"
 
 #include <signal.h>
 #include <sys/prctl.h>
@@ -12,30 +13,6 @@ static const int handled[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 #define HANDLED_COUNT (sizeof handled / sizeof handled[0])
 static struct sigaction previous[HANDLED_COUNT];
 static const char *hint = "";
-
-/* The report is assembled in one buffer and written with one call, so that reports of
- * several processes sharing a terminal do not interleave. */
-typedef struct line {
-    char text[1024];
-    size_t length;
-} line;
-
-static void append(line *out, const char *text) {
-    while (*text != '\0' && out->length + 1 < sizeof out->text) out->text[out->length++] = *text++;
-}
-
-static void append_long(line *out, long value) {
-    char digits[24];
-    int at = (int)sizeof digits - 1;
-    unsigned long magnitude = value < 0 ? 0ul - (unsigned long)value : (unsigned long)value;
-    digits[at] = '\0';
-    do {
-        digits[--at] = (char)('0' + magnitude % 10);
-        magnitude /= 10;
-    } while (magnitude > 0 && at > 1);
-    if (value < 0) digits[--at] = '-';
-    append(out, digits + at);
-}
 
 static const char *signal_name(int signal) {
     switch (signal) {
@@ -53,17 +30,18 @@ static void handle(int signal, siginfo_t *info, void *context) {
     const char *label = current_label;
     if (label != NULL) {
         current_label = NULL; /* a second fault while reporting falls through */
-        line report = {.length = 0};
-        append(&report, "renderfarm: fatal: plugin ");
-        append(&report, label);
-        append(&report, " crashed with ");
-        append(&report, signal_name(signal));
+        char text[1024];
+        rf_line report = {text, sizeof text, 0};
+        rf_line_append(&report, "renderfarm: fatal: plugin ");
+        rf_line_append(&report, label);
+        rf_line_append(&report, " crashed with ");
+        rf_line_append(&report, signal_name(signal));
         if (current_frame >= 0) {
-            append(&report, " while rendering frame ");
-            append_long(&report, current_frame);
+            rf_line_append(&report, " while rendering frame ");
+            rf_line_append_long(&report, current_frame);
         }
-        append(&report, hint);
-        append(&report, "\n");
+        rf_line_append(&report, hint);
+        rf_line_append(&report, "\n");
         ssize_t ignored = write(STDERR_FILENO, report.text, report.length);
         (void)ignored;
     }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "fault_report.h"
+#include "signal_safe_line.h"
 
 /* Landlock rights newer than Debian 12's header (linux/landlock.h of Linux 6.1). */
 #ifndef LANDLOCK_ACCESS_FS_REFER
@@ -63,47 +64,25 @@ static const char *syscall_names[NAME_COUNT];
 static int statm_descriptor = -1;
 static unsigned long long address_limit;
 
-typedef struct line {
-    char text[PATH_SIZE + 512];
-    size_t length;
-} line;
-
-static void append(line *out, const char *text) {
-    while (text != NULL && *text != '\0' && out->length + 1 < sizeof out->text) out->text[out->length++] = *text++;
-}
-
-static void append_long(line *out, long value) {
-    char digits[24];
-    int at = (int)sizeof digits - 1;
-    unsigned long magnitude = value < 0 ? 0ul - (unsigned long)value : (unsigned long)value;
-    digits[at] = '\0';
-    do {
-        digits[--at] = (char)('0' + magnitude % 10);
-        magnitude /= 10;
-    } while (magnitude > 0 && at > 1);
-    if (value < 0) digits[--at] = '-';
-    append(out, digits + at);
-}
-
 /* Writes "fail sandbox <who> <what>: denied by the sandbox" to the parent and ends the process:
  * a plugin that tried once gets no second frame in this worker. */
 static void deny(const char *what, const char *detail) {
-    line report = {.length = 0};
-    append(&report, "fail sandbox ");
+    char text[PATH_SIZE + 512];
+    rf_line report = {text, sizeof text, 0};
+    rf_line_append(&report, "fail sandbox ");
     const char *label = rf_fault_report_current_label();
     if (label != NULL) {
-        append(&report, "plugin \"");
+        rf_line_append(&report, "plugin \"");
         /* The label is "id (library path)": the id is enough here. */
-        for (const char *c = label; *c != '\0' && *c != ' ' && report.length + 1 < sizeof report.text; c++)
-            report.text[report.length++] = *c;
-        append(&report, "\"");
+        rf_line_append_until(&report, label, ' ');
+        rf_line_append(&report, "\"");
     } else {
-        append(&report, "the worker process");
+        rf_line_append(&report, "the worker process");
     }
-    append(&report, " tried to ");
-    append(&report, what);
-    append(&report, detail);
-    append(&report, ": denied by the sandbox\n");
+    rf_line_append(&report, " tried to ");
+    rf_line_append(&report, what);
+    rf_line_append(&report, detail);
+    rf_line_append(&report, ": denied by the sandbox\n");
     if (report_descriptor >= 0) {
         ssize_t ignored = write(report_descriptor, report.text, report.length);
         (void)ignored;
@@ -121,10 +100,10 @@ static int absolute(int directory, const char *path, char *out) {
             length = strlen(out);
         } else {
             char link[64] = "/proc/self/fd/";
-            line number = {.length = 0};
-            append_long(&number, directory);
-            number.text[number.length] = '\0';
-            strcat(link, number.text);
+            char digits[24];
+            rf_line number = {digits, sizeof digits, 0};
+            rf_line_append_long(&number, directory);
+            strcat(link, rf_line_terminated(&number));
             long count = syscall(SYS_readlinkat, AT_FDCWD, link, out, PATH_SIZE - 1);
             if (count <= 0) return 0;
             length = (size_t)count;
@@ -227,16 +206,16 @@ static void trapped(int signal, siginfo_t *info, void *raw) {
         deny("change its mounts or namespaces", "");
     } else {
         const char *name = number >= 0 && number < NAME_COUNT ? syscall_names[number] : NULL;
-        line detail = {.length = 0};
-        append(&detail, "make the system call ");
+        char text[128];
+        rf_line detail = {text, sizeof text, 0};
+        rf_line_append(&detail, "make the system call ");
         if (name != NULL) {
-            append(&detail, name);
+            rf_line_append(&detail, name);
         } else {
-            append(&detail, "number ");
-            append_long(&detail, number);
+            rf_line_append(&detail, "number ");
+            rf_line_append_long(&detail, number);
         }
-        detail.text[detail.length] = '\0';
-        deny(detail.text, "");
+        deny(rf_line_terminated(&detail), "");
     }
     SET_RESULT(context, result);
     errno = saved;
@@ -419,6 +398,9 @@ static int seccomp(char *problems, size_t size) {
     failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_EQ, getpid())) != 0;
     /* Its own limits, read or lowered (the soft CPU limit is moved per frame). */
     failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, SCMP_A0(SCMP_CMP_EQ, 0)) != 0;
+    /* Its own thread's niceness (libdispatch's worker threads set theirs); no other process's. */
+    failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(setpriority), 2, SCMP_A0(SCMP_CMP_EQ, PRIO_PROCESS),
+                               SCMP_A1(SCMP_CMP_EQ, 0)) != 0;
     /* No typing into the terminal. */
     failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_NE, TIOCSTI)) != 0;
     failed |= seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2), 0) != 0;

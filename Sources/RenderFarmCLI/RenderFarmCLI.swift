@@ -15,7 +15,7 @@ public enum RenderFarmCLI {
     }
 
     /// Commands that other commands start, left out of the overview.
-    static var hiddenCommands: [any Command.Type] { [WorkerCommand.self] }
+    static var hiddenCommands: [any Command.Type] { [WorkerCommand.self, CheckWorkerCommand.self] }
 
     static var overview: String {
         let width = (commands.map { $0.spec.name.count }.max() ?? 0) + 2

@@ -38,7 +38,8 @@ final class RenderRunner: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments =
-            ["render", options.jobFile, "--progress", "json"] + (frames.map { ["--frames", $0] } ?? [])
+            ["render", options.jobFile, "--progress", "json"] + options.renderArguments
+            + (frames.map { ["--frames", $0] } ?? [])
             + options.pluginSearchPath.filter(Self.isFolder).flatMap { ["--plugin-path", $0] }
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()

@@ -22,6 +22,12 @@ public struct StudioOptions: Sendable {
     /// The folder holding the static documentation under `docs/<Module>/`
     /// (`<prefix>/share/doc/renderfarm`), served at `/docs/`; nil: `/docs/` says it is not installed.
     public var docsFolder: String?
+    /// `studio --isolate`: the worker command line (after the executable) that prepares variant `variant` (nil:
+    /// a job without variants) of `jobFile` at `scale` with the plugins of `pluginFolders` — previews are then
+    /// drawn by sandboxed worker processes (`StudioPreviews`); nil draws them in this process.
+    public var previewWorker: (@Sendable (_ jobFile: String, _ variant: Int?, _ scale: Double?, _ pluginFolders: [String]) -> [String])?
+    /// Words the render button adds to `render` (`--isolate --sandbox MODE` with `studio --isolate`).
+    public var renderArguments: [String] = []
 
     public init(
         jobFile: String, root: String? = nil, host: String = "127.0.0.1", port: Int = 0, token: String? = nil,

@@ -12,7 +12,7 @@ final class StudioSession: Sendable {
     let options: StudioOptions
     private let state: Locked<State>
     /// Frames are drawn one at a time: plugin instances are not shared between threads.
-    private let preview = Locked(FramePreview())
+    private let preview: Locked<StudioPreviews>
 
     private struct State {
         var text: String
@@ -39,6 +39,7 @@ final class StudioSession: Sendable {
 
     init(options: StudioOptions) {
         self.options = options
+        preview = Locked(StudioPreviews(options: options))
         let catalog = PluginCatalog.discover(searchPath: options.pluginSearchPath)
         let text = Self.read(options.jobFile)
         state = Locked(
@@ -134,9 +135,10 @@ final class StudioSession: Sendable {
         let job = try prepared(variant: variant, scale: scale)
         let key = job.fingerprint(ofFrame: index) + (debug ? "+debug" : "")
         if let hit = state.withLock({ $0.cache.get(key) }) { return hit }
+        let folders = state.withLock { $0.catalog.searchPath }
         let bytes = try preview.withLock { preview throws(StudioFailure) in
             do {
-                return try preview.png(index, of: job, debug: debug)
+                return try preview.png(index, of: job, scale: scale, pluginFolders: folders, debug: debug)
             } catch {
                 throw StudioFailure(status: 422, "\(error)")
             }

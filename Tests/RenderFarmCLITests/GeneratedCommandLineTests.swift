@@ -15,7 +15,7 @@ struct GeneratedCommandLineTests {
         jobFiles: ["/shared/jobs/live hearts.json", "/shared/jobs/burst.json"], output: "/shared/out",
         outputRoot: "/shared", jobFolders: ["/shared/out/live-hearts", "/shared/out/burst"],
         pluginPath: ["/opt/renderfarm/plugins", "/shared/plug ins"], frames: "0-99:2", variants: "alice,3",
-        concurrency: 3, interleaved: true, isolate: true, frameTimeout: 2.5)
+        concurrency: 3, interleaved: true, isolate: true, frameTimeout: 2.5, sandbox: .require)
 
     /// Only what every submission has.
     static let defaults = ClusterCommandLines(
@@ -65,6 +65,7 @@ struct GeneratedCommandLineTests {
         #expect(render.concurrency == 3)
         #expect(render.progress == progress)
         #expect(render.isolation?.frameTimeout == 2.5)
+        #expect(render.sandbox == .require)
     }
 
     @Test("each render task's command line parses as render, with every setting of the submission")
@@ -83,6 +84,7 @@ struct GeneratedCommandLineTests {
         #expect(worker.arguments[RenderCommand.frames] == commands.frames)
         #expect(worker.arguments.all(CommonOptions.pluginPath) == commands.pluginPath)
         #expect(worker.arguments[CommonOptions.variants] == commands.variants)
+        #expect(worker.sandbox == .require)
     }
 
     @Test("without settings, a task renders its contiguous shard with the CPUs Slurm gave it, in process")
@@ -188,7 +190,7 @@ struct GeneratedCommandLineTests {
         let options: [any OptionKey] = [
             RenderCommand.out, RenderCommand.outputRoot, RenderCommand.frames, CommonOptions.pluginPath,
             CommonOptions.variants, RenderCommand.shard, CommonOptions.shardMode, RenderCommand.jobs,
-            RenderCommand.isolate, RenderCommand.frameTimeout, CommonOptions.progress,
+            RenderCommand.isolate, RenderCommand.frameTimeout, RenderCommand.sandbox, CommonOptions.progress,
         ]
         for option in options {
             #expect(arguments.contains(option.spec.commandLineName), "\(option.spec.primaryName)")

@@ -124,6 +124,24 @@ struct SandboxTests {
         #expect(!FileManager.default.fileExists(atPath: made))
     }
 
+    @Test(
+        "a worker cannot write its job's output folder: the render writes the frames it sends",
+        .enabled(if: available.contains(.landlock)))
+    func outputFolderClosed() throws {
+        let folder = try TemporaryFolder()
+        let planted = folder.path + "/out/planted.txt"
+        let job = try Self.job("write", in: folder, target: planted)
+        // Landlock alone: the kernel refuses the plugin's write into the output folder.
+        let landlock = try Self.render(job, environment: ["RENDERFARM_SANDBOX_SKIP": "seccomp"])
+        #expect(landlock.stderr.contains("hostile-write): could not create \(planted)"), "\(landlock.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: planted))
+        let strict = try Self.render(job)
+        #expect(
+            strict.stderr.contains("plugin \"hostile-write\" tried to write \(planted): denied by the sandbox"),
+            "\(strict.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: planted))
+    }
+
     @Test("--sandbox require renders where the kernel offers every layer and refuses (69) where it does not")
     func require() throws {
         let folder = try TemporaryFolder()

@@ -146,11 +146,30 @@ struct SubmitTests {
             ["submit", "jobs/live-hearts.json", "--slurm", "--tasks", "0", "--dry-run"],
             ["submit", "jobs/live-hearts.json", "--slurm", "--partition", "a b", "--dry-run"],
             ["submit", "jobs/live-hearts.json", "jobs/burst.json", "--slurm", "--dry-run"],
+            ["submit", "jobs/live-hearts.json", "--slurm", "--sandbox", "off", "--dry-run"],
+            ["submit", "jobs/live-hearts.json", "--slurm", "--isolate", "--sandbox", "loose", "--dry-run"],
         ])
     func usage(arguments: [String]) {
         let result = CLI.run(arguments.map { $0.hasPrefix("jobs/") ? CLI.repositoryFile($0) : $0 })
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
         #expect(result.stdout.isEmpty, "a refused submission prints no script")
+    }
+
+    @Test("--isolate --sandbox MODE reaches each render task's command line, and the render's workers")
+    func sandbox() throws {
+        let out = try TemporaryFolder().url.appendingPathComponent("out").path
+        let result = CLI.run([
+            "submit", CLI.repositoryFile("jobs/live-hearts.json"), "--slurm", "--out", out, "--isolate",
+            "--sandbox", "off", "--dry-run",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("--isolate --sandbox off"), "\(result.stdout)")
+        // Without --sandbox, the tasks keep render's default (strict) and the option is not spelt.
+        let plain = CLI.run([
+            "submit", CLI.repositoryFile("jobs/live-hearts.json"), "--slurm", "--out", out, "--isolate", "--dry-run",
+        ])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stdout.contains("--isolate") && !plain.stdout.contains("--sandbox"), "\(plain.stdout)")
     }
 
     @Test("an invalid job is refused before anything is submitted (exit 65)")

@@ -70,7 +70,7 @@ struct StudioCommandTests {
     }
 
     /// The first line `handle` gives, waiting at most `seconds` (polling, never blocking past the deadline).
-    private func firstLine(of handle: FileHandle, within seconds: Double) throws -> String {
+    func firstLine(of handle: FileHandle, within seconds: Double) throws -> String {
         var bytes: [UInt8] = []
         let deadline = Date(timeIntervalSinceNow: seconds)
         while Date() < deadline {

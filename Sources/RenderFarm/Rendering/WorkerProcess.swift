@@ -25,8 +25,9 @@ public struct Isolation: Sendable {
 /// file descriptor 3; its standard output goes to the parent's standard error, so nothing a
 /// plugin prints can mix with either the protocol or the render's results. The worker is
 /// started on first use and again after it died; it dies with the parent (PR_SET_PDEATHSIG).
-/// Frames are byte-identical to in-process rendering: the worker runs the same `FrameWorker`
-/// and writes the frame file itself; only the checksum and timings travel back.
+/// Frames are byte-identical to in-process rendering: the worker draws and encodes with the same
+/// `FrameWorker` and sends the PNG after its reply; this process checks it and writes the frame file
+/// (`WorkerFrameTransfer`), so a worker needs no write access to the output folder.
 final class WorkerProcess: FrameExecutor {
     private let jobs: [PlannedJob]
     /// Each job's position in `jobs`, which the worker's request names (a batch may hold thousands).
@@ -50,6 +51,29 @@ final class WorkerProcess: FrameExecutor {
     deinit { stop() }
 
     func render(_ index: Int, of job: PlannedJob) throws(FrameFailure) -> WrittenFrame {
+        let (png, frame) = try encoded(index, of: job)
+        // The worker cannot write the output folder: this process writes the frame it checked.
+        let clock = ContinuousClock()
+        let start = clock.now
+        var failure: OutputError?
+        png.withUnsafeBytes { bytes in
+            do throws(OutputError) {
+                try AtomicFile.write(bytes, to: job.path(ofFrame: index))
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw .output(failure) }
+        var written = frame
+        written.timings.write = (clock.now - start).seconds * 1000
+        return written
+    }
+
+    /// Frame `index` of `job` as the worker drew and encoded it, checked (`WorkerReplyCheck`); nothing is
+    /// written. `debug` draws the motion overlay of `preview --debug` over it (the studio's previews).
+    func encoded(_ index: Int, of job: PlannedJob, debug: Bool = false) throws(FrameFailure)
+        -> (png: [UInt8], frame: WrittenFrame)
+    {
         guard let jobIndex = positions[ObjectIdentifier(job)] else {
             throw .drawing("job \(job.spec.name) is not one this worker prepared")
         }
@@ -58,7 +82,7 @@ final class WorkerProcess: FrameExecutor {
         defer { lane?.end() }
         let reply: String
         do {
-            try channel.send("render \(jobIndex) \(index)")
+            try channel.send("render \(jobIndex) \(index)" + (debug ? " debug" : ""))
             reply = try channel.receive(timeout: isolation.frameTimeout)
             // The sandbox denied the plugin something: the worker ends itself after saying what.
             if reply.hasPrefix(WorkerReply.sandboxDenial) {
@@ -78,9 +102,18 @@ final class WorkerProcess: FrameExecutor {
         } catch {
             throw .worker(reap(job))
         }
+        let canvas = job.spec.canvas
+        let (width, height) = (canvas.pixelWidth, canvas.pixelHeight)
+        let png: [UInt8]
+        let frame: WrittenFrame
         do throws(WorkerReplyCheck.Rejection) {
-            let canvas = job.spec.canvas
-            return try WorkerReplyCheck.frame(reply, width: canvas.pixelWidth, height: canvas.pixelHeight)
+            let claimed = try WorkerReplyCheck.frame(reply, width: width, height: height)
+            do {
+                png = try channel.receive(count: claimed.bytes, timeout: isolation.frameTimeout)
+            } catch {
+                throw .untrusted("did not send the \(claimed.bytes) bytes of its frame")
+            }
+            frame = try WorkerReplyCheck.frame(png, claimed: claimed, width: width, height: height)
         } catch {
             switch error {
             case .reported(let failure): throw failure
@@ -90,6 +123,7 @@ final class WorkerProcess: FrameExecutor {
                 throw .worker("the worker process \(reason); it was ended")
             }
         }
+        return (png, frame)
     }
 
     /// The running worker, started if needed; checks that it prepared the same jobs.
@@ -150,7 +184,7 @@ final class WorkerProcess: FrameExecutor {
         return "the worker process was killed by \(short[signal] ?? "signal \(signal)") (\(name))"
     }
 
-    private static func spawn(_ executable: String, arguments: [String]) throws(FrameFailure) -> (pid_t, WorkerChannel)
+    static func spawn(_ executable: String, arguments: [String]) throws(FrameFailure) -> (pid_t, WorkerChannel)
     {
         var sockets: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
@@ -197,11 +231,16 @@ private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeM
 }
 
 /// The replies of the worker protocol, shared by both ends so they cannot drift apart:
-/// `ok SHA256 BYTES OPAQUE DRAW CONVERT ENCODE WRITE`, `fail frame MESSAGE` (a failed attempt)
-/// or `fail create|io PATH<TAB>REASON` (output cannot be written: the render stops).
+/// `ok SHA256 BYTES OPAQUE DRAW CONVERT ENCODE WRITE` followed by the frame's BYTES bytes of PNG (a worker
+/// sends `noChecksum` and 0 for WRITE: the parent hashes and writes the bytes), or
+/// `fail frame MESSAGE` (a failed attempt). `fail create|io PATH<TAB>REASON` (output cannot be written: the
+/// render stops) is the in-process form of an output failure; workers write no output, and the parent does
+/// not believe one that says so.
 enum WorkerReply {
     /// `fail sandbox MESSAGE`: written by the sandbox's SIGSYS handler (CSandbox) before the worker ends.
     static let sandboxDenial = "fail sandbox "
+    /// The checksum field of a worker's frame reply (the parent computes the frame's own).
+    static let noChecksum = String(repeating: "0", count: 64)
 
     static func line(_ result: Result<WrittenFrame, FrameFailure>) -> String {
         switch result {
@@ -258,7 +297,7 @@ public enum WorkerServer {
 
 /// A worker's connection to its parent.
 public final class WorkerConnection {
-    fileprivate let channel: WorkerChannel
+    let channel: WorkerChannel
 
     fileprivate init(channel: WorkerChannel) {
         self.channel = channel
@@ -278,23 +317,46 @@ public final class WorkerConnection {
         failureNote: () -> String? = { nil }
     ) {
         let worker = FrameWorker(cacheStaticLayers: cacheStaticLayers)
+        // The studio's previews with the motion overlay (`render J F debug`), made on first use.
+        var preview: FramePreview?
         do {
             try channel.send("ready " + jobs.map(\.fingerprint).joined(separator: " "))
             while true {
                 let request = try channel.receive(timeout: nil).split(separator: " ")
-                guard request.count == 3, request[0] == "render", let job = Int(request[1]),
-                    let frame = Int(request[2]),
-                    jobs.indices.contains(job)
+                guard request.count == 3 || (request.count == 4 && request[3] == "debug"), request[0] == "render",
+                    let job = Int(request[1]), let frame = Int(request[2]), jobs.indices.contains(job)
                 else {
                     try channel.send("fail frame the worker got an unreadable request")
                     continue
                 }
                 beforeFrame()
-                var result = Result { () throws(FrameFailure) in try worker.render(frame, of: jobs[job]) }
-                if case .failure(let failure) = result, failure.isDrawing, let note = failureNote() {
-                    result = .failure(.drawing(failure.message + "; " + note))
+                // The frame's PNG follows its reply line; the parent checks and writes it.
+                let drawn = Result { () throws(FrameFailure) -> (png: [UInt8], timings: FrameTimings) in
+                    guard request.count == 4 else {
+                        let (png, timings) = try worker.encodedFrame(frame, of: jobs[job])
+                        return (Array(png), timings)
+                    }
+                    let drawing = preview ?? FramePreview()
+                    preview = drawing
+                    do throws(FramePreviewError) {
+                        return (try drawing.png(frame, of: jobs[job], debug: true), FrameTimings())
+                    } catch {
+                        throw .drawing(error.message)
+                    }
                 }
-                try channel.send(WorkerReply.line(result))
+                switch drawn {
+                case .success(let (png, timings)):
+                    // No checksum: the parent hashes the bytes it receives itself.
+                    let reply = WrittenFrame(
+                        sha256: WorkerReply.noChecksum, bytes: png.count, opaque: WorkerReplyCheck.isOpaque(png),
+                        timings: timings)
+                    try channel.send(WorkerReply.line(.success(reply)))
+                    try channel.send(bytes: png)
+                case .failure(let failure):
+                    var reported = failure
+                    if failure.isDrawing, let note = failureNote() { reported = .drawing(failure.message + "; " + note) }
+                    try channel.send(WorkerReply.line(.failure(reported)))
+                }
             }
         } catch {
             // The parent closed the connection (or died): the worker's work is over.
@@ -330,9 +392,14 @@ final class WorkerChannel {
         Foundation.close(descriptor)
     }
 
-    /// Sends `line` and a newline; MSG_NOSIGNAL: a dead peer is an error, not a SIGPIPE.
+    /// Sends `line` and a newline.
     func send(_ line: String) throws(Failure) {
-        let bytes = Array((line + "\n").utf8)
+        try send(bytes: Array((line + "\n").utf8))
+    }
+
+    /// Sends `bytes` as they are (a frame's PNG after its reply line); MSG_NOSIGNAL: a dead peer is an
+    /// error, not a SIGPIPE.
+    func send(bytes: [UInt8]) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes {
@@ -347,13 +414,37 @@ final class WorkerChannel {
 
     /// The next line, without its newline; waits at most `timeout` seconds (nil: for ever).
     func receive(timeout: Double?) throws(Failure) -> String {
-        let deadline = timeout.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
+        let deadline = Self.deadline(timeout)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
                 return line
             }
+            if buffer.count > WorkerReplyCheck.maximumLine { throw .tooLong }
+            try fill(until: deadline, wanting: 4096)
+        }
+    }
+
+    /// The next `count` bytes (a frame's PNG after its reply line); waits at most `timeout` seconds.
+    func receive(count: Int, timeout: Double?) throws(Failure) -> [UInt8] {
+        let deadline = Self.deadline(timeout)
+        while buffer.count < count { try fill(until: deadline, wanting: count - buffer.count) }
+        let bytes = Array(buffer[..<count])
+        buffer.removeSubrange(..<count)
+        return bytes
+    }
+
+    private static func deadline(_ timeout: Double?) -> ContinuousClock.Instant? {
+        timeout.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
+    }
+
+    /// Where `fill` receives, made once (a frame's PNG arrives in chunks of up to its size).
+    private var chunk = [UInt8](repeating: 0, count: 1 << 20)
+
+    /// Reads what arrived (up to `wanting` bytes, at least 4 KiB, at most 1 MiB at once) into `buffer`.
+    private func fill(until deadline: ContinuousClock.Instant?, wanting: Int) throws(Failure) {
+        while true {
             var wait: Int32 = -1
             if let deadline {
                 let left = ContinuousClock.now.duration(to: deadline)
@@ -364,14 +455,12 @@ final class WorkerChannel {
             let ready = Foundation.poll(&poll, 1, wait)
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 { throw .timedOut }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let size = min(max(wanting, 4096), chunk.count)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, size, 0) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { throw .closed }
             buffer += chunk[..<count]
-            if buffer.count > WorkerReplyCheck.maximumLine && !buffer.contains(UInt8(ascii: "\n")) {
-                throw .tooLong
-            }
+            return
         }
     }
 }

@@ -62,15 +62,27 @@ public enum WorkerSandbox {
     }
 
     /// Locks this worker in after its plugins were loaded and created: reads only what the jobs
-    /// need, writes only their output folders (frames and the plugins' caches). Returns the layers
+    /// need, writes only their plugins' cache folders. Returns the layers
     /// applied (with `network` when `isolateNetwork` succeeded) and why others are missing.
     public static func apply(to jobs: [PlannedJob], network: Bool) -> (applied: SandboxLayers, problems: String) {
         let (read, write) = paths(for: jobs)
+        let frames = jobs.map { MemoryBudget.workerBytes($0, isolated: true) }.max() ?? 0
+        return apply(read: read, write: write, frameBytes: frames, network: network)
+    }
+
+    /// Locks this worker in: reads `read` and the system's files (`systemReadPaths`), writes only the folders
+    /// `write` and /dev/null; its address space may grow by four times `frameBytes`, at least 1 GiB.
+    static func apply(read: [String], write: [String], frameBytes: Int, network: Bool)
+        -> (applied: SandboxLayers, problems: String)
+    {
+        let read = Array(Set(systemReadPaths() + read)).sorted()
+        // /dev/null too: libraries silence output by writing there (Chipmunk's banner, CChipmunk).
+        let write = Array(Set(write + ["/dev/null"])).sorted()
         var problems = [CChar](repeating: 0, count: 2048)
         let applied = withCStrings(read) { read in
             withCStrings(write) { write in
                 rf_sandbox_apply(
-                    read, read.count, write, write.count, UInt64(addressSpace(for: jobs)),
+                    read, read.count, write, write.count, UInt64(mappedBytes() + max(1 << 30, 4 * frameBytes)),
                     WorkerChannel.childDescriptor,
                     skipped.rawValue, &problems, problems.count)
             }
@@ -101,14 +113,25 @@ public enum WorkerSandbox {
         return "the worker reached the sandbox's address-space limit (\(limit >> 20) MiB): the plugin ran out of memory"
     }
 
-    /// What a worker reads and writes once locked in: the plugin libraries and every file mapped
-    /// into the process (the Swift runtime, system libraries), the system's library folders
-    /// (libraries a plugin opens later), fonts and their configuration, the jobs' input files; it
-    /// writes the jobs' output folders.
+    /// What a worker reads and writes once locked in besides `systemReadPaths`: the plugin libraries and
+    /// the jobs' input files; it writes only the jobs' cache folders (`renderfarm.cache`, where it exists).
     static func paths(for jobs: [PlannedJob]) -> (read: [String], write: [String]) {
+        var read: [String] = []
+        for job in jobs {
+            read += job.plugins.map(\.path)
+            read += job.inputs.compactMap { $0.read?.path }
+        }
+        // Frames are written by the parent (`WorkerFrameTransfer`): a worker writes only its plugins' caches.
+        return (read, jobs.map(\.cacheFolder))
+    }
+
+    /// What every sandboxed worker reads: every file mapped into the process (the Swift runtime, system
+    /// libraries), the system's library folders (libraries a plugin opens later), fonts and their
+    /// configuration, time zones.
+    static func systemReadPaths() -> [String] {
         let home = ProcessInfo.processInfo.environment["HOME"] ?? "/nonexistent"
         let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? home + "/.cache"
-        var read = [
+        let read = [
             "/usr/lib", "/lib", "/lib64", "/usr/lib64", "/usr/local/lib", "/etc/ld.so.cache",
             "/usr/share/fonts", "/usr/local/share/fonts", "/usr/share/fontconfig", "/etc/fonts",
             "/var/cache/fontconfig", cache + "/fontconfig", home + "/.fonts", home + "/.local/share/fonts",
@@ -116,13 +139,7 @@ public enum WorkerSandbox {
             // How many processors (glibc get_nprocs, which rlottie asks).
             "/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible",
         ]
-        read += mappedFiles()
-        for job in jobs {
-            read += job.plugins.map(\.path)
-            read += job.inputs.compactMap { $0.read?.path }
-        }
-        let write = jobs.map(\.outputDirectory)
-        return (Array(Set(read)).sorted(), Array(Set(write)).sorted())
+        return read + mappedFiles()
     }
 
     /// Every file mapped into this process (/proc/self/maps): its executable and libraries.
@@ -135,14 +152,11 @@ public enum WorkerSandbox {
         }
     }
 
-    /// The worker's address-space limit: what it has mapped now plus room for its frames (four
-    /// times the memory budget's estimate of a worker, at least 1 GiB).
-    static func addressSpace(for jobs: [PlannedJob]) -> Int {
+    /// What this process has mapped now, in bytes (/proc/self/statm): the base of its address-space limit.
+    static func mappedBytes() -> Int {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? ""
-        let mapped = (statm.split(separator: " ").first.flatMap { Int($0) } ?? 0) * page
-        let frames = jobs.map { MemoryBudget.workerBytes($0, isolated: true) }.max() ?? 0
-        return mapped + max(1 << 30, 4 * frames)
+        return (statm.split(separator: " ").first.flatMap { Int($0) } ?? 0) * page
     }
 }
 

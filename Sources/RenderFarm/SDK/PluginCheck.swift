@@ -72,8 +72,11 @@ public struct PluginCheck: Sendable {
 
     /// Runs every check and returns the findings in order. Plugin calls run with stdout
     /// redirected, so a plugin that prints is caught and the caller's output stays clean.
-    public func run() -> [PluginFinding] {
-        var findings = descriptorFindings()
+    public func run() -> [PluginFinding] { descriptorFindings() + callFindings() }
+
+    /// The findings of every check that calls the plugin, and whether it printed meanwhile.
+    func callFindings() -> [PluginFinding] {
+        var findings: [PluginFinding] = []
         let capture = StdoutCapture.run { exercise() }
         findings += capture.result
         switch capture.output {

@@ -32,11 +32,19 @@ struct PluginCheckCommand: Command {
             canvas at 30 fps for 4 s; --duration makes it longer, for plugins that keep a cache
             between runs (a physics checkpoint a minute), whose cache the check also exercises.
 
-            Exit status: 0 every rule holds (warnings allowed), 1 a rule is broken,
-            64 usage, 66 no such file, 69 the library is not a usable plugin.
+            Every call into the plugin runs in a worker process locked into the sandbox of `render
+            --isolate` (--sandbox strict, the default): it reads only the files the plugin names as
+            inputs at the checked parameters, fonts and libraries, writes only a temporary folder,
+            and has no network, programs or processes; a denied call fails the check with a finding
+            naming it ("sandbox: plugin "x" tried to open …"). --sandbox require refuses (69) on a
+            kernel without every protection; --sandbox off checks in this process (trusted code).
+
+            Exit status: 0 every rule holds (warnings allowed), 1 a rule is broken (or the sandbox
+            denied a call), 64 usage, 66 no such file, 69 the library is not a usable plugin (or
+            --sandbox require on a kernel without every protection).
             """,
         options: [
-            params, duration, CommonOptions.pluginPath,
+            params, duration, RenderCommand.sandbox, CommonOptions.pluginPath,
         ],
         positionals: 1...1)
 
@@ -48,13 +56,55 @@ struct PluginCheckCommand: Command {
 
     let arguments: ParsedArguments
     let duration: Double?
+    /// `--sandbox`: how the worker that runs the check is locked in (off: the check runs in this process).
+    let sandbox: SandboxMode
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        duration = try arguments.number(Self.duration, in: 0.1...3600, command: "plugin check")
+        duration = try Self.parseDuration(arguments, command: "plugin check")
+        let mode = try RenderCommand.parseSandbox(arguments, command: "plugin check", needsIsolate: false)
+        sandbox = mode == .strict && WorkerSandbox.underSanitizer ? .off : mode
+    }
+
+    /// `--duration SECONDS`, from 0.1 s to an hour.
+    static func parseDuration(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double? {
+        try arguments.number(duration, in: 0.1...3600, command: command)
+    }
+
+    /// A new folder in the temporary folder (nil: none could be made).
+    static func makeScratchFolder() -> String? {
+        var template = Array((NSTemporaryDirectory() + "/renderfarm-check-XXXXXX").utf8CString)
+        return template.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
+            return String(cString: base)
+        }
+    }
+
+    /// A message for the user (what `--params` could not be).
+    struct Refusal: Error { var text: String }
+
+    /// The setting `arguments` ask for: `--duration` and `--params` (a JSON object, or a file holding one).
+    static func setting(_ arguments: ParsedArguments, duration: Double?) -> Result<PluginCheck.Setting, Refusal> {
+        var setting = PluginCheck.Setting()
+        if let duration { setting.duration = duration }
+        guard let params = arguments[Self.params] else { return .success(setting) }
+        var text = params
+        if !params.hasPrefix("{") {
+            do {
+                text = String(decoding: try InputFile.read(params, limit: JobLoader.maxFileBytes), as: UTF8.self)
+            } catch {
+                return .failure(Refusal(text: "--params: \(error.description)"))
+            }
+        }
+        guard case .object(let object)? = try? JSONParser.parse(text) else {
+            return .failure(Refusal(text: "--params expects a JSON object or a file holding one, got \"\(params.prefix(60))\""))
+        }
+        setting.params = object
+        return .success(setting)
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
+        if let code = RenderCommand.checkSandbox(sandbox, terminal: terminal) { return code }
         let target = arguments.positionals[0]
         let plugin: LoadedPlugin
         if target.contains("/") || target.hasSuffix(".so") {
@@ -73,27 +123,28 @@ struct PluginCheckCommand: Command {
             guard let found = CommonOptions.plugin(target, in: catalog, terminal: terminal) else { return .unavailable }
             plugin = found
         }
-        var setting = PluginCheck.Setting()
-        if let duration { setting.duration = duration }
-        if let params = arguments[Self.params] {
-            var text = params
-            if !params.hasPrefix("{") {
-                do {
-                    text = String(decoding: try InputFile.read(params, limit: JobLoader.maxFileBytes), as: UTF8.self)
-                } catch {
-                    terminal.error("--params: \(error.description)")
-                    return .dataError
-                }
-            }
-            guard case .object(let object)? = try? JSONParser.parse(text) else {
-                terminal.error("--params expects a JSON object or a file holding one, got \"\(params.prefix(60))\"")
-                return .dataError
-            }
-            setting.params = object
+        let setting: PluginCheck.Setting
+        switch Self.setting(arguments, duration: duration) {
+        case .success(let made): setting = made
+        case .failure(let message):
+            terminal.error(message.text)
+            return .dataError
         }
         let info = plugin.info
         terminal.print("checking \(info.id) \(info.version) (\(info.path))")
-        let findings = PluginCheck(plugin, setting: setting).run()
+        let findings: [PluginFinding]
+        if sandbox == .off {
+            findings = PluginCheck(plugin, setting: setting).run()
+        } else {
+            // The worker keeps its temporary files here, the one folder it may write; removed after.
+            guard let scratch = Self.makeScratchFolder() else {
+                terminal.error("cannot make a temporary folder for the check's worker: \(String(cString: strerror(errno)))")
+                return .cannotCreate
+            }
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            findings = PluginCheck.runInWorker(arguments: CheckWorkerCommand.arguments(
+                library: info.path, check: arguments, sandbox: sandbox, scratch: scratch))
+        }
         for finding in findings { terminal.print("  \(finding)") }
         let failures = findings.filter { $0.level == .failure }.count
         let warnings = findings.filter { $0.level == .warning }.count

@@ -28,8 +28,8 @@ struct RenderCommand: Command {
             or SIGTERM. With --isolate, frames are drawn in worker processes: a plugin that crashes
             or hangs (past --frame-timeout) fails only the frame it was drawing, and each worker is
             sandboxed (--sandbox strict): a plugin cannot read files outside its job, write outside
-            its output folder, reach the network or start programs; a denied action fails its
-            frame, naming it.
+            its cache folder (the render writes the frames the workers send), reach the network or
+            start programs; a denied action fails its frame, naming it.
             With --video FILE one job is rendered straight into a video: frames are drawn
             concurrently and piped in frame order to one ffmpeg (no PNGs, journal or manifest);
             the result equals `renderfarm encode` of the PNGs with the same preset (69 when ffmpeg
@@ -204,14 +204,20 @@ extension RenderCommand {
     /// Says once which protections of `--sandbox strict` this kernel lacks; refuses to render
     /// without all of them under `--sandbox require` (69).
     func checkSandbox(_ terminal: Terminal) -> ExitCode? {
-        guard isolation != nil, sandbox != .off else { return nil }
+        guard isolation != nil else { return nil }
+        return Self.checkSandbox(sandbox, terminal: terminal)
+    }
+
+    /// What `checkSandbox` says and refuses, for any command whose workers apply `mode` (plugin check, the studio).
+    static func checkSandbox(_ sandbox: SandboxMode, terminal: Terminal) -> ExitCode? {
+        guard sandbox != .off else { return nil }
         let missing = SandboxLayers.all.subtracting(WorkerSandbox.available())
         guard !missing.isEmpty else { return nil }
         let names = missing.names.joined(separator: "; ")
         if sandbox == .require {
             terminal.error(
                 "--sandbox require: this kernel does not offer every protection of the worker sandbox; missing: \(names)"
-                    + " (use --sandbox strict to render with the others, article UntrustedPlugins)")
+                    + " (use --sandbox strict to run with the others, article UntrustedPlugins)")
             return .unavailable
         }
         terminal.note("renderfarm: the worker sandbox runs without: \(names)")
@@ -237,12 +243,15 @@ extension RenderCommand {
 
     static let sandbox = Option(
         "--sandbox", value: "MODE",
-        help: "With --isolate: strict (default: every protection the kernel offers), require (all, or exit 69), off.")
+        help: "Worker sandbox: strict (default: every protection the kernel offers), require (all, or exit 69), off.")
 
-    /// `--sandbox strict|require|off` (default strict), which only `--isolate` workers apply.
-    static func parseSandbox(_ arguments: ParsedArguments, command: String) throws(UsageError) -> SandboxMode {
+    /// `--sandbox strict|require|off` (default strict), which only worker processes apply: `render` and
+    /// `submit` take it only with `--isolate` (`needsIsolate`); `plugin check`'s and the studio's workers always apply it.
+    static func parseSandbox(
+        _ arguments: ParsedArguments, command: String, needsIsolate: Bool = true
+    ) throws(UsageError) -> SandboxMode {
         guard let text = arguments[sandbox] else { return .strict }
-        if command == "render" && !arguments[isolate] {
+        if needsIsolate && !arguments[isolate] {
             throw UsageError(
                 message: "--sandbox needs --isolate (frames drawn in this process are not sandboxed)", command: command)
         }

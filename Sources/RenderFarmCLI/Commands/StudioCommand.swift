@@ -28,9 +28,17 @@ struct StudioCommand: Command {
             (--token-file) or the environment variable RENDERFARM_STUDIO_TOKEN rather than --token,
             which other users can read in ps. Only files under the root (default: the job's folder)
             are read or written. The installed documentation (make install) is served at /docs/.
-            Exit codes: 0 stopped by a signal, 64 bad options, 66 no job file, 69 cannot listen.
+            With --isolate, the timeline's frames are drawn by worker processes, sandboxed like the
+            workers of `render --isolate` (--sandbox strict by default; require or off), and the render
+            button runs `render --isolate` with the same --sandbox; the studio still loads the plugins and
+            makes their instances itself to validate and plan the job (article UntrustedPlugins).
+            Exit codes: 0 stopped by a signal, 64 bad options, 66 no job file, 69 cannot listen (or
+            --sandbox require on a kernel without every protection).
             """,
-        options: [port, host, token, tokenFile, root, docs, CommonOptions.pluginPath],
+        options: [
+            port, host, token, tokenFile, root, docs, RenderCommand.isolate, RenderCommand.sandbox,
+            CommonOptions.pluginPath,
+        ],
         positionals: 0...1)
 
     static let port = Option("--port", value: "N", help: "Port to listen on (default 8080; 0 picks a free one).")
@@ -51,9 +59,13 @@ struct StudioCommand: Command {
     let arguments: ParsedArguments
     let port: Int
     let givenToken: String?
+    /// `--isolate [--sandbox MODE]`: how the previews' workers are locked in (nil: previews in this process).
+    let sandbox: SandboxMode?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
+        let mode = try RenderCommand.parseSandbox(arguments, command: "studio")
+        sandbox = arguments[RenderCommand.isolate] ? mode : nil
         let text = arguments[Self.port] ?? "8080"
         guard let port = Int(text), (0...65535).contains(port) else {
             throw UsageError(message: "--port \(text) is not a port number (0-65535)", command: "studio")
@@ -92,9 +104,10 @@ struct StudioCommand: Command {
         }
         var isDirectory: ObjCBool = false
         let folder = FileManager.default.fileExists(atPath: given, isDirectory: &isDirectory) && isDirectory.boolValue
+        if let sandbox, let code = RenderCommand.checkSandbox(sandbox, terminal: terminal) { return code }
         // The installed layout: <prefix>/bin/renderfarm, <prefix>/share/doc/renderfarm.
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let options = StudioOptions(
+        var options = StudioOptions(
             jobFile: jobFile, root: arguments[Self.root] ?? (folder ? given : nil),
             host: arguments[Self.host] ?? "127.0.0.1", port: port, token: givenToken,
             pluginSearchPath: PluginCatalog.searchPath(extra: arguments.all(CommonOptions.pluginPath)),
@@ -102,6 +115,13 @@ struct StudioCommand: Command {
             docsFolder: arguments[Self.docs]
                 ?? executable.deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("share/doc/renderfarm").path)
+        if let sandbox {
+            options.previewWorker = { jobFile, variant, scale, folders in
+                WorkerCommand.arguments(
+                    jobFile: jobFile, variant: variant, scale: scale, pluginFolders: folders, sandbox: sandbox)
+            }
+            options.renderArguments = [RenderCommand.isolate.spec.commandLineName] + RenderCommand.sandbox.words(sandbox.rawValue)
+        }
         let server: StudioServer
         do {
             server = try StudioServer(options)

@@ -43,7 +43,7 @@ struct SubmitCommand: Command {
             slurm, openjd, kubernetes, image, volumeClaim, tasks, maxRunning, partition, time, cpusPerTask, out,
             outputRoot, frames, jobs,
             CommonOptions.shardMode, noPrepare, dryRun, wait, CommonOptions.pluginPath, CommonOptions.variants,
-            RenderCommand.isolate, RenderCommand.frameTimeout,
+            RenderCommand.isolate, RenderCommand.frameTimeout, RenderCommand.sandbox,
         ],
         positionals: 1...Int.max)
 
@@ -74,10 +74,14 @@ struct SubmitCommand: Command {
     let concurrency: Int?
     let interleaved: Bool
     let frameTimeout: Double?
+    /// `--sandbox` of each task's `render --isolate` (nil: not given, the render's default).
+    let sandbox: SandboxMode?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         frameTimeout = try RenderCommand.parseFrameTimeout(arguments, command: "submit")
+        let mode = try RenderCommand.parseSandbox(arguments, command: "submit")
+        sandbox = arguments[RenderCommand.sandbox] == nil ? nil : mode
         engine = try Engine(arguments)
         tasks = try arguments.integer(Self.tasks, in: 1...100_000, command: "submit") ?? 4
         maxRunning = try arguments.integer(Self.maxRunning, in: 1...100_000, command: "submit")
@@ -122,7 +126,7 @@ struct SubmitCommand: Command {
             pluginPath: Self.pluginFolders(arguments.all(CommonOptions.pluginPath)),
             frames: arguments[Self.frames], variants: arguments[CommonOptions.variants], concurrency: concurrency,
             interleaved: interleaved, isolate: arguments[RenderCommand.isolate], frameTimeout: frameTimeout,
-            prepares: !arguments[Self.noPrepare])
+            sandbox: sandbox, prepares: !arguments[Self.noPrepare])
         if engine != .slurm {
             commands.schedulerGivesCPUs = false
             if case .openjd = engine { commands.progress = .openjd }

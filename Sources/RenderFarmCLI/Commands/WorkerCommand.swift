@@ -28,7 +28,7 @@ struct WorkerCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         scale = try RenderCommand.parseScale(arguments, command: "worker")
-        let mode = try RenderCommand.parseSandbox(arguments, command: "worker")
+        let mode = try RenderCommand.parseSandbox(arguments, command: "worker", needsIsolate: false)
         sandbox = mode == .strict && WorkerSandbox.underSanitizer ? .off : mode
     }
 
@@ -41,6 +41,18 @@ struct WorkerCommand: Command {
         }
         if let scale { command += RenderCommand.scale.words("\(scale)") }
         return command
+    }
+
+    /// The worker command line that prepares `jobFile` (its variant `variant`, nil: a job without variants) at
+    /// `scale` with the plugins of `pluginFolders`, sandboxed by `sandbox`: the studio's preview workers.
+    static func arguments(
+        jobFile: String, variant: Int?, scale: Double?, pluginFolders: [String], sandbox: SandboxMode
+    ) -> [String] {
+        var command = [spec.name, jobFile]
+        for folder in pluginFolders { command += CommonOptions.pluginPath.words(folder) }
+        if let variant { command += CommonOptions.variants.words(String(variant)) }
+        if let scale { command += RenderCommand.scale.words("\(scale)") }
+        return command + RenderCommand.sandbox.words(sandbox.rawValue)
     }
 
     /// CPU time one frame may take in a sandboxed worker (past it the kernel ends the worker with

@@ -28,6 +28,8 @@ struct ClusterCommandLines: Equatable {
     /// `render --isolate` in each task, with `--frame-timeout` when set.
     var isolate = false
     var frameTimeout: Double?
+    /// `--sandbox` of each task's `render --isolate` (nil: the render's default, strict).
+    var sandbox: SandboxMode?
     /// How each render task reports progress: plain lines in a log, or OpenJD's progress lines.
     var progress = ProgressMode.plain
     /// Whether a prepare job fills the caches before the array starts.
@@ -50,6 +52,7 @@ struct ClusterCommandLines: Equatable {
         }
         command.add(RenderCommand.isolate, if: isolate)
         command.add(RenderCommand.frameTimeout, frameTimeout.map { String(format: "%g", $0) })
+        command.add(RenderCommand.sandbox, sandbox?.rawValue)
         command.add(CommonOptions.progress, progress.rawValue)
         return command.words
     }

@@ -33,11 +33,12 @@
  * create() (and prepare) has run (the RenderFarm article UntrustedPlugins). From then on render(),
  * frame_key() and trace() may draw, allocate (up to an address-space limit), use threads, read
  * descriptors opened in create(), their own library, the files named through input_files, fonts and
- * system libraries, and read and write the job's output folder, which holds the cache folder
- * (RF_CACHE_FOLDER). Anything else is refused and fails the frame with a message naming the
- * plugin and the call: opening other files, sockets, execve, fork, ptrace, mounts, namespaces and
- * system calls outside the sandbox's allow-list. Without --isolate (or with --sandbox off) a
- * plugin is trusted code with the user's rights.
+ * system libraries, and read and write the job's cache folder (RF_CACHE_FOLDER; the host writes the
+ * frames). Anything else is refused and fails the frame with a message naming the plugin and the
+ * call: opening other files, writing elsewhere, sockets, execve, fork, ptrace, mounts, namespaces
+ * and system calls outside the sandbox's allow-list. `renderfarm plugin check` runs every call,
+ * create() included (after a first instance), in such a sandbox. Without --isolate (or with
+ * --sandbox off) a plugin is trusted code with the user's rights.
  *
  * Output: a plugin writes nothing to stdout (the host's results go there) and reports problems
  * only through its status codes and `err` buffers. `renderfarm plugin check LIB` tests these

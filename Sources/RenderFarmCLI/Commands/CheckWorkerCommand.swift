@@ -1,0 +1,69 @@
+import Foundation
+import RenderFarm
+import RenderFarmJobs
+
+/// `renderfarm check-worker LIB …` (hidden): the sandboxed worker process of `plugin check`. It loads
+/// the library, locks itself in like a worker of `render --isolate`, runs the check and sends the
+/// findings over file descriptor 3 (article UntrustedPlugins).
+struct CheckWorkerCommand: Command {
+    static let spec = CommandSpec(
+        name: "check-worker",
+        abstract: "The worker process of `plugin check` (started by plugin check, not by hand).",
+        synopsis: "check-worker LIB",
+        examples: [],
+        options: [PluginCheckCommand.params, PluginCheckCommand.duration, RenderCommand.sandbox, scratch],
+        positionals: 1...1)
+
+    static let scratch = Option(
+        "--scratch", value: "DIR", help: "The folder the worker may write (its temporary files), made by the check.")
+
+    /// CPU time the whole check may take in a sandboxed worker (past it the kernel ends the worker with SIGXCPU).
+    static let cpuSeconds = 3600.0
+
+    let arguments: ParsedArguments
+    let duration: Double?
+    let sandbox: SandboxMode
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        self.arguments = arguments
+        duration = try PluginCheckCommand.parseDuration(arguments, command: "check-worker")
+        sandbox = try RenderCommand.parseSandbox(arguments, command: "check-worker", needsIsolate: false)
+    }
+
+    /// The command line of the worker that checks `library` with the setting `check` (plugin check's
+    /// arguments) asks for.
+    static func arguments(library: String, check: ParsedArguments, sandbox: SandboxMode, scratch: String) -> [String] {
+        var command = [spec.name, library]
+        for option in [PluginCheckCommand.params, PluginCheckCommand.duration] {
+            if let value = check[option] { command += option.words(value) }
+        }
+        return command + RenderCommand.sandbox.words(sandbox.rawValue) + Self.scratch.words(scratch)
+    }
+
+    func run(_ terminal: Terminal) -> ExitCode {
+        guard let connection = WorkerServer.connect(), let scratch = arguments[Self.scratch] else {
+            terminal.error("`renderfarm check-worker` is started by `renderfarm plugin check`, not by hand")
+            return .usage
+        }
+        LoadedPlugin.installFaultReport(hint: " (in the worker process of plugin check)")
+        // The network namespace first, while the process has one thread (a user namespace needs that).
+        let network = sandbox != .off && WorkerSandbox.isolateNetwork()
+        let plugin: LoadedPlugin
+        do {
+            plugin = try PluginCatalog.loadLibrary(arguments.positionals[0])
+        } catch {
+            connection.fail(error.description)
+            return .unavailable
+        }
+        switch PluginCheckCommand.setting(arguments, duration: duration) {
+        case .success(let setting):
+            let served = PluginCheck.serve(
+                plugin, setting: setting, sandbox: sandbox, network: network, scratch: scratch,
+                cpuSeconds: Self.cpuSeconds, connection: connection)
+            return served ? .ok : .unavailable
+        case .failure(let refusal):
+            connection.fail(refusal.text)
+            return .dataError
+        }
+    }
+}

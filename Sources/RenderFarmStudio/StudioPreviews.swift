@@ -1,0 +1,31 @@
+import Foundation
+import RenderFarm
+
+/// Where the studio draws its preview frames (article Studio, "Untrusted plugins"): in this process
+/// (`FramePreview`), or with `studio --isolate` in sandboxed worker processes (`IsolatedPreview`), each
+/// started with the worker command line `StudioOptions.previewWorker` gives for the job's variant and scale.
+/// Not `Sendable`: lives inside the session's lock.
+final class StudioPreviews {
+    private let inProcess = FramePreview()
+    private let isolated = IsolatedPreview()
+    private let options: StudioOptions
+
+    init(options: StudioOptions) {
+        self.options = options
+    }
+
+    /// Frame `index` of `job` (prepared at `scale`, nil: the job's own, with the plugins of `pluginFolders`).
+    func png(_ index: Int, of job: PlannedJob, scale: Double?, pluginFolders: [String], debug: Bool)
+        throws(FramePreviewError) -> [UInt8]
+    {
+        guard let previewWorker = options.previewWorker else {
+            return try inProcess.png(index, of: job, debug: debug)
+        }
+        let folders = pluginFolders.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+        let arguments = previewWorker(options.jobFile, job.job.variant?.index, scale, folders)
+        return try isolated.png(index, of: job, debug: debug, workerArguments: arguments)
+    }
+}
