@@ -8,7 +8,7 @@ struct MixCommand: Command {
     static let spec = CommandSpec(
         name: "mix",
         abstract: "Write a job's audio mix (music bed and sounds) as a WAV file for editors.",
-        synopsis: "mix JOB|OUTDIR -o FILE",
+        synopsis: "mix JOB|OUTDIR",
         examples: [
             "renderfarm mix jobs/stream-replay.json -o stream-replay.wav",
             "renderfarm mix jobs/out/stream-replay -o part.wav",
@@ -30,7 +30,8 @@ struct MixCommand: Command {
         options: [output],
         positionals: 1...1)
 
-    static let output = Option("-o", "--output", value: "FILE", help: "Write the mix here (a WAV file).")
+    static let output = Option(
+        "-o", "--output", value: "FILE", help: "Write the mix here (a WAV file; required).", required: true)
 
     let arguments: ParsedArguments
     let target: String

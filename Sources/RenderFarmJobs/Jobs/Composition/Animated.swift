@@ -55,14 +55,6 @@ public enum KeyframeTiming: Sendable, Equatable {
             SpringCurve(duration: duration, damping: damping, velocity: velocity).value(at: elapsed)
         }
     }
-
-    public static func == (lhs: KeyframeTiming, rhs: KeyframeTiming) -> Bool {
-        switch (lhs, rhs) {
-        case (.curve(let a), .curve(let b)): a == b
-        case (.spring(let d1, let v1), .spring(let d2, let v2)): d1 == d2 && v1 == v2
-        default: false
-        }
-    }
 }
 
 /// A value keyframes can move between.

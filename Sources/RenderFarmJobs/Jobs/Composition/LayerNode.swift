@@ -125,12 +125,4 @@ public struct LayerNode: Sendable, Equatable {
         if case .group = content { return true }
         return fields.hasSpan
     }
-
-    /// The effect layers in it, in drawing order.
-    public var effectLayers: [Int] {
-        switch content {
-        case .effect(let index): [index]
-        case .group(let children): children.flatMap(\.effectLayers)
-        }
-    }
 }
