@@ -143,15 +143,8 @@ struct EncodeCommand: Command {
         do {
             ffmpeg = try FFmpeg.locate()
             output = try RenderedOutput.load(directory: arguments.positionals[0])
-        } catch let error as EncodeError {
-            terminal.error(error.description)
-            return ExitCode(error)
-        } catch let error as RenderedOutputError {
-            terminal.error(error.description)
-            return ExitCode(error)
         } catch {
-            terminal.error("\(error)")
-            return .ioError
+            return .reporting(error, to: terminal)
         }
         // Held until the encode is recorded: no render may change the frames while ffmpeg reads them.
         let session: OutputFolder.Session

@@ -66,18 +66,8 @@ struct MixCommand: Command {
                 name = job.spec.name
                 track = try SoundTrack.mix(of: job, ffmpeg: ffmpeg)
             }
-        } catch let error as JobError {
-            terminal.error(error.description)
-            return ExitCode(error)
-        } catch let error as EncodeError {
-            terminal.error(error.description)
-            return ExitCode(error)
-        } catch let error as RenderedOutputError {
-            terminal.error(error.description)
-            return ExitCode(error)
         } catch {
-            terminal.error("\(error)")
-            return .ioError
+            return .reporting(error, to: terminal)
         }
         guard let track else {
             terminal.error("\(name): the job has no \"audio\" section; nothing to mix")

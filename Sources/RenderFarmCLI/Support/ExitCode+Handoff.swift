@@ -1,8 +1,25 @@
+import FileOutput
 import RenderFarm
+import RenderFarmJobs
 import RenderFarmOutput
 
-/// Exit codes of the hand-off commands (encode, render --video, export-otio, preview, compare).
+/// Exit codes of the hand-off commands (encode, render --video, export-otio, preview, compare, mix).
 extension ExitCode {
+    /// Tells `error` on standard error and returns its exit code: one place that maps whatever a
+    /// hand-off command's step threw (an unknown error is an I/O error).
+    static func reporting(_ error: any Error, to terminal: Terminal) -> ExitCode {
+        terminal.error("\(error)")
+        switch error {
+        case let error as JobError: return ExitCode(error)
+        case let error as EncodeError: return ExitCode(error)
+        case let error as RenderedOutputError: return ExitCode(error)
+        case let error as ExportError: return ExitCode(error)
+        case let error as PreviewError: return ExitCode(error)
+        case let error as OutputError: return ExitCode(error)
+        default: return .ioError
+        }
+    }
+
     init(_ error: RenderedOutputError) {
         switch error {
         case .missing: self = .noInput
