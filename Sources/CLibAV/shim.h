@@ -22,24 +22,44 @@ static const int64_t RF_AV_NOPTS_VALUE = AV_NOPTS_VALUE;
 /// image sequences are never probed.
 static const char *const RF_AV_FORMATS = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm";
 
+/// What the custom I/O reads: a descriptor and a position of its own. Reads are `pread`s, so readers
+/// of one open file (`dup`s of it) never move each other's offset, and no path is opened again (a
+/// sandboxed worker may not open /proc/self/fd/N).
+typedef struct rf_av_source {
+    int fd;
+    int64_t position;
+} rf_av_source;
+
 static inline int rf_av_read(void *opaque, uint8_t *buffer, int size) {
-    int fd = (int)(intptr_t)opaque;
+    rf_av_source *source = opaque;
     for (;;) {
-        ssize_t count = read(fd, buffer, (size_t)size);
-        if (count > 0) return (int)count;
+        ssize_t count = pread(source->fd, buffer, (size_t)size, (off_t)source->position);
+        if (count > 0) {
+            source->position += count;
+            return (int)count;
+        }
         if (count == 0) return AVERROR_EOF;
         if (errno != EINTR) return AVERROR(errno);
     }
 }
 
 static inline int64_t rf_av_seek(void *opaque, int64_t offset, int whence) {
-    int fd = (int)(intptr_t)opaque;
-    if (whence & AVSEEK_SIZE) {
-        struct stat status;
-        return fstat(fd, &status) == 0 ? (int64_t)status.st_size : AVERROR(errno);
+    rf_av_source *source = opaque;
+    struct stat status;
+    int64_t base;
+    if (whence & AVSEEK_SIZE) return fstat(source->fd, &status) == 0 ? (int64_t)status.st_size : AVERROR(errno);
+    switch (whence & ~AVSEEK_FORCE) {
+    case SEEK_SET: base = 0; break;
+    case SEEK_CUR: base = source->position; break;
+    case SEEK_END:
+        if (fstat(source->fd, &status) != 0) return AVERROR(errno);
+        base = (int64_t)status.st_size;
+        break;
+    default: return AVERROR(EINVAL);
     }
-    off_t position = lseek(fd, (off_t)offset, whence & ~AVSEEK_FORCE);
-    return position < 0 ? AVERROR(errno) : (int64_t)position;
+    if ((offset > 0 && base > INT64_MAX - offset) || base + offset < 0) return AVERROR(EINVAL);
+    source->position = base + offset;
+    return source->position;
 }
 
 /// Opens the container read from `fd` (which the caller keeps open until `rf_av_close`), with probing
@@ -49,13 +69,21 @@ static inline int rf_av_open(int fd, int64_t probe_bytes, AVFormatContext **out)
     const int buffer_size = 1 << 16;
     unsigned char *buffer = av_malloc(buffer_size);
     if (!buffer) return AVERROR(ENOMEM);
-    AVIOContext *io = avio_alloc_context(buffer, buffer_size, 0, (void *)(intptr_t)fd, rf_av_read, NULL, rf_av_seek);
+    rf_av_source *source = av_mallocz(sizeof(rf_av_source));
+    if (!source) {
+        av_free(buffer);
+        return AVERROR(ENOMEM);
+    }
+    source->fd = fd;
+    AVIOContext *io = avio_alloc_context(buffer, buffer_size, 0, source, rf_av_read, NULL, rf_av_seek);
     if (!io) {
         av_free(buffer);
+        av_free(source);
         return AVERROR(ENOMEM);
     }
     AVFormatContext *context = avformat_alloc_context();
     if (!context) {
+        av_free(io->opaque);
         av_free(io->buffer);
         avio_context_free(&io);
         return AVERROR(ENOMEM);
@@ -70,6 +98,7 @@ static inline int rf_av_open(int fd, int64_t probe_bytes, AVFormatContext **out)
     int status = avformat_open_input(&context, NULL, NULL, NULL);
     if (status < 0) {
         // avformat_open_input freed the context on failure, not the custom I/O.
+        av_free(io->opaque);
         av_free(io->buffer);
         avio_context_free(&io);
         return status;
@@ -77,6 +106,7 @@ static inline int rf_av_open(int fd, int64_t probe_bytes, AVFormatContext **out)
     status = avformat_find_stream_info(context, NULL);
     if (status < 0) {
         avformat_close_input(&context);
+        av_free(io->opaque);
         av_free(io->buffer);
         avio_context_free(&io);
         return status;
@@ -91,6 +121,7 @@ static inline void rf_av_close(AVFormatContext **context) {
     AVIOContext *io = (*context)->pb;
     avformat_close_input(context);
     if (io) {
+        av_free(io->opaque);
         av_free(io->buffer);
         avio_context_free(&io);
     }

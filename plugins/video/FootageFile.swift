@@ -3,7 +3,7 @@ import Glibc
 
 /// A job's footage file, opened once: confined to the job's folder, a regular file, within the size limit.
 ///
-/// The decoder reads through its own reopening of this descriptor (`reader()`), so the file that was
+/// The decoder reads through its own copy of this descriptor (`reader()`), so the file that was
 /// checked is the file decoded, whatever happens to its path afterwards.
 final class FootageFile: @unchecked Sendable {
     /// The containers read, by file extension.
@@ -51,11 +51,12 @@ final class FootageFile: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
-    /// A descriptor of its own for one reader, at offset 0; the reader closes it.
+    /// A descriptor of its own for one reader (a `dup`: the reader reads with `pread` at a position of
+    /// its own, and a sandboxed worker could not open the file again); the reader closes it.
     func reader() throws(EffectError) -> Int32 {
-        let copy = open("/proc/self/fd/\(descriptor)", O_RDONLY | O_CLOEXEC)
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
         guard copy >= 0 else {
-            throw EffectError(parameter: "file", "\(name) cannot be opened again (\(String(cString: strerror(errno))))")
+            throw EffectError(parameter: "file", "\(name) cannot be read again (\(String(cString: strerror(errno))))")
         }
         return copy
     }
