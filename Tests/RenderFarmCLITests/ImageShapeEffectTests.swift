@@ -50,16 +50,12 @@ struct ImageShapeEffectTests {
         return folder
     }
 
+    // Rendering a folder's job.json and reading its frames' hashes: as the text effect's tests do.
     static func render(_ folder: TemporaryFolder, arguments: [String] = []) throws -> Binary.Result {
-        let result = try Binary.run(
-            ["render", folder.url.appendingPathComponent("job.json").path, "--progress", "plain"] + arguments)
-        #expect(result.status == 0, "\(result.stderr)")
-        return result
+        try TextEffectTests.render(folder, arguments: arguments)
     }
 
-    static func hashes(_ folder: TemporaryFolder) throws -> [String] {
-        try Manifest(folder: folder.url.appendingPathComponent("out")).frames.map(\.sha256)
-    }
+    static func hashes(_ folder: TemporaryFolder) throws -> [String] { try TextEffectTests.hashes(folder) }
 
     @Test("frames are byte-identical across -j 1, -j 2, --isolate and --shard K/N")
     func deterministic() throws {
