@@ -174,10 +174,11 @@ text-check: deps
 	$(SWIFT) build --build-tests
 	RENDERFARM_TEXT_CASES=1000 $(SWIFT) test --skip-build --filter TextLayoutTests/shrinkNeverOverflows
 
-# 1,000 mutated job files through the real binary (make test runs 300 of them).
+# 1,000 mutated job files and 1,000 mutated Lottie files through the real binary (make test runs 300
+# and 66).
 fuzz: deps $(TEST_PLUGIN)
 	$(SWIFT) build --build-tests
-	RENDERFARM_FUZZ_CASES=1000 $(SWIFT) test --skip-build --filter FuzzTests
+	RENDERFARM_FUZZ_CASES=1000 RENDERFARM_LOTTIE_FUZZ_CASES=1000 $(SWIFT) test --skip-build --filter FuzzTests
 
 # AddressSanitizer and ThreadSanitizer builds (README "Sanitizers"): each --sanitize build, with the
 # executable's symbols exported so that plugins (which call into the sanitizer runtime linked into

@@ -164,11 +164,13 @@ let package = Package(
             name: "RenderFarmTests",
             dependencies: [
                 "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "FileOutput", "CPNGWriter", "CVideoFrame",
-                "CairoKit", "Locking",
+                "CairoKit", "EffectKit", "Locking",
             ]),
         .testTarget(
             name: "RenderFarmCLITests",
-            dependencies: ["RenderFarmCLI", "RenderFarmJobs", "RenderFarmOutput", "CCrypto", "CairoKit", "Locking"]),
+            dependencies: [
+                "RenderFarmCLI", "RenderFarmJobs", "RenderFarmOutput", "CCrypto", "CairoKit", "EffectKit", "Locking",
+            ]),
         .testTarget(
             name: "RenderFarmStudioTests",
             dependencies: ["RenderFarmStudio", "RenderFarm", "RenderFarmJobs", "MicroHTTP"]),

@@ -41,22 +41,14 @@ public struct FolderStatus: Sendable {
 
     /// Reads the status of `directory`; `now` is the time the rate is measured at.
     public static func read(_ directory: String, now: Date = Date()) throws(FolderStatusError) -> FolderStatus {
-        let folder = URL(fileURLWithPath: directory).standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw .notARenderFolder(path: folder, reason: "no such folder")
-        }
-        let found: JobRecord?
-        do {
-            found = try JobRecord.read(from: folder)
-        } catch {
-            throw .unreadable(error.description)
-        }
-        guard let record = found else {
-            throw .notARenderFolder(path: folder, reason: "it has no \(JobRecord.fileName)")
-        }
-        let recorded = RecordedFrames(directory: folder)
-        let fingerprints = FingerprintTable.read(in: folder, job: record.fingerprint)
+        let folder = OutputFolder(URL(fileURLWithPath: directory).standardizedFileURL.path)
+        return FolderStatus(try folder.snapshot(), now: now)
+    }
+
+    /// The status of the folder `snapshot` read.
+    public init(_ snapshot: OutputFolder.Snapshot, now: Date) {
+        let (folder, record, recorded, fingerprints) =
+            (snapshot.folder.path, snapshot.record, snapshot.recorded, snapshot.fingerprints)
         var done: [JournalEntry] = []
         var failed: [Int: String] = [:]
         var missing: [Int] = []
@@ -72,26 +64,30 @@ public struct FolderStatus: Sendable {
                 failed[index] = failure.error ?? "failed"
             }
         }
-        let holders = FolderLock.holders(of: folder)
+        let holders = snapshot.holders
         let state: State =
             !holders.isEmpty ? .rendering : missing.isEmpty ? .complete : failed.isEmpty ? .incomplete : .failed
-        var status = FolderStatus(
-            directory: folder, name: record.name, state: state, total: record.frames.count, done: done.count,
-            failed: failed, missing: missing, holders: holders, fps: nil, etaSeconds: nil, lastFrame: nil,
-            journals: recorded.journals.count)
+        directory = folder
+        name = record.name
+        self.state = state
+        total = record.frames.count
+        self.done = done.count
+        self.failed = failed
+        self.missing = missing
+        self.holders = holders
+        journals = recorded.journals.count
         let timed = done.compactMap { entry in entry.finishedAt.map { (at: $0, entry: entry) } }.sorted {
             $0.at < $1.at
         }
-        if let last = timed.last { status.lastFrame = (last.entry.index, last.entry.file) }
+        if let last = timed.last { lastFrame = (last.entry.index, last.entry.file) }
         if state == .rendering {
             let recent = timed.filter { $0.at >= now.timeIntervalSince1970 - 60 }
             if let first = recent.first, let last = recent.last, recent.count >= 2, last.at > first.at {
                 let fps = Double(recent.count - 1) / (last.at - first.at)
-                status.fps = fps
-                status.etaSeconds = Double(missing.count) / fps
+                self.fps = fps
+                etaSeconds = Double(missing.count) / fps
             }
         }
-        return status
     }
 
     /// The status as one JSON object (`renderfarm status --json`).

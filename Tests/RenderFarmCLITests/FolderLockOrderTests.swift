@@ -14,7 +14,9 @@ struct FolderLockOrderTests {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let lock = folder.appendingPathComponent("renderfarm.lock")
             process.executableURL = URL(fileURLWithPath: Tools.find("flock") ?? "/usr/bin/flock")
-            process.arguments = ["--exclusive", lock.path, "sleep", "60"]
+            // --no-fork: `sleep` itself holds the lock, so terminating it frees the lock at once (with a
+            // fork, flock's child would keep the lock for its whole minute after flock is gone).
+            process.arguments = ["--exclusive", "--no-fork", lock.path, "sleep", "60"]
             try process.run()
             // flock creates the file, then takes the lock: wait until a non-blocking try fails.
             for _ in 0..<400 {
@@ -25,8 +27,10 @@ struct FolderLockOrderTests {
             throw ToolError(message: "flock never took \(lock.path)")
         }
 
+        /// SIGKILL: an in-process render of another test may have set SIGTERM to be ignored while
+        /// this holder was spawned, and an ignored signal stays ignored across exec.
         func release() {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
 

@@ -5,8 +5,9 @@ import Testing
 /// `render`, and every refused one gets a message that names the layer parameter and the place in the file.
 @Suite("Lottie hostile files", .serialized)
 struct LottieFuzzTests {
+    /// `make test` runs three cases of each mutation; `make fuzz` sets RENDERFARM_LOTTIE_FUZZ_CASES=1000.
     static let caseCount =
-        ProcessInfo.processInfo.environment["RENDERFARM_LOTTIE_FUZZ_CASES"].flatMap { Int($0) } ?? 200
+        ProcessInfo.processInfo.environment["RENDERFARM_LOTTIE_FUZZ_CASES"].flatMap { Int($0) } ?? 3 * Mutation.allCases.count
     static let seed =
         ProcessInfo.processInfo.environment["RENDERFARM_LOTTIE_FUZZ_SEED"].flatMap { UInt64($0) }
         ?? 20_261_130

@@ -5,7 +5,7 @@ import Testing
 @Suite("Shards and merge")
 struct ShardTests {
     @Test(
-        "the union of --shard K/N renders equals the plain render byte for byte, for N = 1, 2, 3, 7",
+        "the union of --shard K/N renders equals the plain render byte for byte, for N = 3 and 7 (live-hearts: 1, 2, 3, 7)",
         arguments: ExampleJobsTests.singleJobs)
     func shardUnionEqualsPlainRender(job: String) throws {
         let plain = try TemporaryFolder()
@@ -14,7 +14,9 @@ struct ShardTests {
         let reference = try frameChecksums(plain)
         let referenceManifest = try Manifest(folder: plain.url)
         #expect(!reference.isEmpty)
-        for count in [1, 2, 3, 7] {
+        // An uneven split and more shards than some jobs have seconds, for every example; the one-shard
+        // and even cases once.
+        for count in job == "live-hearts.json" ? [1, 2, 3, 7] : [3, 7] {
             let union = try TemporaryFolder()
             for index in 0..<count {
                 let shard = CLI.run([

@@ -1,4 +1,3 @@
-import Dispatch
 import Locking
 
 /// A frame a worker is drawing, as seen while it draws: for notices about frames that take long.
@@ -21,13 +20,19 @@ final class DrawingLane: Sendable {
         var index: Int
         var layer: Int?
         var effect: String?
-        var started: ContinuousClock.Instant
+        var started: Duration
     }
 
     private let state = Locked<Drawing?>(nil)
+    private let clock: any EngineClock
+
+    init(clock: any EngineClock) {
+        self.clock = clock
+    }
 
     func begin(job: String, frame index: Int) {
-        state.withLock { $0 = Drawing(job: job, index: index, started: .now) }
+        let now = clock.uptime
+        state.withLock { $0 = Drawing(job: job, index: index, started: now) }
     }
 
     func layer(_ layer: Int, effect: String) {
@@ -40,48 +45,42 @@ final class DrawingLane: Sendable {
     func end() { state.withLock { $0 = nil } }
 
     var current: FrameInFlight? {
-        state.withLock { drawing in
+        let now = clock.uptime
+        return state.withLock { drawing in
             drawing.map {
                 FrameInFlight(
                     job: $0.job, index: $0.index, layer: $0.layer, effect: $0.effect,
-                    seconds: (ContinuousClock.now - $0.started).seconds)
+                    seconds: (now - $0.started).seconds)
             }
         }
     }
 }
 
-/// The lanes of one render, and a timer that tells the observer once a second what they are
+/// The lanes of one render, and a ticker that tells the observer once a second what they are
 /// drawing (`ProgressObserver.framesInFlight`), so a frame that hangs is named while it hangs.
 final class FramesInFlight: Sendable {
     private let lanes = Locked<[DrawingLane]>([])
-    /// Dispatch sources are thread-safe (set up in `init`, cancelled once from any thread), but the
-    /// protocol is not marked Sendable.
-    nonisolated(unsafe) private let timer: any DispatchSourceTimer
-    private let queue = DispatchQueue(label: "renderfarm.in-flight")
+    private let clock: any EngineClock
+    private let ticker: Locked<(any EngineTicker)?> = Locked(nil)
 
-    init(observer: some ProgressObserver, interval: Duration = .seconds(1)) {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        self.timer = timer
-        let nanoseconds = Int(interval.seconds * 1e9)
-        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
-        timer.setEventHandler { [weak self] in
+    init(observer: some ProgressObserver, clock: any EngineClock, interval: Duration = .seconds(1)) {
+        self.clock = clock
+        let started = clock.every(interval) { [weak self] in
             guard let self else { return }
             observer.framesInFlight(lanes.withLock { $0.compactMap(\.current) })
         }
-        timer.resume()
+        ticker.withLock { $0 = started }
     }
 
     /// A new lane, watched until `stop`.
     func lane() -> DrawingLane {
-        let lane = DrawingLane()
+        let lane = DrawingLane(clock: clock)
         lanes.withLock { $0.append(lane) }
         return lane
     }
 
-    /// Stops the timer; no call to the observer starts after it returns.
+    /// Stops the ticker; no call to the observer starts after it returns.
     func stop() {
-        timer.cancel()
-        // The handler runs on `queue`: one running now finishes before this empty block runs.
-        queue.sync {}
+        ticker.withLock { $0 }?.stop()
     }
 }

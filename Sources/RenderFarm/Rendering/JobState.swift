@@ -30,6 +30,8 @@ final class JobState: Sendable {
     /// Whole runs write `manifest.json`; a shard leaves it to `renderfarm merge`.
     private let writesManifest: Bool
     private let written = Locked<[Int: JournalEntry]>([:])
+    /// When each frame finished, for its journal entry.
+    private let clock: any EngineClock
 
     var skipped: Int { previous.count }
 
@@ -39,6 +41,7 @@ final class JobState: Sendable {
     init(job: PlannedJob, options: RenderOptions, session: OutputFolder.Session) throws(OutputError) {
         self.job = job
         self.session = session
+        clock = options.clock
         StagedFile.removeStale(in: job.outputDirectory)
         let fingerprints = job.frameFingerprints
         self.fingerprints = fingerprints
@@ -126,7 +129,7 @@ final class JobState: Sendable {
             index: index, time: job.spec.time(ofFrame: index), file: job.spec.output.fileName(ofFrame: index),
             sha256: sha256, bytes: bytes, fingerprint: fingerprints[index], attempts: attempts,
             renderMilliseconds: milliseconds, status: status, opaque: opaque, error: error,
-            finishedAt: Date().timeIntervalSince1970)
+            finishedAt: clock.date.timeIntervalSince1970)
     }
 
     private func record(_ entry: JournalEntry) throws(OutputError) {

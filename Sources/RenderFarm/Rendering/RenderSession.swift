@@ -19,12 +19,15 @@ public struct RenderOptions: Sendable {
     public var cacheStaticLayers: Bool
     /// `--isolate`: frames are drawn in worker processes (nil: in this process).
     public var isolation: Isolation?
+    /// The render's time: elapsed, frames in flight, journal times (a `ManualClock` in tests).
+    public var clock: any EngineClock
 
     public init(
         concurrency: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         failFast: Bool = false, shard: Shard = .whole, stop: StopSignal = StopSignal(),
-        cacheStaticLayers: Bool = true, isolation: Isolation? = nil
+        cacheStaticLayers: Bool = true, isolation: Isolation? = nil, clock: any EngineClock = SystemClock()
     ) {
+        self.clock = clock
         self.isolation = isolation
         self.concurrency = concurrency
         self.force = force
@@ -86,9 +89,8 @@ public enum RenderSession {
             }
             observer.frameDidFinish(event)
         }
-        let clock = ContinuousClock()
-        let start = clock.now
-        let inFlight = FramesInFlight(observer: observer)
+        let start = options.clock.uptime
+        let inFlight = FramesInFlight(observer: observer, clock: options.clock)
         FrameScheduler(concurrency: options.concurrency).run(
             count: draws.count, shouldStop: shouldStop,
             makeWorker: { () -> any FrameExecutor in
@@ -109,7 +111,7 @@ public enum RenderSession {
                 report(states[jobIndex], frame, states[jobIndex].reuse(frame, from: source))
             })
         inFlight.stop()
-        let elapsed = clock.now - start
+        let elapsed = options.clock.uptime - start
         let finalProgress = progress.withLock { $0 }
 
         var summaries: [JobSummary] = []

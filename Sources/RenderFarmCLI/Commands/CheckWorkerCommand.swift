@@ -53,7 +53,7 @@ struct CheckWorkerCommand: Command {
             plugin = try PluginCatalog.loadLibrary(arguments.positionals[0])
         } catch {
             connection.fail(error.description)
-            return .unavailable
+            return ExitCode(for: error)
         }
         switch PluginCheckCommand.setting(arguments, duration: duration) {
         case .success(let setting):

@@ -77,9 +77,7 @@ struct CompareCommand: Command {
             if let diff { terminal.print("  diff image: \(diff)") }
             return .framesFailed
         } catch {
-            terminal.error(error.description)
-            if case .missing = error { return .noInput }
-            return .dataError
+            return .reporting(error, to: terminal)
         }
     }
 }

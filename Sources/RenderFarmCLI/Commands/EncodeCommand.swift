@@ -151,8 +151,7 @@ struct EncodeCommand: Command {
         do {
             session = try OutputFolder(output.directory).open(task: "encode")
         } catch {
-            terminal.error(error.description)
-            return ExitCode(error)
+            return .reporting(error, to: terminal)
         }
         defer { withExtendedLifetime(session) {} }
         // SIGINT and SIGTERM stop ffmpeg and leave nothing behind (exit 130), as they stop `render`.
@@ -174,8 +173,7 @@ struct EncodeCommand: Command {
                     terminal.note("(cd \(FFmpegCommand.quoted(output.directory)) && \(command.shellLine))")
                 }
             } catch {
-                terminal.error(error.description)
-                return ExitCode(error)
+                return .reporting(error, to: terminal)
             }
         }
         let bar = ProgressBar(
@@ -191,7 +189,7 @@ struct EncodeCommand: Command {
                 // A video the manifest does not list is not kept: a failed encode leaves nothing new.
                 EncodedVideo.remove(result)
                 terminal.error("\(error.description); \(ShownPath.of(result.file)) was not kept")
-                return ExitCode(error)
+                return ExitCode(for: error)
             }
             Self.printVideo(
                 "\(output.jobName): \(result.frames) frames encoded (\(preset.rawValue))", file: result.file,
@@ -202,8 +200,7 @@ struct EncodeCommand: Command {
             return .ok
         } catch {
             bar.finish()
-            terminal.error(error.description)
-            return ExitCode(error)
+            return .reporting(error, to: terminal)
         }
     }
 }

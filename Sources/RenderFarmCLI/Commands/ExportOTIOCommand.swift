@@ -49,8 +49,7 @@ struct ExportOTIOCommand: Command {
         do {
             output = try RenderedOutput.load(directory: arguments.positionals[0])
         } catch {
-            terminal.error(error.description)
-            return ExitCode(error)
+            return .reporting(error, to: terminal)
         }
         let file =
             arguments[Self.output].map { URL(fileURLWithPath: $0).standardizedFileURL.path }
@@ -63,8 +62,7 @@ struct ExportOTIOCommand: Command {
         do {
             sound = try soundClips(output, timeline: file, terminal: terminal)
         } catch {
-            terminal.error(error.description)
-            return ExitCode(error)
+            return .reporting(error, to: terminal)
         }
         do {
             let timeline = try OTIOTimeline.build(
@@ -72,8 +70,7 @@ struct ExportOTIOCommand: Command {
                 allowMissing: arguments[Self.allowMissing], sound: sound)
             try OTIOTimeline.write(timeline, to: file)
         } catch {
-            terminal.error(error.description)
-            return ExitCode(error)
+            return .reporting(error, to: terminal)
         }
         terminal.print("\(output.jobName): OpenTimelineIO timeline written")
         terminal.print("  timeline: \(ShownPath.of(file))")

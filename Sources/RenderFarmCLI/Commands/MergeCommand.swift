@@ -45,8 +45,7 @@ struct MergeCommand: Command {
         do {
             report = try ShardMerge.merge(directory: folder)
         } catch {
-            terminal.error(error.description)
-            return ExitCode(error)
+            return .reporting(error, to: terminal)
         }
         let total = report.expected.count
         let journals = "\(report.journals) journal\(report.journals == 1 ? "" : "s")"
@@ -73,15 +72,5 @@ struct MergeCommand: Command {
             "  render the same shards again (done frames are skipped) or `renderfarm submit` again, "
                 + "then merge")
         return .framesFailed
-    }
-}
-
-extension ExitCode {
-    init(_ error: MergeError) {
-        switch error {
-        case .noFolder, .nothingRendered: self = .noInput
-        case .invalidRecord, .rendering: self = .dataError
-        case .output(let output): self = ExitCode(output)
-        }
     }
 }

@@ -76,8 +76,7 @@ struct MixCommand: Command {
         do {
             try track.write(to: target)
         } catch {
-            terminal.error(error.description)
-            return ExitCode(error)
+            return .reporting(error, to: terminal)
         }
         let seconds = Double(track.span.count) / Double(SoundMixer.rate)
         terminal.print("\(name): \(String(format: "%.3f", seconds)) s of sound mixed")

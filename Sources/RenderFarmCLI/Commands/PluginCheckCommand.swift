@@ -115,8 +115,7 @@ struct PluginCheckCommand: Command {
             do {
                 plugin = try PluginCatalog.loadLibrary(target)
             } catch {
-                terminal.error(error.description)
-                return .unavailable
+                return .reporting(error, to: terminal)
             }
         } else {
             let catalog = CommonOptions.catalog(arguments)

@@ -66,8 +66,7 @@ struct PreviewCommand: Command {
             do {
                 rendered = try RenderedOutput.load(directory: input)
             } catch {
-                terminal.error(error.description)
-                return ExitCode(error)
+                return .reporting(error, to: terminal)
             }
             var chosen = ContactSheet.spread(rendered.writtenFrames.map(\.index))
             if let text = arguments[Self.frames] {
@@ -111,8 +110,7 @@ struct PreviewCommand: Command {
                 "contact sheet of \(frames.count) frames (\(sheet.width)×\(sheet.height)): \(ShownPath.of(output))")
             return .ok
         } catch {
-            terminal.error(error.description)
-            return ExitCode(error)
+            return .reporting(error, to: terminal)
         }
     }
 }

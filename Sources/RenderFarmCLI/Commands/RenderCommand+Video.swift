@@ -85,8 +85,7 @@ extension RenderCommand {
             return .ok
         } catch {
             reporter.clearLine()
-            terminal.error(error.description)
-            return ExitCode(error)
+            return .reporting(error, to: terminal)
         }
     }
 }

@@ -149,8 +149,7 @@ struct RenderCommand: Command {
             summary = try RenderSession.render(jobs, options: options, observer: reporter)
         } catch {
             reporter.clearLine()
-            terminal.error(error.description)
-            return ExitCode(error)
+            return .reporting(error, to: terminal)
         }
         for job in summary.jobs {
             let reused = job.reused > 0 ? ", \(job.reused) reused (drawn alike)" : ""

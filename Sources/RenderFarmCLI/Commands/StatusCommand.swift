@@ -67,9 +67,7 @@ struct StatusCommand: Command {
                 do {
                     reports.append(try Self.read(folder))
                 } catch {
-                    terminal.error(error.description)
-                    if case .notARenderFolder = error { return .noInput }
-                    return .dataError
+                    return .reporting(error, to: terminal)
                 }
             }
             for report in reports {

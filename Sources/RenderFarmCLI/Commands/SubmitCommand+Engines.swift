@@ -116,8 +116,7 @@ extension SubmitCommand {
         do {
             try write(folder)
         } catch {
-            terminal.error(error.description)
-            return ExitCode(error)
+            return .reporting(error, to: terminal)
         }
         terminal.print("wrote \(files.map(\.name).joined(separator: ", ")) into \(folder)/")
         for line in next { terminal.print("  run: \(line)") }

@@ -176,8 +176,7 @@ struct SubmitCommand: Command {
         do {
             try scripts.write()
         } catch {
-            terminal.error(error.description)
-            return ExitCode(error)
+            return .reporting(error, to: terminal)
         }
         let scriptFolder = (scripts.renderPath as NSString).deletingLastPathComponent
         // Each job after the one before it; a refused submission names what is queued already.
@@ -201,7 +200,7 @@ struct SubmitCommand: Command {
                 ? ""
                 : "\n\(queued.joined(separator: ", ")) queued; cancel with `scancel \(queued.joined(separator: " "))`"
             terminal.error(error.description + cancel)
-            return .unavailable
+            return ExitCode(for: error)
         }
         terminal.print(
             "submitted \(tasks) render task\(tasks == 1 ? "" : "s") as array job \(array)"
@@ -255,8 +254,7 @@ struct SubmitCommand: Command {
                 terminal.note("renderfarm: render task \(task.job): \(task.state); log: \(log)")
             }
         } catch {
-            terminal.error(error.description)
-            return .unavailable
+            return .reporting(error, to: terminal)
         }
         if let final, final != .completed {
             terminal.note("renderfarm: the merge job did not complete (\(final)); checking the output here")

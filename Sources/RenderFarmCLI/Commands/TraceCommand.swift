@@ -59,7 +59,7 @@ struct TraceCommand: Command {
                 for line in filter.apply(lines) { terminal.print(line.serialized()) }
             } catch {
                 terminal.error("\(ShownPath.of(job.job.file)): \(error)")
-                return .unavailable
+                return ExitCode(for: error)
             }
         }
         return .ok

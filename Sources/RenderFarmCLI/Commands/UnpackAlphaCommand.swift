@@ -65,8 +65,7 @@ struct UnpackAlphaCommand: Command {
             return .ok
         } catch {
             bar.finish()
-            terminal.error(error.description)
-            return ExitCode(error)
+            return .reporting(error, to: terminal)
         }
     }
 }

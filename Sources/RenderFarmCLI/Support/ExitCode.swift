@@ -1,6 +1,8 @@
+import FileInput
 import FileOutput
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmOutput
 
 /// Process exit codes, following sysexits.h (RenderFarm article CommandLine, "Exit codes").
 public enum ExitCode: Int32, Sendable {
@@ -26,6 +28,46 @@ public enum ExitCode: Int32, Sendable {
     /// Standard output or error was closed by its reader (`renderfarm trace JOB | head -1`): the command
     /// stops quietly with the status a shell shows for a command ended by SIGPIPE (128 + 13).
     case brokenPipe = 141
+}
+
+/// Lets `Result<_, ExitCode>` carry a failed step's exit code.
+extension ExitCode: Error {}
+
+// MARK: - From an error to its message and exit code
+
+/// The one place that maps what a command's step threw to its exit code, in the way
+/// swift-argument-parser sends every error through one `MessageInfo`: a command tells the error with
+/// `reporting` (or prints its own words and takes `ExitCode(for:)`), and never picks a code for an
+/// error by hand. The CommandLine article's table of exit codes is this file's.
+extension ExitCode {
+    /// Tells `error` on standard error and returns its exit code.
+    static func reporting(_ error: any Error, to terminal: Terminal) -> ExitCode {
+        terminal.error("\(error)")
+        return ExitCode(for: error)
+    }
+
+    /// The exit code of `error`; an error of a kind not listed here is an I/O error.
+    init(for error: any Error) {
+        switch error {
+        case let code as ExitCode: self = code
+        case is UsageError: self = .usage
+        case let error as JobError: self.init(error)
+        case let error as PlanError: self.init(error)
+        case let error as OutputError: self.init(error)
+        case let error as InputFileError: self = error.isMissing ? .noInput : .dataError
+        case is PluginLoadError: self = .unavailable
+        case is TraceError: self = .unavailable
+        case is SlurmClient.Failure: self = .unavailable
+        case let error as FolderStatusError: self = error.isMissing ? .noInput : .dataError
+        case let error as ComparisonError: self = error.isMissing ? .noInput : .dataError
+        case let error as RenderedOutputError: self.init(error)
+        case let error as MergeError: self.init(error)
+        case let error as EncodeError: self.init(error)
+        case let error as ExportError: self.init(error)
+        case let error as PreviewError: self.init(error)
+        default: self = .ioError
+        }
+    }
 
     init(_ error: JobError) {
         switch error {
@@ -55,7 +97,60 @@ public enum ExitCode: Int32, Sendable {
         case .locked: self = .tempFail
         }
     }
+
+    private init(_ error: RenderedOutputError) {
+        switch error {
+        case .missing: self = .noInput
+        case .invalid, .rendering: self = .dataError
+        }
+    }
+
+    private init(_ error: MergeError) {
+        switch error {
+        case .noFolder, .nothingRendered: self = .noInput
+        case .invalidRecord, .rendering: self = .dataError
+        case .output(let output): self.init(output)
+        }
+    }
+
+    private init(_ error: EncodeError) {
+        switch error {
+        case .ffmpegMissing, .ffprobeMissing, .encoderUnavailable: self = .unavailable
+        case .manifest(let error): self.init(error)
+        case .incomplete, .unusableSequence, .notAlphaPacked, .sound: self = .dataError
+        case .unsupported: self = .usage
+        case .failed: self = .framesFailed
+        case .output(let error): self.init(error)
+        case .interrupted: self = .interrupted
+        }
+    }
+
+    private init(_ error: ExportError) {
+        switch error {
+        case .manifest(let error): self.init(error)
+        case .incomplete, .unusable: self = .dataError
+        case .output(let error): self.init(error)
+        }
+    }
+
+    private init(_ error: PreviewError) {
+        switch error {
+        case .noFrames, .layout: self = .usage
+        case .frameMissing: self = .noInput
+        case .frame, .trace, .drawing: self = .framesFailed
+        case .output(let error): self.init(error)
+        }
+    }
 }
 
-/// Lets `Result<_, ExitCode>` carry a failed step's exit code.
-extension ExitCode: Error {}
+extension InputFileError {
+    fileprivate var isMissing: Bool { if case .missing = self { true } else { false } }
+}
+
+extension FolderStatusError {
+    fileprivate var isMissing: Bool { if case .notARenderFolder = self { true } else { false } }
+}
+
+extension ComparisonError {
+    fileprivate var isMissing: Bool { if case .missing = self { true } else { false } }
+}

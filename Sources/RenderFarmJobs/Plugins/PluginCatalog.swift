@@ -29,10 +29,11 @@ public struct PluginCatalog: Sendable {
         return folders.map { URL(fileURLWithPath: $0).standardizedFileURL.path }.filter { seen.insert($0).inserted }
     }
 
-    /// Loads every `*.so` in `searchPath`, folders in order and files sorted by name; the first
-    /// plugin with a given id wins. A plugin whose defaults break its own parameter table is refused.
+    /// The effects registered in this program (`register`), then every `*.so` in `searchPath`,
+    /// folders in order and files sorted by name; the first plugin with a given id wins. A plugin
+    /// whose defaults break its own parameter table is refused.
     public static func discover(searchPath: [String]) -> PluginCatalog {
-        var plugins: [String: LoadedPlugin] = [:]
+        var plugins = registeredPlugins
         var diagnostics: [PluginLoadError] = []
         for folder in searchPath {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
