@@ -22,9 +22,14 @@ struct ExampleJobsTests {
         #expect(Self.jobs.count >= 3)
     }
 
-    /// Each job is rendered twice, at `-j 2` and `-j 1`: the first render is checked whole (a complete
-    /// manifest whose every frame is the PNG it lists), and the second must give the same bytes.
-    @Test("each example job validates, renders completely, and -j 1 and -j 2 give byte-identical frames", arguments: jobs)
+    /// Each job is rendered three times, and every render after the first must give its bytes: at
+    /// `-j 2` (checked whole: a complete manifest whose every frame is the PNG it lists), as the
+    /// union of 3 shards at `-j 1` and as the union of 7 shards at `-j 2`, each merged (live-hearts
+    /// also as 1 and 2 shards). A job with variants, which `--shard` splits as a batch (VariantTests),
+    /// is rendered again at `-j 1` instead.
+    @Test(
+        "each example job validates and renders completely; -j 1, -j 2 and merged --shard K/N give the same bytes",
+        arguments: jobs)
     func rendersCompletely(job: String) throws {
         let out = try TemporaryFolder()
         let validate = CLI.run(["validate", "jobs/\(job)"])
@@ -44,13 +49,42 @@ struct ExampleJobsTests {
                 #expect(sha256(data) == frame.sha256, "\(frame.file) does not match its manifest checksum")
             }
         }
-        let one = try TemporaryFolder()
-        let serial = CLI.run(["render", "jobs/\(job)", "--out", one.path, "--progress", "none", "-j", "1"])
-        #expect(serial.status == 0, "\(serial.stderr)")
-        let first = try Self.renderFolders(one.url).flatMap { try Manifest(folder: $0).frames.map(\.sha256) }
-        let second = try folders.flatMap { try Manifest(folder: $0).frames.map(\.sha256) }
-        #expect(!first.isEmpty)
-        #expect(first == second)
+        guard Self.singleJobs.contains(job) else {
+            let one = try TemporaryFolder()
+            let serial = CLI.run(["render", "jobs/\(job)", "--out", one.path, "--progress", "none", "-j", "1"])
+            #expect(serial.status == 0, "\(serial.stderr)")
+            let first = try Self.renderFolders(one.url).flatMap { try Manifest(folder: $0).frames.map(\.sha256) }
+            #expect(!first.isEmpty)
+            #expect(first == (try folders.flatMap { try Manifest(folder: $0).frames.map(\.sha256) }))
+            return
+        }
+        let reference = try frameChecksums(out)
+        let referenceManifest = try Manifest(folder: out.url)
+        let splits = job == "live-hearts.json" ? [(1, 2), (2, 2), (3, 1), (7, 2)] : [(3, 1), (7, 2)]
+        for (count, workers) in splits {
+            let union = try TemporaryFolder()
+            for index in 0..<count {
+                let shard = CLI.run([
+                    "render", "jobs/\(job)", "--out", union.path,
+                    "--shard", "\(index)/\(count)", "--progress", "none", "-j", "\(workers)",
+                ])
+                #expect(shard.status == 0, "shard \(index)/\(count): \(shard.stderr)")
+            }
+            #expect(
+                !FileManager.default.fileExists(atPath: union.url.appendingPathComponent("manifest.json").path),
+                "a shard must leave manifest.json to merge")
+            // Every frame was rendered by exactly one shard.
+            #expect(try journalLines(union) == reference.count, "N = \(count)")
+            let merge = CLI.run(["merge", union.path])
+            #expect(merge.status == 0, "N = \(count): \(merge.stderr)")
+            #expect(merge.stdout.contains("complete, \(reference.count) frames verified"))
+            #expect(try frameChecksums(union) == reference, "N = \(count): frames differ from the plain render")
+            let manifest = try Manifest(folder: union.url)
+            #expect(manifest.complete)
+            #expect(manifest.missing == "")
+            #expect(manifest.frames.map(\.sha256) == referenceManifest.frames.map(\.sha256))
+            #expect(manifest.ffmpeg == referenceManifest.ffmpeg)
+        }
     }
 
     /// The folders under `out` with a manifest: `out` itself, or one per variant of a job with variants.

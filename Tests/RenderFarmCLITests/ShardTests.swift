@@ -1,47 +1,10 @@
 import Foundation
 import Testing
 
-/// `render --shard K/N` and `merge`, with the real binary (no Slurm needed).
+/// `render --shard K/N` and `merge`, with the real binary (no Slurm needed). That the merged shards of
+/// every example job equal its plain render is checked in ExampleJobsTests.
 @Suite("Shards and merge")
 struct ShardTests {
-    @Test(
-        "the union of --shard K/N renders equals the plain render byte for byte, for N = 3 and 7 (live-hearts: 1, 2, 3, 7)",
-        arguments: ExampleJobsTests.singleJobs)
-    func shardUnionEqualsPlainRender(job: String) throws {
-        let plain = try TemporaryFolder()
-        let whole = CLI.run(["render", "jobs/\(job)", "--out", plain.path, "--progress", "none", "-j", "2"])
-        try #require(whole.status == 0, "\(whole.stderr)")
-        let reference = try frameChecksums(plain)
-        let referenceManifest = try Manifest(folder: plain.url)
-        #expect(!reference.isEmpty)
-        // An uneven split and more shards than some jobs have seconds, for every example; the one-shard
-        // and even cases once.
-        for count in job == "live-hearts.json" ? [1, 2, 3, 7] : [3, 7] {
-            let union = try TemporaryFolder()
-            for index in 0..<count {
-                let shard = CLI.run([
-                    "render", "jobs/\(job)", "--out", union.path,
-                    "--shard", "\(index)/\(count)", "--progress", "none", "-j", "2",
-                ])
-                #expect(shard.status == 0, "shard \(index)/\(count): \(shard.stderr)")
-            }
-            #expect(
-                !FileManager.default.fileExists(atPath: union.url.appendingPathComponent("manifest.json").path),
-                "a shard must leave manifest.json to merge")
-            // Every frame was rendered by exactly one shard.
-            #expect(try journalLines(union) == reference.count, "N = \(count)")
-            let merge = CLI.run(["merge", union.path])
-            #expect(merge.status == 0, "N = \(count): \(merge.stderr)")
-            #expect(merge.stdout.contains("complete, \(reference.count) frames verified"))
-            #expect(try frameChecksums(union) == reference, "N = \(count): frames differ from the plain render")
-            let manifest = try Manifest(folder: union.url)
-            #expect(manifest.complete)
-            #expect(manifest.missing == "")
-            #expect(manifest.frames.map(\.sha256) == referenceManifest.frames.map(\.sha256))
-            #expect(manifest.ffmpeg == referenceManifest.ffmpeg)
-        }
-    }
-
     @Test("interleaved shards take every N-th frame and still add up to the plain render")
     func interleaved() throws {
         let out = try TemporaryFolder()
