@@ -56,6 +56,20 @@ struct StudioIsolationTests {
         }
     }
 
+    @Test("a variant of a canvas.scale matrix is previewed at the page's scale by a worker, as in process")
+    func scaledVariants() throws {
+        let fixture = try StudioFixture(job: "streamer-badges.json", assets: ["streamers.csv"])
+        let (process, port) = try Self.studio(fixture.jobFile.path)
+        defer { process.terminate() }
+        for query in ["scale=0.5&variant=0", "scale=0.5&variant=2"] {
+            let isolated = try RawHTTP(port: port).send("GET", "/api/frames/0.png?\(query)")
+            let inProcess = try fixture.client.send("GET", "/api/frames/0.png?\(query)")
+            #expect(isolated.status == 200, "\(query): \(String(decoding: isolated.body, as: UTF8.self))")
+            #expect(inProcess.status == 200)
+            #expect(isolated.body == inProcess.body, "\(query)")
+        }
+    }
+
     @Test(
         "without a flag a plugin the sandbox stops gets the named denial in place of its frame; --sandbox off reads the file",
         // A sanitizer build's workers are not sandboxed (article UntrustedPlugins).
