@@ -33,8 +33,10 @@ struct StudioIsolationTests {
              "layers": [{"effect": "hostile-read", "params": {"target": "\#(secret)"}}]}
             """#.utf8
         ).write(to: job)
-        let plugins = (ProcessInfo.processInfo.environment["RENDERFARM_TEST_PLUGIN_DIR"]
-            ?? StudioFixture.packageRoot.appendingPathComponent(".build/test-plugins").path) + "/hostile"
+        let folder =
+            ProcessInfo.processInfo.environment["RENDERFARM_TEST_PLUGIN_DIR"]
+            ?? StudioFixture.packageRoot.appendingPathComponent(".build/test-plugins").path
+        let plugins = folder + "/hostile"
         return (job.path, secret, plugins)
     }
 

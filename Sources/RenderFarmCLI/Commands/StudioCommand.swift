@@ -63,8 +63,8 @@ struct StudioCommand: Command {
     /// `RenderCommand.parseSandbox`): here it needs no --isolate, and `off` means previews in this process.
     static let sandbox = Option(
         "--sandbox", value: "MODE",
-        help: "Previews and render button: strict (default: sandboxed workers), require (every protection, or exit 69), "
-            + "off (in this process, trusted).")
+        help: "Previews and render button: strict (default: sandboxed workers), require (every protection, "
+            + "or exit 69), off (in this process, trusted).")
     static let isolate = Flag(
         "--isolate", help: "Workers even with --sandbox off (then unsandboxed: crash containment only).")
 

@@ -110,7 +110,9 @@ enum CommonOptions {
             }
         }
         // --scale would give the variants of a canvas.scale matrix one scale: their folders would hold the same frames.
-        if refusesScaledMatrix, options.scale != nil, let job = jobs.first(where: { $0.variant?.matrixSets("canvas.scale") == true }) {
+        if refusesScaledMatrix, options.scale != nil,
+            let job = jobs.first(where: { $0.variant?.matrixSets("canvas.scale") == true })
+        {
             terminal.error(
                 "--scale replaces canvas.scale, which variants.matrix \"canvas.scale\" of \(ShownPath.of(job.file)) "
                     + "varies: every variant would render at one scale; leave out --scale\n"
