@@ -14,7 +14,7 @@ final class RenderRunner: Sendable {
     private let running = Locked<Process?>(nil)
     /// The least time between two progress events of one render.
     static let progressInterval = 0.1
-    /// The last lines of standard error kept to say why a render failed.
+    /// The last lines of standard error (and failed frames' errors) kept to say why a render failed.
     static let keptErrorLines = 5
 
     init(options: StudioOptions, events: EventHub) {
@@ -73,7 +73,8 @@ final class RenderRunner: Sendable {
 
     /// Reads `--progress json` lines from `pipe` until it closes, calling `progress` for frame
     /// events (never more often than `progressInterval`, but always for the last frame); returns
-    /// the last lines that were not progress (the errors, if the render failed).
+    /// the last lines that were not progress and the failed frames' errors (`frame N: …`), at most
+    /// `keptErrorLines` in all.
     private static func relay(
         _ pipe: FileHandle, progress: (_ done: Int, _ total: Int, _ failed: Int) -> Void
     ) -> String {
@@ -96,7 +97,13 @@ final class RenderRunner: Sendable {
                     if !line.isEmpty, object?["event"] == nil { kept = Array((kept + [line]).suffix(keptErrorLines)) }
                     continue
                 }
-                if object["status"] as? String == "failed" { failed += 1 }
+                if object["status"] as? String == "failed" {
+                    failed += 1
+                    // Why it failed (a sandbox's denial, a crash) is said only here: kept with the errors.
+                    if let error = object["error"] as? String, let frame = object["frame"] as? Int {
+                        kept = Array((kept + ["frame \(frame): \(error)"]).suffix(keptErrorLines))
+                    }
+                }
                 // Workers write their lines in any order: the count shown only grows.
                 most = max(most, done)
                 owed = (most, total)

@@ -22,11 +22,12 @@ public struct StudioOptions: Sendable {
     /// The folder holding the static documentation under `docs/<Module>/`
     /// (`<prefix>/share/doc/renderfarm`), served at `/docs/`; nil: `/docs/` says it is not installed.
     public var docsFolder: String?
-    /// `studio --isolate`: the worker command line (after the executable) that prepares variant `variant` (nil:
+    /// The worker command line (after the executable) that prepares variant `variant` (nil:
     /// a job without variants) of `jobFile` at `scale` with the plugins of `pluginFolders` — previews are then
-    /// drawn by sandboxed worker processes (`StudioPreviews`); nil draws them in this process.
+    /// drawn by worker processes (`StudioPreviews`; `renderfarm studio`'s default, sandboxed); nil draws them in
+    /// this process (`studio --sandbox off`, and a studio made without the CLI).
     public var previewWorker: (@Sendable (_ jobFile: String, _ variant: Int?, _ scale: Double?, _ pluginFolders: [String]) -> [String])?
-    /// Words the render button adds to `render` (`--isolate --sandbox MODE` with `studio --isolate`).
+    /// Words the render button adds to `render` (`--isolate --sandbox MODE` unless `studio --sandbox off`).
     public var renderArguments: [String] = []
 
     public init(

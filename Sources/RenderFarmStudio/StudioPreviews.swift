@@ -2,7 +2,7 @@ import Foundation
 import RenderFarm
 
 /// Where the studio draws its preview frames (article Studio, "Untrusted plugins"): in this process
-/// (`FramePreview`), or with `studio --isolate` in sandboxed worker processes (`IsolatedPreview`), each
+/// (`FramePreview`, `studio --sandbox off`), or in worker processes (`IsolatedPreview`, the default: sandboxed), each
 /// started with the worker command line `StudioOptions.previewWorker` gives for the job's variant and scale.
 /// Not `Sendable`: lives inside the session's lock.
 final class StudioPreviews {

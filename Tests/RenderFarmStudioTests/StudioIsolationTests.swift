@@ -2,17 +2,17 @@ import Foundation
 import RenderFarm
 import Testing
 
-/// `renderfarm studio --isolate` (RenderFarm article UntrustedPlugins, "The studio"): the timeline's frames
-/// are drawn by sandboxed worker processes, byte for byte the frames drawn in the studio's process, and a
-/// plugin the sandbox stops gets an error naming the denial in place of its frame.
-@Suite("renderfarm studio --isolate: previews in sandboxed workers", .serialized)
+/// `renderfarm studio` (RenderFarm article UntrustedPlugins, "The studio"): by default the timeline's frames
+/// are drawn by sandboxed worker processes, byte for byte the frames drawn in the studio's process, a plugin
+/// the sandbox stops gets an error naming the denial in place of its frame, and the render button's render
+/// is sandboxed too; `--sandbox off` opts out.
+@Suite("renderfarm studio: previews and renders in sandboxed workers by default", .serialized)
 struct StudioIsolationTests {
-    /// `renderfarm studio JOB --port 0 --isolate EXTRA…`, running until the returned process is terminated,
-    /// and its port.
+    /// `renderfarm studio JOB --port 0 EXTRA…`, running until the returned process is terminated, and its port.
     static func studio(_ job: String, _ extra: [String] = []) throws -> (Process, Int) {
         let process = Process()
         process.executableURL = StudioFixture.buildDirectory.appendingPathComponent("renderfarm")
-        process.arguments = ["studio", job, "--port", "0", "--isolate"] + extra
+        process.arguments = ["studio", job, "--port", "0"] + extra
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -21,26 +21,9 @@ struct StudioIsolationTests {
         return (process, try #require(URLComponents(string: line)?.port, "first line: \(line)"))
     }
 
-    @Test("a frame drawn by a sandboxed worker is byte for byte the studio's in-process frame, --debug too")
-    func sameBytes() throws {
-        let fixture = try StudioFixture()
-        let (process, port) = try Self.studio(fixture.jobFile.path)
-        defer { process.terminate() }
-        for query in ["scale=0.5", "scale=0.25&debug=1"] {
-            let isolated = try RawHTTP(port: port).send("GET", "/api/frames/120.png?\(query)")
-            let inProcess = try fixture.client.send("GET", "/api/frames/120.png?\(query)")
-            #expect(isolated.status == 200, "\(String(decoding: isolated.body, as: UTF8.self))")
-            #expect(inProcess.status == 200)
-            #expect(isolated.body == inProcess.body, "\(query)")
-        }
-    }
-
-    @Test(
-        "a plugin the sandbox stops gets the named denial in place of its frame; without --isolate it reads the file",
-        // A sanitizer build's workers are not sandboxed (article UntrustedPlugins).
-        .enabled(if: WorkerSandbox.available().contains(.seccomp) && !WorkerSandbox.underSanitizer))
-    func denied() throws {
-        let fixture = try StudioFixture()
+    /// A job of one 40 × 40 frame whose hostile-read layer reads `secret` (a file in the fixture's root), and
+    /// the folder of the hostile plugins.
+    static func hostileJob(_ fixture: StudioFixture) throws -> (job: String, secret: String, plugins: String) {
         let secret = fixture.root.appendingPathComponent("secret.txt").path
         try Data("not for plugins\n".utf8).write(to: URL(fileURLWithPath: secret))
         let job = fixture.root.appendingPathComponent("hostile.json")
@@ -50,35 +33,105 @@ struct StudioIsolationTests {
              "layers": [{"effect": "hostile-read", "params": {"target": "\#(secret)"}}]}
             """#.utf8
         ).write(to: job)
-        let plugins = (ProcessInfo.processInfo.environment["RENDERFARM_TEST_PLUGIN_DIR"]
-            ?? StudioFixture.packageRoot.appendingPathComponent(".build/test-plugins").path) + "/hostile"
-        let (process, port) = try Self.studio(job.path, ["--plugin-path", plugins])
-        defer { process.terminate() }
-        let frame = try RawHTTP(port: port).send("GET", "/api/frames/0.png")
-        let text = String(decoding: frame.body, as: UTF8.self)
-        #expect(frame.status == 422, "\(text)")
-        #expect(text.contains("plugin \\\"hostile-read\\\" tried to open \(secret): denied by the sandbox"), "\(text)")
-        process.terminate()
-        process.waitUntilExit()
-
-        // In the studio's own process the plugin is trusted: it reads the file and the frame is drawn.
-        let trusted = Process()
-        trusted.executableURL = StudioFixture.buildDirectory.appendingPathComponent("renderfarm")
-        trusted.arguments = ["studio", job.path, "--port", "0", "--plugin-path", plugins]
-        let output = Pipe()
-        trusted.standardOutput = output
-        trusted.standardError = FileHandle.nullDevice
-        try trusted.run()
-        defer { trusted.terminate() }
-        let line = try StudioCommandTests().firstLine(of: output.fileHandleForReading, within: 30)
-        let plain = try RawHTTP(port: try #require(URLComponents(string: line)?.port)).send("GET", "/api/frames/0.png")
-        #expect(plain.status == 200, "\(String(decoding: plain.body, as: UTF8.self))")
+        let folder =
+            ProcessInfo.processInfo.environment["RENDERFARM_TEST_PLUGIN_DIR"]
+            ?? StudioFixture.packageRoot.appendingPathComponent(".build/test-plugins").path
+        let plugins = folder + "/hostile"
+        return (job.path, secret, plugins)
     }
 
-    @Test("--sandbox needs --isolate")
+    @Test("frames drawn by a sandboxed worker are byte for byte the studio's in-process frames, --debug too")
+    func sameBytes() throws {
+        let fixture = try StudioFixture()
+        let (process, port) = try Self.studio(fixture.jobFile.path)
+        defer { process.terminate() }
+        // Several frames of one scale: one worker draws them all, though each request (a connection of its
+        // own) is answered on a thread that ends with it.
+        for query in ["scale=0.5", "scale=0.25&debug=1"] {
+            for frame in 120...123 {
+                let isolated = try RawHTTP(port: port).send("GET", "/api/frames/\(frame).png?\(query)")
+                let inProcess = try fixture.client.send("GET", "/api/frames/\(frame).png?\(query)")
+                #expect(isolated.status == 200, "\(frame) \(query): \(String(decoding: isolated.body, as: UTF8.self))")
+                #expect(inProcess.status == 200)
+                #expect(isolated.body == inProcess.body, "\(frame) \(query)")
+            }
+        }
+    }
+
+    @Test("a variant of a canvas.scale matrix is previewed at the page's scale by a worker, as in process")
+    func scaledVariants() throws {
+        let fixture = try StudioFixture(job: "streamer-badges.json", assets: ["streamers.csv"])
+        let (process, port) = try Self.studio(fixture.jobFile.path)
+        defer { process.terminate() }
+        for query in ["scale=0.5&variant=0", "scale=0.5&variant=2"] {
+            let isolated = try RawHTTP(port: port).send("GET", "/api/frames/0.png?\(query)")
+            let inProcess = try fixture.client.send("GET", "/api/frames/0.png?\(query)")
+            #expect(isolated.status == 200, "\(query): \(String(decoding: isolated.body, as: UTF8.self))")
+            #expect(inProcess.status == 200)
+            #expect(isolated.body == inProcess.body, "\(query)")
+        }
+    }
+
+    @Test(
+        "without a flag a plugin the sandbox stops gets the named denial in place of its frame; --sandbox off reads the file",
+        // A sanitizer build's workers are not sandboxed (article UntrustedPlugins).
+        .enabled(if: WorkerSandbox.available().contains(.seccomp) && !WorkerSandbox.underSanitizer))
+    func denied() throws {
+        let fixture = try StudioFixture()
+        let (job, secret, plugins) = try Self.hostileJob(fixture)
+        let denial = "plugin \\\"hostile-read\\\" tried to open \(secret): denied by the sandbox"
+        for extra in [[], ["--isolate"], ["--sandbox", "require"]] {
+            if extra == ["--sandbox", "require"] && WorkerSandbox.available() != .all { continue }
+            let (process, port) = try Self.studio(job, ["--plugin-path", plugins] + extra)
+            defer { process.terminate() }
+            let frame = try RawHTTP(port: port).send("GET", "/api/frames/0.png")
+            let text = String(decoding: frame.body, as: UTF8.self)
+            #expect(frame.status == 422, "\(extra): \(text)")
+            #expect(text.contains(denial), "\(extra): \(text)")
+        }
+        // Opted out, the plugin is trusted: it reads the file and the frame is drawn, in the studio's process or
+        // in an unsandboxed worker.
+        for extra in [["--sandbox", "off"], ["--sandbox", "off", "--isolate"]] {
+            let (process, port) = try Self.studio(job, ["--plugin-path", plugins] + extra)
+            defer { process.terminate() }
+            let plain = try RawHTTP(port: port).send("GET", "/api/frames/0.png")
+            #expect(plain.status == 200, "\(extra): \(String(decoding: plain.body, as: UTF8.self))")
+        }
+    }
+
+    @Test(
+        "the render button's render is sandboxed by default: the frame fails with the named denial; --sandbox off renders it",
+        .enabled(if: WorkerSandbox.available().contains(.seccomp) && !WorkerSandbox.underSanitizer))
+    func renderButton() throws {
+        let fixture = try StudioFixture()
+        let (job, _, plugins) = try Self.hostileJob(fixture)
+        let frame = fixture.root.appendingPathComponent("out/hostile/frame_00000.png").path
+        for (extra, sandboxed) in [([String](), true), (["--sandbox", "off"], false)] {
+            let (process, port) = try Self.studio(job, ["--plugin-path", plugins] + extra)
+            defer { process.terminate() }
+            let client = RawHTTP(port: port)
+            let stream = try client.stream(
+                "/api/events", seconds: 60,
+                after: {
+                    let started = try client.send("POST", "/api/render")
+                    #expect(started.status == 202, "\(extra): \(started.text)")
+                }, until: { $0.contains(#""state":"finished""#) })
+            if sandboxed {
+                #expect(!stream.contains(#""status":0"#), "\(stream)")
+                // The event's JSON escapes the path's slashes.
+                #expect(stream.contains("secret.txt: denied by the sandbox"), "\(stream)")
+                #expect(!FileManager.default.fileExists(atPath: frame))
+            } else {
+                #expect(stream.contains(#""status":0"#), "\(stream)")
+                #expect(FileManager.default.fileExists(atPath: frame))
+            }
+        }
+    }
+
+    @Test("--sandbox takes strict, require or off")
     func usage() throws {
         let fixture = try StudioFixture()
-        let alone = try StudioFixture.renderfarm(["studio", fixture.jobFile.path, "--sandbox", "off", "--port", "0"])
-        #expect(alone.status == 64 && alone.stderr.contains("--sandbox needs --isolate"), "\(alone.stderr)")
+        let bad = try StudioFixture.renderfarm(["studio", fixture.jobFile.path, "--sandbox", "loose", "--port", "0"])
+        #expect(bad.status == 64 && bad.stderr.contains("--sandbox expects strict, require or off"), "\(bad.stderr)")
     }
 }

@@ -144,8 +144,9 @@ def check_composed(driver, binary, work, outdir):
         wait_for("size 30 in the group's text layer",
                  lambda: json.load(open(job))["layers"][6]["group"][3]["params"]["size"] == 30)
         assert open(job).read() == original.replace('"size": 26', '"size": 30'), "the edit changed more than the size"
-        bar = driver.find_element(By.CSS_SELECTOR, '#track-list .track[data-layer="9"] .bar')
-        assert "from 2.2 s to 4.4 s" in bar.get_attribute("title"), bar.get_attribute("title")
+        # The saved edit rebuilds the tracks (when the job's new frame comes): read the bar the page shows then.
+        wait_for("the group's span on layer 9's track", lambda: "from 2.2 s to 4.4 s" in driver.find_element(
+            By.CSS_SELECTOR, '#track-list .track[data-layer="9"] .bar').get_attribute("title"))
         driver.save_screenshot(os.path.join(outdir, "studio-composed.png"))
         log("a group's text layer edited at layers[6].group[3]; its legend and track show the group's span")
     finally:

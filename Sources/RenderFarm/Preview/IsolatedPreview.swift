@@ -1,6 +1,6 @@
 /// Single frames drawn on demand by worker processes, as PNG bytes: `FramePreview` for code the caller
-/// does not trust (the studio's `--isolate`). Each prepared job gets a worker of its own — the hidden
-/// `worker` command with the arguments the caller gives, which prepares the same job (its hello must
+/// does not trust (the studio's previews, unless `--sandbox off`). Each prepared job gets a worker of its
+/// own — the hidden `worker` command with the arguments the caller gives, which prepares the same job (its hello must
 /// name the same fingerprint), sandboxed as `render --isolate`'s workers are — that draws and encodes the
 /// frame and sends it back checked (`WorkerReplyCheck`); nothing is written. A worker that crashes, hangs
 /// past `frameTimeout` or is denied something fails that frame only, and the next frame starts a new one.

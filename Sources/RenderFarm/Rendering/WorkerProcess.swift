@@ -24,7 +24,8 @@ public struct Isolation: Sendable {
 /// The worker is the same executable (`renderfarm worker …`), connected by a socket pair on its
 /// file descriptor 3; its standard output goes to the parent's standard error, so nothing a
 /// plugin prints can mix with either the protocol or the render's results. The worker is
-/// started on first use and again after it died; it dies with the parent (PR_SET_PDEATHSIG).
+/// started on first use and again after it died; it dies with the parent (PR_SET_PDEATHSIG; started from
+/// `WorkerSpawnThread`, so not with the thread that asked for it).
 /// Frames are byte-identical to in-process rendering: the worker draws and encodes with the same
 /// `FrameWorker` and sends the PNG after its reply; this process checks it and writes the frame file
 /// (`WorkerFrameTransfer`), so a worker needs no write access to the output folder.
@@ -201,9 +202,13 @@ final class WorkerProcess: FrameExecutor {
         environment["SWIFT_BACKTRACE"] = "enable=no"
         let argv = [executable] + arguments
         let envp = environment.map { "\($0.key)=\($0.value)" }
-        var pid: pid_t = 0
-        let result = withCStrings(argv) { argv in
-            withCStrings(envp) { envp in posix_spawn(&pid, executable, &actions, nil, argv, envp) }
+        // From the one long-lived thread: a worker's PR_SET_PDEATHSIG fires when the thread that started it ends.
+        let (result, pid) = WorkerSpawnThread.shared.run {
+            var pid: pid_t = 0
+            let result = withCStrings(argv) { argv in
+                withCStrings(envp) { envp in posix_spawn(&pid, executable, &actions, nil, argv, envp) }
+            }
+            return (result, pid)
         }
         close(sockets[1])
         guard result == 0 else {

@@ -28,15 +28,18 @@ struct StudioCommand: Command {
             (--token-file) or the environment variable RENDERFARM_STUDIO_TOKEN rather than --token,
             which other users can read in ps. Only files under the root (default: the job's folder)
             are read or written. The installed documentation (make install) is served at /docs/.
-            With --isolate, the timeline's frames are drawn by worker processes, sandboxed like the
-            workers of `render --isolate` (--sandbox strict by default; require or off), and the render
-            button runs `render --isolate` with the same --sandbox; the studio still loads the plugins and
-            makes their instances itself to validate and plan the job (article UntrustedPlugins).
+            Plugins are third-party code: by default the timeline's frames are drawn by worker
+            processes sandboxed like the workers of `render --isolate` (--sandbox strict), and the render
+            button runs `render --isolate --sandbox strict`. --sandbox require refuses to start without
+            every protection; --sandbox off opts out: frames drawn in the studio's own process and a
+            plain `render` (trusted code; with --isolate, unsandboxed workers). The studio still loads
+            the plugins and makes their instances itself to validate and plan the job (article
+            UntrustedPlugins).
             Exit codes: 0 stopped by a signal, 64 bad options, 66 no job file, 69 cannot listen (or
             --sandbox require on a kernel without every protection).
             """,
         options: [
-            port, host, token, tokenFile, root, docs, RenderCommand.isolate, RenderCommand.sandbox,
+            port, host, token, tokenFile, root, docs, sandbox, isolate,
             CommonOptions.pluginPath,
         ],
         positionals: 0...1)
@@ -56,16 +59,26 @@ struct StudioCommand: Command {
         "--docs", value: "DIR",
         help: "Folder whose docs/<Module>/ the page serves at /docs/ (default: <prefix>/share/doc/renderfarm).")
 
+    /// The studio's own spelling of render's `--sandbox` (same name and words, parsed by
+    /// `RenderCommand.parseSandbox`): here it needs no --isolate, and `off` means previews in this process.
+    static let sandbox = Option(
+        "--sandbox", value: "MODE",
+        help: "Previews and render button: strict (default: sandboxed workers), require (every protection, "
+            + "or exit 69), off (in this process, trusted).")
+    static let isolate = Flag(
+        "--isolate", help: "Workers even with --sandbox off (then unsandboxed: crash containment only).")
+
     let arguments: ParsedArguments
     let port: Int
     let givenToken: String?
-    /// `--isolate [--sandbox MODE]`: how the previews' workers are locked in (nil: previews in this process).
+    /// How the previews' workers are locked in (`--sandbox`, strict by default); nil: previews in this
+    /// process (`--sandbox off` without `--isolate`).
     let sandbox: SandboxMode?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        let mode = try RenderCommand.parseSandbox(arguments, command: "studio")
-        sandbox = arguments[RenderCommand.isolate] ? mode : nil
+        let mode = try RenderCommand.parseSandbox(arguments, command: "studio", needsIsolate: false)
+        sandbox = mode == .off && !arguments[Self.isolate] ? nil : mode
         let text = arguments[Self.port] ?? "8080"
         guard let port = Int(text), (0...65535).contains(port) else {
             throw UsageError(message: "--port \(text) is not a port number (0-65535)", command: "studio")

@@ -77,7 +77,10 @@ struct WorkerCommand: Command {
         let plan = PlanOptions(
             outputOverride: arguments[RenderCommand.out], outputRoot: arguments[RenderCommand.outputRoot],
             frames: arguments[RenderCommand.frames], scale: scale, warmUp: .framesWithCache)
-        switch CommonOptions.planJobs(arguments.positionals, arguments: arguments, options: plan, terminal: quiet) {
+        // `render` refused --scale over a canvas.scale matrix already; the studio previews any variant at any scale.
+        switch CommonOptions.planJobs(
+            arguments.positionals, arguments: arguments, options: plan, terminal: quiet, refusesScaledMatrix: false)
+        {
         case .success(let jobs):
             let redraw = ProcessInfo.processInfo.environment["RENDERFARM_STATIC_LAYERS"] == "redraw"
             guard sandbox != .off else {

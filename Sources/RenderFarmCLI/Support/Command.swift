@@ -72,11 +72,12 @@ enum CommonOptions {
     /// prints every problem of every job in one pass, in file order (see `JobReport`);
     /// `describeValid` is what a valid job prints on standard output.
     /// A folder's entry that is not a regular file (a named pipe, a socket, a device, a folder) is
-    /// skipped with a warning.
+    /// skipped with a warning. `refusesScaledMatrix: false` lets --scale replace a `canvas.scale` matrix
+    /// (the studio's preview workers, which prepare one variant at the page's scale, as the studio does).
     static func planJobs(
         _ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal,
         describeValid: ((PlannedJob) -> String)? = nil,
-        beforeWarmUp: (([PlannedJob]) -> ExitCode?)? = nil
+        beforeWarmUp: (([PlannedJob]) -> ExitCode?)? = nil, refusesScaledMatrix: Bool = true
     ) -> Result<[PlannedJob], ExitCode> {
         var files: [String] = []
         var jobs: [LoadedJob] = []
@@ -109,7 +110,9 @@ enum CommonOptions {
             }
         }
         // --scale would give the variants of a canvas.scale matrix one scale: their folders would hold the same frames.
-        if options.scale != nil, let job = jobs.first(where: { $0.variant?.matrixSets("canvas.scale") == true }) {
+        if refusesScaledMatrix, options.scale != nil,
+            let job = jobs.first(where: { $0.variant?.matrixSets("canvas.scale") == true })
+        {
             terminal.error(
                 "--scale replaces canvas.scale, which variants.matrix \"canvas.scale\" of \(ShownPath.of(job.file)) "
                     + "varies: every variant would render at one scale; leave out --scale\n"
