@@ -72,7 +72,7 @@ struct FootageTests {
     }
 
     static func render(_ folder: TemporaryFolder, _ arguments: [String] = []) throws -> Binary.Result {
-        let result = try Binary.run(
+        let result = CLI.run(
             ["render", folder.url.appendingPathComponent("job.json").path, "--progress", "json"] + arguments)
         #expect(result.status == 0, "\(result.stderr)")
         return result
@@ -115,7 +115,7 @@ struct FootageTests {
         }
         let sharded = folder.url.appendingPathComponent("out-shards")
         for index in 0..<3 { _ = try Self.render(folder, ["--shard", "\(index)/3", "--out", sharded.path]) }
-        let merge = try Binary.run(["merge", sharded.path])
+        let merge = CLI.run(["merge", sharded.path])
         #expect(merge.status == 0, "\(merge.stderr)")
         runs.append(try Manifest(folder: sharded).frames.map(\.sha256))
 

@@ -68,7 +68,7 @@ struct ImageShapeEffectTests {
         }
         let sharded = try Self.folder(job)
         for index in 0..<3 { _ = try Self.render(sharded, arguments: ["--shard", "\(index)/3"]) }
-        let merge = try Binary.run(["merge", sharded.url.appendingPathComponent("out").path])
+        let merge = CLI.run(["merge", sharded.url.appendingPathComponent("out").path])
         #expect(merge.status == 0, "\(merge.stderr)")
         runs.append(try Self.hashes(sharded))
         #expect(runs[0].count == 6 && Set(runs[0]).count > 1)
@@ -122,7 +122,7 @@ struct ImageShapeEffectTests {
         try avatar.prefix(avatar.count / 2).write(to: folder.url.appendingPathComponent("truncated.jpg"))
         try folder.write("not a picture\n", to: "notes.txt")
         for command in ["validate", "render"] {
-            let result = try Binary.run(
+            let result = CLI.run(
                 [command, folder.url.appendingPathComponent("job.json").path]
                     + (command == "render" ? ["--progress", "none"] : []))
             #expect(result.status == 65, "\(command): \(result.stderr)")
@@ -137,7 +137,7 @@ struct ImageShapeEffectTests {
             ("image", ["file", "rect", "fit", "radius", "circle"]),
             ("shape", ["kind", "rect", "radius", "d", "fill", "fillRule", "stroke"]),
         ] {
-            let result = try Binary.run(["plugins", id])
+            let result = CLI.run(["plugins", id])
             #expect(result.status == 0, "\(result.stderr)")
             for parameter in parameters { #expect(result.stdout.contains(parameter), "\(id): \(parameter)") }
         }

@@ -19,13 +19,13 @@ struct MemoryBudgetTests {
     func lowered() throws {
         let folder = try TemporaryFolder()
         let job = try Self.job(in: folder)
-        let result = try Binary.run(["render", job, "-j", "32", "--memory", "200M", "--progress", "none"])
+        let result = CLI.run(["render", job, "-j", "32", "--memory", "200M", "--progress", "none"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr.contains(
                 "renderfarm: -j 32 lowered to 4: a frame in flight takes about 32 MB and the memory budget is 200 MB"),
             "\(result.stderr)")
-        let single = try Binary.run(
+        let single = CLI.run(
             ["render", job, "-j", "1", "--out", folder.path + "/single", "--progress", "none"])
         #expect(single.status == 0 && !single.stderr.contains("lowered"), "\(single.stderr)")
         for index in 0..<6 {
@@ -40,13 +40,13 @@ struct MemoryBudgetTests {
     func refused() throws {
         let folder = try TemporaryFolder()
         let job = try Self.job(in: folder)
-        let result = try Binary.run(["render", job, "--memory", "80M", "--progress", "none"])
+        let result = CLI.run(["render", job, "--memory", "80M", "--progress", "none"])
         #expect(result.status == 73, "\(result.stderr)")
         #expect(
             result.stderr.contains("a frame in flight takes about 32 MB, but the memory budget is 80 MB; give --memory"),
             "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
-        let video = try Binary.run(["render", job, "--memory", "80M", "--video", folder.path + "/x.mp4"])
+        let video = CLI.run(["render", job, "--memory", "80M", "--video", folder.path + "/x.mp4"])
         #expect(video.status == 73, "\(video.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/x.mp4"))
     }
@@ -56,10 +56,10 @@ struct MemoryBudgetTests {
         let folder = try TemporaryFolder()
         let job = try Self.job(in: folder, frames: 1)
         for bad in ["lots", "-1G", "0", "12Q"] {
-            let result = try Binary.run(["render", job, "--memory", bad])
+            let result = CLI.run(["render", job, "--memory", bad])
             #expect(result.status == 64 && result.stderr.contains("--memory expects a size"), "\(bad): \(result.stderr)")
         }
-        let fine = try Binary.run(["render", job, "--memory", "1.5GiB", "--progress", "none"])
+        let fine = CLI.run(["render", job, "--memory", "1.5GiB", "--progress", "none"])
         #expect(fine.status == 0, "\(fine.stderr)")
     }
 }

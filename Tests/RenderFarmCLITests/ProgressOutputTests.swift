@@ -61,14 +61,14 @@ struct ProgressOutputTests {
             { "duration": 1, "fps": 10, "canvas": {"width": 100, "height": 100, "scale": 1}, "output": {"dir": "out"},
               "layers": [ { "effect": "floating-heart", "params": {"rate": 2, "emitter": [50, 90]} } ] }
             """, to: "job.json")
-        let first = try Binary.run(["render", job, "--frames", "0", "--progress", "plain"])
+        let first = CLI.run(["render", job, "--frames", "0", "--progress", "plain"])
         #expect(first.stderr.contains("rendering 1 frame of 1 job\n"), "\(first.stderr)")
         #expect(first.stdout.contains("job: 1 frame rendered (complete)"))
         #expect(
             first.stdout.range(
                 of: #"time: \d+\.\d\d s, [\d.]+ fps; slowest: 0 \([\d.]+ ms\)"#, options: .regularExpression) != nil,
             "\(first.stdout)")
-        let rest = try Binary.run(["render", job, "--progress", "plain"])
+        let rest = CLI.run(["render", job, "--progress", "plain"])
         #expect(rest.stderr.contains("rendering 9 frames of 1 job (1 already done, skipped): 9 never rendered"))
         #expect(
             rest.stdout.range(
@@ -76,15 +76,15 @@ struct ProgressOutputTests {
                 != nil)
         try String(contentsOfFile: job, encoding: .utf8).replacingOccurrences(of: "\"rate\": 2", with: "\"rate\": 3")
             .write(toFile: job, atomically: true, encoding: .utf8)
-        _ = try Binary.run(["render", job, "--frames", "0-4", "--progress", "none"])
+        _ = CLI.run(["render", job, "--frames", "0-4", "--progress", "none"])
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("out/frame_00002.png"))
-        let again = try Binary.run(["render", job, "--progress", "plain"])
+        let again = CLI.run(["render", job, "--progress", "plain"])
         #expect(
             again.stderr.contains(
                 "rendering 6 frames of 1 job (4 already done, skipped): 5 because the job changed, 1 missing or corrupt"
             ),
             "\(again.stderr)")
-        let forced = try Binary.run(["render", job, "--progress", "plain", "--force"])
+        let forced = CLI.run(["render", job, "--progress", "plain", "--force"])
         #expect(forced.stderr.contains("rendering 10 frames of 1 job (--force: every frame again)"))
     }
 }

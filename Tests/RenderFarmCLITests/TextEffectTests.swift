@@ -29,9 +29,10 @@ struct TextEffectTests {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Renders the folder's job in process, or launched with `--isolate` (whose workers run the binary).
     static func render(_ folder: TemporaryFolder, arguments: [String] = []) throws -> Binary.Result {
-        let result = try Binary.run(
-            ["render", folder.url.appendingPathComponent("job.json").path, "--progress", "plain"] + arguments)
+        let words = ["render", folder.url.appendingPathComponent("job.json").path, "--progress", "plain"] + arguments
+        let result = arguments.contains("--isolate") ? try Binary.run(words) : CLI.run(words)
         #expect(result.status == 0, "\(result.stderr)")
         return result
     }
@@ -53,7 +54,7 @@ struct TextEffectTests {
         let sharded = try TemporaryFolder()
         try sharded.write(job, to: "job.json")
         for index in 0..<3 { _ = try Self.render(sharded, arguments: ["--shard", "\(index)/3"]) }
-        let merge = try Binary.run(["merge", sharded.url.appendingPathComponent("out").path])
+        let merge = CLI.run(["merge", sharded.url.appendingPathComponent("out").path])
         #expect(merge.status == 0, "\(merge.stderr)")
         runs.append(try Self.hashes(sharded))
         #expect(runs[0].count == 6)
@@ -95,13 +96,13 @@ struct TextEffectTests {
     func refusedFonts() throws {
         let folder = try TemporaryFolder()
         try folder.write(try Self.job(["font": "../../etc/passwd.ttf"]), to: "job.json")
-        let outside = try Binary.run([
+        let outside = CLI.run([
             "render", folder.url.appendingPathComponent("job.json").path, "--progress", "none",
         ])
         #expect(outside.status != 0)
         #expect(outside.stderr.contains("font"), "\(outside.stderr)")
         try folder.write(try Self.job(["font": "DejaVu Sans"]), to: "job.json")
-        let system = try Binary.run([
+        let system = CLI.run([
             "render", folder.url.appendingPathComponent("job.json").path, "--progress", "none",
         ])
         #expect(system.status != 0)
@@ -122,7 +123,7 @@ struct TextEffectTests {
                 ], frames: 40), to: "job.json")
         _ = try Self.render(folder)
         // The frames where the second banner (id 1) is on screen (from its arrival, at opacity 0, on).
-        let trace = try Binary.run(["trace", job])
+        let trace = CLI.run(["trace", job])
         #expect(trace.status == 0, "\(trace.stderr)")
         let drawn = trace.stdout.split(separator: "\n").filter { line in
             let frame = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
@@ -135,14 +136,14 @@ struct TextEffectTests {
         // Exactly the frames showing the banner are new (frames of it at rest share a drawing); the rest are kept.
         #expect(redraw.stdout.contains("\(40 - drawn) already done (complete)"), "\(redraw.stdout)")
         let fresh = folder.url.appendingPathComponent("fresh")
-        let clean = try Binary.run(["render", job, "--out", fresh.path, "--progress", "none"])
+        let clean = CLI.run(["render", job, "--out", fresh.path, "--progress", "none"])
         #expect(clean.status == 0, "\(clean.stderr)")
         #expect(try frameChecksums(folder.url.appendingPathComponent("out")) == frameChecksums(fresh))
     }
 
     @Test("renderfarm plugins text documents every parameter")
     func documented() throws {
-        let result = try Binary.run(["plugins", "text"])
+        let result = CLI.run(["plugins", "text"])
         #expect(result.status == 0, "\(result.stderr)")
         for name in [
             "text", "markup", "font", "language", "size", "minSize", "weight", "style", "color", "rect", "align",
