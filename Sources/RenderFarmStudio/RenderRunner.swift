@@ -25,7 +25,7 @@ final class RenderRunner: Sendable {
     /// Starts rendering `frames` (a `--frames` set; nil for the job's own) into `folder`, the job's
     /// output folder; the `render` event tells when it starts and how it ends.
     func start(frames: String?, folder: String) throws(StudioFailure) {
-        guard let executable = options.renderExecutable else {
+        guard let command = options.render else {
             throw StudioFailure(status: 501, "this studio cannot render (it runs without the renderfarm executable)")
         }
         if let frames {
@@ -36,11 +36,8 @@ final class RenderRunner: Sendable {
             }
         }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments =
-            ["render", options.jobFile, "--progress", "json"] + options.renderArguments
-            + (frames.map { ["--frames", $0] } ?? [])
-            + options.pluginSearchPath.filter(Self.isFolder).flatMap { ["--plugin-path", $0] }
+        process.executableURL = URL(fileURLWithPath: command.executable)
+        process.arguments = command.words(options.jobFile, frames, options.pluginSearchPath.filter(Self.isFolder))
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors
@@ -50,7 +47,7 @@ final class RenderRunner: Sendable {
             do {
                 try process.run()
             } catch {
-                throw StudioFailure(status: 500, "cannot start \(executable): \(error)")
+                throw StudioFailure(status: 500, "cannot start \(command.executable): \(error)")
             }
             current = process
         }

@@ -14,8 +14,8 @@ public struct StudioOptions: Sendable {
     public var token: String?
     /// Plugin search path (as `PluginCatalog.searchPath` gives it).
     public var pluginSearchPath: [String]
-    /// The `renderfarm` executable the render button runs (`render`); nil: the studio cannot render.
-    public var renderExecutable: String?
+    /// How the render button runs `renderfarm render`; nil: the studio cannot render.
+    public var render: RenderCommandLine?
     /// Seconds the changes in render folders are gathered for before the farm view is updated
     /// (folders are watched with inotify, not rescanned).
     public var statusInterval: Double
@@ -27,16 +27,14 @@ public struct StudioOptions: Sendable {
     /// drawn by worker processes (`StudioPreviews`; `renderfarm studio`'s default, sandboxed); nil draws them in
     /// this process (`studio --sandbox off`, and a studio made without the CLI).
     public var previewWorker: (@Sendable (_ jobFile: String, _ variant: Int?, _ scale: Double?, _ pluginFolders: [String]) -> [String])?
-    /// Words the render button adds to `render` (`--isolate --sandbox MODE` unless `studio --sandbox off`).
-    public var renderArguments: [String] = []
 
     public init(
         jobFile: String, root: String? = nil, host: String = "127.0.0.1", port: Int = 0, token: String? = nil,
-        pluginSearchPath: [String], statusInterval: Double = 0.5, renderExecutable: String? = nil,
+        pluginSearchPath: [String], statusInterval: Double = 0.5, render: RenderCommandLine? = nil,
         docsFolder: String? = nil
     ) {
         self.docsFolder = docsFolder
-        self.renderExecutable = renderExecutable
+        self.render = render
         let job = URL(fileURLWithPath: jobFile).standardizedFileURL
         self.jobFile = job.path
         self.root = URL(fileURLWithPath: root ?? job.deletingLastPathComponent().path).standardizedFileURL.path
@@ -45,6 +43,23 @@ public struct StudioOptions: Sendable {
         self.token = token
         self.pluginSearchPath = pluginSearchPath
         self.statusInterval = statusInterval
+    }
+}
+
+/// The render button's command: the `renderfarm` executable, and the words after it that render
+/// `jobFile`'s `frames` (a `--frames` set; nil for the job's own) with the plugins of `pluginFolders`,
+/// reporting progress as JSON lines on standard error. `renderfarm studio` builds the words from its
+/// option table, so the studio spells no flag of `render`.
+public struct RenderCommandLine: Sendable {
+    public var executable: String
+    public var words: @Sendable (_ jobFile: String, _ frames: String?, _ pluginFolders: [String]) -> [String]
+
+    public init(
+        executable: String,
+        words: @escaping @Sendable (_ jobFile: String, _ frames: String?, _ pluginFolders: [String]) -> [String]
+    ) {
+        self.executable = executable
+        self.words = words
     }
 }
 

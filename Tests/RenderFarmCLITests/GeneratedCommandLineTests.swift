@@ -240,4 +240,22 @@ struct GeneratedCommandLineTests {
         #expect(render.progress == ProgressMode.none)
         #expect(makefile.contains("rm -rf \(PluginScaffold.testOutput)\n"))
     }
+
+    @Test("the studio's render button runs render as the studio's sandbox says, with its frames and plugin folders")
+    func studioRenderButton() throws {
+        for sandbox in [SandboxMode.strict, .require, .off, nil] {
+            let command = StudioCommand.renderCommand(executable: "/opt/bin/renderfarm", sandbox: sandbox)
+            #expect(command.executable == "/opt/bin/renderfarm")
+            let words = command.words("/jobs/live hearts.json", "0-9:2", ["/plug ins", "/opt/plugins"])
+            let render = try RenderCommand(Self.parsed(words))
+            #expect(render.arguments.positionals == ["/jobs/live hearts.json"])
+            #expect(render.arguments[RenderCommand.frames] == "0-9:2")
+            #expect(render.arguments.all(CommonOptions.pluginPath) == ["/plug ins", "/opt/plugins"])
+            #expect(render.progress == .json)
+            #expect((render.isolation != nil) == (sandbox != nil), "\(String(describing: sandbox))")
+            if let sandbox { #expect(render.sandbox == sandbox) }
+            let whole = try RenderCommand(Self.parsed(command.words("/jobs/a.json", nil, [])))
+            #expect(whole.arguments[RenderCommand.frames] == nil)
+        }
+    }
 }

@@ -44,7 +44,12 @@ final class StudioFixture {
             StudioOptions(
                 jobFile: jobFile.path, host: host, token: token, pluginSearchPath: pluginSearchPath,
                 statusInterval: statusInterval,
-                renderExecutable: Self.buildDirectory.appendingPathComponent("renderfarm").path, docsFolder: docsFolder))
+                render: RenderCommandLine(executable: Self.buildDirectory.appendingPathComponent("renderfarm").path) {
+                    job, frames, folders in
+                    ["render", job, "--progress", "json"] + (frames.map { ["--frames", $0] } ?? [])
+                        + folders.flatMap { ["--plugin-path", $0] }
+                },
+                docsFolder: docsFolder))
     }
 
     static var pluginSearchPath: [String] { PluginCatalog.searchPath(extra: [buildDirectory.path]) }

@@ -124,7 +124,7 @@ struct StudioCommand: Command {
             jobFile: jobFile, root: arguments[Self.root] ?? (folder ? given : nil),
             host: arguments[Self.host] ?? "127.0.0.1", port: port, token: givenToken,
             pluginSearchPath: PluginCatalog.searchPath(extra: arguments.all(CommonOptions.pluginPath)),
-            renderExecutable: executable.path,
+            render: Self.renderCommand(executable: executable.path, sandbox: sandbox),
             docsFolder: arguments[Self.docs]
                 ?? executable.deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("share/doc/renderfarm").path)
@@ -133,7 +133,6 @@ struct StudioCommand: Command {
                 WorkerCommand.arguments(
                     jobFile: jobFile, variant: variant, scale: scale, pluginFolders: folders, sandbox: sandbox)
             }
-            options.renderArguments = [RenderCommand.isolate.spec.commandLineName] + RenderCommand.sandbox.words(sandbox.rawValue)
         }
         let server: StudioServer
         do {
@@ -159,5 +158,15 @@ struct StudioCommand: Command {
         for source in sources { source.cancel() }
         terminal.note("renderfarm studio: stopped")
         return .ok
+    }
+
+    /// The render button's command line, from render's option table: progress as JSON lines, in
+    /// workers sandboxed as the previews are (`sandbox`; nil: a plain render).
+    static func renderCommand(executable: String, sandbox: SandboxMode?) -> RenderCommandLine {
+        let isolation = sandbox.map { [RenderCommand.isolate.spec.commandLineName] + RenderCommand.sandbox.words($0.rawValue) }
+        return RenderCommandLine(executable: executable) { jobFile, frames, pluginFolders in
+            [RenderCommand.spec.name, jobFile] + CommonOptions.progress.words(ProgressMode.json.rawValue) + (isolation ?? [])
+                + (frames.map(RenderCommand.frames.words) ?? []) + pluginFolders.flatMap(CommonOptions.pluginPath.words)
+        }
     }
 }
