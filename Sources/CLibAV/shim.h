@@ -2,7 +2,9 @@
 // Swift cannot import function-like macros (AVERROR, AV_NOPTS_VALUE) nor pass C callbacks with a context
 // pointer easily, so the shim re-exports the constants, reads the footage through a descriptor the plugin
 // opened itself (custom I/O: the demuxer never opens a path or a URL) and premultiplies converted frames.
+#include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -128,6 +130,23 @@ static inline void rf_av_close(AVFormatContext **context) {
         av_free(io->buffer);
         avio_context_free(&io);
     }
+}
+
+/// The version of the libvpx libavcodec loaded (it decodes VP9 with alpha), e.g. "v1.12.0"; NULL when
+/// libavcodec has none. libvpx is not linked by the plugin, so it is found in the dynamic linker's list of
+/// loaded objects and asked by `vpx_codec_version_str`, without loading anything.
+static inline const char *rf_av_libvpx_version(void) {
+    for (const struct link_map *object = _r_debug.r_map; object; object = object->l_next) {
+        if (!object->l_name || !strstr(object->l_name, "/libvpx.so")) continue;
+        void *library = dlopen(object->l_name, RTLD_LAZY | RTLD_NOLOAD);
+        if (!library) return NULL;
+        const char *(*version)(void) = (const char *(*)(void))dlsym(library, "vpx_codec_version_str");
+        const char *text = version ? version() : NULL;
+        // libavcodec keeps libvpx loaded, so the static string outlives this reference.
+        dlclose(library);
+        return text;
+    }
+    return NULL;
 }
 
 /// Whether frames of `format` carry an alpha channel.
