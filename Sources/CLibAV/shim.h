@@ -221,8 +221,9 @@ static inline int64_t rf_av_frame_time(const AVFrame *frame) {
 /// Cb→B; `luma_offset` is 16 for limited range, 0 for full. Each channel is
 ///     clamp(((Y − luma_offset) × scale + 2^15 + chroma term) >> 16)
 /// with the chroma terms Cr' × red, −Cb' × green_u − Cr' × green_v and Cb' × blue (Cb', Cr' = sample − 128).
-/// Every product comes from a 256-entry table, so the sums are the same integers whichever path adds them:
-/// SSE2 (every x86-64) for 8 pixels at a time, plain C for the rest of a row and on other machines.
+/// Every sum is of exact integer products (256-entry tables, and the luma term also in 16-bit SIMD halves), so
+/// it is the same integer whichever path adds it: SSE2 (every x86-64) for 8 pixels at a time, plain C for the
+/// rest of a row and on other machines.
 typedef struct rf_av_yuv_tables {
     int32_t luma[256];
     int32_t red[256];
@@ -245,18 +246,29 @@ static inline uint8_t rf_av_clamp8(int32_t value) {
     return (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value);
 }
 
-/// One row of `width` pixels from luma and `luma_values` (the luma table's entries, per pixel) and the chroma
-/// terms per chroma sample. `simd` 0 keeps to plain C (the tests compare both paths).
-static inline void rf_av_convert_420_row(const int32_t *restrict luma_values, const int32_t *restrict red,
-                                         const int32_t *restrict green, const int32_t *restrict blue,
-                                         uint8_t *restrict row, int width, int simd) {
+/// One row of `width` pixels from its luma samples and the chroma terms per chroma sample. The SSE2 path
+/// computes the luma term itself, (Y − luma_offset) × scale + 2^15, as (Y − luma_offset) × high × 2^16 +
+/// (Y − luma_offset) × low with scale = high × 2^16 + low, each product exact in 16-bit lanes (low < 2^15,
+/// which both ranges' scales meet; otherwise the caller passes `simd` 0). `simd` 0 keeps to plain C (the
+/// tests compare both paths).
+static inline void rf_av_convert_420_row(const uint8_t *restrict luma, const rf_av_yuv_tables *restrict tables,
+                                         const int32_t *restrict red, const int32_t *restrict green,
+                                         const int32_t *restrict blue, uint8_t *restrict row, int width,
+                                         int32_t scale, int32_t luma_offset, int simd) {
     int x = 0;
 #if defined(__SSE2__)
     if (simd) {
-        const __m128i alpha = _mm_set1_epi8((char)0xFF);
+        const __m128i zero = _mm_setzero_si128(), alpha = _mm_set1_epi8((char)0xFF);
+        const __m128i offset = _mm_set1_epi16((short)luma_offset), half = _mm_set1_epi32(1 << 15);
+        const __m128i high = _mm_set1_epi16((short)(scale >> 16)), low = _mm_set1_epi16((short)(scale & 0xFFFF));
         for (; x + 8 <= width; x += 8) {
-            const __m128i l0 = _mm_loadu_si128((const __m128i *)(luma_values + x));
-            const __m128i l1 = _mm_loadu_si128((const __m128i *)(luma_values + x + 4));
+            const __m128i y = _mm_sub_epi16(_mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(luma + x)), zero), offset);
+            const __m128i product_low = _mm_mullo_epi16(y, low), product_high = _mm_mulhi_epi16(y, low);
+            const __m128i shifted = _mm_mullo_epi16(y, high); // × 2^16 by unpacking below zeros
+            const __m128i l0 = _mm_add_epi32(_mm_add_epi32(_mm_unpacklo_epi16(product_low, product_high),
+                                                           _mm_unpacklo_epi16(zero, shifted)), half);
+            const __m128i l1 = _mm_add_epi32(_mm_add_epi32(_mm_unpackhi_epi16(product_low, product_high),
+                                                           _mm_unpackhi_epi16(zero, shifted)), half);
             // 4 chroma samples for 8 pixels, each doubled: c0 c0 c1 c1 | c2 c2 c3 c3.
             const __m128i r = _mm_loadu_si128((const __m128i *)(red + x / 2));
             const __m128i g = _mm_loadu_si128((const __m128i *)(green + x / 2));
@@ -277,9 +289,11 @@ static inline void rf_av_convert_420_row(const int32_t *restrict luma_values, co
     }
 #else
     (void)simd;
+    (void)scale;
+    (void)luma_offset;
 #endif
     for (; x < width; x++) {
-        const int32_t l = luma_values[x];
+        const int32_t l = tables->luma[luma[x]];
         uint8_t *pixel = row + 4 * x;
         pixel[0] = rf_av_clamp8((l + blue[x >> 1]) >> 16);
         pixel[1] = rf_av_clamp8((l + green[x >> 1]) >> 16);
@@ -297,7 +311,9 @@ static inline void rf_av_convert_420(const AVFrame *frame, uint8_t *pixels, int 
     if (width > most) return;
     rf_av_yuv_tables tables;
     rf_av_yuv_tables_fill(&tables, matrix, luma_offset);
-    int32_t luma[most], red[most / 2], green[most / 2], blue[most / 2];
+    int32_t red[most / 2], green[most / 2], blue[most / 2];
+    // The SSE2 path's 16-bit products hold: (255 − offset) × high and the low half as a signed 16-bit factor.
+    simd = simd && matrix[0] >= 0 && (matrix[0] & 0xFFFF) < 0x8000 && (matrix[0] >> 16) <= 128;
     const int samples = (width + 1) / 2;
     for (int y = 0; y < height; y++) {
         if ((y & 1) == 0) {
@@ -309,8 +325,7 @@ static inline void rf_av_convert_420(const AVFrame *frame, uint8_t *pixels, int 
                 blue[i] = tables.blue[cb[i]];
             }
         }
-        const uint8_t *source = frame->data[0] + (ptrdiff_t)y * frame->linesize[0];
-        for (int x = 0; x < width; x++) luma[x] = tables.luma[source[x]];
-        rf_av_convert_420_row(luma, red, green, blue, pixels + (ptrdiff_t)y * stride, width, simd);
+        rf_av_convert_420_row(frame->data[0] + (ptrdiff_t)y * frame->linesize[0], &tables, red, green, blue,
+                              pixels + (ptrdiff_t)y * stride, width, matrix[0], luma_offset, simd);
     }
 }
