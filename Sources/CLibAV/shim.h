@@ -262,7 +262,8 @@ static inline void rf_av_convert_420_row(const uint8_t *restrict luma, const rf_
         const __m128i offset = _mm_set1_epi16((short)luma_offset), half = _mm_set1_epi32(1 << 15);
         const __m128i high = _mm_set1_epi16((short)(scale >> 16)), low = _mm_set1_epi16((short)(scale & 0xFFFF));
         for (; x + 8 <= width; x += 8) {
-            const __m128i y = _mm_sub_epi16(_mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(luma + x)), zero), offset);
+            const __m128i samples = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(luma + x)), zero);
+            const __m128i y = _mm_sub_epi16(samples, offset);
             const __m128i product_low = _mm_mullo_epi16(y, low), product_high = _mm_mulhi_epi16(y, low);
             const __m128i shifted = _mm_mullo_epi16(y, high); // × 2^16 by unpacking below zeros
             const __m128i l0 = _mm_add_epi32(_mm_add_epi32(_mm_unpacklo_epi16(product_low, product_high),

@@ -17,7 +17,9 @@ struct FootageConversionTests {
                     luma, 2 * (1 - kr) * chroma, 2 * kb * (1 - kb) / kg * chroma, 2 * kr * (1 - kr) / kg * chroma,
                     2 * (1 - kb) * chroma,
                 ]
-                result.append((name + (full ? " full" : " limited"), factors.map { Int32(($0 * 65536).rounded()) }, full ? 0 : 16))
+                result.append(
+                    (name + (full ? " full" : " limited"), factors.map { Int32(($0 * 65536).rounded()) }, full ? 0 : 16)
+                )
             }
         }
         return result
@@ -113,7 +115,8 @@ struct FootageConversionTests {
 
     /// Odd sizes (a row's tail after the last 8 pixels, a last row without a partner) and pseudo-random samples:
     /// both paths give the formula's bytes.
-    @Test("both paths follow the formula, odd sizes included", arguments: [(517, 3), (8, 2), (15, 5), (1, 1), (64, 33)])
+    @Test(
+        "both paths follow the formula, odd sizes included", arguments: [(517, 3), (8, 2), (15, 5), (1, 1), (64, 33)])
     func formula(_ width: Int, _ height: Int) throws {
         var seed: UInt32 = 29
         func next() -> UInt8 {

@@ -41,7 +41,8 @@ struct VideoEffect: Effect {
             + ".libswscale.\(text(swscale_version())).libavutil.\(text(avutil_version()))"
         guard let vpx = rf_av_libvpx_version().map({ String(cString: $0) }) else { return ffmpeg }
         // "v1.12.0" → "1.12.0"; a semantic version's build metadata allows only [0-9A-Za-z-.].
-        let version = String(vpx.drop { $0 == "v" }.map { $0.isLetter || $0.isNumber || $0 == "." ? $0 : "-" })
+        let version = String(
+            vpx.drop { $0 == "v" }.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") ? $0 : "-" })
         return ffmpeg + ".libvpx." + version
     }
 
