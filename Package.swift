@@ -160,6 +160,7 @@ let package = Package(
         .testTarget(name: "TextTests", dependencies: ["PangoText", "EffectKit"]),
         .testTarget(name: "StillImageTests", dependencies: ["StillImage", "EffectKit", "CTurboJPEG"]),
         .testTarget(name: "VectorShapeTests", dependencies: ["VectorShape", "EffectKit"]),
+        .testTarget(name: "FootageConversionTests", dependencies: ["CLibAV"]),
         .testTarget(
             name: "RenderFarmTests",
             dependencies: [

@@ -2,12 +2,17 @@
 // Swift cannot import function-like macros (AVERROR, AV_NOPTS_VALUE) nor pass C callbacks with a context
 // pointer easily, so the shim re-exports the constants, reads the footage through a descriptor the plugin
 // opened itself (custom I/O: the demuxer never opens a path or a URL) and premultiplies converted frames.
+#include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
@@ -127,6 +132,23 @@ static inline void rf_av_close(AVFormatContext **context) {
     }
 }
 
+/// The version of the libvpx libavcodec loaded (it decodes VP9 with alpha), e.g. "v1.12.0"; NULL when
+/// libavcodec has none. libvpx is not linked by the plugin, so it is found in the dynamic linker's list of
+/// loaded objects and asked by `vpx_codec_version_str`, without loading anything.
+static inline const char *rf_av_libvpx_version(void) {
+    for (const struct link_map *object = _r_debug.r_map; object; object = object->l_next) {
+        if (!object->l_name || !strstr(object->l_name, "/libvpx.so")) continue;
+        void *library = dlopen(object->l_name, RTLD_LAZY | RTLD_NOLOAD);
+        if (!library) return NULL;
+        const char *(*version)(void) = (const char *(*)(void))dlsym(library, "vpx_codec_version_str");
+        const char *text = version ? version() : NULL;
+        // libavcodec keeps libvpx loaded, so the static string outlives this reference.
+        dlclose(library);
+        return text;
+    }
+    return NULL;
+}
+
 /// Whether frames of `format` carry an alpha channel.
 static inline int rf_av_has_alpha(enum AVPixelFormat format) {
     const AVPixFmtDescriptor *descriptor = av_pix_fmt_desc_get(format);
@@ -196,42 +218,115 @@ static inline int64_t rf_av_frame_time(const AVFrame *frame) {
 /// Converts an 8-bit 4:2:0 frame (yuv420p, yuvj420p) into opaque BGRA rows (cairo's ARGB32), each 2 × 2 block
 /// sharing its chroma sample, in integer arithmetic (the same bytes on every machine, several times faster
 /// than swscale's bit-exact path). `matrix` holds 16.16 fixed-point factors: luma scale, Cr→R, Cb→G, Cr→G,
-/// Cb→B; `luma_offset` is 16 for limited range, 0 for full.
-static inline int32_t rf_av_clamp8(int32_t value) {
-    value = value < 0 ? 0 : value;
-    return value > 255 ? 255 : value;
-}
+/// Cb→B; `luma_offset` is 16 for limited range, 0 for full. Each channel is
+///     clamp(((Y − luma_offset) × scale + 2^15 + chroma term) >> 16)
+/// with the chroma terms Cr' × red, −Cb' × green_u − Cr' × green_v and Cb' × blue (Cb', Cr' = sample − 128).
+/// Every sum is of exact integer products (256-entry tables, and the luma term also in 16-bit SIMD halves), so
+/// it is the same integer whichever path adds it: SSE2 (every x86-64) for 8 pixels at a time, plain C for the
+/// rest of a row and on other machines.
+typedef struct rf_av_yuv_tables {
+    int32_t luma[256];
+    int32_t red[256];
+    int32_t green_u[256];
+    int32_t green_v[256];
+    int32_t blue[256];
+} rf_av_yuv_tables;
 
-/// One row: `u` and `v` hold a chroma sample per pixel (already less 128), so the loop vectorizes.
-static inline void rf_av_convert_row(const uint8_t *restrict luma, const int16_t *restrict u,
-                                     const int16_t *restrict v, uint32_t *restrict row, int width,
-                                     const int32_t matrix[5], int32_t luma_offset) {
-    const int32_t scale = matrix[0], red = matrix[1], green_u = matrix[2], green_v = matrix[3], blue = matrix[4];
-    for (int x = 0; x < width; x++) {
-        const int32_t l = (luma[x] - luma_offset) * scale + (1 << 15);
-        const int32_t r = rf_av_clamp8((l + v[x] * red) >> 16);
-        const int32_t g = rf_av_clamp8((l - u[x] * green_u - v[x] * green_v) >> 16);
-        const int32_t b = rf_av_clamp8((l + u[x] * blue) >> 16);
-        row[x] = 0xFF000000u | ((uint32_t)r << 16) | ((uint32_t)g << 8) | (uint32_t)b;
+static inline void rf_av_yuv_tables_fill(rf_av_yuv_tables *tables, const int32_t matrix[5], int32_t luma_offset) {
+    for (int32_t i = 0; i < 256; i++) {
+        tables->luma[i] = (i - luma_offset) * matrix[0] + (1 << 15);
+        tables->red[i] = (i - 128) * matrix[1];
+        tables->green_u[i] = -(i - 128) * matrix[2];
+        tables->green_v[i] = -(i - 128) * matrix[3];
+        tables->blue[i] = (i - 128) * matrix[4];
     }
 }
 
+static inline uint8_t rf_av_clamp8(int32_t value) {
+    return (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value);
+}
+
+/// One row of `width` pixels from its luma samples and the chroma terms per chroma sample. The SSE2 path
+/// computes the luma term itself, (Y − luma_offset) × scale + 2^15, as (Y − luma_offset) × high × 2^16 +
+/// (Y − luma_offset) × low with scale = high × 2^16 + low, each product exact in 16-bit lanes (low < 2^15,
+/// which both ranges' scales meet; otherwise the caller passes `simd` 0). `simd` 0 keeps to plain C (the
+/// tests compare both paths).
+static inline void rf_av_convert_420_row(const uint8_t *restrict luma, const rf_av_yuv_tables *restrict tables,
+                                         const int32_t *restrict red, const int32_t *restrict green,
+                                         const int32_t *restrict blue, uint8_t *restrict row, int width,
+                                         int32_t scale, int32_t luma_offset, int simd) {
+    int x = 0;
+#if defined(__SSE2__)
+    if (simd) {
+        const __m128i zero = _mm_setzero_si128(), alpha = _mm_set1_epi8((char)0xFF);
+        const __m128i offset = _mm_set1_epi16((short)luma_offset), half = _mm_set1_epi32(1 << 15);
+        const __m128i high = _mm_set1_epi16((short)(scale >> 16)), low = _mm_set1_epi16((short)(scale & 0xFFFF));
+        for (; x + 8 <= width; x += 8) {
+            const __m128i samples = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(luma + x)), zero);
+            const __m128i y = _mm_sub_epi16(samples, offset);
+            const __m128i product_low = _mm_mullo_epi16(y, low), product_high = _mm_mulhi_epi16(y, low);
+            const __m128i shifted = _mm_mullo_epi16(y, high); // × 2^16 by unpacking below zeros
+            const __m128i l0 = _mm_add_epi32(_mm_add_epi32(_mm_unpacklo_epi16(product_low, product_high),
+                                                           _mm_unpacklo_epi16(zero, shifted)), half);
+            const __m128i l1 = _mm_add_epi32(_mm_add_epi32(_mm_unpackhi_epi16(product_low, product_high),
+                                                           _mm_unpackhi_epi16(zero, shifted)), half);
+            // 4 chroma samples for 8 pixels, each doubled: c0 c0 c1 c1 | c2 c2 c3 c3.
+            const __m128i r = _mm_loadu_si128((const __m128i *)(red + x / 2));
+            const __m128i g = _mm_loadu_si128((const __m128i *)(green + x / 2));
+            const __m128i b = _mm_loadu_si128((const __m128i *)(blue + x / 2));
+            // Arithmetic shifts, then saturating packs: int32 → int16 → 0…255 is exactly the clamp.
+            const __m128i r16 = _mm_packs_epi32(_mm_srai_epi32(_mm_add_epi32(l0, _mm_unpacklo_epi32(r, r)), 16),
+                                                _mm_srai_epi32(_mm_add_epi32(l1, _mm_unpackhi_epi32(r, r)), 16));
+            const __m128i g16 = _mm_packs_epi32(_mm_srai_epi32(_mm_add_epi32(l0, _mm_unpacklo_epi32(g, g)), 16),
+                                                _mm_srai_epi32(_mm_add_epi32(l1, _mm_unpackhi_epi32(g, g)), 16));
+            const __m128i b16 = _mm_packs_epi32(_mm_srai_epi32(_mm_add_epi32(l0, _mm_unpacklo_epi32(b, b)), 16),
+                                                _mm_srai_epi32(_mm_add_epi32(l1, _mm_unpackhi_epi32(b, b)), 16));
+            const __m128i r8 = _mm_packus_epi16(r16, r16), g8 = _mm_packus_epi16(g16, g16);
+            const __m128i b8 = _mm_packus_epi16(b16, b16);
+            const __m128i blue_green = _mm_unpacklo_epi8(b8, g8), red_alpha = _mm_unpacklo_epi8(r8, alpha);
+            _mm_storeu_si128((__m128i *)(row + 4 * x), _mm_unpacklo_epi16(blue_green, red_alpha));
+            _mm_storeu_si128((__m128i *)(row + 4 * x + 16), _mm_unpackhi_epi16(blue_green, red_alpha));
+        }
+    }
+#else
+    (void)simd;
+    (void)scale;
+    (void)luma_offset;
+#endif
+    for (; x < width; x++) {
+        const int32_t l = tables->luma[luma[x]];
+        uint8_t *pixel = row + 4 * x;
+        pixel[0] = rf_av_clamp8((l + blue[x >> 1]) >> 16);
+        pixel[1] = rf_av_clamp8((l + green[x >> 1]) >> 16);
+        pixel[2] = rf_av_clamp8((l + red[x >> 1]) >> 16);
+        pixel[3] = 255;
+    }
+}
+
+/// The frame into `pixels` (rows of `stride` bytes); `simd` as for `rf_av_convert_420_row`. Frames wider than
+/// 8192 pixels are left alone (the decoder refuses them).
 static inline void rf_av_convert_420(const AVFrame *frame, uint8_t *pixels, int stride, const int32_t matrix[5],
-                                     int luma_offset) {
+                                     int luma_offset, int simd) {
+    enum { most = 8192 };
     const int width = frame->width, height = frame->height;
-    int16_t chroma[2 * 8192];
-    int16_t *u = chroma, *v = chroma + 8192;
-    if (width > 8192) return;
+    if (width > most) return;
+    rf_av_yuv_tables tables;
+    rf_av_yuv_tables_fill(&tables, matrix, luma_offset);
+    int32_t red[most / 2], green[most / 2], blue[most / 2];
+    // The SSE2 path's 16-bit products hold: (255 − offset) × high and the low half as a signed 16-bit factor.
+    simd = simd && matrix[0] >= 0 && (matrix[0] & 0xFFFF) < 0x8000 && (matrix[0] >> 16) <= 128;
+    const int samples = (width + 1) / 2;
     for (int y = 0; y < height; y++) {
         if ((y & 1) == 0) {
             const uint8_t *cb = frame->data[1] + (ptrdiff_t)(y >> 1) * frame->linesize[1];
             const uint8_t *cr = frame->data[2] + (ptrdiff_t)(y >> 1) * frame->linesize[2];
-            for (int x = 0; x < width; x++) {
-                u[x] = (int16_t)(cb[x >> 1] - 128);
-                v[x] = (int16_t)(cr[x >> 1] - 128);
+            for (int i = 0; i < samples; i++) {
+                red[i] = tables.red[cr[i]];
+                green[i] = tables.green_u[cb[i]] + tables.green_v[cr[i]];
+                blue[i] = tables.blue[cb[i]];
             }
         }
-        rf_av_convert_row(frame->data[0] + (ptrdiff_t)y * frame->linesize[0], u, v,
-                          (uint32_t *)(pixels + (ptrdiff_t)y * stride), width, matrix, luma_offset);
+        rf_av_convert_420_row(frame->data[0] + (ptrdiff_t)y * frame->linesize[0], &tables, red, green, blue,
+                              pixels + (ptrdiff_t)y * stride, width, matrix[0], luma_offset, simd);
     }
 }

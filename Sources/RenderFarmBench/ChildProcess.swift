@@ -6,6 +6,9 @@ struct ChildRun {
     /// `ru_maxrss` of the child, in KiB.
     var peakKiB: Int
     var exitCode: Int32
+    /// CPU time of the child, user and system (`ru_utime` + `ru_stime`), in seconds: steadier than `seconds`
+    /// on a machine that others share.
+    var cpuSeconds: Double = 0
 }
 
 /// Runs programs as child processes and measures them with `wait4` (peak RSS from `rusage`).
@@ -46,6 +49,8 @@ enum ChildProcess {
         let exitCode = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return ChildRun(
             seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-            peakKiB: Int(usage.ru_maxrss), exitCode: exitCode)
+            peakKiB: Int(usage.ru_maxrss), exitCode: exitCode,
+            cpuSeconds: Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6)
     }
 }

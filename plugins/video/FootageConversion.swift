@@ -24,7 +24,7 @@ final class DecodedFrame: @unchecked Sendable {
         let (width, height) = (Int(frame.pointee.width), Int(frame.pointee.height))
         let picture = try FootagePicture(width: width, height: height)
         if let color = FootageColor(frame) {
-            rf_av_convert_420(frame, picture.pixels, Int32(picture.stride), color.matrix, color.lumaOffset)
+            rf_av_convert_420(frame, picture.pixels, Int32(picture.stride), color.matrix, color.lumaOffset, 1)
             picture.opaque = true
             return picture
         }

@@ -32,12 +32,18 @@ struct VideoEffect: Effect {
         ]
     )
 
-    /// The FFmpeg libraries that decode and convert, as loaded: part of the plugin's version, so a new
-    /// FFmpeg draws the layer's frames again.
+    /// The FFmpeg libraries that decode and convert, and the libvpx that decodes VP9 with alpha, as loaded:
+    /// part of the plugin's version, so a new FFmpeg or libvpx draws the layer's frames again.
     static var libraryVersions: String {
         func text(_ version: UInt32) -> String { "\(version >> 16).\((version >> 8) & 0xFF).\(version & 0xFF)" }
-        return "libavformat.\(text(avformat_version())).libavcodec.\(text(avcodec_version()))"
+        let ffmpeg =
+            "libavformat.\(text(avformat_version())).libavcodec.\(text(avcodec_version()))"
             + ".libswscale.\(text(swscale_version())).libavutil.\(text(avutil_version()))"
+        guard let vpx = rf_av_libvpx_version().map({ String(cString: $0) }) else { return ffmpeg }
+        // "v1.12.0" → "1.12.0"; a semantic version's build metadata allows only [0-9A-Za-z-.].
+        let version = String(
+            vpx.drop { $0 == "v" }.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") ? $0 : "-" })
+        return ffmpeg + ".libvpx." + version
     }
 
     enum Fit: String, CaseIterable, Sendable {
