@@ -27,6 +27,17 @@ public struct PlanOptions: Sendable {
     /// and the session stays with the job (`PlannedJob.folderSession`). Nil for runs that write no
     /// folder, and for `render --isolate`'s workers, which write under their parent's lock.
     public var locking: (shard: Shard, task: String)? = nil
+    /// What the caller calls the frame set, scale and output folder it gave, for the place of a
+    /// problem with one of them (the command line sets its flags, from its option table).
+    public var names = Names()
+
+    /// The names of the settings a caller gives, as messages show them.
+    public struct Names: Sendable {
+        public var frames = "frames"
+        public var scale = "scale"
+        public var out = "out"
+        public init() {}
+    }
 
     public init(
         outputOverride: String? = nil, outputRoot: String? = nil, frames: String? = nil, shard: Shard = .whole,
@@ -190,13 +201,13 @@ public enum RenderPlan {
         var issues = job.issues
         // What filling a variant found (unknown placeholders, duplicate names) is told with the rest.
         let pending = job.variant?.issues ?? []
-        if let scale = options.scale { issues += rescale(&job.spec.canvas, to: scale) }
+        if let scale = options.scale { issues += rescale(&job.spec.canvas, to: scale, named: options.names.scale) }
         let (validated, layerIssues) = validateLayers(job, catalog: catalog)
         issues += layerIssues
         let (frames, frameIssues) = frameSet(job.spec, options: options)
         issues += frameIssues
         var outputDirectory = ""
-        let outputPath = options.outputOverride == nil ? "output.dir" : "--out"
+        let outputPath = options.outputOverride == nil ? "output.dir" : options.names.out
         do {
             outputDirectory = try resolveOutput(job, options: options, jobCount: jobCount)
             if options.refusesForeignFolders,
@@ -260,10 +271,10 @@ public enum RenderPlan {
                 return (frames, [])
             }
             return (
-                frames, [JobIssue(path: "--frames", "frame \(outside) is outside the job (0-\(spec.frameCount - 1))")]
+                frames, [JobIssue(path: options.names.frames, "frame \(outside) is outside the job (0-\(spec.frameCount - 1))")]
             )
         } catch {
-            return (spec.frames, [JobIssue(path: "--frames", "\(error.message) (grammar: 1-100, 1-100:2, 1,3,5-9)")])
+            return (spec.frames, [JobIssue(path: options.names.frames, "\(error.message) (grammar: 1-100, 1-100:2, 1,3,5-9)")])
         }
     }
 
@@ -307,18 +318,18 @@ public enum RenderPlan {
     }
 
     /// Applies `--scale`: the same limits as the job file's `canvas.scale`.
-    static func rescale(_ canvas: inout Canvas, to scale: Double) -> [JobIssue] {
+    static func rescale(_ canvas: inout Canvas, to scale: Double, named name: String) -> [JobIssue] {
         var scaled = canvas
         scaled.scale = scale
         let side = 1...Int(JobDecoder.Limits.maxSide)
         let rule = "the scale must be in (0, \(Int(JobDecoder.Limits.maxScale))] and each side 1…\(side.upperBound) pixels"
         // Pixel sizes are computed only from an accepted scale: 1e17 points would overflow Int.
-        guard PlanOptions.acceptsScale(scale) else { return [JobIssue(path: "--scale", "\(scale): \(rule)")] }
+        guard PlanOptions.acceptsScale(scale) else { return [JobIssue(path: name, "\(scale): \(rule)")] }
         guard side.contains(scaled.pixelWidth), side.contains(scaled.pixelHeight),
             scaled.pixelWidth * scaled.pixelHeight <= JobDecoder.Limits.maxPixels
         else {
             return [
-                JobIssue(path: "--scale", "\(scale) gives \(scaled.pixelWidth)×\(scaled.pixelHeight) pixels; \(rule)")
+                JobIssue(path: name, "\(scale) gives \(scaled.pixelWidth)×\(scaled.pixelHeight) pixels; \(rule)")
             ]
         }
         canvas = scaled

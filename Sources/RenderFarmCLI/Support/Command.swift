@@ -79,6 +79,10 @@ enum CommonOptions {
         describeValid: ((PlannedJob) -> String)? = nil,
         beforeWarmUp: (([PlannedJob]) -> ExitCode?)? = nil, refusesScaledMatrix: Bool = true
     ) -> Result<[PlannedJob], ExitCode> {
+        var options = options
+        options.names.frames = RenderCommand.frames.spec.commandLineName
+        options.names.scale = RenderCommand.scale.spec.commandLineName
+        options.names.out = RenderCommand.out.spec.commandLineName
         var files: [String] = []
         var jobs: [LoadedJob] = []
         var loadErrors: [JobError] = []
