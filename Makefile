@@ -46,7 +46,7 @@ help:
 	@echo "make render JOB=F    render a job file (ARGS='-j 2 --force' for more options)"
 	@echo "make validate JOB=F  check a job file without rendering"
 	@echo "make plugins         list the installed effect plugins and their parameters"
-	@echo "make fuzz            1,000 mutated job files through the binary (exit codes, no crash, output untouched)"
+	@echo "make fuzz            1,000 mutated job and Lottie files through the binary (exit codes, no crash, output untouched)"
 	@echo "make text-check      the text effect's shrink-to-fit on 1,000 strings of every script (Pango's layout, pixels)"
 	@echo "make bench           release build, then RenderFarm vs hand-written C on the reference jobs (one table)"
 	@echo "make bench-quick     the same in a short mode (CI runs it so the benchmark cannot rot); it and bench"
