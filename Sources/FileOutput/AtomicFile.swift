@@ -23,12 +23,15 @@ public enum AtomicFile {
         try staged.commit()
     }
 
-    package static func write(_ text: String, to path: String) throws(OutputError) {
-        var bytes = Array(text.utf8)
-        bytes.append(UInt8(ascii: "\n"))
+    package static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
+        // The closure of withUnsafeBytes cannot throw a typed error: it is carried out in a Result.
         let result = bytes.withUnsafeBytes { buffer in Result { () throws(OutputError) in try write(buffer, to: path) }
         }
         try result.get()
+    }
+
+    package static func write(_ text: String, to path: String) throws(OutputError) {
+        try write(Array(text.utf8) + [UInt8(ascii: "\n")], to: path)
     }
 
     /// Writes `path` from the file at `source`: a copy, or (`link`) a hard link to the same

@@ -106,16 +106,10 @@ final class StudioSession: Sendable {
             if let ifMatch, ifMatch != tag(state.version) { return .stale }
             let validation = Self.validate(text, options, state.catalog)
             guard validation.valid else { return .refused(validation) }
-            var failure: OutputError?
-            Array(text.utf8).withUnsafeBytes { bytes in
-                do {
-                    try AtomicFile.write(bytes, to: options.jobFile)
-                } catch {
-                    failure = error as? OutputError ?? .io(path: options.jobFile, reason: "\(error)")
-                }
-            }
-            if let failure {
-                return .refused(Validation(jobs: validation.jobs, errors: [], failure: failure.description))
+            do throws(OutputError) {
+                try AtomicFile.write(Array(text.utf8), to: options.jobFile)
+            } catch {
+                return .refused(Validation(jobs: validation.jobs, errors: [], failure: error.description))
             }
             if state.text != text {
                 state.text = text

@@ -81,11 +81,8 @@ public enum EncodedVideo {
     }
 
     private static func write(_ bytes: [UInt8], to path: String) throws(EncodeError) {
-        let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(OutputError) in try AtomicFile.write(buffer, to: path) }
-        }
         do {
-            try result.get()
+            try AtomicFile.write(bytes, to: path)
         } catch {
             throw .output(error)
         }

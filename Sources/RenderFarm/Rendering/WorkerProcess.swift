@@ -56,15 +56,11 @@ final class WorkerProcess: FrameExecutor {
         // The worker cannot write the output folder: this process writes the frame it checked.
         let clock = ContinuousClock()
         let start = clock.now
-        var failure: OutputError?
-        png.withUnsafeBytes { bytes in
-            do throws(OutputError) {
-                try AtomicFile.write(bytes, to: job.path(ofFrame: index))
-            } catch {
-                failure = error
-            }
+        do {
+            try AtomicFile.write(png, to: job.path(ofFrame: index))
+        } catch {
+            throw .output(error)
         }
-        if let failure { throw .output(failure) }
         var written = frame
         written.timings.write = (clock.now - start).seconds * 1000
         return written

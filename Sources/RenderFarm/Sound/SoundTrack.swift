@@ -149,11 +149,8 @@ public struct SoundTrack: Sendable {
 
     /// Writes `wav` to `path` atomically.
     public func write(to path: String) throws(EncodeError) {
-        let result = wav.withUnsafeBytes { buffer in
-            Result { () throws(OutputError) in try AtomicFile.write(buffer, to: path) }
-        }
         do {
-            try result.get()
+            try AtomicFile.write(wav, to: path)
         } catch {
             throw .output(error)
         }
