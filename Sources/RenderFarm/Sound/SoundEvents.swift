@@ -24,12 +24,7 @@ enum SoundEvents {
         var issues = rows.problems.map { JobIssue(path: "", $0) }
         var events: [Event] = []
         for row in rows.rows {
-            func problem(_ field: String, _ message: String) {
-                issues.append(
-                    row.isText || !row.origin.hasPrefix("audio.")
-                        ? JobIssue(path: "", "\(row.origin): \(field): \(message)")
-                        : JobIssue(path: "\(row.origin).\(field)", message))
-            }
+            func problem(_ field: String, _ message: String) { issues.append(row.issue(field, message)) }
             func number(_ field: String, in range: ClosedRange<Double>) -> Double? {
                 guard var value = row.values[field] else { return nil }
                 if row.isText, let text = value.stringValue { value = Template.typed(text, as: .number) }

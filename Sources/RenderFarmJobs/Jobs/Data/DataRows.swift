@@ -13,13 +13,15 @@ package struct DataRows: Sendable, Equatable {
         /// Whether the values are CSV text, to be typed by the place they are used in.
         package var isText: Bool
 
-        /// A line of a file (`streamers.csv:7`), an element of a list (`variants.rows[3]`), or the
-        /// whole source. Kept apart from the source's name, so a million rows do not hold a million
-        /// strings for the one that a message may name.
+        /// A line of a file (`streamers.csv:7`), an element of a file's list (`events.json[3]`), an
+        /// entry of a list written in the job (`variants.rows[3]`), or the whole source. Kept apart
+        /// from the source's name, so a million rows do not hold a million strings for the one that a
+        /// message may name.
         package enum Place: Sendable, Equatable {
             case whole
             case line(Int)
             case element(Int)
+            case entry(Int)
         }
 
         package init(_ source: String, _ place: Place = .whole, values: JSONObject, isText: Bool) {
@@ -34,8 +36,16 @@ package struct DataRows: Sendable, Equatable {
             switch place {
             case .whole: source
             case .line(let line): "\(source):\(line)"
-            case .element(let index): "\(source)[\(index)]"
+            case .element(let index), .entry(let index): "\(source)[\(index)]"
             }
+        }
+
+        /// A problem with the row's `field`: a row written in the job is told at its place there
+        /// (`layers[0].params.events[3].time`), a row of a file at its line or element
+        /// (`events.csv:7: time: …`).
+        package func issue(_ field: String, _ message: String) -> JobIssue {
+            if case .entry = place { return JobIssue(path: "\(origin).\(field)", message) }
+            return JobIssue(path: "", "\(origin): \(field): \(message)")
         }
     }
 
@@ -59,7 +69,7 @@ package struct DataRows: Sendable, Equatable {
                 guard let object = element.objectValue else {
                     return .failure(JobIssue(path: "\(path)[\(index)]", "expected an object, got \(element.typeName)"))
                 }
-                rows.append(Row(path, .element(index), values: object, isText: false))
+                rows.append(Row(path, .entry(index), values: object, isText: false))
             }
             return .success(DataRows(rows: rows))
         case .string(let file):

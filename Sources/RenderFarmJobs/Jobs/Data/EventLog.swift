@@ -90,13 +90,7 @@ package enum EventLog {
             }
         }
         for row in rows.rows {
-            func problem(_ field: String, _ message: String) {
-                // Rows of a file are told at their line; inline rows by their place in the job.
-                issues.append(
-                    row.isText || !row.origin.hasPrefix("layers[")
-                        ? JobIssue(path: "", "\(row.origin): \(field): \(message)")
-                        : JobIssue(path: "\(row.origin).\(field)", message))
-            }
+            func problem(_ field: String, _ message: String) { issues.append(row.issue(field, message)) }
             var event = JSONObject()
             var valid = true
             for key in row.values.keys where !names.contains(key) {
