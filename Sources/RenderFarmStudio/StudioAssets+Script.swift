@@ -6,6 +6,9 @@ extension StudioAssets {
           job: null, frame: 0, playing: false, loading: false, timer: null,
           // The ETag of the version the text box's text was made from: saves carry it (If-Match).
           base: null,
+          // The ETag of the newest version any answer carried: a read answered after a newer
+          // save's answer is older than what the page shows, and is dropped.
+          newest: null,
           // Frame requests are numbered; an answer to any but the newest is dropped.
           ticket: 0,
           variant: 0, generation: 0,
@@ -147,8 +150,23 @@ extension StudioAssets {
         async function loadJob() {
           const response = await fetch("/api/job?variant=" + state.variant);
           if (!response.ok) return;
-          applyJob(await response.json(), false);
+          const job = await response.json();
+          if (!outdated(job)) applyJob(job, false);
         }
+
+        // An ETag is "<studio run>-<version>"; versions grow within a run. A page left open across
+        // a restart sees another run, whose versions start again: its answers are never outdated.
+        function outdated(job) {
+          if (!state.newest || !job.etag) return false;
+          const parse = (etag) => {
+            const cut = etag.lastIndexOf("-");
+            return { run: etag.slice(0, cut), version: Number(etag.slice(cut + 1, -1)) };
+          };
+          const seen = parse(state.newest), answer = parse(job.etag);
+          return seen.run === answer.run && answer.version < seen.version;
+        }
+
+        function seen(job) { if (job.etag && !outdated(job)) state.newest = job.etag; }
 
         function applyJob(job, force) {
           const source = $("source");
@@ -161,6 +179,7 @@ extension StudioAssets {
             source.value = job.text;
             state.base = job.etag;
           }
+          seen(job);
           state.job = job;
           state.saved = job.text;
           state.generation = job.inputGeneration || 0;
@@ -231,6 +250,7 @@ extension StudioAssets {
               body = await response.json();
             } catch (e) { $("validity").textContent = "cannot reach the studio: " + e; break; }
             if (response.ok) {
+              seen(body);
               state.base = body.etag;
               if (body.text !== before) {
                 // An edit is undone by saving the text before it; undoing moves it to redo, and back.

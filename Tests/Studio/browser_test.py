@@ -435,6 +435,31 @@ def main():
         assert open(job).read() == original.replace('"rate": 4', '"rate": 20'), "undo/redo changed more than the value"
         log(f"undo wrote rate {dragged} back, redo rate 20")
 
+        # A read of the job answered after a newer save's answer (the file watcher's reload racing
+        # a save, as on a slow machine) is older than the page: it must not put the older text and
+        # version back, or the next edit is made from them and refused with 409.
+        driver.execute_script("""
+            const real = window.fetch;
+            window.fetch = (url, init) => {
+              const answer = real(url, init);
+              if (String(url).startsWith('/api/job') && !(init && init.method === 'PUT')) {
+                window.fetch = real;
+                return answer.then((r) => new Promise((done) => setTimeout(() => done(r), 1500)));
+              }
+              return answer;
+            };
+            loadJob();""")
+        rate = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
+        driver.execute_script("arguments[0].value = '21'; arguments[0].dispatchEvent(new Event('change'));", rate)
+        wait_for("rate 21 in the job file", lambda: '"rate": 21' in open(job).read())
+        time.sleep(2)  # the held read lands
+        assert driver.find_element(By.ID, "conflict").get_attribute("hidden") is not None, "a conflict is shown"
+        assert '"rate": 21' in driver.find_element(By.ID, "source").get_attribute("value"), \
+            "a late answer to an older read put the older text back"
+        driver.execute_script("arguments[0].value = '20'; arguments[0].dispatchEvent(new Event('change'));", rate)
+        wait_for("rate 20 in the job file", lambda: '"rate": 20' in open(job).read())
+        log("a read answered after a newer save did not put the older version back")
+
         # Sliders move in whole steps: lifetime (0.05…600, step 1) set to 6 writes 6, not 6.05.
         lifetime = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="lifetime"]')
         driver.execute_script("arguments[0].value = '3'; arguments[0].dispatchEvent(new Event('change'));", lifetime)
