@@ -89,8 +89,7 @@ public enum RenderFarmCLI {
             try CommonOptions.checkPluginPaths(parsed, command: command.spec.name)
             return try command.init(parsed).run(terminal)
         } catch {
-            terminal.error(error.description)
-            return .usage
+            return .reporting(error, to: terminal)
         }
     }
 

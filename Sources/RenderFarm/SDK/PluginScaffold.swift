@@ -32,12 +32,10 @@ public struct PluginScaffold: Sendable {
         id: String, language: Language, renderFarmSource: String? = nil, testRender: [String]
     ) throws(ScaffoldError) {
         guard PluginCheck.isValidID(id) else {
-            throw ScaffoldError(
-                "\"\(id)\" is not a plugin id: lowercase letters, digits and '-', not starting with '-' "
-                    + "(e.g. sparkle-dots)")
+            throw .invalidID(id)
         }
         if language == .swift, renderFarmSource == nil {
-            throw ScaffoldError("a Swift plugin needs the EffectKit package (--renderfarm-source DIR)")
+            throw .noEffectKit
         }
         self.id = id
         self.language = language
@@ -83,7 +81,7 @@ public struct PluginScaffold: Sendable {
     public func write(to folder: String) throws(ScaffoldError) {
         let manager = FileManager.default
         if let existing = try? manager.contentsOfDirectory(atPath: folder), !existing.isEmpty {
-            throw ScaffoldError("\(folder) exists and is not empty; choose another --dir or NAME")
+            throw .folderNotEmpty(folder)
         }
         do {
             for (path, contents) in files.sorted(by: { $0.key < $1.key }) {
@@ -92,7 +90,7 @@ public struct PluginScaffold: Sendable {
                 try Data(contents.utf8).write(to: url)
             }
         } catch {
-            throw ScaffoldError("cannot write \(folder): \(error.localizedDescription)")
+            throw .cannotWrite(folder, reason: error.localizedDescription)
         }
     }
 
@@ -115,10 +113,22 @@ public struct PluginScaffold: Sendable {
 }
 
 /// Why a project could not be scaffolded.
-public struct ScaffoldError: Error, Equatable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+public enum ScaffoldError: Error, Equatable, CustomStringConvertible {
+    case invalidID(String)
+    /// A Swift project was asked for without the EffectKit package to build against.
+    case noEffectKit
+    case folderNotEmpty(String)
+    case cannotWrite(String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalidID(let id):
+            "\"\(id)\" is not a plugin id: lowercase letters, digits and '-', not starting with '-' (e.g. sparkle-dots)"
+        case .noEffectKit: "a Swift plugin needs the EffectKit package (--renderfarm-source DIR)"
+        case .folderNotEmpty(let folder): "\(folder) exists and is not empty; choose another --dir or NAME"
+        case .cannotWrite(let folder, let reason): "cannot write \(folder): \(reason)"
+        }
+    }
 }
 
 extension PluginScaffold {

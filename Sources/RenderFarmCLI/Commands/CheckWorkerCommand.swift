@@ -42,8 +42,8 @@ struct CheckWorkerCommand: Command {
 
     func run(_ terminal: Terminal) -> ExitCode {
         guard let connection = WorkerServer.connect(), let scratch = arguments[Self.scratch] else {
-            terminal.error("`renderfarm check-worker` is started by `renderfarm plugin check`, not by hand")
-            return .usage
+            let problem = "`renderfarm check-worker` is started by `renderfarm plugin check`, not by hand"
+            return .reporting(UsageError(message: problem, command: "check-worker"), to: terminal)
         }
         LoadedPlugin.installFaultReport(hint: " (in the worker process of plugin check)")
         // The network namespace first, while the process has one thread (a user namespace needs that).
@@ -62,8 +62,8 @@ struct CheckWorkerCommand: Command {
                 cpuSeconds: Self.cpuSeconds, connection: connection)
             return served ? .ok : .unavailable
         case .failure(let refusal):
-            connection.fail(refusal.text)
-            return .dataError
+            connection.fail(refusal.description)
+            return ExitCode(for: refusal)
         }
     }
 }

@@ -85,8 +85,7 @@ struct ManPageCommand: Command {
         do {
             markdown = String(decoding: try InputFile.read(article, limit: 1 << 22), as: UTF8.self)
         } catch {
-            terminal.error("--article: \(error.description)")
-            return .noInput
+            return .reporting(CommandRefusal.unreadableOption("--article", error), to: terminal)
         }
         let page = ArticleManPage.render(
             markdown, name: name, section: sectionNumber, version: rendererVersion)

@@ -57,8 +57,7 @@ struct MixCommand: Command {
                 name = output.jobName
                 let (mixed, note) = try SoundTrack.mix(for: output, ffmpeg: ffmpeg)
                 if let note {
-                    terminal.error("\(name): \(note)")
-                    return .noInput
+                    return .reporting(CommandRefusal.soundSourceMissing(job: name, reason: note), to: terminal)
                 }
                 track = mixed
             } else {
@@ -70,8 +69,7 @@ struct MixCommand: Command {
             return .reporting(error, to: terminal)
         }
         guard let track else {
-            terminal.error("\(name): the job has no \"audio\" section; nothing to mix")
-            return .dataError
+            return .reporting(CommandRefusal.noAudio(job: name), to: terminal)
         }
         do {
             try track.write(to: target)

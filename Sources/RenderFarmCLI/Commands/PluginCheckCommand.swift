@@ -80,11 +80,8 @@ struct PluginCheckCommand: Command {
         }
     }
 
-    /// A message for the user (what `--params` could not be).
-    struct Refusal: Error { var text: String }
-
     /// The setting `arguments` ask for: `--duration` and `--params` (a JSON object, or a file holding one).
-    static func setting(_ arguments: ParsedArguments, duration: Double?) -> Result<PluginCheck.Setting, Refusal> {
+    static func setting(_ arguments: ParsedArguments, duration: Double?) -> Result<PluginCheck.Setting, CommandRefusal> {
         var setting = PluginCheck.Setting()
         if let duration { setting.duration = duration }
         guard let params = arguments[Self.params] else { return .success(setting) }
@@ -93,11 +90,11 @@ struct PluginCheckCommand: Command {
             do {
                 text = String(decoding: try InputFile.read(params, limit: JobLoader.maxFileBytes), as: UTF8.self)
             } catch {
-                return .failure(Refusal(text: "--params: \(error.description)"))
+                return .failure(.invalidValue("--params: \(error.description)"))
             }
         }
         guard case .object(let object)? = try? JSONParser.parse(text) else {
-            return .failure(Refusal(text: "--params expects a JSON object or a file holding one, got \"\(params.prefix(60))\""))
+            return .failure(.invalidValue("--params expects a JSON object or a file holding one, got \"\(params.prefix(60))\""))
         }
         setting.params = object
         return .success(setting)
@@ -109,8 +106,7 @@ struct PluginCheckCommand: Command {
         let plugin: LoadedPlugin
         if target.contains("/") || target.hasSuffix(".so") {
             guard FileManager.default.fileExists(atPath: target) else {
-                terminal.error("no such file: \(target)")
-                return .noInput
+                return .reporting(CommandRefusal.noSuchFile(target, what: "file"), to: terminal)
             }
             do {
                 plugin = try PluginCatalog.loadLibrary(target)
@@ -119,15 +115,16 @@ struct PluginCheckCommand: Command {
             }
         } else {
             let catalog = CommonOptions.catalog(arguments)
-            guard let found = CommonOptions.plugin(target, in: catalog, terminal: terminal) else { return .unavailable }
+            guard let found = catalog[target] else {
+                return .reporting(CommandRefusal.noSuchPlugin(target, in: catalog), to: terminal)
+            }
             plugin = found
         }
         let setting: PluginCheck.Setting
         switch Self.setting(arguments, duration: duration) {
         case .success(let made): setting = made
-        case .failure(let message):
-            terminal.error(message.text)
-            return .dataError
+        case .failure(let refusal):
+            return .reporting(refusal, to: terminal)
         }
         let info = plugin.info
         terminal.print("checking \(info.id) \(info.version) (\(info.path))")
@@ -137,8 +134,7 @@ struct PluginCheckCommand: Command {
         } else {
             // The worker keeps its temporary files here, the one folder it may write; removed after.
             guard let scratch = Self.makeScratchFolder() else {
-                terminal.error("cannot make a temporary folder for the check's worker: \(String(cString: strerror(errno)))")
-                return .cannotCreate
+                return .reporting(CommandRefusal.noScratchFolder(String(cString: strerror(errno))), to: terminal)
             }
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             findings = PluginCheck.runInWorker(arguments: CheckWorkerCommand.arguments(

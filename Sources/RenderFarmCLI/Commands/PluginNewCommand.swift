@@ -60,25 +60,16 @@ struct PluginNewCommand: Command {
         if language == .swift {
             switch Self.effectKitPackage(explicit: source) {
             case .success(let found): effectKit = found
-            case .failure(let problem):
-                terminal.error(problem.message)
-                return .noInput
+            case .failure(let refusal): return .reporting(refusal, to: terminal)
             }
         }
-        let scaffold: PluginScaffold
         do {
-            scaffold = try PluginScaffold(
+            let scaffold = try PluginScaffold(
                 id: id, language: language, renderFarmSource: effectKit,
                 testRender: Self.testRender(pluginFolder: language == .c ? "." : ".build/release"))
-        } catch {
-            terminal.error(error.description)
-            return .usage
-        }
-        do {
             try scaffold.write(to: folder)
         } catch {
-            terminal.error(error.description)
-            return .cannotCreate
+            return .reporting(error, to: terminal)
         }
         terminal.print("created \(folder) (\(language.rawValue) plugin \"\(id)\")")
         if let effectKit { terminal.print("EffectKit from: \(effectKit)") }
@@ -96,21 +87,16 @@ struct PluginNewCommand: Command {
     /// Where `make install` puts EffectKit, relative to the prefix.
     static let installedEffectKit = "share/renderfarm/swift/EffectKit"
 
-    /// Why no EffectKit package was found.
-    struct NotFound: Error {
-        var message: String
-    }
-
     /// The EffectKit package a Swift plugin builds against: `explicit` (--renderfarm-source), else
     /// RENDERFARM_SOURCE, else the copy `make install` put under the prefix, else the checkout around
     /// the running executable. A path the user gave that holds no EffectKit is an error, never
     /// passed over for another one.
     static func effectKitPackage(
         explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> Result<String, NotFound> {
+    ) -> Result<String, CommandRefusal> {
         let wanted = "a folder with Package.swift and Sources/EffectKit (<prefix>/\(installedEffectKit) or a checkout)"
-        func holdsNone(_ given: String) -> NotFound {
-            NotFound(message: "\(given) holds no EffectKit package; give \(wanted)")
+        func holdsNone(_ given: String) -> CommandRefusal {
+            .effectKitNotFound("\(given) holds no EffectKit package; give \(wanted)")
         }
         if let explicit {
             return isPackage(explicit)
@@ -130,8 +116,8 @@ struct PluginNewCommand: Command {
         }
         guard let found = candidates.first(where: isPackage) else {
             return .failure(
-                NotFound(
-                    message: "no EffectKit package found: install RenderFarm (`make install` puts one in <prefix>/"
+                .effectKitNotFound(
+                    "no EffectKit package found: install RenderFarm (`make install` puts one in <prefix>/"
                         + "\(installedEffectKit)), or give \(wanted) with --renderfarm-source or RENDERFARM_SOURCE"))
         }
         return .success(absolute(found))

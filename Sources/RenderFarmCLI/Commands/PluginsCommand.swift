@@ -36,7 +36,9 @@ struct PluginsCommand: Command {
         catalog.diagnostics.forEach { terminal.note("renderfarm: warning: \($0)") }
         var plugins = catalog.sorted
         if let id = arguments.positionals.first {
-            guard let plugin = CommonOptions.plugin(id, in: catalog, terminal: terminal) else { return .unavailable }
+            guard let plugin = catalog[id] else {
+                return .reporting(CommandRefusal.noSuchPlugin(id, in: catalog), to: terminal)
+            }
             plugins = [plugin]
         }
         if arguments[Self.json] {
@@ -44,8 +46,7 @@ struct PluginsCommand: Command {
             return .ok
         }
         if plugins.isEmpty {
-            terminal.error("no plugins found; searched: \(catalog.searchPath.joined(separator: ", "))")
-            return .unavailable
+            return .reporting(CommandRefusal.noPlugins(searchPath: catalog.searchPath), to: terminal)
         }
         terminal.print(plugins.map { describe($0.info) }.joined(separator: "\n\n"))
         return .ok

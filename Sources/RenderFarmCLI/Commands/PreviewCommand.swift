@@ -73,17 +73,14 @@ struct PreviewCommand: Command {
                 do {
                     chosen = try FrameSet(parsing: text).frames
                 } catch {
-                    terminal.error("--frames: \(error.message) (grammar: 1-100, 1-100:2, 1,3,5-9)")
-                    return .usage
+                    let problem = "--frames: \(error.message) (grammar: 1-100, 1-100:2, 1,3,5-9)"
+                    return .reporting(UsageError(message: problem, command: "preview"), to: terminal)
                 }
             }
             var traced: PlannedJob?
             if options.debug {
                 guard let job = rendered.jobSource, FileManager.default.fileExists(atPath: job) else {
-                    terminal.error(
-                        "--debug traces the job, but the manifest names no job file that exists; "
-                            + "run `renderfarm preview JOB --debug` instead")
-                    return .noInput
+                    return .reporting(CommandRefusal.debugWithoutJob, to: terminal)
                 }
                 switch CommonOptions.planJobs([job], arguments: arguments, options: PlanOptions(), terminal: terminal) {
                 case .success(let jobs): traced = jobs.first
@@ -96,7 +93,7 @@ struct PreviewCommand: Command {
             let plan = PlanOptions(frames: arguments[Self.frames], scale: scale)
             switch CommonOptions.planJobs([input], arguments: arguments, options: plan, terminal: terminal) {
             case .success(let jobs):
-                guard let job = jobs.first else { return .noInput }
+                guard let job = jobs.first else { return .reporting(CommandRefusal.noJob, to: terminal) }
                 source = .job(job)
                 frames = arguments[Self.frames] == nil ? ContactSheet.spread(job.frames.frames) : job.frames.frames
             case .failure(let code):

@@ -50,16 +50,15 @@ extension RenderCommand {
 
     func renderVideo(_ jobs: [PlannedJob], to path: String, concurrency: Int, terminal: Terminal) -> ExitCode {
         guard jobs.count == 1, let job = jobs.first else {
-            terminal.error("--video renders one job into one file, got \(jobs.count) jobs; render them one at a time")
-            return .usage
+            let problem = "--video renders one job into one file, got \(jobs.count) jobs; render them one at a time"
+            return .reporting(UsageError(message: problem, command: "render"), to: terminal)
         }
         let preset: EncodePreset
         let crf: Int?
         do {
             (preset, crf) = try EncodeCommand.presetAndCRF(arguments, command: "render", output: path)
         } catch {
-            terminal.error(error.description)
-            return .usage
+            return .reporting(error, to: terminal)
         }
         let stop = StopSignal()
         let signals = SignalHandling(stop: stop, terminal: terminal)

@@ -214,10 +214,11 @@ extension RenderCommand {
         guard !missing.isEmpty else { return nil }
         let names = missing.names.joined(separator: "; ")
         if sandbox == .require {
-            terminal.error(
-                "--sandbox require: this kernel does not offer every protection of the worker sandbox; missing: \(names)"
-                    + " (use --sandbox strict to run with the others, article UntrustedPlugins)")
-            return .unavailable
+            return .reporting(
+                CommandRefusal.sandboxIncomplete(
+                    "--sandbox require: this kernel does not offer every protection of the worker sandbox; missing: "
+                        + "\(names) (use --sandbox strict to run with the others, article UntrustedPlugins)"),
+                to: terminal)
         }
         terminal.note("renderfarm: the worker sandbox runs without: \(names)")
         return nil

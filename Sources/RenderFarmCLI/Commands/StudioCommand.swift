@@ -112,8 +112,7 @@ struct StudioCommand: Command {
         let given = arguments.positionals.first ?? "."
         guard let jobFile = CommonOptions.jobFiles([given]).first?.path, FileManager.default.fileExists(atPath: jobFile)
         else {
-            terminal.error("\(given): no job file found")
-            return .noInput
+            return .reporting(CommandRefusal.noJobFile(given), to: terminal)
         }
         var isDirectory: ObjCBool = false
         let folder = FileManager.default.fileExists(atPath: given, isDirectory: &isDirectory) && isDirectory.boolValue

@@ -86,11 +86,10 @@ extension SubmitCommand {
                     commands.jobFiles.map { ($0 as NSString).deletingLastPathComponent } + [commands.outputFolder]
                         + commands.pluginPath)
                 guard mount != "/" else {
-                    terminal.error(
+                    let problem =
                         "the job files and the output folder (--out) must lie in one folder that the volume claim "
-                            + "holds, mounted at the same path in the pods; they only share /\n"
-                            + "see `renderfarm submit --help`")
-                    return .usage
+                        + "holds, mounted at the same path in the pods; they only share /"
+                    return .reporting(UsageError(message: problem, command: "submit"), to: terminal)
                 }
                 let manifests = try KubernetesManifests(
                     KubernetesManifests.Request(
@@ -102,8 +101,7 @@ extension SubmitCommand {
                 next = ["bash \(ShellWord.quoted(folder + "/" + KubernetesManifests.submitName))"]
             }
         } catch {
-            terminal.error("\(error)\nsee `renderfarm submit --help`")
-            return .usage
+            return .reporting(UsageError(message: "\(error)", command: "submit"), to: terminal)
         }
         if arguments[Self.dryRun] {
             for (name, text) in files {

@@ -103,15 +103,13 @@ struct SubmitCommand: Command {
         case .success(let prepared): jobs = prepared
         case .failure(let code): return code
         }
-        guard let first = jobs.first else { return .noInput }
+        guard let first = jobs.first else { return .reporting(CommandRefusal.noJob, to: terminal) }
         // The variants of one job file each have their own folder; other batches need --out.
         let files = jobs.map(\.job.file).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         let variants = files.count == 1 && first.job.variant != nil
         guard jobs.count == 1 || out != nil || variants else {
-            terminal.error(
-                "submitting \(jobs.count) jobs needs --out DIR (each job renders into DIR/<name>)\n"
-                    + "see `renderfarm submit --help`")
-            return .usage
+            let problem = "submitting \(jobs.count) jobs needs --out DIR (each job renders into DIR/<name>)"
+            return .reporting(UsageError(message: problem, command: "submit"), to: terminal)
         }
         let folder =
             out ?? (variants ? (first.outputDirectory as NSString).deletingLastPathComponent : first.outputDirectory)
@@ -140,8 +138,7 @@ struct SubmitCommand: Command {
                     name: name, tasks: tasks, maxRunning: maxRunning, partition: arguments[Self.partition],
                     time: arguments[Self.time], cpusPerTask: cpusPerTask))
         } catch {
-            terminal.error("\(error.description)\nsee `renderfarm submit --help`")
-            return .usage
+            return .reporting(UsageError(message: error.description, command: "submit"), to: terminal)
         }
         if arguments[Self.dryRun] {
             let prepare = scripts.prepare.map { [(scripts.preparePath, $0)] } ?? []
@@ -164,8 +161,7 @@ struct SubmitCommand: Command {
             return .ok
         }
         guard let slurm = SlurmClient() else {
-            terminal.error(SlurmClient.missingMessage)
-            return .unavailable
+            return .reporting(CommandRefusal.slurmMissing, to: terminal)
         }
         return submit(scripts, jobs: jobs, slurm: slurm, terminal: terminal)
     }

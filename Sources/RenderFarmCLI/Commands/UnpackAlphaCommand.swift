@@ -44,8 +44,7 @@ struct UnpackAlphaCommand: Command {
 
     func run(_ terminal: Terminal) -> ExitCode {
         guard FileManager.default.fileExists(atPath: video) else {
-            terminal.error("\(video): no such video")
-            return .noInput
+            return .reporting(CommandRefusal.noSuchFile(video, what: "video"), to: terminal)
         }
         let bar = ProgressBar(terminal: terminal, mode: progress, label: "unpacking", jsonEvent: "unpack")
         do {

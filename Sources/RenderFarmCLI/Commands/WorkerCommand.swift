@@ -61,8 +61,8 @@ struct WorkerCommand: Command {
 
     func run(_ terminal: Terminal) -> ExitCode {
         guard let connection = WorkerServer.connect() else {
-            terminal.error("`renderfarm worker` is started by `renderfarm render --isolate`, not by hand")
-            return .usage
+            let problem = "`renderfarm worker` is started by `renderfarm render --isolate`, not by hand"
+            return .reporting(UsageError(message: problem, command: "worker"), to: terminal)
         }
         // The render records the frame as failed and retries it in a new worker.
         LoadedPlugin.installFaultReport(hint: " (in a worker process of render --isolate)")
@@ -92,8 +92,10 @@ struct WorkerCommand: Command {
             let (applied, problems) = WorkerSandbox.apply(to: jobs, network: network)
             if sandbox == .require && applied != .all {
                 let missing = SandboxLayers.all.subtracting(applied).names.joined(separator: ", ")
-                connection.fail("--sandbox require: this worker could not apply \(missing) (\(problems))")
-                return .unavailable
+                let refusal = CommandRefusal.sandboxIncomplete(
+                    "--sandbox require: this worker could not apply \(missing) (\(problems))")
+                connection.fail(refusal.description)
+                return ExitCode(for: refusal)
             }
             connection.serve(
                 jobs, cacheStaticLayers: !redraw,

@@ -38,7 +38,7 @@ extension ExitCode: Error {}
 /// The one place that maps what a command's step threw to its exit code, in the way
 /// swift-argument-parser sends every error through one `MessageInfo`: a command tells the error with
 /// `reporting` (or prints its own words and takes `ExitCode(for:)`), and never picks a code for an
-/// error by hand. The CommandLine article's table of exit codes is this file's.
+/// error by hand; what it refuses on its own is a `CommandRefusal` or a `UsageError`, told the same way. The CommandLine article's table of exit codes is this file's.
 extension ExitCode {
     /// Tells `error` on standard error and returns its exit code.
     static func reporting(_ error: any Error, to terminal: Terminal) -> ExitCode {
@@ -51,6 +51,7 @@ extension ExitCode {
         switch error {
         case let code as ExitCode: self = code
         case is UsageError: self = .usage
+        case let refusal as CommandRefusal: self.init(refusal)
         case let error as JobError: self.init(error)
         case let error as PlanError: self.init(error)
         case let error as OutputError: self.init(error)
@@ -65,6 +66,7 @@ extension ExitCode {
         case let error as EncodeError: self.init(error)
         case let error as ExportError: self.init(error)
         case let error as PreviewError: self.init(error)
+        case let error as ScaffoldError: self = error.isUsage ? .usage : .cannotCreate
         default: self = .ioError
         }
     }
@@ -95,6 +97,17 @@ extension ExitCode {
         case .io: self = .ioError
         case .outsideRoot: self = .dataError
         case .locked: self = .tempFail
+        }
+    }
+
+    private init(_ refusal: CommandRefusal) {
+        switch refusal {
+        case .noSuchFile, .noJobFile, .noJob, .debugWithoutJob, .effectKitNotFound, .soundSourceMissing:
+            self = .noInput
+        case .noSuchPlugin, .noPlugins, .sandboxIncomplete, .slurmMissing: self = .unavailable
+        case .invalidValue, .noAudio: self = .dataError
+        case .noScratchFolder: self = .cannotCreate
+        case .unreadableOption(_, let error): self.init(for: error)
         }
     }
 
@@ -149,6 +162,15 @@ extension InputFileError {
 
 extension FolderStatusError {
     fileprivate var isMissing: Bool { if case .notARenderFolder = self { true } else { false } }
+}
+
+extension ScaffoldError {
+    fileprivate var isUsage: Bool {
+        switch self {
+        case .invalidID, .noEffectKit: true
+        case .folderNotEmpty, .cannotWrite: false
+        }
+    }
 }
 
 extension ComparisonError {
