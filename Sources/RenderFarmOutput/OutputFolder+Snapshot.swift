@@ -35,3 +35,12 @@ extension OutputFolder {
             holders: FolderLock.holders(of: path))
     }
 }
+
+extension OutputFolder {
+    /// The folder as its manifest describes it, what the hand-off commands (`encode`, `export-otio`,
+    /// `preview`, `mix`) read: a folder whose manifest is missing, damaged or still being
+    /// rendered is refused with a message saying which.
+    public func rendered() throws(RenderedOutputError) -> RenderedOutput {
+        try RenderedOutput.load(directory: path)
+    }
+}

@@ -58,8 +58,8 @@ public struct RenderedOutput: Sendable {
     /// Absolute path of a frame's file.
     public func path(of frame: Frame) -> String { (directory as NSString).appendingPathComponent(frame.file) }
 
-    /// Reads `manifest.json` in `directory`.
-    public static func load(directory: String) throws(RenderedOutputError) -> RenderedOutput {
+    /// Reads `manifest.json` in `directory` (`OutputFolder.rendered()` is how others ask).
+    static func load(directory: String) throws(RenderedOutputError) -> RenderedOutput {
         let folder = URL(fileURLWithPath: directory).standardizedFileURL.path
         let path = (folder as NSString).appendingPathComponent(Manifest.fileName)
         let data: [UInt8]

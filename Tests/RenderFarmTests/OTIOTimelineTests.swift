@@ -36,7 +36,7 @@ struct OTIOTimelineTests {
         try manifest.serialized().write(
             to: folder.appendingPathComponent("manifest.json"), atomically: true,
             encoding: .utf8)
-        return try RenderedOutput.load(directory: folder.path)
+        return try OutputFolder(folder.path).rendered()
     }
 
     @Test("a Timeline.1 with one track and one clip whose media_reference is an ImageSequenceReference.1")

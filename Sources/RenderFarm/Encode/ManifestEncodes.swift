@@ -13,7 +13,7 @@ public enum ManifestEncodes {
     {
         let output: RenderedOutput
         do {
-            output = try RenderedOutput.load(directory: session.folder.path)
+            output = try session.folder.rendered()
         } catch {
             throw .manifest(error)
         }

@@ -142,7 +142,7 @@ struct EncodeCommand: Command {
         let output: RenderedOutput
         do {
             ffmpeg = try FFmpeg.locate()
-            output = try RenderedOutput.load(directory: arguments.positionals[0])
+            output = try OutputFolder(arguments.positionals[0]).rendered()
         } catch {
             return .reporting(error, to: terminal)
         }

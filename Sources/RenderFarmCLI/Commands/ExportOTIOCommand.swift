@@ -47,7 +47,7 @@ struct ExportOTIOCommand: Command {
     func run(_ terminal: Terminal) -> ExitCode {
         let output: RenderedOutput
         do {
-            output = try RenderedOutput.load(directory: arguments.positionals[0])
+            output = try OutputFolder(arguments.positionals[0]).rendered()
         } catch {
             return .reporting(error, to: terminal)
         }

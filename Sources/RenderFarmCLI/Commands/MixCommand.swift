@@ -53,7 +53,7 @@ struct MixCommand: Command {
         do {
             let ffmpeg = try FFmpeg.locate()
             if folder {
-                let output = try RenderedOutput.load(directory: source)
+                let output = try OutputFolder(source).rendered()
                 name = output.jobName
                 let (mixed, note) = try SoundTrack.mix(for: output, ffmpeg: ffmpeg)
                 if let note {

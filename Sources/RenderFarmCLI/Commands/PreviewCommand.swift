@@ -64,7 +64,7 @@ struct PreviewCommand: Command {
         if FileManager.default.fileExists(atPath: manifest) {
             let rendered: RenderedOutput
             do {
-                rendered = try RenderedOutput.load(directory: input)
+                rendered = try OutputFolder(input).rendered()
             } catch {
                 return .reporting(error, to: terminal)
             }
