@@ -281,10 +281,10 @@ extension RenderCommand {
         let need = "a frame in flight takes about \(MemoryBudget.shown(fit.perWorker))"
         let budgetText = "the memory budget is \(MemoryBudget.shown(budget.bytes))"
         guard fit.workers > 0 else {
-            terminal.error(
+            let refusal = CommandRefusal.noFrameFits(
                 "\(need), but \(budgetText); give --memory a larger size (the machine has "
                     + "\(MemoryBudget.shown(MemoryBudget.machineBytes))) or render at a smaller --scale")
-            return .failure(.cannotCreate)
+            return .failure(.reporting(refusal, to: terminal))
         }
         if fit.workers < concurrency {
             terminal.note(

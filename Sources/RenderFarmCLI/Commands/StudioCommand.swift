@@ -137,8 +137,7 @@ struct StudioCommand: Command {
         do {
             server = try StudioServer(options)
         } catch {
-            terminal.error(error.description)
-            return error.isUsage ? .usage : .unavailable
+            return .reporting(error, to: terminal)
         }
         // Listening for the signals before the URL is printed: whoever reads it may signal at once.
         let stop = DispatchSemaphore(value: 0)

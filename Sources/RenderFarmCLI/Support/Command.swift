@@ -102,26 +102,25 @@ enum CommonOptions {
         }
         guard !files.isEmpty else {
             let also = skipped > 0 ? " (\(skipped) skipped)" : ""
-            terminal.error("no job files found in \(paths.map(ShownPath.of).joined(separator: " "))\(also)")
-            return .failure(.noInput)
+            let refusal = CommandRefusal.noJobFiles(
+                "no job files found in \(paths.map(ShownPath.of).joined(separator: " "))\(also)")
+            return .failure(.reporting(refusal, to: terminal))
         }
         if let selection = arguments[variants] {
             switch VariantSelection.pick(selection, from: jobs) {
             case .success(let picked): jobs = picked
             case .failure(let error):
-                terminal.error("\(error.message)\nsee `renderfarm \(arguments.spec.name) --help`")
-                return .failure(.usage)
+                return .failure(.reporting(UsageError(message: error.message, command: arguments.spec.name), to: terminal))
             }
         }
         // --scale would give the variants of a canvas.scale matrix one scale: their folders would hold the same frames.
         if refusesScaledMatrix, options.scale != nil,
             let job = jobs.first(where: { $0.variant?.matrixSets("canvas.scale") == true })
         {
-            terminal.error(
+            let problem =
                 "--scale replaces canvas.scale, which variants.matrix \"canvas.scale\" of \(ShownPath.of(job.file)) "
-                    + "varies: every variant would render at one scale; leave out --scale\n"
-                    + "see `renderfarm \(arguments.spec.name) --help`")
-            return .failure(.usage)
+                + "varies: every variant would render at one scale; leave out --scale"
+            return .failure(.reporting(UsageError(message: problem, command: arguments.spec.name), to: terminal))
         }
         var prepared: [PlannedJob] = []
         var planErrors: [JobError] = []
@@ -129,9 +128,9 @@ enum CommonOptions {
             let catalog = catalog(arguments)
             if catalog.plugins.isEmpty {
                 for error in loadErrors { terminal.error(error.description) }
-                terminal.error("no plugins found; searched: \(catalog.searchPath.joined(separator: ", "))")
+                let code = ExitCode.reporting(CommandRefusal.noPlugins(searchPath: catalog.searchPath), to: terminal)
                 reportDiagnostics(catalog, usedIDs: [], terminal: terminal)
-                return .failure(.unavailable)
+                return .failure(code)
             }
             reportDiagnostics(catalog, usedIDs: Set(jobs.flatMap { $0.spec.layers.map(\.effect) }), terminal: terminal)
             (prepared, planErrors) = RenderPlan.plan(jobs, catalog: catalog, options: options)

@@ -9,8 +9,10 @@ import StrictJSON
 enum CommandRefusal: Error, CustomStringConvertible {
     /// A file the command line names is not there: `what` says which kind ("video", "file").
     case noSuchFile(String, what: String)
-    /// Neither the path nor the folder it names holds a job file.
+    /// Neither the path nor the folder it names holds a job file (`studio`).
     case noJobFile(String)
+    /// None of the paths given is or holds a job file: the message names them.
+    case noJobFiles(String)
     /// The jobs named plan to no job at all (every variant left out, say).
     case noJob
     /// `preview --debug` of a folder whose manifest names no job file that still exists.
@@ -33,6 +35,8 @@ enum CommandRefusal: Error, CustomStringConvertible {
     case noAudio(job: String)
     /// A job's sound cannot be mixed from its rendered folder: the job file is gone or unreadable.
     case soundSourceMissing(job: String, reason: String)
+    /// `render --memory`: not one frame fits the budget.
+    case noFrameFits(String)
     /// A temporary folder the command needs cannot be made.
     case noScratchFolder(String)
 
@@ -40,6 +44,7 @@ enum CommandRefusal: Error, CustomStringConvertible {
         switch self {
         case .noSuchFile(let path, let what): "\(path): no such \(what)"
         case .noJobFile(let given): "\(given): no job file found"
+        case .noJobFiles(let message), .noFrameFits(let message): message
         case .noJob: "the job files plan no job to run"
         case .debugWithoutJob:
             "--debug traces the job, but the manifest names no job file that exists; "

@@ -3,6 +3,7 @@ import FileOutput
 import RenderFarm
 import RenderFarmJobs
 import RenderFarmOutput
+import RenderFarmStudio
 
 /// Process exit codes, following sysexits.h (RenderFarm article CommandLine, "Exit codes").
 public enum ExitCode: Int32, Sendable {
@@ -66,6 +67,7 @@ extension ExitCode {
         case let error as EncodeError: self.init(error)
         case let error as ExportError: self.init(error)
         case let error as PreviewError: self.init(error)
+        case let error as StudioError: self = error.isUsage ? .usage : .unavailable
         case let error as ScaffoldError: self = error.isUsage ? .usage : .cannotCreate
         default: self = .ioError
         }
@@ -102,11 +104,11 @@ extension ExitCode {
 
     private init(_ refusal: CommandRefusal) {
         switch refusal {
-        case .noSuchFile, .noJobFile, .noJob, .debugWithoutJob, .effectKitNotFound, .soundSourceMissing:
+        case .noSuchFile, .noJobFile, .noJobFiles, .noJob, .debugWithoutJob, .effectKitNotFound, .soundSourceMissing:
             self = .noInput
         case .noSuchPlugin, .noPlugins, .sandboxIncomplete, .slurmMissing: self = .unavailable
         case .invalidValue, .noAudio: self = .dataError
-        case .noScratchFolder: self = .cannotCreate
+        case .noScratchFolder, .noFrameFits: self = .cannotCreate
         case .unreadableOption(_, let error): self.init(for: error)
         }
     }
