@@ -27,9 +27,9 @@ enum CommandRefusal: Error, CustomStringConvertible {
     case slurmMissing
     /// `plugin new` found no EffectKit package to build a Swift plugin against.
     case effectKitNotFound(String)
-    /// An option names a file that cannot be read (`completion --article`).
+    /// An option names a file that cannot be read (`man-page --article`).
     case unreadableOption(String, InputFileError)
-    /// A value the command reads (`--params`, a folder's job file for its sound) is not usable.
+    /// A value the command reads is not usable (`plugin check --params`).
     case invalidValue(String)
     /// `mix` of a job with no `audio` section.
     case noAudio(job: String)
