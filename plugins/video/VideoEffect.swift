@@ -58,6 +58,8 @@ struct VideoEffect: Effect {
     let clip: Rect
     /// Everything but the source frame that decides the drawing, for the frame keys.
     let placement: FrameKey
+    /// The job's frame rate: the next output frames' times, for decoding ahead.
+    let fps: Double
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
         guard parameters.contains("file") else {
@@ -84,11 +86,24 @@ struct VideoEffect: Effect {
             hasher.combine(value)
         }
         placement = hasher.finalize()
+        fps = context.fps
     }
 
     func render(in context: DrawingContext, at time: FrameTime) throws(EffectError) {
         guard let index = clock.frame(at: time.local, in: player.timeline) else { return }
-        try player.picture(index).draw(into: box, clip: clip, on: context)
+        try player.picture(index, next: next(after: index, at: time.local)).draw(into: box, clip: clip, on: context)
+    }
+
+    /// The source frames the next `FootagePlayer.lookahead` output frames show, in order, without `index`
+    /// and repeats: what the player decodes ahead. Only a guess of what comes next (another worker may draw
+    /// those frames); no pixel depends on it.
+    func next(after index: Int, at local: Double) -> [Int] {
+        var next: [Int] = []
+        for step in 1...FootagePlayer.lookahead {
+            guard let frame = clock.frame(at: local + Double(step) / fps, in: player.timeline) else { continue }
+            if frame != index, !next.contains(frame) { next.append(frame) }
+        }
+        return next
     }
 
     /// The source frame shown, with the placement: a held frame keys alike, so the host draws it once.
