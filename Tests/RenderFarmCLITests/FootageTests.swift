@@ -267,4 +267,44 @@ struct FootageTests {
             #expect(valid.status == 0, "\(name): \(valid.stderr)")
         }
     }
+
+    @Test("a stream damaged in its middle (a picture's bytes overwritten) is refused at validate, at that frame (65)")
+    func damagedInside() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.url.appendingPathComponent("clip.mp4")
+        try FootageFixture.make(clip.path, fps: 30, frames: 60)
+        let ticks = try FootageFixture.timestamps(clip.path).ticks
+        let ffprobe = try #require(Tools.find("ffprobe"))
+        let probed = try Tools.run(
+            ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,pos,size,flags", "-of",
+                      "compact=p=0", clip.path])
+        // "pts=…|size=…|pos=…|flags=…" for every packet; pos is where its bytes are in the file.
+        let packets = probed.text.split(whereSeparator: \.isNewline).map { line in
+            Dictionary(
+                line.split(separator: "|").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+                    .filter { $0.count == 2 }.map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 })
+        }
+        let first = try #require(packets.compactMap { $0["pts"].flatMap { Int($0) } }.min())
+        func frame(_ packet: [String: String]) -> Int? { packet["pts"].flatMap { Int($0) }.flatMap { ticks.firstIndex(of: $0 - first) } }
+        // A predicted picture after the middle, with payload enough to damage past its slice header.
+        let chosen = try #require(
+            packets.first { packet in
+                guard let index = frame(packet), let size = packet["size"].flatMap({ Int($0) }) else { return false }
+                return index >= 30 && size >= 48 && packet["flags"]?.contains("K") == false
+            })
+        let frame = try #require(frame(chosen))
+        let position = try #require(chosen["pos"].flatMap { Int($0) })
+        let size = try #require(chosen["size"].flatMap { Int($0) })
+        var bytes = try Data(contentsOf: clip)
+        for offset in (position + 16)..<(position + size - 4) { bytes[offset] ^= 0x5A }
+        try bytes.write(to: folder.url.appendingPathComponent("damaged.mp4"))
+        try folder.write(try FootageFixture.job(file: "damaged.mp4", fps: 30, frames: 10), to: "job.json")
+        let result = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path], timeout: 60)
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("layers[0].params.file: damaged.mp4 is damaged at frame \(frame) "), "\(result.stderr)")
+        // The same file, undamaged, validates: the check refuses the damage, not the clip.
+        try folder.write(try FootageFixture.job(file: "clip.mp4", fps: 30, frames: 10), to: "job.json")
+        let valid = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path])
+        #expect(valid.status == 0, "\(valid.stderr)")
+    }
 }
