@@ -184,15 +184,19 @@ final class FootageDecoder {
         guard let format, let codec, let packet, let frame else { throw EffectError("the decoder is closed") }
         codec.pointee.err_recognition |= AV_EF_EXPLODE
         codec.pointee.skip_loop_filter = AVDISCARD_ALL
-        try seek(to: timeline.timestamps[timeline.keyframe(before: frames.lowerBound)])
+        let start = timeline.keyframe(before: frames.lowerBound)
+        try seek(to: timeline.timestamps[start])
         // The frame of the last packet sent: where a failure is told.
-        var sent = frames.lowerBound
+        var sent = start
         func damaged(_ status: Int32) -> EffectError {
             EffectError(
                 parameter: "file",
                 "\(name) is damaged at frame \(sent) (\(Self.seconds(timeline.seconds[sent])) s): the decoder says "
                     + "\(Self.text(status)); export it again")
         }
+        // Pictures shown before the keyframe decoding starts from (an open GOP's leading pictures) lack their
+        // references after the seek, which is no damage; they are never shown from this start either.
+        var leading: Bool { sent < start }
         while true {
             let received = avcodec_receive_frame(codec, frame)
             if received >= 0 {
@@ -202,7 +206,7 @@ final class FootageDecoder {
                 continue
             }
             if received == RF_AVERROR_EOF { return }
-            guard received == RF_AVERROR_EAGAIN else { throw damaged(received) }
+            guard received == RF_AVERROR_EAGAIN || leading else { throw damaged(received) }
             guard !flushed else { return }
             let read = av_read_frame(format, packet)
             guard read >= 0 || read == RF_AVERROR_EOF else { throw damaged(read) }
@@ -217,7 +221,7 @@ final class FootageDecoder {
             if keyframesOnly, packet.pointee.flags & AV_PKT_FLAG_KEY == 0 { continue }
             if let index { sent = index }
             let status = avcodec_send_packet(codec, packet)
-            guard status >= 0 || status == RF_AVERROR_EAGAIN else { throw damaged(status) }
+            guard status >= 0 || status == RF_AVERROR_EAGAIN || leading else { throw damaged(status) }
         }
     }
 

@@ -121,17 +121,17 @@ struct VideoEffect: Effect {
     static let checkedPixels = 1 << 28
 
     /// Refuses a clip damaged inside its stream, in the part the layer plays (`played`, seconds): its frames
-    /// from the clip's first up to `checkedPixels` are decoded in full, the keyframes of the rest only (damage
-    /// between those fails the frames that show it, at render).
+    /// from the keyframe before the first played are decoded in full up to `checkedPixels`, the keyframes of
+    /// the rest only (damage between those fails the frames that show it, at render).
     static func check(
         _ file: FootageFile, played: ClosedRange<Double>, of timeline: FootageTimeline, size: Int
     ) throws(EffectError) {
-        let first = timeline.frame(at: played.lowerBound) ?? 0
+        let first = timeline.keyframe(before: timeline.frame(at: played.lowerBound) ?? 0)
         let last = max(first, timeline.frame(at: played.upperBound - 2 * FootageTimeline.tolerance) ?? first)
-        let full = max(1, checkedPixels / max(1, size))
-        try FootageDecoder(file).check(0...min(last, full - 1), of: timeline, keyframesOnly: false)
+        let full = first + max(1, checkedPixels / max(1, size))
+        try FootageDecoder(file).check(first...min(last, full - 1), of: timeline, keyframesOnly: false)
         if last >= full {
-            try FootageDecoder(file).check(max(first, full)...last, of: timeline, keyframesOnly: true)
+            try FootageDecoder(file).check(full...last, of: timeline, keyframesOnly: true)
         }
     }
 
