@@ -285,7 +285,9 @@ struct FootageTests {
                     .filter { $0.count == 2 }.map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 })
         }
         let first = try #require(packets.compactMap { $0["pts"].flatMap { Int($0) } }.min())
-        func frame(_ packet: [String: String]) -> Int? { packet["pts"].flatMap { Int($0) }.flatMap { ticks.firstIndex(of: $0 - first) } }
+        func frame(_ packet: [String: String]) -> Int? {
+            packet["pts"].flatMap { Int($0) }.flatMap { ticks.firstIndex(of: $0 - first) }
+        }
         // A predicted picture after the middle, with payload enough to damage past its slice header.
         let chosen = try #require(
             packets.first { packet in
@@ -301,7 +303,8 @@ struct FootageTests {
         try folder.write(try FootageFixture.job(file: "damaged.mp4", fps: 30, frames: 10), to: "job.json")
         let result = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path], timeout: 60)
         #expect(result.status == 65, "\(result.stderr)")
-        #expect(result.stderr.contains("layers[0].params.file: damaged.mp4 is damaged at frame \(frame) "), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("layers[0].params.file: damaged.mp4 is damaged at frame \(frame) "), "\(result.stderr)")
         // The same file, undamaged, validates: the check refuses the damage, not the clip.
         try folder.write(try FootageFixture.job(file: "clip.mp4", fps: 30, frames: 10), to: "job.json")
         let valid = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path])
