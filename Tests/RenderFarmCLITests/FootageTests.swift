@@ -288,23 +288,35 @@ struct FootageTests {
         func frame(_ packet: [String: String]) -> Int? {
             packet["pts"].flatMap { Int($0) }.flatMap { ticks.firstIndex(of: $0 - first) }
         }
-        // A predicted picture after the middle, with payload enough to damage past its slice header.
-        let chosen = try #require(
-            packets.first { packet in
-                guard let index = frame(packet), let size = packet["size"].flatMap({ Int($0) }) else { return false }
-                return index >= 30 && size >= 48 && packet["flags"]?.contains("K") == false
-            })
-        let frame = try #require(frame(chosen))
-        let position = try #require(chosen["pos"].flatMap { Int($0) })
-        let size = try #require(chosen["size"].flatMap { Int($0) })
-        var bytes = try Data(contentsOf: clip)
-        for offset in (position + 16)..<(position + size - 4) { bytes[offset] ^= 0x5A }
-        try bytes.write(to: folder.url.appendingPathComponent("damaged.mp4"))
-        try folder.write(try FootageFixture.job(file: "damaged.mp4", fps: 30, frames: 10), to: "job.json")
-        let result = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path], timeout: 60)
-        #expect(result.status == 65, "\(result.stderr)")
-        #expect(
-            result.stderr.contains("layers[0].params.file: damaged.mp4 is damaged at frame \(frame) "), "\(result.stderr)")
+        // Predicted pictures with payload enough to damage past their slice headers: one after the middle,
+        // one at the start (the check decodes two halves at once; the earlier damage is told).
+        func predicted(_ frames: PartialRangeFrom<Int>) -> (frame: Int, position: Int, size: Int)? {
+            for packet in packets {
+                guard let index = frame(packet), frames.contains(index), packet["flags"]?.contains("K") == false,
+                    let position = packet["pos"].flatMap({ Int($0) }), let size = packet["size"].flatMap({ Int($0) }),
+                    size >= 48
+                else { continue }
+                return (index, position, size)
+            }
+            return nil
+        }
+        let late = try #require(predicted(30...))
+        let early = try #require(predicted(1...))
+        try #require(early.frame < 20)
+        let original = try Data(contentsOf: clip)
+        for (name, damaged, told) in [("damaged.mp4", [late], late.frame), ("twice.mp4", [late, early], early.frame)] {
+            var bytes = original
+            for picture in damaged {
+                for offset in (picture.position + 16)..<(picture.position + picture.size - 4) { bytes[offset] ^= 0x5A }
+            }
+            try bytes.write(to: folder.url.appendingPathComponent(name))
+            try folder.write(try FootageFixture.job(file: name, fps: 30, frames: 10), to: "job.json")
+            let result = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path], timeout: 60)
+            #expect(result.status == 65, "\(name): \(result.stderr)")
+            #expect(
+                result.stderr.contains("layers[0].params.file: \(name) is damaged at frame \(told) "),
+                "\(name): \(result.stderr)")
+        }
         // The same file, undamaged, validates: the check refuses the damage, not the clip.
         try folder.write(try FootageFixture.job(file: "clip.mp4", fps: 30, frames: 10), to: "job.json")
         let valid = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path])

@@ -1,5 +1,7 @@
 import CLibAV
+import Dispatch
 import EffectKit
+import Locking
 
 /// Footage: a video clip (MP4, MOV, WebM, MKV) decoded by FFmpeg's libraries and drawn into the layer's
 /// rect, frame-accurately by the rule of the `FootageEffect` article.
@@ -122,17 +124,36 @@ struct VideoEffect: Effect {
 
     /// Refuses a clip damaged inside its stream, in the part the layer plays (`played`, seconds): its frames
     /// from the keyframe before the first played are decoded in full up to `checkedPixels`, the keyframes of
-    /// the rest only (damage between those fails the frames that show it, at render).
+    /// the rest only (damage between those fails the frames that show it, at render). The full part is
+    /// decoded in two halves at once, split at a keyframe, each by a decoder of its own; the earlier half's
+    /// damage is told first, so the message does not depend on which half finishes first.
     static func check(
         _ file: FootageFile, played: ClosedRange<Double>, of timeline: FootageTimeline, size: Int
     ) throws(EffectError) {
         let first = timeline.keyframe(before: timeline.frame(at: played.lowerBound) ?? 0)
         let last = max(first, timeline.frame(at: played.upperBound - 2 * FootageTimeline.tolerance) ?? first)
         let full = first + max(1, checkedPixels / max(1, size))
-        try FootageDecoder(file).check(first...min(last, full - 1), of: timeline, keyframesOnly: false)
+        let parts = halves(first...min(last, full - 1), of: timeline)
+        let damage = Locked([EffectError?](repeating: nil, count: parts.count))
+        DispatchQueue.concurrentPerform(iterations: parts.count) { part in
+            do throws(EffectError) {
+                try FootageDecoder(file).check(parts[part], of: timeline, keyframesOnly: false)
+            } catch {
+                damage.withLock { $0[part] = error }
+            }
+        }
+        if let error = damage.withLock({ $0.compactMap { $0 }.first }) { throw error }
         if last >= full {
             try FootageDecoder(file).check(full...last, of: timeline, keyframesOnly: true)
         }
+    }
+
+    /// `frames` (starting at a keyframe) cut at the keyframe nearest its middle; whole when it holds no other.
+    static func halves(_ frames: ClosedRange<Int>, of timeline: FootageTimeline) -> [ClosedRange<Int>] {
+        let middle = (frames.lowerBound + frames.upperBound + 1) / 2
+        let inside = timeline.keyframes.filter { $0 > frames.lowerBound && $0 <= frames.upperBound }
+        guard let cut = inside.min(by: { abs($0 - middle) < abs($1 - middle) }) else { return [frames] }
+        return [frames.lowerBound...(cut - 1), cut...frames.upperBound]
     }
 
     /// The picture's box in points: `contain` fits it inside `rect` (bars left transparent), `cover` makes
