@@ -22,8 +22,8 @@ final class FootagePlayer: Sendable {
     private let ahead = Locked(Ahead())
     private let running = DispatchGroup()
 
-    /// Output frames decoded ahead of the one just drawn: with two threads drawing n and n + 1, the frames
-    /// up to n + 4 are decoded while they draw.
+    /// Output frames whose source frames are decoded ahead of the one just drawn: with two threads drawing n
+    /// and n + 1, those of n + 2 to n + 5 are decoded while they draw.
     static let lookahead = 4
 
     private struct Ahead {
