@@ -267,4 +267,59 @@ struct FootageTests {
             #expect(valid.status == 0, "\(name): \(valid.stderr)")
         }
     }
+
+    @Test("a stream damaged in its middle (a picture's bytes overwritten) is refused at validate, at that frame (65)")
+    func damagedInside() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.url.appendingPathComponent("clip.mp4")
+        try FootageFixture.make(clip.path, fps: 30, frames: 60)
+        let ticks = try FootageFixture.timestamps(clip.path).ticks
+        let ffprobe = try #require(Tools.find("ffprobe"))
+        let probed = try Tools.run(
+            ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,pos,size,flags", "-of",
+                      "compact=p=0", clip.path])
+        // "pts=…|size=…|pos=…|flags=…" for every packet; pos is where its bytes are in the file.
+        let packets = probed.text.split(whereSeparator: \.isNewline).map { line in
+            Dictionary(
+                line.split(separator: "|").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+                    .filter { $0.count == 2 }.map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 })
+        }
+        let first = try #require(packets.compactMap { $0["pts"].flatMap { Int($0) } }.min())
+        func frame(_ packet: [String: String]) -> Int? {
+            packet["pts"].flatMap { Int($0) }.flatMap { ticks.firstIndex(of: $0 - first) }
+        }
+        // Predicted pictures with payload enough to damage past their slice headers: one after the middle,
+        // one at the start (the check decodes two halves at once; the earlier damage is told).
+        func predicted(_ frames: PartialRangeFrom<Int>) -> (frame: Int, position: Int, size: Int)? {
+            for packet in packets {
+                guard let index = frame(packet), frames.contains(index), packet["flags"]?.contains("K") == false,
+                    let position = packet["pos"].flatMap({ Int($0) }), let size = packet["size"].flatMap({ Int($0) }),
+                    size >= 48
+                else { continue }
+                return (index, position, size)
+            }
+            return nil
+        }
+        let late = try #require(predicted(30...))
+        let early = try #require(predicted(1...))
+        try #require(early.frame < 20)
+        let original = try Data(contentsOf: clip)
+        for (name, damaged, told) in [("damaged.mp4", [late], late.frame), ("twice.mp4", [late, early], early.frame)] {
+            var bytes = original
+            for picture in damaged {
+                for offset in (picture.position + 16)..<(picture.position + picture.size - 4) { bytes[offset] ^= 0x5A }
+            }
+            try bytes.write(to: folder.url.appendingPathComponent(name))
+            try folder.write(try FootageFixture.job(file: name, fps: 30, frames: 10), to: "job.json")
+            let result = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path], timeout: 60)
+            #expect(result.status == 65, "\(name): \(result.stderr)")
+            #expect(
+                result.stderr.contains("layers[0].params.file: \(name) is damaged at frame \(told) "),
+                "\(name): \(result.stderr)")
+        }
+        // The same file, undamaged, validates: the check refuses the damage, not the clip.
+        try folder.write(try FootageFixture.job(file: "clip.mp4", fps: 30, frames: 10), to: "job.json")
+        let valid = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path])
+        #expect(valid.status == 0, "\(valid.stderr)")
+    }
 }

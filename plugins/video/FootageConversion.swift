@@ -20,9 +20,9 @@ final class DecodedFrame: @unchecked Sendable {
 
     /// The frame as premultiplied ARGB32: 8-bit 4:2:0 by `rf_av_convert_420`, anything else by swscale's
     /// bit-exact conversion (then premultiplied when the format has alpha). Runs outside the decoder's lock.
-    func picture(name: String) throws(EffectError) -> FootagePicture {
+    func picture(name: String, pool: FootagePicture.Pool) throws(EffectError) -> FootagePicture {
         let (width, height) = (Int(frame.pointee.width), Int(frame.pointee.height))
-        let picture = try FootagePicture(width: width, height: height)
+        let picture = try FootagePicture(width: width, height: height, pool: pool)
         if let color = FootageColor(frame) {
             rf_av_convert_420(frame, picture.pixels, Int32(picture.stride), color.matrix, color.lumaOffset, 1)
             picture.opaque = true

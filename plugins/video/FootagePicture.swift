@@ -1,5 +1,6 @@
 import CCairo
 import EffectKit
+import Locking
 
 /// One converted source frame: premultiplied ARGB32 rows as cairo reads them, never written after conversion.
 ///
@@ -13,16 +14,67 @@ final class FootagePicture: @unchecked Sendable {
     /// Whether every pixel is opaque: cairo then reads the rows as RGB24 and copies instead of blending.
     var opaque = false
 
-    init(width: Int, height: Int) throws(EffectError) {
+    /// Where the pixels came from and go back to when the picture is released.
+    private let pool: Pool
+
+    init(width: Int, height: Int, pool: Pool) throws(EffectError) {
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
         guard stride >= width * 4 else { throw EffectError("cannot make a \(width)-pixel-wide frame") }
         self.width = width
         self.height = height
         self.stride = stride
-        pixels = .allocate(capacity: stride * height)
+        self.pool = pool
+        pixels = pool.take(stride * height)
     }
 
-    deinit { pixels.deallocate() }
+    deinit { pool.give(pixels, stride * height) }
+
+    /// Pixel buffers of released pictures, reused by the next ones: fresh memory for every frame (8 MB at 1080p)
+    /// costs page faults and pages the kernel clears. Keeps at most `spares` buffers, all of one size.
+    final class Pool: Sendable {
+        private struct Spare: @unchecked Sendable {
+            let pixels: UnsafeMutablePointer<UInt8>
+            let bytes: Int
+        }
+
+        private let spares = Locked<[Spare]>([])
+
+        /// Enough for the steady state, where each frame converted replaces one released.
+        static let spares = 2
+
+        init() {}
+
+        deinit {
+            spares.withLock { spares in
+                for spare in spares { spare.pixels.deallocate() }
+                spares = []
+            }
+        }
+
+        /// A buffer of `bytes` bytes, reused or new; its old pixels are overwritten by the conversion.
+        func take(_ bytes: Int) -> UnsafeMutablePointer<UInt8> {
+            let spare = spares.withLock { spares -> Spare? in
+                guard let index = spares.lastIndex(where: { $0.bytes == bytes }) else { return nil }
+                return spares.remove(at: index)
+            }
+            return spare?.pixels ?? .allocate(capacity: bytes)
+        }
+
+        func give(_ pixels: UnsafeMutablePointer<UInt8>, _ bytes: Int) {
+            let kept = spares.withLock { spares -> Bool in
+                // A clip whose size changes keeps buffers of its new size.
+                spares.removeAll { spare in
+                    guard spare.bytes != bytes else { return false }
+                    spare.pixels.deallocate()
+                    return true
+                }
+                guard spares.count < Self.spares else { return false }
+                spares.append(Spare(pixels: pixels, bytes: bytes))
+                return true
+            }
+            if !kept { pixels.deallocate() }
+        }
+    }
 
     /// Paints the picture so that its pixels fill `box` (points), clipped to `clip`.
     func draw(into box: Rect, clip: Rect, on context: DrawingContext) throws(EffectError) {

@@ -1,74 +1,84 @@
+import Dispatch
 import EffectKit
 import Locking
 
-/// The footage's decoder and its last frames, shared by the threads drawing one layer.
+/// Plays one layer's footage: its frames (`FootageFrames`, shared by the threads drawing the layer) and a
+/// decode-ahead that decodes the frames the layer shows next while the threads draw.
 ///
-/// Workers draw neighbouring frames at once (frame n on one thread, n + 1 on another), so one decoder
-/// running forward serves them all: each frame is decoded once, under the lock, and kept among the last
-/// few for the other threads and for held frames (speed below 1); the thread that asked converts it outside
-/// the lock, and the converted picture replaces the decoded frame. Jumps backwards, or forwards past a
-/// keyframe, seek to the keyframe before the frame wanted. Which thread asks first never changes the pixels:
-/// decoding is deterministic from a keyframe, and two threads converting one frame make the same bytes.
+/// Workers draw neighbouring frames at once (frame n on one thread, n + 1 on another) and one decoder runs
+/// forward for them all, so without help each thread waits on the decoder for its frame. After each frame
+/// drawn, the layer names the source frames of the next output frames (`lookahead`, from its clock); one work
+/// item on a Dispatch queue decodes those not cached, in order, and stops when none are left. A drawing thread
+/// then finds its frame decoded, or waits for the decode under way instead of starting its own. Decoding ahead
+/// changes no pixel: a frame decodes the same whichever thread decodes it.
 ///
-/// Why `@unchecked Sendable`: the decoder and the cache are only touched inside `state`'s lock; frames and
-/// pictures are immutable once shared.
-final class FootagePlayer: @unchecked Sendable {
+/// At most one work item runs per player. Releasing the player (the layer) stops it and waits for it to end,
+/// so no decoding outlives the layer.
+final class FootagePlayer: Sendable {
     let timeline: FootageTimeline
     let pictureWidth: Int
     let pictureHeight: Int
-    private let name: String
-    private let state: Locked<State>
+    private let frames: FootageFrames
+    private let ahead = Locked(Ahead())
+    private let running = DispatchGroup()
 
-    /// Frames kept for reuse.
-    static let cached = 4
+    /// Output frames whose source frames are decoded ahead of the one just drawn: with two threads drawing n
+    /// and n + 1, those of n + 2 to n + 5 are decoded while they draw.
+    static let lookahead = 4
 
-    private enum Entry {
-        case decoded(DecodedFrame)
-        case converted(FootagePicture)
-    }
-
-    private struct State: @unchecked Sendable {
-        let decoder: FootageDecoder
-        /// Most recently used last.
-        var entries: [(index: Int, entry: Entry)] = []
-
-        mutating func keep(_ entry: Entry, for index: Int) {
-            entries.removeAll { $0.index == index }
-            entries.append((index, entry))
-            if entries.count > FootagePlayer.cached { entries.removeFirst() }
-        }
+    private struct Ahead {
+        /// Source frames to decode, in order.
+        var wanted: [Int] = []
+        var running = false
+        var stopped = false
     }
 
     init(_ file: FootageFile) throws(EffectError) {
         let decoder = try FootageDecoder(file)
-        timeline = try decoder.timeline()
+        let timeline = try decoder.timeline()
+        self.timeline = timeline
         (pictureWidth, pictureHeight) = (decoder.width, decoder.height)
-        name = file.name
-        state = Locked(State(decoder: decoder))
+        frames = FootageFrames(decoder, name: file.name)
         // A stream whose first frame does not decode is refused now, not at its first frame.
-        _ = try picture(0)
+        _ = try frames.picture(0, of: timeline)
     }
 
-    /// Source frame `index`, converted.
-    func picture(_ index: Int) throws(EffectError) -> FootagePicture {
-        let timeline = timeline
-        let entry = try state.withLock { (state: inout State) throws(EffectError) -> Entry in
-            if let hit = state.entries.last(where: { $0.index == index }) {
-                state.keep(hit.entry, for: index)
-                return hit.entry
-            }
-            let entry = Entry.decoded(try state.decoder.frame(index, of: timeline))
-            state.keep(entry, for: index)
-            return entry
+    deinit {
+        ahead.withLock { $0.stopped = true }
+        running.wait()
+    }
+
+    /// Source frame `index`, converted; then `next` (the source frames the layer shows next, in order) are
+    /// decoded ahead.
+    func picture(_ index: Int, next: [Int]) throws(EffectError) -> FootagePicture {
+        let picture = try frames.picture(index, of: timeline)
+        decodeAhead(next)
+        return picture
+    }
+
+    private func decodeAhead(_ next: [Int]) {
+        guard !next.isEmpty else { return }
+        let start = ahead.withLock { ahead in
+            guard !ahead.stopped else { return false }
+            ahead.wanted = next
+            guard !ahead.running else { return false }
+            ahead.running = true
+            return true
         }
-        switch entry {
-        case .converted(let picture): return picture
-        case .decoded(let frame):
-            let picture = try frame.picture(name: name)
-            state.withLock { state in
-                if state.entries.contains(where: { $0.index == index }) { state.keep(.converted(picture), for: index) }
+        guard start else { return }
+        // The work item holds the frames and the list, never the player, so that the player's deinit runs
+        // when the layer is released and can wait for it.
+        let (frames, ahead, timeline) = (frames, ahead, timeline)
+        DispatchQueue.global().async(group: running) {
+            while let index = ahead.withLock({ ahead -> Int? in
+                guard !ahead.stopped, !ahead.wanted.isEmpty else {
+                    ahead.running = false
+                    return nil
+                }
+                return ahead.wanted.removeFirst()
+            }) {
+                frames.prepare(index, of: timeline)
             }
-            return picture
         }
     }
 }
