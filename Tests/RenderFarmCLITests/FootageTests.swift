@@ -311,7 +311,7 @@ struct FootageTests {
             }
             try bytes.write(to: folder.url.appendingPathComponent(name))
             try folder.write(try FootageFixture.job(file: name, fps: 30, frames: 10), to: "job.json")
-            let result = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path], timeout: 60)
+            let result = CLI.run(["validate", folder.url.appendingPathComponent("job.json").path])
             #expect(result.status == 65, "\(name): \(result.stderr)")
             #expect(
                 result.stderr.contains("layers[0].params.file: \(name) is damaged at frame \(told) "),
@@ -319,7 +319,7 @@ struct FootageTests {
         }
         // The same file, undamaged, validates: the check refuses the damage, not the clip.
         try folder.write(try FootageFixture.job(file: "clip.mp4", fps: 30, frames: 10), to: "job.json")
-        let valid = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path])
+        let valid = CLI.run(["validate", folder.url.appendingPathComponent("job.json").path])
         #expect(valid.status == 0, "\(valid.stderr)")
     }
 }
