@@ -260,6 +260,8 @@ bench-quick: deps deps-handoff
 
 # The DocC catalogs Sources/RenderFarm/RenderFarm.docc and Sources/EffectKit/EffectKit.docc, with the
 # toolchain's docc over symbol graphs extracted from a build (DOCS_CONFIG); a broken link fails the build.
+# EffectKit is the SDK plugins build against (public); the engine's targets are no library product, so
+# their API is `package` and RenderFarm's symbol graph is taken at that level.
 DOCC        ?= $(dir $(realpath $(shell command -v $(SWIFT))))docc
 DOCS_DIR    := .build/docs
 DOCS_MODULES := RenderFarm EffectKit
@@ -280,7 +282,7 @@ docs-convert:
 	        -I $$modules/Modules $$(for map in Sources/C*/module.modulemap $$modules/*.build/module.modulemap; do \
 	            echo "-Xcc -fmodule-map-file=$(CURDIR)/$$map"; done) \
 	        $$(pkg-config --cflags-only-I cairo libpng | sed 's/-I/-Xcc -I/g') \
-	        -minimum-access-level public -output-dir $(DOCS_DIR)/$$module.symbols || exit 1; \
+	        -minimum-access-level $$([ $$module = EffectKit ] && echo public || echo package) -output-dir $(DOCS_DIR)/$$module.symbols || exit 1; \
 	    $(DOCC) convert Sources/$$module/$$module.docc --additional-symbol-graph-dir $(DOCS_DIR)/$$module.symbols \
 	        --fallback-display-name $$module --fallback-bundle-identifier org.renderfarm.$$module \
 	        $$([ -n "$(DOCS_STATIC)" ] && echo --transform-for-static-hosting --hosting-base-path docs/$$module) \

@@ -5,7 +5,7 @@ import RenderFarmOutput
 import StrictJSON
 
 /// The `renderfarm` command line: parses arguments, runs one command, returns its exit code.
-public enum RenderFarmCLI {
+package enum RenderFarmCLI {
     static var commands: [any Command.Type] {
         [
             RenderCommand.self, ValidateCommand.self, PrepareCommand.self, TraceCommand.self, PluginsCommand.self,
@@ -37,7 +37,7 @@ public enum RenderFarmCLI {
     }
 
     /// Runs the command line `arguments` (without the program name).
-    public static func run(_ arguments: [String], terminal: Terminal = .standard) -> ExitCode {
+    package static func run(_ arguments: [String], terminal: Terminal = .standard) -> ExitCode {
         guard let name = arguments.first else {
             terminal.note(overview)
             return .usage
@@ -104,7 +104,7 @@ public enum RenderFarmCLI {
     /// write error (EPIPE) where it happens: `Terminal.standard` then exits 141, and a pipe to ffmpeg
     /// or a worker reports a failed write instead of ending the render. Results get a descriptor of their
     /// own before any plugin loads, and plugins' standard output goes to standard error (`ResultsOutput`).
-    public static func main() -> Never {
+    package static func main() -> Never {
         signal(SIGPIPE, SIG_IGN)
         _ = ResultsOutput.descriptor
         LoadedPlugin.installFaultReport(

@@ -4,40 +4,40 @@ import StrictJSON
 
 /// Where the variants of one job file stand, read from the folder that holds their folders and
 /// `variants.json` (<doc:DataDrivenJobs>): each variant's `FolderStatus`, and the batch's totals.
-public struct BatchStatus: Sendable {
+package struct BatchStatus: Sendable {
     /// One variant: its name, its folder, and its status once a render has started in it.
-    public struct Variant: Sendable {
-        public var name: String
-        public var folder: String
+    package struct Variant: Sendable {
+        package var name: String
+        package var folder: String
         /// Frames the variant renders, as the index records them.
-        public var frames: Int
+        package var frames: Int
         /// Nil until a render has written the folder's job record.
-        public var status: FolderStatus?
+        package var status: FolderStatus?
 
-        public var state: FolderStatus.State { status?.state ?? .incomplete }
-        public var done: Int { status?.done ?? 0 }
-        public var total: Int { status?.total ?? frames }
+        package var state: FolderStatus.State { status?.state ?? .incomplete }
+        package var done: Int { status?.done ?? 0 }
+        package var total: Int { status?.total ?? frames }
     }
 
     /// Absolute path of the batch folder.
-    public var directory: String
+    package var directory: String
     /// The job's name, shared by its variants.
-    public var name: String
-    public var variants: [Variant]
+    package var name: String
+    package var variants: [Variant]
 
     /// Rendering while any variant is, complete when all are, failed when any failed, else incomplete.
-    public var state: FolderStatus.State {
+    package var state: FolderStatus.State {
         let states = variants.map(\.state)
         if states.contains(.rendering) { return .rendering }
         if states.allSatisfy({ $0 == .complete }) { return .complete }
         return states.contains(.failed) ? .failed : .incomplete
     }
 
-    public var done: Int { variants.reduce(0) { $0 + $1.done } }
-    public var total: Int { variants.reduce(0) { $0 + $1.total } }
+    package var done: Int { variants.reduce(0) { $0 + $1.done } }
+    package var total: Int { variants.reduce(0) { $0 + $1.total } }
 
     /// The status of the batch whose `variants.json` is in `directory`, or nil when it has none.
-    public static func read(_ directory: String, now: Date = Date()) throws(FolderStatusError) -> BatchStatus? {
+    package static func read(_ directory: String, now: Date = Date()) throws(FolderStatusError) -> BatchStatus? {
         let folder = URL(fileURLWithPath: directory).standardizedFileURL.path
         let path = (folder as NSString).appendingPathComponent(VariantIndex.fileName)
         let data: [UInt8]
@@ -75,7 +75,7 @@ public struct BatchStatus: Sendable {
     }
 
     /// The batch as one JSON object (`renderfarm status --json`): totals and each variant's status.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "folder": .string(directory), "name": .string(name), "state": .string(state.rawValue),
             "total": .number(Double(total)), "done": .number(Double(done)),

@@ -16,19 +16,19 @@ import RenderFarmPluginABI
 /// variants.json                       a batch folder's index of its variants
 /// slurm/                              `submit`'s scripts and logs
 /// ```
-public enum FolderLayout {
+package enum FolderLayout {
     /// `manifest.json`.
-    public static let manifest = "manifest.json"
+    package static let manifest = "manifest.json"
     /// `renderfarm.job.json`: a folder that has it is a render folder.
-    public static let jobRecord = "renderfarm.job.json"
+    package static let jobRecord = "renderfarm.job.json"
     /// `renderfarm.lock`, held by every run that writes the folder.
-    public static let lock = "renderfarm.lock"
+    package static let lock = "renderfarm.lock"
     /// `renderfarm.cache`, the plugins' caches: the ABI names it (`RF_CACHE_FOLDER`).
-    public static let cache = RF_CACHE_FOLDER
+    package static let cache = RF_CACHE_FOLDER
     /// `variants.json`, in the folder that holds a batch's variant folders.
-    public static let variantIndex = "variants.json"
+    package static let variantIndex = "variants.json"
     /// `slurm`, where `submit` writes its scripts and Slurm its logs.
-    public static let slurm = "slurm"
+    package static let slurm = "slurm"
 
     /// What every RenderFarm file of a folder starts with.
     package static let prefix = "renderfarm."
@@ -39,7 +39,7 @@ public enum FolderLayout {
     private static let shardLockStem = "renderfarm.shard-"
 
     /// The journal `shard` appends to: shards on several hosts never share one.
-    public static func journal(of shard: Shard) -> String { journalStem + suffix(of: shard) + ".jsonl" }
+    package static func journal(of shard: Shard) -> String { journalStem + suffix(of: shard) + ".jsonl" }
 
     /// The fingerprint table `shard` writes.
     package static func fingerprints(of shard: Shard) -> String { fingerprintStem + suffix(of: shard) + ".txt" }

@@ -12,17 +12,17 @@ import Foundation
 /// pid, host and start time for messages. On NFS, Linux turns `flock` into NFS byte-range
 /// locks, which hold across hosts (NFSv4, or NFSv3 with lockd); a lock of a crashed host is
 /// released when the server's lease for it expires.
-public final class FolderLock: Sendable {
+package final class FolderLock: Sendable {
     /// Who holds a lock, as the lock file records it.
-    public typealias Holder = LockHolder
+    package typealias Holder = LockHolder
 
-    public static let fileName = FolderLayout.lock
+    package static let fileName = FolderLayout.lock
 
     /// The lock file of one shard.
     package static func fileName(of shard: Shard) -> String { FolderLayout.lock(of: shard) }
 
     /// The holder recorded for this lock.
-    public let holder: Holder
+    package let holder: Holder
     private let descriptors: [Int32]
 
     private init(holder: Holder, descriptors: [Int32]) {
@@ -37,7 +37,7 @@ public final class FolderLock: Sendable {
 
     /// Takes the lock for `shard` of `directory` (which must exist) at once, or throws
     /// `.locked` naming who holds it.
-    public static func acquire(_ directory: String, shard: Shard = .whole, task: String) throws(OutputError)
+    package static func acquire(_ directory: String, shard: Shard = .whole, task: String) throws(OutputError)
         -> FolderLock
     {
         let holder = Holder.current(task: task)
@@ -70,7 +70,7 @@ public final class FolderLock: Sendable {
 
     /// Who is rendering into `directory` now: the holders of every lock file in it that is held.
     /// Empty when nobody is.
-    public static func holders(of directory: String) -> [Holder] {
+    package static func holders(of directory: String) -> [Holder] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let shardLocks = names.filter(FolderLayout.isShardLock).sorted()
         // Shards first: while shards hold the main lock shared, its file still names an older holder.

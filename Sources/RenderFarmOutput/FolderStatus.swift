@@ -4,8 +4,8 @@ import StrictJSON
 
 /// Where a render folder stands, read from its job record, journals and locks while it is being
 /// rendered or after: what `renderfarm status` prints, for whole renders and shards alike.
-public struct FolderStatus: Sendable {
-    public enum State: String, Sendable {
+package struct FolderStatus: Sendable {
+    package enum State: String, Sendable {
         /// A run (or a shard) holds the folder's lock now.
         case rendering
         /// Every frame of the render is done.
@@ -17,36 +17,36 @@ public struct FolderStatus: Sendable {
     }
 
     /// Absolute path of the folder.
-    public var directory: String
-    public var name: String
-    public var state: State
+    package var directory: String
+    package var name: String
+    package var state: State
     /// Frames of the whole render (every shard).
-    public var total: Int
+    package var total: Int
     /// Frames the journals record as done for the current job.
-    public var done: Int
+    package var done: Int
     /// Frames whose last attempt failed, with the error.
-    public var failed: [Int: String]
+    package var failed: [Int: String]
     /// Frames not done (never rendered, or failed).
-    public var missing: [Int]
+    package var missing: [Int]
     /// Who renders the folder now.
-    public var holders: [FolderLock.Holder]
+    package var holders: [FolderLock.Holder]
     /// Frames per second over the last minute of finished frames, while rendering.
-    public var fps: Double?
+    package var fps: Double?
     /// Seconds left at that rate, while rendering.
-    public var etaSeconds: Double?
+    package var etaSeconds: Double?
     /// The most recently finished frame, e.g. for a thumbnail.
-    public var lastFrame: (index: Int, file: String)?
+    package var lastFrame: (index: Int, file: String)?
     /// How many journals were read (one per shard that has started, or one for a whole render).
-    public var journals: Int
+    package var journals: Int
 
     /// Reads the status of `directory`; `now` is the time the rate is measured at.
-    public static func read(_ directory: String, now: Date = Date()) throws(FolderStatusError) -> FolderStatus {
+    package static func read(_ directory: String, now: Date = Date()) throws(FolderStatusError) -> FolderStatus {
         let folder = OutputFolder(URL(fileURLWithPath: directory).standardizedFileURL.path)
         return FolderStatus(try folder.snapshot(), now: now)
     }
 
     /// The status of the folder `snapshot` read.
-    public init(_ snapshot: OutputFolder.Snapshot, now: Date) {
+    package init(_ snapshot: OutputFolder.Snapshot, now: Date) {
         let (folder, record, recorded, fingerprints) =
             (snapshot.folder.path, snapshot.record, snapshot.recorded, snapshot.fingerprints)
         var done: [JournalEntry] = []
@@ -91,7 +91,7 @@ public struct FolderStatus: Sendable {
     }
 
     /// The status as one JSON object (`renderfarm status --json`).
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = [
             "folder": .string(directory), "name": .string(name), "state": .string(state.rawValue),
             "total": .number(Double(total)), "done": .number(Double(done)),
@@ -120,13 +120,13 @@ public struct FolderStatus: Sendable {
 }
 
 /// A folder whose status cannot be read.
-public enum FolderStatusError: Error, Equatable, CustomStringConvertible {
+package enum FolderStatusError: Error, Equatable, CustomStringConvertible {
     /// Not an output folder of renderfarm (exit 66).
     case notARenderFolder(path: String, reason: String)
     /// Its job record is damaged (exit 65).
     case unreadable(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notARenderFolder(let path, let reason):
             "\(path) is not a render folder: \(reason); give the output folder of a render"

@@ -6,18 +6,18 @@ import FileOutput
 /// the canvas, output settings, renderer and plugin libraries, so it keeps its fingerprint when
 /// an edit elsewhere in the job leaves its drawing alone, and frames that draw alike share one.
 /// A frame no layer keys has the job's fingerprint bound to its number, as before frame keys.
-public struct FrameFingerprints: Sendable {
+package struct FrameFingerprints: Sendable {
     /// The fingerprint of the whole job (`PlannedJob.fingerprint`).
-    public let job: String
+    package let job: String
     /// Fingerprints built from frame keys, by frame number.
-    public let keyed: [Int: String]
+    package let keyed: [Int: String]
 
-    public init(job: String, keyed: [Int: String] = [:]) {
+    package init(job: String, keyed: [Int: String] = [:]) {
         self.job = job
         self.keyed = keyed
     }
 
-    public subscript(index: Int) -> String {
+    package subscript(index: Int) -> String {
         keyed[index] ?? Self.fingerprint(job: job, frame: index)
     }
 

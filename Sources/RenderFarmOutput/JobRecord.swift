@@ -12,20 +12,20 @@ import StrictJSON
 /// `renderfarm merge` can check the shards' journals and write `manifest.json` without the job
 /// file or the plugins. Its bytes depend only on the job and the frame set, never on the shard,
 /// so shards writing it at the same time on several hosts all write the same file.
-public struct JobRecord: Sendable, Equatable {
-    public static let fileName = FolderLayout.jobRecord
+package struct JobRecord: Sendable, Equatable {
+    package static let fileName = FolderLayout.jobRecord
     package static let format = "renderfarm.job"
     package static let version = 1
 
     /// One plugin a layer uses.
-    public struct Plugin: Sendable, Equatable {
-        public var id: String
-        public var identifier: String
-        public var version: String
+    package struct Plugin: Sendable, Equatable {
+        package var id: String
+        package var identifier: String
+        package var version: String
         /// The library file it was loaded from ("" in records of older renderfarms).
-        public var path: String
+        package var path: String
         /// The library file's sha256 ("" in records of older renderfarms).
-        public var sha256: String
+        package var sha256: String
 
         package init(id: String, identifier: String, version: String, path: String, sha256: String) {
             self.id = id
@@ -43,28 +43,28 @@ public struct JobRecord: Sendable, Equatable {
         }
     }
 
-    public var name: String
+    package var name: String
     /// Absolute path of the job file.
-    public var source: String
+    package var source: String
     /// The job's fingerprint (<doc:OutputFolder>), shared by all its frames.
-    public var fingerprint: String
-    public var seed: UInt64
-    public var width: Double
-    public var height: Double
-    public var scale: Double
+    package var fingerprint: String
+    package var seed: UInt64
+    package var width: Double
+    package var height: Double
+    package var scale: Double
     /// `#RRGGBBAA` or `#RRGGBB`, as the manifest shows it.
-    public var background: String
-    public var fps: Double
-    public var duration: Double
+    package var background: String
+    package var fps: Double
+    package var duration: Double
     /// Every frame of the render (all shards together).
-    public var frames: FrameSet
-    public var prefix: String
-    public var padding: Int
-    public var plugins: [Plugin]
+    package var frames: FrameSet
+    package var prefix: String
+    package var padding: Int
+    package var plugins: [Plugin]
     /// Everything that decides the pixels, as hashed into `fingerprint`.
-    public var canonical: JSONValue
+    package var canonical: JSONValue
     /// For a variant of a job with `variants`: its name, index, row and values.
-    public var variant: JSONValue?
+    package var variant: JSONValue?
 
     /// The record of a render of `job`: its fingerprint, the frames of the whole render (every
     /// shard), the plugin libraries of its layers (each once) and its canonical form.
@@ -88,16 +88,16 @@ public struct JobRecord: Sendable, Equatable {
         variant = job.variant?.json
     }
 
-    public var pixelWidth: Int { Int((width * scale).rounded()) }
-    public var pixelHeight: Int { Int((height * scale).rounded()) }
+    package var pixelWidth: Int { Int((width * scale).rounded()) }
+    package var pixelHeight: Int { Int((height * scale).rounded()) }
 
     /// File name of frame `index`, e.g. `frame_00042.png`.
-    public func fileName(ofFrame index: Int) -> String {
+    package func fileName(ofFrame index: Int) -> String {
         OutputSettings.fileName(prefix: prefix, padding: padding, frame: index)
     }
 
     /// Time of frame `index` in seconds.
-    public func time(ofFrame index: Int) -> Double { Double(index) / fps }
+    package func time(ofFrame index: Int) -> Double { Double(index) / fps }
 
     package var json: JSONValue {
         var object: JSONObject = [
@@ -198,8 +198,8 @@ public struct JobRecord: Sendable, Equatable {
 }
 
 /// `renderfarm.job.json` exists but cannot be used.
-public struct JobRecordError: Error, Equatable, CustomStringConvertible {
-    public var path: String
-    public var reason: String
-    public var description: String { "\(path) \(reason)" }
+package struct JobRecordError: Error, Equatable, CustomStringConvertible {
+    package var path: String
+    package var reason: String
+    package var description: String { "\(path) \(reason)" }
 }

@@ -5,30 +5,30 @@ import Locking
 import StrictJSON
 
 /// What happened to one frame.
-public enum FrameStatus: String, Sendable {
+package enum FrameStatus: String, Sendable {
     case ok, failed
 }
 
 /// One line of `renderfarm.journal.jsonl`: a finished (or finally failed) frame.
-public struct JournalEntry: Sendable, Equatable {
-    public var index: Int
-    public var time: Double
-    public var file: String
-    public var sha256: String
-    public var bytes: Int
-    public var fingerprint: String
-    public var attempts: Int
-    public var renderMilliseconds: Double
-    public var status: FrameStatus
+package struct JournalEntry: Sendable, Equatable {
+    package var index: Int
+    package var time: Double
+    package var file: String
+    package var sha256: String
+    package var bytes: Int
+    package var fingerprint: String
+    package var attempts: Int
+    package var renderMilliseconds: Double
+    package var status: FrameStatus
     /// Whether every pixel was opaque (written as RGB).
-    public var opaque: Bool
-    public var error: String?
+    package var opaque: Bool
+    package var error: String?
     /// When the frame was finished, in seconds since 1970 (nil in journals of older renderfarms):
     /// `renderfarm status` derives fps and ETA from it.
-    public var finishedAt: Double?
+    package var finishedAt: Double?
     /// The frame whose file this one was written from because both draw the same (equal
     /// fingerprints): not drawn again. Nil for frames that were drawn.
-    public var reusedFrom: Int?
+    package var reusedFrom: Int?
 
     package var json: JSONValue {
         var object: JSONObject = [

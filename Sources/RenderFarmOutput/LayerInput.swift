@@ -15,27 +15,27 @@ import StrictJSON
 /// file, wherever it lies, changes nothing. A file a plugin names (`inputs`) decides every frame of
 /// its layer; an event log (`eventLogs`) decides only the frames whose keys its events change,
 /// because the host hands its events to the plugin as a parameter, which frame keys cover.
-public struct LayerInput: Sendable, Equatable {
+package struct LayerInput: Sendable, Equatable {
     /// The layer, counted from 0.
-    public var layer: Int
+    package var layer: Int
     /// Who reads it.
-    public var reader: Reader
+    package var reader: Reader
     /// The file relative to the job's folder when it lies inside it, else absolute.
-    public var file: String
+    package var file: String
     /// The hex SHA-256 of its content, or `unreadable` when it cannot be read (which no content has).
-    public var sha256: String
+    package var sha256: String
     /// Where it was read (absolute), and which version of the file was hashed; nil in inputs read
     /// back from a record.
     package var read: (path: String, identity: FileIdentity?)? = nil
 
-    public enum Reader: String, Sendable, CaseIterable {
+    package enum Reader: String, Sendable, CaseIterable {
         /// The plugin (ABI `input_files`): its content decides every frame of the layer.
         case plugin = "inputs"
         /// The host, for an events parameter: its events are part of the layer's parameters.
         case host = "eventLogs"
     }
 
-    public static func == (lhs: LayerInput, rhs: LayerInput) -> Bool {
+    package static func == (lhs: LayerInput, rhs: LayerInput) -> Bool {
         (lhs.layer, lhs.reader, lhs.file, lhs.sha256) == (rhs.layer, rhs.reader, rhs.file, rhs.sha256)
     }
 

@@ -8,14 +8,14 @@ import StrictJSON
 /// tables, manifest), and `open` hands out a session only with the folder's lock held. So every
 /// writer — a render, a shard, `prepare`, `merge`, `encode` — holds the lock for everything it
 /// writes, and the compiler keeps it so: the record writers are internal to this target.
-public struct OutputFolder: Sendable, Equatable {
+package struct OutputFolder: Sendable, Equatable {
     /// The folder, absolute.
-    public let path: String
+    package let path: String
 
-    public init(_ path: String) { self.path = path }
+    package init(_ path: String) { self.path = path }
 
     /// The path of `name` in the folder: a name `FolderLayout` gives, or a frame's file name.
-    public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    package func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 
     /// Creates the folder (and its parents) and takes the lock of `shard` for `task` (what lock
     /// messages call the holder, e.g. `render --shard 1/4`), before anything is written in it.
@@ -35,8 +35,8 @@ public struct OutputFolder: Sendable, Equatable {
 
     /// A run's hold on its folder, from `open` until the session is released: the lock, and the one
     /// way to write the folder's records.
-    public final class Session: Sendable {
-        public let folder: OutputFolder
+    package final class Session: Sendable {
+        package let folder: OutputFolder
         private let lock: FolderLock
 
         fileprivate init(folder: OutputFolder, lock: FolderLock) {
@@ -45,7 +45,7 @@ public struct OutputFolder: Sendable, Equatable {
         }
 
         /// Who holds the folder: this process, and what it runs.
-        public var holder: LockHolder { lock.holder }
+        package var holder: LockHolder { lock.holder }
 
         package func write(_ record: JobRecord) throws(OutputError) { try record.write(to: folder.path) }
 

@@ -5,58 +5,58 @@ import StrictJSON
 
 /// A finished (or partly finished) output folder as its `manifest.json` describes it: what the
 /// downstream tools (`encode`, `export-otio`, `preview`) read instead of the job file.
-public struct RenderedOutput: Sendable {
+package struct RenderedOutput: Sendable {
     /// One frame the manifest lists.
-    public struct Frame: Sendable, Equatable {
-        public var index: Int
-        public var time: Double
-        public var file: String
-        public var ok: Bool
+    package struct Frame: Sendable, Equatable {
+        package var index: Int
+        package var time: Double
+        package var file: String
+        package var ok: Bool
     }
 
     /// The manifest's `sequence` object (OpenTimelineIO `ImageSequenceReference` field names).
-    public struct Sequence: Sendable, Equatable {
-        public var namePrefix: String
-        public var nameSuffix: String
-        public var startFrame: Int
-        public var frameStep: Int
-        public var rate: Double
-        public var zeroPadding: Int
+    package struct Sequence: Sendable, Equatable {
+        package var namePrefix: String
+        package var nameSuffix: String
+        package var startFrame: Int
+        package var frameStep: Int
+        package var rate: Double
+        package var zeroPadding: Int
     }
 
     /// Absolute path of the output folder.
-    public var directory: String
+    package var directory: String
     /// The manifest as parsed, for tools that add to it.
-    public var manifest: JSONObject
-    public var jobName: String
+    package var manifest: JSONObject
+    package var jobName: String
     /// The job file the frames were rendered from, when the manifest names one.
-    public var jobSource: String?
-    public var width: Int
-    public var height: Int
-    public var fps: Double
-    public var frameCount: Int
+    package var jobSource: String?
+    package var width: Int
+    package var height: Int
+    package var fps: Double
+    package var frameCount: Int
     /// The job's background colour, `#RRGGBBAA`.
-    public var background: String
+    package var background: String
     /// Whether some frame has transparency (`image.alpha` is not `none`).
-    public var hasAlpha: Bool
-    public var complete: Bool
-    public var missing: String
+    package var hasAlpha: Bool
+    package var complete: Bool
+    package var missing: String
     /// The frames the render was asked for (`frameSet`), rendered or not.
-    public var expected: [Int]
+    package var expected: [Int]
     /// The frames the manifest lists (written or failed), in index order.
-    public var frames: [Frame]
-    public var sequence: Sequence
+    package var frames: [Frame]
+    package var sequence: Sequence
 
     /// Frames whose file was written.
-    public var writtenFrames: [Frame] { frames.filter(\.ok) }
+    package var writtenFrames: [Frame] { frames.filter(\.ok) }
 
     /// Whether the expected frames are evenly spaced by `sequence.frameStep`.
-    public var isEvenlySpaced: Bool {
+    package var isEvenlySpaced: Bool {
         zip(expected.dropFirst(), expected).allSatisfy { $0 - $1 == sequence.frameStep }
     }
 
     /// Absolute path of a frame's file.
-    public func path(of frame: Frame) -> String { (directory as NSString).appendingPathComponent(frame.file) }
+    package func path(of frame: Frame) -> String { (directory as NSString).appendingPathComponent(frame.file) }
 
     /// Reads `manifest.json` in `directory` (`OutputFolder.rendered()` is how others ask).
     static func load(directory: String) throws(RenderedOutputError) -> RenderedOutput {
@@ -164,7 +164,7 @@ public struct RenderedOutput: Sendable {
 }
 
 /// An output folder's manifest cannot be used.
-public enum RenderedOutputError: Error, Equatable, CustomStringConvertible {
+package enum RenderedOutputError: Error, Equatable, CustomStringConvertible {
     /// No `manifest.json` (exit 66).
     case missing(path: String)
     /// The manifest is not one renderfarm wrote, or is damaged (exit 65).
@@ -172,7 +172,7 @@ public enum RenderedOutputError: Error, Equatable, CustomStringConvertible {
     /// The folder is being rendered, or a render of it was killed (no `holders`) (exit 65).
     case rendering(path: String, holders: [String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let path):
             "\(path) does not exist; render the job first (`renderfarm render JOB`) or pass its output folder"

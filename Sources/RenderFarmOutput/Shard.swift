@@ -1,13 +1,13 @@
 import RenderFarmJobs
 
 /// Which part of a job's frames one run renders (`--shard K/N`, <doc:RunningOnACluster>).
-public enum Shard: Sendable, Equatable, CustomStringConvertible {
+package enum Shard: Sendable, Equatable, CustomStringConvertible {
     case whole
     /// Part `index` (0-based) of `count`: contiguous chunks or every `count`-th frame.
     case part(index: Int, count: Int, interleaved: Bool)
 
     /// The frames of `frames` that belong to this shard.
-    public func part(of frames: FrameSet) -> FrameSet {
+    package func part(of frames: FrameSet) -> FrameSet {
         switch self {
         case .whole:
             return frames
@@ -24,9 +24,9 @@ public enum Shard: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What a render of this shard is called where it holds the folder's lock (`FolderLock.Holder`).
-    public var renderTask: String { self == .whole ? "render" : "render --shard \(self)" }
+    package var renderTask: String { self == .whole ? "render" : "render --shard \(self)" }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .whole: "whole"
         case .part(let index, let count, let interleaved): "\(index)/\(count)" + (interleaved ? " interleaved" : "")

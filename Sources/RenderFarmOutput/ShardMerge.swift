@@ -3,28 +3,28 @@ import Foundation
 import RenderFarmJobs
 
 /// What `ShardMerge.merge` found in an output folder.
-public struct MergeReport: Sendable {
-    public var name: String
-    public var directory: String
-    public var manifestPath: String
+package struct MergeReport: Sendable {
+    package var name: String
+    package var directory: String
+    package var manifestPath: String
     /// Every frame of the render.
-    public var expected: FrameSet
+    package var expected: FrameSet
     /// Journals read (one per shard, plus whole runs').
-    public var journals: Int
+    package var journals: Int
     /// Frames whose file exists and matches its journal checksum.
-    public var verified: Int
+    package var verified: Int
     /// Frames that are not usable: never rendered, failed, or corrupt. Ascending.
-    public var missing: [Int]
+    package var missing: [Int]
     /// Frames whose last attempt failed, with the plugin's error.
-    public var failed: [Int: String]
+    package var failed: [Int: String]
     /// Frames the journal calls done whose file is gone or has other bytes.
-    public var corrupt: [Int]
+    package var corrupt: [Int]
 
-    public var complete: Bool { missing.isEmpty }
+    package var complete: Bool { missing.isEmpty }
 }
 
 /// A folder cannot be merged.
-public enum MergeError: Error, Equatable, CustomStringConvertible {
+package enum MergeError: Error, Equatable, CustomStringConvertible {
     /// The folder does not exist (exit 66).
     case noFolder(path: String)
     /// Nothing was rendered into the folder: no job record or no journal (exit 66).
@@ -36,7 +36,7 @@ public enum MergeError: Error, Equatable, CustomStringConvertible {
     /// A render or shard is still writing into the folder (exit 65).
     case rendering(path: String, holders: [String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noFolder(let path):
             "\(path): no such folder; give the output folder of a render (its --out)"
@@ -56,10 +56,10 @@ public enum MergeError: Error, Equatable, CustomStringConvertible {
 }
 
 /// `renderfarm merge`: joins the journals of every shard in a folder into one manifest.
-public enum ShardMerge {
+package enum ShardMerge {
     /// Reads the job record and every journal in `directory`, checks each frame's file against
     /// its checksum, and writes `manifest.json` atomically, complete or with its missing frames.
-    public static func merge(directory: String) throws(MergeError) -> MergeReport {
+    package static func merge(directory: String) throws(MergeError) -> MergeReport {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .noFolder(path: directory)

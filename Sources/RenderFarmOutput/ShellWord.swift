@@ -2,11 +2,11 @@
 /// runs (`SlurmScripts` today) writes a value from the user only as `ShellWord.quoted(value)`, and names
 /// a job in comments only by `ShellWord.plain(name)`, so no value can add a line, a directive or a
 /// command to a script.
-public enum ShellWord {
+package enum ShellWord {
     /// `text` as one bash word that stays on its line: unchanged when it holds only letters, digits
     /// and `/._-+,:=@`; ANSI-C quoted (`$'a\nb'`) when it holds a control character (a line break
     /// included); else single-quoted.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         if !text.isEmpty && text.allSatisfy({ isPlain($0, or: "/._-+,:=@") }) { return text }
         guard text.unicodeScalars.contains(where: isControl) else {
             return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
@@ -27,7 +27,7 @@ public enum ShellWord {
 
     /// `text` with every character but ASCII letters, digits and `-_.` replaced by `_`, at most
     /// `limit` characters: how a script's comments and `--job-name` name a job.
-    public static func plain(_ text: String, limit: Int = 48) -> String {
+    package static func plain(_ text: String, limit: Int = 48) -> String {
         String(text.prefix(limit).map { isPlain($0, or: "-_.") ? $0 : "_" })
     }
 
@@ -38,14 +38,14 @@ public enum ShellWord {
 
     /// A control character written as an escape that bash's `$'…'` and a reader both understand:
     /// `\r`, `\x1B` (C0 and DEL), `\u0085` (C1). `Terminal.escaped` writes control characters so too.
-    public static func escape(_ scalar: Unicode.Scalar) -> String {
+    package static func escape(_ scalar: Unicode.Scalar) -> String {
         if scalar == "\r" { return "\\r" }
         let hex = String(scalar.value, radix: 16, uppercase: true)
         return scalar.value < 0x80 ? "\\x" + String(repeating: "0", count: max(0, 2 - hex.count)) + hex : "\\u00" + hex
     }
 
     /// A C0 or C1 control character or DEL (Unicode category Cc).
-    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.properties.generalCategory == .control
     }
 }

@@ -1,34 +1,34 @@
 import Foundation
 
 /// How `renderfarm studio` was started.
-public struct StudioOptions: Sendable {
+package struct StudioOptions: Sendable {
     /// Absolute path of the job file the author view edits.
-    public var jobFile: String
+    package var jobFile: String
     /// Absolute folder the server may read and write under (default: the job's folder).
-    public var root: String
+    package var root: String
     /// Numeric address to bind; loopback unless asked otherwise.
-    public var host: String
+    package var host: String
     /// 0 picks a free port.
-    public var port: Int
+    package var port: Int
     /// Required on every request when set; required to be set for a non-loopback `host`.
-    public var token: String?
+    package var token: String?
     /// Plugin search path (as `PluginCatalog.searchPath` gives it).
-    public var pluginSearchPath: [String]
+    package var pluginSearchPath: [String]
     /// How the render button runs `renderfarm render`; nil: the studio cannot render.
-    public var render: RenderCommandLine?
+    package var render: RenderCommandLine?
     /// Seconds the changes in render folders are gathered for before the farm view is updated
     /// (folders are watched with inotify, not rescanned).
-    public var statusInterval: Double
+    package var statusInterval: Double
     /// The folder holding the static documentation under `docs/<Module>/`
     /// (`<prefix>/share/doc/renderfarm`), served at `/docs/`; nil: `/docs/` says it is not installed.
-    public var docsFolder: String?
+    package var docsFolder: String?
     /// The worker command line (after the executable) that prepares variant `variant` (nil:
     /// a job without variants) of `jobFile` at `scale` with the plugins of `pluginFolders` — previews are then
     /// drawn by worker processes (`StudioPreviews`; `renderfarm studio`'s default, sandboxed); nil draws them in
     /// this process (`studio --sandbox off`, and a studio made without the CLI).
-    public var previewWorker: (@Sendable (_ jobFile: String, _ variant: Int?, _ scale: Double?, _ pluginFolders: [String]) -> [String])?
+    package var previewWorker: (@Sendable (_ jobFile: String, _ variant: Int?, _ scale: Double?, _ pluginFolders: [String]) -> [String])?
 
-    public init(
+    package init(
         jobFile: String, root: String? = nil, host: String = "127.0.0.1", port: Int = 0, token: String? = nil,
         pluginSearchPath: [String], statusInterval: Double = 0.5, render: RenderCommandLine? = nil,
         docsFolder: String? = nil
@@ -50,11 +50,11 @@ public struct StudioOptions: Sendable {
 /// `jobFile`'s `frames` (a `--frames` set; nil for the job's own) with the plugins of `pluginFolders`,
 /// reporting progress as JSON lines on standard error. `renderfarm studio` builds the words from its
 /// option table, so the studio spells no flag of `render`.
-public struct RenderCommandLine: Sendable {
-    public var executable: String
-    public var words: @Sendable (_ jobFile: String, _ frames: String?, _ pluginFolders: [String]) -> [String]
+package struct RenderCommandLine: Sendable {
+    package var executable: String
+    package var words: @Sendable (_ jobFile: String, _ frames: String?, _ pluginFolders: [String]) -> [String]
 
-    public init(
+    package init(
         executable: String,
         words: @escaping @Sendable (_ jobFile: String, _ frames: String?, _ pluginFolders: [String]) -> [String]
     ) {
@@ -78,9 +78,9 @@ enum StudioLimits {
 }
 
 /// Why the studio cannot start.
-public struct StudioError: Error, Equatable, CustomStringConvertible {
-    public var message: String
+package struct StudioError: Error, Equatable, CustomStringConvertible {
+    package var message: String
     /// True when the options are at fault (exit 64); false when the system is (the port is taken, say).
-    public var isUsage = true
-    public var description: String { message }
+    package var isUsage = true
+    package var description: String { message }
 }

@@ -7,10 +7,10 @@ import Synchronization
 
 /// `renderfarm studio`: the web page and its API over one job file and the render folders under
 /// a root, on an embedded HTTP server, with the job file and plugins watched for changes.
-public final class StudioServer: Sendable {
-    public let options: StudioOptions
+package final class StudioServer: Sendable {
+    package let options: StudioOptions
     /// The address to open, with the token when one is required.
-    public let url: String
+    package let url: String
     private let server: HTTPServer
     private let session: StudioSession
     private let events: EventHub
@@ -19,7 +19,7 @@ public final class StudioServer: Sendable {
     private let watcher: FileWatcher?
     private let stopping = StopFlag()
 
-    public init(_ options: StudioOptions) throws(StudioError) {
+    package init(_ options: StudioOptions) throws(StudioError) {
         if !HTTPServer.isLoopback(options.host) && options.token == nil {
             throw StudioError(
                 message:
@@ -116,10 +116,10 @@ public final class StudioServer: Sendable {
     }
 
     /// Frame cache hits and misses so far.
-    public var cacheCounts: (hits: Int, misses: Int) { session.cacheCounts }
+    package var cacheCounts: (hits: Int, misses: Int) { session.cacheCounts }
 
     /// Stops the server: open event streams end, connections close, watching stops.
-    public func stop() {
+    package func stop() {
         guard stopping.set() else { return }
         renders.stop()
         watcher?.stop()

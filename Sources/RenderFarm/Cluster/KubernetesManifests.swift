@@ -6,27 +6,27 @@ import Foundation
 /// that holds the jobs and the output at the paths they have here; `submit.sh` applies each after the one
 /// before has completed. Pure string building from the command words `renderfarm submit` gives (see
 /// `ScriptWord`).
-public struct KubernetesManifests: Sendable {
+package struct KubernetesManifests: Sendable {
     /// What each Job runs, in which image, with which volume.
-    public struct Request: Sendable, Equatable {
+    package struct Request: Sendable, Equatable {
         /// The `renderfarm` inside the image.
-        public var executable: String
-        public var name: String
-        public var image: String
-        public var tasks: Int
+        package var executable: String
+        package var name: String
+        package var image: String
+        package var tasks: Int
         /// Pods running at once (`parallelism`), nil for every task at once.
-        public var maxRunning: Int?
+        package var maxRunning: Int?
         /// CPUs each render pod requests (`-j`); nil requests none.
-        public var cpus: Int?
+        package var cpus: Int?
         /// The persistent volume claim holding the jobs and the output, mounted at `mountPath` in every pod.
-        public var volumeClaim: String
-        public var mountPath: String
-        public var prepare: [ScriptWord]?
+        package var volumeClaim: String
+        package var mountPath: String
+        package var prepare: [ScriptWord]?
         /// `.taskShard` becomes `$(RENDERFARM_SHARD)/N`, the pod's completion index.
-        public var render: [ScriptWord]
-        public var merge: [ScriptWord]
+        package var render: [ScriptWord]
+        package var merge: [ScriptWord]
 
-        public init(
+        package init(
             executable: String, name: String, image: String, tasks: Int, maxRunning: Int?, cpus: Int?,
             volumeClaim: String, mountPath: String, prepare: [ScriptWord]?, render: [ScriptWord], merge: [ScriptWord]
         ) {
@@ -44,31 +44,31 @@ public struct KubernetesManifests: Sendable {
         }
     }
 
-    public static let prepareName = "prepare.yaml"
-    public static let renderName = "render.yaml"
-    public static let mergeName = "merge.yaml"
-    public static let submitName = "submit.sh"
+    package static let prepareName = "prepare.yaml"
+    package static let renderName = "render.yaml"
+    package static let mergeName = "merge.yaml"
+    package static let submitName = "submit.sh"
     /// The environment variable that carries a render pod's completion index into its arguments.
-    public static let shardVariable = "RENDERFARM_SHARD"
+    package static let shardVariable = "RENDERFARM_SHARD"
 
     /// The arguments each Job's container gives `renderfarm`, by Job name, in order, as the manifests hold them.
-    public let arguments: [(job: String, arguments: [String])]
-    public let prepare: String?
-    public let render: String
-    public let merge: String
+    package let arguments: [(job: String, arguments: [String])]
+    package let prepare: String?
+    package let render: String
+    package let merge: String
     /// Applies the manifests in order, each once the Job before it has completed.
-    public let submit: String
+    package let submit: String
     /// The Jobs' names: `<base>-prepare`, `<base>-render`, `<base>-merge`.
-    public let jobNames: (prepare: String?, render: String, merge: String)
+    package let jobNames: (prepare: String?, render: String, merge: String)
 
     /// The files by name, in the order written (no prepare.yaml without a prepare Job).
-    public var files: [(name: String, text: String)] {
+    package var files: [(name: String, text: String)] {
         (prepare.map { [(Self.prepareName, $0)] } ?? []) + [
             (Self.renderName, render), (Self.mergeName, merge), (Self.submitName, submit),
         ]
     }
 
-    public init(_ request: Request) throws(KubernetesManifestError) {
+    package init(_ request: Request) throws(KubernetesManifestError) {
         guard !request.image.isEmpty, !request.image.contains(where: { $0.isWhitespace || $0.isNewline }) else {
             throw .invalidValue(option: "--image", value: request.image)
         }
@@ -199,7 +199,7 @@ public struct KubernetesManifests: Sendable {
     }
 
     /// Writes the manifests and `submit.sh` into `folder`, creating it.
-    public func write(to folder: String) throws(OutputError) {
+    package func write(to folder: String) throws(OutputError) {
         try AtomicFile.createDirectory(folder)
         let stale = (folder as NSString).appendingPathComponent(Self.prepareName)
         if prepare == nil { try? FileManager.default.removeItem(atPath: stale) }
@@ -210,10 +210,10 @@ public struct KubernetesManifests: Sendable {
 }
 
 /// A value cannot go into a Kubernetes manifest.
-public enum KubernetesManifestError: Error, Equatable, CustomStringConvertible {
+package enum KubernetesManifestError: Error, Equatable, CustomStringConvertible {
     case invalidValue(option: String, value: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidValue(let option, let value):
             option == "--volume-claim"

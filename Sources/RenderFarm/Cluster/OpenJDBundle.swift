@@ -8,28 +8,28 @@ import RenderFarmOutput
 /// `parameter_values.yaml` and `asset_references.yaml`. The job files and the output folder are `PATH` job
 /// parameters (`dataFlow` `IN` and `OUT`), so job attachments carry the right files. Pure string building
 /// from the command words `renderfarm submit` gives (see `ScriptWord`).
-public struct OpenJDBundle: Sendable {
+package struct OpenJDBundle: Sendable {
     /// What each step runs and what the hosts need.
-    public struct Request: Sendable, Equatable {
+    package struct Request: Sendable, Equatable {
         /// The `renderfarm` the steps run: the default of the `RenderFarm` job parameter.
-        public var executable: String
+        package var executable: String
         /// The job's name (shown by the farm as `renderfarm-<name>`).
-        public var name: String
-        public var tasks: Int
+        package var name: String
+        package var tasks: Int
         /// Frames in flight of each render task (`-j`): the hosts' vCPU minimum; nil for no minimum.
-        public var cpus: Int?
+        package var cpus: Int?
         /// Absolute paths of the job files, each a `PATH` parameter (`JobFile`, or `JobFile1` … with several).
-        public var jobFiles: [String]
+        package var jobFiles: [String]
         /// The output folder of the submission: the `OutputDir` parameter.
-        public var outputFolder: String
+        package var outputFolder: String
         /// The arguments of the Prepare step (`prepare …`), nil for no Prepare step.
-        public var prepare: [ScriptWord]?
+        package var prepare: [ScriptWord]?
         /// The arguments of each Render task (`render …`); `.taskShard` becomes `{{Task.Param.Shard}}/N`.
-        public var render: [ScriptWord]
+        package var render: [ScriptWord]
         /// The arguments of the Merge step (`merge …`).
-        public var merge: [ScriptWord]
+        package var merge: [ScriptWord]
 
-        public init(
+        package init(
             executable: String, name: String, tasks: Int, cpus: Int?, jobFiles: [String], outputFolder: String,
             prepare: [ScriptWord]?, render: [ScriptWord], merge: [ScriptWord]
         ) {
@@ -45,28 +45,28 @@ public struct OpenJDBundle: Sendable {
         }
     }
 
-    public static let templateName = "template.yaml"
-    public static let parameterValuesName = "parameter_values.yaml"
-    public static let assetReferencesName = "asset_references.yaml"
+    package static let templateName = "template.yaml"
+    package static let parameterValuesName = "parameter_values.yaml"
+    package static let assetReferencesName = "asset_references.yaml"
     /// The job parameters the steps read.
-    public static let executableParameter = "RenderFarm"
-    public static let outputParameter = "OutputDir"
+    package static let executableParameter = "RenderFarm"
+    package static let outputParameter = "OutputDir"
     /// The task parameter of the Render step: the shard's index K of `K/N`.
-    public static let shardParameter = "Shard"
+    package static let shardParameter = "Shard"
 
     /// The values of the `PATH` job parameters, by name: the job files and the output folder here. OpenJD
     /// takes no absolute default for a `PATH` parameter, so they go into `parameter_values.yaml` (Deadline Cloud)
     /// and to `openjd run` as `-p NAME=VALUE`.
-    public let pathValues: [(name: String, value: String)]
+    package let pathValues: [(name: String, value: String)]
     /// The arguments each step's action gives `{{Param.RenderFarm}}`, by step name, in order, as the template
     /// holds them (with their `{{Param.…}}` and `{{Task.Param.Shard}}` references).
-    public let arguments: [(step: String, arguments: [String])]
-    public let template: String
-    public let parameterValues: String
-    public let assetReferences: String
+    package let arguments: [(step: String, arguments: [String])]
+    package let template: String
+    package let parameterValues: String
+    package let assetReferences: String
 
     /// The files of the bundle by name, in the order written.
-    public var files: [(name: String, text: String)] {
+    package var files: [(name: String, text: String)] {
         [
             (Self.templateName, template), (Self.parameterValuesName, parameterValues),
             (Self.assetReferencesName, assetReferences),
@@ -74,11 +74,11 @@ public struct OpenJDBundle: Sendable {
     }
 
     /// The job parameter of each job file: `JobFile` for one, `JobFile1` … for several.
-    public static func jobFileParameters(count: Int) -> [String] {
+    package static func jobFileParameters(count: Int) -> [String] {
         count == 1 ? ["JobFile"] : (1...max(1, count)).map { "JobFile\($0)" }
     }
 
-    public init(_ request: Request) throws(OpenJDBundleError) {
+    package init(_ request: Request) throws(OpenJDBundleError) {
         let jobParameters = Self.jobFileParameters(count: request.jobFiles.count)
         let parameterOf = Dictionary(zip(request.jobFiles, jobParameters), uniquingKeysWith: { first, _ in first })
         // OpenJD's format strings have no escape for "{{": a value holding it cannot be an argument.
@@ -210,7 +210,7 @@ public struct OpenJDBundle: Sendable {
     }
 
     /// Writes the bundle's files into `folder`, creating it.
-    public func write(to folder: String) throws(OutputError) {
+    package func write(to folder: String) throws(OutputError) {
         try AtomicFile.createDirectory(folder)
         for (name, text) in files {
             try AtomicFile.write(text, to: (folder as NSString).appendingPathComponent(name))
@@ -219,11 +219,11 @@ public struct OpenJDBundle: Sendable {
 }
 
 /// A value cannot go into an OpenJD job template.
-public enum OpenJDBundleError: Error, Equatable, CustomStringConvertible {
+package enum OpenJDBundleError: Error, Equatable, CustomStringConvertible {
     /// OpenJD reads `{{` in an argument as the start of a parameter reference, and has no escape for it.
     case formatBraces(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .formatBraces(let value):
             "\(YAMLValue.quoted(value)) holds \"{{\", which an Open Job Description template reads as a "

@@ -1,7 +1,7 @@
 /// One word of the command a generated script runs (`SlurmScripts`, `OpenJDBundle`, `KubernetesManifests`).
 /// The words come from the CLI, which spells every option from its own option table; the engine only writes
 /// them down, so it holds no option name of its own.
-public enum ScriptWord: Sendable, Equatable {
+package enum ScriptWord: Sendable, Equatable {
     /// Text the command receives unchanged (a subcommand, an option's name, a path, a frame set), written
     /// as `ShellWord.quoted(text)`.
     case value(String)
@@ -19,7 +19,7 @@ public enum ScriptWord: Sendable, Equatable {
 
     /// The word as the command receives it where no engine parameter stands for it (a `.value`'s text, the
     /// path of a `.jobFile` or `.output`); nil for the words a task fills in.
-    public var literal: String? {
+    package var literal: String? {
         switch self {
         case .value(let text), .jobFile(let text): text
         case .output(let root, let relative): relative.isEmpty ? root : root + "/" + relative

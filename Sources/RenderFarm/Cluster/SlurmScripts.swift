@@ -7,31 +7,31 @@ import RenderFarmOutput
 /// K/N of the jobs into the shared output folder, and a merge job that runs after every task
 /// succeeded. Pure string building from the command words `renderfarm submit` gives (see `ScriptWord`);
 /// it writes and submits them.
-public struct SlurmScripts: Sendable, Equatable {
+package struct SlurmScripts: Sendable, Equatable {
     /// The commands each job runs and how to ask Slurm for them.
-    public struct Request: Sendable, Equatable {
+    package struct Request: Sendable, Equatable {
         /// Absolute path of the `renderfarm` executable the jobs run.
-        public var executable: String
+        package var executable: String
         /// Folder of the scripts and logs.
-        public var scriptFolder: String
+        package var scriptFolder: String
         /// Name shown by `squeue`.
-        public var name: String
-        public var tasks: Int
+        package var name: String
+        package var tasks: Int
         /// At most this many tasks at once (`%M`), nil for no limit.
-        public var maxRunning: Int?
-        public var partition: String?
-        public var time: String?
-        public var cpusPerTask: Int?
+        package var maxRunning: Int?
+        package var partition: String?
+        package var time: String?
+        package var cpusPerTask: Int?
         /// The arguments of the prepare job's `renderfarm` (`prepare …`), nil for no prepare job: the
         /// array then starts at once.
-        public var prepare: [ScriptWord]?
+        package var prepare: [ScriptWord]?
         /// The arguments of each array task's `renderfarm` (`render …`), where `.taskShard` and
         /// `.taskCPUs` become the task's own shard and CPUs.
-        public var render: [ScriptWord]
+        package var render: [ScriptWord]
         /// The arguments of the merge job's `renderfarm` (`merge …`).
-        public var merge: [ScriptWord]
+        package var merge: [ScriptWord]
 
-        public init(
+        package init(
             executable: String, scriptFolder: String, name: String, tasks: Int, maxRunning: Int? = nil,
             partition: String? = nil, time: String? = nil, cpusPerTask: Int? = nil, prepare: [ScriptWord]?,
             render: [ScriptWord], merge: [ScriptWord]
@@ -50,47 +50,47 @@ public struct SlurmScripts: Sendable, Equatable {
         }
     }
 
-    public static let prepareScriptName = "prepare.sbatch"
-    public static let renderScriptName = "render.sbatch"
-    public static let mergeScriptName = "merge.sbatch"
-    public static let submitScriptName = "submit.sh"
+    package static let prepareScriptName = "prepare.sbatch"
+    package static let renderScriptName = "render.sbatch"
+    package static let mergeScriptName = "merge.sbatch"
+    package static let submitScriptName = "submit.sh"
 
     /// The prepare job (`renderfarm prepare …`), nil when the request turned it off; the array job is
     /// submitted with `--dependency=afterok:<prepare job id>`.
-    public let prepare: String?
+    package let prepare: String?
     /// The array job: task K runs `renderfarm render … --shard K/N`.
-    public let render: String
+    package let render: String
     /// The merge job, submitted with `--dependency=afterok:<array job id>`.
-    public let merge: String
+    package let merge: String
     /// What `renderfarm submit` runs, as a shell script a user can run again by hand.
-    public let submit: String
+    package let submit: String
     /// Where each script goes.
-    public let preparePath: String
-    public let renderPath: String
-    public let mergePath: String
-    public let submitPath: String
+    package let preparePath: String
+    package let renderPath: String
+    package let mergePath: String
+    package let submitPath: String
     /// Log file patterns (`%A` array job id, `%a` task, `%j` job id), as the `#SBATCH --output` lines give them.
-    public let prepareLog: String
-    public let renderLog: String
-    public let mergeLog: String
+    package let prepareLog: String
+    package let renderLog: String
+    package let mergeLog: String
 
     /// The log of render task `task` (a number, or a placeholder such as `K`) of array job `array`.
-    public func renderLog(array: String, task: String) -> String {
+    package func renderLog(array: String, task: String) -> String {
         Self.expand(renderLog, ["%A": array, "%a": task])
     }
 
     /// The log of merge job `job`.
-    public func mergeLog(job: String) -> String { Self.expand(mergeLog, ["%j": job]) }
+    package func mergeLog(job: String) -> String { Self.expand(mergeLog, ["%j": job]) }
 
     /// The log of prepare job `job`.
-    public func prepareLog(job: String) -> String { Self.expand(prepareLog, ["%j": job]) }
+    package func prepareLog(job: String) -> String { Self.expand(prepareLog, ["%j": job]) }
 
     /// `pattern` with each of Slurm's `%` placeholders in `values` replaced.
     private static func expand(_ pattern: String, _ values: [String: String]) -> String {
         values.reduce(pattern) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
     }
 
-    public init(_ request: Request) throws(SlurmScriptError) {
+    package init(_ request: Request) throws(SlurmScriptError) {
         let folder = request.scriptFolder
         let unsafe = { (c: Character) in
             " \"'\\%#$".contains(c) || c.unicodeScalars.contains(where: ShellWord.isControl)
@@ -213,7 +213,7 @@ public struct SlurmScripts: Sendable, Equatable {
     }
 
     /// Writes the scripts into the script folder, creating it.
-    public func write() throws(OutputError) {
+    package func write() throws(OutputError) {
         try AtomicFile.createDirectory((renderPath as NSString).deletingLastPathComponent)
         if let prepare {
             try AtomicFile.write(prepare, to: preparePath)
@@ -228,13 +228,13 @@ public struct SlurmScripts: Sendable, Equatable {
 }
 
 /// A value cannot go into a Slurm script.
-public enum SlurmScriptError: Error, Equatable, CustomStringConvertible {
+package enum SlurmScriptError: Error, Equatable, CustomStringConvertible {
     /// `#SBATCH --output=` lines cannot quote: the folder must not hold spaces, quotes, `%`, `#`, `$` or
     /// control characters.
     case unsafePath(String)
     case invalidValue(option: String, value: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsafePath(let path):
             "the Slurm logs go to \(ShellWord.quoted(path)), which holds a space, quote, %, #, $ or control "

@@ -3,7 +3,7 @@ import RenderFarmOutput
 /// mappings and sequences of integers, booleans and strings. Every string is written double-quoted with every
 /// character outside YAML's printable set escaped, so no value (a path, a job name) can end its line, start
 /// a key, or be read as a number, a boolean or null; keys are the writer's own names.
-public indirect enum YAMLValue: Sendable {
+package indirect enum YAMLValue: Sendable {
     case string(String)
     case integer(Int)
     case bool(Bool)
@@ -12,10 +12,10 @@ public indirect enum YAMLValue: Sendable {
     case map([(key: String, value: YAMLValue)])
 
     /// The document: one line per scalar, two spaces of indentation per level, ending in a line break.
-    public var document: String { lines.map { $0 + "\n" }.joined() }
+    package var document: String { lines.map { $0 + "\n" }.joined() }
 
     /// A mapping from `entries`, leaving out the nil ones (optional fields).
-    public static func map(_ entries: KeyValuePairs<String, YAMLValue?>) -> YAMLValue {
+    package static func map(_ entries: KeyValuePairs<String, YAMLValue?>) -> YAMLValue {
         .map(entries.compactMap { key, value in value.map { (key, $0) } })
     }
 
@@ -61,7 +61,7 @@ public indirect enum YAMLValue: Sendable {
     /// `text` as a YAML double-quoted scalar: `\` and `"` escaped, line breaks and tabs as `\n` and `\t`, and every
     /// other character outside YAML's printable set as an escape: control characters as `ShellWord.escape`
     /// writes them (`\r`, `\x1B`, `\u0085`, which YAML reads alike), U+FEFF, U+FFFE and U+FFFF as `\uFEFF` ….
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

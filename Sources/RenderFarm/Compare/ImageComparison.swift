@@ -2,18 +2,18 @@ import CairoKit
 import Foundation
 
 /// Thresholds for comparing a frame with its reference image.
-public struct ComparisonTolerance: Sendable, Equatable {
+package struct ComparisonTolerance: Sendable, Equatable {
     /// A pixel counts as changed when a channel differs by more than this (0–255). Anti-aliasing
     /// changes between cairo releases stay well below it; an edge that moved does not.
-    public var maxChannelDifference: Int
+    package var maxChannelDifference: Int
     /// How many changed pixels are tolerated.
-    public var maxChangedPixels: Int
+    package var maxChangedPixels: Int
     /// The lowest acceptable peak signal-to-noise ratio over the drawn pixels' channels, in dB.
-    public var minPSNR: Double
+    package var minPSNR: Double
     /// The largest difference any one channel of any pixel may have, however few pixels change.
-    public var maxPixelError: Int
+    package var maxPixelError: Int
 
-    public init(maxChannelDifference: Int = 32, maxChangedPixels: Int = 8, minPSNR: Double = 40, maxPixelError: Int = 128)
+    package init(maxChannelDifference: Int = 32, maxChangedPixels: Int = 8, minPSNR: Double = 40, maxPixelError: Int = 128)
     {
         self.maxChannelDifference = maxChannelDifference
         self.maxChangedPixels = maxChangedPixels
@@ -23,25 +23,25 @@ public struct ComparisonTolerance: Sendable, Equatable {
 }
 
 /// How two images differ.
-public struct ImageComparison: Sendable, Equatable {
-    public var width: Int
-    public var height: Int
+package struct ImageComparison: Sendable, Equatable {
+    package var width: Int
+    package var height: Int
     /// The largest difference of any channel of any pixel (0–255).
-    public var maxDifference: Int
+    package var maxDifference: Int
     /// Pixels with a channel differing by more than the tolerance's `maxChannelDifference`.
-    public var changedPixels: Int
+    package var changedPixels: Int
     /// Pixels that are not fully transparent in either image: what the PSNR is measured over.
-    public var drawnPixels: Int
+    package var drawnPixels: Int
     /// Peak signal-to-noise ratio over the drawn pixels' channels in dB; infinite when they are
     /// identical. Transparent pixels are left out, so a frame that is mostly empty cannot hide a
     /// drawing that changed everywhere by averaging it with its empty space.
-    public var psnr: Double
-    public var passed: Bool
+    package var psnr: Double
+    package var passed: Bool
 
     /// Compares premultiplied ARGB pixels (so fully transparent pixels always match) and, when
     /// `diffImage` is given and they differ, writes a picture of the difference there: the
     /// reference in grey, changed pixels in red (brighter for larger differences).
-    public static func compare(
+    package static func compare(
         _ actualPath: String, _ referencePath: String, tolerance: ComparisonTolerance,
         diffImage: String? = nil
     ) throws(ComparisonError) -> ImageComparison {
@@ -136,14 +136,14 @@ public struct ImageComparison: Sendable, Equatable {
 }
 
 /// Two images cannot be compared.
-public enum ComparisonError: Error, Equatable, CustomStringConvertible {
+package enum ComparisonError: Error, Equatable, CustomStringConvertible {
     case missing(path: String)
     case unreadable(path: String, reason: String)
     case sizeMismatch(actual: String, reference: String)
     /// Not a regular file, over the frame limits, or not a PNG.
     case image(ImageFileError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let path): "\(path) does not exist"
         case .unreadable(let path, let reason): "\(path): \(reason)"

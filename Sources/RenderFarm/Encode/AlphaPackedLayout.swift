@@ -1,11 +1,11 @@
 /// A rectangle of a video frame in pixels, written in VAP's configs as `[x, y, w, h]`.
-public struct FrameRegion: Sendable, Equatable, CustomStringConvertible {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
+package struct FrameRegion: Sendable, Equatable, CustomStringConvertible {
+    package var x: Int
+    package var y: Int
+    package var width: Int
+    package var height: Int
 
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
         self.width = width
@@ -13,32 +13,32 @@ public struct FrameRegion: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `[x,y,w,h]`, as VAP's configs write it.
-    public var description: String { "[\(x),\(y),\(width),\(height)]" }
+    package var description: String { "[\(x),\(y),\(width),\(height)]" }
 }
 
 /// Where the colour and the alpha of each frame sit in an alpha-packed (VAP) video frame, chosen
 /// the way Tencent's VapTool chooses it (`CommonArgTool.autoFillAndCheck`): colour at the top left,
 /// the alpha region beside it (right) or under it (bottom), whichever gives the shorter longest
 /// side, a gap between them, and the whole frame padded to multiples of 16.
-public struct AlphaPackedLayout: Sendable, Equatable {
+package struct AlphaPackedLayout: Sendable, Equatable {
     /// Pixels between the two regions: VapTool's `MIN_GAP`, so that compression and the players'
     /// bilinear sampling never mix colour into alpha.
-    public static let gap = 4
+    package static let gap = 4
     /// Frame sizes are whole macroblocks: VapTool's `calSizeFill` pads both sides to 16.
-    public static let alignment = 16
+    package static let alignment = 16
     /// Frames wider or taller than this decode badly (green frames) on some phones, VapTool warns.
-    public static let deviceLimit = 1504
+    package static let deviceLimit = 1504
 
     /// The colour region: the frame as rendered, premultiplied (composited over black).
-    public var rgbFrame: FrameRegion
+    package var rgbFrame: FrameRegion
     /// The alpha region: alpha as grey (R = G = B = alpha), the same size as the colour.
-    public var alphaFrame: FrameRegion
+    package var alphaFrame: FrameRegion
     /// The encoded frame size, padding included.
-    public var videoWidth: Int
-    public var videoHeight: Int
+    package var videoWidth: Int
+    package var videoHeight: Int
 
     /// The layout for frames of `width × height` pixels (the "real" size VAP calls `w` and `h`).
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         rgbFrame = FrameRegion(x: 0, y: 0, width: width, height: height)
         let side = max(width + Self.gap + width, height)
         let below = max(width, height + Self.gap + height)
@@ -53,13 +53,13 @@ public struct AlphaPackedLayout: Sendable, Equatable {
     }
 
     /// Whether the alpha region is under the colour (`false`: to its right).
-    public var isVertical: Bool { alphaFrame.y > 0 }
+    package var isVertical: Bool { alphaFrame.y > 0 }
 
     /// Whether some phones may fail to decode frames this large (VapTool's 1504-pixel warning).
-    public var exceedsDeviceLimit: Bool { videoWidth > Self.deviceLimit || videoHeight > Self.deviceLimit }
+    package var exceedsDeviceLimit: Bool { videoWidth > Self.deviceLimit || videoHeight > Self.deviceLimit }
 
     /// `768x672 (colour [0,0,375,667], alpha [379,0,375,667])`, for manifests and messages.
-    public var summary: String { "\(videoWidth)x\(videoHeight) (colour \(rgbFrame), alpha \(alphaFrame))" }
+    package var summary: String { "\(videoWidth)x\(videoHeight) (colour \(rgbFrame), alpha \(alphaFrame))" }
 
     private static func aligned(_ size: Int) -> Int { (size + alignment - 1) / alignment * alignment }
 }

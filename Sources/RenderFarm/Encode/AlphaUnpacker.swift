@@ -5,17 +5,17 @@ import Foundation
 import RenderFarmOutput
 
 /// What `renderfarm unpack-alpha` wrote.
-public struct UnpackResult: Sendable {
+package struct UnpackResult: Sendable {
     /// The folder holding `frame_00000.png`, `frame_00001.png`, …
-    public var directory: String
-    public var frames: Int
-    public var config: VapConfig
+    package var directory: String
+    package var frames: Int
+    package var config: VapConfig
     /// Where the config came from: `vapc box` or the sidecar file's path.
-    public var configSource: String
+    package var configSource: String
     /// How the video's YUV was read: `bt601 tv`, `bt709 tv`, …
-    public var colour: String
+    package var colour: String
     /// The ffmpeg command that decoded the video.
-    public var command: String
+    package var command: String
 }
 
 /// Turns an alpha-packed (VAP) MP4 back into the RGBA frames a VAP player shows: it reads the
@@ -25,7 +25,7 @@ public struct UnpackResult: Sendable {
 /// `rgbFrame` and alpha from the red channel of `aFrame`, both sampled bilinearly at the shown
 /// size like the players' GPU textures. Colour in the file is premultiplied; the PNGs are
 /// straight RGBA, like RenderFarm's own frames.
-public enum AlphaUnpacker {
+package enum AlphaUnpacker {
     /// zlib level of the written PNGs: they are for checking, not for keeping.
     static let compression: Int32 = 1
     /// The largest video read (it is read whole to find its boxes); gift animations are a few MB.
@@ -35,7 +35,7 @@ public enum AlphaUnpacker {
 
     /// Unpacks `video` into `directory` (created when missing); `progress` gets the frames
     /// written and the frames the config announces.
-    public static func unpack(
+    package static func unpack(
         _ video: String, into directory: String, ffmpeg: FFmpeg, progress: (Int, Int) -> Void = { _, _ in }
     ) throws(EncodeError) -> UnpackResult {
         let path = URL(fileURLWithPath: video).standardizedFileURL.path

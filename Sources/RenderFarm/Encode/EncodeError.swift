@@ -3,7 +3,7 @@ import RenderFarmJobs
 import RenderFarmOutput
 
 /// Handing frames to ffmpeg failed. Each message says what to do about it.
-public enum EncodeError: Error, Equatable, CustomStringConvertible {
+package enum EncodeError: Error, Equatable, CustomStringConvertible {
     /// No ffmpeg executable (exit 69).
     case ffmpegMissing(searched: String)
     /// No ffprobe executable, which checks every video before it is kept (exit 69).
@@ -31,7 +31,7 @@ public enum EncodeError: Error, Equatable, CustomStringConvertible {
     /// written (exit 130).
     case interrupted(frames: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .ffmpegMissing(let searched):
             "ffmpeg is not installed (searched \(searched)); install it with `\(FFmpeg.installHint)` "

@@ -1,16 +1,16 @@
 /// The alpha-packed preset's part of the plan: VAP's layout, config and H.264 level.
 extension EncodePlan {
     /// Where colour and alpha sit in each frame of an alpha-packed video.
-    public var alphaPackedLayout: AlphaPackedLayout { AlphaPackedLayout(width: width, height: height) }
+    package var alphaPackedLayout: AlphaPackedLayout { AlphaPackedLayout(width: width, height: height) }
 
     /// The level the alpha-packed video declares: the lowest its frame size and rate fit.
-    public var alphaPackedLevel: H264Level? {
+    package var alphaPackedLevel: H264Level? {
         let layout = alphaPackedLayout
         return H264Level.lowest(width: layout.videoWidth, height: layout.videoHeight, rate: outputRate)
     }
 
     /// VAP's config for the alpha-packed video (checked by `checkSupported()` first).
-    public var vapConfig: VapConfig {
+    package var vapConfig: VapConfig {
         VapConfig(layout: alphaPackedLayout, frames: outputFrameCount, fps: Int(outputRate.rounded()))
     }
 
@@ -19,7 +19,7 @@ extension EncodePlan {
 
     /// Throws when the preset cannot make this video: VAP's players read a whole number of
     /// frames per second, and H.264 ends at level 5.2.
-    public func checkSupported() throws(EncodeError) {
+    package func checkSupported() throws(EncodeError) {
         guard preset == .alphaPacked else { return }
         guard outputRate == outputRate.rounded(), outputRate >= 1 else {
             throw .unsupported(

@@ -30,5 +30,5 @@ extension EncodePlan {
 
 extension EncodePreset {
     /// Whether the container has a sound track: every preset but the animated images.
-    public var carriesSound: Bool { self != .gif && self != .apng }
+    package var carriesSound: Bool { self != .gif && self != .apng }
 }

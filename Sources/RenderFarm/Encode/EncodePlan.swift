@@ -3,7 +3,7 @@ import RenderFarmOutput
 import StrictJSON
 
 /// Where ffmpeg reads frames from.
-public enum EncodeInput: Sendable, Equatable {
+package enum EncodeInput: Sendable, Equatable {
     /// Numbered PNGs read with the image2 pattern (`frame_%05d.png`) from `start`.
     case pattern(String, start: Int)
     /// PNGs matched by a glob (frame sets with a step or gaps), in name order.
@@ -15,23 +15,23 @@ public enum EncodeInput: Sendable, Equatable {
 /// Builds the ffmpeg command lines of one encode. Frames in an encoder format (`PipeFormat`) go
 /// straight to the encoder; PNGs and straight RGBA frames pass the preset's filter graph. The codec
 /// options are the same for every input.
-public struct EncodePlan: Sendable {
-    public var preset: EncodePreset
-    public var crf: Int?
+package struct EncodePlan: Sendable {
+    package var preset: EncodePreset
+    package var crf: Int?
     /// Frame size in pixels.
-    public var width: Int
-    public var height: Int
+    package var width: Int
+    package var height: Int
     /// Frames per second of the video (the job's fps divided by the frame step).
-    public var rate: Double
+    package var rate: Double
     /// The job's background, `#RRGGBBAA`; presets without alpha composite over its colour, or
     /// over black when it is fully transparent.
-    public var background: String
+    package var background: String
     /// Frames to write, so that stray files after the sequence are never read.
-    public var frameCount: Int
+    package var frameCount: Int
     /// The mix (a WAV file) muxed as the video's sound track, for presets that carry one (<doc:Sound>).
-    public var sound: String? = nil
+    package var sound: String? = nil
 
-    public init(
+    package init(
         preset: EncodePreset, crf: Int?, width: Int, height: Int, rate: Double, background: String,
         frameCount: Int
     ) {
@@ -46,7 +46,7 @@ public struct EncodePlan: Sendable {
 
     /// The ffmpeg commands that turn `input` into `output`; GIF takes two (palette, then frames),
     /// with the palette at `palette`.
-    public func commands(input: EncodeInput, output: String, palette: String) -> [FFmpegCommand] {
+    package func commands(input: EncodeInput, output: String, palette: String) -> [FFmpegCommand] {
         let head = ["-hide_banner", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-y"]
         let inputArguments = self.inputArguments(input)
         // Reaching -frames:v ends the whole output, sound included; presets with sound read a pipe
@@ -124,18 +124,18 @@ public struct EncodePlan: Sendable {
 
     /// GIF stores delays in whole centiseconds and browsers slow down delays under 2 cs, so a
     /// GIF keeps every `gifFrameStep`-th frame: the first divisor that brings the rate to 50 fps or less.
-    public var gifFrameStep: Int { preset == .gif ? max(1, Int((rate / 50).rounded(.up))) : 1 }
+    package var gifFrameStep: Int { preset == .gif ? max(1, Int((rate / 50).rounded(.up))) : 1 }
 
     /// Frames in the output: every frame, or every `gifFrameStep`-th for GIF.
-    public var outputFrameCount: Int { (frameCount + gifFrameStep - 1) / gifFrameStep }
+    package var outputFrameCount: Int { (frameCount + gifFrameStep - 1) / gifFrameStep }
 
     /// The output's frame rate.
-    public var outputRate: Double { rate / Double(gifFrameStep) }
+    package var outputRate: Double { rate / Double(gifFrameStep) }
 
     private var gifStep: String { gifFrameStep > 1 ? ",framestep=\(gifFrameStep)" : "" }
 
     /// The size ffmpeg writes: padded to even numbers for 4:2:0 codecs.
-    public var outputSize: (width: Int, height: Int) {
+    package var outputSize: (width: Int, height: Int) {
         if preset == .alphaPacked { return (alphaPackedLayout.videoWidth, alphaPackedLayout.videoHeight) }
         return preset.padsToEven ? ((width + 1) / 2 * 2, (height + 1) / 2 * 2) : (width, height)
     }

@@ -1,6 +1,6 @@
 /// A target format for `renderfarm encode` and `render --video`: codec, pixel format, container
 /// and what happens to transparency.
-public enum EncodePreset: String, CaseIterable, Sendable {
+package enum EncodePreset: String, CaseIterable, Sendable {
     /// H.264 in MP4, `yuv420p`, even dimensions, `+faststart`; composited over the background.
     case mp4
     /// VP9 in WebM with `yuva420p`: keeps transparency (stream overlays, browsers).
@@ -19,7 +19,7 @@ public enum EncodePreset: String, CaseIterable, Sendable {
     case hevcAlpha = "hevc-alpha"
 
     /// The output file's extension.
-    public var fileExtension: String {
+    package var fileExtension: String {
         switch self {
         case .mp4: "mp4"
         case .webmAlpha: "webm"
@@ -33,7 +33,7 @@ public enum EncodePreset: String, CaseIterable, Sendable {
 
     /// The preset a file name asks for by its extension (`.mp4`, `.webm`, `.mov`, `.gif`, `.apng`, any case):
     /// the first preset of that container (`.mp4` is mp4, `.mov` prores4444); nil for another or no extension.
-    public init?(fileName: String) {
+    package init?(fileName: String) {
         let name = fileName.split(separator: "/").last.map(String.init) ?? fileName
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         let ext = name[name.index(after: dot)...].lowercased()
@@ -43,25 +43,25 @@ public enum EncodePreset: String, CaseIterable, Sendable {
 
     /// What the default file name adds to the job's name, so that presets sharing an extension
     /// (mp4 and alpha-packed, prores4444 and hevc-alpha) never replace each other's video.
-    public var nameSuffix: String { self == .alphaPacked || self == .hevcAlpha ? "-alpha" : "" }
+    package var nameSuffix: String { self == .alphaPacked || self == .hevcAlpha ? "-alpha" : "" }
 
     /// ffmpeg's muxer name, given with `-f` so temporary file names need no extension: every
     /// preset's file extension is also the name of its muxer.
     var muxer: String { fileExtension }
 
     /// Whether the output keeps the frames' alpha channel.
-    public var keepsAlpha: Bool { self != .mp4 && self != .gif }
+    package var keepsAlpha: Bool { self != .mp4 && self != .gif }
 
     /// Whether frames can be fed in one pass on a pipe (`render --video`). GIF needs its palette
     /// from every frame before the first can be written.
-    public var streams: Bool { self != .gif }
+    package var streams: Bool { self != .gif }
 
     /// Whether the codec needs even width and height (4:2:0 chroma subsampling).
     var padsToEven: Bool { self == .mp4 || self == .webmAlpha || self == .hevcAlpha }
 
     /// The constant rate factor used without `--crf`, and the range the encoder accepts; nil when
     /// the codec has no CRF.
-    public var crf: (default: Int, range: ClosedRange<Int>)? {
+    package var crf: (default: Int, range: ClosedRange<Int>)? {
         switch self {
         // x264's default is 23; 18 is visually lossless for flat motion graphics.
         case .mp4: (18, 0...51)

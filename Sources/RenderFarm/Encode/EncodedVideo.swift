@@ -6,7 +6,7 @@ import Foundation
 /// the video again with VAP's `vapc` box inserted, and the same config beside it as
 /// `<name>.vap.json`. Every file appears whole or not at all, and only once ffprobe has read it
 /// whole: every encode (`encode`, `render --video`) is published here.
-public enum EncodedVideo {
+package enum EncodedVideo {
     /// Publishes the video ffmpeg wrote to `staged`'s temporary file under its final name, once
     /// `verify` passes; returns the config file's path for alpha-packed videos.
     static func publish(_ staged: StagedFile, plan: EncodePlan, ffmpeg: FFmpeg) throws(EncodeError) -> String? {
@@ -62,7 +62,7 @@ public enum EncodedVideo {
     }
 
     /// Removes a published video and its config file, when it cannot be recorded.
-    public static func remove(_ result: EncodeResult) {
+    package static func remove(_ result: EncodeResult) {
         unlink(result.file)
         if let config = result.configFile { unlink(config) }
     }
@@ -74,7 +74,7 @@ public enum EncodedVideo {
     }
 
     /// `clip.mp4` → `clip.vap.json`, in the video's folder.
-    public static func configPath(forVideo video: String) -> String {
+    package static func configPath(forVideo video: String) -> String {
         let url = URL(fileURLWithPath: video)
         let name = url.pathExtension.isEmpty ? url.lastPathComponent : url.deletingPathExtension().lastPathComponent
         return url.deletingLastPathComponent().appendingPathComponent(name + ".vap.json").path

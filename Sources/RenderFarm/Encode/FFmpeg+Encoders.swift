@@ -5,7 +5,7 @@ import RenderFarmOutput
 extension FFmpeg {
     /// The pixel formats `encoder` accepts (`ffmpeg -h encoder=NAME`); empty when ffmpeg does not
     /// know the encoder.
-    public func pixelFormats(of encoder: String) throws(EncodeError) -> [String] {
+    package func pixelFormats(of encoder: String) throws(EncodeError) -> [String] {
         let command = FFmpegCommand(arguments: ["-hide_banner", "-h", "encoder=\(encoder)"])
         let process = try start(command, in: "/", feedsInput: false)
         let output = (try? process.progressOutput?.readToEnd()) ?? nil
@@ -24,7 +24,7 @@ extension FFmpeg {
 
     /// Throws when this ffmpeg cannot encode `preset`: hevc-alpha needs libx265 with a pixel
     /// format that has alpha (x265 4.0 through ffmpeg 7.1 or later).
-    public func checkEncoder(for preset: EncodePreset) throws(EncodeError) {
+    package func checkEncoder(for preset: EncodePreset) throws(EncodeError) {
         guard preset == .hevcAlpha else { return }
         let formats = try pixelFormats(of: "libx265")
         guard !formats.contains(where: { $0.hasPrefix("yuva") }) else { return }

@@ -4,18 +4,18 @@ import RenderFarmOutput
 
 /// The installed `ffmpeg` program, run with Foundation's `Process`, and the `ffprobe` beside it,
 /// which checks every video before it takes its final name (`EncodedVideo`).
-public struct FFmpeg: Sendable {
+package struct FFmpeg: Sendable {
     /// Absolute path of the executable.
-    public let executable: String
+    package let executable: String
     /// Absolute path of `ffprobe`; nil when none was found (encodes then fail with exit 69).
-    public let probe: String?
+    package let probe: String?
     /// Where `probe` was looked for, for the message when it is missing.
     let probeSearched: String
 
     /// What to install when ffmpeg is missing (Debian's package, which has ffprobe too).
-    public static let installHint = "apt-get install ffmpeg"
+    package static let installHint = "apt-get install ffmpeg"
 
-    public init(executable: String, probe: String?, probeSearched: String = "") {
+    package init(executable: String, probe: String?, probeSearched: String = "") {
         self.executable = executable
         self.probe = probe
         self.probeSearched = probeSearched
@@ -23,7 +23,7 @@ public struct FFmpeg: Sendable {
 
     /// `RENDERFARM_FFMPEG` when set, else the first `ffmpeg` on `PATH`; ffprobe is
     /// `RENDERFARM_FFPROBE` when set, else the one beside ffmpeg, else the first on `PATH`.
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment)
+    package static func locate(environment: [String: String] = ProcessInfo.processInfo.environment)
         throws(EncodeError) -> FFmpeg
     {
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
@@ -60,7 +60,7 @@ public struct FFmpeg: Sendable {
     /// `-progress` lines as they come. Throws with the end of ffmpeg's error output on failure,
     /// and with an I/O error on `output` (the final name of the file it writes) when its error
     /// output says writing failed, whatever its exit status. `stop` ends ffmpeg early.
-    public func run(
+    package func run(
         _ command: FFmpegCommand, in directory: String, output: String? = nil, stop: StopSignal? = nil,
         progress: (Int) -> Void
     ) throws(EncodeError) {
@@ -78,7 +78,7 @@ public struct FFmpeg: Sendable {
     /// Starts ffmpeg; with `feedsInput`, its standard input is a socket the caller sends frames to
     /// (`FFmpegProcess.input`, a `FrameSocket`). `output` is the final name of the file ffmpeg
     /// writes, named by errors; once `stop` is set, ffmpeg is killed.
-    public func start(
+    package func start(
         _ command: FFmpegCommand, in directory: String, feedsInput: Bool, output: String? = nil,
         stop: StopSignal? = nil
     ) throws(EncodeError) -> FFmpegProcess {
@@ -124,7 +124,7 @@ public struct FFmpeg: Sendable {
 }
 
 /// A running ffmpeg.
-public final class FFmpegProcess {
+package final class FFmpegProcess {
     let process: Process
     let command: FFmpegCommand
     /// Where frames go, when ffmpeg was started with `feedsInput`.
@@ -192,7 +192,7 @@ public final class FFmpegProcess {
     /// Waits for ffmpeg (see `wait()`) and throws when it failed: an I/O error on the output when
     /// its error output says writing it failed (Debian's ffmpeg 5.1 exits 0 after "Error writing
     /// trailer of …: No space left on device"), else ffmpeg's own error when it did not exit 0.
-    public func finish() throws(EncodeError) {
+    package func finish() throws(EncodeError) {
         let ending = wait()
         if let output, let error = FFmpegLog.writeError(in: ending.log, output: output) { throw .output(error) }
         guard ending.succeeded else {
@@ -205,14 +205,14 @@ public final class FFmpegProcess {
 
 /// Reads ffmpeg's `-progress` output (`key=value` lines, one block per update ending with
 /// `progress=continue` or `progress=end`) and yields the frame count of each block.
-public struct FFmpegProgressParser: Sendable {
+package struct FFmpegProgressParser: Sendable {
     private var pending: [UInt8] = []
     private var frame: Int?
 
-    public init() {}
+    package init() {}
 
     /// Feeds bytes; returns the frame counts of the blocks completed by them.
-    public mutating func consume(_ bytes: some Sequence<UInt8>) -> [Int] {
+    package mutating func consume(_ bytes: some Sequence<UInt8>) -> [Int] {
         var reported: [Int] = []
         for byte in bytes {
             guard byte == UInt8(ascii: "\n") else {

@@ -1,9 +1,9 @@
 /// An H.264 level: the decoder capability a stream declares, from ITU-T H.264 Table A-1.
 /// Hardware decoders refuse or mis-decode streams above their level, so the alpha-packed preset
 /// declares the lowest level its frames fit instead of x264's guess.
-public struct H264Level: Sendable, Equatable {
+package struct H264Level: Sendable, Equatable {
     /// `4.2` is written `4.2` to x264 and read back by ffprobe as `42`.
-    public var name: String
+    package var name: String
     /// Macroblocks (16 × 16 pixels) per second.
     var maxMacroblockRate: Int
     /// Macroblocks per frame.
@@ -28,7 +28,7 @@ public struct H264Level: Sendable, Equatable {
     static let referenceFrames = 3
 
     /// The lowest level that decodes `width × height` frames at `rate`; nil above level 5.2.
-    public static func lowest(width: Int, height: Int, rate: Double) -> H264Level? {
+    package static func lowest(width: Int, height: Int, rate: Double) -> H264Level? {
         let columns = (width + 15) / 16
         let rows = (height + 15) / 16
         let frameSize = columns * rows

@@ -4,11 +4,11 @@ import StrictJSON
 
 /// The manifest's `encodes` list: videos made from the folder's frames, each with the exact
 /// ffmpeg command and the file's checksum.
-public enum ManifestEncodes {
+package enum ManifestEncodes {
     /// Adds `result` to the `encodes` list of the manifest in the folder `session` holds (replacing
     /// an entry for the same file), rewriting `manifest.json` atomically. A later render rewrites
     /// the manifest without the list, since its frames may have changed.
-    public static func record(_ result: EncodeResult, preset: EncodePreset, in session: OutputFolder.Session)
+    package static func record(_ result: EncodeResult, preset: EncodePreset, in session: OutputFolder.Session)
         throws(EncodeError)
     {
         let output: RenderedOutput

@@ -5,7 +5,7 @@ import CairoKit
 /// The pixel format frames travel to ffmpeg in on its standard input (`render --video`, and
 /// `encode` for the converted formats), made by the worker that drew or read the frame, in
 /// parallel with the other workers, so that ffmpeg only encodes.
-public enum PipeFormat: Sendable, Equatable {
+package enum PipeFormat: Sendable, Equatable {
     /// Planar 4:2:0, limited range, BT.709 (`bt709`) or BT.601 coefficients; the frame is
     /// composited over the matte in cairo first, so no alpha is ever unpremultiplied.
     case yuv420p(bt709: Bool)
@@ -21,7 +21,7 @@ public enum PipeFormat: Sendable, Equatable {
     case rgba
 
     /// ffmpeg's name of the format (`-pixel_format`).
-    public var ffmpegName: String {
+    package var ffmpegName: String {
         switch self {
         case .yuv420p, .alphaPacked: "yuv420p"
         case .yuva420p: "yuva420p"
@@ -31,14 +31,14 @@ public enum PipeFormat: Sendable, Equatable {
     }
 
     /// Whether frames arrive in the encoder's own format: ffmpeg then runs no filter graph.
-    public var isEncoderFormat: Bool { self != .rgba }
+    package var isEncoderFormat: Bool { self != .rgba }
 
     /// Whether frames are composited over the matte before they are converted (no alpha kept).
-    public var isComposited: Bool { if case .yuv420p = self { true } else { false } }
+    package var isComposited: Bool { if case .yuv420p = self { true } else { false } }
 
     /// The size of the frames on the pipe for frames of `width × height`: padded to even numbers
     /// for 4:2:0, or the alpha-packed layout's.
-    public func frameSize(width: Int, height: Int) -> (width: Int, height: Int) {
+    package func frameSize(width: Int, height: Int) -> (width: Int, height: Int) {
         switch self {
         case .yuv420p, .yuva420p: ((width + 1) / 2 * 2, (height + 1) / 2 * 2)
         case .alphaPacked(let layout): (layout.videoWidth, layout.videoHeight)
@@ -61,7 +61,7 @@ public enum PipeFormat: Sendable, Equatable {
 extension EncodePlan {
     /// The format `render --video` (and `encode`, when it is an encoder format) feeds ffmpeg:
     /// the colour matrix and range each preset's video has always been tagged with.
-    public var pipeFormat: PipeFormat {
+    package var pipeFormat: PipeFormat {
         switch preset {
         case .mp4: .yuv420p(bt709: true)
         case .webmAlpha, .hevcAlpha: .yuva420p

@@ -4,20 +4,20 @@ import Foundation
 import RenderFarmOutput
 
 /// What `renderfarm encode` asks for.
-public struct EncodeOptions: Sendable {
-    public var preset: EncodePreset
+package struct EncodeOptions: Sendable {
+    package var preset: EncodePreset
     /// `--crf`; nil for the preset's default.
-    public var crf: Int?
+    package var crf: Int?
     /// `-o`: the video file; nil for `<job name>.<extension>` in the output folder.
-    public var output: String?
+    package var output: String?
     /// Encode the frames that exist even when the render is incomplete.
-    public var allowMissing: Bool
+    package var allowMissing: Bool
     /// Set (by SIGINT or SIGTERM) to stop: ffmpeg is stopped and nothing is written.
-    public var stop: StopSignal
+    package var stop: StopSignal
     /// Whether the job's `audio` is mixed into the video (`--no-audio` clears it).
-    public var withSound = true
+    package var withSound = true
 
-    public init(
+    package init(
         preset: EncodePreset, crf: Int? = nil, output: String? = nil, allowMissing: Bool = false,
         stop: StopSignal = StopSignal()
     ) {
@@ -30,29 +30,29 @@ public struct EncodeOptions: Sendable {
 }
 
 /// A finished encode.
-public struct EncodeResult: Sendable {
+package struct EncodeResult: Sendable {
     /// Absolute path of the video.
-    public var file: String
-    public var sha256: String
-    public var bytes: Int
+    package var file: String
+    package var sha256: String
+    package var bytes: Int
     /// The ffmpeg command lines, in order, as they run in the output folder.
-    public var commands: [String]
+    package var commands: [String]
     /// Frames in the video.
-    public var frames: Int
+    package var frames: Int
     /// alpha-packed: where colour and alpha sit in each frame, and the VAP config written beside the video.
-    public var layout: AlphaPackedLayout? = nil
-    public var configFile: String? = nil
+    package var layout: AlphaPackedLayout? = nil
+    package var configFile: String? = nil
     /// The files the sound track was mixed from; empty without one.
-    public var soundInputs: [SoundInput] = []
+    package var soundInputs: [SoundInput] = []
     /// Why the video has no sound although it could have (the job file cannot be read).
-    public var soundNote: String? = nil
+    package var soundNote: String? = nil
 }
 
 /// Encodes a rendered PNG sequence with ffmpeg, driven by the folder's manifest: the rate, start
 /// number and file pattern come from its `sequence` fields.
-public enum SequenceEncoder {
+package enum SequenceEncoder {
     /// The plan and the input ffmpeg reads for `output`, checked against the files on disk.
-    public static func plan(_ output: RenderedOutput, options: EncodeOptions) throws(EncodeError)
+    package static func plan(_ output: RenderedOutput, options: EncodeOptions) throws(EncodeError)
         -> (EncodePlan, EncodeInput)
     {
         if !output.complete && !options.allowMissing {
@@ -104,7 +104,7 @@ public enum SequenceEncoder {
 
     /// Runs the encode; `progress` gets (frames done, frames in the video). Throws `.interrupted`
     /// once `options.stop` is set, with ffmpeg stopped and no file left.
-    public static func encode(
+    package static func encode(
         _ output: RenderedOutput, options: EncodeOptions, ffmpeg: FFmpeg,
         progress: @escaping @Sendable (Int, Int) -> Void
     ) throws(EncodeError) -> EncodeResult {

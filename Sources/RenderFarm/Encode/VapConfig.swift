@@ -3,35 +3,35 @@ import StrictJSON
 /// VAP's playback config, the JSON carried in the MP4's `vapc` box: its `info` object, as
 /// VapTool writes it (`AnimTool.createVapcJson`) and the players read it (Android `AnimConfig.parse`,
 /// iOS `QGVAPConfigManager.parseConfigDictinary`, web `webgl-render-vap.ts`).
-public struct VapConfig: Sendable, Equatable {
+package struct VapConfig: Sendable, Equatable {
     /// The only version VAP's players accept (`AnimConfig.version`; other versions are refused).
-    public static let supportedVersion = 2
+    package static let supportedVersion = 2
     /// The largest side read from a config: beyond any H.264 level, and it bounds what unpacking allocates.
     static let maxSide = 16_384
 
     /// `v`.
-    public var version: Int
+    package var version: Int
     /// `f`: frames in the video.
-    public var frames: Int
+    package var frames: Int
     /// `w`, `h`: the size the animation is shown at (the colour region's size).
-    public var width: Int
-    public var height: Int
+    package var width: Int
+    package var height: Int
     /// `fps`: whole frames per second (all players read an integer).
-    public var fps: Int
+    package var fps: Int
     /// `videoW`, `videoH`: the encoded frame size.
-    public var videoWidth: Int
-    public var videoHeight: Int
+    package var videoWidth: Int
+    package var videoHeight: Int
     /// `aFrame`: the alpha region.
-    public var alphaFrame: FrameRegion
+    package var alphaFrame: FrameRegion
     /// `rgbFrame`: the colour region.
-    public var rgbFrame: FrameRegion
+    package var rgbFrame: FrameRegion
     /// `isVapx`: 1 for "fusion" animations with user images and text (`src`, `frame` lists).
-    public var isVapx: Bool
+    package var isVapx: Bool
     /// `orien`: 0 for any orientation, 1 portrait, 2 landscape.
-    public var orientation: Int
+    package var orientation: Int
 
     /// The config of a video with `frames` frames at `fps` in `layout`.
-    public init(layout: AlphaPackedLayout, frames: Int, fps: Int) {
+    package init(layout: AlphaPackedLayout, frames: Int, fps: Int) {
         version = Self.supportedVersion
         self.frames = frames
         width = layout.rgbFrame.width
@@ -46,7 +46,7 @@ public struct VapConfig: Sendable, Equatable {
     }
 
     /// The JSON text: one line, keys in VapTool's order.
-    public var json: String {
+    package var json: String {
         "{\"info\":{\"v\":\(version),\"f\":\(frames),\"w\":\(width),\"h\":\(height),\"fps\":\(fps),"
             + "\"videoW\":\(videoWidth),\"videoH\":\(videoHeight),\"aFrame\":\(alphaFrame),"
             + "\"rgbFrame\":\(rgbFrame),\"isVapx\":\(isVapx ? 1 : 0),\"orien\":\(orientation)}}"
@@ -54,7 +54,7 @@ public struct VapConfig: Sendable, Equatable {
 
     /// Reads a config the way Android's player does: every `info` field is required, `v` must be
     /// 2, and both regions must lie inside the video frame. `source` names it in errors.
-    public init(parsing bytes: some Collection<UInt8>, source: String) throws(EncodeError) {
+    package init(parsing bytes: some Collection<UInt8>, source: String) throws(EncodeError) {
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)

@@ -2,18 +2,18 @@ import CairoKit
 import Foundation
 
 /// How `render --video` runs.
-public struct VideoOptions: Sendable {
-    public var preset: EncodePreset
-    public var crf: Int?
+package struct VideoOptions: Sendable {
+    package var preset: EncodePreset
+    package var crf: Int?
     /// The video file to write.
-    public var output: String
+    package var output: String
     /// Frames rendered at once (`-j`); the reorder buffer holds at most twice as many.
-    public var concurrency: Int
-    public var stop: StopSignal
+    package var concurrency: Int
+    package var stop: StopSignal
     /// Whether the job's `audio` is mixed into the video (`--no-audio` clears it).
-    public var withSound = true
+    package var withSound = true
 
-    public init(
+    package init(
         preset: EncodePreset, crf: Int? = nil, output: String, concurrency: Int, stop: StopSignal = StopSignal()
     ) {
         self.preset = preset
@@ -25,30 +25,30 @@ public struct VideoOptions: Sendable {
 }
 
 /// What `render --video` produced.
-public struct VideoResult: Sendable {
+package struct VideoResult: Sendable {
     /// Absolute path of the video; nil when interrupted (nothing is left behind).
-    public var file: String?
-    public var sha256: String
-    public var bytes: Int
-    public var frames: Int
+    package var file: String?
+    package var sha256: String
+    package var bytes: Int
+    package var frames: Int
     /// The ffmpeg command, with the final file name.
-    public var command: String
-    public var elapsed: Double
+    package var command: String
+    package var elapsed: Double
     /// The most frames held in memory at once, rendered but not yet written.
-    public var peakBufferedFrames: Int
+    package var peakBufferedFrames: Int
     /// alpha-packed: where colour and alpha sit in each frame, and the VAP config written beside the video.
-    public var layout: AlphaPackedLayout? = nil
-    public var configFile: String? = nil
+    package var layout: AlphaPackedLayout? = nil
+    package var configFile: String? = nil
     /// The files the sound track was mixed from; empty without one.
-    public var soundInputs: [SoundInput] = []
+    package var soundInputs: [SoundInput] = []
 }
 
 /// Renders one job straight into a video: frames are drawn concurrently (`FrameWorker`, over the
 /// matte for presets without alpha), converted by the worker that drew them to the preset's
 /// `PipeFormat`, and sent in frame order to one ffmpeg (`VideoFeed`, `PipedEncode`). No PNG,
 /// journal or manifest is written.
-public enum VideoSession {
-    public static func render(
+package enum VideoSession {
+    package static func render(
         _ job: PlannedJob, options: VideoOptions, ffmpeg: FFmpeg,
         observer: some ProgressObserver = NoProgress()
     ) throws(EncodeError) -> VideoResult {

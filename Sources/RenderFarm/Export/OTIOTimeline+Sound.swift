@@ -4,14 +4,14 @@ import StrictJSON
 extension OTIOTimeline {
     /// The audio of a timeline (<doc:Sound>): the mix written beside it, and the music file where
     /// it is heard, each an `ExternalReference.1` on an audio track, timed in samples at 48 kHz.
-    public struct SoundClips: Sendable {
+    package struct SoundClips: Sendable {
         /// The mix's URL as seen from the timeline file.
-        public var mixURL: String
-        public var track: SoundTrack
+        package var mixURL: String
+        package var track: SoundTrack
         /// The music file's URL as seen from the timeline file, when the music is heard.
-        public var musicURL: String?
+        package var musicURL: String?
 
-        public init(mixURL: String, track: SoundTrack, musicURL: String?) {
+        package init(mixURL: String, track: SoundTrack, musicURL: String?) {
             self.mixURL = mixURL
             self.track = track
             self.musicURL = musicURL
@@ -58,7 +58,7 @@ extension OTIOTimeline {
     }
 
     /// The URL of `file` seen from a timeline in `timelineFolder` (see `targetURLBase`).
-    public static func url(of file: String, timelineFolder: String, absolute: Bool) -> String {
+    package static func url(of file: String, timelineFolder: String, absolute: Bool) -> String {
         let folder = (file as NSString).deletingLastPathComponent
         let base = targetURLBase(frames: folder, timelineFolder: timelineFolder, absolute: absolute)
         return (base == "./" ? "" : base) + (file as NSString).lastPathComponent

@@ -9,16 +9,16 @@ import StrictJSON
 ///
 /// `Clip.1` (one `media_reference`) is read by every OTIO release; releases since 0.15 upgrade
 /// it to `Clip.2` (`media_references` + `active_media_reference_key`) on load.
-public enum OTIOTimeline {
+package enum OTIOTimeline {
     /// The schema names written, as OpenTimelineIO documents them.
-    public static let schemas = (
+    package static let schemas = (
         timeline: "Timeline.1", stack: "Stack.1", track: "Track.1", clip: "Clip.1",
         imageSequence: "ImageSequenceReference.1", timeRange: "TimeRange.1", rationalTime: "RationalTime.1"
     )
 
     /// The timeline for `output`. `targetURLBase` is where the frames are as seen from the
     /// timeline file (a relative path ending in `/`, or a `file://` URL).
-    public static func build(
+    package static func build(
         _ output: RenderedOutput, targetURLBase: String, allowMissing: Bool = false, sound: SoundClips? = nil
     ) throws(ExportError) -> JSONValue {
         if !output.complete && !allowMissing {
@@ -101,7 +101,7 @@ public enum OTIOTimeline {
 
     /// The `target_url_base` for frames in `frames` seen from a timeline file in `timelineFolder`:
     /// a relative path, or with `absolute` a `file://` URL.
-    public static func targetURLBase(frames: String, timelineFolder: String, absolute: Bool) -> String {
+    package static func targetURLBase(frames: String, timelineFolder: String, absolute: Bool) -> String {
         let target = URL(fileURLWithPath: frames).standardizedFileURL
         if absolute {
             return target.absoluteString.hasSuffix("/") ? target.absoluteString : target.absoluteString + "/"
@@ -124,13 +124,13 @@ extension JSONObject {
 }
 
 /// A timeline cannot be exported.
-public enum ExportError: Error, Equatable, CustomStringConvertible {
+package enum ExportError: Error, Equatable, CustomStringConvertible {
     case manifest(RenderedOutputError)
     case incomplete(directory: String, missing: String)
     case unusable(directory: String, reason: String)
     case output(OutputError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .manifest(let error): error.description
         case .incomplete(let directory, let missing):
@@ -145,7 +145,7 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
 extension OTIOTimeline {
     /// Writes `timeline` as pretty JSON, atomically.
     /// Writes `timeline` to `path`, creating the folders on the way (`-o edit/live-hearts.otio`).
-    public static func write(_ timeline: JSONValue, to path: String) throws(ExportError) {
+    package static func write(_ timeline: JSONValue, to path: String) throws(ExportError) {
         do {
             try AtomicFile.createDirectory((path as NSString).deletingLastPathComponent)
             try AtomicFile.write(timeline.serialized(pretty: true), to: path)

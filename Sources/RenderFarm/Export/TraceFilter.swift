@@ -4,24 +4,24 @@ import StrictJSON
 /// Narrows and shortens `renderfarm trace` output: only some items (`--items`), and a compact form
 /// (`--compact`) that gives each item's plan once, on its first frame, and rounds the numbers (the frame's
 /// time too; its index stays exact).
-public struct TraceFilter: Sendable {
+package struct TraceFilter: Sendable {
     /// Item ids to keep in every layer; nil keeps all.
-    public var items: Set<Int>?
+    package var items: Set<Int>?
     /// Whether plans appear only on an item's first frame and numbers are rounded to `precision`.
-    public var compact: Bool
+    package var compact: Bool
     /// Compact output rounds item numbers (points, seconds, scale, alpha) to this step.
-    public static let precision = 1e-4
+    package static let precision = 1e-4
 
-    public init(items: Set<Int>? = nil, compact: Bool = false) {
+    package init(items: Set<Int>? = nil, compact: Bool = false) {
         self.items = items
         self.compact = compact
     }
 
     /// Whether the filter changes anything (the default output stays exactly as it is).
-    public var isIdentity: Bool { items == nil && !compact }
+    package var isIdentity: Bool { items == nil && !compact }
 
     /// Applies the filter to trace lines in frame order (a plan is kept where its item first appears).
-    public func apply(_ lines: [JSONValue]) -> [JSONValue] {
+    package func apply(_ lines: [JSONValue]) -> [JSONValue] {
         guard !isIdentity else { return lines }
         var planned: Set<[Int]> = []
         return lines.map { line in

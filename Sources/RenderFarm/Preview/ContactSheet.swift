@@ -5,45 +5,45 @@ import Foundation
 import RenderFarmOutput
 
 /// How a contact sheet is laid out.
-public struct ContactSheetOptions: Sendable {
+package struct ContactSheetOptions: Sendable {
     /// Thumbnails per row; nil for up to 4.
-    public var columns: Int?
+    package var columns: Int?
     /// Width of the whole sheet in pixels.
-    public var width: Int
+    package var width: Int
     /// Draw each item's path, control points, bounds and velocity over its frame (from traces).
-    public var debug: Bool
+    package var debug: Bool
 
-    public init(columns: Int? = nil, width: Int = 1200, debug: Bool = false) {
+    package init(columns: Int? = nil, width: Int = 1200, debug: Bool = false) {
         self.columns = columns
         self.width = width
         self.debug = debug
     }
 
     /// Frames a sheet shows without `--frames`.
-    public static let defaultFrameCount = 12
+    package static let defaultFrameCount = 12
 }
 
 /// Where a sheet's frames come from: rendered directly from a job, or PNGs of an output folder.
-public enum SheetSource {
+package enum SheetSource {
     case job(PlannedJob)
     case output(RenderedOutput, trace: PlannedJob?)
 }
 
 /// A grid of thumbnails with frame number and time under each, transparency shown over a
 /// checkerboard; optionally with the motion drawn over each frame (`--debug`).
-public enum ContactSheet {
+package enum ContactSheet {
     static let margin = 12.0
     static let labelHeight = 22.0
     static let checker = 8.0
 
     /// `count` frames of `frames` spread evenly from first to last.
-    public static func spread(_ frames: [Int], count: Int = ContactSheetOptions.defaultFrameCount) -> [Int] {
+    package static func spread(_ frames: [Int], count: Int = ContactSheetOptions.defaultFrameCount) -> [Int] {
         guard frames.count > count, count > 1 else { return frames }
         return (0..<count).map { frames[$0 * (frames.count - 1) / (count - 1)] }
     }
 
     /// Draws the sheet of `frames` from `source`.
-    public static func draw(_ source: SheetSource, frames: [Int], options: ContactSheetOptions)
+    package static func draw(_ source: SheetSource, frames: [Int], options: ContactSheetOptions)
         throws(PreviewError) -> ImageSurface
     {
         guard !frames.isEmpty else { throw .noFrames }
@@ -129,7 +129,7 @@ public enum ContactSheet {
     /// Writes the sheet as a PNG, encoded in memory and written with `AtomicFile`, like frames:
     /// nothing takes the name unless whole, and a full disk is the I/O error (exit 74) every
     /// write of ours reports.
-    public static func write(_ sheet: ImageSurface, to path: String) throws(PreviewError) {
+    package static func write(_ sheet: ImageSurface, to path: String) throws(PreviewError) {
         let target = URL(fileURLWithPath: path).standardizedFileURL.path
         sheet.flush()
         var encoder = rf_png_encoder()
@@ -195,7 +195,7 @@ public enum ContactSheet {
 }
 
 /// A contact sheet cannot be made.
-public enum PreviewError: Error, Equatable, CustomStringConvertible {
+package enum PreviewError: Error, Equatable, CustomStringConvertible {
     case noFrames
     case frameMissing(index: Int, directory: String)
     case frame(index: Int, message: String)
@@ -204,7 +204,7 @@ public enum PreviewError: Error, Equatable, CustomStringConvertible {
     case drawing(String)
     case output(OutputError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noFrames: "no frames to show; check --frames"
         case .frameMissing(let index, let directory):

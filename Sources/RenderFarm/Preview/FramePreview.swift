@@ -4,13 +4,13 @@ import CairoKit
 /// Single frames of a prepared job drawn on demand as PNG bytes, for the studio's timeline: the
 /// drawing and encoding of `render`, so a frame is byte for byte the file `render` writes for it.
 /// Not `Sendable`: use it from one thread at a time.
-public final class FramePreview {
+package final class FramePreview {
     private let worker = FrameWorker()
 
-    public init() {}
+    package init() {}
 
     /// The PNG of frame `index` of `job`; `debug` draws the motion overlay of `preview --debug` over it.
-    public func png(_ index: Int, of job: PlannedJob, debug: Bool = false) throws(FramePreviewError) -> [UInt8] {
+    package func png(_ index: Int, of job: PlannedJob, debug: Bool = false) throws(FramePreviewError) -> [UInt8] {
         guard (0..<job.spec.frameCount).contains(index) else {
             throw FramePreviewError(message: "frame \(index) is outside the job (0-\(job.spec.frameCount - 1))")
         }
@@ -35,7 +35,7 @@ public final class FramePreview {
 }
 
 /// A frame could not be drawn or encoded.
-public struct FramePreviewError: Error, Equatable, CustomStringConvertible {
-    public var message: String
-    public var description: String { message }
+package struct FramePreviewError: Error, Equatable, CustomStringConvertible {
+    package var message: String
+    package var description: String { message }
 }

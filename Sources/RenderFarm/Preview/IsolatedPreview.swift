@@ -5,19 +5,19 @@
 /// frame and sends it back checked (`WorkerReplyCheck`); nothing is written. A worker that crashes, hangs
 /// past `frameTimeout` or is denied something fails that frame only, and the next frame starts a new one.
 /// Not `Sendable`: use it from one thread at a time.
-public final class IsolatedPreview {
+package final class IsolatedPreview {
     /// Seconds one frame may take before its worker is killed.
-    public static let frameTimeout = 60.0
+    package static let frameTimeout = 60.0
     /// Workers kept for the jobs used last (a few scales or variants of one job).
     static let keptWorkers = 4
 
     private var workers: [(job: PlannedJob, worker: WorkerProcess)] = []
 
-    public init() {}
+    package init() {}
 
     /// The PNG of frame `index` of `job`, drawn by a worker started as `renderfarm WORKERARGUMENTS` when
     /// `job` has none yet; `debug` draws the motion overlay of `preview --debug` over it.
-    public func png(_ index: Int, of job: PlannedJob, debug: Bool = false, workerArguments: [String])
+    package func png(_ index: Int, of job: PlannedJob, debug: Bool = false, workerArguments: [String])
         throws(FramePreviewError) -> [UInt8]
     {
         guard (0..<job.spec.frameCount).contains(index) else {

@@ -10,7 +10,7 @@ import Locking
 /// The clock governs time the engine acts on or writes down: a render's `elapsed`, how long a frame
 /// has been in flight (the stuck-frame notice), and when a journal's run finished. The per-step
 /// timings of a frame (draw, convert, encode, write) stay measurements of real work.
-public protocol EngineClock: Sendable {
+package protocol EngineClock: Sendable {
     /// Now, on the wall clock.
     var date: Date { get }
     /// Now, on a monotonic clock from an arbitrary origin.
@@ -20,21 +20,21 @@ public protocol EngineClock: Sendable {
 }
 
 /// A repeating call started by `EngineClock.every`.
-public protocol EngineTicker: Sendable {
+package protocol EngineTicker: Sendable {
     /// Ends the ticks: no tick starts after `stop` returns, and one running finishes first.
     func stop()
 }
 
 /// The real clocks: `Date()`, `ContinuousClock` and a Dispatch timer.
-public struct SystemClock: EngineClock {
+package struct SystemClock: EngineClock {
     private static let origin = ContinuousClock.now
 
-    public init() {}
+    package init() {}
 
-    public var date: Date { Date() }
-    public var uptime: Duration { ContinuousClock.now - Self.origin }
+    package var date: Date { Date() }
+    package var uptime: Duration { ContinuousClock.now - Self.origin }
 
-    public func every(_ interval: Duration, _ tick: @escaping @Sendable () -> Void) -> any EngineTicker {
+    package func every(_ interval: Duration, _ tick: @escaping @Sendable () -> Void) -> any EngineTicker {
         DispatchTicker(interval: interval, tick: tick)
     }
 }
@@ -63,7 +63,7 @@ private final class DispatchTicker: EngineTicker {
 
 /// A clock that moves only when told (`advance(by:)`), running the ticks that fall due on the
 /// caller's thread, in time order (at one time, in the order the tickers were started). Starts at `date` and an uptime of zero.
-public final class ManualClock: EngineClock {
+package final class ManualClock: EngineClock {
     private struct Ticking {
         var interval: Duration
         var next: Duration
@@ -79,14 +79,14 @@ public final class ManualClock: EngineClock {
 
     private let state: Locked<State>
 
-    public init(date: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+    package init(date: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
         state = Locked(State(date: date))
     }
 
-    public var date: Date { state.withLock { $0.date } }
-    public var uptime: Duration { state.withLock { $0.uptime } }
+    package var date: Date { state.withLock { $0.date } }
+    package var uptime: Duration { state.withLock { $0.uptime } }
 
-    public func every(_ interval: Duration, _ tick: @escaping @Sendable () -> Void) -> any EngineTicker {
+    package func every(_ interval: Duration, _ tick: @escaping @Sendable () -> Void) -> any EngineTicker {
         let id = state.withLock { state in
             state.nextID += 1
             state.tickers[state.nextID] = Ticking(interval: interval, next: state.uptime + interval, tick: tick)
@@ -96,7 +96,7 @@ public final class ManualClock: EngineClock {
     }
 
     /// Moves both clocks on by `duration`, running each tick due on the way at its own time.
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         let end = state.withLock { $0.uptime + duration }
         while let tick = nextDue(before: end) { tick() }
         state.withLock { state in

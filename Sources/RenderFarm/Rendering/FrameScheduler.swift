@@ -6,16 +6,16 @@ import Synchronization
 /// At most `concurrency` tasks are in flight. Each worker pulls the next task number from a
 /// shared counter and owns its state (a surface, an encoder) for its whole life, so that state
 /// is reused from frame to frame and never shared between threads.
-public struct FrameScheduler: Sendable {
-    public let concurrency: Int
+package struct FrameScheduler: Sendable {
+    package let concurrency: Int
 
-    public init(concurrency: Int) {
+    package init(concurrency: Int) {
         self.concurrency = max(1, concurrency)
     }
 
     /// Runs `perform` for every task in `0..<count` and returns when all have finished or,
     /// once `shouldStop` says so, when the tasks already started have finished.
-    public func run<Worker>(
+    package func run<Worker>(
         count: Int,
         shouldStop: @escaping @Sendable () -> Bool = { false },
         makeWorker: @escaping @Sendable () -> Worker,

@@ -5,15 +5,15 @@ import RenderFarmPluginABI
 import Foundation
 
 /// How long each step of a frame took, in milliseconds.
-public struct FrameTimings: Sendable, Equatable {
-    public var draw = 0.0
-    public var convert = 0.0
-    public var encode = 0.0
-    public var write = 0.0
+package struct FrameTimings: Sendable, Equatable {
+    package var draw = 0.0
+    package var convert = 0.0
+    package var encode = 0.0
+    package var write = 0.0
 
-    public var total: Double { draw + convert + encode + write }
+    package var total: Double { draw + convert + encode + write }
 
-    public static func + (lhs: FrameTimings, rhs: FrameTimings) -> FrameTimings {
+    package static func + (lhs: FrameTimings, rhs: FrameTimings) -> FrameTimings {
         FrameTimings(
             draw: lhs.draw + rhs.draw, convert: lhs.convert + rhs.convert,
             encode: lhs.encode + rhs.encode, write: lhs.write + rhs.write)

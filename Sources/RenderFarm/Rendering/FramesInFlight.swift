@@ -1,15 +1,15 @@
 import Locking
 
 /// A frame a worker is drawing, as seen while it draws: for notices about frames that take long.
-public struct FrameInFlight: Sendable, Equatable {
-    public var job: String
-    public var index: Int
+package struct FrameInFlight: Sendable, Equatable {
+    package var job: String
+    package var index: Int
     /// The layer being drawn and its plugin id; nil before the first layer, or in a worker process
     /// (`--isolate`), whose layers the engine does not see.
-    public var layer: Int?
-    public var effect: String?
+    package var layer: Int?
+    package var effect: String?
     /// Seconds since the worker started the frame.
-    public var seconds: Double
+    package var seconds: Double
 }
 
 /// What one worker (a lane of the scheduler) is drawing. The worker writes it around each frame

@@ -3,7 +3,7 @@ import RenderFarmOutput
 
 extension JobRecord {
     /// The record of `job`, expecting `frames` (default: the whole render's frames, every shard).
-    public init(_ job: PlannedJob, frames: FrameSet? = nil) {
+    package init(_ job: PlannedJob, frames: FrameSet? = nil) {
         var seen: Set<String> = []
         let plugins = job.layers.map(\.plugin).filter { seen.insert($0.info.id).inserted }.map {
             Plugin(

@@ -7,19 +7,19 @@ import Foundation
 /// under one more canvas in the worst case); a worker process (`--isolate`) adds its own runtime
 /// and plugins. Measured on 4096² and 8192² canvases: 1.7 and 2.7 canvases a worker, without and
 /// with static layers, which the estimate covers.
-public struct MemoryBudget: Sendable, Equatable {
+package struct MemoryBudget: Sendable, Equatable {
     /// The most the render's workers may take, in bytes.
-    public var bytes: Int
+    package var bytes: Int
 
-    public init(bytes: Int) {
+    package init(bytes: Int) {
         self.bytes = bytes
     }
 
     /// Half of `machineBytes`.
-    public static var `default`: MemoryBudget { MemoryBudget(bytes: machineBytes / 2) }
+    package static var `default`: MemoryBudget { MemoryBudget(bytes: machineBytes / 2) }
 
     /// The machine's memory, or the control group's limit when that is lower.
-    public static var machineBytes: Int {
+    package static var machineBytes: Int {
         let pages = sysconf(Int32(_SC_PHYS_PAGES))
         let pageSize = sysconf(Int32(_SC_PAGESIZE))
         let total = pages > 0 && pageSize > 0 ? pages * pageSize : 8 << 30
@@ -35,14 +35,14 @@ public struct MemoryBudget: Sendable, Equatable {
     static let workerProcessBytes = 48 << 20
 
     /// The estimated peak of one worker drawing `job`'s frames.
-    public static func workerBytes(_ job: PlannedJob, isolated: Bool) -> Int {
+    package static func workerBytes(_ job: PlannedJob, isolated: Bool) -> Int {
         let canvas = job.spec.canvas.pixelWidth * job.spec.canvas.pixelHeight * 4
         let surfaces = job.staticLayerCount > 0 ? 2 : 1
         return canvas * (surfaces + 1) + (isolated ? workerProcessBytes : 0)
     }
 
     /// How many of `requested` workers fit, drawing the largest frames of `jobs`.
-    public func workers(for jobs: [PlannedJob], requested: Int, isolated: Bool) -> Fit {
+    package func workers(for jobs: [PlannedJob], requested: Int, isolated: Bool) -> Fit {
         let perWorker = jobs.map { Self.workerBytes($0, isolated: isolated) }.max() ?? 0
         guard perWorker > 0 else { return Fit(workers: requested, perWorker: 0, budget: self) }
         let fitting = max(0, bytes - Self.baseBytes) / perWorker
@@ -50,16 +50,16 @@ public struct MemoryBudget: Sendable, Equatable {
     }
 
     /// The workers that fit, and why.
-    public struct Fit: Sendable, Equatable {
+    package struct Fit: Sendable, Equatable {
         /// At most the workers asked for; 0 when not even one fits.
-        public var workers: Int
+        package var workers: Int
         /// The estimated peak of one worker, in bytes.
-        public var perWorker: Int
-        public var budget: MemoryBudget
+        package var perWorker: Int
+        package var budget: MemoryBudget
     }
 
     /// `bytes` for people: `1.5 GB`, `640 MB` (powers of 1024).
-    public static func shown(_ bytes: Int) -> String {
+    package static func shown(_ bytes: Int) -> String {
         let units = ["bytes", "KB", "MB", "GB", "TB"]
         var value = Double(bytes)
         var unit = 0
@@ -72,7 +72,7 @@ public struct MemoryBudget: Sendable, Equatable {
 
     /// Parses a size: bytes, or a number with K, M, G or T (powers of 1024, an optional `B` or
     /// `iB` after it), e.g. `512M`, `1.5G`, `24GiB`; nil when it is not one.
-    public static func parse(_ text: String) -> Int? {
+    package static func parse(_ text: String) -> Int? {
         var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
         for suffix in ["IB", "B"] where digits.hasSuffix(suffix) && digits.count > suffix.count {
             digits.removeLast(suffix.count)

@@ -8,18 +8,18 @@ import StrictJSON
 
 /// A job after the *plan* phase: validated against its plugins, instances created, output folder
 /// resolved; ready to render once its folder is open and its layers warmed up.
-public final class PlannedJob: Sendable {
-    public let job: LoadedJob
+package final class PlannedJob: Sendable {
+    package let job: LoadedJob
     /// Absolute output folder.
-    public let outputDirectory: String
+    package let outputDirectory: String
     /// The frames this run is asked for (the job's set, or `--frames`, or a shard of it).
-    public let frames: FrameSet
+    package let frames: FrameSet
     /// The frames of the whole render this run is part of: `frames` before sharding.
-    public let jobFrames: FrameSet
+    package let jobFrames: FrameSet
     /// The plugins of the layers, in layer order.
-    public let plugins: [PluginInfo]
+    package let plugins: [PluginInfo]
     /// A hash of everything that decides the pixels (<doc:OutputFolder>), shared by all frames.
-    public let fingerprint: String
+    package let fingerprint: String
     /// Everything that decides the pixels, as hashed into `fingerprint`.
     let canonical: JSONValue
     /// The files the layers read, as hashed into `canonical` (`LayerInput`).
@@ -55,10 +55,10 @@ public final class PlannedJob: Sendable {
     }
 
     /// The output folder.
-    public var folder: OutputFolder { OutputFolder(outputDirectory) }
+    package var folder: OutputFolder { OutputFolder(outputDirectory) }
 
     /// The session `openFolder` opened, held as long as the job: the folder's writers use it.
-    public var folderSession: OutputFolder.Session? { heldSession.withLock { $0 } }
+    package var folderSession: OutputFolder.Session? { heldSession.withLock { $0 } }
 
     /// Creates the output folder and takes the lock of `shard` in it (kept in `folderSession`),
     /// before anything else is written there; `.output` names who holds it.
@@ -116,10 +116,10 @@ public final class PlannedJob: Sendable {
 
     /// Whether a file the layers read was modified since the job was planned: its frames would
     /// draw from the new content, so a plan kept for long (the studio's) is made again.
-    public var inputsModified: Bool { inputs.contains(where: \.isModified) }
+    package var inputsModified: Bool { inputs.contains(where: \.isModified) }
 
     /// The output folder's subfolder of plugin caches (`RF_CACHE_FOLDER`).
-    public var cacheFolder: String { folder.file(FolderLayout.cache) }
+    package var cacheFolder: String { folder.file(FolderLayout.cache) }
 
     /// The same job asked for `frames` only (its instances shared); `jobFrames` stays.
     func with(frames: FrameSet) -> PlannedJob {
@@ -130,7 +130,7 @@ public final class PlannedJob: Sendable {
 
     /// The fingerprint of each frame of this run, from the layers' frame keys where they report
     /// them (computed on first use, after `warmUpLayers`).
-    public var frameFingerprints: FrameFingerprints {
+    package var frameFingerprints: FrameFingerprints {
         fingerprintCache.withLock { cache in
             if let cache { return cache }
             let computed = computeFrameFingerprints()
@@ -141,18 +141,18 @@ public final class PlannedJob: Sendable {
 
     /// The fingerprint of frame `index` as a job-wide key (the job's, bound to the frame number),
     /// without asking plugins for frame keys: for caches that last one process.
-    public func fingerprint(ofFrame index: Int) -> String {
+    package func fingerprint(ofFrame index: Int) -> String {
         FrameFingerprints.fingerprint(job: fingerprint, frame: index)
     }
 
     /// Absolute path of frame `index`.
-    public func path(ofFrame index: Int) -> String {
+    package func path(ofFrame index: Int) -> String {
         (outputDirectory as NSString).appendingPathComponent(spec.output.fileName(ofFrame: index))
     }
 
     /// How each layer's plugin instance was created, in layer order: for tools that drive the
     /// same plugins through the C ABI themselves (renderfarm-bench's C host).
-    public var layerCreations: [LayerCreation] {
+    package var layerCreations: [LayerCreation] {
         layers.map { LayerCreation(plugin: $0.plugin.info, start: $0.layerStart, seed: $0.seed, params: $0.params) }
     }
 
@@ -196,18 +196,18 @@ public final class PlannedJob: Sendable {
 /// What the engine passed to one layer's `create`, besides the canvas and timing of the job:
 /// the plugin, the layer's start and seed, and its parameters with defaults filled (give them
 /// to `ParamStore` for `params_json` and the getters' answers).
-public struct LayerCreation: Sendable {
-    public var plugin: PluginInfo
+package struct LayerCreation: Sendable {
+    package var plugin: PluginInfo
     /// `rf_context.layer_start`, seconds.
-    public var start: Double
+    package var start: Double
     /// `rf_context.seed`: `rf_derive_seed(job seed, layer index)`.
-    public var seed: UInt64
-    public var params: JSONObject
+    package var seed: UInt64
+    package var params: JSONObject
 }
 
 extension PlannedJob {
     /// What the plugins' `create` warned about, at each layer's place in the job file.
-    public var warnings: [JobIssue] {
+    package var warnings: [JobIssue] {
         layers.enumerated().flatMap { index, layer in
             PluginProblems.issues(layer.warnings, layer: spec.layers[index], severity: .warning)
         }

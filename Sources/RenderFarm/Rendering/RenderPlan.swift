@@ -6,40 +6,40 @@ import RenderFarmPluginABI
 import StrictJSON
 
 /// Where output may go and which frames to render, from the command line.
-public struct PlanOptions: Sendable {
+package struct PlanOptions: Sendable {
     /// `--out`: the output folder (with several jobs, each gets a subfolder named after it).
-    public var outputOverride: String?
+    package var outputOverride: String?
     /// `--output-root`: output folders of jobs must resolve inside it (default: the job's folder).
-    public var outputRoot: String?
+    package var outputRoot: String?
     /// `--frames`: replaces the job's frame set.
-    public var frames: String?
+    package var frames: String?
     /// `--shard K/N`: this run's part of the frames.
-    public var shard: Shard
+    package var shard: Shard
     /// `--scale S`: replaces every job's canvas scale (pixels per point), e.g. 0.5 for quick CI renders.
-    public var scale: Double?
+    package var scale: Double?
     /// What the layers learn before frames are drawn (ABI `prepare`, `prepare_with_cache`).
-    public var warmUp: LayerWarmUp
+    package var warmUp: LayerWarmUp
     /// Whether an existing folder that holds files but no `renderfarm.job.json` is refused as an output
     /// folder (`render` without `--force`): the run would overwrite or mix with files no render wrote.
-    public var refusesForeignFolders = false
+    package var refusesForeignFolders = false
     /// How a run that writes the output folders opens them (`render`, `prepare`): each folder is
     /// created and locked before the layers warm up, since warming up may write the folder's cache,
     /// and the session stays with the job (`PlannedJob.folderSession`). Nil for runs that write no
     /// folder, and for `render --isolate`'s workers, which write under their parent's lock.
-    public var locking: (shard: Shard, task: String)? = nil
+    package var locking: (shard: Shard, task: String)? = nil
     /// What the caller calls the frame set, scale and output folder it gave, for the place of a
     /// problem with one of them (the command line sets its flags, from its option table).
-    public var names = Names()
+    package var names = Names()
 
     /// The names of the settings a caller gives, as messages show them.
-    public struct Names: Sendable {
-        public var frames = "frames"
-        public var scale = "scale"
-        public var out = "out"
-        public init() {}
+    package struct Names: Sendable {
+        package var frames = "frames"
+        package var scale = "scale"
+        package var out = "out"
+        package init() {}
     }
 
-    public init(
+    package init(
         outputOverride: String? = nil, outputRoot: String? = nil, frames: String? = nil, shard: Shard = .whole,
         scale: Double? = nil, warmUp: LayerWarmUp = .frames
     ) {
@@ -54,7 +54,7 @@ public struct PlanOptions: Sendable {
 
 /// The warm-up phase: what the layers of a planned job learn before frames are drawn (plugins do
 /// per-run work there, such as a physics simulation up to the run's first frame).
-public enum LayerWarmUp: Sendable, Equatable {
+package enum LayerWarmUp: Sendable, Equatable {
     /// Nothing (`validate`, `submit`: no frame is drawn).
     case none
     /// The frames of the run, with the job's cache folder when it exists (ABI `prepare_with_cache`:
@@ -73,9 +73,9 @@ public enum LayerWarmUp: Sendable, Equatable {
 /// bad parameter fails before any output exists; output folders resolved and confined), writing
 /// nothing; *open* locks each output folder a run writes; *warm up* tells the layers what the run
 /// asks of them.
-public enum RenderPlan {
+package enum RenderPlan {
     /// Plans, opens and warms up `jobs`; throws every problem of every job.
-    public static func planAndWarmUp(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
+    package static func planAndWarmUp(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
         throws(PlanError) -> [PlannedJob]
     {
         let (ready, errors) = planAndWarmUpAll(jobs, catalog: catalog, options: options)
@@ -86,7 +86,7 @@ public enum RenderPlan {
     /// Plans and warms up every job it can and collects every problem of the others (joined per
     /// file), so one pass can report them all and name the valid jobs; the ready jobs are this run's
     /// shard of them. `plan` then `warmUp`.
-    public static func planAndWarmUpAll(
+    package static func planAndWarmUpAll(
         _ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions()
     ) -> (prepared: [PlannedJob], errors: [JobError]) {
         let (planned, errors) = plan(jobs, catalog: catalog, options: options)
@@ -95,7 +95,7 @@ public enum RenderPlan {
 
     /// Checks every job and creates its layers' instances, writing nothing: the jobs of this run's
     /// shard, and every problem of the others.
-    public static func plan(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
+    package static func plan(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
         -> (prepared: [PlannedJob], errors: [JobError])
     {
         var planned: [PlannedJob] = []
@@ -118,7 +118,7 @@ public enum RenderPlan {
     /// ready, and `errors` with what went wrong. A run with a problem writes nothing, not even a
     /// cache: layers are prepared only when every job planned, or when nothing is created (the
     /// frames of `preview`, which report what they can).
-    public static func warmUp(_ planned: [PlannedJob], errors: [JobError], options: PlanOptions)
+    package static func warmUp(_ planned: [PlannedJob], errors: [JobError], options: PlanOptions)
         -> (prepared: [PlannedJob], errors: [JobError])
     {
         guard options.warmUp == .frames || (options.warmUp != .none && errors.isEmpty) else {
@@ -411,7 +411,7 @@ func realPath(_ path: String) -> String {
 }
 
 /// Some jobs cannot be rendered; each error names its file and every problem in it.
-public struct PlanError: Error, Equatable, CustomStringConvertible {
-    public var errors: [JobError]
-    public var description: String { errors.map(\.description).joined(separator: "\n") }
+package struct PlanError: Error, Equatable, CustomStringConvertible {
+    package var errors: [JobError]
+    package var description: String { errors.map(\.description).joined(separator: "\n") }
 }

@@ -4,25 +4,25 @@ import Locking
 import RenderFarmOutput
 
 /// How a render runs.
-public struct RenderOptions: Sendable {
+package struct RenderOptions: Sendable {
     /// Frames in flight at once (`-j`).
-    public var concurrency: Int
+    package var concurrency: Int
     /// Render every frame even when the journal says it is done (`--force`).
-    public var force: Bool
+    package var force: Bool
     /// Stop taking frames after the first frame that finally fails (`--fail-fast`).
-    public var failFast: Bool
+    package var failFast: Bool
     /// Which journal this run appends to (one per shard).
-    public var shard: Shard
-    public var stop: StopSignal
+    package var shard: Shard
+    package var stop: StopSignal
     /// Draw frame-invariant bottom layers once per worker and copy them (false: draw them every
     /// frame; the bytes are the same, which tests check).
-    public var cacheStaticLayers: Bool
+    package var cacheStaticLayers: Bool
     /// `--isolate`: frames are drawn in worker processes (nil: in this process).
-    public var isolation: Isolation?
+    package var isolation: Isolation?
     /// The render's time: elapsed, frames in flight, journal times (a `ManualClock` in tests).
-    public var clock: any EngineClock
+    package var clock: any EngineClock
 
-    public init(
+    package init(
         concurrency: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false,
         failFast: Bool = false, shard: Shard = .whole, stop: StopSignal = StopSignal(),
         cacheStaticLayers: Bool = true, isolation: Isolation? = nil, clock: any EngineClock = SystemClock()
@@ -40,8 +40,8 @@ public struct RenderOptions: Sendable {
 
 /// Renders planned jobs: resumes from journals, schedules every frame of every job on one
 /// `FrameScheduler`, journals each finished frame, and writes each job's manifest.
-public enum RenderSession {
-    public static func render(
+package enum RenderSession {
+    package static func render(
         _ jobs: [PlannedJob], options: RenderOptions,
         observer: some ProgressObserver = NoProgress()
     ) throws(OutputError) -> RenderSummary {

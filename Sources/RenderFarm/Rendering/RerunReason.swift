@@ -4,22 +4,22 @@ import RenderFarmOutput
 /// Why a run renders frames of a job that an earlier run in the same folder had rendered: read from
 /// the folder's journals and `renderfarm.job.json` before the render starts (no checksums: frames
 /// that the resume check then finds missing or corrupt are the ones not explained here).
-public struct RerunReason: Sendable, Equatable {
+package struct RerunReason: Sendable, Equatable {
     /// Frames of this run that no earlier run recorded.
-    public var new = 0
+    package var new = 0
     /// Frames recorded with another fingerprint.
-    public var changed = 0
+    package var changed = 0
     /// Frames recorded with this run's fingerprint (skipped unless their file is missing or corrupt).
-    public var recorded = 0
+    package var recorded = 0
     /// Plugins whose version differs from the earlier run's: `physics-bounce 1.0.0 → 1.1.0`.
-    public var pluginChanges: [String] = []
+    package var pluginChanges: [String] = []
     /// Input files (`LayerInput`) whose content differs from the earlier run's: `assets/gift-pop.json`.
-    public var inputChanges: [String] = []
+    package var inputChanges: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// Inspects `job`'s output folder.
-    public init(_ job: PlannedJob) {
+    package init(_ job: PlannedJob) {
         let journals = Journal.files(in: job.outputDirectory).map { Journal.read(path: $0) }
         let fingerprints = job.frameFingerprints
         for index in job.frames.frames {
@@ -46,7 +46,7 @@ public struct RerunReason: Sendable, Equatable {
     }
 
     /// Adds another job's counts.
-    public static func + (lhs: RerunReason, rhs: RerunReason) -> RerunReason {
+    package static func + (lhs: RerunReason, rhs: RerunReason) -> RerunReason {
         var sum = lhs
         sum.new += rhs.new
         sum.changed += rhs.changed
@@ -58,7 +58,7 @@ public struct RerunReason: Sendable, Equatable {
 
     /// The parts of `todo` frames to render, e.g. `120 because the job changed`, `3 missing or corrupt`;
     /// empty on a first render (every frame new).
-    public func explain(todo: Int) -> [String] {
+    package func explain(todo: Int) -> [String] {
         guard changed + recorded > 0 else { return [] }
         var parts: [String] = []
         if changed > 0 {

@@ -4,13 +4,13 @@ import StrictJSON
 
 /// The motion of a job as numbers, no pixels: each layer's items at each frame, from the
 /// plugins' optional `trace` function (`renderfarm trace`, fidelity tests).
-public enum Tracer {
+package enum Tracer {
     /// One JSON object per frame of `frames` (default: the job's frame set), in frame order:
     /// `{"frame": 30, "time": 0.5, "layers": [{"layer": 0, "effect": "…", "items": […]}]}`.
     /// Layers whose plugin cannot trace are left out: those without a `trace` function, and those
     /// whose `trace` answers `RF_ERROR_UNSUPPORTED` (the optional function is then "not offered",
     /// as Swift plugins built with an older EffectKit say), which `untraced` hears of once each.
-    public static func trace(
+    package static func trace(
         _ job: PlannedJob, frames: FrameSet? = nil, untraced: (_ layer: Int, _ effect: String) -> Void = { _, _ in }
     ) throws(TraceError) -> [JSONValue] {
         var lines: [JSONValue] = []
@@ -65,9 +65,9 @@ extension Tracer {
 }
 
 /// A plugin's trace function failed.
-public struct TraceError: Error, Equatable, CustomStringConvertible {
-    public var frame: Int
-    public var layer: Int
-    public var message: String
-    public var description: String { "frame \(frame), layer \(layer): \(message)" }
+package struct TraceError: Error, Equatable, CustomStringConvertible {
+    package var frame: Int
+    package var layer: Int
+    package var message: String
+    package var description: String { "frame \(frame), layer \(layer): \(message)" }
 }

@@ -6,14 +6,14 @@ import StrictJSON
 
 /// `render --isolate`: frames are drawn by worker processes, so a plugin that crashes or hangs
 /// fails its frame, not the render.
-public struct Isolation: Sendable {
+package struct Isolation: Sendable {
     /// The worker's command line after the executable: the hidden `worker` command with the
     /// jobs and planning options of this run, so each worker prepares the same jobs.
-    public var arguments: [String]
+    package var arguments: [String]
     /// Seconds one frame may take before its worker is killed (nil: no limit).
-    public var frameTimeout: Double?
+    package var frameTimeout: Double?
 
-    public init(arguments: [String], frameTimeout: Double? = nil) {
+    package init(arguments: [String], frameTimeout: Double? = nil) {
         self.arguments = arguments
         self.frameTimeout = frameTimeout
     }
@@ -286,9 +286,9 @@ enum WorkerReply {
 
 /// The worker's side of `render --isolate`: the hidden `worker` command prepares the same jobs
 /// as its parent, then serves frames until the parent closes the connection.
-public enum WorkerServer {
+package enum WorkerServer {
     /// Ties this process to its parent (it is killed when the parent dies) and connects to it.
-    public static func connect() -> WorkerConnection? {
+    package static func connect() -> WorkerConnection? {
         rf_worker_die_with_parent()
         var status = stat()
         guard fstat(WorkerChannel.childDescriptor, &status) == 0 else { return nil }
@@ -297,7 +297,7 @@ public enum WorkerServer {
 }
 
 /// A worker's connection to its parent.
-public final class WorkerConnection {
+package final class WorkerConnection {
     let channel: WorkerChannel
 
     fileprivate init(channel: WorkerChannel) {
@@ -305,7 +305,7 @@ public final class WorkerConnection {
     }
 
     /// Tells the parent the jobs could not be prepared.
-    public func fail(_ message: String) {
+    package func fail(_ message: String) {
         try? channel.send("error " + message.replacingOccurrences(of: "\n", with: "; "))
     }
 
@@ -313,7 +313,7 @@ public final class WorkerConnection {
     /// the connection.
     /// `beforeFrame` runs before each frame (the sandbox moves the worker's CPU limit there);
     /// `failureNote` may add a sentence to a frame's failure (the sandbox's memory limit).
-    public func serve(
+    package func serve(
         _ jobs: [PlannedJob], cacheStaticLayers: Bool, beforeFrame: () -> Void = {},
         failureNote: () -> String? = { nil }
     ) {

@@ -2,7 +2,7 @@ import CSandbox
 import Foundation
 
 /// `render --sandbox`: how the workers of `render --isolate` are locked in (article UntrustedPlugins).
-public enum SandboxMode: String, CaseIterable, Sendable {
+package enum SandboxMode: String, CaseIterable, Sendable {
     /// Every layer the kernel offers; the render says once which are missing.
     case strict
     /// Every layer, or no render (exit 69).
@@ -12,16 +12,16 @@ public enum SandboxMode: String, CaseIterable, Sendable {
 }
 
 /// The protections of a sandboxed worker, each applied where the kernel offers it.
-public struct SandboxLayers: OptionSet, Sendable {
-    public let rawValue: Int32
-    public init(rawValue: Int32) { self.rawValue = rawValue }
+package struct SandboxLayers: OptionSet, Sendable {
+    package let rawValue: Int32
+    package init(rawValue: Int32) { self.rawValue = rawValue }
 
-    public static let network = SandboxLayers(rawValue: Int32(RF_SANDBOX_NETWORK))
-    public static let limits = SandboxLayers(rawValue: Int32(RF_SANDBOX_LIMITS))
-    public static let noNewPrivileges = SandboxLayers(rawValue: Int32(RF_SANDBOX_NO_NEW_PRIVS))
-    public static let landlock = SandboxLayers(rawValue: Int32(RF_SANDBOX_LANDLOCK))
-    public static let seccomp = SandboxLayers(rawValue: Int32(RF_SANDBOX_SECCOMP))
-    public static let all: SandboxLayers = [.network, .limits, .noNewPrivileges, .landlock, .seccomp]
+    package static let network = SandboxLayers(rawValue: Int32(RF_SANDBOX_NETWORK))
+    package static let limits = SandboxLayers(rawValue: Int32(RF_SANDBOX_LIMITS))
+    package static let noNewPrivileges = SandboxLayers(rawValue: Int32(RF_SANDBOX_NO_NEW_PRIVS))
+    package static let landlock = SandboxLayers(rawValue: Int32(RF_SANDBOX_LANDLOCK))
+    package static let seccomp = SandboxLayers(rawValue: Int32(RF_SANDBOX_SECCOMP))
+    package static let all: SandboxLayers = [.network, .limits, .noNewPrivileges, .landlock, .seccomp]
 
     /// What each layer keeps a plugin from, as `render` names a missing one.
     static let names: [(SandboxLayers, String)] = [
@@ -36,20 +36,20 @@ public struct SandboxLayers: OptionSet, Sendable {
     ]
 
     /// The names of the layers in `self`, in a fixed order.
-    public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
+    package var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
 }
 
 /// The worker's side of the sandbox, and the parent's look at what the kernel offers.
-public enum WorkerSandbox {
+package enum WorkerSandbox {
     /// The layers this machine's kernel offers a worker (the parent asks once, before a render).
-    public static func available() -> SandboxLayers {
+    package static func available() -> SandboxLayers {
         SandboxLayers(rawValue: rf_sandbox_probe())
     }
 
     /// Whether this process runs under AddressSanitizer or ThreadSanitizer (`make sanitize`): their
     /// runtimes reserve terabytes of shadow address space and open their report files and /proc
     /// when they report, which the sandbox would turn into denials; such workers are not sandboxed.
-    public static var underSanitizer: Bool {
+    package static var underSanitizer: Bool {
         let handle = dlopen(nil, RTLD_NOW)
         defer { if let handle { dlclose(handle) } }
         let runtimes: [String] = ["__asan_init", "__tsan_init"]
@@ -57,14 +57,14 @@ public enum WorkerSandbox {
     }
 
     /// Moves the worker into a network namespace with no interfaces; call before threads start.
-    public static func isolateNetwork() -> Bool {
+    package static func isolateNetwork() -> Bool {
         rf_sandbox_isolate_network() == 0
     }
 
     /// Locks this worker in after its plugins were loaded and created: reads only what the jobs
     /// need, writes only their plugins' cache folders. Returns the layers
     /// applied (with `network` when `isolateNetwork` succeeded) and why others are missing.
-    public static func apply(to jobs: [PlannedJob], network: Bool) -> (applied: SandboxLayers, problems: String) {
+    package static func apply(to jobs: [PlannedJob], network: Bool) -> (applied: SandboxLayers, problems: String) {
         let (read, write) = paths(for: jobs)
         let frames = jobs.map { MemoryBudget.workerBytes($0, isolated: true) }.max() ?? 0
         return apply(read: read, write: write, frameBytes: frames, network: network)
@@ -101,13 +101,13 @@ public enum WorkerSandbox {
     }
 
     /// Allows the next frame `seconds` of CPU time (soft RLIMIT_CPU, moved before each frame).
-    public static func allowCPU(seconds: Double) {
+    package static func allowCPU(seconds: Double) {
         _ = rf_sandbox_allow_cpu(UInt(max(1, seconds.rounded(.up))))
     }
 
     /// Said after a failed frame when the worker's address space reached the sandbox's limit
     /// (the plugin's allocation failed for that reason); nil otherwise.
-    public static func memoryNote() -> String? {
+    package static func memoryNote() -> String? {
         var limit: UInt64 = 0
         guard rf_sandbox_near_address_limit(&limit) != 0 else { return nil }
         return "the worker reached the sandbox's address-space limit (\(limit >> 20) MiB): the plugin ran out of memory"

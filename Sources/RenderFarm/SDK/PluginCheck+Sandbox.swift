@@ -14,7 +14,7 @@ extension PluginCheck {
     /// Runs the check in a worker started as `renderfarm ARGUMENTS` (the hidden check worker command),
     /// and returns its findings; a denial, a crash or a reply the protocol does not have ends the worker
     /// and becomes a failed finding `sandbox` or `worker`.
-    public static func runInWorker(arguments: [String]) -> [PluginFinding] {
+    package static func runInWorker(arguments: [String]) -> [PluginFinding] {
         let executable = PluginCatalog.executablePath()
         let pid: pid_t
         let channel: WorkerChannel
@@ -79,7 +79,7 @@ extension PluginCheck {
     /// files, and writes only `scratch`, which becomes its temporary folder (the cache and stdout checks) —
     /// then runs the check and sends the findings. Under `.require`, a worker that cannot apply every
     /// layer says so and checks nothing (false).
-    public static func serve(
+    package static func serve(
         _ plugin: LoadedPlugin, setting: Setting, sandbox: SandboxMode, network: Bool, scratch: String,
         cpuSeconds: Double, connection: WorkerConnection
     ) -> Bool {

@@ -3,8 +3,8 @@ import RenderFarmJobs
 import StrictJSON
 
 /// One result of `renderfarm plugin check`: what was checked and what was found.
-public struct PluginFinding: Sendable, Equatable, CustomStringConvertible {
-    public enum Level: String, Sendable {
+package struct PluginFinding: Sendable, Equatable, CustomStringConvertible {
+    package enum Level: String, Sendable {
         /// The rule holds.
         case pass = "ok"
         /// A measurement or a check that did not apply.
@@ -15,18 +15,18 @@ public struct PluginFinding: Sendable, Equatable, CustomStringConvertible {
         case failure = "FAIL"
     }
 
-    public var level: Level
+    package var level: Level
     /// The rule, e.g. `descriptor.id`, `threads`, `determinism`.
-    public var check: String
-    public var message: String
+    package var check: String
+    package var message: String
 
-    public init(_ level: Level, _ check: String, _ message: String) {
+    package init(_ level: Level, _ check: String, _ message: String) {
         self.level = level
         self.check = check
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         "\(level.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(check): \(message)"
     }
 }
@@ -35,24 +35,24 @@ public struct PluginFinding: Sendable, Equatable, CustomStringConvertible {
 /// frei0r host checks: the descriptor and parameter table, create/destroy at defaults and at every
 /// range end, frames at several times on several threads, determinism, trace against pixels,
 /// silence on stdout, and the time per frame.
-public struct PluginCheck: Sendable {
+package struct PluginCheck: Sendable {
     /// The job-like setting the plugin is exercised in.
-    public struct Setting: Sendable {
-        public var width = 375.0
-        public var height = 667.0
-        public var scale = 1.0
-        public var fps = 30.0
-        public var duration = 4.0
-        public var seed: UInt64 = 2024
+    package struct Setting: Sendable {
+        package var width = 375.0
+        package var height = 667.0
+        package var scale = 1.0
+        package var fps = 30.0
+        package var duration = 4.0
+        package var seed: UInt64 = 2024
         /// Parameters set like a job layer's `params`, for plugins whose defaults alone do not
         /// make an instance (the defaults fill the rest).
-        public var params = JSONObject()
+        package var params = JSONObject()
         /// Threads rendering at once in the thread-safety check.
-        public var threads = 4
+        package var threads = 4
         /// Above this many milliseconds per frame the check warns.
-        public var slowFrameMilliseconds = 1000.0
+        package var slowFrameMilliseconds = 1000.0
 
-        public init() {}
+        package init() {}
 
         var frameCount: Int { Int((duration * fps).rounded()) }
         /// The frames rendered: start, quarters and the last one.
@@ -62,17 +62,17 @@ public struct PluginCheck: Sendable {
         }
     }
 
-    public let plugin: LoadedPlugin
-    public let setting: Setting
+    package let plugin: LoadedPlugin
+    package let setting: Setting
 
-    public init(_ plugin: LoadedPlugin, setting: Setting = Setting()) {
+    package init(_ plugin: LoadedPlugin, setting: Setting = Setting()) {
         self.plugin = plugin
         self.setting = setting
     }
 
     /// Runs every check and returns the findings in order. Plugin calls run with stdout
     /// redirected, so a plugin that prints is caught and the caller's output stays clean.
-    public func run() -> [PluginFinding] { descriptorFindings() + callFindings() }
+    package func run() -> [PluginFinding] { descriptorFindings() + callFindings() }
 
     /// The findings of every check that calls the plugin, and whether it printed meanwhile.
     func callFindings() -> [PluginFinding] {
@@ -93,5 +93,5 @@ public struct PluginCheck: Sendable {
     }
 
     /// Whether `findings` let the plugin ship (no failure).
-    public static func passed(_ findings: [PluginFinding]) -> Bool { !findings.contains { $0.level == .failure } }
+    package static func passed(_ findings: [PluginFinding]) -> Bool { !findings.contains { $0.level == .failure } }
 }

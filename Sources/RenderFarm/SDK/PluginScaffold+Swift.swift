@@ -155,7 +155,7 @@ extension PluginScaffold {
 
         /// The plugin's entry point (renderfarm_plugin.h): the host calls it once per process.
         @_cdecl("rf_plugin_main")
-        public func rf_plugin_main(_ hostVersion: UInt32) -> UnsafeRawPointer? {
+        package func rf_plugin_main(_ hostVersion: UInt32) -> UnsafeRawPointer? {
             export.descriptor(forHost: hostVersion)
         }
 

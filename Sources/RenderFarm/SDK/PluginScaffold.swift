@@ -4,31 +4,31 @@ import RenderFarmOutput
 /// The files of a new out-of-tree plugin project (`renderfarm plugin new`): a plugin that builds
 /// and renders with no edits, an example job, a README and a test that renders two frames and
 /// checks their pixels.
-public struct PluginScaffold: Sendable {
-    public enum Language: String, Sendable, CaseIterable {
+package struct PluginScaffold: Sendable {
+    package enum Language: String, Sendable, CaseIterable {
         case c, swift
     }
 
     /// The plugin id (the `effect` of a job layer), e.g. `sparkle-dots`.
-    public let id: String
-    public let language: Language
+    package let id: String
+    package let language: Language
     /// The EffectKit package a Swift plugin's Package.swift depends on: the installed copy
     /// (`<prefix>/share/renderfarm/swift/EffectKit`) or a RenderFarm checkout.
-    public let renderFarmSource: String?
+    package let renderFarmSource: String?
     /// What a project's `make test` runs after `$(RENDERFARM)`: `render` of `exampleJobFile` with the
     /// library's folder on the plugin path, frames `testFrames` into `testOutput`, without progress. The
     /// CLI spells it from its own options, so no option name is written here.
-    public let testRender: [String]
+    package let testRender: [String]
 
     /// The example job every project holds.
-    public static let exampleJobFile = "example.json"
+    package static let exampleJobFile = "example.json"
     /// The frames `make test` renders and checks (its `test-pixels` line names their files).
-    public static let testFrames = "0,30"
+    package static let testFrames = "0,30"
     /// Where `make test` renders them, inside the project.
-    public static let testOutput = "out/test"
+    package static let testOutput = "out/test"
 
     /// Fails with a message when `id` breaks the id rule.
-    public init(
+    package init(
         id: String, language: Language, renderFarmSource: String? = nil, testRender: [String]
     ) throws(ScaffoldError) {
         guard PluginCheck.isValidID(id) else {
@@ -44,18 +44,18 @@ public struct PluginScaffold: Sendable {
     }
 
     /// `sparkle-dots` → `SparkleDots`: the Swift module and type name.
-    public var moduleName: String {
+    package var moduleName: String {
         id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     /// `sparkle-dots` → `sparkle_dots`: the C file name and symbol prefix.
-    public var cName: String { id.replacingOccurrences(of: "-", with: "_") }
+    package var cName: String { id.replacingOccurrences(of: "-", with: "_") }
 
     /// The library the project builds, as the host finds it on its plugin path.
-    public var libraryName: String { "librenderfarm-\(id).so" }
+    package var libraryName: String { "librenderfarm-\(id).so" }
 
     /// Relative path → contents.
-    public var files: [String: String] {
+    package var files: [String: String] {
         let templates: [String: String] =
             switch language {
             case .c:
@@ -78,7 +78,7 @@ public struct PluginScaffold: Sendable {
     }
 
     /// Writes the project into `folder` (created; refused when it exists and is not empty).
-    public func write(to folder: String) throws(ScaffoldError) {
+    package func write(to folder: String) throws(ScaffoldError) {
         let manager = FileManager.default
         if let existing = try? manager.contentsOfDirectory(atPath: folder), !existing.isEmpty {
             throw .folderNotEmpty(folder)
@@ -113,14 +113,14 @@ public struct PluginScaffold: Sendable {
 }
 
 /// Why a project could not be scaffolded.
-public enum ScaffoldError: Error, Equatable, CustomStringConvertible {
+package enum ScaffoldError: Error, Equatable, CustomStringConvertible {
     case invalidID(String)
     /// A Swift project was asked for without the EffectKit package to build against.
     case noEffectKit
     case folderNotEmpty(String)
     case cannotWrite(String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidID(let id):
             "\"\(id)\" is not a plugin id: lowercase letters, digits and '-', not starting with '-' (e.g. sparkle-dots)"

@@ -7,7 +7,7 @@ extension SoundTrack {
     /// The mix of `job`'s `audio` under `frames` (evenly spaced), or nil when the job has no `audio`.
     /// Without `frames`: under the job's `frames` as `render --video` renders them, or the whole job
     /// when they are not evenly spaced.
-    public static func mix(of job: LoadedJob, frames: [Int]? = nil, ffmpeg: FFmpeg) throws(EncodeError) -> SoundTrack? {
+    package static func mix(of job: LoadedJob, frames: [Int]? = nil, ffmpeg: FFmpeg) throws(EncodeError) -> SoundTrack? {
         guard let audio = job.spec.audio else { return nil }
         let own = job.spec.frames.frames
         let even = Set(zip(own.dropFirst(), own).map { $0 - $1 }).count <= 1
@@ -23,7 +23,7 @@ extension SoundTrack {
     /// file its manifest names, as a video of them plays: from the first frame's time, one frame
     /// step per frame. nil when that job has no `audio`; a note instead when the job file cannot be
     /// read any more (the video is then made without sound).
-    public static func mix(for output: RenderedOutput, ffmpeg: FFmpeg) throws(EncodeError) -> (
+    package static func mix(for output: RenderedOutput, ffmpeg: FFmpeg) throws(EncodeError) -> (
         SoundTrack?, note: String?
     ) {
         guard let source = output.jobSource else { return (nil, nil) }

@@ -5,11 +5,11 @@ import StrictJSON
 
 /// A file the mix was made from, for the video's provenance: where the job names it, the file
 /// (relative to the job's folder) and the SHA-256 of its content.
-public struct SoundInput: Sendable, Equatable {
+package struct SoundInput: Sendable, Equatable {
     /// `music`, `sounds[0]`, or `sounds[0].events` for a sound's event log.
-    public var use: String
-    public var file: String
-    public var sha256: String
+    package var use: String
+    package var file: String
+    package var sha256: String
 
     /// How the manifest's `encodes` entries list it.
     var json: JSONValue { .object(["use": .string(use), "file": .string(file), "sha256": .string(sha256)]) }
@@ -18,35 +18,35 @@ public struct SoundInput: Sendable, Equatable {
 /// A job's `audio` mixed for a span of its frames (<doc:Sound>): 16-bit stereo at 48 kHz, the same
 /// samples for the same job and span on every run, and a part's samples equal to the same samples
 /// of the whole.
-public struct SoundTrack: Sendable {
+package struct SoundTrack: Sendable {
     /// Interleaved stereo.
-    public var samples: [Int16]
-    public var inputs: [SoundInput]
+    package var samples: [Int16]
+    package var inputs: [SoundInput]
     /// The job samples the track covers.
-    public var span: Range<Int>
+    package var span: Range<Int>
     /// Where the music is heard in the track, for timelines (`OTIOTimeline`); nil when not at all.
-    public var music: MusicPlacement? = nil
+    package var music: MusicPlacement? = nil
 
     /// The part of the music file heard in a track: `count` samples from sample `source` of the file
     /// (at the mix rate), from sample `offset` of the track.
-    public struct MusicPlacement: Sendable, Equatable {
+    package struct MusicPlacement: Sendable, Equatable {
         /// Absolute path of the music file.
-        public var file: String
-        public var offset: Int
-        public var source: Int
-        public var count: Int
+        package var file: String
+        package var offset: Int
+        package var source: Int
+        package var count: Int
     }
 
     /// The job samples under `count` frames from `first`, `step` apart: from frame `first`'s time to
     /// the time of frame `first + count × step`, each rounded to the nearest sample.
-    public static func span(first: Int, count: Int, step: Int, fps: Double) -> Range<Int> {
+    package static func span(first: Int, count: Int, step: Int, fps: Double) -> Range<Int> {
         let start = SoundMixer.sample(at: Double(first) / fps)
         return start..<max(start, SoundMixer.sample(at: Double(first + count * step) / fps))
     }
 
     /// Mixes `audio` of `job` over `span`. Problems with its files are the job's issues, located in it
     /// (exit 65).
-    public static func mix(
+    package static func mix(
         _ audio: AudioSpec, of job: JobSpec, jobFile: String, jobDirectory: String, span: Range<Int>, ffmpeg: FFmpeg
     ) throws(EncodeError) -> SoundTrack {
         let jobEnd = SoundMixer.sample(at: job.duration)
@@ -125,7 +125,7 @@ public struct SoundTrack: Sendable {
     }
 
     /// The track as a WAV file: 16-bit PCM, stereo, 48 kHz.
-    public var wav: [UInt8] {
+    package var wav: [UInt8] {
         let dataBytes = samples.count * 2
         var bytes: [UInt8] = []
         bytes.reserveCapacity(44 + dataBytes)
@@ -148,7 +148,7 @@ public struct SoundTrack: Sendable {
     }
 
     /// Writes `wav` to `path` atomically.
-    public func write(to path: String) throws(EncodeError) {
+    package func write(to path: String) throws(EncodeError) {
         do {
             try AtomicFile.write(wav, to: path)
         } catch {

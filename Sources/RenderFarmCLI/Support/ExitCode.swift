@@ -6,7 +6,7 @@ import RenderFarmOutput
 import RenderFarmStudio
 
 /// Process exit codes, following sysexits.h (RenderFarm article CommandLine, "Exit codes").
-public enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
     case ok = 0
     /// Some frames failed after their retries.
     case framesFailed = 1

@@ -5,14 +5,14 @@ import Synchronization
 
 /// Where a command writes: results to `out`, progress and diagnostics to `err`. Tests capture
 /// both by giving their own sinks.
-public final class Terminal: Sendable {
+package final class Terminal: Sendable {
     private let outSink: @Sendable (String) -> Void
     private let errSink: @Sendable (String) -> Void
     /// Whether standard error is a terminal (progress bars redraw only there).
-    public let errIsTerminal: Bool
+    package let errIsTerminal: Bool
     private let widthSource: @Sendable () -> Int?
 
-    public init(
+    package init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
         errIsTerminal: Bool = false, columns: @escaping @Sendable () -> Int? = { nil }
     ) {
@@ -23,7 +23,7 @@ public final class Terminal: Sendable {
     }
 
     /// The process's standard output (moved away from plugins' output, see `ResultsOutput`) and error.
-    public static let standard = Terminal(
+    package static let standard = Terminal(
         out: { text in write(text, to: ResultsOutput.descriptor) }, err: { text in write(text, to: STDERR_FILENO) },
         errIsTerminal: isatty(STDERR_FILENO) == 1, columns: standardErrorColumns)
 
@@ -52,7 +52,7 @@ public final class Terminal: Sendable {
 
     /// The width of the terminal behind standard error now (asked at every redraw, so a resized
     /// window is followed), else `COLUMNS`; nil when neither says.
-    public var columns: Int? { widthSource() }
+    package var columns: Int? { widthSource() }
 
     private static let standardErrorColumns: @Sendable () -> Int? = {
         var size = winsize()
@@ -61,20 +61,20 @@ public final class Terminal: Sendable {
     }
 
     /// Writes a line to standard output, control characters escaped (`escaped`).
-    public func print(_ line: String) { outSink(Self.escaped(line) + "\n") }
+    package func print(_ line: String) { outSink(Self.escaped(line) + "\n") }
 
     /// Writes a line to standard error, control characters escaped (`escaped`).
-    public func note(_ line: String) { errSink(Self.escaped(line) + "\n") }
+    package func note(_ line: String) { errSink(Self.escaped(line) + "\n") }
 
     /// Writes raw text (no newline) to standard error, for redrawn progress lines: the caller's own
     /// control sequences pass, so user data in `text` must be `escaped` first.
-    public func noteRaw(_ text: String) { errSink(text) }
+    package func noteRaw(_ text: String) { errSink(text) }
 
     /// `text` with every control character but line feed and tab written as an escape (`\r`, `\x1B`,
     /// `\u0085`): job names, paths and plugin messages reach the terminal as text, never as a carriage
     /// return, a colour or a cursor move. The one place user data is made safe for a terminal; `print`,
     /// `note` and `error` apply it to everything they write.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         let isEscaped = { (scalar: Unicode.Scalar) in scalar != "\n" && scalar != "\t" && ShellWord.isControl(scalar) }
         // Fast path for long outputs (`trace`): C0 controls, DEL, and 0xC2, the lead byte of the C1 controls.
         let suspect = text.utf8.contains { ($0 < 0x20 && $0 != 0x0A && $0 != 0x09) || $0 == 0x7F || $0 == 0xC2 }
@@ -92,7 +92,7 @@ public final class Terminal: Sendable {
 
     /// `renderfarm: error: …` on standard error, one line per line of `message`; lines that start with a
     /// space continue the one before (an excerpt of a file) and are written as they are.
-    public func error(_ message: String) {
+    package func error(_ message: String) {
         for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
             note(line.hasPrefix(" ") ? String(line) : "renderfarm: error: \(line)")
         }

@@ -2,9 +2,9 @@ import StrictJSON
 
 /// A job's `audio` section (<doc:Sound>): a music bed and sounds played at given times or at each
 /// event of a log, mixed when a video is made. Sound never changes a frame.
-public struct AudioSpec: Sendable, Equatable {
-    public var music: Music?
-    public var sounds: [Sound]
+package struct AudioSpec: Sendable, Equatable {
+    package var music: Music?
+    package var sounds: [Sound]
 
     /// Limits that keep a hostile job from exhausting the machine.
     package enum Limits {
@@ -19,28 +19,28 @@ public struct AudioSpec: Sendable, Equatable {
 
     /// The bed: one file played once from `start` (job seconds), `trimIn`…`trimOut` of it (file
     /// seconds), faded in from its start and out towards its end.
-    public struct Music: Sendable, Equatable {
-        public var file: String
-        public var start: Double
-        public var trimIn: Double
+    package struct Music: Sendable, Equatable {
+        package var file: String
+        package var start: Double
+        package var trimIn: Double
         /// nil: to the end of the file.
-        public var trimOut: Double?
+        package var trimOut: Double?
         /// dB.
-        public var gain: Double
-        public var fadeIn: Double
-        public var fadeOut: Double
+        package var gain: Double
+        package var fadeIn: Double
+        package var fadeOut: Double
     }
 
     /// One sound file played at each of some times.
-    public struct Sound: Sendable, Equatable {
-        public var file: String
-        public var times: Times
+    package struct Sound: Sendable, Equatable {
+        package var file: String
+        package var times: Times
         /// dB.
-        public var gain: Double
+        package var gain: Double
         /// The most voices of this sound heard at once; nil for no limit.
-        public var maxVoices: Int?
+        package var maxVoices: Int?
 
-        public enum Times: Sendable, Equatable {
+        package enum Times: Sendable, Equatable {
             /// Job seconds, as written.
             case at([Double])
             /// An event log as the effects read it (a file name or an inline list), read by the host

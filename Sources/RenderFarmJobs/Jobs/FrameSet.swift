@@ -1,24 +1,24 @@
 /// A set of frame numbers in the OpenJD range grammar: `1-100`, `1-100:2`, `1,3,5-9`, `100-1:-1`.
-public struct FrameSet: Sendable, Equatable, CustomStringConvertible {
+package struct FrameSet: Sendable, Equatable, CustomStringConvertible {
     /// Frame numbers, ascending, without duplicates.
-    public let frames: [Int]
+    package let frames: [Int]
 
-    public init(_ frames: some Sequence<Int>) {
+    package init(_ frames: some Sequence<Int>) {
         self.frames = Array(Set(frames)).sorted()
     }
 
     /// Every frame in `0..<count`.
-    public static func all(_ count: Int) -> FrameSet { FrameSet(sortedUnique: Array(0..<max(0, count))) }
+    package static func all(_ count: Int) -> FrameSet { FrameSet(sortedUnique: Array(0..<max(0, count))) }
 
     private init(sortedUnique frames: [Int]) {
         self.frames = frames
     }
 
-    public var count: Int { frames.count }
-    public var isEmpty: Bool { frames.isEmpty }
+    package var count: Int { frames.count }
+    package var isEmpty: Bool { frames.isEmpty }
 
     /// Parses `text`; `limit` bounds how many frames it may name (a guard against `0-999999999`).
-    public init(parsing text: String, limit: Int = 1_000_000) throws(FrameSetError) {
+    package init(parsing text: String, limit: Int = 1_000_000) throws(FrameSetError) {
         let trimmed = text.filter { $0 != " " }
         guard !trimmed.isEmpty else { throw FrameSetError("empty frame set") }
         var frames: Set<Int> = []
@@ -71,10 +71,10 @@ public struct FrameSet: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The shortest text in the grammar that names exactly these frames, e.g. `"3,7-9"`.
-    public var description: String { Self.compress(frames) }
+    package var description: String { Self.compress(frames) }
 
     /// Compresses sorted frame numbers into runs: `[3, 7, 8, 9]` → `"3,7-9"`.
-    public static func compress(_ sorted: [Int]) -> String {
+    package static func compress(_ sorted: [Int]) -> String {
         var parts: [String] = []
         var index = 0
         while index < sorted.count {
@@ -87,23 +87,23 @@ public struct FrameSet: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Frames of `self` that are also in `other`.
-    public func intersection(_ other: FrameSet) -> FrameSet {
+    package func intersection(_ other: FrameSet) -> FrameSet {
         let keep = Set(other.frames)
         return FrameSet(sortedUnique: frames.filter(keep.contains))
     }
 
     /// The frames of `self` in positions `range` (for shards).
-    public func slice(_ range: Range<Int>) -> FrameSet { FrameSet(sortedUnique: Array(frames[range])) }
+    package func slice(_ range: Range<Int>) -> FrameSet { FrameSet(sortedUnique: Array(frames[range])) }
 
     /// Every `step`-th frame of `self` starting at position `offset` (interleaved shards).
-    public func strided(offset: Int, step: Int) -> FrameSet {
+    package func strided(offset: Int, step: Int) -> FrameSet {
         FrameSet(sortedUnique: Array(stride(from: offset, to: frames.count, by: step).map { frames[$0] }))
     }
 }
 
 /// Why a frame-set text could not be parsed.
-public struct FrameSetError: Error, Equatable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct FrameSetError: Error, Equatable, CustomStringConvertible {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

@@ -2,30 +2,30 @@ import FileOutput
 import FileInput
 
 /// One problem in a job file, with its path inside the file (`layers[1].params.rate`).
-public struct JobIssue: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var message: String
+package struct JobIssue: Error, Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var message: String
     /// Whether the job can still be rendered (a plugin's warning) or not.
-    public var severity: Severity = .error
+    package var severity: Severity = .error
 
-    public enum Severity: Sendable, Equatable {
+    package enum Severity: Sendable, Equatable {
         case error, warning
     }
 
-    public init(path: String, _ message: String, severity: Severity = .error) {
+    package init(path: String, _ message: String, severity: Severity = .error) {
         self.path = path
         self.message = message
         self.severity = severity
     }
 
-    public var description: String {
+    package var description: String {
         let text = path.isEmpty ? message : "\(path): \(message)"
         return severity == .warning ? "warning: \(text)" : text
     }
 }
 
 /// Why a job file could not be used. Messages name the file and the place inside it.
-public enum JobError: Error, Equatable, CustomStringConvertible {
+package enum JobError: Error, Equatable, CustomStringConvertible {
     /// The file does not exist (exit 66).
     case missing(file: String)
     /// The file exists but cannot be read (exit 66).
@@ -41,7 +41,7 @@ public enum JobError: Error, Equatable, CustomStringConvertible {
     /// creating it failed (exit 73 or 74).
     case output(file: String, error: OutputError)
 
-    public var file: String {
+    package var file: String {
         switch self {
         case .missing(let file), .unreadable(let file, _), .notAFile(let file, _), .syntax(let file, _),
             .invalid(let file, _), .output(let file, _):
@@ -49,7 +49,7 @@ public enum JobError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         let file = ShownPath.of(file)
         switch self {
         case .missing:
@@ -68,7 +68,7 @@ public enum JobError: Error, Equatable, CustomStringConvertible {
     }
 
     /// The problems that make the job unusable (an invalid job may carry warnings too).
-    public var errorCount: Int {
+    package var errorCount: Int {
         guard case .invalid(_, let issues) = self else { return 1 }
         return issues.filter { $0.severity == .error }.count
     }

@@ -3,19 +3,19 @@ import Foundation
 import StrictJSON
 
 /// A job file read from disk and validated on its own (effects are checked by `RenderPlan`).
-public struct LoadedJob: Sendable, Equatable {
-    public var spec: JobSpec
+package struct LoadedJob: Sendable, Equatable {
+    package var spec: JobSpec
     /// Absolute path of the job file.
-    public var file: String
+    package var file: String
     /// Absolute folder of the job file: relative paths inside it resolve here.
-    public var directory: String
+    package var directory: String
     /// The variant this job is, for a job file with `variants`.
-    public var variant: JobVariant?
+    package var variant: JobVariant?
     /// Problems of the file itself when `spec` is only what could be read of an invalid job; `RenderPlan`
     /// reports them together with the plugins' problems and refuses the job.
-    public var issues: [JobIssue]
+    package var issues: [JobIssue]
 
-    public init(
+    package init(
         spec: JobSpec, file: String, directory: String, variant: JobVariant? = nil, issues: [JobIssue] = []
     ) {
         self.spec = spec
@@ -33,15 +33,15 @@ public struct LoadedJob: Sendable, Equatable {
 }
 
 /// Reads job files with the limits of <doc:JobFileReference>: no input can crash the renderer.
-public enum JobLoader {
+package enum JobLoader {
     /// The largest job file accepted.
-    public static let maxFileBytes = 1 << 20
+    package static let maxFileBytes = 1 << 20
     package static let parseLimits = JSONParser.Limits(
         maxBytes: maxFileBytes, maxDepth: 32, maxStringBytes: 4096, maxContainerCount: 100_000)
 
     /// Reads a job file that has no `variants` (through `InputFile`: a named pipe, a device or a folder
     /// is refused without waiting on it).
-    public static func load(_ path: String) throws(JobError) -> LoadedJob {
+    package static func load(_ path: String) throws(JobError) -> LoadedJob {
         let jobs = try loadAll(path)
         guard jobs.count == 1, let job = jobs.first, job.variant == nil else {
             throw .invalid(file: path, issues: [JobIssue(path: "variants", "a job with variants is a batch of jobs")])
@@ -50,7 +50,7 @@ public enum JobLoader {
     }
 
     /// Reads a job file: one job, or one per variant when it has `variants`.
-    public static func loadAll(_ path: String) throws(JobError) -> [LoadedJob] {
+    package static func loadAll(_ path: String) throws(JobError) -> [LoadedJob] {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         let data: [UInt8]
         do {
@@ -70,7 +70,7 @@ public enum JobLoader {
 
     /// Reads job-file bytes as if they were the file at `path` (an edit not yet written, say):
     /// the same jobs and the same messages `loadAll(path)` gives once they are written there.
-    public static func loadAll(_ data: [UInt8], file path: String) throws(JobError) -> [LoadedJob] {
+    package static func loadAll(_ data: [UInt8], file path: String) throws(JobError) -> [LoadedJob] {
         let url = URL(fileURLWithPath: path).standardizedFileURL
         guard data.count <= maxFileBytes else {
             throw .syntax(
@@ -121,7 +121,7 @@ public enum JobLoader {
     }
 
     /// Parses and validates job-file bytes; `file` names the source in messages.
-    public static func decode(_ data: some Collection<UInt8>, file: String, defaultName: String) throws(JobError)
+    package static func decode(_ data: some Collection<UInt8>, file: String, defaultName: String) throws(JobError)
         -> JobSpec
     {
         try decode(try parse(data, file: file), file: file, defaultName: defaultName)

@@ -2,8 +2,8 @@ import Foundation
 
 /// How every message names a file: relative to the current folder when the file is inside it
 /// (`jobs/bad.json`), else absolute (`/srv/jobs/bad.json`), whichever way it was given.
-public enum ShownPath {
-    public static func of(_ path: String) -> String {
+package enum ShownPath {
+    package static func of(_ path: String) -> String {
         let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
         let prefix = current.hasSuffix("/") ? current : current + "/"

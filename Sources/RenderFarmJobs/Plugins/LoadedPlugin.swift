@@ -10,8 +10,8 @@ import StrictJSON
 /// `@unchecked Sendable`: `descriptor` points at static, immutable data owned by the library,
 /// which is never unloaded (RTLD_NODELETE, no dlclose), and the functions it holds are called
 /// under the thread-safety level the plugin declared (see `PluginInstance`).
-public final class LoadedPlugin: @unchecked Sendable {
-    public let info: PluginInfo
+package final class LoadedPlugin: @unchecked Sendable {
+    package let info: PluginInfo
     package let descriptor: UnsafePointer<rf_plugin>
     /// Serialises every `render` of a plugin that declared `RF_THREADS_UNSAFE`.
     package let pluginLock = Locked(())
@@ -74,7 +74,7 @@ public final class LoadedPlugin: @unchecked Sendable {
 
     /// Installs the crash report for plugin calls, ending its line with `hint`; the CLI calls
     /// it at start.
-    public static func installFaultReport(hint: StaticString) {
+    package static func installFaultReport(hint: StaticString) {
         hint.withUTF8Buffer { buffer in
             // A StaticString's bytes are NUL-terminated and live as long as the program.
             buffer.baseAddress.map { rf_fault_report_install(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
@@ -95,7 +95,7 @@ public final class LoadedPlugin: @unchecked Sendable {
 
     /// The sha256 of the library file, computed on first use and kept: part of every frame's
     /// fingerprint, so a rebuilt plugin re-renders its frames even with the same version.
-    public var librarySHA256: String {
+    package var librarySHA256: String {
         libraryHash.withLock { hash in
             if let hash { return hash }
             // An unreadable library (removed since it was loaded) gets a hash no file has.
@@ -143,7 +143,7 @@ public final class LoadedPlugin: @unchecked Sendable {
 }
 
 /// Why a library on the plugin path could not be used; reported as a diagnostic, never a crash.
-public enum PluginLoadError: Error, Equatable, CustomStringConvertible {
+package enum PluginLoadError: Error, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case notAPlugin(path: String)
     case incompatible(path: String)
@@ -151,7 +151,7 @@ public enum PluginLoadError: Error, Equatable, CustomStringConvertible {
     case invalidDescriptor(path: String, reason: String)
     case duplicateID(id: String, path: String, firstPath: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
             "\(path): cannot load: \(reason)"

@@ -9,19 +9,19 @@ import StrictJSON
 ///
 /// Public so that tools driving plugins without the engine (renderfarm-bench's C host) hand
 /// them exactly what the engine does: `paramsJSON` and the getters' answers come from here.
-public final class ParamStore {
-    public let values: JSONObject
+package final class ParamStore {
+    package let values: JSONObject
     private var strings: [UnsafeMutablePointer<CChar>] = []
 
-    public init(_ values: JSONObject) {
+    package init(_ values: JSONObject) {
         self.values = values
     }
 
     /// `rf_create_args.params_json`: the whole object, defaults filled.
-    public var paramsJSON: String { values.isEmpty ? "{}" : JSONValue.object(values).serialized() }
+    package var paramsJSON: String { values.isEmpty ? "{}" : JSONValue.object(values).serialized() }
 
     /// What the `number` getter gives for `name` (NUMBER, INTEGER, BOOL), nil when it returns 0.
-    public func number(_ name: String) -> Double? {
+    package func number(_ name: String) -> Double? {
         switch values[name] {
         case .number(let value)?: value
         case .bool(let flag)?: flag ? 1 : 0
@@ -30,10 +30,10 @@ public final class ParamStore {
     }
 
     /// What the `string` getter gives for `name` (STRING, ENUM), nil when it returns NULL.
-    public func string(_ name: String) -> String? { values[name]?.stringValue }
+    package func string(_ name: String) -> String? { values[name]?.stringValue }
 
     /// What the `json` getter gives for `name`, nil when it returns NULL.
-    public func json(_ name: String) -> String? { values[name]?.serialized() }
+    package func json(_ name: String) -> String? { values[name]?.serialized() }
 
     deinit { strings.forEach { free($0) } }
 
@@ -45,7 +45,7 @@ public final class ParamStore {
     }
 
     /// The numbers behind a colour, point, rect, size or number list (the `numbers` getter).
-    public func numbers(_ name: String) -> [Double]? {
+    package func numbers(_ name: String) -> [Double]? {
         switch values[name] {
         case .string(let text)?:
             guard let color = Color(hex: text) else { return nil }

@@ -20,7 +20,7 @@ extension PluginCatalog {
     /// Registering the same type again returns the first registration; another type with a taken id
     /// throws `duplicateID`, and an invalid descriptor throws as a library's would.
     @discardableResult
-    public static func register(_ effect: any Effect.Type) throws(PluginLoadError) -> LoadedPlugin {
+    package static func register(_ effect: any Effect.Type) throws(PluginLoadError) -> LoadedPlugin {
         let type = ObjectIdentifier(effect)
         let executable = executablePath()
         return try registered.withLock { (registered) throws(PluginLoadError) -> LoadedPlugin in

@@ -3,16 +3,16 @@ import Foundation
 import RenderFarmPluginABI
 
 /// Every plugin found on the search path (<doc:CommandLine>, "Conventions"), by id, plus what could not be loaded.
-public struct PluginCatalog: Sendable {
-    public let plugins: [String: LoadedPlugin]
+package struct PluginCatalog: Sendable {
+    package let plugins: [String: LoadedPlugin]
     /// Load failures, ABI mismatches and duplicate ids, in the order they were met.
-    public let diagnostics: [PluginLoadError]
+    package let diagnostics: [PluginLoadError]
     /// The folders that were searched, in order.
-    public let searchPath: [String]
+    package let searchPath: [String]
 
     /// The default search path: `extra` (from `--plugin-path`), then `RENDERFARM_PLUGIN_PATH`,
     /// then the running executable's folder, then `<prefix>/lib/renderfarm/plugins`.
-    public static func searchPath(
+    package static func searchPath(
         extra: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment
     )
         -> [String]
@@ -32,7 +32,7 @@ public struct PluginCatalog: Sendable {
     /// The effects registered in this program (`register`), then every `*.so` in `searchPath`,
     /// folders in order and files sorted by name; the first plugin with a given id wins. A plugin
     /// whose defaults break its own parameter table is refused.
-    public static func discover(searchPath: [String]) -> PluginCatalog {
+    package static func discover(searchPath: [String]) -> PluginCatalog {
         var plugins = registeredPlugins
         var diagnostics: [PluginLoadError] = []
         for folder in searchPath {
@@ -63,9 +63,9 @@ public struct PluginCatalog: Sendable {
     }
 
     /// The plugins sorted by id.
-    public var sorted: [LoadedPlugin] { plugins.values.sorted { $0.info.id < $1.info.id } }
+    package var sorted: [LoadedPlugin] { plugins.values.sorted { $0.info.id < $1.info.id } }
 
-    public subscript(id: String) -> LoadedPlugin? { plugins[id] }
+    package subscript(id: String) -> LoadedPlugin? { plugins[id] }
 
     /// Opens one library and reads its descriptor. Libraries stay loaded for the life of the
     /// process: unloading a Swift plugin breaks later runtime type checks.

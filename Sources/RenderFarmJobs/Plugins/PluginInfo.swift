@@ -1,32 +1,32 @@
 import StrictJSON
 
 /// What a plugin declares about itself, copied out of its C descriptor into Swift values.
-public struct PluginInfo: Sendable, Equatable {
-    public var id: String
-    public var identifier: String
-    public var version: String
-    public var summary: String
-    public var threadSafety: ThreadSafety
-    public var parameters: [PluginParameter]
+package struct PluginInfo: Sendable, Equatable {
+    package var id: String
+    package var identifier: String
+    package var version: String
+    package var summary: String
+    package var threadSafety: ThreadSafety
+    package var parameters: [PluginParameter]
     /// Whether the plugin implements the optional `trace` function.
-    public var canTrace: Bool
+    package var canTrace: Bool
     /// The library file it was loaded from.
-    public var path: String
+    package var path: String
     /// Whether `render` draws the same pixels at every frame (`RF_PLUGIN_FRAME_INVARIANT`).
-    public var frameInvariant: Bool = false
+    package var frameInvariant: Bool = false
     /// Whether its frame keys change whenever a file it names does (`RF_PLUGIN_KEYS_COVER_INPUTS`).
-    public var keysCoverInputs: Bool = false
+    package var keysCoverInputs: Bool = false
 
-    public enum ThreadSafety: String, Sendable {
+    package enum ThreadSafety: String, Sendable {
         case full, instance, unsafe
     }
 
-    public func parameter(named name: String) -> PluginParameter? { parameters.first { $0.name == name } }
+    package func parameter(named name: String) -> PluginParameter? { parameters.first { $0.name == name } }
 }
 
 /// One row of a plugin's parameter table (`rf_param`).
-public struct PluginParameter: Sendable, Equatable {
-    public enum Kind: String, Sendable {
+package struct PluginParameter: Sendable, Equatable {
+    package enum Kind: String, Sendable {
         case number, integer, bool, color, point, rect, string
         case choice = "enum"
         case size
@@ -38,14 +38,14 @@ public struct PluginParameter: Sendable, Equatable {
     }
 
     /// One field of an events parameter besides `time`, parsed from its `choices`.
-    public struct EventField: Sendable, Equatable {
-        public var name: String
+    package struct EventField: Sendable, Equatable {
+        package var name: String
         /// The field as a parameter of its own, to check values with.
-        public var parameter: PluginParameter
+        package var parameter: PluginParameter
     }
 
     /// The fields of an events parameter (empty for other kinds).
-    public var eventFields: [EventField] {
+    package var eventFields: [EventField] {
         guard kind == .events else { return [] }
         return choices.compactMap { text in
             let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
@@ -67,17 +67,17 @@ public struct PluginParameter: Sendable, Equatable {
         }
     }
 
-    public var name: String
-    public var kind: Kind
+    package var name: String
+    package var kind: Kind
     /// Nil for optional parameters without a default.
-    public var defaultValue: JSONValue?
-    public var min: Double
-    public var max: Double
-    public var choices: [String]
-    public var doc: String
+    package var defaultValue: JSONValue?
+    package var min: Double
+    package var max: Double
+    package var choices: [String]
+    package var doc: String
 
     /// The bounds as text, e.g. "0…120", or nil when unbounded.
-    public var rangeText: String? {
+    package var rangeText: String? {
         let numeric: Set<Kind> = [.number, .integer, .point, .rect, .size, .numberList, .colorList]
         guard numeric.contains(kind), min.isFinite || max.isFinite else { return nil }
         func format(_ value: Double) -> String { value.isFinite ? JSONValue.number(value).serialized() : "" }
@@ -85,7 +85,7 @@ public struct PluginParameter: Sendable, Equatable {
     }
 
     /// A one-line description of the type, e.g. `enum (bezier|paced)` or `number 0…120`.
-    public var typeText: String {
+    package var typeText: String {
         if kind == .choice { return "enum (\(choices.joined(separator: "|")))" }
         if kind == .events {
             return "events (time" + eventFields.map { ", \($0.name)" }.joined() + "; a list or a .csv/.jsonl file)"

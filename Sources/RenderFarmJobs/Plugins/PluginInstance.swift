@@ -257,10 +257,10 @@ package final class PluginInstance: @unchecked Sendable {
 }
 
 /// A plugin function returned an error status; `message` is the plugin's own text.
-public struct PluginCallError: Error, Equatable, CustomStringConvertible {
-    public var status: Int32
-    public var message: String
-    public var description: String { message }
+package struct PluginCallError: Error, Equatable, CustomStringConvertible {
+    package var status: Int32
+    package var message: String
+    package var description: String { message }
 
     package init(status: Int32, message: String) {
         self.status = status
@@ -268,10 +268,10 @@ public struct PluginCallError: Error, Equatable, CustomStringConvertible {
     }
 
     /// Whether the plugin answered `RF_ERROR_UNSUPPORTED`: from an optional function, "not offered".
-    public var isUnsupported: Bool { status == Int32(RF_ERROR_UNSUPPORTED.rawValue) }
+    package var isUnsupported: Bool { status == Int32(RF_ERROR_UNSUPPORTED.rawValue) }
 
     /// The problems of the message, one per line (plugins report several at once, one per line).
-    public var problems: [String] { Self.lines(message) }
+    package var problems: [String] { Self.lines(message) }
 
     package static func lines(_ message: String) -> [String] {
         message.split(separator: "\n").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }

@@ -2,7 +2,7 @@ import EffectKit
 
 /// A value that is either constant or keyframed over the layer's own time (a layer's `opacity`,
 /// `transform.position`, `transform.scale` and `transform.rotation`).
-public enum Animated<Value: Interpolable>: Sendable, Equatable {
+package enum Animated<Value: Interpolable>: Sendable, Equatable {
     case constant(Value)
     /// At least one keyframe, sorted by `t`, no two at the same time.
     case keyframes([Keyframe<Value>])
@@ -10,7 +10,7 @@ public enum Animated<Value: Interpolable>: Sendable, Equatable {
     /// The value at local time `t` (seconds): the first keyframe's before it, the last one's after
     /// it, and between two keyframes the earlier value moved towards the later one as the later
     /// keyframe's `timing` paces it.
-    public func value(at t: Double) -> Value {
+    package func value(at t: Double) -> Value {
         switch self {
         case .constant(let value): return value
         case .keyframes(let keys):
@@ -28,27 +28,27 @@ public enum Animated<Value: Interpolable>: Sendable, Equatable {
     }
 
     /// Whether the value changes with time.
-    public var isAnimated: Bool {
+    package var isAnimated: Bool {
         if case .keyframes(let keys) = self { return keys.count > 1 }
         return false
     }
 }
 
 /// One keyframe: at layer time `t` the value is `value`; `timing` paces the segment that ends here.
-public struct Keyframe<Value: Interpolable>: Sendable, Equatable {
-    public var t: Double
-    public var value: Value
-    public var timing: KeyframeTiming
+package struct Keyframe<Value: Interpolable>: Sendable, Equatable {
+    package var t: Double
+    package var value: Value
+    package var timing: KeyframeTiming
 }
 
 /// How a segment between two keyframes is paced: EffectKit's timing functions (the Core Animation
 /// curves) or a UIKit spring fitted to the segment's duration, as the effects use them.
-public enum KeyframeTiming: Sendable, Equatable {
+package enum KeyframeTiming: Sendable, Equatable {
     case curve(TimingFunction)
     case spring(damping: Double, velocity: Double)
 
     /// Progress (0 at the start, 1 at the end; a spring may overshoot) after `elapsed` of `duration` seconds.
-    public func progress(elapsed: Double, duration: Double) -> Double {
+    package func progress(elapsed: Double, duration: Double) -> Double {
         switch self {
         case .curve(let function): function(elapsed / duration)
         case .spring(let damping, let velocity):
@@ -58,19 +58,19 @@ public enum KeyframeTiming: Sendable, Equatable {
 }
 
 /// A value keyframes can move between.
-public protocol Interpolable: Sendable, Equatable {
+package protocol Interpolable: Sendable, Equatable {
     /// `from` moved `progress` of the way to `to` (0: `from`, 1: `to`, beyond: extrapolated).
     static func interpolate(_ from: Self, _ to: Self, _ progress: Double) -> Self
 }
 
 extension Double: Interpolable {
-    public static func interpolate(_ from: Double, _ to: Double, _ progress: Double) -> Double {
+    package static func interpolate(_ from: Double, _ to: Double, _ progress: Double) -> Double {
         from + (to - from) * progress
     }
 }
 
 extension Point: Interpolable {
-    public static func interpolate(_ from: Point, _ to: Point, _ progress: Double) -> Point {
+    package static func interpolate(_ from: Point, _ to: Point, _ progress: Double) -> Point {
         Point(from.x + (to.x - from.x) * progress, from.y + (to.y - from.y) * progress)
     }
 }

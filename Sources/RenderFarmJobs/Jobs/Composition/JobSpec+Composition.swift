@@ -3,10 +3,10 @@ import EffectKit
 extension JobSpec {
     /// Whether any layer uses a host-level field besides `start` (or a group, or a mask): when not,
     /// the layers are drawn one after the other straight into the frame, as version 1 jobs always were.
-    public var isComposed: Bool { composition.contains(where: \.usesComposition) }
+    package var isComposed: Bool { composition.contains(where: \.usesComposition) }
 
     /// How each effect layer's own time follows the job's, in layer order.
-    public var clocks: [LayerClock] {
+    package var clocks: [LayerClock] {
         var clocks = layers.map { LayerClock(links: [LayerClock.Link(fields: Self.plainFields(start: $0.start), hasSpan: false)]) }
         func visit(_ nodes: [LayerNode], outer: [LayerClock.Link]) {
             for node in nodes {
@@ -37,26 +37,26 @@ extension LayerNode {
 }
 
 /// How one effect layer's own time follows the job's, through the groups that hold it.
-public struct LayerClock: Sendable, Equatable {
+package struct LayerClock: Sendable, Equatable {
     /// The groups that hold the layer, outermost first, then the layer itself.
-    public var links: [Link]
+    package var links: [Link]
 
-    public struct Link: Sendable, Equatable {
-        public var fields: LayerFields
-        public var hasSpan: Bool
+    package struct Link: Sendable, Equatable {
+        package var fields: LayerFields
+        package var hasSpan: Bool
     }
 
     /// The layer's own time at job time `t`, or nil when it (or a group holding it) is not drawn then.
-    public func localTime(at t: Double) -> Double? { linkTimes(at: t)?.last }
+    package func localTime(at t: Double) -> Double? { linkTimes(at: t)?.last }
 
     /// Whether the layer's own time is the job's shifted by `start`: no speed or loop on the way.
-    public var isShift: Bool { !links.contains(where: \.fields.remapsTime) }
+    package var isShift: Bool { !links.contains(where: \.fields.remapsTime) }
 
     /// The job time at which the layer's own time first reaches 0, loops aside (`rf_context.layer_start`).
-    public var start: Double { jobTime(0, atLink: links.count) }
+    package var start: Double { jobTime(0, atLink: links.count) }
 
     /// The job time from which the layer is not drawn (its `end` or a group's, loops aside), or nil.
-    public var end: Double? {
+    package var end: Double? {
         links.indices.compactMap { index in links[index].fields.end.map { jobTime($0, atLink: index) } }.min()
     }
 
@@ -70,7 +70,7 @@ public struct LayerClock: Sendable, Equatable {
 extension LayerClock {
     /// Where the layer's point `p` is on the canvas at job time `t`, through its own transform and
     /// those of the groups holding it; nil when the layer is not drawn then.
-    public func place(_ p: Point, at t: Double) -> Point? {
+    package func place(_ p: Point, at t: Double) -> Point? {
         guard let times = linkTimes(at: t) else { return nil }
         var point = p
         for (link, local) in zip(links, times).reversed() {
@@ -80,7 +80,7 @@ extension LayerClock {
     }
 
     /// The product of the opacities of the layer and the groups holding it at job time `t`.
-    public func opacity(at t: Double) -> Double? {
+    package func opacity(at t: Double) -> Double? {
         guard let times = linkTimes(at: t) else { return nil }
         return zip(links, times).reduce(1.0) { product, pair in
             product * min(max(pair.0.fields.opacity.value(at: pair.1), 0), 1)

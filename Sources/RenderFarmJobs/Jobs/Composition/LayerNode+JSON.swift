@@ -4,7 +4,7 @@ import StrictJSON
 extension LayerNode {
     /// The node's host-level fields and contents as JSON: what `canonical` hashes (every field that
     /// decides pixels), and what the studio shows.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = fields.json
         switch content {
         case .effect(let index): object["layer"] = .number(Double(index))
@@ -17,7 +17,7 @@ extension LayerNode {
     /// What the node draws with at time `t` of its list: its own time, opacity and transformation
     /// then, and the same of what it holds; `null` when it is not drawn. Two frames with the same
     /// state and the same frame keys draw the same (a frame's fingerprint includes it).
-    public func state(at t: Double) -> JSONValue {
+    package func state(at t: Double) -> JSONValue {
         guard let local = fields.localTime(at: t, bounded: hasSpan) else { return .null }
         var object: JSONObject = ["t": .number(local), "opacity": .number(fields.opacity.value(at: local))]
         if let transform = fields.transform?.resolved(at: local) {
@@ -32,7 +32,7 @@ extension LayerNode {
 
 extension LayerFields {
     /// The fields set, as the job file writes them (with `mask.source`, the masking layer's place).
-    public var json: JSONObject {
+    package var json: JSONObject {
         var object: JSONObject = ["start": .number(start)]
         if let name { object["name"] = .string(name) }
         if let end { object["end"] = .number(end) }

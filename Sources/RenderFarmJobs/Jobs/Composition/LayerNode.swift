@@ -4,42 +4,42 @@ import Foundation
 
 /// The host-level fields of a layer or group (the RenderFarm article ComposingLayers): when it is
 /// drawn and at which of its own times, and how it is composited over what is under it.
-public struct LayerFields: Sendable, Equatable {
+package struct LayerFields: Sendable, Equatable {
     /// What `mask.layer` calls this layer.
-    public var name: String?
+    package var name: String?
     /// The time of the layer's list (the job's, or its group's) at which its own time is 0.
-    public var start = 0.0
+    package var start = 0.0
     /// From this time of its list on, the layer is not drawn.
-    public var end: Double?
+    package var end: Double?
     /// How fast the layer's own time runs: local time = (t − start) × speed.
-    public var speed = 1.0
+    package var speed = 1.0
     /// The length, in local seconds, after which the layer's own time starts again from 0.
-    public var loop: Double?
-    public var opacity = Animated.constant(1.0)
-    public var blend = BlendMode.normal
-    public var transform: LayerTransform?
-    public var mask: LayerMask?
+    package var loop: Double?
+    package var opacity = Animated.constant(1.0)
+    package var blend = BlendMode.normal
+    package var transform: LayerTransform?
+    package var mask: LayerMask?
 
-    public init() {}
+    package init() {}
 
     /// Whether the layer's own time is not the list's time shifted by `start`.
-    public var remapsTime: Bool { speed != 1 || loop != nil }
+    package var remapsTime: Bool { speed != 1 || loop != nil }
 
     /// Whether the layer is drawn only from `start` to `end` (a layer with `end`, `speed` or `loop`;
     /// groups are bounded always). A layer with none of them is drawn at every frame, its plugin
     /// seeing negative local times before `start`, as version 1 jobs always were.
-    public var hasSpan: Bool { end != nil || remapsTime }
+    package var hasSpan: Bool { end != nil || remapsTime }
 
     /// Whether it changes with time: keyframed opacity or transform.
-    public var isAnimated: Bool { opacity.isAnimated || (transform?.isAnimated ?? false) }
+    package var isAnimated: Bool { opacity.isAnimated || (transform?.isAnimated ?? false) }
 
     /// Whether it draws only as a plain layer would (every field at its default but `start`).
-    public var isPlain: Bool {
+    package var isPlain: Bool {
         end == nil && !remapsTime && opacity == .constant(1) && blend == .normal && transform == nil && mask == nil
     }
 
     /// The layer's own time at `t` of its list, or nil when it is not drawn then.
-    public func localTime(at t: Double, bounded: Bool) -> Double? {
+    package func localTime(at t: Double, bounded: Bool) -> Double? {
         if let end, t >= end { return nil }
         let elapsed = t - start
         if bounded && elapsed < 0 { return nil }
@@ -51,35 +51,35 @@ public struct LayerFields: Sendable, Equatable {
 
 /// Where a layer is placed: its `anchor` point is moved to `position`, then it is rotated
 /// (degrees, clockwise on screen) and scaled about it, as in After Effects. Points in job points.
-public struct LayerTransform: Sendable, Equatable {
-    public var anchor: Point
+package struct LayerTransform: Sendable, Equatable {
+    package var anchor: Point
     /// Nil: the anchor itself (no move).
-    public var position: Animated<Point>?
-    public var scale: Animated<Point>
-    public var rotation: Animated<Double>
+    package var position: Animated<Point>?
+    package var scale: Animated<Point>
+    package var rotation: Animated<Double>
 
-    public var isAnimated: Bool {
+    package var isAnimated: Bool {
         (position?.isAnimated ?? false) || scale.isAnimated || rotation.isAnimated
     }
 
     /// The transformation at local time `t`: where the layer's point (x, y) lands is
     /// position + R(rotation) · S(scale) · ((x, y) − anchor).
-    public func resolved(at t: Double) -> Resolved {
+    package func resolved(at t: Double) -> Resolved {
         Resolved(
             anchor: anchor, position: position?.value(at: t) ?? anchor, scale: scale.value(at: t),
             rotation: rotation.value(at: t))
     }
 
     /// A transformation at one time.
-    public struct Resolved: Sendable, Equatable {
-        public var anchor: Point
-        public var position: Point
-        public var scale: Point
+    package struct Resolved: Sendable, Equatable {
+        package var anchor: Point
+        package var position: Point
+        package var scale: Point
         /// Degrees, clockwise on screen (y grows downwards).
-        public var rotation: Double
+        package var rotation: Double
 
         /// Where the layer's point `p` lands.
-        public func apply(_ p: Point) -> Point {
+        package func apply(_ p: Point) -> Point {
             let x = (p.x - anchor.x) * scale.x
             let y = (p.y - anchor.y) * scale.y
             let radians = rotation * .pi / 180
@@ -90,30 +90,30 @@ public struct LayerTransform: Sendable, Equatable {
 }
 
 /// A layer that masks another by its alpha or its luminance.
-public struct LayerMask: Sendable, Equatable {
-    public enum Mode: String, Sendable, CaseIterable {
+package struct LayerMask: Sendable, Equatable {
+    package enum Mode: String, Sendable, CaseIterable {
         case alpha
         case luminance
     }
 
     /// The name of the masking layer, in the same list.
-    public var layer: String
-    public var mode = Mode.alpha
-    public var invert = false
+    package var layer: String
+    package var mode = Mode.alpha
+    package var invert = false
     /// Where the masking layer is in the list (set when the list is read).
-    public var source = 0
+    package var source = 0
 }
 
 /// One entry of a layer list: an effect layer or a group of layers, with its host-level fields.
-public struct LayerNode: Sendable, Equatable {
-    public var fields: LayerFields
-    public var content: Content
+package struct LayerNode: Sendable, Equatable {
+    package var fields: LayerFields
+    package var content: Content
     /// Whether another layer of the list uses this one as its mask (then it is not drawn itself).
-    public var isMask = false
+    package var isMask = false
     /// Where it is in the job file: `layers[2]`, `layers[1].group[0]`.
-    public var path: String
+    package var path: String
 
-    public enum Content: Sendable, Equatable {
+    package enum Content: Sendable, Equatable {
         /// The effect layer `JobSpec.layers[index]`.
         case effect(Int)
         /// A precomposition: the layers drawn on a surface of their own, then as one layer.
@@ -121,7 +121,7 @@ public struct LayerNode: Sendable, Equatable {
     }
 
     /// Whether the node is drawn only from `start` to `end`.
-    public var hasSpan: Bool {
+    package var hasSpan: Bool {
         if case .group = content { return true }
         return fields.hasSpan
     }

@@ -1,19 +1,19 @@
 import StrictJSON
 
 /// One variant of a job with `variants`: which row and matrix values it was made from.
-public struct JobVariant: Sendable, Equatable {
+package struct JobVariant: Sendable, Equatable {
     /// The variant's name (`variants.name` filled in), unique in its batch; also its folder name.
-    public var name: String
+    package var name: String
     /// Position in the batch, 0-based.
-    public var index: Int
+    package var index: Int
     /// Where its row is (`streamers.csv:7`), or `variants.matrix` for a matrix without rows.
-    public var origin: String
+    package var origin: String
     /// Every value it was made from: the row's columns and the matrix key paths.
-    public var values: JSONObject
+    package var values: JSONObject
     /// The places of the job that placeholders or matrix keys filled, by path.
     package var filled: [String: Filled]
     /// Every variant of the same job file, for `variants.json`.
-    public var batch: VariantBatch
+    package var batch: VariantBatch
     /// Problems found while filling the variant, told when it is planned.
     package var issues: [JobIssue] = []
     /// Places still holding an unknown placeholder: their other problems follow from it.
@@ -29,12 +29,12 @@ public struct JobVariant: Sendable, Equatable {
     }
 
     /// Whether `variants.matrix` sets the key path `path` (`canvas.scale`) for this variant.
-    public func matrixSets(_ path: String) -> Bool {
+    package func matrixSets(_ path: String) -> Bool {
         filled[path].map { $0.column == path && $0.value.origin == "variants.matrix" } ?? false
     }
 
     /// The variant's JSON description, as the manifest and `variants.json` record it.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "name": .string(name), "index": .number(Double(index)), "origin": .string(origin),
             "values": .object(values),
@@ -79,22 +79,22 @@ public struct JobVariant: Sendable, Equatable {
 }
 
 /// All variants of one job file.
-public struct VariantBatch: Sendable, Equatable {
+package struct VariantBatch: Sendable, Equatable {
     /// The job file.
-    public var file: String
+    package var file: String
     /// The job's name, shared by its variants (`<name>/<variant>` are their names).
-    public var name: String
+    package var name: String
     /// Each variant's name, values, name in messages and frame count.
-    public var variants: [Summary]
+    package var variants: [Summary]
 
-    public struct Summary: Sendable, Equatable {
-        public var variant: String
-        public var values: JSONObject
-        public var origin: String
+    package struct Summary: Sendable, Equatable {
+        package var variant: String
+        package var values: JSONObject
+        package var origin: String
         /// The variant job's name (its default output folder is `out/<jobName>`).
-        public var jobName: String
+        package var jobName: String
         /// Its `output.dir` as the job says (relative to the job's folder).
-        public var outputDirectory: String
-        public var frameCount: Int
+        package var outputDirectory: String
+        package var frameCount: Int
     }
 }
