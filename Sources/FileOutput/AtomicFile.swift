@@ -2,8 +2,8 @@ import Foundation
 
 /// Writes whole files through `StagedFile`, so that nothing half-written ever has a final name,
 /// and manages the folders they go in.
-public enum AtomicFile {
-    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(OutputError) {
+package enum AtomicFile {
+    package static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(OutputError) {
         let staged = StagedFile(path)
         let fd = open(staged.temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         // Messages name the file asked for: the temporary name is the writer's own business.

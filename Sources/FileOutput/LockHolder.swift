@@ -2,15 +2,15 @@ import Foundation
 
 /// Who holds an output folder's lock (`FolderLock`), as the lock file records it: the process, its host,
 /// when it took the lock and what it runs.
-public struct LockHolder: Sendable, Equatable, CustomStringConvertible {
-    public var pid: Int32
-    public var host: String
+package struct LockHolder: Sendable, Equatable, CustomStringConvertible {
+    package var pid: Int32
+    package var host: String
     /// ISO 8601 time the lock was taken.
-    public var since: String
+    package var since: String
     /// What the holder runs, e.g. `render` or `render --shard 1/4`.
-    public var task: String
+    package var task: String
 
-    public var description: String { "\(task) (pid \(pid) on \(host), since \(since))" }
+    package var description: String { "\(task) (pid \(pid) on \(host), since \(since))" }
 
     /// This process, now.
     package static func current(task: String) -> LockHolder {

@@ -1,5 +1,5 @@
 /// Writing output failed. `path` is the file or folder concerned.
-public enum OutputError: Error, Equatable, CustomStringConvertible {
+package enum OutputError: Error, Equatable, CustomStringConvertible {
     /// The output folder cannot be created or written (exit 73).
     case cannotCreate(path: String, reason: String)
     /// Reading or writing a file failed, e.g. the disk is full (exit 74).
@@ -9,7 +9,7 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
     /// Another run holds the folder's lock (exit 75); `holders` names it when it could be read.
     case locked(path: String, holders: [LockHolder])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cannotCreate(let path, let reason):
             "cannot create output \(path): \(reason)"
