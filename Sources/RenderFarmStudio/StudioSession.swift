@@ -74,10 +74,14 @@ final class StudioSession: Sendable {
     }
 
     /// Reads the job file (and the plugins, when `plugins`) again; true when anything changed.
+    ///
+    /// The file is read under the lock a save writes it under: a read made before a save's write
+    /// and told after it would put the older text back as a new version, and the page's next
+    /// save, made from the version its save was answered with, would be refused as stale.
     @discardableResult
     func reload(plugins: Bool) -> Bool {
-        let text = Self.read(options.jobFile)
-        return state.withLock { state in
+        state.withLock { state in
+            let text = Self.read(options.jobFile)
             guard plugins || text != state.text || (text == nil) != state.validation.missing else { return false }
             if plugins { state.catalog = PluginCatalog.discover(searchPath: state.shadow.searchPath()) }
             state.text = text ?? ""

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import RenderFarmStudio
@@ -40,6 +41,28 @@ struct StudioTrustTests {
         #expect(fresh.status == 200, "\(fresh.text)")
         #expect(studio.jobText == mine)
         #expect(fresh.headers["etag"] != current)
+    }
+
+    @Test("the file watcher's reload racing saves never puts an older text back: each save made from the last is written")
+    func reloadRacingSaves() throws {
+        let studio = try StudioFixture()
+        let session = StudioSession(options: StudioOptions(jobFile: studio.jobFile.path, pluginSearchPath: StudioFixture.pluginSearchPath))
+        // The watcher's part, as fast as it can go: each read of the file may land during a save.
+        final class Flag: Sendable { let raised = Atomic(false) }
+        let stop = Flag()
+        let reloader = Thread { while !stop.raised.load(ordering: .relaxed) { session.reload(plugins: false) } }
+        reloader.start()
+        defer { stop.raised.store(true, ordering: .relaxed) }
+        for rate in 5...24 {
+            let etag = try #require(session.json().objectValue?["etag"]?.stringValue)
+            let text = studio.jobText.replacing(#/"rate": \d+/#, with: "\"rate\": \(rate)")
+            guard case .written = session.apply(text, ifMatch: etag) else {
+                Issue.record("the save of rate \(rate), made from the current version \(etag), was refused as stale")
+                return
+            }
+            #expect(studio.jobText == text)
+        }
+        #expect(session.json().objectValue?["text"]?.stringValue == studio.jobText)
     }
 
     @Test("an edit of a file a layer reads (a Lottie file) is seen by inotify and redraws the frame as render does")
