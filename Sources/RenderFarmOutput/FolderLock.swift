@@ -31,8 +31,13 @@ package final class FolderLock: Sendable {
     }
 
     deinit {
-        // Closing the descriptors releases the locks.
-        for descriptor in descriptors { close(descriptor) }
+        // Unlocked before closed: a lock belongs to the open file, which a child another thread is
+        // spawning holds too until it runs its program, and closing this descriptor alone would leave
+        // the folder locked for that moment (a command run next in this process would find it in use).
+        for descriptor in descriptors {
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
     }
 
     /// Takes the lock for `shard` of `directory` (which must exist) at once, or throws

@@ -75,4 +75,38 @@ enum FootageFixture {
             try index(of: out.appendingPathComponent(String(format: "frame_%05d.png", frame)).path)
         }
     }
+
+    /// The predicted (not key) pictures of the clip at `path` with payload enough to damage past their slice
+    /// headers, in the file's (decoding) order: the frame each shows and where its bytes are in the file (ffprobe).
+    static func predictedPictures(_ path: String) throws -> [(frame: Int, position: Int, size: Int)] {
+        let ticks = try timestamps(path).ticks
+        let ffprobe = try #require(Tools.find("ffprobe"))
+        let probed = try Tools.run(
+            ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,pos,size,flags", "-of",
+                      "compact=p=0", path])
+        // "pts=…|size=…|pos=…|flags=…" for every packet.
+        let packets = probed.text.split(whereSeparator: \.isNewline).map { line in
+            Dictionary(
+                line.split(separator: "|").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
+                    .filter { $0.count == 2 }.map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 })
+        }
+        let first = try #require(packets.compactMap { $0["pts"].flatMap { Int($0) } }.min())
+        return packets.compactMap { packet in
+            guard let pts = packet["pts"].flatMap({ Int($0) }), let frame = ticks.firstIndex(of: pts - first),
+                packet["flags"]?.contains("K") == false, let position = packet["pos"].flatMap({ Int($0) }),
+                let size = packet["size"].flatMap({ Int($0) }), size >= 48
+            else { return nil }
+            return (frame, position, size)
+        }
+    }
+
+    /// `file` with the payload of `pictures` overwritten (XOR), their headers left whole: damage that demuxing
+    /// cannot see and H.264's decoder conceals unless its errors are fatal.
+    static func damage(_ file: Data, at pictures: [(frame: Int, position: Int, size: Int)]) -> Data {
+        var bytes = file
+        for picture in pictures {
+            for offset in (picture.position + 16)..<(picture.position + picture.size - 4) { bytes[offset] ^= 0x5A }
+        }
+        return bytes
+    }
 }

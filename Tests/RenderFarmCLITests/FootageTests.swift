@@ -273,43 +273,15 @@ struct FootageTests {
         let folder = try TemporaryFolder()
         let clip = folder.url.appendingPathComponent("clip.mp4")
         try FootageFixture.make(clip.path, fps: 30, frames: 60)
-        let ticks = try FootageFixture.timestamps(clip.path).ticks
-        let ffprobe = try #require(Tools.find("ffprobe"))
-        let probed = try Tools.run(
-            ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,pos,size,flags", "-of",
-                      "compact=p=0", clip.path])
-        // "pts=…|size=…|pos=…|flags=…" for every packet; pos is where its bytes are in the file.
-        let packets = probed.text.split(whereSeparator: \.isNewline).map { line in
-            Dictionary(
-                line.split(separator: "|").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
-                    .filter { $0.count == 2 }.map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 })
-        }
-        let first = try #require(packets.compactMap { $0["pts"].flatMap { Int($0) } }.min())
-        func frame(_ packet: [String: String]) -> Int? {
-            packet["pts"].flatMap { Int($0) }.flatMap { ticks.firstIndex(of: $0 - first) }
-        }
-        // Predicted pictures with payload enough to damage past their slice headers: one after the middle,
-        // one at the start (the check decodes two halves at once; the earlier damage is told).
-        func predicted(_ frames: PartialRangeFrom<Int>) -> (frame: Int, position: Int, size: Int)? {
-            for packet in packets {
-                guard let index = frame(packet), frames.contains(index), packet["flags"]?.contains("K") == false,
-                    let position = packet["pos"].flatMap({ Int($0) }), let size = packet["size"].flatMap({ Int($0) }),
-                    size >= 48
-                else { continue }
-                return (index, position, size)
-            }
-            return nil
-        }
-        let late = try #require(predicted(30...))
-        let early = try #require(predicted(1...))
+        let pictures = try FootageFixture.predictedPictures(clip.path)
+        // One after the middle, one at the start (the check decodes two halves at once; the earlier damage is
+        // told).
+        let late = try #require(pictures.first { $0.frame >= 30 })
+        let early = try #require(pictures.first { $0.frame >= 1 })
         try #require(early.frame < 20)
         let original = try Data(contentsOf: clip)
         for (name, damaged, told) in [("damaged.mp4", [late], late.frame), ("twice.mp4", [late, early], early.frame)] {
-            var bytes = original
-            for picture in damaged {
-                for offset in (picture.position + 16)..<(picture.position + picture.size - 4) { bytes[offset] ^= 0x5A }
-            }
-            try bytes.write(to: folder.url.appendingPathComponent(name))
+            try FootageFixture.damage(original, at: damaged).write(to: folder.url.appendingPathComponent(name))
             try folder.write(try FootageFixture.job(file: name, fps: 30, frames: 10), to: "job.json")
             let result = CLI.run(["validate", folder.url.appendingPathComponent("job.json").path])
             #expect(result.status == 65, "\(name): \(result.stderr)")
@@ -320,6 +292,41 @@ struct FootageTests {
         // The same file, undamaged, validates: the check refuses the damage, not the clip.
         try folder.write(try FootageFixture.job(file: "clip.mp4", fps: 30, frames: 10), to: "job.json")
         let valid = CLI.run(["validate", folder.url.appendingPathComponent("job.json").path])
+        #expect(valid.status == 0, "\(valid.stderr)")
+    }
+
+    @Test("damage past the part validate decodes fails the frames that show it at render (1), never drawn concealed")
+    func damagedPastTheCheck() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.url.appendingPathComponent("long.mp4")
+        // 320 frames of 720p, one keyframe: the check decodes the first 291 in full (2^28 pixels), then
+        // keyframes only, so it cannot see a predicted picture damaged after those.
+        let ffmpeg = try #require(Tools.find("ffmpeg"))
+        let made = try Tools.run(
+            ffmpeg,
+            ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30", "-frames:v", "320", "-c:v",
+             "libx264", "-preset", "ultrafast", "-g", "400", "-pix_fmt", "yuv420p", clip.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        let picture = try #require(try FootageFixture.predictedPictures(clip.path).first { $0.frame >= 300 })
+        try FootageFixture.damage(try Data(contentsOf: clip), at: [picture])
+            .write(to: folder.url.appendingPathComponent("damaged.mp4"))
+        try folder.write(try FootageFixture.job(file: "damaged.mp4", fps: 30, frames: 320), to: "job.json")
+        let job = folder.url.appendingPathComponent("job.json").path
+        let frames = "\(picture.frame - 2)-\(picture.frame + 1)"
+        let result = CLI.run(["render", job, "--frames", frames, "--out", folder.url.appendingPathComponent("out").path])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("damaged.mp4 is damaged at frame \(picture.frame) "), "\(result.stderr)")
+        // The frames before the damage are drawn; the damaged one and the next, decoded through it, are not.
+        let out = folder.url.appendingPathComponent("out")
+        func drawn(_ frame: Int) -> Bool {
+            FileManager.default.fileExists(atPath: out.appendingPathComponent(String(format: "frame_%05d.png", frame)).path)
+        }
+        #expect(drawn(picture.frame - 2) && drawn(picture.frame - 1))
+        #expect(!drawn(picture.frame) && !drawn(picture.frame + 1))
+        #expect(result.stderr.contains("2 frames failed: \(picture.frame)-\(picture.frame + 1)"), "\(result.stderr)")
+        // The undamaged clip renders them all.
+        try folder.write(try FootageFixture.job(file: "long.mp4", fps: 30, frames: 320), to: "job.json")
+        let valid = CLI.run(["render", job, "--frames", frames, "--out", folder.url.appendingPathComponent("good").path])
         #expect(valid.status == 0, "\(valid.stderr)")
     }
 }

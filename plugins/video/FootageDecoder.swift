@@ -22,6 +22,9 @@ final class FootageDecoder {
     /// The last frame the decoder returned, nil after a seek.
     private var position: Int?
     private var flushed = false
+    /// The keyframe the last seek went to, and the frame of the last packet sent to the decoder.
+    private var start = 0
+    private var sent = 0
 
     /// The largest picture decoded: 8K UHD.
     static let maxSide = 8192
@@ -94,6 +97,10 @@ final class FootageDecoder {
         // a sandboxed worker may not be allowed to create.
         codec.pointee.thread_count = 1
         codec.pointee.pkt_timebase = stream.pointee.time_base
+        // The decoder's errors are fatal: damage inside the stream fails the frames that show it instead
+        // of being concealed (drawn from neighbouring blocks with no error), which no check before the
+        // render can rule out past the part it decodes.
+        codec.pointee.err_recognition |= AV_EF_EXPLODE
         let opening = avcodec_open2(codec, decoder, nil)
         guard opening >= 0 else {
             throw EffectError(parameter: "file", "\(file.name): the \(decoderName) decoder cannot open (\(Self.text(opening)))")
@@ -177,26 +184,13 @@ final class FootageDecoder {
     /// Decodes frames `frames` of `timeline` (from the keyframe before the first) and refuses the file at the
     /// first picture the decoder finds damaged: damage inside a stream that demuxing cannot see, which the
     /// decoder would otherwise hide by concealment (drawing the damaged blocks from neighbouring ones).
-    /// `keyframesOnly` decodes only the keyframes, for a part too long to decode at every check. Errors are
-    /// made fatal (`AV_EF_EXPLODE`) and the loop filter skipped: it finds no errors and costs a sixth of the
-    /// decode. For a decoder of its own: it changes the decoder's settings.
+    /// `keyframesOnly` decodes only the keyframes, for a part too long to decode at every check. The loop
+    /// filter is skipped: it finds no errors and costs a sixth of the decode. For a decoder of its own: it
+    /// changes the decoder's settings.
     func check(_ frames: ClosedRange<Int>, of timeline: FootageTimeline, keyframesOnly: Bool) throws(EffectError) {
         guard let format, let codec, let packet, let frame else { throw EffectError("the decoder is closed") }
-        codec.pointee.err_recognition |= AV_EF_EXPLODE
         codec.pointee.skip_loop_filter = AVDISCARD_ALL
-        let start = timeline.keyframe(before: frames.lowerBound)
-        try seek(to: timeline.timestamps[start])
-        // The frame of the last packet sent: where a failure is told.
-        var sent = start
-        func damaged(_ status: Int32) -> EffectError {
-            EffectError(
-                parameter: "file",
-                "\(name) is damaged at frame \(sent) (\(Self.seconds(timeline.seconds[sent])) s): the decoder says "
-                    + "\(Self.text(status)); export it again")
-        }
-        // Pictures shown before the keyframe decoding starts from (an open GOP's leading pictures) lack their
-        // references after the seek, which is no damage; they are never shown from this start either.
-        var leading: Bool { sent < start }
+        try seek(to: timeline.keyframe(before: frames.lowerBound), of: timeline)
         while true {
             let received = avcodec_receive_frame(codec, frame)
             if received >= 0 {
@@ -206,10 +200,10 @@ final class FootageDecoder {
                 continue
             }
             if received == RF_AVERROR_EOF { return }
-            guard received == RF_AVERROR_EAGAIN || leading else { throw damaged(received) }
+            guard received == RF_AVERROR_EAGAIN || leading else { throw damaged(received, of: timeline) }
             guard !flushed else { return }
             let read = av_read_frame(format, packet)
-            guard read >= 0 || read == RF_AVERROR_EOF else { throw damaged(read) }
+            guard read >= 0 || read == RF_AVERROR_EOF else { throw damaged(read, of: timeline) }
             defer { av_packet_unref(packet) }
             if read >= 0, packet.pointee.stream_index != stream { continue }
             let index = read >= 0 ? timeline.frame(timestamp: packet.pointee.pts) : nil
@@ -221,32 +215,48 @@ final class FootageDecoder {
             if keyframesOnly, packet.pointee.flags & AV_PKT_FLAG_KEY == 0 { continue }
             if let index { sent = index }
             let status = avcodec_send_packet(codec, packet)
-            guard status >= 0 || status == RF_AVERROR_EAGAIN || leading else { throw damaged(status) }
+            guard status >= 0 || status == RF_AVERROR_EAGAIN || leading else { throw damaged(status, of: timeline) }
         }
     }
 
-    /// Decodes frame `index` of `timeline`.
+    /// Pictures shown before the keyframe decoding started from (an open GOP's leading pictures) lack their
+    /// references after the seek, which is no damage; they are never shown from this start either.
+    private var leading: Bool { sent < start }
+
+    /// The decoder's error `status` as damage at the frame of the last packet sent.
+    private func damaged(_ status: Int32, of timeline: FootageTimeline) -> EffectError {
+        EffectError(
+            parameter: "file",
+            "\(name) is damaged at frame \(sent) (\(Self.seconds(timeline.seconds[sent])) s): the decoder says "
+                + "\(Self.text(status)); export it again")
+    }
+
+    /// Decodes frame `index` of `timeline`. A decoder that failed is not trusted to go on: the next frame is
+    /// decoded from a keyframe again, so every frame decoded through a damaged picture fails with it, and none
+    /// is drawn from what the damaged one left in the decoder.
     func frame(_ index: Int, of timeline: FootageTimeline) throws(EffectError) -> DecodedFrame {
-        // Decoding starts from the keyframe before the frame, unless the decoder stands before it already
-        // with no keyframe in between. A frame missed after a seek (an open GOP's leading pictures) starts
-        // again one keyframe earlier.
-        var earlier = 0
-        while true {
-            let keyframe = timeline.keyframe(before: index, earlier: earlier)
-            if let position, position < index, timeline.keyframe(before: index) <= position {
-                // Forward from here.
-            } else {
-                try seek(to: timeline.timestamps[keyframe])
+        do throws(EffectError) {
+            // Forward from where the decoder stands, when it stands before the frame with no keyframe between.
+            if let position, position < index, timeline.keyframe(before: index) <= position,
+                let picture = try decode(until: index, of: timeline)
+            {
+                return picture
             }
-            switch try decode(until: index, of: timeline) {
-            case .some(let picture): return picture
-            case .none:
+            // Else from the keyframe before the frame; a frame missed after that seek (an open GOP's leading
+            // pictures) starts again one keyframe earlier.
+            var earlier = 0
+            while true {
+                let keyframe = timeline.keyframe(before: index, earlier: earlier)
+                try seek(to: keyframe, of: timeline)
+                if let picture = try decode(until: index, of: timeline) { return picture }
                 guard keyframe > 0 else {
                     throw EffectError("\(name): frame \(index) (\(Self.seconds(timeline.seconds[index])) s) cannot be decoded")
                 }
-                position = nil
                 earlier += 1
             }
+        } catch {
+            position = nil
+            throw error
         }
     }
 
@@ -267,9 +277,7 @@ final class FootageDecoder {
                 continue
             }
             if received == RF_AVERROR_EOF { return nil }
-            guard received == RF_AVERROR_EAGAIN else {
-                throw EffectError("\(name): decoding failed before frame \(index) (\(Self.text(received)))")
-            }
+            guard received == RF_AVERROR_EAGAIN || leading else { throw damaged(received, of: timeline) }
             guard !flushed else { return nil }
             let read = av_read_frame(format, packet)
             if read == RF_AVERROR_EOF {
@@ -282,20 +290,21 @@ final class FootageDecoder {
             }
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == stream else { continue }
-            let sent = avcodec_send_packet(codec, packet)
-            guard sent >= 0 || sent == RF_AVERROR_EAGAIN else {
-                throw EffectError("\(name): the picture before frame \(index) is damaged (\(Self.text(sent)))")
-            }
+            if let frame = timeline.frame(timestamp: packet.pointee.pts) { sent = frame }
+            let status = avcodec_send_packet(codec, packet)
+            guard status >= 0 || status == RF_AVERROR_EAGAIN || leading else { throw damaged(status, of: timeline) }
         }
     }
 
-    private func seek(to timestamp: Int64) throws(EffectError) {
+    /// Goes to `keyframe` of `timeline`: the next packet read is its.
+    private func seek(to keyframe: Int, of timeline: FootageTimeline) throws(EffectError) {
         guard let format, let codec else { throw EffectError("the decoder is closed") }
-        let status = av_seek_frame(format, stream, timestamp, AVSEEK_FLAG_BACKWARD)
+        let status = av_seek_frame(format, stream, timeline.timestamps[keyframe], AVSEEK_FLAG_BACKWARD)
         guard status >= 0 else { throw EffectError("\(name): cannot seek (\(Self.text(status)))") }
         avcodec_flush_buffers(codec)
         position = nil
         flushed = false
+        (start, sent) = (keyframe, keyframe)
     }
 
     private var streamPointer: UnsafeMutablePointer<AVStream>? {

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@testable import RenderFarmOutput
+
+@Suite("Output folder lock")
+struct FolderLockTests {
+    /// A child spawned by another thread holds the parent's open files from its fork to its exec, even
+    /// those opened close-on-exec. Here a child keeps the lock's file open (as its descriptor 3) for as long
+    /// as the test needs that moment to last.
+    @Test("a released lock is free at once, though a child spawned meanwhile still has its file open")
+    func releasedWhileAChildHoldsTheFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rf-lock-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var lock: FolderLock? = try FolderLock.acquire(folder.path, task: "render")
+        let file = folder.appendingPathComponent(FolderLock.fileName).path
+        let descriptor = try #require(Self.descriptor(of: file))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, descriptor, 3)
+        let arguments: [String] = ["/bin/sleep", "30"]
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        try #require(posix_spawn(&child, "/bin/sleep", &actions, nil, argv, environ) == 0)
+        defer {
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+        }
+        #expect(FolderLock.holders(of: folder.path).map(\.pid) == [lock?.holder.pid])
+        lock = nil
+        #expect(FolderLock.holders(of: folder.path).isEmpty, "the child's copy of the file kept the lock")
+        #expect(throws: Never.self) { _ = try FolderLock.acquire(folder.path, task: "encode") }
+    }
+
+    /// This process's descriptor open on `path` (read from /proc/self/fd), if any.
+    static func descriptor(of path: String) -> Int32? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for entry in entries {
+            guard let number = Int32(entry),
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
+                target == path
+            else { continue }
+            return number
+        }
+        return nil
+    }
+}
