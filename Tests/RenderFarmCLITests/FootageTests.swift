@@ -313,20 +313,22 @@ struct FootageTests {
         try folder.write(try FootageFixture.job(file: "damaged.mp4", fps: 30, frames: 320), to: "job.json")
         let job = folder.url.appendingPathComponent("job.json").path
         let frames = "\(picture.frame - 2)-\(picture.frame + 1)"
-        let result = CLI.run(["render", job, "--frames", frames, "--out", folder.url.appendingPathComponent("out").path])
+        let out = folder.url.appendingPathComponent("out")
+        let result = CLI.run(["render", job, "--frames", frames, "--out", out.path])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("damaged.mp4 is damaged at frame \(picture.frame) "), "\(result.stderr)")
         // The frames before the damage are drawn; the damaged one and the next, decoded through it, are not.
-        let out = folder.url.appendingPathComponent("out")
         func drawn(_ frame: Int) -> Bool {
-            FileManager.default.fileExists(atPath: out.appendingPathComponent(String(format: "frame_%05d.png", frame)).path)
+            let name = String(format: "frame_%05d.png", frame)
+            return FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path)
         }
         #expect(drawn(picture.frame - 2) && drawn(picture.frame - 1))
         #expect(!drawn(picture.frame) && !drawn(picture.frame + 1))
         #expect(result.stderr.contains("2 frames failed: \(picture.frame)-\(picture.frame + 1)"), "\(result.stderr)")
         // The undamaged clip renders them all.
         try folder.write(try FootageFixture.job(file: "long.mp4", fps: 30, frames: 320), to: "job.json")
-        let valid = CLI.run(["render", job, "--frames", frames, "--out", folder.url.appendingPathComponent("good").path])
+        let good = folder.url.appendingPathComponent("good")
+        let valid = CLI.run(["render", job, "--frames", frames, "--out", good.path])
         #expect(valid.status == 0, "\(valid.stderr)")
     }
 }

@@ -43,10 +43,11 @@ struct StudioTrustTests {
         #expect(fresh.headers["etag"] != current)
     }
 
-    @Test("the file watcher's reload racing saves never puts an older text back: each save made from the last is written")
+    @Test("the file watcher's reload racing saves never puts an older text back: each save from the last is written")
     func reloadRacingSaves() throws {
         let studio = try StudioFixture()
-        let session = StudioSession(options: StudioOptions(jobFile: studio.jobFile.path, pluginSearchPath: StudioFixture.pluginSearchPath))
+        let session = StudioSession(
+            options: StudioOptions(jobFile: studio.jobFile.path, pluginSearchPath: StudioFixture.pluginSearchPath))
         // The watcher's part, as fast as it can go: each read of the file may land during a save.
         final class Flag: Sendable { let raised = Atomic(false) }
         let stop = Flag()
