@@ -61,6 +61,19 @@ struct SandboxTests {
         }
     }
 
+    /// glibc's malloc opens /proc/sys/vm/overcommit_memory the first time a thread's heap shrinks, at a
+    /// moment no plugin chooses (plugin-check of the video plugin died of it in CI).
+    @Test(
+        "the system files glibc opens on its own are readable in a worker: malloc's overcommit setting",
+        .enabled(if: available.contains(.seccomp)))
+    func systemFiles() throws {
+        let folder = try TemporaryFolder()
+        let job = try Self.job("read", in: folder, target: "/proc/sys/vm/overcommit_memory")
+        let result = try Self.render(job)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/out/frame_00000.png"))
+    }
+
     @Test(
         "connecting to a listener on 127.0.0.1: denied and named, the listener gets no connection",
         .enabled(if: available.contains(.seccomp)))

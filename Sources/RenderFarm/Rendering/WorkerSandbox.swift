@@ -138,6 +138,9 @@ package enum WorkerSandbox {
             "/usr/share/zoneinfo", "/etc/localtime", "/dev/null", "/dev/zero", "/dev/urandom",
             // How many processors (glibc get_nprocs, which rlottie asks).
             "/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible",
+            // glibc's malloc reads it the first time a thread's heap shrinks (a decoder freeing frames on
+            // a Dispatch thread): denied, the worker died at a moment no plugin chose.
+            "/proc/sys/vm/overcommit_memory",
         ]
         return read + mappedFiles()
     }
