@@ -26,7 +26,8 @@ package struct StudioOptions: Sendable {
     /// a job without variants) of `jobFile` at `scale` with the plugins of `pluginFolders` — previews are then
     /// drawn by worker processes (`StudioPreviews`; `renderfarm studio`'s default, sandboxed); nil draws them in
     /// this process (`studio --sandbox off`, and a studio made without the CLI).
-    package var previewWorker: (@Sendable (_ jobFile: String, _ variant: Int?, _ scale: Double?, _ pluginFolders: [String]) -> [String])?
+    package var previewWorker:
+        (@Sendable (_ jobFile: String, _ variant: Int?, _ scale: Double?, _ pluginFolders: [String]) -> [String])?
 
     package init(
         jobFile: String, root: String? = nil, host: String = "127.0.0.1", port: Int = 0, token: String? = nil,

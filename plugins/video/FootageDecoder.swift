@@ -250,7 +250,8 @@ final class FootageDecoder {
                 try seek(to: keyframe, of: timeline)
                 if let picture = try decode(until: index, of: timeline) { return picture }
                 guard keyframe > 0 else {
-                    throw EffectError("\(name): frame \(index) (\(Self.seconds(timeline.seconds[index])) s) cannot be decoded")
+                    let time = Self.seconds(timeline.seconds[index])
+                    throw EffectError("\(name): frame \(index) (\(time) s) cannot be decoded")
                 }
                 earlier += 1
             }

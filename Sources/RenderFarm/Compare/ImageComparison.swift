@@ -13,8 +13,9 @@ package struct ComparisonTolerance: Sendable, Equatable {
     /// The largest difference any one channel of any pixel may have, however few pixels change.
     package var maxPixelError: Int
 
-    package init(maxChannelDifference: Int = 32, maxChangedPixels: Int = 8, minPSNR: Double = 40, maxPixelError: Int = 128)
-    {
+    package init(
+        maxChannelDifference: Int = 32, maxChangedPixels: Int = 8, minPSNR: Double = 40, maxPixelError: Int = 128
+    ) {
         self.maxChannelDifference = maxChannelDifference
         self.maxChangedPixels = maxChangedPixels
         self.minPSNR = minPSNR

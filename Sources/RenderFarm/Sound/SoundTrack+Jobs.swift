@@ -7,7 +7,9 @@ extension SoundTrack {
     /// The mix of `job`'s `audio` under `frames` (evenly spaced), or nil when the job has no `audio`.
     /// Without `frames`: under the job's `frames` as `render --video` renders them, or the whole job
     /// when they are not evenly spaced.
-    package static func mix(of job: LoadedJob, frames: [Int]? = nil, ffmpeg: FFmpeg) throws(EncodeError) -> SoundTrack? {
+    package static func mix(
+        of job: LoadedJob, frames: [Int]? = nil, ffmpeg: FFmpeg
+    ) throws(EncodeError) -> SoundTrack? {
         guard let audio = job.spec.audio else { return nil }
         let own = job.spec.frames.frames
         let even = Set(zip(own.dropFirst(), own).map { $0 - $1 }).count <= 1

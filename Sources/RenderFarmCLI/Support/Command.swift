@@ -110,7 +110,8 @@ enum CommonOptions {
             switch VariantSelection.pick(selection, from: jobs) {
             case .success(let picked): jobs = picked
             case .failure(let error):
-                return .failure(.reporting(UsageError(message: error.message, command: arguments.spec.name), to: terminal))
+                let usage = UsageError(message: error.message, command: arguments.spec.name)
+                return .failure(.reporting(usage, to: terminal))
             }
         }
         // --scale would give the variants of a canvas.scale matrix one scale: their folders would hold the same frames.
