@@ -76,9 +76,10 @@ enum FootageFixture {
         }
     }
 
-    /// The predicted (not key) pictures of the clip at `path` with payload enough to damage past their slice
-    /// headers, in the file's (decoding) order: the frame each shows and where its bytes are in the file (ffprobe).
-    static func predictedPictures(_ path: String) throws -> [(frame: Int, position: Int, size: Int)] {
+    /// The predicted pictures of the clip at `path` (its keyframes instead when `keyframes`) with payload enough
+    /// to damage past their slice headers, in the file's (decoding) order: the frame each shows and where its
+    /// bytes are in the file (ffprobe).
+    static func pictures(_ path: String, keyframes: Bool = false) throws -> [(frame: Int, position: Int, size: Int)] {
         let ticks = try timestamps(path).ticks
         let ffprobe = try #require(Tools.find("ffprobe"))
         let probed = try Tools.run(
@@ -93,7 +94,7 @@ enum FootageFixture {
         let first = try #require(packets.compactMap { $0["pts"].flatMap { Int($0) } }.min())
         return packets.compactMap { packet in
             guard let pts = packet["pts"].flatMap({ Int($0) }), let frame = ticks.firstIndex(of: pts - first),
-                packet["flags"]?.contains("K") == false, let position = packet["pos"].flatMap({ Int($0) }),
+                packet["flags"]?.contains("K") == keyframes, let position = packet["pos"].flatMap({ Int($0) }),
                 let size = packet["size"].flatMap({ Int($0) }), size >= 48
             else { return nil }
             return (frame, position, size)

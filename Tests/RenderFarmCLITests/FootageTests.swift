@@ -273,7 +273,7 @@ struct FootageTests {
         let folder = try TemporaryFolder()
         let clip = folder.url.appendingPathComponent("clip.mp4")
         try FootageFixture.make(clip.path, fps: 30, frames: 60)
-        let pictures = try FootageFixture.predictedPictures(clip.path)
+        let pictures = try FootageFixture.pictures(clip.path)
         // One after the middle, one at the start (the check decodes two halves at once; the earlier damage is
         // told).
         let late = try #require(pictures.first { $0.frame >= 30 })
@@ -295,6 +295,30 @@ struct FootageTests {
         #expect(valid.status == 0, "\(valid.stderr)")
     }
 
+    @Test("damage before the trimmed part refuses nothing: the layer plays its part")
+    func damagedBeforeTrim() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.url.appendingPathComponent("clip.mp4")
+        try FootageFixture.make(clip.path, fps: 24, frames: 48)
+        // Keyframes every 12 frames: the first one (frame 0) damaged, the layer playing frames 24 to 47.
+        let first = try #require(try FootageFixture.pictures(clip.path, keyframes: true).first)
+        try #require(first.frame == 0)
+        try FootageFixture.damage(try Data(contentsOf: clip), at: [first])
+            .write(to: folder.url.appendingPathComponent("damaged.mp4"))
+        let trim = ["trim": ["in": 1.0, "out": 2.0]]
+        try folder.write(try FootageFixture.job(file: "damaged.mp4", fps: 24, frames: 24, params: trim), to: "job.json")
+        let job = folder.url.appendingPathComponent("job.json").path
+        let out = folder.url.appendingPathComponent("out")
+        let result = CLI.run(["render", job, "--out", out.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FootageFixture.shown(in: out, frames: 24) == Array(24..<48))
+        // Played from its start, the damage is refused.
+        try folder.write(try FootageFixture.job(file: "damaged.mp4", fps: 24, frames: 24), to: "job.json")
+        let whole = CLI.run(["validate", job])
+        #expect(whole.status == 65, "\(whole.stderr)")
+        #expect(whole.stderr.contains("damaged.mp4 is damaged at frame 0 "), "\(whole.stderr)")
+    }
+
     @Test("damage past the part validate decodes fails the frames that show it at render (1), never drawn concealed")
     func damagedPastTheCheck() throws {
         let folder = try TemporaryFolder()
@@ -307,7 +331,7 @@ struct FootageTests {
             ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30", "-frames:v", "320", "-c:v",
              "libx264", "-preset", "ultrafast", "-g", "400", "-pix_fmt", "yuv420p", clip.path])
         try #require(made.status == 0, "\(made.stderr)")
-        let picture = try #require(try FootageFixture.predictedPictures(clip.path).first { $0.frame >= 300 })
+        let picture = try #require(try FootageFixture.pictures(clip.path).first { $0.frame >= 300 })
         try FootageFixture.damage(try Data(contentsOf: clip), at: [picture])
             .write(to: folder.url.appendingPathComponent("damaged.mp4"))
         try folder.write(try FootageFixture.job(file: "damaged.mp4", fps: 30, frames: 320), to: "job.json")

@@ -7,9 +7,9 @@ import Locking
 /// Two locks: `decoder` is held while a frame is decoded (one at a time, the decoder runs forward), `cache`
 /// only to look up or store a frame. So a thread whose frame is cached never waits for a decode, and a thread
 /// whose frame is being decoded waits on `decoder`, then finds it cached. Lock order: `decoder`, then `cache`.
-/// A frame is decoded by whichever thread asks first and converted outside both locks by a thread that draws
-/// it; the converted picture replaces the decoded frame. Which thread decodes or converts never changes the
-/// pixels: decoding is deterministic from a keyframe, and two threads converting one frame make the same bytes.
+/// A frame is decoded by whichever thread asks first and converted once, outside both locks, by whichever
+/// thread needs its pixels first (`CachedFrame`). Which thread decodes or converts never changes the pixels:
+/// decoding is deterministic from a keyframe, and the conversion is a function of the decoded frame.
 ///
 /// Why `@unchecked Sendable`: the decoder is only touched inside `decoder`'s lock, the cache inside `cache`'s;
 /// frames and pictures are immutable once shared.
@@ -24,25 +24,20 @@ final class FootageFrames: @unchecked Sendable {
     /// (a picture of width × height × 4 bytes).
     static let cached = 6
 
-    enum Entry: Sendable {
-        case decoded(DecodedFrame)
-        case converted(FootagePicture)
-    }
-
     private struct Cache {
         /// Most recently used last.
-        var entries: [(index: Int, entry: Entry)] = []
+        var entries: [(index: Int, frame: CachedFrame)] = []
 
-        /// The entry of frame `index`, now the most recently used.
-        mutating func take(_ index: Int) -> Entry? {
+        /// Frame `index`, now the most recently used.
+        mutating func take(_ index: Int) -> CachedFrame? {
             guard let hit = entries.last(where: { $0.index == index }) else { return nil }
-            keep(hit.entry, for: index)
-            return hit.entry
+            keep(hit.frame, for: index)
+            return hit.frame
         }
 
-        mutating func keep(_ entry: Entry, for index: Int) {
+        mutating func keep(_ frame: CachedFrame, for index: Int) {
             entries.removeAll { $0.index == index }
-            entries.append((index, entry))
+            entries.append((index, frame))
             if entries.count > FootageFrames.cached { entries.removeFirst() }
         }
     }
@@ -54,32 +49,53 @@ final class FootageFrames: @unchecked Sendable {
 
     /// Source frame `index`, converted.
     func picture(_ index: Int, of timeline: FootageTimeline) throws(EffectError) -> FootagePicture {
-        switch try entry(index, of: timeline) {
-        case .converted(let picture): return picture
-        case .decoded(let frame):
-            let picture = try frame.picture(name: name, pool: pool)
-            cache.withLock { cache in
-                if cache.entries.contains(where: { $0.index == index }) { cache.keep(.converted(picture), for: index) }
-            }
-            return picture
-        }
+        try cached(index, of: timeline).picture(name: name, pool: pool)
     }
 
-    /// Decodes source frame `index` into the cache unless it is there; a frame that fails is left to the
-    /// thread that draws it, which reports the failure.
-    func prepare(_ index: Int, of timeline: FootageTimeline) {
-        _ = try? entry(index, of: timeline)
+    /// Decodes source frame `index` into the cache unless it is there, and converts it when `converting`; a
+    /// frame that fails is left to the thread that draws it, which reports the failure.
+    func prepare(_ index: Int, of timeline: FootageTimeline, converting: Bool) {
+        guard let frame = try? cached(index, of: timeline), converting else { return }
+        _ = try? frame.picture(name: name, pool: pool)
     }
 
-    private func entry(_ index: Int, of timeline: FootageTimeline) throws(EffectError) -> Entry {
+    private func cached(_ index: Int, of timeline: FootageTimeline) throws(EffectError) -> CachedFrame {
         if let hit = cache.withLock({ $0.take(index) }) { return hit }
         let cache = cache
-        return try decoder.withLock { (decoder: inout FootageDecoder) throws(EffectError) -> Entry in
+        return try decoder.withLock { (decoder: inout FootageDecoder) throws(EffectError) -> CachedFrame in
             // Another thread may have decoded it while this one waited for the decoder.
             if let hit = cache.withLock({ $0.take(index) }) { return hit }
-            let entry = Entry.decoded(try decoder.frame(index, of: timeline))
-            cache.withLock { $0.keep(entry, for: index) }
-            return entry
+            let frame = CachedFrame(try decoder.frame(index, of: timeline))
+            cache.withLock { $0.keep(frame, for: index) }
+            return frame
+        }
+    }
+}
+
+/// One cached source frame: decoded, then converted once. The thread that needs its pixels first converts it
+/// (a drawing thread or the decode-ahead); another that needs them meanwhile waits for that conversion instead
+/// of making the same bytes again. Converting releases the decoded frame (the decoder's buffers).
+final class CachedFrame: Sendable {
+    private enum State: Sendable {
+        case decoded(DecodedFrame)
+        case converted(FootagePicture)
+    }
+
+    private let state: Locked<State>
+
+    init(_ frame: DecodedFrame) {
+        state = Locked(.decoded(frame))
+    }
+
+    func picture(name: String, pool: FootagePicture.Pool) throws(EffectError) -> FootagePicture {
+        try state.withLock { (state: inout State) throws(EffectError) -> FootagePicture in
+            switch state {
+            case .converted(let picture): return picture
+            case .decoded(let frame):
+                let picture = try frame.picture(name: name, pool: pool)
+                state = .converted(picture)
+                return picture
+            }
         }
     }
 }

@@ -12,6 +12,11 @@ import Locking
 /// then finds its frame decoded, or waits for the decode under way instead of starting its own. Decoding ahead
 /// changes no pixel: a frame decodes the same whichever thread decodes it.
 ///
+/// The work item also converts the frames it decodes, taking that work off the drawing threads too, but only
+/// while this process draws the layer's output frames one after another. A `render --isolate` worker draws
+/// every second frame (its neighbour draws the others): it still decodes every frame, as its decoder must run
+/// through them, but converting the frames it never draws would be wasted.
+///
 /// At most one work item runs per player. Releasing the player (the layer) stops it and waits for it to end,
 /// so no decoding outlives the layer.
 final class FootagePlayer: Sendable {
@@ -29,6 +34,10 @@ final class FootagePlayer: Sendable {
     private struct Ahead {
         /// Source frames to decode, in order.
         var wanted: [Int] = []
+        /// Whether to convert them too: the last two output frames drawn were neighbours.
+        var converting = false
+        /// The output frame drawn last.
+        var drawn: Int?
         var running = false
         var stopped = false
     }
@@ -39,8 +48,12 @@ final class FootagePlayer: Sendable {
         self.timeline = timeline
         (pictureWidth, pictureHeight) = (decoder.width, decoder.height)
         frames = FootageFrames(decoder, name: file.name)
-        // A stream whose first frame does not decode is refused now, not at its first frame.
-        _ = try frames.picture(0, of: timeline)
+    }
+
+    /// Decodes and converts source frame `index`, the first the layer shows: a stream whose first frame played
+    /// does not decode is refused at create, not at its first frame. The frame stays cached for that frame.
+    func open(at index: Int) throws(EffectError) {
+        _ = try frames.picture(index, of: timeline)
     }
 
     deinit {
@@ -48,18 +61,20 @@ final class FootagePlayer: Sendable {
         running.wait()
     }
 
-    /// Source frame `index`, converted; then `next` (the source frames the layer shows next, in order) are
-    /// decoded ahead.
-    func picture(_ index: Int, next: [Int]) throws(EffectError) -> FootagePicture {
+    /// Source frame `index`, converted, for output frame `output`; then `next` (the source frames the layer
+    /// shows next, in order) are decoded ahead.
+    func picture(_ index: Int, output: Int, next: [Int]) throws(EffectError) -> FootagePicture {
         let picture = try frames.picture(index, of: timeline)
-        decodeAhead(next)
+        decodeAhead(next, after: output)
         return picture
     }
 
-    private func decodeAhead(_ next: [Int]) {
-        guard !next.isEmpty else { return }
+    private func decodeAhead(_ next: [Int], after output: Int) {
         let start = ahead.withLock { ahead in
-            guard !ahead.stopped else { return false }
+            // Two threads drawing n and n + 1 may finish in either order.
+            ahead.converting = ahead.drawn.map { abs($0 - output) == 1 } ?? false
+            ahead.drawn = output
+            guard !ahead.stopped, !next.isEmpty else { return false }
             ahead.wanted = next
             guard !ahead.running else { return false }
             ahead.running = true
@@ -70,14 +85,14 @@ final class FootagePlayer: Sendable {
         // when the layer is released and can wait for it.
         let (frames, ahead, timeline) = (frames, ahead, timeline)
         DispatchQueue.global().async(group: running) {
-            while let index = ahead.withLock({ ahead -> Int? in
+            while let (index, converting) = ahead.withLock({ ahead -> (Int, Bool)? in
                 guard !ahead.stopped, !ahead.wanted.isEmpty else {
                     ahead.running = false
                     return nil
                 }
-                return ahead.wanted.removeFirst()
+                return (ahead.wanted.removeFirst(), ahead.converting)
             }) {
-                frames.prepare(index, of: timeline)
+                frames.prepare(index, of: timeline, converting: converting)
             }
         }
     }

@@ -72,7 +72,9 @@ struct VideoEffect: Effect {
         player = try FootagePlayer(file)
         let timeline = player.timeline
         let (start, end) = try Self.trim(parameters["trim"], duration: timeline.duration)
-        clock = FootageClock(start: start, end: end, speed: try parameters.number("speed"), loop: try parameters.bool("loop"))
+        clock = FootageClock(
+            start: start, end: end, speed: try parameters.number("speed"), loop: try parameters.bool("loop"))
+        try player.open(at: clock.frame(at: 0, in: timeline) ?? 0)
         try Self.check(file, played: start...end, of: timeline, size: player.pictureWidth * player.pictureHeight)
         let rect =
             parameters.contains("rect")
@@ -94,7 +96,8 @@ struct VideoEffect: Effect {
 
     func render(in context: DrawingContext, at time: FrameTime) throws(EffectError) {
         guard let index = clock.frame(at: time.local, in: player.timeline) else { return }
-        try player.picture(index, next: next(after: index, at: time.local)).draw(into: box, clip: clip, on: context)
+        let picture = try player.picture(index, output: time.index, next: next(after: index, at: time.local))
+        try picture.draw(into: box, clip: clip, on: context)
     }
 
     /// The source frames the next `FootagePlayer.lookahead` output frames show, in order, without `index`
