@@ -5,6 +5,8 @@
  * alpha). With `showTime`, the colour tells which frame the host asked for instead: red is the
  * local time in hundredths of a second (0…255), green the frame index modulo 256, blue 255.
  * `keyed` reports frame keys (what the frame draws); `trace` reports one item at the rect's centre.
+ * `verifyLog` names a file in the job's folder that `verify` appends a line to: the processes that
+ * verified the layer.
  */
 #include <cairo.h>
 #include <math.h>
@@ -20,6 +22,7 @@ typedef struct probe {
     double color[4];
     double show_time;
     double keyed;
+    char verify_log[4096]; /* absolute path, or empty */
 } probe;
 
 static const rf_param parameters[] = {
@@ -27,10 +30,11 @@ static const rf_param parameters[] = {
     { "color", RF_PARAM_NUMBER_LIST, "[1, 0, 0, 1]", 0, 1, NULL, "[r, g, b, a], 0-1, straight alpha", 0 },
     { "showTime", RF_PARAM_BOOL, "false", 0, 1, NULL, "colour = local time (red, 1/100 s) and frame (green)", 0 },
     { "keyed", RF_PARAM_BOOL, "false", 0, 1, NULL, "report frame keys", 0 },
+    { "verifyLog", RF_PARAM_STRING, NULL, 0, 0, NULL, "file in the job's folder that verify appends to",
+      RF_PARAM_OPTIONAL },
 };
 
 static int create(const rf_create_args *args, const rf_context *ctx, void **out, char *err, size_t errlen) {
-    (void)ctx;
     probe *p = calloc(1, sizeof(*p));
     if (!p) {
         snprintf(err, errlen, "out of memory");
@@ -44,6 +48,12 @@ static int create(const rf_create_args *args, const rf_context *ctx, void **out,
     }
     args->access->number(args->params, "showTime", &p->show_time);
     args->access->number(args->params, "keyed", &p->keyed);
+    const char *log = args->access->string(args->params, "verifyLog");
+    if (log && snprintf(p->verify_log, sizeof(p->verify_log), "%s/%s", ctx->job_dir, log) >= (int)sizeof(p->verify_log)) {
+        free(p);
+        snprintf(err, errlen, "verifyLog: too long");
+        return RF_ERROR_PARAMS;
+    }
     *out = p;
     return RF_OK;
 }
@@ -94,6 +104,19 @@ static int frame_key(void *instance, const rf_frame *frame, uint8_t *key) {
     return RF_OK;
 }
 
+static int verify(void *instance, char *err, size_t errlen) {
+    probe *p = instance;
+    if (!p->verify_log[0]) return RF_OK;
+    FILE *log = fopen(p->verify_log, "a");
+    if (!log) {
+        snprintf(err, errlen, "verifyLog: cannot append to %s", p->verify_log);
+        return RF_ERROR_PARAMS;
+    }
+    fprintf(log, "verified\n");
+    fclose(log);
+    return RF_OK;
+}
+
 static void destroy(void *instance) { free(instance); }
 
 static const rf_plugin descriptor = {
@@ -111,6 +134,7 @@ static const rf_plugin descriptor = {
     .trace = trace,
     .destroy = destroy,
     .frame_key = frame_key,
+    .verify = verify,
 };
 
 const rf_plugin *rf_plugin_main(uint32_t host_abi_version) {

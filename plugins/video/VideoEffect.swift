@@ -54,6 +54,7 @@ struct VideoEffect: Effect {
 
     let player: FootagePlayer
     let clock: FootageClock
+    let file: FootageFile
     let inputFiles: [String]
     /// Where the picture's pixels go and what is kept of it, in points.
     let box: Rect
@@ -67,7 +68,7 @@ struct VideoEffect: Effect {
         guard parameters.contains("file") else {
             throw EffectError(parameter: "file", "missing: name the video file to play")
         }
-        let file = try FootageFile(try parameters.string("file"), jobDirectory: context.jobDirectory)
+        file = try FootageFile(try parameters.string("file"), jobDirectory: context.jobDirectory)
         inputFiles = [file.path]
         player = try FootagePlayer(file)
         let timeline = player.timeline
@@ -75,7 +76,6 @@ struct VideoEffect: Effect {
         clock = FootageClock(
             start: start, end: end, speed: try parameters.number("speed"), loop: try parameters.bool("loop"))
         try player.open(at: clock.frame(at: 0, in: timeline) ?? 0)
-        try Self.check(file, played: start...end, of: timeline, size: player.pictureWidth * player.pictureHeight)
         let rect =
             parameters.contains("rect")
             ? try parameters.rect("rect") : Rect(x: 0, y: 0, width: context.width, height: context.height)
@@ -100,6 +100,13 @@ struct VideoEffect: Effect {
         try picture.draw(into: box, clip: clip, on: context)
     }
 
+    /// Decodes the part of the clip the layer plays to refuse damage inside the stream (`check`): once per run,
+    /// in the process that checks the job, not in the workers that draw its frames.
+    func verify() throws(EffectError) {
+        try Self.check(
+            file, played: clock.start...clock.end, of: player.timeline, size: player.pictureWidth * player.pictureHeight)
+    }
+
     /// The source frames the next `FootagePlayer.lookahead` output frames show, in order, without `index`
     /// and repeats: what the player decodes ahead. Only a guess of what comes next (another worker may draw
     /// those frames); no pixel depends on it.
@@ -122,8 +129,8 @@ struct VideoEffect: Effect {
     }
 
     /// Pixels decoded in full to check a clip (`check`): 2^28, about 130 frames of 1080p (4.3 s at 30 fps),
-    /// 0.75 s of CPU, 0.4 s in two halves, here. Every create pays it: `validate`, `render`, each `--isolate`
-    /// worker, each shard.
+    /// 0.75 s of CPU, 0.4 s in two halves, here. Every run pays it once (`verify`): `validate`, `render`, each
+    /// shard, each edit in the studio; the workers of `--isolate` and of the studio do not.
     static let checkedPixels = 1 << 28
 
     /// Refuses a clip damaged inside its stream, in the part the layer plays (`played`, seconds): its frames

@@ -154,6 +154,13 @@ public protocol Effect: Sendable {
     /// draws the layer again. ``ItemLook/imageFile`` names an item's image; event logs the host reads
     /// need not be named. The default is none.
     var inputFiles: [String] { get }
+    /// Checks of the effect's input too costly to repeat in every process of one run (ABI `verify`),
+    /// such as decoding a whole video to find damage its container does not show. Called once per run,
+    /// after `init`, on one thread, in the process that checks the job; never in the worker processes of
+    /// `render --isolate` and the studio, which draw frames of a job their parent verified, so drawing
+    /// must not depend on it. An error refuses the layer as one thrown by `init` does. The default
+    /// checks nothing.
+    func verify() throws(EffectError)
 }
 
 /// An effect that reports the state of its items (ABI `trace`, used by `renderfarm trace`,
@@ -176,4 +183,5 @@ extension Effect {
     }
     public func frameKey(at frame: FrameTime) -> FrameKey? { nil }
     public var inputFiles: [String] { [] }
+    public func verify() throws(EffectError) {}
 }

@@ -83,7 +83,8 @@ public final class PluginExport: Sendable {
                 prepare: exportedPrepare,
                 frame_key: exportedFrameKey,
                 prepare_with_cache: exportedPrepareWithCache,
-                input_files: exportedInputFiles
+                input_files: exportedInputFiles,
+                verify: exportedVerify
             )
         // The descriptor points back at its export, which lives as long as the process (it is
         // retained here and never released, like the descriptor itself).
@@ -256,6 +257,21 @@ private let exportedInputFiles:
         for file in effect.inputFiles { file.withCString { write(user, $0, strlen($0)) } }
         return Int32(RF_OK.rawValue)
     }
+
+private let exportedVerify: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, Int) -> Int32 = {
+    instance, err, errlen in
+    guard let box = box(instance) else {
+        writeMessage("verify: missing instance", to: err, capacity: errlen)
+        return Int32(RF_ERROR_PARAMS.rawValue)
+    }
+    do {
+        try box.effect.verify()
+        return Int32(RF_OK.rawValue)
+    } catch {
+        writeMessage("\(error)", to: err, capacity: errlen)
+        return Int32(RF_ERROR_PARAMS.rawValue)
+    }
+}
 
 private let exportedDestroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { instance in
     guard let instance else { return }

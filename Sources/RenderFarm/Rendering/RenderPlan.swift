@@ -27,6 +27,10 @@ package struct PlanOptions: Sendable {
     /// and the session stays with the job (`PlannedJob.folderSession`). Nil for runs that write no
     /// folder, and for `render --isolate`'s workers, which write under their parent's lock.
     package var locking: (shard: Shard, task: String)? = nil
+    /// Whether the layers verify their input (ABI `verify`: checks too costly for every process, such as
+    /// decoding a whole video). False only in the workers of `render --isolate` and of the studio, which
+    /// draw frames of jobs their parent planned and verified.
+    package var verifies = true
     /// What the caller calls the frame set, scale and output folder it gave, for the place of a
     /// problem with one of them (the command line sets its flags, from its option table).
     package var names = Names()
@@ -218,7 +222,7 @@ package enum RenderPlan {
         } catch {
             issues.append(JobIssue(path: outputPath, error.description))
         }
-        let (instances, instanceIssues) = createInstances(validated, job: job)
+        let (instances, instanceIssues) = createInstances(validated, job: job, verifying: options.verifies)
         issues += instanceIssues
         guard !issues.contains(where: { $0.severity == .error }) && pending.isEmpty else {
             throw .invalid(file: job.file, issues: pending + job.located(PluginProblems.inFileOrder(issues)))
@@ -278,15 +282,18 @@ package enum RenderPlan {
         }
     }
 
-    /// One plugin instance per validated layer; what a plugin refuses or warns about, as issues of its layer.
-    static func createInstances(_ validated: [ValidatedLayer], job: LoadedJob) -> ([PluginInstance], [JobIssue]) {
+    /// One plugin instance per validated layer, verified when `verifying`; what a plugin refuses or warns about,
+    /// as issues of its layer.
+    static func createInstances(_ validated: [ValidatedLayer], job: LoadedJob, verifying: Bool)
+        -> ([PluginInstance], [JobIssue])
+    {
         var issues: [JobIssue] = []
         var instances: [PluginInstance] = []
         for (index, plugin, params, origins) in validated {
             let layer = job.spec.layers[index]
             // What the plugin says of one event of a log is told at the event's line.
             let located = { (found: [JobIssue]) in EventLog.locate(found, origins: origins, path: layer.path) }
-            switch createInstance(plugin, params: params, layer: index, job: job) {
+            switch createInstance(plugin, params: params, layer: index, job: job, verifying: verifying) {
             case .success(let instance):
                 issues += located(PluginProblems.issues(instance.warnings, layer: layer, severity: .warning))
                 instances.append(instance)
@@ -298,9 +305,9 @@ package enum RenderPlan {
     }
 
     /// Creates layer `index`'s plugin instance; the typed error survives `withCString`, which rethrows untyped.
-    static func createInstance(_ plugin: LoadedPlugin, params: JSONObject, layer index: Int, job: LoadedJob)
-        -> Result<PluginInstance, PluginCallError>
-    {
+    static func createInstance(
+        _ plugin: LoadedPlugin, params: JSONObject, layer index: Int, job: LoadedJob, verifying: Bool
+    ) -> Result<PluginInstance, PluginCallError> {
         let spec = job.spec
         let seed = rf_derive_seed(spec.seed, UInt64(index))
         // job_dir points into the String only for the duration of create.
@@ -310,7 +317,8 @@ package enum RenderPlan {
                 duration: spec.duration, frame_count: UInt32(spec.frameCount),
                 layer_start: spec.clocks[index].start, seed: seed, job_dir: directory)
             do throws(PluginCallError) {
-                return .success(try PluginInstance(plugin: plugin, params: params, context: context))
+                return .success(
+                    try PluginInstance(plugin: plugin, params: params, context: context, verifying: verifying))
             } catch {
                 return .failure(error)
             }

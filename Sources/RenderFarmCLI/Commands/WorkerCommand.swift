@@ -74,9 +74,11 @@ struct WorkerCommand: Command {
         // The render has reported every problem and warning already: the worker keeps them.
         let messages = Locked<[String]>([])
         let quiet = Terminal(out: { _ in }, err: { text in messages.withLock { $0.append(text) } })
-        let plan = PlanOptions(
+        var plan = PlanOptions(
             outputOverride: arguments[RenderCommand.out], outputRoot: arguments[RenderCommand.outputRoot],
             frames: arguments[RenderCommand.frames], scale: scale, warmUp: .framesWithCache)
+        // The process that started this worker verified the layers' input (ABI `verify`).
+        plan.verifies = false
         // `render` refused --scale over a canvas.scale matrix already; the studio previews any variant at any scale.
         switch CommonOptions.planJobs(
             arguments.positionals, arguments: arguments, options: plan, terminal: quiet, refusesScaledMatrix: false)

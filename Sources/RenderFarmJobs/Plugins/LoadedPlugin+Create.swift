@@ -40,6 +40,11 @@ extension LoadedPlugin {
         covers(\.input_files, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.input_files : nil
     }
 
+    /// The descriptor's `verify`, when its `struct_size` covers it and it is set.
+    package var verify: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, Int) -> Int32)? {
+        covers(\.verify, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.verify : nil
+    }
+
     /// Whether the plugin's `struct_size` reaches past `field` (of `size` bytes): fields added to
     /// ABI v1 after its first release are read only then.
     private func covers(_ field: PartialKeyPath<rf_plugin>, size: Int) -> Bool {

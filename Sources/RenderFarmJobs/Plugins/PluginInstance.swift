@@ -37,7 +37,11 @@ package final class PluginInstance: @unchecked Sendable {
         case failed(PluginCallError)
     }
 
-    package init(plugin: LoadedPlugin, params: JSONObject, context: rf_context) throws(PluginCallError) {
+    /// Creates the instance, asks for its input files and, when `verifying`, has it verify its input (ABI
+    /// `verify`: once per run, in the process that checks the job, not in the workers that draw its frames).
+    package init(plugin: LoadedPlugin, params: JSONObject, context: rf_context, verifying: Bool = true)
+        throws(PluginCallError)
+    {
         self.plugin = plugin
         layerStart = context.layer_start
         self.params = params
@@ -62,6 +66,7 @@ package final class PluginInstance: @unchecked Sendable {
         }
         do throws(PluginCallError) {
             inputFiles = try Self.inputFiles(of: created, plugin: plugin)
+            if verifying { try Self.verify(created, plugin: plugin) }
         } catch {
             plugin.descriptor.pointee.destroy?(created)
             throw error
@@ -84,6 +89,18 @@ package final class PluginInstance: @unchecked Sendable {
             throw PluginCallError(status: status, message: "input_files failed (status \(status))")
         }
         return paths
+    }
+
+    /// Has a new instance verify its input (ABI `verify`); a refusal reads like create's, one problem per line.
+    private static func verify(_ instance: UnsafeMutableRawPointer, plugin: LoadedPlugin) throws(PluginCallError) {
+        guard let verify = plugin.verify else { return }
+        let (status, message) = withMessageBuffer(capacity: createMessageCapacity) { buffer, capacity in
+            plugin.reportingFaults(frame: -1) { verify(instance, buffer, capacity) }
+        }
+        guard status == Int32(RF_OK.rawValue) else {
+            throw PluginCallError(
+                status: status, message: message.isEmpty ? "verify failed (status \(status))" : message)
+        }
     }
 
     /// Runs `call` with an `rf_write_fn` and its `user` pointer that hand `receive` each piece the

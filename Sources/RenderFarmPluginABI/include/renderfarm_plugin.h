@@ -288,10 +288,26 @@ typedef struct rf_plugin {
      * that reads files keeps frames drawn from their old content after an edit. Files the host
      * reads itself (RF_PARAM_EVENTS) need not be named. */
     int (*input_files)(void *instance, rf_write_fn write, void *user);
+
+    /* Added in ABI v1 after `input_files`, read only when struct_size covers it (NULL when unused;
+     * a plugin built against a header that defines RF_VERIFY may set it).
+     * verify: checks of the instance's input too costly to repeat in every process of one run
+     * (decoding a whole video to find damage its container does not show). The host calls it once
+     * per run, in the process that checks the job (`validate`, `render`, `prepare`, `preview`,
+     * `trace`, each shard, the studio), right after create() and input_files(), from one thread.
+     * The worker processes of `render --isolate` and of the studio draw frames of a job their
+     * parent has verified, and do not call it. Returns RF_OK, or a status and a message in err as
+     * create() does (one "name: problem" per line, shown at its place in the job file); a failure
+     * refuses the layer as create() would. Without it, such checks belong in create(), which
+     * every process runs. */
+    int (*verify)(void *instance, char *err, size_t errlen);
 } rf_plugin;
 
 /* Defined by headers whose rf_plugin has `input_files`. */
 #define RF_INPUT_FILES 1
+
+/* Defined by headers whose rf_plugin has `verify`. */
+#define RF_VERIFY 1
 
 /* Bytes of a frame key (rf_plugin.frame_key). */
 #define RF_FRAME_KEY_SIZE 32
