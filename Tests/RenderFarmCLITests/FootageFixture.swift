@@ -56,12 +56,16 @@ enum FootageFixture {
         return index
     }
 
-    /// A job of one `video` layer (`params` merged over the clip `file`), filling a canvas of the clip's size.
-    static func job(file: String, fps: Int, frames: Int, params: [String: Any] = [:]) throws -> String {
+    /// A job of one `video` layer (`params` merged over the clip `file`), filling a canvas of the clip's size
+    /// (`canvas`: another size, width and height).
+    static func job(
+        file: String, fps: Int, frames: Int, params: [String: Any] = [:], canvas: (Int, Int)? = nil
+    ) throws -> String {
         var layer: [String: Any] = ["file": file, "fit": "fill"]
         for (key, value) in params { layer[key] = value }
+        let (canvasWidth, canvasHeight) = canvas ?? (width, height)
         let job: [String: Any] = [
-            "version": 1, "name": "footage", "canvas": ["width": width, "height": height, "scale": 1],
+            "version": 1, "name": "footage", "canvas": ["width": canvasWidth, "height": canvasHeight, "scale": 1],
             "fps": fps, "duration": Double(frames) / Double(fps), "output": ["dir": "out", "compression": 1],
             "layers": [["effect": "video", "params": layer]],
         ]

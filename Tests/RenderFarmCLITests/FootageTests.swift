@@ -295,6 +295,93 @@ struct FootageTests {
         #expect(valid.status == 0, "\(valid.stderr)")
     }
 
+    @Test(
+        "a clip whose display matrix turns it (a phone's portrait video) shows turned, as FFmpeg shows it",
+        arguments: [90, 180, 270])
+    func turned(_ rotate: Int) throws {
+        let folder = try TemporaryFolder()
+        let stored = folder.url.appendingPathComponent("stored.mp4")
+        try FootageFixture.make(stored.path, fps: 30, frames: 6)
+        // FFmpeg 5.1 writes the `rotate` tag of a stream copy as the stream's display matrix.
+        let ffmpeg = try #require(Tools.find("ffmpeg"))
+        let clip = folder.url.appendingPathComponent("clip.mp4")
+        let tagged = try Tools.run(
+            ffmpeg,
+            ["-v", "error", "-y", "-i", stored.path, "-c", "copy", "-metadata:s:v:0", "rotate=\(rotate)", clip.path])
+        try #require(tagged.status == 0, "\(tagged.stderr)")
+        let (width, height) = rotate == 180 ? (64, 32) : (32, 64)
+        try folder.write(
+            try FootageFixture.job(file: "clip.mp4", fps: 30, frames: 6, canvas: (width, height)), to: "job.json")
+        let out = folder.url.appendingPathComponent("out")
+        let result = CLI.run(["render", folder.url.appendingPathComponent("job.json").path, "--out", out.path])
+        try #require(result.status == 0, "\(result.stderr)")
+        // FFmpeg's own decode, turned by its players' rule (autorotate), in grey: 16 black, 235 white.
+        let shown = try Tools.run(
+            ffmpeg, ["-v", "error", "-i", clip.path, "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        try #require(shown.status == 0 && shown.stdout.count == width * height * 6, "\(shown.stderr)")
+        for frame in 0..<6 {
+            let image = try ImageSurface(
+                contentsOfPNG: out.appendingPathComponent(String(format: "frame_%05d.png", frame)).path)
+            #expect(image.width == width && image.height == height)
+            var differing = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let white = shown.stdout[frame * width * height + y * width + x] > 125
+                    if (image.pixel(x: x, y: y).r > 128) != white { differing += 1 }
+                }
+            }
+            #expect(differing == 0, "rotate \(rotate), frame \(frame): \(differing) pixels differ from FFmpeg's")
+        }
+    }
+
+    @Test("anamorphic video (pixels twice as wide as tall) is placed at the shape players show")
+    func anamorphic() throws {
+        let folder = try TemporaryFolder()
+        let clip = folder.url.appendingPathComponent("wide.mp4")
+        let ffmpeg = try #require(Tools.find("ffmpeg"))
+        let made = try Tools.run(
+            ffmpeg,
+            ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=64x32:r=30", "-frames:v", "3", "-vf",
+             FootageFixture.bits + ",setsar=2", "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p", clip.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        // 64 × 32 pixels of aspect 2:1 show as 128 × 32: contained in 128 × 64, bars of 16 above and below.
+        try folder.write(
+            try FootageFixture.job(file: "wide.mp4", fps: 30, frames: 3, params: ["fit": "contain"], canvas: (128, 64)),
+            to: "job.json")
+        let out = folder.url.appendingPathComponent("out")
+        let result = CLI.run(["render", folder.url.appendingPathComponent("job.json").path, "--out", out.path])
+        try #require(result.status == 0, "\(result.stderr)")
+        for frame in 0..<3 {
+            let image = try ImageSurface(
+                contentsOfPNG: out.appendingPathComponent(String(format: "frame_%05d.png", frame)).path)
+            for x in stride(from: 4, to: 128, by: 8) {
+                #expect(image.pixel(x: x, y: 8).a == 0 && image.pixel(x: x, y: 56).a == 0, "frame \(frame), x \(x)")
+                // Bit b of the frame number is 16 pixels wide from x = 16 b.
+                let white = image.pixel(x: x, y: 32).r > 128
+                #expect(white == ((frame >> (x / 16)) & 1 == 1), "frame \(frame), x \(x)")
+            }
+        }
+    }
+
+    @Test("a display matrix that turns pictures by 45° is refused at validate, located (65)")
+    func turnedAskew() throws {
+        let folder = try TemporaryFolder()
+        let stored = folder.url.appendingPathComponent("stored.mp4")
+        try FootageFixture.make(stored.path, fps: 30, frames: 6)
+        let ffmpeg = try #require(Tools.find("ffmpeg"))
+        let clip = folder.url.appendingPathComponent("askew.mp4")
+        let tagged = try Tools.run(
+            ffmpeg, ["-v", "error", "-y", "-i", stored.path, "-c", "copy", "-metadata:s:v:0", "rotate=45", clip.path])
+        try #require(tagged.status == 0, "\(tagged.stderr)")
+        try folder.write(try FootageFixture.job(file: "askew.mp4", fps: 30, frames: 6), to: "job.json")
+        let result = CLI.run(["validate", folder.url.appendingPathComponent("job.json").path])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "layers[0].params.file: askew.mp4 has a display matrix that turns its pictures by other than a "
+                    + "multiple of 90°"), "\(result.stderr)")
+    }
+
     @Test("damage before the trimmed part refuses nothing: the layer plays its part")
     func damagedBeforeTrim() throws {
         let folder = try TemporaryFolder()

@@ -19,6 +19,11 @@ final class FootageDecoder {
     private(set) var width = 0
     private(set) var height = 0
     private(set) var timeBase: (num: Int32, den: Int32) = (0, 1)
+    /// How the pictures turn for display (the stream's display matrix).
+    private(set) var orientation = FootageOrientation.upright
+    /// The width of a stored pixel on screen, its height being 1: the stream's sample aspect ratio (1 but for
+    /// anamorphic video).
+    private(set) var pixelAspect = 1.0
     /// The last frame the decoder returned, nil after a seek.
     private var position: Int?
     private var flushed = false
@@ -64,6 +69,22 @@ final class FootageDecoder {
             throw EffectError(
                 parameter: "file",
                 "\(file.name) is \(width) × \(height) pixels; the limit is \(Self.maxSide) a side and 7680 × 4320")
+        }
+        var matrixBytes = 0
+        if let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &matrixBytes), matrixBytes >= 36 {
+            let matrix = (0..<9).map { UnsafeRawPointer(data).loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self) }
+            guard let turned = FootageOrientation(displayMatrix: matrix) else {
+                throw EffectError(
+                    parameter: "file",
+                    "\(file.name) has a display matrix that turns its pictures by other than a multiple of 90° "
+                        + "(or scales them); export it upright")
+            }
+            orientation = turned
+        }
+        // FFmpeg's players' rule: the container's ratio first, then the stream's; unknown or absurd ones are 1.
+        let aspect = av_guess_sample_aspect_ratio(opened, stream, nil)
+        if aspect.num > 0, aspect.den > 0, (0.01...100).contains(Double(aspect.num) / Double(aspect.den)) {
+            pixelAspect = Double(aspect.num) / Double(aspect.den)
         }
         timeBase = (stream.pointee.time_base.num, stream.pointee.time_base.den)
         guard timeBase.num > 0, timeBase.den > 0 else {

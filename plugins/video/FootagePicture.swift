@@ -76,8 +76,10 @@ final class FootagePicture: @unchecked Sendable {
         }
     }
 
-    /// Paints the picture so that its pixels fill `box` (points), clipped to `clip`.
-    func draw(into box: Rect, clip: Rect, on context: DrawingContext) throws(EffectError) {
+    /// Paints the picture, turned by `orientation`, so that its pixels fill `box` (points), clipped to `clip`.
+    func draw(into box: Rect, clip: Rect, turned orientation: FootageOrientation, on context: DrawingContext)
+        throws(EffectError)
+    {
         guard
             let surface = cairo_image_surface_create_for_data(
                 pixels, opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))
@@ -91,7 +93,10 @@ final class FootagePicture: @unchecked Sendable {
         cairo_rectangle(cr, clip.x, clip.y, clip.width, clip.height)
         cairo_clip(cr)
         cairo_translate(cr, box.x, box.y)
-        cairo_scale(cr, box.width / Double(width), box.height / Double(height))
+        let shown = orientation.displayed(width: width, height: height)
+        cairo_scale(cr, box.width / Double(shown.width), box.height / Double(shown.height))
+        var turn = orientation.matrix(width: width, height: height)
+        cairo_transform(cr, &turn)
         cairo_set_source_surface(cr, surface, 0, 0)
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
         // Pixels beyond the edge stay transparent rather than smearing the border.

@@ -23,6 +23,9 @@ final class FootagePlayer: Sendable {
     let timeline: FootageTimeline
     let pictureWidth: Int
     let pictureHeight: Int
+    /// How the pictures turn for display, and the width of a stored pixel on screen (its height being 1).
+    let orientation: FootageOrientation
+    let pixelAspect: Double
     private let frames: FootageFrames
     private let ahead = Locked(Ahead())
     private let running = DispatchGroup()
@@ -47,6 +50,8 @@ final class FootagePlayer: Sendable {
         let timeline = try decoder.timeline()
         self.timeline = timeline
         (pictureWidth, pictureHeight) = (decoder.width, decoder.height)
+        orientation = decoder.orientation
+        pixelAspect = decoder.pixelAspect
         frames = FootageFrames(decoder, name: file.name)
     }
 

@@ -83,13 +83,17 @@ struct VideoEffect: Effect {
             throw EffectError(parameter: "rect", "width and height must be positive")
         }
         let fit = try parameters.choice("fit", as: Fit.self)
-        let picture = Size(width: Double(player.pictureWidth), height: Double(player.pictureHeight))
-        box = Self.place(picture, in: rect, fit: fit)
+        // The picture as players show it: stored pixels at their aspect ratio, then turned.
+        let stored = Size(width: Double(player.pictureWidth) * player.pixelAspect, height: Double(player.pictureHeight))
+        let shown = player.orientation.turnsSideways ? Size(width: stored.height, height: stored.width) : stored
+        box = Self.place(shown, in: rect, fit: fit)
         clip = rect
         var hasher = FrameKey.Hasher()
         for value in [box.x, box.y, box.width, box.height, clip.x, clip.y, clip.width, clip.height] {
             hasher.combine(value)
         }
+        let turn = player.orientation
+        for value in [turn.a, turn.b, turn.c, turn.d] { hasher.combine(value) }
         placement = hasher.finalize()
         fps = context.fps
     }
@@ -97,7 +101,7 @@ struct VideoEffect: Effect {
     func render(in context: DrawingContext, at time: FrameTime) throws(EffectError) {
         guard let index = clock.frame(at: time.local, in: player.timeline) else { return }
         let picture = try player.picture(index, output: time.index, next: next(after: index, at: time.local))
-        try picture.draw(into: box, clip: clip, on: context)
+        try picture.draw(into: box, clip: clip, turned: player.orientation, on: context)
     }
 
     /// Decodes the part of the clip the layer plays to refuse damage inside the stream (`check`): once per run,
