@@ -334,6 +334,35 @@ struct FootageTests {
         }
     }
 
+    @Test("a display matrix that mirrors the pictures draws them mirrored")
+    func mirrored() throws {
+        let folder = try TemporaryFolder()
+        let stored = folder.url.appendingPathComponent("stored.mp4")
+        try FootageFixture.make(stored.path, fps: 30, frames: 3)
+        // The track header's matrix, the identity as written, made a horizontal flip: x' = −x + 64 (16.16).
+        var bytes = [UInt8](try Data(contentsOf: stored))
+        func words(_ values: [Int32]) -> [UInt8] { values.flatMap { withUnsafeBytes(of: $0.bigEndian, Array.init) } }
+        let header = try #require(
+            bytes.indices.first { bytes[$0..<min($0 + 4, bytes.count)].elementsEqual("tkhd".utf8) })
+        let identity = words([65536, 0, 0, 0, 65536, 0, 0, 0, 1 << 30])
+        let at = try #require((header..<(bytes.count - 36)).first { bytes[$0..<($0 + 36)].elementsEqual(identity) })
+        bytes.replaceSubrange(at..<(at + 36), with: words([-65536, 0, 0, 0, 65536, 0, 64 << 16, 0, 1 << 30]))
+        try Data(bytes).write(to: folder.url.appendingPathComponent("mirrored.mp4"))
+        try folder.write(try FootageFixture.job(file: "mirrored.mp4", fps: 30, frames: 3), to: "job.json")
+        let out = folder.url.appendingPathComponent("out")
+        let result = CLI.run(["render", folder.url.appendingPathComponent("job.json").path, "--out", out.path])
+        try #require(result.status == 0, "\(result.stderr)")
+        for frame in 0..<3 {
+            let image = try ImageSurface(
+                contentsOfPNG: out.appendingPathComponent(String(format: "frame_%05d.png", frame)).path)
+            for bit in 0..<8 {
+                // Bit b, stored at x = 8 b … 8 b + 7, shows at 63 − x.
+                let white = image.pixel(x: 59 - 8 * bit, y: 16).r > 128
+                #expect(white == ((frame >> bit) & 1 == 1), "frame \(frame), bit \(bit)")
+            }
+        }
+    }
+
     @Test("anamorphic video (pixels twice as wide as tall) is placed at the shape players show")
     func anamorphic() throws {
         let folder = try TemporaryFolder()

@@ -107,8 +107,8 @@ struct VideoEffect: Effect {
     /// Decodes the part of the clip the layer plays to refuse damage inside the stream (`check`): once per run,
     /// in the process that checks the job, not in the workers that draw its frames.
     func verify() throws(EffectError) {
-        try Self.check(
-            file, played: clock.start...clock.end, of: player.timeline, size: player.pictureWidth * player.pictureHeight)
+        let size = player.pictureWidth * player.pictureHeight
+        try Self.check(file, played: clock.start...clock.end, of: player.timeline, size: size)
     }
 
     /// The source frames the next `FootagePlayer.lookahead` output frames show, in order, without `index`
