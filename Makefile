@@ -198,7 +198,7 @@ SANITIZE_LOGS  := .build/sanitize-reports
 space := $(subst ,, )
 SANITIZE_FILTER = $(subst $(space),|,$(strip $(SANITIZE_TESTS)))
 
-sanitize: deps deps-handoff $(TEST_PLUGIN)
+sanitize: deps deps-handoff $(TEST_PLUGIN) $(PROBE_PLUGIN)
 	@rm -rf $(SANITIZE_LOGS) && mkdir -p $(SANITIZE_LOGS)
 	@failed=""; for pair in $(SANITIZERS); do \
 	    sanitizer=$${pair%%:*}; name=$${pair##*:}; start=$$(date +%s); \
