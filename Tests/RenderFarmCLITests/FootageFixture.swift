@@ -16,18 +16,29 @@ enum FootageFixture {
     /// `variable` gives the frames uneven presentation times instead: frame n at about (n + ⌊n² / 20⌋) / 48 s,
     /// in a time base of 1/480 s.
     static func make(_ path: String, fps: Int, frames: Int, variable: Bool = false) throws {
-        let ffmpeg = try #require(Tools.find("ffmpeg"))
         var filters = bits
         var output = ["-c:v", "libx264", "-qp", "0", "-g", "12", "-bf", "2", "-pix_fmt", "yuv420p"]
         if variable {
             filters += ",settb=1/480,setpts='(N+floor(N*N/20))/48/TB'"
             output += ["-fps_mode", "passthrough", "-enc_time_base", "1/480", "-video_track_timescale", "480"]
         }
-        let result = try Tools.run(
-            ffmpeg,
-            ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=\(width)x\(height):r=\(fps)",
-             "-frames:v", "\(frames)", "-vf", filters] + output + [path])
-        #expect(result.status == 0, "\(result.stderr)")
+        try ffmpeg(
+            ["-f", "lavfi", "-i", "color=c=black:s=\(width)x\(height):r=\(fps)", "-frames:v", "\(frames)", "-vf",
+             filters] + output + [path])
+    }
+
+    /// Runs `ffmpeg -v error -y ARGUMENTS`, which must succeed; its output.
+    @discardableResult
+    static func ffmpeg(_ arguments: [String]) throws -> Tools.Output {
+        let ffmpeg = try #require(Tools.find("ffmpeg"))
+        let result = try Tools.run(ffmpeg, ["-v", "error", "-y"] + arguments)
+        try #require(result.status == 0, "ffmpeg \(arguments): \(result.stderr)")
+        return result
+    }
+
+    /// The path of rendered frame `index` in the output folder `out`.
+    static func frame(_ index: Int, in out: URL) -> String {
+        out.appendingPathComponent(String(format: "frame_%05d.png", index)).path
     }
 
     /// The clip's presentation timestamps from its first frame's, in its time base (as ffprobe reads them).
@@ -76,7 +87,7 @@ enum FootageFixture {
     /// The source frame each rendered frame in `out` shows, by frame number.
     static func shown(in out: URL, frames: Int) throws -> [Int] {
         try (0..<frames).map { frame in
-            try index(of: out.appendingPathComponent(String(format: "frame_%05d.png", frame)).path)
+            try index(of: self.frame(frame, in: out))
         }
     }
 

@@ -88,7 +88,7 @@ struct FootageTests {
         _ = try Self.render(folder, ["-j", "2"])
         let out = folder.url.appendingPathComponent("out")
         for k in 0..<test.frames {
-            let png = out.appendingPathComponent(String(format: "frame_%05d.png", k)).path
+            let png = FootageFixture.frame(k, in: out)
             if let source = test.expected(k, clip: clip) {
                 #expect(try FootageFixture.index(of: png) == source, "\(test): frame \(k)")
             } else {
@@ -174,13 +174,10 @@ struct FootageTests {
             ("png.mov", ["-c:v", "png", "-pix_fmt", "rgba"]),
         ])
     func alpha(_ name: String, _ codec: [String]) throws {
-        let ffmpeg = try #require(Tools.find("ffmpeg"))
         let folder = try TemporaryFolder()
-        let made = try Tools.run(
-            ffmpeg,
-            ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0xFF0000@0.5:s=64x32:r=30,format=rgba",
-             "-frames:v", "10"] + codec + [folder.url.appendingPathComponent(name).path])
-        #expect(made.status == 0, "\(made.stderr)")
+        try FootageFixture.ffmpeg(
+            ["-f", "lavfi", "-i", "color=c=0xFF0000@0.5:s=64x32:r=30,format=rgba", "-frames:v", "10"] + codec
+                + [folder.url.appendingPathComponent(name).path])
         var job = try FootageFixture.job(file: name, fps: 30, frames: 3, params: ["fit": "contain"])
         // A square canvas: the 2:1 picture is letterboxed into its middle half.
         job = job.replacingOccurrences(of: #""height":32"#, with: #""height":64"#)
@@ -202,13 +199,10 @@ struct FootageTests {
                           "-color_range", "pc"]),
         ])
     func colours(_ name: String, _ filters: [String]) throws {
-        let ffmpeg = try #require(Tools.find("ffmpeg"))
         let folder = try TemporaryFolder()
-        let made = try Tools.run(
-            ffmpeg,
-            ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x3366CC:s=64x32:r=30", "-frames:v", "3"] + filters
+        try FootageFixture.ffmpeg(
+            ["-f", "lavfi", "-i", "color=c=0x3366CC:s=64x32:r=30", "-frames:v", "3"] + filters
                 + ["-c:v", "libx264", "-qp", "0", folder.url.appendingPathComponent(name).path])
-        #expect(made.status == 0, "\(made.stderr)")
         try folder.write(try FootageFixture.job(file: name, fps: 30, frames: 1), to: "job.json")
         _ = try Self.render(folder)
         let pixel = try ImageSurface(contentsOfPNG: folder.url.appendingPathComponent("out/frame_00000.png").path)
@@ -225,19 +219,15 @@ struct FootageTests {
         let good = folder.url.appendingPathComponent("good.mp4")
         try FootageFixture.make(good.path, fps: 30, frames: 60)
         let bytes = try Data(contentsOf: good)
-        let ffmpeg = try #require(Tools.find("ffmpeg"))
         let webm = folder.url.appendingPathComponent("good.webm")
-        let made = try Tools.run(
-            ffmpeg, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=64x32:r=30:d=4", "-c:v", "libvpx-vp9",
-                     "-b:v", "200k", webm.path])
-        #expect(made.status == 0, "\(made.stderr)")
+        try FootageFixture.ffmpeg(
+            ["-f", "lavfi", "-i", "testsrc=s=64x32:r=30:d=4", "-c:v", "libvpx-vp9", "-b:v", "200k", webm.path])
         let webmBytes = try Data(contentsOf: webm)
         // Video 4 s, audio 6 s: the longer audio is no sign of truncation, half the file is.
         let withAudio = folder.url.appendingPathComponent("audio.webm")
-        let mixed = try Tools.run(
-            ffmpeg, ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=64x32:r=30:d=4", "-f", "lavfi", "-i",
-                     "sine=d=6", "-c:v", "libvpx-vp9", "-b:v", "200k", "-c:a", "libopus", withAudio.path])
-        #expect(mixed.status == 0, "\(mixed.stderr)")
+        try FootageFixture.ffmpeg(
+            ["-f", "lavfi", "-i", "testsrc=s=64x32:r=30:d=4", "-f", "lavfi", "-i", "sine=d=6", "-c:v", "libvpx-vp9",
+             "-b:v", "200k", "-c:a", "libopus", withAudio.path])
         let audioBytes = try Data(contentsOf: withAudio)
         var garbage = Data(count: 4096)
         for index in garbage.indices { garbage[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 7) }
@@ -303,25 +293,18 @@ struct FootageTests {
         let stored = folder.url.appendingPathComponent("stored.mp4")
         try FootageFixture.make(stored.path, fps: 30, frames: 6)
         // FFmpeg 5.1 writes the `rotate` tag of a stream copy as the stream's display matrix.
-        let ffmpeg = try #require(Tools.find("ffmpeg"))
         let clip = folder.url.appendingPathComponent("clip.mp4")
-        let tagged = try Tools.run(
-            ffmpeg,
-            ["-v", "error", "-y", "-i", stored.path, "-c", "copy", "-metadata:s:v:0", "rotate=\(rotate)", clip.path])
-        try #require(tagged.status == 0, "\(tagged.stderr)")
+        try FootageFixture.ffmpeg(["-i", stored.path, "-c", "copy", "-metadata:s:v:0", "rotate=\(rotate)", clip.path])
         let (width, height) = rotate == 180 ? (64, 32) : (32, 64)
         try folder.write(
             try FootageFixture.job(file: "clip.mp4", fps: 30, frames: 6, canvas: (width, height)), to: "job.json")
+        _ = try Self.render(folder)
         let out = folder.url.appendingPathComponent("out")
-        let result = CLI.run(["render", folder.url.appendingPathComponent("job.json").path, "--out", out.path])
-        try #require(result.status == 0, "\(result.stderr)")
         // FFmpeg's own decode, turned by its players' rule (autorotate), in grey: 16 black, 235 white.
-        let shown = try Tools.run(
-            ffmpeg, ["-v", "error", "-i", clip.path, "-f", "rawvideo", "-pix_fmt", "gray", "-"])
-        try #require(shown.status == 0 && shown.stdout.count == width * height * 6, "\(shown.stderr)")
+        let shown = try FootageFixture.ffmpeg(["-i", clip.path, "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        try #require(shown.stdout.count == width * height * 6, "\(shown.stderr)")
         for frame in 0..<6 {
-            let image = try ImageSurface(
-                contentsOfPNG: out.appendingPathComponent(String(format: "frame_%05d.png", frame)).path)
+            let image = try ImageSurface(contentsOfPNG: FootageFixture.frame(frame, in: out))
             #expect(image.width == width && image.height == height)
             var differing = 0
             for y in 0..<height {
@@ -349,12 +332,10 @@ struct FootageTests {
         bytes.replaceSubrange(at..<(at + 36), with: words([-65536, 0, 0, 0, 65536, 0, 64 << 16, 0, 1 << 30]))
         try Data(bytes).write(to: folder.url.appendingPathComponent("mirrored.mp4"))
         try folder.write(try FootageFixture.job(file: "mirrored.mp4", fps: 30, frames: 3), to: "job.json")
+        _ = try Self.render(folder)
         let out = folder.url.appendingPathComponent("out")
-        let result = CLI.run(["render", folder.url.appendingPathComponent("job.json").path, "--out", out.path])
-        try #require(result.status == 0, "\(result.stderr)")
         for frame in 0..<3 {
-            let image = try ImageSurface(
-                contentsOfPNG: out.appendingPathComponent(String(format: "frame_%05d.png", frame)).path)
+            let image = try ImageSurface(contentsOfPNG: FootageFixture.frame(frame, in: out))
             for bit in 0..<8 {
                 // Bit b, stored at x = 8 b … 8 b + 7, shows at 63 − x.
                 let white = image.pixel(x: 59 - 8 * bit, y: 16).r > 128
@@ -367,22 +348,17 @@ struct FootageTests {
     func anamorphic() throws {
         let folder = try TemporaryFolder()
         let clip = folder.url.appendingPathComponent("wide.mp4")
-        let ffmpeg = try #require(Tools.find("ffmpeg"))
-        let made = try Tools.run(
-            ffmpeg,
-            ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=64x32:r=30", "-frames:v", "3", "-vf",
+        try FootageFixture.ffmpeg(
+            ["-f", "lavfi", "-i", "color=c=black:s=64x32:r=30", "-frames:v", "3", "-vf",
              FootageFixture.bits + ",setsar=2", "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p", clip.path])
-        try #require(made.status == 0, "\(made.stderr)")
         // 64 × 32 pixels of aspect 2:1 show as 128 × 32: contained in 128 × 64, bars of 16 above and below.
         try folder.write(
             try FootageFixture.job(file: "wide.mp4", fps: 30, frames: 3, params: ["fit": "contain"], canvas: (128, 64)),
             to: "job.json")
+        _ = try Self.render(folder)
         let out = folder.url.appendingPathComponent("out")
-        let result = CLI.run(["render", folder.url.appendingPathComponent("job.json").path, "--out", out.path])
-        try #require(result.status == 0, "\(result.stderr)")
         for frame in 0..<3 {
-            let image = try ImageSurface(
-                contentsOfPNG: out.appendingPathComponent(String(format: "frame_%05d.png", frame)).path)
+            let image = try ImageSurface(contentsOfPNG: FootageFixture.frame(frame, in: out))
             for x in stride(from: 4, to: 128, by: 8) {
                 #expect(image.pixel(x: x, y: 8).a == 0 && image.pixel(x: x, y: 56).a == 0, "frame \(frame), x \(x)")
                 // Bit b of the frame number is 16 pixels wide from x = 16 b.
@@ -397,11 +373,8 @@ struct FootageTests {
         let folder = try TemporaryFolder()
         let stored = folder.url.appendingPathComponent("stored.mp4")
         try FootageFixture.make(stored.path, fps: 30, frames: 6)
-        let ffmpeg = try #require(Tools.find("ffmpeg"))
         let clip = folder.url.appendingPathComponent("askew.mp4")
-        let tagged = try Tools.run(
-            ffmpeg, ["-v", "error", "-y", "-i", stored.path, "-c", "copy", "-metadata:s:v:0", "rotate=45", clip.path])
-        try #require(tagged.status == 0, "\(tagged.stderr)")
+        try FootageFixture.ffmpeg(["-i", stored.path, "-c", "copy", "-metadata:s:v:0", "rotate=45", clip.path])
         try folder.write(try FootageFixture.job(file: "askew.mp4", fps: 30, frames: 6), to: "job.json")
         let result = CLI.run(["validate", folder.url.appendingPathComponent("job.json").path])
         #expect(result.status == 65, "\(result.stderr)")
@@ -441,12 +414,9 @@ struct FootageTests {
         let clip = folder.url.appendingPathComponent("long.mp4")
         // 320 frames of 720p, one keyframe: the check decodes the first 291 in full (2^28 pixels), then
         // keyframes only, so it cannot see a predicted picture damaged after those.
-        let ffmpeg = try #require(Tools.find("ffmpeg"))
-        let made = try Tools.run(
-            ffmpeg,
-            ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30", "-frames:v", "320", "-c:v",
-             "libx264", "-preset", "ultrafast", "-g", "400", "-pix_fmt", "yuv420p", clip.path])
-        try #require(made.status == 0, "\(made.stderr)")
+        try FootageFixture.ffmpeg(
+            ["-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30", "-frames:v", "320", "-c:v", "libx264", "-preset",
+             "ultrafast", "-g", "400", "-pix_fmt", "yuv420p", clip.path])
         let picture = try #require(try FootageFixture.pictures(clip.path).first { $0.frame >= 300 })
         try FootageFixture.damage(try Data(contentsOf: clip), at: [picture])
             .write(to: folder.url.appendingPathComponent("damaged.mp4"))
@@ -459,8 +429,7 @@ struct FootageTests {
         #expect(result.stderr.contains("damaged.mp4 is damaged at frame \(picture.frame) "), "\(result.stderr)")
         // The frames before the damage are drawn; the damaged one and the next, decoded through it, are not.
         func drawn(_ frame: Int) -> Bool {
-            let name = String(format: "frame_%05d.png", frame)
-            return FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path)
+            FileManager.default.fileExists(atPath: FootageFixture.frame(frame, in: out))
         }
         #expect(drawn(picture.frame - 2) && drawn(picture.frame - 1))
         #expect(!drawn(picture.frame) && !drawn(picture.frame + 1))

@@ -33,11 +33,11 @@ struct FootageOrientation: Sendable, Equatable {
     }
 
     /// Whether width and height trade places on screen.
-    var turnsSideways: Bool { a == 0 }
+    private var turnsSideways: Bool { a == 0 }
 
-    /// The picture's size on screen.
-    func displayed(width: Int, height: Int) -> (width: Int, height: Int) {
-        turnsSideways ? (height, width) : (width, height)
+    /// A picture of `size` as it shows on screen.
+    func displayed(_ size: Size) -> Size {
+        turnsSideways ? Size(width: size.height, height: size.width) : size
     }
 
     /// The matrix from stored pixel coordinates to displayed ones, for a `width` × `height` picture.

@@ -85,8 +85,7 @@ struct VideoEffect: Effect {
         let fit = try parameters.choice("fit", as: Fit.self)
         // The picture as players show it: stored pixels at their aspect ratio, then turned.
         let stored = Size(width: Double(player.pictureWidth) * player.pixelAspect, height: Double(player.pictureHeight))
-        let shown = player.orientation.turnsSideways ? Size(width: stored.height, height: stored.width) : stored
-        box = Self.place(shown, in: rect, fit: fit)
+        box = Self.place(player.orientation.displayed(stored), in: rect, fit: fit)
         clip = rect
         var hasher = FrameKey.Hasher()
         for value in [box.x, box.y, box.width, box.height, clip.x, clip.y, clip.width, clip.height] {
