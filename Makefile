@@ -191,7 +191,8 @@ fuzz: deps $(TEST_PLUGIN)
 SANITIZERS     := thread:tsan address:asan
 # The render tests are the example jobs' complete renders (their -j 1 / -j 2 rerun is left to make test).
 SANITIZE_TESTS ?= ExampleJobsTests/rendersCompletely ResumeTests ShardTests VideoTests FrameKeyTests FailureTests \
-                  OutputTrustTests StuckFrameTests FolderLockOrderTests RenderFarmStudioTests FootageTests VerifyTests
+                  OutputTrustTests StuckFrameTests FolderLockOrderTests RenderFarmStudioTests FootageTests VerifyTests \
+                  FootageSoundTests
 # Peak RSS means nothing under a sanitizer (shadow memory; ASan keeps freed memory in quarantine, 256 MB).
 SANITIZE_SKIP  ?= VideoTests/boundedMemory
 SANITIZE_LOGS  := .build/sanitize-reports

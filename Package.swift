@@ -95,6 +95,7 @@ let package = Package(
             dependencies: [
                 "RenderFarmJobs", "RenderFarmOutput", "CairoKit", "EffectKit", "FileInput", "FileOutput", "Locking",
                 "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame", "CCrypto", "StrictJSON", "CFaultReport", "CSandbox",
+                "FootageTiming",
             ]
         ),
         // The studio: a small Swift interface over libmicrohttpd (its variadic C calls in a C shim),
@@ -139,7 +140,12 @@ let package = Package(
         .target(
             name: "Shape", dependencies: ["VectorShape", "EffectKit"], path: "plugins/shape", exclude: ["VectorShape"]),
         // Footage by libavformat/libavcodec/libswscale, frame-accurate (FootageEffect article).
-        .target(name: "Video", dependencies: ["EffectKit", "CCairo", "CLibAV", "Locking"], path: "plugins/video"),
+        // The rule that picks a clip's frame (and its sound) at a layer time is a target of its own: the host
+        // follows it too when it mixes a clip's sound (Sound article).
+        .target(name: "FootageTiming", dependencies: ["EffectKit", "StrictJSON"], path: "plugins/video/FootageTiming"),
+        .target(
+            name: "Video", dependencies: ["FootageTiming", "EffectKit", "CCairo", "CLibAV", "Locking"],
+            path: "plugins/video", exclude: ["FootageTiming"]),
 
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").
         // The floor loads the plugin libraries itself (dlopen) for jobs it has no hand-written C for.

@@ -1,5 +1,6 @@
 import CLibAV
 import EffectKit
+import FootageTiming
 import Glibc
 
 /// One demuxer and decoder over a footage file: lists its frames (`timeline()`) and decodes frame n,
@@ -195,8 +196,8 @@ final class FootageDecoder {
             if timeline.duration + 1 < stated {
                 throw EffectError(
                     parameter: "file",
-                    "\(name) is truncated: its frames end at \(Self.seconds(timeline.duration)) s, the container says "
-                        + "\(Self.seconds(stated)) s; export it again")
+                    "\(name) is truncated: its frames end at \(FootageTimeline.shown(timeline.duration)) s, the container says "
+                        + "\(FootageTimeline.shown(stated)) s; export it again")
             }
         }
         return timeline
@@ -248,7 +249,7 @@ final class FootageDecoder {
     private func damaged(_ status: Int32, of timeline: FootageTimeline) -> EffectError {
         EffectError(
             parameter: "file",
-            "\(name) is damaged at frame \(sent) (\(Self.seconds(timeline.seconds[sent])) s): the decoder says "
+            "\(name) is damaged at frame \(sent) (\(FootageTimeline.shown(timeline.seconds[sent])) s): the decoder says "
                 + "\(Self.text(status)); export it again")
     }
 
@@ -271,7 +272,7 @@ final class FootageDecoder {
                 try seek(to: keyframe, of: timeline)
                 if let picture = try decode(until: index, of: timeline) { return picture }
                 guard keyframe > 0 else {
-                    let time = Self.seconds(timeline.seconds[index])
+                    let time = FootageTimeline.shown(timeline.seconds[index])
                     throw EffectError("\(name): frame \(index) (\(time) s) cannot be decoded")
                 }
                 earlier += 1
@@ -347,9 +348,5 @@ final class FootageDecoder {
             let seconds = Double(parts[2]), hours >= 0, minutes >= 0, seconds >= 0
         else { return nil }
         return hours * 3600 + minutes * 60 + seconds
-    }
-
-    static func seconds(_ value: Double) -> String {
-        String((value * 1000).rounded() / 1000)
     }
 }

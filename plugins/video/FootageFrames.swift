@@ -1,4 +1,5 @@
 import EffectKit
+import FootageTiming
 import Locking
 
 /// The footage's decoder and its last frames, shared by the threads drawing one layer and by the player's

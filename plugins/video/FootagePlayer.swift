@@ -1,5 +1,6 @@
 import Dispatch
 import EffectKit
+import FootageTiming
 import Locking
 
 /// Plays one layer's footage: its frames (`FootageFrames`, shared by the threads drawing the layer) and a

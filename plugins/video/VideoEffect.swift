@@ -1,6 +1,7 @@
 import CLibAV
 import Dispatch
 import EffectKit
+import FootageTiming
 import Locking
 
 /// Footage: a video clip (MP4, MOV, WebM, MKV) decoded by FFmpeg's libraries and drawn into the layer's
@@ -9,7 +10,7 @@ struct VideoEffect: Effect {
     static let descriptor = EffectDescriptor(
         id: "video",
         identifier: "org.renderfarm.video",
-        version: "1.0.0+" + libraryVersions,
+        version: "1.1.0+" + libraryVersions,
         summary: "Footage from an MP4, MOV, WebM or MKV file, frame-accurate, with trim, speed and loop",
         threadSafety: .full,
         parameters: [
@@ -31,6 +32,11 @@ struct VideoEffect: Effect {
             ParameterSpec(
                 "loop", .bool, default: false,
                 doc: "play the trimmed part again and again until the layer ends (default: nothing drawn after it)"),
+            ParameterSpec(
+                "gain", .number, default: 0, range: -96...24,
+                doc: "the level of the clip's own sound in the video's mix, in dB; the host mixes it, no pixel depends on it"),
+            ParameterSpec(
+                "muted", .bool, default: false, doc: "leave the clip's own sound out of the video's mix"),
         ]
     )
 
@@ -72,9 +78,9 @@ struct VideoEffect: Effect {
         inputFiles = [file.path]
         player = try FootagePlayer(file)
         let timeline = player.timeline
-        let (start, end) = try Self.trim(parameters["trim"], duration: timeline.duration)
-        clock = FootageClock(
-            start: start, end: end, speed: try parameters.number("speed"), loop: try parameters.bool("loop"))
+        clock = try FootageClock(
+            trim: parameters["trim"], duration: timeline.duration, speed: try parameters.number("speed"),
+            loop: try parameters.bool("loop"))
         try player.open(at: clock.frame(at: 0, in: timeline) ?? 0)
         let rect =
             parameters.contains("rect")
@@ -184,33 +190,5 @@ struct VideoEffect: Effect {
         return Rect(
             x: rect.x + (rect.width - size.width) / 2, y: rect.y + (rect.height - size.height) / 2,
             width: size.width, height: size.height)
-    }
-
-    /// `trim`: {"in": s, "out": s}, both optional, inside the clip.
-    private static func trim(_ value: JSONValue?, duration: Double) throws(EffectError) -> (Double, Double) {
-        guard let value else { return (0, duration) }
-        guard let object = value.objectValue else {
-            throw EffectError(parameter: "trim", "expected {\"in\": seconds, \"out\": seconds}")
-        }
-        for key in object.keys where key != "in" && key != "out" {
-            throw EffectError(parameter: "trim.\(key)", "unknown key; trim has \"in\" and \"out\"")
-        }
-        func seconds(_ key: String, _ fallback: Double) throws(EffectError) -> Double {
-            guard let field = object[key] else { return fallback }
-            guard let number = field.doubleValue, number.isFinite, number >= 0 else {
-                throw EffectError(parameter: "trim.\(key)", "expected seconds ≥ 0")
-            }
-            return number
-        }
-        let start = try seconds("in", 0)
-        let end = try seconds("out", duration)
-        let length = FootageDecoder.seconds(duration)
-        guard end <= duration + FootageTimeline.tolerance else {
-            throw EffectError(parameter: "trim.out", "\(end) is past the clip's end at \(length) s")
-        }
-        guard start < end else {
-            throw EffectError(parameter: "trim.in", "\(start) must be before out (\(end)); the clip is \(length) s")
-        }
-        return (start, end)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
+import RenderFarmJobs
 import RenderFarmOutput
 
-/// Counting the frames of a written video with ffprobe.
+/// ffprobe: counting the frames of a written video, and listing what a clip holds.
 extension FFmpeg {
     /// What ffprobe found in a file.
     enum Probe: Equatable {
@@ -15,23 +16,33 @@ extension FFmpeg {
     /// (`-count_packets`), so a file cut short shows as too few frames. Throws when ffprobe is
     /// missing (exit 69).
     func probeFrames(in file: String) throws(EncodeError) -> Probe {
-        guard let probe else { throw .ffprobeMissing(searched: probeSearched) }
-        let command = FFmpegCommand(arguments: [
+        let printed = try probe([
             "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries", "stream=nb_read_packets",
             "-of", "csv=p=0", file,
         ])
-        let process = try launch(probe, command, in: "/", feedsInput: false, output: nil, stop: nil)
+        switch printed {
+        case .success(let text):
+            guard let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                return .unreadable(reason: "ffprobe found no video stream")
+            }
+            return .frames(count)
+        case .failure(let reason):
+            return .unreadable(reason: reason.message)
+        }
+    }
+
+    /// What ffprobe prints with `arguments`, or its first error lines ("moov atom not found") when it
+    /// fails. Throws when ffprobe is missing (exit 69).
+    func probe(_ arguments: [String]) throws(EncodeError) -> Result<String, DataProblem> {
+        guard let probe else { throw .ffprobeMissing(searched: probeSearched) }
+        let process = try launch(
+            probe, FFmpegCommand(arguments: arguments), in: "/", feedsInput: false, output: nil, stop: nil)
         let printed = (try? process.progressOutput?.readToEnd()) ?? nil
         let ending = process.wait()
-        let text = String(decoding: printed ?? Data(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        // "[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55d0c3a8] moov atom not found": the message without the demuxer's address.
-        let errors = ending.log.split(separator: "\n").prefix(3).map { line in
-            let message = line.hasPrefix("[") ? line.firstIndex(of: "]").map { line[line.index(after: $0)...] } : nil
-            return (message ?? line).trimmingCharacters(in: .whitespaces)
-        }.joined(separator: "; ")
-        guard ending.succeeded, let count = Int(text) else {
-            return .unreadable(reason: errors.isEmpty ? "ffprobe found no video stream" : errors)
+        guard ending.succeeded else {
+            let errors = FFmpegLog.messages(in: ending.log).prefix(3).joined(separator: "; ")
+            return .failure(DataProblem(errors.isEmpty ? "ffprobe exited \(ending.status)" : errors))
         }
-        return .frames(count)
+        return .success(String(decoding: printed ?? Data(), as: UTF8.self))
     }
 }

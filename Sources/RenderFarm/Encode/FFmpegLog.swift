@@ -27,4 +27,13 @@ enum FFmpegLog {
         let reason = line.range(of: ": ", options: .backwards).map { String(line[$0.upperBound...]) } ?? line
         return .io(path: output, reason: "ffmpeg could not write the video: \(reason)")
     }
+
+    /// The lines of `log` without the "[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55d0c3a8] " that names the part of
+    /// FFmpeg that wrote them: the messages alone, for our own.
+    static func messages(in log: String) -> [String] {
+        log.split(separator: "\n").map { line in
+            let message = line.hasPrefix("[") ? line.firstIndex(of: "]").map { line[line.index(after: $0)...] } : nil
+            return (message ?? line).trimmingCharacters(in: .whitespaces)
+        }
+    }
 }

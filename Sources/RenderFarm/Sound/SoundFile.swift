@@ -72,37 +72,46 @@ struct SoundFile {
 
     /// ffmpeg's decoding of `bytes`: resampled to the mix rate, stereo, float, at most `seconds`.
     private static func decode(_ bytes: [UInt8], seconds: Double, ffmpeg: FFmpeg) -> Result<[Float], DataProblem> {
+        let decoded = decode(
+            input: ["-i", "pipe:0"], stream: "0:a:0", filters: "aresample=\(SoundMixer.rate)",
+            rate: SoundMixer.rate, output: ["-t", String(format: "%.6f", seconds)], feeding: bytes,
+            limit: (Int(seconds.rounded(.up)) + 1) * SoundMixer.rate * SoundMixer.channels * 4, ffmpeg: ffmpeg)
+        return decoded.flatMap { samples in
+            samples.isEmpty ? .failure(DataProblem("it holds no sound")) : .success(samples)
+        }
+    }
+
+    /// One audio `stream` of an ffmpeg `input`, through `filters` and then to interleaved 32-bit float
+    /// stereo at `rate`, with `output` options; `feeding` goes to ffmpeg's standard input; at most `limit`
+    /// bytes are read back. A problem is ffmpeg's last error lines.
+    static func decode(
+        input: [String], stream: String, filters: String, rate: Int, output: [String] = [], feeding: [UInt8]? = nil,
+        limit: Int, ffmpeg: FFmpeg
+    ) -> Result<[Float], DataProblem> {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("renderfarm-sound-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).f32").path
         defer { unlink(scratch) }
-        let format =
-            "aresample=\(SoundMixer.rate),aformat=sample_fmts=flt:sample_rates=\(SoundMixer.rate)"
-            + ":channel_layouts=stereo"
-        let command = FFmpegCommand(arguments: [
-            "-hide_banner", "-loglevel", "error", "-nostats", "-y", "-i", "pipe:0", "-map", "0:a:0", "-af", format,
-            "-t", String(format: "%.6f", seconds), "-f", "f32le", scratch,
-        ])
+        let format = "aformat=sample_fmts=flt:sample_rates=\(rate):channel_layouts=stereo"
+        let command = FFmpegCommand(
+            arguments: ["-hide_banner", "-loglevel", "error", "-nostats", "-y"] + input
+                + ["-map", stream, "-af", filters + "," + format] + output + ["-f", "f32le", scratch])
         let process: FFmpegProcess
         do {
-            process = try ffmpeg.start(command, in: "/", feedsInput: true)
+            process = try ffmpeg.start(command, in: "/", feedsInput: feeding != nil)
         } catch {
             return .failure(DataProblem(error.description))
         }
         // ffmpeg writes to a file, so it never waits on us while we send: no deadlock. It stops
-        // reading once it has `seconds` (the send then fails): only its own status counts.
-        _ = bytes.withUnsafeBytes { process.input?.send($0) }
+        // reading once it has what it needs (the send then fails): only its own status counts.
+        if let feeding { _ = feeding.withUnsafeBytes { process.input?.send($0) } }
         let ending = process.wait()
         guard ending.succeeded else {
-            let lines = ending.log.split(separator: "\n").suffix(3).map { line in
-                let message =
-                    line.hasPrefix("[") ? line.firstIndex(of: "]").map { line[line.index(after: $0)...] } : nil
-                let text = (message ?? line).trimmingCharacters(in: .whitespaces)
-                return text.hasPrefix("pipe:0: ") ? String(text.dropFirst(8)) : text
+            let lines = FFmpegLog.messages(in: ending.log).suffix(3).map { text in
+                text.hasPrefix("pipe:0: ") ? String(text.dropFirst(8)) : text
             }
             return .failure(
                 DataProblem(lines.isEmpty ? "ffmpeg exited \(ending.status)" : lines.joined(separator: "; ")))
         }
-        let limit = (Int(seconds.rounded(.up)) + 1) * SoundMixer.rate * SoundMixer.channels * 4
         let raw: [UInt8]
         do {
             raw = try InputFile.read(scratch, limit: limit)
@@ -115,7 +124,6 @@ struct SoundFile {
                 target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[..<target.count]))
             }
         }
-        guard !samples.isEmpty else { return .failure(DataProblem("it holds no sound")) }
         return .success(samples.map { $0.isFinite ? $0 : 0 })
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Mixes decoded sounds into 16-bit stereo at `rate` (<doc:Sound>), sample-accurately and
-/// deterministically: every sum is made in the same order (music, then the sounds in the job's order,
-/// each sound's voices in time order) in `Float`, then rounded and clipped to 16 bits once.
+/// deterministically: every sum is made in the same order (music, then the clips' sound in layer order,
+/// then the sounds in the job's order, each sound's voices in time order) in `Float`, then rounded and
+/// clipped to 16 bits once.
 package enum SoundMixer {
     /// Samples per second of every mix.
     package static let rate = 48_000
@@ -80,12 +81,26 @@ package enum SoundMixer {
         return voices.map(\.voice)
     }
 
+    /// A clip's sound under a layer: `samples` (interleaved stereo at `rate`) hold the clip's audio from
+    /// its sample `first` on (sample k is at clip time k / `rate`); `time` says which clip time (seconds)
+    /// is heard at a job sample, or nil for none. Between two samples of the clip, the sound heard is
+    /// interpolated linearly; outside `samples`, it is silence.
+    package struct Footage {
+        package var samples: [Float]
+        package var first: Int
+        package var rate: Double
+        package var gain: Float
+        package var time: (Int) -> Double?
+    }
+
     /// `lower..<upper`, empty when `upper` is not above `lower`.
     package static func between(_ lower: Int, _ upper: Int) -> Range<Int> { lower..<max(lower, upper) }
 
     /// The job samples `span` of the mix, interleaved stereo 16-bit; nothing is heard at or after
     /// `jobEnd` (the job's duration).
-    package static func mix(bed: Bed?, voices: [Voice], clips: [[Float]], span: Range<Int>, jobEnd: Int) -> [Int16] {
+    package static func mix(
+        bed: Bed?, footage: [Footage] = [], voices: [Voice], clips: [[Float]], span: Range<Int>, jobEnd: Int
+    ) -> [Int16] {
         var sum = [Float](repeating: 0, count: span.count * channels)
         let heard = between(span.lowerBound, min(span.upperBound, jobEnd))
         if let bed {
@@ -101,6 +116,26 @@ package enum SoundMixer {
                 let source = sinceStart * channels
                 let target = (sample - span.lowerBound) * channels
                 for channel in 0..<channels { sum[target + channel] += bed.samples[source + channel] * envelope }
+            }
+        }
+        for track in footage {
+            let count = track.samples.count / channels
+            for sample in heard {
+                guard let time = track.time(sample) else { continue }
+                // The position from the clip's start, not from `first`: the same weights in every span.
+                let position = time * track.rate
+                let whole = position.rounded(.down)
+                guard whole.magnitude < 1e15 else { continue }
+                let index = Int(whole) - track.first
+                let weight = Float(position - whole)
+                let target = (sample - span.lowerBound) * channels
+                let (here, next) = (0..<count ~= index, 0..<count ~= index + 1 && weight > 0)
+                for channel in 0..<channels {
+                    var value: Float = 0
+                    if here { value += track.samples[index * channels + channel] * (1 - weight) }
+                    if next { value += track.samples[(index + 1) * channels + channel] * weight }
+                    sum[target + channel] += value * track.gain
+                }
             }
         }
         for voice in voices {

@@ -4,26 +4,26 @@ import RenderFarmJobs
 import RenderFarmOutput
 
 extension SoundTrack {
-    /// The mix of `job`'s `audio` under `frames` (evenly spaced), or nil when the job has no `audio`.
-    /// Without `frames`: under the job's `frames` as `render --video` renders them, or the whole job
-    /// when they are not evenly spaced.
+    /// The mix of `job`'s sound under `frames` (evenly spaced), or nil when the job has none (no
+    /// `audio`, no clip with sound). Without `frames`: under the job's `frames` as `render --video`
+    /// renders them, or the whole job when they are not evenly spaced.
     package static func mix(
         of job: LoadedJob, frames: [Int]? = nil, ffmpeg: FFmpeg
     ) throws(EncodeError) -> SoundTrack? {
-        guard let audio = job.spec.audio else { return nil }
+        guard mayHaveSound(job.spec) else { return nil }
         let own = job.spec.frames.frames
         let even = Set(zip(own.dropFirst(), own).map { $0 - $1 }).count <= 1
         let frames = frames ?? (even && !own.isEmpty ? own : Array(0..<job.spec.frameCount))
         guard let first = frames.first else { return nil }
         let step = frames.count > 1 ? frames[1] - frames[0] : 1
         return try mix(
-            audio, of: job.spec, jobFile: job.file, jobDirectory: job.directory,
+            job.spec, jobFile: job.file, jobDirectory: job.directory,
             span: span(first: first, count: frames.count, step: step, fps: job.spec.fps), ffmpeg: ffmpeg)
     }
 
     /// The mix for the frames of a rendered folder (a shard's, a `--frames` render's), from the job
     /// file its manifest names, as a video of them plays: from the first frame's time, one frame
-    /// step per frame. nil when that job has no `audio`; a note instead when the job file cannot be
+    /// step per frame. nil when that job has no sound; a note instead when the job file cannot be
     /// read any more (the video is then made without sound).
     package static func mix(for output: RenderedOutput, ffmpeg: FFmpeg) throws(EncodeError) -> (
         SoundTrack?, note: String?
@@ -39,7 +39,7 @@ extension SoundTrack {
             return (nil, "the job file \(ShownPath.of(source)) has no job \(output.jobName) any more; no sound")
         }
         let frames = output.writtenFrames.map(\.index)
-        guard let first = frames.first, job.spec.audio != nil else { return (nil, nil) }
+        guard let first = frames.first, mayHaveSound(job.spec) else { return (nil, nil) }
         let evenly = (0..<frames.count).map { first + $0 * output.sequence.frameStep }
         return (try mix(of: job, frames: evenly, ffmpeg: ffmpeg), nil)
     }

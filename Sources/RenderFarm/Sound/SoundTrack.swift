@@ -44,28 +44,38 @@ package struct SoundTrack: Sendable {
         return start..<max(start, SoundMixer.sample(at: Double(first + count * step) / fps))
     }
 
-    /// Mixes `audio` of `job` over `span`. Problems with its files are the job's issues, located in it
-    /// (exit 65).
+    /// Whether `job` may have sound: an `audio` section, or a layer that plays a clip.
+    package static func mayHaveSound(_ job: JobSpec) -> Bool {
+        job.audio != nil || job.layers.contains { $0.effect == FootageSound.effect }
+    }
+
+    /// Mixes the `audio` section of `job` and the sound of its clips over `span`; nil when there is
+    /// nothing to mix. Problems with its files are the job's issues, located in it (exit 65).
     package static func mix(
-        _ audio: AudioSpec, of job: JobSpec, jobFile: String, jobDirectory: String, span: Range<Int>, ffmpeg: FFmpeg
-    ) throws(EncodeError) -> SoundTrack {
+        _ job: JobSpec, jobFile: String, jobDirectory: String, span: Range<Int>, ffmpeg: FFmpeg
+    ) throws(EncodeError) -> SoundTrack? {
+        guard mayHaveSound(job) else { return nil }
+        let audio = job.audio
+        let (footage, footageIssues) = try FootageSound.load(
+            job, jobDirectory: jobDirectory, span: span, ffmpeg: ffmpeg)
         let jobEnd = SoundMixer.sample(at: job.duration)
         let rate = Double(SoundMixer.rate)
-        var issues: [JobIssue] = []
-        var inputs: [SoundInput] = []
+        var issues = footageIssues
+        var inputs = footage.map(\.input)
         var bed: SoundMixer.Bed?
         var placement: MusicPlacement?
         // Every file decoded once, all at the same time; sounds need at most the job's length.
-        let fileEnd = audio.music.map { music in
+        let sounds = audio?.sounds ?? []
+        let fileEnd = audio?.music.map { music in
             let heard = max(0, job.duration - music.start)
             return max(
                 0.001, min(music.trimOut ?? .infinity, music.trimIn + min(heard, AudioSpec.Limits.maxMixSeconds)))
         }
         let soundSeconds = min(job.duration, AudioSpec.Limits.maxMixSeconds)
         let files = SoundFile.load(
-            (audio.music.map { [($0.file, fileEnd ?? 0)] } ?? []) + audio.sounds.map { ($0.file, soundSeconds) },
+            (audio?.music.map { [($0.file, fileEnd ?? 0)] } ?? []) + sounds.map { ($0.file, soundSeconds) },
             jobDirectory: jobDirectory, ffmpeg: ffmpeg)
-        if let music = audio.music, let fileEnd, let loaded = files[music.file] {
+        if let music = audio?.music, let fileEnd, let loaded = files[music.file] {
             switch loaded {
             case .failure(let message):
                 issues.append(JobIssue(path: "audio.music.file", message.message))
@@ -89,7 +99,7 @@ package struct SoundTrack: Sendable {
         }
         var clips: [[Float]] = []
         var voices: [SoundMixer.Voice] = []
-        for (index, sound) in audio.sounds.enumerated() {
+        for (index, sound) in sounds.enumerated() {
             let path = "audio.sounds[\(index)]"
             var starts: [(sample: Int, decibels: Double)] = []
             switch sound.times {
@@ -119,8 +129,10 @@ package struct SoundTrack: Sendable {
             }
         }
         guard issues.isEmpty else { throw .sound(file: jobFile, issues: issues) }
+        guard audio != nil || !footage.isEmpty else { return nil }
         return SoundTrack(
-            samples: SoundMixer.mix(bed: bed, voices: voices, clips: clips, span: span, jobEnd: jobEnd),
+            samples: SoundMixer.mix(
+                bed: bed, footage: footage.map(\.track), voices: voices, clips: clips, span: span, jobEnd: jobEnd),
             inputs: inputs, span: span, music: placement)
     }
 

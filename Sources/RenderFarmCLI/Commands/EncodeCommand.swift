@@ -33,11 +33,12 @@ struct EncodeCommand: Command {
             cannot create output, 74 I/O error (a full disk, or a video ffprobe cannot read whole;
             nothing is left under its name and nothing is recorded), 75 the folder is in use by
             another run (encode holds the folder's lock while it reads the frames), 130 interrupted.
-            When the job file the manifest names has an `audio` section, its mix over the frames'
-            time span is the video's sound track (AAC in mp4, alpha-packed and hevc-alpha, Opus in
-            webm-alpha, 16-bit PCM in prores4444; gif and apng have none), and its files are listed
-            with their sha256 in the encode's "sound" entry; --no-audio leaves it out. A sound file
-            that cannot be read or decoded is a located error (65).
+            When the job file the manifest names has sound (an `audio` section, or a video layer
+            whose clip has sound), its mix over the frames' time span is the video's sound track
+            (AAC in mp4, alpha-packed and hevc-alpha, Opus in webm-alpha, 16-bit PCM in prores4444;
+            gif and apng have none), and its files are listed with their sha256 in the encode's
+            "sound" entry; --no-audio leaves it out. A sound file that cannot be read or decoded is
+            a located error (65).
             """,
         options: [
             output, preset, crf, allowMissing, noAudio, verbose, CommonOptions.progress,
@@ -48,7 +49,7 @@ struct EncodeCommand: Command {
         "-o", "--output", value: "FILE", help: "Write the video here (default: OUTDIR/<job>.<ext>).")
     static let allowMissing = Flag("--allow-missing", help: "Encode the frames that exist of an incomplete render.")
     static let verbose = Flag("--verbose", help: "Print the exact ffmpeg command lines.")
-    static let noAudio = Flag("--no-audio", help: "Leave out the job's audio (the mix of its music and sounds).")
+    static let noAudio = Flag("--no-audio", help: "Leave out the job's sound (the mix of its music, sounds and clips).")
     static let preset = Option(
         "--preset", value: "P",
         help: "mp4, webm-alpha, prores4444, gif, apng, alpha-packed or hevc-alpha (default: from the file's "

@@ -22,8 +22,8 @@ struct ExportOTIOCommand: Command {
             Writes OUTDIR/<job>.otio unless -o is given (its folder is created). Exit codes: 0 ok,
             64 usage, 65 incomplete or unevenly spaced render, 66 no manifest, 73 cannot create
             output, 74 I/O error (a full disk; no timeline is left).
-            When the job file the manifest names has an `audio` section, its mix over the frames'
-            time span is written beside the timeline as <name>.mix.wav (as `renderfarm mix OUTDIR`
+            When the job file the manifest names has sound (an `audio` section, or a video layer
+            whose clip has sound), its mix over the frames' time span is written beside the timeline as <name>.mix.wav (as `renderfarm mix OUTDIR`
             writes it) and the timeline gets two audio tracks: A1 with the mix from its start, A2
             with the music file where it is heard (after a Gap.1), each clip an ExternalReference.1
             timed in samples at 48 kHz; --no-audio leaves them out. A sound file that cannot be

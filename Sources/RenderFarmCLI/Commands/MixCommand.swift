@@ -7,24 +7,24 @@ import RenderFarmOutput
 struct MixCommand: Command {
     static let spec = CommandSpec(
         name: "mix",
-        abstract: "Write a job's audio mix (music bed and sounds) as a WAV file for editors.",
+        abstract: "Write a job's sound mix (music bed, sounds, clips' sound) as a WAV file for editors.",
         synopsis: "mix JOB|OUTDIR",
         examples: [
             "renderfarm mix jobs/stream-replay.json -o stream-replay.wav",
             "renderfarm mix jobs/out/stream-replay -o part.wav",
         ],
         discussion: """
-            Mixes the job's `audio` section (see the Sound article) as `render --video` and `encode`
-            do: 16-bit PCM stereo at 48 kHz, every sound starting at sample round(t × 48000), the
-            same bytes on every run. For a job file the mix covers the frames `render JOB --video`
+            Mixes the job's `audio` section and the sound of the clips its video layers play (see
+            the Sound article) as `render --video` and `encode` do: 16-bit PCM stereo at 48 kHz,
+            every sound starting at sample round(t × 48000), the same bytes on every run. For a job file the mix covers the frames `render JOB --video`
             renders (the job's `frames`, every frame by default; the whole job when they are not
             evenly spaced); for a rendered folder it covers the time span of the frames the folder holds (a
             shard's, a --frames render's), from the job file its manifest names, so it equals the
             sound track `renderfarm encode OUTDIR` muxes (bit for bit beside prores4444, which keeps
             it as PCM). Sound files are read from the job's folder (WAV, FLAC, MP3, Ogg/Opus) and
-            decoded with ffmpeg. The file is written atomically; its inputs and their sha256 are
-            printed. Exit codes: 0 ok, 64 usage, 65 invalid job, a job without `audio`, or a sound
-            file or event log that cannot be used (each problem located in the job), 66 missing
+            decoded with ffmpeg, as are the clips' audio streams. The file is written atomically; its inputs and their sha256 are
+            printed. Exit codes: 0 ok, 64 usage, 65 invalid job, a job without sound, or a sound
+            file, clip or event log that cannot be used (each problem located in the job), 66 missing
             job, folder or manifest, 69 ffmpeg missing, 73 cannot create output, 74 I/O error.
             """,
         options: [output],

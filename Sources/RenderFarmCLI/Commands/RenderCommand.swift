@@ -34,9 +34,9 @@ struct RenderCommand: Command {
             concurrently and piped in frame order to one ffmpeg (no PNGs, journal or manifest);
             the result equals `renderfarm encode` of the PNGs with the same preset (69 when ffmpeg
             or ffprobe is missing), and is checked with ffprobe the same way before it takes its
-            name; a signal stops ffmpeg and leaves no video. A job with an `audio` section gets its
-            mix as the video's sound track, over the frames' time span (see `renderfarm mix`);
-            --no-audio leaves it out.
+            name; a signal stops ffmpeg and leaves no video. A job with sound (an `audio` section,
+            or a video layer whose clip has sound) gets its mix as the video's sound track, over
+            the frames' time span (see `renderfarm mix`); --no-audio leaves it out.
             """,
         options: [
             jobs, frames, shard, CommonOptions.shardMode, out, outputRoot, force, failFast, CommonOptions.progress,

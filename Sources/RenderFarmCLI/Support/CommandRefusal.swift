@@ -31,7 +31,7 @@ enum CommandRefusal: Error, CustomStringConvertible {
     case unreadableOption(String, InputFileError)
     /// A value the command reads is not usable (`plugin check --params`).
     case invalidValue(String)
-    /// `mix` of a job with no `audio` section.
+    /// `mix` of a job with nothing to mix: no `audio` section, no clip with sound.
     case noAudio(job: String)
     /// A job's sound cannot be mixed from its rendered folder: the job file is gone or unreadable.
     case soundSourceMissing(job: String, reason: String)
@@ -59,7 +59,8 @@ enum CommandRefusal: Error, CustomStringConvertible {
         case .effectKitNotFound(let message): message
         case .unreadableOption(let option, let error): "\(option): \(error)"
         case .invalidValue(let message): message
-        case .noAudio(let job): "\(job): the job has no \"audio\" section; nothing to mix"
+        case .noAudio(let job):
+            "\(job): the job has no sound (no \"audio\" section, and no video layer whose clip has sound and is not muted); nothing to mix"
         case .soundSourceMissing(let job, let reason): "\(job): \(reason)"
         case .noScratchFolder(let reason): "cannot make a temporary folder for the check's worker: \(reason)"
         }

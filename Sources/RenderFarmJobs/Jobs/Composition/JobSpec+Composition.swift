@@ -47,7 +47,15 @@ package struct LayerClock: Sendable, Equatable {
     }
 
     /// The layer's own time at job time `t`, or nil when it (or a group holding it) is not drawn then.
-    package func localTime(at t: Double) -> Double? { linkTimes(at: t)?.last }
+    package func localTime(at t: Double) -> Double? {
+        // As `linkTimes(at:)`, without its array: the sound of a clip asks at every sample.
+        var time = t
+        for link in links {
+            guard let local = link.fields.localTime(at: time, bounded: link.hasSpan) else { return nil }
+            time = local
+        }
+        return time
+    }
 
     /// Whether the layer's own time is the job's shifted by `start`: no speed or loop on the way.
     package var isShift: Bool { !links.contains(where: \.fields.remapsTime) }

@@ -1,22 +1,23 @@
 /// The frames of a footage stream in presentation order: their timestamps, and where decoding can start.
 ///
-/// Built in `create` from every packet of the stream (demuxing only, no decoding): a packet is one frame,
-/// so the n-th smallest presentation timestamp is source frame n. The rule and the frame keys need nothing else.
-struct FootageTimeline: Sendable, Equatable {
+/// Built from every packet of the stream (demuxing only, no decoding): by the plugin in `create`, and by the
+/// host from ffprobe's listing when it mixes the clip's sound. A packet is one frame, so the n-th smallest
+/// presentation timestamp is source frame n. The rule and the frame keys need nothing else.
+package struct FootageTimeline: Sendable, Equatable {
     /// Presentation timestamps in the stream's time base, ascending, one per frame.
-    let timestamps: [Int64]
+    package let timestamps: [Int64]
     /// Presentation times in seconds from the first frame (timestamps[0] is 0 s).
-    let seconds: [Double]
+    package let seconds: [Double]
     /// Indices of the frames decoding can start from (keyframes), ascending; always holds 0.
-    let keyframes: [Int]
+    package let keyframes: [Int]
     /// Where the last frame ends, in seconds from the first frame.
-    let duration: Double
+    package let duration: Double
 
     /// Times closer than this count as equal: a tenth of a microsecond, far below any container's time base
     /// (MP4's 1/90000 s, Matroska's 1/1000 s), far above the rounding of `in + t × speed` in doubles.
-    static let tolerance = 1e-7
+    package static let tolerance = 1e-7
 
-    init(timestamps: [Int64], keyframes: Set<Int64>, lastDuration: Int64, timeBase: (num: Int32, den: Int32)) {
+    package init(timestamps: [Int64], keyframes: Set<Int64>, lastDuration: Int64, timeBase: (num: Int32, den: Int32)) {
         self.timestamps = timestamps
         let first = timestamps.first ?? 0
         let unit = Double(timeBase.num) / Double(timeBase.den)
@@ -29,7 +30,7 @@ struct FootageTimeline: Sendable, Equatable {
     }
 
     /// The frame with the largest presentation time ≤ `time` (seconds from the first frame); nil before it.
-    func frame(at time: Double) -> Int? {
+    package func frame(at time: Double) -> Int? {
         var (low, high) = (0, seconds.count)  // the answer is low − 1 once they meet
         while low < high {
             let middle = (low + high) / 2
@@ -39,7 +40,7 @@ struct FootageTimeline: Sendable, Equatable {
     }
 
     /// The frame of a decoded timestamp; nil for a frame the demuxer did not list.
-    func frame(timestamp: Int64) -> Int? {
+    package func frame(timestamp: Int64) -> Int? {
         var (low, high) = (0, timestamps.count)
         while low < high {
             let middle = (low + high) / 2
@@ -49,9 +50,14 @@ struct FootageTimeline: Sendable, Equatable {
     }
 
     /// The last keyframe at or before frame `index`, going `earlier` keyframes further back.
-    func keyframe(before index: Int, earlier: Int = 0) -> Int {
+    package func keyframe(before index: Int, earlier: Int = 0) -> Int {
         var position = keyframes.count - 1
         while position > 0, keyframes[position] > index { position -= 1 }
         return keyframes[max(0, position - earlier)]
+    }
+
+    /// Seconds for messages: rounded to the millisecond.
+    package static func shown(_ seconds: Double) -> String {
+        String((seconds * 1000).rounded() / 1000)
     }
 }
