@@ -17,7 +17,9 @@ public final class InputFile {
     public let size: Int
     /// Device, inode, size and modification time of the open file: a cache key.
     public let identity: FileIdentity
-    private let descriptor: Int32
+    /// The open descriptor, owned by this value. A child process given it as its standard input reads,
+    /// by `/dev/stdin`, the file this value opened and checked, whatever its path names by then.
+    public let descriptor: Int32
 
     /// Opens the regular file at `path`; `followLastLink: false` refuses a symbolic link as the last
     /// component (`O_NOFOLLOW`).

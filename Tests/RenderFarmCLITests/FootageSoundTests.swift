@@ -280,4 +280,29 @@ struct FootageSoundTests {
                     + "most 600 s (this one 601 s)"), "\(mixed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/long.wav"))
     }
+
+    @Test("a clip that is a named pipe or not a video, or a trim past its end, is a located error (65), never a hang")
+    func badClips() throws {
+        let folder = try TemporaryFolder()
+        _ = try Self.rampClip(in: folder)
+        try folder.write("not a video\n", to: "text.mkv")
+        #expect(mkfifo(folder.path + "/pipe.mkv", 0o644) == 0)
+        let job = try folder.write(
+            """
+            {"name": "bad", "fps": 30, "duration": 1, "canvas": {"width": 64, "height": 32, "scale": 1},
+             "layers": [{"effect": "video", "params": {"file": "pipe.mkv"}},
+                        {"effect": "video", "params": {"file": "text.mkv"}},
+                        {"effect": "video", "params": {"file": "ramp.mkv", "trim": {"out": 9}}}]}
+            """, to: "bad.json")
+        let mixed = CLI.run(["mix", job, "-o", folder.path + "/bad.wav"])
+        #expect(mixed.status == 65)
+        for expected in [
+            "bad.json: layers[0].params.file: pipe.mkv is a named pipe, not a file",
+            "bad.json: layers[1].params.file: text.mkv cannot be read: Invalid data found when processing input",
+            "bad.json: layers[2].params.trim.out: 9.0 is past the clip's end at 3.8 s",
+        ] {
+            #expect(mixed.stderr.contains(expected), "missing: \(expected)\nin: \(mixed.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/bad.wav"))
+    }
 }

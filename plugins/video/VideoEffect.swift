@@ -27,13 +27,13 @@ struct VideoEffect: Effect {
                 "trim", .json, default: nil,
                 doc: "{\"in\": s, \"out\": s}: the part of the clip played, in seconds from its first frame (default: all)"),
             ParameterSpec(
-                "speed", .number, default: 1, range: 0.01...100,
+                "speed", .number, default: 1, range: FootageClock.speeds,
                 doc: "playback rate: 2 plays twice as fast, 0.5 half as fast (each source frame held twice at equal rates)"),
             ParameterSpec(
                 "loop", .bool, default: false,
                 doc: "play the trimmed part again and again until the layer ends (default: nothing drawn after it)"),
             ParameterSpec(
-                "gain", .number, default: 0, range: -96...24,
+                "gain", .number, default: 0, range: FootageClock.gains,
                 doc: "the level of the clip's own sound in the video's mix, in dB; the host mixes it, no pixel depends on it"),
             ParameterSpec(
                 "muted", .bool, default: false, doc: "leave the clip's own sound out of the video's mix"),

@@ -1,4 +1,5 @@
 import Dispatch
+import FileInput
 import Foundation
 import RenderFarmOutput
 
@@ -80,15 +81,16 @@ package struct FFmpeg: Sendable {
     /// writes, named by errors; once `stop` is set, ffmpeg is killed.
     package func start(
         _ command: FFmpegCommand, in directory: String, feedsInput: Bool, output: String? = nil,
-        stop: StopSignal? = nil
+        stop: StopSignal? = nil, reading file: InputFile? = nil
     ) throws(EncodeError) -> FFmpegProcess {
-        try launch(executable, command, in: directory, feedsInput: feedsInput, output: output, stop: stop)
+        try launch(executable, command, in: directory, feedsInput: feedsInput, output: output, stop: stop, reading: file)
     }
 
-    /// Starts `program` (ffmpeg or ffprobe) with `command`'s arguments.
+    /// Starts `program` (ffmpeg or ffprobe) with `command`'s arguments; its standard input is `file`
+    /// when given (the command names it `/dev/stdin`), else the frame socket with `feedsInput`.
     func launch(
         _ program: String, _ command: FFmpegCommand, in directory: String, feedsInput: Bool, output: String?,
-        stop: StopSignal?
+        stop: StopSignal?, reading file: InputFile? = nil
     ) throws(EncodeError) -> FFmpegProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
@@ -98,7 +100,9 @@ package struct FFmpeg: Sendable {
         let progress = feedsInput ? nil : Pipe()
         let input = feedsInput ? try FrameSocket() : nil
         process.standardOutput = progress ?? FileHandle.nullDevice
-        process.standardInput = input?.childEnd ?? FileHandle.nullDevice
+        process.standardInput =
+            file.map { FileHandle(fileDescriptor: $0.descriptor, closeOnDealloc: false) } ?? input?.childEnd
+            ?? FileHandle.nullDevice
         // Errors go to a file, so a chatty ffmpeg can never block on a full pipe.
         let errorLog = FileManager.default.temporaryDirectory
             .appendingPathComponent("renderfarm-ffmpeg-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log")

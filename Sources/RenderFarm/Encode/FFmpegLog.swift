@@ -29,11 +29,14 @@ enum FFmpegLog {
     }
 
     /// The lines of `log` without the "[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55d0c3a8] " that names the part of
-    /// FFmpeg that wrote them: the messages alone, for our own.
+    /// FFmpeg that wrote them, nor the "pipe:0: " or "file:/dev/stdin: " that names an input read from
+    /// standard input: the messages alone, for our own, which name the file.
     static func messages(in log: String) -> [String] {
         log.split(separator: "\n").map { line in
             let message = line.hasPrefix("[") ? line.firstIndex(of: "]").map { line[line.index(after: $0)...] } : nil
-            return (message ?? line).trimmingCharacters(in: .whitespaces)
+            let text = (message ?? line).trimmingCharacters(in: .whitespaces)
+            let input = ["pipe:0: ", "file:/dev/stdin: "].first { text.hasPrefix($0) }
+            return input.map { String(text.dropFirst($0.count)) } ?? text
         }
     }
 }

@@ -65,24 +65,40 @@ struct FootageSound {
             } catch {
                 return .failure(issue("file", error.description))
             }
-            // `file:` keeps a name with a colon from being read as a protocol.
-            let source = "file:" + resolved
+            // Opened here, without blocking and only if a regular file; ffprobe and ffmpeg read this open
+            // file as their standard input, so a file swapped in since is never read.
+            let file: InputFile
+            do {
+                file = try InputFile(resolved, followLastLink: false)
+            } catch {
+                return .failure(issue("file", error.message(naming: name)))
+            }
+            let source = "file:/dev/stdin"
             let streams: Streams
-            switch try Streams.probe(source, ffmpeg: ffmpeg) {
+            switch try Streams.probe(source, file: file, ffmpeg: ffmpeg) {
             case .success(let found): streams = found
             case .failure(let problem): return .failure(issue("file", "\(name) cannot be read: \(problem.message)"))
             }
             guard let audio = streams.audio else { return .success(nil) }
             guard let video = streams.video else { return .failure(issue("file", "\(name) has no video stream")) }
             let timeline: FootageTimeline
-            switch try video.timeline(source, ffmpeg: ffmpeg) {
+            switch try video.timeline(source, file: file, ffmpeg: ffmpeg) {
             case .success(let found): timeline = found
             case .failure(let problem): return .failure(issue("file", "\(name): \(problem.message)"))
+            }
+            // Checked as the plugin checks them: a job file edited since it was rendered is read here unchecked.
+            let speed = params["speed"]?.doubleValue ?? 1
+            let decibels = params["gain"]?.doubleValue ?? 0
+            for (parameter, value, range) in [
+                ("speed", speed, FootageClock.speeds), ("gain", decibels, FootageClock.gains),
+            ]
+            where !range.contains(value) {
+                return .failure(issue(parameter, "\(value) is outside \(range.lowerBound)…\(range.upperBound)"))
             }
             let footage: FootageClock
             do throws(EffectError) {
                 footage = try FootageClock(
-                    trim: params["trim"], duration: timeline.duration, speed: params["speed"]?.doubleValue ?? 1,
+                    trim: params["trim"], duration: timeline.duration, speed: speed,
                     loop: params["loop"]?.boolValue ?? false)
             } catch {
                 return .failure(issue(error.parameter ?? "trim", error.message))
@@ -114,8 +130,8 @@ struct FootageSound {
             }
             // Played faster, the clip is resampled to fewer samples per second first (ffmpeg's band-limited
             // resampler), so that the samples read one after another do not alias.
-            let speed = clock.links.reduce(footage.speed) { $0 * $1.fields.speed }
-            let rate = speed > 1 ? max(1, Int((mixRate / speed).rounded())) : SoundMixer.rate
+            let playback = clock.links.reduce(speed) { $0 * $1.fields.speed }
+            let rate = playback > 1 ? max(1, Int((mixRate / playback).rounded())) : SoundMixer.rate
             let from = max(0, Int((played.lowerBound * Double(rate)).rounded(.down)) - 1)
             let to = Int((played.upperBound * Double(rate)).rounded(.up)) + 2
             // With the container's timestamps kept (-copyts), silence is put before a sound that starts after
@@ -124,7 +140,7 @@ struct FootageSound {
                 "aresample=\(rate):min_comp=0.001:min_hard_comp=0.001:first_pts=0,"
                 + "atrim=start_sample=\(from):end_sample=\(to)"
             let decoded = SoundFile.decode(
-                input: ["-copyts", "-i", source], stream: "0:\(audio)", filters: filters, rate: rate,
+                input: ["-copyts", "-i", source], stream: "0:\(audio)", filters: filters, rate: rate, reading: file,
                 limit: (to - from + 1) * SoundMixer.channels * 4, ffmpeg: ffmpeg)
             let samples: [Float]
             switch decoded {
@@ -136,7 +152,7 @@ struct FootageSound {
                 let hashed = LayerInput.hashing([resolved], layer: index, reader: .plugin, jobDirectory: jobDirectory)
                     .first
             else { return .success(nil) }
-            let gain = SoundMixer.linear(params["gain"]?.doubleValue ?? 0)
+            let gain = SoundMixer.linear(decibels)
             return .success(
                 FootageSound(
                     input: SoundInput(use: layer, file: hashed.file, sha256: hashed.sha256),
@@ -160,12 +176,14 @@ struct FootageSound {
 
             /// Its frames' timestamps, listed by ffprobe from the packets as the plugin lists them: those an
             /// edit list discards left out.
-            func timeline(_ source: String, ffmpeg: FFmpeg) throws(EncodeError) -> Result<FootageTimeline, DataProblem>
-            {
-                let listed = try ffmpeg.probe([
+            func timeline(
+                _ source: String, file: InputFile, ffmpeg: FFmpeg
+            ) throws(EncodeError) -> Result<FootageTimeline, DataProblem> {
+                let arguments = [
                     "-v", "error", "-select_streams", "\(index)", "-show_entries", "packet=pts,duration,flags",
                     "-of", "csv=p=0", source,
-                ])
+                ]
+                let listed = try ffmpeg.probe(arguments, reading: file)
                 return listed.flatMap { text in
                     var timestamps: [Int64] = []
                     var lastDuration: Int64 = 0
@@ -187,11 +205,14 @@ struct FootageSound {
             }
         }
 
-        static func probe(_ source: String, ffmpeg: FFmpeg) throws(EncodeError) -> Result<Streams, DataProblem> {
-            let listed = try ffmpeg.probe([
+        static func probe(
+            _ source: String, file: InputFile, ffmpeg: FFmpeg
+        ) throws(EncodeError) -> Result<Streams, DataProblem> {
+            let arguments = [
                 "-v", "error", "-show_entries", "stream=index,codec_type,time_base:stream_disposition=attached_pic",
                 "-of", "json", source,
-            ])
+            ]
+            let listed = try ffmpeg.probe(arguments, reading: file)
             return listed.flatMap { text in
                 guard let streams = (try? JSONParser.parse(text))?.objectValue?["streams"]?.arrayValue else {
                     return .failure(DataProblem("ffprobe did not list its streams"))

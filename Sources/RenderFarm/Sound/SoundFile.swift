@@ -82,11 +82,11 @@ struct SoundFile {
     }
 
     /// One audio `stream` of an ffmpeg `input`, through `filters` and then to interleaved 32-bit float
-    /// stereo at `rate`, with `output` options; `feeding` goes to ffmpeg's standard input; at most `limit`
-    /// bytes are read back. A problem is ffmpeg's last error lines.
+    /// stereo at `rate`, with `output` options; `feeding` is sent to ffmpeg's standard input, or `file` is
+    /// its standard input; at most `limit` bytes are read back. A problem is ffmpeg's last error lines.
     static func decode(
         input: [String], stream: String, filters: String, rate: Int, output: [String] = [], feeding: [UInt8]? = nil,
-        limit: Int, ffmpeg: FFmpeg
+        reading file: InputFile? = nil, limit: Int, ffmpeg: FFmpeg
     ) -> Result<[Float], DataProblem> {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("renderfarm-sound-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).f32").path
@@ -97,7 +97,7 @@ struct SoundFile {
                 + ["-map", stream, "-af", filters + "," + format] + output + ["-f", "f32le", scratch])
         let process: FFmpegProcess
         do {
-            process = try ffmpeg.start(command, in: "/", feedsInput: feeding != nil)
+            process = try ffmpeg.start(command, in: "/", feedsInput: feeding != nil, reading: file)
         } catch {
             return .failure(DataProblem(error.description))
         }
@@ -106,9 +106,7 @@ struct SoundFile {
         if let feeding { _ = feeding.withUnsafeBytes { process.input?.send($0) } }
         let ending = process.wait()
         guard ending.succeeded else {
-            let lines = FFmpegLog.messages(in: ending.log).suffix(3).map { text in
-                text.hasPrefix("pipe:0: ") ? String(text.dropFirst(8)) : text
-            }
+            let lines = FFmpegLog.messages(in: ending.log).suffix(3)
             return .failure(
                 DataProblem(lines.isEmpty ? "ffmpeg exited \(ending.status)" : lines.joined(separator: "; ")))
         }

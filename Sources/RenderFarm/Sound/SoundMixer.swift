@@ -82,9 +82,9 @@ package enum SoundMixer {
     }
 
     /// A clip's sound under a layer: `samples` (interleaved stereo at `rate`) hold the clip's audio from
-    /// its sample `first` on (sample k is at clip time k / `rate`); `time` says which clip time (seconds)
-    /// is heard at a job sample, or nil for none. Between two samples of the clip, the sound heard is
-    /// interpolated linearly; outside `samples`, it is silence.
+    /// its sample `first` on, sample k being at k / `rate` seconds of the clip's container; `time` says
+    /// which second of the container is heard at a job sample, or nil for none. Between two samples of
+    /// the clip, the sound heard is interpolated linearly; outside `samples`, it is silence.
     package struct Footage {
         package var samples: [Float]
         package var first: Int

@@ -10,7 +10,6 @@ extension SoundTrack {
     package static func mix(
         of job: LoadedJob, frames: [Int]? = nil, ffmpeg: FFmpeg
     ) throws(EncodeError) -> SoundTrack? {
-        guard mayHaveSound(job.spec) else { return nil }
         let own = job.spec.frames.frames
         let even = Set(zip(own.dropFirst(), own).map { $0 - $1 }).count <= 1
         let frames = frames ?? (even && !own.isEmpty ? own : Array(0..<job.spec.frameCount))
@@ -39,7 +38,7 @@ extension SoundTrack {
             return (nil, "the job file \(ShownPath.of(source)) has no job \(output.jobName) any more; no sound")
         }
         let frames = output.writtenFrames.map(\.index)
-        guard let first = frames.first, mayHaveSound(job.spec) else { return (nil, nil) }
+        guard let first = frames.first else { return (nil, nil) }
         let evenly = (0..<frames.count).map { first + $0 * output.sequence.frameStep }
         return (try mix(of: job, frames: evenly, ffmpeg: ffmpeg), nil)
     }

@@ -15,9 +15,9 @@ package struct SoundInput: Sendable, Equatable {
     var json: JSONValue { .object(["use": .string(use), "file": .string(file), "sha256": .string(sha256)]) }
 }
 
-/// A job's `audio` mixed for a span of its frames (<doc:Sound>): 16-bit stereo at 48 kHz, the same
-/// samples for the same job and span on every run, and a part's samples equal to the same samples
-/// of the whole.
+/// A job's sound (its `audio` section and its clips' own sound) mixed for a span of its frames
+/// (<doc:Sound>): 16-bit stereo at 48 kHz, the same samples for the same job and span on every run,
+/// and a part's samples equal to the same samples of the whole.
 package struct SoundTrack: Sendable {
     /// Interleaved stereo.
     package var samples: [Int16]
@@ -61,7 +61,7 @@ package struct SoundTrack: Sendable {
         let jobEnd = SoundMixer.sample(at: job.duration)
         let rate = Double(SoundMixer.rate)
         var issues = footageIssues
-        var inputs = footage.map(\.input)
+        var inputs: [SoundInput] = []
         var bed: SoundMixer.Bed?
         var placement: MusicPlacement?
         // Every file decoded once, all at the same time; sounds need at most the job's length.
@@ -97,6 +97,7 @@ package struct SoundTrack: Sendable {
                 }
             }
         }
+        inputs += footage.map(\.input)
         var clips: [[Float]] = []
         var voices: [SoundMixer.Voice] = []
         for (index, sound) in sounds.enumerated() {

@@ -13,6 +13,11 @@ package struct FootageClock: Sendable, Equatable {
     package let speed: Double
     package let loop: Bool
 
+    /// The `speed` parameter's range.
+    package static let speeds = 0.01...100.0
+    /// The `gain` parameter's range, in dB: the clip's sound in the mix.
+    package static let gains = -96.0...24.0
+
     /// The clock of a layer's `trim` (`{"in": s, "out": s}`, both optional, inside the clip of `duration`
     /// seconds), `speed` and `loop`.
     package init(trim: JSONValue?, duration: Double, speed: Double, loop: Bool) throws(EffectError) {
