@@ -281,7 +281,7 @@ struct FootageSoundTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/long.wav"))
     }
 
-    @Test("a clip that is a named pipe or not a video, or a trim past its end, is a located error (65), never a hang")
+    @Test("a clip that is a named pipe or not a video, a trim past its end, a gain out of range: located errors (65)")
     func badClips() throws {
         let folder = try TemporaryFolder()
         _ = try Self.rampClip(in: folder)
@@ -292,7 +292,8 @@ struct FootageSoundTests {
             {"name": "bad", "fps": 30, "duration": 1, "canvas": {"width": 64, "height": 32, "scale": 1},
              "layers": [{"effect": "video", "params": {"file": "pipe.mkv"}},
                         {"effect": "video", "params": {"file": "text.mkv"}},
-                        {"effect": "video", "params": {"file": "ramp.mkv", "trim": {"out": 9}}}]}
+                        {"effect": "video", "params": {"file": "ramp.mkv", "trim": {"out": 9}}},
+                        {"effect": "video", "params": {"file": "ramp.mkv", "gain": 40}}]}
             """, to: "bad.json")
         let mixed = CLI.run(["mix", job, "-o", folder.path + "/bad.wav"])
         #expect(mixed.status == 65)
@@ -300,6 +301,7 @@ struct FootageSoundTests {
             "bad.json: layers[0].params.file: pipe.mkv is a named pipe, not a file",
             "bad.json: layers[1].params.file: text.mkv cannot be read: Invalid data found when processing input",
             "bad.json: layers[2].params.trim.out: 9.0 is past the clip's end at 3.8 s",
+            "bad.json: layers[3].params.gain: 40.0 is outside -96.0…24.0",
         ] {
             #expect(mixed.stderr.contains(expected), "missing: \(expected)\nin: \(mixed.stderr)")
         }
