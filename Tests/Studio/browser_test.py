@@ -236,7 +236,9 @@ def check_zoom(driver, outdir):
     tick_gap = lambda: driver.execute_script(
         "const t = document.querySelectorAll('#ruler .tick');"
         "return t[1].getBoundingClientRect().left - t[0].getBoundingClientRect().left")
-    labels = lambda: [t.text for t in driver.find_elements(By.CSS_SELECTOR, "#ruler .tick")][:3]
+    # Read in one script: the ruler may be drawn again between finding its ticks and reading them.
+    labels = lambda: driver.execute_script(
+        "return [...document.querySelectorAll('#ruler .tick')].slice(0, 3).map(t => t.innerText)")
     fit_labels = labels()
     width = lambda: driver.execute_script(
         "return [document.getElementById('tracks-inner').getBoundingClientRect().width,"

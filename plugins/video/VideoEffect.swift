@@ -11,7 +11,7 @@ struct VideoEffect: Effect {
         id: "video",
         identifier: "org.renderfarm.video",
         version: "1.1.0+" + libraryVersions,
-        summary: "Footage from an MP4, MOV, WebM or MKV file, frame-accurate, with trim, speed and loop",
+        summary: "Footage from an MP4, MOV, WebM or MKV file, frame-accurate, with trim, speed, loop and its sound",
         threadSafety: .full,
         parameters: [
             ParameterSpec(
