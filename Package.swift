@@ -125,7 +125,9 @@ let package = Package(
         .target(name: "ParabolicDrop", dependencies: ["EffectKit"], path: "plugins/parabolic-drop"),
         .target(name: "PhysicsBounce", dependencies: ["EffectKit"], path: "plugins/physics-bounce"),
         // Lottie files are checked in Swift before rlottie parses them (plugins/lottie/LottieCheck.swift).
-        .target(name: "Lottie", dependencies: ["EffectKit", "CCairo", "CRlottie", "Locking"], path: "plugins/lottie"),
+        .target(
+            name: "Lottie", dependencies: ["EffectKit", "CCairo", "CRlottie", "FileInput", "Locking"],
+            path: "plugins/lottie"),
         // Text by Pango, with fonts only from the job and Debian's Noto packages (plugins/text/PangoText/FontLibrary.swift).
         // The effect is a target of its own so that its tests link it without the plugin's entry point.
         .target(name: "PangoText", dependencies: ["EffectKit", "CCairo", "CPango", "Locking"], path: "plugins/text/PangoText"),
@@ -144,7 +146,7 @@ let package = Package(
         // follows it too when it mixes a clip's sound (Sound article).
         .target(name: "FootageTiming", dependencies: ["EffectKit", "StrictJSON"], path: "plugins/video/FootageTiming"),
         .target(
-            name: "Video", dependencies: ["FootageTiming", "EffectKit", "CCairo", "CLibAV", "Locking"],
+            name: "Video", dependencies: ["FootageTiming", "EffectKit", "CCairo", "CLibAV", "FileInput", "Locking"],
             path: "plugins/video", exclude: ["FootageTiming"]),
 
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").

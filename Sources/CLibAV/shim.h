@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -67,9 +68,34 @@ static inline int64_t rf_av_seek(void *opaque, int64_t offset, int whence) {
     return source->position;
 }
 
+/// The errors a demuxer reported while it read on: the Matroska demuxer that meets damage logs it and skips
+/// to the next cluster, returning the packets after it as if none were missing. `count` and the first
+/// message (without its newline) are written by `rf_av_log` on the thread that reads the container.
+typedef struct rf_av_errors {
+    int count;
+    char first[256];
+} rf_av_errors;
+
+/// FFmpeg's log, which prints nothing (each refusal is the plugin's own, located message): an error a
+/// demuxer logs is counted in the `rf_av_errors` its context's `opaque` points to (`rf_av_open`).
+static inline void rf_av_log(void *object, int level, const char *format, va_list arguments) {
+    if (level > AV_LOG_ERROR || !object || *(const AVClass **)object != avformat_get_class()) return;
+    rf_av_errors *errors = ((AVFormatContext *)object)->opaque;
+    if (!errors || errors->count++ > 0) return;
+    vsnprintf(errors->first, sizeof errors->first, format, arguments);
+    size_t length = strlen(errors->first);
+    while (length > 0 && (errors->first[length - 1] == '\n' || errors->first[length - 1] == '.')) {
+        errors->first[--length] = 0;
+    }
+}
+
+/// Routes FFmpeg's log to `rf_av_log`, for the whole process: call once.
+static inline void rf_av_log_errors_only(void) { av_log_set_callback(rf_av_log); }
+
 /// Opens the container read from `fd` (which the caller keeps open until `rf_av_close`), with probing
-/// bounded to `probe_bytes`; 0 or an AVERROR code.
-static inline int rf_av_open(int fd, int64_t probe_bytes, AVFormatContext **out) {
+/// bounded to `probe_bytes`, its demuxer's errors counted in `errors` (which the caller keeps until
+/// `rf_av_close`); 0 or an AVERROR code.
+static inline int rf_av_open(int fd, int64_t probe_bytes, rf_av_errors *errors, AVFormatContext **out) {
     *out = NULL;
     const int buffer_size = 1 << 16;
     unsigned char *buffer = av_malloc(buffer_size);
@@ -100,6 +126,7 @@ static inline int rf_av_open(int fd, int64_t probe_bytes, AVFormatContext **out)
     context->format_whitelist = av_strdup(RF_AV_FORMATS);
     context->protocol_whitelist = av_strdup("none");
     context->io_open = NULL;
+    context->opaque = errors;
     int status = avformat_open_input(&context, NULL, NULL, NULL);
     if (status < 0) {
         // avformat_open_input freed the context on failure, not the custom I/O.

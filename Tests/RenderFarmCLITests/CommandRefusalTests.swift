@@ -41,7 +41,8 @@ struct CommandRefusalTests {
         expectRefusal(["plugin", "check", "floating-heart", "--params", "{\"rate\": "], 65, "--params expects a JSON object")
         expectRefusal(
             ["mix", CLI.repositoryFile("jobs/bounce.json"), "-o", "/nonexistent/mix.wav"], 65,
-            "bounce: the job has no sound (no \"audio\" section, and no video layer whose clip has sound and is not muted); nothing to mix")
+            "bounce: nothing is heard in the frames mixed (no \"audio\" section, and no video layer whose clip "
+                + "has sound, is not muted and plays in them); nothing to mix")
     }
 
     @Test("plugin new: a bad id is a usage error (64), a folder in the way cannot be created (73)")

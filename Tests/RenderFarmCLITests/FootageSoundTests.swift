@@ -279,9 +279,45 @@ struct FootageSoundTests {
                 "long.json: layers[0].params.file: ramp.mkv has sound, which joins the video's mix, and a mix holds at "
                     + "most 600 s (this one 601 s)"), "\(mixed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/long.wav"))
+        // A layer that starts after the job ends is never heard: nothing to mix, not a mix too long.
+        let late = try Self.job(
+            in: folder, duration: 601, layer: #""start": 700"#, params: #", "loop": true"#, name: "late.json")
+        let unheard = CLI.run(["mix", late, "-o", folder.path + "/late.wav"])
+        #expect(unheard.status == 65)
+        #expect(unheard.stderr.contains("nothing to mix") || unheard.stderr.contains("no sound"), "\(unheard.stderr)")
+        #expect(!unheard.stderr.contains("at most 600 s"), "\(unheard.stderr)")
     }
 
-    @Test("a clip that is a named pipe or not a video, a trim past its end, a gain out of range: located errors (65)")
+    @Test("a clip whose sound is damaged in a few packets is refused (65), not mixed with a gap; its pictures are fine")
+    func damagedSound() throws {
+        let folder = try TemporaryFolder()
+        let clip = try Self.rampClip(in: folder)
+        let ffprobe = try #require(Tools.find("ffprobe"))
+        let listed = try Tools.run(
+            ffprobe,
+            ["-v", "error", "-select_streams", "a:0", "-show_entries", "packet=pos,size", "-of", "csv=p=0", clip])
+        // "size,pos" per packet; three packets mid-stream get their payload overwritten, their headers left whole.
+        let packets = listed.text.split(whereSeparator: \.isNewline).map { line in
+            line.split(separator: ",").compactMap { Int($0) }
+        }
+        try #require(packets.count > 20 && packets.allSatisfy { $0.count == 2 })
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip)))
+        for packet in packets[10..<13] {
+            for offset in (packet[1] + 8)..<(packet[1] + packet[0] - 4) { bytes[offset] ^= 0x5A }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: clip))
+        let job = try Self.job(in: folder)
+        #expect(CLI.run(["validate", job]).status == 0, "the pictures are whole")
+        let mixed = CLI.run(["mix", job, "-o", folder.path + "/clip.wav"])
+        #expect(mixed.status == 65)
+        #expect(
+            mixed.stderr.contains(
+                "clip.json: layers[0].params.file: ramp.mkv: its sound cannot be decoded: it is damaged: "),
+            "\(mixed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/clip.wav"))
+    }
+
+    @Test("a clip that is a named pipe, a gain out of range, muted not a boolean: located errors (65), as validate's")
     func badClips() throws {
         let folder = try TemporaryFolder()
         _ = try Self.rampClip(in: folder)
@@ -293,18 +329,23 @@ struct FootageSoundTests {
              "layers": [{"effect": "video", "params": {"file": "pipe.mkv"}},
                         {"effect": "video", "params": {"file": "text.mkv"}},
                         {"effect": "video", "params": {"file": "ramp.mkv", "trim": {"out": 9}}},
-                        {"effect": "video", "params": {"file": "ramp.mkv", "gain": 40}}]}
+                        {"effect": "video", "params": {"file": "ramp.mkv", "gain": 40}},
+                        {"effect": "video", "params": {"file": "ramp.mkv", "muted": "yes"}}]}
             """, to: "bad.json")
+        // mix checks the job as validate does, by the plugins: each parameter against its table, then
+        // each layer's create step.
         let mixed = CLI.run(["mix", job, "-o", folder.path + "/bad.wav"])
         #expect(mixed.status == 65)
         for expected in [
             "bad.json: layers[0].params.file: pipe.mkv is a named pipe, not a file",
-            "bad.json: layers[1].params.file: text.mkv cannot be read: Invalid data found when processing input",
-            "bad.json: layers[2].params.trim.out: 9.0 is past the clip's end at 3.8 s",
-            "bad.json: layers[3].params.gain: 40.0 is outside -96.0…24.0",
+            "bad.json: layers[3].params.gain: 40 is out of range (allowed: -96…24)",
+            "bad.json: layers[4].params.muted: expected true or false, got \"yes\"",
         ] {
             #expect(mixed.stderr.contains(expected), "missing: \(expected)\nin: \(mixed.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/bad.wav"))
+        let validated = CLI.run(["validate", job])
+        #expect(validated.status == 65)
+        #expect(validated.stderr == mixed.stderr, "mix refuses the job with validate's words")
     }
 }

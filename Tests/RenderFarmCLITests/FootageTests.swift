@@ -21,9 +21,12 @@ struct FootageTests {
         var trimIn: Int?
         var trimOut: Int?
         var loop = false
+        /// Matroska stores times in milliseconds, rounded: a 30 fps clip's frame 2 at 67 ms, after 2/30 s.
+        var container = "mp4"
 
         var description: String {
-            "\(variable ? "VFR" : "\(clipFPS) fps") clip at \(fps) fps, speed \(speedNumerator)/\(speedDenominator)"
+            "\(variable ? "VFR" : "\(clipFPS) fps") \(container) clip at \(fps) fps, "
+                + "speed \(speedNumerator)/\(speedDenominator)"
                 + (trimIn.map { ", trim \($0)…\(trimOut ?? clipFrames)" } ?? "") + (loop ? ", loop" : "")
         }
 
@@ -60,11 +63,14 @@ struct FootageTests {
         Case(clipFPS: 24, variable: true, clipFrames: 40, fps: 30, frames: 60),
         Case(clipFPS: 24, variable: true, clipFrames: 40, fps: 60, frames: 140, speedDenominator: 2),
         Case(clipFPS: 24, variable: true, clipFrames: 40, fps: 30, frames: 36, speedNumerator: 2),
+        Case(clipFPS: 30, clipFrames: 30, fps: 30, frames: 30, container: "mkv"),
+        Case(clipFPS: 60, clipFrames: 60, fps: 60, frames: 60, container: "mkv"),
+        Case(clipFPS: 24, clipFrames: 48, fps: 30, frames: 60, container: "mkv"),
     ]
 
     /// Makes the clip of `test` in `folder` and returns its presentation timestamps.
     static func clip(_ test: Case, in folder: TemporaryFolder) throws -> (ticks: [Int], timeBase: (num: Int, den: Int)) {
-        let path = folder.url.appendingPathComponent("clip.mp4").path
+        let path = folder.url.appendingPathComponent("clip.\(test.container)").path
         try FootageFixture.make(path, fps: test.clipFPS, frames: test.clipFrames, variable: test.variable)
         let clip = try FootageFixture.timestamps(path)
         try #require(clip.ticks.count == test.clipFrames)
@@ -83,7 +89,8 @@ struct FootageTests {
         let folder = try TemporaryFolder()
         let clip = try Self.clip(test, in: folder)
         try folder.write(
-            try FootageFixture.job(file: "clip.mp4", fps: test.fps, frames: test.frames, params: test.params),
+            try FootageFixture.job(
+                file: "clip.\(test.container)", fps: test.fps, frames: test.frames, params: test.params),
             to: "job.json")
         _ = try Self.render(folder, ["-j", "2"])
         let out = folder.url.appendingPathComponent("out")
@@ -229,6 +236,19 @@ struct FootageTests {
             ["-f", "lavfi", "-i", "testsrc=s=64x32:r=30:d=4", "-f", "lavfi", "-i", "sine=d=6", "-c:v", "libvpx-vp9",
              "-b:v", "200k", "-c:a", "libopus", withAudio.path])
         let audioBytes = try Data(contentsOf: withAudio)
+        // Clusters of half a second, the middle one's first block header overwritten: FFmpeg's Matroska demuxer
+        // logs the damage, skips to the next cluster and reads on as if no frame were missing.
+        let clustered = folder.url.appendingPathComponent("clustered.webm")
+        try FootageFixture.ffmpeg(
+            ["-f", "lavfi", "-i", "testsrc=s=64x32:r=30:d=4", "-c:v", "libvpx-vp9", "-b:v", "200k",
+             "-cluster_time_limit", "500", clustered.path])
+        var skipped = [UInt8](try Data(contentsOf: clustered))
+        let clusters = skipped.indices.dropLast(4).filter { index in
+            skipped[index..<index + 4].elementsEqual([0x1F, 0x43, 0xB6, 0x75])
+        }
+        try #require(clusters.count >= 4)
+        let middle = clusters[clusters.count / 2]
+        for offset in (middle + 12)..<(middle + 28) { skipped[offset] ^= 0x5A }
         var garbage = Data(count: 4096)
         for index in garbage.indices { garbage[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 7) }
         var headless = bytes
@@ -241,6 +261,7 @@ struct FootageTests {
             ("header.mov", headless),
             ("text.mkv", Data("not a video\n".utf8)),
             ("empty.webm", Data()),
+            ("skipped.webm", Data(skipped)),
         ]
         for (name, data) in files {
             try data.write(to: folder.url.appendingPathComponent(name))
@@ -250,8 +271,11 @@ struct FootageTests {
             #expect(result.status == 65, "\(name): \(result.status) \(result.stderr)")
             #expect(result.stderr.contains("layers[0].params.file"), "\(name): \(result.stderr)")
             #expect(result.stderr.contains(name), "\(name): \(result.stderr)")
+            if name == "skipped.webm" {
+                #expect(result.stderr.contains("skipped.webm is damaged after "), "\(result.stderr)")
+            }
         }
-        for name in ["good.mp4", "good.webm", "audio.webm"] {
+        for name in ["good.mp4", "good.webm", "audio.webm", "clustered.webm"] {
             try folder.write(try FootageFixture.job(file: name, fps: 30, frames: 10), to: "job.json")
             let valid = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path])
             #expect(valid.status == 0, "\(name): \(valid.stderr)")

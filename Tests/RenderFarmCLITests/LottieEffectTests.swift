@@ -171,7 +171,7 @@ struct LottieEffectTests {
             ("../\(outside.url.lastPathComponent)/elsewhere.json", "resolves outside the job's folder"),
             ("link.json", "resolves outside the job's folder"),
             ("anim.txt", "is not a .json Lottie file"),
-            ("pipe.json", "is not a regular file"),
+            ("pipe.json", "pipe.json is a named pipe, not a file"),
             ("missing.json", "not found"),
         ]
         for (file, message) in cases {

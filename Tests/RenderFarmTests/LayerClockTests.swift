@@ -37,6 +37,17 @@ struct LayerClockTests {
         #expect(spec.clocks[0].start == 0 && spec.clocks[0].end == nil && spec.clocks[0].isShift)
     }
 
+    @Test("a loop wraps where exact arithmetic wraps: (2.6 − 0.2) × 1.5 = 3.6 is three loops of 1.2, local time 0")
+    func loopRounding() throws {
+        let spec = try Self.spec(#"[{"effect": "a", "start": 0.2, "speed": 1.5, "loop": 1.2}]"#)
+        // In doubles (2.6 − 0.2) × 1.5 is 3.5999999999999996, whose remainder by 1.2 is 1.1999999999999997: the end
+        // of the loop, not its start.
+        #expect((2.6 - 0.2) * 1.5 < 3.6)
+        #expect(spec.clocks[0].localTime(at: 2.6) == 0)
+        let before = try #require(spec.clocks[0].localTime(at: 2.6 - 1.0 / 30))
+        #expect(abs(before - 1.15) < 1e-9, "a frame before, the loop's end")
+    }
+
     @Test("a job without host-level fields does not compose, and its clocks are plain shifts")
     func plain() throws {
         let spec = try Self.spec(#"[{"effect": "a", "start": 2}, {"effect": "b", "name": "x"}]"#)

@@ -1,4 +1,5 @@
 import EffectKit
+import FileInput
 import Foundation
 
 /// Reads a job's Lottie file: confined to the job's folder, never blocking, bounded in size.
@@ -25,7 +26,7 @@ enum LottieSource {
             throw EffectError(parameter: "file", "\(path) cannot be examined (\(String(cString: strerror(errno))))")
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
-            throw EffectError(parameter: "file", "\(path) is not a regular file")
+            throw EffectError(parameter: "file", "\(path) is \(FileKind(mode: status.st_mode).rawValue), not a file")
         }
         guard status.st_size <= maxBytes else {
             throw EffectError(parameter: "file", "\(path) is \(status.st_size) bytes; the limit is \(maxBytes)")

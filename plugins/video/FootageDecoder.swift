@@ -14,6 +14,8 @@ final class FootageDecoder {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private let descriptor: Int32
+    /// The errors the demuxer logs (`rf_av_errors`): damage it skips over rather than returns.
+    private let errors = UnsafeMutablePointer<rf_av_errors>.allocate(capacity: 1)
     private(set) var stream: Int32 = -1
     /// The decoder used (`libvpx-vp9` for VP9 with an alpha channel).
     private(set) var decoderName = ""
@@ -44,10 +46,10 @@ final class FootageDecoder {
     /// runs `deinit`, which frees whatever was opened.
     init(_ file: FootageFile) throws(EffectError) {
         name = file.name
-        // FFmpeg's own log would print each refusal twice, unlocated; its codes become the messages instead.
-        av_log_set_level(AV_LOG_QUIET)
+        errors.initialize(to: rf_av_errors())
+        _ = Self.logRouted
         descriptor = try file.reader()
-        let status = rf_av_open(descriptor, Self.probeBytes, &format)
+        let status = rf_av_open(descriptor, Self.probeBytes, errors, &format)
         guard status >= 0, let opened = format else {
             throw EffectError(parameter: "file", "\(file.name) is not a readable MP4, MOV, WebM or MKV file (\(Self.text(status)))")
         }
@@ -134,8 +136,13 @@ final class FootageDecoder {
         av_packet_free(&packet)
         avcodec_free_context(&codec)
         rf_av_close(&format)
+        errors.deallocate()
         close(descriptor)
     }
+
+    /// FFmpeg's own log would print each refusal twice, unlocated: it prints nothing, its codes become the
+    /// messages instead, and a demuxer's logged errors are counted (`rf_av_log`). Set once per process.
+    private static let logRouted: Void = rf_av_log_errors_only()
 
     /// Every frame of the stream, read by demuxing the whole file once; refuses a file that does not read to
     /// its end, that ends well before its container says, or whose frames lack timestamps.
@@ -146,6 +153,14 @@ final class FootageDecoder {
         var lastDuration: Int64 = 0
         while true {
             let status = av_read_frame(format, packet)
+            if errors.pointee.count > 0 {
+                // The demuxer met damage and skipped past it: frames are missing, though it read on.
+                let said = withUnsafeBytes(of: errors.pointee.first) { bytes in
+                    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                throw EffectError(
+                    parameter: "file", "\(name) is damaged after \(timestamps.count) frames (\(said)); export it again")
+            }
             if status == RF_AVERROR_EOF { break }
             guard status >= 0 else {
                 throw EffectError(

@@ -1,4 +1,5 @@
 import EffectKit
+import FileInput
 import Glibc
 
 /// A job's footage file, opened once: confined to the job's folder, a regular file, within the size limit.
@@ -33,9 +34,13 @@ final class FootageFile: @unchecked Sendable {
             throw EffectError(parameter: "file", "\(name) cannot be opened (\(String(cString: strerror(errno))))")
         }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        guard fstat(descriptor, &status) == 0 else {
             close(descriptor)
-            throw EffectError(parameter: "file", "\(name) is not a regular file")
+            throw EffectError(parameter: "file", "\(name) cannot be examined (\(String(cString: strerror(errno))))")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw EffectError(parameter: "file", "\(name) is \(FileKind(mode: status.st_mode).rawValue), not a file")
         }
         guard status.st_size <= Self.maxBytes else {
             close(descriptor)

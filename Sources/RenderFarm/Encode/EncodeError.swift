@@ -24,8 +24,9 @@ package enum EncodeError: Error, Equatable, CustomStringConvertible {
     case encoderUnavailable(String)
     /// A video given to `unpack-alpha` is not a readable alpha-packed (VAP) MP4 (exit 65).
     case notAlphaPacked(path: String, reason: String)
-    /// The job's `audio` cannot be mixed: its files are missing, not regular files or not sound,
-    /// its event logs are bad; every problem, each located in the job `file` (exit 65).
+    /// The job's sound cannot be mixed: its files are missing, not regular files or not sound, its
+    /// event logs are bad, or the job is not valid; every problem, each located in the job `file`
+    /// (exit 65).
     case sound(file: String, issues: [JobIssue])
     /// Stopped by SIGINT or SIGTERM after `frames` frames; ffmpeg was stopped and nothing was
     /// written (exit 130).

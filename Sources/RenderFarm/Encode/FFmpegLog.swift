@@ -31,10 +31,12 @@ enum FFmpegLog {
     /// The lines of `log` without the "[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55d0c3a8] " that names the part of
     /// FFmpeg that wrote them, nor the "pipe:0: " or "file:/dev/stdin: " that names an input read from
     /// standard input: the messages alone, for our own, which name the file.
+    /// Nor "Last message repeated 2 times", which says nothing new.
     static func messages(in log: String) -> [String] {
-        log.split(separator: "\n").map { line in
+        log.split(separator: "\n").compactMap { line in
             let message = line.hasPrefix("[") ? line.firstIndex(of: "]").map { line[line.index(after: $0)...] } : nil
             let text = (message ?? line).trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty, !text.hasPrefix("Last message repeated ") else { return nil }
             let input = ["pipe:0: ", "file:/dev/stdin: "].first { text.hasPrefix($0) }
             return input.map { String(text.dropFirst($0.count)) } ?? text
         }

@@ -1,6 +1,7 @@
 import FileInput
 import FileOutput
 import Foundation
+import RenderFarmJobs
 import RenderFarmOutput
 
 /// What `renderfarm encode` asks for.
@@ -16,6 +17,8 @@ package struct EncodeOptions: Sendable {
     package var stop: StopSignal
     /// Whether the job's `audio` is mixed into the video (`--no-audio` clears it).
     package var withSound = true
+    /// The plugins the job's layers are checked by before its sound is mixed (`SoundTrack.mix(for:)`).
+    package var plugins: PluginCatalog?
 
     package init(
         preset: EncodePreset, crf: Int? = nil, output: String? = nil, allowMissing: Bool = false,
@@ -110,7 +113,8 @@ package enum SequenceEncoder {
     ) throws(EncodeError) -> EncodeResult {
         var (plan, input) = try plan(output, options: options)
         let (track, soundNote) =
-            options.withSound && plan.preset.carriesSound ? try SoundTrack.mix(for: output, ffmpeg: ffmpeg) : (nil, nil)
+            options.withSound && plan.preset.carriesSound
+            ? try SoundTrack.mix(for: output, checkedBy: options.plugins, ffmpeg: ffmpeg) : (nil, nil)
         let target =
             options.output.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
             ?? (output.directory as NSString).appendingPathComponent(

@@ -31,6 +31,9 @@ struct FootageSound {
         for (index, layer) in job.layers.enumerated() where layer.effect == effect {
             let params = layer.params
             guard params["muted"]?.boolValue != true, let name = params["file"]?.stringValue else { continue }
+            // A layer whose own time first reaches 0 after the mix ends is not heard in it: it adds nothing, and
+            // is not held to the mix's length limit.
+            guard clocks[index].start * Double(SoundMixer.rate) < Double(heard.upperBound) else { continue }
             let clip = Clip(name: name, layer: layer.path)
             switch try clip.sound(
                 index: index, params: params, clock: clocks[index], heard: heard, jobDirectory: jobDirectory,

@@ -83,7 +83,9 @@ struct SoundFile {
 
     /// One audio `stream` of an ffmpeg `input`, through `filters` and then to interleaved 32-bit float
     /// stereo at `rate`, with `output` options; `feeding` is sent to ffmpeg's standard input, or `file` is
-    /// its standard input; at most `limit` bytes are read back. A problem is ffmpeg's last error lines.
+    /// its standard input; at most `limit` bytes are read back. A problem is ffmpeg's last error lines, or the
+    /// first when it went on: ffmpeg decodes past a damaged packet (a gap in the sound) and past damage a
+    /// demuxer skips, saying so at the error level and exiting 0, and such a sound is refused too.
     static func decode(
         input: [String], stream: String, filters: String, rate: Int, output: [String] = [], feeding: [UInt8]? = nil,
         reading file: InputFile? = nil, limit: Int, ffmpeg: FFmpeg
@@ -105,10 +107,15 @@ struct SoundFile {
         // reading once it has what it needs (the send then fails): only its own status counts.
         if let feeding { _ = feeding.withUnsafeBytes { process.input?.send($0) } }
         let ending = process.wait()
+        let errors = FFmpegLog.messages(in: ending.log)
         guard ending.succeeded else {
-            let lines = FFmpegLog.messages(in: ending.log).suffix(3)
+            let lines = errors.suffix(3)
             return .failure(
                 DataProblem(lines.isEmpty ? "ffmpeg exited \(ending.status)" : lines.joined(separator: "; ")))
+        }
+        guard errors.isEmpty else {
+            let said = errors.prefix(2).map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+            return .failure(DataProblem("it is damaged: " + said.joined(separator: "; ")))
         }
         let raw: [UInt8]
         do {

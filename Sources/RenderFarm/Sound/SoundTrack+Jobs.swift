@@ -6,10 +6,13 @@ import RenderFarmOutput
 extension SoundTrack {
     /// The mix of `job`'s sound under `frames` (evenly spaced), or nil when the job has none (no
     /// `audio`, no clip with sound). Without `frames`: under the job's `frames` as `render --video`
-    /// renders them, or the whole job when they are not evenly spaced.
+    /// renders them, or the whole job when they are not evenly spaced. With `plugins`, the job is first
+    /// checked as `validate` checks it: a job read only for its sound (`mix`, `encode`) is refused as
+    /// `render` would refuse it, not mixed from parameters its plugins do not accept.
     package static func mix(
-        of job: LoadedJob, frames: [Int]? = nil, ffmpeg: FFmpeg
+        of job: LoadedJob, frames: [Int]? = nil, checkedBy plugins: PluginCatalog? = nil, ffmpeg: FFmpeg
     ) throws(EncodeError) -> SoundTrack? {
+        if let plugins { try check(job, plugins: plugins) }
         let own = job.spec.frames.frames
         let even = Set(zip(own.dropFirst(), own).map { $0 - $1 }).count <= 1
         let frames = frames ?? (even && !own.isEmpty ? own : Array(0..<job.spec.frameCount))
@@ -24,9 +27,9 @@ extension SoundTrack {
     /// file its manifest names, as a video of them plays: from the first frame's time, one frame
     /// step per frame. nil when that job has no sound; a note instead when the job file cannot be
     /// read any more (the video is then made without sound).
-    package static func mix(for output: RenderedOutput, ffmpeg: FFmpeg) throws(EncodeError) -> (
-        SoundTrack?, note: String?
-    ) {
+    package static func mix(for output: RenderedOutput, checkedBy plugins: PluginCatalog? = nil, ffmpeg: FFmpeg)
+        throws(EncodeError) -> (SoundTrack?, note: String?)
+    {
         guard let source = output.jobSource else { return (nil, nil) }
         let jobs: [LoadedJob]
         do {
@@ -40,7 +43,18 @@ extension SoundTrack {
         let frames = output.writtenFrames.map(\.index)
         guard let first = frames.first else { return (nil, nil) }
         let evenly = (0..<frames.count).map { first + $0 * output.sequence.frameStep }
-        return (try mix(of: job, frames: evenly, ffmpeg: ffmpeg), nil)
+        return (try mix(of: job, frames: evenly, checkedBy: plugins, ffmpeg: ffmpeg), nil)
+    }
+
+    /// Refuses `job` when `validate` would: its fields, its layers' parameters by their plugins' tables,
+    /// and what each plugin's create step refuses (exit 65, every problem located).
+    private static func check(_ job: LoadedJob, plugins: PluginCatalog) throws(EncodeError) {
+        let (_, errors) = RenderPlan.planAndWarmUpAll([job], catalog: plugins, options: PlanOptions(warmUp: .none))
+        let issues = errors.flatMap { error -> [JobIssue] in
+            if case .invalid(_, let issues) = error { return issues.filter { $0.severity == .error } }
+            return [JobIssue(path: "", error.description)]
+        }
+        guard issues.isEmpty else { throw .sound(file: job.file, issues: issues) }
     }
 }
 

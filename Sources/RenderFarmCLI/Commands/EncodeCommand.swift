@@ -37,11 +37,12 @@ struct EncodeCommand: Command {
             whose clip has sound), its mix over the frames' time span is the video's sound track
             (AAC in mp4, alpha-packed and hevc-alpha, Opus in webm-alpha, 16-bit PCM in prores4444;
             gif and apng have none), and its files are listed with their sha256 in the encode's
-            "sound" entry; --no-audio leaves it out. A sound file that cannot be read or decoded is
-            a located error (65).
+            "sound" entry; --no-audio leaves it out. The job is checked as `validate` checks it
+            before it is mixed; a job it refuses, or a sound file that cannot be read or decoded
+            (damaged in part included), is a located error (65).
             """,
         options: [
-            output, preset, crf, allowMissing, noAudio, verbose, CommonOptions.progress,
+            output, preset, crf, allowMissing, noAudio, verbose, CommonOptions.progress, CommonOptions.pluginPath,
         ],
         positionals: 1...1)
 
@@ -163,6 +164,7 @@ struct EncodeCommand: Command {
             preset: preset, crf: crf, output: arguments[Self.output],
             allowMissing: arguments[Self.allowMissing], stop: stop)
         options.withSound = !arguments[Self.noAudio]
+        if options.withSound { options.plugins = CommonOptions.catalog(arguments) }
         if !output.complete && options.allowMissing {
             terminal.note("renderfarm: warning: \(output.jobName): encoding without missing frames \(output.missing)")
         }

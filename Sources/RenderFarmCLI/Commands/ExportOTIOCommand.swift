@@ -26,10 +26,11 @@ struct ExportOTIOCommand: Command {
             whose clip has sound), its mix over the frames' time span is written beside the timeline as <name>.mix.wav (as `renderfarm mix OUTDIR`
             writes it) and the timeline gets two audio tracks: A1 with the mix from its start, A2
             with the music file where it is heard (after a Gap.1), each clip an ExternalReference.1
-            timed in samples at 48 kHz; --no-audio leaves them out. A sound file that cannot be
-            used is a located error (65), 69 when ffmpeg is missing.
+            timed in samples at 48 kHz; --no-audio leaves them out. The job is checked as `validate`
+            checks it before it is mixed; a job it refuses, or a sound file that cannot be used, is a
+            located error (65), 69 when ffmpeg is missing.
             """,
-        options: [output, absoluteURLs, allowMissing, noAudio],
+        options: [output, absoluteURLs, allowMissing, noAudio, CommonOptions.pluginPath],
         positionals: 1...1)
 
     static let output = Option(
@@ -85,7 +86,8 @@ struct ExportOTIOCommand: Command {
         -> OTIOTimeline.SoundClips?
     {
         guard !arguments[Self.noAudio] else { return nil }
-        let (track, note) = try SoundTrack.mix(for: output, ffmpeg: try FFmpeg.locate())
+        let (track, note) = try SoundTrack.mix(
+            for: output, checkedBy: CommonOptions.catalog(arguments), ffmpeg: try FFmpeg.locate())
         if let note { terminal.note("renderfarm: warning: \(output.jobName): \(note)") }
         guard let track else { return nil }
         let folder = (timeline as NSString).deletingLastPathComponent

@@ -23,11 +23,13 @@ struct MixCommand: Command {
             sound track `renderfarm encode OUTDIR` muxes (bit for bit beside prores4444, which keeps
             it as PCM). Sound files are read from the job's folder (WAV, FLAC, MP3, Ogg/Opus) and
             decoded with ffmpeg, as are the clips' audio streams. The file is written atomically; its inputs and their sha256 are
-            printed. Exit codes: 0 ok, 64 usage, 65 invalid job, a job without sound, or a sound
+            printed. The job is checked first as `validate` checks it (its layers by their plugins), so
+            a job `render` would refuse is not mixed. Exit codes: 0 ok, 64 usage, 65 invalid job, a
+            job without sound, or a sound
             file, clip or event log that cannot be used (each problem located in the job), 66 missing
             job, folder or manifest, 69 ffmpeg missing, 73 cannot create output, 74 I/O error.
             """,
-        options: [output],
+        options: [output, CommonOptions.pluginPath],
         positionals: 1...1)
 
     static let output = Option(
@@ -55,7 +57,8 @@ struct MixCommand: Command {
             if folder {
                 let output = try OutputFolder(source).rendered()
                 name = output.jobName
-                let (mixed, note) = try SoundTrack.mix(for: output, ffmpeg: ffmpeg)
+                let (mixed, note) = try SoundTrack.mix(
+                    for: output, checkedBy: CommonOptions.catalog(arguments), ffmpeg: ffmpeg)
                 if let note {
                     return .reporting(CommandRefusal.soundSourceMissing(job: name, reason: note), to: terminal)
                 }
@@ -63,7 +66,7 @@ struct MixCommand: Command {
             } else {
                 let job = try JobLoader.load(source)
                 name = job.spec.name
-                track = try SoundTrack.mix(of: job, ffmpeg: ffmpeg)
+                track = try SoundTrack.mix(of: job, checkedBy: CommonOptions.catalog(arguments), ffmpeg: ffmpeg)
             }
         } catch {
             return .reporting(error, to: terminal)

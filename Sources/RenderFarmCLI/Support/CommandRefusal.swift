@@ -60,7 +60,8 @@ enum CommandRefusal: Error, CustomStringConvertible {
         case .unreadableOption(let option, let error): "\(option): \(error)"
         case .invalidValue(let message): message
         case .noAudio(let job):
-            "\(job): the job has no sound (no \"audio\" section, and no video layer whose clip has sound and is not muted); nothing to mix"
+            "\(job): nothing is heard in the frames mixed (no \"audio\" section, and no video layer whose clip "
+                + "has sound, is not muted and plays in them); nothing to mix"
         case .soundSourceMissing(let job, let reason): "\(job): \(reason)"
         case .noScratchFolder(let reason): "cannot make a temporary folder for the check's worker: \(reason)"
         }

@@ -44,9 +44,18 @@ package struct LayerFields: Sendable, Equatable {
         let elapsed = t - start
         if bounded && elapsed < 0 { return nil }
         var local = elapsed * speed
-        if let loop, local >= 0 { local = local.truncatingRemainder(dividingBy: loop) }
+        if let loop, local >= 0 {
+            local = local.truncatingRemainder(dividingBy: loop)
+            // (2.6 − 0.2) × 1.5 is 3.5999999999999996 in doubles: a remainder a rounding error short of the
+            // loop starts it again, as exact arithmetic would, instead of showing its very end.
+            if loop - local <= Self.sameTime { local = 0 }
+        }
         return local
     }
+
+    /// Times closer than this count as equal: a tenth of a microsecond, far above the rounding of
+    /// `(t − start) × speed` in doubles and far below a frame (the footage rule counts the same).
+    static let sameTime = 1e-7
 }
 
 /// Where a layer is placed: its `anchor` point is moved to `position`, then it is rotated
