@@ -77,10 +77,13 @@ typedef struct rf_av_errors {
 } rf_av_errors;
 
 /// FFmpeg's log, which prints nothing (each refusal is the plugin's own, located message): an error a
-/// demuxer logs is counted in the `rf_av_errors` its context's `opaque` points to (`rf_av_open`).
+/// demuxer logs is counted in the `rf_av_errors` its context's `opaque` points to (`rf_av_open`). Only a
+/// context that reads through `rf_av_read` is ours: another library's in the process keeps its `opaque`.
 static inline void rf_av_log(void *object, int level, const char *format, va_list arguments) {
     if (level > AV_LOG_ERROR || !object || *(const AVClass **)object != avformat_get_class()) return;
-    rf_av_errors *errors = ((AVFormatContext *)object)->opaque;
+    AVFormatContext *context = object;
+    if (!context->pb || context->pb->read_packet != rf_av_read) return;
+    rf_av_errors *errors = context->opaque;
     if (!errors || errors->count++ > 0) return;
     vsnprintf(errors->first, sizeof errors->first, format, arguments);
     size_t length = strlen(errors->first);

@@ -220,12 +220,20 @@ struct FootageSoundTests {
         Self.check(
             try Self.samples(ofWAV: wav), at: Self.times(awayFromJumpsOf: rule, upTo: 3), gain: -3, expected: rule)
 
-        // `encode` of the rendered folder lists the clip in the manifest's encode entry.
+        // `encode` of the rendered folder lists the clip in the manifest's encode entry. The job's own output.dir
+        // is outside its folder, so the render needs --out: encode and mix check the job as validate does, but
+        // not where its frames would go.
+        let inside = try String(contentsOfFile: job, encoding: .utf8)
+        let outside = inside.replacingOccurrences(of: #""dir": "out""#, with: #""dir": "/nonexistent/out""#)
+        try outside.write(toFile: job, atomically: true, encoding: .utf8)
         let out = folder.path + "/out"
         try #require(CLI.run(["render", job, "--out", out, "--progress", "none"]).status == 0)
         let encode = CLI.run(["encode", out, "--preset", "prores4444", "--progress", "none"])
         try #require(encode.status == 0, "\(encode.stderr)")
         #expect(try SoundTests.decodePCM(out + "/clip.mov") == Data(mixed))
+        #expect(CLI.run(["mix", out, "-o", folder.path + "/out.wav"]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/out.wav")).dropFirst(44) == mixed)
+        try inside.write(toFile: job, atomically: true, encoding: .utf8)
         let manifest = try JSONSerialization.jsonObject(
             with: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json")))
         let sound =

@@ -47,9 +47,11 @@ extension SoundTrack {
     }
 
     /// Refuses `job` when `validate` would: its fields, its layers' parameters by their plugins' tables,
-    /// and what each plugin's create step refuses (exit 65, every problem located).
+    /// and what each plugin's create step refuses (exit 65, every problem located). Where its frames go is
+    /// not checked: a mix writes none of them (a folder rendered with `--out` is mixed from its job too).
     private static func check(_ job: LoadedJob, plugins: PluginCatalog) throws(EncodeError) {
-        let (_, errors) = RenderPlan.planAndWarmUpAll([job], catalog: plugins, options: PlanOptions(warmUp: .none))
+        let options = PlanOptions(outputOverride: job.directory, warmUp: .none)
+        let (_, errors) = RenderPlan.planAndWarmUpAll([job], catalog: plugins, options: options)
         let issues = errors.flatMap { error -> [JobIssue] in
             if case .invalid(_, let issues) = error { return issues.filter { $0.severity == .error } }
             return [JobIssue(path: "", error.description)]
