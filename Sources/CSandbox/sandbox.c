@@ -159,11 +159,36 @@ static int allowed(const char *path, int writing) {
 #error "the worker sandbox supports x86_64 and aarch64"
 #endif
 
+/* `full` as /proc/self/task/<tid>/stat when it is "/proc/<tid>/stat" of a thread of this process, into
+ * `task`; 0 otherwise. libdispatch's thread-pool monitor reads its worker threads' /proc/<tid>/stat once a
+ * second while work waits (swift-corelibs-libdispatch, src/event/workqueue.c) and stops the process when
+ * the open fails; the task folder holds the same text, and the Landlock rule on it admits this process's
+ * threads only. */
+static int own_thread_stat(const char *full, char *task, size_t size) {
+    static const char prefix[] = "/proc/";
+    if (strncmp(full, prefix, sizeof prefix - 1) != 0) return 0;
+    const char *digits = full + sizeof prefix - 1;
+    size_t count = strspn(digits, "0123456789");
+    if (count == 0 || count > 10 || strcmp(digits + count, "/stat") != 0) return 0;
+    rf_line line = {task, size, 0};
+    rf_line_append(&line, "/proc/self/task/");
+    rf_line_append_until(&line, digits, '/');
+    struct stat status;
+    if (syscall(SYS_newfstatat, AT_FDCWD, rf_line_terminated(&line), &status, 0) != 0) return 0;
+    rf_line_append(&line, "/stat");
+    rf_line_terminated(&line);
+    return 1;
+}
+
 /* An open the filter trapped: checked against the roots, then made again with the mark. */
 static long checked_open(int directory, const char *path, int flags, unsigned long mode) {
     char full[PATH_SIZE];
     int writing = (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)) != 0;
     if (path == NULL || !absolute(directory, path, full)) return -EFAULT;
+    char task[96];
+    if (!writing && own_thread_stat(full, task, sizeof task)) {
+        return syscall(SYS_openat, AT_FDCWD, task, flags, open_mark);
+    }
     if (!allowed(full, writing)) deny(writing ? "write " : "open ", full);
     return syscall(SYS_openat, directory, path, flags, (mode & 07777) | open_mark);
 }
@@ -336,6 +361,14 @@ static int landlock(const char *const *read, size_t read_count, const char *cons
             syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0);
             close(descriptor);
         }
+    }
+    /* This process's threads, read by libdispatch (`own_thread_stat`). The folder stays open: procfs makes
+     * a new inode when it looks up a folder no one holds, and a rule belongs to an inode. */
+    static int tasks = -1;
+    if (tasks < 0) tasks = open("/proc/self/task", O_PATH | O_CLOEXEC);
+    if (tasks >= 0) {
+        struct landlock_path_beneath_attr beneath = {.allowed_access = reading, .parent_fd = tasks};
+        syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0);
     }
     int applied = syscall(SYS_landlock_restrict_self, ruleset, 0) == 0;
     close(ruleset);

@@ -2,7 +2,9 @@
  * hostile-ATTACK: a test double for the worker sandbox (`render --isolate`), built by
  * `make test-plugin` once per attack, each with its own id (never installed). It draws a square
  * like any effect, and in every render first tries one thing the sandbox refuses:
- *   -DATTACK_READ     read the file `target` (outside the job) and draw only if it could
+ *   -DATTACK_READ     read the file `target` (outside the job) and draw only if it could; `target`
+ *                     "own-thread-stat" reads a new thread's /proc/<tid>/stat instead, as libdispatch's
+ *                     thread-pool monitor does (which a worker must allow)
  *   -DATTACK_WRITE    create the file `target` (outside its cache)
  *   -DATTACK_CONNECT  connect to 127.0.0.1, port `port`, and send "hello"
  *   -DATTACK_EXEC     execve /bin/sh -c 'echo > target'
@@ -16,10 +18,12 @@
 #include <arpa/inet.h>
 #include <cairo.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -69,9 +73,31 @@ static int create(const rf_create_args *args, const rf_context *ctx, void **out,
     return RF_OK;
 }
 
+#if defined(ATTACK_READ)
+/* A thread reads its own /proc/<tid>/stat; `result` becomes 1 when it could. */
+static void *thread_stat(void *result) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)syscall(SYS_gettid));
+    FILE *file = fopen(path, "r");
+    char text[256];
+    *(int *)result = file != NULL && fread(text, 1, sizeof text, file) > 0;
+    if (file) fclose(file);
+    return NULL;
+}
+#endif
+
 /* The attack: 0 when it went through, else a message in `err`. */
 static int attack(hostile *h, char *err, size_t errlen) {
 #if defined(ATTACK_READ)
+    if (strcmp(h->target, "own-thread-stat") == 0) {
+        int read = 0;
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, thread_stat, &read) != 0 || pthread_join(thread, NULL) != 0 || !read) {
+            snprintf(err, errlen, "could not read its thread's /proc/<tid>/stat");
+            return 1;
+        }
+        return 0;
+    }
     FILE *file = fopen(h->target, "r");
     if (!file) {
         snprintf(err, errlen, "could not read %s", h->target);

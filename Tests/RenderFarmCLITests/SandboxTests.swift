@@ -74,6 +74,25 @@ struct SandboxTests {
         #expect(FileManager.default.fileExists(atPath: folder.path + "/out/frame_00000.png"))
     }
 
+    /// libdispatch's thread-pool monitor opens /proc/<tid>/stat of its worker threads once a second while work
+    /// waits, and stops the process when it cannot: `render --isolate` lost frames under load.
+    @Test(
+        "a thread reads its own /proc/<tid>/stat, as libdispatch does, with and without Landlock; not another's",
+        .enabled(if: available.contains(.seccomp)))
+    func ownThreads() throws {
+        let folder = try TemporaryFolder()
+        let own = try Self.job("read", in: folder, target: "own-thread-stat")
+        // seccomp's handler opens /proc/self/task/<tid>/stat instead, which Landlock admits.
+        for environment in [[:], ["RENDERFARM_SANDBOX_SKIP": "landlock"]] {
+            let result = try Self.render(own, environment: environment)
+            #expect(result.status == 0, "\(environment): \(result.stderr)")
+            #expect(FileManager.default.fileExists(atPath: folder.path + "/out/frame_00000.png"), "\(environment)")
+        }
+        let other = try Self.render(try Self.job("read", in: folder, target: "/proc/1/stat"))
+        #expect(other.status == 1, "\(other.stderr)")
+        #expect(other.stderr.contains("tried to open /proc/1/stat: denied by the sandbox"), "\(other.stderr)")
+    }
+
     @Test(
         "connecting to a listener on 127.0.0.1: denied and named, the listener gets no connection",
         .enabled(if: available.contains(.seccomp)))
