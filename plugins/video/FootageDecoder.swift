@@ -151,14 +151,16 @@ final class FootageDecoder {
         var timestamps: [Int64] = []
         var keyframes = Set<Int64>()
         var lastDuration: Int64 = 0
+        // Where the demuxer first logged an error: it met damage and skipped past it, so frames are missing
+        // though it read on. Told after the checks for a file cut off, whose own message says more.
+        var damage: EffectError?
         while true {
             let status = av_read_frame(format, packet)
-            if errors.pointee.count > 0 {
-                // The demuxer met damage and skipped past it: frames are missing, though it read on.
+            if damage == nil, errors.pointee.count > 0 {
                 let said = withUnsafeBytes(of: errors.pointee.first) { bytes in
                     String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
                 }
-                throw EffectError(
+                damage = EffectError(
                     parameter: "file", "\(name) is damaged after \(timestamps.count) frames (\(said)); export it again")
             }
             if status == RF_AVERROR_EOF { break }
@@ -215,6 +217,7 @@ final class FootageDecoder {
                         + "\(FootageTimeline.shown(stated)) s; export it again")
             }
         }
+        if let damage { throw damage }
         return timeline
     }
 
