@@ -67,7 +67,11 @@ final class FootageDecoder {
         guard chosen >= 0, let stream = opened.pointee.streams[Int(chosen)], let parameters = stream.pointee.codecpar
         else { throw EffectError(parameter: "file", "\(file.name) has no video stream") }
         (width, height) = (Int(parameters.pointee.width), Int(parameters.pointee.height))
-        guard width > 0, height > 0, width <= Self.maxSide, height <= Self.maxSide, width * height <= Self.maxPixels
+        guard width > 0, height > 0 else {
+            throw EffectError(
+                parameter: "file", "\(file.name) states no picture size for its video (cut off or damaged); export it again")
+        }
+        guard width <= Self.maxSide, height <= Self.maxSide, width * height <= Self.maxPixels
         else {
             throw EffectError(
                 parameter: "file",
@@ -152,7 +156,8 @@ final class FootageDecoder {
         var keyframes = Set<Int64>()
         var lastDuration: Int64 = 0
         // Where the demuxer first logged an error: it met damage and skipped past it, so frames are missing
-        // though it read on. Told after the checks for a file cut off, whose own message says more.
+        // though it read on, or the file ended inside a frame (cut off). Told after the checks for a file cut
+        // off, whose own messages say more.
         var damage: EffectError?
         while true {
             let status = av_read_frame(format, packet)
@@ -160,8 +165,10 @@ final class FootageDecoder {
                 let said = withUnsafeBytes(of: errors.pointee.first) { bytes in
                     String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
                 }
+                let cut = format.pointee.pb.map { avio_feof($0) != 0 } ?? false
                 damage = EffectError(
-                    parameter: "file", "\(name) is damaged after \(timestamps.count) frames (\(said)); export it again")
+                    parameter: "file",
+                    "\(name) is \(cut ? "truncated" : "damaged") after \(timestamps.count) frames (\(said)); export it again")
             }
             if status == RF_AVERROR_EOF { break }
             guard status >= 0 else {
