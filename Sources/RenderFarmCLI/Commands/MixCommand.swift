@@ -14,20 +14,20 @@ struct MixCommand: Command {
             "renderfarm mix jobs/out/stream-replay -o part.wav",
         ],
         discussion: """
-            Mixes the job's `audio` section and the sound of the clips its video layers play (see
-            the Sound article) as `render --video` and `encode` do: 16-bit PCM stereo at 48 kHz,
-            every sound starting at sample round(t × 48000), the same bytes on every run. For a job file the mix covers the frames `render JOB --video`
-            renders (the job's `frames`, every frame by default; the whole job when they are not
-            evenly spaced); for a rendered folder it covers the time span of the frames the folder holds (a
-            shard's, a --frames render's), from the job file its manifest names, so it equals the
-            sound track `renderfarm encode OUTDIR` muxes (bit for bit beside prores4444, which keeps
-            it as PCM). Sound files are read from the job's folder (WAV, FLAC, MP3, Ogg/Opus) and
-            decoded with ffmpeg, as are the clips' audio streams. The file is written atomically; its inputs and their sha256 are
-            printed. The job is checked first as `validate` checks it (its layers by their plugins), so
-            a job `render` would refuse is not mixed. Exit codes: 0 ok, 64 usage, 65 invalid job, a
-            job without sound, or a sound
-            file, clip or event log that cannot be used (each problem located in the job), 66 missing
-            job, folder or manifest, 69 ffmpeg missing, 73 cannot create output, 74 I/O error.
+            Mixes the job's `audio` section and the sound of the clips its video layers play (see the Sound
+            article) as `render --video` and `encode` do: 16-bit PCM stereo at 48 kHz, every sound starting
+            at sample round(t × 48000), the same bytes on every run. For a job file the mix covers the
+            frames `render JOB --video` renders (the job's `frames`, every frame by default; the whole job
+            when they are not evenly spaced); for a rendered folder it covers the time span of the frames
+            the folder holds (a shard's, a --frames render's), from the job file its manifest names, so it
+            equals the sound track `renderfarm encode OUTDIR` muxes (bit for bit beside prores4444, which
+            keeps it as PCM). Sound files are read from the job's folder (WAV, FLAC, MP3, Ogg/Opus) and
+            decoded with ffmpeg, as are the clips' audio streams. The file is written atomically; its inputs
+            and their sha256 are printed. The job is checked first as `validate` checks it (its layers by
+            their plugins), so a job `render` would refuse is not mixed. Exit codes: 0 ok, 64 usage, 65
+            invalid job, a job with nothing to mix, or a sound file, clip or event log that cannot be used
+            (each problem located in the job), 66 missing job, folder or manifest, 69 ffmpeg missing, 73
+            cannot create output, 74 I/O error.
             """,
         options: [output, CommonOptions.pluginPath],
         positionals: 1...1)

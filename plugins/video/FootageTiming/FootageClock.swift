@@ -5,7 +5,8 @@ import StrictJSON
 ///
 /// At layer time t the layer shows the frame with the largest presentation time ≤ `in + t × speed` (a frame
 /// stored up to a tick late counting as on time: `FootageTimeline.slack`); with `loop` the time wraps inside
-/// [in, out), without it nothing is drawn from `out` on. Times count from the clip's first frame. Frame n depends on t alone, so every worker, shard and resumed run picks the same.
+/// [in, out), without it nothing is drawn from `out` on. Times count from the clip's first frame. Frame n
+/// depends on t alone, so every worker, shard and resumed run picks the same.
 /// The clip's sound follows the same time (`sourceTime(at:)`), so picture and sound stay together.
 package struct FootageClock: Sendable, Equatable {
     package let start: Double
