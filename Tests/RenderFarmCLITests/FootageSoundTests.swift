@@ -296,6 +296,34 @@ struct FootageSoundTests {
         #expect(!unheard.stderr.contains("at most 600 s"), "\(unheard.stderr)")
     }
 
+    @Test("encode checks a job with sound before it mixes it (65), and encodes a job without sound as its frames are")
+    func encodeChecksOnlySound() throws {
+        let folder = try TemporaryFolder()
+        _ = try Self.rampClip(in: folder)
+        let withSound = try Self.job(in: folder, duration: 1)
+        func plain(_ params: String) throws -> String {
+            try folder.write(
+                """
+                {"name": "plain", "fps": 30, "duration": 1, "canvas": {"width": 64, "height": 32, "scale": 1},
+                 "output": {"dir": "plain"}, "layers": [{"effect": "gradient", "params": {\(params)}}]}
+                """, to: "plain.json")
+        }
+        // Both rendered valid, then edited: a parameter no plugin accepts (in no frame key, so nothing is stale).
+        try #require(CLI.run(["render", withSound, "--progress", "none"]).status == 0)
+        try #require(CLI.run(["render", try plain(""), "--progress", "none"]).status == 0)
+        try String(contentsOfFile: withSound, encoding: .utf8)
+            .replacingOccurrences(of: #""params": {"#, with: #""params": {"bogus": 1, "#)
+            .write(toFile: withSound, atomically: true, encoding: .utf8)
+        _ = try plain(#""bogus": 1"#)
+        let refused = CLI.run(["encode", folder.path + "/out", "--progress", "none"])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("clip.json: layers[0].params.bogus:"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out/clip.mp4"))
+        let encoded = CLI.run(["encode", folder.path + "/plain", "--progress", "none"])
+        #expect(encoded.status == 0, "\(encoded.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/plain/plain.mp4"))
+    }
+
     @Test("a clip whose sound is damaged in a few packets is refused (65), not mixed with a gap; its pictures are fine")
     func damagedSound() throws {
         let folder = try TemporaryFolder()

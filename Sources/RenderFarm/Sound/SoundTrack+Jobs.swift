@@ -43,7 +43,9 @@ extension SoundTrack {
         let frames = output.writtenFrames.map(\.index)
         guard let first = frames.first else { return (nil, nil) }
         let evenly = (0..<frames.count).map { first + $0 * output.sequence.frameStep }
-        return (try mix(of: job, frames: evenly, checkedBy: plugins, ffmpeg: ffmpeg), nil)
+        // A job without sound is not checked: its folder's frames are encoded as they are.
+        let checked = mayHaveSound(job.spec) ? plugins : nil
+        return (try mix(of: job, frames: evenly, checkedBy: checked, ffmpeg: ffmpeg), nil)
     }
 
     /// Refuses `job` when `validate` would: its fields, its layers' parameters by their plugins' tables,
