@@ -89,7 +89,8 @@ struct FootageSound {
             case .success(let found): timeline = found
             case .failure(let problem): return .failure(issue("file", "\(name): \(problem.message)"))
             }
-            // Checked as the plugin checks them: a job file edited since it was rendered is read here unchecked.
+            // Checked as the plugin checks them: the commands check the job by its plugins first
+            // (`SoundTrack.mix(checkedBy:)`), but the mix reads these values itself, from any job it is given.
             let speed = params["speed"]?.doubleValue ?? 1
             let decibels = params["gain"]?.doubleValue ?? 0
             for (parameter, value, range) in [
