@@ -107,13 +107,19 @@ public struct EffectDescriptor: Sendable {
     /// (`RF_PLUGIN_KEYS_COVER_INPUTS`, as ``ItemLook/combine(into:)`` does for item images): an
     /// edited file then redraws only the frames drawn from it.
     public var keysCoverInputFiles: Bool
+    /// Whether ``Effect/frameKey(at:)`` changes whenever a parameter, or the job's duration, changes
+    /// what a frame draws (`RF_PLUGIN_KEYS_COVER_PARAMS`): the host then fingerprints keyed frames
+    /// from the keys instead of the parameters, so an edit redraws only the frames it changes.
+    /// `renderfarm plugin check` proves it by changing each parameter; declare it only then.
+    public var keysCoverParameters: Bool
 
     public init(
         id: String, identifier: String, version: String, summary: String,
         threadSafety: ThreadSafety = .full, frameInvariant: Bool = false, keysCoverInputFiles: Bool = false,
-        parameters: [ParameterSpec]
+        keysCoverParameters: Bool = false, parameters: [ParameterSpec]
     ) {
         self.keysCoverInputFiles = keysCoverInputFiles
+        self.keysCoverParameters = keysCoverParameters
         self.id = id
         self.identifier = identifier
         self.version = version

@@ -77,7 +77,8 @@ public final class PluginExport: Sendable {
                 trace: effect is any TracingEffect.Type ? exportedTrace : nil,
                 destroy: exportedDestroy,
                 flags: (descriptor.frameInvariant ? RF_PLUGIN_FRAME_INVARIANT : 0)
-                    | (descriptor.keysCoverInputFiles ? RF_PLUGIN_KEYS_COVER_INPUTS : 0),
+                    | (descriptor.keysCoverInputFiles ? RF_PLUGIN_KEYS_COVER_INPUTS : 0)
+                    | (descriptor.keysCoverParameters ? RF_PLUGIN_KEYS_COVER_PARAMS : 0),
                 create_with_plugin: exportedCreateWithPlugin,
                 plugin_data: nil,
                 prepare: exportedPrepare,

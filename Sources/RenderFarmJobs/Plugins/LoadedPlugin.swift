@@ -60,7 +60,8 @@ package final class LoadedPlugin: @unchecked Sendable {
             id: id, identifier: text(plugin.identifier), version: text(plugin.version), summary: text(plugin.summary),
             threadSafety: safety, parameters: parameters, canTrace: plugin.trace != nil, path: path,
             frameInvariant: flags & RF_PLUGIN_FRAME_INVARIANT != 0,
-            keysCoverInputs: flags & RF_PLUGIN_KEYS_COVER_INPUTS != 0)
+            keysCoverInputs: flags & RF_PLUGIN_KEYS_COVER_INPUTS != 0,
+            keysCoverParams: flags & RF_PLUGIN_KEYS_COVER_PARAMS != 0)
         faultLabel = UnsafePointer(strdup("\(id) (\(path))") ?? strdup("?"))
     }
 

@@ -16,6 +16,9 @@ package struct PluginInfo: Sendable, Equatable {
     package var frameInvariant: Bool = false
     /// Whether its frame keys change whenever a file it names does (`RF_PLUGIN_KEYS_COVER_INPUTS`).
     package var keysCoverInputs: Bool = false
+    /// Whether its frame keys change whenever its parameters or the job's length change what a frame
+    /// draws (`RF_PLUGIN_KEYS_COVER_PARAMS`): only then may keys stand in for the parameters.
+    package var keysCoverParams: Bool = false
 
     package enum ThreadSafety: String, Sendable {
         case full, instance, unsafe

@@ -332,6 +332,18 @@ typedef struct rf_plugin {
                                         the layer. The files' content hashes still decide the
                                         layer's frames without keys and are listed in the
                                         manifest. */
+#define RF_PLUGIN_KEYS_COVER_PARAMS 4u /* frame_key's key of a frame changes whenever a parameter,
+                                        or the job's duration and frame count, changes what the
+                                        frame draws: two instances of one layer created with other
+                                        parameters but the same canvas, fps, seed and start give
+                                        equal keys only for equal drawings. The host then
+                                        fingerprints the layer's keyed frames from the keys
+                                        instead of its parameters, so an edit redraws only the
+                                        frames whose drawing it changes (an edited event, a longer
+                                        job). Without the flag, any edit of the layer's parameters
+                                        redraws every frame of the job. `renderfarm plugin check`
+                                        proves the claim: it changes each parameter in turn and
+                                        fails the plugin when pixels change but the key does not. */
 
 /* How seeds are derived, so C and Swift plugins agree with the host: layer seed =
  * rf_derive_seed(job seed, layer index), where the job seed is the job file's "seed" and the
