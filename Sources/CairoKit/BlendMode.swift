@@ -2,7 +2,7 @@ import CCairo
 
 /// How a layer's pixels combine with what is under them: the W3C Compositing and Blending modes
 /// cairo implements (`CAIRO_OPERATOR_MULTIPLY` …), plus `add` (the sum, clamped).
-public enum BlendMode: String, Sendable, CaseIterable {
+public enum BlendMode: String, Sendable, CaseIterable, Encodable {
     case normal, multiply, screen, overlay, darken, lighten
     case colorDodge = "color-dodge"
     case colorBurn = "color-burn"

@@ -1,5 +1,5 @@
 /// A straight (not premultiplied) RGBA colour with components in 0…1.
-public struct Color: Sendable, Equatable, Hashable {
+public struct Color: Sendable, Equatable, Hashable, Encodable {
     public var red: Double
     public var green: Double
     public var blue: Double

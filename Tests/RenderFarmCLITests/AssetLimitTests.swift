@@ -1,49 +1,6 @@
 import Foundation
 import Testing
 
-/// A PNG that declares any size in its IHDR header but holds only a few bytes of image data: enough
-/// for a reader that must refuse it from the header alone.
-enum HeaderOnlyPNG {
-    static func bytes(width: Int, height: Int) -> Data {
-        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        // 8-bit RGBA, deflate, no filter method variants, no interlace.
-        let header = bigEndian(width) + bigEndian(height) + [8, 6, 0, 0, 0]
-        // A zlib stream of one stored block of 16 zero bytes: far too little for the declared rows.
-        let zeros = [UInt8](repeating: 0, count: 16)
-        let stream: [UInt8] = [0x78, 0x01, 0x01, 0x10, 0x00, 0xEF, 0xFF] + zeros + bigEndian(adler32(zeros))
-        png += chunk("IHDR", header) + chunk("IDAT", stream) + chunk("IEND", [])
-        return Data(png)
-    }
-
-    private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-        let body = Array(type.utf8) + data
-        return bigEndian(data.count) + body + bigEndian(crc32(body))
-    }
-
-    private static func bigEndian(_ value: Int) -> [UInt8] {
-        [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    /// CRC-32 (ISO 3309, as the PNG specification's annex D computes it).
-    private static func crc32(_ bytes: [UInt8]) -> Int {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
-        }
-        return Int(crc ^ 0xFFFF_FFFF)
-    }
-
-    private static func adler32(_ bytes: [UInt8]) -> Int {
-        var (a, b) = (1, 0)
-        for byte in bytes {
-            a = (a + Int(byte)) % 65521
-            b = (b + a) % 65521
-        }
-        return b << 16 | a
-    }
-}
-
 /// Image assets are checked from their PNG header before anything is decoded (RenderFarm article
 /// JobFileReference, "Files a job names").
 @Suite("Image asset limits")

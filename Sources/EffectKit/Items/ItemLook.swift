@@ -28,8 +28,9 @@ public struct ItemLook: Sendable {
     public var color: Color?
     /// The picture drawn instead of the shape, when the job names one.
     public var image: SharedImage?
-    /// What identifies the picture's file for frame keys: its path, device, inode, size and
-    /// modification time, so a key changes with any version of the file (`RF_PLUGIN_KEYS_COVER_INPUTS`).
+    /// What identifies the picture for frame keys: its path and a digest of the file's bytes, so a key
+    /// changes with the content and only with it (`RF_PLUGIN_KEYS_COVER_INPUTS`; touching the file changes
+    /// nothing).
     public var imageSource: String?
     /// The picture's file (absolute, links resolved): one of the effect's ``Effect/inputFiles``.
     public var imageFile: String?
@@ -117,13 +118,9 @@ public struct ItemLookLoader {
         do {
             // The path is resolved and confined already: a link swapped in since is refused, not followed.
             let file = try InputFile(resolved, followLastLink: false)
-            let image = try ImageCache.image(file, drawnAt: pixels)
+            let (image, digest) = try ImageCache.image(file, drawnAt: pixels)
             guard image.width > 0, image.height > 0 else { throw EffectError(parameter: parameter, "\(path) is empty") }
-            let identity = file.identity
-            let source =
-                "\(resolved) \(identity.device):\(identity.inode) \(identity.size) "
-                + "\(identity.modifiedSeconds).\(identity.modifiedNanoseconds)"
-            return (image, source, resolved)
+            return (image, "\(resolved) \(digest)", resolved)
         } catch let error as InputFileError {
             throw EffectError(parameter: parameter, error.message(naming: path))
         } catch let error as ImageFileError {

@@ -1,5 +1,5 @@
 /// A point in iOS points, y down.
-public struct Point: Sendable, Equatable, Hashable {
+public struct Point: Sendable, Equatable, Hashable, Encodable {
     /// The horizontal coordinate, growing to the right.
     public var x: Double
     /// The vertical coordinate, growing downwards.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// CAMediaTimingFunction: a unit cubic Bezier from (0,0) to (1,1) (WebKit UnitBezier solver, <doc:TimingFunctions>).
-public struct TimingFunction: Sendable, Equatable {
+public struct TimingFunction: Sendable, Equatable, Encodable {
     /// Solver accuracy for offline rendering: |X(t) − x| below this ends the solve (<doc:TimingFunctions>, eps 1e-7).
     static let epsilon = 1e-7
     /// Lower bound of the bisection accuracy, `max(1e-10, eps)` (<doc:TimingFunctions>).

@@ -28,6 +28,15 @@ public struct EffectParameters: Sendable {
         }
     }
 
+    /// A frame key of every value but those named in `excluded` (the values' JSON with sorted keys): what an
+    /// effect whose drawing follows from its parameters alone combines into its keys, so that they cover
+    /// the parameters (``EffectDescriptor/keysCoverParameters``).
+    public func digest(excluding excluded: Set<String> = []) -> FrameKey {
+        var kept = values
+        for name in excluded { kept[name] = nil }
+        return FrameKey.digest(of: Array(JSONValue.object(kept).serialized(sortedKeys: true).utf8))
+    }
+
     /// The raw value, or nil when absent.
     public subscript(name: String) -> JSONValue? { values[name] }
 

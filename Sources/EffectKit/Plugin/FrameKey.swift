@@ -99,6 +99,20 @@ public struct FrameKey: Sendable, Hashable {
     }
 
     init(words: (UInt64, UInt64, UInt64, UInt64)) { self.words = words }
+
+    /// A digest of `bytes` (a file's content) with the key's hasher: equal for equal bytes, in any process.
+    public static func digest(of bytes: [UInt8]) -> FrameKey {
+        var hasher = Hasher()
+        hasher.combine(bytes.count)
+        bytes.withUnsafeBytes { raw in
+            let words = raw.count / 8
+            for index in 0..<words { hasher.combine(raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) }
+            var tail: UInt64 = 0
+            for (shift, byte) in raw[(words * 8)...].enumerated() { tail |= UInt64(byte) << (8 * UInt64(shift)) }
+            hasher.combine(tail)
+        }
+        return hasher.finalize()
+    }
 }
 
 extension FrameKey: CustomStringConvertible {

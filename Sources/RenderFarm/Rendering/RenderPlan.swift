@@ -228,7 +228,8 @@ package enum RenderPlan {
             throw .invalid(file: job.file, issues: pending + job.located(PluginProblems.inFileOrder(issues)))
         }
         let inputs = layerInputs(job, validated: validated, instances: instances)
-        let canonical = canonicalJSON(job.spec, layers: validated.map { ($0.plugin, $0.params) }, inputs: inputs)
+        let canonical = FrameIdentity.canonical(
+            job.spec, layers: validated.map { ($0.plugin, $0.params) }, inputs: inputs)
         return PlannedJob(
             job: job, outputDirectory: outputDirectory, frames: frames, layers: instances, canonical: canonical,
             inputs: inputs.flatMap { $0 })
@@ -342,45 +343,6 @@ package enum RenderPlan {
         }
         canvas = scaled
         return []
-    }
-
-    /// Everything that decides a frame's bytes, and nothing else (not the output folder, not
-    /// the frame set), so the same frame of an unchanged job is recognised across runs. A layer that
-    /// reads files has their hashes as `inputs` and `eventLogs` (`LayerInput`); one that reads none
-    /// has no such keys.
-    static func canonicalJSON(_ spec: JobSpec, layers: [(LoadedPlugin, JSONObject)], inputs: [[LayerInput]])
-        -> JSONValue
-    {
-        let canvas: JSONObject = [
-            "width": .number(spec.canvas.width), "height": .number(spec.canvas.height),
-            "scale": .number(spec.canvas.scale), "background": .string(spec.canvas.background.hex),
-        ]
-        let output: JSONObject = [
-            "prefix": .string(spec.output.prefix), "padding": .number(Double(spec.output.padding)),
-            "level": .number(Double(spec.output.compression.level)),
-            "adaptiveFilters": .bool(spec.output.compression.adaptiveFilters),
-        ]
-        let layerValues: [JSONValue] = zip(zip(spec.layers, layers), inputs).map { pair, inputs in
-            let (layer, validated) = pair
-            var object: JSONObject = [
-                "effect": .string(validated.0.info.id), "pluginVersion": .string(validated.0.info.version),
-                "pluginSHA256": .string(validated.0.librarySHA256),
-                "start": .number(layer.start), "params": .object(validated.1),
-            ]
-            for reader in LayerInput.Reader.allCases {
-                let read = inputs.filter { $0.reader == reader }
-                if !read.isEmpty { object[reader.rawValue] = .array(read.map { .object($0.json) }) }
-            }
-            return .object(object)
-        }
-        var job: JSONObject = [
-            "renderer": .string(rendererVersion), "seed": .number(Double(spec.seed)), "canvas": .object(canvas),
-            "fps": .number(spec.fps), "duration": .number(spec.duration), "output": .object(output),
-            "layers": .array(layerValues),
-        ]
-        // Only jobs that compose have the key: every other job keeps its fingerprint.
-        if spec.isComposed { job["composition"] = .array(spec.composition.map(\.json)) }
-        return .object(job)
     }
 
     /// The absolute output folder: `--out` when given, else the job's `output.dir` resolved

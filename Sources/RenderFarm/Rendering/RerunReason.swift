@@ -11,10 +11,15 @@ package struct RerunReason: Sendable, Equatable {
     package var changed = 0
     /// Frames recorded with this run's fingerprint (skipped unless their file is missing or corrupt).
     package var recorded = 0
-    /// Plugins whose version differs from the earlier run's: `physics-bounce 1.0.0 → 1.1.0`.
+    /// Plugins whose library differs from the earlier run's: `physics-bounce 1.0.0 → 1.1.0`, or
+    /// `floating-heart rebuilt (same version 1.0.0)`.
     package var pluginChanges: [String] = []
     /// Input files (`LayerInput`) whose content differs from the earlier run's: `assets/gift-pop.json`.
     package var inputChanges: [String] = []
+    /// Places in the job file whose value differs from the earlier run's (`JobChanges`): `layers[1].params.fill`.
+    package var jobChanges: [String] = []
+    /// Whether the job's variant row (its values from the variants file) differs from the earlier run's.
+    package var variantChanged = false
 
     package init() {}
 
@@ -33,16 +38,22 @@ package struct RerunReason: Sendable, Equatable {
             }
         }
         guard changed > 0, let earlier = try? JobRecord.read(from: job.outputDirectory) else { return }
-        let before = Dictionary(earlier.plugins.map { ($0.id, $0.version) }, uniquingKeysWith: { first, _ in first })
-        pluginChanges = job.plugins.compactMap { plugin in
-            guard let version = before[plugin.id], version != plugin.version else { return nil }
-            return "\(plugin.id) \(version) → \(plugin.version)"
+        let before = Dictionary(earlier.plugins.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var seenPlugins: Set<String> = []
+        pluginChanges = job.layers.map(\.plugin).compactMap { plugin in
+            let info = plugin.info
+            guard seenPlugins.insert(info.id).inserted, let old = before[info.id] else { return nil }
+            if old.version != info.version { return "\(info.id) \(old.version) → \(info.version)" }
+            guard !old.sha256.isEmpty, old.sha256 != plugin.librarySHA256 else { return nil }
+            return "\(info.id) rebuilt (same version \(info.version))"
         }
         let recorded = Set(LayerInput.recorded(in: earlier.canonical).map { "\($0.file) \($0.sha256)" })
         var seen: Set<String> = []
         inputChanges = LayerInput.recorded(in: job.canonical).compactMap { input in
             recorded.contains("\(input.file) \(input.sha256)") || !seen.insert(input.file).inserted ? nil : input.file
         }
+        jobChanges = JobChanges.places(before: earlier.canonical, after: job.canonical, spec: job.spec)
+        variantChanged = earlier.variant != nil && earlier.variant != job.job.variant?.json
     }
 
     /// Adds another job's counts.
@@ -53,21 +64,32 @@ package struct RerunReason: Sendable, Equatable {
         sum.recorded += rhs.recorded
         sum.pluginChanges += rhs.pluginChanges.filter { !lhs.pluginChanges.contains($0) }
         sum.inputChanges += rhs.inputChanges.filter { !lhs.inputChanges.contains($0) }
+        sum.jobChanges += rhs.jobChanges.filter { !lhs.jobChanges.contains($0) }
+        sum.variantChanged = lhs.variantChanged || rhs.variantChanged
         return sum
     }
 
-    /// The parts of `todo` frames to render, e.g. `120 because the job changed`, `3 missing or corrupt`;
-    /// empty on a first render (every frame new).
+    /// Up to three of `items`, then how many more.
+    private static func listed(_ items: [String]) -> String {
+        let shown = items.prefix(3).joined(separator: ", ")
+        return items.count > 3 ? shown + " and \(items.count - 3) more" : shown
+    }
+
+    /// The parts of `todo` frames to render, e.g. `120 because the job changed (layers[1].params.fill)`,
+    /// `3 missing or corrupt`; empty on a first render (every frame new).
     package func explain(todo: Int) -> [String] {
         guard changed + recorded > 0 else { return [] }
         var parts: [String] = []
         if changed > 0 {
-            parts.append(
-                !pluginChanges.isEmpty
-                    ? "\(changed) because a plugin changed (\(pluginChanges.joined(separator: ", ")))"
-                    : !inputChanges.isEmpty
-                        ? "\(changed) because an input file changed (\(inputChanges.joined(separator: ", ")))"
-                        : "\(changed) because the job changed")
+            var causes: [String] = []
+            if !pluginChanges.isEmpty { causes.append("a plugin changed (\(Self.listed(pluginChanges)))") }
+            if !inputChanges.isEmpty { causes.append("an input file changed (\(Self.listed(inputChanges)))") }
+            if !jobChanges.isEmpty {
+                let what = variantChanged ? "the variants file changed" : "the job changed"
+                causes.append("\(what) (\(Self.listed(jobChanges)))")
+            }
+            if causes.isEmpty { causes.append("the job changed") }
+            parts.append("\(changed) because " + causes.joined(separator: " and "))
         }
         if new > 0 { parts.append("\(new) never rendered") }
         let damaged = todo - changed - new

@@ -56,6 +56,7 @@ final class ProgressReporter: ProgressObserver {
 
     func renderWillStart(totalFrames: Int, skippedFrames: Int, jobs: [PlannedJob]) {
         bar.start()
+        let reasons = forced ? [] : rerun?.explain(todo: totalFrames) ?? []
         switch mode {
         case .none: break
         case .json:
@@ -63,10 +64,10 @@ final class ProgressReporter: ProgressObserver {
                 JSONValue.object([
                     "event": "start", "frames": .number(Double(totalFrames)), "skipped": .number(Double(skippedFrames)),
                     "jobs": .array(jobs.map { .string($0.job.spec.name) }),
+                    "why": .array(reasons.map(JSONValue.string)),
                 ]).serialized())
         case .auto, .plain:
             let resumed = skippedFrames > 0 ? " (\(skippedFrames) already done, skipped)" : ""
-            let reasons = rerun?.explain(todo: totalFrames) ?? []
             let why =
                 forced
                 ? " (--force: every frame again)"

@@ -2,7 +2,7 @@ import StrictJSON
 
 /// A job's `audio` section (<doc:Sound>): a music bed and sounds played at given times or at each
 /// event of a log, mixed when a video is made. Sound never changes a frame.
-package struct AudioSpec: Sendable, Equatable {
+package struct AudioSpec: Sendable, Equatable, Encodable {
     package var music: Music?
     package var sounds: [Sound]
 
@@ -19,7 +19,7 @@ package struct AudioSpec: Sendable, Equatable {
 
     /// The bed: one file played once from `start` (job seconds), `trimIn`…`trimOut` of it (file
     /// seconds), faded in from its start and out towards its end.
-    package struct Music: Sendable, Equatable {
+    package struct Music: Sendable, Equatable, Encodable {
         package var file: String
         package var start: Double
         package var trimIn: Double
@@ -32,7 +32,7 @@ package struct AudioSpec: Sendable, Equatable {
     }
 
     /// One sound file played at each of some times.
-    package struct Sound: Sendable, Equatable {
+    package struct Sound: Sendable, Equatable, Encodable {
         package var file: String
         package var times: Times
         /// dB.
@@ -40,7 +40,7 @@ package struct AudioSpec: Sendable, Equatable {
         /// The most voices of this sound heard at once; nil for no limit.
         package var maxVoices: Int?
 
-        package enum Times: Sendable, Equatable {
+        package enum Times: Sendable, Equatable, Encodable {
             /// Job seconds, as written.
             case at([Double])
             /// An event log as the effects read it (a file name or an inline list), read by the host

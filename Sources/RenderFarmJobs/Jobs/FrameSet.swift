@@ -101,6 +101,14 @@ package struct FrameSet: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+extension FrameSet: Encodable {
+    /// The set in the range grammar (`description`), which names every frame in a few characters.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
 /// Why a frame-set text could not be parsed.
 package struct FrameSetError: Error, Equatable, CustomStringConvertible {
     package let message: String

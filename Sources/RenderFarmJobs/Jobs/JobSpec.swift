@@ -2,7 +2,7 @@ import CairoKit
 import StrictJSON
 
 /// A job file, version 1 (<doc:JobFileReference>), decoded and validated, with defaults filled.
-package struct JobSpec: Sendable, Equatable {
+package struct JobSpec: Sendable, Equatable, Encodable {
     /// The newest job-file version this renderer reads.
     package static let supportedVersion = 1
 
@@ -35,7 +35,7 @@ package struct JobSpec: Sendable, Equatable {
 }
 
 /// The drawing surface: size in points, pixels per point, and the colour under every layer.
-package struct Canvas: Sendable, Equatable {
+package struct Canvas: Sendable, Equatable, Encodable {
     package var width: Double
     package var height: Double
     package var scale: Double
@@ -47,7 +47,7 @@ package struct Canvas: Sendable, Equatable {
 }
 
 /// Where and how frames are written.
-package struct OutputSettings: Sendable, Equatable {
+package struct OutputSettings: Sendable, Equatable, Encodable {
     /// As written in the job (relative to the job file's folder unless absolute).
     package var directory: String
     package var prefix: String
@@ -58,7 +58,7 @@ package struct OutputSettings: Sendable, Equatable {
 
     /// How a frame that draws the same as an earlier frame is written: from the earlier frame's
     /// file, never drawn again.
-    package enum Duplicates: String, Sendable, CaseIterable {
+    package enum Duplicates: String, Sendable, CaseIterable, Encodable {
         /// A copy of the file (default): every frame is a file of its own.
         case copy
         /// A hard link to the file: no extra space; both names share one inode.
@@ -79,7 +79,7 @@ package struct OutputSettings: Sendable, Equatable {
 }
 
 /// PNG compression: a zlib level and a row filter strategy.
-package struct Compression: Sendable, Equatable {
+package struct Compression: Sendable, Equatable, Encodable {
     package var level: Int
     /// Whether libpng tries every row filter (smaller, slower) instead of none (<doc:Performance>).
     package var adaptiveFilters: Bool
@@ -101,7 +101,7 @@ package struct Compression: Sendable, Equatable {
 }
 
 /// One effect layer: which plugin, when it starts in its list, and its parameters as written.
-package struct LayerSpec: Sendable, Equatable {
+package struct LayerSpec: Sendable, Equatable, Encodable {
     package var effect: String
     package var start: Double
     package var params: JSONObject

@@ -5,7 +5,8 @@ import EffectKit
 ///
 /// The file is decoded once in `create`, and resampled once to the size it is drawn at when that is smaller;
 /// every frame draws the same pixels, so the host draws the layer once per worker when it is at the bottom
-/// (``EffectDescriptor/frameInvariant``) and the frame key is the same at every frame.
+/// (``EffectDescriptor/frameInvariant``), and the frame key, the same at every frame, is a digest of the
+/// parameters (``EffectDescriptor/keysCoverParameters``; the host hashes the file's content itself).
 package struct ImageEffect: Effect {
     package static let descriptor = EffectDescriptor(
         id: "image",
@@ -14,6 +15,7 @@ package struct ImageEffect: Effect {
         summary: "A PNG or JPEG image in a rect: contain, cover or fill, rounded corners or a circle (avatars)",
         threadSafety: .full,
         frameInvariant: true,
+        keysCoverParameters: true,
         parameters: [
             ParameterSpec(
                 "file", .string, default: nil,
@@ -44,8 +46,11 @@ package struct ImageEffect: Effect {
     let placement: ImagePlacement
     package let inputFiles: [String]
     package let warnings: [EffectError]
+    /// Every parameter: with the file's content, all the drawing follows from.
+    let parametersKey: FrameKey
 
     package init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
+        parametersKey = parameters.digest()
         guard parameters.contains("file") else {
             throw EffectError(parameter: "file", "missing: the PNG or JPEG file to draw")
         }
@@ -116,6 +121,6 @@ package struct ImageEffect: Effect {
         }
     }
 
-    /// The same drawing at every frame.
-    package func frameKey(at frame: FrameTime) -> FrameKey? { FrameKey.Hasher().finalize() }
+    /// The same drawing at every frame, decided by the parameters and the file.
+    package func frameKey(at frame: FrameTime) -> FrameKey? { parametersKey }
 }

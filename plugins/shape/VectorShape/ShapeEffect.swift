@@ -4,8 +4,8 @@ import EffectKit
 /// A rectangle, rounded rectangle, ellipse or SVG path, filled with a colour or a gradient and stroked.
 ///
 /// The outline is read in `create`; every frame draws the same pixels, so the host draws the layer once per
-/// worker when it is at the bottom (``EffectDescriptor/frameInvariant``) and the frame key is the same at
-/// every frame.
+/// worker when it is at the bottom (``EffectDescriptor/frameInvariant``), and the frame key, the same at every
+/// frame, is a digest of the parameters (``EffectDescriptor/keysCoverParameters``).
 package struct ShapeEffect: Effect {
     package enum Kind: String, Sendable, CaseIterable {
         case rect, roundedRect, ellipse, path
@@ -18,6 +18,7 @@ package struct ShapeEffect: Effect {
         summary: "A rect, rounded rect, ellipse or SVG path, filled with a colour or gradient, and stroked",
         threadSafety: .full,
         frameInvariant: true,
+        keysCoverParameters: true,
         parameters: [
             ParameterSpec(
                 "kind", .choice(Kind.allCases.map(\.rawValue)), default: "rect",
@@ -66,8 +67,11 @@ package struct ShapeEffect: Effect {
     package let evenOdd: Bool
     package let stroke: ShapeStroke?
     package let warnings: [EffectError]
+    /// Every parameter, which is all the drawing follows from.
+    let parametersKey: FrameKey
 
     package init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
+        parametersKey = parameters.digest()
         var problems = EffectProblems()
         let kind: Kind = try parameters.choice("kind")
         let stroke = problems.check { () throws(EffectError) -> ShapeStroke? in
@@ -165,6 +169,6 @@ package struct ShapeEffect: Effect {
         return true
     }
 
-    /// The same drawing at every frame.
-    package func frameKey(at frame: FrameTime) -> FrameKey? { FrameKey.Hasher().finalize() }
+    /// The same drawing at every frame, decided by the parameters.
+    package func frameKey(at frame: FrameTime) -> FrameKey? { parametersKey }
 }

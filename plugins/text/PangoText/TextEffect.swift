@@ -5,8 +5,9 @@ import EffectKit
 /// Text set by Pango and HarfBuzz in a box: any script, right-to-left lines, colour emoji, markup, shrink to
 /// fit, outline, shadow and a pill behind it, with fonts that make frames reproducible (``FontLibrary``).
 ///
-/// The layout is built once in `create` and drawn at every frame; the frame key is the same for every frame,
-/// so the host draws static text once.
+/// The layout is built once in `create` and drawn at every frame; the frame key of static text is the same for
+/// every frame (a digest of the parameters), so the host draws it once. Banners key the parameters but the
+/// events, and the text, place and opacity of each banner on screen.
 package struct TextEffect: TracingEffect {
     package static let descriptor = EffectDescriptor(
         id: "text",
@@ -14,6 +15,7 @@ package struct TextEffect: TracingEffect {
         version: "1.0.0",
         summary: "Text shaped by Pango and HarfBuzz in a box: any script, RTL, colour emoji, markup, shrink to fit",
         threadSafety: .full,
+        keysCoverParameters: true,
         parameters: [
             ParameterSpec("text", .string, default: nil, doc: "the text to draw (\\n starts a new line); required"),
             ParameterSpec(
@@ -115,8 +117,12 @@ package struct TextEffect: TracingEffect {
     /// The job's font file, if any, and every font file the layout draws with (``Effect/inputFiles``).
     package let inputFiles: [String]
     package let warnings: [EffectError]
+    /// Every parameter but the events.
+    let parametersKey: FrameKey
 
     package init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
+        // The events reach the drawing through the banners' texts and places, which banner keys hold.
+        parametersKey = parameters.digest(excluding: ["events"])
         guard parameters.contains("text") else { throw EffectError(parameter: "text", "missing: the text to draw") }
         var problems = EffectProblems()
         let text = problems.check { () throws(EffectError) in try parameters.string("text") } ?? ""
@@ -257,11 +263,14 @@ package struct TextEffect: TracingEffect {
         return poses
     }
 
-    /// Static text: the same key at every frame. Banners: the texts, places and opacities of those on screen,
-    /// so frames with every banner at rest share a key.
+    /// Static text: the same key at every frame, the parameters'. Banners: the parameters but the events, and
+    /// the texts, places and opacities of those on screen, so frames with every banner at rest share a key.
     package func frameKey(at frame: FrameTime) -> FrameKey? {
+        guard case .banners(let schedule, let cache) = content else { return parametersKey }
         var hasher = FrameKey.Hasher()
-        guard case .banners(let schedule, let cache) = content else { return hasher.finalize() }
+        // Banners, even none on screen, never key like static text.
+        hasher.combine("banners")
+        hasher.combine(parametersKey)
         guard
             let poses = try? PangoWorld.shared.withLock({ (_) throws(EffectError) in
                 try poses(schedule, cache, at: frame.local)

@@ -43,7 +43,7 @@ package struct Keyframe<Value: Interpolable>: Sendable, Equatable {
 
 /// How a segment between two keyframes is paced: EffectKit's timing functions (the Core Animation
 /// curves) or a UIKit spring fitted to the segment's duration, as the effects use them.
-package enum KeyframeTiming: Sendable, Equatable {
+package enum KeyframeTiming: Sendable, Equatable, Encodable {
     case curve(TimingFunction)
     case spring(damping: Double, velocity: Double)
 
@@ -56,6 +56,9 @@ package enum KeyframeTiming: Sendable, Equatable {
         }
     }
 }
+
+extension Animated: Encodable where Value: Encodable {}
+extension Keyframe: Encodable where Value: Encodable {}
 
 /// A value keyframes can move between.
 package protocol Interpolable: Sendable, Equatable {

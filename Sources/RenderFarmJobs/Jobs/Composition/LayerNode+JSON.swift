@@ -2,36 +2,21 @@ import EffectKit
 import StrictJSON
 
 extension LayerNode {
-    /// The node's host-level fields and contents as JSON: what `canonical` hashes (every field that
-    /// decides pixels), and what the studio shows.
-    package var json: JSONValue {
-        var object = fields.json
-        switch content {
-        case .effect(let index): object["layer"] = .number(Double(index))
-        case .group(let children): object["group"] = .array(children.map(\.json))
-        }
-        if isMask { object["isMask"] = .bool(true) }
-        return .object(object)
-    }
-
-    /// What the node draws with at time `t` of its list: its own time, opacity and transformation
-    /// then, and the same of what it holds; `null` when it is not drawn. Two frames with the same
-    /// state and the same frame keys draw the same (a frame's fingerprint includes it).
+    /// Where the node is in its own time at time `t` of its list, and the same of what it holds; `null`
+    /// when it is not drawn. Every other input of its drawing (opacity, transform, blend, mask, keyframes)
+    /// follows from its fields, which are in the job's identity, and this time: two frames of one job with
+    /// the same state and the same frame keys draw the same (a frame's fingerprint includes it).
     package func state(at t: Double) -> JSONValue {
         guard let local = fields.localTime(at: t, bounded: hasSpan) else { return .null }
-        var object: JSONObject = ["t": .number(local), "opacity": .number(fields.opacity.value(at: local))]
-        if let transform = fields.transform?.resolved(at: local) {
-            object["transform"] = .array([
-                transform.position.x, transform.position.y, transform.scale.x, transform.scale.y, transform.rotation,
-            ].map(JSONValue.number))
-        }
+        var object: JSONObject = ["t": .number(local)]
         if case .group(let children) = content { object["group"] = .array(children.map { $0.state(at: local) }) }
         return .object(object)
     }
 }
 
 extension LayerFields {
-    /// The fields set, as the job file writes them (with `mask.source`, the masking layer's place).
+    /// The fields set, as the job file writes them (with `mask.source`, the masking layer's place): what the
+    /// studio shows.
     package var json: JSONObject {
         var object: JSONObject = ["start": .number(start)]
         if let name { object["name"] = .string(name) }

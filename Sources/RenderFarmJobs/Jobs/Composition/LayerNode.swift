@@ -4,7 +4,7 @@ import Foundation
 
 /// The host-level fields of a layer or group (the RenderFarm article ComposingLayers): when it is
 /// drawn and at which of its own times, and how it is composited over what is under it.
-package struct LayerFields: Sendable, Equatable {
+package struct LayerFields: Sendable, Equatable, Encodable {
     /// What `mask.layer` calls this layer.
     package var name: String?
     /// The time of the layer's list (the job's, or its group's) at which its own time is 0.
@@ -60,7 +60,7 @@ package struct LayerFields: Sendable, Equatable {
 
 /// Where a layer is placed: its `anchor` point is moved to `position`, then it is rotated
 /// (degrees, clockwise on screen) and scaled about it, as in After Effects. Points in job points.
-package struct LayerTransform: Sendable, Equatable {
+package struct LayerTransform: Sendable, Equatable, Encodable {
     package var anchor: Point
     /// Nil: the anchor itself (no move).
     package var position: Animated<Point>?
@@ -99,8 +99,8 @@ package struct LayerTransform: Sendable, Equatable {
 }
 
 /// A layer that masks another by its alpha or its luminance.
-package struct LayerMask: Sendable, Equatable {
-    package enum Mode: String, Sendable, CaseIterable {
+package struct LayerMask: Sendable, Equatable, Encodable {
+    package enum Mode: String, Sendable, CaseIterable, Encodable {
         case alpha
         case luminance
     }
@@ -114,7 +114,7 @@ package struct LayerMask: Sendable, Equatable {
 }
 
 /// One entry of a layer list: an effect layer or a group of layers, with its host-level fields.
-package struct LayerNode: Sendable, Equatable {
+package struct LayerNode: Sendable, Equatable, Encodable {
     package var fields: LayerFields
     package var content: Content
     /// Whether another layer of the list uses this one as its mask (then it is not drawn itself).
@@ -122,7 +122,7 @@ package struct LayerNode: Sendable, Equatable {
     /// Where it is in the job file: `layers[2]`, `layers[1].group[0]`.
     package var path: String
 
-    package enum Content: Sendable, Equatable {
+    package enum Content: Sendable, Equatable, Encodable {
         /// The effect layer `JobSpec.layers[index]`.
         case effect(Int)
         /// A precomposition: the layers drawn on a surface of their own, then as one layer.
