@@ -223,6 +223,11 @@ static const rf_plugin descriptor = {
     .render = render,
     .trace = NULL,
     .destroy = destroy,
+#ifdef RF_PLUGIN_KEYS_COVER_PARAMS
+    /* The key holds the colour step and the red marks: every parameter that changes a pixel (but with
+     * keyIgnoresMarks, the wrong key some tests need). */
+    .flags = RF_PLUGIN_KEYS_COVER_PARAMS,
+#endif
 #ifdef RF_FRAME_KEY_SIZE
     .prepare = prepare,
     .frame_key = frame_key,

@@ -9,6 +9,7 @@ struct FloatingHeart: TracingEffect {
         version: "1.0.0",
         summary: "Hearts that bloom, float up along a random Bezier path and fade (iOS live-stream likes)",
         threadSafety: .full,
+        keysCoverParameters: true,
         parameters: [
             ParameterSpec(
                 "emitter", .point, default: [315, 620], range: -100_000...100_000,

@@ -12,6 +12,7 @@ struct ParabolicDrop: TracingEffect {
         threadSafety: .full,
         // ItemLook's key covers its image file: an edited image redraws only the frames it is drawn in.
         keysCoverInputFiles: true,
+        keysCoverParameters: true,
         parameters: [
             ParameterSpec(
                 "count", .integer, default: 5, range: 1...Double(PhysicsLimits.maxItems),

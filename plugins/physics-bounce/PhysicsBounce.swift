@@ -13,6 +13,7 @@ struct PhysicsBounce: TracingEffect {
         threadSafety: .full,
         // ItemLook's key covers its image file: an edited image redraws only the frames it is drawn in.
         keysCoverInputFiles: true,
+        keysCoverParameters: true,
         parameters: [
             ParameterSpec(
                 "items", .json, default: nil,

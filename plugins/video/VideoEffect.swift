@@ -13,6 +13,7 @@ struct VideoEffect: Effect {
         version: "1.1.0+" + libraryVersions,
         summary: "Footage from an MP4, MOV, WebM or MKV file, frame-accurate, with trim, speed, loop and its sound",
         threadSafety: .full,
+        keysCoverParameters: true,
         parameters: [
             ParameterSpec(
                 "file", .string, default: nil,

@@ -11,7 +11,7 @@ extension PlannedJob {
         guard layers.contains(where: { $0.plugin.frameKey != nil }), !indices.isEmpty else {
             return FrameFingerprints(job: fingerprint)
         }
-        let parts = FingerprintParts(canonical: canonical, plugins: plugins)
+        let parts = FingerprintParts(canonical: canonical, plugins: plugins, composition: spec.composition)
         var results = [String?](repeating: nil, count: indices.count)
         let chunk = 256
         results.withUnsafeMutableBufferPointer { buffer in

@@ -70,7 +70,8 @@ enum FrameIdentity {
 /// What a frame fingerprint built from frame keys is made of besides the keys: hashes computed once per job.
 struct FingerprintParts: Sendable {
     /// Everything of the job that decides pixels except its layers and its length: the canvas, fps, seed,
-    /// output settings, renderer, and every host-level field of every layer and group (`composition`).
+    /// output settings, renderer, and every host-level field of every layer and group (`composition`) but
+    /// their values at each frame, which the frame's composition state holds (`LayerNode.withoutAnimation`).
     let host: String
     /// Per layer, for frames it keys: its entry of the canonical job without what its keys stand in for
     /// (its parameters and the job's length with `RF_PLUGIN_KEYS_COVER_PARAMS`, the files it names with
@@ -81,8 +82,9 @@ struct FingerprintParts: Sendable {
     /// Per layer: whether it draws the same at every frame.
     let invariant: [Bool]
 
-    init(canonical: JSONValue, plugins: [PluginInfo]) {
+    init(canonical: JSONValue, plugins: [PluginInfo], composition: [LayerNode]) {
         var host = canonical.objectValue ?? JSONObject()
+        host["composition"] = (try? JSONValueEncoder.encode(composition.map(\.withoutAnimation))) ?? host["composition"]
         let layers = host["layers"]?.arrayValue ?? []
         let duration = host["duration"] ?? .null
         host["layers"] = nil

@@ -2,15 +2,37 @@ import EffectKit
 import StrictJSON
 
 extension LayerNode {
-    /// Where the node is in its own time at time `t` of its list, and the same of what it holds; `null`
-    /// when it is not drawn. Every other input of its drawing (opacity, transform, blend, mask, keyframes)
-    /// follows from its fields, which are in the job's identity, and this time: two frames of one job with
-    /// the same state and the same frame keys draw the same (a frame's fingerprint includes it).
+    /// What the node draws with at time `t` of its list: its own time, opacity and transformation
+    /// then, and the same of what it holds; `null` when it is not drawn. With `withoutAnimation`, which
+    /// holds every other field, it decides the node's drawing: two frames of one job with the same state
+    /// and the same frame keys draw the same (a frame's fingerprint includes both).
     package func state(at t: Double) -> JSONValue {
         guard let local = fields.localTime(at: t, bounded: hasSpan) else { return .null }
-        var object: JSONObject = ["t": .number(local)]
+        var object: JSONObject = ["t": .number(local), "opacity": .number(fields.opacity.value(at: local))]
+        if let transform = fields.transform?.resolved(at: local) {
+            object["transform"] = .array([
+                transform.position.x, transform.position.y, transform.scale.x, transform.scale.y, transform.rotation,
+            ].map(JSONValue.number))
+        }
         if case .group(let children) = content { object["group"] = .array(children.map { $0.state(at: local) }) }
         return .object(object)
+    }
+
+    /// The node and what it holds with the values `state(at:)` gives per frame (opacity, position, scale,
+    /// rotation) set to constants: what every frame of the node shares, so that a frame's fingerprint holds
+    /// the keyframes it is drawn with, not the others. A keyframed field not replaced here stays whole, so
+    /// its every edit redraws every frame: never a stale one.
+    package var withoutAnimation: LayerNode {
+        var node = self
+        node.fields.opacity = .constant(1)
+        if var transform = node.fields.transform {
+            if transform.position != nil { transform.position = .constant(Point(0, 0)) }
+            transform.scale = .constant(Point(1, 1))
+            transform.rotation = .constant(0)
+            node.fields.transform = transform
+        }
+        if case .group(let children) = content { node.content = .group(children.map(\.withoutAnimation)) }
+        return node
     }
 }
 
