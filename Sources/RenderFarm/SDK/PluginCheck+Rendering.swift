@@ -53,6 +53,7 @@ extension PluginCheck {
         findings.append(determinismFinding(instance, defaults, serial))
         findings.append(threadFinding(instance, defaults, serial))
         findings.append(frameKeyFinding(instance, defaults))
+        findings += keysCoverParamsFindings(instance, defaults, serial)
         findings.append(cacheFinding(defaults, serial))
         findings.append(scaleFinding(defaults, serial))
         findings.append(backdropFinding(instance, serial))
@@ -61,8 +62,9 @@ extension PluginCheck {
         return findings
     }
 
-    /// A new instance with `params` (already validated), for the check's setting.
-    func makeInstance(_ params: JSONObject) throws(PluginCallError) -> PluginInstance {
+    /// A new instance with `params` (already validated), for the check's setting; `verifying`: it verifies
+    /// its input (ABI `verify`), as in the process that checks a job.
+    func makeInstance(_ params: JSONObject, verifying: Bool = true) throws(PluginCallError) -> PluginInstance {
         let setting = setting
         let directory = FileManager.default.currentDirectoryPath
         let result: Result<PluginInstance, PluginCallError> = directory.withCString { dir in
@@ -71,7 +73,7 @@ extension PluginCheck {
                 duration: setting.duration, frame_count: UInt32(setting.frameCount), layer_start: 0,
                 seed: setting.seed, job_dir: dir)
             return Result { () throws(PluginCallError) in
-                try PluginInstance(plugin: plugin, params: params, context: context)
+                try PluginInstance(plugin: plugin, params: params, context: context, verifying: verifying)
             }
         }
         return try result.get()
