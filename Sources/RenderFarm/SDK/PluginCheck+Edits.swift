@@ -51,6 +51,10 @@ extension PluginCheck {
             !text.isEmpty && files.contains(Self.absolute(text))
         }
 
+        /// Whether the check may alter `text`: not empty (often "off", where any string could name a file the
+        /// plugin then opens or writes) and naming no input file.
+        func mayAlter(_ text: String) -> Bool { !text.isEmpty && !namesFile(text) }
+
         static func absolute(_ path: String) -> String {
             let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
             return URL(fileURLWithPath: full).standardizedFileURL.path
@@ -74,6 +78,7 @@ extension PluginCheck {
         case .string:
             guard let text = value.stringValue else { return .failure(.unreadable) }
             if scope.namesFile(text) { return .failure(.namesFile) }
+            if text.isEmpty { return .failure(.emptyString) }
             edits = [
                 Edit(name, alteredStrings(text).map { Edit.Candidate(value: $0, change: "changed to \(shown($0))") })
             ]
@@ -93,6 +98,8 @@ extension PluginCheck {
     enum EditGap: String, Error, Sendable {
         case noValue = "optional without a value: give one with --params"
         case namesFile = "names an input file"
+        /// Often "off": a string set there could name a file the plugin then opens or writes.
+        case emptyString = "empty, and a string set there could name a file: give one with --params"
         case eventFile = "events from a file: give them as a list with --params"
         case unreadable = "its value has nothing to change"
     }

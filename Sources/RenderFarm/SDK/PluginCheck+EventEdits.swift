@@ -16,9 +16,9 @@ extension PluginCheck {
 
     /// A `json` parameter's edits: each number inside it nudged, each boolean toggled, each colour changed,
     /// each other string replaced by another string found under the same key (`"gift"` → `"coin"`), its first
-    /// number counted up or a letter added; strings naming input files are left alone. A field of the
-    /// objects of a list is edited once, in the first object that has it. Each edit lists the values to try
-    /// in turn.
+    /// number counted up or a letter added; empty strings and strings naming input files are left alone. A
+    /// field of the objects of a list is edited once, in the first object that has it. Each edit lists the
+    /// values to try in turn.
     static func jsonEdits(_ value: JSONValue, scope: EditScope) -> [[Edit.Candidate]] {
         let all = leaves(of: value, at: [])
         var stringsByKey: [String: [String]] = [:]
@@ -37,7 +37,7 @@ extension PluginCheck {
             case .bool(let flag): values = [.bool(!flag)]
             case .string(let text) where !colorVariants(text).isEmpty:
                 values = colorVariants(text, all: true).map { .string($0) }
-            case .string(let text) where !scope.namesFile(text):
+            case .string(let text) where scope.mayAlter(text):
                 var others: [String] = []
                 if case .key(let key)? = path.last { others = stringsByKey[key, default: []].filter { $0 != text } }
                 values = others.map { .string($0) } + alteredStrings(text)
@@ -143,7 +143,7 @@ extension PluginCheck {
             var values: [JSONValue]
             if let value = event[field.name] {
                 if let text = value.stringValue, field.parameter.kind == .string {
-                    values = scope.namesFile(text) ? [] : alteredStrings(text)
+                    values = scope.mayAlter(text) ? alteredStrings(text) : []
                 } else if let text = value.stringValue, field.parameter.kind == .color {
                     values = colorVariants(text, all: true).map { .string($0) }
                 } else {

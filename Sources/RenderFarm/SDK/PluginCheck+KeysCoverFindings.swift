@@ -7,13 +7,12 @@ extension PluginCheck {
 
     /// The findings of a run: for a plugin that declares the flag, one failure per stale parameter (or a pass);
     /// for one that does not, a note saying which parameters its keys miss, or that it could declare it.
-    func coverFindings(_ tally: CoverTally, declared: Bool, seconds: Double) -> [PluginFinding] {
+    func coverFindings(_ tally: CoverTally, declared: Bool) -> [PluginFinding] {
         let check = Self.coverCheck
         let refused = tally.refused == 0 ? "" : ", \(tally.refused) value\(tally.refused == 1 ? "" : "s") refused"
         let counts =
             "\(tally.edits) edits of \(tally.parameters) parameters and the job's duration\(refused); "
-            + "\(tally.equalKeys) frames kept their keys, \(tally.drawn) of them drawn; "
-            + String(format: "%.2f s", seconds)
+            + "\(tally.equalKeys) frames kept their keys, \(tally.drawn) of them drawn"
         let unproven = tally.unproven.isEmpty ? "" : "; not proven for " + tally.unproven.joined(separator: ", ")
         if declared {
             guard tally.stale.isEmpty else {

@@ -59,7 +59,6 @@ extension PluginCheck {
             : PluginFinding(
                 .note, Self.coverCheck, "reports no frame keys: the layer's parameters fingerprint every frame")
         guard plugin.frameKey != nil else { return [keyless] }
-        let start = ContinuousClock.now
         // The host hands a plugin its events checked and sorted; so do the edits.
         let (base, _) = Self.resolvingEvents(defaults, plugin.info)
         let original: PluginInstance
@@ -108,7 +107,7 @@ extension PluginCheck {
         }
         var tally = CoverTally()
         tallies.withLock { tallies in for index in groups.indices { tallies[index].map { tally.add($0) } } }
-        return coverFindings(tally, declared: declared, seconds: (ContinuousClock.now - start).seconds)
+        return coverFindings(tally, declared: declared)
     }
 
     /// Makes and compares each of `edits` until one shows stale keys; returns how many the plugin accepted.

@@ -53,12 +53,14 @@ extension PluginCheck {
         findings.append(determinismFinding(instance, defaults, serial))
         findings.append(threadFinding(instance, defaults, serial))
         findings.append(frameKeyFinding(instance, defaults))
+        let coverStart = ContinuousClock.now
         findings += keysCoverParamsFindings(instance, defaults, serial)
+        let coverSeconds = plugin.frameKey == nil ? nil : (ContinuousClock.now - coverStart).seconds
         findings.append(cacheFinding(defaults, serial))
         findings.append(scaleFinding(defaults, serial))
         findings.append(backdropFinding(instance, serial))
         findings += traceFindings(instance, serial)
-        findings.append(timingFinding(serial))
+        findings.append(timingFinding(serial, keysCoverSeconds: coverSeconds))
         return findings
     }
 
@@ -348,12 +350,14 @@ extension PluginCheck {
             .pass, "threads", "\(threads * frames.count) renders on \(threads) threads (\(how)) equal the serial ones")
     }
 
-    private func timingFinding(_ serial: [Int: Frame]) -> PluginFinding {
+    /// The time per frame, and what the keys-cover-params check took (its finding stays the same from run to run).
+    private func timingFinding(_ serial: [Int: Frame], keysCoverSeconds: Double?) -> PluginFinding {
         let times = serial.values.map(\.milliseconds)
         let mean = times.reduce(0, +) / Double(max(1, times.count))
         let slowest = times.max() ?? 0
         let canvas = "\(Int(setting.width * setting.scale))×\(Int(setting.height * setting.scale))"
-        let text = String(format: "%.2f ms per frame on average, %.2f ms at most (%@ pixels)", mean, slowest, canvas)
+        var text = String(format: "%.2f ms per frame on average, %.2f ms at most (%@ pixels)", mean, slowest, canvas)
+        if let keysCoverSeconds { text += String(format: "; keys-cover-params took %.2f s", keysCoverSeconds) }
         return slowest > setting.slowFrameMilliseconds
             ? PluginFinding(.warning, "time", text + "; slower than \(Int(setting.slowFrameMilliseconds)) ms")
             : PluginFinding(.note, "time", text)
