@@ -199,7 +199,8 @@ extension PluginCheck {
     static func sample(_ parameter: PluginParameter) -> JSONValue? {
         func clamped(_ value: Double) -> Double { Swift.min(Swift.max(value, parameter.min), parameter.max) }
         switch parameter.kind {
-        case .number, .integer: return .number(clamped(1).rounded(parameter.kind == .integer ? .up : .toNearestOrEven))
+        case .number: return .number(clamped(1))
+        case .integer: return .number(clamped(1).rounded(.up))
         case .bool: return .bool(true)
         case .choice: return parameter.choices.first.map { .string($0) }
         case .color: return .string("#3366CC")
