@@ -125,9 +125,9 @@ $(TEST_PLUGIN): Tests/Fixtures/test_plugin.c Sources/RenderFarmPluginABI/include
 	$(CC) -O2 -shared -fPIC -Wall -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
 	    $$(pkg-config --cflags --libs cairo) -lm
 
-# One plugin mistake each (Tests/Fixtures/defect_plugin.c), in a folder of their own: the bad default is
-# refused by any catalog that searches it.
-DEFECTS        := unsupported-trace noisy ignores-scale wipes-backdrop bad-default
+# One plugin mistake each (Tests/Fixtures/defect_plugin.c), and covered-keys, the passing twin of
+# key-ignores-param, in a folder of their own: the bad default is refused by any catalog that searches it.
+DEFECTS        := unsupported-trace noisy ignores-scale wipes-backdrop bad-default key-ignores-param covered-keys
 DEFECT_PLUGINS := $(DEFECTS:%=$(TEST_PLUGIN_DIR)/defects/librenderfarm-defect-%.so)
 $(TEST_PLUGIN_DIR)/defects/librenderfarm-defect-%.so: Tests/Fixtures/defect_plugin.c \
         Sources/RenderFarmPluginABI/include/renderfarm_plugin.h

@@ -8,10 +8,17 @@
  *   DEFECT_IGNORES_SCALE      draws in pixels: resets cairo's matrix, so at scale 2 the square is half size
  *   DEFECT_WIPES_BACKDROP     clears the whole surface (CAIRO_OPERATOR_SOURCE) before drawing
  *   DEFECT_BAD_DEFAULT        the default of "size" is outside its own range
+ *   DEFECT_KEY_IGNORES_PARAM  reports frame keys and declares RF_PLUGIN_KEYS_COVER_PARAMS, but its key leaves
+ *                             out "color", which changes the pixels
+ *   DEFECT_COVERED_KEYS       no mistake: the passing twin of key-ignores-param, whose key covers "color" too
+ * The two keyed variants draw more, each part from a parameter of its own: the square (a circle with "shape")
+ * at "at", an "outline", one bar per character of "label" under it, a bar over it that grows to "size" in the
+ * job's duration, and "events" that turn the square their colour (white without one) from their time on.
  */
 #include <cairo.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "renderfarm_plugin.h"
 
@@ -25,6 +32,12 @@
 #define DEFECT_ID "wipes-backdrop"
 #elif defined(DEFECT_BAD_DEFAULT)
 #define DEFECT_ID "bad-default"
+#elif defined(DEFECT_KEY_IGNORES_PARAM)
+#define DEFECT_ID "key-ignores-param"
+#define KEYED 1
+#elif defined(DEFECT_COVERED_KEYS)
+#define DEFECT_ID "covered-keys"
+#define KEYED 1
 #else
 #error "define one DEFECT_* macro"
 #endif
@@ -35,6 +48,132 @@
 #define SIZE_DEFAULT "40"
 #endif
 
+#ifdef KEYED
+#define MAX_EVENTS 64
+
+static const rf_param parameters[] = {
+    { "size", RF_PARAM_NUMBER, SIZE_DEFAULT, 1, 100, NULL, "side of the square in points", 0 },
+    { "color", RF_PARAM_COLOR, "\"#00FF00\"", 0, 0, NULL, "fill of the square", 0 },
+    { "shape", RF_PARAM_ENUM, "\"square\"", 0, 0, "square|circle", "square or circle", 0 },
+    { "outline", RF_PARAM_BOOL, "false", 0, 1, NULL, "a dark outline around the shape", 0 },
+    { "at", RF_PARAM_POINT, "[20, 20]", 0, 300, NULL, "top left corner of the square", 0 },
+    { "label", RF_PARAM_STRING, "\"ab\"", 0, 0, NULL, "one bar under the square per character", 0 },
+    { "events", RF_PARAM_EVENTS, NULL, 0, 3600, "color:color", "the square takes the event's colour from its time",
+      RF_PARAM_OPTIONAL },
+};
+
+typedef struct flash { double time, rgba[4]; } flash;
+
+typedef struct square {
+    double size, rgba[4], circle, outline, x, y, duration;
+    size_t bars, flash_count;
+    flash flashes[MAX_EVENTS];
+} square;
+
+/* "#RRGGBB" at `text` into straight r, g, b (alpha 1); 0 when it is not one. */
+static int parse_hex(const char *text, double rgba[4]) {
+    unsigned r, g, b;
+    if (sscanf(text, "#%2x%2x%2x", &r, &g, &b) != 3) return 0;
+    rgba[0] = r / 255.0, rgba[1] = g / 255.0, rgba[2] = b / 255.0, rgba[3] = 1;
+    return 1;
+}
+
+/* The events as the host hands them over, [{"time": 1, "color": "#FF0000"}, ...] sorted by time: each
+ * object's time and colour (white without one). */
+static size_t read_events(const char *json, flash *out) {
+    size_t count = 0;
+    for (const char *object = json ? strchr(json, '{') : NULL; object && count < MAX_EVENTS;
+         object = strchr(object + 1, '{')) {
+        const char *end = strchr(object, '}');
+        const char *time = strstr(object, "\"time\":");
+        if (!end || !time || time > end) continue;
+        flash *f = &out[count++];
+        f->time = strtod(time + 7, NULL);
+        f->rgba[0] = f->rgba[1] = f->rgba[2] = f->rgba[3] = 1;
+        const char *color = strstr(object, "\"color\":\"");
+        if (color && color < end) parse_hex(color + 9, f->rgba);
+    }
+    return count;
+}
+
+static int create(const rf_create_args *args, const rf_context *ctx, void **out, char *err, size_t errlen) {
+    square *s = calloc(1, sizeof(*s));
+    if (!s) return RF_ERROR_RESOURCE;
+    const char *shape = args->access->string(args->params, "shape");
+    const char *label = args->access->string(args->params, "label");
+    if (!rf_param_number(args, "size", &s->size) || !rf_param_color(args, "color", (rf_color *)s->rgba) ||
+        !rf_param_number(args, "outline", &s->outline) || !rf_param_point(args, "at", &s->x, &s->y) || !shape ||
+        !label) {
+        free(s);
+        snprintf(err, errlen, "parameters missing");
+        return RF_ERROR_PARAMS;
+    }
+    s->circle = strcmp(shape, "circle") == 0;
+    s->bars = strlen(label);
+    s->duration = ctx->duration;
+    s->flash_count = read_events(args->access->json(args->params, "events"), s->flashes);
+    *out = s;
+    return RF_OK;
+}
+
+/* What frame `frame` draws: the fill (the latest event's colour, else "color") and the growing bar's width. */
+static const double *fill_of(const square *s, const rf_frame *frame, double *bar) {
+    const double *rgba = s->rgba;
+    for (size_t index = 0; index < s->flash_count && s->flashes[index].time <= frame->local; index++) {
+        rgba = s->flashes[index].rgba;
+    }
+    double progress = frame->local / s->duration;
+    *bar = s->size * (progress < 0 ? 0 : progress > 1 ? 1 : progress);
+    return rgba;
+}
+
+static int render(void *instance, cairo_t *cr, const rf_frame *frame, char *err, size_t errlen) {
+    (void)err, (void)errlen;
+    const square *s = instance;
+    double bar;
+    const double *rgba = fill_of(s, frame, &bar);
+    if (s->circle) {
+        cairo_arc(cr, s->x + s->size / 2, s->y + s->size / 2, s->size / 2, 0, 6.283185307179586);
+    } else {
+        cairo_rectangle(cr, s->x, s->y, s->size, s->size);
+    }
+    cairo_set_source_rgba(cr, rgba[0], rgba[1], rgba[2], rgba[3]);
+    if (s->outline) {
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgba(cr, 0, 0, 0.3, 1);
+        cairo_stroke(cr);
+    } else {
+        cairo_fill(cr);
+    }
+    cairo_set_source_rgba(cr, 0.2, 0.2, 0.8, 1);
+    for (size_t index = 0; index < s->bars; index++) cairo_rectangle(cr, s->x + 6.0 * index, s->y + s->size + 4, 4, 4);
+    if (bar > 0) cairo_rectangle(cr, s->x, s->y - 6, bar, 4);
+    cairo_fill(cr);
+    return RF_OK;
+}
+
+/* FNV-1a over the bytes of what the frame draws. */
+static void mix(uint64_t *hash, const void *bytes, size_t length) {
+    for (size_t index = 0; index < length; index++) *hash = (*hash ^ ((const uint8_t *)bytes)[index]) * 0x100000001b3ull;
+}
+
+static int frame_key(void *instance, const rf_frame *frame, uint8_t *key) {
+    const square *s = instance;
+    double bar;
+    const double *rgba = fill_of(s, frame, &bar);
+    double drawn[] = { s->size, s->circle, s->outline, s->x, s->y, (double)s->bars, bar };
+    uint64_t hash = 0xcbf29ce484222325ull;
+    mix(&hash, drawn, sizeof(drawn));
+#ifdef DEFECT_KEY_IGNORES_PARAM
+    if (rgba != s->rgba) mix(&hash, rgba, 4 * sizeof(double)); /* the mistake: "color" itself is left out */
+#else
+    mix(&hash, rgba, 4 * sizeof(double));
+#endif
+    memset(key, 0, RF_FRAME_KEY_SIZE);
+    memcpy(key, &hash, sizeof(hash));
+    return RF_OK;
+}
+#else
 static const rf_param parameters[] = {
     { "size", RF_PARAM_NUMBER, SIZE_DEFAULT, 1, 100, NULL, "side of the square in points", 0 },
 };
@@ -73,6 +212,7 @@ static int render(void *instance, cairo_t *cr, const rf_frame *frame, char *err,
     cairo_fill(cr);
     return RF_OK;
 }
+#endif
 
 static int trace(void *instance, const rf_frame *frame, rf_write_fn write, void *user) {
     (void)frame;
@@ -84,10 +224,15 @@ static int trace(void *instance, const rf_frame *frame, rf_write_fn write, void 
 #ifdef DEFECT_NOISY
     printf("noisy: tracing frame %u\n", frame->index);
 #endif
+#ifdef KEYED
+    double x = s->x, y = s->y;
+#else
+    double x = 20, y = 20;
+#endif
     char items[160];
     int length = snprintf(items, sizeof(items),
                           "[{\"id\":0,\"x\":%g,\"y\":%g,\"scale\":1,\"alpha\":1,\"visible\":true,\"plan\":{}}]",
-                          20 + s->size / 2, 20 + s->size / 2);
+                          x + s->size / 2, y + s->size / 2);
     write(user, items, (size_t)length);
     return RF_OK;
 #endif
@@ -109,6 +254,10 @@ static const rf_plugin descriptor = {
     .render = render,
     .trace = trace,
     .destroy = destroy,
+#ifdef KEYED
+    .frame_key = frame_key,
+    .flags = RF_PLUGIN_KEYS_COVER_PARAMS,
+#endif
 };
 
 const rf_plugin *rf_plugin_main(uint32_t host_abi_version) {

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Issue 32: `plugin check` catches a drawing that ignores the canvas scale and one that wipes the
-/// layers below; the host refuses a plugin whose defaults break its own parameter table.
-@Suite("plugin check: scale, backdrop, defaults")
+/// layers below; the host refuses a plugin whose defaults break its own parameter table. Issue 43: it
+/// fails a plugin that declares RF_PLUGIN_KEYS_COVER_PARAMS while its key leaves out a parameter.
+@Suite("plugin check: scale, backdrop, defaults, keys that cover the parameters")
 struct PluginCheckDefectTests {
     static var defects: String { Binary.testPluginDirectory + "/defects" }
     static func library(_ defect: String) -> String { defects + "/librenderfarm-defect-\(defect).so" }
@@ -22,6 +23,12 @@ struct PluginCheckDefectTests {
                     + "nothing (at pixel (0, 0) #3366CCFF became #00000000)"
             ),
             ("bad-default", "FAIL    parameter.size: default 400: 400 is out of range (allowed: 1…100)"),
+            (
+                "key-ignores-param",
+                ##"FAIL    keys-cover-params: parameter "color" changed to "#40FF00" changes the pixels of frame 0 "##
+                    + "but not its key: hash every parameter that shapes the drawing into the key, or do not declare "
+                    + "RF_PLUGIN_KEYS_COVER_PARAMS"
+            ),
         ])
     func defectFails(_ defect: String, _ finding: String) throws {
         let check = try Binary.run(["plugin", "check", Self.library(defect)])
@@ -53,5 +60,60 @@ struct PluginCheckDefectTests {
         let listed = try Binary.run(["plugins", "--plugin-path", Self.defects])
         #expect(!listed.stdout.contains("defect-bad-default"), "\(listed.stdout)")
         #expect(listed.stdout.contains("defect-wipes-backdrop"), "\(listed.stdout)")
+    }
+
+    /// Events for the keyed fixtures, so that every kind of event edit is made: a time moved, a colour changed,
+    /// an event added and one removed.
+    static let events =
+        ##"{"events": [{"time": 1, "color": "#FF0000"}, {"time": 2.5}, {"time": 0.5, "color": "#0000FF"}]}"##
+
+    @Test(
+        "keys that leave out one parameter fail naming it; the same keys with it pass, every edit made",
+        arguments: [
+            (
+                "key-ignores-param", Int32(1),
+                ##"FAIL    keys-cover-params: parameter "color" changed to "#40FF00" changes the pixels of frame 0 "##
+                    + "but not its key"
+            ),
+            (
+                "covered-keys", Int32(0),
+                "ok      keys-cover-params: wherever an edit kept a frame's key, the frame kept its pixels (18 edits "
+                    + "of 7 parameters and the job's duration;"
+            ),
+        ])
+    func keysCoverParams(_ fixture: String, _ status: Int32, _ finding: String) throws {
+        let check = try Binary.run(["plugin", "check", Self.library(fixture), "--params", Self.events])
+        #expect(check.status == status, "\(check.stdout)")
+        #expect(check.stdout.contains(finding), "\(check.stdout)")
+        #expect(check.stdout.contains(", \(status) failure"), "\(check.stdout)")
+        #expect(!check.stdout.contains("not proven"), "every parameter is edited:\n\(check.stdout)")
+    }
+
+    @Test("a plugin that does not declare the flag gets a note: which parameters its keys miss, or that it could")
+    func undeclaredKeysNoted() throws {
+        let probe = Binary.testPluginDirectory + "/librenderfarm-test-probe.so"
+        // The probe, a test double, breaks other rules (its trace); only its note matters here.
+        let missing = try Binary.run(["plugin", "check", probe, "--params", #"{"keyed": true}"#])
+        #expect(
+            missing.stdout.contains(
+                #"note    keys-cover-params: keys do not cover parameter "rect" (changed: element 0 to 1: frame 0's "#
+                    + "pixels change, its key does not): the host redraws every frame of the layer on any parameter "
+                    + "edit, which is correct without the flag"), "\(missing.stdout)")
+        let keyless = try Binary.run(["plugin", "check", Self.library("noisy")])
+        #expect(
+            keyless.stdout.contains("note    keys-cover-params: reports no frame keys"), "\(keyless.stdout)")
+    }
+
+    @Test("plugins --json shows the flag next to static")
+    func flagListed() throws {
+        let listed = try Binary.run(["plugins", "--json", "--plugin-path", Self.defects])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let plugins = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+        let flags = Dictionary(
+            uniqueKeysWithValues: plugins.compactMap { plugin in
+                (plugin["id"] as? String).map { ($0, plugin["keysCoverParams"] as? Bool) }
+            })
+        #expect(flags["defect-covered-keys"] == .some(true))
+        #expect(flags["defect-noisy"] == .some(false))
     }
 }

@@ -53,16 +53,20 @@ extension PluginCheck {
         findings.append(determinismFinding(instance, defaults, serial))
         findings.append(threadFinding(instance, defaults, serial))
         findings.append(frameKeyFinding(instance, defaults))
+        let coverStart = ContinuousClock.now
+        findings += keysCoverParamsFindings(instance, defaults, serial)
+        let coverSeconds = plugin.frameKey == nil ? nil : (ContinuousClock.now - coverStart).seconds
         findings.append(cacheFinding(defaults, serial))
         findings.append(scaleFinding(defaults, serial))
         findings.append(backdropFinding(instance, serial))
         findings += traceFindings(instance, serial)
-        findings.append(timingFinding(serial))
+        findings.append(timingFinding(serial, keysCoverSeconds: coverSeconds))
         return findings
     }
 
-    /// A new instance with `params` (already validated), for the check's setting.
-    func makeInstance(_ params: JSONObject) throws(PluginCallError) -> PluginInstance {
+    /// A new instance with `params` (already validated), for the check's setting; `verifying`: it verifies
+    /// its input (ABI `verify`), as in the process that checks a job.
+    func makeInstance(_ params: JSONObject, verifying: Bool = true) throws(PluginCallError) -> PluginInstance {
         let setting = setting
         let directory = FileManager.default.currentDirectoryPath
         let result: Result<PluginInstance, PluginCallError> = directory.withCString { dir in
@@ -71,7 +75,7 @@ extension PluginCheck {
                 duration: setting.duration, frame_count: UInt32(setting.frameCount), layer_start: 0,
                 seed: setting.seed, job_dir: dir)
             return Result { () throws(PluginCallError) in
-                try PluginInstance(plugin: plugin, params: params, context: context)
+                try PluginInstance(plugin: plugin, params: params, context: context, verifying: verifying)
             }
         }
         return try result.get()
@@ -346,12 +350,14 @@ extension PluginCheck {
             .pass, "threads", "\(threads * frames.count) renders on \(threads) threads (\(how)) equal the serial ones")
     }
 
-    private func timingFinding(_ serial: [Int: Frame]) -> PluginFinding {
+    /// The time per frame, and what the keys-cover-params check took (its finding stays the same from run to run).
+    private func timingFinding(_ serial: [Int: Frame], keysCoverSeconds: Double?) -> PluginFinding {
         let times = serial.values.map(\.milliseconds)
         let mean = times.reduce(0, +) / Double(max(1, times.count))
         let slowest = times.max() ?? 0
         let canvas = "\(Int(setting.width * setting.scale))×\(Int(setting.height * setting.scale))"
-        let text = String(format: "%.2f ms per frame on average, %.2f ms at most (%@ pixels)", mean, slowest, canvas)
+        var text = String(format: "%.2f ms per frame on average, %.2f ms at most (%@ pixels)", mean, slowest, canvas)
+        if let keysCoverSeconds { text += String(format: "; keys-cover-params took %.2f s", keysCoverSeconds) }
         return slowest > setting.slowFrameMilliseconds
             ? PluginFinding(.warning, "time", text + "; slower than \(Int(setting.slowFrameMilliseconds)) ms")
             : PluginFinding(.note, "time", text)

@@ -25,12 +25,17 @@ struct PluginCheckCommand: Command {
             declares it thread-safe, renders them again to compare bytes, renders them at twice
             the scale (the same points must be covered) and over an opaque backdrop (which must
             survive wherever the layer draws nothing), compares trace items with the pixels drawn
-            where the plugin traces, and fails when the plugin writes to stdout. It prints one
-            finding per line and the time per frame. A plugin whose defaults alone cannot make an
-            instance is checked with --params, an object like a
-            job layer's "params" (JSON text, or a file holding it). The setting is a 375×667 pt
-            canvas at 30 fps for 4 s; --duration makes it longer, for plugins that keep a cache
-            between runs (a physics checkpoint a minute), whose cache the check also exercises.
+            where the plugin traces, and fails when the plugin writes to stdout. For a plugin with
+            frame keys it edits each parameter in turn (a number a step each way, every other enum
+            case, each colour channel, a list element, an event's time and fields, ...) and the
+            job's duration: wherever the edited instance gives a frame the original's key, both
+            must draw it with the same bytes. A plugin that declares RF_PLUGIN_KEYS_COVER_PARAMS
+            fails when they do not; for others a note says whether the flag would hold. It prints
+            one finding per line and the time per frame. A plugin whose defaults alone cannot make
+            an instance is checked with --params, an object like a job layer's "params" (JSON
+            text, or a file holding it). The setting is a 375×667 pt canvas at 30 fps for 4 s;
+            --duration makes it longer, for plugins that keep a cache between runs (a physics
+            checkpoint a minute), whose cache the check also exercises.
 
             Every call into the plugin runs in a worker process locked into the sandbox of `render
             --isolate` (--sandbox strict, the default): it reads only the files the plugin names as

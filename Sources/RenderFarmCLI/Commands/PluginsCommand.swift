@@ -85,7 +85,8 @@ struct PluginsCommand: Command {
         return .object([
             "id": .string(info.id), "identifier": .string(info.identifier), "version": .string(info.version),
             "summary": .string(info.summary), "threadSafety": .string(info.threadSafety.rawValue),
-            "trace": .bool(info.canTrace), "static": .bool(info.frameInvariant), "path": .string(info.path),
+            "trace": .bool(info.canTrace), "static": .bool(info.frameInvariant),
+            "keysCoverParams": .bool(info.keysCoverParams), "path": .string(info.path),
             "parameters": .array(parameters),
         ])
     }
