@@ -88,7 +88,8 @@ static int trace(void *instance, const rf_frame *frame, rf_write_fn write, void 
     probe *p = instance;
     char text[256];
     int length = snprintf(text, sizeof(text),
-                          "[{\"id\": 0, \"position\": [%.17g, %.17g], \"scale\": 1, \"alpha\": %.17g, \"visible\": true}]",
+                          "[{\"id\": 0, \"x\": %.17g, \"y\": %.17g, \"scale\": 1, \"alpha\": %.17g, "
+                          "\"visible\": true}]",
                           p->rect[0] + p->rect[2] / 2, p->rect[1] + p->rect[3] / 2, p->color[3]);
     write(user, text, (size_t)length);
     return RF_OK;

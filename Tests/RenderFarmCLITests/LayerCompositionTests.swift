@@ -327,8 +327,8 @@ struct LayerCompositionTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let item = try #require(((object["layers"] as? [[String: Any]])?.first?["items"] as? [[String: Any]])?.first)
         // (15, 25) moved by (5, 0) to (20, 25), then turned 90° clockwise about (50, 50): (75, 20).
-        let position = try #require(item["position"] as? [Double])
-        #expect(abs(position[0] - 75) < 1e-9 && abs(position[1] - 20) < 1e-9, "\(position)")
+        let (x, y) = (try #require(item["x"] as? Double), try #require(item["y"] as? Double))
+        #expect(abs(x - 75) < 1e-9 && abs(y - 20) < 1e-9, "(\(x), \(y))")
         #expect(abs((item["alpha"] as? Double ?? 0) - 0.4) < 1e-9)
     }
 

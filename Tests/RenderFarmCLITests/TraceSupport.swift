@@ -13,6 +13,8 @@ struct TracedItem {
     var visible: Bool { object["visible"] as? Bool ?? false }
     var resting: Bool? { object["resting"] as? Bool }
     var plan: [String: Any] { object["plan"] as? [String: Any] ?? [:] }
+    var scale: Double { number("scale") }
+    var alpha: Double { number("alpha") }
 
     func number(_ key: String) -> Double { (object[key] as? NSNumber)?.doubleValue ?? .nan }
     func planNumber(_ key: String) -> Double { (plan[key] as? NSNumber)?.doubleValue ?? .nan }
@@ -29,6 +31,8 @@ struct TraceLine {
     let time: Double
     /// Items per layer index.
     let layers: [Int: [TracedItem]]
+    /// The `matrix` of each layer placed by a transform (cairo's `[xx, yx, xy, yy, x0, y0]`).
+    var matrices: [Int: [Double]] = [:]
 
     func items(layer: Int = 0) -> [TracedItem] { layers[layer] ?? [] }
 }
@@ -47,14 +51,16 @@ enum Trace {
         try text.split(separator: "\n").map { line in
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             var layers: [Int: [TracedItem]] = [:]
+            var matrices: [Int: [Double]] = [:]
             for layer in object["layers"] as? [[String: Any]] ?? [] {
                 let index = (layer["layer"] as? NSNumber)?.intValue ?? -1
                 layers[index] = (layer["items"] as? [[String: Any]] ?? []).map(TracedItem.init)
+                matrices[index] = (layer["matrix"] as? [NSNumber])?.map(\.doubleValue)
             }
             return TraceLine(
                 frame: (object["frame"] as? NSNumber)?.intValue ?? -1,
                 time: (object["time"] as? NSNumber)?.doubleValue ?? .nan,
-                layers: layers)
+                layers: layers, matrices: matrices)
         }
     }
 }

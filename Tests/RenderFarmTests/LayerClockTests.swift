@@ -81,4 +81,30 @@ struct LayerClockTests {
         let placed = transform.apply(Point(110, 50))
         #expect(abs(placed.x - 120) < 1e-9 && abs(placed.y - 80) < 1e-9)
     }
+
+    @Test("placement: the layer's transform, then its group's, each at its own time; lengths, angles, velocities")
+    func placement() throws {
+        let spec = try Self.spec(
+            #"""
+            [{"group": [{"effect": "a", "transform": {"anchor": [0, 0], "position": {"keyframes":
+               [{"t": 0, "value": [0, 0]}, {"t": 1, "value": [10, 0]}]}}}],
+              "start": 1, "speed": 2, "transform": {"anchor": [50, 50], "scale": [2, 0.5], "rotation": 90}}]
+            """#)
+        let clock = spec.clocks[0]
+        #expect(clock.isPlaced && clock.rate == 2)
+        #expect(clock.placement(at: 0.5) == nil, "the group starts at 1 s")
+        // At 1.25 s the group's time is 0.5, the layer's too: moved by (5, 0). Then (p − (50, 50)) is
+        // stretched by (2, 0.5), turned 90° clockwise and put back at (50, 50).
+        let map = try #require(clock.placement(at: 1.25))
+        let group = spec.composition[0].fields.transform?.resolved(at: 0.5)
+        for p in [Point(0, 0), Point(15, 25), Point(-7, 100)] {
+            let expected = try #require(group?.apply(Point(p.x + 5, p.y)))
+            let placed = map.apply(p)
+            #expect(abs(placed.x - expected.x) < 1e-12 && abs(placed.y - expected.y) < 1e-12, "\(p)")
+        }
+        #expect(abs(map.apply(Point(55, 50)).x - 50) < 1e-12 && abs(map.apply(Point(55, 50)).y - 70) < 1e-12)
+        #expect(map.lengthScale == 1, "√(2 · 0.5)")
+        #expect(abs(map.direction(0) - .pi / 2) < 1e-12, "the x axis points down")
+        #expect(abs(map.applyVector(Point(0, 4)).x + 2) < 1e-12, "(0, 4) halved and turned: (−2, 0)")
+    }
 }

@@ -2,7 +2,8 @@ import Foundation
 import StrictJSON
 
 /// Narrows and shortens `renderfarm trace` output: only some items (`--items`), and a compact form
-/// (`--compact`) that gives each item's plan once, on its first frame, and rounds the numbers (the frame's
+/// (`--compact`) that gives each item's plan once, on its first frame (and again when its layer's
+/// `matrix` has changed since, as the plan's path moves with it), and rounds the numbers (the frame's
 /// time too; its index stays exact).
 package struct TraceFilter: Sendable {
     /// Item ids to keep in every layer; nil keeps all.
@@ -20,10 +21,12 @@ package struct TraceFilter: Sendable {
     /// Whether the filter changes anything (the default output stays exactly as it is).
     package var isIdentity: Bool { items == nil && !compact }
 
-    /// Applies the filter to trace lines in frame order (a plan is kept where its item first appears).
+    /// Applies the filter to trace lines in frame order (a plan is kept where its item first appears,
+    /// and where its layer's matrix differs from the one of the item's last plan).
     package func apply(_ lines: [JSONValue]) -> [JSONValue] {
         guard !isIdentity else { return lines }
-        var planned: Set<[Int]> = []
+        // Each item's layer matrix where its plan was last given (null for a layer without one).
+        var planned: [[Int]: JSONValue] = [:]
         return lines.map { line in
             guard var object = line.objectValue, let layers = object["layers"]?.arrayValue else { return line }
             if compact, let time = object["time"] { object["time"] = Self.rounded(time) }
@@ -33,13 +36,19 @@ package struct TraceFilter: Sendable {
                         return layer
                     }
                     let index = layerObject["layer"]?.doubleValue.map { Int($0) } ?? -1
+                    let matrix = layerObject["matrix"] ?? .null
+                    if compact, let numbers = layerObject["matrix"] { layerObject["matrix"] = Self.rounded(numbers) }
                     layerObject["items"] = .array(
                         items.compactMap { item in
                             guard var itemObject = item.objectValue else { return item }
                             let id = itemObject["id"]?.doubleValue.map { Int($0) } ?? -1
                             if let keep = self.items, !keep.contains(id) { return nil }
                             guard compact else { return item }
-                            if !planned.insert([index, id]).inserted { itemObject["plan"] = nil }
+                            if planned[[index, id]] == matrix {
+                                itemObject["plan"] = nil
+                            } else {
+                                planned[[index, id]] = matrix
+                            }
                             return Self.rounded(.object(itemObject))
                         })
                     return .object(layerObject)

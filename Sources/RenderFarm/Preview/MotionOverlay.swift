@@ -1,4 +1,6 @@
 import CairoKit
+import EffectKit
+import Foundation
 import RenderFarmJobs
 import StrictJSON
 
@@ -13,18 +15,18 @@ enum MotionOverlay {
     static let trailSeconds = 2.0
     static let trailSamples = 60
 
-    /// Draws the items of `frame` with their top-left at (x, y), `pointScale` pixels per point.
+    /// Draws the items of `frame` with their top-left at (x, y), `pointScale` pixels per point,
+    /// where the items are drawn: through the transforms of their layers and groups.
     static func draw(
         _ job: PlannedJob, frame: Int, on context: DrawingContext, x: Double, y: Double,
         pointScale: Double
     ) throws(PreviewError) {
         let next = min(frame + 1, max(frame, job.spec.frameCount - 1))
         let trail = trailFrames(before: frame, fps: job.spec.fps)
-        let byFrame: [Int: JSONValue]
+        let byFrame: [Int: TracedFrame]
         do {
-            let lines = try Tracer.trace(job, frames: FrameSet(Array(Set(trail + [frame, next])).sorted()))
-            byFrame = Dictionary(
-                lines.map { (Int($0.objectValue?["frame"]?.doubleValue ?? -1), $0) }, uniquingKeysWith: { a, _ in a })
+            let traced = try Tracer.layers(job, frames: FrameSet(Array(Set(trail + [frame, next])).sorted()))
+            byFrame = Dictionary(traced.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
         } catch {
             throw .trace(error)
         }
@@ -44,8 +46,8 @@ enum MotionOverlay {
                 let points = history.compactMap { $0[item.key] }.filter(\.visible).map { ($0.x, $0.y) }
                 polyline(context, points + [(item.x, item.y)], line: line)
             }
-            if let size = item.size {
-                bounds(context, item, size: size, line: line)
+            if let outline = item.outline {
+                bounds(context, outline, line: line)
             }
             if let after = later[item.key], next != frame {
                 let seconds = Double(next - frame) / job.spec.fps
@@ -105,20 +107,15 @@ enum MotionOverlay {
         context.stroke()
     }
 
-    /// The item's outline box in yellow: a heart's square stands on its position (bottom centre, scaled
-    /// about it); a dropped or bouncing item's box is centred on it and turned by its angle.
-    private static func bounds(
-        _ context: DrawingContext, _ item: Item, size: (width: Double, height: Double), line: Double
-    ) {
-        context.save()
+    /// The item's outline box in yellow, its corners on the canvas.
+    private static func bounds(_ context: DrawingContext, _ corners: [(x: Double, y: Double)], line: Double) {
+        guard let first = corners.first else { return }
         context.setSource(Color(red: 1, green: 0.9, blue: 0, alpha: 0.9))
         context.setLineWidth(line)
-        context.translate(item.x, item.y)
-        context.rotate(item.angle)
-        let (width, height) = (size.width * item.scale, size.height * item.scale)
-        context.rectangle(x: -width / 2, y: item.centred ? -height / 2 : -height, width: width, height: height)
+        context.move(to: first.x, first.y)
+        for corner in corners.dropFirst() { context.line(to: corner.x, corner.y) }
+        context.closePath()
         context.stroke()
-        context.restore()
     }
 
     private static func arrow(
@@ -140,45 +137,70 @@ enum MotionOverlay {
         context.stroke()
     }
 
+    /// One traced item on the canvas.
     struct Item {
         var key: String
         var x: Double
         var y: Double
-        var scale: Double
-        var angle: Double
         var visible: Bool
-        var size: (width: Double, height: Double)?
-        /// Whether the position is the item's centre (a `[width, height]` size), not its bottom centre.
-        var centred: Bool
+        /// The corners of its outline box, in order: a heart's square stands on its position (bottom
+        /// centre, scaled about it); a dropped or bouncing item's box (a `[width, height]` size) is
+        /// centred on it and turned by its angle; then both go through the layer's placement.
+        var outline: [(x: Double, y: Double)]?
         /// Whether physics moves the item now (its trace carries `resting`).
         var physics: Bool
         var path: [(x: Double, y: Double)]?
     }
 
-    /// The items of one trace line, keyed by layer and id; fields a plugin does not trace are nil.
-    static func items(_ line: JSONValue?) -> [Item] {
+    /// The items of one traced frame, keyed by layer and id; fields a plugin does not trace are nil.
+    static func items(_ frame: TracedFrame?) -> [Item] {
         var result: [Item] = []
-        for layer in line?.objectValue?["layers"]?.arrayValue ?? [] {
-            let number = layer.objectValue?["layer"]?.doubleValue ?? 0
-            for entry in layer.objectValue?["items"]?.arrayValue ?? [] {
+        for layer in frame?.layers ?? [] {
+            let map = layer.placement ?? .identity
+            let place = { (point: (x: Double, y: Double)) in
+                let placed = map.apply(Point(point.x, point.y))
+                return (x: placed.x, y: placed.y)
+            }
+            for entry in layer.items.arrayValue ?? [] {
                 guard let object = entry.objectValue, let x = object["x"]?.doubleValue,
                     let y = object["y"]?.doubleValue
                 else { continue }
                 let plan = object["plan"]?.objectValue
-                let path = plan?["path"]?.arrayValue?.compactMap(pair)
                 let id = object["id"].map { $0.serialized() } ?? "?"
                 // Hearts give one side (a square on its bottom centre); drops and bodies [width, height].
                 let side = plan?["size"]?.doubleValue
                 let box = plan?["size"].flatMap(pair)
+                let scale = object["scale"]?.doubleValue ?? 1
+                let outline = (side.map { (width: $0, height: $0) } ?? box.map { (width: $0.x, height: $0.y) })
+                    .map { size in
+                        corners(
+                            of: (size.width * scale, size.height * scale), at: (x, y), centred: box != nil,
+                            angle: object["angle"]?.doubleValue ?? 0
+                        ).map(place)
+                    }
+                let position = place((x, y))
                 result.append(
                     Item(
-                        key: "\(Int(number))/\(id)", x: x, y: y, scale: object["scale"]?.doubleValue ?? 1,
-                        angle: object["angle"]?.doubleValue ?? 0, visible: object["visible"]?.boolValue ?? true,
-                        size: side.map { ($0, $0) } ?? box.map { ($0.x, $0.y) }, centred: box != nil,
-                        physics: object["resting"] != nil, path: path))
+                        key: "\(layer.layer)/\(id)", x: position.x, y: position.y,
+                        visible: object["visible"]?.boolValue ?? true, outline: outline,
+                        physics: object["resting"] != nil, path: plan?["path"]?.arrayValue?.compactMap(pair).map(place))
+                )
             }
         }
         return result
+    }
+
+    /// The corners of a `size` box at `position`: centred on it, or standing on it (bottom centre),
+    /// turned by `angle` radians about it.
+    private static func corners(
+        of size: (width: Double, height: Double), at position: (x: Double, y: Double), centred: Bool, angle: Double
+    ) -> [(x: Double, y: Double)] {
+        let (left, right) = (-size.width / 2, size.width / 2)
+        let (top, bottom) = centred ? (-size.height / 2, size.height / 2) : (-size.height, 0)
+        let (s, c) = (sin(angle), cos(angle))
+        return [(left, top), (right, top), (right, bottom), (left, bottom)].map { corner in
+            (x: position.x + corner.0 * c - corner.1 * s, y: position.y + corner.0 * s + corner.1 * c)
+        }
     }
 
     /// `[x, y]` as a pair of numbers.

@@ -19,8 +19,9 @@ struct PreviewCommand: Command {
             is written); with an output folder its PNGs are used. Without --frames, 12 frames
             spread evenly over the job. Transparency shows over a checkerboard. --debug draws each
             item's path (cyan), Bezier control points (magenta), bounds (yellow) and velocity
-            (orange: where it is a quarter second later) from the plugins' trace data; for an
-            output folder the job file named in its manifest is traced. Exit codes: 0 ok,
+            (orange: where it is a quarter second later) from the plugins' trace data, on the items
+            through the transforms of their layers and groups; for an output folder the job file
+            named in its manifest is traced. Exit codes: 0 ok,
             1 a frame failed, 64 usage, 65 invalid job, 66 missing input, 69 no plugins,
             73 cannot create output, 74 I/O error (a full disk; no sheet is left).
             """,

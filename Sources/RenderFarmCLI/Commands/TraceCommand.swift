@@ -14,11 +14,13 @@ struct TraceCommand: Command {
         discussion: """
             One line per frame: {"frame": 30, "time": 0.5, "layers": [{"layer": 0, "effect": …,
             "items": [{"id", "x", "y", "scale", "alpha", "visible", "plan": {…}}]}]}. Positions are in
-            points: the bottom centre of a heart, the centre of a dropped or bouncing item.
+            canvas points, where the item is drawn through the transforms of its layer and groups: the
+            bottom centre of a heart, the centre of a dropped or bouncing item. A transformed layer
+            also gives its "matrix" (cairo's [xx, yx, xy, yy, x0, y0], from its points to the canvas).
             Layers whose plugin has no trace function (e.g. gradient) are left out; so are layers whose
             plugin answers that it cannot trace, with a note on standard error. --compact gives each
-            item's plan only on its first frame and rounds numbers to 1e-4 (about a tenth of the
-            default size); --items keeps only the given item ids.
+            item's plan only on its first frame (again when its layer's matrix changes) and rounds
+            numbers to 1e-4 (about a tenth of the default size); --items keeps only the given item ids.
             """,
         options: [frames, items, compact, CommonOptions.pluginPath, CommonOptions.variants],
         positionals: 1...1)

@@ -76,16 +76,26 @@ package struct LayerClock: Sendable, Equatable {
 }
 
 extension LayerClock {
-    /// Where the layer's point `p` is on the canvas at job time `t`, through its own transform and
-    /// those of the groups holding it; nil when the layer is not drawn then.
-    package func place(_ p: Point, at t: Double) -> Point? {
+    /// Whether the layer or a group holding it has a transform: only then are its points moved.
+    package var isPlaced: Bool { links.contains { $0.fields.transform != nil } }
+
+    /// How fast the layer's own time runs against the job's: the product of the speeds on the way
+    /// (a loop's wrap aside).
+    package var rate: Double { links.reduce(1.0) { $0 * $1.fields.speed } }
+
+    /// Where the layer's points are on the canvas at job time `t`, through its own transform and
+    /// those of the groups holding it, each at its own time; nil when the layer is not drawn then.
+    package func placement(at t: Double) -> AffineMap? {
         guard let times = linkTimes(at: t) else { return nil }
-        var point = p
+        var map = AffineMap.identity
         for (link, local) in zip(links, times).reversed() {
-            if let transform = link.fields.transform { point = transform.resolved(at: local).apply(point) }
+            if let transform = link.fields.transform { map = map.then(transform.resolved(at: local).map) }
         }
-        return point
+        return map
     }
+
+    /// Where the layer's point `p` is on the canvas at job time `t` (see `placement(at:)`).
+    package func place(_ p: Point, at t: Double) -> Point? { placement(at: t)?.apply(p) }
 
     /// The product of the opacities of the layer and the groups holding it at job time `t`.
     package func opacity(at t: Double) -> Double? {

@@ -88,12 +88,17 @@ package struct LayerTransform: Sendable, Equatable, Encodable {
         package var rotation: Double
 
         /// Where the layer's point `p` lands.
-        package func apply(_ p: Point) -> Point {
-            let x = (p.x - anchor.x) * scale.x
-            let y = (p.y - anchor.y) * scale.y
+        package func apply(_ p: Point) -> Point { map.apply(p) }
+
+        /// The transformation as a map of the layer's points: the cairo transformation that
+        /// `LayerCompositor` builds from translate(position), rotate, scale, translate(−anchor).
+        package var map: AffineMap {
             let radians = rotation * .pi / 180
             let (s, c) = (sin(radians), cos(radians))
-            return Point(position.x + x * c - y * s, position.y + x * s + y * c)
+            let (xx, yx, xy, yy) = (c * scale.x, s * scale.x, -s * scale.y, c * scale.y)
+            return AffineMap(
+                xx: xx, yx: yx, xy: xy, yy: yy, x0: position.x - xx * anchor.x - xy * anchor.y,
+                y0: position.y - yx * anchor.x - yy * anchor.y)
         }
     }
 }
