@@ -408,12 +408,18 @@ uninstall:
 # `renderfarm plugin check` on every built-in plugin, with Tests/Fixtures/plugin-check/ID.json as --params
 # (physics-bounce needs items, which it has no default for) and ID.args as further arguments (physics-bounce
 # runs 130 s, so that its cache holds checkpoints the check resumes from).
+# Each plugin with its fixture's parameters (Tests/Fixtures/plugin-check/ID.json, ID.args), then with each further
+# set ID.NAME.json: the optional parameters the first set leaves out, so that keys-cover-params proves them too.
 plugin-check: build
 	@for p in $(BUILTIN_PLUGINS); do \
 	    fixture=Tests/Fixtures/plugin-check/$$p; \
 	    args=""; if [ -f $$fixture.json ]; then args="--params $$fixture.json"; fi; \
 	    if [ -f $$fixture.args ]; then args="$$args $$(cat $$fixture.args)"; fi; \
 	    $(RENDERFARM) plugin check $$p $$args || exit 1; \
+	    for more in $$fixture.*.json; do \
+	        [ -f "$$more" ] || continue; echo "--- $$p with $$more"; \
+	        $(RENDERFARM) plugin check $$p --params $$more || exit 1; \
+	    done; \
 	done
 
 # The SDK end to end (.ci/sdk-check.sh): it installs from a copy of the repository, so the copy builds from
