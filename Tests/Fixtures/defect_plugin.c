@@ -11,11 +11,16 @@
  *   DEFECT_KEY_IGNORES_PARAM  reports frame keys and declares RF_PLUGIN_KEYS_COVER_PARAMS, but its key leaves
  *                             out "color", which changes the pixels
  *   DEFECT_COVERED_KEYS       no mistake: the passing twin of key-ignores-param, whose key covers "color" too
+ *   DEFECT_NAN_BOUND          the minimum of "size" is NaN (once crashed every command that searched it)
+ *   DEFECT_INFINITE_BOUNDS    "size" is bounded by -inf and +inf: legal, unbounded
+ *   DEFECT_BAD_NAMES          a second "size", an empty name and a NULL name
+ *   DEFECT_BAD_EVENTS         an events row whose schema "color:colour|size" is not name:type
  * The two keyed variants draw more, each part from a parameter of its own: the square (a circle with "shape")
  * at "at", an "outline", one bar per character of "label" under it, a bar over it that grows to "size" in the
  * job's duration, and "events" that turn the square their colour (white without one) from their time on.
  */
 #include <cairo.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +40,14 @@
 #elif defined(DEFECT_KEY_IGNORES_PARAM)
 #define DEFECT_ID "key-ignores-param"
 #define KEYED 1
+#elif defined(DEFECT_NAN_BOUND)
+#define DEFECT_ID "nan-bound"
+#elif defined(DEFECT_INFINITE_BOUNDS)
+#define DEFECT_ID "infinite-bounds"
+#elif defined(DEFECT_BAD_NAMES)
+#define DEFECT_ID "bad-names"
+#elif defined(DEFECT_BAD_EVENTS)
+#define DEFECT_ID "bad-events"
 #elif defined(DEFECT_COVERED_KEYS)
 #define DEFECT_ID "covered-keys"
 #define KEYED 1
@@ -175,7 +188,20 @@ static int frame_key(void *instance, const rf_frame *frame, uint8_t *key) {
 }
 #else
 static const rf_param parameters[] = {
+#if defined(DEFECT_NAN_BOUND)
+    { "size", RF_PARAM_NUMBER, SIZE_DEFAULT, NAN, 100, NULL, "side of the square in points", 0 },
+#elif defined(DEFECT_INFINITE_BOUNDS)
+    { "size", RF_PARAM_NUMBER, SIZE_DEFAULT, -INFINITY, INFINITY, NULL, "side of the square in points", 0 },
+#else
     { "size", RF_PARAM_NUMBER, SIZE_DEFAULT, 1, 100, NULL, "side of the square in points", 0 },
+#endif
+#if defined(DEFECT_BAD_NAMES)
+    { "size", RF_PARAM_NUMBER, "2", 1, 100, NULL, "the same name again", 0 },
+    { "", RF_PARAM_BOOL, "false", 0, 1, NULL, "an empty name", 0 },
+    { NULL, RF_PARAM_BOOL, "false", 0, 1, NULL, "no name at all", 0 },
+#elif defined(DEFECT_BAD_EVENTS)
+    { "events", RF_PARAM_EVENTS, NULL, 0, 3600, "color:colour|size", "a schema with a typo", RF_PARAM_OPTIONAL },
+#endif
 };
 
 typedef struct square { double size; } square;

@@ -54,12 +54,67 @@ struct PluginCheckDefectTests {
         #expect(validate.status == 65)
         #expect(
             validate.stderr.contains(
-                "librenderfarm-defect-bad-default.so: invalid plugin descriptor: defaults outside its own parameter "
-                    + "table (size: default 400: 400 is out of range (allowed: 1…100))"), "\(validate.stderr)")
+                "librenderfarm-defect-bad-default.so: invalid plugin descriptor: parameter \"size\": default 400: 400 "
+                    + "is out of range (allowed: 1…100); fix the parameter table"), "\(validate.stderr)")
         #expect(validate.stderr.contains("unknown effect \"defect-bad-default\""), "\(validate.stderr)")
         let listed = try Binary.run(["plugins", "--plugin-path", Self.defects])
-        #expect(!listed.stdout.contains("defect-bad-default"), "\(listed.stdout)")
+        let loaded = listed.stdout.components(separatedBy: "not loaded:")
+        #expect(!loaded[0].contains("defect-bad-default"), "\(listed.stdout)")
+        #expect(loaded.last?.contains("librenderfarm-defect-bad-default.so") == true, "\(listed.stdout)")
         #expect(listed.stdout.contains("defect-wipes-backdrop"), "\(listed.stdout)")
+    }
+
+    @Test(
+        "a table that breaks a rule is skipped, naming the library and its first problem; every command goes on",
+        arguments: [
+            ("nan-bound", #"parameter "size": min is not a number"#, "FAIL    parameter.size: min is not a number"),
+            (
+                "bad-names", #"parameter "size": the name is used twice"#,
+                "FAIL    parameter.#2: the name is empty (or NULL) (the host refuses to load it)"
+            ),
+            (
+                "bad-events", #"parameter "events": the events field "color" has unknown type "colour""#,
+                #"the events field "size" is not name:type"#
+            ),
+        ])
+    func brokenTableSkipped(_ defect: String, _ problem: String, _ finding: String) throws {
+        let folder = try TemporaryFolder()
+        let job = try folder.write(
+            #"{"duration": 0.1, "fps": 10, "canvas": {"width": 40, "height": 40}, "output": {"dir": "out"}, "#
+                + #""layers": [{"effect": "floating-heart", "params": {"emitter": [20, 38], "size": 10}}]}"#,
+            to: "job.json")
+        let warning = "librenderfarm-defect-\(defect).so: invalid plugin descriptor: \(problem)"
+        let path = ["--plugin-path", Self.defects]
+        let listed = try Binary.run(["plugins"] + path)
+        #expect(listed.status == 0 && listed.signal == nil, "\(listed.stderr)")
+        let notLoaded = listed.stdout.components(separatedBy: "not loaded:").last ?? ""
+        #expect(notLoaded.contains(warning), "\(listed.stdout)")
+        for command in [["validate", job], ["render", job, "--progress", "none"], ["plugins", "--json"]] {
+            let result = try Binary.run(command + path)
+            #expect(result.status == 0 && result.signal == nil, "\(command[0]): \(result.stderr)")
+            #expect(result.stderr.contains("renderfarm: warning: "), "\(command[0]): \(result.stderr)")
+            #expect(result.stderr.contains(warning), "\(command[0]): \(result.stderr)")
+        }
+        let check = try Binary.run(["plugin", "check", Self.library(defect)])
+        #expect(check.status == 1 && check.signal == nil, "\(check.stdout)")
+        #expect(check.stdout.contains(finding), "\(check.stdout)")
+    }
+
+    @Test("infinite bounds are unbounded: loaded, listed without a range, any number accepted")
+    func infiniteBounds() throws {
+        let path = ["--plugin-path", Self.defects]
+        let listed = try Binary.run(["plugins", "defect-infinite-bounds"] + path)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("size  number, default 40"), "\(listed.stdout)")
+        #expect(!listed.stdout.contains("null"), "\(listed.stdout)")
+        let folder = try TemporaryFolder()
+        let job = try folder.write(
+            #"{"duration": 0.1, "fps": 10, "canvas": {"width": 40, "height": 40}, "output": {"dir": "out"}, "#
+                + #""layers": [{"effect": "defect-infinite-bounds", "params": {"size": 1e300}}]}"#, to: "job.json")
+        let validate = try Binary.run(["validate", job] + path)
+        #expect(validate.status == 0, "\(validate.stderr)")
+        let check = try Binary.run(["plugin", "check", Self.library("infinite-bounds")])
+        #expect(check.stdout.contains("ok      parameter.size: number, default 40, documented"), "\(check.stdout)")
     }
 
     /// Events for the keyed fixtures, so that every kind of event edit is made: a time moved, a colour changed,

@@ -89,21 +89,14 @@ extension PluginCheck {
     private func parameterFindings() -> [PluginFinding] {
         var findings: [PluginFinding] = []
         var seen: Set<String> = []
-        for parameter in plugin.info.parameters {
-            let check = "parameter.\(parameter.name)"
+        for (row, parameter) in plugin.info.parameters.enumerated() {
+            let check = "parameter.\(parameter.name.isEmpty ? "#\(row)" : parameter.name)"
             var problems: [String] = []
-            if parameter.name.isEmpty || !seen.insert(parameter.name).inserted {
-                problems.append("the name is empty or used twice")
+            if !parameter.name.isEmpty, !seen.insert(parameter.name).inserted {
+                problems.append("the name is used twice (the host refuses to load it)")
             }
-            if !(parameter.name.first.map { $0.isASCII && $0.isLowercase } ?? false)
-                || !parameter.name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
-            {
-                problems.append("the name should be camelCase ASCII")
-            }
-            if parameter.doc.trimmingCharacters(in: .whitespaces).isEmpty { problems.append("no doc line") }
-            if parameter.min > parameter.max { problems.append("min \(parameter.min) is above max \(parameter.max)") }
-            if parameter.kind == .choice, parameter.choices.isEmpty { problems.append("an enum without choices") }
-            if let problem = parameter.defaultProblem { problems.append(problem + " (the host refuses to load it)") }
+            problems += parameter.refusals.map { $0 + " (the host refuses to load it)" }
+            problems += parameter.advice
             if problems.isEmpty {
                 let fallback = parameter.defaultValue.map { "default \($0.serialized())" } ?? "optional"
                 findings.append(PluginFinding(.pass, check, "\(parameter.typeText), \(fallback), documented"))

@@ -16,7 +16,10 @@ struct PluginsCommand: Command {
         discussion: """
             Plugins are found on --plugin-path, then RENDERFARM_PLUGIN_PATH (colon-separated),
             then the folder of the renderfarm executable, then <prefix>/lib/renderfarm/plugins.
-            Libraries that cannot be used are reported as warnings on standard error.
+            Libraries that cannot be used (not a plugin, another ABI, a parameter table that breaks
+            a rule, a second library with one id) are listed last, each with its first problem (with
+            ID or --json: as warnings on standard error); `renderfarm plugin check LIBRARY` lists
+            every problem.
             """,
         options: [
             json, CommonOptions.pluginPath,
@@ -33,7 +36,8 @@ struct PluginsCommand: Command {
 
     func run(_ terminal: Terminal) -> ExitCode {
         let catalog = CommonOptions.catalog(arguments)
-        catalog.diagnostics.forEach { terminal.note("renderfarm: warning: \($0)") }
+        let listing = arguments.positionals.isEmpty && !arguments[Self.json]
+        if !listing { catalog.diagnostics.forEach { terminal.note("renderfarm: warning: \($0)") } }
         var plugins = catalog.sorted
         if let id = arguments.positionals.first {
             guard let plugin = catalog[id] else {
@@ -46,9 +50,14 @@ struct PluginsCommand: Command {
             return .ok
         }
         if plugins.isEmpty {
+            catalog.diagnostics.forEach { terminal.note("renderfarm: warning: \($0)") }
             return .reporting(CommandRefusal.noPlugins(searchPath: catalog.searchPath), to: terminal)
         }
-        terminal.print(plugins.map { describe($0.info) }.joined(separator: "\n\n"))
+        var text = plugins.map { describe($0.info) }.joined(separator: "\n\n")
+        if !catalog.diagnostics.isEmpty {
+            text += "\n\nnot loaded:\n" + catalog.diagnostics.map { "  \($0)" }.joined(separator: "\n")
+        }
+        terminal.print(text)
         return .ok
     }
 

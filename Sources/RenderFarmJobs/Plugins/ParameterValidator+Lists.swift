@@ -17,7 +17,7 @@ extension ParameterValidator {
         }
         let count = Double(elements.count)
         if count < parameter.min || count > parameter.max {
-            let allowed = parameter.rangeText ?? "\(parameter.min)…\(parameter.max)"
+            let allowed = parameter.rangeText ?? "any number of"
             return "\(elements.count) colours is out of range (allowed: \(allowed) colours)"
         }
         return nil

@@ -35,10 +35,8 @@ extension PluginCatalog {
             guard let raw = export.descriptor(forHost: RF_ABI_VERSION) else { throw .incompatible(path: executable) }
             let plugin = try LoadedPlugin(
                 descriptor: raw.assumingMemoryBound(to: rf_plugin.self), path: executable)
-            let defaults = plugin.info.defaultProblems
-            guard defaults.isEmpty else {
-                throw .invalidDescriptor(
-                    path: "\(effect)", reason: "defaults outside its own parameter table (\(defaults.joined(separator: "; ")))")
+            if let problem = plugin.info.descriptorRefusals.first {
+                throw .invalidDescriptor(path: "\(effect)", reason: problem)
             }
             registered[id] = (type, plugin)
             return plugin

@@ -31,7 +31,7 @@ package struct PluginCatalog: Sendable {
 
     /// The effects registered in this program (`register`), then every `*.so` in `searchPath`,
     /// folders in order and files sorted by name; the first plugin with a given id wins. A plugin
-    /// whose defaults break its own parameter table is refused.
+    /// whose parameter table breaks a rule (`descriptorRefusals`) is refused, naming its first problem.
     package static func discover(searchPath: [String]) -> PluginCatalog {
         var plugins = registeredPlugins
         var diagnostics: [PluginLoadError] = []
@@ -41,13 +41,11 @@ package struct PluginCatalog: Sendable {
                 let path = (folder as NSString).appendingPathComponent(name)
                 do throws(PluginLoadError) {
                     let plugin = try load(path)
-                    let defaults = plugin.info.defaultProblems
-                    guard defaults.isEmpty else {
+                    if let problem = plugin.info.descriptorRefusals.first {
                         throw .invalidDescriptor(
                             path: path,
-                            reason: "defaults outside its own parameter table (\(defaults.joined(separator: "; "))); "
-                                + "fix the defaults or the ranges (`renderfarm plugin check \(path)` lists every problem)"
-                        )
+                            reason: "\(problem); fix the parameter table (`renderfarm plugin check \(path)` lists every "
+                                + "problem)")
                     }
                     if let first = plugins[plugin.info.id] {
                         diagnostics.append(.duplicateID(id: plugin.info.id, path: path, firstPath: first.info.path))

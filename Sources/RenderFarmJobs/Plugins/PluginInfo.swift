@@ -79,11 +79,13 @@ package struct PluginParameter: Sendable, Equatable {
     package var choices: [String]
     package var doc: String
 
-    /// The bounds as text, e.g. "0…120", or nil when unbounded.
+    /// The bounds as text, e.g. "0…120", "0…∞", or nil when unbounded.
     package var rangeText: String? {
         let numeric: Set<Kind> = [.number, .integer, .point, .rect, .size, .numberList, .colorList]
         guard numeric.contains(kind), min.isFinite || max.isFinite else { return nil }
-        func format(_ value: Double) -> String { value.isFinite ? JSONValue.number(value).serialized() : "" }
+        func format(_ value: Double) -> String {
+            value.isFinite ? JSONValue.number(value).serialized() : value.isNaN ? "NaN" : value < 0 ? "-∞" : "∞"
+        }
         return "\(format(min))…\(format(max))"
     }
 

@@ -7,10 +7,4 @@ extension PluginParameter {
     }
 }
 
-extension PluginInfo {
-    /// The parameters whose default breaks their own row, as `name: default …: problem`. The catalog
-    /// refuses such a plugin: every job leaving one of them out would fail, or worse, reach the plugin.
-    package var defaultProblems: [String] {
-        parameters.compactMap { parameter in parameter.defaultProblem.map { "\(parameter.name): \($0)" } }
-    }
-}
+
