@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+/// What the `text` effect takes from files: a font path that is no file is refused at once, in the words
+/// images are refused with.
+@Suite("Text effect inputs")
+struct TextInputTests {
+    /// A 200 × 50 pt job of one frame with text layers of `params` (each a JSON object's members).
+    static func job(name: String, variants: String? = nil, layers: [String]) -> String {
+        let rows = variants.map { #""variants": \#($0), "# } ?? ""
+        return #"{"name": "\#(name)", "canvas": {"width": 200, "height": 50, "scale": 1}, "fps": 10, "duration": 0.1, "#
+            + rows + #""layers": ["#
+            + layers.map { #"{"effect": "text", "params": {\#($0)}}"# }
+            .joined(separator: ", ") + "]}"
+    }
+
+    @Test(
+        "a font that is a named pipe, a socket or a link out of the job's folder is refused at once",
+        arguments: SpecialFile.allCases)
+    func specialFont(_ special: SpecialFile) throws {
+        let folder = try TemporaryFolder()
+        try special.create(at: folder.path + "/font.ttf")
+        try folder.write(Self.job(name: "font", layers: [#""text": "hi", "font": "font.ttf""#]), to: "job.json")
+        // As for an image: a link to /dev/zero is refused by the confinement rule before anything is opened.
+        let message =
+            special == .deviceLink
+            ? "font.ttf resolves outside the job's folder" : "font.ttf is \(special.kind), not a file"
+        for command in ["validate", "render"] {
+            let start = ContinuousClock.now
+            // A hang is killed after 10 s and fails the test; the refusal itself must take under a second.
+            let result = try Binary.run(
+                [command, "job.json"] + (command == "render" ? ["--progress", "none"] : []), in: folder.url,
+                timeout: 10)
+            let elapsed = ContinuousClock.now - start
+            report("\(command) refused a \(special) font in \(elapsed)")
+            #expect(result.signal == nil && elapsed < .seconds(1), "\(command): \(elapsed) \(result.stderr)")
+            #expect(result.status == 65, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("job.json: layers[0].params.font: \(message)"), "\(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"), "a refused job wrote output")
+    }
+}
