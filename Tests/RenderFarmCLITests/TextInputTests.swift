@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// What the `text` effect takes from files: a font path that is no file is refused at once, in the words
-/// images are refused with.
+/// What the `text` effect takes from files and data: a font path that is no file is refused at once, in
+/// the words images are refused with, and a variants row's value is drawn as text in markup.
 @Suite("Text effect inputs")
 struct TextInputTests {
     /// A 200 × 50 pt job of one frame with text layers of `params` (each a JSON object's members).
@@ -38,5 +38,35 @@ struct TextInputTests {
             #expect(result.stderr.contains("job.json: layers[0].params.font: \(message)"), "\(result.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"), "a refused job wrote output")
+    }
+
+    @Test("in markup, a variants row's value is text: <b> and & in a CSV cell draw as written, like escaped text")
+    func markupFromRows() throws {
+        let folder = try TemporaryFolder()
+        // The second layer's markup comes from the row too.
+        try folder.write("n,on,title\n1,true,<b>bold</b> & co\n", to: "rows.csv")
+        let lower = #""rect": {"x": 0, "y": 25, "width": 200, "height": 25}"#
+        try folder.write(
+            Self.job(
+                name: "rows", variants: #"{"rows": "rows.csv", "name": "r{{n}}"}"#,
+                layers: [
+                    #""text": "{{title}}", "markup": true, "size": 16"#,
+                    #""text": "<i>{{title}}</i>", "markup": "{{on}}", "size": 16, "# + lower,
+                ]), to: "rows.json")
+        let escaped = "&lt;b&gt;bold&lt;/b&gt; &amp; co"
+        try folder.write(
+            Self.job(
+                name: "hand",
+                layers: [
+                    #""text": "\#(escaped)", "markup": true, "size": 16"#,
+                    #""text": "<i>\#(escaped)</i>", "markup": true, "size": 16, "# + lower,
+                ]), to: "hand.json")
+        for job in ["rows.json", "hand.json"] {
+            let result = CLI.run(["render", folder.path + "/" + job, "--progress", "none"])
+            #expect(result.status == 0, "\(job): \(result.stderr)")
+        }
+        let fromRows = try Data(contentsOf: folder.url.appendingPathComponent("out/rows/r1/frame_00000.png"))
+        let byHand = try Data(contentsOf: folder.url.appendingPathComponent("out/hand/frame_00000.png"))
+        #expect(fromRows == byHand, "the CSV cell was not drawn as the same text escaped by hand")
     }
 }
