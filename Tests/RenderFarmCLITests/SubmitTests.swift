@@ -84,7 +84,7 @@ struct SubmitTests {
         #expect(!FileManager.default.fileExists(atPath: manifests))
     }
 
-    @Test("--openjd writes the bundle; a value holding {{ and Kubernetes paths without a shared folder are refused")
+    @Test("--openjd writes the bundle; {{ or }} in a value, and Kubernetes paths without a shared folder, are refused")
     func writeAndRefuse() throws {
         let folder = try TemporaryFolder()
         let bundle = folder.url.appendingPathComponent("bundle").path
@@ -104,6 +104,17 @@ struct SubmitTests {
         #expect(
             refused.stderr.contains("holds \"{{\", which an Open Job Description template reads"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: bundle + "2"))
+        // A lone "}}" is refused the same way: `openjd check` rejects it (OpenJDIntegrationTests).
+        let closing = folder.url.appendingPathComponent("plugins }}").path
+        try FileManager.default.createDirectory(atPath: closing, withIntermediateDirectories: true)
+        let closed = try Binary.run([
+            "submit", "jobs/burst.json", "--openjd", bundle + "3", "--out", out, "--plugin-path", closing,
+        ])
+        #expect(closed.status == 64, "\(closed.stderr)")
+        #expect(
+            closed.stderr.contains("holds \"}}\", which an Open Job Description template reads as the end of"),
+            "\(closed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: bundle + "3"))
 
         // An output folder under another top-level folder than the repository's (which holds the job)
         // shares only / with it, wherever the repository lies.
