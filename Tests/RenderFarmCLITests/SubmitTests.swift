@@ -84,6 +84,54 @@ struct SubmitTests {
         #expect(!FileManager.default.fileExists(atPath: manifests))
     }
 
+    @Test("every Kubernetes Job runs as user 10001, not root, without privilege, on a read-only root with a /tmp")
+    func kubernetesSecurityContext() throws {
+        let folder = try TemporaryFolder()
+        let job = try folder.write(
+            try String(contentsOfFile: CLI.repositoryFile("jobs/burst.json"), encoding: .utf8), to: "jobs/burst.json")
+        let manifests = folder.url.appendingPathComponent("k8s")
+        let result = try Binary.run([
+            "submit", job, "--kubernetes", manifests.path, "--image", "registry.example/renderfarm:2", "--out",
+            folder.path + "/out",
+        ])
+        try #require(result.status == 0, "\(result.stderr)")
+        let pod = """
+                  restartPolicy: "Never"
+                  securityContext:
+                    runAsNonRoot: true
+                    runAsUser: 10001
+                    runAsGroup: 10001
+                    fsGroup: 10001
+                    fsGroupChangePolicy: "OnRootMismatch"
+                    seccompProfile:
+                      type: "RuntimeDefault"
+                  containers:
+            """
+        let container = """
+                      securityContext:
+                        allowPrivilegeEscalation: false
+                        readOnlyRootFilesystem: true
+                        capabilities:
+                          drop:
+                            - "ALL"
+                      volumeMounts:
+                        - name: "shared"
+                          mountPath: "\(folder.path)"
+                        - name: "tmp"
+                          mountPath: "/tmp"
+            """
+        let scratch = """
+                    - name: "tmp"
+                      emptyDir: {}
+            """
+        for name in ["prepare.yaml", "render.yaml", "merge.yaml"] {
+            let text = try String(contentsOf: manifests.appendingPathComponent(name), encoding: .utf8)
+            for expected in [pod, container, scratch] {
+                #expect(text.contains(expected), "\(name) lacks\n\(expected)\nin:\n\(text)")
+            }
+        }
+    }
+
     @Test("--openjd writes the bundle; {{ or }} in a value, and Kubernetes paths without a shared folder, are refused")
     func writeAndRefuse() throws {
         let folder = try TemporaryFolder()
