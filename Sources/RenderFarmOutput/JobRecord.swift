@@ -200,5 +200,5 @@ package struct JobRecord: Sendable, Equatable {
 package struct JobRecordError: Error, Equatable, CustomStringConvertible {
     package var path: String
     package var reason: String
-    package var description: String { "\(path) \(reason)" }
+    package var description: String { "\(EscapedPath.of(path)) \(reason)" }
 }
