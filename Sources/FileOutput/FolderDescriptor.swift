@@ -117,6 +117,16 @@ package final class FolderDescriptor: Sendable {
         return FolderDescriptor(path: file(name), descriptor: fd)
     }
 
+    /// The subfolder `name`, made (`mkdirat`) when nothing is there; refused when anything but a folder is.
+    package func subfolder(making name: String) throws(OutputError) -> FolderDescriptor {
+        try checkName(name)
+        guard mkdirat(descriptor, name, 0o755) == 0 || errno == EEXIST else {
+            throw AtomicFile.error(errno, file(name))
+        }
+        guard let folder = try subfolder(name) else { throw AtomicFile.error(ENOENT, file(name)) }
+        return folder
+    }
+
     /// The names in the folder (without `.` and `..`); empty when it cannot be listed.
     package func names() -> [String] {
         // fdopendir takes the descriptor it is given: a duplicate, so that closedir leaves ours open.

@@ -116,6 +116,28 @@ struct PlantedLinkTests {
         }
     }
 
+    @Test("submit --slurm refuses a link planted as the output folder's slurm/ and writes no script through it")
+    func slurmScripts() throws {
+        let folder = try TemporaryFolder()
+        let out = folder.path + "/out"
+        let elsewhere = folder.path + "/elsewhere"
+        for path in [out, elsewhere, folder.path + "/bin"] {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+        try FileManager.default.createSymbolicLink(atPath: out + "/slurm", withDestinationPath: elsewhere)
+        // An sbatch that is never reached: the scripts are refused first.
+        let sbatch = try folder.write("#!/bin/sh\necho 1\n", to: "bin/sbatch")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sbatch)
+        let result = try Binary.run(
+            ["submit", "jobs/burst.json", "--slurm", "--out", out], environment: ["PATH": folder.path + "/bin"])
+        #expect(result.status == 73, "\(result.stderr)")
+        let message =
+            "cannot create output \(out)/slurm: is a symbolic link, not a folder; "
+            + "RenderFarm follows no link in its output folder: remove it and run again"
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+    }
+
     @Test("status and merge do not read a journal through a link planted in its place")
     func readers() throws {
         let planted = try Planted(shard: "0/2")
