@@ -130,7 +130,9 @@ let package = Package(
             path: "plugins/lottie"),
         // Text by Pango, with fonts only from the job and Debian's Noto packages (plugins/text/PangoText/FontLibrary.swift).
         // The effect is a target of its own so that its tests link it without the plugin's entry point.
-        .target(name: "PangoText", dependencies: ["EffectKit", "CCairo", "CPango", "Locking"], path: "plugins/text/PangoText"),
+        .target(
+            name: "PangoText", dependencies: ["EffectKit", "CCairo", "CPango", "FileInput", "Locking"],
+            path: "plugins/text/PangoText"),
         .target(name: "Text", dependencies: ["PangoText", "EffectKit"], path: "plugins/text", exclude: ["PangoText"]),
         // A still image (PNG, or JPEG by libjpeg-turbo) and vector shapes (SVG path data); each effect is a target
         // of its own, like the text effect, so that its tests link it without the plugin's entry point.

@@ -10,18 +10,21 @@ public enum ImageFileError: Error, Equatable, CustomStringConvertible {
     case tooManyPixels(path: String, width: Int, height: Int, limit: String)
     /// cairo (libpng) could not decode the file.
     case undecodable(path: String, error: CairoError)
+    /// The file's chunks are damaged (`PNGChunks`): a CRC that does not match, or the file cut off.
+    case damaged(path: String, detail: String)
 
     public var path: String {
         switch self {
         case .file(let error): error.path
-        case .notPNG(let path), .tooManyPixels(let path, _, _, _), .undecodable(let path, _): path
+        case .notPNG(let path), .tooManyPixels(let path, _, _, _), .undecodable(let path, _), .damaged(let path, _):
+            path
         }
     }
 
     public var description: String { message(naming: path) }
 
     /// The message with `name` standing for the path, e.g. the path as a job file wrote it.
-    public func message(naming name: String) -> String { "\(name) \(reason)" }
+    public func message(naming name: String) -> String { "\(EscapedPath.of(name)) \(reason)" }
 
     /// What is wrong, without the path: "is a named pipe, not a file".
     public var reason: String {
@@ -31,6 +34,7 @@ public enum ImageFileError: Error, Equatable, CustomStringConvertible {
         case .tooManyPixels(_, let width, let height, let limit):
             "is \(width) × \(height) pixels, too large to draw (\(limit))"
         case .undecodable(_, let error): "is not a readable PNG (\(error))"
+        case .damaged(_, let detail): "is a damaged PNG: \(detail); save or copy it again"
         }
     }
 }

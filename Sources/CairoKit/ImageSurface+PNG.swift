@@ -37,6 +37,8 @@ extension ImageSurface {
         do {
             try self.init(pngBytes: bytes, name: path)
         } catch {
+            // cairo says "out of memory" for every libpng error: a damaged file is told as damaged.
+            if let damage = PNGChunks.damage(in: bytes) { throw .damaged(path: path, detail: damage) }
             throw .undecodable(path: path, error: error)
         }
     }

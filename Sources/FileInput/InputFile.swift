@@ -23,11 +23,38 @@ public final class InputFile {
 
     /// Opens the regular file at `path`; `followLastLink: false` refuses a symbolic link as the last
     /// component (`O_NOFOLLOW`).
-    public init(_ path: String, followLastLink: Bool = true) throws(InputFileError) {
+    public convenience init(_ path: String, followLastLink: Bool = true) throws(InputFileError) {
         guard !path.utf8.contains(0) else { throw .unreadable(path: path, reason: "the path contains a NUL byte") }
         let flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (followLastLink ? 0 : O_NOFOLLOW)
         let fd = open(path, flags)
-        guard fd >= 0 else { throw Self.openError(errno, path, followLastLink: followLastLink) }
+        guard fd >= 0 else {
+            let code = errno
+            throw Self.openError(code, path, followLastLink: followLastLink) {
+                FileKind(path: path, followLastLink: followLastLink)
+            }
+        }
+        try self.init(checking: fd, path: path)
+    }
+
+    /// Opens the regular file `name` of the folder open as `folder`: one name (no `/`), no link followed
+    /// (`openat` with `O_NOFOLLOW`), for files read from an output folder. `path` names it in messages.
+    public convenience init(_ name: String, in folder: Int32, path: String) throws(InputFileError) {
+        guard !name.isEmpty, name != ".", name != "..", !name.utf8.contains(where: { $0 == 0 || $0 == 0x2F }) else {
+            throw .unreadable(path: path, reason: "\"\(name)\" is not a file name")
+        }
+        let fd = openat(folder, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else {
+            let code = errno
+            throw Self.openError(code, path, followLastLink: false) {
+                var info = stat()
+                return fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? FileKind(mode: info.st_mode) : nil
+            }
+        }
+        try self.init(checking: fd, path: path)
+    }
+
+    /// Takes `fd` when it is a regular file (else closes it and throws).
+    private init(checking fd: Int32, path: String) throws(InputFileError) {
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let code = errno
@@ -87,16 +114,17 @@ public final class InputFile {
         }
     }
 
-    private static func openError(_ code: Int32, _ path: String, followLastLink: Bool) -> InputFileError {
+    /// The error of a failed open; `kind` says what is there now (for messages only).
+    private static func openError(
+        _ code: Int32, _ path: String, followLastLink: Bool, kind: () -> FileKind?
+    ) -> InputFileError {
         switch code {
         case ENOENT, ENOTDIR: return .missing(path: path)
         // O_NOFOLLOW on a link.
         case ELOOP where !followLastLink: return .notAFile(path: path, kind: .symbolicLink)
         // open(2) of a socket, or of a device without a driver: say what it is.
         case ENXIO, EOPNOTSUPP:
-            if let kind = FileKind(path: path, followLastLink: followLastLink), kind != .regular {
-                return .notAFile(path: path, kind: kind)
-            }
+            if let kind = kind(), kind != .regular { return .notAFile(path: path, kind: kind) }
             return .unreadable(path: path, reason: reason(code))
         default: return .unreadable(path: path, reason: reason(code))
         }

@@ -17,8 +17,9 @@ public enum InputFileError: Error, Equatable, CustomStringConvertible {
 
     public var description: String { message(naming: path) }
 
-    /// The message with `name` standing for the path, e.g. the path as a job file wrote it.
-    public func message(naming name: String) -> String { "\(name) \(reason)" }
+    /// The message with `name` standing for the path, e.g. the path as a job file wrote it (escaped,
+    /// `EscapedPath`).
+    public func message(naming name: String) -> String { "\(EscapedPath.of(name)) \(reason)" }
 
     /// What is wrong, without the path: "is a named pipe, not a file".
     public var reason: String {

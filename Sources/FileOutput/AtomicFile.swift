@@ -5,9 +5,16 @@ import Foundation
 package enum AtomicFile {
     package static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(OutputError) {
         let staged = StagedFile(path)
-        let fd = open(staged.temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // O_EXCL | O_NOFOLLOW: the temporary name is this writer's own, never something found there.
+        let fd = open(staged.temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         // Messages name the file asked for: the temporary name is the writer's own business.
         guard fd >= 0 else { throw error(errno, path) }
+        try writeAll(bytes, to: fd, path: path)
+        try staged.commit()
+    }
+
+    /// Writes all of `bytes` to `fd` and closes it; errors name `path`.
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String) throws(OutputError) {
         var offset = 0
         while offset < bytes.count {
             let written = Foundation.write(fd, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
@@ -20,7 +27,6 @@ package enum AtomicFile {
             offset += written
         }
         guard close(fd) == 0 else { throw error(errno, path) }
-        try staged.commit()
     }
 
     package static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
@@ -32,20 +38,6 @@ package enum AtomicFile {
 
     package static func write(_ text: String, to path: String) throws(OutputError) {
         try write(Array(text.utf8) + [UInt8(ascii: "\n")], to: path)
-    }
-
-    /// Writes `path` from the file at `source`: a copy, or (`link`) a hard link to the same
-    /// inode; either appears under its final name whole or not at all.
-    package static func duplicate(_ source: String, to path: String, link: Bool) throws(OutputError) {
-        if link {
-            let staged = StagedFile(path)
-            guard Foundation.link(source, staged.temporaryPath) == 0 else { throw error(errno, path) }
-            try staged.commit()
-            return
-        }
-        guard let data = FileManager.default.contents(atPath: source) else { throw error(errno == 0 ? EIO : errno, source) }
-        let result = data.withUnsafeBytes { bytes in Result { () throws(OutputError) in try write(bytes, to: path) } }
-        try result.get()
     }
 
     /// Maps an errno to the error users see: missing or read-only folders are "cannot create"

@@ -1,3 +1,5 @@
+import FileInput
+
 /// Writing output failed. `path` is the file or folder concerned.
 package enum OutputError: Error, Equatable, CustomStringConvertible {
     /// The output folder cannot be created or written (exit 73).
@@ -12,13 +14,14 @@ package enum OutputError: Error, Equatable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .cannotCreate(let path, let reason):
-            "cannot create output \(path): \(reason)"
+            "cannot create output \(EscapedPath.of(path)): \(reason)"
         case .io(let path, let reason):
-            "I/O error on \(path): \(reason)"
+            "I/O error on \(EscapedPath.of(path)): \(reason)"
         case .outsideRoot(let path, let root):
-            "output folder \(path) is outside \(root); pass --out or --output-root to allow another place"
+            "output folder \(EscapedPath.of(path)) is outside \(EscapedPath.of(root)); "
+                + "pass --out or --output-root to allow another place"
         case .locked(let path, let holders):
-            "\(path) is in use by "
+            "\(EscapedPath.of(path)) is in use by "
                 + (holders.isEmpty ? "another run" : holders.map(\.description).joined(separator: ", "))
                 + "; wait for it to finish, or stop it and run again"
         }

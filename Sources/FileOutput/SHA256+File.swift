@@ -4,8 +4,9 @@ import FileInput
 extension SHA256 {
     /// The checksum of a regular file (opened through `InputFile`, so a named pipe or a device put in
     /// place of a frame is never waited on), read in 1 MiB chunks; nil when it cannot be read.
-    package static func hex(ofFile path: String) -> String? {
-        guard let file = try? InputFile(path) else { return nil }
+    /// `followLastLink: false` gives nil for a symbolic link (a frame in an output folder).
+    package static func hex(ofFile path: String, followLastLink: Bool = true) -> String? {
+        guard let file = try? InputFile(path, followLastLink: followLastLink) else { return nil }
         return hex(of: file)
     }
 

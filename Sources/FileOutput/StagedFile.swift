@@ -6,7 +6,7 @@ import Foundation
 /// Writers (cairo, ffmpeg, the PNG encoder) write to `temporaryPath`; `commit()` renames it over
 /// `path`. A staged file that is never committed — the writer failed, or it was scratch such as a
 /// palette — is removed when the value goes away. A killed process leaves at most a temporary
-/// file named `.rf-tmp-<pid>-…`, which `removeStale(in:)` clears later.
+/// file named `.rf-tmp-<pid>-…`, which `FolderDescriptor.removeStale` clears later.
 package final class StagedFile {
     /// The temporary names this process uses start with this, so stray ones are recognisable.
     package static let temporaryMarker = ".rf-tmp-"
@@ -21,10 +21,14 @@ package final class StagedFile {
         self.path = path
         let url = URL(fileURLWithPath: path)
         temporaryPath =
-            url.deletingLastPathComponent()
-            .appendingPathComponent(
-                "\(Self.temporaryMarker)\(getpid())-\(UInt64.random(in: 0...UInt64.max))-\(url.lastPathComponent)"
+            url.deletingLastPathComponent().appendingPathComponent(
+                Self.temporaryName(for: url.lastPathComponent)
             ).path
+    }
+
+    /// A temporary name for `name`, in the same folder: `.rf-tmp-<pid>-<random>-<name>`.
+    package static func temporaryName(for name: String) -> String {
+        "\(temporaryMarker)\(getpid())-\(UInt64.random(in: 0...UInt64.max))-\(name)"
     }
 
     deinit { discard() }
@@ -45,19 +49,6 @@ package final class StagedFile {
         guard isOpen else { return }
         isOpen = false
         unlink(temporaryPath)
-    }
-
-    /// Removes temporary files that a killed process left behind. Only files older than an hour
-    /// go: a shard on another host may be writing a young one into the same folder right now.
-    package static func removeStale(in directory: String, olderThan age: TimeInterval = 3600) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in names where name.hasPrefix(temporaryMarker) {
-            let path = (directory as NSString).appendingPathComponent(name)
-            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                Date().timeIntervalSince(modified) > age
-            else { continue }
-            unlink(path)
-        }
     }
 
     /// Removes the temporary files that process `pid` (a worker that was killed) left behind.

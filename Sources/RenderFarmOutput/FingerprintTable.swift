@@ -1,3 +1,4 @@
+import FileInput
 import FileOutput
 import Foundation
 
@@ -12,10 +13,11 @@ package enum FingerprintTable {
     package static func name(for shard: Shard) -> String { FolderLayout.fingerprints(of: shard) }
 
     /// Records the keyed fingerprints of a run (nothing when no frame was keyed).
-    static func write(_ fingerprints: FrameFingerprints, to directory: String, shard: Shard) throws(OutputError) {
-        let path = (directory as NSString).appendingPathComponent(name(for: shard))
+    static func write(_ fingerprints: FrameFingerprints, to folder: FolderDescriptor, shard: Shard)
+        throws(OutputError)
+    {
         guard !fingerprints.keyed.isEmpty else {
-            unlink(path)
+            try folder.remove(name(for: shard))
             return
         }
         var text = "job \(fingerprints.job)\n"
@@ -24,7 +26,7 @@ package enum FingerprintTable {
             text += "\(index) \(fingerprints.keyed[index] ?? "")\n"
         }
         text.removeLast()
-        try AtomicFile.write(text, to: path)
+        try folder.write(text, to: name(for: shard))
     }
 
     /// The fingerprints of the job with fingerprint `job`, from every table of `directory` that
@@ -34,7 +36,11 @@ package enum FingerprintTable {
         var keyed: [Int: String] = [:]
         for name in names where FolderLayout.isFingerprintTable(name) {
             let path = (directory as NSString).appendingPathComponent(name)
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+            // Through the input reader, no link followed: a table replaced by a link or a named pipe is skipped.
+            guard let bytes = try? InputFile.read(path, limit: Journal.maxReadBytes, followLastLink: false) else {
+                continue
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
             var lines = text.split(separator: "\n")[...]
             guard lines.popFirst() == Substring("job \(job)") else { continue }
             for line in lines {

@@ -12,6 +12,9 @@ import Foundation
 /// pid, host and start time for messages. On NFS, Linux turns `flock` into NFS byte-range
 /// locks, which hold across hosts (NFSv4, or NFSv3 with lockd); a lock of a crashed host is
 /// released when the server's lease for it expires.
+///
+/// The lock holds the folder open (`folder`), and its lock files are opened relative to it with no link
+/// followed: every file a run writes in the folder is named from this descriptor (`FolderDescriptor`).
 package final class FolderLock: Sendable {
     /// Who holds a lock, as the lock file records it.
     package typealias Holder = LockHolder
@@ -23,10 +26,13 @@ package final class FolderLock: Sendable {
 
     /// The holder recorded for this lock.
     package let holder: Holder
+    /// The locked folder, open: what the run writes there is named relative to it.
+    package let folder: FolderDescriptor
     private let descriptors: [Int32]
 
-    private init(holder: Holder, descriptors: [Int32]) {
+    private init(holder: Holder, folder: FolderDescriptor, descriptors: [Int32]) {
         self.holder = holder
+        self.folder = folder
         self.descriptors = descriptors
     }
 
@@ -46,20 +52,21 @@ package final class FolderLock: Sendable {
         -> FolderLock
     {
         let holder = Holder.current(task: task)
-        let main = (directory as NSString).appendingPathComponent(fileName)
-        let mainDescriptor = try open(main)
+        let folder = try FolderDescriptor(opening: directory)
+        let mainDescriptor = try folder.openForLocking(fileName)
         guard flock(mainDescriptor, (shard == .whole ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 else {
             close(mainDescriptor)
             throw .locked(path: directory, holders: holders(of: directory))
         }
         guard shard != .whole else {
             record(holder, in: mainDescriptor)
-            return FolderLock(holder: holder, descriptors: [mainDescriptor])
+            return FolderLock(holder: holder, folder: folder, descriptors: [mainDescriptor])
         }
         let own = (directory as NSString).appendingPathComponent(fileName(of: shard))
         let ownDescriptor: Int32
         do {
-            ownDescriptor = try open(own)
+            // O_NOFOLLOW: a lock file replaced by a symbolic link is refused, not followed.
+            ownDescriptor = try folder.openForLocking(fileName(of: shard))
         } catch {
             close(mainDescriptor)
             throw error
@@ -70,7 +77,7 @@ package final class FolderLock: Sendable {
             throw .locked(path: directory, holders: [recorded(at: own)].compactMap { $0 })
         }
         record(holder, in: ownDescriptor)
-        return FolderLock(holder: holder, descriptors: [mainDescriptor, ownDescriptor])
+        return FolderLock(holder: holder, folder: folder, descriptors: [mainDescriptor, ownDescriptor])
     }
 
     /// Who is rendering into `directory` now: the holders of every lock file in it that is held.
@@ -97,13 +104,6 @@ package final class FolderLock: Sendable {
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         return flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
-    }
-
-    private static func open(_ path: String) throws(OutputError) -> Int32 {
-        // O_NOFOLLOW: a lock file replaced by a symbolic link is refused, not followed.
-        let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
-        guard descriptor >= 0 else { throw AtomicFile.error(errno, path) }
-        return descriptor
     }
 
     /// Replaces the lock file's text with `holder` (only the exclusive holder writes).

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import RenderFarmJobs
 import StrictJSON
@@ -129,7 +130,7 @@ package enum FolderStatusError: Error, Equatable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .notARenderFolder(let path, let reason):
-            "\(path) is not a render folder: \(reason); give the output folder of a render"
+            "\(EscapedPath.of(path)) is not a render folder: \(reason); give the output folder of a render"
         case .unreadable(let reason): reason
         }
     }

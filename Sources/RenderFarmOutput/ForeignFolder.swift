@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 
 /// An existing output folder that no render wrote (<doc:OutputFolder>): it holds files but no
@@ -32,7 +33,7 @@ package enum ForeignFolder {
             finding.overwritten
             ? "rendering would overwrite its \(finding.file)"
             : "it holds \(finding.file), which no render wrote"
-        return "\(directory) is not a render folder (it has no \(JobRecord.fileName)) and \(what); "
+        return "\(EscapedPath.of(directory)) is not a render folder (it has no \(JobRecord.fileName)) and \(what); "
             + "choose a new or empty folder, or add --force to render into it anyway"
     }
 }

@@ -118,10 +118,9 @@ package struct JobRecord: Sendable, Equatable {
         return .object(object)
     }
 
-    /// Writes the record into `directory`, atomically.
-    func write(to directory: String) throws(OutputError) {
-        let path = (directory as NSString).appendingPathComponent(Self.fileName)
-        try AtomicFile.write(json.serialized(pretty: true, sortedKeys: true), to: path)
+    /// Writes the record into `folder`, atomically.
+    func write(to folder: FolderDescriptor) throws(OutputError) {
+        try folder.write(json.serialized(pretty: true, sortedKeys: true), to: Self.fileName)
     }
 
     /// Reads the record in `directory`; nil when there is none.
@@ -201,5 +200,5 @@ package struct JobRecord: Sendable, Equatable {
 package struct JobRecordError: Error, Equatable, CustomStringConvertible {
     package var path: String
     package var reason: String
-    package var description: String { "\(path) \(reason)" }
+    package var description: String { "\(EscapedPath.of(path)) \(reason)" }
 }

@@ -91,31 +91,14 @@ package final class Journal: Sendable {
     package let path: String
     private let descriptor: Locked<Int32>
 
-    /// Opens (creating) the journal at `path`; `truncate` starts it afresh (`--force`).
-    init(path: String, truncate: Bool) throws(OutputError) {
-        // O_NONBLOCK: a named pipe put in the journal's place fails at once (ENXIO) or is refused below.
-        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK | (truncate ? O_TRUNC : 0)
-        let fd = open(path, flags, 0o644)
-        guard fd >= 0 else {
-            let code = errno
-            // ENXIO: a named pipe nobody reads, or a socket.
-            if code == ENXIO, let kind = FileKind(path: path), kind != .regular { throw Self.notAFile(path, kind) }
-            throw AtomicFile.error(code, path)
-        }
-        var info = stat()
-        guard fstat(fd, &info) == 0, FileKind(mode: info.st_mode) == .regular else {
-            close(fd)
-            throw Self.notAFile(path, FileKind(mode: info.st_mode))
-        }
-        self.path = path
-        descriptor = Locked(fd)
+    /// Opens (creating) the journal `name` of `folder`; `truncate` starts it afresh (`--force`). A link or
+    /// anything else but a file in its place is refused, never followed or emptied.
+    init(_ name: String, in folder: FolderDescriptor, truncate: Bool) throws(OutputError) {
+        descriptor = Locked(try folder.openForAppending(name, truncate: truncate))
+        path = folder.file(name)
     }
 
     deinit { descriptor.withLock { _ = close($0) } }
-
-    private static func notAFile(_ path: String, _ kind: FileKind) -> OutputError {
-        .cannotCreate(path: path, reason: InputFileError.notAFile(path: path, kind: kind).reason)
-    }
 
     package func append(_ entry: JournalEntry) throws(OutputError) {
         var line = Array(entry.json.serialized().utf8)
@@ -129,7 +112,8 @@ package final class Journal: Sendable {
     /// The entries of a journal file by frame index (the last line for a frame wins). Lines that
     /// are not complete entries, such as a torn last line, are skipped.
     package static func read(path: String) -> [Int: JournalEntry] {
-        guard let data = try? InputFile.read(path, limit: maxReadBytes) else { return [:] }
+        // No link followed: a journal replaced by a link to a file elsewhere is not read.
+        guard let data = try? InputFile.read(path, limit: maxReadBytes, followLastLink: false) else { return [:] }
         var entries: [Int: JournalEntry] = [:]
         for line in data.split(separator: UInt8(ascii: "\n")) {
             guard let value = try? JSONParser.parse(line), let entry = JournalEntry(json: value) else { continue }

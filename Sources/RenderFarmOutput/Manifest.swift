@@ -85,15 +85,8 @@ package enum Manifest {
         case complete
     }
 
-    static func write(_ manifest: JSONValue, to directory: String) throws(OutputError) {
-        let path = (directory as NSString).appendingPathComponent(fileName)
-        try AtomicFile.write(manifest.serialized(pretty: true, sortedKeys: true), to: path)
-    }
-
-    /// Removes the manifest in `directory`, if any.
-    static func remove(from directory: String) throws(OutputError) {
-        let path = (directory as NSString).appendingPathComponent(fileName)
-        guard unlink(path) == 0 || errno == ENOENT else { throw AtomicFile.error(errno, path) }
+    static func write(_ manifest: JSONValue, to folder: FolderDescriptor) throws(OutputError) {
+        try folder.write(manifest.serialized(pretty: true, sortedKeys: true), to: fileName)
     }
 
     /// The frames as an OpenTimelineIO `ImageSequenceReference` sees them, and the matching

@@ -7,7 +7,9 @@ import StrictJSON
 /// Anyone may read a folder; only a `Session` writes its records (job record, journal, fingerprint
 /// tables, manifest), and `open` hands out a session only with the folder's lock held. So every
 /// writer — a render, a shard, `prepare`, `merge`, `encode` — holds the lock for everything it
-/// writes, and the compiler keeps it so: the record writers are internal to this target.
+/// writes, and the compiler keeps it so: the record writers are internal to this target. A session writes
+/// relative to the folder's descriptor that its lock holds (`FolderDescriptor`): a symbolic link or
+/// special file planted where it writes is refused, never followed.
 package struct OutputFolder: Sendable, Equatable {
     /// The folder, absolute.
     package let path: String
@@ -47,23 +49,26 @@ package struct OutputFolder: Sendable, Equatable {
         /// Who holds the folder: this process, and what it runs.
         package var holder: LockHolder { lock.holder }
 
-        package func write(_ record: JobRecord) throws(OutputError) { try record.write(to: folder.path) }
+        /// The locked folder, open: frames and everything else the run writes there are named from it.
+        package var descriptor: FolderDescriptor { lock.folder }
+
+        package func write(_ record: JobRecord) throws(OutputError) { try record.write(to: descriptor) }
 
         package func writeManifest(_ manifest: JSONValue) throws(OutputError) {
-            try Manifest.write(manifest, to: folder.path)
+            try Manifest.write(manifest, to: descriptor)
         }
 
         /// Removes the manifest, which frames about to change would make stale.
-        package func removeManifest() throws(OutputError) { try Manifest.remove(from: folder.path) }
+        package func removeManifest() throws(OutputError) { try descriptor.remove(Manifest.fileName) }
 
         /// Records the fingerprints `shard` built from frame keys.
         package func write(_ fingerprints: FrameFingerprints, of shard: Shard) throws(OutputError) {
-            try FingerprintTable.write(fingerprints, to: folder.path, shard: shard)
+            try FingerprintTable.write(fingerprints, to: descriptor, shard: shard)
         }
 
         /// The journal `shard` appends its finished frames to; emptied first when `truncate`.
         package func journal(of shard: Shard, truncate: Bool) throws(OutputError) -> Journal {
-            try Journal(path: folder.file(FolderLayout.journal(of: shard)), truncate: truncate)
+            try Journal(FolderLayout.journal(of: shard), in: descriptor, truncate: truncate)
         }
     }
 }

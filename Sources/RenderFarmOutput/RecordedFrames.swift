@@ -28,7 +28,8 @@ package struct RecordedFrames {
     package func verified(among candidates: [JournalEntry]) -> JournalEntry? {
         let done = candidates.filter { $0.status == .ok }
         guard let file = done.first?.file else { return nil }
-        let checksum = SHA256.hex(ofFile: (directory as NSString).appendingPathComponent(file))
+        // A frame is a file of the folder: a link in its place is never done, whatever it leads to.
+        let checksum = SHA256.hex(ofFile: (directory as NSString).appendingPathComponent(file), followLastLink: false)
         return done.last { $0.sha256 == checksum }
     }
 }

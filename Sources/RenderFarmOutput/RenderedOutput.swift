@@ -175,15 +175,16 @@ package enum RenderedOutputError: Error, Equatable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .missing(let path):
-            "\(path) does not exist; render the job first (`renderfarm render JOB`) or pass its output folder"
+            "\(EscapedPath.of(path)) does not exist; render the job first (`renderfarm render JOB`) "
+                + "or pass its output folder"
         case .invalid(let path, let reason):
-            "\(path): \(reason); render the job again to rewrite it"
+            "\(EscapedPath.of(path)): \(reason); render the job again to rewrite it"
         case .rendering(let path, let holders) where holders.isEmpty:
-            "\(path): state \"rendering\", but no render holds the folder: a render was killed before it "
-                + "finished; run it again to resume, then try again"
+            "\(EscapedPath.of(path)): state \"rendering\", but no render holds the folder: a render was killed "
+                + "before it finished; run it again to resume, then try again"
         case .rendering(let path, let holders):
-            "\(path): state \"rendering\": the folder is being rendered by \(holders.joined(separator: ", ")); "
-                + "try again when it has finished"
+            "\(EscapedPath.of(path)): state \"rendering\": the folder is being rendered by "
+                + "\(holders.joined(separator: ", ")); try again when it has finished"
         }
     }
 }

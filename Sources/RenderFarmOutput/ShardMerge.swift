@@ -1,3 +1,4 @@
+import FileInput
 import FileOutput
 import Foundation
 import RenderFarmJobs
@@ -39,16 +40,16 @@ package enum MergeError: Error, Equatable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .noFolder(let path):
-            "\(path): no such folder; give the output folder of a render (its --out)"
+            "\(EscapedPath.of(path)): no such folder; give the output folder of a render (its --out)"
         case .nothingRendered(let path, let missing):
-            "\(path) has no \(missing): nothing was rendered into it; run `renderfarm render JOB --shard K/N --out "
-                + "\(path)` (or `renderfarm submit`) first"
+            "\(EscapedPath.of(path)) has no \(missing): nothing was rendered into it; run "
+                + "`renderfarm render JOB --shard K/N --out \(EscapedPath.of(path))` (or `renderfarm submit`) first"
         case .invalidRecord(let error):
             "\(error.description)"
         case .output(let error):
             error.description
         case .rendering(let path, let holders):
-            "\(path): state \"rendering\": the folder is being rendered by "
+            "\(EscapedPath.of(path)): state \"rendering\": the folder is being rendered by "
                 + (holders.isEmpty ? "another run" : holders.joined(separator: ", "))
                 + "; merge once every shard has finished"
         }

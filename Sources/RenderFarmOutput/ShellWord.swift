@@ -1,3 +1,5 @@
+import FileInput
+
 /// How generated scripts carry user text (paths, frame sets, variant names): every script a scheduler
 /// runs (`SlurmScripts` today) writes a value from the user only as `ShellWord.quoted(value)`, and names
 /// a job in comments only by `ShellWord.plain(name)`, so no value can add a line, a directive or a
@@ -38,11 +40,7 @@ package enum ShellWord {
 
     /// A control character written as an escape that bash's `$'…'` and a reader both understand:
     /// `\r`, `\x1B` (C0 and DEL), `\u0085` (C1). `Terminal.escaped` writes control characters so too.
-    package static func escape(_ scalar: Unicode.Scalar) -> String {
-        if scalar == "\r" { return "\\r" }
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return scalar.value < 0x80 ? "\\x" + String(repeating: "0", count: max(0, 2 - hex.count)) + hex : "\\u00" + hex
-    }
+    package static func escape(_ scalar: Unicode.Scalar) -> String { EscapedPath.escape(scalar) }
 
     /// A C0 or C1 control character or DEL (Unicode category Cc).
     package static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -44,9 +44,8 @@ package enum VariantIndex {
                 "variants": .array(entries),
             ])
             try AtomicFile.createDirectory(root)
-            try AtomicFile.write(
-                index.serialized(pretty: true, sortedKeys: true),
-                to: (root as NSString).appendingPathComponent(fileName))
+            // Like the variants' own records: a link or special file planted in its place is refused.
+            try FolderDescriptor(opening: root).write(index.serialized(pretty: true, sortedKeys: true), to: fileName)
         }
     }
 

@@ -4,7 +4,7 @@ import Testing
 /// Special files in a rendered folder (`make fuzz` runs these too): the tools that read it back
 /// (`encode`, `export-otio`, `preview`, `merge`, `compare`, a resumed `render`) refuse a named pipe, a
 /// socket or a link to /dev/zero in place of the manifest, the job record, the journal or a frame, within
-/// the deadline and with the path in the message.
+/// the deadline and with the path in the message; a render refuses to write over any of them.
 extension FuzzTests {
     @Test("special files in an output folder are refused by every tool that reads it", arguments: SpecialFile.allCases)
     func specialFilesInOutput(_ special: SpecialFile) throws {
@@ -33,13 +33,23 @@ extension FuzzTests {
         #expect(compare.status == 65, "\(compare.stderr)")
         #expect(compare.stderr.contains("frame_00001.png is \(special.kind), not a file"), "\(compare.stderr)")
 
+        // Where a render writes, nothing is followed: a link is refused as a link, not as what it leads to.
+        let written = special == .deviceLink ? "a symbolic link" : special.kind
         try replace(out + "/renderfarm.journal.jsonl", with: special)
         let resumed = try runDeadlined(["render", "job.json", "--progress", "none"], in: folder)
         #expect(resumed.status == 73, "\(resumed.stderr)")
-        #expect(resumed.stderr.contains("renderfarm.journal.jsonl: is \(special.kind), not a file"))
-        // Without a journal the render starts afresh, writing frame 1 over the special file by a rename.
+        #expect(resumed.stderr.contains("renderfarm.journal.jsonl: is \(written), not a file"), "\(resumed.stderr)")
+        // Without a journal the render starts afresh, and refuses to replace the special job record too.
         try FileManager.default.removeItem(atPath: out + "/renderfarm.journal.jsonl")
-        let again = try runDeadlined(["render", "job.json", "--progress", "none"], in: folder)
+        let refused = try runDeadlined(["render", "job.json", "--progress", "none"], in: folder)
+        #expect(refused.status == 73, "\(refused.stderr)")
+        #expect(refused.stderr.contains("renderfarm.job.json: is \(written), not a file; "), "\(refused.stderr)")
+        // Once the special files are gone, it renders the folder whole (with --force: without its job
+        // record the folder is not known as a render's).
+        for name in ["renderfarm.job.json", "manifest.json", "frame_00001.png"] {
+            try FileManager.default.removeItem(atPath: out + "/" + name)
+        }
+        let again = try runDeadlined(["render", "job.json", "--progress", "none", "--force"], in: folder)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try Manifest(folder: URL(fileURLWithPath: out)).complete)
     }

@@ -142,6 +142,28 @@ struct OpenJDIntegrationTests {
         #expect(arguments.prefix(4) == ["render", "{{Param.JobFile}}", "--out", "{{Param.OutputDir}}"], "\(arguments)")
     }
 
+    @Test("a value holding }} is refused before openjd check would reject it; single braces pass openjd check")
+    func closingBraces() throws {
+        let folder = try TemporaryFolder()
+        let out = folder.url.appendingPathComponent("out").path
+        for (name, refused) in [("plugins }} here", true), ("plugins {a} }b{ } }", false)] {
+            let plugins = folder.url.appendingPathComponent(name).path
+            try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+            let bundle = folder.url.appendingPathComponent("bundle \(name)").path
+            let submit = try Binary.run([
+                "submit", "jobs/burst.json", "--openjd", bundle, "--out", out, "--plugin-path", plugins,
+            ])
+            guard !refused else {
+                #expect(submit.status == 64 && submit.stderr.contains("holds \"}}\""), "\(submit.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: bundle))
+                continue
+            }
+            try #require(submit.status == 0, "\(submit.stderr)")
+            let check = try Tools.run(Self.openjd, ["check", bundle + "/template.yaml"])
+            #expect(check.status == 0, "\(check.text)\n\(check.stderr)")
+        }
+    }
+
     @Test("the Kubernetes Jobs validate against the Kubernetes schemas, and a broken one does not")
     func kubernetesManifests() throws {
         let folder = try TemporaryFolder()

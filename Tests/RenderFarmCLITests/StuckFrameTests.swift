@@ -28,6 +28,32 @@ struct StuckFrameTests {
         #expect(result.stderr.components(separatedBy: "is still drawing").count == 2, "\(result.stderr)")
     }
 
+    @Test("under --isolate the notice suggests only what the render lacks: --frame-timeout, or nothing to add")
+    func stuckFrameIsolated() throws {
+        let folder = try TemporaryFolder()
+        let job = try OutputTrustTests.job(in: folder, params: #"{"delayMs": 2500}"#, frames: 1)
+        let cases = [
+            (
+                [] as [String],
+                "if a plugin hangs, add --frame-timeout SECONDS to --isolate to fail such frames and go on"
+            ),
+            (
+                ["--frame-timeout", "30"],
+                "if a plugin hangs, its worker is killed at --frame-timeout 30 s and that attempt fails"
+            ),
+        ]
+        for (extra, hint) in cases {
+            let result = try Binary.run(
+                ["render", job, "--progress", "plain", "-j", "1", "--stuck-after", "1", "--isolate", "--force"] + extra
+                    + OutputTrustTests.plugins)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("frame 0 of job is still drawing after"), "\(result.stderr)")
+            // A worker draws the frame: the notice cannot name its layer.
+            #expect(result.stderr.contains(" s; " + hint + "\n"), "\(extra): \(result.stderr)")
+            #expect(!result.stderr.contains("render with --isolate"), "\(result.stderr)")
+        }
+    }
+
     @Test("--stuck-after 0 names nothing; a bad value is a usage error")
     func options() throws {
         let folder = try TemporaryFolder()

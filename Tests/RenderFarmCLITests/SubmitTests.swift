@@ -84,7 +84,55 @@ struct SubmitTests {
         #expect(!FileManager.default.fileExists(atPath: manifests))
     }
 
-    @Test("--openjd writes the bundle; a value holding {{ and Kubernetes paths without a shared folder are refused")
+    @Test("every Kubernetes Job runs as user 10001, not root, without privilege, on a read-only root with a /tmp")
+    func kubernetesSecurityContext() throws {
+        let folder = try TemporaryFolder()
+        let job = try folder.write(
+            try String(contentsOfFile: CLI.repositoryFile("jobs/burst.json"), encoding: .utf8), to: "jobs/burst.json")
+        let manifests = folder.url.appendingPathComponent("k8s")
+        let result = try Binary.run([
+            "submit", job, "--kubernetes", manifests.path, "--image", "registry.example/renderfarm:2", "--out",
+            folder.path + "/out",
+        ])
+        try #require(result.status == 0, "\(result.stderr)")
+        let pod = """
+                  restartPolicy: "Never"
+                  securityContext:
+                    runAsNonRoot: true
+                    runAsUser: 10001
+                    runAsGroup: 10001
+                    fsGroup: 10001
+                    fsGroupChangePolicy: "OnRootMismatch"
+                    seccompProfile:
+                      type: "RuntimeDefault"
+                  containers:
+            """
+        let container = """
+                      securityContext:
+                        allowPrivilegeEscalation: false
+                        readOnlyRootFilesystem: true
+                        capabilities:
+                          drop:
+                            - "ALL"
+                      volumeMounts:
+                        - name: "shared"
+                          mountPath: "\(folder.path)"
+                        - name: "tmp"
+                          mountPath: "/tmp"
+            """
+        let scratch = """
+                    - name: "tmp"
+                      emptyDir: {}
+            """
+        for name in ["prepare.yaml", "render.yaml", "merge.yaml"] {
+            let text = try String(contentsOf: manifests.appendingPathComponent(name), encoding: .utf8)
+            for expected in [pod, container, scratch] {
+                #expect(text.contains(expected), "\(name) lacks\n\(expected)\nin:\n\(text)")
+            }
+        }
+    }
+
+    @Test("--openjd writes the bundle; {{ or }} in a value, and Kubernetes paths without a shared folder, are refused")
     func writeAndRefuse() throws {
         let folder = try TemporaryFolder()
         let bundle = folder.url.appendingPathComponent("bundle").path
@@ -104,6 +152,17 @@ struct SubmitTests {
         #expect(
             refused.stderr.contains("holds \"{{\", which an Open Job Description template reads"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: bundle + "2"))
+        // A lone "}}" is refused the same way: `openjd check` rejects it (OpenJDIntegrationTests).
+        let closing = folder.url.appendingPathComponent("plugins }}").path
+        try FileManager.default.createDirectory(atPath: closing, withIntermediateDirectories: true)
+        let closed = try Binary.run([
+            "submit", "jobs/burst.json", "--openjd", bundle + "3", "--out", out, "--plugin-path", closing,
+        ])
+        #expect(closed.status == 64, "\(closed.stderr)")
+        #expect(
+            closed.stderr.contains("holds \"}}\", which an Open Job Description template reads as the end of"),
+            "\(closed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: bundle + "3"))
 
         // An output folder under another top-level folder than the repository's (which holds the job)
         // shares only / with it, wherever the repository lies.

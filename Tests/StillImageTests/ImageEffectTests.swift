@@ -204,7 +204,7 @@ struct ImageEffectTests {
         case "truncated PNG":
             name = "bad.png"
             try folder.write(Array(png.prefix(png.count / 2)), to: name)
-            expected = "bad.png is not a readable PNG ("
+            expected = "bad.png is a damaged PNG: it is cut off inside its IDAT chunk"
         case "text":
             try folder.write(Array("hello, not a picture\n".utf8), to: name)
             expected = "bad.jpg is neither a PNG nor a JPEG file"

@@ -50,6 +50,29 @@ package struct KubernetesManifests: Sendable {
     package static let submitName = "submit.sh"
     /// The environment variable that carries a render pod's completion index into its arguments.
     package static let shardVariable = "RENDERFARM_SHARD"
+    /// The user, group and volume group every pod runs as: numeric (an image need not know it), not root, and
+    /// outside the range images give their own users (RunningOnACluster).
+    package static let podUser = 10001
+
+    /// What every pod may do: not run as root (`runAsNonRoot`, user and group `podUser`; the volume claim's
+    /// files are given that group, changed only when its top folder has another, as a claim may hold millions
+    /// of frames), under the container runtime's default seccomp profile.
+    static let podSecurity = YAMLValue.map([
+        "runAsNonRoot": .bool(true), "runAsUser": .integer(podUser), "runAsGroup": .integer(podUser),
+        "fsGroup": .integer(podUser), "fsGroupChangePolicy": .string("OnRootMismatch"),
+        "seccompProfile": .map(["type": .string("RuntimeDefault")]),
+    ])
+
+    /// What the container may do: no privilege gained (no set-user-ID program), every capability dropped, and a
+    /// read-only root file system; it writes only the volume claim and `/tmp` (`scratch`).
+    static let containerSecurity = YAMLValue.map([
+        "allowPrivilegeEscalation": .bool(false), "readOnlyRootFilesystem": .bool(true),
+        "capabilities": .map(["drop": .list([.string("ALL")])]),
+    ])
+
+    /// The writable `/tmp` a read-only root file system lacks (an `emptyDir`, gone with the pod): what the C
+    /// library, Foundation and plugins put in the temporary folder. None when the claim is mounted there.
+    static let scratch = (volume: "tmp", mountPath: "/tmp")
 
     /// The arguments each Job's container gives `renderfarm`, by Job name, in order, as the manifests hold them.
     package let arguments: [(job: String, arguments: [String])]
@@ -91,6 +114,19 @@ package struct KubernetesManifests: Sendable {
         let labels = YAMLValue.map([
             "app.kubernetes.io/name": .string("renderfarm"), "app.kubernetes.io/instance": .string(base),
         ])
+        // The claim, and a writable /tmp unless the claim is mounted there.
+        let scratch = request.mountPath == Self.scratch.mountPath ? [] : [Self.scratch]
+        let mounts: [YAMLValue] =
+            [.map(["name": .string("shared"), "mountPath": .string(request.mountPath)])]
+            + scratch.map { .map(["name": .string($0.volume), "mountPath": .string($0.mountPath)]) }
+        let volumes: [YAMLValue] =
+            [
+                .map([
+                    "name": .string("shared"),
+                    "persistentVolumeClaim": .map(["claimName": .string(request.volumeClaim)]),
+                ])
+            ]
+            + scratch.map { .map(["name": .string($0.volume), "emptyDir": .map([:])]) }
         func job(
             _ name: String, _ arguments: [ScriptWord], spec extra: [(key: String, value: YAMLValue)],
             env: [YAMLValue] = [], cpus: Int? = nil
@@ -102,7 +138,8 @@ package struct KubernetesManifests: Sendable {
                 "args": .list(arguments.map { .string(argument($0)) }),
                 "env": env.isEmpty ? nil : .list(env),
                 "resources": cpus.map { .map(["requests": .map(["cpu": .string(String($0))])]) },
-                "volumeMounts": .list([.map(["name": .string("shared"), "mountPath": .string(request.mountPath)])]),
+                "securityContext": Self.containerSecurity,
+                "volumeMounts": .list(mounts),
             ])
             let spec: [(key: String, value: YAMLValue)] =
                 extra + [
@@ -112,13 +149,9 @@ package struct KubernetesManifests: Sendable {
                             "metadata": .map(["labels": labels]),
                             "spec": .map([
                                 "restartPolicy": .string("Never"),
+                                "securityContext": Self.podSecurity,
                                 "containers": .list([container]),
-                                "volumes": .list([
-                                    .map([
-                                        "name": .string("shared"),
-                                        "persistentVolumeClaim": .map(["claimName": .string(request.volumeClaim)]),
-                                    ])
-                                ]),
+                                "volumes": .list(volumes),
                             ]),
                         ])
                     )

@@ -81,10 +81,12 @@ package struct OpenJDBundle: Sendable {
     package init(_ request: Request) throws(OpenJDBundleError) {
         let jobParameters = Self.jobFileParameters(count: request.jobFiles.count)
         let parameterOf = Dictionary(zip(request.jobFiles, jobParameters), uniquingKeysWith: { first, _ in first })
-        // OpenJD's format strings have no escape for "{{": a value holding it cannot be an argument.
+        // OpenJD's format strings have no escape for "{{" or "}}" (a "}}" without its "{{" fails `openjd check`):
+        // a value holding either cannot be an argument.
         for word in request.render + request.merge + (request.prepare ?? []) {
             switch word {
-            case .value(let text), .output(_, let text): if text.contains("{{") { throw .formatBraces(text) }
+            case .value(let text), .output(_, let text):
+                if let braces = OpenJDBundleError.braces(in: text) { throw .formatBraces(text, braces: braces) }
             case .jobFile, .taskShard, .taskCPUs: break
             }
         }
@@ -220,14 +222,28 @@ package struct OpenJDBundle: Sendable {
 
 /// A value cannot go into an OpenJD job template.
 package enum OpenJDBundleError: Error, Equatable, CustomStringConvertible {
-    /// OpenJD reads `{{` in an argument as the start of a parameter reference, and has no escape for it.
-    case formatBraces(String)
+    /// OpenJD reads `{{` in an argument as the start of a parameter reference and `}}` as its end, and has no
+    /// escape for either; `braces` is the one the value holds first.
+    case formatBraces(String, braces: String)
+
+    /// The first of `{{` and `}}` in `text`, if any.
+    static func braces(in text: String) -> String? {
+        let opening = text.range(of: "{{")?.lowerBound
+        let closing = text.range(of: "}}")?.lowerBound
+        switch (opening, closing) {
+        case (nil, nil): return nil
+        case (.some(let open), .some(let close)): return open < close ? "{{" : "}}"
+        case (.some, nil): return "{{"
+        case (nil, .some): return "}}"
+        }
+    }
 
     package var description: String {
         switch self {
-        case .formatBraces(let value):
-            "\(YAMLValue.quoted(value)) holds \"{{\", which an Open Job Description template reads as a "
-                + "parameter reference and cannot escape; rename the file or folder, or choose other values"
+        case .formatBraces(let value, let braces):
+            "\(YAMLValue.quoted(value)) holds \"\(braces)\", which an Open Job Description template reads as "
+                + (braces == "{{" ? "the start" : "the end") + " of a parameter reference and cannot escape; "
+                + "rename the file or folder, or choose other values"
         }
     }
 }

@@ -212,18 +212,23 @@ package struct SlurmScripts: Sendable, Equatable {
         return lines.joined(separator: " \\\n    ")
     }
 
-    /// Writes the scripts into the script folder, creating it.
+    /// Writes the scripts into the script folder (`slurm/` of the output folder), creating it. Like the
+    /// output folder's records, the script folder and the scripts are opened without following a link: a
+    /// link planted as `slurm` or as a script is refused, so no script is written outside.
     package func write() throws(OutputError) {
-        try AtomicFile.createDirectory((renderPath as NSString).deletingLastPathComponent)
+        let folder = (renderPath as NSString).deletingLastPathComponent
+        let parent = (folder as NSString).deletingLastPathComponent
+        try AtomicFile.createDirectory(parent)
+        let scripts = try FolderDescriptor(opening: parent).subfolder(making: (folder as NSString).lastPathComponent)
         if let prepare {
-            try AtomicFile.write(prepare, to: preparePath)
+            try scripts.write(prepare, to: Self.prepareScriptName)
         } else {
             // A script of an earlier submission that `submit.sh` no longer runs.
-            try? FileManager.default.removeItem(atPath: preparePath)
+            try scripts.remove(Self.prepareScriptName)
         }
-        try AtomicFile.write(render, to: renderPath)
-        try AtomicFile.write(merge, to: mergePath)
-        try AtomicFile.write(submit, to: submitPath)
+        try scripts.write(render, to: Self.renderScriptName)
+        try scripts.write(merge, to: Self.mergeScriptName)
+        try scripts.write(submit, to: Self.submitScriptName)
     }
 }
 

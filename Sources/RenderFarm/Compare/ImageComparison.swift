@@ -1,4 +1,5 @@
 import CairoKit
+import FileInput
 import Foundation
 
 /// Thresholds for comparing a frame with its reference image.
@@ -146,8 +147,8 @@ package enum ComparisonError: Error, Equatable, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case .missing(let path): "\(path) does not exist"
-        case .unreadable(let path, let reason): "\(path): \(reason)"
+        case .missing(let path): "\(EscapedPath.of(path)) does not exist"
+        case .unreadable(let path, let reason): "\(EscapedPath.of(path)): \(reason)"
         case .image(let error): error.description
         case .sizeMismatch(let actual, let reference):
             "the image is \(actual) but the reference is \(reference); render at the reference's scale, "

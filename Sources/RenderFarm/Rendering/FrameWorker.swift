@@ -99,7 +99,7 @@ final class FrameWorker: FrameExecutor {
         let writeStart = clock.now
         let sha256 = SHA256.hex(encoded)
         do {
-            try AtomicFile.write(encoded, to: job.path(ofFrame: index))
+            try job.writeFrame(encoded, index: index)
         } catch {
             throw .output(error)
         }

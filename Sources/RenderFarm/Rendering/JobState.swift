@@ -42,7 +42,7 @@ final class JobState: Sendable {
         self.job = job
         self.session = session
         clock = options.clock
-        StagedFile.removeStale(in: job.outputDirectory)
+        session.descriptor.removeStale()
         let fingerprints = job.frameFingerprints
         self.fingerprints = fingerprints
         let recorded = options.force ? nil : job.folder.recordedFrames()
@@ -72,8 +72,9 @@ final class JobState: Sendable {
         var entry: JournalEntry
         if let done, done.status == .ok {
             do {
-                try AtomicFile.duplicate(
-                    job.path(ofFrame: source), to: job.path(ofFrame: index), link: job.spec.output.duplicates == .link)
+                try session.descriptor.duplicate(
+                    job.spec.output.fileName(ofFrame: source), to: job.spec.output.fileName(ofFrame: index),
+                    link: job.spec.output.duplicates == .link)
             } catch {
                 return .fatal(error)
             }
@@ -94,8 +95,14 @@ final class JobState: Sendable {
         return entry.status == .ok ? .written(entry, FrameTimings()) : .failed(entry)
     }
 
-    /// Renders frame `index`, trying again after plugin failures as `RetryPolicy` says.
+    /// Renders frame `index`, trying again after plugin failures as `RetryPolicy` says. A link or special
+    /// file where the frame goes stops the render before the frame is drawn, whichever executor writes it.
     func renderWithRetries(_ index: Int, worker: some FrameExecutor) -> FrameOutcome {
+        do {
+            try session.descriptor.checkWritable(job.spec.output.fileName(ofFrame: index))
+        } catch {
+            return .fatal(error)
+        }
         let outcome = RetryPolicy(retries: job.spec.retries).run { () throws(FrameFailure) in
             try worker.render(index, of: job)
         }

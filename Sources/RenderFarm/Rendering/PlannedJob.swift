@@ -64,11 +64,27 @@ package final class PlannedJob: Sendable {
     /// before anything else is written there; `.output` names who holds it.
     func openFolder(shard: Shard, task: String) throws(JobError) {
         do throws(OutputError) {
-            let session = try folder.open(shard: shard, task: task)
-            heldSession.withLock { $0 = session }
+            _ = try session(shard: shard, task: task)
         } catch {
             throw .output(file: job.file, error: error)
         }
+    }
+
+    /// The session `openFolder` opened, else one opened now for `shard` and `task` (and kept).
+    func session(shard: Shard, task: String) throws(OutputError) -> OutputFolder.Session {
+        if let held = folderSession { return held }
+        let session = try folder.open(shard: shard, task: task)
+        heldSession.withLock { $0 = session }
+        return session
+    }
+
+    /// Writes frame `index` whole, relative to the folder the run holds open: a symbolic link or special
+    /// file in its place is refused, never written through. Without a session (no run holds the folder),
+    /// the folder is opened now.
+    func writeFrame(_ bytes: UnsafeRawBufferPointer, index: Int) throws(OutputError) {
+        let name = spec.output.fileName(ofFrame: index)
+        if let held = folderSession?.descriptor { return try held.write(bytes, to: name) }
+        try FolderDescriptor(opening: outputDirectory).write(bytes, to: name)
     }
 
     /// Tells every layer what this run asks of it (ABI `prepare`, `prepare_with_cache`); a
@@ -85,11 +101,17 @@ package final class PlannedJob: Sendable {
 
     /// Prepares every layer for `frames` with its cache folder: always when `writingCache` (the plugin
     /// makes the folder when it first keeps something, so a job whose layers keep nothing has none),
-    /// else only when the folder exists.
+    /// else only when the folder exists. A cache folder that is a link (or no folder) is refused first,
+    /// before any plugin or worker is given its path.
     private func warmUpLayers(frames: ClosedRange<Int>, writingCache: Bool) throws(JobError) {
         var issues: [JobIssue] = []
         for (index, layer) in layers.enumerated() {
-            let cache = cacheFolder(for: layer, whenMissing: writingCache)
+            let cache: String?
+            do {
+                cache = try cacheFolder(for: layer, whenMissing: writingCache)
+            } catch {
+                throw .output(file: job.file, error: error)
+            }
             do {
                 try layer.prepare(frames: layerFrames(frames, layer: index), cache: cache)
             } catch {
@@ -102,16 +124,19 @@ package final class PlannedJob: Sendable {
     /// The folder of `layer`'s plugin in the job's cache (ABI `prepare_with_cache`): its path when it
     /// exists (cleared of files that a writer which died left half-written), or `whenMissing`; nil
     /// otherwise. The host never makes or removes it: shards of one job prepare side by side, and a
-    /// folder one removed could be the one another is about to write into.
-    private func cacheFolder(for layer: PluginInstance, whenMissing: Bool) -> String? {
-        let folder = (cacheFolder as NSString).appendingPathComponent(layer.plugin.info.id)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return whenMissing ? folder : nil
-        }
+    /// folder one removed could be the one another is about to write into. `renderfarm.cache` and the
+    /// plugin's folder are opened without following a link: a link or a file in their place is refused
+    /// (a link would let a plugin, and a sandboxed worker's write rule, reach outside the output folder).
+    private func cacheFolder(for layer: PluginInstance, whenMissing: Bool) throws(OutputError) -> String? {
+        let id = layer.plugin.info.id
+        let path = (cacheFolder as NSString).appendingPathComponent(id)
+        // No output folder yet (a preview before any render): no cache either.
+        guard let output = folderSession?.descriptor ?? (try? FolderDescriptor(opening: outputDirectory)),
+            let caches = try output.subfolder(FolderLayout.cache), let own = try caches.subfolder(id)
+        else { return whenMissing ? path : nil }
         // EffectCache writes `.rf-tmp-…` and renames it.
-        StagedFile.removeStale(in: folder)
-        return folder
+        own.removeStale()
+        return path
     }
 
     /// Whether a file the layers read was modified since the job was planned: its frames would

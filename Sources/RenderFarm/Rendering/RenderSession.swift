@@ -48,8 +48,7 @@ package enum RenderSession {
         // Every folder is locked before anything is written into any of them (at planning, when the
         // plan wrote the layers' caches).
         let sessions = try jobs.map { job throws(OutputError) in
-            if let held = job.folderSession { return held }
-            return try job.folder.open(shard: options.shard, task: options.shard.renderTask)
+            try job.session(shard: options.shard, task: options.shard.renderTask)
         }
         defer { withExtendedLifetime(sessions) {} }
         try VariantIndex.write(for: jobs.map { ($0.job, $0.outputDirectory) })

@@ -143,7 +143,8 @@ struct RenderCommand: Command {
         // Read before the render rewrites the folder's records: why frames are rendered again.
         let rerun = options.force ? nil : jobs.map(RerunReason.init).reduce(RerunReason(), +)
         let reporter = ProgressReporter(
-            terminal: terminal, mode: progress, rerun: rerun, forced: options.force, stuckAfter: stuckAfter)
+            terminal: terminal, mode: progress, rerun: rerun, forced: options.force, stuckAfter: stuckAfter,
+            isolation: isolation)
         let summary: RenderSummary
         do {
             summary = try RenderSession.render(jobs, options: options, observer: reporter)

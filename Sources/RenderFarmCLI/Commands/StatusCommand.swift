@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import RenderFarm
 import RenderFarmJobs
@@ -90,7 +91,7 @@ struct StatusCommand: Command {
     /// The text lines for a batch of variants: a row per variant, then the total.
     static func describe(_ batch: BatchStatus) -> [String] {
         let width = batch.variants.map(\.name.count).max() ?? 0
-        var lines = ["\(batch.directory): variants of \(batch.name): \(batch.state.rawValue)"]
+        var lines = ["\(EscapedPath.of(batch.directory)): variants of \(batch.name): \(batch.state.rawValue)"]
         for variant in batch.variants {
             let name = variant.name.padding(toLength: max(width, 5), withPad: " ", startingAt: 0)
             guard let status = variant.status else {
@@ -116,7 +117,7 @@ struct StatusCommand: Command {
 
     /// The text lines for one folder.
     static func describe(_ status: FolderStatus) -> [String] {
-        var head = "\(status.directory): \(status.state.rawValue)"
+        var head = "\(EscapedPath.of(status.directory)): \(status.state.rawValue)"
         if !status.holders.isEmpty { head += " by " + status.holders.map(\.description).joined(separator: ", ") }
         var counts = "  \(status.done) of \(status.total) frames done"
         if !status.failed.isEmpty { counts += ", \(status.failed.count) failed" }

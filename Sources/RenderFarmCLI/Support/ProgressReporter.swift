@@ -26,6 +26,9 @@ final class ProgressReporter: ProgressObserver {
     private let slow = Locked<[SlowFrame]>([])
     /// Seconds after which a frame still drawing is named on standard error (nil: never).
     private let stuckAfter: Double?
+    /// How frames are drawn (`--isolate`, with its `--frame-timeout`; nil: in this process), for the stuck
+    /// frame's hint.
+    private let isolation: Isolation?
     /// The frames named so far (`job#frame`): each is named once.
     private let named = Locked<Set<String>>([])
 
@@ -41,10 +44,11 @@ final class ProgressReporter: ProgressObserver {
 
     init(
         terminal: Terminal, mode: ProgressMode, rerun: RerunReason? = nil, forced: Bool = false,
-        stuckAfter: Double? = nil
+        stuckAfter: Double? = nil, isolation: Isolation? = nil
     ) {
         self.terminal = terminal
         self.stuckAfter = stuckAfter
+        self.isolation = isolation
         self.mode = mode == .auto ? (terminal.errIsTerminal ? .auto : .plain) : mode
         bar = ProgressBar(terminal: terminal, mode: mode)
         self.rerun = rerun
@@ -161,8 +165,21 @@ final class ProgressReporter: ProgressObserver {
             clearLine()
             terminal.note(
                 "renderfarm: frame \(frame.index) of \(frame.job) is still drawing after \(seconds) s\(layer); "
-                    + "if a plugin hangs, render with --isolate --frame-timeout SECONDS to fail such frames and go on")
+                    + stuckHint)
         }
+    }
+
+    /// What the stuck-frame notice suggests: the options that fail a hung frame and go on, as far as this
+    /// render lacks them.
+    private var stuckHint: String {
+        guard let isolation else {
+            return "if a plugin hangs, render with --isolate --frame-timeout SECONDS to fail such frames and go on"
+        }
+        guard let timeout = isolation.frameTimeout else {
+            return "if a plugin hangs, add --frame-timeout SECONDS to --isolate to fail such frames and go on"
+        }
+        return "if a plugin hangs, its worker is killed at --frame-timeout \(JSONValue.number(timeout).serialized()) s "
+            + "and that attempt fails"
     }
 
     /// Ends a half-drawn bar before another message.

@@ -1,6 +1,7 @@
 import CCairo
 import CPango
 import EffectKit
+import FileInput
 import Foundation
 import Locking
 
@@ -36,6 +37,18 @@ enum FontLibrary {
     static func isFontFile(_ name: String) -> Bool {
         let lower = name.lowercased()
         return [".ttf", ".otf", ".ttc", ".otc"].contains { lower.hasSuffix($0) }
+    }
+
+    /// Refuses a job's font at `path` (resolved, as the job names it `name`) unless it is a regular file,
+    /// with the words images are refused with: FreeType opens a font blocking, so a named pipe would wait
+    /// for ever, and a device would be read without end. The check opens it as every input is opened
+    /// (`InputFile`: without blocking, no link followed) and reads nothing.
+    static func checkFile(_ path: String, named name: String) throws(EffectError) {
+        do {
+            _ = try InputFile(path, followLastLink: false)
+        } catch {
+            throw EffectError(parameter: "font", error.message(naming: name))
+        }
     }
 
     /// The configuration's only rules: a bitmap face (Noto Color Emoji's) is scaled to the size asked for, as

@@ -131,7 +131,9 @@ package struct TextEffect: TracingEffect {
         let language = try parameters.string("language")
         var jobFiles: [String] = []
         if FontLibrary.isFontFile(font) {
-            jobFiles = [try AssetPath.resolve(font, in: context.jobDirectory, parameter: "font")]
+            let path = try AssetPath.resolve(font, in: context.jobDirectory, parameter: "font")
+            try FontLibrary.checkFile(path, named: font)
+            jobFiles = [path]
         }
         var style = TextStyle(
             families: "", language: language, markup: try parameters.bool("markup"),

@@ -16,6 +16,8 @@ package struct VariantExpansion {
     }
 
     package static let maxVariants = 10_000
+    /// The origin of the values `variants.matrix` gives.
+    static let matrixOrigin = "variants.matrix"
 
     /// The variants of `document` (whose `variants` member is `spec`), or every problem found.
     package static func expand(_ document: JSONObject, spec: JSONValue, jobDirectory: String, defaultName: String)
@@ -87,10 +89,13 @@ package struct VariantExpansion {
                         text: row.isText ? value.stringValue : nil, origin: row.origin)
                 }
                 for (key, value) in combination {
-                    values[key] = Template.Value(value: value, text: nil, origin: "variants.matrix")
+                    values[key] = Template.Value(value: value, text: nil, origin: Self.matrixOrigin)
                 }
                 let index = expanded.count
-                var filler = Filler(values: values, known: known, eventLayers: eventLayers)
+                var filler = Filler(
+                    values: values, known: known, eventLayers: eventLayers,
+                    markupTexts: MarkupText.places(
+                        in: document["layers"]?.arrayValue ?? [], path: "layers", values: values))
                 filler.issues = rowProblems
                 var filled = filler.fill(.object(document), path: "")
                 for (key, value) in combination {
@@ -225,14 +230,17 @@ private struct Filler {
     package let known: [String]
     /// Where placeholders that are no column are event fields (`VariantExpansion.eventLayers`).
     package let eventLayers: [String]
+    /// Texts read as Pango markup, where a row's values are escaped (`MarkupText`).
+    package let markupTexts: Set<String>
     package var issues: [JobIssue] = []
     package var filled: [String: JobVariant.Filled] = [:]
     package var unresolved: Set<String> = []
 
-    package init(values: [String: Template.Value], known: [String], eventLayers: [String]) {
+    package init(values: [String: Template.Value], known: [String], eventLayers: [String], markupTexts: Set<String>) {
         self.values = values
         self.known = known
         self.eventLayers = eventLayers
+        self.markupTexts = markupTexts
     }
 
     /// Host places whose type is text whatever a CSV cell looks like.
@@ -247,6 +255,10 @@ private struct Filler {
             guard let names = Template.names(in: text) else { return value }
             // In a layer that reads an event log, the others are the events' fields.
             let keepsUnknown = eventLayers.contains { path.hasPrefix($0) }
+            // In markup, a row's values are text: escaped as the effect escapes event fields.
+            let markup = markupTexts.contains(path)
+            let values = values
+            let value = { (name: String) in values[name].map { markup ? MarkupText.filling($0) : $0 } }
             for name in names where values[name] == nil && !keepsUnknown {
                 unresolved.insert(path)
                 issues.append(
@@ -257,17 +269,17 @@ private struct Filler {
                             + (known.isEmpty ? "none" : known.joined(separator: ", "))))
             }
             if names.count == 1, text.trimmingCharacters(in: .whitespaces) == "{{\(names[0])}}",
-                let value = values[names[0]]
+                let whole = value(names[0])
             {
-                filled[path] = JobVariant.Filled(column: names[0], value: value)
-                if let text = value.text, Self.isTextPlace(path) { return .string(text) }
-                return value.value
+                filled[path] = JobVariant.Filled(column: names[0], value: whole)
+                if let text = whole.text, Self.isTextPlace(path) { return .string(text) }
+                return whole.value
             }
-            if let name = names.first(where: { values[$0] != nil }), let value = values[name] {
-                filled[path] = JobVariant.Filled(column: name, value: value, isWhole: false)
+            if let name = names.first(where: { values[$0] != nil }), let part = value(name) {
+                filled[path] = JobVariant.Filled(column: name, value: part, isWhole: false)
             }
-            return Template.interpolate(text, { values[$0]?.value }, keepingUnknown: keepsUnknown).map { .string($0) }
-                ?? value
+            return Template.interpolate(text, { value($0)?.value }, keepingUnknown: keepsUnknown).map { .string($0) }
+                ?? .string(text)
         case .array(let list):
             return .array(list.enumerated().map { fill($1, path: "\(path)[\($0)]") })
         case .object(let object):
@@ -291,7 +303,7 @@ private struct Filler {
             return document
         }
         filled[key] = JobVariant.Filled(
-            column: key, value: Template.Value(value: value, text: nil, origin: "variants.matrix"))
+            column: key, value: Template.Value(value: value, text: nil, origin: VariantExpansion.matrixOrigin))
         return result
     }
 }

@@ -1,0 +1,86 @@
+import FileInput
+import Foundation
+
+extension FolderDescriptor {
+    /// Writes `bytes` to `name` whole: to a temporary name beside it (made with `O_EXCL | O_NOFOLLOW`),
+    /// renamed over `name` with `renameat`. Anything but a file at `name` is refused, and nothing is written
+    /// through it.
+    package func write(_ bytes: UnsafeRawBufferPointer, to name: String) throws(OutputError) {
+        try checkWritable(name)
+        let temporary = StagedFile.temporaryName(for: name)
+        let fd = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        // Messages name the file asked for: the temporary name is the writer's own business.
+        guard fd >= 0 else { throw AtomicFile.error(errno, file(name)) }
+        do {
+            try AtomicFile.writeAll(bytes, to: fd, path: file(name))
+        } catch {
+            unlinkat(descriptor, temporary, 0)
+            throw error
+        }
+        try commit(temporary, as: name)
+    }
+
+    package func write(_ bytes: [UInt8], to name: String) throws(OutputError) {
+        // The closure of withUnsafeBytes cannot throw a typed error: it is carried out in a Result.
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(OutputError) in try write(buffer, to: name) }
+        }
+        try result.get()
+    }
+
+    /// Writes `text` and a line feed to `name` whole.
+    package func write(_ text: String, to name: String) throws(OutputError) {
+        try write(Array(text.utf8) + [UInt8(ascii: "\n")], to: name)
+    }
+
+    /// Writes `name` from the file `source` of this folder: a copy, or (`link`) a hard link to the same
+    /// inode; either appears under its final name whole or not at all. `source` must be a file.
+    package func duplicate(_ source: String, to name: String, link: Bool) throws(OutputError) {
+        try checkWritable(name)
+        guard link else {
+            let bytes: [UInt8]
+            do {
+                bytes = try openForReading(source).readAll(limit: Int.max)
+            } catch {
+                throw .io(path: file(source), reason: error.reason)
+            }
+            try write(bytes, to: name)
+            return
+        }
+        // linkat without AT_SYMLINK_FOLLOW links what is there: only a file may be.
+        try checkName(source)
+        if let kind = kind(of: source), kind != .regular { throw Self.refusal(file(source), kind) }
+        let temporary = StagedFile.temporaryName(for: name)
+        guard linkat(descriptor, source, descriptor, temporary, 0) == 0 else {
+            throw AtomicFile.error(errno, file(name))
+        }
+        try commit(temporary, as: name)
+    }
+
+    /// Renames `temporary` over `name` once nothing but a file is there; the temporary file goes either way.
+    private func commit(_ temporary: String, as name: String) throws(OutputError) {
+        do {
+            try checkWritable(name)
+        } catch {
+            unlinkat(descriptor, temporary, 0)
+            throw error
+        }
+        guard renameat(descriptor, temporary, descriptor, name) == 0 else {
+            let code = errno
+            unlinkat(descriptor, temporary, 0)
+            throw AtomicFile.error(code, file(name))
+        }
+    }
+
+    /// Removes temporary files (`StagedFile.temporaryMarker`) that a killed process left behind: only those
+    /// older than `age` seconds, as a shard on another host may be writing a young one right now.
+    package func removeStale(olderThan age: TimeInterval = 3600) {
+        let now = Date().timeIntervalSince1970
+        for name in names() where name.hasPrefix(StagedFile.temporaryMarker) {
+            var info = stat()
+            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+            if now - modified > age { unlinkat(descriptor, name, 0) }
+        }
+    }
+}

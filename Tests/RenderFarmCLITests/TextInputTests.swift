@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// What the `text` effect takes from files and data: a font path that is no file is refused at once, in
+/// the words images are refused with, and a variants row's value is drawn as text in markup.
+@Suite("Text effect inputs")
+struct TextInputTests {
+    /// A 200 × 50 pt job of one frame with text layers of `params` (each a JSON object's members).
+    static func job(name: String, variants: String? = nil, layers: [String]) -> String {
+        let rows = variants.map { #""variants": \#($0), "# } ?? ""
+        return #"{"name": "\#(name)", "canvas": {"width": 200, "height": 50, "scale": 1}, "fps": 10, "duration": 0.1, "#
+            + rows + #""layers": ["#
+            + layers.map { #"{"effect": "text", "params": {\#($0)}}"# }
+            .joined(separator: ", ") + "]}"
+    }
+
+    @Test(
+        "a font that is a named pipe, a socket or a link out of the job's folder is refused at once",
+        arguments: SpecialFile.allCases)
+    func specialFont(_ special: SpecialFile) throws {
+        let folder = try TemporaryFolder()
+        try special.create(at: folder.path + "/font.ttf")
+        try folder.write(Self.job(name: "font", layers: [#""text": "hi", "font": "font.ttf""#]), to: "job.json")
+        // As for an image: a link to /dev/zero is refused by the confinement rule before anything is opened.
+        let message =
+            special == .deviceLink
+            ? "font.ttf resolves outside the job's folder" : "font.ttf is \(special.kind), not a file"
+        for command in ["validate", "render"] {
+            let start = ContinuousClock.now
+            // A hang is killed after 10 s and fails the test; the refusal itself must take under a second.
+            let result = try Binary.run(
+                [command, "job.json"] + (command == "render" ? ["--progress", "none"] : []), in: folder.url,
+                timeout: 10)
+            let elapsed = ContinuousClock.now - start
+            report("\(command) refused a \(special) font in \(elapsed)")
+            #expect(result.signal == nil && elapsed < .seconds(1), "\(command): \(elapsed) \(result.stderr)")
+            #expect(result.status == 65, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("job.json: layers[0].params.font: \(message)"), "\(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"), "a refused job wrote output")
+    }
+
+    @Test("in markup, a variants row's value is text: <b> and & in a CSV cell draw as written, like escaped text")
+    func markupFromRows() throws {
+        let folder = try TemporaryFolder()
+        // The second layer's markup comes from the row too.
+        try folder.write("n,on,title\n1,true,<b>bold</b> & co\n", to: "rows.csv")
+        let lower = #""rect": {"x": 0, "y": 25, "width": 200, "height": 25}"#
+        try folder.write(
+            Self.job(
+                name: "rows", variants: #"{"rows": "rows.csv", "name": "r{{n}}"}"#,
+                layers: [
+                    #""text": "{{title}}", "markup": true, "size": 16"#,
+                    #""text": "<i>{{title}}</i>", "markup": "{{on}}", "size": 16, "# + lower,
+                ]), to: "rows.json")
+        let escaped = "&lt;b&gt;bold&lt;/b&gt; &amp; co"
+        try folder.write(
+            Self.job(
+                name: "hand",
+                layers: [
+                    #""text": "\#(escaped)", "markup": true, "size": 16"#,
+                    #""text": "<i>\#(escaped)</i>", "markup": true, "size": 16, "# + lower,
+                ]), to: "hand.json")
+        for job in ["rows.json", "hand.json"] {
+            let result = CLI.run(["render", folder.path + "/" + job, "--progress", "none"])
+            #expect(result.status == 0, "\(job): \(result.stderr)")
+        }
+        let fromRows = try Data(contentsOf: folder.url.appendingPathComponent("out/rows/r1/frame_00000.png"))
+        let byHand = try Data(contentsOf: folder.url.appendingPathComponent("out/hand/frame_00000.png"))
+        #expect(fromRows == byHand, "the CSV cell was not drawn as the same text escaped by hand")
+    }
+}
