@@ -19,7 +19,7 @@ enum HarnessEditKind: String, CaseIterable, Sendable, Comparable {
         case .parameter: 30
         case .hostField: 26
         case .structure: 5
-        case .variantsCell: 6
+        case .variantsCell: 10
         case .eventLine: 7
         case .assetBytes: 7
         case .assetSameSizeAndTime: 5

@@ -52,7 +52,7 @@ struct HarnessGenerator: Sendable {
         for list in folder.job.listPaths where random.chance(0.25) {
             addMask(in: list, to: &folder.job, random: &random)
         }
-        if random.chance(0.2) { try addVariants(to: &folder, random: &random) }
+        if random.chance(0.3) { try addVariants(to: &folder, random: &random) }
         if random.chance(0.2) { try addAudio(to: &folder, random: &random) }
         return folder
     }
