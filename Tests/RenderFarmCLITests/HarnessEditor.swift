@@ -32,11 +32,15 @@ struct HarnessEditor: Sendable {
         }
     }
 
-    /// One parameter of one layer: a new value within its table, or removed (its default).
+    /// One parameter of one layer: a new value within its table, or removed (its default). Half the
+    /// time it is one the layer sets, as users mostly edit the values they wrote.
     func parameter(of folder: HarnessJobFolder, random: inout FuzzRandom) throws -> HarnessEdit? {
         guard let path = random.pickIfAny(folder.job.effectLayerPaths), var layer = folder.job.layer(path),
-            let effect = layer["effect"]?.stringValue,
-            let parameter = random.pickIfAny(generator.catalog.plugin(effect)?.parameters ?? [])
+            let effect = layer["effect"]?.stringValue
+        else { return nil }
+        let parameters = generator.catalog.plugin(effect)?.parameters ?? []
+        let set = parameters.filter { layer["params"]?[$0.name] != nil }
+        guard let parameter = random.chance(0.5) && !set.isEmpty ? random.pickIfAny(set) : random.pickIfAny(parameters)
         else { return nil }
         var edited = folder
         let old = layer["params"]?[parameter.name]
