@@ -17,7 +17,7 @@ enum HarnessEditKind: String, CaseIterable, Sendable, Comparable {
     var weight: Int {
         switch self {
         case .parameter: 30
-        case .hostField: 26
+        case .hostField: 30
         case .structure: 5
         case .variantsCell: 10
         case .eventLine: 7

@@ -16,9 +16,11 @@ extension HarnessEditor {
         guard random.chance(0.75) else { return jobField(of: folder, random: &random) }
         // Groups are picked more often than their number alone would give (a group's fields are host fields too).
         let groups = folder.job.listPaths.filter { !$0.isEmpty }
-        let paths = !groups.isEmpty && random.chance(0.5) ? groups : folder.job.layerPaths
+        let paths = !groups.isEmpty && random.chance(0.6) ? groups : folder.job.layerPaths
         guard let path = random.pickIfAny(paths), var layer = folder.job.layer(path) else { return nil }
-        let field = random.pick(Self.layerFields)
+        // Half the time a field the layer sets: an anchor matters beside a position, scale or rotation.
+        let set = Self.layerFields.filter { layer.value(at: $0) != nil }
+        let field = random.chance(0.5) && !set.isEmpty ? random.pick(set) : random.pick(Self.layerFields)
         let frame = HarnessGenerator.Frame(folder.job)
         let old = layer.value(at: field)
         var label = field
