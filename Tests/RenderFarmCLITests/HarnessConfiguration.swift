@@ -4,10 +4,12 @@ import Foundation
 /// `make fuzz-incremental` sets RENDERFARM_INCREMENTAL_EDITS=2000 (sequences of 20);
 /// RENDERFARM_INCREMENTAL_SEED=S replays the one sequence S (RENDERFARM_INCREMENTAL_EDITS=N: its first N
 /// edits, which do not depend on the sequence's length). RENDERFARM_INCREMENTAL_LENGTH sets the edits per
-/// sequence, RENDERFARM_INCREMENTAL_WORKERS the threads (2).
+/// sequence, RENDERFARM_INCREMENTAL_WORKERS the threads (2), RENDERFARM_INCREMENTAL_BASE_SEED the first
+/// sequence's seed (to explore other sequences than CI's).
 struct HarnessConfiguration: Sendable {
     /// The first sequence's seed; sequence k has seed `baseSeed + k`.
-    static let baseSeed: UInt64 = 20_261_203
+    static let baseSeed: UInt64 =
+        ProcessInfo.processInfo.environment["RENDERFARM_INCREMENTAL_BASE_SEED"].flatMap { UInt64($0) } ?? 20_261_203
     static let defaultEdits = 40
 
     var seeds: [UInt64]
