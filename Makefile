@@ -28,7 +28,7 @@ SLURM_PACKAGES := slurm-wlm munge
 SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 
 .PHONY: otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
-        docs-convert ci-render update-references bench bench-quick bench-video slurm-test sanitize clean \
+        docs-convert ci-render update-references bench bench-quick bench-video slurm-test sanitize clean fuzz-incremental \
         install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
         studio-test openjd-venv openjd-test text-check
 
@@ -47,6 +47,9 @@ help:
 	@echo "make validate JOB=F  check a job file without rendering"
 	@echo "make plugins         list the installed effect plugins and their parameters"
 	@echo "make fuzz            1,000 mutated job and Lottie files through the binary (exit codes, no crash, output untouched)"
+	@echo "make fuzz-incremental 2,000 random edits of generated jobs: every re-render equals a fresh render, with the"
+	@echo "                     edit's reason; and the \"same as\" claims (-j, shards, --isolate, --video) on 100 jobs;"
+	@echo "                     RENDERFARM_INCREMENTAL_SEED=S [RENDERFARM_INCREMENTAL_EDITS=N] replays a failure"
 	@echo "make text-check      the text effect's shrink-to-fit on 1,000 strings of every script (Pango's layout, pixels)"
 	@echo "make bench           release build, then RenderFarm vs hand-written C on the reference jobs (one table)"
 	@echo "make bench-quick     the same in a short mode (CI runs it so the benchmark cannot rot); it and bench"
@@ -180,6 +183,23 @@ text-check: deps
 fuzz: deps $(TEST_PLUGIN)
 	$(SWIFT) build --build-tests
 	RENDERFARM_FUZZ_CASES=1000 RENDERFARM_LOTTIE_FUZZ_CASES=1000 $(SWIFT) test --skip-build --filter FuzzTests
+
+# The differential harness (issue 43): jobs generated over every plugin and host field, edited 2,000 times one
+# edit after another; after each edit `render` into the earlier folder must equal a fresh render frame by frame
+# and give the edit as its reason (make test runs 40 edits). The "same as" claims run on 100 generated jobs
+# (make test: 12). A failure prints its seed: RENDERFARM_INCREMENTAL_SEED=S RENDERFARM_INCREMENTAL_EDITS=N make
+# fuzz-incremental replays it (RENDERFARM_SAME_AS_SEED=S for a claim); RENDERFARM_INCREMENTAL_REPORT=FILE writes
+# the findings as Markdown.
+INCREMENTAL_EDITS = $(or $(RENDERFARM_INCREMENTAL_EDITS),$(if $(RENDERFARM_INCREMENTAL_SEED),,2000))
+SAME_AS_JOBS      = $(or $(RENDERFARM_SAME_AS_JOBS),$(if $(RENDERFARM_SAME_AS_SEED),,100))
+# A replay runs only the suite it replays.
+HARNESS_SUITES    = $(if $(RENDERFARM_INCREMENTAL_SEED),IncrementalHarnessTests,$(if $(RENDERFARM_SAME_AS_SEED),\
+                    SameAsHarnessTests,IncrementalHarnessTests|SameAsHarnessTests))
+
+fuzz-incremental: deps deps-handoff
+	$(SWIFT) build --build-tests
+	RENDERFARM_INCREMENTAL_EDITS=$(INCREMENTAL_EDITS) RENDERFARM_SAME_AS_JOBS=$(SAME_AS_JOBS) \
+	    $(SWIFT) test --skip-build --filter '$(strip $(HARNESS_SUITES))'
 
 # AddressSanitizer and ThreadSanitizer builds (README "Sanitizers"): each --sanitize build, with the
 # executable's symbols exported so that plugins (which call into the sanitizer runtime linked into
