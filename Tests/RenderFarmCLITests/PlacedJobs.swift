@@ -149,16 +149,3 @@ struct PlacedJob {
         private func round(_ value: Double) -> Double { (value * 100).rounded() / 100 }
     }
 }
-
-extension FuzzRandom {
-    /// A number in `low…high` (a million steps).
-    mutating func uniform(_ low: Double, _ high: Double) -> Double {
-        low + (high - low) * Double(next(1_000_001)) / 1_000_000
-    }
-
-    /// True with probability `p`.
-    mutating func chance(_ p: Double) -> Bool { uniform(0, 1) < p }
-
-    /// One element of a non-empty list.
-    mutating func pick<T>(_ list: [T]) -> T { list[next(list.count)] }
-}
