@@ -58,6 +58,17 @@ package struct OutputFolder: Sendable, Equatable {
             try Manifest.write(manifest, to: descriptor)
         }
 
+        /// Removes the frame files an earlier render of the folder wrote (`recorded` names them) that are no
+        /// frame of this render: a job made shorter, or given another frame set, prefix or padding, leaves
+        /// nothing behind that a pattern such as `frame_%05d.png` would read, and the folder holds what a
+        /// fresh render writes. `isFrame(index, file)`: whether the render has frame `index` in `file`. A
+        /// file no journal names is never touched.
+        package func removeFrames(recorded: RecordedFrames, unless isFrame: (Int, String) -> Bool) {
+            for entry in recorded.allEntries where !isFrame(entry.index, entry.file) {
+                try? descriptor.remove(entry.file)
+            }
+        }
+
         /// Removes the manifest, which frames about to change would make stale.
         package func removeManifest() throws(OutputError) { try descriptor.remove(Manifest.fileName) }
 

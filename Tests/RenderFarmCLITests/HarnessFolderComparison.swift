@@ -42,8 +42,17 @@ enum HarnessFolderComparison {
     static func compare(_ first: URL, _ second: URL, ignoring ignored: (String) -> Bool = isScratch)
         throws -> HarnessFolderDifference
     {
-        let firstFiles = Set(files(in: first).filter { !ignored($0) })
+        var firstFiles = Set(files(in: first).filter { !ignored($0) })
         let secondFiles = Set(files(in: second).filter { !ignored($0) })
+        // The render folder of a variant the job no longer has (renamed, its row removed) stays as it was:
+        // a render never removes a folder it is not asked to render (DataDrivenJobs).
+        let renderFolders = Set(secondFiles.compactMap { path in
+            path.contains("/") ? path.split(separator: "/")[0] : nil
+        })
+        let abandoned = Set(
+            firstFiles.filter { $0.hasSuffix("/renderfarm.job.json") }.map { $0.split(separator: "/")[0] }
+        ).subtracting(renderFolders)
+        firstFiles = firstFiles.filter { path in !abandoned.contains(path.split(separator: "/")[0]) }
         var difference = HarnessFolderDifference()
         difference.onlyInFirst = firstFiles.subtracting(secondFiles).sorted()
         difference.onlyInSecond = secondFiles.subtracting(firstFiles).sorted()

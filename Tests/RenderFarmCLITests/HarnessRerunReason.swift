@@ -71,33 +71,72 @@ enum HarnessExpectedReason: Sendable, Equatable {
 
 enum HarnessRerunReason {
     /// THE reason check: nil when `summary` states `expected` for every frame it redraws because
-    /// something changed, else what is wrong. A detail in parentheses, when the reason has one, must
-    /// name what was edited (the job's path, the file, the plugin); today's reasons for a job carry
-    /// none. `never rendered` is always accepted (an edit may add frames), `missing or corrupt` only
-    /// after a killed run.
+    /// something changed, else what is wrong. A part may join causes with " and " (`because a plugin
+    /// changed (…) and the job changed (…)`); a cause's detail in parentheses, when it has one, must name
+    /// what was edited (the job's path, the file, the plugin). `never rendered` is always accepted (an edit
+    /// may add frames), `missing or corrupt` only after a killed run.
     static func problem(_ summary: HarnessRerunSummary, expected: HarnessExpectedReason, killed: Bool) -> String? {
         for part in summary.parts {
             if part.text == "never rendered" { continue }
             if part.text == "missing or corrupt", killed { continue }
-            let detail = part.text.firstIndex(of: "(").map { String(part.text[$0...].dropFirst().dropLast()) }
-            func names(_ what: String) -> Bool {
-                guard let detail else { return true }
-                return detail.contains(what) || what.contains(detail)
+            guard part.text.hasPrefix("because "), expected != .nothing else {
+                return "stated \"\(summary.line)\", expected \(expected.description)"
             }
-            let fits: Bool
-            switch expected {
-            case .nothing: fits = false
-            case .job(let path): fits = part.text.hasPrefix("because the job changed") && names(path)
-            case .input(let file):
-                fits = part.text.hasPrefix("because an input file changed") && detail?.contains(file) == true
-            case .jobOrInput(let path, let file):
-                fits =
-                    part.text.hasPrefix("because the job changed") && names(path)
-                    || part.text.hasPrefix("because an input file changed") && detail?.contains(file) == true
-            case .plugin(let id): fits = part.text.hasPrefix("because a plugin changed") && detail?.contains(id) == true
-            }
-            if !fits { return "stated \"\(summary.line)\", expected \(expected.description)" }
+            let causes = Self.causes(String(part.text.dropFirst("because ".count)))
+            if !fits(causes, expected) { return "stated \"\(summary.line)\", expected \(expected.description)" }
         }
         return nil
+    }
+
+    /// A stated cause: `the job changed`, with what is in its parentheses (nil without them).
+    struct Cause {
+        var what: String
+        var detail: String?
+
+        func names(_ edited: String) -> Bool {
+            guard let detail else { return true }
+            return detail.contains(edited) || edited.contains(detail)
+        }
+    }
+
+    /// Whether the causes given fit the edit made.
+    static func fits(_ causes: [Cause], _ expected: HarnessExpectedReason) -> Bool {
+        let job = ["the job changed", "the variants file changed"]
+        switch expected {
+        case .nothing: return false
+        case .job(let path):
+            return causes.allSatisfy { job.contains($0.what) } && causes.contains { $0.names(path) }
+        case .input(let file):
+            return causes.contains { $0.what == "an input file changed" && $0.detail?.contains(file) == true }
+        case .jobOrInput(let path, let file):
+            return causes.contains { cause in
+                cause.what == "the variants file changed" || cause.what == "the job changed" && cause.names(path)
+                    || cause.what == "an input file changed" && cause.detail?.contains(file) == true
+            }
+        case .plugin(let id):
+            return causes.contains { $0.what == "a plugin changed" && $0.detail?.contains(id) == true }
+        }
+    }
+
+    /// `text` split at " and " outside parentheses, each with its detail.
+    static func causes(_ text: String) -> [Cause] {
+        var pieces: [String] = []
+        var depth = 0
+        var current = ""
+        for character in text {
+            if character == "(" { depth += 1 }
+            if character == ")" { depth -= 1 }
+            current.append(character)
+            if depth == 0, current.hasSuffix(" and ") {
+                pieces.append(String(current.dropLast(" and ".count)))
+                current = ""
+            }
+        }
+        pieces.append(current)
+        return pieces.map { piece in
+            guard let open = piece.firstIndex(of: "(") else { return Cause(what: piece, detail: nil) }
+            let what = piece[..<open].trimmingCharacters(in: .whitespaces)
+            return Cause(what: what, detail: String(piece[open...].dropFirst().dropLast()))
+        }
     }
 }

@@ -32,11 +32,29 @@ enum JobChanges {
             }
         case (.array(let old), .array(let new)) where old.count == new.count:
             for (index, pair) in zip(old, new).enumerated() {
-                diff(pair.0, pair.1, at: path + [.index(index)], into: &found, spec: spec)
+                if pair.0 != pair.1, let place = Self.replaced(pair.0, by: pair.1) {
+                    found.append(place)
+                } else {
+                    diff(pair.0, pair.1, at: path + [.index(index)], into: &found, spec: spec)
+                }
             }
+        case (.array(let old), .array(let new)):
+            // A layer added or removed: the first entry that differs, by its own place in the job file.
+            let index = (0..<min(old.count, new.count)).first { old[$0] != new[$0] } ?? min(old.count, new.count)
+            let entry = index < new.count ? new[index] : old[index]
+            found.append(entry.objectValue?["path"]?.stringValue ?? shown(path + [.index(index)], spec: spec))
         default:
             found.append(shown(path, spec: spec))
         }
+    }
+
+    /// The place of a list entry that another took (a layer moved, a layer turned into a group): an entry
+    /// of `layers` or `composition` whose effect or content differs is named whole, not member by member.
+    private static func replaced(_ old: JSONValue, by new: JSONValue) -> String? {
+        guard let before = old.objectValue, let after = new.objectValue, let place = after["path"]?.stringValue
+        else { return nil }
+        let identity = ["effect", "content"]
+        return identity.contains { before[$0] != after[$0] } ? place : nil
     }
 
     enum PathPart: Equatable {

@@ -45,8 +45,13 @@ final class JobState: Sendable {
         session.descriptor.removeStale()
         let fingerprints = job.frameFingerprints
         self.fingerprints = fingerprints
-        let recorded = options.force ? nil : job.folder.recordedFrames()
-        let plan = ResumePlan(job, fingerprints: fingerprints, recorded: recorded)
+        let journals = job.folder.recordedFrames()
+        let frames = job.jobFrames
+        let output = job.spec.output
+        session.removeFrames(recorded: journals) { index, file in
+            frames.contains(index) && file == output.fileName(ofFrame: index)
+        }
+        let plan = ResumePlan(job, fingerprints: fingerprints, recorded: options.force ? nil : journals)
         previous = plan.verified
         todo = plan.todo
         reuses = plan.reuses

@@ -14,7 +14,7 @@ package struct RerunReason: Sendable, Equatable {
     /// Plugins whose library differs from the earlier run's: `physics-bounce 1.0.0 → 1.1.0`, or
     /// `floating-heart rebuilt (same version 1.0.0)`.
     package var pluginChanges: [String] = []
-    /// Input files (`LayerInput`) whose content differs from the earlier run's: `assets/gift-pop.json`.
+    /// Input files (`LayerInput`) the earlier run read with other content: `assets/gift-pop.json`.
     package var inputChanges: [String] = []
     /// Places in the job file whose value differs from the earlier run's (`JobChanges`): `layers[1].params.fill`.
     package var jobChanges: [String] = []
@@ -38,19 +38,22 @@ package struct RerunReason: Sendable, Equatable {
             }
         }
         guard changed > 0, let earlier = try? JobRecord.read(from: job.outputDirectory) else { return }
-        let before = Dictionary(earlier.plugins.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let libraries = Dictionary(earlier.plugins.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var seenPlugins: Set<String> = []
         pluginChanges = job.layers.map(\.plugin).compactMap { plugin in
             let info = plugin.info
-            guard seenPlugins.insert(info.id).inserted, let old = before[info.id] else { return nil }
+            guard seenPlugins.insert(info.id).inserted, let old = libraries[info.id] else { return nil }
             if old.version != info.version { return "\(info.id) \(old.version) → \(info.version)" }
             guard !old.sha256.isEmpty, old.sha256 != plugin.librarySHA256 else { return nil }
             return "\(info.id) rebuilt (same version \(info.version))"
         }
-        let recorded = Set(LayerInput.recorded(in: earlier.canonical).map { "\($0.file) \($0.sha256)" })
+        // A file read before with other content; a file the edited job reads for the first time is the job's change.
+        var before: [String: Set<String>] = [:]
+        for input in LayerInput.recorded(in: earlier.canonical) { before[input.file, default: []].insert(input.sha256) }
         var seen: Set<String> = []
         inputChanges = LayerInput.recorded(in: job.canonical).compactMap { input in
-            recorded.contains("\(input.file) \(input.sha256)") || !seen.insert(input.file).inserted ? nil : input.file
+            guard let hashes = before[input.file], !hashes.contains(input.sha256) else { return nil }
+            return seen.insert(input.file).inserted ? input.file : nil
         }
         jobChanges = JobChanges.places(before: earlier.canonical, after: job.canonical, spec: job.spec)
         variantChanged = earlier.variant != nil && earlier.variant != job.job.variant?.json

@@ -15,6 +15,16 @@ package struct FrameSet: Sendable, Equatable, CustomStringConvertible {
     }
 
     package var count: Int { frames.count }
+
+    /// Whether `index` is in the set (a binary search).
+    package func contains(_ index: Int) -> Bool {
+        var (low, high) = (0, frames.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if frames[middle] < index { low = middle + 1 } else { high = middle }
+        }
+        return low < frames.count && frames[low] == index
+    }
     package var isEmpty: Bool { frames.isEmpty }
 
     /// Parses `text`; `limit` bounds how many frames it may name (a guard against `0-999999999`).
