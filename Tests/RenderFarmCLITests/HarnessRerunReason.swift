@@ -108,9 +108,10 @@ enum HarnessRerunReason {
             return causes.allSatisfy { job.contains($0.what) } && causes.contains { $0.names(path) }
         case .input(let file):
             return causes.contains { $0.what == "an input file changed" && $0.detail?.contains(file) == true }
-        case .jobOrInput(let path, let file):
+        case .jobOrInput(_, let file):
+            // The folder of a variant renamed back may hold a render of an older job: any job change fits.
             return causes.contains { cause in
-                cause.what == "the variants file changed" || cause.what == "the job changed" && cause.names(path)
+                cause.what == "the variants file changed" || cause.what == "the job changed"
                     || cause.what == "an input file changed" && cause.detail?.contains(file) == true
             }
         case .plugin(let id):

@@ -16,7 +16,29 @@ enum JobChanges {
         var found: [String] = []
         diff(before, after, at: [], into: &found, spec: spec)
         var seen: Set<String> = []
-        return found.filter { seen.insert($0).inserted }
+        let places = found.filter { seen.insert($0).inserted }
+        guard places.count > Self.detailed else { return places }
+        // Many changes (a layer moved, a group rebuilt): the layers and groups they are in, not every member.
+        var entries: Set<String> = []
+        return places.map(entry).filter { entries.insert($0).inserted }
+    }
+
+    /// Up to this many places are named member by member.
+    static let detailed = 3
+
+    /// The layer or group a place is in (`layers[2].group[0]` for `layers[2].group[0].params.fill`), or its
+    /// first name (`canvas` for `canvas.background`).
+    static func entry(_ place: String) -> String {
+        var end = place.startIndex
+        var rest = place[...]
+        for prefix in ["layers[", ".group["] {
+            while rest.hasPrefix(prefix), let close = rest.firstIndex(of: "]") {
+                end = place.index(after: close)
+                rest = place[end...]
+                if prefix == "layers[" { break }
+            }
+        }
+        return end == place.startIndex ? String(place.prefix { $0 != "." && $0 != "[" }) : String(place[..<end])
     }
 
     private static func diff(
@@ -39,9 +61,10 @@ enum JobChanges {
                 }
             }
         case (.array(let old), .array(let new)):
-            // A layer added or removed: the first entry that differs, by its own place in the job file.
+            // A layer added or removed: the first entry that differs, by its own place in the job file (the
+            // removed one from the earlier job, the added one from this).
             let index = (0..<min(old.count, new.count)).first { old[$0] != new[$0] } ?? min(old.count, new.count)
-            let entry = index < new.count ? new[index] : old[index]
+            let entry = old.count > new.count ? old[index] : new[index]
             found.append(entry.objectValue?["path"]?.stringValue ?? shown(path + [.index(index)], spec: spec))
         default:
             found.append(shown(path, spec: spec))
@@ -49,12 +72,14 @@ enum JobChanges {
     }
 
     /// The place of a list entry that another took (a layer moved, a layer turned into a group): an entry
-    /// of `layers` or `composition` whose effect or content differs is named whole, not member by member.
+    /// of `layers` whose effect differs, or of `composition` whose content is another layer or a group
+    /// instead of a layer, is named whole, not member by member.
     private static func replaced(_ old: JSONValue, by new: JSONValue) -> String? {
         guard let before = old.objectValue, let after = new.objectValue, let place = after["path"]?.stringValue
         else { return nil }
-        let identity = ["effect", "content"]
-        return identity.contains { before[$0] != after[$0] } ? place : nil
+        let (oldContent, newContent) = (before["content"]?.objectValue, after["content"]?.objectValue)
+        let otherLayer = oldContent?["effect"] != newContent?["effect"] || oldContent?.keys != newContent?.keys
+        return before["effect"] != after["effect"] || otherLayer ? place : nil
     }
 
     enum PathPart: Equatable {
