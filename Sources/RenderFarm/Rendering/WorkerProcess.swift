@@ -12,10 +12,21 @@ package struct Isolation: Sendable {
     package var arguments: [String]
     /// Seconds one frame may take before its worker is killed (nil: no limit).
     package var frameTimeout: Double?
+    /// The render's workers, which a stopped render ends after `stopGrace`.
+    package let workers: WorkerGroup
 
-    package init(arguments: [String], frameTimeout: Double? = nil) {
+    /// `render --isolate`'s frame timeout when `--frame-timeout` is not given: a hung plugin costs a frame,
+    /// not the render.
+    package static let defaultFrameTimeout = 300.0
+    /// Seconds the frames in flight may still take after the first SIGINT or SIGTERM; then their workers are
+    /// killed and the render ends (130) with what was finished recorded. Below the 30 s that Kubernetes and
+    /// Slurm wait between SIGTERM and SIGKILL.
+    package static let stopGrace = 10.0
+
+    package init(arguments: [String], frameTimeout: Double? = nil, workers: WorkerGroup = WorkerGroup()) {
         self.arguments = arguments
         self.frameTimeout = frameTimeout
+        self.workers = workers
     }
 }
 
@@ -105,6 +116,7 @@ final class WorkerProcess: FrameExecutor {
             case .reported(let failure): throw failure
             case .untrusted(let reason):
                 end(job)
+                if isolation.workers.isHalted { throw .interrupted }
                 throw .worker("the worker process \(reason); it was ended")
             }
         }
@@ -123,6 +135,7 @@ final class WorkerProcess: FrameExecutor {
             return reply
         } catch .timedOut {
             end(job)
+            if isolation.workers.isHalted { throw .interrupted }
             let limit = JSONValue.number(isolation.frameTimeout ?? 0).serialized()
             throw .worker("took longer than --frame-timeout \(limit) s; its worker process was killed")
         } catch .tooLong {
@@ -130,21 +143,25 @@ final class WorkerProcess: FrameExecutor {
             throw .worker(
                 "the worker process sent a line longer than \(WorkerReplyCheck.maximumLine) bytes; it was ended")
         } catch {
-            throw .worker(reap(job))
+            let death = reap(job)
+            if isolation.workers.isHalted { throw .interrupted }
+            throw .worker(death)
         }
     }
 
     /// The running worker, started if needed; checks that it prepared the same jobs.
     private func running() throws(FrameFailure) -> (pid_t, WorkerChannel) {
         if let process { return process }
+        if isolation.workers.isHalted { throw .interrupted }
         let executable = PluginCatalog.executablePath()
-        let (pid, channel) = try Self.spawn(executable, arguments: isolation.arguments)
+        let (pid, channel) = try Self.spawn(executable, arguments: isolation.arguments, group: isolation.workers)
         process = (pid, channel)
         let hello: String
         do {
             hello = try channel.receive(timeout: Self.startTimeout)
         } catch {
             let death = end(nil)
+            if isolation.workers.isHalted { throw .interrupted }
             throw .output(.io(path: executable, reason: "the worker process did not start: \(death)"))
         }
         let expected = "ready " + jobs.map(\.fingerprint).joined(separator: " ")
@@ -166,6 +183,7 @@ final class WorkerProcess: FrameExecutor {
         guard let (pid, channel) = process else { return "no worker" }
         process = nil
         channel.close()
+        isolation.workers.reaping(pid)
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
@@ -175,11 +193,12 @@ final class WorkerProcess: FrameExecutor {
         return Self.describe(status: status, cpuSeconds: cpu)
     }
 
-    /// Kills the worker and reaps it.
+    /// Kills the worker's process group and reaps it.
     @discardableResult
     private func end(_ job: PlannedJob?) -> String {
         guard let (pid, _) = process else { return "no worker" }
-        kill(pid, SIGKILL)
+        // Before the reap: until then the group id cannot belong to another process.
+        kill(-pid, SIGKILL)
         return reap(job)
     }
 
@@ -206,7 +225,11 @@ final class WorkerProcess: FrameExecutor {
             + "for each frame, a worker at most twice that)"
     }
 
-    static func spawn(_ executable: String, arguments: [String]) throws(FrameFailure) -> (pid_t, WorkerChannel)
+    /// Starts `executable` with `arguments` as a worker of `group`, leading a process group of its own, with
+    /// the socket pair on its descriptor 3, /dev/null as its input and this process's standard error as its
+    /// output.
+    static func spawn(_ executable: String, arguments: [String], group: WorkerGroup = WorkerGroup())
+        throws(FrameFailure) -> (pid_t, WorkerChannel)
     {
         var sockets: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
@@ -218,6 +241,12 @@ final class WorkerProcess: FrameExecutor {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, sockets[1], WorkerChannel.childDescriptor)
         posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
         // Workers report a crash in one line; the parent records it. No backtrace per crash.
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
@@ -227,7 +256,7 @@ final class WorkerProcess: FrameExecutor {
         let (result, pid) = WorkerSpawnThread.shared.run {
             var pid: pid_t = 0
             let result = withCStrings(argv) { argv in
-                withCStrings(envp) { envp in posix_spawn(&pid, executable, &actions, nil, argv, envp) }
+                withCStrings(envp) { envp in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
             }
             return (result, pid)
         }
@@ -235,6 +264,14 @@ final class WorkerProcess: FrameExecutor {
         guard result == 0 else {
             close(sockets[0])
             throw .output(.io(path: executable, reason: "cannot start a worker: \(String(cString: strerror(result)))"))
+        }
+        if !group.started(pid) {
+            // The render was halted while this worker started.
+            kill(-pid, SIGKILL)
+            group.reaping(pid)
+            while waitpid(pid, nil, 0) < 0 && errno == EINTR {}
+            close(sockets[0])
+            throw .interrupted
         }
         return (pid, WorkerChannel(descriptor: sockets[0]))
     }

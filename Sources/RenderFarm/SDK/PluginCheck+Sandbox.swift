@@ -18,8 +18,9 @@ extension PluginCheck {
         let executable = PluginCatalog.executablePath()
         let pid: pid_t
         let channel: WorkerChannel
+        let group = WorkerGroup()
         do throws(FrameFailure) {
-            (pid, channel) = try WorkerProcess.spawn(executable, arguments: arguments)
+            (pid, channel) = try WorkerProcess.spawn(executable, arguments: arguments, group: group)
         } catch {
             return [PluginFinding(.failure, "worker", "cannot start a worker process: \(error.message)")]
         }
@@ -35,8 +36,9 @@ extension PluginCheck {
         } catch {
             ended = true
         }
-        if ending != nil { kill(pid, SIGKILL) }
+        if ending != nil { kill(-pid, SIGKILL) }
         channel.close()
+        group.reaping(pid)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         if ended {
