@@ -157,7 +157,8 @@ static int clone_trees(plan *p, char *problems, size_t size) {
     for (size_t index = 0; index < p->count; index++) {
         entry *e = &p->entries[index];
         if (e->kind == LINK || covered(p, index)) continue;
-        e->tree = open_tree(AT_FDCWD, e->path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW);
+        e->tree = open_tree(AT_FDCWD, e->path,
+                            OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_SYMLINK_NOFOLLOW);
         if (e->tree < 0) {
             char text[RF_PATH_SIZE + 128];
             snprintf(text, sizeof text, "root (cannot bind %s: %s)", e->path, strerror(errno));
