@@ -133,6 +133,10 @@ int rf_sandbox_apply(const char *const *read, size_t read_count, const char *con
     return applied;
 }
 
+int rf_sandbox_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
 long rf_sandbox_cpu_left(void) {
     struct rlimit cpu;
     if (getrlimit(RLIMIT_CPU, &cpu) != 0 || cpu.rlim_max == RLIM_INFINITY) return -1;

@@ -25,6 +25,7 @@
  *     Landlock, so that a denied open is named too. That check only names: the kernel enforces the
  *     root and Landlock, which hold whatever a plugin does to the handler. */
 
+#include <spawn.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -74,6 +75,11 @@ int rf_sandbox_apply(const char *const *read, size_t read_count, const char *con
 /* Seconds of CPU time this process may still use before the hard limit rf_sandbox_apply set ends it
  * (-1: no limit). */
 long rf_sandbox_cpu_left(void);
+
+/* Has the process `actions` start close every descriptor from `lowest` up (glibc's
+ * posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module does not show): a worker gets
+ * only the descriptors it is given. 0, or the errno of the failure. */
+int rf_sandbox_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 /* Whether this process's address space is within reach of the limit rf_sandbox_apply set (an
  * allocation that failed there failed for the sandbox); `limit` gets the limit in bytes. */

@@ -1,4 +1,5 @@
 import CFaultReport
+import CSandbox
 import FileOutput
 import Foundation
 import RenderFarmJobs
@@ -226,8 +227,8 @@ final class WorkerProcess: FrameExecutor {
     }
 
     /// Starts `executable` with `arguments` as a worker of `group`, leading a process group of its own, with
-    /// the socket pair on its descriptor 3, /dev/null as its input and this process's standard error as its
-    /// output.
+    /// the socket pair on its descriptor 3, /dev/null as its input, this process's standard error as its
+    /// output, and no other descriptor.
     static func spawn(_ executable: String, arguments: [String], group: WorkerGroup = WorkerGroup())
         throws(FrameFailure) -> (pid_t, WorkerChannel)
     {
@@ -242,6 +243,9 @@ final class WorkerProcess: FrameExecutor {
         posix_spawn_file_actions_adddup2(&actions, sockets[1], WorkerChannel.childDescriptor)
         posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        // Nothing else of this process reaches a worker: a descriptor without O_CLOEXEC (a library's, or one this
+        // process inherited) might be a socket of the host's network namespace or a file the plugin must not get.
+        rf_sandbox_spawn_close_from(&actions, WorkerChannel.childDescriptor + 1)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
