@@ -19,7 +19,8 @@
  *   -DATTACK_IMMUTABLE  FS_IOC_SETFLAGS: the immutable flag on a read-only descriptor of its own library
  *   -DATTACK_CHMOD      fchmod 04777 on a read-only descriptor of its own library
  *   -DATTACK_METADATA   `call` (stat, access, readlink, getxattr or statfs) on the path `target`: it
- *                       worked unless the kernel said the path does not exist
+ *                       worked unless the kernel said the path does not exist; `call` "descriptor" finds
+ *                       whether the descriptor numbered `target` (one the render had) is open
  *   -DATTACK_UTIME      utimensat: set the times of `target` to now
  *   -DATTACK_SIGSYS     install its own SIGSYS handler, then guess the mark that lets the seccomp
  *                       filter pass an open unchecked, to read `target`
@@ -325,6 +326,12 @@ static int attack(hostile *h, char *err, size_t errlen) {
     if (strcmp(h->call, "readlink") == 0) result = (int)readlink(h->target, text, sizeof text);
     if (strcmp(h->call, "getxattr") == 0) result = (int)getxattr(h->target, "user.none", text, sizeof text);
     if (strcmp(h->call, "statfs") == 0) result = statfs(h->target, &file_system);
+    /* A descriptor the render had open, by number: reaching it at all is the leak. */
+    if (strcmp(h->call, "descriptor") == 0) {
+        if (fcntl(atoi(h->target), F_GETFD) >= 0) return 0;
+        snprintf(err, errlen, "descriptor %s is not open: %s", h->target, strerror(errno));
+        return 1;
+    }
     /* Any answer but "no such file" (EINVAL: not a link, ENODATA: no such attribute) tells it exists. */
     if (result < 0 && errno == ENOENT) {
         snprintf(err, errlen, "could not %s %s: %s", h->call, h->target, strerror(errno));

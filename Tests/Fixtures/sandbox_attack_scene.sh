@@ -11,6 +11,7 @@
 #   RF_IMAGE RF_MOUNT RF_LIBRARY                 an ext4 image mounted on RF_MOUNT, holding RF_LIBRARY (watched)
 #   RF_SIGNAL (e.g. TERM@3) RF_LIMIT (60)        a signal to the render after some seconds; SIGKILL past the limit
 #   RF_MOUNTED                                   a folder that must not become a mount point
+#   RF_INHERIT                                   a file the render gets open on descriptor 7 (no O_CLOEXEC)
 set -u
 ip link set lo up || exit 91
 plugins=$RF_PLUGINS
@@ -29,6 +30,7 @@ watch() {
 watch > "$RF_OUT/before"
 as=""
 [ "$RF_USER" = nobody ] && as="setpriv --reuid=65534 --regid=65534 --clear-groups --"
+[ -n "${RF_INHERIT:-}" ] && exec 7< "$RF_INHERIT"
 # shellcheck disable=SC2086 # RF_ARGS and as are lists of words
 $as "$RF_BINARY" render "$RF_JOB" --isolate --sandbox "${RF_SANDBOX:-require}" -j 1 --progress none --force \
     --plugin-path "$plugins" ${RF_ARGS:-} > "$RF_OUT/stdout" 2> "$RF_OUT/stderr" &

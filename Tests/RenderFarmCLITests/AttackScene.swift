@@ -76,6 +76,8 @@ struct AttackScene {
     var limit = 60
     /// A folder that must not become a mount point.
     var mounted: String?
+    /// A file the render gets open on descriptor 7, as a library might leave one without O_CLOEXEC.
+    var inherit: String?
 
     /// A scene of `attack` in a folder of its own that any user may write, whose HOME it is.
     init(_ attack: String) throws {
@@ -112,6 +114,7 @@ struct AttackScene {
         if let watch { scene["RF_WATCH"] = watch }
         if let signal { scene["RF_SIGNAL"] = signal }
         if let mounted { scene["RF_MOUNTED"] = mounted }
+        if let inherit { scene["RF_INHERIT"] = inherit }
         if onImage {
             let image = run + "/disk.img"
             _ = FileManager.default.createFile(atPath: image, contents: nil)

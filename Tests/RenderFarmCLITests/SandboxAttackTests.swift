@@ -103,6 +103,20 @@ struct SandboxAttackTests {
         #expect(!FileManager.default.fileExists(atPath: write.target))
     }
 
+    /// Finding 1: the socket a plugin brought the loopback down with was inherited; a worker gets descriptors
+    /// 0 to 3 only (3: its socket to the render), whatever the render had open.
+    @Test("a descriptor the render had open does not reach the worker", arguments: AttackScene.User.allCases)
+    func descriptors(as user: AttackScene.User) throws {
+        var scene = try AttackScene("metadata")
+        scene.inherit = try scene.folder.write("the render's\n", to: "inherited.txt")
+        scene.call = "descriptor"
+        scene.target = "7"
+        let outcome = try scene.run(as: user)
+        outcome.expectDenied(
+            "descriptor 7 as \(user)", "layer 0 (hostile-metadata): descriptor 7 is not open: Bad file descriptor")
+        outcome.expectHostUnharmed("descriptor 7 as \(user)")
+    }
+
     @Test("mounting on a folder: denied, nothing mounted", arguments: AttackScene.User.allCases)
     func mount(as user: AttackScene.User) throws {
         var scene = try AttackScene("mount")
