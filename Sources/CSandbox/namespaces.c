@@ -7,6 +7,7 @@
 #include <linux/capability.h>
 #include <linux/securebits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,12 +19,14 @@
 
 /* Namespaces and capabilities: the layers that do not depend on what a plugin does inside the process. */
 
+/* Raw system calls: rf_sandbox_probe writes in the child of a multithreaded process, where a sanitizer's
+ * interceptors of open and write may wait for a lock no thread of the child will release. */
 static int write_file(const char *path, const char *text) {
-    int descriptor = open(path, O_WRONLY | O_CLOEXEC);
+    long descriptor = syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CLOEXEC);
     if (descriptor < 0) return errno;
-    ssize_t written = write(descriptor, text, strlen(text));
+    long written = syscall(SYS_write, descriptor, text, strlen(text));
     int error = written < 0 ? errno : 0;
-    close(descriptor);
+    syscall(SYS_close, descriptor);
     return error;
 }
 
@@ -136,9 +139,11 @@ int rf_sandbox_probe(void) {
     char users[64], groups[64];
     format_maps(users, groups, sizeof users);
     const char *base = rf_sandbox_root_base();
-    /* Only async-signal-safe calls in the child of a (possibly) multithreaded process: the maps are
-     * formatted above. The child tries what rf_sandbox_enter does and a mount in its namespace. */
-    pid_t child = fork();
+    /* Only system calls in the child of a (possibly) multithreaded process: the maps are formatted above.
+     * The child tries what rf_sandbox_enter does and a mount in its namespace. A raw clone, not fork: a
+     * sanitizer's fork starts a thread of its own in the child, and a process with two threads cannot
+     * enter a user namespace. */
+    pid_t child = (pid_t)syscall(SYS_clone, SIGCHLD, NULL, NULL, NULL, NULL);
     if (child == 0) {
         int found = 0;
         if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET) == 0) {
@@ -153,7 +158,7 @@ int rf_sandbox_probe(void) {
              mount("tmpfs", base, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k") != 0)) {
             found &= ~RF_SANDBOX_MOUNT_NAMESPACE;
         }
-        _exit(found);
+        syscall(SYS_exit_group, found);
     }
     int status = 0;
     if (child > 0) {
