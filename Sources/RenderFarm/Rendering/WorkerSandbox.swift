@@ -130,10 +130,10 @@ package enum WorkerSandbox {
     /// CPU time every frame of a sandboxed worker may take: the worker's hard limit is twice this, and a worker
     /// with less than this left is replaced before its next frame (`hasTimeForAFrame`). 600 s;
     /// RENDERFARM_WORKER_CPU_SECONDS sets another for the tests that reach it. Not a user option.
-    package static var cpuSecondsPerFrame: Double {
+    package static let cpuSecondsPerFrame: Double = {
         let text = ProcessInfo.processInfo.environment["RENDERFARM_WORKER_CPU_SECONDS"] ?? ""
         return Double(text).flatMap { $0 >= 1 ? $0 : nil } ?? 600
-    }
+    }()
 
     /// Whether this worker may still spend `cpuSecondsPerFrame` of CPU time before its hard limit (a worker that
     /// was not locked in always may).
