@@ -17,7 +17,7 @@ struct CheckWorkerCommand: Command {
     static let scratch = Option(
         "--scratch", value: "DIR", help: "The folder the worker may write (its temporary files), made by the check.")
 
-    /// CPU time the whole check may take in a sandboxed worker (past it the kernel ends the worker with SIGXCPU).
+    /// CPU time the whole check may take in a sandboxed worker (a hard limit: past it the kernel kills the worker).
     static let cpuSeconds = 3600.0
 
     let arguments: ParsedArguments
