@@ -30,7 +30,7 @@ SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 .PHONY: otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
         docs-convert ci-render update-references bench bench-quick bench-video slurm-test sanitize clean fuzz-incremental \
         install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
-        studio-test openjd-venv openjd-test text-check
+        studio-test openjd-venv openjd-test text-check sandbox-attack
 
 all: build
 
@@ -43,6 +43,8 @@ help:
 	@echo "                     equal local renders, Kubernetes Jobs valid against the schemas (CI runs it)"
 	@echo "make sanitize        AddressSanitizer and ThreadSanitizer builds running the render, resume, shard, video,"
 	@echo "                     studio and isolate tests; any sanitizer report fails (reports in $(SANITIZE_LOGS))"
+	@echo "make sandbox-attack  every hostile fixture plugin under render --isolate --sandbox require, as root and as"
+	@echo "                     nobody, in namespaces of their own: each denied and named, the host unharmed (root)"
 	@echo "make render JOB=F    render a job file (ARGS='-j 2 --force' for more options)"
 	@echo "make validate JOB=F  check a job file without rendering"
 	@echo "make plugins         list the installed effect plugins and their parameters"
@@ -102,13 +104,26 @@ plugins: build
 
 # The worker sandbox's hostile fixture (Tests/Fixtures/hostile_plugin.c), one library per attack,
 # in a folder of their own (article UntrustedPlugins).
-HOSTILE_ATTACKS := read write connect exec fork memory reply
+HOSTILE_ATTACKS := read write connect exec fork memory reply netdev freeze immutable chmod metadata utime sigsys \
+                   pdeathsig rlimit spin ptrace mount
 HOSTILE_PLUGINS := $(foreach a,$(HOSTILE_ATTACKS),$(TEST_PLUGIN_DIR)/hostile/librenderfarm-test-hostile-$(a).so)
 $(TEST_PLUGIN_DIR)/hostile/librenderfarm-test-hostile-%.so: Tests/Fixtures/hostile_plugin.c \
         Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
 	@mkdir -p $(TEST_PLUGIN_DIR)/hostile
 	$(CC) -O2 -shared -fPIC -Wall -Werror -DATTACK_$$(echo $* | tr a-z A-Z) -o $@ $< \
 	    -ISources/RenderFarmPluginABI/include $$(pkg-config --cflags --libs cairo)
+
+# The standing attack suite (RenderFarm article UntrustedPlugins, "Tests"): every hostile fixture plugin rendered
+# under render --isolate --sandbox require, as root and as nobody (setpriv), each in a network and mount namespace of
+# its own made by unshare (the "host" an attack could harm), plus the worker sandbox tests. Root only.
+ATTACK_PACKAGES := util-linux iproute2 e2fsprogs
+ATTACK_TESTS    := SandboxAttackTests|SandboxHangTests|SandboxAttackControlTests|RenderFarmCLITests.SandboxTests
+sandbox-attack: deps $(HOSTILE_PLUGINS)
+	@[ "$$(id -u)" = 0 ] || { echo "make sandbox-attack runs as root: it makes namespaces and mounts"; exit 1; }
+	@$(MAKE) --no-print-directory deps PACKAGES="$(ATTACK_PACKAGES)"
+	$(SWIFT) build --build-tests
+	RENDERFARM_SANDBOX_ATTACK=1 RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
+	    $(SWIFT) test --skip-build --filter '$(ATTACK_TESTS)'
 
 # Two Swift plugins from a package outside RenderFarm's (Tests/Fixtures/SwiftPlugins), each with its
 # own copy of EffectKit, for the test that loads them with every built-in plugin into one process.

@@ -78,9 +78,19 @@ void rf_fault_report_leave(void) { current_label = NULL; }
 
 const char *rf_fault_report_current_label(void) { return current_label; }
 
+/* The parent a worker tied itself to (0: not a worker). */
+static pid_t worker_parent;
+
 void rf_worker_die_with_parent(void) {
     pid_t parent = getppid();
+    worker_parent = parent;
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     /* The parent may have died before the request: then nobody would send the signal. */
     if (getppid() != parent) raise(SIGKILL);
+}
+
+int rf_worker_tied_to_parent(void) {
+    int signal = 0;
+    if (prctl(PR_GET_PDEATHSIG, &signal, 0, 0, 0) != 0 || signal != SIGKILL) prctl(PR_SET_PDEATHSIG, SIGKILL);
+    return worker_parent == 0 || getppid() == worker_parent;
 }

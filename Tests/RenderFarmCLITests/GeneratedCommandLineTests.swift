@@ -98,6 +98,17 @@ struct GeneratedCommandLineTests {
         #expect(render.arguments[RenderCommand.frames] == nil && render.arguments[CommonOptions.variants] == nil)
     }
 
+    @Test("render --isolate without --frame-timeout gives each frame 300 s; a task's render gets the same default")
+    func defaultFrameTimeout() throws {
+        let render = try RenderCommand(Self.parsed(["render", "job.json", "--isolate"]))
+        #expect(render.isolation?.frameTimeout == Isolation.defaultFrameTimeout)
+        #expect(Isolation.defaultFrameTimeout == 300)
+        var commands = Self.defaults
+        commands.isolate = true
+        let task = try RenderCommand(Self.parsed(try Self.arguments(commands).render))
+        #expect(task.isolation?.frameTimeout == 300)
+    }
+
     @Test("the prepare job's command line parses as prepare, and the merge job's as merge of every job's folder")
     func prepareAndMerge() throws {
         let commands = Self.everything

@@ -33,6 +33,11 @@ const char *rf_fault_report_current_label(void);
  * (a worker stuck in a plugin would otherwise outlive the render). */
 void rf_worker_die_with_parent(void);
 
+/* Makes sure the request above still holds (set again if not) and says whether the parent it was made
+ * for is still this process's parent (1; also when the process is no worker). The worker sandbox calls
+ * it before it locks the process in, after which the request cannot be changed. */
+int rf_worker_tied_to_parent(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -36,12 +36,16 @@ enum FrameFailure: Error {
     /// `render --isolate`: the worker process crashed or timed out on the frame.
     case worker(String)
     case output(OutputError)
+    /// `render --isolate` was stopped (SIGINT, SIGTERM) and its grace period ended: the frame's worker was
+    /// killed, and the frame is neither done nor failed.
+    case interrupted
 
     var message: String {
         switch self {
         case .plugin(let layer, let effect, let message): "layer \(layer) (\(effect)): \(message)"
         case .drawing(let message), .worker(let message): message
         case .output(let error): error.description
+        case .interrupted: "interrupted: its worker process was stopped with the render"
         }
     }
 }

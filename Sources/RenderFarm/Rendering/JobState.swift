@@ -9,6 +9,9 @@ enum FrameOutcome {
     case failed(JournalEntry)
     /// Output cannot be written at all (disk full, folder gone): the render stops.
     case fatal(OutputError)
+    /// The render was stopped while the frame was drawn in a worker (`FrameFailure.interrupted`): nothing is
+    /// recorded, and the next run draws it.
+    case interrupted
 }
 
 /// One job during the *execute* and *finish* phases of a render: its `ResumePlan`, the journal each
@@ -119,6 +122,8 @@ final class JobState: Sendable {
                 sha256: frame.sha256, bytes: frame.bytes, opaque: frame.opaque)
         case .failed(.output(let error), _):
             return .fatal(error)
+        case .failed(.interrupted, _):
+            return .interrupted
         case .failed(let error, let attempts):
             recorded = entry(
                 index, attempts: attempts, milliseconds: 0, status: .failed, sha256: "", bytes: 0,

@@ -68,25 +68,30 @@ package enum RenderSession {
         let halt = StopSignal()
         let shouldStop = { @Sendable in options.stop.isStopped || halt.isStopped }
         let report = { @Sendable (state: JobState, frame: Int, outcome: FrameOutcome) in
-            let event = progress.withLock { progress -> FrameEvent in
-                progress.finished += 1
+            let event = progress.withLock { progress -> FrameEvent? in
                 switch outcome {
                 case .written(let entry, let timings):
+                    progress.finished += 1
                     progress.timings = progress.timings + timings
                     return state.event(entry, timings, finished: progress.finished, total: total)
                 case .failed(let entry):
+                    progress.finished += 1
                     if options.failFast { halt.stop() }
                     return state.event(entry, FrameTimings(), finished: progress.finished, total: total)
                 case .fatal(let error):
+                    progress.finished += 1
                     if progress.fatal == nil { progress.fatal = error }
                     halt.stop()
                     return FrameEvent(
                         job: state.job.spec.name, index: frame, status: .failed, attempts: 1,
                         error: error.description, timings: FrameTimings(),
                         finished: progress.finished, total: total)
+                case .interrupted:
+                    // Neither finished nor failed: the next run draws it.
+                    return nil
                 }
             }
-            observer.frameDidFinish(event)
+            if let event { observer.frameDidFinish(event) }
         }
         let start = options.clock.uptime
         let inFlight = FramesInFlight(observer: observer, clock: options.clock)

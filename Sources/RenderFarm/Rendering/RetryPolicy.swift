@@ -1,6 +1,6 @@
 /// How often a frame is tried, for PNG output and for video alike: once, then again after each
 /// plugin, drawing or worker failure, up to the job's `retries`. An output failure (disk full,
-/// folder gone) is never retried.
+/// folder gone) is never retried, nor a frame interrupted with its render.
 struct RetryPolicy: Sendable {
     /// Attempts at most: the first and the retries.
     let attempts: Int
@@ -24,6 +24,7 @@ struct RetryPolicy: Sendable {
                 return .succeeded(try attempt(), attempts: made)
             } catch {
                 if case .output = error { return .failed(error, attempts: made) }
+                if case .interrupted = error { return .failed(error, attempts: made) }
                 if made >= attempts { return .failed(error, attempts: made) }
             }
         }

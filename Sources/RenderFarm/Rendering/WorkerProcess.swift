@@ -1,4 +1,5 @@
 import CFaultReport
+import CSandbox
 import FileOutput
 import Foundation
 import RenderFarmJobs
@@ -12,10 +13,21 @@ package struct Isolation: Sendable {
     package var arguments: [String]
     /// Seconds one frame may take before its worker is killed (nil: no limit).
     package var frameTimeout: Double?
+    /// The render's workers, which a stopped render ends after `stopGrace`.
+    package let workers: WorkerGroup
 
-    package init(arguments: [String], frameTimeout: Double? = nil) {
+    /// `render --isolate`'s frame timeout when `--frame-timeout` is not given: a hung plugin costs a frame,
+    /// not the render.
+    package static let defaultFrameTimeout = 300.0
+    /// Seconds the frames in flight may still take after the first SIGINT or SIGTERM; then their workers are
+    /// killed and the render ends (130) with what was finished recorded. Below the 30 s that Kubernetes and
+    /// Slurm wait between SIGTERM and SIGKILL.
+    package static let stopGrace = 10.0
+
+    package init(arguments: [String], frameTimeout: Double? = nil, workers: WorkerGroup = WorkerGroup()) {
         self.arguments = arguments
         self.frameTimeout = frameTimeout
+        self.workers = workers
     }
 }
 
@@ -74,30 +86,19 @@ final class WorkerProcess: FrameExecutor {
         guard let jobIndex = positions[ObjectIdentifier(job)] else {
             throw .drawing("job \(job.spec.name) is not one this worker prepared")
         }
-        let (pid, channel) = try running()
+        var (_, channel) = try running()
         lane?.begin(job: job.spec.name, frame: index)
         defer { lane?.end() }
-        let reply: String
-        do {
-            try channel.send("render \(jobIndex) \(index)" + (debug ? " debug" : ""))
-            reply = try channel.receive(timeout: isolation.frameTimeout)
-            // The sandbox denied the plugin something: the worker ends itself after saying what.
-            if reply.hasPrefix(WorkerReply.sandboxDenial) {
-                kill(pid, SIGKILL)
-                reap(job)
+        var reply = try request(index, of: job, jobIndex: jobIndex, debug: debug, channel)
+        if reply == WorkerReply.retire {
+            // Its CPU time nears the sandbox's hard limit: a new worker draws the frame.
+            end(job)
+            (_, channel) = try running()
+            reply = try request(index, of: job, jobIndex: jobIndex, debug: debug, channel)
+            if reply == WorkerReply.retire {
+                end(job)
+                throw .worker("the worker process sent a reply the protocol does not have: it retired twice")
             }
-        } catch .timedOut {
-            kill(pid, SIGKILL)
-            reap(job)
-            let limit = JSONValue.number(isolation.frameTimeout ?? 0).serialized()
-            throw .worker("took longer than --frame-timeout \(limit) s; its worker process was killed")
-        } catch .tooLong {
-            kill(pid, SIGKILL)
-            reap(job)
-            throw .worker(
-                "the worker process sent a line longer than \(WorkerReplyCheck.maximumLine) bytes; it was ended")
-        } catch {
-            throw .worker(reap(job))
         }
         let canvas = job.spec.canvas
         let (width, height) = (canvas.pixelWidth, canvas.pixelHeight)
@@ -115,26 +116,53 @@ final class WorkerProcess: FrameExecutor {
             switch error {
             case .reported(let failure): throw failure
             case .untrusted(let reason):
-                kill(pid, SIGKILL)
-                reap(job)
+                end(job)
+                if isolation.workers.isHalted { throw .interrupted }
                 throw .worker("the worker process \(reason); it was ended")
             }
         }
         return (png, frame)
     }
 
+    /// Asks the running worker for frame `index` and returns its reply line (a sandbox denial ends the worker).
+    private func request(
+        _ index: Int, of job: PlannedJob, jobIndex: Int, debug: Bool, _ channel: WorkerChannel
+    ) throws(FrameFailure) -> String {
+        do {
+            try channel.send("render \(jobIndex) \(index)" + (debug ? " debug" : ""))
+            let reply = try channel.receive(timeout: isolation.frameTimeout)
+            // The sandbox denied the plugin something: the worker ends itself after saying what.
+            if reply.hasPrefix(WorkerReply.sandboxDenial) { end(job) }
+            return reply
+        } catch .timedOut {
+            end(job)
+            if isolation.workers.isHalted { throw .interrupted }
+            let limit = JSONValue.number(isolation.frameTimeout ?? 0).serialized()
+            throw .worker("took longer than --frame-timeout \(limit) s; its worker process was killed")
+        } catch .tooLong {
+            end(job)
+            throw .worker(
+                "the worker process sent a line longer than \(WorkerReplyCheck.maximumLine) bytes; it was ended")
+        } catch {
+            let death = reap(job)
+            if isolation.workers.isHalted { throw .interrupted }
+            throw .worker(death)
+        }
+    }
+
     /// The running worker, started if needed; checks that it prepared the same jobs.
     private func running() throws(FrameFailure) -> (pid_t, WorkerChannel) {
         if let process { return process }
+        if isolation.workers.isHalted { throw .interrupted }
         let executable = PluginCatalog.executablePath()
-        let (pid, channel) = try Self.spawn(executable, arguments: isolation.arguments)
+        let (pid, channel) = try Self.spawn(executable, arguments: isolation.arguments, group: isolation.workers)
         process = (pid, channel)
         let hello: String
         do {
             hello = try channel.receive(timeout: Self.startTimeout)
         } catch {
-            kill(pid, SIGKILL)
-            let death = reap(nil)
+            let death = end(nil)
+            if isolation.workers.isHalted { throw .interrupted }
             throw .output(.io(path: executable, reason: "the worker process did not start: \(death)"))
         }
         let expected = "ready " + jobs.map(\.fingerprint).joined(separator: " ")
@@ -156,32 +184,53 @@ final class WorkerProcess: FrameExecutor {
         guard let (pid, channel) = process else { return "no worker" }
         process = nil
         channel.close()
+        isolation.workers.reaping(pid)
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         if let job { StagedFile.removeLeftovers(of: pid, in: job.outputDirectory) }
-        return Self.describe(status: status)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + 1e-6
+            * Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+        return Self.describe(status: status, cpuSeconds: cpu)
+    }
+
+    /// Kills the worker's process group and reaps it.
+    @discardableResult
+    private func end(_ job: PlannedJob?) -> String {
+        guard let (pid, _) = process else { return "no worker" }
+        // Before the reap: until then the group id cannot belong to another process.
+        kill(-pid, SIGKILL)
+        return reap(job)
     }
 
     private func stop() {
-        guard let (pid, _) = process else { return }
-        kill(pid, SIGKILL)
-        reap(nil)
+        end(nil)
     }
 
-    /// How a worker ended, from its wait status: "the worker process was killed by SIGSEGV
-    /// (Segmentation fault)" or "the worker process exited with status 1".
-    static func describe(status: Int32) -> String {
+    /// How a worker ended, from its wait status and the CPU time it used: "the worker process was killed by
+    /// SIGSEGV (Segmentation fault)" or "the worker process exited with status 1". A worker killed after at
+    /// least `WorkerSandbox.cpuSecondsPerFrame` of CPU time reached the sandbox's hard limit.
+    static func describe(status: Int32, cpuSeconds: Double = 0) -> String {
         let signal = status & 0x7f
         guard signal != 0 else { return "the worker process exited with status \((status >> 8) & 0xff)" }
         let name = strsignal(signal).map { String(cString: $0) } ?? "signal"
         let short = [
             SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGKILL: "SIGKILL", SIGFPE: "SIGFPE",
-            SIGXCPU: "SIGXCPU",
+            SIGXCPU: "SIGXCPU", SIGSYS: "SIGSYS",
         ]
-        return "the worker process was killed by \(short[signal] ?? "signal \(signal)") (\(name))"
+        let death = "the worker process was killed by \(short[signal] ?? "signal \(signal)") (\(name))"
+        let limit = WorkerSandbox.cpuSecondsPerFrame
+        guard signal == SIGKILL || signal == SIGXCPU, cpuSeconds >= limit else { return death }
+        let used = JSONValue.number(cpuSeconds.rounded()).serialized()
+        return death + " after \(used) s of CPU time: the sandbox's limit (\(JSONValue.number(limit).serialized()) s "
+            + "for each frame, a worker at most twice that)"
     }
 
-    static func spawn(_ executable: String, arguments: [String]) throws(FrameFailure) -> (pid_t, WorkerChannel)
+    /// Starts `executable` with `arguments` as a worker of `group`, leading a process group of its own, with
+    /// the socket pair on its descriptor 3, /dev/null as its input, this process's standard error as its
+    /// output, and no other descriptor.
+    static func spawn(_ executable: String, arguments: [String], group: WorkerGroup = WorkerGroup())
+        throws(FrameFailure) -> (pid_t, WorkerChannel)
     {
         var sockets: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
@@ -193,6 +242,15 @@ final class WorkerProcess: FrameExecutor {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, sockets[1], WorkerChannel.childDescriptor)
         posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        // Nothing else of this process reaches a worker: a descriptor without O_CLOEXEC (a library's, or one this
+        // process inherited) might be a socket of the host's network namespace or a file the plugin must not get.
+        rf_sandbox_spawn_close_from(&actions, WorkerChannel.childDescriptor + 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
         // Workers report a crash in one line; the parent records it. No backtrace per crash.
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
@@ -202,7 +260,7 @@ final class WorkerProcess: FrameExecutor {
         let (result, pid) = WorkerSpawnThread.shared.run {
             var pid: pid_t = 0
             let result = withCStrings(argv) { argv in
-                withCStrings(envp) { envp in posix_spawn(&pid, executable, &actions, nil, argv, envp) }
+                withCStrings(envp) { envp in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
             }
             return (result, pid)
         }
@@ -210,6 +268,14 @@ final class WorkerProcess: FrameExecutor {
         guard result == 0 else {
             close(sockets[0])
             throw .output(.io(path: executable, reason: "cannot start a worker: \(String(cString: strerror(result)))"))
+        }
+        if !group.started(pid) {
+            // The render was halted while this worker started.
+            kill(-pid, SIGKILL)
+            group.reaping(pid)
+            while waitpid(pid, nil, 0) < 0 && errno == EINTR {}
+            close(sockets[0])
+            throw .interrupted
         }
         return (pid, WorkerChannel(descriptor: sockets[0]))
     }
@@ -240,6 +306,9 @@ private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeM
 enum WorkerReply {
     /// `fail sandbox MESSAGE`: written by the sandbox's SIGSYS handler (CSandbox) before the worker ends.
     static let sandboxDenial = "fail sandbox "
+    /// Sent instead of a frame's reply by a worker whose CPU time nears its hard limit: it ends, and the parent
+    /// asks a new worker for the frame (once: a second `retire` for one frame is a reply the protocol lacks).
+    static let retire = "retire"
     /// The checksum field of a worker's frame reply (the parent computes the frame's own).
     static let noChecksum = String(repeating: "0", count: 64)
 
@@ -311,10 +380,11 @@ package final class WorkerConnection {
 
     /// Says which jobs were prepared, then renders each frame asked for until the parent closes
     /// the connection.
-    /// `beforeFrame` runs before each frame (the sandbox moves the worker's CPU limit there);
-    /// `failureNote` may add a sentence to a frame's failure (the sandbox's memory limit).
+    /// `beforeFrame` runs before each frame: false retires the worker (it says `retire` instead of drawing and
+    /// ends; the parent starts another for the frame), which the sandbox does when the worker's hard CPU limit
+    /// is near. `failureNote` may add a sentence to a frame's failure (the sandbox's memory limit).
     package func serve(
-        _ jobs: [PlannedJob], cacheStaticLayers: Bool, beforeFrame: () -> Void = {},
+        _ jobs: [PlannedJob], cacheStaticLayers: Bool, beforeFrame: () -> Bool = { true },
         failureNote: () -> String? = { nil }
     ) {
         let worker = FrameWorker(cacheStaticLayers: cacheStaticLayers)
@@ -330,7 +400,10 @@ package final class WorkerConnection {
                     try channel.send("fail frame the worker got an unreadable request")
                     continue
                 }
-                beforeFrame()
+                guard beforeFrame() else {
+                    try channel.send(WorkerReply.retire)
+                    return
+                }
                 // The frame's PNG follows its reply line; the parent checks and writes it.
                 let drawn = Result { () throws(FrameFailure) -> (png: [UInt8], timings: FrameTimings) in
                     guard request.count == 4 else {

@@ -21,18 +21,35 @@ package struct SandboxLayers: OptionSet, Sendable {
     package static let noNewPrivileges = SandboxLayers(rawValue: Int32(RF_SANDBOX_NO_NEW_PRIVS))
     package static let landlock = SandboxLayers(rawValue: Int32(RF_SANDBOX_LANDLOCK))
     package static let seccomp = SandboxLayers(rawValue: Int32(RF_SANDBOX_SECCOMP))
-    package static let all: SandboxLayers = [.network, .limits, .noNewPrivileges, .landlock, .seccomp]
+    package static let userNamespace = SandboxLayers(rawValue: Int32(RF_SANDBOX_USER_NAMESPACE))
+    package static let mountNamespace = SandboxLayers(rawValue: Int32(RF_SANDBOX_MOUNT_NAMESPACE))
+    package static let capabilities = SandboxLayers(rawValue: Int32(RF_SANDBOX_CAPABILITIES))
+    package static let all: SandboxLayers = [
+        .userNamespace, .mountNamespace, .network, .limits, .noNewPrivileges, .capabilities, .landlock, .seccomp,
+    ]
 
     /// What each layer keeps a plugin from, as `render` names a missing one.
     static let names: [(SandboxLayers, String)] = [
         (
+            .userNamespace,
+            "user namespace (the kernel refuses unprivileged user namespaces: as root, the worker keeps root's user "
+                + "id, without capabilities, and owns root's files)"
+        ),
+        (
+            .mountNamespace,
+            "mount namespace (the worker sees the host's file system: Landlock alone limits what it opens, and "
+                + "stat, access, readlink, getxattr and statfs reach every path)"
+        ),
+        (
             .network,
-            "network namespace (the kernel refuses unprivileged namespaces: TCP is still blocked by Landlock ABI 4+ and seccomp)"
+            "network namespace (the kernel refuses unprivileged namespaces: TCP is still blocked by Landlock ABI 4+ "
+                + "and seccomp)"
         ),
         (.limits, "resource limits"),
         (.noNewPrivileges, "no_new_privs"),
-        (.landlock, "Landlock file rules (file access is checked by the seccomp filter only)"),
-        (.seccomp, "seccomp filter (processes, sockets and system calls are not limited)"),
+        (.capabilities, "dropped capabilities"),
+        (.landlock, "Landlock file rules (file access is limited by the worker's root only)"),
+        (.seccomp, "seccomp filter (processes, sockets, ioctl and system calls are not limited)"),
     ]
 
     /// The names of the layers in `self`, in a fixed order.
@@ -56,53 +73,73 @@ package enum WorkerSandbox {
         return runtimes.contains { name in dlsym(handle, name) != nil }
     }
 
-    /// Moves the worker into a network namespace with no interfaces; call before threads start.
-    package static func isolateNetwork() -> Bool {
-        rf_sandbox_isolate_network() == 0
+    /// Moves the worker into its namespaces (user, mount, network) and drops the capabilities it does not need
+    /// to build its root; call first, while the process has one thread (a user namespace needs that). Returns
+    /// the namespaces entered and why others are missing.
+    package static func enter() -> (entered: SandboxLayers, problems: String) {
+        var problems = [CChar](repeating: 0, count: 1024)
+        let entered = rf_sandbox_enter(&problems, problems.count)
+        return (SandboxLayers(rawValue: entered), text(problems))
     }
 
     /// Locks this worker in after its plugins were loaded and created: reads only what the jobs
-    /// need, writes only their plugins' cache folders. Returns the layers
-    /// applied (with `network` when `isolateNetwork` succeeded) and why others are missing.
-    package static func apply(to jobs: [PlannedJob], network: Bool) -> (applied: SandboxLayers, problems: String) {
+    /// need, writes only their plugins' cache folders. Returns the layers in force (with the
+    /// namespaces `enter` entered) and why others are missing.
+    package static func apply(to jobs: [PlannedJob], entered: SandboxLayers) -> (
+        applied: SandboxLayers, problems: String
+    ) {
         let (read, write) = paths(for: jobs)
         let frames = jobs.map { MemoryBudget.workerBytes($0, isolated: true) }.max() ?? 0
-        return apply(read: read, write: write, frameBytes: frames, network: network)
+        return apply(
+            read: read, write: write, frameBytes: frames, cpuSeconds: 2 * cpuSecondsPerFrame, entered: entered)
     }
 
     /// Locks this worker in: reads `read` and the system's files (`systemReadPaths`), writes only the folders
-    /// `write` and /dev/null; its address space may grow by four times `frameBytes`, at least 1 GiB.
-    static func apply(read: [String], write: [String], frameBytes: Int, network: Bool)
+    /// `write` and /dev/null; its address space may grow by four times `frameBytes`, at least 1 GiB; it may use
+    /// `cpuSeconds` more of CPU time.
+    static func apply(read: [String], write: [String], frameBytes: Int, cpuSeconds: Double, entered: SandboxLayers)
         -> (applied: SandboxLayers, problems: String)
     {
         let read = Array(Set(systemReadPaths() + read)).sorted()
         // /dev/null too: libraries silence output by writing there (Chipmunk's banner, CChipmunk).
         let write = Array(Set(write + ["/dev/null"])).sorted()
-        var problems = [CChar](repeating: 0, count: 2048)
+        var problems = [CChar](repeating: 0, count: 4096)
         let applied = withCStrings(read) { read in
             withCStrings(write) { write in
                 rf_sandbox_apply(
                     read, read.count, write, write.count, UInt64(mappedBytes() + max(1 << 30, 4 * frameBytes)),
-                    WorkerChannel.childDescriptor,
+                    UInt(max(1, cpuSeconds.rounded(.up))), WorkerChannel.childDescriptor, entered.rawValue,
                     skipped.rawValue, &problems, problems.count)
             }
         }
-        let text = String(decoding: problems.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var layers = SandboxLayers(rawValue: applied)
-        if network { layers.insert(.network) }
-        return (layers, text)
+        return (SandboxLayers(rawValue: applied), text(problems))
     }
 
-    /// Layers left out on purpose: RENDERFARM_SANDBOX_SKIP=landlock or =seccomp (comma-separated),
-    /// for the tests that show what one layer does alone. Not a user option.
+    private static func text(_ characters: [CChar]) -> String {
+        String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Layers left out on purpose: RENDERFARM_SANDBOX_SKIP=landlock, =seccomp or =mount (comma-separated), for
+    /// the tests that show what the other layers do alone. Not a user option.
     static var skipped: SandboxLayers {
         let words = (ProcessInfo.processInfo.environment["RENDERFARM_SANDBOX_SKIP"] ?? "").split(separator: ",")
-        return SandboxLayers(words.compactMap { ["landlock": .landlock, "seccomp": .seccomp][String($0)] })
+        let layers: [String: SandboxLayers] = ["landlock": .landlock, "seccomp": .seccomp, "mount": .mountNamespace]
+        return SandboxLayers(words.compactMap { layers[String($0)] })
     }
 
-    /// Allows the next frame `seconds` of CPU time (soft RLIMIT_CPU, moved before each frame).
-    package static func allowCPU(seconds: Double) {
-        _ = rf_sandbox_allow_cpu(UInt(max(1, seconds.rounded(.up))))
+    /// CPU time every frame of a sandboxed worker may take: the worker's hard limit is twice this, and a worker
+    /// with less than this left is replaced before its next frame (`hasTimeForAFrame`). 600 s;
+    /// RENDERFARM_WORKER_CPU_SECONDS sets another for the tests that reach it. Not a user option.
+    package static let cpuSecondsPerFrame: Double = {
+        let text = ProcessInfo.processInfo.environment["RENDERFARM_WORKER_CPU_SECONDS"] ?? ""
+        return Double(text).flatMap { $0 >= 1 ? $0 : nil } ?? 600
+    }()
+
+    /// Whether this worker may still spend `cpuSecondsPerFrame` of CPU time before its hard limit (a worker that
+    /// was not locked in always may).
+    package static func hasTimeForAFrame() -> Bool {
+        let left = rf_sandbox_cpu_left()
+        return left < 0 || Double(left) >= cpuSecondsPerFrame
     }
 
     /// Said after a failed frame when the worker's address space reached the sandbox's limit

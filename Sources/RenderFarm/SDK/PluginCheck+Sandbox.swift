@@ -18,8 +18,9 @@ extension PluginCheck {
         let executable = PluginCatalog.executablePath()
         let pid: pid_t
         let channel: WorkerChannel
+        let group = WorkerGroup()
         do throws(FrameFailure) {
-            (pid, channel) = try WorkerProcess.spawn(executable, arguments: arguments)
+            (pid, channel) = try WorkerProcess.spawn(executable, arguments: arguments, group: group)
         } catch {
             return [PluginFinding(.failure, "worker", "cannot start a worker process: \(error.message)")]
         }
@@ -35,8 +36,9 @@ extension PluginCheck {
         } catch {
             ended = true
         }
-        if ending != nil { kill(pid, SIGKILL) }
+        if ending != nil { kill(-pid, SIGKILL) }
         channel.close()
+        group.reaping(pid)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         if ended {
@@ -80,8 +82,8 @@ extension PluginCheck {
     /// then runs the check and sends the findings. Under `.require`, a worker that cannot apply every
     /// layer says so and checks nothing (false).
     package static func serve(
-        _ plugin: LoadedPlugin, setting: Setting, sandbox: SandboxMode, network: Bool, scratch: String,
-        cpuSeconds: Double, connection: WorkerConnection
+        _ plugin: LoadedPlugin, setting: Setting, sandbox: SandboxMode, entered: SandboxLayers, missing: String,
+        scratch: String, cpuSeconds: Double, connection: WorkerConnection
     ) -> Bool {
         let check = PluginCheck(plugin, setting: setting)
         if sandbox != .off {
@@ -93,13 +95,14 @@ extension PluginCheck {
             let read = [plugin.info.path] + inputs.compactMap { $0.read?.path }
             let canvas = Int(setting.width * setting.scale) * Int(setting.height * setting.scale) * 4
             let (applied, problems) = WorkerSandbox.apply(
-                read: read, write: [scratch], frameBytes: canvas * (setting.threads + 2), network: network)
+                read: read, write: [scratch], frameBytes: canvas * (setting.threads + 2), cpuSeconds: cpuSeconds,
+                entered: entered)
             if sandbox == .require && applied != .all {
-                let missing = SandboxLayers.all.subtracting(applied).names.joined(separator: ", ")
-                connection.fail("--sandbox require: this worker could not apply \(missing) (\(problems))")
+                let names = SandboxLayers.all.subtracting(applied).names.joined(separator: ", ")
+                let why = [missing, problems].filter { !$0.isEmpty }.joined(separator: "; ")
+                connection.fail("--sandbox require: this worker could not apply \(names) (\(why))")
                 return false
             }
-            WorkerSandbox.allowCPU(seconds: cpuSeconds)
         }
         func send(_ findings: [PluginFinding]) throws(WorkerChannel.Failure) {
             for finding in findings {

@@ -17,7 +17,7 @@ struct CheckWorkerCommand: Command {
     static let scratch = Option(
         "--scratch", value: "DIR", help: "The folder the worker may write (its temporary files), made by the check.")
 
-    /// CPU time the whole check may take in a sandboxed worker (past it the kernel ends the worker with SIGXCPU).
+    /// CPU time the whole check may take in a sandboxed worker (a hard limit: past it the kernel kills the worker).
     static let cpuSeconds = 3600.0
 
     let arguments: ParsedArguments
@@ -46,8 +46,8 @@ struct CheckWorkerCommand: Command {
             return .reporting(UsageError(message: problem, command: "check-worker"), to: terminal)
         }
         LoadedPlugin.installFaultReport(hint: " (in the worker process of plugin check)")
-        // The network namespace first, while the process has one thread (a user namespace needs that).
-        let network = sandbox != .off && WorkerSandbox.isolateNetwork()
+        // The namespaces first, while the process has one thread (a user namespace needs that).
+        let (entered, missing) = sandbox != .off ? WorkerSandbox.enter() : ([], "")
         let plugin: LoadedPlugin
         do {
             plugin = try PluginCatalog.loadLibrary(arguments.positionals[0])
@@ -58,7 +58,7 @@ struct CheckWorkerCommand: Command {
         switch PluginCheckCommand.setting(arguments, duration: duration) {
         case .success(let setting):
             let served = PluginCheck.serve(
-                plugin, setting: setting, sandbox: sandbox, network: network, scratch: scratch,
+                plugin, setting: setting, sandbox: sandbox, entered: entered, missing: missing, scratch: scratch,
                 cpuSeconds: Self.cpuSeconds, connection: connection)
             return served ? .ok : .unavailable
         case .failure(let refusal):

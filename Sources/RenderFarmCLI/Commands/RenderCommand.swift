@@ -26,7 +26,8 @@ struct RenderCommand: Command {
             require on a kernel without every protection), 73 cannot create output, 74 I/O error
             (a full disk), 75 the output folder is in use by another run, 130 interrupted by SIGINT
             or SIGTERM. With --isolate, frames are drawn in worker processes: a plugin that crashes
-            or hangs (past --frame-timeout) fails only the frame it was drawing, and each worker is
+            or hangs (past --frame-timeout, 300 s unless given) fails only the frame it was drawing; on
+            SIGINT or SIGTERM the frames in flight get 10 s before their workers are killed. Each worker is
             sandboxed (--sandbox strict): a plugin cannot read files outside its job, write outside
             its cache folder (the render writes the frames the workers send), reach the network or
             start programs; a denied action fails its frame, naming it.
@@ -132,7 +133,7 @@ struct RenderCommand: Command {
             return renderVideo(jobs, to: video, concurrency: concurrency, terminal: terminal)
         }
         let stop = StopSignal()
-        let signals = SignalHandling(stop: stop, terminal: terminal)
+        let signals = SignalHandling(stop: stop, terminal: terminal, workers: isolation?.workers)
         defer { signals.cancel() }
         // RENDERFARM_STATIC_LAYERS=redraw draws static layers at every frame (to check the cache).
         let redraw = ProcessInfo.processInfo.environment["RENDERFARM_STATIC_LAYERS"] == "redraw"
@@ -233,14 +234,16 @@ extension RenderCommand {
             throw UsageError(
                 message: "--isolate renders PNG frames; it cannot be combined with --video", command: "render")
         }
-        return Isolation(arguments: WorkerCommand.arguments(for: arguments, scale: scale), frameTimeout: timeout)
+        return Isolation(
+            arguments: WorkerCommand.arguments(for: arguments, scale: scale),
+            frameTimeout: timeout ?? Isolation.defaultFrameTimeout)
     }
 
     static let isolate = Flag(
         "--isolate", help: "Draw frames in worker processes: a plugin that crashes or hangs fails only its frame.")
     static let frameTimeout = Option(
         "--frame-timeout", value: "SECONDS",
-        help: "With --isolate: kill a worker whose frame takes longer, and fail that attempt.")
+        help: "With --isolate: kill a worker whose frame takes longer, and fail that attempt (default 300).")
 
     static let sandbox = Option(
         "--sandbox", value: "MODE",

@@ -55,10 +55,6 @@ struct WorkerCommand: Command {
         return command + RenderCommand.sandbox.words(sandbox.rawValue)
     }
 
-    /// CPU time one frame may take in a sandboxed worker (past it the kernel ends the worker with
-    /// SIGXCPU, and the frame fails); `--frame-timeout` limits wall-clock time.
-    static let cpuSecondsPerFrame = 600.0
-
     func run(_ terminal: Terminal) -> ExitCode {
         guard let connection = WorkerServer.connect() else {
             let problem = "`renderfarm worker` is started by `renderfarm render --isolate`, not by hand"
@@ -69,8 +65,8 @@ struct WorkerCommand: Command {
         // Ctrl-C reaches the whole process group: the render decides when its workers stop.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
-        // The network namespace first, while the process has one thread (a user namespace needs that).
-        let network = sandbox != .off && WorkerSandbox.isolateNetwork()
+        // The namespaces first, while the process has one thread (a user namespace needs that).
+        let (entered, missing) = sandbox != .off ? WorkerSandbox.enter() : ([], "")
         // The render has reported every problem and warning already: the worker keeps them.
         let messages = Locked<[String]>([])
         let quiet = Terminal(out: { _ in }, err: { text in messages.withLock { $0.append(text) } })
@@ -91,17 +87,17 @@ struct WorkerCommand: Command {
             }
             // Plugins are loaded and created: from here on the worker reads and writes only what
             // its jobs need (article UntrustedPlugins).
-            let (applied, problems) = WorkerSandbox.apply(to: jobs, network: network)
+            let (applied, problems) = WorkerSandbox.apply(to: jobs, entered: entered)
             if sandbox == .require && applied != .all {
-                let missing = SandboxLayers.all.subtracting(applied).names.joined(separator: ", ")
+                let names = SandboxLayers.all.subtracting(applied).names.joined(separator: ", ")
+                let why = [missing, problems].filter { !$0.isEmpty }.joined(separator: "; ")
                 let refusal = CommandRefusal.sandboxIncomplete(
-                    "--sandbox require: this worker could not apply \(missing) (\(problems))")
+                    "--sandbox require: this worker could not apply \(names) (\(why))")
                 connection.fail(refusal.description)
                 return ExitCode(for: refusal)
             }
             connection.serve(
-                jobs, cacheStaticLayers: !redraw,
-                beforeFrame: { WorkerSandbox.allowCPU(seconds: WorkerCommand.cpuSecondsPerFrame) },
+                jobs, cacheStaticLayers: !redraw, beforeFrame: WorkerSandbox.hasTimeForAFrame,
                 failureNote: WorkerSandbox.memoryNote)
             return .ok
         case .failure(let code):
