@@ -68,14 +68,14 @@ final class WorkerProcess: FrameExecutor {
         // The worker cannot write the output folder: this process writes the frame it checked.
         let clock = ContinuousClock()
         let start = clock.now
-        do {
-            try AtomicFile.write(png, to: job.path(ofFrame: index))
-        } catch {
-            throw .output(error)
+        // Relative to the folder the run holds open; the typed error survives `withUnsafeBytes` in a Result.
+        let written: Result<Void, OutputError> = png.withUnsafeBytes { bytes in
+            Result { () throws(OutputError) in try job.writeFrame(bytes, index: index) }
         }
-        var written = frame
-        written.timings.write = (clock.now - start).seconds * 1000
-        return written
+        if case .failure(let error) = written { throw .output(error) }
+        var done = frame
+        done.timings.write = (clock.now - start).seconds * 1000
+        return done
     }
 
     /// Frame `index` of `job` as the worker drew and encoded it, checked (`WorkerReplyCheck`); nothing is
