@@ -80,6 +80,9 @@ final class HarnessProcess {
 
     func kill() { Foundation.kill(process.processIdentifier, SIGKILL) }
 
+    /// What the process has written to its standard output so far.
+    var output: String { (try? String(contentsOf: scratch.appendingPathComponent("stdout"), encoding: .utf8)) ?? "" }
+
     func wait(timeout: Double = 120) -> Binary.Result {
         let ended = process.waitOrKill(timeout: timeout)
         let signaled = process.terminationReason == .uncaughtSignal

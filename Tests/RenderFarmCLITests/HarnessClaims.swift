@@ -10,7 +10,7 @@ struct HarnessClaim: Sendable {
     /// Renders the job the claim's way; nil when it matches the reference, else how it differs.
     var check: @Sendable (HarnessClaimContext) throws -> String?
 
-    static let all: [HarnessClaim] = [parallel, shards, isolated, video]
+    static let all: [HarnessClaim] = [parallel, shards, isolated, video, studio]
 }
 
 /// A job folder rendered once for reference, where a claim renders it again.

@@ -28,14 +28,14 @@ struct StuckFrameTests {
         #expect(result.stderr.components(separatedBy: "is still drawing").count == 2, "\(result.stderr)")
     }
 
-    @Test("under --isolate the notice suggests only what the render lacks: --frame-timeout, or nothing to add")
+    @Test("under --isolate the notice says the worker is killed at the frame timeout, 300 s unless given")
     func stuckFrameIsolated() throws {
         let folder = try TemporaryFolder()
         let job = try OutputTrustTests.job(in: folder, params: #"{"delayMs": 2500}"#, frames: 1)
         let cases = [
             (
                 [] as [String],
-                "if a plugin hangs, add --frame-timeout SECONDS to --isolate to fail such frames and go on"
+                "if a plugin hangs, its worker is killed at --frame-timeout 300 s and that attempt fails"
             ),
             (
                 ["--frame-timeout", "30"],

@@ -169,15 +169,13 @@ final class ProgressReporter: ProgressObserver {
         }
     }
 
-    /// What the stuck-frame notice suggests: the options that fail a hung frame and go on, as far as this
-    /// render lacks them.
+    /// What the stuck-frame notice suggests: in process, the options that fail a hung frame and go on; under
+    /// `--isolate`, which always has a frame timeout, what happens at it.
     private var stuckHint: String {
         guard let isolation else {
             return "if a plugin hangs, render with --isolate --frame-timeout SECONDS to fail such frames and go on"
         }
-        guard let timeout = isolation.frameTimeout else {
-            return "if a plugin hangs, add --frame-timeout SECONDS to --isolate to fail such frames and go on"
-        }
+        let timeout = isolation.frameTimeout ?? Isolation.defaultFrameTimeout
         return "if a plugin hangs, its worker is killed at --frame-timeout \(JSONValue.number(timeout).serialized()) s "
             + "and that attempt fails"
     }
