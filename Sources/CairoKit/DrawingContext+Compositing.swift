@@ -39,11 +39,16 @@ extension ImageSurface {
         return try ImageSurface(adopting: surface, operation: "creating a \(width)×\(height) mask")
     }
 
-    /// Makes every pixel transparent (after pending drawing is finished).
+    /// Makes every pixel transparent and leaves the surface as a new one is: known to cairo as clear.
+    /// Pixels zeroed behind cairo's back would not be, and cairo fills a colour that is not opaque with
+    /// other rounding on a surface it knows to be clear (`OVER` taken as `SOURCE`), so a surface reused
+    /// from frame to frame would draw other bytes than a new one: a frame's bytes would depend on what its
+    /// worker drew before it.
     public func clear() {
-        flush()
-        bytes.update(repeating: 0, count: stride * height)
-        markDirty()
+        let context = cairo_create(pointer)
+        defer { cairo_destroy(context) }
+        cairo_set_operator(context, CAIRO_OPERATOR_CLEAR)
+        cairo_paint(context)
     }
 }
 
