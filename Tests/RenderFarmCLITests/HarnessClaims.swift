@@ -84,15 +84,11 @@ extension HarnessClaim {
         return try context.compare(out)
     }
 
-    /// `render --video` equals `encode` of the PNGs (decoded frame by frame, sound included), for
-    /// backgrounds that are opaque or transparent (VideoOutput: a semi-transparent one may round apart).
+    /// `render --video` equals `encode` of the PNGs (decoded frame by frame, sound included), for every
+    /// background (VideoOutput).
     static let video = HarnessClaim(
         name: "render --video and PNGs + encode",
-        applies: { folder in
-            let background = folder.job.value(at: "canvas.background")?.stringValue ?? "#00000000"
-            return !folder.hasVariants && Tools.hasFFmpeg
-                && (background.count == 7 || background.hasSuffix("FF") || background.hasSuffix("00"))
-        }
+        applies: { folder in !folder.hasVariants && Tools.hasFFmpeg }
     ) { context in
         let direct = context.scratch.appendingPathComponent("direct.mp4")
         let encoded = context.scratch.appendingPathComponent("encoded.mp4")

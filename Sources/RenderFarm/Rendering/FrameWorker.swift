@@ -66,6 +66,8 @@ final class FrameWorker: FrameExecutor {
     /// Video without alpha: an opaque colour painted under the job's background.
     private let matte: Color?
     private var canvas: (surface: ImageSurface, context: DrawingContext)?
+    /// With a `matte` and a background that is not opaque: the frame composited over the matte.
+    private var matted: (surface: ImageSurface, context: DrawingContext)?
     private var staticLayers: (job: PlannedJob, surface: ImageSurface)?
     private var encoder = rf_png_encoder()
     /// Where a render watches what this worker draws (nil: nobody watches).
@@ -74,8 +76,10 @@ final class FrameWorker: FrameExecutor {
     private lazy var compositor = LayerCompositor(lane: lane)
 
     /// `cacheStaticLayers: false` draws every layer at every frame (same bytes, for verification).
-    /// With a `matte`, every frame starts from that opaque colour, the job's background drawn over
-    /// it: frames for video presets without alpha.
+    /// With a `matte`, every frame is drawn as its PNG is and then composited over that opaque colour
+    /// (as `encode` composites the PNGs): frames for video presets without alpha. Drawing the layers
+    /// over the matte instead would let a blend mode mix with the matte where the PNG mixes with
+    /// transparency.
     init(cacheStaticLayers: Bool = true, matte: Color? = nil, lane: DrawingLane? = nil) {
         self.cacheStaticLayers = cacheStaticLayers
         self.matte = matte
@@ -148,6 +152,29 @@ final class FrameWorker: FrameExecutor {
             throw error
         }
         surface.flush()
+        guard let matte, !job.spec.canvas.background.isOpaque else { return surface }
+        return try composite(surface, over: matte)
+    }
+
+    /// `frame` painted over the opaque `matte` on a surface this worker reuses.
+    private func composite(_ frame: ImageSurface, over matte: Color) throws(FrameFailure) -> ImageSurface {
+        if matted.map({ $0.surface.width != frame.width || $0.surface.height != frame.height }) ?? true {
+            matted = nil
+            do {
+                let surface = try ImageSurface(width: frame.width, height: frame.height)
+                matted = (surface, try DrawingContext(surface: surface))
+            } catch {
+                throw .drawing(error.description)
+            }
+        }
+        guard let (surface, context) = matted else { throw .drawing("no surface to composite the frame on") }
+        context.setOperatorSource()
+        context.setSource(matte)
+        context.paint()
+        context.setOperatorOver()
+        context.setSource(frame, x: 0, y: 0)
+        context.paint()
+        surface.flush()
         return surface
     }
 
@@ -161,16 +188,8 @@ final class FrameWorker: FrameExecutor {
         context.save()
         if background {
             context.setOperatorSource()
-            if let matte {
-                context.setSource(matte)
-                context.paint()
-                context.setOperatorOver()
-            }
-            // Over the matte, an opaque background is the matte and a transparent one nothing.
-            if matte == nil || (canvas.background.alpha > 0 && !canvas.background.isOpaque) {
-                context.setSource(canvas.background)
-                context.paint()
-            }
+            context.setSource(canvas.background)
+            context.paint()
         }
         context.setOperatorOver()
         context.scale(canvas.scale, canvas.scale)
