@@ -15,6 +15,7 @@
  *   DEFECT_INFINITE_BOUNDS    "size" is bounded by -inf and +inf: legal, unbounded
  *   DEFECT_BAD_NAMES          a second "size", an empty name and a NULL name
  *   DEFECT_BAD_EVENTS         an events row whose schema "color:colour|size" is not name:type
+ *   DEFECT_RANDOM             moves the square by rand() in render: frames differ each time they are drawn
  * The two keyed variants draw more, each part from a parameter of its own: the square (a circle with "shape")
  * at "at", an "outline", one bar per character of "label" under it, a bar over it that grows to "size" in the
  * job's duration, and "events" that turn the square their colour (white without one) from their time on.
@@ -48,6 +49,8 @@
 #define DEFECT_ID "bad-names"
 #elif defined(DEFECT_BAD_EVENTS)
 #define DEFECT_ID "bad-events"
+#elif defined(DEFECT_RANDOM)
+#define DEFECT_ID "random"
 #elif defined(DEFECT_COVERED_KEYS)
 #define DEFECT_ID "covered-keys"
 #define KEYED 1
@@ -233,8 +236,12 @@ static int render(void *instance, cairo_t *cr, const rf_frame *frame, char *err,
     cairo_paint(cr);
     cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
 #endif
+    double x = 20;
+#ifdef DEFECT_RANDOM
+    x += rand() % 100; /* the mistake: a draw in render, not from ctx->seed in create */
+#endif
     cairo_set_source_rgba(cr, 0, 1, 0, 1);
-    cairo_rectangle(cr, 20, 20, s->size, s->size);
+    cairo_rectangle(cr, x, 20, s->size, s->size);
     cairo_fill(cr);
     return RF_OK;
 }

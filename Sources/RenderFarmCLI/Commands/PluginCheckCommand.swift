@@ -25,7 +25,9 @@ struct PluginCheckCommand: Command {
             declares it thread-safe, renders them again to compare bytes, renders them at twice
             the scale (the same points must be covered) and over an opaque backdrop (which must
             survive wherever the layer draws nothing), compares trace items with the pixels drawn
-            where the plugin traces, and fails when the plugin writes to stdout. For a plugin with
+            where the plugin traces, and fails when the plugin writes to stdout. When frames drawn
+            again differ, determinism fails with the fix and the checks that compare renders say
+            "not checked: frames are not deterministic". For a plugin with
             frame keys it edits each parameter in turn (a number a step each way, every other enum
             case, each colour channel, a list element, an event's time and fields, ...) and the
             job's duration: wherever the edited instance gives a frame the original's key, both
