@@ -16,6 +16,11 @@
  *   DEFECT_BAD_NAMES          a second "size", an empty name and a NULL name
  *   DEFECT_BAD_EVENTS         an events row whose schema "color:colour|size" is not name:type
  *   DEFECT_RANDOM             moves the square by rand() in render: frames differ each time they are drawn
+ *   DEFECT_CRASH_AT_3         writes through a NULL pointer when drawing frame 3 (SIGSEGV)
+ *   DEFECT_ABORT_AT_3         calls abort() when drawing frame 3 (SIGABRT)
+ *   DEFECT_HANG_AT_3          never returns from drawing frame 3
+ *   DEFECT_ERROR_AT_3         fails frame 3 with RF_ERROR_RENDER
+ * (plugin check renders frames 0, 29, 59, 89 and 119 unless told --frames: the four at-3 variants pass it.)
  * The two keyed variants draw more, each part from a parameter of its own: the square (a circle with "shape")
  * at "at", an "outline", one bar per character of "label" under it, a bar over it that grows to "size" in the
  * job's duration, and "events" that turn the square their colour (white without one) from their time on.
@@ -51,6 +56,15 @@
 #define DEFECT_ID "bad-events"
 #elif defined(DEFECT_RANDOM)
 #define DEFECT_ID "random"
+#elif defined(DEFECT_CRASH_AT_3)
+#define DEFECT_ID "crash-at-3"
+#elif defined(DEFECT_ABORT_AT_3)
+#define DEFECT_ID "abort-at-3"
+#elif defined(DEFECT_HANG_AT_3)
+#define DEFECT_ID "hang-at-3"
+#include <unistd.h>
+#elif defined(DEFECT_ERROR_AT_3)
+#define DEFECT_ID "error-at-3"
 #elif defined(DEFECT_COVERED_KEYS)
 #define DEFECT_ID "covered-keys"
 #define KEYED 1
@@ -209,6 +223,11 @@ static const rf_param parameters[] = {
 
 typedef struct square { double size; } square;
 
+#ifdef DEFECT_CRASH_AT_3
+/* NULL, but volatile: the compiler cannot know, so the store through it happens (and faults). */
+static int *volatile nowhere;
+#endif
+
 static int create(const rf_create_args *args, const rf_context *ctx, void **out, char *err, size_t errlen) {
     (void)ctx, (void)err, (void)errlen;
 #ifdef DEFECT_NOISY
@@ -239,6 +258,18 @@ static int render(void *instance, cairo_t *cr, const rf_frame *frame, char *err,
     double x = 20;
 #ifdef DEFECT_RANDOM
     x += rand() % 100; /* the mistake: a draw in render, not from ctx->seed in create */
+#endif
+#if defined(DEFECT_CRASH_AT_3)
+    if (frame->index == 3) *(volatile int *)nowhere = 1;
+#elif defined(DEFECT_ABORT_AT_3)
+    if (frame->index == 3) abort();
+#elif defined(DEFECT_HANG_AT_3)
+    while (frame->index == 3) pause();
+#elif defined(DEFECT_ERROR_AT_3)
+    if (frame->index == 3) {
+        snprintf(err, errlen, "the plan ran out at frame 3 (test fixture)");
+        return RF_ERROR_RENDER;
+    }
 #endif
     cairo_set_source_rgba(cr, 0, 1, 0, 1);
     cairo_rectangle(cr, x, 20, s->size, s->size);

@@ -36,17 +36,9 @@ extension PluginCheck {
         findings.append(PluginFinding(.pass, "create", "create and destroy with \(given)"))
         findings += rangeEndFindings(defaults)
 
-        var serial: [Int: Frame] = [:]
-        for index in setting.frames {
-            switch draw(instance, index) {
-            case .success(let frame): serial[index] = frame
-            case .failure(let error):
-                findings.append(PluginFinding(.failure, "render", "frame \(index) at the defaults: \(error.message)"))
-                return findings
-            }
-        }
-        let frameList = setting.frames.map { "\($0)" }.joined(separator: ", ")
-        findings.append(PluginFinding(.pass, "render", "frames \(frameList) of \(setting.frameCount) at the defaults"))
+        let (serial, rendered) = renderFrames(instance)
+        findings.append(rendered)
+        guard rendered.level != .failure else { return findings }
         if setting.frames.allSatisfy({ serial[$0]?.isBlank ?? true }) {
             findings.append(PluginFinding(.warning, "render", "every frame is fully transparent at the defaults"))
         }

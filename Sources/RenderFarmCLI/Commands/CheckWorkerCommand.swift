@@ -11,7 +11,10 @@ struct CheckWorkerCommand: Command {
         abstract: "The worker process of `plugin check` (started by plugin check, not by hand).",
         synopsis: "check-worker LIB",
         examples: [],
-        options: [PluginCheckCommand.params, PluginCheckCommand.duration, RenderCommand.sandbox, scratch],
+        options: [
+            PluginCheckCommand.params, PluginCheckCommand.duration, PluginCheckCommand.frames, RenderCommand.sandbox,
+            scratch,
+        ],
         positionals: 1...1)
 
     static let scratch = Option(
@@ -34,7 +37,7 @@ struct CheckWorkerCommand: Command {
     /// arguments) asks for.
     static func arguments(library: String, check: ParsedArguments, sandbox: SandboxMode, scratch: String) -> [String] {
         var command = [spec.name, library]
-        for option in [PluginCheckCommand.params, PluginCheckCommand.duration] {
+        for option in [PluginCheckCommand.params, PluginCheckCommand.duration, PluginCheckCommand.frames] {
             if let value = check[option] { command += option.words(value) }
         }
         return command + RenderCommand.sandbox.words(sandbox.rawValue) + Self.scratch.words(scratch)
@@ -56,7 +59,9 @@ struct CheckWorkerCommand: Command {
             return ExitCode(for: error)
         }
         switch PluginCheckCommand.setting(arguments, duration: duration) {
-        case .success(let setting):
+        case .success(var setting):
+            // Each frame of the check's serial loops is announced, so the parent times it and names it.
+            setting.progress = connection.frameProgress()
             let served = PluginCheck.serve(
                 plugin, setting: setting, sandbox: sandbox, network: network, scratch: scratch,
                 cpuSeconds: Self.cpuSeconds, connection: connection)

@@ -13,7 +13,7 @@ struct PluginCheckCommand: Command {
         examples: [
             "renderfarm plugin check floating-heart",
             #"renderfarm plugin check physics-bounce --params '{"items": [{"at": [180, 100], "shape": "gift"}]}'"#,
-            "renderfarm plugin check ./build/librenderfarm-sparkle.so --params params.json",
+            "renderfarm plugin check ./build/librenderfarm-sparkle.so --params params.json --frames all",
         ],
         discussion: """
             LIB is a path to a plugin library (it contains '/' or ends in .so); ID is looked up on
@@ -39,19 +39,26 @@ struct PluginCheckCommand: Command {
             --duration makes it longer, for plugins that keep a cache between runs (a physics
             checkpoint a minute), whose cache the check also exercises.
 
+            The pixel checks compare five frames (0, the quarters and the last); --frames all (or a
+            set such as 0-30,90) renders every frame of the set once more, in order, and a crash,
+            an abort, an error or a hang (a frame past --frame-timeout, 30 s by default) on any of
+            them fails the check naming the frame.
+
             Every call into the plugin runs in a worker process locked into the sandbox of `render
             --isolate` (--sandbox strict, the default): it reads only the files the plugin names as
             inputs at the checked parameters, fonts and libraries, writes only a temporary folder,
             and has no network, programs or processes; a denied call fails the check with a finding
-            naming it ("sandbox: plugin "x" tried to open …"). --sandbox require refuses (69) on a
-            kernel without every protection; --sandbox off checks in this process (trusted code).
+            naming it ("sandbox: plugin "x" tried to open …"). A crash or a hang ends only the
+            worker. --sandbox require refuses (69) on a kernel without every protection; --sandbox
+            off checks in this process (trusted code): there a crash ends the check with
+            renderfarm's crash report naming the frame, and a hang prints its failure and exits 1.
 
             Exit status: 0 every rule holds (warnings allowed), 1 a rule is broken (or the sandbox
             denied a call), 64 usage, 66 no such file, 69 the library is not a usable plugin (or
             --sandbox require on a kernel without every protection).
             """,
         options: [
-            params, duration, RenderCommand.sandbox, CommonOptions.pluginPath,
+            params, duration, frames, frameTimeout, RenderCommand.sandbox, CommonOptions.pluginPath,
         ],
         positionals: 1...1)
 
@@ -61,14 +68,24 @@ struct PluginCheckCommand: Command {
 
     static let duration = Option("--duration", value: "SECONDS", help: "Length of the checked setting (default 4).")
 
+    static let frames = Option(
+        "--frames", value: "all|SET", help: "Render these frames too, each once (default: the five compared frames).")
+
+    static let frameTimeout = Option(
+        "--frame-timeout", value: "SECONDS", help: "A checked frame taking longer is a hang (default 30).")
+
     let arguments: ParsedArguments
     let duration: Double?
+    /// `--frame-timeout`: seconds a checked frame may take.
+    let timeout: Double
     /// `--sandbox`: how the worker that runs the check is locked in (off: the check runs in this process).
     let sandbox: SandboxMode
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         duration = try Self.parseDuration(arguments, command: "plugin check")
+        timeout = try arguments.number(Self.frameTimeout, in: 0.1...86400, command: "plugin check")
+            ?? PluginCheck.frameTimeout
         let mode = try RenderCommand.parseSandbox(arguments, command: "plugin check", needsIsolate: false)
         sandbox = mode == .strict && WorkerSandbox.underSanitizer ? .off : mode
     }
@@ -87,10 +104,17 @@ struct PluginCheckCommand: Command {
         }
     }
 
-    /// The setting `arguments` ask for: `--duration` and `--params` (a JSON object, or a file holding one).
+    /// The setting `arguments` ask for: `--duration`, `--frames` and `--params` (a JSON object, or a file holding
+    /// one).
     static func setting(_ arguments: ParsedArguments, duration: Double?) -> Result<PluginCheck.Setting, CommandRefusal> {
         var setting = PluginCheck.Setting()
         if let duration { setting.duration = duration }
+        if let text = arguments[Self.frames] {
+            switch checkedFrames(text, count: setting.frameCount) {
+            case .success(let frames): setting.extraFrames = frames
+            case .failure(let refusal): return .failure(refusal)
+            }
+        }
         guard let params = arguments[Self.params] else { return .success(setting) }
         var text = params
         if !params.hasPrefix("{") {
@@ -105,6 +129,23 @@ struct PluginCheckCommand: Command {
         }
         setting.params = object
         return .success(setting)
+    }
+
+    /// `--frames all|SET` for a setting of `count` frames: every frame of the set must be one of them.
+    static func checkedFrames(_ text: String, count: Int) -> Result<[Int], CommandRefusal> {
+        if text == "all" { return .success(Array(0..<count)) }
+        do {
+            let frames = try FrameSet(parsing: text, limit: count).frames
+            if let outside = frames.first(where: { !(0..<count).contains($0) }) {
+                return .failure(
+                    .invalidValue(
+                        "--frames: frame \(outside) is not in the checked setting's frames 0-\(count - 1) "
+                            + "(--duration makes it longer)"))
+            }
+            return .success(frames)
+        } catch {
+            return .failure(.invalidValue("--frames expects all or a frame set such as 0-30,90: \(error)"))
+        }
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
@@ -137,15 +178,19 @@ struct PluginCheckCommand: Command {
         terminal.print("checking \(info.id) \(info.version) (\(info.path))")
         let findings: [PluginFinding]
         if sandbox == .off {
-            findings = PluginCheck(plugin, setting: setting).run()
+            var watched = setting
+            watched.progress = FrameProgress.watchdog(timeout: timeout)
+            findings = PluginCheck(plugin, setting: watched).run()
         } else {
             // The worker keeps its temporary files here, the one folder it may write; removed after.
             guard let scratch = Self.makeScratchFolder() else {
                 return .reporting(CommandRefusal.noScratchFolder(String(cString: strerror(errno))), to: terminal)
             }
             defer { try? FileManager.default.removeItem(atPath: scratch) }
-            findings = PluginCheck.runInWorker(arguments: CheckWorkerCommand.arguments(
-                library: info.path, check: arguments, sandbox: sandbox, scratch: scratch))
+            findings = PluginCheck.runInWorker(
+                arguments: CheckWorkerCommand.arguments(
+                    library: info.path, check: arguments, sandbox: sandbox, scratch: scratch),
+                frameTimeout: timeout)
         }
         for finding in findings { terminal.print("  \(finding)") }
         let failures = findings.filter { $0.level == .failure }.count
