@@ -20,6 +20,7 @@
  *   DEFECT_ABORT_AT_3         calls abort() when drawing frame 3 (SIGABRT)
  *   DEFECT_HANG_AT_3          never returns from drawing frame 3
  *   DEFECT_ERROR_AT_3         fails frame 3 with RF_ERROR_RENDER
+ *   DEFECT_LEAK               keeps 1 MiB it allocated (and wrote) in every render
  * (plugin check renders frames 0, 29, 59, 89 and 119 unless told --frames: the four at-3 variants pass it.)
  * The two keyed variants draw more, each part from a parameter of its own: the square (a circle with "shape")
  * at "at", an "outline", one bar per character of "label" under it, a bar over it that grows to "size" in the
@@ -65,6 +66,8 @@
 #include <unistd.h>
 #elif defined(DEFECT_ERROR_AT_3)
 #define DEFECT_ID "error-at-3"
+#elif defined(DEFECT_LEAK)
+#define DEFECT_ID "leak"
 #elif defined(DEFECT_COVERED_KEYS)
 #define DEFECT_ID "covered-keys"
 #define KEYED 1
@@ -223,6 +226,10 @@ static const rf_param parameters[] = {
 
 typedef struct square { double size; } square;
 
+#ifdef DEFECT_LEAK
+/* volatile: the compiler must keep every allocation (one it could prove unused it may leave out). */
+static void *volatile leaked;
+#endif
 #ifdef DEFECT_CRASH_AT_3
 /* NULL, but volatile: the compiler cannot know, so the store through it happens (and faults). */
 static int *volatile nowhere;
@@ -270,6 +277,10 @@ static int render(void *instance, cairo_t *cr, const rf_frame *frame, char *err,
         snprintf(err, errlen, "the plan ran out at frame 3 (test fixture)");
         return RF_ERROR_RENDER;
     }
+#elif defined(DEFECT_LEAK)
+    char *kept = malloc(1 << 20);
+    if (kept) memset(kept, 1, 1 << 20); /* written, so it is resident */
+    leaked = kept;                      /* never freed: the previous block is lost */
 #endif
     cairo_set_source_rgba(cr, 0, 1, 0, 1);
     cairo_rectangle(cr, x, 20, s->size, s->size);

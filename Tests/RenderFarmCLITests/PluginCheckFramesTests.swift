@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Issue 45: `plugin check` renders only five frames unless told `--frames all|SET`; then a crash, an abort,
-/// a hang or an error on any checked frame fails it naming the frame.
-@Suite("plugin check: every frame")
+/// a hang or an error on any checked frame fails it naming the frame. A plugin that keeps what it allocates in
+/// every render fails the memory check.
+@Suite("plugin check: every frame, and memory over hundreds of frames")
 struct PluginCheckFramesTests {
     static func library(_ defect: String) -> String { PluginCheckDefectTests.library(defect) }
 
@@ -73,5 +74,53 @@ struct PluginCheckFramesTests {
         #expect(outside.stderr.contains("--frames: frame 120 is not in the checked setting's frames 0-119"))
         let wrong = try Binary.run(["plugin", "check", Self.library("noisy"), "--frames", "most"])
         #expect(wrong.status == 65 && wrong.stderr.contains("--frames expects all or a frame set"), "\(wrong.stderr)")
+    }
+
+    @Test("1 MiB kept in every render fails the memory check; a sound plugin passes it, and 0 renders skip it")
+    func leakFails() throws {
+        let leak = try Binary.run(["plugin", "check", Self.library("leak")])
+        #expect(leak.status == 1, "\(leak.stdout)")
+        let line = leak.stdout.split(separator: "\n").first { $0.contains("FAIL    memory: leaks about ") } ?? ""
+        let words = line.split(separator: " ")
+        let perFrame = words.firstIndex(of: "about").flatMap { Int(words[$0 + 1]) }
+        #expect((1000...1100).contains(perFrame ?? 0), "\(leak.stdout)")
+        #expect(line.contains("KiB per frame: the resident set grew from "), "\(leak.stdout)")
+        #expect(leak.stdout.contains(", 1 failure"), "\(leak.stdout)")
+        let sound = try Binary.run(["plugin", "check", Self.library("noisy")])
+        #expect(
+            sound.stdout.contains(
+                "ok      memory: 300 renders after 30 to warm up keep the resident set within 64 MiB, without steady "
+                    + "growth"), "\(sound.stdout)")
+        let skipped = try Binary.run(["plugin", "check", Self.library("leak"), "--memory-frames", "0"])
+        #expect(skipped.status == 0 && skipped.stdout.contains("note    memory: not checked (--memory-frames 0)"))
+    }
+
+    /// The C compiler's AddressSanitizer runtime (`cc -print-file-name=libasan.so`), when it has one.
+    static let libasan: String? = {
+        guard let cc = Tools.find("cc"), let found = try? Tools.run(cc, ["-print-file-name=libasan.so"]) else {
+            return nil
+        }
+        let path = found.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return path.hasPrefix("/") && FileManager.default.fileExists(atPath: path) ? path : nil
+    }()
+
+    @Test(
+        "under LeakSanitizer the check runs in its own process, and each leak names its allocation site in the plugin",
+        .enabled(if: libasan != nil))
+    func leakSanitizer() throws {
+        let library = Binary.testPluginDirectory + "/defects-asan/librenderfarm-defect-leak.so"
+        try #require(FileManager.default.fileExists(atPath: library), "run `make test-plugin`")
+        let check = try Binary.run(
+            ["plugin", "check", library], environment: ["LD_PRELOAD": Self.libasan ?? "", "ASAN_OPTIONS": ""])
+        // LeakSanitizer ends the process with ASan's exit status when it finds leaks.
+        #expect(check.status == 1, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("note    memory: not checked under a sanitizer"), "\(check.stdout)")
+        #expect(check.stderr.contains("ERROR: LeakSanitizer: detected memory leaks"), "\(check.stderr)")
+        // Each leak's first frame past the allocator is the plugin's render, file and line.
+        let sites = check.stderr.components(separatedBy: "leak of ").dropFirst().map { report in
+            report.split(separator: "\n").first { $0.contains("#1 ") }.map(String.init) ?? ""
+        }
+        #expect(!sites.isEmpty)
+        for site in sites { #expect(site.contains(" in render ") && site.contains("defect_plugin.c:"), "\(site)") }
     }
 }

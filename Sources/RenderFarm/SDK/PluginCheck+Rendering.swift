@@ -68,7 +68,9 @@ extension PluginCheck {
             findings.append(backdropFinding(instance, serial))
         }
         findings += traceFindings(instance, serial, comparingPixels: unsteady == nil)
-        findings.append(timingFinding(serial, keysCoverSeconds: coverSeconds))
+        let (memory, measured) = memoryFinding(instance)
+        findings.append(memory)
+        findings.append(timingFinding(serial, keysCoverSeconds: coverSeconds, memory: measured))
         return findings
     }
 
@@ -290,14 +292,16 @@ extension PluginCheck {
         return nil
     }
 
-    /// The time per frame, and what the keys-cover-params check took (its finding stays the same from run to run).
-    private func timingFinding(_ serial: [Int: Frame], keysCoverSeconds: Double?) -> PluginFinding {
+    /// The time per frame, and what the keys-cover-params and memory checks took and measured (their findings stay
+    /// the same from run to run).
+    private func timingFinding(_ serial: [Int: Frame], keysCoverSeconds: Double?, memory: String?) -> PluginFinding {
         let times = serial.values.map(\.milliseconds)
         let mean = times.reduce(0, +) / Double(max(1, times.count))
         let slowest = times.max() ?? 0
         let canvas = "\(Int(setting.width * setting.scale))×\(Int(setting.height * setting.scale))"
         var text = String(format: "%.2f ms per frame on average, %.2f ms at most (%@ pixels)", mean, slowest, canvas)
         if let keysCoverSeconds { text += String(format: "; keys-cover-params took %.2f s", keysCoverSeconds) }
+        if let memory { text += "; memory: " + memory }
         return slowest > setting.slowFrameMilliseconds
             ? PluginFinding(.warning, "time", text + "; slower than \(Int(setting.slowFrameMilliseconds)) ms")
             : PluginFinding(.note, "time", text)

@@ -54,6 +54,8 @@ package struct PluginCheck: Sendable {
         /// Frames drawn once each besides `frames` (`--frames all|SET`), in order: a crash, abort, hang or
         /// error on any of them fails the check naming the frame.
         package var extraFrames: [Int] = []
+        /// Renders of the memory check after its warm-up (`--memory-frames`; 0 skips it).
+        package var memoryFrames = PluginCheck.memoryRenders
         /// Told before each frame of the check's serial loops, so that a crash or hang there names the frame
         /// (the sandboxed worker's channel, or a watchdog in the check's own process); nil: nobody listens.
         package var progress: FrameProgress?
@@ -76,6 +78,8 @@ package struct PluginCheck: Sendable {
     package init(_ plugin: LoadedPlugin, setting: Setting = Setting()) {
         self.plugin = plugin
         self.setting = setting
+        // Opened before a sandboxed worker locks itself in, which hides /proc (the memory check reads it).
+        ResidentMemory.open()
     }
 
     /// Runs every check and returns the findings in order. Plugin calls run with stdout

@@ -42,7 +42,13 @@ struct PluginCheckCommand: Command {
             The pixel checks compare five frames (0, the quarters and the last); --frames all (or a
             set such as 0-30,90) renders every frame of the set once more, in order, and a crash,
             an abort, an error or a hang (a frame past --frame-timeout, 30 s by default) on any of
-            them fails the check naming the frame.
+            them fails the check naming the frame. The memory check then draws the checked frames
+            over and over: after 30 renders to warm up (at least one pass), 300 more
+            (--memory-frames N; 0 skips it) whose resident set size may not grow by more than
+            64 MiB, nor by more than 4 MiB rising at each of its ten samples; a plugin that does
+            fails with "leaks about N KiB per frame". Under a sanitizer (LD_PRELOAD of libasan for
+            a plugin built with -fsanitize=address) the check runs in its own process and
+            LeakSanitizer names each leak's allocation site when it exits.
 
             Every call into the plugin runs in a worker process locked into the sandbox of `render
             --isolate` (--sandbox strict, the default): it reads only the files the plugin names as
@@ -58,7 +64,7 @@ struct PluginCheckCommand: Command {
             --sandbox require on a kernel without every protection).
             """,
         options: [
-            params, duration, frames, frameTimeout, RenderCommand.sandbox, CommonOptions.pluginPath,
+            params, duration, frames, frameTimeout, memoryFrames, RenderCommand.sandbox, CommonOptions.pluginPath,
         ],
         positionals: 1...1)
 
@@ -74,10 +80,15 @@ struct PluginCheckCommand: Command {
     static let frameTimeout = Option(
         "--frame-timeout", value: "SECONDS", help: "A checked frame taking longer is a hang (default 30).")
 
+    static let memoryFrames = Option(
+        "--memory-frames", value: "N",
+        help: "Renders the memory check measures after its warm-up (default 300; 0: none).")
+
     let arguments: ParsedArguments
     let duration: Double?
     /// `--frame-timeout`: seconds a checked frame may take.
     let timeout: Double
+    let memory: Int?
     /// `--sandbox`: how the worker that runs the check is locked in (off: the check runs in this process).
     let sandbox: SandboxMode
 
@@ -86,6 +97,7 @@ struct PluginCheckCommand: Command {
         duration = try Self.parseDuration(arguments, command: "plugin check")
         timeout = try arguments.number(Self.frameTimeout, in: 0.1...86400, command: "plugin check")
             ?? PluginCheck.frameTimeout
+        memory = try Self.parseMemoryFrames(arguments, command: "plugin check")
         let mode = try RenderCommand.parseSandbox(arguments, command: "plugin check", needsIsolate: false)
         sandbox = mode == .strict && WorkerSandbox.underSanitizer ? .off : mode
     }
@@ -93,6 +105,11 @@ struct PluginCheckCommand: Command {
     /// `--duration SECONDS`, from 0.1 s to an hour.
     static func parseDuration(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double? {
         try arguments.number(duration, in: 0.1...3600, command: command)
+    }
+
+    /// `--memory-frames N`, from 0 (no memory check) to 100,000.
+    static func parseMemoryFrames(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Int? {
+        try arguments.integer(memoryFrames, in: 0...100_000, command: command)
     }
 
     /// A new folder in the temporary folder (nil: none could be made).
@@ -104,11 +121,14 @@ struct PluginCheckCommand: Command {
         }
     }
 
-    /// The setting `arguments` ask for: `--duration`, `--frames` and `--params` (a JSON object, or a file holding
-    /// one).
-    static func setting(_ arguments: ParsedArguments, duration: Double?) -> Result<PluginCheck.Setting, CommandRefusal> {
+    /// The setting `arguments` ask for: `--duration`, `--memory-frames`, `--frames` and `--params` (a JSON object,
+    /// or a file holding one).
+    static func setting(_ arguments: ParsedArguments, duration: Double?, memoryFrames: Int?)
+        -> Result<PluginCheck.Setting, CommandRefusal>
+    {
         var setting = PluginCheck.Setting()
         if let duration { setting.duration = duration }
+        if let memoryFrames { setting.memoryFrames = memoryFrames }
         if let text = arguments[Self.frames] {
             switch checkedFrames(text, count: setting.frameCount) {
             case .success(let frames): setting.extraFrames = frames
@@ -169,7 +189,7 @@ struct PluginCheckCommand: Command {
             plugin = found
         }
         let setting: PluginCheck.Setting
-        switch Self.setting(arguments, duration: duration) {
+        switch Self.setting(arguments, duration: duration, memoryFrames: memory) {
         case .success(let made): setting = made
         case .failure(let refusal):
             return .reporting(refusal, to: terminal)
