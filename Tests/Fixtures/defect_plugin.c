@@ -16,6 +16,7 @@
  *   DEFECT_BAD_NAMES          a second "size", an empty name and a NULL name
  *   DEFECT_BAD_EVENTS         an events row whose schema "color:colour|size" is not name:type
  *   DEFECT_RANDOM             moves the square by rand() in render: frames differ each time they are drawn
+ *   DEFECT_TRACE_FAR          traces the square at (300, 600), far from where it is drawn
  *   DEFECT_CRASH_AT_3         writes through a NULL pointer when drawing frame 3 (SIGSEGV)
  *   DEFECT_ABORT_AT_3         calls abort() when drawing frame 3 (SIGABRT)
  *   DEFECT_HANG_AT_3          never returns from drawing frame 3
@@ -57,6 +58,8 @@
 #define DEFECT_ID "bad-events"
 #elif defined(DEFECT_RANDOM)
 #define DEFECT_ID "random"
+#elif defined(DEFECT_TRACE_FAR)
+#define DEFECT_ID "trace-far"
 #elif defined(DEFECT_CRASH_AT_3)
 #define DEFECT_ID "crash-at-3"
 #elif defined(DEFECT_ABORT_AT_3)
@@ -299,8 +302,10 @@ static int trace(void *instance, const rf_frame *frame, rf_write_fn write, void 
 #ifdef DEFECT_NOISY
     printf("noisy: tracing frame %u\n", frame->index);
 #endif
-#ifdef KEYED
+#if defined(KEYED)
     double x = s->x, y = s->y;
+#elif defined(DEFECT_TRACE_FAR)
+    double x = 300, y = 600; /* the mistake: not where render draws the square */
 #else
     double x = 20, y = 20;
 #endif

@@ -25,6 +25,10 @@ struct PluginCheckDefectTests {
             ),
             ("bad-default", "FAIL    parameter.size: default 400: 400 is out of range (allowed: 1…100)"),
             (
+                "trace-far",
+                "FAIL    trace: frame 0: item 0 is visible at (320, 620) but nothing is drawn within 12 points"
+            ),
+            (
                 "key-ignores-param",
                 ##"FAIL    keys-cover-params: parameter "color" changed to "#40FF00" changes the pixels of frame 0 "##
                     + "but not its key: hash every parameter that shapes the drawing into the key, or do not declare "
