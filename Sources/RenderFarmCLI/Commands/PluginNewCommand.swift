@@ -106,8 +106,7 @@ struct PluginNewCommand: Command {
             return isPackage(variable)
                 ? .success(absolute(variable)) : .failure(holdsNone("RENDERFARM_SOURCE=\"\(variable)\""))
         }
-        // With no --plugin-path and no variable, the search path starts with the executable's folder (bin/).
-        let executable = URL(fileURLWithPath: PluginCatalog.searchPath(environment: [:]).first ?? ".")
+        let executable = PluginCatalog.executableFolder()
         var candidates = [executable.deletingLastPathComponent().appendingPathComponent(installedEffectKit).path]
         var folder = executable
         while folder.path != "/" {
