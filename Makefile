@@ -146,13 +146,21 @@ $(TEST_PLUGIN): Tests/Fixtures/test_plugin.c Sources/RenderFarmPluginABI/include
 # One plugin mistake each (Tests/Fixtures/defect_plugin.c), and covered-keys, the passing twin of
 # key-ignores-param, in a folder of their own: the bad default is refused by any catalog that searches it.
 DEFECTS        := unsupported-trace noisy ignores-scale wipes-backdrop bad-default nan-bound infinite-bounds bad-names \
-                  bad-events key-ignores-param covered-keys
+                  bad-events key-ignores-param covered-keys random trace-far crash-at-3 abort-at-3 hang-at-3 error-at-3 leak
 DEFECT_PLUGINS := $(DEFECTS:%=$(TEST_PLUGIN_DIR)/defects/librenderfarm-defect-%.so)
 $(TEST_PLUGIN_DIR)/defects/librenderfarm-defect-%.so: Tests/Fixtures/defect_plugin.c \
         Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
 	@mkdir -p $(TEST_PLUGIN_DIR)/defects
 	$(CC) -O2 -shared -fPIC -Wall -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
 	    -DDEFECT_$$(echo $* | tr a-z- A-Z_) $$(pkg-config --cflags --libs cairo)
+
+# The leak fixture built with AddressSanitizer, for the test that runs plugin check under LeakSanitizer with the
+# compiler's libasan preloaded (EffectKit article WritingAPlugin, "Leaks").
+ASAN_DEFECT := $(TEST_PLUGIN_DIR)/defects-asan/librenderfarm-defect-leak.so
+$(ASAN_DEFECT): Tests/Fixtures/defect_plugin.c Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
+	@mkdir -p $(dir $@)
+	$(CC) -g -O1 -fsanitize=address -shared -fPIC -Wall -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
+	    -DDEFECT_LEAK $$(pkg-config --cflags --libs cairo)
 
 deps-handoff:
 	@$(MAKE) --no-print-directory deps PACKAGES="$(HANDOFF_PACKAGES)"
@@ -175,9 +183,10 @@ bench-video: deps deps-handoff
 OTIO_VENV := .build/otio-venv
 
 # After DEFECT_PLUGINS and HOSTILE_PLUGINS: make expands a rule's prerequisites where it reads the rule.
-test-plugin: $(TEST_PLUGIN) $(PROBE_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS)
+test-plugin: $(TEST_PLUGIN) $(PROBE_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS) $(ASAN_DEFECT)
 
-test: deps deps-handoff $(TEST_PLUGIN) $(PROBE_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS)
+test: deps deps-handoff $(TEST_PLUGIN) $(PROBE_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS) \
+      $(ASAN_DEFECT)
 	$(SWIFT) build --build-tests
 	env RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
 	    $$([ -x $(OTIO_VENV)/bin/python3 ] && echo RENDERFARM_OTIO_PYTHON=$(CURDIR)/$(OTIO_VENV)/bin/python3) \

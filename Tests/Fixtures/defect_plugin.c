@@ -15,6 +15,14 @@
  *   DEFECT_INFINITE_BOUNDS    "size" is bounded by -inf and +inf: legal, unbounded
  *   DEFECT_BAD_NAMES          a second "size", an empty name and a NULL name
  *   DEFECT_BAD_EVENTS         an events row whose schema "color:colour|size" is not name:type
+ *   DEFECT_RANDOM             moves the square by rand() in render: frames differ each time they are drawn
+ *   DEFECT_TRACE_FAR          traces the square at (300, 600), far from where it is drawn
+ *   DEFECT_CRASH_AT_3         writes through a NULL pointer when drawing frame 3 (SIGSEGV)
+ *   DEFECT_ABORT_AT_3         calls abort() when drawing frame 3 (SIGABRT)
+ *   DEFECT_HANG_AT_3          never returns from drawing frame 3
+ *   DEFECT_ERROR_AT_3         fails frame 3 with RF_ERROR_RENDER
+ *   DEFECT_LEAK               keeps 1 MiB it allocated (and wrote) in every render
+ * (plugin check renders frames 0, 29, 59, 89 and 119 unless told --frames: the four at-3 variants pass it.)
  * The two keyed variants draw more, each part from a parameter of its own: the square (a circle with "shape")
  * at "at", an "outline", one bar per character of "label" under it, a bar over it that grows to "size" in the
  * job's duration, and "events" that turn the square their colour (white without one) from their time on.
@@ -48,6 +56,21 @@
 #define DEFECT_ID "bad-names"
 #elif defined(DEFECT_BAD_EVENTS)
 #define DEFECT_ID "bad-events"
+#elif defined(DEFECT_RANDOM)
+#define DEFECT_ID "random"
+#elif defined(DEFECT_TRACE_FAR)
+#define DEFECT_ID "trace-far"
+#elif defined(DEFECT_CRASH_AT_3)
+#define DEFECT_ID "crash-at-3"
+#elif defined(DEFECT_ABORT_AT_3)
+#define DEFECT_ID "abort-at-3"
+#elif defined(DEFECT_HANG_AT_3)
+#define DEFECT_ID "hang-at-3"
+#include <unistd.h>
+#elif defined(DEFECT_ERROR_AT_3)
+#define DEFECT_ID "error-at-3"
+#elif defined(DEFECT_LEAK)
+#define DEFECT_ID "leak"
 #elif defined(DEFECT_COVERED_KEYS)
 #define DEFECT_ID "covered-keys"
 #define KEYED 1
@@ -206,6 +229,15 @@ static const rf_param parameters[] = {
 
 typedef struct square { double size; } square;
 
+#ifdef DEFECT_LEAK
+/* volatile: the compiler must keep every allocation (one it could prove unused it may leave out). */
+static void *volatile leaked;
+#endif
+#ifdef DEFECT_CRASH_AT_3
+/* NULL, but volatile: the compiler cannot know, so the store through it happens (and faults). */
+static int *volatile nowhere;
+#endif
+
 static int create(const rf_create_args *args, const rf_context *ctx, void **out, char *err, size_t errlen) {
     (void)ctx, (void)err, (void)errlen;
 #ifdef DEFECT_NOISY
@@ -233,8 +265,28 @@ static int render(void *instance, cairo_t *cr, const rf_frame *frame, char *err,
     cairo_paint(cr);
     cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
 #endif
+    double x = 20;
+#ifdef DEFECT_RANDOM
+    x += rand() % 100; /* the mistake: a draw in render, not from ctx->seed in create */
+#endif
+#if defined(DEFECT_CRASH_AT_3)
+    if (frame->index == 3) *(volatile int *)nowhere = 1;
+#elif defined(DEFECT_ABORT_AT_3)
+    if (frame->index == 3) abort();
+#elif defined(DEFECT_HANG_AT_3)
+    while (frame->index == 3) pause();
+#elif defined(DEFECT_ERROR_AT_3)
+    if (frame->index == 3) {
+        snprintf(err, errlen, "the plan ran out at frame 3 (test fixture)");
+        return RF_ERROR_RENDER;
+    }
+#elif defined(DEFECT_LEAK)
+    char *kept = malloc(1 << 20);
+    if (kept) memset(kept, 1, 1 << 20); /* written, so it is resident */
+    leaked = kept;                      /* never freed: the previous block is lost */
+#endif
     cairo_set_source_rgba(cr, 0, 1, 0, 1);
-    cairo_rectangle(cr, 20, 20, s->size, s->size);
+    cairo_rectangle(cr, x, 20, s->size, s->size);
     cairo_fill(cr);
     return RF_OK;
 }
@@ -250,8 +302,10 @@ static int trace(void *instance, const rf_frame *frame, rf_write_fn write, void 
 #ifdef DEFECT_NOISY
     printf("noisy: tracing frame %u\n", frame->index);
 #endif
-#ifdef KEYED
+#if defined(KEYED)
     double x = s->x, y = s->y;
+#elif defined(DEFECT_TRACE_FAR)
+    double x = 300, y = 600; /* the mistake: not where render draws the square */
 #else
     double x = 20, y = 20;
 #endif

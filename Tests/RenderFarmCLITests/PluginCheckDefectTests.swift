@@ -3,7 +3,8 @@ import Testing
 
 /// Issue 32: `plugin check` catches a drawing that ignores the canvas scale and one that wipes the
 /// layers below; the host refuses a plugin whose defaults break its own parameter table. Issue 43: it
-/// fails a plugin that declares RF_PLUGIN_KEYS_COVER_PARAMS while its key leaves out a parameter.
+/// fails a plugin that declares RF_PLUGIN_KEYS_COVER_PARAMS while its key leaves out a parameter. Issue 45:
+/// a plugin whose frames are not deterministic fails that check alone, with the fix.
 @Suite("plugin check: scale, backdrop, defaults, keys that cover the parameters")
 struct PluginCheckDefectTests {
     static var defects: String { Binary.testPluginDirectory + "/defects" }
@@ -24,6 +25,10 @@ struct PluginCheckDefectTests {
             ),
             ("bad-default", "FAIL    parameter.size: default 400: 400 is out of range (allowed: 1…100)"),
             (
+                "trace-far",
+                "FAIL    trace: frame 0: item 0 is visible at (320, 620) but nothing is drawn within 12 points"
+            ),
+            (
                 "key-ignores-param",
                 ##"FAIL    keys-cover-params: parameter "color" changed to "#40FF00" changes the pixels of frame 0 "##
                     + "but not its key: hash every parameter that shapes the drawing into the key, or do not declare "
@@ -36,6 +41,24 @@ struct PluginCheckDefectTests {
         #expect(check.stdout.contains(finding), "\(check.stdout)")
         #expect(check.stdout.contains("defect-\(defect): "), "\(check.stdout)")
         #expect(check.stdout.contains(", 1 failure"), "exactly one finding fails:\n\(check.stdout)")
+    }
+
+    @Test("rand() in render fails determinism alone, with the fix; checks that compare renders are not checked")
+    func randomFailsOnlyDeterminism() throws {
+        let check = try Binary.run(["plugin", "check", Self.library("random")])
+        #expect(check.status == 1, "\(check.stdout)")
+        #expect(
+            check.stdout.contains(
+                "FAIL    determinism: frame 0 drawn again by the same instance has different bytes: draw random "
+                    + "numbers in create from ctx->seed (rf_derive_seed), never rand() or the clock"),
+            "\(check.stdout)")
+        #expect(check.stdout.contains(", 1 failure"), "exactly one finding fails:\n\(check.stdout)")
+        for skipped in ["threads", "scale", "backdrop"] {
+            #expect(
+                check.stdout.contains("note    \(skipped): not checked: frames are not deterministic"),
+                "\(check.stdout)")
+        }
+        #expect(check.stdout.contains("note    trace: a JSON array of items"), "\(check.stdout)")
     }
 
     @Test("a sound plugin passes the scale and backdrop checks")

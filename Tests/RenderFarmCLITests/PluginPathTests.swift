@@ -39,6 +39,41 @@ struct PluginPathTests {
         #expect(plugins.stderr.contains("searched: \(folder.url.standardizedFileURL.path), "), "\(plugins.stderr)")
     }
 
+    @Test("the user's plugin folder is searched after RENDERFARM_PLUGIN_PATH and before the executable's folder")
+    func userFolder() throws {
+        let folder = try TemporaryFolder()
+        let noisy = Self.defects + "/librenderfarm-defect-noisy.so"
+        let variable = folder.url.appendingPathComponent("variable").path
+        let home = folder.path + "/home"
+        let homeDefault = home + "/.local/share/renderfarm/plugins"
+        let executable = Binary.buildDirectory.resolvingSymlinksInPath().path
+        for (environment, user) in [
+            (["XDG_DATA_HOME": folder.path + "/data"], folder.path + "/data/renderfarm/plugins"),
+            // XDG_DATA_HOME unset (empty, or relative, counts as unset): the home folder's default.
+            (["XDG_DATA_HOME": "", "HOME": home], homeDefault),
+            (["XDG_DATA_HOME": "relative", "HOME": home], homeDefault),
+        ] {
+            try FileManager.default.createDirectory(atPath: user, withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(atPath: user + "/librenderfarm-defect-noisy.so")
+            try FileManager.default.copyItem(atPath: noisy, toPath: user + "/librenderfarm-defect-noisy.so")
+            let listed = try Binary.run(["plugins", "defect-noisy"], environment: environment)
+            #expect(listed.status == 0, "\(environment): \(listed.stderr)")
+            #expect(listed.stdout.contains("\(user)/librenderfarm-defect-noisy.so"), "\(listed.stdout)")
+            let missing = try Binary.run(
+                ["plugins", "no-such-effect"],
+                environment: environment.merging(["RENDERFARM_PLUGIN_PATH": variable]) { $1 })
+            #expect(missing.stderr.contains("searched: \(variable), \(user), \(executable), "), "\(missing.stderr)")
+        }
+        // The same id in RENDERFARM_PLUGIN_PATH wins over the user's folder, with a warning naming both.
+        try FileManager.default.createDirectory(atPath: variable, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: noisy, toPath: variable + "/librenderfarm-defect-noisy.so")
+        let both = try Binary.run(
+            ["plugins", "defect-noisy"],
+            environment: ["XDG_DATA_HOME": folder.path + "/data", "RENDERFARM_PLUGIN_PATH": variable])
+        #expect(both.stdout.contains("\(variable)/librenderfarm-defect-noisy.so"), "\(both.stdout)")
+        #expect(both.stderr.contains("\(folder.path)/data/renderfarm/plugins/librenderfarm-defect-noisy.so"))
+    }
+
     @Test("a plugin that prints to stdout cannot corrupt trace's JSON lines: its text goes to stderr")
     func pluginStdoutGoesToStderr() throws {
         let folder = try TemporaryFolder()

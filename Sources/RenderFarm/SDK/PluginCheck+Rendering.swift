@@ -36,31 +36,41 @@ extension PluginCheck {
         findings.append(PluginFinding(.pass, "create", "create and destroy with \(given)"))
         findings += rangeEndFindings(defaults)
 
-        var serial: [Int: Frame] = [:]
-        for index in setting.frames {
-            switch draw(instance, index) {
-            case .success(let frame): serial[index] = frame
-            case .failure(let error):
-                findings.append(PluginFinding(.failure, "render", "frame \(index) at the defaults: \(error.message)"))
-                return findings
-            }
-        }
-        let frameList = setting.frames.map { "\($0)" }.joined(separator: ", ")
-        findings.append(PluginFinding(.pass, "render", "frames \(frameList) of \(setting.frameCount) at the defaults"))
+        let (serial, rendered) = renderFrames(instance)
+        findings.append(rendered)
+        guard rendered.level != .failure else { return findings }
         if setting.frames.allSatisfy({ serial[$0]?.isBlank ?? true }) {
             findings.append(PluginFinding(.warning, "render", "every frame is fully transparent at the defaults"))
         }
-        findings.append(determinismFinding(instance, defaults, serial))
-        findings.append(threadFinding(instance, defaults, serial))
-        findings.append(frameKeyFinding(instance, defaults))
-        let coverStart = ContinuousClock.now
-        findings += keysCoverParamsFindings(instance, defaults, serial)
-        let coverSeconds = plugin.frameKey == nil ? nil : (ContinuousClock.now - coverStart).seconds
-        findings.append(cacheFinding(defaults, serial))
-        findings.append(scaleFinding(defaults, serial))
-        findings.append(backdropFinding(instance, serial))
-        findings += traceFindings(instance, serial)
-        findings.append(timingFinding(serial, keysCoverSeconds: coverSeconds))
+        // Checks that compare two renders mean nothing once a frame drawn twice differs: their failures
+        // would point away from the one bug (say rand() in render), so they become notes.
+        let determinism = determinismFinding(instance, defaults, serial)
+        let steady = determinism.level != .failure
+        let threads =
+            steady
+            ? threadFinding(instance, defaults, serial)
+            : PluginFinding(.note, "threads", "not checked: frames are not deterministic")
+        findings += [determinism, threads]
+        let unsteady =
+            !steady
+            ? "frames are not deterministic"
+            : threads.level == .failure ? "frames are not deterministic on several threads" : nil
+        var coverSeconds: Double?
+        if let unsteady {
+            findings += comparingFindings(instance, defaults, serial, skipped: unsteady)
+        } else {
+            findings.append(frameKeyFinding(instance, defaults))
+            let coverStart = ContinuousClock.now
+            findings += keysCoverParamsFindings(instance, defaults, serial)
+            coverSeconds = plugin.frameKey == nil ? nil : (ContinuousClock.now - coverStart).seconds
+            findings.append(cacheFinding(defaults, serial))
+            findings.append(scaleFinding(defaults, serial))
+            findings.append(backdropFinding(instance, serial))
+        }
+        findings += traceFindings(instance, serial, comparingPixels: unsteady == nil)
+        let (memory, measured) = memoryFinding(instance)
+        findings.append(memory)
+        findings.append(timingFinding(serial, keysCoverSeconds: coverSeconds, memory: measured))
         return findings
     }
 
@@ -174,34 +184,10 @@ extension PluginCheck {
         }
     }
 
-    private func determinismFinding(
-        _ instance: PluginInstance, _ defaults: JSONObject, _ serial: [Int: Frame]
-    ) -> PluginFinding {
-        let second: PluginInstance
-        do {
-            second = try makeInstance(defaults)
-        } catch {
-            return PluginFinding(.failure, "determinism", "a second create failed: \(error.message)")
-        }
-        for index in setting.frames {
-            for (label, candidate) in [("the same instance", instance), ("a second instance", second)] {
-                guard case .success(let again) = draw(candidate, index) else {
-                    return PluginFinding(.failure, "determinism", "frame \(index) failed on its second render")
-                }
-                if again.pixels != serial[index]?.pixels {
-                    return PluginFinding(
-                        .failure, "determinism", "frame \(index) drawn again by \(label) has different bytes")
-                }
-            }
-        }
-        return PluginFinding(
-            .pass, "determinism", "every frame byte-identical when drawn again, by the same and by a second instance")
-    }
-
     /// Frame keys (ABI `frame_key`) decide which frames are drawn at all, so a wrong key means
     /// wrong frames: every frame of the setting is keyed, by this and by a second instance, and
     /// frames that share a key must draw the same bytes (up to three of each key are drawn).
-    private func frameKeyFinding(_ instance: PluginInstance, _ defaults: JSONObject) -> PluginFinding {
+    func frameKeyFinding(_ instance: PluginInstance, _ defaults: JSONObject) -> PluginFinding {
         let keyless = PluginFinding(.note, "frame-keys", "reports no frame keys: every frame is drawn, even alike ones")
         guard plugin.frameKey != nil else { return keyless }
         let second: PluginInstance
@@ -246,7 +232,7 @@ extension PluginCheck {
     /// instance fills a fresh cache folder up to the last frame, then each frame of the setting is
     /// drawn by an instance prepared for it alone from that cache, and the last again after every
     /// cache file was cut in half; all must equal the frames drawn without a cache.
-    private func cacheFinding(_ defaults: JSONObject, _ serial: [Int: Frame]) -> PluginFinding {
+    func cacheFinding(_ defaults: JSONObject, _ serial: [Int: Frame]) -> PluginFinding {
         guard plugin.prepareWithCache != nil else {
             return PluginFinding(.note, "cache", "keeps no cache (no prepare_with_cache)")
         }
@@ -306,58 +292,16 @@ extension PluginCheck {
         return nil
     }
 
-    private func threadFinding(_ instance: PluginInstance, _ defaults: JSONObject, _ serial: [Int: Frame])
-        -> PluginFinding
-    {
-        let frames = setting.frames
-        let threads = setting.threads
-        var instances: [PluginInstance] = []
-        switch plugin.info.threadSafety {
-        case .full:
-            instances = Array(repeating: instance, count: threads)
-        case .instance:
-            for _ in 0..<threads {
-                do {
-                    instances.append(try makeInstance(defaults))
-                } catch {
-                    return PluginFinding(.failure, "threads", "create for a second thread failed: \(error.message)")
-                }
-            }
-        case .unsafe:
-            return PluginFinding(.note, "threads", "declares unsafe: the host renders it serially; not checked")
-        }
-        let mismatches = Locked<[String]>([])
-        let shared = instances
-        DispatchQueue.concurrentPerform(iterations: threads * frames.count) { iteration in
-            let thread = iteration % threads
-            let index = frames[(iteration / threads + thread) % frames.count]
-            let problem: String? =
-                switch draw(shared[thread], index) {
-                case .success(let frame): frame.pixels == serial[index]?.pixels ? nil : "frame \(index) differs"
-                case .failure(let error): "frame \(index): \(error.message)"
-                }
-            if let problem { mismatches.withLock { $0.append(problem) } }
-        }
-        let problems = mismatches.withLock { $0 }
-        let how = plugin.info.threadSafety == .full ? "one instance" : "one instance per thread"
-        guard problems.isEmpty else {
-            return PluginFinding(
-                .failure, "threads",
-                "rendering on \(threads) threads (\(how)) changed frames: \(problems.prefix(3).joined(separator: "; "))"
-            )
-        }
-        return PluginFinding(
-            .pass, "threads", "\(threads * frames.count) renders on \(threads) threads (\(how)) equal the serial ones")
-    }
-
-    /// The time per frame, and what the keys-cover-params check took (its finding stays the same from run to run).
-    private func timingFinding(_ serial: [Int: Frame], keysCoverSeconds: Double?) -> PluginFinding {
+    /// The time per frame, and what the keys-cover-params and memory checks took and measured (their findings stay
+    /// the same from run to run).
+    private func timingFinding(_ serial: [Int: Frame], keysCoverSeconds: Double?, memory: String?) -> PluginFinding {
         let times = serial.values.map(\.milliseconds)
         let mean = times.reduce(0, +) / Double(max(1, times.count))
         let slowest = times.max() ?? 0
         let canvas = "\(Int(setting.width * setting.scale))×\(Int(setting.height * setting.scale))"
         var text = String(format: "%.2f ms per frame on average, %.2f ms at most (%@ pixels)", mean, slowest, canvas)
         if let keysCoverSeconds { text += String(format: "; keys-cover-params took %.2f s", keysCoverSeconds) }
+        if let memory { text += "; memory: " + memory }
         return slowest > setting.slowFrameMilliseconds
             ? PluginFinding(.warning, "time", text + "; slower than \(Int(setting.slowFrameMilliseconds)) ms")
             : PluginFinding(.note, "time", text)

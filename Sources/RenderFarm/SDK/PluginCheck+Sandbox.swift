@@ -14,7 +14,7 @@ extension PluginCheck {
     /// Runs the check in a worker started as `renderfarm ARGUMENTS` (the hidden check worker command),
     /// and returns its findings; a denial, a crash or a reply the protocol does not have ends the worker
     /// and becomes a failed finding `sandbox` or `worker`.
-    package static func runInWorker(arguments: [String]) -> [PluginFinding] {
+    package static func runInWorker(arguments: [String], frameTimeout: Double = frameTimeout) -> [PluginFinding] {
         let executable = PluginCatalog.executablePath()
         let pid: pid_t
         let channel: WorkerChannel
@@ -27,12 +27,15 @@ extension PluginCheck {
         var findings: [PluginFinding] = []
         var ending: PluginFinding?
         var ended = false
+        var progress = CheckWorkerProgress(frameTimeout: frameTimeout)
         do throws(WorkerChannel.Failure) {
-            ending = try read(from: channel, into: &findings)
+            ending = try read(from: channel, into: &findings, progress: &progress)
         } catch .tooLong {
             ending = PluginFinding(
                 .failure, "worker",
                 "the worker process sent a line longer than \(WorkerReplyCheck.maximumLine) bytes; it was ended")
+        } catch .timedOut {
+            ending = progress.hang()
         } catch {
             ended = true
         }
@@ -42,7 +45,7 @@ extension PluginCheck {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         if ended {
-            ending = PluginFinding(
+            ending = progress.ended(status: status) ?? PluginFinding(
                 .failure, "worker",
                 "the check did not finish: \(WorkerProcess.describe(status: status))")
         }
@@ -50,12 +53,15 @@ extension PluginCheck {
     }
 
     /// Reads findings until `done` (nil) or a line that ends the check (its finding).
-    private static func read(from channel: WorkerChannel, into findings: inout [PluginFinding])
+    private static func read(
+        from channel: WorkerChannel, into findings: inout [PluginFinding], progress: inout CheckWorkerProgress
+    )
         throws(WorkerChannel.Failure) -> PluginFinding?
     {
         while true {
-            let line = try channel.receive(timeout: nil)
+            let line = try channel.receive(timeout: progress.timeout)
             if line == "done" { return nil }
+            if progress.take(line) { continue }
             if line.hasPrefix(WorkerReply.sandboxDenial) {
                 return PluginFinding(.failure, "sandbox", String(line.dropFirst(WorkerReply.sandboxDenial.count)))
             }

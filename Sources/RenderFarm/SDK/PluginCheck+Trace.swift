@@ -10,8 +10,11 @@ extension PluginCheck {
     static let traceVisibleFloor = 0.05
 
     /// Where the plugin traces: the output is a JSON array of items with the documented fields,
-    /// and every visible item on the canvas has drawn pixels near its position.
-    func traceFindings(_ instance: PluginInstance, _ serial: [Int: Frame]) -> [PluginFinding] {
+    /// and every visible item on the canvas has drawn pixels near its position (only `comparingPixels`: frames
+    /// that differ when drawn again say nothing about where items are drawn).
+    func traceFindings(_ instance: PluginInstance, _ serial: [Int: Frame], comparingPixels: Bool = true)
+        -> [PluginFinding]
+    {
         guard plugin.info.canTrace else { return [PluginFinding(.note, "trace", "not offered; not checked")] }
         var problems: [String] = []
         var warnings: [String] = []
@@ -32,7 +35,7 @@ extension PluginCheck {
                 }
                 items = array
             }
-            guard let frame = serial[index] else { continue }
+            let frame = comparingPixels ? serial[index] : nil
             var ids: Set<Double> = []
             var visibleOnCanvas = 0
             for item in items {
@@ -50,6 +53,7 @@ extension PluginCheck {
                 guard visible, alpha >= Self.traceVisibleFloor, scale >= Self.traceVisibleFloor,
                     x >= 0, y >= 0, x < setting.width, y < setting.height
                 else { continue }
+                guard let frame else { continue }
                 visibleOnCanvas += 1
                 checkedItems += 1
                 if !drawn(near: x, y, in: frame) {
@@ -58,13 +62,21 @@ extension PluginCheck {
                     )
                 }
             }
-            if visibleOnCanvas == 0, !frame.isBlank, !items.isEmpty {
+            if let frame, visibleOnCanvas == 0, !frame.isBlank, !items.isEmpty {
                 warnings.append("frame \(index) has pixels but no traced item is visible on the canvas")
             }
         }
         if !problems.isEmpty {
             let more = problems.count > 3 ? " (and \(problems.count - 3) more)" : ""
             return [PluginFinding(.failure, "trace", problems.prefix(3).joined(separator: "; ") + more)]
+        }
+        guard comparingPixels else {
+            return [
+                PluginFinding(
+                    .note, "trace",
+                    "a JSON array of items with the documented fields at each of \(setting.frames.count) frames; "
+                        + "where they are drawn is not checked: frames are not deterministic")
+            ]
         }
         var findings = [
             PluginFinding(

@@ -51,15 +51,25 @@ package struct PluginCheck: Sendable {
         package var threads = 4
         /// Above this many milliseconds per frame the check warns.
         package var slowFrameMilliseconds = 1000.0
+        /// Frames drawn once each besides `frames` (`--frames all|SET`), in order: a crash, abort, hang or
+        /// error on any of them fails the check naming the frame.
+        package var extraFrames: [Int] = []
+        /// Renders of the memory check after its warm-up (`--memory-frames`; 0 skips it).
+        package var memoryFrames = PluginCheck.memoryRenders
+        /// Told before each frame of the check's serial loops, so that a crash or hang there names the frame
+        /// (the sandboxed worker's channel, or a watchdog in the check's own process); nil: nobody listens.
+        package var progress: FrameProgress?
 
         package init() {}
 
-        var frameCount: Int { Int((duration * fps).rounded()) }
-        /// The frames rendered: start, quarters and the last one.
+        package var frameCount: Int { Int((duration * fps).rounded()) }
+        /// The frames the pixel checks compare: start, quarters and the last one.
         var frames: [Int] {
             let last = frameCount - 1
             return Array(Set([0, last / 4, last / 2, 3 * last / 4, last])).sorted()
         }
+        /// Every frame rendered once in the render check: `frames` and `extraFrames`, in order.
+        var checkedFrames: [Int] { Array(Set(frames + extraFrames.filter { (0..<frameCount).contains($0) })).sorted() }
     }
 
     package let plugin: LoadedPlugin
@@ -68,6 +78,8 @@ package struct PluginCheck: Sendable {
     package init(_ plugin: LoadedPlugin, setting: Setting = Setting()) {
         self.plugin = plugin
         self.setting = setting
+        // Opened before a sandboxed worker locks itself in, which hides /proc (the memory check reads it).
+        ResidentMemory.open()
     }
 
     /// Runs every check and returns the findings in order. Plugin calls run with stdout

@@ -192,12 +192,20 @@ extension PluginScaffold {
         CFLAGS     ?= -O2 -Wall -Wextra -Werror
         PLUGIN     := __LIBRARY__
         PLUGIN_DIR  = $(shell $(PKG_CONFIG) --variable=plugindir renderfarm-plugin)
+        # The user's plugin folder, which renderfarm searches by default (XDG_DATA_HOME when absolute).
+        USER_PLUGIN_DIR ?= $(or $(filter /%,$(XDG_DATA_HOME)),$(HOME)/.local/share)/renderfarm/plugins
+        # The SDK's pkg-config folder beside the renderfarm on PATH (<prefix>/bin → <prefix>/lib/pkgconfig).
+        RENDERFARM_BIN = $(realpath $(shell command -v $(RENDERFARM)))
+        SDK_PC_DIR     = $(or $(patsubst %/bin/,%/lib/pkgconfig,$(dir $(RENDERFARM_BIN))),<prefix>/lib/pkgconfig)
 
-        .PHONY: all check test install uninstall clean
+        .PHONY: all check test install install-user uninstall clean
 
         all: $(PLUGIN)
 
+        # Without the SDK on pkg-config's path the compiler would only say that cairo.h is missing.
         $(PLUGIN): __CNAME__.c
+        	@$(PKG_CONFIG) --exists renderfarm-plugin || { echo "pkg-config finds no renderfarm-plugin SDK; run:"; \
+        	    echo "  export PKG_CONFIG_PATH=$(SDK_PC_DIR)"; exit 1; } >&2
         	$(CC) $(CFLAGS) -shared -fPIC -o $@ $< $$($(PKG_CONFIG) --cflags --libs renderfarm-plugin) -lm
 
         test-pixels: test_pixels.c
@@ -216,8 +224,12 @@ extension PluginScaffold {
         install: $(PLUGIN)
         	install -D -m 644 $(PLUGIN) $(DESTDIR)$(PLUGIN_DIR)/$(PLUGIN)
 
+        # Into the user's own plugin folder: no root, no variable.
+        install-user: $(PLUGIN)
+        	install -D -m 644 $(PLUGIN) $(USER_PLUGIN_DIR)/$(PLUGIN)
+
         uninstall:
-        	rm -f $(DESTDIR)$(PLUGIN_DIR)/$(PLUGIN)
+        	rm -f $(DESTDIR)$(PLUGIN_DIR)/$(PLUGIN) $(USER_PLUGIN_DIR)/$(PLUGIN)
 
         clean:
         	rm -rf $(PLUGIN) test-pixels out
@@ -233,8 +245,13 @@ extension PluginScaffold {
         - `make` builds `__LIBRARY__` against the installed SDK (`pkg-config renderfarm-plugin`).
         - `make test` renders frames 0 and 30 of `example.json` and checks their pixels.
         - `make check` runs `renderfarm plugin check` (descriptor, parameters, threads, determinism).
-        - `make install` copies the library into the installed plugin folder; or run
-          `renderfarm render example.json --plugin-path .` without installing.
+        - `make install-user` copies the library into your own plugin folder
+          (`$XDG_DATA_HOME/renderfarm/plugins`, by default `~/.local/share/renderfarm/plugins`), which
+          renderfarm searches by default; `make install` into the installed plugin folder (every
+          user; may need root). Or run `renderfarm render example.json --plugin-path .` without
+          installing, or `export RENDERFARM_PLUGIN_PATH=$PWD`.
+        - pkg-config must find the SDK: for a prefix it does not search, `make` stops and prints the
+          `export PKG_CONFIG_PATH=<prefix>/lib/pkgconfig` line to run.
 
         The ABI is documented in `<prefix>/include/renderfarm/renderfarm_plugin.h`.
 

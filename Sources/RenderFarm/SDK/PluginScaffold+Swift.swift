@@ -39,8 +39,10 @@ extension PluginScaffold {
         RENDERFARM ?= renderfarm
         PLUGIN     := .build/release/__LIBRARY__
         PLUGIN_DIR  = $(shell $(PKG_CONFIG) --variable=plugindir renderfarm-plugin)
+        # The user's plugin folder, which renderfarm searches by default (XDG_DATA_HOME when absolute).
+        USER_PLUGIN_DIR ?= $(or $(filter /%,$(XDG_DATA_HOME)),$(HOME)/.local/share)/renderfarm/plugins
 
-        .PHONY: all check test install uninstall clean
+        .PHONY: all check test install install-user uninstall clean
 
         all:
         	$(SWIFT) build -c release
@@ -58,8 +60,12 @@ extension PluginScaffold {
         install: all
         	install -D -m 644 $(PLUGIN) $(DESTDIR)$(PLUGIN_DIR)/__LIBRARY__
 
+        # Into the user's own plugin folder: no root, no variable.
+        install-user: all
+        	install -D -m 644 $(PLUGIN) $(USER_PLUGIN_DIR)/__LIBRARY__
+
         uninstall:
-        	rm -f $(DESTDIR)$(PLUGIN_DIR)/__LIBRARY__
+        	rm -f $(DESTDIR)$(PLUGIN_DIR)/__LIBRARY__ $(USER_PLUGIN_DIR)/__LIBRARY__
 
         clean:
         	rm -rf .build out
@@ -217,8 +223,10 @@ extension PluginScaffold {
         - `make test` runs `swift test` (two frames, their pixels checked against the trace) and
           renders frames 0 and 30 of `example.json`.
         - `make check` runs `renderfarm plugin check` on the library before shipping.
-        - `make install` copies the library into the installed plugin folder
-          (`pkg-config --variable=plugindir renderfarm-plugin`); or run
+        - `make install-user` copies the library into your own plugin folder
+          (`$XDG_DATA_HOME/renderfarm/plugins`, by default `~/.local/share/renderfarm/plugins`), which
+          renderfarm searches by default; `make install` into the installed plugin folder
+          (`pkg-config --variable=plugindir renderfarm-plugin`; every user, may need root). Or run
           `renderfarm render example.json --plugin-path .build/release` without installing.
 
         EffectKit comes from `__SOURCE__` (Package.swift; `RENDERFARM_SOURCE=/path` names another

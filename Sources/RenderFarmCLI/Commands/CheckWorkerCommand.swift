@@ -11,7 +11,10 @@ struct CheckWorkerCommand: Command {
         abstract: "The worker process of `plugin check` (started by plugin check, not by hand).",
         synopsis: "check-worker LIB",
         examples: [],
-        options: [PluginCheckCommand.params, PluginCheckCommand.duration, RenderCommand.sandbox, scratch],
+        options: [
+            PluginCheckCommand.params, PluginCheckCommand.duration, PluginCheckCommand.frames,
+            PluginCheckCommand.memoryFrames, RenderCommand.sandbox, scratch,
+        ],
         positionals: 1...1)
 
     static let scratch = Option(
@@ -22,11 +25,13 @@ struct CheckWorkerCommand: Command {
 
     let arguments: ParsedArguments
     let duration: Double?
+    let memoryFrames: Int?
     let sandbox: SandboxMode
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         duration = try PluginCheckCommand.parseDuration(arguments, command: "check-worker")
+        memoryFrames = try PluginCheckCommand.parseMemoryFrames(arguments, command: "check-worker")
         sandbox = try RenderCommand.parseSandbox(arguments, command: "check-worker", needsIsolate: false)
     }
 
@@ -34,7 +39,10 @@ struct CheckWorkerCommand: Command {
     /// arguments) asks for.
     static func arguments(library: String, check: ParsedArguments, sandbox: SandboxMode, scratch: String) -> [String] {
         var command = [spec.name, library]
-        for option in [PluginCheckCommand.params, PluginCheckCommand.duration] {
+        for option in [
+            PluginCheckCommand.params, PluginCheckCommand.duration, PluginCheckCommand.frames,
+            PluginCheckCommand.memoryFrames,
+        ] {
             if let value = check[option] { command += option.words(value) }
         }
         return command + RenderCommand.sandbox.words(sandbox.rawValue) + Self.scratch.words(scratch)
@@ -55,8 +63,10 @@ struct CheckWorkerCommand: Command {
             connection.fail(error.description)
             return ExitCode(for: error)
         }
-        switch PluginCheckCommand.setting(arguments, duration: duration) {
-        case .success(let setting):
+        switch PluginCheckCommand.setting(arguments, duration: duration, memoryFrames: memoryFrames) {
+        case .success(var setting):
+            // Each frame of the check's serial loops is announced, so the parent times it and names it.
+            setting.progress = connection.frameProgress()
             let served = PluginCheck.serve(
                 plugin, setting: setting, sandbox: sandbox, entered: entered, missing: missing, scratch: scratch,
                 cpuSeconds: Self.cpuSeconds, connection: connection)

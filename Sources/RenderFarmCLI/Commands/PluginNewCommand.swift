@@ -18,13 +18,19 @@ struct PluginNewCommand: Command {
             The project is written to DIR/NAME (DIR defaults to the current folder) with an
             example job, a README and a test that renders two frames and checks their pixels.
 
-            C: a Makefile using `pkg-config renderfarm-plugin` (set PKG_CONFIG_PATH to
-            <prefix>/lib/pkgconfig for a prefix pkg-config does not search).
+            C: a Makefile using `pkg-config renderfarm-plugin`; when pkg-config does not search the
+            prefix renderfarm is installed in, plugin new prints the exact PKG_CONFIG_PATH line to
+            run first (and make stops with it instead of a missing cairo.h).
             Swift: a Package.swift depending on the EffectKit package and a Makefile that builds
             in release (a debug build needs the Swift toolchain at run time). EffectKit is
             --renderfarm-source DIR, else $RENDERFARM_SOURCE, else the copy `make install` put in
             <prefix>/share/renderfarm/swift/EffectKit, else the checkout the running renderfarm was
             built in; a folder given by option or variable that holds no EffectKit is an error.
+
+            Both Makefiles have `make install-user`, which copies the library into the user's
+            plugin folder ($XDG_DATA_HOME/renderfarm/plugins, by default
+            ~/.local/share/renderfarm/plugins), searched by default with no root and no variable;
+            plugin new prints it, and the RENDERFARM_PLUGIN_PATH that uses the library in place.
 
             Exit status: 0 created, 64 usage, 66 no EffectKit package found, 73 cannot write.
             """,
@@ -73,7 +79,10 @@ struct PluginNewCommand: Command {
         }
         terminal.print("created \(folder) (\(language.rawValue) plugin \"\(id)\")")
         if let effectKit { terminal.print("EffectKit from: \(effectKit)") }
-        terminal.print("next: cd \(folder) && make && make test && make check")
+        let steps = Self.nextSteps(
+            language: language, project: folder, absolute: URL(fileURLWithPath: folder).standardizedFileURL.path,
+            sdk: Self.lookUpSDK(), userFolder: PluginCatalog.userFolder())
+        for line in steps { terminal.print(line) }
         return .ok
     }
 
@@ -106,8 +115,7 @@ struct PluginNewCommand: Command {
             return isPackage(variable)
                 ? .success(absolute(variable)) : .failure(holdsNone("RENDERFARM_SOURCE=\"\(variable)\""))
         }
-        // With no --plugin-path and no variable, the search path starts with the executable's folder (bin/).
-        let executable = URL(fileURLWithPath: PluginCatalog.searchPath(environment: [:]).first ?? ".")
+        let executable = PluginCatalog.executableFolder()
         var candidates = [executable.deletingLastPathComponent().appendingPathComponent(installedEffectKit).path]
         var folder = executable
         while folder.path != "/" {

@@ -15,7 +15,10 @@ struct PluginsCommand: Command {
         ],
         discussion: """
             Plugins are found on --plugin-path, then RENDERFARM_PLUGIN_PATH (colon-separated),
-            then the folder of the renderfarm executable, then <prefix>/lib/renderfarm/plugins.
+            then the user's plugin folder $XDG_DATA_HOME/renderfarm/plugins (by default
+            ~/.local/share/renderfarm/plugins: a plugin copied there needs no root and no
+            variable), then the folder of the renderfarm executable, then
+            <prefix>/lib/renderfarm/plugins.
             Libraries that cannot be used (not a plugin, another ABI, a parameter table that breaks
             a rule, a second library with one id) are listed last, each with its first problem (with
             ID or --json: as warnings on standard error); `renderfarm plugin check LIBRARY` lists

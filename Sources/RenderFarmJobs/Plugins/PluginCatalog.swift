@@ -10,8 +10,9 @@ package struct PluginCatalog: Sendable {
     /// The folders that were searched, in order.
     package let searchPath: [String]
 
-    /// The default search path: `extra` (from `--plugin-path`), then `RENDERFARM_PLUGIN_PATH`,
-    /// then the running executable's folder, then `<prefix>/lib/renderfarm/plugins`.
+    /// The default search path: `extra` (from `--plugin-path`), then `RENDERFARM_PLUGIN_PATH`, then the
+    /// user's plugin folder (`userFolder`), then the running executable's folder, then
+    /// `<prefix>/lib/renderfarm/plugins`.
     package static func searchPath(
         extra: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment
     )
@@ -21,8 +22,8 @@ package struct PluginCatalog: Sendable {
         if let variable = environment["RENDERFARM_PLUGIN_PATH"] {
             folders += variable.split(separator: ":").map(String.init)
         }
-        let executable = URL(fileURLWithPath: Self.executablePath()).resolvingSymlinksInPath()
-            .deletingLastPathComponent()
+        if let user = userFolder(environment: environment) { folders.append(user) }
+        let executable = executableFolder()
         folders.append(executable.path)
         folders.append(executable.deletingLastPathComponent().appendingPathComponent("lib/renderfarm/plugins").path)
         var seen: Set<String> = []
@@ -83,6 +84,23 @@ package struct PluginCatalog: Sendable {
         let entry = unsafeBitCast(symbol, to: rf_plugin_main_fn.self)
         guard let descriptor = entry(RF_ABI_VERSION) else { throw .incompatible(path: path) }
         return try LoadedPlugin(descriptor: descriptor, path: path)
+    }
+
+    /// The user's own plugin folder, searched by default with no root and no variable:
+    /// `$XDG_DATA_HOME/renderfarm/plugins`, or `~/.local/share/renderfarm/plugins` when XDG_DATA_HOME is unset or
+    /// not absolute (the XDG Base Directory rule); nil without a home folder.
+    package static func userFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return URL(fileURLWithPath: data).appendingPathComponent("renderfarm/plugins").standardizedFileURL.path
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/renderfarm/plugins")
+            .standardizedFileURL.path
+    }
+
+    /// The folder of the running executable, symlinks resolved (`<prefix>/bin` when installed).
+    package static func executableFolder() -> URL {
+        URL(fileURLWithPath: executablePath()).resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
     package static func executablePath() -> String {

@@ -15,10 +15,12 @@
  *     trace(instance, frame, ...)     optional, for `renderfarm trace` and fidelity tests
  *     destroy(instance)               once, after the job's last frame
  *
- * Discovery: `--plugin-path`, then RENDERFARM_PLUGIN_PATH (colon-separated), then the folder
- * of the running executable (symlinks resolved), then <prefix>/lib/renderfarm/plugins, where
- * <prefix> is the folder above that executable's folder (`make install` puts the binary in
- * <prefix>/bin and the plugins there; `pkg-config --variable=plugindir renderfarm-plugin`). The host
+ * Discovery: `--plugin-path`, then RENDERFARM_PLUGIN_PATH (colon-separated), then the user's
+ * folder $XDG_DATA_HOME/renderfarm/plugins (~/.local/share/renderfarm/plugins when XDG_DATA_HOME
+ * is unset), then the folder of the running executable (symlinks resolved), then
+ * <prefix>/lib/renderfarm/plugins, where <prefix> is the folder above that executable's folder
+ * (`make install` puts the binary in <prefix>/bin and the plugins there;
+ * `pkg-config --variable=plugindir renderfarm-plugin`). The host
  * loads every `*.so` there with dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) and never unloads
  * a plugin. Jobs name an effect by its id only, never by a path.
  *
