@@ -65,7 +65,7 @@ help:
 	@echo "                     Swift runtime, plugin header, renderfarm-plugin.pc, EffectKit as a Swift package, man"
 	@echo "                     pages, shell completions, the docs as static web pages"
 	@echo "make uninstall       remove what make install put into PREFIX"
-	@echo "make plugin-check    renderfarm plugin check on every built-in plugin"
+	@echo "make plugin-check    renderfarm plugin check on every built-in plugin (as root, also as nobody)"
 	@echo "make sdk-test        the plugin SDK end to end: install, scaffold C + Swift plugins, build, check, render"
 	@echo "make docs            build the DocC catalogs (RenderFarm, EffectKit) with docc; broken links fail"
 	@echo "make studio JOB=F    renderfarm studio on a job: author it live and watch renders in the browser"
@@ -455,16 +455,30 @@ uninstall:
 # runs 130 s, so that its cache holds checkpoints the check resumes from).
 # Each plugin with its fixture's parameters (Tests/Fixtures/plugin-check/ID.json, ID.args), then with each further
 # set ID.NAME.json: the optional parameters the first set leaves out, so that keys-cover-params proves them too.
+# Run by root (as CI runs it), every check runs again as nobody, on a copy of the build, the fixtures and
+# jobs/assets that nobody can read: the check's sandbox must hold for any user.
 plugin-check: build
-	@for p in $(BUILTIN_PLUGINS); do \
+	@as_users="$$(id -un)"; [ "$$(id -u)" = 0 ] && as_users="root nobody"; \
+	for user in $$as_users; do \
+	  run="$(RENDERFARM)"; \
+	  if [ "$$user" = nobody ]; then \
+	    copy=$$(mktemp -d) && trap 'rm -rf "$$copy"' EXIT && \
+	    mkdir -p $$copy/bin $$copy/jobs $$copy/Tests/Fixtures && \
+	    cp $(RENDERFARM) $(BUILD_DIR)/librenderfarm-*.so $$copy/bin/ && cp -r jobs/assets $$copy/jobs/ && \
+	    cp -r Tests/Fixtures/plugin-check $$copy/Tests/Fixtures/ && chmod -R a+rX $$copy && cd $$copy && \
+	    run="setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp $$copy/bin/renderfarm" || exit 1; \
+	  fi; \
+	  echo "=== plugin check of every built-in as $$user"; \
+	  for p in $(BUILTIN_PLUGINS); do \
 	    fixture=Tests/Fixtures/plugin-check/$$p; \
 	    args=""; if [ -f $$fixture.json ]; then args="--params $$fixture.json"; fi; \
 	    if [ -f $$fixture.args ]; then args="$$args $$(cat $$fixture.args)"; fi; \
-	    $(RENDERFARM) plugin check $$p $$args || exit 1; \
+	    $$run plugin check $$p $$args || exit 1; \
 	    for more in $$fixture.*.json; do \
 	        [ -f "$$more" ] || continue; echo "--- $$p with $$more"; \
-	        $(RENDERFARM) plugin check $$p --params $$more || exit 1; \
+	        $$run plugin check $$p --params $$more || exit 1; \
 	    done; \
+	  done; \
 	done
 
 # The SDK end to end (.ci/sdk-check.sh): it installs from a copy of the repository, so the copy builds from

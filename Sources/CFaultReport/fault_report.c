@@ -12,7 +12,9 @@ static __thread long current_frame;
 static const int handled[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 #define HANDLED_COUNT (sizeof handled / sizeof handled[0])
 static struct sigaction previous[HANDLED_COUNT];
+static const char *lead = "renderfarm: fatal: ";
 static const char *hint = "";
+static int (*memory_limit_reached)(unsigned long long *limit);
 
 static const char *signal_name(int signal) {
     switch (signal) {
@@ -32,13 +34,20 @@ static void handle(int signal, siginfo_t *info, void *context) {
         current_label = NULL; /* a second fault while reporting falls through */
         char text[1024];
         rf_line report = {text, sizeof text, 0};
-        rf_line_append(&report, "renderfarm: fatal: plugin ");
+        rf_line_append(&report, lead);
+        rf_line_append(&report, "plugin ");
         rf_line_append(&report, label);
         rf_line_append(&report, " crashed with ");
         rf_line_append(&report, signal_name(signal));
         if (current_frame >= 0) {
             rf_line_append(&report, " while rendering frame ");
             rf_line_append_long(&report, current_frame);
+        }
+        unsigned long long limit = 0;
+        if (memory_limit_reached != NULL && memory_limit_reached(&limit)) {
+            rf_line_append(&report, ", at the sandbox's address-space limit (");
+            rf_line_append_long(&report, (long)(limit >> 20));
+            rf_line_append(&report, " MiB): the plugin ran out of memory");
         }
         rf_line_append(&report, hint);
         rf_line_append(&report, "\n");
@@ -54,8 +63,9 @@ static void handle(int signal, siginfo_t *info, void *context) {
     if (info == NULL || info->si_code <= 0) raise(signal);
 }
 
-void rf_fault_report_install(const char *after) {
+void rf_fault_report_install(const char *before, const char *after) {
     static int installed;
+    lead = before;
     hint = after;
     if (installed) return; /* `previous` must keep the dispositions from before the first call */
     installed = 1;
@@ -68,6 +78,8 @@ void rf_fault_report_install(const char *after) {
         sigaction(handled[index], &action, &previous[index]);
     }
 }
+
+void rf_fault_report_on_memory_limit(int (*reached)(unsigned long long *limit)) { memory_limit_reached = reached; }
 
 void rf_fault_report_enter(const char *label, long frame) {
     current_frame = frame;

@@ -20,6 +20,7 @@
 /* /proc/self/statm, opened before the root hides /proc, and the address-space limit. */
 static int statm_descriptor = -1;
 static unsigned long long address_limit;
+static unsigned long long page_size;
 
 void rf_sandbox_note(char *problems, size_t size, const char *text) {
     if (problems == NULL || size == 0) return;
@@ -99,6 +100,9 @@ int rf_sandbox_apply(const char *const *read, size_t read_count, const char *con
     /* Set before anything a plugin could undo it with (seccomp refuses PR_SET_PDEATHSIG from here on). */
     if (!rf_worker_tied_to_parent()) syscall(SYS_exit_group, 0);
     if (statm_descriptor < 0) statm_descriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    page_size = (unsigned long long)sysconf(_SC_PAGESIZE);
+    /* A plugin that crashes on a failed allocation is then reported as out of memory, not only as a SIGSEGV. */
+    rf_fault_report_on_memory_limit(rf_sandbox_near_address_limit);
 
     if (limit(address_space, cpu_seconds)) {
         applied |= RF_SANDBOX_LIMITS;
@@ -147,12 +151,14 @@ long rf_sandbox_cpu_left(void) {
 int rf_sandbox_near_address_limit(unsigned long long *limit) {
     *limit = address_limit;
     if (statm_descriptor < 0 || address_limit == 0) return 0;
+    /* Async-signal-safe (the crash report calls it): pread and digits read by hand. */
     char text[128];
-    ssize_t count = pread(statm_descriptor, text, sizeof text - 1, 0);
-    if (count <= 0) return 0;
-    text[count] = '\0';
-    unsigned long long pages = strtoull(text, NULL, 10);
-    unsigned long long size = pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+    ssize_t count = pread(statm_descriptor, text, sizeof text, 0);
+    unsigned long long pages = 0;
+    for (ssize_t index = 0; index < count && text[index] >= '0' && text[index] <= '9'; index++) {
+        pages = pages * 10 + (unsigned long long)(text[index] - '0');
+    }
+    unsigned long long size = pages * page_size;
     /* malloc asks for 64 MiB arenas and large blocks at once: within 256 MiB counts as reached. */
     return size + (256ull << 20) >= address_limit;
 }

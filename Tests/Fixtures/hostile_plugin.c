@@ -10,7 +10,8 @@
  *   -DATTACK_CONNECT    connect to 127.0.0.1, port `port`, and send "hello"
  *   -DATTACK_EXEC       execve /bin/sh -c 'echo > target'
  *   -DATTACK_FORK       fork a child that creates `target`
- *   -DATTACK_MEMORY     allocate and touch memory until malloc fails (or 64 GiB)
+ *   -DATTACK_MEMORY     allocate and touch memory until malloc fails (or 64 GiB); target "crash" then
+ *                       writes through the NULL pointer
  *   -DATTACK_REPLY      write `target` and a newline to the worker's socket (fd 3) as if it were the
  *                       worker's reply; `target` "flood" writes 1 MiB without a newline
  *   -DATTACK_NETDEV     through the inherited socket (fd 3), or a new one when `target` ends in "-new":
@@ -244,6 +245,8 @@ static int attack(hostile *h, char *err, size_t errlen) {
     const size_t chunk = 64u << 20;
     while (total < ((size_t)64 << 30)) {
         char *block = malloc(chunk);
+        /* target "crash": a careless plugin, which writes through the NULL it was given. */
+        if (!block && strcmp(h->target, "crash") == 0) *(volatile char *)block = 1;
         if (!block) {
             snprintf(err, errlen, "allocation failed after %zu MiB", total >> 20);
             return 1;

@@ -29,7 +29,7 @@ struct EveryExampleTests {
             "exits 69 on a kernel without every layer of the sandbox (SandboxTests.require checks both kinds)",
         "renderfarm studio jobs/live-hearts.json --root . --port 8090":
             "serves until stopped, for a browser (make studio-test)",
-        "renderfarm plugin check ./build/librenderfarm-sparkle.so --params params.json":
+        "renderfarm plugin check ./build/librenderfarm-sparkle.so --params params.json --frames all":
             "needs a plugin built from a scaffold against an installed SDK (make sdk-test)",
         "renderfarm plugin check ./librenderfarm-sparkle.so     # or an installed plugin's id":
             "needs a plugin built from a scaffold against an installed SDK (make sdk-test)",

@@ -232,6 +232,13 @@ struct OutputTrustTests {
                 "frame 5 of faulty failed after 2 attempts: the worker process was killed by SIGABRT"))
         #expect(
             result.stderr.contains("frame 9 of faulty failed after 2 attempts: took longer than --frame-timeout 2 s"))
+        // A crash a worker contains ends one attempt, not the run: its line is not "fatal:".
+        #expect(
+            result.stderr.contains(
+                "renderfarm: plugin test-faults (\(Binary.testPluginDirectory)/librenderfarm-test-faults.so) crashed "
+                    + "with SIGSEGV while rendering frame 2 (in a worker process of render --isolate: that attempt at "
+                    + "the frame fails, the render goes on)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("fatal:"), "\(result.stderr)")
         let reference = CLI.run(["render", clean, "--progress", "none"] + Self.plugins)
         #expect(reference.status == 0, "\(reference.stderr)")
         let manifest = try Manifest(folder: folder.url.appendingPathComponent("faulty"))

@@ -125,6 +125,24 @@ struct SandboxTests {
     }
 
     @Test(
+        "a plugin that crashes on the allocation the limit failed is named as out of memory, and not as fatal",
+        .enabled(if: available.contains(.limits)))
+    func memoryCrash() throws {
+        let folder = try TemporaryFolder()
+        let job = try Self.job("memory", in: folder, target: "crash")
+        let result = try Self.render(job)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("frame 0 of memory failed"), "\(result.stderr)")
+        let library = Binary.testPluginDirectory + "/hostile/librenderfarm-test-hostile-memory.so"
+        #expect(
+            result.stderr.contains(
+                "renderfarm: plugin hostile-memory (\(library)) crashed with SIGSEGV while rendering frame 0, at the "
+                    + "sandbox's address-space limit ("), "\(result.stderr)")
+        #expect(result.stderr.contains(" MiB): the plugin ran out of memory (in a worker process of render --isolate"))
+        #expect(!result.stderr.contains("fatal:"), "\(result.stderr)")
+    }
+
+    @Test(
         "a plugin writing its own replies to the parent's socket ends its worker and fails only its frame",
         arguments: [
             ("hello parent", "sent a reply the protocol does not have: \"hello parent\""),

@@ -14,9 +14,15 @@ extern "C" {
 #endif
 
 /* Installs the handler for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT. Call from the
- * program's main thread before plugins run (again to change `hint`, text that ends the
- * report's line and is kept by the caller for the life of the process). */
-void rf_fault_report_install(const char *hint);
+ * program's main thread before plugins run (again to change the text). `lead` starts the
+ * report's line ("renderfarm: fatal: " where the crash ends the run, "renderfarm: " in a worker
+ * whose crash fails one attempt at a frame), `hint` ends it; both are kept by the caller for the
+ * life of the process. */
+void rf_fault_report_install(const char *lead, const char *hint);
+
+/* In a worker: `reached` (async-signal-safe) says whether the process had reached its
+ * address-space limit, and which; the report then says the plugin ran out of memory. */
+void rf_fault_report_on_memory_limit(int (*reached)(unsigned long long *limit));
 
 /* Marks the calling thread as running plugin code: `label` (kept by the caller for the life of
  * the process) names the plugin, `frame` the frame (negative: not drawing a frame). */

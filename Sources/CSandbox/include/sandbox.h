@@ -82,7 +82,8 @@ long rf_sandbox_cpu_left(void);
 int rf_sandbox_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
 /* Whether this process's address space is within reach of the limit rf_sandbox_apply set (an
- * allocation that failed there failed for the sandbox); `limit` gets the limit in bytes. */
+ * allocation that failed there failed for the sandbox); `limit` gets the limit in bytes.
+ * Async-signal-safe: rf_sandbox_apply hands it to the crash report. */
 int rf_sandbox_near_address_limit(unsigned long long *limit);
 
 #ifdef __cplusplus

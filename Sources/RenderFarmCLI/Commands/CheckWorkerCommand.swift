@@ -53,7 +53,8 @@ struct CheckWorkerCommand: Command {
             let problem = "`renderfarm check-worker` is started by `renderfarm plugin check`, not by hand"
             return .reporting(UsageError(message: problem, command: "check-worker"), to: terminal)
         }
-        LoadedPlugin.installFaultReport(hint: " (in the worker process of plugin check)")
+        // plugin check reports the crash as a failed check and goes on: not fatal.
+        LoadedPlugin.installFaultReport(hint: " (in the worker process of plugin check)", contained: true)
         // The namespaces first, while the process has one thread (a user namespace needs that).
         let (entered, missing) = sandbox != .off ? WorkerSandbox.enter() : ([], "")
         let plugin: LoadedPlugin

@@ -60,8 +60,10 @@ struct WorkerCommand: Command {
             let problem = "`renderfarm worker` is started by `renderfarm render --isolate`, not by hand"
             return .reporting(UsageError(message: problem, command: "worker"), to: terminal)
         }
-        // The render records the frame as failed and retries it in a new worker.
-        LoadedPlugin.installFaultReport(hint: " (in a worker process of render --isolate)")
+        // The render records the attempt as failed and retries the frame in a new worker: not fatal.
+        LoadedPlugin.installFaultReport(
+            hint: " (in a worker process of render --isolate: that attempt at the frame fails, the render goes on)",
+            contained: true)
         // Ctrl-C reaches the whole process group: the render decides when its workers stop.
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)

@@ -79,11 +79,18 @@ package final class LoadedPlugin: @unchecked Sendable {
     }
 
     /// Installs the crash report for plugin calls, ending its line with `hint`; the CLI calls
-    /// it at start.
-    package static func installFaultReport(hint: StaticString) {
-        hint.withUTF8Buffer { buffer in
-            // A StaticString's bytes are NUL-terminated and live as long as the program.
-            buffer.baseAddress.map { rf_fault_report_install(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+    /// it at start. `contained`: the process is a worker whose crash fails one attempt at a frame,
+    /// not the run, so the line does not say `fatal:`.
+    package static func installFaultReport(hint: StaticString, contained: Bool = false) {
+        let lead: StaticString = contained ? "renderfarm: " : "renderfarm: fatal: "
+        // A StaticString's bytes are NUL-terminated and live as long as the program.
+        lead.withUTF8Buffer { lead in
+            hint.withUTF8Buffer { hint in
+                guard let lead = lead.baseAddress, let hint = hint.baseAddress else { return }
+                rf_fault_report_install(
+                    UnsafeRawPointer(lead).assumingMemoryBound(to: CChar.self),
+                    UnsafeRawPointer(hint).assumingMemoryBound(to: CChar.self))
+            }
         }
     }
 
