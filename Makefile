@@ -146,7 +146,8 @@ $(TEST_PLUGIN): Tests/Fixtures/test_plugin.c Sources/RenderFarmPluginABI/include
 # One plugin mistake each (Tests/Fixtures/defect_plugin.c), and covered-keys, the passing twin of
 # key-ignores-param, in a folder of their own: the bad default is refused by any catalog that searches it.
 DEFECTS        := unsupported-trace noisy ignores-scale wipes-backdrop bad-default nan-bound infinite-bounds bad-names \
-                  bad-events key-ignores-param covered-keys random trace-far crash-at-3 abort-at-3 hang-at-3 error-at-3 leak
+                  bad-events key-ignores-param covered-keys random trace-far crash-at-3 abort-at-3 hang-at-3 error-at-3 leak \
+                  param-files
 DEFECT_PLUGINS := $(DEFECTS:%=$(TEST_PLUGIN_DIR)/defects/librenderfarm-defect-%.so)
 $(TEST_PLUGIN_DIR)/defects/librenderfarm-defect-%.so: Tests/Fixtures/defect_plugin.c \
         Sources/RenderFarmPluginABI/include/renderfarm_plugin.h

@@ -22,6 +22,8 @@
  *   DEFECT_HANG_AT_3          never returns from drawing frame 3
  *   DEFECT_ERROR_AT_3         fails frame 3 with RF_ERROR_RENDER
  *   DEFECT_LEAK               keeps 1 MiB it allocated (and wrote) in every render
+ *   DEFECT_PARAM_FILES        no mistake: reads its size from style-a.txt or style-b.txt in the job's folder, as its
+ *                             "style" says, and names that file through input_files
  * (plugin check renders frames 0, 29, 59, 89 and 119 unless told --frames: the four at-3 variants pass it.)
  * The two keyed variants draw more, each part from a parameter of its own: the square (a circle with "shape")
  * at "at", an "outline", one bar per character of "label" under it, a bar over it that grows to "size" in the
@@ -71,6 +73,8 @@
 #define DEFECT_ID "error-at-3"
 #elif defined(DEFECT_LEAK)
 #define DEFECT_ID "leak"
+#elif defined(DEFECT_PARAM_FILES)
+#define DEFECT_ID "param-files"
 #elif defined(DEFECT_COVERED_KEYS)
 #define DEFECT_ID "covered-keys"
 #define KEYED 1
@@ -224,10 +228,18 @@ static const rf_param parameters[] = {
     { NULL, RF_PARAM_BOOL, "false", 0, 1, NULL, "no name at all", 0 },
 #elif defined(DEFECT_BAD_EVENTS)
     { "events", RF_PARAM_EVENTS, NULL, 0, 3600, "color:colour|size", "a schema with a typo", RF_PARAM_OPTIONAL },
+#elif defined(DEFECT_PARAM_FILES)
+    { "style", RF_PARAM_ENUM, "\"a\"", 0, 0, "a|b", "which file of the job's folder, style-a.txt or style-b.txt, "
+      "gives the side of the square", 0 },
 #endif
 };
 
-typedef struct square { double size; } square;
+typedef struct square {
+    double size;
+#ifdef DEFECT_PARAM_FILES
+    char file[4096];
+#endif
+} square;
 
 #ifdef DEFECT_LEAK
 /* volatile: the compiler must keep every allocation (one it could prove unused it may leave out). */
@@ -246,6 +258,19 @@ static int create(const rf_create_args *args, const rf_context *ctx, void **out,
     square *s = malloc(sizeof(*s));
     if (!s) return RF_ERROR_RESOURCE;
     if (!args->access->number(args->params, "size", &s->size)) s->size = 40;
+#ifdef DEFECT_PARAM_FILES
+    const char *style = args->access->string(args->params, "style");
+    snprintf(s->file, sizeof s->file, "%s/style-%s.txt", ctx->job_dir, style ? style : "a");
+    FILE *file = fopen(s->file, "r");
+    if (!file) {
+        snprintf(err, errlen, "style: cannot open %s", s->file);
+        free(s);
+        return RF_ERROR_PARAMS;
+    }
+    double size = 0;
+    if (fscanf(file, "%lf", &size) == 1 && size >= 1 && size <= 100) s->size = size;
+    fclose(file);
+#endif
     *out = s;
     return RF_OK;
 }
@@ -320,6 +345,14 @@ static int trace(void *instance, const rf_frame *frame, rf_write_fn write, void 
 
 static void destroy(void *instance) { free(instance); }
 
+#ifdef DEFECT_PARAM_FILES
+static int input_files(void *instance, rf_write_fn write, void *user) {
+    const square *s = instance;
+    write(user, s->file, strlen(s->file));
+    return RF_OK;
+}
+#endif
+
 static const rf_plugin descriptor = {
     .abi_version = RF_ABI_VERSION,
     .struct_size = sizeof(rf_plugin),
@@ -334,6 +367,9 @@ static const rf_plugin descriptor = {
     .render = render,
     .trace = trace,
     .destroy = destroy,
+#ifdef DEFECT_PARAM_FILES
+    .input_files = input_files,
+#endif
 #ifdef KEYED
     .frame_key = frame_key,
     .flags = RF_PLUGIN_KEYS_COVER_PARAMS,

@@ -61,6 +61,22 @@ struct PluginCheckDefectTests {
         #expect(check.stdout.contains("note    trace: a JSON array of items"), "\(check.stdout)")
     }
 
+    @Test("files named per parameter value are readable in the check's sandbox; a missing one fails, named")
+    func parameterFiles() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("30\n", to: "style-a.txt")
+        try folder.write("60\n", to: "style-b.txt")
+        let check = try Binary.run(["plugin", "check", Self.library("param-files")], in: folder.url)
+        #expect(check.status == 0, "\(check.stdout)")
+        #expect(check.stdout.contains(#"ok      range.style: create, render and destroy at "a", "b""#), "\(check.stdout)")
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("style-b.txt"))
+        let missing = try Binary.run(["plugin", "check", Self.library("param-files")], in: folder.url)
+        #expect(missing.status == 1, "\(missing.stdout)")
+        // No instance could name it, so the sandbox refuses the open: the failure names the file.
+        #expect(missing.stdout.contains("FAIL    "), "\(missing.stdout)")
+        #expect(missing.stdout.contains("\(folder.path)/style-b.txt"), "\(missing.stdout)")
+    }
+
     @Test("a sound plugin passes the scale and backdrop checks")
     func soundPluginPasses() throws {
         let check = try Binary.run(["plugin", "check", Self.library("noisy")])

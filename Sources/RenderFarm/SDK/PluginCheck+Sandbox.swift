@@ -11,6 +11,28 @@ extension PluginCheck {
     /// The most findings a worker may send (a check makes a few dozen).
     static let maximumFindings = 10_000
 
+    /// The files the instances at `defaults` and at each value the range check tries name (made and
+    /// destroyed here, before the sandbox), each once; an instance the plugin refuses names none.
+    func inputFiles(_ defaults: JSONObject) -> [String] {
+        var settings = [defaults]
+        for parameter in plugin.info.parameters {
+            for value in Self.rangeEnds(parameter) {
+                var params = defaults
+                params[parameter.name] = value
+                settings.append(params)
+            }
+        }
+        var files: [String] = []
+        for (index, params) in settings.enumerated() {
+            // The defaults' instance verifies its input too, as before the sandbox it always has.
+            let named = (try? makeInstance(params, verifying: index == 0))?.inputFiles ?? []
+            let inputs = LayerInput.hashing(
+                named, layer: 0, reader: .plugin, jobDirectory: FileManager.default.currentDirectoryPath)
+            for path in inputs.compactMap({ $0.read?.path }) where !files.contains(path) { files.append(path) }
+        }
+        return files
+    }
+
     /// Runs the check in a worker started as `renderfarm ARGUMENTS` (the hidden check worker command),
     /// and returns its findings; a denial, a crash or a reply the protocol does not have ends the worker
     /// and becomes a failed finding `sandbox` or `worker`.
@@ -82,11 +104,12 @@ extension PluginCheck {
         }
     }
 
-    /// The worker's side: prepares an instance at the setting's parameters (which names the files the
-    /// plugin reads), locks the process in — it reads the system's files, the plugin library and those
-    /// files, and writes only `scratch`, which becomes its temporary folder (the cache and stdout checks) —
-    /// then runs the check and sends the findings. Under `.require`, a worker that cannot apply every
-    /// layer says so and checks nothing (false).
+    /// The worker's side: makes an instance at the setting's parameters and one at each value the range
+    /// check tries (which name the files the plugin reads: a plugin's files may depend on its parameters,
+    /// as a render's workers make every instance of their job before they lock in), locks the process in —
+    /// it reads the system's files, the plugin library and those files, and writes only `scratch`, which
+    /// becomes its temporary folder (the cache and stdout checks) — then runs the check and sends the
+    /// findings. Under `.require`, a worker that cannot apply every layer says so and checks nothing (false).
     package static func serve(
         _ plugin: LoadedPlugin, setting: Setting, sandbox: SandboxMode, entered: SandboxLayers, missing: String,
         scratch: String, cpuSeconds: Double, connection: WorkerConnection
@@ -95,10 +118,7 @@ extension PluginCheck {
         if sandbox != .off {
             setenv("TMPDIR", scratch, 1)
             let (defaults, _) = ParameterValidator.validate(setting.params, against: plugin.info, path: "params")
-            let named = (try? check.makeInstance(defaults))?.inputFiles ?? []
-            let inputs = LayerInput.hashing(
-                named, layer: 0, reader: .plugin, jobDirectory: FileManager.default.currentDirectoryPath)
-            let read = [plugin.info.path] + inputs.compactMap { $0.read?.path }
+            let read = [plugin.info.path] + check.inputFiles(defaults)
             let canvas = Int(setting.width * setting.scale) * Int(setting.height * setting.scale) * 4
             let (applied, problems) = WorkerSandbox.apply(
                 read: read, write: [scratch], frameBytes: canvas * (setting.threads + 2), cpuSeconds: cpuSeconds,

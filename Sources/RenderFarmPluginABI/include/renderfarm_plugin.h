@@ -39,7 +39,8 @@
  * frames). Anything else is refused and fails the frame with a message naming the plugin and the
  * call: opening other files, writing elsewhere, sockets, execve, fork, ptrace, mounts, namespaces
  * and system calls outside the sandbox's allow-list. `renderfarm plugin check` runs every call,
- * create() included (after a first instance), in such a sandbox. Without --isolate (or with
+ * create() included, in such a sandbox (before it, only an instance at the checked parameters and
+ * one at each value the range check tries, to learn the files each names). Without --isolate (or with
  * --sandbox off) a plugin is trusted code with the user's rights.
  *
  * Output: a plugin writes nothing to stdout (the host's results go there) and reports problems
