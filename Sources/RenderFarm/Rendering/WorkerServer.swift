@@ -1,0 +1,88 @@
+import CFaultReport
+import CSandbox
+import Foundation
+
+/// The worker's side of `render --isolate`: the hidden `worker` command prepares the same jobs
+/// as its parent, then serves frames until the parent closes the connection.
+package enum WorkerServer {
+    /// Ties this process to its parent (it is killed when the parent dies) and connects to it.
+    package static func connect() -> WorkerConnection? {
+        rf_worker_die_with_parent()
+        var status = stat()
+        guard fstat(WorkerChannel.childDescriptor, &status) == 0 else { return nil }
+        return WorkerConnection(channel: WorkerChannel(descriptor: WorkerChannel.childDescriptor))
+    }
+}
+
+/// A worker's connection to its parent.
+package final class WorkerConnection {
+    let channel: WorkerChannel
+
+    fileprivate init(channel: WorkerChannel) {
+        self.channel = channel
+    }
+
+    /// Tells the parent the jobs could not be prepared.
+    package func fail(_ message: String) {
+        try? channel.send("error " + message.replacingOccurrences(of: "\n", with: "; "))
+    }
+
+    /// Says which jobs were prepared, then renders each frame asked for until the parent closes
+    /// the connection.
+    /// `beforeFrame` runs before each frame: false retires the worker (it says `retire` instead of drawing and
+    /// ends; the parent starts another for the frame), which the sandbox does when the worker's hard CPU limit
+    /// is near. `failureNote` may add a sentence to a frame's failure (the sandbox's memory limit).
+    package func serve(
+        _ jobs: [PlannedJob], cacheStaticLayers: Bool, beforeFrame: () -> Bool = { true },
+        failureNote: () -> String? = { nil }
+    ) {
+        let worker = FrameWorker(cacheStaticLayers: cacheStaticLayers)
+        // The studio's previews with the motion overlay (`render J F debug`), made on first use.
+        var preview: FramePreview?
+        do {
+            try channel.send("ready " + jobs.map(\.fingerprint).joined(separator: " "))
+            while true {
+                let request = try channel.receive(timeout: nil).split(separator: " ")
+                guard request.count == 3 || (request.count == 4 && request[3] == "debug"), request[0] == "render",
+                    let job = Int(request[1]), let frame = Int(request[2]), jobs.indices.contains(job)
+                else {
+                    try channel.send("fail frame the worker got an unreadable request")
+                    continue
+                }
+                guard beforeFrame() else {
+                    try channel.send(WorkerReply.retire)
+                    return
+                }
+                // The frame's PNG follows its reply line; the parent checks and writes it.
+                let drawn = Result { () throws(FrameFailure) -> (png: [UInt8], timings: FrameTimings) in
+                    guard request.count == 4 else {
+                        let (png, timings) = try worker.encodedFrame(frame, of: jobs[job])
+                        return (Array(png), timings)
+                    }
+                    let drawing = preview ?? FramePreview()
+                    preview = drawing
+                    do throws(FramePreviewError) {
+                        return (try drawing.png(frame, of: jobs[job], debug: true), FrameTimings())
+                    } catch {
+                        throw .drawing(error.message)
+                    }
+                }
+                switch drawn {
+                case .success(let (png, timings)):
+                    // No checksum: the parent hashes the bytes it receives itself.
+                    let reply = WrittenFrame(
+                        sha256: WorkerReply.noChecksum, bytes: png.count, opaque: WorkerReplyCheck.isOpaque(png),
+                        timings: timings)
+                    try channel.send(WorkerReply.line(.success(reply)))
+                    try channel.send(bytes: png)
+                case .failure(let failure):
+                    var reported = failure
+                    if failure.isDrawing, let note = failureNote() { reported = .drawing(failure.message + "; " + note) }
+                    try channel.send(WorkerReply.line(.failure(reported)))
+                }
+            }
+        } catch {
+            // The parent closed the connection (or died): the worker's work is over.
+        }
+    }
+}
