@@ -128,8 +128,10 @@ struct SandboxTests {
         "a plugin writing its own replies to the parent's socket ends its worker and fails only its frame",
         arguments: [
             ("hello parent", "sent a reply the protocol does not have: \"hello parent\""),
-            ("ok " + String(repeating: "0", count: 64) + " 999999999 1 0 0 0 0", "reported a 999999999-byte frame"),
+            ("pixels nan", "sent a malformed frame reply: \"pixels nan\""),
             ("flood", "sent a line longer than 65536 bytes"),
+            // A PNG's header and garbage, as a frame was sent before workers sent pixels: it was recorded `ok`.
+            ("png-garbage", "sent a reply the protocol does not have: \"ok \(String(repeating: "0", count: 64)) 1000"),
         ])
     func forgedReplies(reply: String, message: String) throws {
         let folder = try TemporaryFolder()
@@ -139,6 +141,22 @@ struct SandboxTests {
         #expect(
             result.stderr.contains("frame 0 of reply failed after 1 attempt: the worker process \(message)"),
             "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out/frame_00000.png"))
+    }
+
+    /// What a worker sends can only be pixels, which this process encodes: a frame the render records `ok` is a
+    /// whole PNG of the canvas, whatever the worker sent.
+    @Test("a plugin sending garbage pixels as its frame: the render's frame is a whole PNG of them, which decodes")
+    func garbagePixels() throws {
+        let folder = try TemporaryFolder()
+        let job = try Self.job("reply", in: folder, target: "pixels-garbage")
+        let result = try Self.render(job, ["--sandbox", "off"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frame = folder.path + "/out/frame_00000.png"
+        let check = try Tools.run("/usr/bin/pngcheck", ["-q", frame])
+        #expect(check.status == 0, "\(check.text)\(check.stderr)")
+        let encode = try Binary.run(["encode", folder.path + "/out", "--preset", "apng"])
+        #expect(encode.status == 0, "\(encode.stderr)")
     }
 
     @Test(

@@ -33,15 +33,20 @@ final class WorkerChannel {
         try send(bytes: Array((line + "\n").utf8))
     }
 
-    /// Sends `bytes` as they are (a frame's PNG after its reply line); MSG_NOSIGNAL: a dead peer is an
-    /// error, not a SIGPIPE.
+    /// Sends `bytes` as they are (what follows a reply line); MSG_NOSIGNAL: a dead peer is an error, not a SIGPIPE.
     func send(bytes: [UInt8]) throws(Failure) {
+        let sent: Result<Void, Failure> = bytes.withUnsafeBytes { buffer in
+            Result { () throws(Failure) in try send(buffer) }
+        }
+        try sent.get()
+    }
+
+    /// Sends the bytes of `buffer` as they are (a frame's pixels after its reply line).
+    func send(_ buffer: UnsafeRawBufferPointer) throws(Failure) {
+        guard let base = buffer.baseAddress else { return }
         var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes {
-                Foundation.send(
-                    descriptor, $0.baseAddress?.advanced(by: offset), bytes.count - offset, Int32(MSG_NOSIGNAL))
-            }
+        while offset < buffer.count {
+            let sent = Foundation.send(descriptor, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
             if sent < 0 && errno == EINTR { continue }
             guard sent > 0 else { throw .closed }
             offset += sent
@@ -62,24 +67,56 @@ final class WorkerChannel {
         }
     }
 
-    /// The next `count` bytes (a frame's PNG after its reply line); waits at most `timeout` seconds.
+    /// The next `count` bytes (what follows a reply line); waits at most `timeout` seconds.
     func receive(count: Int, timeout: Double?) throws(Failure) -> [UInt8] {
-        let deadline = Self.deadline(timeout)
-        while buffer.count < count { try fill(until: deadline, wanting: count - buffer.count) }
-        let bytes = Array(buffer[..<count])
-        buffer.removeSubrange(..<count)
+        var bytes = [UInt8](repeating: 0, count: count)
+        let received: Result<Void, Failure> = bytes.withUnsafeMutableBytes { destination in
+            Result { () throws(Failure) in try receive(into: destination, timeout: timeout) }
+        }
+        try received.get()
         return bytes
+    }
+
+    /// Fills `destination` with the next bytes (a frame's pixels after its reply line), straight from the socket
+    /// once what arrived with the line is used; waits at most `timeout` seconds.
+    func receive(into destination: UnsafeMutableRawBufferPointer, timeout: Double?) throws(Failure) {
+        guard let base = destination.baseAddress else { return }
+        let deadline = Self.deadline(timeout)
+        let buffered = min(buffer.count, destination.count)
+        destination.copyBytes(from: buffer[..<buffered])
+        buffer.removeSubrange(..<buffered)
+        var filled = buffered
+        while filled < destination.count {
+            try waitReadable(until: deadline)
+            let count = recv(descriptor, base + filled, destination.count - filled, 0)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw .closed }
+            filled += count
+        }
     }
 
     private static func deadline(_ timeout: Double?) -> ContinuousClock.Instant? {
         timeout.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
     }
 
-    /// Where `fill` receives, made once (a frame's PNG arrives in chunks of up to its size).
-    private var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    /// Where `fill` receives lines, made once.
+    private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
 
-    /// Reads what arrived (up to `wanting` bytes, at least 4 KiB, at most 1 MiB at once) into `buffer`.
+    /// Reads what arrived (up to `wanting` bytes, at least 4 KiB, at most 64 KiB at once) into `buffer`.
     private func fill(until deadline: ContinuousClock.Instant?, wanting: Int) throws(Failure) {
+        while true {
+            try waitReadable(until: deadline)
+            let size = min(max(wanting, 4096), chunk.count)
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, size, 0) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw .closed }
+            buffer += chunk[..<count]
+            return
+        }
+    }
+
+    /// Waits until something arrived (or the peer closed) before `deadline` (nil: for ever).
+    private func waitReadable(until deadline: ContinuousClock.Instant?) throws(Failure) {
         while true {
             var wait: Int32 = -1
             if let deadline {
@@ -91,11 +128,6 @@ final class WorkerChannel {
             let ready = Foundation.poll(&poll, 1, wait)
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 { throw .timedOut }
-            let size = min(max(wanting, 4096), chunk.count)
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, size, 0) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw .closed }
-            buffer += chunk[..<count]
             return
         }
     }

@@ -38,9 +38,9 @@ package struct Isolation: Sendable {
 /// plugin prints can mix with either the protocol or the render's results. The worker is
 /// started on first use and again after it died; it dies with the parent (PR_SET_PDEATHSIG; started from
 /// `WorkerSpawnThread`, so not with the thread that asked for it).
-/// Frames are byte-identical to in-process rendering: the worker draws and encodes with the same
-/// `FrameWorker` and sends the PNG after its reply; this process checks it and writes the frame file
-/// (`WorkerFrameTransfer`), so a worker needs no write access to the output folder.
+/// Frames are byte-identical to in-process rendering: the worker draws with the same `FrameWorker` and sends
+/// the pixels after its reply; this process encodes them as it encodes its own frames and writes the frame file
+/// (`WorkerFrameTransfer`), so a worker needs no write access to the output folder and sends no PNG.
 final class WorkerProcess: FrameExecutor {
     private let jobs: [PlannedJob]
     /// Each job's position in `jobs`, which the worker's request names (a batch may hold thousands).
@@ -49,6 +49,9 @@ final class WorkerProcess: FrameExecutor {
     private var process: (pid: pid_t, channel: WorkerChannel)?
     /// Where a render watches which frame this worker draws (nil: nobody watches).
     private let lane: DrawingLane?
+    /// The pixels of the frame the worker sent last, and the encoder that makes its PNG.
+    private var pixels: [UInt8] = []
+    private let encoder = FrameEncoder()
 
     /// Time a worker may take to start and prepare its jobs.
     static let startTimeout = 120.0
@@ -65,23 +68,25 @@ final class WorkerProcess: FrameExecutor {
 
     func render(_ index: Int, of job: PlannedJob) throws(FrameFailure) -> WrittenFrame {
         let (png, frame) = try encoded(index, of: job)
-        // The worker cannot write the output folder: this process writes the frame it checked.
+        // The worker cannot write the output folder: this process writes the frame it encoded.
         let clock = ContinuousClock()
         let start = clock.now
-        // Relative to the folder the run holds open; the typed error survives `withUnsafeBytes` in a Result.
-        let written: Result<Void, OutputError> = png.withUnsafeBytes { bytes in
-            Result { () throws(OutputError) in try job.writeFrame(bytes, index: index) }
+        do {
+            // Relative to the folder the run holds open.
+            try job.writeFrame(png, index: index)
+        } catch {
+            throw .output(error)
         }
-        if case .failure(let error) = written { throw .output(error) }
         var done = frame
         done.timings.write = (clock.now - start).seconds * 1000
         return done
     }
 
-    /// Frame `index` of `job` as the worker drew and encoded it, checked (`WorkerReplyCheck`); nothing is
-    /// written. `debug` draws the motion overlay of `preview --debug` over it (the studio's previews).
+    /// Frame `index` of `job` as the worker drew it, encoded here from the pixels it sent (`WorkerFrameTransfer`);
+    /// nothing is written, and the bytes are valid until the next call. `debug` draws the motion overlay of
+    /// `preview --debug` over it (the studio's previews).
     func encoded(_ index: Int, of job: PlannedJob, debug: Bool = false) throws(FrameFailure)
-        -> (png: [UInt8], frame: WrittenFrame)
+        -> (png: UnsafeRawBufferPointer, frame: WrittenFrame)
     {
         guard let jobIndex = positions[ObjectIdentifier(job)] else {
             throw .drawing("job \(job.spec.name) is not one this worker prepared")
@@ -101,17 +106,16 @@ final class WorkerProcess: FrameExecutor {
             }
         }
         let canvas = job.spec.canvas
-        let (width, height) = (canvas.pixelWidth, canvas.pixelHeight)
-        let png: [UInt8]
-        let frame: WrittenFrame
+        let draw: Double
         do throws(WorkerReplyCheck.Rejection) {
-            let claimed = try WorkerReplyCheck.frame(reply, width: width, height: height)
-            do {
-                png = try channel.receive(count: claimed.bytes, timeout: isolation.frameTimeout)
-            } catch {
-                throw .untrusted("did not send the \(claimed.bytes) bytes of its frame")
+            draw = try WorkerReplyCheck.pixels(reply)
+            let count = WorkerReplyCheck.pixelBytes(width: canvas.pixelWidth, height: canvas.pixelHeight)
+            if pixels.count != count { pixels = [UInt8](repeating: 0, count: count) }
+            let timeout = isolation.frameTimeout
+            let received: Result<Void, WorkerChannel.Failure> = pixels.withUnsafeMutableBytes { buffer in
+                Result { () throws(WorkerChannel.Failure) in try channel.receive(into: buffer, timeout: timeout) }
             }
-            frame = try WorkerReplyCheck.frame(png, claimed: claimed, width: width, height: height)
+            guard case .success = received else { throw .untrusted("did not send the \(count) bytes of its frame") }
         } catch {
             switch error {
             case .reported(let failure): throw failure
@@ -121,7 +125,7 @@ final class WorkerProcess: FrameExecutor {
                 throw .worker("the worker process \(reason); it was ended")
             }
         }
-        return (png, frame)
+        return try encoder.encode(received: pixels, of: job, drawMilliseconds: draw)
     }
 
     /// Asks the running worker for frame `index` and returns its reply line (a sandbox denial ends the worker).

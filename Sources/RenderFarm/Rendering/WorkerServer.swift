@@ -1,5 +1,6 @@
 import CFaultReport
 import CSandbox
+import CairoKit
 import Foundation
 
 /// The worker's side of `render --isolate`: the hidden `worker` command prepares the same jobs
@@ -46,39 +47,30 @@ package final class WorkerConnection {
                 guard request.count == 3 || (request.count == 4 && request[3] == "debug"), request[0] == "render",
                     let job = Int(request[1]), let frame = Int(request[2]), jobs.indices.contains(job)
                 else {
-                    try channel.send("fail frame the worker got an unreadable request")
+                    try channel.send(WorkerReply.failure + "the worker got an unreadable request")
                     continue
                 }
                 guard beforeFrame() else {
                     try channel.send(WorkerReply.retire)
                     return
                 }
-                // The frame's PNG follows its reply line; the parent checks and writes it.
-                let drawn = Result { () throws(FrameFailure) -> (png: [UInt8], timings: FrameTimings) in
-                    guard request.count == 4 else {
-                        let (png, timings) = try worker.encodedFrame(frame, of: jobs[job])
-                        return (Array(png), timings)
-                    }
+                // The frame's pixels follow its reply line; the parent encodes them and writes the PNG.
+                let clock = ContinuousClock()
+                let start = clock.now
+                let drawn = Result { () throws(FrameFailure) -> ImageSurface in
+                    guard request.count == 4 else { return try worker.draw(frame, of: jobs[job]) }
                     let drawing = preview ?? FramePreview()
                     preview = drawing
-                    do throws(FramePreviewError) {
-                        return (try drawing.png(frame, of: jobs[job], debug: true), FrameTimings())
-                    } catch {
-                        throw .drawing(error.message)
-                    }
+                    return try drawing.drawn(frame, of: jobs[job], debug: true)
                 }
                 switch drawn {
-                case .success(let (png, timings)):
-                    // No checksum: the parent hashes the bytes it receives itself.
-                    let reply = WrittenFrame(
-                        sha256: WorkerReply.noChecksum, bytes: png.count, opaque: WorkerReplyCheck.isOpaque(png),
-                        timings: timings)
-                    try channel.send(WorkerReply.line(.success(reply)))
-                    try channel.send(bytes: png)
+                case .success(let surface):
+                    try channel.send(WorkerReply.drawn(milliseconds: (clock.now - start).seconds * 1000))
+                    try channel.send(pixelsOf: surface)
                 case .failure(let failure):
                     var reported = failure
                     if failure.isDrawing, let note = failureNote() { reported = .drawing(failure.message + "; " + note) }
-                    try channel.send(WorkerReply.line(.failure(reported)))
+                    try channel.send(WorkerReply.failed(reported))
                 }
             }
         } catch {
