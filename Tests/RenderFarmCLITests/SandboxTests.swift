@@ -128,7 +128,7 @@ struct SandboxTests {
         "a plugin writing its own replies to the parent's socket ends its worker and fails only its frame",
         arguments: [
             ("hello parent", "sent a reply the protocol does not have: \"hello parent\""),
-            ("pixels nan", "sent a malformed frame reply: \"pixels nan\""),
+            ("shared nan", "sent a malformed frame reply: \"shared nan\""),
             ("flood", "sent a line longer than 65536 bytes"),
             // A PNG's header and garbage, as a frame was sent before workers sent pixels: it was recorded `ok`.
             ("png-garbage", "sent a reply the protocol does not have: \"ok \(String(repeating: "0", count: 64)) 1000"),

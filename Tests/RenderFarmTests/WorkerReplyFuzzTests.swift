@@ -46,6 +46,16 @@ struct WorkerReplyFuzzTests {
         #expect(WorkerReplyCheck.pixelBytes(width: 40, height: 30) == 4800)
     }
 
+    /// With the memory the render shares (`WorkerFrameMemory`), a frame's reply says its pixels are there; the
+    /// socket's form is then not believed, nor the shared form without the memory.
+    @Test("a shared-memory frame reply is a frame only where the worker was given the memory")
+    func shared() throws {
+        #expect(try WorkerReplyCheck.pixels("shared 2.5", shared: true) == 2.5)
+        for (line, shared) in [("pixels 2.5", true), ("shared 2.5", false), ("shared nan", true), ("shared", true)] {
+            #expect(throws: WorkerReplyCheck.Rejection.self) { try WorkerReplyCheck.pixels(line, shared: shared) }
+        }
+    }
+
     @Test("random replies never crash the parent and are never taken for a frame")
     func random() {
         var generator = SystemRandomNumberGenerator()

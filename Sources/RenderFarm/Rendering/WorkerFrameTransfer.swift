@@ -26,22 +26,19 @@ extension WorkerChannel {
 extension FrameEncoder {
     /// The PNG of a frame whose pixels a worker sent (`WorkerReplyCheck.pixelBytes` bytes of `job`'s canvas), and
     /// the frame with this process's hash of it; the bytes are valid until the next call.
-    func encode(received pixels: [UInt8], of job: PlannedJob, drawMilliseconds: Double) throws(FrameFailure)
-        -> (png: UnsafeRawBufferPointer, frame: WrittenFrame)
+    /// `pixels` may be the memory a worker shares (`WorkerFrameMemory`): the encoder reads each pixel once.
+    func encode(received pixels: UnsafeRawBufferPointer, of job: PlannedJob, drawMilliseconds: Double)
+        throws(FrameFailure) -> (png: UnsafeRawBufferPointer, frame: WrittenFrame)
     {
         let canvas = job.spec.canvas
         var timing = rf_png_timing()
-        let encoded: Result<UnsafeRawBufferPointer, FrameFailure> = pixels.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, buffer.count == canvas.pixelWidth * 4 * canvas.pixelHeight else {
-                return .failure(.drawing("the worker's frame is not \(canvas.pixelWidth)×\(canvas.pixelHeight) pixels"))
-            }
-            return Result { () throws(FrameFailure) in
-                try encode(
-                    base, width: canvas.pixelWidth, height: canvas.pixelHeight, stride: canvas.pixelWidth * 4,
-                    compression: job.spec.output.compression, timing: &timing)
-            }
+        let count = WorkerReplyCheck.pixelBytes(width: canvas.pixelWidth, height: canvas.pixelHeight)
+        guard let base = pixels.baseAddress, pixels.count >= count else {
+            throw .drawing("the worker's frame is not \(canvas.pixelWidth)×\(canvas.pixelHeight) pixels")
         }
-        let png = try encoded.get()
+        let png = try encode(
+            base.assumingMemoryBound(to: UInt8.self), width: canvas.pixelWidth, height: canvas.pixelHeight,
+            stride: canvas.pixelWidth * 4, compression: job.spec.output.compression, timing: &timing)
         let timings = FrameTimings(
             draw: drawMilliseconds, convert: Double(timing.convert_ns) / 1e6, encode: Double(timing.encode_ns) / 1e6)
         return (png, WrittenFrame(sha256: SHA256.hex(png), bytes: png.count, opaque: opaque, timings: timings))

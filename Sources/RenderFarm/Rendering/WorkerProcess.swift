@@ -52,6 +52,8 @@ final class WorkerProcess: FrameExecutor {
     /// The pixels of the frame the worker sent last, and the encoder that makes its PNG.
     private var pixels: [UInt8] = []
     private let encoder = FrameEncoder()
+    /// The memory the running worker draws its frames' pixels into (nil: they come on the socket).
+    private var memory: WorkerFrameMemory?
 
     /// Time a worker may take to start and prepare its jobs.
     static let startTimeout = 120.0
@@ -107,15 +109,18 @@ final class WorkerProcess: FrameExecutor {
         }
         let canvas = job.spec.canvas
         let draw: Double
+        let count = WorkerReplyCheck.pixelBytes(width: canvas.pixelWidth, height: canvas.pixelHeight)
+        let shared = memory.map { count <= $0.bytes.count } ?? false
         do throws(WorkerReplyCheck.Rejection) {
-            draw = try WorkerReplyCheck.pixels(reply)
-            let count = WorkerReplyCheck.pixelBytes(width: canvas.pixelWidth, height: canvas.pixelHeight)
-            if pixels.count != count { pixels = [UInt8](repeating: 0, count: count) }
-            let timeout = isolation.frameTimeout
-            let received: Result<Void, WorkerChannel.Failure> = pixels.withUnsafeMutableBytes { buffer in
-                Result { () throws(WorkerChannel.Failure) in try channel.receive(into: buffer, timeout: timeout) }
+            draw = try WorkerReplyCheck.pixels(reply, shared: shared)
+            if !shared {
+                if pixels.count != count { pixels = [UInt8](repeating: 0, count: count) }
+                let timeout = isolation.frameTimeout
+                let received: Result<Void, WorkerChannel.Failure> = pixels.withUnsafeMutableBytes { buffer in
+                    Result { () throws(WorkerChannel.Failure) in try channel.receive(into: buffer, timeout: timeout) }
+                }
+                guard case .success = received else { throw .untrusted("did not send the \(count) bytes of its frame") }
             }
-            guard case .success = received else { throw .untrusted("did not send the \(count) bytes of its frame") }
         } catch {
             switch error {
             case .reported(let failure): throw failure
@@ -125,7 +130,15 @@ final class WorkerProcess: FrameExecutor {
                 throw .worker("the worker process \(reason); it was ended")
             }
         }
-        return try encoder.encode(received: pixels, of: job, drawMilliseconds: draw)
+        if let memory, shared {
+            // The worker drew into the memory it shares with this process.
+            return try encoder.encode(received: UnsafeRawBufferPointer(memory.bytes), of: job, drawMilliseconds: draw)
+        }
+        let received: Result<(png: UnsafeRawBufferPointer, frame: WrittenFrame), FrameFailure> =
+            pixels.withUnsafeBytes { buffer in
+                Result { () throws(FrameFailure) in try encoder.encode(received: buffer, of: job, drawMilliseconds: draw) }
+            }
+        return try received.get()
     }
 
     /// Asks the running worker for frame `index` and returns its reply line (a sandbox denial ends the worker).
@@ -159,7 +172,12 @@ final class WorkerProcess: FrameExecutor {
         if let process { return process }
         if isolation.workers.isHalted { throw .interrupted }
         let executable = PluginCatalog.executablePath()
-        let (pid, channel) = try Self.spawn(executable, arguments: isolation.arguments, group: isolation.workers)
+        // As large as the largest canvas of the jobs; a new one for each worker.
+        let largest = jobs.map { WorkerReplyCheck.pixelBytes(width: $0.spec.canvas.pixelWidth, height: $0.spec.canvas.pixelHeight) }.max() ?? 0
+        memory = WorkerFrameMemory(count: largest)
+        let (pid, channel) = try Self.spawn(
+            executable, arguments: isolation.arguments, group: isolation.workers, memory: memory?.descriptor)
+        memory?.spawned()
         process = (pid, channel)
         let hello: String
         do {
@@ -232,10 +250,10 @@ final class WorkerProcess: FrameExecutor {
 
     /// Starts `executable` with `arguments` as a worker of `group`, leading a process group of its own, with
     /// the socket pair on its descriptor 3, /dev/null as its input, this process's standard error as its
-    /// output, and no other descriptor.
-    static func spawn(_ executable: String, arguments: [String], group: WorkerGroup = WorkerGroup())
-        throws(FrameFailure) -> (pid_t, WorkerChannel)
-    {
+    /// output, the memory file `memory` (`WorkerFrameMemory`) on its descriptor 4, and no other descriptor.
+    static func spawn(
+        _ executable: String, arguments: [String], group: WorkerGroup = WorkerGroup(), memory: Int32? = nil
+    ) throws(FrameFailure) -> (pid_t, WorkerChannel) {
         var sockets: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
             throw .output(
@@ -249,7 +267,9 @@ final class WorkerProcess: FrameExecutor {
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         // Nothing else of this process reaches a worker: a descriptor without O_CLOEXEC (a library's, or one this
         // process inherited) might be a socket of the host's network namespace or a file the plugin must not get.
-        rf_sandbox_spawn_close_from(&actions, WorkerChannel.childDescriptor + 1)
+        // The memory file a worker draws its frames' pixels into, which it closes before loading a plugin.
+        if let memory { posix_spawn_file_actions_adddup2(&actions, memory, WorkerFrameMemory.childDescriptor) }
+        rf_sandbox_spawn_close_from(&actions, (memory == nil ? WorkerChannel.childDescriptor : WorkerFrameMemory.childDescriptor) + 1)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

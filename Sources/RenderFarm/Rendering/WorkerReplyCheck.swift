@@ -8,10 +8,11 @@ enum WorkerReplyCheck {
     /// The longest line a worker may send (a failure message with a long path fits many times).
     static let maximumLine = 64 * 1024
 
-    /// The milliseconds the drawing of a frame took, as the frame reply `line` says (its pixels follow), or why
-    /// the line is not believed: `.untrusted` (end the worker) or the failure the worker reported.
-    static func pixels(_ line: String) throws(Rejection) -> Double {
-        guard line.hasPrefix(WorkerReply.pixels) else {
+    /// The milliseconds the drawing of a frame took, as the frame reply `line` says (its pixels follow, or with
+    /// `shared` are in the memory the render gave the worker), or why the line is not believed: `.untrusted` (end
+    /// the worker) or the failure the worker reported.
+    static func pixels(_ line: String, shared: Bool = false) throws(Rejection) -> Double {
+        guard line.hasPrefix(shared ? WorkerReply.shared : WorkerReply.pixels) else {
             guard line.hasPrefix("fail ") else {
                 throw .untrusted("sent a reply the protocol does not have: \(shown(line))")
             }

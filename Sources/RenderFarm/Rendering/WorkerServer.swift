@@ -11,16 +11,21 @@ package enum WorkerServer {
         rf_worker_die_with_parent()
         var status = stat()
         guard fstat(WorkerChannel.childDescriptor, &status) == 0 else { return nil }
-        return WorkerConnection(channel: WorkerChannel(descriptor: WorkerChannel.childDescriptor))
+        // Before any plugin is loaded: the memory file's descriptor is closed, its mapping stays.
+        return WorkerConnection(
+            channel: WorkerChannel(descriptor: WorkerChannel.childDescriptor), memory: WorkerFrameMemory.inherited())
     }
 }
 
 /// A worker's connection to its parent.
 package final class WorkerConnection {
     let channel: WorkerChannel
+    /// Where frames' pixels go when the render gave the worker memory for them.
+    private let memory: WorkerFrameMemory?
 
-    fileprivate init(channel: WorkerChannel) {
+    fileprivate init(channel: WorkerChannel, memory: WorkerFrameMemory?) {
         self.channel = channel
+        self.memory = memory
     }
 
     /// Tells the parent the jobs could not be prepared.
@@ -65,8 +70,13 @@ package final class WorkerConnection {
                 }
                 switch drawn {
                 case .success(let surface):
-                    try channel.send(WorkerReply.drawn(milliseconds: (clock.now - start).seconds * 1000))
-                    try channel.send(pixelsOf: surface)
+                    let milliseconds = (clock.now - start).seconds * 1000
+                    if let memory, memory.store(surface) {
+                        try channel.send(WorkerReply.drawn(milliseconds: milliseconds, shared: true))
+                    } else {
+                        try channel.send(WorkerReply.drawn(milliseconds: milliseconds))
+                        try channel.send(pixelsOf: surface)
+                    }
                 case .failure(let failure):
                     var reported = failure
                     if failure.isDrawing, let note = failureNote() { reported = .drawing(failure.message + "; " + note) }
