@@ -111,6 +111,36 @@ struct SandboxTests {
         #expect(listener.accepted())
     }
 
+    /// In a render of several jobs each worker serves one job (`worker --serve-job`) and its sandbox reads only
+    /// that job's files: a plugin of one job cannot read another job's inputs, which it could when every worker
+    /// prepared and read every job of the render.
+    @Test(
+        "several jobs in one render: a plugin cannot read another job's input files; one worker draws both jobs in turn",
+        .enabled(if: available.contains(.seccomp)))
+    func otherJobsFiles() throws {
+        let folder = try TemporaryFolder()
+        let picture = try Data(contentsOf: URL(fileURLWithPath: CLI.repositoryFile("jobs/assets/star.png")))
+        try picture.write(to: folder.url.appendingPathComponent("star.png"))
+        let star = folder.path + "/star.png"
+        let image = try folder.write(
+            #"{"duration": 2, "fps": 1, "seed": 1, "canvas": {"width": 40, "height": 40, "scale": 1}, "#
+                + #""output": {"dir": "out-image"}, "layers": [{"effect": "image", "params": {"file": "star.png"}}]}"#,
+            to: "image.json")
+        let read = try Self.job("read", in: folder, target: star)
+        let arguments = ["render", image, read, "--isolate", "-j", "1", "--progress", "none", "--force"] + Self.plugins
+        let result = try Binary.run(arguments)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("plugin \"hostile-read\" tried to open \(star): denied by the sandbox"),
+            "\(result.stderr)")
+        for frame in ["out-image/frame_00000.png", "out-image/frame_00001.png"] {
+            #expect(FileManager.default.fileExists(atPath: folder.path + "/" + frame), "\(frame)")
+        }
+        // Unsandboxed the plugin reads it: the check above can fail.
+        let trusted = try Binary.run(arguments + ["--sandbox", "off"])
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+    }
+
     @Test(
         "allocating without bound: stopped at the address-space limit, which the failure names",
         .enabled(if: available.contains(.limits)))

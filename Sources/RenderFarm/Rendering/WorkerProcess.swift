@@ -54,6 +54,9 @@ final class WorkerProcess: FrameExecutor {
     private let encoder = FrameEncoder()
     /// The memory the running worker draws its frames' pixels into (nil: they come on the socket).
     private var memory: WorkerFrameMemory?
+    /// The job the running worker serves when there are several (`--serve-job`): its sandbox reads only that
+    /// job's files, so a plugin of one job cannot read another's inputs; a frame of another job starts a new worker.
+    private var served: Int?
 
     /// Time a worker may take to start and prepare its jobs.
     static let startTimeout = 120.0
@@ -93,14 +96,14 @@ final class WorkerProcess: FrameExecutor {
         guard let jobIndex = positions[ObjectIdentifier(job)] else {
             throw .drawing("job \(job.spec.name) is not one this worker prepared")
         }
-        var (_, channel) = try running()
+        var (_, channel) = try running(serving: jobIndex)
         lane?.begin(job: job.spec.name, frame: index)
         defer { lane?.end() }
         var reply = try request(index, of: job, jobIndex: jobIndex, debug: debug, channel)
         if reply == WorkerReply.retire {
             // Its CPU time nears the sandbox's hard limit: a new worker draws the frame.
             end(job)
-            (_, channel) = try running()
+            (_, channel) = try running(serving: jobIndex)
             reply = try request(index, of: job, jobIndex: jobIndex, debug: debug, channel)
             if reply == WorkerReply.retire {
                 end(job)
@@ -168,15 +171,22 @@ final class WorkerProcess: FrameExecutor {
     }
 
     /// The running worker, started if needed; checks that it prepared the same jobs.
-    private func running() throws(FrameFailure) -> (pid_t, WorkerChannel) {
-        if let process { return process }
+    private func running(serving jobIndex: Int) throws(FrameFailure) -> (pid_t, WorkerChannel) {
+        let serves = jobs.count > 1 ? jobIndex : nil
+        if let process {
+            guard served != serves else { return process }
+            // A worker of another job: it ends once it sees the connection closed.
+            reap(nil)
+        }
         if isolation.workers.isHalted { throw .interrupted }
         let executable = PluginCatalog.executablePath()
+        served = serves
+        let arguments = isolation.arguments + (serves.map { ["--serve-job", String($0)] } ?? [])
         // As large as the largest canvas of the jobs; a new one for each worker.
         let largest = jobs.map { WorkerReplyCheck.pixelBytes(width: $0.spec.canvas.pixelWidth, height: $0.spec.canvas.pixelHeight) }.max() ?? 0
         memory = WorkerFrameMemory(count: largest)
         let (pid, channel) = try Self.spawn(
-            executable, arguments: isolation.arguments, group: isolation.workers, memory: memory?.descriptor)
+            executable, arguments: arguments, group: isolation.workers, memory: memory?.descriptor)
         memory?.spawned()
         process = (pid, channel)
         let hello: String

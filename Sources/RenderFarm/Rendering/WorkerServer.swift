@@ -37,9 +37,11 @@ package final class WorkerConnection {
     /// the connection.
     /// `beforeFrame` runs before each frame: false retires the worker (it says `retire` instead of drawing and
     /// ends; the parent starts another for the frame), which the sandbox does when the worker's hard CPU limit
-    /// is near. `failureNote` may add a sentence to a frame's failure (the sandbox's memory limit).
+    /// is near. `failureNote` may add a sentence to a frame's failure (the sandbox's memory limit). `served`, when
+    /// given, is the one job whose frames this worker draws (`worker --serve-job`; its sandbox reads only that
+    /// job's files): a request for another job's frame fails.
     package func serve(
-        _ jobs: [PlannedJob], cacheStaticLayers: Bool, beforeFrame: () -> Bool = { true },
+        _ jobs: [PlannedJob], serving served: Int? = nil, cacheStaticLayers: Bool, beforeFrame: () -> Bool = { true },
         failureNote: () -> String? = { nil }
     ) {
         let worker = FrameWorker(cacheStaticLayers: cacheStaticLayers)
@@ -50,7 +52,8 @@ package final class WorkerConnection {
             while true {
                 let request = try channel.receive(timeout: nil).split(separator: " ")
                 guard request.count == 3 || (request.count == 4 && request[3] == "debug"), request[0] == "render",
-                    let job = Int(request[1]), let frame = Int(request[2]), jobs.indices.contains(job)
+                    let job = Int(request[1]), let frame = Int(request[2]), jobs.indices.contains(job),
+                    served == nil || served == job
                 else {
                     try channel.send(WorkerReply.failure + "the worker got an unreadable request")
                     continue

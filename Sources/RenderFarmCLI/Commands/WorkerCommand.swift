@@ -12,7 +12,7 @@ struct WorkerCommand: Command {
         abstract: "A worker process of `render --isolate` (started by render, not by hand).",
         synopsis: "worker JOB|DIR …",
         examples: [],
-        options: [CommonOptions.pluginPath, RenderCommand.scale] + forwarded,
+        options: [CommonOptions.pluginPath, RenderCommand.scale, serveJob] + forwarded,
         positionals: 1...Int.max)
 
     /// The options of `render` a worker is given as they are (the scale goes as a number).
@@ -20,6 +20,11 @@ struct WorkerCommand: Command {
         RenderCommand.out, RenderCommand.outputRoot, RenderCommand.frames, CommonOptions.variants,
         RenderCommand.sandbox,
     ]
+
+    /// The one job (its position among the prepared jobs) whose frames this worker draws and whose files its
+    /// sandbox reads, when the render has several.
+    static let serveJob = Option(
+        "--serve-job", value: "K", help: "Draw only the K-th job's frames; the sandbox reads only its files.")
 
     let arguments: ParsedArguments
     let scale: Double?
@@ -87,7 +92,13 @@ struct WorkerCommand: Command {
             }
             // Plugins are loaded and created: from here on the worker reads and writes only what
             // its jobs need (article UntrustedPlugins).
-            let (applied, problems) = WorkerSandbox.apply(to: jobs, entered: entered)
+            // One job's files when the render gives this worker one job.
+            let served = arguments[Self.serveJob].flatMap { Int($0) }.flatMap { jobs.indices.contains($0) ? $0 : nil }
+            if arguments[Self.serveJob] != nil && served == nil {
+                connection.fail("--serve-job names no prepared job")
+                return .usage
+            }
+            let (applied, problems) = WorkerSandbox.apply(to: served.map { [jobs[$0]] } ?? jobs, entered: entered)
             if sandbox == .require && applied != .all {
                 let names = SandboxLayers.all.subtracting(applied).names.joined(separator: ", ")
                 let why = [missing, problems].filter { !$0.isEmpty }.joined(separator: "; ")
@@ -97,7 +108,7 @@ struct WorkerCommand: Command {
                 return ExitCode(for: refusal)
             }
             connection.serve(
-                jobs, cacheStaticLayers: !redraw, beforeFrame: WorkerSandbox.hasTimeForAFrame,
+                jobs, serving: served, cacheStaticLayers: !redraw, beforeFrame: WorkerSandbox.hasTimeForAFrame,
                 failureNote: WorkerSandbox.memoryNote)
             return .ok
         case .failure(let code):
