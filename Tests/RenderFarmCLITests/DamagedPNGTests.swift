@@ -47,7 +47,10 @@ struct DamagedPNGTests {
         let folder = try TemporaryFolder()
         let bombs = [
             ("idat", 16, 16, 5_000_000, "its image data is 5000000 bytes, more than a 16 × 16 image can need"),
-            ("ratio", 1024, 1024, 1_000_000, "its image data inflates to more than the 4195328 bytes of a 1024 × 1024"),
+            (
+                "ratio", 1024, 1024, 1_000_000,
+                "its image data inflates to more than the 4195328 bytes of a 1024 × 1024"
+            ),
         ]
         for (name, width, height, bytes, detail) in bombs {
             try StoredPNG.bomb(width: width, height: height, bytes: bytes)

@@ -115,7 +115,7 @@ struct SandboxTests {
     /// that job's files: a plugin of one job cannot read another job's inputs, which it could when every worker
     /// prepared and read every job of the render.
     @Test(
-        "several jobs in one render: a plugin cannot read another job's input files; one worker draws both jobs in turn",
+        "several jobs in one render: a plugin cannot read another job's input files; one lane draws both in turn",
         .enabled(if: available.contains(.seccomp)))
     func otherJobsFiles() throws {
         let folder = try TemporaryFolder()

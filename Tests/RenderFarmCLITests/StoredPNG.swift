@@ -28,14 +28,18 @@ enum StoredPNG {
     static func bomb(width: Int, height: Int, bytes: Int) -> Data {
         var bits: [Bool] = []
         // Huffman codes are sent from their most significant bit, everything else from its least.
-        func code(_ value: Int, _ count: Int) { for bit in (0..<count).reversed() { bits.append(value >> bit & 1 == 1) } }
+        func code(_ value: Int, _ count: Int) {
+            for bit in (0..<count).reversed() { bits.append(value >> bit & 1 == 1) }
+        }
         // BFINAL 1, BTYPE 01 (fixed Huffman), LSB first.
         bits += [true, true, false]
         code(0b0011_0000, 8)  // literal 0
         // Length 258 (symbol 285: 11000101), distance 1 (code 0: 00000): 13 bits, 24 with the above, then 8 a pattern.
         for _ in 0..<9 { code(0b1100_0101, 8); code(0, 5) }
         var packed = [UInt8](repeating: 0, count: bits.count / 8)
-        for (index, bit) in bits.enumerated() where bit && index / 8 < packed.count { packed[index / 8] |= 1 << (index % 8) }
+        for (index, bit) in bits.enumerated() where bit && index / 8 < packed.count {
+            packed[index / 8] |= 1 << (index % 8)
+        }
         let pattern = Array(packed[3..<16])
         var stream: [UInt8] = [0x78, 0x01] + packed[0..<3]
         stream.reserveCapacity(bytes + 16)

@@ -139,7 +139,9 @@ final class WorkerProcess: FrameExecutor {
         }
         let received: Result<(png: UnsafeRawBufferPointer, frame: WrittenFrame), FrameFailure> =
             pixels.withUnsafeBytes { buffer in
-                Result { () throws(FrameFailure) in try encoder.encode(received: buffer, of: job, drawMilliseconds: draw) }
+                Result { () throws(FrameFailure) in
+                    try encoder.encode(received: buffer, of: job, drawMilliseconds: draw)
+                }
             }
         return try received.get()
     }
@@ -183,8 +185,10 @@ final class WorkerProcess: FrameExecutor {
         served = serves
         let arguments = isolation.arguments + (serves.map { ["--serve-job", String($0)] } ?? [])
         // As large as the largest canvas of the jobs; a new one for each worker.
-        let largest = jobs.map { WorkerReplyCheck.pixelBytes(width: $0.spec.canvas.pixelWidth, height: $0.spec.canvas.pixelHeight) }.max() ?? 0
-        memory = WorkerFrameMemory(count: largest)
+        let sizes = jobs.map(\.spec.canvas).map {
+            WorkerReplyCheck.pixelBytes(width: $0.pixelWidth, height: $0.pixelHeight)
+        }
+        memory = WorkerFrameMemory(count: sizes.max() ?? 0)
         let (pid, channel) = try Self.spawn(
             executable, arguments: arguments, group: isolation.workers, memory: memory?.descriptor)
         memory?.spawned()
@@ -279,7 +283,8 @@ final class WorkerProcess: FrameExecutor {
         // process inherited) might be a socket of the host's network namespace or a file the plugin must not get.
         // The memory file a worker draws its frames' pixels into, which it closes before loading a plugin.
         if let memory { posix_spawn_file_actions_adddup2(&actions, memory, WorkerFrameMemory.childDescriptor) }
-        rf_sandbox_spawn_close_from(&actions, (memory == nil ? WorkerChannel.childDescriptor : WorkerFrameMemory.childDescriptor) + 1)
+        let last = memory == nil ? WorkerChannel.childDescriptor : WorkerFrameMemory.childDescriptor
+        rf_sandbox_spawn_close_from(&actions, last + 1)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

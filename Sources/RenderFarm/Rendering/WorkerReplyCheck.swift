@@ -19,7 +19,9 @@ enum WorkerReplyCheck {
             throw failure(line)
         }
         let fields = line.split(separator: " ", omittingEmptySubsequences: false)
-        guard fields.count == 2, let draw = Double(fields[1]), draw.isFinite, draw >= 0 else { throw .untrusted("sent a malformed frame reply: \(shown(line))") }
+        guard fields.count == 2, let draw = Double(fields[1]), draw.isFinite, draw >= 0 else {
+            throw .untrusted("sent a malformed frame reply: \(shown(line))")
+        }
         return draw
     }
 
