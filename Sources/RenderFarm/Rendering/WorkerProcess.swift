@@ -201,7 +201,8 @@ final class WorkerProcess: FrameExecutor {
             if isolation.workers.isHalted { throw .interrupted }
             throw .output(.io(path: executable, reason: "the worker process did not start: \(death)"))
         }
-        let expected = "ready " + jobs.map(\.fingerprint).joined(separator: " ")
+        // A worker of one job (`--serve-job`) prepared only that one.
+        let expected = "ready " + (serves.map { [jobs[$0]] } ?? jobs).map(\.fingerprint).joined(separator: " ")
         guard hello == expected else {
             stop()
             let reason =

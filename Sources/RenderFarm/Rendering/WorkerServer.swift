@@ -38,8 +38,9 @@ package final class WorkerConnection {
     /// `beforeFrame` runs before each frame: false retires the worker (it says `retire` instead of drawing and
     /// ends; the parent starts another for the frame), which the sandbox does when the worker's hard CPU limit
     /// is near. `failureNote` may add a sentence to a frame's failure (the sandbox's memory limit). `served`, when
-    /// given, is the one job whose frames this worker draws (`worker --serve-job`; its sandbox reads only that
-    /// job's files): a request for another job's frame fails.
+    /// given, is the position among the render's jobs of the one job in `jobs` (`worker --serve-job`: the worker
+    /// prepared only that job and its sandbox reads only its files); requests name it so, and a request for
+    /// another job's frame fails.
     package func serve(
         _ jobs: [PlannedJob], serving served: Int? = nil, cacheStaticLayers: Bool, beforeFrame: () -> Bool = { true },
         failureNote: () -> String? = { nil }
@@ -52,8 +53,8 @@ package final class WorkerConnection {
             while true {
                 let request = try channel.receive(timeout: nil).split(separator: " ")
                 guard request.count == 3 || (request.count == 4 && request[3] == "debug"), request[0] == "render",
-                    let job = Int(request[1]), let frame = Int(request[2]), jobs.indices.contains(job),
-                    served == nil || served == job
+                    let named = Int(request[1]), let frame = Int(request[2]),
+                    case let job = served.map({ named == $0 ? 0 : -1 }) ?? named, jobs.indices.contains(job)
                 else {
                     try channel.send(WorkerReply.failure + "the worker got an unreadable request")
                     continue

@@ -24,7 +24,7 @@ struct WorkerCommand: Command {
     /// The one job (its position among the prepared jobs) whose frames this worker draws and whose files its
     /// sandbox reads, when the render has several.
     static let serveJob = Option(
-        "--serve-job", value: "K", help: "Draw only the K-th job's frames; the sandbox reads only its files.")
+        "--serve-job", value: "K", help: "Prepare and draw only the K-th job (from 0); the sandbox reads only its files.")
 
     let arguments: ParsedArguments
     let scale: Double?
@@ -80,25 +80,30 @@ struct WorkerCommand: Command {
             frames: arguments[RenderCommand.frames], scale: scale, warmUp: .framesWithCache)
         // The process that started this worker verified the layers' input (ABI `verify`).
         plan.verifies = false
+        // A worker of one job of several plans and prepares only that one, and its sandbox reads only its files.
+        let served = arguments[Self.serveJob].flatMap { Int($0) }
+        if arguments[Self.serveJob] != nil && served == nil {
+            connection.fail("--serve-job takes a job's position")
+            return .usage
+        }
+        plan.plansOnly = served
         // `render` refused --scale over a canvas.scale matrix already; the studio previews any variant at any scale.
         switch CommonOptions.planJobs(
             arguments.positionals, arguments: arguments, options: plan, terminal: quiet, refusesScaledMatrix: false)
         {
         case .success(let jobs):
             let redraw = ProcessInfo.processInfo.environment["RENDERFARM_STATIC_LAYERS"] == "redraw"
+            guard served == nil || jobs.count == 1 else {
+                connection.fail("--serve-job names no job of the render")
+                return .usage
+            }
             guard sandbox != .off else {
-                connection.serve(jobs, cacheStaticLayers: !redraw)
+                connection.serve(jobs, serving: served, cacheStaticLayers: !redraw)
                 return .ok
             }
             // Plugins are loaded and created: from here on the worker reads and writes only what
             // its jobs need (article UntrustedPlugins).
-            // One job's files when the render gives this worker one job.
-            let served = arguments[Self.serveJob].flatMap { Int($0) }.flatMap { jobs.indices.contains($0) ? $0 : nil }
-            if arguments[Self.serveJob] != nil && served == nil {
-                connection.fail("--serve-job names no prepared job")
-                return .usage
-            }
-            let (applied, problems) = WorkerSandbox.apply(to: served.map { [jobs[$0]] } ?? jobs, entered: entered)
+            let (applied, problems) = WorkerSandbox.apply(to: jobs, entered: entered)
             if sandbox == .require && applied != .all {
                 let names = SandboxLayers.all.subtracting(applied).names.joined(separator: ", ")
                 let why = [missing, problems].filter { !$0.isEmpty }.joined(separator: "; ")
