@@ -36,11 +36,13 @@ package struct Isolation: Sendable {
 /// The worker is the same executable (`renderfarm worker …`), connected by a socket pair on its
 /// file descriptor 3; its standard output goes to the parent's standard error, so nothing a
 /// plugin prints can mix with either the protocol or the render's results. The worker is
-/// started on first use and again after it died; it dies with the parent (PR_SET_PDEATHSIG; started from
-/// `WorkerSpawnThread`, so not with the thread that asked for it).
-/// Frames are byte-identical to in-process rendering: the worker draws with the same `FrameWorker` and sends
-/// the pixels after its reply; this process encodes them as it encodes its own frames and writes the frame file
-/// (`WorkerFrameTransfer`), so a worker needs no write access to the output folder and sends no PNG.
+/// started on first use and again after it died, and — when there are several jobs — for each job in turn
+/// (`worker --serve-job`: it prepares and may read only that job); it dies with the parent (PR_SET_PDEATHSIG;
+/// started from `WorkerSpawnThread`, so not with the thread that asked for it).
+/// Frames are byte-identical to in-process rendering: the worker draws with the same `FrameWorker` and hands over
+/// the pixels (in `WorkerFrameMemory`, or after its reply on the socket); this process encodes them as it encodes
+/// its own frames and writes the frame file (`WorkerFrameTransfer`), so a worker needs no write access to the
+/// output folder and sends no PNG.
 final class WorkerProcess: FrameExecutor {
     private let jobs: [PlannedJob]
     /// Each job's position in `jobs`, which the worker's request names (a batch may hold thousands).
