@@ -369,7 +369,7 @@ DOC_DIR         := $(ROOT)/share/doc/renderfarm
 EFFECTKIT_DIR   := $(ROOT)/share/renderfarm/swift/EffectKit
 # The targets EffectKit needs, as Package.swift declares them; sdk-test builds plugins against the installed copy
 # from a deleted copy of the repository, so a target missing here fails it.
-EFFECTKIT_TARGETS := CCairo CChipmunk RenderFarmPluginABI StrictJSON Locking FileInput CairoKit EffectKit
+EFFECTKIT_TARGETS := CCairo CZlib CChipmunk RenderFarmPluginABI StrictJSON Locking FileInput CairoKit EffectKit
 define EFFECTKIT_PACKAGE
 // swift-tools-version: 6.0
 // EffectKit, the Swift SDK of RenderFarm plugins, installed by `make install`: a self-contained package (the
@@ -382,12 +382,13 @@ let package = Package(
     products: [.library(name: "EffectKit", targets: ["EffectKit"])],
     targets: [
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
         .target(name: "RenderFarmPluginABI"),
         .target(name: "StrictJSON"),
         .target(name: "Locking"),
         .target(name: "FileInput"),
-        .target(name: "CairoKit", dependencies: ["CCairo", "FileInput"]),
+        .target(name: "CairoKit", dependencies: ["CCairo", "CZlib", "FileInput"]),
         .target(
             name: "EffectKit",
             dependencies: ["CairoKit", "FileInput", "Locking", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]

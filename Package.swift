@@ -27,6 +27,8 @@ let package = Package(
         // C libraries from Debian (pkg-config), each with a [system] modulemap and a shim header.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // zlib for CairoKit's inflate budget: a PNG's image data is inflated against its decoded size first.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Chipmunk2D has no .pc file on Debian: the modulemap links "chipmunk" directly.
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
@@ -67,7 +69,7 @@ let package = Package(
         // The one reader of input files (regular files only, never blocking): below CairoKit so that
         // image assets (EffectKit) and job files, manifests and journals (RenderFarm) share it.
         .target(name: "FileInput"),
-        .target(name: "CairoKit", dependencies: ["CCairo", "FileInput"]),
+        .target(name: "CairoKit", dependencies: ["CCairo", "CZlib", "FileInput"]),
         // The one writer of output files (staged, renamed into place), their hashes and errors.
         .target(name: "FileOutput", dependencies: ["CCrypto", "FileInput"]),
         .target(

@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -139,6 +141,29 @@ int rf_sandbox_apply(const char *const *read, size_t read_count, const char *con
 
 int rf_sandbox_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+int rf_sandbox_frame_memory(size_t bytes) {
+    int descriptor = memfd_create("renderfarm-frame", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (descriptor < 0) return -1;
+    if (ftruncate(descriptor, (off_t)bytes) != 0 ||
+        fcntl(descriptor, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+        int saved = errno;
+        close(descriptor);
+        errno = saved;
+        return -1;
+    }
+    return descriptor;
+}
+
+int rf_sandbox_is_frame_memory(int descriptor, size_t *bytes) {
+    int seals = fcntl(descriptor, F_GET_SEALS);
+    int wanted = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL;
+    struct stat status;
+    if (seals < 0 || (seals & wanted) != wanted || fstat(descriptor, &status) != 0 || !S_ISREG(status.st_mode))
+        return 0;
+    *bytes = (size_t)status.st_size;
+    return 1;
 }
 
 long rf_sandbox_cpu_left(void) {

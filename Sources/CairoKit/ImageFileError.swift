@@ -12,11 +12,14 @@ public enum ImageFileError: Error, Equatable, CustomStringConvertible {
     case undecodable(path: String, error: CairoError)
     /// The file's chunks are damaged (`PNGChunks`): a CRC that does not match, or the file cut off.
     case damaged(path: String, detail: String)
+    /// The image data is more, or inflates to more, than the header's rows (`PNGImageData`); nothing was decoded.
+    case bomb(path: String, detail: String)
 
     public var path: String {
         switch self {
         case .file(let error): error.path
-        case .notPNG(let path), .tooManyPixels(let path, _, _, _), .undecodable(let path, _), .damaged(let path, _):
+        case .notPNG(let path), .tooManyPixels(let path, _, _, _), .undecodable(let path, _), .damaged(let path, _),
+            .bomb(let path, _):
             path
         }
     }
@@ -35,6 +38,7 @@ public enum ImageFileError: Error, Equatable, CustomStringConvertible {
             "is \(width) × \(height) pixels, too large to draw (\(limit))"
         case .undecodable(_, let error): "is not a readable PNG (\(error))"
         case .damaged(_, let detail): "is a damaged PNG: \(detail); save or copy it again"
+        case .bomb(_, let detail): "is refused: \(detail)"
         }
     }
 }

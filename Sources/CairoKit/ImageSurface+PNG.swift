@@ -27,12 +27,18 @@ extension ImageSurface {
         try self.init(png: bytes, path: file.path, limits: limits)
     }
 
-    /// Decodes PNG `bytes` read from `path` (for messages) after checking their IHDR header against `limits`:
+    /// Decodes PNG `bytes` read from `path` (for messages) after checking their IHDR header and image data against
+    /// `limits` (a decompression bomb is refused, `PNGImageData`):
     /// for callers that read the file themselves, e.g. to tell PNG from other formats by its first bytes.
     public convenience init(png bytes: [UInt8], path: String, limits: ImageLimits) throws(ImageFileError) {
         guard let header = PNGHeader(bytes) else { throw .notPNG(path: path) }
         if let limit = limits.excess(width: header.width, height: header.height) {
             throw .tooManyPixels(path: path, width: header.width, height: header.height, limit: limit)
+        }
+        if let bomb = PNGImageData.excess(
+            in: bytes, width: header.width, height: header.height, inflate: limits.inflateBudget)
+        {
+            throw .bomb(path: path, detail: bomb)
         }
         do {
             try self.init(pngBytes: bytes, name: path)

@@ -13,7 +13,12 @@
  *   -DATTACK_MEMORY     allocate and touch memory until malloc fails (or 64 GiB); target "crash" then
  *                       writes through the NULL pointer
  *   -DATTACK_REPLY      write `target` and a newline to the worker's socket (fd 3) as if it were the
- *                       worker's reply; `target` "flood" writes 1 MiB without a newline
+ *                       worker's reply; `target` "flood" writes 1 MiB without a newline; "png-garbage" a
+ *                       frame reply as workers sent them before they sent pixels (`ok`, a checksum, a byte
+ *                       count) and that many bytes: a PNG signature and the IHDR of the 40×40 canvas, then
+ *                       garbage; "pixels-garbage" garbage in the memory the render shares with its worker
+ *                       (found in /proc/self/maps) and a frame reply that says the pixels are there, or a
+ *                       frame reply and 40×40 pixels of garbage on the socket without that memory
  *   -DATTACK_NETDEV     through the inherited socket (fd 3), or a new one when `target` ends in "-new":
  *                       "down" brings the loopback interface down, "mtu" sets its MTU to 1280
  *   -DATTACK_FREEZE     FIFREEZE on a read-only descriptor of its own library (thawed at once if it worked)
@@ -260,6 +265,39 @@ static int attack(hostile *h, char *err, size_t errlen) {
         static char flood[1 << 20];
         memset(flood, 'x', sizeof flood);
         ssize_t ignored = write(3, flood, sizeof flood);
+        (void)ignored;
+    } else if (strcmp(h->target, "png-garbage") == 0 || strcmp(h->target, "pixels-garbage") == 0) {
+        static unsigned char frame[40 * 40 * 4];
+        for (size_t index = 0; index < sizeof frame; index++) frame[index] = (unsigned char)(index * 131 + 7);
+        size_t count = sizeof frame;
+        char line[160];
+        /* The memory the render shares with its worker for the pixels (/proc/self/maps names it). */
+        unsigned long start = 0, end = 0;
+        FILE *maps = h->target[1] == 'i' ? fopen("/proc/self/maps", "r") : NULL;
+        if (maps) {
+            char entry[512];
+            while (fgets(entry, sizeof entry, maps))
+                if (strstr(entry, "renderfarm-frame") && sscanf(entry, "%lx-%lx", &start, &end) == 2) break;
+            fclose(maps);
+        }
+        if (end > start) {
+            unsigned char *shared = (unsigned char *)start;
+            for (size_t index = 0; index < end - start; index++) shared[index] = (unsigned char)(index * 131 + 7);
+            snprintf(line, sizeof line, "shared 1\n");
+            count = 0;
+        } else if (h->target[0] == 'p' && h->target[1] == 'n') {
+            static const unsigned char header[] = {
+                0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 'I', 'H', 'D', 'R',
+                0, 0, 0, 40, 0, 0, 0, 40, 8, 2, 0, 0, 0,
+            };
+            memcpy(frame, header, sizeof header);
+            count = 1000;
+            snprintf(line, sizeof line, "ok %064d %zu 1 0 0 0 0\n", 0, count);
+        } else {
+            snprintf(line, sizeof line, "pixels 1\n");
+        }
+        ssize_t ignored = write(3, line, strlen(line));
+        if (count) ignored = write(3, frame, count);
         (void)ignored;
     } else {
         char line[4200];

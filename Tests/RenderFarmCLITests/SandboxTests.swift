@@ -111,6 +111,36 @@ struct SandboxTests {
         #expect(listener.accepted())
     }
 
+    /// In a render of several jobs each worker serves one job (`worker --serve-job`) and its sandbox reads only
+    /// that job's files: a plugin of one job cannot read another job's inputs, which it could when every worker
+    /// prepared and read every job of the render.
+    @Test(
+        "several jobs in one render: a plugin cannot read another job's input files; one lane draws both in turn",
+        .enabled(if: available.contains(.seccomp)))
+    func otherJobsFiles() throws {
+        let folder = try TemporaryFolder()
+        let picture = try Data(contentsOf: URL(fileURLWithPath: CLI.repositoryFile("jobs/assets/star.png")))
+        try picture.write(to: folder.url.appendingPathComponent("star.png"))
+        let star = folder.path + "/star.png"
+        let image = try folder.write(
+            #"{"duration": 2, "fps": 1, "seed": 1, "canvas": {"width": 40, "height": 40, "scale": 1}, "#
+                + #""output": {"dir": "out-image"}, "layers": [{"effect": "image", "params": {"file": "star.png"}}]}"#,
+            to: "image.json")
+        let read = try Self.job("read", in: folder, target: star)
+        let arguments = ["render", image, read, "--isolate", "-j", "1", "--progress", "none", "--force"] + Self.plugins
+        let result = try Binary.run(arguments)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("plugin \"hostile-read\" tried to open \(star): denied by the sandbox"),
+            "\(result.stderr)")
+        for frame in ["out-image/frame_00000.png", "out-image/frame_00001.png"] {
+            #expect(FileManager.default.fileExists(atPath: folder.path + "/" + frame), "\(frame)")
+        }
+        // Unsandboxed the plugin reads it: the check above can fail.
+        let trusted = try Binary.run(arguments + ["--sandbox", "off"])
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+    }
+
     @Test(
         "allocating without bound: stopped at the address-space limit, which the failure names",
         .enabled(if: available.contains(.limits)))
@@ -146,8 +176,10 @@ struct SandboxTests {
         "a plugin writing its own replies to the parent's socket ends its worker and fails only its frame",
         arguments: [
             ("hello parent", "sent a reply the protocol does not have: \"hello parent\""),
-            ("ok " + String(repeating: "0", count: 64) + " 999999999 1 0 0 0 0", "reported a 999999999-byte frame"),
+            ("shared nan", "sent a malformed frame reply: \"shared nan\""),
             ("flood", "sent a line longer than 65536 bytes"),
+            // A PNG's header and garbage, as a frame was sent before workers sent pixels: it was recorded `ok`.
+            ("png-garbage", "sent a reply the protocol does not have: \"ok \(String(repeating: "0", count: 64)) 1000"),
         ])
     func forgedReplies(reply: String, message: String) throws {
         let folder = try TemporaryFolder()
@@ -157,6 +189,22 @@ struct SandboxTests {
         #expect(
             result.stderr.contains("frame 0 of reply failed after 1 attempt: the worker process \(message)"),
             "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out/frame_00000.png"))
+    }
+
+    /// What a worker sends can only be pixels, which this process encodes: a frame the render records `ok` is a
+    /// whole PNG of the canvas, whatever the worker sent.
+    @Test("a plugin sending garbage pixels as its frame: the render's frame is a whole PNG of them, which decodes")
+    func garbagePixels() throws {
+        let folder = try TemporaryFolder()
+        let job = try Self.job("reply", in: folder, target: "pixels-garbage")
+        let result = try Self.render(job, ["--sandbox", "off"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frame = folder.path + "/out/frame_00000.png"
+        let check = try Tools.run("/usr/bin/pngcheck", ["-q", frame])
+        #expect(check.status == 0, "\(check.text)\(check.stderr)")
+        let encode = try Binary.run(["encode", folder.path + "/out", "--preset", "apng"])
+        #expect(encode.status == 0, "\(encode.stderr)")
     }
 
     @Test(

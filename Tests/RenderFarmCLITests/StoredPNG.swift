@@ -6,16 +6,45 @@ enum StoredPNG {
     /// A PNG of `width` × `height` 8-bit pixels (`colorType` 2: RGB, 6: RGBA) whose image data is `rows`
     /// (each row a filter byte and its pixels; at most 65,535 bytes), as they are.
     static func data(width: Int, height: Int, rows: [UInt8], colorType: UInt8 = 2) -> Data {
-        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        // Deflate, no interlace.
-        let header = bigEndian(width) + bigEndian(height) + [8, colorType, 0, 0, 0]
         let length = rows.count
         let stored: [UInt8] = [
             0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF),
         ]
         let stream: [UInt8] = [0x78, 0x01] + stored + rows + bigEndian(adler32(rows))
+        return png(width: width, height: height, colorType: colorType, stream: stream)
+    }
+
+    /// A PNG of `width` × `height` 8-bit pixels whose image data is the zlib `stream` as it is, in one IDAT chunk.
+    static func png(width: Int, height: Int, colorType: UInt8 = 2, stream: [UInt8]) -> Data {
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let header = bigEndian(width) + bigEndian(height) + [8, colorType, 0, 0, 0]
         png += chunk("IHDR", header) + chunk("IDAT", stream) + chunk("IEND", [])
         return Data(png)
+    }
+
+    /// A decompression bomb: a PNG of `width` × `height` RGBA pixels whose zlib stream of about `bytes` bytes
+    /// inflates to zeros 158 times as many (a fixed-Huffman block of one literal and then copies of 258 bytes,
+    /// 13 bits each): its first rows are transparent, and the rest of the stream is more than they need.
+    static func bomb(width: Int, height: Int, bytes: Int) -> Data {
+        var bits: [Bool] = []
+        // Huffman codes are sent from their most significant bit, everything else from its least.
+        func code(_ value: Int, _ count: Int) {
+            for bit in (0..<count).reversed() { bits.append(value >> bit & 1 == 1) }
+        }
+        // BFINAL 1, BTYPE 01 (fixed Huffman), LSB first.
+        bits += [true, true, false]
+        code(0b0011_0000, 8)  // literal 0
+        // Length 258 (symbol 285: 11000101), distance 1 (code 0: 00000): 13 bits, 24 with the above, then 8 a pattern.
+        for _ in 0..<9 { code(0b1100_0101, 8); code(0, 5) }
+        var packed = [UInt8](repeating: 0, count: bits.count / 8)
+        for (index, bit) in bits.enumerated() where bit && index / 8 < packed.count {
+            packed[index / 8] |= 1 << (index % 8)
+        }
+        let pattern = Array(packed[3..<16])
+        var stream: [UInt8] = [0x78, 0x01] + packed[0..<3]
+        stream.reserveCapacity(bytes + 16)
+        while stream.count < bytes { stream += pattern }
+        return png(width: width, height: height, colorType: 6, stream: stream)
     }
 
     private static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {

@@ -10,37 +10,56 @@ import Testing
 struct WorkerReplyFuzzTests {
     /// `make test` runs a quick sample; `make fuzz` sets RENDERFARM_FUZZ_CASES=1000.
     static let caseCount = ProcessInfo.processInfo.environment["RENDERFARM_FUZZ_CASES"].flatMap { Int($0) } ?? 300
-    static let valid = "ok " + String(repeating: "ab", count: 32) + " 1234 1 0.01 0.002 0.003 0.0004"
+    static let valid = "pixels 12.25"
 
-    /// A line cut inside its last number reads as a shorter number; the socket test shows that a
-    /// line cut off by a closed worker never arrives at all.
-    @Test("a well-formed reply is a frame; every truncation of it before its last number is not believed")
+    /// A line cut inside its number reads as a shorter number; the socket test shows that a line cut off by a
+    /// closed worker never arrives at all.
+    @Test("a well-formed reply is a frame; every truncation of it before its number is not believed")
     func truncated() throws {
-        let frame = try WorkerReplyCheck.frame(Self.valid, width: 40, height: 40)
-        #expect(frame.sha256 == String(repeating: "ab", count: 32) && frame.bytes == 1234 && frame.opaque)
-        let lastField = Self.valid.lastIndex(of: " ").map { Self.valid.distance(from: Self.valid.startIndex, to: $0) }
-        for length in 0...(lastField ?? 0) {
+        #expect(try WorkerReplyCheck.pixels(Self.valid) == 12.25)
+        for length in 0..<WorkerReply.pixels.count {
             #expect(throws: WorkerReplyCheck.Rejection.self) {
-                try WorkerReplyCheck.frame(String(Self.valid.prefix(length)), width: 40, height: 40)
+                try WorkerReplyCheck.pixels(String(Self.valid.prefix(length)))
             }
         }
     }
 
-    @Test("a frame larger than the canvas's largest PNG, or of no bytes, ends the worker")
-    func canvasBound() {
-        let limit = WorkerReplyCheck.largestPNG(width: 40, height: 40)
-        for bytes in [0, -5, limit + 1, Int.max] {
-            let line = "ok " + String(repeating: "0", count: 64) + " \(bytes) 0 0 0 0 0"
-            #expect(Self.untrusted(line, width: 40, height: 40), "\(bytes)")
+    @Test("a frame reply with a time that is no duration, or with more fields, ends the worker")
+    func malformed() {
+        for line in ["pixels -1", "pixels nan", "pixels inf", "pixels 1 2", "pixels ", "pixels  1", "ok 1"] {
+            #expect(Self.untrusted(line), "\(line)")
         }
-        #expect(
-            !Self.untrusted("ok " + String(repeating: "0", count: 64) + " \(limit) 0 0 0 0 0", width: 40, height: 40))
+        #expect(!Self.untrusted("pixels 0"))
+    }
+
+    /// Workers send pixels, never a PNG: the reply of the protocol before (a PNG's byte count after a checksum)
+    /// and output failures (a worker writes no output) are not believed.
+    @Test("the PNG reply of the protocol before, and output failures, end the worker; frame failures are reported")
+    func failures() throws {
+        #expect(Self.untrusted("ok " + String(repeating: "0", count: 64) + " 1000 1 0 0 0 0"))
+        #expect(Self.untrusted("fail create /tmp/x\tno room"))
+        #expect(Self.untrusted("fail io /tmp/x\tno room"))
+        for line in ["fail frame layer 0 (x): no", "fail sandbox plugin \"x\" tried to open /etc/shadow"] {
+            #expect(throws: WorkerReplyCheck.Rejection.self) { try WorkerReplyCheck.pixels(line) }
+            #expect(!Self.untrusted(line), "\(line)")
+        }
+        #expect(WorkerReplyCheck.pixelBytes(width: 40, height: 30) == 4800)
+    }
+
+    /// With the memory the render shares (`WorkerFrameMemory`), a frame's reply says its pixels are there; the
+    /// socket's form is then not believed, nor the shared form without the memory.
+    @Test("a shared-memory frame reply is a frame only where the worker was given the memory")
+    func shared() throws {
+        #expect(try WorkerReplyCheck.pixels("shared 2.5", shared: true) == 2.5)
+        for (line, shared) in [("pixels 2.5", true), ("shared 2.5", false), ("shared nan", true), ("shared", true)] {
+            #expect(throws: WorkerReplyCheck.Rejection.self) { try WorkerReplyCheck.pixels(line, shared: shared) }
+        }
     }
 
     @Test("random replies never crash the parent and are never taken for a frame")
     func random() {
         var generator = SystemRandomNumberGenerator()
-        let words = ["ok", "fail", "frame", "create", "io", "sandbox", "nan", "-1", "1e308", "inf", "\t", "", "0"]
+        let words = ["pixels", "fail", "frame", "create", "io", "sandbox", "nan", "-1", "1e308", "inf", "\t", "", "0"]
         for _ in 0..<Self.caseCount {
             var line = ""
             for _ in 0..<Int.random(in: 0...10, using: &generator) {
@@ -56,9 +75,9 @@ struct WorkerReplyFuzzTests {
             }
             line = line.replacingOccurrences(of: "\n", with: " ")
             do {
-                let frame = try WorkerReplyCheck.frame(line, width: 64, height: 64)
+                let draw = try WorkerReplyCheck.pixels(line)
                 // Only a reply of the protocol's exact shape gets here.
-                #expect(frame.bytes > 0 && frame.sha256.count == 64, "\(line)")
+                #expect(line.hasPrefix("pixels ") && draw.isFinite && draw >= 0, "\(line)")
             } catch {
                 switch error {
                 case .reported: #expect(line.hasPrefix("fail "), "\(line)")
@@ -98,9 +117,9 @@ struct WorkerReplyFuzzTests {
         parent.close()
     }
 
-    static func untrusted(_ line: String, width: Int, height: Int) -> Bool {
+    static func untrusted(_ line: String) -> Bool {
         do {
-            _ = try WorkerReplyCheck.frame(line, width: width, height: height)
+            _ = try WorkerReplyCheck.pixels(line)
             return false
         } catch {
             if case .untrusted = error { return true }

@@ -81,6 +81,14 @@ long rf_sandbox_cpu_left(void);
  * only the descriptors it is given. 0, or the errno of the failure. */
 int rf_sandbox_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest);
 
+/* A memory file of `bytes` bytes (memfd, close-on-exec) that can neither shrink nor grow nor be resealed: a
+ * worker draws its frames' pixels into it and the render encodes them from its own read-only mapping, which
+ * a worker cannot cut short (no SIGBUS in the render). The descriptor, or -1 with errno set. */
+int rf_sandbox_frame_memory(size_t bytes);
+
+/* Whether `descriptor` is a memory file sealed as rf_sandbox_frame_memory seals it; its size in `bytes`. */
+int rf_sandbox_is_frame_memory(int descriptor, size_t *bytes);
+
 /* Whether this process's address space is within reach of the limit rf_sandbox_apply set (an
  * allocation that failed there failed for the sandbox); `limit` gets the limit in bytes.
  * Async-signal-safe: rf_sandbox_apply hands it to the crash report. */

@@ -33,7 +33,7 @@ package final class IsolatedPreview {
             if workers.count > Self.keptWorkers { workers.removeFirst() }
         }
         do throws(FrameFailure) {
-            return try worker.encoded(index, of: job, debug: debug).png
+            return Array(try worker.encoded(index, of: job, debug: debug).png)
         } catch {
             throw FramePreviewError(message: "frame \(index): \(error.message)")
         }

@@ -69,7 +69,7 @@ final class FrameWorker: FrameExecutor {
     /// With a `matte` and a background that is not opaque: the frame composited over the matte.
     private var matted: (surface: ImageSurface, context: DrawingContext)?
     private var staticLayers: (job: PlannedJob, surface: ImageSurface)?
-    private var encoder = rf_png_encoder()
+    private let encoder = FrameEncoder()
     /// Where a render watches what this worker draws (nil: nobody watches).
     private let lane: DrawingLane?
     /// The surfaces of layers that compose, kept from frame to frame.
@@ -86,8 +86,6 @@ final class FrameWorker: FrameExecutor {
         self.lane = lane
     }
 
-    deinit { rf_png_encoder_free(&encoder) }
-
     /// Draws, encodes and atomically writes frame `index` of `job`.
     func render(_ index: Int, of job: PlannedJob) throws(FrameFailure) -> WrittenFrame {
         var timings = FrameTimings()
@@ -102,7 +100,7 @@ final class FrameWorker: FrameExecutor {
         let encoded = try encode(surface, of: job, timing: &pngTiming)
         timings.convert = Double(pngTiming.convert_ns) / 1e6
         timings.encode = Double(pngTiming.encode_ns) / 1e6
-        let opaque = encoder.opaque != 0
+        let opaque = encoder.opaque
 
         let writeStart = clock.now
         let sha256 = SHA256.hex(encoded)
@@ -112,24 +110,16 @@ final class FrameWorker: FrameExecutor {
             throw .output(error)
         }
         timings.write = milliseconds(clock.now - writeStart)
-        return WrittenFrame(sha256: sha256, bytes: encoder.length, opaque: opaque, timings: timings)
+        return WrittenFrame(sha256: sha256, bytes: encoded.count, opaque: opaque, timings: timings)
     }
 
     /// Encodes `surface` as `job`'s PNG frames are encoded; the bytes are valid until the next call.
     func encode(_ surface: ImageSurface, of job: PlannedJob, timing: inout rf_png_timing)
         throws(FrameFailure) -> UnsafeRawBufferPointer
     {
-        let compression = job.spec.output.compression
-        let failure: String? = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { message in
-            guard let base = message.baseAddress else { return "no memory for a message" }
-            let status = rf_png_encode_argb32(
-                &encoder, surface.bytes, UInt32(surface.width), UInt32(surface.height), surface.stride,
-                Int32(compression.level), compression.adaptiveFilters ? RF_PNG_FILTER_ADAPTIVE : RF_PNG_FILTER_NONE,
-                &timing, base, message.count)
-            return status == 0 ? nil : String(cString: base)
-        }
-        if let failure { throw .drawing(failure) }
-        return UnsafeRawBufferPointer(start: encoder.data, count: encoder.length)
+        try encoder.encode(
+            surface.bytes, width: surface.width, height: surface.height, stride: surface.stride,
+            compression: job.spec.output.compression, timing: &timing)
     }
 
     /// Draws frame `index` of `job` on this worker's surface and returns it, flushed: the static

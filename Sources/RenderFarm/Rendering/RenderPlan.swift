@@ -31,6 +31,9 @@ package struct PlanOptions: Sendable {
     /// decoding a whole video). False only in the workers of `render --isolate` and of the studio, which
     /// draw frames of jobs their parent planned and verified.
     package var verifies = true
+    /// The one job (its position among the jobs given) that is planned and prepared, nil: every job. A worker of
+    /// `render --isolate` that serves one job of several (`worker --serve-job`) creates no other job's instances.
+    package var plansOnly: Int? = nil
     /// What the caller calls the frame set, scale and output folder it gave, for the place of a
     /// problem with one of them (the command line sets its flags, from its option table).
     package var names = Names()
@@ -106,7 +109,7 @@ package enum RenderPlan {
         var errors: [JobError] = []
         var whole = options
         whole.shard = .whole
-        for job in jobs {
+        for (index, job) in jobs.enumerated() where options.plansOnly == nil || options.plansOnly == index {
             do {
                 planned.append(try plan(job, catalog: catalog, options: whole, jobCount: jobs.count))
             } catch {

@@ -4,48 +4,43 @@ import FileOutput
 import Foundation
 
 /// How a frame drawn in a worker process reaches the output folder (article UntrustedPlugins): the worker
-/// draws and encodes it and sends the PNG after its reply line; the render's own process checks the bytes
-/// against the reply and the canvas, hashes them and writes the file. A sandboxed worker has no write access
-/// to the output folder — only to its plugins' caches — so a plugin cannot touch frames, manifests or other
-/// jobs' files, and the checksum in the manifest is the parent's own.
-extension FrameWorker {
-    /// Draws and encodes frame `index` of `job` as `render` does, without writing it: the PNG (valid until
-    /// the next call) and the drawing and encoding times (the write time is the parent's).
-    func encodedFrame(_ index: Int, of job: PlannedJob) throws(FrameFailure)
-        -> (png: UnsafeRawBufferPointer, timings: FrameTimings)
-    {
-        var timings = FrameTimings()
-        let clock = ContinuousClock()
-        let start = clock.now
-        let surface = try draw(index, of: job)
-        timings.draw = (clock.now - start).seconds * 1000
-        var pngTiming = rf_png_timing()
-        let png = try encode(surface, of: job, timing: &pngTiming)
-        timings.convert = Double(pngTiming.convert_ns) / 1e6
-        timings.encode = Double(pngTiming.encode_ns) / 1e6
-        return (png, timings)
+/// draws it and sends its pixels after its reply line; the render's own process encodes them as it encodes
+/// every frame (`FrameEncoder`), hashes the PNG and writes the file. What a worker sends can only be pixels:
+/// every frame the render records is a whole PNG of the canvas that this process made, which `encode` and
+/// every reader decode. A sandboxed worker has no write access to the output folder — only to its plugins'
+/// caches — so a plugin cannot touch frames, manifests or other jobs' files.
+extension WorkerChannel {
+    /// Sends the pixels of `surface` after a frame's reply line: its rows without padding.
+    func send(pixelsOf surface: ImageSurface) throws(Failure) {
+        let row = surface.width * 4
+        // cairo's ARGB32 rows are 4-byte pixels with no padding (the stride is the width × 4); row by row otherwise.
+        guard surface.stride != row else {
+            return try send(UnsafeRawBufferPointer(start: surface.bytes, count: row * surface.height))
+        }
+        for y in 0..<surface.height {
+            try send(UnsafeRawBufferPointer(start: surface.bytes + y * surface.stride, count: row))
+        }
     }
 }
 
-extension WorkerReplyCheck {
-    /// Whether a PNG the encoder wrote is opaque: it writes frames without transparency as RGB (colour
-    /// type 2, the byte after the IHDR chunk's size and depth), others as RGBA.
-    static func isOpaque(_ png: some Collection<UInt8>) -> Bool {
-        png.count > 25 && png[png.index(png.startIndex, offsetBy: 25)] == 2
-    }
-
-    /// The frame a worker sent as `png` after the reply `claimed`, checked: the bytes must be a PNG of the
-    /// canvas with the transparency the reply gave. Returns the frame with the parent's own hash of the
-    /// bytes (a worker's checksum is never used); anything else ends the worker.
-    static func frame(_ png: [UInt8], claimed: WrittenFrame, width: Int, height: Int) throws(Rejection) -> WrittenFrame
+extension FrameEncoder {
+    /// The PNG of a frame whose pixels a worker sent (`WorkerReplyCheck.pixelBytes` bytes of `job`'s canvas), and
+    /// the frame with this process's hash of it; the bytes are valid until the next call.
+    /// `pixels` may be the memory a worker shares (`WorkerFrameMemory`): the encoder reads each pixel once.
+    func encode(received pixels: UnsafeRawBufferPointer, of job: PlannedJob, drawMilliseconds: Double)
+        throws(FrameFailure) -> (png: UnsafeRawBufferPointer, frame: WrittenFrame)
     {
-        guard let header = PNGHeader(png), header.width == width, header.height == height else {
-            throw .untrusted("sent frame bytes that are not a \(width)×\(height) PNG")
+        let canvas = job.spec.canvas
+        var timing = rf_png_timing()
+        let count = WorkerReplyCheck.pixelBytes(width: canvas.pixelWidth, height: canvas.pixelHeight)
+        guard let base = pixels.baseAddress, pixels.count >= count else {
+            throw .drawing("the worker's frame is not \(canvas.pixelWidth)×\(canvas.pixelHeight) pixels")
         }
-        guard isOpaque(png) == claimed.opaque else {
-            throw .untrusted("sent frame bytes whose transparency is not the one its reply gave")
-        }
-        let sha256 = png.withUnsafeBytes { SHA256.hex($0) }
-        return WrittenFrame(sha256: sha256, bytes: png.count, opaque: claimed.opaque, timings: claimed.timings)
+        let png = try encode(
+            base.assumingMemoryBound(to: UInt8.self), width: canvas.pixelWidth, height: canvas.pixelHeight,
+            stride: canvas.pixelWidth * 4, compression: job.spec.output.compression, timing: &timing)
+        let timings = FrameTimings(
+            draw: drawMilliseconds, convert: Double(timing.convert_ns) / 1e6, encode: Double(timing.encode_ns) / 1e6)
+        return (png, WrittenFrame(sha256: SHA256.hex(png), bytes: png.count, opaque: opaque, timings: timings))
     }
 }

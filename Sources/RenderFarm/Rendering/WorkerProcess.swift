@@ -36,11 +36,13 @@ package struct Isolation: Sendable {
 /// The worker is the same executable (`renderfarm worker …`), connected by a socket pair on its
 /// file descriptor 3; its standard output goes to the parent's standard error, so nothing a
 /// plugin prints can mix with either the protocol or the render's results. The worker is
-/// started on first use and again after it died; it dies with the parent (PR_SET_PDEATHSIG; started from
-/// `WorkerSpawnThread`, so not with the thread that asked for it).
-/// Frames are byte-identical to in-process rendering: the worker draws and encodes with the same
-/// `FrameWorker` and sends the PNG after its reply; this process checks it and writes the frame file
-/// (`WorkerFrameTransfer`), so a worker needs no write access to the output folder.
+/// started on first use and again after it died, and — when there are several jobs — for each job in turn
+/// (`worker --serve-job`: it prepares and may read only that job); it dies with the parent (PR_SET_PDEATHSIG;
+/// started from `WorkerSpawnThread`, so not with the thread that asked for it).
+/// Frames are byte-identical to in-process rendering: the worker draws with the same `FrameWorker` and hands over
+/// the pixels (in `WorkerFrameMemory`, or after its reply on the socket); this process encodes them as it encodes
+/// its own frames and writes the frame file (`WorkerFrameTransfer`), so a worker needs no write access to the
+/// output folder and sends no PNG.
 final class WorkerProcess: FrameExecutor {
     private let jobs: [PlannedJob]
     /// Each job's position in `jobs`, which the worker's request names (a batch may hold thousands).
@@ -49,6 +51,14 @@ final class WorkerProcess: FrameExecutor {
     private var process: (pid: pid_t, channel: WorkerChannel)?
     /// Where a render watches which frame this worker draws (nil: nobody watches).
     private let lane: DrawingLane?
+    /// The pixels of the frame the worker sent last, and the encoder that makes its PNG.
+    private var pixels: [UInt8] = []
+    private let encoder = FrameEncoder()
+    /// The memory the running worker draws its frames' pixels into (nil: they come on the socket).
+    private var memory: WorkerFrameMemory?
+    /// The job the running worker serves when there are several (`--serve-job`): its sandbox reads only that
+    /// job's files, so a plugin of one job cannot read another's inputs; a frame of another job starts a new worker.
+    private var served: Int?
 
     /// Time a worker may take to start and prepare its jobs.
     static let startTimeout = 120.0
@@ -65,35 +75,37 @@ final class WorkerProcess: FrameExecutor {
 
     func render(_ index: Int, of job: PlannedJob) throws(FrameFailure) -> WrittenFrame {
         let (png, frame) = try encoded(index, of: job)
-        // The worker cannot write the output folder: this process writes the frame it checked.
+        // The worker cannot write the output folder: this process writes the frame it encoded.
         let clock = ContinuousClock()
         let start = clock.now
-        // Relative to the folder the run holds open; the typed error survives `withUnsafeBytes` in a Result.
-        let written: Result<Void, OutputError> = png.withUnsafeBytes { bytes in
-            Result { () throws(OutputError) in try job.writeFrame(bytes, index: index) }
+        do {
+            // Relative to the folder the run holds open.
+            try job.writeFrame(png, index: index)
+        } catch {
+            throw .output(error)
         }
-        if case .failure(let error) = written { throw .output(error) }
         var done = frame
         done.timings.write = (clock.now - start).seconds * 1000
         return done
     }
 
-    /// Frame `index` of `job` as the worker drew and encoded it, checked (`WorkerReplyCheck`); nothing is
-    /// written. `debug` draws the motion overlay of `preview --debug` over it (the studio's previews).
+    /// Frame `index` of `job` as the worker drew it, encoded here from the pixels it sent (`WorkerFrameTransfer`);
+    /// nothing is written, and the bytes are valid until the next call. `debug` draws the motion overlay of
+    /// `preview --debug` over it (the studio's previews).
     func encoded(_ index: Int, of job: PlannedJob, debug: Bool = false) throws(FrameFailure)
-        -> (png: [UInt8], frame: WrittenFrame)
+        -> (png: UnsafeRawBufferPointer, frame: WrittenFrame)
     {
         guard let jobIndex = positions[ObjectIdentifier(job)] else {
             throw .drawing("job \(job.spec.name) is not one this worker prepared")
         }
-        var (_, channel) = try running()
+        var (_, channel) = try running(serving: jobIndex)
         lane?.begin(job: job.spec.name, frame: index)
         defer { lane?.end() }
         var reply = try request(index, of: job, jobIndex: jobIndex, debug: debug, channel)
         if reply == WorkerReply.retire {
             // Its CPU time nears the sandbox's hard limit: a new worker draws the frame.
             end(job)
-            (_, channel) = try running()
+            (_, channel) = try running(serving: jobIndex)
             reply = try request(index, of: job, jobIndex: jobIndex, debug: debug, channel)
             if reply == WorkerReply.retire {
                 end(job)
@@ -101,17 +113,19 @@ final class WorkerProcess: FrameExecutor {
             }
         }
         let canvas = job.spec.canvas
-        let (width, height) = (canvas.pixelWidth, canvas.pixelHeight)
-        let png: [UInt8]
-        let frame: WrittenFrame
+        let draw: Double
+        let count = WorkerReplyCheck.pixelBytes(width: canvas.pixelWidth, height: canvas.pixelHeight)
+        let shared = memory.map { count <= $0.bytes.count } ?? false
         do throws(WorkerReplyCheck.Rejection) {
-            let claimed = try WorkerReplyCheck.frame(reply, width: width, height: height)
-            do {
-                png = try channel.receive(count: claimed.bytes, timeout: isolation.frameTimeout)
-            } catch {
-                throw .untrusted("did not send the \(claimed.bytes) bytes of its frame")
+            draw = try WorkerReplyCheck.pixels(reply, shared: shared)
+            if !shared {
+                if pixels.count != count { pixels = [UInt8](repeating: 0, count: count) }
+                let timeout = isolation.frameTimeout
+                let received: Result<Void, WorkerChannel.Failure> = pixels.withUnsafeMutableBytes { buffer in
+                    Result { () throws(WorkerChannel.Failure) in try channel.receive(into: buffer, timeout: timeout) }
+                }
+                guard case .success = received else { throw .untrusted("did not send the \(count) bytes of its frame") }
             }
-            frame = try WorkerReplyCheck.frame(png, claimed: claimed, width: width, height: height)
         } catch {
             switch error {
             case .reported(let failure): throw failure
@@ -121,7 +135,17 @@ final class WorkerProcess: FrameExecutor {
                 throw .worker("the worker process \(reason); it was ended")
             }
         }
-        return (png, frame)
+        if let memory, shared {
+            // The worker drew into the memory it shares with this process.
+            return try encoder.encode(received: UnsafeRawBufferPointer(memory.bytes), of: job, drawMilliseconds: draw)
+        }
+        let received: Result<(png: UnsafeRawBufferPointer, frame: WrittenFrame), FrameFailure> =
+            pixels.withUnsafeBytes { buffer in
+                Result { () throws(FrameFailure) in
+                    try encoder.encode(received: buffer, of: job, drawMilliseconds: draw)
+                }
+            }
+        return try received.get()
     }
 
     /// Asks the running worker for frame `index` and returns its reply line (a sandbox denial ends the worker).
@@ -151,11 +175,25 @@ final class WorkerProcess: FrameExecutor {
     }
 
     /// The running worker, started if needed; checks that it prepared the same jobs.
-    private func running() throws(FrameFailure) -> (pid_t, WorkerChannel) {
-        if let process { return process }
+    private func running(serving jobIndex: Int) throws(FrameFailure) -> (pid_t, WorkerChannel) {
+        let serves = jobs.count > 1 ? jobIndex : nil
+        if let process {
+            guard served != serves else { return process }
+            // A worker of another job: it ends once it sees the connection closed.
+            reap(nil)
+        }
         if isolation.workers.isHalted { throw .interrupted }
         let executable = PluginCatalog.executablePath()
-        let (pid, channel) = try Self.spawn(executable, arguments: isolation.arguments, group: isolation.workers)
+        served = serves
+        let arguments = isolation.arguments + (serves.map { ["--serve-job", String($0)] } ?? [])
+        // As large as the largest canvas of the jobs; a new one for each worker.
+        let sizes = jobs.map(\.spec.canvas).map {
+            WorkerReplyCheck.pixelBytes(width: $0.pixelWidth, height: $0.pixelHeight)
+        }
+        memory = WorkerFrameMemory(count: sizes.max() ?? 0)
+        let (pid, channel) = try Self.spawn(
+            executable, arguments: arguments, group: isolation.workers, memory: memory?.descriptor)
+        memory?.spawned()
         process = (pid, channel)
         let hello: String
         do {
@@ -165,7 +203,8 @@ final class WorkerProcess: FrameExecutor {
             if isolation.workers.isHalted { throw .interrupted }
             throw .output(.io(path: executable, reason: "the worker process did not start: \(death)"))
         }
-        let expected = "ready " + jobs.map(\.fingerprint).joined(separator: " ")
+        // A worker of one job (`--serve-job`) prepared only that one.
+        let expected = "ready " + (serves.map { [jobs[$0]] } ?? jobs).map(\.fingerprint).joined(separator: " ")
         guard hello == expected else {
             stop()
             let reason =
@@ -228,10 +267,10 @@ final class WorkerProcess: FrameExecutor {
 
     /// Starts `executable` with `arguments` as a worker of `group`, leading a process group of its own, with
     /// the socket pair on its descriptor 3, /dev/null as its input, this process's standard error as its
-    /// output, and no other descriptor.
-    static func spawn(_ executable: String, arguments: [String], group: WorkerGroup = WorkerGroup())
-        throws(FrameFailure) -> (pid_t, WorkerChannel)
-    {
+    /// output, the memory file `memory` (`WorkerFrameMemory`) on its descriptor 4, and no other descriptor.
+    static func spawn(
+        _ executable: String, arguments: [String], group: WorkerGroup = WorkerGroup(), memory: Int32? = nil
+    ) throws(FrameFailure) -> (pid_t, WorkerChannel) {
         var sockets: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
             throw .output(
@@ -245,7 +284,10 @@ final class WorkerProcess: FrameExecutor {
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         // Nothing else of this process reaches a worker: a descriptor without O_CLOEXEC (a library's, or one this
         // process inherited) might be a socket of the host's network namespace or a file the plugin must not get.
-        rf_sandbox_spawn_close_from(&actions, WorkerChannel.childDescriptor + 1)
+        // The memory file a worker draws its frames' pixels into, which it closes before loading a plugin.
+        if let memory { posix_spawn_file_actions_adddup2(&actions, memory, WorkerFrameMemory.childDescriptor) }
+        let last = memory == nil ? WorkerChannel.childDescriptor : WorkerFrameMemory.childDescriptor
+        rf_sandbox_spawn_close_from(&actions, last + 1)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -294,247 +336,5 @@ private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeM
             return body(empty)
         }
         return body(base)
-    }
-}
-
-/// The replies of the worker protocol, shared by both ends so they cannot drift apart:
-/// `ok SHA256 BYTES OPAQUE DRAW CONVERT ENCODE WRITE` followed by the frame's BYTES bytes of PNG (a worker
-/// sends `noChecksum` and 0 for WRITE: the parent hashes and writes the bytes), or
-/// `fail frame MESSAGE` (a failed attempt). `fail create|io PATH<TAB>REASON` (output cannot be written: the
-/// render stops) is the in-process form of an output failure; workers write no output, and the parent does
-/// not believe one that says so.
-enum WorkerReply {
-    /// `fail sandbox MESSAGE`: written by the sandbox's SIGSYS handler (CSandbox) before the worker ends.
-    static let sandboxDenial = "fail sandbox "
-    /// Sent instead of a frame's reply by a worker whose CPU time nears its hard limit: it ends, and the parent
-    /// asks a new worker for the frame (once: a second `retire` for one frame is a reply the protocol lacks).
-    static let retire = "retire"
-    /// The checksum field of a worker's frame reply (the parent computes the frame's own).
-    static let noChecksum = String(repeating: "0", count: 64)
-
-    static func line(_ result: Result<WrittenFrame, FrameFailure>) -> String {
-        switch result {
-        case .success(let frame):
-            let t = frame.timings
-            return
-                "ok \(frame.sha256) \(frame.bytes) \(frame.opaque ? 1 : 0) \(t.draw) \(t.convert) \(t.encode) \(t.write)"
-        case .failure(.output(.cannotCreate(let path, let reason))):
-            return "fail create \(path)\t\(reason)"
-        case .failure(.output(.io(let path, let reason))):
-            return "fail io \(path)\t\(reason)"
-        case .failure(.output(let error)):
-            return "fail io \(error.description)\t"
-        case .failure(let failure):
-            return "fail frame \(failure.message)"
-        }
-    }
-
-    static func frame(_ line: String) throws(FrameFailure) -> WrittenFrame {
-        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-        switch (parts.first, parts.count) {
-        case ("ok", _):
-            let fields = line.split(separator: " ").map(String.init)
-            guard fields.count == 8, let bytes = Int(fields[2]) else { throw .worker("unreadable reply \"\(line)\"") }
-            let numbers = fields[4...].map { Double($0) ?? 0 }
-            return WrittenFrame(
-                sha256: fields[1], bytes: bytes, opaque: fields[3] == "1",
-                timings: FrameTimings(draw: numbers[0], convert: numbers[1], encode: numbers[2], write: numbers[3]))
-        case ("fail", 3):
-            let detail = parts[2].split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
-            let (path, reason) = (String(detail[0]), detail.count > 1 ? String(detail[1]) : "")
-            switch parts[1] {
-            case "create": throw .output(.cannotCreate(path: path, reason: reason))
-            case "io": throw .output(.io(path: path, reason: reason.isEmpty ? "in a worker process" : reason))
-            default: throw .worker(parts[2])
-            }
-        default:
-            throw .worker("unreadable reply \"\(line)\"")
-        }
-    }
-}
-
-/// The worker's side of `render --isolate`: the hidden `worker` command prepares the same jobs
-/// as its parent, then serves frames until the parent closes the connection.
-package enum WorkerServer {
-    /// Ties this process to its parent (it is killed when the parent dies) and connects to it.
-    package static func connect() -> WorkerConnection? {
-        rf_worker_die_with_parent()
-        var status = stat()
-        guard fstat(WorkerChannel.childDescriptor, &status) == 0 else { return nil }
-        return WorkerConnection(channel: WorkerChannel(descriptor: WorkerChannel.childDescriptor))
-    }
-}
-
-/// A worker's connection to its parent.
-package final class WorkerConnection {
-    let channel: WorkerChannel
-
-    fileprivate init(channel: WorkerChannel) {
-        self.channel = channel
-    }
-
-    /// Tells the parent the jobs could not be prepared.
-    package func fail(_ message: String) {
-        try? channel.send("error " + message.replacingOccurrences(of: "\n", with: "; "))
-    }
-
-    /// Says which jobs were prepared, then renders each frame asked for until the parent closes
-    /// the connection.
-    /// `beforeFrame` runs before each frame: false retires the worker (it says `retire` instead of drawing and
-    /// ends; the parent starts another for the frame), which the sandbox does when the worker's hard CPU limit
-    /// is near. `failureNote` may add a sentence to a frame's failure (the sandbox's memory limit).
-    package func serve(
-        _ jobs: [PlannedJob], cacheStaticLayers: Bool, beforeFrame: () -> Bool = { true },
-        failureNote: () -> String? = { nil }
-    ) {
-        let worker = FrameWorker(cacheStaticLayers: cacheStaticLayers)
-        // The studio's previews with the motion overlay (`render J F debug`), made on first use.
-        var preview: FramePreview?
-        do {
-            try channel.send("ready " + jobs.map(\.fingerprint).joined(separator: " "))
-            while true {
-                let request = try channel.receive(timeout: nil).split(separator: " ")
-                guard request.count == 3 || (request.count == 4 && request[3] == "debug"), request[0] == "render",
-                    let job = Int(request[1]), let frame = Int(request[2]), jobs.indices.contains(job)
-                else {
-                    try channel.send("fail frame the worker got an unreadable request")
-                    continue
-                }
-                guard beforeFrame() else {
-                    try channel.send(WorkerReply.retire)
-                    return
-                }
-                // The frame's PNG follows its reply line; the parent checks and writes it.
-                let drawn = Result { () throws(FrameFailure) -> (png: [UInt8], timings: FrameTimings) in
-                    guard request.count == 4 else {
-                        let (png, timings) = try worker.encodedFrame(frame, of: jobs[job])
-                        return (Array(png), timings)
-                    }
-                    let drawing = preview ?? FramePreview()
-                    preview = drawing
-                    do throws(FramePreviewError) {
-                        return (try drawing.png(frame, of: jobs[job], debug: true), FrameTimings())
-                    } catch {
-                        throw .drawing(error.message)
-                    }
-                }
-                switch drawn {
-                case .success(let (png, timings)):
-                    // No checksum: the parent hashes the bytes it receives itself.
-                    let reply = WrittenFrame(
-                        sha256: WorkerReply.noChecksum, bytes: png.count, opaque: WorkerReplyCheck.isOpaque(png),
-                        timings: timings)
-                    try channel.send(WorkerReply.line(.success(reply)))
-                    try channel.send(bytes: png)
-                case .failure(let failure):
-                    var reported = failure
-                    if failure.isDrawing, let note = failureNote() { reported = .drawing(failure.message + "; " + note) }
-                    try channel.send(WorkerReply.line(.failure(reported)))
-                }
-            }
-        } catch {
-            // The parent closed the connection (or died): the worker's work is over.
-        }
-    }
-}
-
-/// A connected socket carrying one line per message, read with an optional deadline.
-final class WorkerChannel {
-    /// The worker's end of the socket pair.
-    static let childDescriptor: Int32 = 3
-
-    enum Failure: Error {
-        case closed
-        case timedOut
-        /// More than `WorkerReplyCheck.maximumLine` bytes without a newline.
-        case tooLong
-    }
-
-    private let descriptor: Int32
-    private var buffer: [UInt8] = []
-    private var isClosed = false
-
-    init(descriptor: Int32) {
-        self.descriptor = descriptor
-    }
-
-    deinit { close() }
-
-    func close() {
-        guard !isClosed else { return }
-        isClosed = true
-        Foundation.close(descriptor)
-    }
-
-    /// Sends `line` and a newline.
-    func send(_ line: String) throws(Failure) {
-        try send(bytes: Array((line + "\n").utf8))
-    }
-
-    /// Sends `bytes` as they are (a frame's PNG after its reply line); MSG_NOSIGNAL: a dead peer is an
-    /// error, not a SIGPIPE.
-    func send(bytes: [UInt8]) throws(Failure) {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes {
-                Foundation.send(
-                    descriptor, $0.baseAddress?.advanced(by: offset), bytes.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if sent < 0 && errno == EINTR { continue }
-            guard sent > 0 else { throw .closed }
-            offset += sent
-        }
-    }
-
-    /// The next line, without its newline; waits at most `timeout` seconds (nil: for ever).
-    func receive(timeout: Double?) throws(Failure) -> String {
-        let deadline = Self.deadline(timeout)
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
-            }
-            if buffer.count > WorkerReplyCheck.maximumLine { throw .tooLong }
-            try fill(until: deadline, wanting: 4096)
-        }
-    }
-
-    /// The next `count` bytes (a frame's PNG after its reply line); waits at most `timeout` seconds.
-    func receive(count: Int, timeout: Double?) throws(Failure) -> [UInt8] {
-        let deadline = Self.deadline(timeout)
-        while buffer.count < count { try fill(until: deadline, wanting: count - buffer.count) }
-        let bytes = Array(buffer[..<count])
-        buffer.removeSubrange(..<count)
-        return bytes
-    }
-
-    private static func deadline(_ timeout: Double?) -> ContinuousClock.Instant? {
-        timeout.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
-    }
-
-    /// Where `fill` receives, made once (a frame's PNG arrives in chunks of up to its size).
-    private var chunk = [UInt8](repeating: 0, count: 1 << 20)
-
-    /// Reads what arrived (up to `wanting` bytes, at least 4 KiB, at most 1 MiB at once) into `buffer`.
-    private func fill(until deadline: ContinuousClock.Instant?, wanting: Int) throws(Failure) {
-        while true {
-            var wait: Int32 = -1
-            if let deadline {
-                let left = ContinuousClock.now.duration(to: deadline)
-                guard left > .zero else { throw .timedOut }
-                wait = Int32(min(Double(Int32.max), (left.seconds * 1000).rounded(.up)))
-            }
-            var poll = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = Foundation.poll(&poll, 1, wait)
-            if ready < 0 && errno == EINTR { continue }
-            if ready == 0 { throw .timedOut }
-            let size = min(max(wanting, 4096), chunk.count)
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, size, 0) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw .closed }
-            buffer += chunk[..<count]
-            return
-        }
     }
 }

@@ -2,54 +2,43 @@ import Foundation
 
 /// A worker's reply read as untrusted input (article UntrustedPlugins): a plugin in a worker is code the
 /// render does not trust, and after it ran, nothing the worker says is believed unchecked. A reply
-/// that is not one the protocol defines, or whose numbers cannot be true for the job's canvas, ends
-/// that worker and fails the frame; it cannot stop the render or fail other frames.
+/// that is not one the protocol defines ends that worker and fails the frame; it cannot stop the render or
+/// fail other frames.
 enum WorkerReplyCheck {
     /// The longest line a worker may send (a failure message with a long path fits many times).
     static let maximumLine = 64 * 1024
 
-    /// The frame `line` reports for a canvas of `width`×`height` pixels, or why the line is not believed: `.untrusted` (end the
-    /// worker) or the failure the worker reported.
-    static func frame(_ line: String, width: Int, height: Int) throws(Rejection) -> WrittenFrame {
-        guard line.hasPrefix("ok ") else {
+    /// The milliseconds the drawing of a frame took, as the frame reply `line` says (its pixels follow, or with
+    /// `shared` are in the memory the render gave the worker), or why the line is not believed: `.untrusted` (end
+    /// the worker) or the failure the worker reported.
+    static func pixels(_ line: String, shared: Bool = false) throws(Rejection) -> Double {
+        guard line.hasPrefix(shared ? WorkerReply.shared : WorkerReply.pixels) else {
             guard line.hasPrefix("fail ") else {
                 throw .untrusted("sent a reply the protocol does not have: \(shown(line))")
             }
-            // A failure reply never parses as a frame: its failure is the frame's.
-            do throws(FrameFailure) {
-                _ = try WorkerReply.frame(line)
-            } catch {
-                // A worker writes no files (the parent does): an output failure would stop the render.
-                guard error.isDrawing else { throw .untrusted("reported an output failure, but it writes no output") }
-                throw .reported(error)
-            }
-            throw .untrusted("sent a reply the protocol does not have: \(shown(line))")
+            throw failure(line)
         }
         let fields = line.split(separator: " ", omittingEmptySubsequences: false)
-        let isHex = { (text: Substring) in
-            text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        guard fields.count == 2, let draw = Double(fields[1]), draw.isFinite, draw >= 0 else {
+            throw .untrusted("sent a malformed frame reply: \(shown(line))")
         }
-        guard fields.count == 8, fields[1].utf8.count == 64, isHex(fields[1]), let bytes = Int(fields[2]),
-            fields[3] == "0" || fields[3] == "1"
-        else { throw .untrusted("sent a malformed frame reply: \(shown(line))") }
-        let timings = fields[4...].compactMap { Double($0) }.filter { $0.isFinite && $0 >= 0 }
-        guard timings.count == 4 else { throw .untrusted("sent frame timings that are not durations: \(shown(line))") }
-        let limit = largestPNG(width: width, height: height)
-        guard bytes > 0, bytes <= limit else {
-            throw .untrusted("reported a \(bytes)-byte frame; a \(width)×\(height) PNG is at most \(limit) bytes")
-        }
-        return WrittenFrame(
-            sha256: String(fields[1]), bytes: bytes, opaque: fields[3] == "1",
-            timings: FrameTimings(draw: timings[0], convert: timings[1], encode: timings[2], write: timings[3]))
+        return draw
     }
 
-    /// The size of a PNG of the canvas stored without compression (every row with its filter
-    /// byte, zlib's stored blocks of 64 KiB with 5 bytes each, chunks of up to 2 GiB), with room
-    /// for the header and text chunks: no frame of the canvas can be larger.
-    static func largestPNG(width: Int, height: Int) -> Int {
-        let raw = (width * 4 + 1) * height
-        return raw + raw / 65_535 * 5 + 64 * 1024
+    /// What a failure reply `line` (`fail …`) comes to: the frame's failure for `fail frame` and `fail sandbox`;
+    /// any other (an output failure: a worker writes no output) is not believed.
+    private static func failure(_ line: String) -> Rejection {
+        for kind in [WorkerReply.failure, WorkerReply.sandboxDenial] where line.hasPrefix(kind) {
+            return .reported(.worker(String(line.dropFirst(kind.count))))
+        }
+        if line.hasPrefix("fail create ") || line.hasPrefix("fail io ") {
+            return .untrusted("reported an output failure, but it writes no output")
+        }
+        return .untrusted("sent a reply the protocol does not have: \(shown(line))")
     }
+
+    /// The bytes of a frame's pixels after its reply: 4 a pixel, rows without padding (cairo's ARGB32 stride).
+    static func pixelBytes(width: Int, height: Int) -> Int { width * 4 * height }
 
     /// At most 200 characters of `line`, quoted.
     static func shown(_ line: String) -> String {

@@ -12,7 +12,7 @@ struct WorkerCommand: Command {
         abstract: "A worker process of `render --isolate` (started by render, not by hand).",
         synopsis: "worker JOB|DIR …",
         examples: [],
-        options: [CommonOptions.pluginPath, RenderCommand.scale] + forwarded,
+        options: [CommonOptions.pluginPath, RenderCommand.scale, serveJob] + forwarded,
         positionals: 1...Int.max)
 
     /// The options of `render` a worker is given as they are (the scale goes as a number).
@@ -20,6 +20,11 @@ struct WorkerCommand: Command {
         RenderCommand.out, RenderCommand.outputRoot, RenderCommand.frames, CommonOptions.variants,
         RenderCommand.sandbox,
     ]
+
+    /// The one job (its position among the prepared jobs) whose frames this worker draws and whose files its
+    /// sandbox reads, when the render has several.
+    static let serveJob = Option(
+        "--serve-job", value: "K", help: "Prepare and draw only the K-th job (from 0); the sandbox reads only its files.")
 
     let arguments: ParsedArguments
     let scale: Double?
@@ -77,14 +82,25 @@ struct WorkerCommand: Command {
             frames: arguments[RenderCommand.frames], scale: scale, warmUp: .framesWithCache)
         // The process that started this worker verified the layers' input (ABI `verify`).
         plan.verifies = false
+        // A worker of one job of several plans and prepares only that one, and its sandbox reads only its files.
+        let served = arguments[Self.serveJob].flatMap { Int($0) }
+        if arguments[Self.serveJob] != nil && served == nil {
+            connection.fail("--serve-job takes a job's position")
+            return .usage
+        }
+        plan.plansOnly = served
         // `render` refused --scale over a canvas.scale matrix already; the studio previews any variant at any scale.
         switch CommonOptions.planJobs(
             arguments.positionals, arguments: arguments, options: plan, terminal: quiet, refusesScaledMatrix: false)
         {
         case .success(let jobs):
             let redraw = ProcessInfo.processInfo.environment["RENDERFARM_STATIC_LAYERS"] == "redraw"
+            guard served == nil || jobs.count == 1 else {
+                connection.fail("--serve-job names no job of the render")
+                return .usage
+            }
             guard sandbox != .off else {
-                connection.serve(jobs, cacheStaticLayers: !redraw)
+                connection.serve(jobs, serving: served, cacheStaticLayers: !redraw)
                 return .ok
             }
             // Plugins are loaded and created: from here on the worker reads and writes only what
@@ -99,7 +115,7 @@ struct WorkerCommand: Command {
                 return ExitCode(for: refusal)
             }
             connection.serve(
-                jobs, cacheStaticLayers: !redraw, beforeFrame: WorkerSandbox.hasTimeForAFrame,
+                jobs, serving: served, cacheStaticLayers: !redraw, beforeFrame: WorkerSandbox.hasTimeForAFrame,
                 failureNote: WorkerSandbox.memoryNote)
             return .ok
         case .failure(let code):
