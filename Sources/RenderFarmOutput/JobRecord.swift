@@ -65,6 +65,10 @@ package struct JobRecord: Sendable, Equatable {
     package var canonical: JSONValue
     /// For a variant of a job with `variants`: its name, index, row and values.
     package var variant: JSONValue?
+    /// While the folder still holds frames of an older form of the job (a run after an edit was interrupted,
+    /// or drew only some `--frames`): that form's canonical job, which the reasons of the next run that draws
+    /// those frames name their changes against.
+    package var earlier: JSONValue?
 
     /// The record of a render of `job`: its fingerprint, the frames of the whole render (every
     /// shard), the plugin libraries of its layers (each once) and its canonical form.
@@ -115,6 +119,7 @@ package struct JobRecord: Sendable, Equatable {
             "canonical": canonical,
         ]
         if let variant { object["variant"] = variant }
+        if let earlier { object["earlier"] = earlier }
         return .object(object)
     }
 
@@ -193,6 +198,7 @@ package struct JobRecord: Sendable, Equatable {
         self.plugins = plugins
         self.canonical = canonical
         variant = object["variant"]
+        earlier = object["earlier"]
     }
 }
 

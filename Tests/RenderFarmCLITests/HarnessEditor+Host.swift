@@ -182,14 +182,21 @@ extension HarnessEditor {
         guard new != old else { return nil }
         var edited = folder
         edited.job.set(field, new)
+        var place = field
         if field == "canvas.scale", new == .number(2) {
             edited.job.set("canvas.width", .number(min(48, edited.job.value(at: "canvas.width")?.numberValue ?? 48)))
             edited.job.set("canvas.height", .number(min(48, edited.job.value(at: "canvas.height")?.numberValue ?? 48)))
+            // The canvas shrunk as well (and with it every default anchor, its centre): the reason may name the
+            // canvas and the layers rather than its scale.
+            let resized = ["canvas.width", "canvas.height"].contains {
+                edited.job.value(at: $0) != folder.job.value(at: $0)
+            }
+            if resized { place = "canvas" }
         }
         if ["fps", "duration"].contains(field) { edited.job["frames"] = nil }
         return HarnessEdit(
             kind: .hostField, label: field,
             description: "\(field): \(HarnessEdit.show(old)) → \(HarnessEdit.show(new))",
-            expected: .job(field), folder: edited)
+            expected: .job(place), folder: edited)
     }
 }

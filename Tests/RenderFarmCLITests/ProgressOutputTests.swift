@@ -81,7 +81,8 @@ struct ProgressOutputTests {
         let again = CLI.run(["render", job, "--progress", "plain"])
         #expect(
             again.stderr.contains(
-                "rendering 6 frames of 1 job (4 already done, skipped): 5 because the job changed, 1 missing or corrupt"
+                "rendering 6 frames of 1 job (4 already done, skipped): 5 because the job changed "
+                    + "(layers[0].params.rate), 1 missing or corrupt"
             ),
             "\(again.stderr)")
         let forced = CLI.run(["render", job, "--progress", "plain", "--force"])

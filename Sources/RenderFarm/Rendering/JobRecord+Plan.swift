@@ -1,5 +1,6 @@
 import RenderFarmJobs
 import RenderFarmOutput
+import StrictJSON
 
 extension JobRecord {
     /// The record of `job`, expecting `frames` (default: the whole render's frames, every shard).
@@ -13,5 +14,20 @@ extension JobRecord {
         self.init(
             job: job.job, fingerprint: job.fingerprint, frames: frames ?? job.jobFrames, plugins: plugins,
             canonical: job.canonical)
+    }
+
+    /// The record a run of `job` writes over `previous`, the folder's record before it: it keeps the
+    /// canonical form the folder's older frames were drawn from while any are left (`olderFrames`), so that
+    /// a run resumed after an interruption still names what was edited.
+    package init(_ job: PlannedJob, over previous: JobRecord?, olderFrames: Bool) {
+        self.init(job)
+        guard olderFrames, let previous else { return }
+        earlier = previous.canonical == job.canonical ? previous.earlier : previous.canonical
+    }
+
+    /// The canonical form the frames a run of `job` draws again were drawn from: the one before this
+    /// record's while the folder holds frames of it, else this record's.
+    package func drawnFrom(_ job: PlannedJob) -> JSONValue {
+        canonical == job.canonical ? earlier ?? canonical : canonical
     }
 }

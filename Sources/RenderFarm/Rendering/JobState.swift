@@ -60,7 +60,9 @@ final class JobState: Sendable {
         reuses = plan.reuses
         journal = try session.journal(of: options.shard, truncate: options.force)
         // Every run records what the folder is rendered from, so `merge` needs no job file.
-        try session.write(JobRecord(job))
+        let olderFrames = journals.allEntries.contains { $0.fingerprint != fingerprints[$0.index] }
+        try session.write(
+            JobRecord(job, over: try? JobRecord.read(from: job.outputDirectory), olderFrames: olderFrames))
         try session.write(fingerprints, of: options.shard)
         writesManifest = options.shard == .whole
         if !todo.isEmpty || !reuses.isEmpty {

@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarmOutput
+import StrictJSON
 
 /// Why a run renders frames of a job that an earlier run in the same folder had rendered: read from
 /// the folder's journals and `renderfarm.job.json` before the render starts (no checksums: frames
@@ -37,26 +38,40 @@ package struct RerunReason: Sendable, Equatable {
                 changed += 1
             }
         }
-        guard changed > 0, let earlier = try? JobRecord.read(from: job.outputDirectory) else { return }
-        let libraries = Dictionary(earlier.plugins.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        guard changed > 0, let record = try? JobRecord.read(from: job.outputDirectory) else { return }
+        // What the frames drawn again were drawn from (before an interrupted run of this job, that run's job).
+        let earlier = record.drawnFrom(job)
+        let libraries = Self.libraries(in: earlier)
         var seenPlugins: Set<String> = []
         pluginChanges = job.layers.map(\.plugin).compactMap { plugin in
             let info = plugin.info
             guard seenPlugins.insert(info.id).inserted, let old = libraries[info.id] else { return nil }
             if old.version != info.version { return "\(info.id) \(old.version) → \(info.version)" }
-            guard !old.sha256.isEmpty, old.sha256 != plugin.librarySHA256 else { return nil }
+            guard old.sha256 != plugin.librarySHA256 else { return nil }
             return "\(info.id) rebuilt (same version \(info.version))"
         }
         // A file read before with other content; a file the edited job reads for the first time is the job's change.
         var before: [String: Set<String>] = [:]
-        for input in LayerInput.recorded(in: earlier.canonical) { before[input.file, default: []].insert(input.sha256) }
+        for input in LayerInput.recorded(in: earlier) { before[input.file, default: []].insert(input.sha256) }
         var seen: Set<String> = []
         inputChanges = LayerInput.recorded(in: job.canonical).compactMap { input in
             guard let hashes = before[input.file], !hashes.contains(input.sha256) else { return nil }
             return seen.insert(input.file).inserted ? input.file : nil
         }
-        jobChanges = JobChanges.places(before: earlier.canonical, after: job.canonical, spec: job.spec)
-        variantChanged = earlier.variant != nil && earlier.variant != job.job.variant?.json
+        jobChanges = JobChanges.places(before: earlier, after: job.canonical, spec: job.spec)
+        variantChanged = record.variant != nil && record.variant != job.job.variant?.json
+    }
+
+    /// The version and library hash of each plugin id in a canonical job's layers (the first of each).
+    private static func libraries(in canonical: JSONValue) -> [String: (version: String, sha256: String)] {
+        var libraries: [String: (version: String, sha256: String)] = [:]
+        for layer in canonical.objectValue?["layers"]?.arrayValue ?? [] {
+            guard let entry = layer.objectValue, let id = entry["effect"]?.stringValue, libraries[id] == nil,
+                let version = entry["pluginVersion"]?.stringValue, let sha256 = entry["pluginSHA256"]?.stringValue
+            else { continue }
+            libraries[id] = (version, sha256)
+        }
+        return libraries
     }
 
     /// Adds another job's counts.
