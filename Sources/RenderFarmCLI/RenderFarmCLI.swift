@@ -61,7 +61,8 @@ package enum RenderFarmCLI {
             terminal.print(command.spec.help)
             return .ok
         case "--version", "version":
-            terminal.print("renderfarm \(rendererVersion)")
+            // The plugin ABI beside the version: what a plugin must be built for (WritingAPlugin, "Compatibility").
+            terminal.print("renderfarm \(rendererVersion) (plugin ABI v\(LoadedPlugin.abiVersion))")
             return .ok
         default:
             break

@@ -22,6 +22,7 @@ struct CommandLineTests {
         for command in Self.commands { #expect(help.stdout.contains(command)) }
         let version = CLI.run(["--version"])
         #expect(version.stdout.hasPrefix("renderfarm "))
+        #expect(version.stdout.hasSuffix(" (plugin ABI v1)\n"), "\(version.stdout)")
     }
 
     @Test(

@@ -197,6 +197,6 @@ extension HarnessEditor {
         return HarnessEdit(
             kind: .hostField, label: field,
             description: "\(field): \(HarnessEdit.show(old)) → \(HarnessEdit.show(new))",
-            expected: .job(place), folder: edited)
+            expected: field == "frames" ? .anyEarlierChange : .job(place), folder: edited)
     }
 }

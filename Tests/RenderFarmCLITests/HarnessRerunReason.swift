@@ -56,6 +56,9 @@ enum HarnessExpectedReason: Sendable, Equatable {
     case jobOrInput(path: String, file: String)
     /// The plugin `id` changed (a rebuilt library).
     case plugin(String)
+    /// `frames` changed: a frame the earlier runs left out may have been drawn from any older form of the
+    /// job (before other edits), which the reason then names (renderfarm.job.json's `earlier`). Any cause fits.
+    case anyEarlierChange
 
     /// What is expected, for messages.
     var description: String {
@@ -65,6 +68,7 @@ enum HarnessExpectedReason: Sendable, Equatable {
         case .input(let file): "because an input file changed (\(file))"
         case .jobOrInput(let path, let file): "because the job changed (\(path)) or its input \(file) changed"
         case .plugin(let id): "because a plugin changed (\(id))"
+        case .anyEarlierChange: "because of an edit before the run that left the frame out"
         }
     }
 }
@@ -116,6 +120,8 @@ enum HarnessRerunReason {
             }
         case .plugin(let id):
             return causes.contains { $0.what == "a plugin changed" && $0.detail?.contains(id) == true }
+        case .anyEarlierChange:
+            return !causes.isEmpty
         }
     }
 

@@ -78,6 +78,9 @@ package final class LoadedPlugin: @unchecked Sendable {
         return call()
     }
 
+    /// The plugin ABI this renderfarm speaks (`RF_ABI_VERSION`).
+    package static let abiVersion = RF_ABI_VERSION
+
     /// Installs the crash report for plugin calls, ending its line with `hint`; the CLI calls
     /// it at start. `contained`: the process is a worker whose crash fails one attempt at a frame,
     /// not the run, so the line does not say `fatal:`.
