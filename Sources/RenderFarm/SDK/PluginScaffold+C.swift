@@ -111,6 +111,28 @@ extension PluginScaffold {
             return RF_OK;
         }
 
+        /* The frame's key: everything render() draws at `frame` (each bubble's place, the radius, the
+         * colours) and nothing else, hashed as EffectKit hashes keys. Frames with one key are drawn once;
+         * with RF_PLUGIN_KEYS_COVER_PARAMS an edit of a parameter redraws only the frames whose key it
+         * changes (`make check` proves the key covers every parameter). */
+        static int frame_key(void *instance, const rf_frame *frame, uint8_t *key) {
+            const __CNAME__ *self = instance;
+            rf_key_hasher hasher = rf_key_start();
+            rf_key_double(&hasher, self->radius);
+            rf_key_int(&hasher, (int64_t)self->count);
+            for (size_t i = 0; i < self->count; i++) {
+                const bubble *b = &self->bubbles[i];
+                rf_key_double(&hasher, b->x);
+                rf_key_double(&hasher, bubble_y(self, b, frame->local));
+                rf_key_double(&hasher, b->color.r);
+                rf_key_double(&hasher, b->color.g);
+                rf_key_double(&hasher, b->color.b);
+                rf_key_double(&hasher, b->color.a);
+            }
+            rf_key_finish(&hasher, key);
+            return RF_OK;
+        }
+
         static void destroy(void *instance) { free(instance); }
 
         static const rf_plugin descriptor = {
@@ -127,6 +149,8 @@ extension PluginScaffold {
             .render = render,
             .trace = trace,
             .destroy = destroy,
+            .frame_key = frame_key,
+            .flags = RF_PLUGIN_KEYS_COVER_PARAMS,
         };
 
         const rf_plugin *rf_plugin_main(uint32_t host_abi_version) {

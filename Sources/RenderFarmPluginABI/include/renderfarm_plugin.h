@@ -420,6 +420,101 @@ static inline size_t rf_param_colors(const rf_create_args *args, const char *nam
     return values % 4 == 0 ? values / 4 : 0;
 }
 
+/* Frame keys (rf_plugin.frame_key) built as EffectKit's FrameKey.Hasher builds them: equal inputs
+ * give equal keys in C and in Swift. Start a hasher, add everything the frame's drawing depends on
+ * (the plans and states of the items visible at the frame, the parameters that shape them; with
+ * RF_PLUGIN_KEYS_COVER_PARAMS, every parameter that does) and nothing it does not (the frame's
+ * number, when the drawing does not move), then finish it into the key:
+ *
+ *     rf_key_hasher h = rf_key_start();
+ *     rf_key_double(&h, s->size);
+ *     rf_key_string(&h, s->label, strlen(s->label));
+ *     rf_key_finish(&h, key);
+ *
+ * Four 64-bit lanes, each a multiply–xorshift chain with its own constants, finished with
+ * SplitMix64's mixer; deterministic across runs and processes, not cryptographic. */
+typedef struct rf_key_hasher {
+    uint64_t lanes[4];
+    uint64_t count;
+} rf_key_hasher;
+
+static inline rf_key_hasher rf_key_start(void) {
+    rf_key_hasher hasher = {
+        {0x6A09E667F3BCC908ull, 0xBB67AE8584CAA73Bull, 0x3C6EF372FE94F82Bull, 0xA54FF53A5F1D36F1ull}, 0};
+    return hasher;
+}
+
+static inline uint64_t rf_key_step_(uint64_t lane, uint64_t word, uint64_t multiplier) {
+    uint64_t mixed = (lane ^ word) * multiplier;
+    return mixed ^ (mixed >> 29);
+}
+
+/* Adds 64 bits (FrameKey.Hasher's combine(UInt64)). */
+static inline void rf_key_u64(rf_key_hasher *hasher, uint64_t word) {
+    uint64_t count = ++hasher->count;
+    hasher->lanes[0] = rf_key_step_(hasher->lanes[0], word, 0x9E3779B97F4A7C15ull);
+    hasher->lanes[1] = rf_key_step_(hasher->lanes[1], word ^ count, 0xC2B2AE3D27D4EB4Full);
+    hasher->lanes[2] = rf_key_step_(hasher->lanes[2], word + count, 0x165667B19E3779F9ull);
+    hasher->lanes[3] = rf_key_step_(hasher->lanes[3], ~word, 0xD6E8FEB86659FD93ull);
+}
+
+/* Adds an integer (combine(Int)). */
+static inline void rf_key_int(rf_key_hasher *hasher, int64_t value) { rf_key_u64(hasher, (uint64_t)value); }
+
+/* Adds the exact bits of a double, so -0.0 and 0.0 differ as they may when drawn (combine(Double)). */
+static inline void rf_key_double(rf_key_hasher *hasher, double value) {
+    union {
+        double number;
+        uint64_t bits;
+    } pun;
+    pun.number = value;
+    rf_key_u64(hasher, pun.bits);
+}
+
+/* Adds a truth value (combine(Bool)). */
+static inline void rf_key_bool(rf_key_hasher *hasher, int value) { rf_key_u64(hasher, value ? 1u : 2u); }
+
+/* Adds `length` bytes of UTF-8 text: its length, then its bytes eight at a time, little-endian
+ * (combine(String)). */
+static inline void rf_key_string(rf_key_hasher *hasher, const char *text, size_t length) {
+    rf_key_int(hasher, (int64_t)length);
+    uint64_t word = 0;
+    unsigned filled = 0;
+    for (size_t index = 0; index < length; index++) {
+        word |= (uint64_t)(unsigned char)text[index] << (8 * filled);
+        if (++filled == 8) {
+            rf_key_u64(hasher, word);
+            word = 0;
+            filled = 0;
+        }
+    }
+    if (filled > 0) rf_key_u64(hasher, word);
+}
+
+static inline uint64_t rf_key_mix_(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Writes the key: RF_FRAME_KEY_SIZE bytes, four little-endian words (FrameKey.bytes). */
+static inline void rf_key_finish(const rf_key_hasher *hasher, uint8_t key[RF_FRAME_KEY_SIZE]) {
+    uint64_t count = hasher->count;
+    uint64_t words[4] = {
+        rf_key_mix_(hasher->lanes[0] ^ count), rf_key_mix_(hasher->lanes[1] + count),
+        rf_key_mix_(hasher->lanes[2] ^ (count << 1)), rf_key_mix_(hasher->lanes[3] + (count << 2))};
+    for (unsigned index = 0; index < RF_FRAME_KEY_SIZE; index++) {
+        key[index] = (uint8_t)(words[index / 8] >> (8 * (index % 8)));
+    }
+}
+
+/* The key of a frame where the layer draws nothing (EffectKit's FrameKey.nothingDrawn): every such
+ * frame of a layer shares it, so the host draws one and reuses it. */
+static inline void rf_key_nothing_drawn(uint8_t key[RF_FRAME_KEY_SIZE]) {
+    rf_key_hasher hasher = rf_key_start();
+    rf_key_finish(&hasher, key);
+}
+
 /* The entry point every plugin exports. Returns NULL when the plugin cannot serve a host
  * speaking `host_abi_version`. The descriptor must stay valid for the life of the process. */
 typedef const rf_plugin *(*rf_plugin_main_fn)(uint32_t host_abi_version);
