@@ -60,14 +60,7 @@ package final class FolderDescriptor: Sendable {
     /// `truncate`, once it is known to be a file.
     package func openForAppending(_ name: String, truncate: Bool) throws(OutputError) -> Int32 {
         try checkWritable(name)
-        let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY
-        let fd = openat(descriptor, name, flags, 0o644)
-        guard fd >= 0 else { throw openError(errno, name) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, FileKind(mode: info.st_mode) == .regular else {
-            close(fd)
-            throw Self.refusal(file(name), FileKind(mode: info.st_mode))
-        }
+        let fd = try openRegular(name, flags: O_WRONLY | O_CREAT | O_APPEND)
         guard !truncate || ftruncate(fd, 0) == 0 else {
             let code = errno
             close(fd)
@@ -79,8 +72,13 @@ package final class FolderDescriptor: Sendable {
     /// Opens `name` for reading and writing (creating it), never through a link: a lock file.
     package func openForLocking(_ name: String) throws(OutputError) -> Int32 {
         try checkName(name)
-        let flags = O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY
-        let fd = openat(descriptor, name, flags, 0o644)
+        return try openRegular(name, flags: O_RDWR | O_CREAT)
+    }
+
+    /// Opens `name` with `flags` (creating it as 0644 where they say so) never through a link and never
+    /// blocking, and refuses it unless it is a regular file.
+    private func openRegular(_ name: String, flags: Int32) throws(OutputError) -> Int32 {
+        let fd = openat(descriptor, name, flags | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY, 0o644)
         guard fd >= 0 else { throw openError(errno, name) }
         var info = stat()
         guard fstat(fd, &info) == 0, FileKind(mode: info.st_mode) == .regular else {

@@ -32,29 +32,18 @@ extension HarnessJSON {
 
     /// Replaces the layer at `path`; nil removes it.
     mutating func setLayer(_ path: HarnessLayerPath, _ value: HarnessJSON?) {
-        guard let first = path.first else { return }
-        guard var list = self["layers"]?.arrayValue, list.indices.contains(first) else { return }
-        if path.count == 1 {
-            if let value { list[first] = value } else { list.remove(at: first) }
-        } else {
-            var child = list[first]
-            child.setChild(Array(path.dropFirst()), value)
-            list[first] = child
-        }
-        self["layers"] = .array(list)
+        setEntry(path[...], value, of: "layers")
     }
 
-    /// `setLayer` inside a group, whose list is `group`.
-    private mutating func setChild(_ path: HarnessLayerPath, _ value: HarnessJSON?) {
-        guard let first = path.first, var list = self["group"]?.arrayValue, list.indices.contains(first) else { return }
+    /// Replaces the entry at `path` of the list `key` (the job's `layers`, a group's `group`); nil removes it.
+    private mutating func setEntry(_ path: ArraySlice<Int>, _ value: HarnessJSON?, of key: String) {
+        guard let first = path.first, var list = self[key]?.arrayValue, list.indices.contains(first) else { return }
         if path.count == 1 {
             if let value { list[first] = value } else { list.remove(at: first) }
         } else {
-            var child = list[first]
-            child.setChild(Array(path.dropFirst()), value)
-            list[first] = child
+            list[first].setEntry(path.dropFirst(), value, of: "group")
         }
-        self["group"] = .array(list)
+        self[key] = .array(list)
     }
 
     /// Inserts `value` into the list of the group at `parent` (the job's layers for `[]`) at `index`.

@@ -4,14 +4,13 @@ import CairoKit
 /// and, for presets without alpha, composited over the matte as `render --video` draws it, so
 /// that both routes hand the converter the same pixels. Not `Sendable`: one per worker.
 final class PNGFrameReader {
-    private let matte: Color?
+    /// For presets without alpha: frames composited over an opaque colour.
+    private let matted: MattedCanvas?
     private let width: Int
     private let height: Int
-    /// The surface frames are composited on (with a matte), reused from frame to frame.
-    private var canvas: (surface: ImageSurface, context: DrawingContext)?
 
     init(matte: Color?, width: Int, height: Int) {
-        self.matte = matte
+        matted = matte.map(MattedCanvas.init)
         self.width = width
         self.height = height
     }
@@ -28,27 +27,11 @@ final class PNGFrameReader {
             return .failed(
                 "\(path) is \(png.width)×\(png.height) pixels, the manifest says \(width)×\(height); render the job again")
         }
-        guard let matte else { return .made(png, attempts: 1) }
+        guard let matted else { return .made(png, attempts: 1) }
         do {
-            let (surface, context) = try reusedCanvas()
-            context.setOperatorSource()
-            context.setSource(matte)
-            context.paint()
-            context.setOperatorOver()
-            context.setSource(png, x: 0, y: 0)
-            context.paint()
-            surface.flush()
-            return .made(surface, attempts: 1)
+            return .made(try matted.composite(png), attempts: 1)
         } catch {
             return .failed("compositing \(path): \(error.description)")
         }
-    }
-
-    private func reusedCanvas() throws(CairoError) -> (surface: ImageSurface, context: DrawingContext) {
-        if let canvas { return canvas }
-        let surface = try ImageSurface(width: width, height: height)
-        let made = (surface: surface, context: try DrawingContext(surface: surface))
-        canvas = made
-        return made
     }
 }

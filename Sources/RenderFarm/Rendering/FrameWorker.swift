@@ -63,11 +63,9 @@ protocol FrameExecutor: AnyObject {
 /// Not `Sendable`: it lives on the worker that made it.
 final class FrameWorker: FrameExecutor {
     private let cacheStaticLayers: Bool
-    /// Video without alpha: an opaque colour painted under the job's background.
-    private let matte: Color?
+    /// Video without alpha: frames composited over an opaque colour.
+    private let matted: MattedCanvas?
     private var canvas: (surface: ImageSurface, context: DrawingContext)?
-    /// With a `matte` and a background that is not opaque: the frame composited over the matte.
-    private var matted: (surface: ImageSurface, context: DrawingContext)?
     private var staticLayers: (job: PlannedJob, surface: ImageSurface)?
     private let encoder = FrameEncoder()
     /// Where a render watches what this worker draws (nil: nobody watches).
@@ -82,7 +80,7 @@ final class FrameWorker: FrameExecutor {
     /// transparency.
     init(cacheStaticLayers: Bool = true, matte: Color? = nil, lane: DrawingLane? = nil) {
         self.cacheStaticLayers = cacheStaticLayers
-        self.matte = matte
+        matted = matte.map(MattedCanvas.init)
         self.lane = lane
     }
 
@@ -142,30 +140,12 @@ final class FrameWorker: FrameExecutor {
             throw error
         }
         surface.flush()
-        guard let matte, !job.spec.canvas.background.isOpaque else { return surface }
-        return try composite(surface, over: matte)
-    }
-
-    /// `frame` painted over the opaque `matte` on a surface this worker reuses.
-    private func composite(_ frame: ImageSurface, over matte: Color) throws(FrameFailure) -> ImageSurface {
-        if matted.map({ $0.surface.width != frame.width || $0.surface.height != frame.height }) ?? true {
-            matted = nil
-            do {
-                let surface = try ImageSurface(width: frame.width, height: frame.height)
-                matted = (surface, try DrawingContext(surface: surface))
-            } catch {
-                throw .drawing(error.description)
-            }
+        guard let matted, !job.spec.canvas.background.isOpaque else { return surface }
+        do {
+            return try matted.composite(surface)
+        } catch {
+            throw .drawing(error.description)
         }
-        guard let (surface, context) = matted else { throw .drawing("no surface to composite the frame on") }
-        context.setOperatorSource()
-        context.setSource(matte)
-        context.paint()
-        context.setOperatorOver()
-        context.setSource(frame, x: 0, y: 0)
-        context.paint()
-        surface.flush()
-        return surface
     }
 
     /// Draws the background (unless copied in already) and `layers` of frame `index` (for a job that

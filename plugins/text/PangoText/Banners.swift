@@ -113,24 +113,9 @@ struct BannerTemplate: Sendable {
         pieces.map { piece in
             switch piece {
             case .literal(let text): text
-            case .field(let name): markup ? Self.escaped(values[name] ?? "") : values[name] ?? ""
+            case .field(let name): markup ? PangoMarkup.escaped(values[name] ?? "") : values[name] ?? ""
             }
         }.joined()
-    }
-
-    private static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }
 

@@ -1,3 +1,4 @@
+import EffectKit
 import Foundation
 import StrictJSON
 
@@ -42,24 +43,7 @@ package enum MarkupText {
     /// `value` as markup text puts it: escaped when it comes from a row, as written when from the matrix.
     static func filling(_ value: Template.Value) -> Template.Value {
         guard value.origin != VariantExpansion.matrixOrigin else { return value }
-        let text = escaped(Template.text(of: value.value))
+        let text = PangoMarkup.escaped(Template.text(of: value.value))
         return Template.Value(value: .string(text), text: value.text == nil ? nil : text, origin: value.origin)
-    }
-
-    /// `text` with Pango markup's special characters written as entities, as the text effect escapes events.
-    package static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }
