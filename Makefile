@@ -13,6 +13,8 @@ TEST_PLUGIN_DIR := .build/test-plugins
 TEST_PLUGIN     := $(TEST_PLUGIN_DIR)/librenderfarm-test-faults.so
 # A rectangle of one colour, or of the time the host asked for: the layer composition tests.
 PROBE_PLUGIN    := $(TEST_PLUGIN_DIR)/librenderfarm-test-probe.so
+# In a folder of its own: the test copies it beside the asset it reads (rf_plugin.plugin_dir).
+ASSET_PLUGIN    := $(TEST_PLUGIN_DIR)/asset/librenderfarm-test-asset.so
 
 # The text plugin: Pango with HarfBuzz, and the only fonts it draws with besides a job's own (EffectKit article
 # TextEffect, "Fonts"; plugins/text/PangoText/FontLibrary.swift lists the same font packages).
@@ -138,6 +140,11 @@ $(PROBE_PLUGIN): Tests/Fixtures/probe_plugin.c Sources/RenderFarmPluginABI/inclu
 	$(CC) -O2 -shared -fPIC -Wall -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
 	    $$(pkg-config --cflags --libs cairo) -lm
 
+$(ASSET_PLUGIN): Tests/Fixtures/asset_plugin.c Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=c99 -shared -fPIC -Wall -Wextra -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
+	    $$(pkg-config --cflags --libs cairo)
+
 $(TEST_PLUGIN): Tests/Fixtures/test_plugin.c Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
 	@mkdir -p $(TEST_PLUGIN_DIR)
 	$(CC) -O2 -shared -fPIC -Wall -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
@@ -184,9 +191,9 @@ bench-video: deps deps-handoff
 OTIO_VENV := .build/otio-venv
 
 # After DEFECT_PLUGINS and HOSTILE_PLUGINS: make expands a rule's prerequisites where it reads the rule.
-test-plugin: $(TEST_PLUGIN) $(PROBE_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS) $(ASAN_DEFECT)
+test-plugin: $(TEST_PLUGIN) $(PROBE_PLUGIN) $(ASSET_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS) $(ASAN_DEFECT)
 
-test: deps deps-handoff $(TEST_PLUGIN) $(PROBE_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS) \
+test: deps deps-handoff $(TEST_PLUGIN) $(PROBE_PLUGIN) $(ASSET_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS) \
       $(ASAN_DEFECT)
 	$(SWIFT) build --build-tests
 	env RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
@@ -317,6 +324,10 @@ DOCS_MODULES := RenderFarm EffectKit
 # for static hosting (plain files any web server serves, each catalog under its module's name: make install).
 DOCS_CONFIG ?= debug
 DOCS_STATIC ?=
+# DOCS_ACCESS: the lowest access level of RenderFarm's symbols on its pages. `make docs` shows its package
+# types to the project's developers; `make install` shows users only the public surface (the articles and no
+# host internals; EffectKit is public either way).
+DOCS_ACCESS ?= package
 
 docs: build
 	@$(MAKE) --no-print-directory docs-convert
@@ -329,7 +340,7 @@ docs-convert:
 	        -I $$modules/Modules $$(for map in Sources/C*/module.modulemap $$modules/*.build/module.modulemap; do \
 	            echo "-Xcc -fmodule-map-file=$(CURDIR)/$$map"; done) \
 	        $$(pkg-config --cflags-only-I cairo libpng | sed 's/-I/-Xcc -I/g') \
-	        -minimum-access-level $$([ $$module = EffectKit ] && echo public || echo package) -output-dir $(DOCS_DIR)/$$module.symbols || exit 1; \
+	        -minimum-access-level $$([ $$module = EffectKit ] && echo public || echo $(DOCS_ACCESS)) -output-dir $(DOCS_DIR)/$$module.symbols || exit 1; \
 	    $(DOCC) convert Sources/$$module/$$module.docc --additional-symbol-graph-dir $(DOCS_DIR)/$$module.symbols \
 	        --fallback-display-name $$module --fallback-bundle-identifier org.renderfarm.$$module \
 	        $$([ -n "$(DOCS_STATIC)" ] && echo --transform-for-static-hosting --hosting-base-path docs/$$module) \
@@ -435,7 +446,7 @@ install: deps deps-install
 	cp -R $(EFFECTKIT_TARGETS:%=Sources/%) $(EFFECTKIT_DIR)/Sources/
 	printf '%s\n' "$$EFFECTKIT_PACKAGE" > $(EFFECTKIT_DIR)/Package.swift
 	@# The DocC catalogs as static web pages (no DocC server needed): <prefix>/share/doc/renderfarm/docs/<Module>/.
-	@$(MAKE) --no-print-directory docs-convert DOCS_CONFIG=$(INSTALL_CONFIG) DOCS_DIR=.build/docs-static DOCS_STATIC=1
+	@$(MAKE) --no-print-directory docs-convert DOCS_CONFIG=$(INSTALL_CONFIG) DOCS_DIR=.build/docs-static DOCS_STATIC=1 DOCS_ACCESS=public
 	rm -rf $(DOC_DIR) && install -d $(DOC_DIR)/docs
 	@for module in $(DOCS_MODULES); do cp -R .build/docs-static/$$module.doccarchive $(DOC_DIR)/docs/$$module || exit 1; done
 	@echo "installed renderfarm into $(ROOT)"

@@ -52,6 +52,14 @@ for module in RenderFarm EffectKit; do
     test -s "$prefix/share/doc/renderfarm/docs/$module/index.html"
     test -s "$prefix/share/doc/renderfarm/docs/$module/data/documentation/$lower.json"
 done
+# Users' reference pages show the SDK's public surface only: RenderFarm's pages are its articles, with no page of
+# a host type (those are `package`, for the project's own `make docs`).
+python3 - "$prefix/share/doc/renderfarm/docs/RenderFarm/data/documentation/renderfarm" <<'PY'
+import glob, json, sys
+kinds = {page: json.load(open(page))["kind"] for page in glob.glob(sys.argv[1] + "/**/*.json", recursive=True)}
+symbols = sorted(page for page, kind in kinds.items() if kind != "article")
+assert kinds and not symbols, f"installed RenderFarm reference pages of host types: {symbols[:5]}"
+PY
 renderfarm help plugin >"$work/help.txt"
 grep -q "man renderfarm-plugin" "$work/help.txt"
 pkg-config --exists renderfarm-plugin

@@ -18,10 +18,14 @@ public struct EffectContext: Sendable, Equatable {
     public var seed: UInt64
     /// Absolute folder of the job file, for relative asset paths.
     public var jobDirectory: String
+    /// Absolute folder that holds the plugin's library (links resolved), for assets shipped beside it; nil when the
+    /// host is older than ABI v1's `plugin_dir`. Name every asset read from it in `Effect.inputFiles`.
+    public var pluginDirectory: String?
 
     public init(
         width: Double, height: Double, scale: Double = 1, fps: Double = 60, duration: Double,
-        frameCount: Int? = nil, layerStart: Double = 0, seed: UInt64 = 0, jobDirectory: String = "."
+        frameCount: Int? = nil, layerStart: Double = 0, seed: UInt64 = 0, jobDirectory: String = ".",
+        pluginDirectory: String? = nil
     ) {
         self.width = width
         self.height = height
@@ -32,6 +36,7 @@ public struct EffectContext: Sendable, Equatable {
         self.layerStart = layerStart
         self.seed = seed
         self.jobDirectory = jobDirectory
+        self.pluginDirectory = pluginDirectory
     }
 
     /// The seed of item `index` of this layer (`rf_derive_seed`, the same rule in every plugin).

@@ -29,6 +29,8 @@ public final class PluginExport: Sendable {
     nonisolated(unsafe) private let plugin: UnsafeMutablePointer<rf_plugin>
     /// The effect `create_with_plugin` builds for this export's descriptor.
     let effect: any Effect.Type
+    /// The descriptor's `plugin_dir` variable: the host writes the library's folder into it before any create.
+    nonisolated(unsafe) private let folder: UnsafeMutablePointer<UnsafePointer<CChar>?>
 
     public init(_ effect: any Effect.Type) {
         self.effect = effect
@@ -57,6 +59,8 @@ public final class PluginExport: Sendable {
         // between every library in the process, and a plugin built against another version of the
         // header would give generic code (an unspecialised `allocate` or `initialize`) its size.
         // The raw allocation and the store through `pointee` use this library's own layout.
+        folder = UnsafeMutablePointer.allocate(capacity: 1)
+        folder.initialize(to: nil)
         plugin = UnsafeMutableRawPointer.allocate(
             byteCount: MemoryLayout<rf_plugin>.size, alignment: MemoryLayout<rf_plugin>.alignment
         ).assumingMemoryBound(to: rf_plugin.self)
@@ -85,7 +89,8 @@ public final class PluginExport: Sendable {
                 frame_key: exportedFrameKey,
                 prepare_with_cache: exportedPrepareWithCache,
                 input_files: exportedInputFiles,
-                verify: exportedVerify
+                verify: exportedVerify,
+                plugin_dir: folder
             )
         // The descriptor points back at its export, which lives as long as the process (it is
         // retained here and never released, like the descriptor itself).
@@ -97,6 +102,9 @@ public final class PluginExport: Sendable {
         guard let data = plugin?.pointee.plugin_data else { return nil }
         return Unmanaged<PluginExport>.fromOpaque(data).takeUnretainedValue()
     }
+
+    /// The folder that holds the plugin's library, as the host wrote it (nil for a host older than `plugin_dir`).
+    var pluginDirectory: String? { folder.pointee.map { String(cString: $0) } }
 
     /// The descriptor for a host speaking `hostVersion`, or nil when this plugin cannot serve it.
     public func descriptor(forHost hostVersion: UInt32) -> UnsafeRawPointer? {
@@ -156,7 +164,7 @@ private let exportedCreateWithPlugin:
             writeMessage("create: missing arguments", to: err, capacity: errlen)
             return Int32(RF_ERROR_PARAMS.rawValue)
         }
-        guard let type = PluginExport.owner(of: plugin)?.effect else {
+        guard let export = PluginExport.owner(of: plugin) else {
             writeMessage("create: the descriptor is not an EffectKit export", to: err, capacity: errlen)
             return Int32(RF_ERROR_UNSUPPORTED.rawValue)
         }
@@ -164,11 +172,11 @@ private let exportedCreateWithPlugin:
         let effectContext = EffectContext(
             width: ctx.width, height: ctx.height, scale: ctx.scale, fps: ctx.fps, duration: ctx.duration,
             frameCount: Int(ctx.frame_count), layerStart: ctx.layer_start, seed: ctx.seed,
-            jobDirectory: ctx.job_dir.map { String(cString: $0) } ?? "."
+            jobDirectory: ctx.job_dir.map { String(cString: $0) } ?? ".", pluginDirectory: export.pluginDirectory
         )
         do {
             let parameters = try EffectParameters(json: String(cString: json))
-            let effect = try type.init(parameters: parameters, context: effectContext)
+            let effect = try export.effect.init(parameters: parameters, context: effectContext)
             out.pointee = Unmanaged.passRetained(EffectBox(effect)).toOpaque()
             // Warnings travel in the error buffer of a successful create, one per line (renderfarm_plugin.h).
             writeMessage(effect.warnings.map(\.description).joined(separator: "\n"), to: err, capacity: errlen)

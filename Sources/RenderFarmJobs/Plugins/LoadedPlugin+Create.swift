@@ -1,3 +1,5 @@
+import Foundation
+import Locking
 import RenderFarmPluginABI
 
 extension LoadedPlugin {
@@ -44,6 +46,27 @@ extension LoadedPlugin {
     package var verify: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, Int) -> Int32)? {
         covers(\.verify, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.verify : nil
     }
+
+    /// Writes the folder that holds the library into the plugin's `plugin_dir` variable, when its `struct_size`
+    /// covers that field and it is set: once per process, before any instance is created (`PluginCatalog.load`).
+    /// The library's path is resolved first, so a plugin linked into a plugin folder finds the assets beside
+    /// its real file. A library loaded again (a second catalog) finds its folder written already and is left as
+    /// it is: no write races a `create` of an earlier catalog's instance reading the variable.
+    func tellFolder() {
+        guard covers(\.plugin_dir, size: MemoryLayout<UnsafeRawPointer>.size),
+            let variable = descriptor.pointee.plugin_dir
+        else { return }
+        let folder = URL(fileURLWithPath: info.path).resolvingSymlinksInPath().deletingLastPathComponent()
+            .standardizedFileURL.path
+        Self.folderWrites.withLock { _ in
+            if let written = variable.pointee, String(cString: written) == folder { return }
+            // Kept for the life of the process, as the library is (renderfarm_plugin.h).
+            variable.pointee = UnsafePointer(strdup(folder))
+        }
+    }
+
+    /// Serialises `tellFolder`'s writes of one library loaded by two catalogs at once.
+    private static let folderWrites = Locked(())
 
     /// Whether the plugin's `struct_size` reaches past `field` (of `size` bytes): fields added to
     /// ABI v1 after its first release are read only then.

@@ -83,7 +83,9 @@ package struct PluginCatalog: Sendable {
         guard let symbol = dlsym(handle, RF_PLUGIN_ENTRY_POINT) else { throw .notAPlugin(path: path) }
         let entry = unsafeBitCast(symbol, to: rf_plugin_main_fn.self)
         guard let descriptor = entry(RF_ABI_VERSION) else { throw .incompatible(path: path) }
-        return try LoadedPlugin(descriptor: descriptor, path: path)
+        let plugin = try LoadedPlugin(descriptor: descriptor, path: path)
+        plugin.tellFolder()
+        return plugin
     }
 
     /// The user's own plugin folder, searched by default with no root and no variable:

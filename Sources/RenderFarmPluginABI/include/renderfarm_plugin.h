@@ -137,7 +137,8 @@ typedef struct rf_context {
     double layer_start;   /* seconds: the job time at which the layer's local time is first 0 (through
                              its groups; RenderFarm article ComposingLayers) */
     uint64_t seed;        /* the layer's seed, derived from (job seed, layer index) */
-    const char *job_dir;  /* absolute folder of the job file, for relative asset paths */
+    const char *job_dir;  /* absolute folder of the job file, for relative asset paths (assets
+                             shipped beside the library: rf_plugin.plugin_dir) */
 } rf_context;
 
 /* Typed access to the layer's parameters, validated and with defaults filled by the host.
@@ -304,6 +305,21 @@ typedef struct rf_plugin {
      * refuses the layer as create() would. Without it, such checks belong in create(), which
      * every process runs. */
     int (*verify)(void *instance, char *err, size_t errlen);
+
+    /* Added in ABI v1 after `verify`, read only when struct_size covers it (NULL when unused; a
+     * plugin built against a header that defines RF_PLUGIN_DIR may set it).
+     * plugin_dir: the address of a variable of the plugin's, initialised to NULL, into which the
+     * host writes the absolute folder that holds the library (symbolic links resolved, no trailing
+     * '/'), once, right after rf_plugin_main() and before any create(); the string stays valid for
+     * the life of the process. It is for assets shipped beside the library (a font, a palette, a
+     * sprite sheet): build their paths from it in create(), open them there (create runs before a
+     * sandboxed worker locks itself in) and name each one through input_files(), so that its content
+     * is part of every frame's fingerprint and the sandbox lets render() read it. An older host
+     * leaves the variable NULL: fail create() with a message that names the asset then.
+     * A host, not the plugin, knows the folder (a library may be reached through a link), and the
+     * host writes it here rather than into rf_context, whose size a plugin cannot tell: a field
+     * added there would be read past the end of an older host's context. */
+    const char **plugin_dir;
 } rf_plugin;
 
 /* Defined by headers whose rf_plugin has `input_files`. */
@@ -311,6 +327,9 @@ typedef struct rf_plugin {
 
 /* Defined by headers whose rf_plugin has `verify`. */
 #define RF_VERIFY 1
+
+/* Defined by headers whose rf_plugin has `plugin_dir`. */
+#define RF_PLUGIN_DIR 1
 
 /* Bytes of a frame key (rf_plugin.frame_key). */
 #define RF_FRAME_KEY_SIZE 32

@@ -1,6 +1,9 @@
 import EffectKit
 
-/// A test effect: a blue 20-point square at (60, 60), so a test can tell which effect drew a frame.
+import Foundation
+
+/// A test effect: a blue 20-point square at (60, 60), so a test can tell which effect drew a frame. It refuses to
+/// be created unless the host told it the folder that holds its library (`EffectContext.pluginDirectory`).
 struct FixtureBlue: Effect {
     static let descriptor = EffectDescriptor(
         id: "fixture-blue", identifier: "org.renderfarm.tests.fixture-blue", version: "1.0.0",
@@ -11,6 +14,9 @@ struct FixtureBlue: Effect {
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
         size = try parameters.number("size")
+        guard let folder = context.pluginDirectory,
+            FileManager.default.fileExists(atPath: folder + "/librenderfarm-fixture-blue.so")
+        else { throw EffectError("the host gave no folder holding this library: \(context.pluginDirectory ?? "none")") }
     }
 
     func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError) {
