@@ -372,6 +372,7 @@ ROOT            := $(DESTDIR)$(PREFIX)
 PLUGIN_DIR      := $(ROOT)/lib/renderfarm/plugins
 RUNTIME_DIR     := $(ROOT)/lib/renderfarm/swift
 INSTALLED_FILES := bin/renderfarm include/renderfarm/renderfarm_plugin.h lib/pkgconfig/renderfarm-plugin.pc \
+                   lib/librenderfarm-plugin.a \
                    share/man/man1/renderfarm.1 share/man/man5/renderfarm-job.5 share/man/man7/renderfarm-plugin.7 \
                    share/bash-completion/completions/renderfarm \
                    share/zsh/site-functions/_renderfarm share/fish/vendor_completions.d/renderfarm.fish \
@@ -430,10 +431,17 @@ install: deps deps-install
 	patchelf --set-rpath '$$ORIGIN/../lib/renderfarm/swift' $(ROOT)/bin/renderfarm
 	@for f in $(BUILTIN_PLUGINS:%=$(PLUGIN_DIR)/librenderfarm-%.so); do patchelf --set-rpath '$$ORIGIN/../swift' $$f || exit 1; done
 	install -m 644 Sources/RenderFarmPluginABI/include/renderfarm_plugin.h $(ROOT)/include/renderfarm/
+	@# The header's companion library, a static archive of position-independent code a plugin links into itself.
+	@mkdir -p .build/plugin-kit
+	$(CC) -O2 -std=c99 -fPIC -Wall -Wextra -Werror -ISources/RenderFarmPluginABI/include \
+	    -c Sources/RenderFarmPluginKit/plugin_kit.c -o .build/plugin-kit/plugin_kit.o
+	rm -f $(ROOT)/lib/librenderfarm-plugin.a && ar rcs $(ROOT)/lib/librenderfarm-plugin.a .build/plugin-kit/plugin_kit.o
 	@version=$$($(ROOT)/bin/renderfarm --version | awk '{print $$2}'); \
-	printf '%s\n' "prefix=$(PREFIX)" 'includedir=$${prefix}/include' 'plugindir=$${prefix}/lib/renderfarm/plugins' '' \
+	printf '%s\n' "prefix=$(PREFIX)" 'includedir=$${prefix}/include' 'libdir=$${prefix}/lib' \
+	    'plugindir=$${prefix}/lib/renderfarm/plugins' '' \
 	    'Name: renderfarm-plugin' 'Description: RenderFarm effect plugin ABI (renderfarm_plugin.h)' "Version: $$version" \
-	    'Requires: cairo' 'Cflags: -I$${includedir} -I$${includedir}/renderfarm' > $(ROOT)/lib/pkgconfig/renderfarm-plugin.pc
+	    'Requires: cairo' 'Cflags: -I$${includedir} -I$${includedir}/renderfarm' \
+	    'Libs: -L$${libdir} -lrenderfarm-plugin' > $(ROOT)/lib/pkgconfig/renderfarm-plugin.pc
 	$(ROOT)/bin/renderfarm man-page > $(ROOT)/share/man/man1/renderfarm.1
 	$(ROOT)/bin/renderfarm man-page --article Sources/RenderFarm/RenderFarm.docc/JobFileReference.md \
 	    --name renderfarm-job --section 5 > $(ROOT)/share/man/man5/renderfarm-job.5

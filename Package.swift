@@ -58,6 +58,9 @@ let package = Package(
         // Frames converted to the encoders' YUV formats by the render workers (`render --video`, `encode`).
         .target(name: "CVideoFrame", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "RenderFarmPluginABI"),
+        // The header's companion library (librenderfarm-plugin.a, `make install`): helpers a plugin links
+        // statically where the header cannot be inline under strict C99 (rf_path_inside needs POSIX realpath).
+        .target(name: "RenderFarmPluginKit", dependencies: ["RenderFarmPluginABI"]),
         // Names the plugin and frame on stderr when a plugin crashes the process (signal-safe C).
         .target(name: "CFaultReport"),
         // The sandbox of `render --isolate`'s workers: Landlock, seccomp (libseccomp), limits, namespaces.
@@ -167,7 +170,7 @@ let package = Package(
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "FileInputTests", dependencies: ["FileInput"]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
-        .testTarget(name: "EffectKitTests", dependencies: ["EffectKit"]),
+        .testTarget(name: "EffectKitTests", dependencies: ["EffectKit", "FileInput", "RenderFarmPluginKit"]),
         .testTarget(name: "LottieTests", dependencies: ["Lottie"]),
         .testTarget(name: "TextTests", dependencies: ["PangoText", "EffectKit"]),
         .testTarget(name: "StillImageTests", dependencies: ["StillImage", "EffectKit", "CTurboJPEG"]),

@@ -14,3 +14,5 @@ _Static_assert(offsetof(rf_plugin, prepare) >= offsetof(rf_plugin, plugin_data) 
                "prepare and frame_key come after plugin_data");
 _Static_assert(offsetof(rf_plugin, prepare_with_cache) >= offsetof(rf_plugin, frame_key) + sizeof(void (*)(void)),
                "prepare_with_cache comes after frame_key");
+_Static_assert(offsetof(rf_plugin, plugin_dir) >= offsetof(rf_plugin, verify) + sizeof(void (*)(void)),
+               "plugin_dir comes after verify");

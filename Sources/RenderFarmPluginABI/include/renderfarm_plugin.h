@@ -534,6 +534,27 @@ static inline void rf_key_nothing_drawn(uint8_t key[RF_FRAME_KEY_SIZE]) {
     rf_key_finish(&hasher, key);
 }
 
+/* The companion library, librenderfarm-plugin.a: helpers that cannot be inline under strict C99.
+ * It is a static archive (`pkg-config --libs renderfarm-plugin` links it), so a plugin that uses
+ * one still needs nothing of RenderFarm at run time; one that uses none links nothing of it.
+ *
+ * rf_path_inside: resolves `path` (absolute, or relative to `folder`) as the host and EffectKit's
+ * AssetPath resolve the files a job names, and refuses it when it leaves `folder`: "." and ".."
+ * are removed and checked first (so "../x" is refused whether or not it exists), then every symbolic
+ * link is followed and the result checked again. Writes the absolute result to `out` (`cap` bytes)
+ * and returns RF_OK; else returns RF_ERROR_PARAMS (an empty path, or one that leaves the folder) or
+ * RF_ERROR_RESOURCE (a path or folder that does not exist, a result longer than cap - 1), with the
+ * reason in `err`. In create(), for a file a parameter names:
+ *
+ *     char path[4096], why[512];
+ *     if (rf_path_inside(ctx->job_dir, name, path, sizeof path, why, sizeof why) != RF_OK) {
+ *         snprintf(err, errlen, "data: %s", why);
+ *         return RF_ERROR_PARAMS;
+ *     }
+ *
+ * Open the result at once, then name it through input_files. */
+int rf_path_inside(const char *folder, const char *path, char *out, size_t cap, char *err, size_t errlen);
+
 /* The entry point every plugin exports. Returns NULL when the plugin cannot serve a host
  * speaking `host_abi_version`. The descriptor must stay valid for the life of the process. */
 typedef const rf_plugin *(*rf_plugin_main_fn)(uint32_t host_abi_version);
