@@ -198,7 +198,10 @@ test: deps deps-handoff $(TEST_PLUGIN) $(PROBE_PLUGIN) $(ASSET_PLUGIN) test-swif
 	$(SWIFT) build --build-tests
 	env RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
 	    $$([ -x $(OTIO_VENV)/bin/python3 ] && echo RENDERFARM_OTIO_PYTHON=$(CURDIR)/$(OTIO_VENV)/bin/python3) \
-	    $(SWIFT) test --skip-build
+	    bash -o pipefail -c '"$$@" 2>&1 | tee $(TEST_LOG)' test $(SWIFT) test --skip-build
+	@# No silent skip: every skip says why, and in CI only the checks of other targets may skip (README "Tests").
+	@python3 .ci/check-skips.py $(TEST_LOG)
+TEST_LOG := .build/test-output.log
 
 otio-venv:
 	@[ -x $(OTIO_VENV)/bin/python3 ] || python3 -m venv $(OTIO_VENV)

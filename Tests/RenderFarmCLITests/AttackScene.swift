@@ -31,6 +31,8 @@ struct AttackScene {
 
     /// `make sandbox-attack` sets RENDERFARM_SANDBOX_ATTACK=1; it runs as root (it makes namespaces and mounts).
     static let enabled = ProcessInfo.processInfo.environment["RENDERFARM_SANDBOX_ATTACK"] == "1" && geteuid() == 0
+    /// Why the attack suites skip elsewhere (`make test`).
+    static let elsewhere: Comment = "needs make sandbox-attack, as root"
 
     /// The renderfarm binary the scenes run, copied where any user may run it (the checkout may be private):
     /// this build's, or RENDERFARM_ATTACK_BINARY (another build's, such as one before a fix).

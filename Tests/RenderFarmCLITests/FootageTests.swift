@@ -5,7 +5,7 @@ import Testing
 /// The `video` effect through the real binary: every output frame shows the source frame the rule of the
 /// FootageEffect article says (read back from pixels that encode the source frame's number), however the
 /// frames are rendered; alpha survives; damaged files are refused at validate.
-@Suite("Footage", .enabled(if: Tools.hasFFmpeg || Tools.inCI))
+@Suite("Footage", .enabled(if: Tools.hasFFmpeg || Tools.inCI, "ffmpeg/ffprobe not installed: apt-get install ffmpeg"))
 struct FootageTests {
     /// One rule case: the clip, the job's frame rate, and the layer's timing.
     struct Case: CustomStringConvertible, Sendable {

@@ -106,7 +106,7 @@ struct PluginCheckFramesTests {
 
     @Test(
         "under LeakSanitizer the check runs in its own process, and each leak names its allocation site in the plugin",
-        .enabled(if: libasan != nil))
+        .enabled(if: libasan != nil, "the C compiler has no libasan.so (apt-get install gcc)"))
     func leakSanitizer() throws {
         let library = Binary.testPluginDirectory + "/defects-asan/librenderfarm-defect-leak.so"
         try #require(FileManager.default.fileExists(atPath: library), "run `make test-plugin`")

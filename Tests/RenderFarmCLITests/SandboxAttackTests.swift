@@ -8,7 +8,7 @@ import Testing
 /// file modes, times and attributes as they were, nothing mounted or frozen, no process left over. The last
 /// suite renders some of them with `--sandbox off`, as root, to show that these checks see the harm when it is
 /// done. Runs as root only where RENDERFARM_SANDBOX_ATTACK=1 (`make sandbox-attack`; CI runs it).
-@Suite("make sandbox-attack: hostile plugins under --isolate --sandbox require", .enabled(if: AttackScene.enabled))
+@Suite("make sandbox-attack: hostile plugins under --isolate --sandbox require", .enabled(if: AttackScene.enabled, AttackScene.elsewhere))
 struct SandboxAttackTests {
     /// One attack: the fixture, its parameters, and the end of the frame's failure message.
     struct Attack: Sendable, CustomStringConvertible {
@@ -180,7 +180,7 @@ struct SandboxAttackTests {
 }
 
 /// Finding 6 (hangs and leftovers): a plugin that spins for ever costs its frame, not the render.
-@Suite("make sandbox-attack: hangs end", .enabled(if: AttackScene.enabled))
+@Suite("make sandbox-attack: hangs end", .enabled(if: AttackScene.enabled, AttackScene.elsewhere))
 struct SandboxHangTests {
     @Test("a frame that spins past --frame-timeout fails; its worker is killed", arguments: AttackScene.User.allCases)
     func frameTimeout(as user: AttackScene.User) throws {
@@ -237,7 +237,7 @@ struct SandboxHangTests {
 }
 
 /// The checks above see harm when it is done: the same plugins with `--sandbox off` (trusted code), as root.
-@Suite("make sandbox-attack: unsandboxed, the harm shows", .enabled(if: AttackScene.enabled))
+@Suite("make sandbox-attack: unsandboxed, the harm shows", .enabled(if: AttackScene.enabled, AttackScene.elsewhere))
 struct SandboxAttackControlTests {
     @Test("--sandbox off: the loopback goes down, its MTU changes, modes, times and attributes change")
     func harmShows() throws {

@@ -32,7 +32,7 @@ struct SandboxTests {
 
     @Test(
         "reading or writing a file outside the job, running a shell, forking: denied, named, nothing happens",
-        .enabled(if: available.contains(.seccomp)),
+        .enabled(if: available.contains(.seccomp), "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"),
         arguments: ["read", "write", "exec", "fork"])
     func files(attack: String) throws {
         let folder = try TemporaryFolder()
@@ -65,7 +65,7 @@ struct SandboxTests {
     /// moment no plugin chooses (plugin-check of the video plugin died of it in CI).
     @Test(
         "the system files glibc opens on its own are readable in a worker: malloc's overcommit setting",
-        .enabled(if: available.contains(.seccomp)))
+        .enabled(if: available.contains(.seccomp), "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
     func systemFiles() throws {
         let folder = try TemporaryFolder()
         let job = try Self.job("read", in: folder, target: "/proc/sys/vm/overcommit_memory")
@@ -78,7 +78,7 @@ struct SandboxTests {
     /// waits, and stops the process when it cannot: `render --isolate` lost frames under load.
     @Test(
         "a thread reads its own /proc/<tid>/stat, as libdispatch does, with and without Landlock; not another's",
-        .enabled(if: available.contains(.seccomp)))
+        .enabled(if: available.contains(.seccomp), "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
     func ownThreads() throws {
         let folder = try TemporaryFolder()
         let own = try Self.job("read", in: folder, target: "own-thread-stat")
@@ -95,7 +95,7 @@ struct SandboxTests {
 
     @Test(
         "connecting to a listener on 127.0.0.1: denied and named, the listener gets no connection",
-        .enabled(if: available.contains(.seccomp)))
+        .enabled(if: available.contains(.seccomp), "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
     func connect() throws {
         let listener = try Listener()
         let folder = try TemporaryFolder()
@@ -116,7 +116,7 @@ struct SandboxTests {
     /// prepared and read every job of the render.
     @Test(
         "several jobs in one render: a plugin cannot read another job's input files; one lane draws both in turn",
-        .enabled(if: available.contains(.seccomp)))
+        .enabled(if: available.contains(.seccomp), "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
     func otherJobsFiles() throws {
         let folder = try TemporaryFolder()
         let picture = try Data(contentsOf: URL(fileURLWithPath: CLI.repositoryFile("jobs/assets/star.png")))
@@ -143,7 +143,7 @@ struct SandboxTests {
 
     @Test(
         "allocating without bound: stopped at the address-space limit, which the failure names",
-        .enabled(if: available.contains(.limits)))
+        .enabled(if: available.contains(.limits), "the kernel refuses the sandbox's resource limits"))
     func memory() throws {
         let folder = try TemporaryFolder()
         let job = try Self.job("memory", in: folder)
@@ -156,7 +156,7 @@ struct SandboxTests {
 
     @Test(
         "a plugin that crashes on the allocation the limit failed is named as out of memory, and not as fatal",
-        .enabled(if: available.contains(.limits)))
+        .enabled(if: available.contains(.limits), "the kernel refuses the sandbox's resource limits"))
     func memoryCrash() throws {
         let folder = try TemporaryFolder()
         let job = try Self.job("memory", in: folder, target: "crash")
@@ -209,7 +209,7 @@ struct SandboxTests {
 
     @Test(
         "Landlock alone (seccomp left out) keeps the kernel from opening files outside the job",
-        .enabled(if: available.contains(.landlock)))
+        .enabled(if: available.contains(.landlock), "the kernel offers no Landlock (Linux 5.13, landlock LSM)"))
     func landlockAlone() throws {
         let folder = try TemporaryFolder()
         let secret = try folder.write("not for plugins\n", to: "secret.txt")
@@ -224,7 +224,7 @@ struct SandboxTests {
 
     @Test(
         "a worker cannot write its job's output folder: the render writes the frames it sends",
-        .enabled(if: available.contains(.landlock)))
+        .enabled(if: available.contains(.landlock), "the kernel offers no Landlock (Linux 5.13, landlock LSM)"))
     func outputFolderClosed() throws {
         let folder = try TemporaryFolder()
         let planted = folder.path + "/out/planted.txt"

@@ -6,7 +6,7 @@ import Testing
 /// (Tests/Slurm/local-cluster.sh), runs this suite and stops the cluster again.
 @Suite(
     "Slurm integration", .serialized,
-    .enabled(if: ProcessInfo.processInfo.environment["RENDERFARM_SLURM"] == "1", "needs a cluster: make slurm-test"))
+    .enabled(if: ProcessInfo.processInfo.environment["RENDERFARM_SLURM"] == "1", "needs make slurm-test (a one-node cluster)"))
 struct SlurmIntegrationTests {
     @Test(
         "3 array tasks and the merge job give the same frames and manifest as a local render",

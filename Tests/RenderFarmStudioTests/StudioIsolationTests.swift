@@ -75,7 +75,9 @@ struct StudioIsolationTests {
     @Test(
         "without a flag a plugin the sandbox stops gets the named denial in place of its frame; --sandbox off reads the file",
         // A sanitizer build's workers are not sandboxed (article UntrustedPlugins).
-        .enabled(if: WorkerSandbox.available().contains(.seccomp) && !WorkerSandbox.underSanitizer))
+        .enabled(
+            if: WorkerSandbox.available().contains(.seccomp) && !WorkerSandbox.underSanitizer,
+            "needs seccomp, and a build without sanitizers (whose workers are not sandboxed)"))
     func denied() throws {
         let fixture = try StudioFixture()
         let (job, secret, plugins) = try Self.hostileJob(fixture)
@@ -101,7 +103,9 @@ struct StudioIsolationTests {
 
     @Test(
         "the render button's render is sandboxed by default: the frame fails with the named denial; --sandbox off renders it",
-        .enabled(if: WorkerSandbox.available().contains(.seccomp) && !WorkerSandbox.underSanitizer))
+        .enabled(
+            if: WorkerSandbox.available().contains(.seccomp) && !WorkerSandbox.underSanitizer,
+            "needs seccomp, and a build without sanitizers (whose workers are not sandboxed)"))
     func renderButton() throws {
         let fixture = try StudioFixture()
         let (job, _, plugins) = try Self.hostileJob(fixture)
