@@ -25,6 +25,46 @@ struct PluginPathTests {
         }
     }
 
+    @Test("validate and render run no code of a library named for an effect the job does not use; plugins loads it")
+    func onlyUsedLibrariesLoad() throws {
+        let folder = try TemporaryFolder()
+        let marker = folder.url.appendingPathComponent("loaded").path
+        // A plugin whose library leaves a file when it is loaded (its constructor runs at dlopen).
+        let source =
+            CPlugin.source(id: "sparkle", red: 1) + """
+
+            #include <stdio.h>
+            __attribute__((constructor)) static void loaded(void) {
+                FILE *file = fopen("\(marker)", "a");
+                if (file) { fputs("loaded\\n", file); fclose(file); }
+            }
+            """
+        let plugins = folder.url.appendingPathComponent("plugins")
+        try CPlugin.build(source, to: plugins.appendingPathComponent("librenderfarm-sparkle.so").path)
+        let gradient = try folder.write(
+            #"""
+            {"duration": 1, "fps": 2, "canvas": {"width": 16, "height": 16}, "output": {"dir": "out"},
+             "layers": [{"effect": "gradient"}]}
+            """#, to: "gradient.json")
+        for command in [["validate", gradient], ["render", gradient, "--progress", "none"]] {
+            let result = try Binary.run(command + ["--plugin-path", plugins.path])
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: marker), "\(command) loaded librenderfarm-sparkle.so")
+        }
+        // A job that uses it loads it, and so does the command that lists every plugin.
+        let sparkle = try folder.write(
+            #"""
+            {"duration": 1, "fps": 2, "canvas": {"width": 16, "height": 16}, "output": {"dir": "out2"},
+             "layers": [{"effect": "sparkle"}]}
+            """#, to: "sparkle.json")
+        let validate = try Binary.run(["validate", sparkle, "--plugin-path", plugins.path])
+        #expect(validate.status == 0, "\(validate.stderr)")
+        #expect((try? String(contentsOfFile: marker, encoding: .utf8)) == "loaded\n")
+        let listed = try Binary.run(["plugins", "--plugin-path", plugins.path])
+        #expect(listed.status == 0 && listed.stdout.contains("sparkle"), "\(listed.stdout)")
+        #expect((try? String(contentsOfFile: marker, encoding: .utf8)) == "loaded\nloaded\n")
+    }
+
     @Test("an unknown effect names the folders searched")
     func unknownEffectNamesSearchPath() throws {
         let folder = try TemporaryFolder()

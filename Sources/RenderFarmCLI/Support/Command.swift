@@ -48,6 +48,11 @@ enum CommonOptions {
         PluginCatalog.discover(searchPath: PluginCatalog.searchPath(extra: arguments.all(pluginPath)))
     }
 
+    /// The catalog for jobs whose layers use `ids`: only the libraries they need are loaded (`discover(using:)`).
+    static func catalog(_ arguments: ParsedArguments, using ids: Set<String>) -> PluginCatalog {
+        PluginCatalog.discover(searchPath: PluginCatalog.searchPath(extra: arguments.all(pluginPath)), using: ids)
+    }
+
     /// A job file to load: given on the command line, or found by scanning a folder.
     struct JobFile: Equatable {
         var path: String
@@ -126,14 +131,15 @@ enum CommonOptions {
         var prepared: [PlannedJob] = []
         var planErrors: [JobError] = []
         if !jobs.isEmpty {
-            let catalog = catalog(arguments)
+            let used = Set(jobs.flatMap { $0.spec.layers.map(\.effect) })
+            let catalog = catalog(arguments, using: used)
             if catalog.plugins.isEmpty {
                 for error in loadErrors { terminal.error(error.description) }
                 let code = ExitCode.reporting(CommandRefusal.noPlugins(searchPath: catalog.searchPath), to: terminal)
                 reportDiagnostics(catalog, usedIDs: [], terminal: terminal)
                 return .failure(code)
             }
-            reportDiagnostics(catalog, usedIDs: Set(jobs.flatMap { $0.spec.layers.map(\.effect) }), terminal: terminal)
+            reportDiagnostics(catalog, usedIDs: used, terminal: terminal)
             (prepared, planErrors) = RenderPlan.plan(jobs, catalog: catalog, options: options)
             // A check of the whole run (the memory budget) before anything is locked or written.
             if loadErrors.isEmpty && planErrors.isEmpty, let beforeWarmUp, let code = beforeWarmUp(prepared) {

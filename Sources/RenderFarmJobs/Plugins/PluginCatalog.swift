@@ -34,11 +34,35 @@ package struct PluginCatalog: Sendable {
     /// folders in order and files sorted by name; the first plugin with a given id wins. A plugin
     /// whose parameter table breaks a rule (`descriptorRefusals`) is refused, naming its first problem.
     package static func discover(searchPath: [String]) -> PluginCatalog {
+        discover(searchPath: searchPath, loading: { _ in true })
+    }
+
+    /// `discover` for jobs whose layers use the plugins `ids`: a library whose file name says which plugin it
+    /// holds (`librenderfarm-ID.so`, as every built-in and scaffold is named) is loaded only when ID is one of
+    /// them; a library named otherwise is loaded, since only its descriptor tells its id. A command that checks a
+    /// job so loads neither libav nor Pango for a job that uses neither, and runs no code of a library it does
+    /// not use. When an id is then missing (a library named for another id holds it, or no library does), the
+    /// whole search path is loaded after all, so that the catalog and its messages (every installed id, the
+    /// nearest one) are those of `discover`.
+    package static func discover(searchPath: [String], using ids: Set<String>) -> PluginCatalog {
+        let found = discover(searchPath: searchPath) { name in conventionalID(of: name).map(ids.contains) ?? true }
+        return ids.isSubset(of: found.plugins.keys) ? found : discover(searchPath: searchPath)
+    }
+
+    /// The plugin id a library's file name gives (`librenderfarm-ID.so`), nil for another name.
+    static func conventionalID(of name: String) -> String? {
+        let prefix = "librenderfarm-", suffix = ".so"
+        guard name.hasPrefix(prefix), name.hasSuffix(suffix), name.count > prefix.count + suffix.count else { return nil }
+        return String(name.dropFirst(prefix.count).dropLast(suffix.count))
+    }
+
+    /// Every library of `searchPath` whose file name `loading` accepts, loaded in order (see `discover`).
+    private static func discover(searchPath: [String], loading: (String) -> Bool) -> PluginCatalog {
         var plugins = registeredPlugins
         var diagnostics: [PluginLoadError] = []
         for folder in searchPath {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
-            for name in names.sorted() where name.hasSuffix(".so") {
+            for name in names.sorted() where name.hasSuffix(".so") && loading(name) {
                 let path = (folder as NSString).appendingPathComponent(name)
                 do throws(PluginLoadError) {
                     let plugin = try load(path)

@@ -21,8 +21,11 @@
  * <prefix>/lib/renderfarm/plugins, where <prefix> is the folder above that executable's folder
  * (`make install` puts the binary in <prefix>/bin and the plugins there;
  * `pkg-config --variable=plugindir renderfarm-plugin`). The host
- * loads every `*.so` there with dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) and never unloads
- * a plugin. Jobs name an effect by its id only, never by a path.
+ * loads the `*.so` there with dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) and never unloads
+ * a plugin: every one for `renderfarm plugins`, `plugin check` and the studio; for a command that
+ * checks or draws jobs, of the libraries named librenderfarm-ID.so only those of the ids the jobs
+ * use (and every library named otherwise). Name the library after its id. Jobs name an effect by
+ * its id only, never by a path.
  *
  * Determinism contract: the pixels a plugin draws for frame `index` may depend only on its
  * parameters, the context (canvas, fps, seed, ...) and the frame; never on wall-clock time,
@@ -62,8 +65,13 @@
 extern "C" {
 #endif
 
-/* The same opaque type as cairo's own `typedef struct _cairo cairo_t;`. */
+/* cairo's context is `struct _cairo` (cairo.h: `typedef struct _cairo cairo_t;`), and this header
+ * names it so: it compiles before or after cairo.h, or without it, in every C standard (C99 does not
+ * allow a typedef to be repeated). C11 and C++, which allow it, also get the typedef here. */
+struct _cairo;
+#if defined(__cplusplus) || (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L)
 typedef struct _cairo cairo_t;
+#endif
 
 /* The ABI version this header describes. A host passes it to rf_plugin_main(). */
 #define RF_ABI_VERSION 1u
@@ -210,7 +218,7 @@ typedef struct rf_plugin {
 
     /* Draws one frame onto `cr`, in points, over what earlier layers drew. The host has saved
      * the cairo state and restores it afterwards. Must not modify the instance. */
-    int (*render)(void *instance, cairo_t *cr, const rf_frame *frame, char *err, size_t errlen);
+    int (*render)(void *instance, struct _cairo *cr, const rf_frame *frame, char *err, size_t errlen);
 
     /* Optional (may be NULL). Writes the state of every item at `frame` as one JSON array:
      * [{"id":…, "x":…, "y":…, "scale":…, "alpha":…, "visible":…, "plan":{…}}, …]. */
