@@ -65,7 +65,7 @@ help:
 	@echo "make bench-video     release build: render --video vs the encoder alone vs PNGs + encode, and peak memory"
 	@echo "make install         release build into PREFIX (default /usr/local; DESTDIR for staging): binary, plugins,"
 	@echo "                     Swift runtime, plugin header, renderfarm-plugin.pc, EffectKit as a Swift package, man"
-	@echo "                     pages, shell completions, the docs as static web pages"
+	@echo "                     pages, shell completions, the docs as static web pages, the C example plugins"
 	@echo "make uninstall       remove what make install put into PREFIX"
 	@echo "make plugin-check    renderfarm plugin check on every built-in plugin (as root, also as nobody)"
 	@echo "make sdk-test        the plugin SDK end to end: install, scaffold C + Swift plugins, build, check, render"
@@ -361,6 +361,7 @@ clean:
 # plugins link (their RUNPATH points there, so the install does not depend on the toolchain's folder);
 # include/renderfarm/renderfarm_plugin.h; lib/pkgconfig/renderfarm-plugin.pc; share/man/man1/renderfarm.1,
 # man5/renderfarm-job.5 and man7/renderfarm-plugin.7 (the DocC articles JobFileReference and WritingAPlugin);
+# share/doc/renderfarm/examples/c/ the C example plugins (C_EXAMPLES, sources only);
 # share/doc/renderfarm/docs/<Module>/ the DocC catalogs as static web pages (base path docs/<Module>: any web
 # server of share/doc/renderfarm, and renderfarm studio at /docs/);
 # bash, zsh and fish completions; share/renderfarm/swift/EffectKit, EffectKit as a self-contained Swift package
@@ -381,6 +382,12 @@ INSTALLED_FILES := bin/renderfarm include/renderfarm/renderfarm_plugin.h lib/pkg
                    share/zsh/site-functions/_renderfarm share/fish/vendor_completions.d/renderfarm.fish \
                    $(BUILTIN_PLUGINS:%=lib/renderfarm/plugins/librenderfarm-%.so)
 DOC_DIR         := $(ROOT)/share/doc/renderfarm
+# One small C plugin per optional callback of the ABI, with its example job and data (plugins/examples/c; EffectKit
+# article WritingAPlugin, "C examples of the optional functions"): installed as documentation, never built here;
+# sdk-test builds each installed copy against the installed SDK and checks it.
+C_EXAMPLES      := falling-dot.c falling-dot.json data-dots.c data-dots.csv data-dots.json
+EXAMPLES_DIR    := $(DOC_DIR)/examples/c
+INSTALLED_FILES += $(C_EXAMPLES:%=share/doc/renderfarm/examples/c/%)
 EFFECTKIT_DIR   := $(ROOT)/share/renderfarm/swift/EffectKit
 # The targets EffectKit needs, as Package.swift declares them; sdk-test builds plugins against the installed copy
 # from a deleted copy of the repository, so a target missing here fails it.
@@ -460,7 +467,10 @@ install: deps deps-install
 	@$(MAKE) --no-print-directory docs-convert DOCS_CONFIG=$(INSTALL_CONFIG) DOCS_DIR=.build/docs-static DOCS_STATIC=1 DOCS_ACCESS=public
 	rm -rf $(DOC_DIR) && install -d $(DOC_DIR)/docs
 	@for module in $(DOCS_MODULES); do cp -R .build/docs-static/$$module.doccarchive $(DOC_DIR)/docs/$$module || exit 1; done
+	install -d $(EXAMPLES_DIR)
+	install -m 644 $(C_EXAMPLES:%=plugins/examples/c/%) $(EXAMPLES_DIR)/
 	@echo "installed renderfarm into $(ROOT)"
+	@echo "C examples of the optional plugin functions: $(PREFIX)/share/doc/renderfarm/examples/c"
 	@echo "docs: renderfarm studio serves them at /docs/; or python3 -m http.server -d $(PREFIX)/share/doc/renderfarm," \
 	    "then open http://localhost:8000/docs/EffectKit/documentation/effectkit/ (or docs/RenderFarm/documentation/renderfarm/)"
 	@echo "for a prefix your tools do not search, add to your shell's profile:"

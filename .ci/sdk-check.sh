@@ -5,7 +5,9 @@
 # the repository, built against the installed SDK (header + pkg-config, and the installed EffectKit package),
 # tested and checked with `renderfarm plugin check`; the Swift one without trace through `trace` and
 # `preview --debug`; then one job with the new plugins and the built-in floating heart rendered at -j 1 and
-# -j 2: every frame must have drawn pixels and the two renders must be byte-identical.
+# -j 2: every frame must have drawn pixels and the two renders must be byte-identical. Last, the installed C
+# examples of the optional callbacks (share/doc/renderfarm/examples/c): each built as C99 from its installed copy,
+# checked with `plugin check --frames all` (as root, then as nobody), and its job rendered and its pixels checked.
 # INSTALL_CONFIG (debug or release) picks the build that is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -156,5 +158,96 @@ C
 cc -O2 -o drawn drawn.c $(pkg-config --cflags --libs cairo)
 ./drawn j1/*.png
 echo "ok: $frames frames, each non-blank, byte-identical at -j 1 and -j 2"
+
+step "C examples of the optional callbacks: each installed copy built as C99, plugin check --frames all, rendered"
+examples=$prefix/share/doc/renderfarm/examples/c
+mkdir -p "$work/examples"
+cd "$work/examples"
+cp "$examples"/*.json "$examples"/*.csv .
+# pixel FRAME X Y …: the colour at each point as #RRGGBBAA, straight alpha.
+cat >pixel.c <<'C'
+#include <cairo.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    cairo_surface_t *s = cairo_image_surface_create_from_png(argc > 1 ? argv[1] : "");
+    if (argc < 4 || argc % 2 || cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) { fprintf(stderr, "pixel FRAME X Y …\n"); return 2; }
+    const unsigned char *d = cairo_image_surface_get_data(s);
+    int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s), stride = cairo_image_surface_get_stride(s);
+    for (int i = 2; i < argc; i += 2) {
+        int x = atoi(argv[i]), y = atoi(argv[i + 1]);
+        if (x < 0 || y < 0 || x >= w || y >= h) { fprintf(stderr, "%d,%d is outside %s\n", x, y, argv[1]); return 1; }
+        uint32_t p = *(const uint32_t *)(d + y * stride + 4 * x); /* premultiplied ARGB32 */
+        unsigned a = p >> 24, c[3] = {(p >> 16) & 255, (p >> 8) & 255, p & 255};
+        for (int k = 0; k < 3; k++) c[k] = a ? (c[k] * 255 + a / 2) / a : 0;
+        printf("#%02X%02X%02X%02X\n", c[0], c[1], c[2], a);
+    }
+    return 0;
+}
+C
+cc -O2 -o pixel pixel.c $(pkg-config --cflags --libs cairo)
+check_users=$(id -un)
+if [ "$(id -u)" = 0 ]; then check_users="root nobody"; chmod 755 "$work"; chmod -R a+rX "$work/examples"; fi
+for source in "$examples"/*.c; do
+    name=$(basename "$source" .c)
+    lib=librenderfarm-example-$name.so
+    cc -std=c99 -Wall -Wextra -Werror -pedantic -shared -fPIC -o "$lib" "$source" \
+        $(pkg-config --cflags --libs renderfarm-plugin) -lm
+    chmod a+r "$lib"
+    # The check runs the parameters of the example's job (data-dots needs its file), from this folder, the job's.
+    python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["layers"][0]["params"]))' \
+        "$name.json" >"$name.params.json"
+    chmod a+r "$name.params.json"
+    for user in $check_users; do
+        run=renderfarm
+        [ "$user" = nobody ] && run="setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp renderfarm"
+        begin=$(date +%s%N)
+        $run plugin check "./$lib" --params "$name.params.json" --frames all >"$name.check.txt" 2>&1 ||
+            { cat "$name.check.txt"; echo "plugin check of the $name example failed as $user"; exit 1; }
+        echo "as $user: $(tail -n 1 "$name.check.txt") in $(( ($(date +%s%N) - begin) / 1000000 )) ms"
+    done
+done
+
+# falling-dot: frame 60 has the dot where trace says, over the background; its cache folder holds one checkpoint
+# (a hash-named file of 48 bytes, no temporary left), and a garbled checkpoint is ignored and written again.
+renderfarm render falling-dot.json --plugin-path . --frames 60 --progress none >/dev/null
+renderfarm trace falling-dot.json --plugin-path . --frames 60 >falling-dot.trace
+read -r x y < <(python3 -c 'import json, sys
+item = json.load(open(sys.argv[1]))["layers"][0]["items"][0]
+assert item["visible"], item
+print(int(item["x"]), int(item["y"]))' falling-dot.trace) || { echo "falling-dot: no visible dot traced at frame 60"; exit 1; }
+colors=$(./pixel out/example-falling-dot/frame_00060.png "$x" "$y" 0 0 | tr '\n' ' ')
+[ "$colors" = "#FF9500FF #101820FF " ] || { echo "falling-dot frame 60: $colors at the dot ($x, $y) and at 0,0"; exit 1; }
+cache=out/example-falling-dot/renderfarm.cache/example-falling-dot
+ls -A "$cache" >cache.txt
+grep -qxE 'falling-dot-[0-9a-f]{64}' cache.txt && [ "$(wc -l <cache.txt)" -eq 1 ] || { echo "cache:"; cat cache.txt; exit 1; }
+checkpoint=$cache/$(cat cache.txt)
+[ "$(stat -c %s "$checkpoint")" -eq 48 ] || { echo "$checkpoint is not 48 bytes"; exit 1; }
+cp "$checkpoint" checkpoint.good
+printf 'garbled' >"$checkpoint"
+renderfarm render falling-dot.json --plugin-path . --frames 75 --progress none >/dev/null
+cmp -s "$checkpoint" checkpoint.good || { echo "a garbled checkpoint was not written again"; exit 1; }
+[ -z "$(ls -A "$cache" | grep -v '^falling-dot-')" ] || { echo "files left in the cache:"; ls -A "$cache"; exit 1; }
+echo "ok: falling-dot frame 60 drawn where trace puts the dot; one checkpoint, rewritten after it was garbled"
+
+# data-dots: the whole job; at frame 60 every row's dot shows in its colour (the layer's for rows without one).
+renderfarm render data-dots.json --plugin-path . --progress none >render.txt
+points=$(tail -n +2 data-dots.csv | cut -d, -f1,2 | tr ',' ' ')
+expected=$(tail -n +2 data-dots.csv | awk -F, '{ print ($4 == "" ? "#5AC8FA" : $4) "FF" }')
+# shellcheck disable=SC2086
+[ "$(./pixel out/example-data-dots/frame_00060.png $points)" = "$expected" ] || { echo "data-dots frame 60 colours differ"; exit 1; }
+# input_files and keys that cover the file: recolouring the first eye (row 13, shown from 0.96 s, frame 29 on)
+# redraws only frames 29 and later.
+sed -i 's/^125,95,12,#FFCC00$/125,95,12,#34C759/' data-dots.csv
+renderfarm render data-dots.json --plugin-path . --progress none >rerender.txt
+grep -q "29 already done" rerender.txt || { echo "after the edit:"; cat rerender.txt; exit 1; }
+[ "$(./pixel out/example-data-dots/frame_00060.png 125 95)" = "#34C759FF" ] || { echo "the edited row is not drawn"; exit 1; }
+# verify: validate refuses a file with bad rows (exit 65), naming each row at its place in the job.
+printf 'x,y,radius,color\n10,20\n1,2,3,4,5\n7,8,3,red\n' >data-dots.csv
+status=0; renderfarm validate data-dots.json --plugin-path . 2>invalid.txt || status=$?
+[ "$status" -eq 65 ] && grep -q "params.file: line 3: more than 4 fields" invalid.txt &&
+    grep -q "params.file: line 4: color is not" invalid.txt || { echo "validate: $status"; cat invalid.txt; exit 1; }
+echo "ok: data-dots:$(head -n 1 render.txt | cut -d: -f2-); an edited row redrew only its frames; bad rows refused"
 
 step "done"
