@@ -25,15 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* renderfarm_plugin.h repeats cairo.h's `typedef struct _cairo cairo_t;` so that it needs no cairo
- * headers. C11 allows a typedef twice, C99 does not: renaming the header's copy keeps this file C99.
- * With C11 or later, include both headers plainly. */
-#define cairo_t renderfarm_cairo_t
-#include <renderfarm/renderfarm_plugin.h>
-#undef cairo_t
 #include <cairo.h>
+#include <renderfarm/renderfarm_plugin.h>
 
 #define MAX_FILE_BYTES (1 << 20)
+#define PATH_BYTES 4096
 #define GROW_SECONDS 0.25 /* how long a dot takes to grow to its radius */
 #define HEADER "x,y,radius,color"
 
@@ -43,7 +39,7 @@ typedef struct dot {
 } dot;
 
 typedef struct data_dots {
-    char *path;    /* the file as opened: the job's folder joined with `file` (or `file` when absolute) */
+    char *path;    /* the file as opened: `file` resolved inside the job's folder (rf_path_inside) */
     char *text;    /* its content, NUL-terminated, kept for verify */
     double interval;
     size_t count;
@@ -183,15 +179,21 @@ static int create(const rf_create_args *args, const rf_context *ctx, void **out,
         return RF_ERROR_PARAMS;
     }
     data_dots *d = r.d = calloc(1, sizeof(*d));
-    size_t path_length = strlen(ctx->job_dir) + 1 + strlen(file) + 1;
-    if (!d || !(d->path = malloc(path_length)) || !(d->text = malloc(MAX_FILE_BYTES + 1))) {
+    if (!d || !(d->path = malloc(PATH_BYTES)) || !(d->text = malloc(MAX_FILE_BYTES + 1))) {
         if (d) destroy(d);
         snprintf(err, errlen, "out of memory");
         return RF_ERROR_RESOURCE;
     }
     d->interval = interval;
-    if (file[0] == '/') snprintf(d->path, path_length, "%s", file);
-    else snprintf(d->path, path_length, "%s/%s", ctx->job_dir, file);
+    /* The file must lie inside the job's folder, links followed: the companion library's rf_path_inside
+     * resolves it as the host resolves the files a job names ("../x.csv resolves outside the folder …"). */
+    char why[512];
+    int status = rf_path_inside(ctx->job_dir, file, d->path, PATH_BYTES, why, sizeof why);
+    if (status != RF_OK) {
+        snprintf(err, errlen, "file: %s", why);
+        destroy(d);
+        return status;
+    }
 
     /* Read the whole file here, in create: render must not open files (render --isolate refuses it). */
     FILE *stream = fopen(d->path, "rb");

@@ -26,13 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* renderfarm_plugin.h repeats cairo.h's `typedef struct _cairo cairo_t;` so that it needs no cairo
- * headers. C11 allows a typedef twice, C99 does not: renaming the header's copy keeps this file C99.
- * With C11 or later, include both headers plainly. */
-#define cairo_t renderfarm_cairo_t
-#include <renderfarm/renderfarm_plugin.h>
-#undef cairo_t
 #include <cairo.h>
+#include <renderfarm/renderfarm_plugin.h>
 
 #define VERSION "1.0.0"        /* the plugin's version, also in every checkpoint's name */
 #define STEPS_PER_SECOND 240.0 /* the fixed time step: the same steps whatever the job's fps */
