@@ -385,7 +385,8 @@ DOC_DIR         := $(ROOT)/share/doc/renderfarm
 # One small C plugin per optional callback of the ABI, with its example job and data (plugins/examples/c; EffectKit
 # article WritingAPlugin, "C examples of the optional functions"): installed as documentation, never built here;
 # sdk-test builds each installed copy against the installed SDK and checks it.
-C_EXAMPLES      := falling-dot.c falling-dot.json data-dots.c data-dots.csv data-dots.json
+C_EXAMPLES      := falling-dot.c falling-dot.json data-dots.c data-dots.csv data-dots.json stripes.c stripes.json \
+                   example-stripes.palette
 EXAMPLES_DIR    := $(DOC_DIR)/examples/c
 INSTALLED_FILES += $(C_EXAMPLES:%=share/doc/renderfarm/examples/c/%)
 EFFECTKIT_DIR   := $(ROOT)/share/renderfarm/swift/EffectKit

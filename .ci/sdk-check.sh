@@ -7,7 +7,8 @@
 # `preview --debug`; then one job with the new plugins and the built-in floating heart rendered at -j 1 and
 # -j 2: every frame must have drawn pixels and the two renders must be byte-identical. Last, the installed C
 # examples of the optional callbacks (share/doc/renderfarm/examples/c): each built as C99 from its installed copy,
-# checked with `plugin check --frames all` (as root, then as nobody), and its job rendered and its pixels checked.
+# checked with `plugin check --frames all` (as root, then as nobody), and its job rendered and its pixels checked;
+# last, the scaffolds' installed plugins checked as root and as nobody too.
 # INSTALL_CONFIG (debug or release) picks the build that is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -163,7 +164,7 @@ step "C examples of the optional callbacks: each installed copy built as C99, pl
 examples=$prefix/share/doc/renderfarm/examples/c
 mkdir -p "$work/examples"
 cd "$work/examples"
-cp "$examples"/*.json "$examples"/*.csv .
+cp "$examples"/*.json "$examples"/*.csv "$examples"/*.palette .
 # pixel FRAME X Y …: the colour at each point as #RRGGBBAA, straight alpha.
 cat >pixel.c <<'C'
 #include <cairo.h>
@@ -249,5 +250,28 @@ status=0; renderfarm validate data-dots.json --plugin-path . 2>invalid.txt || st
 [ "$status" -eq 65 ] && grep -q "params.file: line 3: more than 4 fields" invalid.txt &&
     grep -q "params.file: line 4: color is not" invalid.txt || { echo "validate: $status"; cat invalid.txt; exit 1; }
 echo "ok: data-dots:$(head -n 1 render.txt | cut -d: -f2-); an edited row redrew only its frames; bad rows refused"
+
+# stripes: its palette is read beside the library (plugin_dir, here this folder) through create_with_plugin; frame 0
+# has the palette's first three colours in the first three stripes, and a new palette redraws every frame.
+renderfarm render stripes.json --plugin-path . --progress none >/dev/null
+[ "$(./pixel out/example-stripes/frame_00000.png 10 60 30 60 50 60 | tr '\n' ' ')" = "#FF2D55FF #FFCC00FF #5AC8FAFF " ] ||
+    { echo "stripes frame 0 does not show the palette"; exit 1; }
+sed -i 's/^#FF2D55$/#34C759/' example-stripes.palette
+renderfarm render stripes.json --plugin-path . --progress plain 2>restripe.txt >/dev/null
+grep -qE "60 because an input file changed \((.*/)?example-stripes.palette\)" restripe.txt ||
+    { echo "after the palette edit:"; cat restripe.txt; exit 1; }
+[ "$(./pixel out/example-stripes/frame_00000.png 10 60)" = "#34C759FF" ] || { echo "the new palette is not drawn"; exit 1; }
+echo "ok: stripes drawn in the palette beside the library; a new palette redrew all 60 frames"
+
+step "the scaffolds' plugins as installed: plugin check --frames all by id, as root and as nobody"
+for id in sdk-bubbles sdk-orbits sdk-plain; do
+    for user in $check_users; do
+        run=renderfarm
+        [ "$user" = nobody ] && run="setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp renderfarm"
+        $run plugin check "$id" --frames all >"$id.check.txt" 2>&1 ||
+            { cat "$id.check.txt"; echo "plugin check of the $id scaffold failed as $user"; exit 1; }
+        echo "as $user: $(tail -n 1 "$id.check.txt")"
+    done
+done
 
 step "done"
