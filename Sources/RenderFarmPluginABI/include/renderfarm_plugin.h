@@ -22,7 +22,7 @@
  * (`make install` puts the binary in <prefix>/bin and the plugins there;
  * `pkg-config --variable=plugindir renderfarm-plugin`). The host
  * loads the `*.so` there with dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) and never unloads
- * a plugin: every one for `renderfarm plugins`, `plugin check` and the studio; for a command that
+ * a plugin: every one for `renderfarm plugins`, `plugin check ID` and the studio; for a command that
  * checks or draws jobs, of the libraries named librenderfarm-ID.so only those of the ids the jobs
  * use (and every library named otherwise). Name the library after its id. Jobs name an effect by
  * its id only, never by a path.
