@@ -57,10 +57,10 @@ package final class FolderDescriptor: Sendable {
 
     /// Opens `name` for appending (creating it), the one way a journal is opened: never through a link,
     /// never anything but a regular file (a named pipe fails at once, `O_NONBLOCK`); emptied first when
-    /// `truncate`, once it is known to be a file.
+    /// `truncate`, once it is known to be a file. Readable too, so the appender can look at its last byte.
     package func openForAppending(_ name: String, truncate: Bool) throws(OutputError) -> Int32 {
         try checkWritable(name)
-        let fd = try openRegular(name, flags: O_WRONLY | O_CREAT | O_APPEND)
+        let fd = try openRegular(name, flags: O_RDWR | O_CREAT | O_APPEND)
         guard !truncate || ftruncate(fd, 0) == 0 else {
             let code = errno
             close(fd)

@@ -94,8 +94,19 @@ package final class Journal: Sendable {
     /// Opens (creating) the journal `name` of `folder`; `truncate` starts it afresh (`--force`). A link or
     /// anything else but a file in its place is refused, never followed or emptied.
     init(_ name: String, in folder: FolderDescriptor, truncate: Bool) throws(OutputError) {
-        descriptor = Locked(try folder.openForAppending(name, truncate: truncate))
+        let fd = try folder.openForAppending(name, truncate: truncate)
+        descriptor = Locked(fd)
         path = folder.file(name)
+        // A run killed mid-line left a torn last line: end it, so this run's first entry starts a line of its own
+        // (appended to the torn one, the whole line would be skipped when read).
+        var status = stat()
+        var last: UInt8 = 0
+        if fstat(fd, &status) == 0, status.st_size > 0, pread(fd, &last, 1, status.st_size - 1) == 1,
+            last != UInt8(ascii: "\n")
+        {
+            var newline = UInt8(ascii: "\n")
+            guard write(fd, &newline, 1) == 1 else { throw AtomicFile.error(errno, path) }
+        }
     }
 
     deinit { descriptor.withLock { _ = close($0) } }

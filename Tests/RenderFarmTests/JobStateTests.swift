@@ -317,7 +317,7 @@ struct JobStateTests {
     /// The OutputFolder article: "`--frames` and `--shard` do not count: they ask for part of the job's frames,
     /// whose other files stay". `PlannedJob.jobFrames` is the frame set after `--frames` (only sharding keeps
     /// the larger set), so `JobState.init` removes the job's other frames, though their lines say they are done.
-    @Test("a --frames run keeps the job's other frames (known issue: it removes them)")
+    @Test("a --frames run keeps the job's other frames")
     func partialRunKeepsOtherFrames() throws {
         let folder = try TemporaryFolder("jobstate")
         _ = try Self.run(looks: [1, 2, 3, 4], in: folder)
@@ -327,9 +327,7 @@ struct JobStateTests {
         #expect((0..<4).map { folder.bytes(Lines.frameFile($0)) } == all, "a shard keeps the job's other frames")
         let partial = try Self.run(looks: [1, 2, 3, 4], in: folder, frames: "0-1")
         #expect(partial.skipped == 2 && partial.todo.isEmpty)
-        withKnownIssue("JobState removes the frames of the job outside --frames") {
-            #expect((0..<4).map { folder.bytes(Lines.frameFile($0)) } == all)
-        }
+        #expect((0..<4).map { folder.bytes(Lines.frameFile($0)) } == all, "a --frames run keeps the job's other frames")
     }
 
     @Test("a shard journals in its own journal, removes a manifest its frames make stale, and writes none")

@@ -49,7 +49,9 @@ final class JobState: Sendable {
         let fingerprints = job.frameFingerprints
         self.fingerprints = fingerprints
         let journals = job.folder.recordedFrames()
-        let frames = job.jobFrames
+        // Frames the job no longer has go; `--frames` and `--shard` ask for part of the job's frames, whose other
+        // files stay (<doc:OutputFolder>).
+        let frames = job.spec.frames
         let output = job.spec.output
         session.removeFrames(recorded: journals) { index, file in
             frames.contains(index) && file == output.fileName(ofFrame: index)
