@@ -38,8 +38,21 @@ struct EveryExampleTests {
     /// A render of frames 0-9 of live-hearts into its output.dir, jobs/out/live-hearts: a complete folder.
     static let renderedLiveHearts = "renderfarm render jobs/live-hearts.json --frames 0-9 --scale 0.25 --progress none"
 
+    /// The C example data-dots built from the repository as WritingAPlugin builds it from an installed SDK: the
+    /// header where `#include <renderfarm/renderfarm_plugin.h>` finds it, the companion library compiled in.
+    static let dataDotsBuilt: String = {
+        let root = Binary.packageRoot.path
+        return "cp '\(root)'/plugins/examples/c/data-dots.* . && mkdir -p include/renderfarm && "
+            + "cp '\(root)/Sources/RenderFarmPluginABI/include/renderfarm_plugin.h' include/renderfarm/ && "
+            + "cc -std=c99 -Wall -Wextra -Werror -pedantic -shared -fPIC -o librenderfarm-example-data-dots.so "
+            + "data-dots.c '\(root)/Sources/RenderFarmPluginKit/plugin_kit.c' -Iinclude -Iinclude/renderfarm $(pkg-config --cflags --libs cairo) -lm"
+    }()
+
     /// What an example needs in the scratch folder besides `jobs/`, made by bash before it runs.
     static let setup: [String: String] = [
+        "renderfarm plugin check ./librenderfarm-example-data-dots.so --params '{\"file\": \"data-dots.csv\"}'":
+            dataDotsBuilt,
+        "renderfarm render data-dots.json --plugin-path .": dataDotsBuilt,
         "renderfarm compare out/frame_00120.png Tests/References/live-hearts/frame_00120.png":
             // The references are rendered at scale 0.5 (make ci-render).
             "renderfarm render jobs/live-hearts.json --frames 120 --scale 0.5 --out out --progress none",

@@ -128,12 +128,23 @@ struct PluginCheckDefectTests {
         #expect(listed.status == 0 && listed.signal == nil, "\(listed.stderr)")
         let notLoaded = listed.stdout.components(separatedBy: "not loaded:").last ?? ""
         #expect(notLoaded.contains(warning), "\(listed.stdout)")
-        for command in [["validate", job], ["render", job, "--progress", "none"], ["plugins", "--json"]] {
+        let json = try Binary.run(["plugins", "--json"] + path)
+        #expect(json.status == 0 && json.signal == nil && json.stderr.contains("renderfarm: warning: "), "\(json.stderr)")
+        #expect(json.stderr.contains(warning), "\(json.stderr)")
+        // A job that does not use it does not load it (CommandLine, "Conventions"): it goes on, with nothing to say.
+        for command in [["validate", job], ["render", job, "--progress", "none"]] {
             let result = try Binary.run(command + path)
             #expect(result.status == 0 && result.signal == nil, "\(command[0]): \(result.stderr)")
-            #expect(result.stderr.contains("renderfarm: warning: "), "\(command[0]): \(result.stderr)")
-            #expect(result.stderr.contains(warning), "\(command[0]): \(result.stderr)")
+            #expect(!result.stderr.contains(warning), "\(command[0]): \(result.stderr)")
         }
+        // A job that names it loads it: the library is skipped with its problem, and the layer's effect is unknown.
+        let using = try folder.write(
+            #"{"duration": 0.1, "fps": 10, "canvas": {"width": 40, "height": 40}, "output": {"dir": "out2"}, "#
+                + #""layers": [{"effect": "defect-\#(defect)"}]}"#, to: "using.json")
+        let refused = try Binary.run(["validate", using] + path)
+        #expect(refused.status == 65 && refused.signal == nil, "\(refused.stderr)")
+        #expect(refused.stderr.contains(warning), "\(refused.stderr)")
+        #expect(refused.stderr.contains("unknown effect \"defect-\(defect)\""), "\(refused.stderr)")
         let check = try Binary.run(["plugin", "check", Self.library(defect)])
         #expect(check.status == 1 && check.signal == nil, "\(check.stdout)")
         #expect(check.stdout.contains(finding), "\(check.stdout)")
