@@ -32,7 +32,7 @@ SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 .PHONY: otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
         docs-convert ci-render update-references bench bench-quick bench-video slurm-test sanitize clean fuzz-incremental \
         install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
-        studio-test openjd-venv openjd-test text-check sandbox-attack
+        studio-test openjd-venv openjd-test text-check sandbox-attack image image-deps k8s-test
 
 all: build
 
@@ -43,6 +43,10 @@ help:
 	@echo "make slurm-test      install Slurm, start a local cluster, run the Slurm integration tests, stop it (root)"
 	@echo "make openjd-test     openjd-cli and kubernetes-validate from PyPI in $(OPENJD_VENV); bundles run by openjd run"
 	@echo "                     equal local renders, Kubernetes Jobs valid against the schemas (CI runs it)"
+	@echo "make image           OCI image $(IMAGE_NAME):VERSION from mmdebstrap + make install, no registry pull:"
+	@echo "                     into the podman store and $(IMAGE_DIR)/renderfarm-VERSION.oci.tar (root)"
+	@echo "make k8s-test        run the Jobs of submit --kubernetes pod by pod with podman in that image (as written:"
+	@echo "                     user, read-only, no capability); merged frames equal a local render's (root)"
 	@echo "make sanitize        AddressSanitizer and ThreadSanitizer builds running the render, resume, shard, video,"
 	@echo "                     studio and isolate tests; any sanitizer report fails (reports in $(SANITIZE_LOGS))"
 	@echo "make sandbox-attack  every hostile fixture plugin under render --isolate --sandbox require, as root and as"
@@ -302,6 +306,44 @@ openjd-venv:
 openjd-test: deps openjd-venv
 	$(SWIFT) build --build-tests
 	RENDERFARM_OPENJD_VENV=$(CURDIR)/$(OPENJD_VENV) $(SWIFT) test --skip-build --filter OpenJDIntegrationTests
+
+# The container image (RenderFarm article RunningOnACluster, "The image"): a Debian root file system from
+# mmdebstrap and this machine's apt sources (no registry pull), with `make install PREFIX=IMAGE_PREFIX` copied in
+# and the Debian packages the installed binary and plugins link (ldd, dpkg -S) plus the text plugin's fonts; no
+# compiler, user renderfarm (1000), labelled with the version. .ci/image.sh builds it, imports it into podman's
+# store as IMAGE_NAME:VERSION and :latest and writes IMAGE_DIR/renderfarm-VERSION.oci.tar;
+# .ci/Containerfile builds the same contents with a registry's debian:bookworm-slim.
+IMAGE_PACKAGES := mmdebstrap podman runc
+IMAGE_NAME     ?= localhost/renderfarm
+IMAGE_PREFIX   := /opt/renderfarm
+IMAGE_CONFIG   ?= release
+IMAGE_DIR      := .build/image
+# Kubernetes for real without a cluster: .ci/k8s-run.py reads the Jobs submit writes (YAML) and runs each pod
+# with podman, as written, then compares the merged folder with a local render.
+K8S_PACKAGES   := python3-yaml
+K8S_TEST_DIR   := .build/k8s-test
+# Debian's python3, which python3-yaml is for (not a virtual environment's or pyenv's).
+K8S_PYTHON     ?= /usr/bin/python3
+
+image-deps:
+	@$(MAKE) --no-print-directory deps PACKAGES="$(IMAGE_PACKAGES)"
+
+image: deps image-deps
+	@start=$$(date +%s); rm -rf $(IMAGE_DIR)/stage; mkdir -p $(IMAGE_DIR); \
+	$(MAKE) --no-print-directory install PREFIX=$(IMAGE_PREFIX) DESTDIR=$(CURDIR)/$(IMAGE_DIR)/stage \
+	    INSTALL_CONFIG=$(IMAGE_CONFIG) >$(IMAGE_DIR).install.log 2>&1 || { cat $(IMAGE_DIR).install.log; exit 1; }; \
+	echo "image: make install PREFIX=$(IMAGE_PREFIX) took $$(( $$(date +%s) - start )) s"; \
+	IMAGE_FONT_PACKAGES="$(filter fonts-%,$(FONT_PACKAGES))" \
+	    bash .ci/image.sh $(IMAGE_DIR)/stage $(IMAGE_PREFIX) $(IMAGE_NAME) $(IMAGE_DIR) || exit 1; \
+	echo "make image took $$(( $$(date +%s) - start )) s"
+
+# The image of this version (make image when podman's store lacks it), submit and the local render by this build.
+k8s-test: build image-deps
+	@$(MAKE) --no-print-directory deps PACKAGES="$(K8S_PACKAGES)"
+	@version=$$($(RENDERFARM) --version | awk '{print $$2}'); \
+	podman image exists $(IMAGE_NAME):$$version || $(MAKE) --no-print-directory image || exit 1; \
+	timeout 1200 $(K8S_PYTHON) .ci/k8s-run.py --renderfarm $(RENDERFARM) --image $(IMAGE_NAME):$$version \
+	    --work $(CURDIR)/$(K8S_TEST_DIR)
 
 # The benchmark (RenderFarm article Performance): release builds of renderfarm, the plugins, renderfarm-bench
 # and the C programs it compares with. BENCH_ARGS='--rounds 5' for more rounds.
