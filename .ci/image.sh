@@ -3,7 +3,7 @@
 # registry. A minimal Debian root file system from mmdebstrap (variant essential: dpkg, bash, coreutils, no apt,
 # no compiler) and this machine's apt sources, plus the Debian packages the installed binary and plugins link
 # (found with ldd and dpkg -S) and the text plugin's fonts; the install prefix STAGE/PREFIX copied in, renderfarm
-# on PATH, a user renderfarm (1000). Imported into the local podman store as NAME:VERSION and NAME:latest, and
+# on PATH, a user renderfarm (10001, the user every pod of `submit --kubernetes` runs as). Imported into the local podman store as NAME:VERSION and NAME:latest, and
 # written as an OCI archive to OUT/renderfarm-VERSION.oci.tar. .ci/Containerfile builds the same contents from a
 # registry's debian:bookworm-slim, for teams with their own image tools.
 #
@@ -46,10 +46,10 @@ mmdebstrap --quiet --variant=essential --include="$(echo $packages | tr ' ' ,)" 
     --customize-hook="mkdir -p \"\$1$(dirname "$prefix")\"" \
     --customize-hook="copy-in $stage$prefix $(dirname "$prefix")" \
     --customize-hook="ln -sf $prefix/bin/renderfarm \"\$1/usr/local/bin/renderfarm\"" \
-    --customize-hook='echo "renderfarm:x:1000:1000:RenderFarm:/home/renderfarm:/usr/sbin/nologin" >> "$1/etc/passwd"' \
-    --customize-hook='echo "renderfarm:x:1000:" >> "$1/etc/group"' \
+    --customize-hook='echo "renderfarm:x:10001:10001:RenderFarm:/home/renderfarm:/usr/sbin/nologin" >> "$1/etc/passwd"' \
+    --customize-hook='echo "renderfarm:x:10001:" >> "$1/etc/group"' \
     --customize-hook='echo "renderfarm:!:19000::::::" >> "$1/etc/shadow"' \
-    --customize-hook='install -d -o 1000 -g 1000 -m 755 "$1/home/renderfarm"' \
+    --customize-hook='install -d -o 10001 -g 10001 -m 755 "$1/home/renderfarm"' \
     --customize-hook="chown -R 0:0 \"\$1$prefix\" && chmod -R a+rX,go-w \"\$1$prefix\"" \
     --customize-hook='rm -rf "$1/var/cache/apt" "$1/var/lib/apt/lists" "$1/var/log"/*' \
     "$suite" "$rootfs" "$sources"
@@ -63,7 +63,7 @@ fi
 nproc=$(ulimit -Hu); [ "$nproc" = unlimited ] || [ "$nproc" -gt 32768 ] && nproc=32768
 podman rmi --force "$name:$version" "$name:latest" >/dev/null 2>&1 || true
 podman import --quiet \
-    --change 'USER 1000:1000' --change 'WORKDIR /home/renderfarm' \
+    --change 'USER 10001:10001' --change 'WORKDIR /home/renderfarm' \
     --change "ENV PATH=$prefix/bin:/usr/local/bin:/usr/bin:/bin" \
     --change 'CMD ["renderfarm", "--help"]' \
     --change "LABEL org.opencontainers.image.title=renderfarm" \
