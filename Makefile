@@ -310,8 +310,9 @@ openjd-test: deps openjd-venv
 # The container image (RenderFarm article RunningOnACluster, "The image"): a Debian root file system from
 # mmdebstrap and this machine's apt sources (no registry pull), with `make install PREFIX=IMAGE_PREFIX` copied in
 # and the Debian packages the installed binary and plugins link (ldd, dpkg -S) plus the text plugin's fonts; no
-# compiler, user renderfarm (10001, the user the pods of submit --kubernetes run as), labelled with the version. .ci/image.sh builds it, imports it into podman's
-# store as IMAGE_NAME:VERSION and :latest and writes IMAGE_DIR/renderfarm-VERSION.oci.tar;
+# compiler, user renderfarm (10001, as the pods of submit --kubernetes run), labelled with the version.
+# .ci/image.sh builds it, imports it into podman's store as IMAGE_NAME:VERSION and :latest and writes
+# IMAGE_DIR/renderfarm-VERSION.oci.tar;
 # .ci/Containerfile builds the same contents with a registry's debian:bookworm-slim.
 IMAGE_PACKAGES := mmdebstrap podman runc
 IMAGE_NAME     ?= localhost/renderfarm
