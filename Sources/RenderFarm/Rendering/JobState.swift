@@ -49,12 +49,13 @@ final class JobState: Sendable {
         let fingerprints = job.frameFingerprints
         self.fingerprints = fingerprints
         let journals = job.folder.recordedFrames()
-        // Frames the job no longer has go; `--frames` and `--shard` ask for part of the job's frames, whose other
-        // files stay (<doc:OutputFolder>).
-        let frames = job.spec.frames
+        // Frames the job no longer has go. `--frames` and `--shard` ask for part of the job's frames, whose other
+        // files stay (<doc:OutputFolder>); the frames `--frames` asks for stay too, even outside the job's `frames`
+        // (every shard of such a render keeps what the others draw).
+        let jobFrames = job.spec.frames, runFrames = job.jobFrames
         let output = job.spec.output
         session.removeFrames(recorded: journals) { index, file in
-            frames.contains(index) && file == output.fileName(ofFrame: index)
+            (jobFrames.contains(index) || runFrames.contains(index)) && file == output.fileName(ofFrame: index)
         }
         let plan = ResumePlan(job, fingerprints: fingerprints, recorded: options.force ? nil : journals)
         previous = plan.verified
