@@ -64,10 +64,11 @@ struct JobStateTests {
     /// fatal error stops the run's other frames, as the render's stop signal does.
     static func run(
         looks: [Int], in folder: TemporaryFolder, force: Bool = false, shard: Shard = .whole, frames: String? = nil,
-        retries: Int = 1, output: String = "", drawer: (StubDrawer) -> Void = { _ in }
+        retries: Int = 1, output: String = "", jobFrames: String? = nil, drawer: (StubDrawer) -> Void = { _ in }
     ) throws -> Run {
         let job = try LookJob.plan(
-            looks: looks, in: folder, frames: frames, shard: shard, retries: retries, output: output)
+            looks: looks, in: folder, frames: frames, shard: shard, retries: retries, output: output,
+            jobFrames: jobFrames)
         let options = RenderOptions(
             concurrency: 1, force: force, shard: shard, clock: ManualClock(date: startOfRun))
         let state = try JobState(job: job, options: options, session: try job.session(shard: shard, task: "test"))
@@ -328,6 +329,19 @@ struct JobStateTests {
         let partial = try Self.run(looks: [1, 2, 3, 4], in: folder, frames: "0-1")
         #expect(partial.skipped == 2 && partial.todo.isEmpty)
         #expect((0..<4).map { folder.bytes(Lines.frameFile($0)) } == all, "a --frames run keeps the job's other frames")
+    }
+
+    @Test("every shard of a --frames render keeps what the others drew, also frames outside the job's own frames")
+    func shardsOfFramesOutsideTheJobsFrames() throws {
+        let folder = try TemporaryFolder("jobstate")
+        let looks = [1, 2, 3, 4]
+        // The job's own frames are 0 and 2; `--frames 0-3` asks for 1 and 3 too, one frame per shard.
+        for index in 0..<4 {
+            let part = Shard.part(index: index, count: 4, interleaved: false)
+            let run = try Self.run(looks: looks, in: folder, shard: part, frames: "0-3", jobFrames: "0-3:2")
+            #expect(run.todo == [index], "shard \(index)")
+        }
+        #expect((0..<4).map { folder.bytes(Lines.frameFile($0)) } == looks.map { Optional(LookJob.bytes(look: $0)) })
     }
 
     @Test("a shard journals in its own journal, removes a manifest its frames make stale, and writes none")

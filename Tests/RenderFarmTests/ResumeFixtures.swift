@@ -159,14 +159,16 @@ enum LookJob {
     }
 
     /// A job of one frame per look (1 fps), planned with its output in `folder`: `frames` as
-    /// `--frames`, `shard` as `--shard`; `output` adds output settings (e.g. `"duplicates": "link"`).
+    /// `--frames`, `shard` as `--shard`; `output` adds output settings (e.g. `"duplicates": "link"`);
+    /// `jobFrames` is the job's own `frames` (nil: every frame).
     static func plan(
         looks: [Int], in folder: TemporaryFolder, frames: String? = nil, shard: Shard = .whole, retries: Int = 1,
-        output: String = ""
+        output: String = "", jobFrames: String? = nil
     ) throws -> PlannedJob {
         let list = looks.map(String.init).joined(separator: ",")
+        let own = jobFrames.map { #""frames": "\#($0)", "# } ?? ""
         let text = """
-            {"name": "looks", "fps": 1, "duration": \(looks.count), "retries": \(retries),
+            {"name": "looks", "fps": 1, "duration": \(looks.count), "retries": \(retries), \(own)
              "canvas": {"width": 4, "height": 4, "scale": 1}, "output": {\(output)},
              "layers": [{"effect": "test-resume-look", "params": {"looks": [\(list)]}}]}
             """
