@@ -50,23 +50,23 @@ extension LoadedPlugin {
     /// Writes the folder that holds the library into the plugin's `plugin_dir` variable, when its `struct_size`
     /// covers that field and it is set: once per process, before any instance is created (`PluginCatalog.load`).
     /// The library's path is resolved first, so a plugin linked into a plugin folder finds the assets beside
-    /// its real file. A library loaded again (a second catalog) finds its folder written already and is left as
-    /// it is: no write races a `create` of an earlier catalog's instance reading the variable.
+    /// its real file.
     func tellFolder() {
         guard covers(\.plugin_dir, size: MemoryLayout<UnsafeRawPointer>.size),
             let variable = descriptor.pointee.plugin_dir
         else { return }
         let folder = URL(fileURLWithPath: info.path).resolvingSymlinksInPath().deletingLastPathComponent()
             .standardizedFileURL.path
-        Self.folderWrites.withLock { _ in
-            if let written = variable.pointee, String(cString: written) == folder { return }
+        Self.toldVariables.withLock { told in
+            guard told.insert(UInt(bitPattern: variable)).inserted else { return }
             // Kept for the life of the process, as the library is (renderfarm_plugin.h).
             variable.pointee = UnsafePointer(strdup(folder))
         }
     }
 
-    /// Serialises `tellFolder`'s writes of one library loaded by two catalogs at once.
-    private static let folderWrites = Locked(())
+    /// The `plugin_dir` variables written in this process (their addresses): each is written once, so a library
+    /// loaded again by another catalog, or through another path, is never written while an instance reads it.
+    private static let toldVariables = Locked<Set<UInt>>([])
 
     /// Whether the plugin's `struct_size` reaches past `field` (of `size` bytes): fields added to
     /// ABI v1 after its first release are read only then.
