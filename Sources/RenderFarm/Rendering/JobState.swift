@@ -52,10 +52,10 @@ final class JobState: Sendable {
         // Frames the job no longer has go. `--frames` and `--shard` ask for part of the job's frames, whose other
         // files stay (<doc:OutputFolder>); the frames `--frames` asks for stay too, even outside the job's `frames`
         // (every shard of such a render keeps what the others draw).
-        let jobFrames = job.spec.frames, runFrames = job.jobFrames
+        let ownFrames = job.spec.frames, askedFrames = job.jobFrames
         let output = job.spec.output
         session.removeFrames(recorded: journals) { index, file in
-            (jobFrames.contains(index) || runFrames.contains(index)) && file == output.fileName(ofFrame: index)
+            (ownFrames.contains(index) || askedFrames.contains(index)) && file == output.fileName(ofFrame: index)
         }
         let plan = ResumePlan(job, fingerprints: fingerprints, recorded: options.force ? nil : journals)
         previous = plan.verified

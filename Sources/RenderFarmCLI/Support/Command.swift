@@ -44,13 +44,12 @@ enum CommonOptions {
         }
     }
 
-    static func catalog(_ arguments: ParsedArguments) -> PluginCatalog {
-        PluginCatalog.discover(searchPath: PluginCatalog.searchPath(extra: arguments.all(pluginPath)))
-    }
-
-    /// The catalog for jobs whose layers use `ids`: only the libraries they need are loaded (`discover(using:)`).
-    static func catalog(_ arguments: ParsedArguments, using ids: Set<String>) -> PluginCatalog {
-        PluginCatalog.discover(searchPath: PluginCatalog.searchPath(extra: arguments.all(pluginPath)), using: ids)
+    /// The plugins on the search path `arguments` give; for jobs whose layers use `ids`, only the libraries they
+    /// need are loaded (`discover(searchPath:using:)`).
+    static func catalog(_ arguments: ParsedArguments, using ids: Set<String>? = nil) -> PluginCatalog {
+        let searchPath = PluginCatalog.searchPath(extra: arguments.all(pluginPath))
+        guard let ids else { return PluginCatalog.discover(searchPath: searchPath) }
+        return PluginCatalog.discover(searchPath: searchPath, using: ids)
     }
 
     /// A job file to load: given on the command line, or found by scanning a folder.
