@@ -7,6 +7,7 @@
 #include <linux/fs.h>
 #include <linux/sockios.h>
 #include <sched.h>
+#include <linux/seccomp.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -32,7 +33,7 @@
 
 /* ---- what the SIGSYS handler needs, fixed before the filter is loaded ---- */
 
-#define MAX_ROOTS 256
+#define MAX_ROOTS 512
 typedef struct root {
     char path[RF_PATH_SIZE];
     size_t length;
@@ -356,8 +357,18 @@ static const unsigned long allowed_prctls[] = {
  * changes a device, a file system, a file's attributes or a network interface. */
 static const unsigned long allowed_ioctls[] = {TCGETS, TIOCGWINSZ, FIONREAD};
 
-static int add_rules(scmp_filter_ctx filter) {
+static int add_rules(scmp_filter_ctx filter, int narrowing_later) {
     int failed = 0;
+    /* A worker locked in before its plugins are created narrows its Landlock ruleset once they are
+     * (rf_sandbox_narrow), which then forbids these calls with a second filter. */
+    if (narrowing_later) {
+        failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(landlock_create_ruleset), 0) != 0;
+        failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(landlock_add_rule), 0) != 0;
+        failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(landlock_restrict_self), 0) != 0;
+        /* The second filter's load: a filter can only take more away. */
+        failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(seccomp), 1,
+                                   SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER)) != 0;
+    }
     for (size_t index = 0; index < sizeof allowed_calls / sizeof allowed_calls[0]; index++) {
         if (allowed_calls[index] < 0) continue; /* not a call of this architecture */
         failed |= seccomp_rule_add(filter, SCMP_ACT_ALLOW, allowed_calls[index], 0) != 0;
@@ -402,6 +413,9 @@ static int add_rules(scmp_filter_ctx filter) {
     return failed;
 }
 
+/* The paths the handler's open check allows: `read`, and `write` for writing too. */
+static void set_roots(const char *const *read, size_t read_count, const char *const *write, size_t write_count);
+
 static void add_root(const char *path, int writable) {
     char resolved[RF_PATH_SIZE];
     const char *forms[2] = {path, realpath(path, resolved)};
@@ -416,12 +430,23 @@ static void add_root(const char *path, int writable) {
     }
 }
 
-int rf_sandbox_seccomp(const char *const *read, size_t read_count, const char *const *write, size_t write_count,
-                       int report_fd, char *problems, size_t size) {
-    report_descriptor = report_fd;
+static void set_roots(const char *const *read, size_t read_count, const char *const *write, size_t write_count) {
     root_count = 0;
     for (size_t index = 0; index < read_count; index++) add_root(read[index], 0);
     for (size_t index = 0; index < write_count; index++) add_root(write[index], 1);
+}
+
+/* Whether the table could not hold every path: the check would then name allowed opens as denials. */
+static int roots_full(void) { return root_count == MAX_ROOTS; }
+
+int rf_sandbox_seccomp(const char *const *read, size_t read_count, const char *const *write, size_t write_count,
+                       int report_fd, int narrowing_later, char *problems, size_t size) {
+    report_descriptor = report_fd;
+    set_roots(read, read_count, write, write_count);
+    if (roots_full()) {
+        rf_sandbox_note(problems, size, "seccomp (more paths than its open check holds)");
+        return 0;
+    }
     uint64_t random = 0;
     if (getrandom(&random, sizeof random, 0) != sizeof random) random = (uint64_t)getpid() * 2654435761u;
     open_mark = ((unsigned long)random | 0x10000ul) & MARK_MASK;
@@ -432,7 +457,7 @@ int rf_sandbox_seccomp(const char *const *read, size_t read_count, const char *c
         return 0;
     }
     seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
-    if (add_rules(filter) != 0) {
+    if (add_rules(filter, narrowing_later) != 0) {
         seccomp_release(filter);
         rf_sandbox_note(problems, size, "seccomp (libseccomp refused a rule)");
         return 0;
@@ -449,5 +474,30 @@ int rf_sandbox_seccomp(const char *const *read, size_t read_count, const char *c
     int loaded = seccomp_load(filter) == 0;
     seccomp_release(filter);
     if (!loaded) rf_sandbox_note(problems, size, "seccomp (the kernel refused the filter)");
+    return loaded;
+}
+
+int rf_sandbox_seccomp_narrow(const char *const *read, size_t read_count, const char *const *write,
+                              size_t write_count, char *problems, size_t size) {
+    /* Other threads may be in the handler now: a check against a table being rewritten names a denial
+     * wrongly at worst; the root and Landlock decide. */
+    set_roots(read, read_count, write, write_count);
+    if (roots_full()) {
+        rf_sandbox_note(problems, size, "seccomp (more paths than its open check holds)");
+        return 0;
+    }
+    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
+    if (filter == NULL) {
+        rf_sandbox_note(problems, size, "seccomp (libseccomp cannot make the second filter)");
+        return 0;
+    }
+    seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
+    int failed = seccomp_rule_add(filter, SCMP_ACT_TRAP, SCMP_SYS(landlock_create_ruleset), 0) != 0;
+    failed |= seccomp_rule_add(filter, SCMP_ACT_TRAP, SCMP_SYS(landlock_add_rule), 0) != 0;
+    failed |= seccomp_rule_add(filter, SCMP_ACT_TRAP, SCMP_SYS(landlock_restrict_self), 0) != 0;
+    failed |= seccomp_rule_add(filter, SCMP_ACT_TRAP, SCMP_SYS(seccomp), 0) != 0;
+    int loaded = !failed && seccomp_load(filter) == 0;
+    seccomp_release(filter);
+    if (!loaded) rf_sandbox_note(problems, size, "seccomp (the kernel refused the second filter)");
     return loaded;
 }

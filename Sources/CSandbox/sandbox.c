@@ -3,6 +3,7 @@
 #include "sandbox_internal.h"
 
 #include <errno.h>
+#include <link.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@
 static int statm_descriptor = -1;
 static unsigned long long address_limit;
 static unsigned long long page_size;
+/* The layers rf_sandbox_apply put in force, which rf_sandbox_narrow narrows. */
+static int first_layers;
 
 void rf_sandbox_note(char *problems, size_t size, const char *text) {
     if (problems == NULL || size == 0) return;
@@ -96,7 +99,7 @@ static int limit(unsigned long long address_space, unsigned long cpu_seconds) {
 
 int rf_sandbox_apply(const char *const *read, size_t read_count, const char *const *write, size_t write_count,
                      unsigned long long address_space, unsigned long cpu_seconds, int report_fd, int entered,
-                     int skip, char *problems, size_t problems_size) {
+                     int skip, int narrowing_later, char *problems, size_t problems_size) {
     int applied = entered & (RF_SANDBOX_USER_NAMESPACE | RF_SANDBOX_NETWORK);
     if (problems != NULL && problems_size > 0) problems[0] = '\0';
     /* Set before anything a plugin could undo it with (seccomp refuses PR_SET_PDEATHSIG from here on). */
@@ -133,10 +136,27 @@ int rf_sandbox_apply(const char *const *read, size_t read_count, const char *con
         rf_sandbox_note(problems, problems_size, "capabilities (capset failed)");
     }
     if (!(skip & RF_SANDBOX_SECCOMP) && (applied & RF_SANDBOX_NO_NEW_PRIVS) &&
-        rf_sandbox_seccomp(read, read_count, write, write_count, report_fd, problems, problems_size)) {
+        rf_sandbox_seccomp(read, read_count, write, write_count, report_fd, narrowing_later, problems,
+                           problems_size)) {
         applied |= RF_SANDBOX_SECCOMP;
     }
+    first_layers = applied;
     return applied;
+}
+
+int rf_sandbox_narrow(const char *const *read, size_t read_count, const char *const *write, size_t write_count,
+                      char *problems, size_t problems_size) {
+    if (problems != NULL && problems_size > 0) problems[0] = '\0';
+    int narrowed = 0;
+    if ((first_layers & RF_SANDBOX_LANDLOCK) &&
+        rf_sandbox_landlock(read, read_count, write, write_count, problems, problems_size)) {
+        narrowed |= RF_SANDBOX_LANDLOCK;
+    }
+    if ((first_layers & RF_SANDBOX_SECCOMP) &&
+        rf_sandbox_seccomp_narrow(read, read_count, write, write_count, problems, problems_size)) {
+        narrowed |= RF_SANDBOX_SECCOMP;
+    }
+    return narrowed;
 }
 
 int rf_sandbox_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
@@ -186,4 +206,30 @@ int rf_sandbox_near_address_limit(unsigned long long *limit) {
     unsigned long long size = pages * page_size;
     /* malloc asks for 64 MiB arenas and large blocks at once: within 256 MiB counts as reached. */
     return size + (256ull << 20) >= address_limit;
+}
+
+typedef struct library_list {
+    char *text;
+    size_t size, used;
+} library_list;
+
+static int add_library(struct dl_phdr_info *info, size_t info_size, void *data) {
+    (void)info_size;
+    library_list *list = data;
+    const char *name = info->dlpi_name;
+    if (name == NULL || name[0] != '/') return 0;
+    size_t length = strlen(name);
+    if (list->used + length + 2 > list->size) return 1;
+    memcpy(list->text + list->used, name, length);
+    list->used += length;
+    list->text[list->used++] = '\n';
+    list->text[list->used] = '\0';
+    return 0;
+}
+
+size_t rf_sandbox_loaded_libraries(char *text, size_t size) {
+    library_list list = {text, size, 0};
+    if (size > 0) text[0] = '\0';
+    dl_iterate_phdr(add_library, &list);
+    return list.used;
 }

@@ -34,8 +34,14 @@ int rf_sandbox_landlock(const char *const *read, size_t read_count, const char *
                         char *problems, size_t size);
 
 /* The seccomp filter (all threads) and its SIGSYS handler, which checks opens against `read` and
- * `write` to name a denial and writes it to `report_fd`. */
+ * `write` to name a denial and writes it to `report_fd`. `narrowing_later`: the Landlock calls stay
+ * allowed, for rf_sandbox_narrow. */
 int rf_sandbox_seccomp(const char *const *read, size_t read_count, const char *const *write, size_t write_count,
-                       int report_fd, char *problems, size_t size);
+                       int report_fd, int narrowing_later, char *problems, size_t size);
+
+/* The handler's open check narrowed to `read` and `write`, and a second filter (all threads) that
+ * forbids the Landlock calls the first allowed. */
+int rf_sandbox_seccomp_narrow(const char *const *read, size_t read_count, const char *const *write,
+                              size_t write_count, char *problems, size_t size);
 
 #endif

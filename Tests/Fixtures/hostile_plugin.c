@@ -35,6 +35,10 @@
  *   -DATTACK_SPIN       spin for ever
  *   -DATTACK_PTRACE     attach to its parent (the render) with ptrace
  *   -DATTACK_MOUNT      mount a tmpfs on the folder `target`
+ * `phase` says in which call the attack is made: "render" (the default), or "create", "verify",
+ * "prepare" or "frame_key" (the calls a render makes before any frame, which `render --isolate` makes
+ * in sandboxed workers too). frame_key answers only then (with a key that is the same for every frame).
+ * "input_files" makes no attack but names `target` as the layer's input file (without reading it).
  * Without --isolate (or with --sandbox off) each attack succeeds as far as the user's rights go: a
  * plugin in the render's own process is trusted code.
  */
@@ -116,6 +120,7 @@ typedef struct hostile {
     char call[32];
     double port;
     double frame;
+    char phase[16];
 } hostile;
 
 static const rf_param parameters[] = {
@@ -123,7 +128,10 @@ static const rf_param parameters[] = {
     { "port", RF_PARAM_INTEGER, "0", 0, 65535, NULL, "the 127.0.0.1 port the attack connects to", 0 },
     { "call", RF_PARAM_STRING, "\"stat\"", 0, 0, NULL, "the metadata call the attack makes", 0 },
     { "frame", RF_PARAM_INTEGER, "-1", -1, 100000, NULL, "the only frame that attacks (-1: every frame)", 0 },
+    { "phase", RF_PARAM_STRING, "\"render\"", 0, 0, NULL, "the call that attacks: render, create, verify, prepare or frame_key", 0 },
 };
+
+static int attack(struct hostile *h, char *err, size_t errlen);
 
 static int create(const rf_create_args *args, const rf_context *ctx, void **out, char *err, size_t errlen) {
     hostile *h = calloc(1, sizeof(*h));
@@ -140,7 +148,41 @@ static int create(const rf_create_args *args, const rf_context *ctx, void **out,
     if (call) snprintf(h->call, sizeof h->call, "%s", call);
     h->frame = -1;
     args->access->number(args->params, "frame", &h->frame);
+    const char *phase = args->access->string(args->params, "phase");
+    snprintf(h->phase, sizeof h->phase, "%s", phase ? phase : "render");
+    if (strcmp(h->phase, "create") == 0 && attack(h, err, errlen) != 0) {
+        free(h);
+        return RF_ERROR_PARAMS;
+    }
     *out = h;
+    return RF_OK;
+}
+
+static int verify(void *instance, char *err, size_t errlen) {
+    hostile *h = instance;
+    return strcmp(h->phase, "verify") == 0 && attack(h, err, errlen) != 0 ? RF_ERROR_PARAMS : RF_OK;
+}
+
+static int prepare(void *instance, uint32_t first, uint32_t last, char *err, size_t errlen) {
+    hostile *h = instance;
+    (void)first;
+    (void)last;
+    return strcmp(h->phase, "prepare") == 0 && attack(h, err, errlen) != 0 ? RF_ERROR_RENDER : RF_OK;
+}
+
+static int input_files(void *instance, rf_write_fn write, void *user) {
+    hostile *h = instance;
+    if (strcmp(h->phase, "input_files") == 0) write(user, h->target, strlen(h->target));
+    return RF_OK;
+}
+
+static int frame_key(void *instance, const rf_frame *frame, uint8_t *key) {
+    hostile *h = instance;
+    (void)frame;
+    if (strcmp(h->phase, "frame_key") != 0) return RF_ERROR_UNSUPPORTED;
+    static __thread char err[8192]; /* frame_key has no message: what went wrong is dropped */
+    if (attack(h, err, sizeof err) != 0) return RF_ERROR_RENDER;
+    memset(key, 7, RF_FRAME_KEY_SIZE);
     return RF_OK;
 }
 
@@ -441,7 +483,9 @@ static int attack(hostile *h, char *err, size_t errlen) {
 
 static int render(void *instance, cairo_t *cr, const rf_frame *frame, char *err, size_t errlen) {
     hostile *h = instance;
-    if ((h->frame < 0 || (double)frame->index == h->frame) && attack(h, err, errlen) != 0) return RF_ERROR_RENDER;
+    if (strcmp(h->phase, "render") == 0 && (h->frame < 0 || (double)frame->index == h->frame) &&
+        attack(h, err, errlen) != 0)
+        return RF_ERROR_RENDER;
     cairo_set_source_rgba(cr, 1, 0, 0, 1);
     cairo_rectangle(cr, h->width / 4, h->height / 4, h->width / 2, h->height / 2);
     cairo_fill(cr);
@@ -463,6 +507,10 @@ static const rf_plugin descriptor = {
     .create = create,
     .render = render,
     .destroy = destroy,
+    .prepare = prepare,
+    .frame_key = frame_key,
+    .input_files = input_files,
+    .verify = verify,
 };
 
 const rf_plugin *rf_plugin_main(uint32_t host_abi_version) {

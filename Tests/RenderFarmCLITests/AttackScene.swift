@@ -63,6 +63,8 @@ struct AttackScene {
     var call = "stat"
     /// The only frame that attacks (-1: every frame) and the job's length in frames (at 1 fps).
     var frame = -1
+    /// The call that attacks: render, or create, verify, prepare or frame_key (the calls before any frame).
+    var phase = "render"
     var frames = 1
     var retries = 0
     var sandbox = "require"
@@ -105,7 +107,7 @@ struct AttackScene {
         {"duration": \(frames), "fps": 1, "seed": 1, "retries": \(retries),
          "canvas": {"width": 40, "height": 40, "scale": 1}, "output": {"dir": "out"},
          "layers": [{"effect": "hostile-\(attack)",
-                     "params": {"target": "\(target)", "call": "\(call)", "frame": \(frame)}}]}
+                     "params": {"target": "\(target)", "call": "\(call)", "frame": \(frame), "phase": "\(phase)"}}]}
         """.write(toFile: job, atomically: true, encoding: .utf8)
         chmod(job, 0o644)
         var scene = [

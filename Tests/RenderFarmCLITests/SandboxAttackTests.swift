@@ -81,6 +81,44 @@ struct SandboxAttackTests {
         outcome.expectHostUnharmed("\(attack) as \(user)")
     }
 
+    /// Finding 5: the calls a render makes before any frame ran in its own process. Under `--isolate` a planning
+    /// worker creates and verifies the instances, and a frame worker prepares them and computes the frame keys,
+    /// each in its sandbox: reading /etc/shadow there is denied and named, as in a frame. Create and verify fail
+    /// the job before anything is written (65); prepare stops the render at its first worker (74, as a worker that
+    /// cannot start); frame keys a worker cannot give are a warning, and the frames are drawn (0). With
+    /// `--sandbox off`, the same plugin reads the file.
+    @Test(
+        "create, verify, prepare and frame_key run sandboxed: reading /etc/shadow there is denied and named",
+        arguments: ["create", "verify", "prepare", "frame_key"], AttackScene.User.allCases)
+    func beforeFrames(phase: String, as user: AttackScene.User) throws {
+        var scene = try AttackScene("read")
+        scene.target = "/etc/shadow"
+        scene.phase = phase
+        let outcome = try scene.run(as: user)
+        let denial = Self.denied("read", "open /etc/shadow")
+        let what = "\(phase) as \(user)"
+        #expect(outcome.stderr.contains(denial), "\(what): \(outcome.stderr)")
+        switch phase {
+        case "create", "verify":
+            #expect(outcome.status == 65, "\(what): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("job.json: \(denial)"), "\(what): \(outcome.stderr)")
+            #expect(outcome.journal.isEmpty, "\(what): a job refused at planning wrote a journal")
+        case "prepare":
+            // No worker can prepare the job: the render stops at its first worker, as when one cannot start (74).
+            #expect(outcome.status == 74, "\(what): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("worker process: \(denial)"), "\(what): \(outcome.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: scene.folder.path + "/out/frame_00000.png"))
+        default:
+            #expect(outcome.status == 0, "\(what): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("job: no frame keys (\(denial)); every frame of it is drawn"), "\(what): \(outcome.stderr)")
+        }
+        outcome.expectHostUnharmed(what)
+        guard user == .root else { return }
+        scene.sandbox = "off"
+        let trusted = try scene.run(as: .root)
+        #expect(trusted.status == 0 && !trusted.stderr.contains("denied"), "\(phase) unsandboxed: \(trusted.stderr)")
+    }
+
     @Test(
         "utimensat and write on files outside the allowed paths: denied, the file as it was",
         arguments: AttackScene.User.allCases)

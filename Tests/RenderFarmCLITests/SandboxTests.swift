@@ -61,6 +61,34 @@ struct SandboxTests {
         }
     }
 
+    /// Issue 44, finding 5: under `--isolate` the render takes a layer's input files from its planning worker as
+    /// untrusted data; one outside what that worker may read (here another folder's file, which no sandboxed
+    /// worker of the job could open) is refused, never read. In process the plugin is trusted and the file hashed.
+    @Test(
+        "under --isolate an input file a plugin names outside its job's reach is refused (65), in process it is read",
+        .enabled(if: available.contains(.seccomp), "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
+    func namedInputOutside() throws {
+        let folder = try TemporaryFolder()
+        let elsewhere = try TemporaryFolder()
+        let secret = try elsewhere.write("not for plugins\n", to: "secret.txt")
+        let job = try folder.write(
+            #"""
+            {"duration": 1, "fps": 1, "seed": 1, "retries": 0, "canvas": {"width": 40, "height": 40, "scale": 1},
+             "output": {"dir": "out"},
+             "layers": [{"effect": "hostile-read", "params": {"target": "\#(secret)", "phase": "input_files"}}]}
+            """#, to: "job.json")
+        let isolated = try Self.render(job)
+        #expect(isolated.status == 65, "\(isolated.stderr)")
+        #expect(
+            isolated.stderr.contains("the plugin names the input file \(secret), which its sandboxed worker cannot read"),
+            "\(isolated.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
+        let trusted = try Binary.run(["render", job, "--progress", "none"] + Self.plugins)
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        let manifest = (try? String(contentsOfFile: folder.path + "/out/manifest.json", encoding: .utf8)) ?? ""
+        #expect(manifest.contains(secret), "\(manifest)")
+    }
+
     /// glibc's malloc opens /proc/sys/vm/overcommit_memory the first time a thread's heap shrinks, at a
     /// moment no plugin chooses (plugin-check of the video plugin died of it in CI).
     @Test(

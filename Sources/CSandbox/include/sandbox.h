@@ -6,9 +6,11 @@
  * A worker enters its namespaces first, while it has one thread (rf_sandbox_enter): a user namespace
  * that maps its user to itself (as root too: root inside a namespace that owns nothing of the host's),
  * a mount namespace and a network namespace with no interfaces; it keeps only the capabilities that
- * building its root needs. It then loads its plugins and creates their instances with its user's
- * rights, and locks itself in, layer by layer, each applied where the kernel offers it
- * (rf_sandbox_apply):
+ * building its root needs. It then loads its plugins and locks itself in, layer by layer, each applied
+ * where the kernel offers it (rf_sandbox_apply): a render's worker before it creates any instance, with
+ * every path its job may reach, so that the media the instances parse are parsed inside, then narrowed
+ * once the instances said which files they read (rf_sandbox_narrow); plugin check's worker once its
+ * instances are made:
  *   - limits on address space and CPU time (hard: a plugin cannot lift them), no core dumps;
  *   - no_new_privs (prctl), which seccomp needs;
  *   - a root of its own: a read-only tmpfs holding only the paths it may read (read-only bind
@@ -70,8 +72,19 @@ int rf_sandbox_enter(char *problems, size_t problems_size);
  * the layers in force; `problems` (may be NULL) gets why the others are missing, "; "-separated. */
 int rf_sandbox_apply(const char *const *read, size_t read_count, const char *const *write, size_t write_count,
                      unsigned long long address_space, unsigned long cpu_seconds, int report_fd, int entered,
-                     int skip, char *problems, size_t problems_size);
+                     int skip, int narrowing_later, char *problems, size_t problems_size);
+/* After rf_sandbox_apply with `narrowing_later`: a second Landlock ruleset of `read` and `write`
+ * (subsets of the first's; rulesets stack, so the process keeps only what both allow), the open check
+ * narrowed to them, and a second seccomp filter that forbids further Landlock calls. The root stays the
+ * one rf_sandbox_apply built. Landlock binds the calling thread and the threads it starts later: a
+ * thread started before keeps the first ruleset (the root and seccomp bind every thread). Returns the
+ * bits of the layers narrowed (LANDLOCK, SECCOMP); `problems` gets why others were not. */
+int rf_sandbox_narrow(const char *const *read, size_t read_count, const char *const *write, size_t write_count,
+                      char *problems, size_t problems_size);
 
+/* The paths of the shared objects loaded into this process (dl_iterate_phdr, which needs no /proc), one per
+ * line, into `text` (`size` bytes, NUL-terminated); stops where the next would not fit. The bytes written. */
+size_t rf_sandbox_loaded_libraries(char *text, size_t size);
 /* Seconds of CPU time this process may still use before the hard limit rf_sandbox_apply set ends it
  * (-1: no limit). */
 long rf_sandbox_cpu_left(void);

@@ -8,7 +8,7 @@ extension PlannedJob {
     /// Fingerprints of this run's frames, asking every layer for its frame keys (on all cores).
     func computeFrameFingerprints() -> FrameFingerprints {
         let indices = frames.frames
-        guard layers.contains(where: { $0.plugin.frameKey != nil }), !indices.isEmpty else {
+        guard !drawsElsewhere, layers.contains(where: { $0.plugin.frameKey != nil }), !indices.isEmpty else {
             return FrameFingerprints(job: fingerprint)
         }
         let parts = FingerprintParts(canonical: canonical, plugins: plugins, composition: spec.composition)

@@ -24,7 +24,15 @@ package final class PlannedJob: Sendable {
     let canonical: JSONValue
     /// The files the layers read, as hashed into `canonical` (`LayerInput`).
     let inputs: [LayerInput]
+    /// The layers' plugin instances; empty when they live in other processes (`drawsElsewhere`).
     let layers: [PluginInstance]
+    /// The plugins of the layers, in layer order.
+    let layerPlugins: [LoadedPlugin]
+    /// Whether the instances were created in other processes (`render --isolate`: in sandboxed workers, which
+    /// draw the frames and report the frame keys, `setFrameFingerprints`); this process holds none.
+    package let drawsElsewhere: Bool
+    /// What the plugins' `create` warned about, at each layer's place in the job file.
+    package let warnings: [JobIssue]
     /// `frameFingerprints`, once computed.
     private let fingerprintCache = Locked<FrameFingerprints?>(nil)
     /// The run's hold on the output folder, once `openFolder` took it.
@@ -37,20 +45,38 @@ package final class PlannedJob: Sendable {
 
     var spec: JobSpec { job.spec }
 
+    /// Where the layers' instances are.
+    enum Layers {
+        /// In this process.
+        case here([PluginInstance])
+        /// In other processes, which created them from these plugins.
+        case elsewhere([LoadedPlugin])
+    }
+
     init(
         job: LoadedJob, outputDirectory: String, frames: FrameSet, jobFrames: FrameSet? = nil,
-        layers: [PluginInstance], canonical: JSONValue, inputs: [LayerInput] = []
+        layers: Layers, canonical: JSONValue, inputs: [LayerInput] = [], warnings: [JobIssue] = []
     ) {
         self.inputs = inputs
         self.job = job
         self.outputDirectory = outputDirectory
         self.frames = frames
         self.jobFrames = jobFrames ?? frames
-        self.layers = layers
+        switch layers {
+        case .here(let instances):
+            self.layers = instances
+            layerPlugins = instances.map(\.plugin)
+            drawsElsewhere = false
+        case .elsewhere(let plugins):
+            self.layers = []
+            layerPlugins = plugins
+            drawsElsewhere = true
+        }
+        self.warnings = warnings
         self.canonical = canonical
-        plugins = layers.map(\.plugin.info)
+        plugins = layerPlugins.map(\.info)
         clocks = job.spec.clocks
-        staticLayerCount = Self.staticLayerCount(job.spec, invariant: layers.map(\.plugin.info.frameInvariant))
+        staticLayerCount = Self.staticLayerCount(job.spec, invariant: plugins.map(\.frameInvariant))
         fingerprint = SHA256.hex(canonical.serialized(sortedKeys: true))
     }
 
@@ -105,10 +131,18 @@ package final class PlannedJob: Sendable {
     /// before any plugin or worker is given its path.
     private func warmUpLayers(frames: ClosedRange<Int>, writingCache: Bool) throws(JobError) {
         var issues: [JobIssue] = []
+        // Instances elsewhere prepare there; their cache folders are refused here all the same when they are links.
+        for plugin in layerPlugins where drawsElsewhere {
+            do {
+                _ = try cacheFolder(for: plugin, whenMissing: writingCache)
+            } catch {
+                throw .output(file: job.file, error: error)
+            }
+        }
         for (index, layer) in layers.enumerated() {
             let cache: String?
             do {
-                cache = try cacheFolder(for: layer, whenMissing: writingCache)
+                cache = try cacheFolder(for: layer.plugin, whenMissing: writingCache)
             } catch {
                 throw .output(file: job.file, error: error)
             }
@@ -127,8 +161,8 @@ package final class PlannedJob: Sendable {
     /// folder one removed could be the one another is about to write into. `renderfarm.cache` and the
     /// plugin's folder are opened without following a link: a link or a file in their place is refused
     /// (a link would let a plugin, and a sandboxed worker's write rule, reach outside the output folder).
-    private func cacheFolder(for layer: PluginInstance, whenMissing: Bool) throws(OutputError) -> String? {
-        let id = layer.plugin.info.id
+    private func cacheFolder(for plugin: LoadedPlugin, whenMissing: Bool) throws(OutputError) -> String? {
+        let id = plugin.info.id
         let path = (cacheFolder as NSString).appendingPathComponent(id)
         // No output folder yet (a preview before any render): no cache either.
         guard let output = folderSession?.descriptor ?? (try? FolderDescriptor(opening: outputDirectory)),
@@ -149,12 +183,23 @@ package final class PlannedJob: Sendable {
     /// The same job asked for `frames` only (its instances shared); `jobFrames` stays.
     func with(frames: FrameSet) -> PlannedJob {
         PlannedJob(
-            job: job, outputDirectory: outputDirectory, frames: frames, jobFrames: jobFrames, layers: layers,
-            canonical: canonical, inputs: inputs)
+            job: job, outputDirectory: outputDirectory, frames: frames, jobFrames: jobFrames,
+            layers: drawsElsewhere ? .elsewhere(layerPlugins) : .here(layers), canonical: canonical, inputs: inputs,
+            warnings: warnings)
+    }
+
+    /// Whether a layer's plugin reports frame keys (ABI `frame_key`).
+    package var hasKeyedLayers: Bool { layerPlugins.contains { $0.frameKey != nil } }
+
+    /// Gives the frame fingerprints a worker computed from its instances' frame keys (`drawsElsewhere`), checked
+    /// by the caller; before the first use of `frameFingerprints`.
+    package func setFrameFingerprints(_ fingerprints: FrameFingerprints) {
+        fingerprintCache.withLock { $0 = fingerprints }
     }
 
     /// The fingerprint of each frame of this run, from the layers' frame keys where they report
-    /// them (computed on first use, after `warmUpLayers`).
+    /// them (computed on first use, after `warmUpLayers`; for instances elsewhere, given by
+    /// `setFrameFingerprints`, else the job's for every frame).
     package var frameFingerprints: FrameFingerprints {
         fingerprintCache.withLock { cache in
             if let cache { return cache }
@@ -230,11 +275,3 @@ package struct LayerCreation: Sendable {
     package var params: JSONObject
 }
 
-extension PlannedJob {
-    /// What the plugins' `create` warned about, at each layer's place in the job file.
-    package var warnings: [JobIssue] {
-        layers.enumerated().flatMap { index, layer in
-            PluginProblems.issues(layer.warnings, layer: spec.layers[index], severity: .warning)
-        }
-    }
-}

@@ -4,16 +4,14 @@ import RenderFarmOutput
 extension RenderPlan {
     /// What each layer's frames read besides the job: the event logs the job names as files (read by
     /// the host) and the files the layer's plugin names (ABI `input_files`), hashed.
-    static func layerInputs(_ job: LoadedJob, validated: [ValidatedLayer], instances: [PluginInstance])
-        -> [[LayerInput]]
-    {
-        zip(validated, instances).map { layer, instance in
+    static func layerInputs(_ job: LoadedJob, validated: [ValidatedLayer], created: [CreatedLayer]) -> [[LayerInput]] {
+        zip(validated, created).map { layer, created in
             let logs = layer.plugin.info.parameters.filter { $0.kind == .events }.compactMap {
                 job.spec.layers[layer.index].params[$0.name]?.stringValue
             }
+            guard case .created(_, let files) = created else { return [] }
             return LayerInput.hashing(logs, layer: layer.index, reader: .host, jobDirectory: job.directory)
-                + LayerInput.hashing(
-                    instance.inputFiles, layer: layer.index, reader: .plugin, jobDirectory: job.directory)
+                + LayerInput.hashing(files, layer: layer.index, reader: .plugin, jobDirectory: job.directory)
         }
     }
 }

@@ -34,6 +34,10 @@ package struct PlanOptions: Sendable {
     /// The one job (its position among the jobs given) that is planned and prepared, nil: every job. A worker of
     /// `render --isolate` that serves one job of several (`worker --serve-job`) creates no other job's instances.
     package var plansOnly: Int? = nil
+    /// Where the layers' instances are created when not in this process: `render --isolate` has a sandboxed
+    /// worker create and verify them (`IsolatedPlanner`), so no plugin code parses media here; the jobs planned
+    /// then hold no instance (`PlannedJob.drawsElsewhere`). Nil: in this process.
+    package var creator: IsolatedPlanner? = nil
     /// What the caller calls the frame set, scale and output folder it gave, for the place of a
     /// problem with one of them (the command line sets its flags, from its option table).
     package var names = Names()
@@ -109,9 +113,12 @@ package enum RenderPlan {
         var errors: [JobError] = []
         var whole = options
         whole.shard = .whole
-        for (index, job) in jobs.enumerated() where options.plansOnly == nil || options.plansOnly == index {
+        let positions = jobs.indices.filter { options.plansOnly == nil || options.plansOnly == $0 }
+        let created = options.creator?.createdLayers(of: jobs, positions: positions) ?? [:]
+        for index in positions {
             do {
-                planned.append(try plan(job, catalog: catalog, options: whole, jobCount: jobs.count))
+                planned.append(
+                    try plan(jobs[index], catalog: catalog, options: whole, jobCount: jobs.count, created: created[index]))
             } catch {
                 errors.append(error)
             }
@@ -200,9 +207,11 @@ package enum RenderPlan {
         index: Int, plugin: LoadedPlugin, params: JSONObject, eventOrigins: [String: [String]]
     )
 
-    static func plan(_ job: LoadedJob, catalog: PluginCatalog, options: PlanOptions, jobCount: Int)
-        throws(JobError) -> PlannedJob
-    {
+    /// `created`: what a planning worker's instances gave (`options.creator`), else the instances are created here.
+    static func plan(
+        _ job: LoadedJob, catalog: PluginCatalog, options: PlanOptions, jobCount: Int,
+        created remote: Result<[Int: CreatedLayer], IsolatedPlanner.Failure>? = nil
+    ) throws(JobError) -> PlannedJob {
         var job = job
         // Problems of the file itself come first; the layers are still checked, so one pass shows all.
         var issues = job.issues
@@ -225,17 +234,55 @@ package enum RenderPlan {
         } catch {
             issues.append(JobIssue(path: outputPath, error.description))
         }
-        let (instances, instanceIssues) = createInstances(validated, job: job, verifying: options.verifies)
-        issues += instanceIssues
+        var instances: [PluginInstance] = []
+        let created: [CreatedLayer]
+        if let creator = options.creator {
+            switch remote {
+            case .success(let reported) where Set(reported.keys) == Set(validated.map(\.index)):
+                created = validated.map { reported[$0.index] ?? .failed("") }
+                issues += creator.refusedInputs(job, layers: validated.map(\.index), catalog: catalog, created: created)
+            case .success:
+                created = []
+                issues.append(JobIssue(path: "", "the planning worker sent a reply the protocol does not have"))
+            case .failure(let failure):
+                created = []
+                issues.append(JobIssue(path: "", failure.message))
+            case nil:
+                created = []
+                issues.append(JobIssue(path: "", "the planning worker was not asked for this job"))
+            }
+        } else {
+            (instances, created) = createInstances(validated, job: job, verifying: options.verifies)
+        }
+        issues += createdIssues(validated, created: created, job: job)
         guard !issues.contains(where: { $0.severity == .error }) && pending.isEmpty else {
             throw .invalid(file: job.file, issues: pending + job.located(PluginProblems.inFileOrder(issues)))
         }
-        let inputs = layerInputs(job, validated: validated, instances: instances)
+        let inputs = layerInputs(job, validated: validated, created: created)
         let canonical = FrameIdentity.canonical(
             job.spec, layers: validated.map { ($0.plugin, $0.params) }, inputs: inputs)
+        let warnings = zip(validated, created).flatMap { layer, created in
+            guard case .created(let warnings, _) = created else { return [JobIssue]() }
+            return PluginProblems.issues(warnings, layer: job.spec.layers[layer.index], severity: .warning)
+        }
         return PlannedJob(
-            job: job, outputDirectory: outputDirectory, frames: frames, layers: instances, canonical: canonical,
-            inputs: inputs.flatMap { $0 })
+            job: job, outputDirectory: outputDirectory, frames: frames,
+            layers: options.creator == nil ? .here(instances) : .elsewhere(validated.map(\.plugin)),
+            canonical: canonical, inputs: inputs.flatMap { $0 }, warnings: warnings)
+    }
+
+    /// What the plugins said when their instances were created, as issues of their layers: a failure as
+    /// errors, warnings as warnings; what one event of a log is told at the event's line.
+    static func createdIssues(_ validated: [ValidatedLayer], created: [CreatedLayer], job: LoadedJob) -> [JobIssue] {
+        zip(validated, created).flatMap { layer, created in
+            let spec = job.spec.layers[layer.index]
+            let found: [JobIssue]
+            switch created {
+            case .created(let warnings, _): found = PluginProblems.issues(warnings, layer: spec, severity: .warning)
+            case .failed(let message): found = PluginProblems.issues(message, layer: spec)
+            }
+            return EventLog.locate(found, origins: layer.eventOrigins, path: spec.path)
+        }
     }
 
     /// Each layer's effect looked up in `catalog` and its parameters typed (variants), resolved (event
@@ -286,26 +333,23 @@ package enum RenderPlan {
         }
     }
 
-    /// One plugin instance per validated layer, verified when `verifying`; what a plugin refuses or warns about,
-    /// as issues of its layer.
+    /// One plugin instance per validated layer that could be created, verified when `verifying`, and what
+    /// creating each layer gave.
     static func createInstances(_ validated: [ValidatedLayer], job: LoadedJob, verifying: Bool)
-        -> ([PluginInstance], [JobIssue])
+        -> ([PluginInstance], [CreatedLayer])
     {
-        var issues: [JobIssue] = []
         var instances: [PluginInstance] = []
-        for (index, plugin, params, origins) in validated {
-            let layer = job.spec.layers[index]
-            // What the plugin says of one event of a log is told at the event's line.
-            let located = { (found: [JobIssue]) in EventLog.locate(found, origins: origins, path: layer.path) }
+        var created: [CreatedLayer] = []
+        for (index, plugin, params, _) in validated {
             switch createInstance(plugin, params: params, layer: index, job: job, verifying: verifying) {
             case .success(let instance):
-                issues += located(PluginProblems.issues(instance.warnings, layer: layer, severity: .warning))
                 instances.append(instance)
+                created.append(.created(warnings: instance.warnings, inputFiles: instance.inputFiles))
             case .failure(let error):
-                issues += located(PluginProblems.issues(error.message, layer: layer))
+                created.append(.failed(error.message))
             }
         }
-        return (instances, issues)
+        return (instances, created)
     }
 
     /// Creates layer `index`'s plugin instance; the typed error survives `withCString`, which rethrows untyped.
@@ -346,6 +390,11 @@ package enum RenderPlan {
         }
         canvas = scaled
         return []
+    }
+
+    /// `job`'s absolute output folder as `plan` resolves it, or nil when it is refused.
+    package static func outputFolder(of job: LoadedJob, options: PlanOptions, jobCount: Int) -> String? {
+        try? resolveOutput(job, options: options, jobCount: jobCount)
     }
 
     /// The absolute output folder: `--out` when given, else the job's `output.dir` resolved

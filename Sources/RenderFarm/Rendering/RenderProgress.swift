@@ -10,10 +10,14 @@ package protocol ProgressObserver: Sendable {
     /// The frames being drawn, told once a second while frames are drawn (also when none
     /// finishes): what a notice about a frame that takes long names. The default ignores it.
     func framesInFlight(_ frames: [FrameInFlight])
+    /// Something the user should know that does not stop the render (frame keys a worker could not give). The
+    /// default ignores it.
+    func warning(_ text: String)
 }
 
 extension ProgressObserver {
     package func framesInFlight(_ frames: [FrameInFlight]) {}
+    package func warning(_ text: String) {}
 }
 
 /// One frame finished (or finally failed).

@@ -52,6 +52,11 @@ package enum RenderSession {
         }
         defer { withExtendedLifetime(sessions) {} }
         try VariantIndex.write(for: jobs.map { ($0.job, $0.outputDirectory) })
+        // Instances in workers (`render --isolate`): a worker of each job gives its frame keys, then draws frames.
+        if let isolation = options.isolation { askFrameKeys(jobs, isolation: isolation, observer: observer) }
+        defer {
+            if let isolation = options.isolation { isolation.spares.endAll(isolation.workers) }
+        }
         let states = try zip(jobs, sessions).map { job, session throws(OutputError) in
             try JobState(job: job, options: options, session: session)
         }
@@ -134,6 +139,23 @@ package enum RenderSession {
             timings: finalProgress.timings)
         observer.renderDidFinish(summary)
         return summary
+    }
+
+    /// Gives each job whose instances live in workers and whose plugins report frame keys the fingerprints a
+    /// worker of it computed (`WorkerProcess.frameFingerprints`); the workers asked stay, as spares for the lanes
+    /// that draw their jobs. A job whose worker could not give them is drawn whole (every frame's fingerprint is
+    /// the job's), with a warning.
+    private static func askFrameKeys(_ jobs: [PlannedJob], isolation: Isolation, observer: some ProgressObserver) {
+        for job in jobs where job.drawsElsewhere && job.hasKeyedLayers && !job.frames.frames.isEmpty {
+            let worker = WorkerProcess(jobs: jobs, isolation: isolation)
+            do throws(FrameFailure) {
+                job.setFrameFingerprints(try worker.frameFingerprints(of: job))
+                worker.spare()
+            } catch {
+                observer.warning("\(job.spec.name): no frame keys (\(error.message)); every frame of it is drawn")
+                job.setFrameFingerprints(FrameFingerprints(job: job.fingerprint))
+            }
+        }
     }
 
     private struct Progress {

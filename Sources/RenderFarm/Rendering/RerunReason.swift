@@ -43,7 +43,7 @@ package struct RerunReason: Sendable, Equatable {
         let earlier = record.drawnFrom(job)
         let libraries = Self.libraries(in: earlier)
         var seenPlugins: Set<String> = []
-        pluginChanges = job.layers.map(\.plugin).compactMap { plugin in
+        pluginChanges = job.layerPlugins.compactMap { plugin in
             let info = plugin.info
             guard seenPlugins.insert(info.id).inserted, let old = libraries[info.id] else { return nil }
             if old.version != info.version { return "\(info.id) \(old.version) → \(info.version)" }

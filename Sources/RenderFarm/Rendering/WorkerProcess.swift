@@ -2,7 +2,9 @@ import CFaultReport
 import CSandbox
 import FileOutput
 import Foundation
+import Locking
 import RenderFarmJobs
+import RenderFarmOutput
 import StrictJSON
 
 /// `render --isolate`: frames are drawn by worker processes, so a plugin that crashes or hangs
@@ -15,6 +17,8 @@ package struct Isolation: Sendable {
     package var frameTimeout: Double?
     /// The render's workers, which a stopped render ends after `stopGrace`.
     package let workers: WorkerGroup
+    /// Workers started before the frames (for their frame keys), waiting for a lane that draws their job's frames.
+    let spares = SpareWorkers()
 
     /// `render --isolate`'s frame timeout when `--frame-timeout` is not given: a hung plugin costs a frame,
     /// not the render.
@@ -148,6 +152,62 @@ final class WorkerProcess: FrameExecutor {
         return try received.get()
     }
 
+    /// The fingerprints of `job`'s frames as the worker computes them from its instances' frame keys, inside its
+    /// sandbox (`keys J`, `WorkerConnection`), checked as untrusted data: frames of the run, 32 hexadecimal digits each. The
+    /// worker stays, ready to draw frames.
+    func frameFingerprints(of job: PlannedJob) throws(FrameFailure) -> FrameFingerprints {
+        guard let jobIndex = positions[ObjectIdentifier(job)] else {
+            throw .drawing("job \(job.spec.name) is not one this worker prepared")
+        }
+        let (_, channel) = try running(serving: jobIndex)
+        let timeout = max(Self.startTimeout, isolation.frameTimeout ?? 0)
+        let frames = Set(job.frames.frames)
+        enum Reply { case keyed([Int: String]), denied(String), unreadable }
+        let received = Result { () throws(WorkerChannel.Failure) -> Reply in
+            try channel.send("keys \(jobIndex)")
+            let head = try channel.receive(timeout: timeout)
+            if head.hasPrefix(WorkerReply.sandboxDenial) {
+                return .denied(IsolatedPlanner.plain(head.dropFirst(WorkerReply.sandboxDenial.count)))
+            }
+            guard head.hasPrefix("keys "), let count = Int(head.dropFirst(5)), (0...frames.count).contains(count) else {
+                return .unreadable
+            }
+            var keyed: [Int: String] = [:]
+            for _ in 0..<count {
+                let fields = try channel.receive(timeout: timeout).split(separator: " ")
+                guard fields.count == 2, let frame = Int(fields[0]), frames.contains(frame), fields[1].count == 32,
+                    fields[1].allSatisfy({ $0.isHexDigit && !$0.isUppercase })
+                else { return .unreadable }
+                keyed[frame] = String(fields[1])
+            }
+            return .keyed(keyed)
+        }
+        switch received {
+        case .success(.keyed(let keyed)):
+            return FrameFingerprints(job: job.fingerprint, keyed: keyed)
+        case .success(.denied(let denial)):
+            end(job)
+            throw .worker(denial)
+        case .success(.unreadable):
+            end(job)
+            throw .worker("the worker process sent frame keys the protocol does not have; it was ended")
+        case .failure(.timedOut):
+            end(job)
+            throw .worker("the worker process took longer than \(Int(timeout)) s for the frame keys; it was killed")
+        case .failure:
+            throw .worker(end(job) + " while it computed the frame keys")
+        }
+    }
+
+    /// Hands the running worker to the render's spares (`Isolation.spares`), for the next lane that draws a frame of
+    /// its job; this executor keeps none.
+    func spare() {
+        guard let (pid, channel) = process else { return }
+        isolation.spares.add(SpareWorkers.Spare(pid: pid, channel: channel, memory: memory, served: served))
+        process = nil
+        memory = nil
+    }
+
     /// Asks the running worker for frame `index` and returns its reply line (a sandbox denial ends the worker).
     private func request(
         _ index: Int, of job: PlannedJob, jobIndex: Int, debug: Bool, _ channel: WorkerChannel
@@ -183,6 +243,10 @@ final class WorkerProcess: FrameExecutor {
             reap(nil)
         }
         if isolation.workers.isHalted { throw .interrupted }
+        if let spare = isolation.spares.take(serving: serves) {
+            (process, memory, served) = ((spare.pid, spare.channel), spare.memory, serves)
+            return (spare.pid, spare.channel)
+        }
         let executable = PluginCatalog.executablePath()
         served = serves
         let arguments = isolation.arguments + (serves.map { ["--serve-job", String($0)] } ?? [])
@@ -209,8 +273,10 @@ final class WorkerProcess: FrameExecutor {
             stop()
             let reason =
                 hello.hasPrefix("error ")
-                ? String(hello.dropFirst(6))
-                : "a job file or plugin changed after planning (the worker prepared other jobs)"
+                ? IsolatedPlanner.plain(hello.dropFirst(6))
+                : hello.hasPrefix(WorkerReply.sandboxDenial)
+                    ? IsolatedPlanner.plain(hello.dropFirst(WorkerReply.sandboxDenial.count))
+                    : "a job file or plugin changed after planning (the worker prepared other jobs)"
             throw .output(.io(path: executable, reason: "worker process: \(reason)"))
         }
         return (pid, channel)
@@ -320,6 +386,39 @@ final class WorkerProcess: FrameExecutor {
             throw .interrupted
         }
         return (pid, WorkerChannel(descriptor: sockets[0]))
+    }
+}
+
+/// Running workers no lane holds yet (`WorkerProcess.spare`), each with the job it serves; `endAll` kills and reaps
+/// those left when the render's frames are done.
+final class SpareWorkers: @unchecked Sendable {
+    /// Handed from the thread that started it to a lane's, under the lock: one thread uses it at a time.
+    struct Spare: @unchecked Sendable {
+        var pid: pid_t
+        var channel: WorkerChannel
+        var memory: WorkerFrameMemory?
+        var served: Int?
+    }
+
+    private let spares = Locked<[Spare]>([])
+
+    func add(_ spare: Spare) { spares.withLock { $0.append(spare) } }
+
+    /// A spare serving `served` (nil: every job), taken out.
+    func take(serving served: Int?) -> Spare? {
+        spares.withLock { spares in
+            spares.firstIndex { $0.served == served }.map { spares.remove(at: $0) }
+        }
+    }
+
+    /// Kills and reaps every spare left (`group`: the render's workers).
+    func endAll(_ group: WorkerGroup) {
+        for spare in spares.withLock({ spares in defer { spares = [] }; return spares }) {
+            spare.channel.close()
+            kill(-spare.pid, SIGKILL)
+            group.reaping(spare.pid)
+            while waitpid(spare.pid, nil, 0) < 0 && errno == EINTR {}
+        }
     }
 }
 

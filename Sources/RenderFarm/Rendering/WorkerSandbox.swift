@@ -1,5 +1,6 @@
 import CSandbox
 import Foundation
+import Locking
 
 /// `render --sandbox`: how the workers of `render --isolate` are locked in (article UntrustedPlugins).
 package enum SandboxMode: String, CaseIterable, Sendable {
@@ -82,25 +83,57 @@ package enum WorkerSandbox {
         return (SandboxLayers(rawValue: entered), text(problems))
     }
 
-    /// Locks this worker in after its plugins were loaded and created: reads only what the jobs
-    /// need, writes only their plugins' cache folders. Returns the layers in force (with the
-    /// namespaces `enter` entered) and why others are missing.
-    package static func apply(to jobs: [PlannedJob], entered: SandboxLayers) -> (
+    /// Locks this worker in once its plugin libraries are loaded and before any instance is created (the first of
+    /// two stages): from here on it reads only what `scope` allows — what its jobs may reach — so that the media
+    /// its plugins' `create` and `verify` parse are parsed inside. `narrow(to:)` takes away what the instances turn
+    /// out not to need. Returns the layers in force (with the namespaces `enter` entered) and why others are
+    /// missing.
+    package static func lockIn(_ scope: WorkerScope, entered: SandboxLayers) -> (
         applied: SandboxLayers, problems: String
     ) {
-        let (read, write) = paths(for: jobs)
-        let frames = jobs.map { MemoryBudget.workerBytes($0, isolated: true) }.max() ?? 0
+        // The folders of the libraries loaded so far too: the dynamic loader looks there first (their run paths:
+        // the Swift runtime's folder) for a library a plugin opens later.
+        let folders = Array(Set((mappedFiles() + loadedLibraries()).map { ($0 as NSString).deletingLastPathComponent }))
+        libraryFolders.withLock { $0 = folders }
         return apply(
-            read: read, write: write, frameBytes: frames, cpuSeconds: 2 * cpuSecondsPerFrame, entered: entered)
+            read: scope.read + folders, write: scope.write, frameBytes: scope.frameBytes,
+            cpuSeconds: 2 * cpuSecondsPerFrame, entered: entered, narrowingLater: true)
     }
+
+    /// The second stage, once the jobs are planned and their layers prepared: the worker reads only its plugin
+    /// libraries, the files their instances named (ABI `input_files`), the libraries it mapped and the system's
+    /// files, and writes only the plugins' cache folders that exist (Landlock, and the seccomp handler's open
+    /// check); no further Landlock call is allowed. The root the first stage built stays. Returns the layers
+    /// narrowed (`.landlock`, `.seccomp`) and why others were not.
+    package static func narrow(to jobs: [PlannedJob]) -> (narrowed: SandboxLayers, problems: String) {
+        let (own, write) = paths(for: jobs)
+        let mapped = firstStageMaps.withLock { $0 } + libraryFolders.withLock { $0 } + loadedLibraries()
+        let read = outermost(systemReadPaths(mapped: mapped) + own)
+        let writable = Array(Set(write + ["/dev/null"])).sorted()
+        var problems = [CChar](repeating: 0, count: 4096)
+        let narrowed = withCStrings(read) { read in
+            withCStrings(writable) { write in
+                rf_sandbox_narrow(read, read.count, write, write.count, &problems, problems.count)
+            }
+        }
+        return (SandboxLayers(rawValue: narrowed), text(problems))
+    }
+
+    /// The files mapped when the first stage locked the worker in (its root has no /proc to ask later), and
+    /// their folders.
+    private static let firstStageMaps = Locked<[String]>([])
+    private static let libraryFolders = Locked<[String]>([])
 
     /// Locks this worker in: reads `read` and the system's files (`systemReadPaths`), writes only the folders
     /// `write` and /dev/null; its address space may grow by four times `frameBytes`, at least 1 GiB; it may use
-    /// `cpuSeconds` more of CPU time.
-    static func apply(read: [String], write: [String], frameBytes: Int, cpuSeconds: Double, entered: SandboxLayers)
-        -> (applied: SandboxLayers, problems: String)
-    {
-        let read = Array(Set(systemReadPaths() + read)).sorted()
+    /// `cpuSeconds` more of CPU time. `narrowingLater`: the Landlock calls stay allowed for `narrow(to:)`.
+    static func apply(
+        read: [String], write: [String], frameBytes: Int, cpuSeconds: Double, entered: SandboxLayers,
+        narrowingLater: Bool = false
+    ) -> (applied: SandboxLayers, problems: String) {
+        let mapped = mappedFiles()
+        firstStageMaps.withLock { $0 = mapped }
+        let read = outermost(systemReadPaths(mapped: mapped) + read)
         // /dev/null too: libraries silence output by writing there (Chipmunk's banner, CChipmunk).
         let write = Array(Set(write + ["/dev/null"])).sorted()
         var problems = [CChar](repeating: 0, count: 4096)
@@ -109,10 +142,27 @@ package enum WorkerSandbox {
                 rf_sandbox_apply(
                     read, read.count, write, write.count, UInt64(mappedBytes() + max(1 << 30, 4 * frameBytes)),
                     UInt(max(1, cpuSeconds.rounded(.up))), WorkerChannel.childDescriptor, entered.rawValue,
-                    skipped.rawValue, &problems, problems.count)
+                    skipped.rawValue, narrowingLater ? 1 : 0, &problems, problems.count)
             }
         }
         return (SandboxLayers(rawValue: applied), text(problems))
+    }
+
+    /// `paths` without those inside another's folder (which every layer grants whole), sorted: the seccomp
+    /// handler's table holds a few hundred paths, a worker maps more files than that. A path is left out only when
+    /// it lies under the folder both as written and once resolved (a link in it leads no elsewhere).
+    static func outermost(_ paths: [String]) -> [String] {
+        let entries = Array(Set(paths)).map { (path: $0, real: realPath($0)) }
+        let folders = entries.filter { entry in
+            var isFolder: ObjCBool = false
+            return entry.real != "/" && FileManager.default.fileExists(atPath: entry.real, isDirectory: &isFolder)
+                && isFolder.boolValue
+        }
+        return entries.filter { entry in
+            !folders.contains { folder in
+                entry.path.hasPrefix(folder.path + "/") && entry.real.hasPrefix(folder.real + "/")
+            }
+        }.map(\.path).sorted()
     }
 
     private static func text(_ characters: [CChar]) -> String {
@@ -165,21 +215,36 @@ package enum WorkerSandbox {
     /// What every sandboxed worker reads: every file mapped into the process (the Swift runtime, system
     /// libraries), the system's library folders (libraries a plugin opens later), fonts and their
     /// configuration, time zones.
-    static func systemReadPaths() -> [String] {
+    static func systemReadPaths(mapped: [String]? = nil) -> [String] {
         let home = ProcessInfo.processInfo.environment["HOME"] ?? "/nonexistent"
         let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? home + "/.cache"
         let read = [
             "/usr/lib", "/lib", "/lib64", "/usr/lib64", "/usr/local/lib", "/etc/ld.so.cache",
             "/usr/share/fonts", "/usr/local/share/fonts", "/usr/share/fontconfig", "/etc/fonts",
-            "/var/cache/fontconfig", cache + "/fontconfig", home + "/.fonts", home + "/.local/share/fonts",
+            "/var/cache/fontconfig", cache + "/fontconfig", home + "/.fontconfig", home + "/.fonts",
+            home + "/.local/share/fonts",
             "/usr/share/zoneinfo", "/etc/localtime", "/dev/null", "/dev/zero", "/dev/urandom",
             // How many processors (glibc get_nprocs, which rlottie asks).
             "/sys/devices/system/cpu/online", "/sys/devices/system/cpu/possible",
             // glibc's malloc reads it the first time a thread's heap shrinks (a decoder freeing frames on
             // a Dispatch thread): denied, the worker died at a moment no plugin chose.
             "/proc/sys/vm/overcommit_memory",
+            // What libraries read on first use, which is now inside the sandbox (a plugin's `create`): libselinux
+            // (with Pango) the file systems, libnuma (with libav) the process's status and the memory nodes.
+            "/proc/filesystems", "/proc/self/status", "/sys/devices/system/node",
+            // The text effect's fonts: the files of the Noto packages, as dpkg lists them (article TextEffect).
+            "/var/lib/dpkg/info/fonts-noto-core.list", "/var/lib/dpkg/info/fonts-noto-color-emoji.list",
+            "/var/lib/dpkg/info/fonts-noto-cjk.list",
         ]
-        return read + mappedFiles()
+        return read + (mapped ?? mappedFiles())
+    }
+
+    /// The shared objects loaded into this process (`dl_iterate_phdr`, which needs no /proc).
+    static func loadedLibraries() -> [String] {
+        var text = [CChar](repeating: 0, count: 1 << 18)
+        let used = rf_sandbox_loaded_libraries(&text, text.count)
+        return String(decoding: text.prefix(used).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .split(separator: "\n").map(String.init)
     }
 
     /// Every file mapped into this process (/proc/self/maps): its executable and libraries.

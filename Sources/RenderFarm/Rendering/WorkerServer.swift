@@ -28,6 +28,13 @@ package final class WorkerConnection {
         self.memory = memory
     }
 
+    /// A planning worker's reply (`IsolatedPlanner`): what creating its jobs' layers gave, by position.
+    package func reply(planned jobs: [Int: [Int: CreatedLayer]]) {
+        for line in IsolatedPlanner.lines(jobs) {
+            guard (try? channel.send(line)) != nil else { return }
+        }
+    }
+
     /// Tells the parent the jobs could not be prepared.
     package func fail(_ message: String) {
         try? channel.send("error " + message.replacingOccurrences(of: "\n", with: "; "))
@@ -52,6 +59,12 @@ package final class WorkerConnection {
             try channel.send("ready " + jobs.map(\.fingerprint).joined(separator: " "))
             while true {
                 let request = try channel.receive(timeout: nil).split(separator: " ")
+                if request.count == 2, request[0] == "keys", let named = Int(request[1]),
+                    case let job = served.map({ named == $0 ? 0 : -1 }) ?? named, jobs.indices.contains(job)
+                {
+                    try sendFrameFingerprints(of: jobs[job])
+                    continue
+                }
                 guard request.count == 3 || (request.count == 4 && request[3] == "debug"), request[0] == "render",
                     let named = Int(request[1]), let frame = Int(request[2]),
                     case let job = served.map({ named == $0 ? 0 : -1 }) ?? named, jobs.indices.contains(job)
@@ -90,5 +103,13 @@ package final class WorkerConnection {
         } catch {
             // The parent closed the connection (or died): the worker's work is over.
         }
+    }
+
+    /// The reply to `keys J`: `keys N`, then a line `FRAME FINGERPRINT` for each of the N frames of the run whose
+    /// fingerprint the layers' frame keys decide (`PlannedJob.frameFingerprints`, computed here, in the sandbox).
+    private func sendFrameFingerprints(of job: PlannedJob) throws(WorkerChannel.Failure) {
+        let keyed = job.frameFingerprints.keyed.sorted { $0.key < $1.key }
+        try channel.send("keys \(keyed.count)")
+        for (frame, fingerprint) in keyed { try channel.send("\(frame) \(fingerprint)") }
     }
 }

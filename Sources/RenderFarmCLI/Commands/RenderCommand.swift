@@ -111,6 +111,12 @@ struct RenderCommand: Command {
         if arguments[Self.video] == nil {
             plan.locking = (shard, shard.renderTask)
         }
+        // With --isolate no plugin code runs here: a sandboxed worker creates and verifies the instances.
+        if let isolation {
+            plan.creator = IsolatedPlanner(
+                arguments: isolation.arguments,
+                pluginFolders: PluginCatalog.searchPath(extra: arguments.all(CommonOptions.pluginPath)), scale: scale)
+        }
         // The frames in flight are fitted to the memory budget after the jobs are checked and before
         // anything is locked or written: a run that does not fit leaves no trace.
         var concurrency = self.concurrency

@@ -1,5 +1,7 @@
+import FileOutput
 import Foundation
 import Locking
+import RenderFarmOutput
 import RenderFarm
 import RenderFarmJobs
 
@@ -12,7 +14,7 @@ struct WorkerCommand: Command {
         abstract: "A worker process of `render --isolate` (started by render, not by hand).",
         synopsis: "worker JOB|DIR …",
         examples: [],
-        options: [CommonOptions.pluginPath, RenderCommand.scale, serveJob] + forwarded,
+        options: [CommonOptions.pluginPath, RenderCommand.scale, serveJob, planOnly] + forwarded,
         positionals: 1...Int.max)
 
     /// The options of `render` a worker is given as they are (the scale goes as a number).
@@ -25,6 +27,12 @@ struct WorkerCommand: Command {
     /// sandbox reads, when the render has several.
     static let serveJob = Option(
         "--serve-job", value: "K", help: "Prepare and draw only the K-th job (from 0); the sandbox reads only its files.")
+
+    /// A planning worker of `render --isolate` (`IsolatedPlanner`): it creates and verifies the instances of the
+    /// jobs at the positions given, replies what that gave and ends.
+    static let planOnly = Option(
+        "--plan", value: "K,L,…",
+        help: "Create and verify the instances of these jobs (positions from 0), reply what that gave, and end.")
 
     let arguments: ParsedArguments
     let scale: Double?
@@ -80,7 +88,7 @@ struct WorkerCommand: Command {
         var plan = PlanOptions(
             outputOverride: arguments[RenderCommand.out], outputRoot: arguments[RenderCommand.outputRoot],
             frames: arguments[RenderCommand.frames], scale: scale, warmUp: .framesWithCache)
-        // The process that started this worker verified the layers' input (ABI `verify`).
+        // The planning worker verified the layers' input (ABI `verify`).
         plan.verifies = false
         // A worker of one job of several plans and prepares only that one, and its sandbox reads only its files.
         let served = arguments[Self.serveJob].flatMap { Int($0) }
@@ -89,9 +97,24 @@ struct WorkerCommand: Command {
             return .usage
         }
         plan.plansOnly = served
+        let planned = arguments[Self.planOnly].map { $0.split(separator: ",").map { Int($0) ?? -1 } }
+        // Its plugin libraries loaded, before any instance is created, the worker locks itself in with everything
+        // its jobs may name, so that what `create` and `verify` parse is parsed inside (article UntrustedPlugins).
+        let lockIn = { (jobs: [LoadedJob], catalog: PluginCatalog) -> ExitCode? in
+            guard sandbox != .off else { return nil }
+            let own = (planned ?? served.map { [$0] } ?? Array(jobs.indices)).filter(jobs.indices.contains).map {
+                jobs[$0]
+            }
+            let (applied, problems) = WorkerSandbox.lockIn(
+                scope(of: own, jobCount: jobs.count, plan: plan, catalog: catalog, writingCache: planned == nil),
+                entered: entered)
+            return refuse(applied, missing: SandboxLayers.all, why: [missing, problems], connection)
+        }
+        if let planned { return self.plan(jobs: arguments.positionals, positions: planned, lockIn: lockIn, connection, quiet, messages) }
         // `render` refused --scale over a canvas.scale matrix already; the studio previews any variant at any scale.
         switch CommonOptions.planJobs(
-            arguments.positionals, arguments: arguments, options: plan, terminal: quiet, refusesScaledMatrix: false)
+            arguments.positionals, arguments: arguments, options: plan, terminal: quiet, beforeCreating: lockIn,
+            refusesScaledMatrix: false)
         {
         case .success(let jobs):
             let redraw = ProcessInfo.processInfo.environment["RENDERFARM_STATIC_LAYERS"] == "redraw"
@@ -103,17 +126,9 @@ struct WorkerCommand: Command {
                 connection.serve(jobs, serving: served, cacheStaticLayers: !redraw)
                 return .ok
             }
-            // Plugins are loaded and created: from here on the worker reads and writes only what
-            // its jobs need (article UntrustedPlugins).
-            let (applied, problems) = WorkerSandbox.apply(to: jobs, entered: entered)
-            if sandbox == .require && applied != .all {
-                let names = SandboxLayers.all.subtracting(applied).names.joined(separator: ", ")
-                let why = [missing, problems].filter { !$0.isEmpty }.joined(separator: "; ")
-                let refusal = CommandRefusal.sandboxIncomplete(
-                    "--sandbox require: this worker could not apply \(names) (\(why))")
-                connection.fail(refusal.description)
-                return ExitCode(for: refusal)
-            }
+            // Planned and prepared: from here on the worker reads only its plugins and the files they named.
+            let (narrowed, problems) = WorkerSandbox.narrow(to: jobs)
+            if let code = refuse(narrowed, missing: [.landlock, .seccomp], why: [problems], connection) { return code }
             connection.serve(
                 jobs, serving: served, cacheStaticLayers: !redraw, beforeFrame: WorkerSandbox.hasTimeForAFrame,
                 failureNote: WorkerSandbox.memoryNote)
@@ -122,5 +137,68 @@ struct WorkerCommand: Command {
             connection.fail(messages.withLock { $0.joined() })
             return code
         }
+    }
+
+    /// Under `--sandbox require`, a worker without every layer of `wanted` in force says which and why (exit 69).
+    private func refuse(_ applied: SandboxLayers, missing wanted: SandboxLayers, why: [String], _ connection: WorkerConnection)
+        -> ExitCode?
+    {
+        guard sandbox == .require, !applied.isSuperset(of: wanted) else { return nil }
+        let names = wanted.subtracting(applied).names.joined(separator: ", ")
+        let reasons = why.filter { !$0.isEmpty }.joined(separator: "; ")
+        let refusal = CommandRefusal.sandboxIncomplete("--sandbox require: this worker could not apply \(names) (\(reasons))")
+        connection.fail(refusal.description)
+        return ExitCode(for: refusal)
+    }
+
+    /// What a worker of `jobs` may reach once locked in (`WorkerScope`): their folders, their event logs and the
+    /// plugin folders; a worker that draws frames reads the jobs' output folders and writes their
+    /// `renderfarm.cache` folders, made now where the output folder exists (the render locked it; a plugin makes
+    /// its own folder in it).
+    private func scope(
+        of jobs: [LoadedJob], jobCount: Int, plan: PlanOptions, catalog: PluginCatalog, writingCache: Bool
+    ) -> WorkerScope {
+        let outputs = writingCache
+            ? jobs.compactMap { job -> FolderDescriptor? in
+                guard let output = RenderPlan.outputFolder(of: job, options: plan, jobCount: jobCount),
+                    let folder = try? FolderDescriptor(opening: output),
+                    (try? folder.subfolder(making: FolderLayout.cache)) != nil
+                else { return nil }
+                return folder
+            } : []
+        let folders = PluginCatalog.searchPath(extra: arguments.all(CommonOptions.pluginPath)) + outputs.map(\.path)
+        return WorkerScope(
+            jobs: jobs, catalog: catalog, pluginFolders: folders, cacheFolders: outputs.map { $0.file(FolderLayout.cache) },
+            scale: scale)
+    }
+
+    /// `--plan K,L,…`: locks the worker in, creates and verifies the instances of the jobs at those positions,
+    /// replies what that gave.
+    private func plan(
+        jobs paths: [String], positions: [Int], lockIn: ([LoadedJob], PluginCatalog) -> ExitCode?, _ connection: WorkerConnection,
+        _ quiet: Terminal, _ messages: Locked<[String]>
+    ) -> ExitCode {
+        let loaded = CommonOptions.loadJobs(
+            paths, arguments: arguments, scale: scale, terminal: quiet, refusesScaledMatrix: false)
+        let run: CommonOptions.LoadedRun
+        switch loaded {
+        case .success(let loaded): run = loaded
+        case .failure(let code):
+            connection.fail(messages.withLock { $0.joined() })
+            return code
+        }
+        guard !positions.isEmpty, positions.allSatisfy(run.jobs.indices.contains) else {
+            connection.fail("--plan names no job of the render")
+            return .usage
+        }
+        let jobs = positions.map { run.jobs[$0] }
+        let catalog = CommonOptions.catalog(arguments, using: Set(jobs.flatMap { $0.spec.layers.map(\.effect) }))
+        if let code = lockIn(run.jobs, catalog) { return code }
+        var created: [Int: [Int: CreatedLayer]] = [:]
+        for (position, job) in zip(positions, jobs) {
+            created[position] = RenderPlan.createdLayers(job, catalog: catalog, scale: scale)
+        }
+        connection.reply(planned: created)
+        return .ok
     }
 }

@@ -72,61 +72,88 @@ enum CommonOptions {
         }
     }
 
-    /// Loads every job and runs the first phases on it (plan, open, warm up: `RenderPlan`), and
-    /// prints every problem of every job in one pass, in file order (see `JobReport`);
-    /// `describeValid` is what a valid job prints on standard output.
-    /// A folder's entry that is not a regular file (a named pipe, a socket, a device, a folder) is
-    /// skipped with a warning. `refusesScaledMatrix: false` lets --scale replace a `canvas.scale` matrix
-    /// (the studio's preview workers, which prepare one variant at the page's scale, as the studio does).
-    static func planJobs(
-        _ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal,
-        describeValid: ((PlannedJob) -> String)? = nil,
-        beforeWarmUp: (([PlannedJob]) -> ExitCode?)? = nil, refusesScaledMatrix: Bool = true
-    ) -> Result<[PlannedJob], ExitCode> {
-        var options = options
-        options.names.frames = RenderCommand.frames.spec.commandLineName
-        options.names.scale = RenderCommand.scale.spec.commandLineName
-        options.names.out = RenderCommand.out.spec.commandLineName
-        var files: [String] = []
-        var jobs: [LoadedJob] = []
-        var loadErrors: [JobError] = []
+    /// The jobs a command was given, with the files they came from and the problems of files that did not load.
+    struct LoadedRun {
+        var files: [String]
+        var jobs: [LoadedJob]
+        var errors: [JobError]
+    }
+
+    /// Loads every job of `paths` (the variants `--variants` picks). A folder's entry that is not a regular file
+    /// (a named pipe, a socket, a device, a folder) is skipped with a warning. `refusesScaledMatrix: false` lets
+    /// --scale replace a `canvas.scale` matrix (the studio's preview workers, which prepare one variant at the
+    /// page's scale, as the studio does).
+    static func loadJobs(
+        _ paths: [String], arguments: ParsedArguments, scale: Double?, terminal: Terminal,
+        refusesScaledMatrix: Bool = true
+    ) -> Result<LoadedRun, ExitCode> {
+        var run = LoadedRun(files: [], jobs: [], errors: [])
         var skipped = 0
         for file in jobFiles(paths) {
             do {
-                jobs += try JobLoader.loadAll(file.path)
+                run.jobs += try JobLoader.loadAll(file.path)
             } catch {
                 if case .notAFile = error, file.scanned {
                     terminal.note("renderfarm: warning: \(error.description); skipped")
                     skipped += 1
                     continue
                 }
-                loadErrors.append(error)
+                run.errors.append(error)
             }
-            files.append(file.path)
+            run.files.append(file.path)
         }
-        guard !files.isEmpty else {
+        guard !run.files.isEmpty else {
             let also = skipped > 0 ? " (\(skipped) skipped)" : ""
             let refusal = CommandRefusal.noJobFiles(
                 "no job files found in \(paths.map(ShownPath.of).joined(separator: " "))\(also)")
             return .failure(.reporting(refusal, to: terminal))
         }
         if let selection = arguments[variants] {
-            switch VariantSelection.pick(selection, from: jobs) {
-            case .success(let picked): jobs = picked
+            switch VariantSelection.pick(selection, from: run.jobs) {
+            case .success(let picked): run.jobs = picked
             case .failure(let error):
                 let usage = UsageError(message: error.message, command: arguments.spec.name)
                 return .failure(.reporting(usage, to: terminal))
             }
         }
         // --scale would give the variants of a canvas.scale matrix one scale: their folders would hold the same frames.
-        if refusesScaledMatrix, options.scale != nil,
-            let job = jobs.first(where: { $0.variant?.matrixSets("canvas.scale") == true })
+        if refusesScaledMatrix, scale != nil,
+            let job = run.jobs.first(where: { $0.variant?.matrixSets("canvas.scale") == true })
         {
             let problem =
                 "--scale replaces canvas.scale, which variants.matrix \"canvas.scale\" of \(ShownPath.of(job.file)) "
                 + "varies: every variant would render at one scale; leave out --scale"
             return .failure(.reporting(UsageError(message: problem, command: arguments.spec.name), to: terminal))
         }
+        return .success(run)
+    }
+
+    /// `options` with the names the command line gives the frame set, scale and output folder.
+    static func named(_ options: PlanOptions) -> PlanOptions {
+        var options = options
+        options.names.frames = RenderCommand.frames.spec.commandLineName
+        options.names.scale = RenderCommand.scale.spec.commandLineName
+        options.names.out = RenderCommand.out.spec.commandLineName
+        return options
+    }
+
+    /// Loads every job (`loadJobs`) and runs the first phases on it (plan, open, warm up: `RenderPlan`), and
+    /// prints every problem of every job in one pass, in file order (see `JobReport`);
+    /// `describeValid` is what a valid job prints on standard output. `beforeCreating` runs once the jobs and
+    /// their plugin libraries are loaded, before any instance is created (a worker locks itself in there); an
+    /// exit code from it ends the run.
+    static func planJobs(
+        _ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal,
+        describeValid: ((PlannedJob) -> String)? = nil,
+        beforeCreating: (([LoadedJob], PluginCatalog) -> ExitCode?)? = nil,
+        beforeWarmUp: (([PlannedJob]) -> ExitCode?)? = nil, refusesScaledMatrix: Bool = true
+    ) -> Result<[PlannedJob], ExitCode> {
+        let options = named(options)
+        let loaded = loadJobs(
+            paths, arguments: arguments, scale: options.scale, terminal: terminal,
+            refusesScaledMatrix: refusesScaledMatrix)
+        guard case .success(let run) = loaded else { return loaded.map { _ in [] } }
+        let (files, jobs, loadErrors) = (run.files, run.jobs, run.errors)
         var prepared: [PlannedJob] = []
         var planErrors: [JobError] = []
         if !jobs.isEmpty {
@@ -139,6 +166,7 @@ enum CommonOptions {
                 return .failure(code)
             }
             reportDiagnostics(catalog, usedIDs: used, terminal: terminal)
+            if let beforeCreating, let code = beforeCreating(jobs, catalog) { return .failure(code) }
             (prepared, planErrors) = RenderPlan.plan(jobs, catalog: catalog, options: options)
             // A check of the whole run (the memory budget) before anything is locked or written.
             if loadErrors.isEmpty && planErrors.isEmpty, let beforeWarmUp, let code = beforeWarmUp(prepared) {

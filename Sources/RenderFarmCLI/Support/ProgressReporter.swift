@@ -55,6 +55,11 @@ final class ProgressReporter: ProgressObserver {
         self.forced = forced
     }
 
+    func warning(_ text: String) {
+        bar.clear()
+        terminal.note("renderfarm: warning: " + text)
+    }
+
     /// The slowest frames of the run, slowest first.
     var slowest: [SlowFrame] { slow.withLock { $0 } }
 
