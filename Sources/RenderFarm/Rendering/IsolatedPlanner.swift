@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import RenderFarmJobs
 import StrictJSON
 
@@ -30,7 +31,7 @@ package struct IsolatedPlanner: Sendable {
     }
 
     /// Why a planning worker gave nothing.
-    struct Failure: Error {
+    struct Failure: Error, Sendable {
         var message: String
     }
 
@@ -47,20 +48,25 @@ package struct IsolatedPlanner: Sendable {
             if files[jobs[position].file] == nil { order.append(jobs[position].file) }
             files[jobs[position].file, default: []].append(position)
         }
-        var results: [Int: Result<[Int: CreatedLayer], Failure>] = [:]
-        for file in order {
-            let group = files[file] ?? []
-            switch ask(group) {
-            case .success(let planned):
+        // The files' workers on all cores.
+        let groups = order.map { files[$0] ?? [] }
+        let results = Locked<[Int: Result<[Int: CreatedLayer], Failure>]>([:])
+        DispatchQueue.concurrentPerform(iterations: groups.count) { index in
+            let group = groups[index]
+            let answer = ask(group)
+            results.withLock { results in
                 for position in group {
-                    results[position] = planned[position].map { .success($0) }
-                        ?? .failure(Failure(message: "the planning worker did not report this job"))
+                    switch answer {
+                    case .success(let planned):
+                        results[position] = planned[position].map { .success($0) }
+                            ?? .failure(Failure(message: "the planning worker did not report this job"))
+                    case .failure(let failure):
+                        results[position] = .failure(failure)
+                    }
                 }
-            case .failure(let failure):
-                for position in group { results[position] = .failure(failure) }
             }
         }
-        return results
+        return results.withLock { $0 }
     }
 
     /// Starts a planning worker for the jobs at `positions` and reads its reply.

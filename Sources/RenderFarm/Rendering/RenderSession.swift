@@ -142,11 +142,13 @@ package enum RenderSession {
     }
 
     /// Gives each job whose instances live in workers and whose plugins report frame keys the fingerprints a
-    /// worker of it computed (`WorkerProcess.frameFingerprints`); the workers asked stay, as spares for the lanes
-    /// that draw their jobs. A job whose worker could not give them is drawn whole (every frame's fingerprint is
-    /// the job's), with a warning.
+    /// worker of it computed (`WorkerProcess.frameFingerprints`), on all cores; the workers asked stay, as spares
+    /// for the lanes that draw their jobs. A job whose worker could not give them is drawn whole (every frame's
+    /// fingerprint is the job's), with a warning.
     private static func askFrameKeys(_ jobs: [PlannedJob], isolation: Isolation, observer: some ProgressObserver) {
-        for job in jobs where job.drawsElsewhere && job.hasKeyedLayers && !job.frames.frames.isEmpty {
+        let keyed = jobs.filter { $0.drawsElsewhere && $0.hasKeyedLayers && !$0.frames.frames.isEmpty }
+        DispatchQueue.concurrentPerform(iterations: keyed.count) { index in
+            let job = keyed[index]
             let worker = WorkerProcess(jobs: jobs, isolation: isolation)
             do throws(FrameFailure) {
                 job.setFrameFingerprints(try worker.frameFingerprints(of: job))
