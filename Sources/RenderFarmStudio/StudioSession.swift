@@ -165,7 +165,9 @@ final class StudioSession: Sendable {
             do {
                 guard
                     let first = try RenderPlan.planAndWarmUp(
-                        [job], catalog: state.catalog, options: PlanOptions(scale: scale)
+                        [job], catalog: state.catalog,
+                        options: Self.planOptions(
+                            options, catalog: state.catalog, text: state.text, variant: job.variant?.index, scale: scale)
                     )
                     .first
                 else { throw StudioFailure(status: 409, "the job has no frames") }
@@ -214,6 +216,25 @@ final class StudioSession: Sendable {
         }
     }
 
+    /// How the studio plans `text` as the job file (variant `variant`, every one when nil) at `scale`: when its
+    /// previews are drawn by sandboxed workers, a planning worker of the same kind creates and verifies the
+    /// instances (`IsolatedPlanner`, sent the text: an edit is checked before it is saved), so no plugin code runs
+    /// in the studio's process but loading the libraries; otherwise here.
+    static func planOptions(
+        _ options: StudioOptions, catalog: PluginCatalog, text: String, variant: Int?, scale: Double?
+    ) -> PlanOptions {
+        var plan = PlanOptions(scale: scale)
+        guard let previewWorker = options.previewWorker else { return plan }
+        let folders = catalog.searchPath.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+        plan.creator = IsolatedPlanner(
+            arguments: previewWorker(options.jobFile, variant, scale, folders), pluginFolders: folders, scale: scale,
+            jobText: Array(text.utf8))
+        return plan
+    }
+
     /// The job file's text; nil when it is missing, not a regular file, or larger than a job file may be.
     private static func read(_ path: String) -> String? {
         guard let bytes = try? InputFile.read(path, limit: JobLoader.maxFileBytes) else { return nil }
@@ -235,7 +256,8 @@ final class StudioSession: Sendable {
                 failure: "no plugins found; searched: \(catalog.searchPath.joined(separator: ", "))")
         }
         do {
-            _ = try RenderPlan.planAndWarmUp(jobs, catalog: catalog)
+            _ = try RenderPlan.planAndWarmUp(
+                jobs, catalog: catalog, options: planOptions(options, catalog: catalog, text: text, variant: nil, scale: nil))
             return Validation(jobs: jobs, errors: [])
         } catch {
             return Validation(jobs: jobs, errors: error.errors)

@@ -101,6 +101,49 @@ struct StudioIsolationTests {
         }
     }
 
+    /// Issue 44, finding 5: the studio validates and plans with a sandboxed planning worker, which is sent the
+    /// edited text (an edit is checked before it is saved): a plugin's `create` reading a file outside the job's
+    /// folder is denied and named, and the edit refused with the file unchanged. With `--sandbox off` the plugin
+    /// is trusted: it reads the file and the edit is saved.
+    @Test(
+        "validating and planning in the studio are sandboxed: create reading a file outside the job is denied and named",
+        .enabled(
+            if: WorkerSandbox.available().contains(.seccomp) && !WorkerSandbox.underSanitizer,
+            "needs seccomp, and a build without sanitizers (whose workers are not sandboxed)"))
+    func plannedInWorkers() throws {
+        let fixture = try StudioFixture()
+        let (_, _, plugins) = try Self.hostileJob(fixture)
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("rf-studio-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        let secret = elsewhere.appendingPathComponent("secret.txt").path
+        try Data("not for plugins\n".utf8).write(to: URL(fileURLWithPath: secret))
+        let job = fixture.root.appendingPathComponent("creating.json")
+        let text = { (phase: String) in
+            #"""
+            {"duration": 1, "fps": 1, "seed": 1, "canvas": {"width": 40, "height": 40, "scale": 1},
+             "layers": [{"effect": "hostile-read", "params": {"target": "\#(secret)", "phase": "\#(phase)"}}]}
+            """#
+        }
+        let denial = "tried to open \(secret): denied by the sandbox"
+        for (extra, sandboxed) in [([String](), true), (["--sandbox", "off"], false)] {
+            try Data(text("render").utf8).write(to: job)
+            let (process, port) = try Self.studio(job.path, ["--plugin-path", plugins] + extra)
+            defer { process.terminate() }
+            let state = try RawHTTP(port: port).send("GET", "/api/job").text
+            #expect(state.contains(#""valid":true"#), "\(extra): \(state)")
+            let edit = try RawHTTP(port: port).send("PUT", "/api/job", body: Array(text("create").utf8))
+            let saved = try String(contentsOf: job, encoding: .utf8)
+            if sandboxed {
+                #expect(edit.status != 200 && edit.text.contains(denial), "\(edit.status) \(edit.text)")
+                #expect(saved == text("render"))
+            } else {
+                #expect(edit.status == 200, "\(edit.status) \(edit.text)")
+                #expect(saved == text("create"))
+            }
+        }
+    }
+
     @Test(
         "the render button's render is sandboxed by default: the frame fails with the named denial; --sandbox off renders it",
         .enabled(

@@ -23,12 +23,19 @@ package struct IsolatedPlanner: Sendable {
     package var pluginFolders: [String]
     /// `--scale`, which replaces the canvases' scale.
     package var scale: Double?
+    /// The job file's text when the worker is to plan it rather than the file on disk (the studio checks an
+    /// edit before it saves it): sent on the worker's socket (`--job-text`).
+    package var jobText: [UInt8]?
 
-    package init(arguments: [String], pluginFolders: [String], scale: Double?) {
+    package init(arguments: [String], pluginFolders: [String], scale: Double?, jobText: [UInt8]? = nil) {
         self.arguments = arguments
         self.pluginFolders = pluginFolders
         self.scale = scale
+        self.jobText = jobText
     }
+
+    /// The option that makes a planning worker read the job file's text from its socket: `text N`, then N bytes.
+    package static let textOption = "--job-text"
 
     /// Why a planning worker gave nothing.
     struct Failure: Error, Sendable {
@@ -72,7 +79,8 @@ package struct IsolatedPlanner: Sendable {
     /// Starts a planning worker for the jobs at `positions` and reads its reply.
     private func ask(_ positions: [Int]) -> Result<[Int: [Int: CreatedLayer]], Failure> {
         let executable = PluginCatalog.executablePath()
-        let command = arguments + ["--plan", positions.map(String.init).joined(separator: ",")]
+        let command =
+            arguments + ["--plan", positions.map(String.init).joined(separator: ",")] + (jobText == nil ? [] : [Self.textOption])
         let worker: (pid: pid_t, channel: WorkerChannel)
         do {
             worker = try WorkerProcess.spawn(executable, arguments: command)
@@ -83,6 +91,14 @@ package struct IsolatedPlanner: Sendable {
             worker.channel.close()
             kill(-worker.pid, SIGKILL)
             while waitpid(worker.pid, nil, 0) < 0 && errno == EINTR {}
+        }
+        if let jobText {
+            do {
+                try worker.channel.send("text \(jobText.count)")
+                try worker.channel.send(bytes: jobText)
+            } catch {
+                return .failure(Failure(message: "the planning worker ended before it read the job"))
+            }
         }
         // The whole reply within the start timeout; a worker's first line may say why it gave none.
         let deadline = ContinuousClock.now + .seconds(WorkerProcess.startTimeout)

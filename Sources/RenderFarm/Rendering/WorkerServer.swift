@@ -28,6 +28,15 @@ package final class WorkerConnection {
         self.memory = memory
     }
 
+    /// The job file's text a planning worker is sent (`IsolatedPlanner.jobText`: `text N`, then N bytes, at most
+    /// `limit`); nil when the render sent none or something else.
+    package func receiveJobText(limit: Int) -> [UInt8]? {
+        guard let line = try? channel.receive(timeout: WorkerProcess.startTimeout), line.hasPrefix("text "),
+            let count = Int(line.dropFirst(5)), (0...limit).contains(count)
+        else { return nil }
+        return try? channel.receive(count: count, timeout: WorkerProcess.startTimeout)
+    }
+
     /// A planning worker's reply (`IsolatedPlanner`): what creating its jobs' layers gave, by position.
     package func reply(planned jobs: [Int: [Int: CreatedLayer]]) {
         for line in IsolatedPlanner.lines(jobs) {

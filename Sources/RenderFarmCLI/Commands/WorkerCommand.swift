@@ -14,7 +14,7 @@ struct WorkerCommand: Command {
         abstract: "A worker process of `render --isolate` (started by render, not by hand).",
         synopsis: "worker JOB|DIR …",
         examples: [],
-        options: [CommonOptions.pluginPath, RenderCommand.scale, serveJob, planOnly] + forwarded,
+        options: [CommonOptions.pluginPath, RenderCommand.scale, serveJob, planOnly, jobText] + forwarded,
         positionals: 1...Int.max)
 
     /// The options of `render` a worker is given as they are (the scale goes as a number).
@@ -33,6 +33,10 @@ struct WorkerCommand: Command {
     static let planOnly = Option(
         "--plan", value: "K,L,…",
         help: "Create and verify the instances of these jobs (positions from 0), reply what that gave, and end.")
+
+    /// With `--plan`: the job file's text comes on the socket (`IsolatedPlanner.jobText`), not from the file.
+    static let jobText = Flag(
+        IsolatedPlanner.textOption, help: "With --plan: read the job file's text from the render, not from the file.")
 
     let arguments: ParsedArguments
     let scale: Double?
@@ -178,8 +182,16 @@ struct WorkerCommand: Command {
         jobs paths: [String], positions: [Int], lockIn: ([LoadedJob], PluginCatalog) -> ExitCode?, _ connection: WorkerConnection,
         _ quiet: Terminal, _ messages: Locked<[String]>
     ) -> ExitCode {
+        var text: [UInt8]?
+        if arguments[Self.jobText] {
+            text = connection.receiveJobText(limit: JobLoader.maxFileBytes)
+            guard text != nil, paths.count == 1 else {
+                connection.fail("--job-text needs one job file and its text from the render")
+                return .usage
+            }
+        }
         let loaded = CommonOptions.loadJobs(
-            paths, arguments: arguments, scale: scale, terminal: quiet, refusesScaledMatrix: false)
+            paths, arguments: arguments, scale: scale, terminal: quiet, refusesScaledMatrix: false, text: text)
         let run: CommonOptions.LoadedRun
         switch loaded {
         case .success(let loaded): run = loaded

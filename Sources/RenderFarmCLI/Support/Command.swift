@@ -83,15 +83,21 @@ enum CommonOptions {
     /// (a named pipe, a socket, a device, a folder) is skipped with a warning. `refusesScaledMatrix: false` lets
     /// --scale replace a `canvas.scale` matrix (the studio's preview workers, which prepare one variant at the
     /// page's scale, as the studio does).
+    /// `text`: the contents of the one job file, read in its place (a planning worker of the studio, which checks
+    /// an edit before saving it).
     static func loadJobs(
         _ paths: [String], arguments: ParsedArguments, scale: Double?, terminal: Terminal,
-        refusesScaledMatrix: Bool = true
+        refusesScaledMatrix: Bool = true, text: [UInt8]? = nil
     ) -> Result<LoadedRun, ExitCode> {
         var run = LoadedRun(files: [], jobs: [], errors: [])
         var skipped = 0
-        for file in jobFiles(paths) {
-            do {
-                run.jobs += try JobLoader.loadAll(file.path)
+        for file in text == nil ? jobFiles(paths) : paths.map({ JobFile(path: $0, scanned: false) }) {
+            do throws(JobError) {
+                if let text {
+                    run.jobs += try JobLoader.loadAll(text, file: file.path)
+                } else {
+                    run.jobs += try JobLoader.loadAll(file.path)
+                }
             } catch {
                 if case .notAFile = error, file.scanned {
                     terminal.note("renderfarm: warning: \(error.description); skipped")
