@@ -167,7 +167,8 @@ final class StudioSession: Sendable {
                     let first = try RenderPlan.planAndWarmUp(
                         [job], catalog: state.catalog,
                         options: Self.planOptions(
-                            options, catalog: state.catalog, text: state.text, variant: job.variant?.index, scale: scale)
+                            options, catalog: state.catalog, text: state.text, variant: job.variant?.index, scale: scale
+                        )
                     )
                     .first
                 else { throw StudioFailure(status: 409, "the job has no frames") }
@@ -210,7 +211,9 @@ final class StudioSession: Sendable {
             if let spec = jobs.indices.contains(chosen) ? jobs[chosen].spec : nil {
                 object["job"] = StudioJSON.job(spec)
                 object["layers"] = .array(
-                    zip(spec.layers, spec.clocks).map { StudioJSON.layer($0, clock: $1, plugin: state.catalog[$0.effect]?.info) })
+                    zip(spec.layers, spec.clocks).map {
+                        StudioJSON.layer($0, clock: $1, plugin: state.catalog[$0.effect]?.info)
+                    })
             }
             return .object(object)
         }
@@ -257,7 +260,8 @@ final class StudioSession: Sendable {
         }
         do {
             _ = try RenderPlan.planAndWarmUp(
-                jobs, catalog: catalog, options: planOptions(options, catalog: catalog, text: text, variant: nil, scale: nil))
+                jobs, catalog: catalog,
+                options: planOptions(options, catalog: catalog, text: text, variant: nil, scale: nil))
             return Validation(jobs: jobs, errors: [])
         } catch {
             return Validation(jobs: jobs, errors: error.errors)

@@ -8,7 +8,9 @@ import Testing
 /// file modes, times and attributes as they were, nothing mounted or frozen, no process left over. The last
 /// suite renders some of them with `--sandbox off`, as root, to show that these checks see the harm when it is
 /// done. Runs as root only where RENDERFARM_SANDBOX_ATTACK=1 (`make sandbox-attack`; CI runs it).
-@Suite("make sandbox-attack: hostile plugins under --isolate --sandbox require", .enabled(if: AttackScene.enabled, AttackScene.elsewhere))
+@Suite(
+    "make sandbox-attack: hostile plugins under --isolate --sandbox require",
+    .enabled(if: AttackScene.enabled, AttackScene.elsewhere))
 struct SandboxAttackTests {
     /// One attack: the fixture, its parameters, and the end of the frame's failure message.
     struct Attack: Sendable, CustomStringConvertible {
@@ -110,7 +112,9 @@ struct SandboxAttackTests {
             #expect(!FileManager.default.fileExists(atPath: scene.folder.path + "/out/frame_00000.png"))
         default:
             #expect(outcome.status == 0, "\(what): \(outcome.stderr)")
-            #expect(outcome.stderr.contains("job: no frame keys (\(denial)); every frame of it is drawn"), "\(what): \(outcome.stderr)")
+            #expect(
+                outcome.stderr.contains("job: no frame keys (\(denial)); every frame of it is drawn"),
+                "\(what): \(outcome.stderr)")
         }
         outcome.expectHostUnharmed(what)
         guard user == .root else { return }

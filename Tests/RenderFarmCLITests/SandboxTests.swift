@@ -32,7 +32,9 @@ struct SandboxTests {
 
     @Test(
         "reading or writing a file outside the job, running a shell, forking: denied, named, nothing happens",
-        .enabled(if: available.contains(.seccomp), "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"),
+        .enabled(
+            if: available.contains(.seccomp),
+            "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"),
         arguments: ["read", "write", "exec", "fork"])
     func files(attack: String) throws {
         let folder = try TemporaryFolder()
@@ -66,7 +68,9 @@ struct SandboxTests {
     /// worker of the job could open) is refused, never read. In process the plugin is trusted and the file hashed.
     @Test(
         "under --isolate an input file a plugin names outside its job's reach is refused (65), in process it is read",
-        .enabled(if: available.contains(.seccomp), "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
+        .enabled(
+            if: available.contains(.seccomp),
+            "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
     func namedInputOutside() throws {
         let folder = try TemporaryFolder()
         let elsewhere = try TemporaryFolder()
@@ -80,7 +84,8 @@ struct SandboxTests {
         let isolated = try Self.render(job)
         #expect(isolated.status == 65, "\(isolated.stderr)")
         #expect(
-            isolated.stderr.contains("the plugin names the input file \(secret), which its sandboxed worker cannot read"),
+            isolated.stderr.contains(
+                "the plugin names the input file \(secret), which its sandboxed worker cannot read"),
             "\(isolated.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
         let trusted = try Binary.run(["render", job, "--progress", "none"] + Self.plugins)
@@ -93,7 +98,9 @@ struct SandboxTests {
     /// moment no plugin chooses (plugin-check of the video plugin died of it in CI).
     @Test(
         "the system files glibc opens on its own are readable in a worker: malloc's overcommit setting",
-        .enabled(if: available.contains(.seccomp), "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
+        .enabled(
+            if: available.contains(.seccomp),
+            "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
     func systemFiles() throws {
         let folder = try TemporaryFolder()
         let job = try Self.job("read", in: folder, target: "/proc/sys/vm/overcommit_memory")
@@ -106,7 +113,9 @@ struct SandboxTests {
     /// waits, and stops the process when it cannot: `render --isolate` lost frames under load.
     @Test(
         "a thread reads its own /proc/<tid>/stat, as libdispatch does, with and without Landlock; not another's",
-        .enabled(if: available.contains(.seccomp), "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
+        .enabled(
+            if: available.contains(.seccomp),
+            "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
     func ownThreads() throws {
         let folder = try TemporaryFolder()
         let own = try Self.job("read", in: folder, target: "own-thread-stat")
@@ -123,7 +132,9 @@ struct SandboxTests {
 
     @Test(
         "connecting to a listener on 127.0.0.1: denied and named, the listener gets no connection",
-        .enabled(if: available.contains(.seccomp), "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
+        .enabled(
+            if: available.contains(.seccomp),
+            "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
     func connect() throws {
         let listener = try Listener()
         let folder = try TemporaryFolder()
@@ -144,7 +155,9 @@ struct SandboxTests {
     /// prepared and read every job of the render.
     @Test(
         "several jobs in one render: a plugin cannot read another job's input files; one lane draws both in turn",
-        .enabled(if: available.contains(.seccomp), "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
+        .enabled(
+            if: available.contains(.seccomp),
+            "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
     func otherJobsFiles() throws {
         let folder = try TemporaryFolder()
         let picture = try Data(contentsOf: URL(fileURLWithPath: CLI.repositoryFile("jobs/assets/star.png")))

@@ -74,8 +74,9 @@ struct PlanningReplyTests {
             ["job 0", "pixels 12", "planned"],
         ]
         for lines in forgeries { #expect(Self.read(lines) == nil, "\(lines)") }
-        #expect(Self.read(["job 3", "layer 1", "input \"a b\"", "failed 2 \"no\"", "planned"])
-            == [3: [1: .created(warnings: [], inputFiles: ["a b"]), 2: .failed("no")]])
+        #expect(
+            Self.read(["job 3", "layer 1", "input \"a b\"", "failed 2 \"no\"", "planned"])
+                == [3: [1: .created(warnings: [], inputFiles: ["a b"]), 2: .failed("no")]])
     }
 
     @Test("random lines never crash the render and never read as a reply with a layer")

@@ -11,13 +11,13 @@ package enum CreatedLayer: Sendable, Equatable {
     case failed(String)
 }
 
-/// `render --isolate`'s planning: a sandboxed worker (`worker --plan`) creates and verifies each job's
-/// instances, so that no plugin code — and no media a plugin parses — runs in the render's own process. The
+/// `render --isolate`'s planning (and the studio's): a sandboxed worker (`worker --plan`) creates and verifies each
+/// job's instances, so that no plugin code — and no media a plugin parses — runs in the render's own process. The
 /// render validates the parameters from the plugins' descriptors itself and takes from the worker only what
 /// creating the instances said, as untrusted data: each layer's warnings or failure and the files it names,
 /// which must lie where that worker could read (`WorkerScope`) and which the render hashes itself.
 package struct IsolatedPlanner: Sendable {
-    /// The worker command line after the executable (`Isolation.arguments`).
+    /// The worker command line after the executable (`Isolation.arguments`; the studio's preview worker's).
     package var arguments: [String]
     /// The plugin search path, which a worker reads.
     package var pluginFolders: [String]
@@ -65,7 +65,8 @@ package struct IsolatedPlanner: Sendable {
                 for position in group {
                     switch answer {
                     case .success(let planned):
-                        results[position] = planned[position].map { .success($0) }
+                        results[position] =
+                            planned[position].map { .success($0) }
                             ?? .failure(Failure(message: "the planning worker did not report this job"))
                     case .failure(let failure):
                         results[position] = .failure(failure)
@@ -80,7 +81,8 @@ package struct IsolatedPlanner: Sendable {
     private func ask(_ positions: [Int]) -> Result<[Int: [Int: CreatedLayer]], Failure> {
         let executable = PluginCatalog.executablePath()
         let command =
-            arguments + ["--plan", positions.map(String.init).joined(separator: ",")] + (jobText == nil ? [] : [Self.textOption])
+            arguments + ["--plan", positions.map(String.init).joined(separator: ",")]
+            + (jobText == nil ? [] : [Self.textOption])
         let worker: (pid: pid_t, channel: WorkerChannel)
         do {
             worker = try WorkerProcess.spawn(executable, arguments: command)
@@ -121,11 +123,11 @@ package struct IsolatedPlanner: Sendable {
         case .success:
             return .failure(Failure(message: "the planning worker sent a reply the protocol does not have"))
         case .failure(.timedOut):
-            return .failure(
-                Failure(message: "the planning worker took longer than \(Int(WorkerProcess.startTimeout)) s; it was killed"))
+            let limit = Int(WorkerProcess.startTimeout)
+            return .failure(Failure(message: "the planning worker took longer than \(limit) s; it was killed"))
         case .failure:
-            return .failure(
-                Failure(message: "the planning worker ended before it replied (a plugin's create or verify crashed it)"))
+            let why = "a plugin's create or verify crashed it"
+            return .failure(Failure(message: "the planning worker ended before it replied (\(why))"))
         }
     }
 
@@ -133,7 +135,8 @@ package struct IsolatedPlanner: Sendable {
     /// the worker that draws its frames could not read them either, and this process does not read a file on a
     /// plugin's word alone.
     func refusedInputs(_ job: LoadedJob, layers: [Int], catalog: PluginCatalog, created: [CreatedLayer]) -> [JobIssue] {
-        let scope = WorkerScope(jobs: [job], catalog: catalog, pluginFolders: pluginFolders, cacheFolders: [], scale: scale)
+        let scope = WorkerScope(
+            jobs: [job], catalog: catalog, pluginFolders: pluginFolders, cacheFolders: [], scale: scale)
         return zip(layers, created).flatMap { index, created -> [JobIssue] in
             guard case .created(_, let files) = created else { return [] }
             return files.filter { file in
@@ -150,7 +153,10 @@ package struct IsolatedPlanner: Sendable {
 
     /// A worker's words as one line of at most 2,000 characters, without control characters.
     static func plain(_ text: Substring) -> String {
-        String(String(text.prefix(2000)).map { $0.isNewline || ($0.asciiValue.map { $0 < 32 || $0 == 127 } ?? false) ? " " : $0 })
+        String(
+            String(text.prefix(2000)).map {
+                $0.isNewline || ($0.asciiValue.map { $0 < 32 || $0 == 127 } ?? false) ? " " : $0
+            })
     }
 
     /// The reply, one line each (a line holds at most `WorkerReplyCheck.maximumLine` bytes): `job K` starts job K's

@@ -257,7 +257,9 @@ package final class PlannedJob: Sendable {
     private static func staticLayerCount(_ spec: JobSpec, invariant: [Bool]) -> Int {
         guard spec.isComposed else { return invariant.prefix { $0 }.count }
         return spec.composition.prefix { node in
-            guard case .effect(let index) = node.content, index < invariant.count, invariant[index] else { return false }
+            guard case .effect(let index) = node.content, index < invariant.count, invariant[index] else {
+                return false
+            }
             return !node.isMask && !node.hasSpan && !node.fields.isAnimated && node.fields.mask == nil
         }.count
     }
@@ -274,4 +276,3 @@ package struct LayerCreation: Sendable {
     package var seed: UInt64
     package var params: JSONObject
 }
-

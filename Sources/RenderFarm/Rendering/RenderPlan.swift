@@ -118,7 +118,8 @@ package enum RenderPlan {
         for index in positions {
             do {
                 planned.append(
-                    try plan(jobs[index], catalog: catalog, options: whole, jobCount: jobs.count, created: created[index]))
+                    try plan(
+                        jobs[index], catalog: catalog, options: whole, jobCount: jobs.count, created: created[index]))
             } catch {
                 errors.append(error)
             }
@@ -326,10 +327,14 @@ package enum RenderPlan {
                 return (frames, [])
             }
             return (
-                frames, [JobIssue(path: options.names.frames, "frame \(outside) is outside the job (0-\(spec.frameCount - 1))")]
+                frames,
+                [JobIssue(path: options.names.frames, "frame \(outside) is outside the job (0-\(spec.frameCount - 1))")]
             )
         } catch {
-            return (spec.frames, [JobIssue(path: options.names.frames, "\(error.message) (grammar: 1-100, 1-100:2, 1,3,5-9)")])
+            return (
+                spec.frames,
+                [JobIssue(path: options.names.frames, "\(error.message) (grammar: 1-100, 1-100:2, 1,3,5-9)")]
+            )
         }
     }
 
@@ -378,7 +383,8 @@ package enum RenderPlan {
         var scaled = canvas
         scaled.scale = scale
         let side = 1...Int(JobDecoder.Limits.maxSide)
-        let rule = "the scale must be in (0, \(Int(JobDecoder.Limits.maxScale))] and each side 1…\(side.upperBound) pixels"
+        let rule =
+            "the scale must be in (0, \(Int(JobDecoder.Limits.maxScale))] and each side 1…\(side.upperBound) pixels"
         // Pixel sizes are computed only from an accepted scale: 1e17 points would overflow Int.
         guard PlanOptions.acceptsScale(scale) else { return [JobIssue(path: name, "\(scale): \(rule)")] }
         guard side.contains(scaled.pixelWidth), side.contains(scaled.pixelHeight),

@@ -162,7 +162,11 @@ final class WorkerProcess: FrameExecutor {
         let (_, channel) = try running(serving: jobIndex)
         let timeout = max(Self.startTimeout, isolation.frameTimeout ?? 0)
         let frames = Set(job.frames.frames)
-        enum Reply { case keyed([Int: String]), denied(String), unreadable }
+        enum Reply {
+            case keyed([Int: String])
+            case denied(String)
+            case unreadable
+        }
         let received = Result { () throws(WorkerChannel.Failure) -> Reply in
             try channel.send("keys \(jobIndex)")
             let head = try channel.receive(timeout: timeout)
@@ -294,7 +298,8 @@ final class WorkerProcess: FrameExecutor {
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         if let job { StagedFile.removeLeftovers(of: pid, in: job.outputDirectory) }
-        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + 1e-6
+        let cpu =
+            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + 1e-6
             * Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
         return Self.describe(status: status, cpuSeconds: cpu)
     }
@@ -413,7 +418,11 @@ final class SpareWorkers: @unchecked Sendable {
 
     /// Kills and reaps every spare left (`group`: the render's workers).
     func endAll(_ group: WorkerGroup) {
-        for spare in spares.withLock({ spares in defer { spares = [] }; return spares }) {
+        let left = spares.withLock { spares in
+            defer { spares = [] }
+            return spares
+        }
+        for spare in left {
             spare.channel.close()
             kill(-spare.pid, SIGKILL)
             group.reaping(spare.pid)

@@ -30,7 +30,8 @@ package struct WorkerScope: Sendable, Equatable {
             read.append(job.directory)
             for layer in job.spec.layers {
                 guard let plugin = catalog[layer.effect] else { continue }
-                read.append(URL(fileURLWithPath: plugin.info.path).resolvingSymlinksInPath().deletingLastPathComponent().path)
+                read.append(
+                    URL(fileURLWithPath: plugin.info.path).resolvingSymlinksInPath().deletingLastPathComponent().path)
                 for parameter in plugin.info.parameters where parameter.kind == .events {
                     guard let log = layer.params[parameter.name]?.stringValue, !log.isEmpty else { continue }
                     read.append(log.hasPrefix("/") ? log : (job.directory as NSString).appendingPathComponent(log))

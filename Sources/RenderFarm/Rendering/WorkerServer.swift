@@ -105,7 +105,9 @@ package final class WorkerConnection {
                     }
                 case .failure(let failure):
                     var reported = failure
-                    if failure.isDrawing, let note = failureNote() { reported = .drawing(failure.message + "; " + note) }
+                    if failure.isDrawing, let note = failureNote() {
+                        reported = .drawing(failure.message + "; " + note)
+                    }
                     try channel.send(WorkerReply.failed(reported))
                 }
             }

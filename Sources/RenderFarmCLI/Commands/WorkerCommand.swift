@@ -1,9 +1,9 @@
 import FileOutput
 import Foundation
 import Locking
-import RenderFarmOutput
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmOutput
 
 /// `renderfarm worker …` (hidden): one worker process of `render --isolate`. It prepares the
 /// same jobs as the render that started it, then draws and writes the frames it is sent over
@@ -26,7 +26,8 @@ struct WorkerCommand: Command {
     /// The one job (its position among the prepared jobs) whose frames this worker draws and whose files its
     /// sandbox reads, when the render has several.
     static let serveJob = Option(
-        "--serve-job", value: "K", help: "Prepare and draw only the K-th job (from 0); the sandbox reads only its files.")
+        "--serve-job", value: "K",
+        help: "Prepare and draw only the K-th job (from 0); the sandbox reads only its files.")
 
     /// A planning worker of `render --isolate` (`IsolatedPlanner`): it creates and verifies the instances of the
     /// jobs at the positions given, replies what that gave and ends.
@@ -114,7 +115,10 @@ struct WorkerCommand: Command {
                 entered: entered)
             return refuse(applied, missing: SandboxLayers.all, why: [missing, problems], connection)
         }
-        if let planned { return self.plan(jobs: arguments.positionals, positions: planned, lockIn: lockIn, connection, quiet, messages) }
+        if let planned {
+            return self.plan(
+                jobs: arguments.positionals, positions: planned, lockIn: lockIn, connection, quiet, messages)
+        }
         // `render` refused --scale over a canvas.scale matrix already; the studio previews any variant at any scale.
         switch CommonOptions.planJobs(
             arguments.positionals, arguments: arguments, options: plan, terminal: quiet, beforeCreating: lockIn,
@@ -144,13 +148,16 @@ struct WorkerCommand: Command {
     }
 
     /// Under `--sandbox require`, a worker without every layer of `wanted` in force says which and why (exit 69).
-    private func refuse(_ applied: SandboxLayers, missing wanted: SandboxLayers, why: [String], _ connection: WorkerConnection)
+    private func refuse(
+        _ applied: SandboxLayers, missing wanted: SandboxLayers, why: [String], _ connection: WorkerConnection
+    )
         -> ExitCode?
     {
         guard sandbox == .require, !applied.isSuperset(of: wanted) else { return nil }
         let names = wanted.subtracting(applied).names.joined(separator: ", ")
         let reasons = why.filter { !$0.isEmpty }.joined(separator: "; ")
-        let refusal = CommandRefusal.sandboxIncomplete("--sandbox require: this worker could not apply \(names) (\(reasons))")
+        let refusal = CommandRefusal.sandboxIncomplete(
+            "--sandbox require: this worker could not apply \(names) (\(reasons))")
         connection.fail(refusal.description)
         return ExitCode(for: refusal)
     }
@@ -162,7 +169,8 @@ struct WorkerCommand: Command {
     private func scope(
         of jobs: [LoadedJob], jobCount: Int, plan: PlanOptions, catalog: PluginCatalog, writingCache: Bool
     ) -> WorkerScope {
-        let outputs = writingCache
+        let outputs =
+            writingCache
             ? jobs.compactMap { job -> FolderDescriptor? in
                 guard let output = RenderPlan.outputFolder(of: job, options: plan, jobCount: jobCount),
                     let folder = try? FolderDescriptor(opening: output),
@@ -172,14 +180,16 @@ struct WorkerCommand: Command {
             } : []
         let folders = PluginCatalog.searchPath(extra: arguments.all(CommonOptions.pluginPath)) + outputs.map(\.path)
         return WorkerScope(
-            jobs: jobs, catalog: catalog, pluginFolders: folders, cacheFolders: outputs.map { $0.file(FolderLayout.cache) },
+            jobs: jobs, catalog: catalog, pluginFolders: folders,
+            cacheFolders: outputs.map { $0.file(FolderLayout.cache) },
             scale: scale)
     }
 
     /// `--plan K,L,…`: locks the worker in, creates and verifies the instances of the jobs at those positions,
     /// replies what that gave.
     private func plan(
-        jobs paths: [String], positions: [Int], lockIn: ([LoadedJob], PluginCatalog) -> ExitCode?, _ connection: WorkerConnection,
+        jobs paths: [String], positions: [Int], lockIn: ([LoadedJob], PluginCatalog) -> ExitCode?,
+        _ connection: WorkerConnection,
         _ quiet: Terminal, _ messages: Locked<[String]>
     ) -> ExitCode {
         var text: [UInt8]?
