@@ -10,6 +10,10 @@ import Testing
 @Suite("Worker sandbox: hostile plugins stopped and named")
 struct SandboxTests {
     static let available = WorkerSandbox.available()
+    /// The tests that show what the seccomp filter names run where the kernel offers it.
+    static let needsSeccomp = ConditionTrait.enabled(
+        if: available.contains(.seccomp),
+        "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)")
     static let plugins = ["--plugin-path", Binary.testPluginDirectory + "/hostile"]
 
     /// A one-frame job of `hostile-ATTACK` in `folder`, writing to `folder/out`, with no retries.
@@ -32,9 +36,7 @@ struct SandboxTests {
 
     @Test(
         "reading or writing a file outside the job, running a shell, forking: denied, named, nothing happens",
-        .enabled(
-            if: available.contains(.seccomp),
-            "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"),
+        needsSeccomp,
         arguments: ["read", "write", "exec", "fork"])
     func files(attack: String) throws {
         let folder = try TemporaryFolder()
@@ -68,9 +70,7 @@ struct SandboxTests {
     /// worker of the job could open) is refused, never read. In process the plugin is trusted and the file hashed.
     @Test(
         "under --isolate an input file a plugin names outside its job's reach is refused (65), in process it is read",
-        .enabled(
-            if: available.contains(.seccomp),
-            "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
+        needsSeccomp)
     func namedInputOutside() throws {
         let folder = try TemporaryFolder()
         let elsewhere = try TemporaryFolder()
@@ -98,9 +98,7 @@ struct SandboxTests {
     /// moment no plugin chooses (plugin-check of the video plugin died of it in CI).
     @Test(
         "the system files glibc opens on its own are readable in a worker: malloc's overcommit setting",
-        .enabled(
-            if: available.contains(.seccomp),
-            "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
+        needsSeccomp)
     func systemFiles() throws {
         let folder = try TemporaryFolder()
         let job = try Self.job("read", in: folder, target: "/proc/sys/vm/overcommit_memory")
@@ -113,9 +111,7 @@ struct SandboxTests {
     /// waits, and stops the process when it cannot: `render --isolate` lost frames under load.
     @Test(
         "a thread reads its own /proc/<tid>/stat, as libdispatch does, with and without Landlock; not another's",
-        .enabled(
-            if: available.contains(.seccomp),
-            "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
+        needsSeccomp)
     func ownThreads() throws {
         let folder = try TemporaryFolder()
         let own = try Self.job("read", in: folder, target: "own-thread-stat")
@@ -132,9 +128,7 @@ struct SandboxTests {
 
     @Test(
         "connecting to a listener on 127.0.0.1: denied and named, the listener gets no connection",
-        .enabled(
-            if: available.contains(.seccomp),
-            "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
+        needsSeccomp)
     func connect() throws {
         let listener = try Listener()
         let folder = try TemporaryFolder()
@@ -155,9 +149,7 @@ struct SandboxTests {
     /// prepared and read every job of the render.
     @Test(
         "several jobs in one render: a plugin cannot read another job's input files; one lane draws both in turn",
-        .enabled(
-            if: available.contains(.seccomp),
-            "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"))
+        needsSeccomp)
     func otherJobsFiles() throws {
         let folder = try TemporaryFolder()
         let picture = try Data(contentsOf: URL(fileURLWithPath: CLI.repositoryFile("jobs/assets/star.png")))

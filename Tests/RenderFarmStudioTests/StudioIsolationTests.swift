@@ -8,6 +8,12 @@ import Testing
 /// is sandboxed too; `--sandbox off` opts out.
 @Suite("renderfarm studio: previews and renders in sandboxed workers by default", .serialized)
 struct StudioIsolationTests {
+    /// The tests that show a denial run where the kernel offers seccomp, in a build without sanitizers (a sanitizer
+    /// build's workers are not sandboxed: article UntrustedPlugins).
+    static let needsSandbox = ConditionTrait.enabled(
+        if: WorkerSandbox.available().contains(.seccomp) && !WorkerSandbox.underSanitizer,
+        "needs seccomp, and a build without sanitizers (whose workers are not sandboxed)")
+
     /// `renderfarm studio JOB --port 0 EXTRA…`, running until the returned process is terminated, and its port.
     static func studio(_ job: String, _ extra: [String] = []) throws -> (Process, Int) {
         let process = Process()
@@ -74,10 +80,7 @@ struct StudioIsolationTests {
 
     @Test(
         "without a flag a plugin the sandbox stops gets the named denial in place of its frame; --sandbox off reads the file",
-        // A sanitizer build's workers are not sandboxed (article UntrustedPlugins).
-        .enabled(
-            if: WorkerSandbox.available().contains(.seccomp) && !WorkerSandbox.underSanitizer,
-            "needs seccomp, and a build without sanitizers (whose workers are not sandboxed)"))
+        needsSandbox)
     func denied() throws {
         let fixture = try StudioFixture()
         let (job, secret, plugins) = try Self.hostileJob(fixture)
@@ -107,9 +110,7 @@ struct StudioIsolationTests {
     /// is trusted: it reads the file and the edit is saved.
     @Test(
         "validating and planning in the studio are sandboxed: create reading a file outside the job is denied and named",
-        .enabled(
-            if: WorkerSandbox.available().contains(.seccomp) && !WorkerSandbox.underSanitizer,
-            "needs seccomp, and a build without sanitizers (whose workers are not sandboxed)"))
+        needsSandbox)
     func plannedInWorkers() throws {
         let fixture = try StudioFixture()
         let (_, _, plugins) = try Self.hostileJob(fixture)
@@ -146,9 +147,7 @@ struct StudioIsolationTests {
 
     @Test(
         "the render button's render is sandboxed by default: the frame fails with the named denial; --sandbox off renders it",
-        .enabled(
-            if: WorkerSandbox.available().contains(.seccomp) && !WorkerSandbox.underSanitizer,
-            "needs seccomp, and a build without sanitizers (whose workers are not sandboxed)"))
+        needsSandbox)
     func renderButton() throws {
         let fixture = try StudioFixture()
         let (job, _, plugins) = try Self.hostileJob(fixture)

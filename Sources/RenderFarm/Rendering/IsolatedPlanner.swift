@@ -83,16 +83,16 @@ package struct IsolatedPlanner: Sendable {
         let command =
             arguments + ["--plan", positions.map(String.init).joined(separator: ",")]
             + (jobText == nil ? [] : [Self.textOption])
+        let group = WorkerGroup()
         let worker: (pid: pid_t, channel: WorkerChannel)
         do {
-            worker = try WorkerProcess.spawn(executable, arguments: command)
+            worker = try WorkerProcess.spawn(executable, arguments: command, group: group)
         } catch {
             return .failure(Failure(message: "the planning worker did not start: \(error.message)"))
         }
         defer {
             worker.channel.close()
-            kill(-worker.pid, SIGKILL)
-            while waitpid(worker.pid, nil, 0) < 0 && errno == EINTR {}
+            group.reap(worker.pid, killing: true)
         }
         if let jobText {
             do {
@@ -109,14 +109,11 @@ package struct IsolatedPlanner: Sendable {
             let left = (deadline - ContinuousClock.now).seconds
             guard left > 0 else { throw .timedOut }
             let line = try worker.channel.receive(timeout: left)
-            if said == nil && (line.hasPrefix("error ") || line.hasPrefix(WorkerReply.sandboxDenial)) { said = line }
+            if said == nil { said = WorkerReply.reason(line) }
             return said == nil ? line : ""
         }
         let reply = Result { () throws(WorkerChannel.Failure) in try Self.read(next) }
-        if let said {
-            let words = said.hasPrefix("error ") ? said.dropFirst(6) : said.dropFirst(WorkerReply.sandboxDenial.count)
-            return .failure(Failure(message: Self.plain(words)))
-        }
+        if let said { return .failure(Failure(message: said)) }
         switch reply {
         case .success(let planned?) where Set(planned.keys) == Set(positions):
             return .success(planned)
@@ -137,11 +134,13 @@ package struct IsolatedPlanner: Sendable {
     func refusedInputs(_ job: LoadedJob, layers: [Int], catalog: PluginCatalog, created: [CreatedLayer]) -> [JobIssue] {
         let scope = WorkerScope(
             jobs: [job], catalog: catalog, pluginFolders: pluginFolders, cacheFolders: [], scale: scale)
+        let absolute = { (file: String) in
+            file.hasPrefix("/") ? file : (job.directory as NSString).appendingPathComponent(file)
+        }
         return zip(layers, created).flatMap { index, created -> [JobIssue] in
             guard case .created(_, let files) = created else { return [] }
-            return files.filter { file in
-                !scope.reads(file.hasPrefix("/") ? file : (job.directory as NSString).appendingPathComponent(file))
-            }.map { file in
+            let refused = Set(scope.unreadable(files.map(absolute)))
+            return files.filter { refused.contains(absolute($0)) }.map { file in
                 JobIssue(
                     path: job.spec.layers[index].path,
                     "the plugin names the input file \(file), which its sandboxed worker cannot read: under --isolate "
@@ -149,14 +148,6 @@ package struct IsolatedPlanner: Sendable {
                         + "move the file into the job's folder (\(job.directory))")
             }
         }
-    }
-
-    /// A worker's words as one line of at most 2,000 characters, without control characters.
-    static func plain(_ text: Substring) -> String {
-        String(
-            String(text.prefix(2000)).map {
-                $0.isNewline || ($0.asciiValue.map { $0 < 32 || $0 == 127 } ?? false) ? " " : $0
-            })
     }
 
     /// The reply, one line each (a line holds at most `WorkerReplyCheck.maximumLine` bytes): `job K` starts job K's

@@ -36,9 +36,15 @@ package struct MemoryBudget: Sendable, Equatable {
 
     /// The estimated peak of one worker drawing `job`'s frames.
     package static func workerBytes(_ job: PlannedJob, isolated: Bool) -> Int {
-        let canvas = job.spec.canvas.pixelWidth * job.spec.canvas.pixelHeight * 4
-        let surfaces = job.staticLayerCount > 0 ? 2 : 1
-        return canvas * (surfaces + 1) + (isolated ? workerProcessBytes : 0)
+        workerBytes(
+            pixels: job.spec.canvas.pixelWidth * job.spec.canvas.pixelHeight, staticLayers: job.staticLayerCount > 0,
+            isolated: isolated)
+    }
+
+    /// The estimated peak of one worker drawing frames of `pixels` pixels: a frame surface, one more for the
+    /// static layers when it has them, the encoder's buffer, and the worker process when `isolated`.
+    static func workerBytes(pixels: Int, staticLayers: Bool, isolated: Bool) -> Int {
+        pixels * 4 * (staticLayers ? 3 : 2) + (isolated ? workerProcessBytes : 0)
     }
 
     /// How many of `requested` workers fit, drawing the largest frames of `jobs`.

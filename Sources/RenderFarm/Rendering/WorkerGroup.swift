@@ -39,6 +39,19 @@ package final class WorkerGroup: Sendable {
         state.withLock { _ = $0.live.remove(pid) }
     }
 
+    /// Ends worker `pid` of this group: kills its process group when `killing` (before the wait: until then the
+    /// group id cannot belong to another process), forgets it, and waits for it. Its wait status and the resources
+    /// it used.
+    @discardableResult
+    func reap(_ pid: pid_t, killing: Bool) -> (status: Int32, usage: rusage) {
+        if killing { kill(-pid, SIGKILL) }
+        reaping(pid)
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        return (status, usage)
+    }
+
     /// Whether `halt` was called: a frame whose worker ended since was interrupted, not failed, and no
     /// worker starts any more.
     var isHalted: Bool { state.withLock { $0.halted } }

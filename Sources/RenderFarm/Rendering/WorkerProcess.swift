@@ -170,8 +170,8 @@ final class WorkerProcess: FrameExecutor {
         let received = Result { () throws(WorkerChannel.Failure) -> Reply in
             try channel.send("keys \(jobIndex)")
             let head = try channel.receive(timeout: timeout)
-            if head.hasPrefix(WorkerReply.sandboxDenial) {
-                return .denied(IsolatedPlanner.plain(head.dropFirst(WorkerReply.sandboxDenial.count)))
+            if head.hasPrefix(WorkerReply.sandboxDenial), let denial = WorkerReply.reason(head) {
+                return .denied(denial)
             }
             guard head.hasPrefix("keys "), let count = Int(head.dropFirst(5)), (0...frames.count).contains(count) else {
                 return .unreadable
@@ -276,11 +276,8 @@ final class WorkerProcess: FrameExecutor {
         guard hello == expected else {
             stop()
             let reason =
-                hello.hasPrefix("error ")
-                ? IsolatedPlanner.plain(hello.dropFirst(6))
-                : hello.hasPrefix(WorkerReply.sandboxDenial)
-                    ? IsolatedPlanner.plain(hello.dropFirst(WorkerReply.sandboxDenial.count))
-                    : "a job file or plugin changed after planning (the worker prepared other jobs)"
+                WorkerReply.reason(hello)
+                ?? "a job file or plugin changed after planning (the worker prepared other jobs)"
             throw .output(.io(path: executable, reason: "worker process: \(reason)"))
         }
         return (pid, channel)
@@ -293,10 +290,7 @@ final class WorkerProcess: FrameExecutor {
         guard let (pid, channel) = process else { return "no worker" }
         process = nil
         channel.close()
-        isolation.workers.reaping(pid)
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let (status, usage) = isolation.workers.reap(pid, killing: false)
         if let job { StagedFile.removeLeftovers(of: pid, in: job.outputDirectory) }
         let cpu =
             Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + 1e-6
@@ -424,9 +418,7 @@ final class SpareWorkers: @unchecked Sendable {
         }
         for spare in left {
             spare.channel.close()
-            kill(-spare.pid, SIGKILL)
-            group.reaping(spare.pid)
-            while waitpid(spare.pid, nil, 0) < 0 && errno == EINTR {}
+            group.reap(spare.pid, killing: true)
         }
     }
 }

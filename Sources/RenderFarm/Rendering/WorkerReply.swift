@@ -9,6 +9,8 @@ import Foundation
 enum WorkerReply {
     /// `fail sandbox MESSAGE`: written by the sandbox's SIGSYS handler (CSandbox) before the worker ends.
     static let sandboxDenial = "fail sandbox "
+    /// `error MESSAGE`: the worker could not prepare its jobs (`WorkerConnection.fail`), and ends.
+    static let error = "error "
     /// Sent instead of a frame's reply by a worker whose CPU time nears its hard limit: it ends, and the parent
     /// asks a new worker for the frame (once: a second `retire` for one frame is a reply the protocol lacks).
     static let retire = "retire"
@@ -18,6 +20,20 @@ enum WorkerReply {
     static let shared = "shared "
     /// The start of a failed attempt's reply.
     static let failure = "fail frame "
+
+    /// What a worker's `error` or `fail sandbox` line says, as one plain line (`plain`); nil for any other line.
+    static func reason(_ line: String) -> String? {
+        for prefix in [error, sandboxDenial] where line.hasPrefix(prefix) { return plain(line.dropFirst(prefix.count)) }
+        return nil
+    }
+
+    /// A worker's words as one line of at most 2,000 characters, without control characters.
+    static func plain(_ text: Substring) -> String {
+        String(
+            String(text.prefix(2000)).map {
+                $0.isNewline || ($0.asciiValue.map { $0 < 32 || $0 == 127 } ?? false) ? " " : $0
+            })
+    }
 
     /// The reply to a frame drawn in `drawMilliseconds`, which its pixels follow (or are in the shared memory).
     static func drawn(milliseconds: Double, shared: Bool = false) -> String {

@@ -43,23 +43,25 @@ package struct WorkerScope: Sendable, Equatable {
         frameBytes = jobs.map { Self.frameBytes($0.spec.canvas, scale: scale) }.max() ?? 0
     }
 
-    /// Whether a worker of this scope can read `path`: it lies, once its links are resolved, in a path of
-    /// `read` or of the system's files a worker reads.
-    package func reads(_ path: String) -> Bool {
-        let resolved = realPath(Self.standardized(path))
+    /// The paths of `paths` a worker of this scope cannot read: those that do not lie, once their links are
+    /// resolved, in a path of `read` or of the system's files a worker reads.
+    package func unreadable(_ paths: [String]) -> [String] {
         let roots = (read + WorkerSandbox.systemReadPaths(mapped: [])).map { realPath(Self.standardized($0)) }
-        return roots.contains { root in
-            root != "/" && (resolved == root || resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/"))
+            .filter { $0 != "/" }
+        return paths.filter { path in
+            let resolved = realPath(Self.standardized(path))
+            return !roots.contains { resolved == $0 || resolved.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
         }
     }
 
     private static func standardized(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
 
-    /// A worker's frame bytes for `canvas` at `scale` (its own when nil): three canvases and the process.
+    /// A worker's peak for `canvas` at `scale` (its own when nil), before its layers are known: as if it had static
+    /// layers (`MemoryBudget.workerBytes`).
     private static func frameBytes(_ canvas: Canvas, scale: Double?) -> Int {
         let scale = scale ?? canvas.scale
         let pixels = (canvas.width * scale).rounded() * (canvas.height * scale).rounded()
         let counted = pixels.isFinite && pixels > 0 ? min(pixels, Double(JobDecoder.Limits.maxPixels)) : 0
-        return Int(counted) * 4 * 3 + MemoryBudget.workerProcessBytes
+        return MemoryBudget.workerBytes(pixels: Int(counted), staticLayers: true, isolated: true)
     }
 }

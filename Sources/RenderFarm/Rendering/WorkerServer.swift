@@ -46,7 +46,7 @@ package final class WorkerConnection {
 
     /// Tells the parent the jobs could not be prepared.
     package func fail(_ message: String) {
-        try? channel.send("error " + message.replacingOccurrences(of: "\n", with: "; "))
+        try? channel.send(WorkerReply.error + message.replacingOccurrences(of: "\n", with: "; "))
     }
 
     /// Says which jobs were prepared, then renders each frame asked for until the parent closes

@@ -61,11 +61,8 @@ extension PluginCheck {
         } catch {
             ended = true
         }
-        if ending != nil { kill(-pid, SIGKILL) }
         channel.close()
-        group.reaping(pid)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let status = group.reap(pid, killing: ending != nil).status
         if ended {
             ending = progress.ended(status: status) ?? PluginFinding(
                 .failure, "worker",
