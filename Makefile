@@ -15,6 +15,7 @@ TEST_PLUGIN     := $(TEST_PLUGIN_DIR)/librenderfarm-test-faults.so
 PROBE_PLUGIN    := $(TEST_PLUGIN_DIR)/librenderfarm-test-probe.so
 # In a folder of its own: the test copies it beside the asset it reads (rf_plugin.plugin_dir).
 ASSET_PLUGIN    := $(TEST_PLUGIN_DIR)/asset/librenderfarm-test-asset.so
+SOUND_PLUGIN    := $(TEST_PLUGIN_DIR)/sound/librenderfarm-test-sound.so
 
 # The text plugin: Pango with HarfBuzz, and the only fonts it draws with besides a job's own (EffectKit article
 # TextEffect, "Fonts"; plugins/text/PangoText/FontLibrary.swift lists the same font packages).
@@ -149,6 +150,11 @@ $(ASSET_PLUGIN): Tests/Fixtures/asset_plugin.c Sources/RenderFarmPluginABI/inclu
 	$(CC) -O2 -std=c99 -shared -fPIC -Wall -Wextra -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
 	    $$(pkg-config --cflags --libs cairo)
 
+$(SOUND_PLUGIN): Tests/Fixtures/sound_plugin.c Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -std=c99 -shared -fPIC -Wall -Wextra -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
+	    $$(pkg-config --cflags --libs cairo) -lm
+
 $(TEST_PLUGIN): Tests/Fixtures/test_plugin.c Sources/RenderFarmPluginABI/include/renderfarm_plugin.h
 	@mkdir -p $(TEST_PLUGIN_DIR)
 	$(CC) -O2 -shared -fPIC -Wall -Werror -o $@ $< -ISources/RenderFarmPluginABI/include \
@@ -195,7 +201,7 @@ bench-video: deps deps-handoff
 OTIO_VENV := .build/otio-venv
 
 # After DEFECT_PLUGINS and HOSTILE_PLUGINS: make expands a rule's prerequisites where it reads the rule.
-test-plugin: $(TEST_PLUGIN) $(PROBE_PLUGIN) $(ASSET_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS) $(ASAN_DEFECT)
+test-plugin: $(TEST_PLUGIN) $(PROBE_PLUGIN) $(ASSET_PLUGIN) $(SOUND_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS) $(ASAN_DEFECT)
 
 test: deps deps-handoff $(TEST_PLUGIN) $(PROBE_PLUGIN) $(ASSET_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS) \
       $(ASAN_DEFECT)

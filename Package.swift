@@ -100,7 +100,6 @@ let package = Package(
             dependencies: [
                 "RenderFarmJobs", "RenderFarmOutput", "CairoKit", "EffectKit", "FileInput", "FileOutput", "Locking",
                 "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame", "CCrypto", "StrictJSON", "CFaultReport", "CSandbox",
-                "FootageTiming",
             ]
         ),
         // The studio: a small Swift interface over libmicrohttpd (its variadic C calls in a C shim),

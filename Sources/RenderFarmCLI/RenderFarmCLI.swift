@@ -6,16 +6,8 @@ import StrictJSON
 
 /// The `renderfarm` command line: parses arguments, runs one command, returns its exit code.
 package enum RenderFarmCLI {
-    static var commands: [any Command.Type] {
-        [
-            RenderCommand.self, ValidateCommand.self, PrepareCommand.self, TraceCommand.self, PluginsCommand.self,
-            EncodeCommand.self, ExportOTIOCommand.self, PreviewCommand.self, CompareCommand.self, MergeCommand.self,
-            SubmitCommand.self, StatusCommand.self, UnpackAlphaCommand.self, StudioCommand.self, MixCommand.self,
-        ] + sdkCommands
-    }
-
-    /// Commands that other commands start, left out of the overview.
-    static var hiddenCommands: [any Command.Type] { [WorkerCommand.self, CheckWorkerCommand.self] }
+    static var commands: [any Command.Type] { CommandList.listed }
+    static var hiddenCommands: [any Command.Type] { CommandList.hidden }
 
     static var overview: String {
         let width = (commands.map { $0.spec.name.count }.max() ?? 0) + 2

@@ -16,3 +16,6 @@ _Static_assert(offsetof(rf_plugin, prepare_with_cache) >= offsetof(rf_plugin, fr
                "prepare_with_cache comes after frame_key");
 _Static_assert(offsetof(rf_plugin, plugin_dir) >= offsetof(rf_plugin, verify) + sizeof(void (*)(void)),
                "plugin_dir comes after verify");
+_Static_assert(offsetof(rf_plugin, sounds) >= offsetof(rf_plugin, plugin_dir) + sizeof(const char **),
+               "sounds comes after plugin_dir");
+_Static_assert(offsetof(rf_sound, struct_size) == 0, "a sound starts with its size");

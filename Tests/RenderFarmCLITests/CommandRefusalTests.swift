@@ -14,7 +14,8 @@ struct CommandRefusalTests {
         #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, "\(arguments): \(result.stdout)", sourceLocation: sourceLocation)
         let first = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
-        #expect(first.hasPrefix("renderfarm: error: " + message), "\(arguments): \(result.stderr)",
+        #expect(
+            first.hasPrefix("renderfarm: error: " + message), "\(arguments): \(result.stderr)",
             sourceLocation: sourceLocation)
     }
 
@@ -22,33 +23,41 @@ struct CommandRefusalTests {
     func missingInputs() throws {
         let folder = try TemporaryFolder()
         let video = folder.url.appendingPathComponent("absent.mp4").path
-        expectRefusal(["unpack-alpha", video, "-o", folder.url.appendingPathComponent("frames").path], 66, "\(video): no such video")
+        expectRefusal(
+            ["unpack-alpha", video, "-o", folder.url.appendingPathComponent("frames").path], 66,
+            "\(video): no such video")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("frames").path))
         let library = folder.url.appendingPathComponent("absent.so").path
         expectRefusal(["plugin", "check", library], 66, "\(library): no such file")
         expectRefusal(["studio", folder.path], 66, "\(folder.path): no job file found")
-        expectRefusal(["man-page", "--article", folder.url.appendingPathComponent("absent.md").path, "--name", "x"], 66, "--article: ")
+        expectRefusal(
+            ["man-page", "--article", folder.url.appendingPathComponent("absent.md").path, "--name", "x"], 66,
+            "--article: ")
     }
 
     @Test("a plugin that is not installed exits 69, with the ids that are")
     func unavailablePlugin() {
-        expectRefusal(["plugins", "floating-hart"], 69, "no plugin \"floating-hart\" (did you mean \"floating-heart\"?); installed: ")
+        expectRefusal(
+            ["plugins", "floating-hart"], 69,
+            "no plugin \"floating-hart\" (did you mean \"floating-heart\"?); installed: ")
         expectRefusal(["plugin", "check", "floating-hart"], 69, "no plugin \"floating-hart\"")
     }
 
     @Test("unusable data exits 65")
     func invalidData() {
-        expectRefusal(["plugin", "check", "floating-heart", "--params", "{\"rate\": "], 65, "--params expects a JSON object")
+        expectRefusal(
+            ["plugin", "check", "floating-heart", "--params", "{\"rate\": "], 65, "--params expects a JSON object")
         expectRefusal(
             ["mix", CLI.repositoryFile("jobs/bounce.json"), "-o", "/nonexistent/mix.wav"], 65,
-            "bounce: nothing is heard in the frames mixed (no \"audio\" section, and no video layer whose clip "
-                + "has sound, is not muted and plays in them); nothing to mix")
+            "bounce: nothing is heard in the frames mixed (no \"audio\" section, and no layer that plays sound, "
+                + "is not muted and is heard in them); nothing to mix")
     }
 
     @Test("plugin new: a bad id is a usage error (64), a folder in the way cannot be created (73)")
     func scaffold() throws {
         let folder = try TemporaryFolder()
-        expectUsageRefusal(["plugin", "new", "Bad_ID", "--lang", "c", "--dir", folder.path], "\"Bad_ID\" is not a plugin id")
+        expectUsageRefusal(
+            ["plugin", "new", "Bad_ID", "--lang", "c", "--dir", folder.path], "\"Bad_ID\" is not a plugin id")
         let notes = try folder.write("kept", to: "sparkle/notes.txt")
         expectRefusal(
             ["plugin", "new", "sparkle", "--lang", "c", "--dir", folder.path], 73,
@@ -61,7 +70,8 @@ struct CommandRefusalTests {
         let folder = try TemporaryFolder()
         let jobs = ["jobs/bounce.json", "jobs/burst.json"].map(CLI.repositoryFile)
         expectUsageError(
-            ["submit", "--slurm"] + jobs, "submitting 2 jobs needs --out DIR (each job renders into DIR/<name>)", command: "submit")
+            ["submit", "--slurm"] + jobs, "submitting 2 jobs needs --out DIR (each job renders into DIR/<name>)",
+            command: "submit")
         expectUsageError(
             ["render", "--video", folder.url.appendingPathComponent("out.mp4").path] + jobs,
             "--video renders one job into one file, got 2 jobs; render them one at a time", command: "render")

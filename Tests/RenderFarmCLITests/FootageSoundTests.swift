@@ -117,8 +117,8 @@ struct FootageSoundTests {
         let folder = try TemporaryFolder()
         _ = try Self.rampClip(in: folder)
         let job = try Self.job(
-            in: folder,
-            params: #", "trim": {"in": \#(trimIn), "out": \#(out)}, "speed": \#(speed), "loop": \#(loop), "gain": -6"#)
+            in: folder, layer: #""start": 0.25, "gain": -6"#,
+            params: #", "trim": {"in": \#(trimIn), "out": \#(out)}, "speed": \#(speed), "loop": \#(loop)"#)
         let samples = try Self.mix(job, in: folder)
         #expect(samples.count == 6 * Self.rate)
         let rule = Self.rule(start: 0.25, in: trimIn, out: out, speed: speed, loop: loop)
@@ -206,7 +206,7 @@ struct FootageSoundTests {
     func inVideos() throws {
         let folder = try TemporaryFolder()
         let clip = try Self.rampClip(in: folder)
-        let job = try Self.job(in: folder, duration: 3, params: #", "gain": -3"#)
+        let job = try Self.job(in: folder, duration: 3, layer: #""start": 0.25, "gain": -3"#)
         let video = folder.path + "/clip.mov"
         let render = CLI.run(["render", job, "--video", video, "--progress", "none"])
         try #require(render.status == 0, "\(render.stderr)")
@@ -244,7 +244,7 @@ struct FootageSoundTests {
         let noAudio = CLI.run(["render", job, "--video", silent, "--progress", "none", "--no-audio"])
         try #require(noAudio.status == 0, "\(noAudio.stderr)")
         #expect(throws: ToolError.self) { try SoundTests.decodePCM(silent) }
-        let muted = try Self.job(in: folder, duration: 3, params: #", "muted": true"#, name: "muted.json")
+        let muted = try Self.job(in: folder, duration: 3, layer: #""start": 0.25, "muted": true"#, name: "muted.json")
         let mutedVideo = folder.path + "/muted.mov"
         let mutedRender = CLI.run(["render", muted, "--video", mutedVideo, "--progress", "none"])
         try #require(mutedRender.status == 0, "\(mutedRender.stderr)")
@@ -260,8 +260,8 @@ struct FootageSoundTests {
         let job = try Self.job(in: folder, duration: 1)
         let out = folder.path + "/out"
         try #require(CLI.run(["render", job, "--out", out, "--progress", "none"]).status == 0)
-        for params in [#", "gain": -12"#, #", "muted": true"#] {
-            _ = try Self.job(in: folder, duration: 1, params: params)
+        for layer in [#""start": 0.25, "gain": -12"#, #""start": 0.25, "muted": true"#] {
+            _ = try Self.job(in: folder, duration: 1, layer: layer)
             let again = CLI.run(["render", job, "--out", out, "--progress", "none"])
             try #require(again.status == 0, "\(again.stderr)")
             #expect(again.stdout.contains("0 frames rendered, 30 already done"), "\(again.stdout)")
@@ -284,7 +284,7 @@ struct FootageSoundTests {
         #expect(mixed.status == 65)
         #expect(
             mixed.stderr.contains(
-                "long.json: layers[0].params.file: ramp.mkv has sound, which joins the video's mix, and a mix holds at "
+                "long.json: layers[0]: ramp.mkv has sound, which joins the video's mix, and a mix holds at "
                     + "most 600 s (this one 601 s)"), "\(mixed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/long.wav"))
         // A layer that starts after the job ends is never heard: nothing to mix, not a mix too long.
@@ -296,8 +296,8 @@ struct FootageSoundTests {
         #expect(!unheard.stderr.contains("at most 600 s"), "\(unheard.stderr)")
     }
 
-    @Test("encode checks a job with sound before it mixes it (65), and encodes a job without sound as its frames are")
-    func encodeChecksOnlySound() throws {
+    @Test("encode checks the job by its plugins before it mixes its sound (65); with --no-audio it encodes the frames")
+    func encodeChecksBeforeMixing() throws {
         let folder = try TemporaryFolder()
         _ = try Self.rampClip(in: folder)
         let withSound = try Self.job(in: folder, duration: 1)
@@ -315,13 +315,17 @@ struct FootageSoundTests {
             .replacingOccurrences(of: #""params": {"#, with: #""params": {"bogus": 1, "#)
             .write(toFile: withSound, atomically: true, encoding: .utf8)
         _ = try plain(#""bogus": 1"#)
-        let refused = CLI.run(["encode", folder.path + "/out", "--progress", "none"])
-        #expect(refused.status == 65)
-        #expect(refused.stderr.contains("clip.json: layers[0].params.bogus:"), "\(refused.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out/clip.mp4"))
-        let encoded = CLI.run(["encode", folder.path + "/plain", "--progress", "none"])
-        #expect(encoded.status == 0, "\(encoded.stderr)")
-        #expect(FileManager.default.fileExists(atPath: folder.path + "/plain/plain.mp4"))
+        // Which layers play sound only their plugins tell (ABI `sounds`), so a job they refuse is refused, whatever
+        // its effects.
+        for (folderName, job, video) in [("out", "clip.json", "clip.mp4"), ("plain", "plain.json", "plain.mp4")] {
+            let refused = CLI.run(["encode", folder.path + "/" + folderName, "--progress", "none"])
+            #expect(refused.status == 65)
+            #expect(refused.stderr.contains("\(job): layers[0].params.bogus:"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path + "/\(folderName)/\(video)"))
+            let encoded = CLI.run(["encode", folder.path + "/" + folderName, "--progress", "none", "--no-audio"])
+            #expect(encoded.status == 0, "\(encoded.stderr)")
+            #expect(FileManager.default.fileExists(atPath: folder.path + "/\(folderName)/\(video)"))
+        }
     }
 
     @Test("a clip whose sound is damaged in a few packets is refused (65), not mixed with a gap; its pictures are fine")
@@ -348,12 +352,12 @@ struct FootageSoundTests {
         #expect(mixed.status == 65)
         #expect(
             mixed.stderr.contains(
-                "clip.json: layers[0].params.file: ramp.mkv: its sound cannot be decoded: it is damaged: "),
+                "clip.json: layers[0]: ramp.mkv: its sound cannot be decoded: it is damaged: "),
             "\(mixed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/clip.wav"))
     }
 
-    @Test("a clip that is a named pipe, a gain out of range, muted not a boolean: located errors (65), as validate's")
+    @Test("a named pipe, a layer gain out of range, muted not a boolean, gain as a parameter: located errors (65)")
     func badClips() throws {
         let folder = try TemporaryFolder()
         _ = try Self.rampClip(in: folder)
@@ -365,8 +369,9 @@ struct FootageSoundTests {
              "layers": [{"effect": "video", "params": {"file": "pipe.mkv"}},
                         {"effect": "video", "params": {"file": "text.mkv"}},
                         {"effect": "video", "params": {"file": "ramp.mkv", "trim": {"out": 9}}},
-                        {"effect": "video", "params": {"file": "ramp.mkv", "gain": 40}},
-                        {"effect": "video", "params": {"file": "ramp.mkv", "muted": "yes"}}]}
+                        {"effect": "video", "gain": 40, "params": {"file": "ramp.mkv"}},
+                        {"effect": "video", "muted": "yes", "params": {"file": "ramp.mkv"}},
+                        {"effect": "video", "params": {"file": "ramp.mkv", "gain": -3}}]}
             """, to: "bad.json")
         // mix checks the job as validate does, by the plugins: each parameter against its table, then
         // each layer's create step.
@@ -374,8 +379,10 @@ struct FootageSoundTests {
         #expect(mixed.status == 65)
         for expected in [
             "bad.json: layers[0].params.file: pipe.mkv is a named pipe, not a file",
-            "bad.json: layers[3].params.gain: 40 is out of range (allowed: -96…24)",
-            "bad.json: layers[4].params.muted: expected true or false, got \"yes\"",
+            "bad.json: layers[3].gain: 40 is out of range (allowed: -96…24)",
+            "bad.json: layers[4].muted: expected true or false, got \"yes\"",
+            "bad.json: layers[5].params.gain: \"video\" has no parameter \"gain\"; \"gain\" is a field of the layer: "
+                + "write it beside \"effect\", not in \"params\"",
         ] {
             #expect(mixed.stderr.contains(expected), "missing: \(expected)\nin: \(mixed.stderr)")
         }

@@ -1,10 +1,10 @@
 import Foundation
-@testable import RenderFarmJobs
 import RenderFarmPluginABI
 import StrictJSON
 import Testing
 
 @testable import RenderFarm
+@testable import RenderFarmJobs
 
 @Suite("Plugin SDK: third-party Swift plugins, the previous header, colour lists, plugin check")
 struct SDKTests {
@@ -85,10 +85,10 @@ struct SDKTests {
     func colorLists() {
         let parameter = PluginParameter(
             name: "colors", kind: .colorList, defaultValue: nil, min: 1, max: 3, choices: [], doc: "palette")
-        #expect(ParameterValidator.check(["#FF0000", "#00FF0080"], parameter) == nil)
-        #expect(ParameterValidator.check(["#FF0000", "red"], parameter)?.hasPrefix("element 1:") == true)
-        #expect(ParameterValidator.check([], parameter) == "0 colours is out of range (allowed: 1…3 colours)")
-        #expect(ParameterValidator.check("#FF0000", parameter)?.hasPrefix("expected a list of colours") == true)
+        #expect(parameter.problem(with: ["#FF0000", "#00FF0080"]) == nil)
+        #expect(parameter.problem(with: ["#FF0000", "red"])?.hasPrefix("element 1:") == true)
+        #expect(parameter.problem(with: []) == "0 colours is out of range (allowed: 1…3 colours)")
+        #expect(parameter.problem(with: "#FF0000")?.hasPrefix("expected a list of colours") == true)
         let store = ParamStore(["colors": ["#FF0000", "#0000FF80"]])
         #expect(store.numbers("colors") == [1, 0, 0, 1, 0, 0, 1, Double(0x80) / 255])
     }

@@ -118,9 +118,9 @@ struct SoundMixerTests {
         // Samples 100… of the clip at 4 samples a second: sample k holds k / 1000 on both channels.
         let samples = (100..<110).flatMap { [Float($0) / 1000, Float($0) / 1000] }
         // Job sample n hears container time 25 + n / 8 s (clip sample 100 + n / 2); nothing from n = 16 on.
-        let track = SoundMixer.Footage(
+        let track = SoundMixer.Played(
             samples: samples, first: 100, rate: 4, gain: 0.5, time: { $0 < 16 ? 25 + Double($0) / 8 : nil })
-        let mixed = SoundMixer.mix(bed: nil, footage: [track], voices: [], clips: [], span: 0..<20, jobEnd: 20)
+        let mixed = SoundMixer.mix(bed: nil, played: [track], voices: [], clips: [], span: 0..<20, jobEnd: 20)
         func value(_ sample: Int) -> Int { Int(mixed[sample * 2]) }
         // n = 2: sample 101 (0.101 × 0.5 of full scale); n = 3: half way between 101 and 102.
         #expect(value(2) == Int((0.101 * 0.5 * 32767).rounded()))
@@ -129,13 +129,13 @@ struct SoundMixerTests {
         #expect(value(16) == 0 && value(19) == 0, "the layer's time says nothing is heard")
         // Half a sample before the first held and after the last, the edge sample is heard at half its level
         // (silence beyond it); one and a half after the last, silence.
-        let edge = SoundMixer.Footage(
+        let edge = SoundMixer.Played(
             samples: samples, first: 100, rate: 4, gain: 1, time: { 24.875 + Double($0) / 4 })
-        let edges = SoundMixer.mix(bed: nil, footage: [edge], voices: [], clips: [], span: 0..<12, jobEnd: 12)
+        let edges = SoundMixer.mix(bed: nil, played: [edge], voices: [], clips: [], span: 0..<12, jobEnd: 12)
         #expect(edges[0] == Int16((0.05 * 32767).rounded()), "\(edges)")
         #expect(edges[20] == Int16((0.0545 * 32767).rounded()) && edges[22] == 0, "\(edges)")
         // A part of the mix is the same samples of the whole.
-        let part = SoundMixer.mix(bed: nil, footage: [track], voices: [], clips: [], span: 5..<13, jobEnd: 20)
+        let part = SoundMixer.mix(bed: nil, played: [track], voices: [], clips: [], span: 5..<13, jobEnd: 20)
         #expect(Array(mixed[10..<26]) == part)
     }
 

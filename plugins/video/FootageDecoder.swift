@@ -17,6 +17,8 @@ final class FootageDecoder {
     /// The errors the demuxer logs (`rf_av_errors`): damage it skips over rather than returns.
     private let errors = UnsafeMutablePointer<rf_av_errors>.allocate(capacity: 1)
     private(set) var stream: Int32 = -1
+    /// The first audio stream's index: the clip's sound (`VideoEffect.sounds`); nil when it has none.
+    private(set) var audioStream: Int?
     /// The decoder used (`libvpx-vp9` for VP9 with an alpha channel).
     private(set) var decoderName = ""
     private(set) var width = 0
@@ -51,16 +53,17 @@ final class FootageDecoder {
         descriptor = try file.reader()
         let status = rf_av_open(descriptor, Self.probeBytes, errors, &format)
         guard status >= 0, let opened = format else {
-            throw EffectError(parameter: "file", "\(file.name) is not a readable MP4, MOV, WebM or MKV file (\(Self.text(status)))")
+            throw EffectError(
+                parameter: "file", "\(file.name) is not a readable MP4, MOV, WebM or MKV file (\(Self.text(status)))")
         }
         var chosen: Int32 = -1
         for index in 0..<Int(opened.pointee.nb_streams) {
             guard let stream = opened.pointee.streams[index], let parameters = stream.pointee.codecpar else { continue }
-            if parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO,
+            if parameters.pointee.codec_type == AVMEDIA_TYPE_AUDIO, audioStream == nil { audioStream = index }
+            if parameters.pointee.codec_type == AVMEDIA_TYPE_VIDEO, chosen < 0,
                 stream.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC == 0
             {
                 chosen = Int32(index)
-                break
             }
         }
         stream = chosen
@@ -69,7 +72,8 @@ final class FootageDecoder {
         (width, height) = (Int(parameters.pointee.width), Int(parameters.pointee.height))
         guard width > 0, height > 0 else {
             throw EffectError(
-                parameter: "file", "\(file.name) states no picture size for its video (cut off or damaged); export it again")
+                parameter: "file",
+                "\(file.name) states no picture size for its video (cut off or damaged); export it again")
         }
         guard width <= Self.maxSide, height <= Self.maxSide, width * height <= Self.maxPixels
         else {
@@ -131,7 +135,8 @@ final class FootageDecoder {
         codec.pointee.err_recognition |= AV_EF_EXPLODE
         let opening = avcodec_open2(codec, decoder, nil)
         guard opening >= 0 else {
-            throw EffectError(parameter: "file", "\(file.name): the \(decoderName) decoder cannot open (\(Self.text(opening)))")
+            throw EffectError(
+                parameter: "file", "\(file.name): the \(decoderName) decoder cannot open (\(Self.text(opening)))")
         }
     }
 
@@ -168,7 +173,8 @@ final class FootageDecoder {
                 let cut = format.pointee.pb.map { avio_feof($0) != 0 } ?? false
                 damage = EffectError(
                     parameter: "file",
-                    "\(name) is \(cut ? "truncated" : "damaged") after \(timestamps.count) frames (\(said)); export it again")
+                    "\(name) is \(cut ? "truncated" : "damaged") after \(timestamps.count) frames (\(said)); export it again"
+                )
             }
             if status == RF_AVERROR_EOF { break }
             guard status >= 0 else {
@@ -193,12 +199,14 @@ final class FootageDecoder {
         guard !timestamps.isEmpty else { throw EffectError(parameter: "file", "\(name) has no video frames") }
         timestamps.sort()
         for index in timestamps.indices.dropFirst() where timestamps[index] == timestamps[index - 1] {
-            throw EffectError(parameter: "file", "\(name): frames \(index - 1) and \(index) have the same presentation time")
+            throw EffectError(
+                parameter: "file", "\(name): frames \(index - 1) and \(index) have the same presentation time")
         }
         if let entries = streamPointer.map({ avformat_index_get_entries_count($0) }), entries > timestamps.count {
             throw EffectError(
                 parameter: "file",
-                "\(name) is truncated: its index lists \(entries) frames, the file holds \(timestamps.count); export it again")
+                "\(name) is truncated: its index lists \(entries) frames, the file holds \(timestamps.count); export it again"
+            )
         }
         let timeline = FootageTimeline(
             timestamps: timestamps, keyframes: keyframes, lastDuration: lastDuration, timeBase: timeBase)

@@ -27,6 +27,8 @@ final class FootagePlayer: Sendable {
     /// How the pictures turn for display, and the width of a stored pixel on screen (its height being 1).
     let orientation: FootageOrientation
     let pixelAspect: Double
+    /// The first audio stream's index (the clip's sound), nil when it has none.
+    let audioStream: Int?
     private let frames: FootageFrames
     private let ahead = Locked(Ahead())
     private let running = DispatchGroup()
@@ -53,6 +55,7 @@ final class FootagePlayer: Sendable {
         (pictureWidth, pictureHeight) = (decoder.width, decoder.height)
         orientation = decoder.orientation
         pixelAspect = decoder.pixelAspect
+        audioStream = decoder.audioStream
         frames = FootageFrames(decoder, name: file.name)
     }
 

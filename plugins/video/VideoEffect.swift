@@ -17,27 +17,30 @@ struct VideoEffect: Effect {
         parameters: [
             ParameterSpec(
                 "file", .string, default: nil,
-                doc: "the .mp4, .mov, .m4v, .webm or .mkv file, relative to the job file's folder (must stay inside it); required"),
+                doc:
+                    "the .mp4, .mov, .m4v, .webm or .mkv file, relative to the job file's folder (must stay inside it); required"
+            ),
             ParameterSpec(
                 "rect", .rect, default: nil, range: -100_000...100_000,
                 doc: "where the picture goes, in points (default: the whole canvas)"),
             ParameterSpec(
                 "fit", .choice(Fit.allCases.map(\.rawValue)), default: "contain",
-                doc: "contain: all of the picture, letterboxed; cover: the rect filled, the picture cropped; fill: stretched"),
+                doc:
+                    "contain: all of the picture, letterboxed; cover: the rect filled, the picture cropped; fill: stretched"
+            ),
             ParameterSpec(
                 "trim", .json, default: nil,
-                doc: "{\"in\": s, \"out\": s}: the part of the clip played, in seconds from its first frame (default: all)"),
+                doc:
+                    "{\"in\": s, \"out\": s}: the part of the clip played, in seconds from its first frame (default: all)"
+            ),
             ParameterSpec(
                 "speed", .number, default: 1, range: FootageClock.speeds,
-                doc: "playback rate: 2 plays twice as fast, 0.5 half as fast (each source frame held twice at equal rates)"),
+                doc:
+                    "playback rate: 2 plays twice as fast, 0.5 half as fast (each source frame held twice at equal rates)"
+            ),
             ParameterSpec(
                 "loop", .bool, default: false,
                 doc: "play the trimmed part again and again until the layer ends (default: nothing drawn after it)"),
-            ParameterSpec(
-                "gain", .number, default: 0, range: FootageClock.gains,
-                doc: "the level of the clip's own sound in the video's mix, in dB; the host mixes it, no pixel depends on it"),
-            ParameterSpec(
-                "muted", .bool, default: false, doc: "leave the clip's own sound out of the video's mix"),
         ]
     )
 
@@ -63,6 +66,9 @@ struct VideoEffect: Effect {
     let clock: FootageClock
     let file: FootageFile
     let inputFiles: [String]
+    /// The clip's first audio stream, played by the rule the frames are (ABI `sounds`); the layer's own `gain` and
+    /// `muted` set its level in the mix.
+    let sounds: [EffectSound]
     /// Where the picture's pixels go and what is kept of it, in points.
     let box: Rect
     let clip: Rect
@@ -83,6 +89,15 @@ struct VideoEffect: Effect {
             trim: parameters["trim"], duration: timeline.duration, speed: try parameters.number("speed"),
             loop: try parameters.bool("loop"))
         try player.open(at: clock.frame(at: 0, in: timeline) ?? 0)
+        if let stream = player.audioStream {
+            sounds = [
+                EffectSound(
+                    file: file.path, stream: stream, sourceStart: timeline.origin + clock.start,
+                    sourceLength: clock.end - clock.start, speed: clock.speed, loops: clock.loop)
+            ]
+        } else {
+            sounds = []
+        }
         let rect =
             parameters.contains("rect")
             ? try parameters.rect("rect") : Rect(x: 0, y: 0, width: context.width, height: context.height)

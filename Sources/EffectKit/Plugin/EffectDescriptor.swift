@@ -160,6 +160,8 @@ public protocol Effect: Sendable {
     /// draws the layer again. ``ItemLook/imageFile`` names an item's image; event logs the host reads
     /// need not be named. The default is none.
     var inputFiles: [String] { get }
+    /// The sound the layer plays (ABI `sounds`), each of a file in ``inputFiles``. The default is none.
+    var sounds: [EffectSound] { get }
     /// Checks of the effect's input too costly to repeat in every process of one run (ABI `verify`),
     /// such as decoding a whole video to find damage its container does not show. Called once per run,
     /// after `init`, on one thread, in the process that checks the job; never in the worker processes of
@@ -189,5 +191,6 @@ extension Effect {
     }
     public func frameKey(at frame: FrameTime) -> FrameKey? { nil }
     public var inputFiles: [String] { [] }
+    public var sounds: [EffectSound] { [] }
     public func verify() throws(EffectError) {}
 }

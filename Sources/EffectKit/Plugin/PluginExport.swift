@@ -90,7 +90,8 @@ public final class PluginExport: Sendable {
                 prepare_with_cache: exportedPrepareWithCache,
                 input_files: exportedInputFiles,
                 verify: exportedVerify,
-                plugin_dir: folder
+                plugin_dir: folder,
+                sounds: exportedSounds
             )
         // The descriptor points back at its export, which lives as long as the process (it is
         // retained here and never released, like the descriptor itself).
@@ -264,6 +265,23 @@ private let exportedInputFiles:
         instance, write, user in
         guard let effect = box(instance)?.effect, let write else { return Int32(RF_ERROR_PARAMS.rawValue) }
         for file in effect.inputFiles { file.withCString { write(user, $0, strlen($0)) } }
+        return Int32(RF_OK.rawValue)
+    }
+
+private let exportedSounds: @convention(c) (UnsafeMutableRawPointer?, rf_sound_fn?, UnsafeMutableRawPointer?) -> Int32 =
+    {
+        instance, add, user in
+        guard let effect = box(instance)?.effect, let add else { return Int32(RF_ERROR_PARAMS.rawValue) }
+        for sound in effect.sounds {
+            sound.file.withCString { file in
+                var declared = rf_sound(
+                    struct_size: UInt32(MemoryLayout<rf_sound>.size), file: file,
+                    stream: Int32(clamping: sound.stream ?? -1),
+                    gain: sound.gain, start: sound.start, source_start: sound.sourceStart,
+                    source_length: sound.sourceLength, speed: sound.speed, loop: sound.loops ? 1 : 0)
+                add(user, &declared)
+            }
+        }
         return Int32(RF_OK.rawValue)
     }
 

@@ -17,7 +17,8 @@ package struct EncodeOptions: Sendable {
     package var stop: StopSignal
     /// Whether the job's `audio` is mixed into the video (`--no-audio` clears it).
     package var withSound = true
-    /// The plugins the job's layers are checked by before its sound is mixed (`SoundTrack.mix(for:)`).
+    /// The plugins the job's layers are checked by, and say what sound they play, before its sound is mixed
+    /// (`SoundTrack.mix(for:)`); without them no sound is mixed.
     package var plugins: PluginCatalog?
 
     package init(
@@ -112,9 +113,10 @@ package enum SequenceEncoder {
         progress: @escaping @Sendable (Int, Int) -> Void
     ) throws(EncodeError) -> EncodeResult {
         var (plan, input) = try plan(output, options: options)
-        let (track, soundNote) =
-            options.withSound && plan.preset.carriesSound
-            ? try SoundTrack.mix(for: output, checkedBy: options.plugins, ffmpeg: ffmpeg) : (nil, nil)
+        var (track, soundNote): (SoundTrack?, String?) = (nil, nil)
+        if options.withSound, plan.preset.carriesSound, let plugins = options.plugins {
+            (track, soundNote) = try SoundTrack.mix(for: output, checkedBy: plugins, ffmpeg: ffmpeg)
+        }
         let target =
             options.output.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
             ?? (output.directory as NSString).appendingPathComponent(

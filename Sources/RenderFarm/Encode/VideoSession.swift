@@ -57,7 +57,7 @@ package enum VideoSession {
         let frames = job.frames.frames
         let target = URL(fileURLWithPath: options.output).standardizedFileURL.path
         let sounds = options.withSound && plan.preset.carriesSound
-        let track = sounds ? try SoundTrack.mix(of: job.job, frames: frames, ffmpeg: ffmpeg) : nil
+        let track = sounds ? try SoundTrack.mix(of: job, frames: frames, ffmpeg: ffmpeg) : nil
         let mix = try track?.stage(beside: target)
         plan.sound = mix?.temporaryPath
         defer { withExtendedLifetime(mix) {} }

@@ -18,6 +18,26 @@ enum FrameIdentity {
     static let notDrawn: [[String]] = [
         ["name"], ["frames"], ["retries"], ["audio"], ["output", "directory"], ["output", "duplicates"],
     ]
+    /// The host-level fields of every layer and group (`composition`) that never change a frame's bytes: the level
+    /// and muting of the sound the layer plays. Left out as `notDrawn` is, at every depth of the composition.
+    static let notDrawnLayerFields = ["gain", "muted"]
+
+    /// An encoded `composition` without `notDrawnLayerFields` in any node's `fields`.
+    static func drawn(composition value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let elements):
+            return .array(elements.map { drawn(composition: $0) })
+        case .object(var object):
+            for (key, member) in object { object[key] = drawn(composition: member) }
+            if var fields = object["fields"]?.objectValue {
+                for name in notDrawnLayerFields { fields[name] = nil }
+                object["fields"] = .object(fields)
+            }
+            return .object(object)
+        default:
+            return value
+        }
+    }
 
     /// Everything that decides a frame's bytes, and nothing else, so the same frame of an unchanged job is
     /// recognised across runs. `layers`: each layer's plugin and validated parameters; `inputs`: the files
@@ -51,6 +71,7 @@ enum FrameIdentity {
             preconditionFailure("the job model encodes as an object")
         }
         for path in notDrawn { job = removing(path[...], from: job) }
+        job["composition"] = job["composition"].map { drawn(composition: $0) }
         return job
     }
 
@@ -84,7 +105,11 @@ struct FingerprintParts: Sendable {
 
     init(canonical: JSONValue, plugins: [PluginInfo], composition: [LayerNode]) {
         var host = canonical.objectValue ?? JSONObject()
-        host["composition"] = (try? JSONValueEncoder.encode(composition.map(\.withoutAnimation))) ?? host["composition"]
+        host["composition"] =
+            (try? JSONValueEncoder.encode(composition.map(\.withoutAnimation))).map {
+                FrameIdentity.drawn(composition: $0)
+            }
+            ?? host["composition"]
         let layers = host["layers"]?.arrayValue ?? []
         let duration = host["duration"] ?? .null
         host["layers"] = nil

@@ -33,6 +33,8 @@ package final class PlannedJob: Sendable {
     package let drawsElsewhere: Bool
     /// What the plugins' `create` warned about, at each layer's place in the job file.
     package let warnings: [JobIssue]
+    /// The sound each layer's plugin plays (ABI `sounds`), by layer index; layers without sound left out.
+    package let sounds: [Int: [DeclaredSound]]
     /// `frameFingerprints`, once computed.
     private let fingerprintCache = Locked<FrameFingerprints?>(nil)
     /// The run's hold on the output folder, once `openFolder` took it.
@@ -55,7 +57,8 @@ package final class PlannedJob: Sendable {
 
     init(
         job: LoadedJob, outputDirectory: String, frames: FrameSet, jobFrames: FrameSet? = nil,
-        layers: Layers, canonical: JSONValue, inputs: [LayerInput] = [], warnings: [JobIssue] = []
+        layers: Layers, canonical: JSONValue, inputs: [LayerInput] = [], warnings: [JobIssue] = [],
+        sounds: [Int: [DeclaredSound]] = [:]
     ) {
         self.inputs = inputs
         self.job = job
@@ -73,6 +76,7 @@ package final class PlannedJob: Sendable {
             drawsElsewhere = true
         }
         self.warnings = warnings
+        self.sounds = sounds
         self.canonical = canonical
         plugins = layerPlugins.map(\.info)
         clocks = job.spec.clocks
@@ -185,7 +189,7 @@ package final class PlannedJob: Sendable {
         PlannedJob(
             job: job, outputDirectory: outputDirectory, frames: frames, jobFrames: jobFrames,
             layers: drawsElsewhere ? .elsewhere(layerPlugins) : .here(layers), canonical: canonical, inputs: inputs,
-            warnings: warnings)
+            warnings: warnings, sounds: sounds)
     }
 
     /// Whether a layer's plugin reports frame keys (ABI `frame_key`).

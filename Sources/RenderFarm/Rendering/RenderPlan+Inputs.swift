@@ -9,9 +9,19 @@ extension RenderPlan {
             let logs = layer.plugin.info.parameters.filter { $0.kind == .events }.compactMap {
                 job.spec.layers[layer.index].params[$0.name]?.stringValue
             }
-            guard case .created(_, let files) = created else { return [] }
+            guard case .created(_, let files, _) = created else { return [] }
             return LayerInput.hashing(logs, layer: layer.index, reader: .host, jobDirectory: job.directory)
                 + LayerInput.hashing(files, layer: layer.index, reader: .plugin, jobDirectory: job.directory)
         }
+    }
+
+    /// The sound each created layer plays (ABI `sounds`), by layer index; layers without sound left out.
+    static func layerSounds(_ validated: [ValidatedLayer], created: [CreatedLayer]) -> [Int: [DeclaredSound]] {
+        var sounds: [Int: [DeclaredSound]] = [:]
+        for (layer, created) in zip(validated, created) {
+            guard case .created(_, _, let declared) = created, !declared.isEmpty else { continue }
+            sounds[layer.index] = declared
+        }
+        return sounds
     }
 }

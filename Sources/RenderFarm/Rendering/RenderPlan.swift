@@ -263,13 +263,14 @@ package enum RenderPlan {
         let canonical = FrameIdentity.canonical(
             job.spec, layers: validated.map { ($0.plugin, $0.params) }, inputs: inputs)
         let warnings = zip(validated, created).flatMap { layer, created in
-            guard case .created(let warnings, _) = created else { return [JobIssue]() }
+            guard case .created(let warnings, _, _) = created else { return [JobIssue]() }
             return PluginProblems.issues(warnings, layer: job.spec.layers[layer.index], severity: .warning)
         }
         return PlannedJob(
             job: job, outputDirectory: outputDirectory, frames: frames,
             layers: options.creator == nil ? .here(instances) : .elsewhere(validated.map(\.plugin)),
-            canonical: canonical, inputs: inputs.flatMap { $0 }, warnings: warnings)
+            canonical: canonical, inputs: inputs.flatMap { $0 }, warnings: warnings,
+            sounds: layerSounds(validated, created: created))
     }
 
     /// What the plugins said when their instances were created, as issues of their layers: a failure as
@@ -279,7 +280,7 @@ package enum RenderPlan {
             let spec = job.spec.layers[layer.index]
             let found: [JobIssue]
             switch created {
-            case .created(let warnings, _): found = PluginProblems.issues(warnings, layer: spec, severity: .warning)
+            case .created(let warnings, _, _): found = PluginProblems.issues(warnings, layer: spec, severity: .warning)
             case .failed(let message): found = PluginProblems.issues(message, layer: spec)
             }
             return EventLog.locate(found, origins: layer.eventOrigins, path: spec.path)
@@ -349,7 +350,8 @@ package enum RenderPlan {
             switch createInstance(plugin, params: params, layer: index, job: job, verifying: verifying) {
             case .success(let instance):
                 instances.append(instance)
-                created.append(.created(warnings: instance.warnings, inputFiles: instance.inputFiles))
+                created.append(
+                    .created(warnings: instance.warnings, inputFiles: instance.inputFiles, sounds: instance.sounds))
             case .failure(let error):
                 created.append(.failed(error.message))
             }

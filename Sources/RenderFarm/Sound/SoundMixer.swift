@@ -81,11 +81,11 @@ package enum SoundMixer {
         return voices.map(\.voice)
     }
 
-    /// A clip's sound under a layer: `samples` (interleaved stereo at `rate`) hold the clip's audio from
-    /// its sample `first` on, sample k being at k / `rate` seconds of the clip's container; `time` says
-    /// which second of the container is heard at a job sample, or nil for none. Between two samples of
-    /// the clip, the sound heard is interpolated linearly; outside `samples`, it is silence.
-    package struct Footage {
+    /// A sound a layer plays: `samples` (interleaved stereo at `rate`) hold the file's audio from
+    /// its sample `first` on, sample k being at k / `rate` seconds of the file's timeline; `time` says
+    /// which second of the file is heard at a job sample, or nil for none. Between two samples of
+    /// the file, the sound heard is interpolated linearly; outside `samples`, it is silence.
+    package struct Played {
         package var samples: [Float]
         package var first: Int
         package var rate: Double
@@ -99,7 +99,7 @@ package enum SoundMixer {
     /// The job samples `span` of the mix, interleaved stereo 16-bit; nothing is heard at or after
     /// `jobEnd` (the job's duration).
     package static func mix(
-        bed: Bed?, footage: [Footage] = [], voices: [Voice], clips: [[Float]], span: Range<Int>, jobEnd: Int
+        bed: Bed?, played: [Played] = [], voices: [Voice], clips: [[Float]], span: Range<Int>, jobEnd: Int
     ) -> [Int16] {
         var sum = [Float](repeating: 0, count: span.count * channels)
         let heard = between(span.lowerBound, min(span.upperBound, jobEnd))
@@ -118,7 +118,7 @@ package enum SoundMixer {
                 for channel in 0..<channels { sum[target + channel] += bed.samples[source + channel] * envelope }
             }
         }
-        for track in footage {
+        for track in played {
             let count = track.samples.count / channels
             for sample in heard {
                 guard let time = track.time(sample) else { continue }

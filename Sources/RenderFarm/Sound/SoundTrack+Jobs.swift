@@ -5,21 +5,33 @@ import RenderFarmOutput
 
 extension SoundTrack {
     /// The mix of `job`'s sound under `frames` (evenly spaced), or nil when the job has none (no
-    /// `audio`, no clip with sound). Without `frames`: under the job's `frames` as `render --video`
-    /// renders them, or the whole job when they are not evenly spaced. With `plugins`, the job is first
-    /// checked as `validate` checks it: a job read only for its sound (`mix`, `encode`) is refused as
-    /// `render` would refuse it, not mixed from parameters its plugins do not accept.
+    /// `audio`, no layer that plays sound). Without `frames`: under the job's `frames` as `render --video`
+    /// renders them, or the whole job when they are not evenly spaced. The job is checked by `plugins` as
+    /// `validate` checks it, and its layers' plugins say what sound they play (ABI `sounds`): a job read only
+    /// for its sound (`mix`, `encode`) is refused as `render` would refuse it, not mixed from parameters its
+    /// plugins do not accept.
     package static func mix(
-        of job: LoadedJob, frames: [Int]? = nil, checkedBy plugins: PluginCatalog? = nil, ffmpeg: FFmpeg
+        of job: LoadedJob, frames: [Int]? = nil, checkedBy plugins: PluginCatalog, ffmpeg: FFmpeg
     ) throws(EncodeError) -> SoundTrack? {
-        if let plugins { try check(job, plugins: plugins) }
+        try mix(of: job, sounds: try sounds(of: job, plugins: plugins), frames: frames, ffmpeg: ffmpeg)
+    }
+
+    /// The mix of a planned job's sound under `frames` (`render --video`): what its plugins declared when it was
+    /// planned.
+    package static func mix(of job: PlannedJob, frames: [Int], ffmpeg: FFmpeg) throws(EncodeError) -> SoundTrack? {
+        try mix(of: job.job, sounds: job.sounds, frames: frames, ffmpeg: ffmpeg)
+    }
+
+    private static func mix(of job: LoadedJob, sounds: [Int: [DeclaredSound]], frames: [Int]?, ffmpeg: FFmpeg)
+        throws(EncodeError) -> SoundTrack?
+    {
         let own = job.spec.frames.frames
         let even = Set(zip(own.dropFirst(), own).map { $0 - $1 }).count <= 1
         let frames = frames ?? (even && !own.isEmpty ? own : Array(0..<job.spec.frameCount))
         guard let first = frames.first else { return nil }
         let step = frames.count > 1 ? frames[1] - frames[0] : 1
         return try mix(
-            job.spec, jobFile: job.file, jobDirectory: job.directory,
+            job.spec, sounds: sounds, jobFile: job.file, jobDirectory: job.directory,
             span: span(first: first, count: frames.count, step: step, fps: job.spec.fps), ffmpeg: ffmpeg)
     }
 
@@ -27,7 +39,7 @@ extension SoundTrack {
     /// file its manifest names, as a video of them plays: from the first frame's time, one frame
     /// step per frame. nil when that job has no sound; a note instead when the job file cannot be
     /// read any more (the video is then made without sound).
-    package static func mix(for output: RenderedOutput, checkedBy plugins: PluginCatalog? = nil, ffmpeg: FFmpeg)
+    package static func mix(for output: RenderedOutput, checkedBy plugins: PluginCatalog, ffmpeg: FFmpeg)
         throws(EncodeError) -> (SoundTrack?, note: String?)
     {
         guard let source = output.jobSource else { return (nil, nil) }
@@ -43,22 +55,23 @@ extension SoundTrack {
         let frames = output.writtenFrames.map(\.index)
         guard let first = frames.first else { return (nil, nil) }
         let evenly = (0..<frames.count).map { first + $0 * output.sequence.frameStep }
-        // A job without sound is not checked: its folder's frames are encoded as they are.
-        let checked = mayHaveSound(job.spec) ? plugins : nil
-        return (try mix(of: job, frames: evenly, checkedBy: checked, ffmpeg: ffmpeg), nil)
+        return (try mix(of: job, frames: evenly, checkedBy: plugins, ffmpeg: ffmpeg), nil)
     }
 
-    /// Refuses `job` when `validate` would: its fields, its layers' parameters by their plugins' tables,
-    /// and what each plugin's create step refuses (exit 65, every problem located). Where its frames go is
-    /// not checked: a mix writes none of them (a folder rendered with `--out` is mixed from its job too).
-    private static func check(_ job: LoadedJob, plugins: PluginCatalog) throws(EncodeError) {
+    /// The sound `job`'s layers play, by layer index, after refusing `job` when `validate` would: its fields, its
+    /// layers' parameters by their plugins' tables, and what each plugin's create step refuses (exit 65, every
+    /// problem located). Where its frames go is not checked: a mix writes none of them (a folder rendered with
+    /// `--out` is mixed from its job too).
+    private static func sounds(of job: LoadedJob, plugins: PluginCatalog) throws(EncodeError) -> [Int: [DeclaredSound]]
+    {
         let options = PlanOptions(outputOverride: job.directory, warmUp: .none)
-        let (_, errors) = RenderPlan.planAndWarmUpAll([job], catalog: plugins, options: options)
+        let (planned, errors) = RenderPlan.planAndWarmUpAll([job], catalog: plugins, options: options)
         let issues = errors.flatMap { error -> [JobIssue] in
             if case .invalid(_, let issues) = error { return issues.filter { $0.severity == .error } }
             return [JobIssue(path: "", error.description)]
         }
         guard issues.isEmpty else { throw .sound(file: job.file, issues: issues) }
+        return planned.first?.sounds ?? [:]
     }
 }
 

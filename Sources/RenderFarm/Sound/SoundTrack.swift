@@ -44,23 +44,20 @@ package struct SoundTrack: Sendable {
         return start..<max(start, SoundMixer.sample(at: Double(first + count * step) / fps))
     }
 
-    /// Whether `job` may have sound: an `audio` section, or a layer that plays a clip.
-    package static func mayHaveSound(_ job: JobSpec) -> Bool {
-        job.audio != nil || job.layers.contains { $0.effect == FootageSound.effect }
-    }
-
-    /// Mixes the `audio` section of `job` and the sound of its clips over `span`; nil when there is
-    /// nothing to mix. Problems with its files are the job's issues, located in it (exit 65).
+    /// Mixes the `audio` section of `job` and the sound its layers play (`sounds`, by layer index: what their
+    /// plugins declared) over `span`; nil when there is nothing to mix. Problems with its files are the job's
+    /// issues, located in it (exit 65).
     package static func mix(
-        _ job: JobSpec, jobFile: String, jobDirectory: String, span: Range<Int>, ffmpeg: FFmpeg
+        _ job: JobSpec, sounds: [Int: [DeclaredSound]], jobFile: String, jobDirectory: String, span: Range<Int>,
+        ffmpeg: FFmpeg
     ) throws(EncodeError) -> SoundTrack? {
-        guard mayHaveSound(job) else { return nil }
+        guard job.audio != nil || !sounds.isEmpty else { return nil }
         let audio = job.audio
-        let (footage, footageIssues) = try FootageSound.load(
-            job, jobDirectory: jobDirectory, span: span, ffmpeg: ffmpeg)
+        let (layerSounds, layerIssues) = try LayerSound.load(
+            job, sounds: sounds, jobDirectory: jobDirectory, span: span, ffmpeg: ffmpeg)
         let jobEnd = SoundMixer.sample(at: job.duration)
         let rate = Double(SoundMixer.rate)
-        var issues = footageIssues
+        var issues = layerIssues
         var inputs: [SoundInput] = []
         var bed: SoundMixer.Bed?
         var placement: MusicPlacement?
@@ -97,7 +94,7 @@ package struct SoundTrack: Sendable {
                 }
             }
         }
-        inputs += footage.map(\.input)
+        inputs += layerSounds.map(\.input)
         var clips: [[Float]] = []
         var voices: [SoundMixer.Voice] = []
         for (index, sound) in sounds.enumerated() {
@@ -130,10 +127,10 @@ package struct SoundTrack: Sendable {
             }
         }
         guard issues.isEmpty else { throw .sound(file: jobFile, issues: issues) }
-        guard audio != nil || !footage.isEmpty else { return nil }
+        guard audio != nil || !layerSounds.isEmpty else { return nil }
         return SoundTrack(
             samples: SoundMixer.mix(
-                bed: bed, footage: footage.map(\.track), voices: voices, clips: clips, span: span, jobEnd: jobEnd),
+                bed: bed, played: layerSounds.map(\.track), voices: voices, clips: clips, span: span, jobEnd: jobEnd),
             inputs: inputs, span: span, music: placement)
     }
 

@@ -34,7 +34,7 @@ struct CompletionCommand: Command {
 
     func run(_ terminal: Terminal) -> ExitCode {
         terminal.print(
-            withoutFinalNewline(ShellCompletion.script(for: shell, commands: RenderFarmCLI.commands.map { $0.spec })))
+            withoutFinalNewline(ShellCompletion.script(for: shell, commands: CommandList.listed.map { $0.spec })))
         return .ok
     }
 }
@@ -77,7 +77,7 @@ struct ManPageCommand: Command {
     func run(_ terminal: Terminal) -> ExitCode {
         guard let article = arguments[Self.article], let name = arguments[Self.name] else {
             let page = ManPage.render(
-                commands: RenderFarmCLI.commands.map { $0.spec }, version: rendererVersion)
+                commands: CommandList.listed.map { $0.spec }, version: rendererVersion)
             terminal.print(withoutFinalNewline(page))
             return .ok
         }

@@ -5,7 +5,8 @@ import RenderFarmJobs
 /// `render --scale` and `render --video FILE`: frames piped to ffmpeg instead of written as PNGs.
 extension RenderCommand {
     static let scale = Option(
-        "--scale", value: "S", help: "Replace the canvas scale (pixels per point), e.g. 0.5 for quick checks.")
+        CommonOptions.planOptionNames.scale, value: "S",
+        help: "Replace the canvas scale (pixels per point), e.g. 0.5 for quick checks.")
 
     /// `--scale S` as a number (its range is checked against each job's canvas when preparing).
     static func parseScale(_ arguments: ParsedArguments, command: String) throws(UsageError) -> Double? {

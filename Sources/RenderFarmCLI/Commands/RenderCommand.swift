@@ -53,11 +53,13 @@ struct RenderCommand: Command {
         "--memory", value: "SIZE",
         help: "Memory the frames in flight may take, e.g. 8G or 512M (default: half of the machine's).")
     static let frames = Option(
-        "--frames", value: "SET", help: "Render these frames instead, e.g. 0-99, 0-100:5, 1,3,5-9.")
+        CommonOptions.planOptionNames.frames, value: "SET",
+        help: "Render these frames instead, e.g. 0-99, 0-100:5, 1,3,5-9.")
     static let shard = Option(
         "--shard", value: "K/N",
         help: "Render part K (0-based) of N; `auto` reads SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX.")
-    static let out = Option("--out", value: "DIR", help: "Write frames to DIR instead of the job's output.dir.")
+    static let out = Option(
+        CommonOptions.planOptionNames.out, value: "DIR", help: "Write frames to DIR instead of the job's output.dir.")
     static let outputRoot = Option(
         "--output-root", value: "DIR", help: "Allow output.dir anywhere inside DIR (default: the job file's folder).")
     static let force = Flag(

@@ -134,12 +134,13 @@ enum CommonOptions {
         return .success(run)
     }
 
+    /// How every command that has them spells the options that set a plan's frame set, scale and output folder.
+    static let planOptionNames = (frames: "--frames", scale: "--scale", out: "--out")
+
     /// `options` with the names the command line gives the frame set, scale and output folder.
     static func named(_ options: PlanOptions) -> PlanOptions {
         var options = options
-        options.names.frames = RenderCommand.frames.spec.commandLineName
-        options.names.scale = RenderCommand.scale.spec.commandLineName
-        options.names.out = RenderCommand.out.spec.commandLineName
+        (options.names.frames, options.names.scale, options.names.out) = planOptionNames
         return options
     }
 

@@ -60,8 +60,8 @@ enum CommandRefusal: Error, CustomStringConvertible {
         case .unreadableOption(let option, let error): "\(option): \(error)"
         case .invalidValue(let message): message
         case .noAudio(let job):
-            "\(job): nothing is heard in the frames mixed (no \"audio\" section, and no video layer whose clip "
-                + "has sound, is not muted and plays in them); nothing to mix"
+            "\(job): nothing is heard in the frames mixed (no \"audio\" section, and no layer that plays sound, "
+                + "is not muted and is heard in them); nothing to mix"
         case .soundSourceMissing(let job, let reason): "\(job): \(reason)"
         case .noScratchFolder(let reason): "cannot make a temporary folder for the check's worker: \(reason)"
         }

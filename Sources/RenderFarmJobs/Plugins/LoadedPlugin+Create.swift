@@ -19,32 +19,46 @@ extension LoadedPlugin {
     }
 
     /// The descriptor's `prepare`, when its `struct_size` covers it and it is set.
-    package var prepare: (@convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeMutablePointer<CChar>?, Int) -> Int32)? {
+    package var prepare:
+        (@convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32, UnsafeMutablePointer<CChar>?, Int) -> Int32)?
+    {
         covers(\.prepare, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.prepare : nil
     }
 
     /// The descriptor's `prepare_with_cache`, when its `struct_size` covers it and it is set.
     package var prepareWithCache:
-        (@convention(c) (
-            UnsafeMutableRawPointer?, UInt32, UInt32, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int
-        ) -> Int32)?
+        (
+            @convention(c) (
+                UnsafeMutableRawPointer?, UInt32, UInt32, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>?, Int
+            ) -> Int32
+        )?
     {
-        covers(\.prepare_with_cache, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.prepare_with_cache : nil
+        covers(\.prepare_with_cache, size: MemoryLayout<UnsafeRawPointer>.size)
+            ? descriptor.pointee.prepare_with_cache : nil
     }
 
     /// The descriptor's `frame_key`, when its `struct_size` covers it and it is set.
-    package var frameKey: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<rf_frame>?, UnsafeMutablePointer<UInt8>?) -> Int32)? {
+    package var frameKey:
+        (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<rf_frame>?, UnsafeMutablePointer<UInt8>?) -> Int32)?
+    {
         covers(\.frame_key, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.frame_key : nil
     }
 
     /// The descriptor's `input_files`, when its `struct_size` covers it and it is set.
-    package var inputFiles: (@convention(c) (UnsafeMutableRawPointer?, rf_write_fn?, UnsafeMutableRawPointer?) -> Int32)? {
+    package var inputFiles:
+        (@convention(c) (UnsafeMutableRawPointer?, rf_write_fn?, UnsafeMutableRawPointer?) -> Int32)?
+    {
         covers(\.input_files, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.input_files : nil
     }
 
     /// The descriptor's `verify`, when its `struct_size` covers it and it is set.
     package var verify: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<CChar>?, Int) -> Int32)? {
         covers(\.verify, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.verify : nil
+    }
+
+    /// The descriptor's `sounds`, when its `struct_size` covers it and it is set.
+    package var sounds: (@convention(c) (UnsafeMutableRawPointer?, rf_sound_fn?, UnsafeMutableRawPointer?) -> Int32)? {
+        covers(\.sounds, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.sounds : nil
     }
 
     /// Writes the folder that holds the library into the plugin's `plugin_dir` variable, when its `struct_size`

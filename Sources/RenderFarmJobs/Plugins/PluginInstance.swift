@@ -26,6 +26,8 @@ package final class PluginInstance: @unchecked Sendable {
     /// The files the instance's drawing depends on (ABI `input_files`), as the plugin named them:
     /// absolute, or relative to the job's folder.
     package let inputFiles: [String]
+    /// The sound the layer plays (ABI `sounds`), each of one of `inputFiles`.
+    package let sounds: [DeclaredSound]
     /// Frames in the job's timeline: what an instance serves when nobody called `prepare`.
     private let frameCount: Int
     /// Whether `prepare` ran, for which frames, and how it ended.
@@ -66,6 +68,7 @@ package final class PluginInstance: @unchecked Sendable {
         }
         do throws(PluginCallError) {
             inputFiles = try Self.inputFiles(of: created, plugin: plugin)
+            sounds = try Self.sounds(of: created, plugin: plugin, inputFiles: inputFiles)
             if verifying { try Self.verify(created, plugin: plugin) }
         } catch {
             plugin.descriptor.pointee.destroy?(created)
@@ -89,6 +92,50 @@ package final class PluginInstance: @unchecked Sendable {
             throw PluginCallError(status: status, message: "input_files failed (status \(status))")
         }
         return paths
+    }
+
+    /// Asks a new instance for the sound it plays (ABI `sounds`): each checked, and of a file `inputFiles` names.
+    private static func sounds(of instance: UnsafeMutableRawPointer, plugin: LoadedPlugin, inputFiles: [String])
+        throws(PluginCallError) -> [DeclaredSound]
+    {
+        guard let sounds = plugin.sounds else { return [] }
+        final class Received {
+            var sounds: [DeclaredSound] = []
+            var problems: [String] = []
+        }
+        let received = Received()
+        let status = withExtendedLifetime(received) {
+            plugin.reportingFaults(frame: -1) {
+                sounds(
+                    instance,
+                    { user, sound in
+                        guard let user else { return }
+                        let received = Unmanaged<Received>.fromOpaque(user).takeUnretainedValue()
+                        guard received.sounds.count < DeclaredSound.perLayer else {
+                            if received.problems.isEmpty {
+                                received.problems.append("it declares more than \(DeclaredSound.perLayer) sounds")
+                            }
+                            return
+                        }
+                        switch DeclaredSound.checked(sound) {
+                        case .success(let sound): received.sounds.append(sound)
+                        case .failure(let problem): received.problems.append(problem.message)
+                        }
+                    }, Unmanaged.passUnretained(received).toOpaque())
+            }
+        }
+        guard status == Int32(RF_OK.rawValue) else {
+            throw PluginCallError(status: status, message: "its sounds call failed (status \(status))")
+        }
+        let named = Set(inputFiles)
+        let unnamed = received.sounds.filter { !named.contains($0.file) }.map {
+            "its sound \($0.file) is not a file its input_files names; name it there too"
+        }
+        let problems = received.problems + unnamed
+        guard problems.isEmpty else {
+            throw PluginCallError(status: Int32(RF_ERROR_PARAMS.rawValue), message: problems.joined(separator: "\n"))
+        }
+        return received.sounds
     }
 
     /// Has a new instance verify its input (ABI `verify`); a refusal reads like create's, one problem per line.
@@ -218,7 +265,9 @@ package final class PluginInstance: @unchecked Sendable {
         var key = [UInt8](repeating: 0, count: Int(RF_FRAME_KEY_SIZE))
         let call = {
             key.withUnsafeMutableBufferPointer { buffer in
-                self.plugin.reportingFaults(frame: Int(frame.index)) { frameKey(self.handle, &frame, buffer.baseAddress) }
+                self.plugin.reportingFaults(frame: Int(frame.index)) {
+                    frameKey(self.handle, &frame, buffer.baseAddress)
+                }
             }
         }
         return serialized(call) == Int32(RF_OK.rawValue) ? key : nil

@@ -186,6 +186,28 @@ typedef struct rf_frame {
 /* Receives trace output: UTF-8 JSON text, possibly in several pieces. */
 typedef void (*rf_write_fn)(void *user, const char *utf8, size_t length);
 
+/* One sound source of a layer (rf_plugin.sounds): which audio it is, and which part of it is heard
+ * at each time of the layer. At layer time t ≥ start, the layer plays the file at
+ *     source = source_start + (t − start) × speed
+ * seconds of the file's own timeline (its container's timestamps, as ffmpeg reads them). Without
+ * `loop` it is heard while (t − start) × speed < source_length; with `loop` the source starts again
+ * from source_start each time it reaches source_length, for as long as the layer lasts. Before
+ * `start` it is silent. */
+typedef struct rf_sound {
+    uint32_t struct_size; /* sizeof(rf_sound): fields are only added at the end */
+    const char *file;     /* absolute, or relative to ctx->job_dir; one input_files names */
+    int32_t stream;       /* index of the audio stream in the file, or -1 for its first audio stream */
+    double gain;          /* decibels, -96…24 (the layer's own `gain` adds to it) */
+    double start;         /* layer seconds at which source_start is heard, finite */
+    double source_start;  /* seconds of the file's timeline, within a day of its 0 s (may be < 0) */
+    double source_length; /* seconds of the file played, > 0; INFINITY: to its end (not with loop) */
+    double speed;         /* file seconds per layer second, 0.01…100 */
+    uint32_t loop;        /* 1: play [source_start, source_start + source_length) again and again */
+} rf_sound;
+
+/* Receives one sound source (rf_plugin.sounds). */
+typedef void (*rf_sound_fn)(void *user, const rf_sound *sound);
+
 typedef struct rf_plugin {
     uint32_t abi_version;  /* RF_ABI_VERSION the plugin was built against */
     uint32_t struct_size;  /* sizeof(rf_plugin), for forward compatibility */
@@ -328,7 +350,22 @@ typedef struct rf_plugin {
      * host writes it here rather than into rf_context, whose size a plugin cannot tell: a field
      * added there would be read past the end of an older host's context. */
     const char **plugin_dir;
+
+    /* Added in ABI v1 after `plugin_dir`, read only when struct_size covers it (NULL when unused; a
+     * plugin built against a header that defines RF_SOUNDS may set it).
+     * sounds: the sound the layer plays (a clip's own audio, a voice, a sound effect), one call of
+     * `add` per source (rf_sound, above; the host copies it during the call). The host calls it once,
+     * right after create() and input_files(), from one thread. It mixes each source into the job's
+     * sound (`renderfarm mix`, `render --video`, `encode`), where the layer is heard: through the
+     * layer's and its groups' time, and at the layer's host-level `gain` and `muted`. No pixel depends
+     * on it. A source's file must be one that input_files names, so its content is in the manifest;
+     * the host refuses the layer, as create() would, when it is not or when a number is out of range.
+     * Returns RF_OK; any other status fails the layer as create() would. */
+    int (*sounds)(void *instance, rf_sound_fn add, void *user);
 } rf_plugin;
+
+/* Defined by headers whose rf_plugin has `sounds`. */
+#define RF_SOUNDS 1
 
 /* Defined by headers whose rf_plugin has `input_files`. */
 #define RF_INPUT_FILES 1

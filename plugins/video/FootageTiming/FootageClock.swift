@@ -7,7 +7,8 @@ import StrictJSON
 /// stored up to a tick late counting as on time: `FootageTimeline.slack`); with `loop` the time wraps inside
 /// [in, out), without it nothing is drawn from `out` on. Times count from the clip's first frame. Frame n
 /// depends on t alone, so every worker, shard and resumed run picks the same.
-/// The clip's sound follows the same time (`sourceTime(at:)`), so picture and sound stay together.
+/// The clip's sound follows the same time (`VideoEffect.sounds` declares this rule to the host), so picture and
+/// sound stay together.
 package struct FootageClock: Sendable, Equatable {
     package let start: Double
     package let end: Double
@@ -16,8 +17,6 @@ package struct FootageClock: Sendable, Equatable {
 
     /// The `speed` parameter's range.
     package static let speeds = 0.01...100.0
-    /// The `gain` parameter's range, in dB: the clip's sound in the mix.
-    package static let gains = -96.0...24.0
 
     /// The clock of a layer's `trim` (`{"in": s, "out": s}`, both optional, inside the clip of `duration`
     /// seconds), `speed` and `loop`.

@@ -1,7 +1,6 @@
 /// The frames of a footage stream in presentation order: their timestamps, and where decoding can start.
 ///
-/// Built from every packet of the stream (demuxing only, no decoding): by the plugin in `create`, and by the
-/// host from ffprobe's listing when it mixes the clip's sound. A packet is one frame, so the n-th smallest
+/// Built from every packet of the stream (demuxing only, no decoding) by the plugin in `create`. A packet is one frame, so the n-th smallest
 /// presentation timestamp is source frame n. The rule and the frame keys need nothing else.
 package struct FootageTimeline: Sendable, Equatable {
     /// Presentation timestamps in the stream's time base, ascending, one per frame.
@@ -12,6 +11,8 @@ package struct FootageTimeline: Sendable, Equatable {
     package let keyframes: [Int]
     /// Where the last frame ends, in seconds from the first frame.
     package let duration: Double
+    /// The first frame's time in the container's seconds: where the rule's times count from.
+    package let origin: Double
 
     /// How early a frame is reached: one tick of the stream's time base, at most a millisecond (and at least
     /// `tolerance`). Containers round times to their tick: a 30 fps WebM stores frame 2 at 67 ms, after
@@ -30,6 +31,7 @@ package struct FootageTimeline: Sendable, Equatable {
         let first = timestamps.first ?? 0
         let unit = Double(timeBase.num) / Double(timeBase.den)
         seconds = timestamps.map { Double($0 - first) * unit }
+        origin = Double(first) * unit
         slack = min(max(unit, Self.tolerance), Self.largestSlack)
         var starts = timestamps.indices.filter { keyframes.contains(timestamps[$0]) }
         if starts.first != 0 { starts.insert(0, at: 0) }

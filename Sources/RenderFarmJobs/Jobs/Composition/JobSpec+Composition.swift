@@ -7,7 +7,9 @@ extension JobSpec {
 
     /// How each effect layer's own time follows the job's, in layer order.
     package var clocks: [LayerClock] {
-        var clocks = layers.map { LayerClock(links: [LayerClock.Link(fields: Self.plainFields(start: $0.start), hasSpan: false)]) }
+        var clocks = layers.map {
+            LayerClock(links: [LayerClock.Link(fields: Self.plainFields(start: $0.start), hasSpan: false)])
+        }
         func visit(_ nodes: [LayerNode], outer: [LayerClock.Link]) {
             for node in nodes {
                 let links = outer + [LayerClock.Link(fields: node.fields, hasSpan: node.hasSpan)]
@@ -56,6 +58,13 @@ package struct LayerClock: Sendable, Equatable {
         }
         return time
     }
+
+    /// The gain of the layer's sound in dB: its own `gain` and its groups'.
+    package var gain: Double { links.reduce(0) { $0 + $1.fields.gain } }
+    /// Whether the layer's sound is left out: it or a group holding it is `muted`.
+    package var muted: Bool { links.contains(where: \.fields.muted) }
+    /// How fast the layer's own time runs against the job's: its `speed` times its groups'.
+    package var speed: Double { links.reduce(1) { $0 * $1.fields.speed } }
 
     /// Whether the layer's own time is the job's shifted by `start`: no speed or loop on the way.
     package var isShift: Bool { !links.contains(where: \.fields.remapsTime) }

@@ -15,7 +15,9 @@ struct LayerListDecoder {
     static let maxDepth = 8
     /// Keyframes of one field, at most.
     static let maxKeyframes = 1_000
-    static let fieldKeys = ["name", "start", "end", "speed", "loop", "opacity", "blend", "transform", "mask"]
+    static let fieldKeys = [
+        "name", "start", "end", "speed", "loop", "opacity", "blend", "transform", "mask", "gain", "muted",
+    ]
     static let effectKeys = ["effect", "params"] + fieldKeys
     static let groupKeys = ["group"] + fieldKeys
 
@@ -30,7 +32,8 @@ struct LayerListDecoder {
         for (index, element) in list.enumerated() {
             let elementPath = "\(path)[\(index)]"
             guard let object = element.objectValue else {
-                issues.add(elementPath, "expected an object {\"effect\", \"start\", \"params\"}, got \(element.typeName)")
+                issues.add(
+                    elementPath, "expected an object {\"effect\", \"start\", \"params\"}, got \(element.typeName)")
                 continue
             }
             if layers.count >= JobDecoder.Limits.maxLayers && object["group"] == nil { continue }
@@ -54,7 +57,8 @@ struct LayerListDecoder {
                 return nil
             }
             guard let list = group.arrayValue, !list.isEmpty else {
-                issues.add(reader.childPath("group"), "expected a list of at least one layer, got \(ObjectReader.show(group))")
+                issues.add(
+                    reader.childPath("group"), "expected a list of at least one layer, got \(ObjectReader.show(group))")
                 return nil
             }
             let children = decodeList(list, path: reader.childPath("group"), depth: depth + 1)
@@ -74,17 +78,28 @@ struct LayerListDecoder {
         fields.start = reader.number("start", default: 0, in: seconds) ?? 0
         if reader.object["end"] != nil, let end = reader.number("end", default: nil, in: seconds) {
             if end <= fields.start {
-                issues.add(reader.childPath("end"), "\(ObjectReader.format(end)) is not after start (\(ObjectReader.format(fields.start)))")
+                issues.add(
+                    reader.childPath("end"),
+                    "\(ObjectReader.format(end)) is not after start (\(ObjectReader.format(fields.start)))")
             } else {
                 fields.end = end
             }
         }
         fields.speed = reader.number("speed", default: 1, in: 0...100, exclusiveLowerBound: true) ?? 1
         if reader.object["loop"] != nil {
-            fields.loop = reader.number("loop", default: nil, in: 0...JobDecoder.Limits.maxDuration, exclusiveLowerBound: true)
+            fields.loop = reader.number(
+                "loop", default: nil, in: 0...JobDecoder.Limits.maxDuration, exclusiveLowerBound: true)
         }
         if let value = reader.object["opacity"] {
-            fields.opacity = animated(value, path: reader.childPath("opacity"), read: { self.opacity($0, path: $1) }) ?? .constant(1)
+            fields.opacity =
+                animated(value, path: reader.childPath("opacity"), read: { self.opacity($0, path: $1) }) ?? .constant(1)
+        }
+        fields.gain = reader.number("gain", default: 0, in: LayerFields.gains) ?? 0
+        switch reader.object["muted"] {
+        case nil: break
+        case .some(.bool(let value)): fields.muted = value
+        case .some(let other):
+            issues.add(reader.childPath("muted"), "expected true or false, got \(ObjectReader.show(other))")
         }
         let blend = reader.string("blend", default: "normal", maxLength: 32) ?? "normal"
         if let mode = BlendMode(rawValue: blend) {
@@ -108,7 +123,8 @@ struct LayerListDecoder {
             switch mask.object["invert"] {
             case nil: break
             case .some(.bool(let value)): invert = value
-            case .some(let other): issues.add(mask.childPath("invert"), "expected true or false, got \(ObjectReader.show(other))")
+            case .some(let other):
+                issues.add(mask.childPath("invert"), "expected true or false, got \(ObjectReader.show(other))")
             }
             if let layer = mask.string("layer", default: nil, maxLength: 64) {
                 fields.mask = LayerMask(layer: layer, mode: LayerMask.Mode(rawValue: mode) ?? .alpha, invert: invert)
@@ -120,15 +136,19 @@ struct LayerListDecoder {
     private func decodeTransform(_ reader: ObjectReader) -> LayerTransform {
         reader.rejectUnknownKeys(["anchor", "position", "scale", "rotation"])
         let anchor = reader.object["anchor"].flatMap { point($0, path: reader.childPath("anchor")) } ?? canvasCentre
-        var transform = LayerTransform(anchor: anchor, position: nil, scale: .constant(Point(1, 1)), rotation: .constant(0))
+        var transform = LayerTransform(
+            anchor: anchor, position: nil, scale: .constant(Point(1, 1)), rotation: .constant(0))
         if let value = reader.object["position"] {
             transform.position = animated(value, path: reader.childPath("position"), read: { self.point($0, path: $1) })
         }
         if let value = reader.object["scale"] {
-            transform.scale = animated(value, path: reader.childPath("scale"), read: { self.scale($0, path: $1) }) ?? transform.scale
+            transform.scale =
+                animated(value, path: reader.childPath("scale"), read: { self.scale($0, path: $1) }) ?? transform.scale
         }
         if let value = reader.object["rotation"] {
-            transform.rotation = animated(value, path: reader.childPath("rotation"), read: { self.degrees($0, path: $1) }) ?? transform.rotation
+            transform.rotation =
+                animated(value, path: reader.childPath("rotation"), read: { self.degrees($0, path: $1) })
+                ?? transform.rotation
         }
         return transform
     }
@@ -178,12 +198,16 @@ struct LayerListDecoder {
     }
 
     /// A constant `read` from `value`, or `{"keyframes": [{"t", "value", "timing"}]}`.
-    private func animated<Value>(_ value: JSONValue, path: String, read: (JSONValue, String) -> Value?) -> Animated<Value>? {
+    private func animated<Value>(_ value: JSONValue, path: String, read: (JSONValue, String) -> Value?) -> Animated<
+        Value
+    >? {
         guard let object = value.objectValue else { return read(value, path).map { .constant($0) } }
         let reader = ObjectReader(object: object, path: path, issues: issues)
         reader.rejectUnknownKeys(["keyframes"])
         guard let list = object["keyframes"]?.arrayValue, !list.isEmpty, list.count <= Self.maxKeyframes else {
-            issues.add(reader.childPath("keyframes"), "expected a list of 1…\(Self.maxKeyframes) keyframes {\"t\", \"value\", \"timing\"}")
+            issues.add(
+                reader.childPath("keyframes"),
+                "expected a list of 1…\(Self.maxKeyframes) keyframes {\"t\", \"value\", \"timing\"}")
             return nil
         }
         var keys: [Keyframe<Value>] = []
@@ -203,7 +227,9 @@ struct LayerListDecoder {
             }
             guard let t, let value = read(raw, key.childPath("value")) else { continue }
             if let last = keys.last, t <= last.t {
-                issues.add(key.childPath("t"), "\(ObjectReader.format(t)) is not after the keyframe before (\(ObjectReader.format(last.t)))")
+                issues.add(
+                    key.childPath("t"),
+                    "\(ObjectReader.format(t)) is not after the keyframe before (\(ObjectReader.format(last.t)))")
                 continue
             }
             keys.append(Keyframe(t: t, value: value, timing: timing))
@@ -215,7 +241,10 @@ struct LayerListDecoder {
     private func timing(_ value: JSONValue, path: String) -> KeyframeTiming? {
         if let name = value.stringValue {
             if let function = TimingFunction(name: name) { return .curve(function) }
-            issues.add(path, "unknown timing \"\(name)\"; one of \(TimingFunction.names.joined(separator: ", ")), [x1, y1, x2, y2] or {\"damping\", \"velocity\"}")
+            issues.add(
+                path,
+                "unknown timing \"\(name)\"; one of \(TimingFunction.names.joined(separator: ", ")), [x1, y1, x2, y2] or {\"damping\", \"velocity\"}"
+            )
             return nil
         }
         if let list = value.arrayValue {
@@ -223,7 +252,8 @@ struct LayerListDecoder {
             guard numbers.count == 4, list.count == 4, (0...1).contains(numbers[0]), (0...1).contains(numbers[2]),
                 numbers.allSatisfy({ abs($0) <= 100 })
             else {
-                issues.add(path, "expected a cubic [x1, y1, x2, y2] with x1 and x2 in 0…1, got \(ObjectReader.show(value))")
+                issues.add(
+                    path, "expected a cubic [x1, y1, x2, y2] with x1 and x2 in 0…1, got \(ObjectReader.show(value))")
                 return nil
             }
             return .curve(TimingFunction(numbers[0], numbers[1], numbers[2], numbers[3]))
@@ -236,7 +266,8 @@ struct LayerListDecoder {
             guard let damping, let velocity else { return nil }
             return .spring(damping: damping, velocity: velocity)
         }
-        issues.add(path, "expected a timing name, [x1, y1, x2, y2] or {\"damping\", \"velocity\"}, got \(value.typeName)")
+        issues.add(
+            path, "expected a timing name, [x1, y1, x2, y2] or {\"damping\", \"velocity\"}, got \(value.typeName)")
         return nil
     }
 
@@ -248,7 +279,9 @@ struct LayerListDecoder {
         for (index, node) in nodes.enumerated() {
             guard let name = node.fields.name else { continue }
             if let earlier = names[name] {
-                issues.add(keyPath(node.path, "name"), "\"\(name)\" also names \(nodes[earlier].path); names in one list are unique")
+                issues.add(
+                    keyPath(node.path, "name"),
+                    "\"\(name)\" also names \(nodes[earlier].path); names in one list are unique")
             } else {
                 names[name] = index
             }
@@ -261,7 +294,8 @@ struct LayerListDecoder {
                 issues.add(
                     path,
                     "no layer named \"\(mask.layer)\" in this list\(Suggestion.hint(for: mask.layer, in: known))"
-                        + (known.isEmpty ? " (give the masking layer a \"name\")" : "; named: " + known.joined(separator: ", ")))
+                        + (known.isEmpty
+                            ? " (give the masking layer a \"name\")" : "; named: " + known.joined(separator: ", ")))
                 continue
             }
             guard source != index else {

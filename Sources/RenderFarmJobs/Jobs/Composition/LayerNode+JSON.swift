@@ -10,9 +10,11 @@ extension LayerNode {
         guard let local = fields.localTime(at: t, bounded: hasSpan) else { return .null }
         var object: JSONObject = ["t": .number(local), "opacity": .number(fields.opacity.value(at: local))]
         if let transform = fields.transform?.resolved(at: local) {
-            object["transform"] = .array([
-                transform.position.x, transform.position.y, transform.scale.x, transform.scale.y, transform.rotation,
-            ].map(JSONValue.number))
+            object["transform"] = .array(
+                [
+                    transform.position.x, transform.position.y, transform.scale.x, transform.scale.y,
+                    transform.rotation,
+                ].map(JSONValue.number))
         }
         if case .group(let children) = content { object["group"] = .array(children.map { $0.state(at: local) }) }
         return .object(object)
@@ -47,6 +49,8 @@ extension LayerFields {
         if let loop { object["loop"] = .number(loop) }
         if opacity != .constant(1) { object["opacity"] = opacity.json }
         if blend != .normal { object["blend"] = .string(blend.rawValue) }
+        if gain != 0 { object["gain"] = .number(gain) }
+        if muted { object["muted"] = .bool(true) }
         if let transform {
             var value: JSONObject = [
                 "anchor": transform.anchor.json, "scale": transform.scale.json, "rotation": transform.rotation.json,
@@ -56,7 +60,8 @@ extension LayerFields {
         }
         if let mask {
             object["mask"] = .object([
-                "layer": .string(mask.layer), "source": .number(Double(mask.source)), "mode": .string(mask.mode.rawValue),
+                "layer": .string(mask.layer), "source": .number(Double(mask.source)),
+                "mode": .string(mask.mode.rawValue),
                 "invert": .bool(mask.invert),
             ])
         }

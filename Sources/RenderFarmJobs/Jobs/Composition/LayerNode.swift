@@ -19,6 +19,13 @@ package struct LayerFields: Sendable, Equatable, Encodable {
     package var blend = BlendMode.normal
     package var transform: LayerTransform?
     package var mask: LayerMask?
+    /// The level of the sound its plugin plays (ABI `sounds`), in dB; a group's adds to its layers'.
+    package var gain = 0.0
+    /// Whether that sound is left out of the mix; a muted group mutes its layers.
+    package var muted = false
+
+    /// The range of `gain`: that of a sound's own gain.
+    package static let gains = -96.0...24.0
 
     package init() {}
 

@@ -12,7 +12,8 @@ package enum EventLog {
     package static func resolve(
         _ params: JSONObject, parameters: [PluginParameter], path: String, jobDirectory: String
     ) -> (JSONObject, [JobIssue]) {
-        let (resolved, issues, _) = resolveLocated(params, parameters: parameters, path: path, jobDirectory: jobDirectory)
+        let (resolved, issues, _) = resolveLocated(
+            params, parameters: parameters, path: path, jobDirectory: jobDirectory)
         return (resolved, issues)
     }
 
@@ -58,7 +59,8 @@ package enum EventLog {
                 let prefix = "\(path).params.\(name)["
                 guard issue.path.hasPrefix(prefix) else { continue }
                 let rest = issue.path.dropFirst(prefix.count)
-                guard let close = rest.firstIndex(of: "]"), let index = Int(rest[..<close]), sources.indices.contains(index),
+                guard let close = rest.firstIndex(of: "]"), let index = Int(rest[..<close]),
+                    sources.indices.contains(index),
                     !sources[index].hasPrefix("layers[")
                 else { continue }
                 let field = rest[rest.index(after: close)...].drop { $0 == "." }
@@ -109,7 +111,7 @@ package enum EventLog {
                     if text.isEmpty { continue }
                     value = Template.typed(text, as: field.kind)
                 }
-                if let message = ParameterValidator.check(value, field) {
+                if let message = field.problem(with: value) {
                     problem(field.name, message)
                     valid = false
                 }

@@ -1,46 +1,21 @@
 import CairoKit
 import StrictJSON
 
-/// Checks a layer's `params` against the plugin's table before `create`, so every plugin
-/// reports bad input in the same words, and fills in the defaults.
-package enum ParameterValidator {
-    package static func validate(_ params: JSONObject, against info: PluginInfo, path: String) -> (JSONObject, [JobIssue]) {
-        var issues: [JobIssue] = []
-        let names = info.parameters.map(\.name)
-        for key in params.keys where info.parameter(named: key) == nil {
-            issues.append(
-                JobIssue(
-                    path: keyPath(path, key),
-                    "\"\(info.id)\" has no parameter \"\(key)\""
-                        + Suggestion.hint(for: key, in: names) + "; see `renderfarm plugins \(info.id)`"))
-        }
-        var filled = JSONObject()
-        for parameter in info.parameters {
-            guard var value = params[parameter.name] ?? parameter.defaultValue else { continue }
-            if params[parameter.name] != nil, let problem = check(value, parameter) {
-                issues.append(JobIssue(path: "\(path).\(parameter.name)", problem))
-                // The plugin still checks the rest of the layer in the same pass, on the default.
-                guard let fallback = parameter.defaultValue else { continue }
-                value = fallback
-            }
-            filled[parameter.name] = value
-        }
-        return (filled, issues)
-    }
-
-    /// What is wrong with `value` for `parameter`, or nil when it is acceptable.
-    package static func check(_ value: JSONValue, _ parameter: PluginParameter) -> String? {
+extension PluginParameter {
+    /// What is wrong with `value` for this parameter (its type, range, choices), or nil when it is acceptable:
+    /// the rule the host applies to a job's value and to the parameter's own default.
+    package func problem(with value: JSONValue) -> String? {
         // Only a message shows the value (a long event list would cost more to show than to check).
-        var shown: String { ObjectReader.show(value) }
+        var shown: String { value.shortText }
         // A bound that is not a number admits nothing (the catalog refuses such a table before any job).
-        func inRange(_ number: Double) -> Bool { number >= parameter.min && number <= parameter.max }
+        func inRange(_ number: Double) -> Bool { number >= min && number <= max }
         func outOfRange(_ number: Double) -> String {
-            "\(ObjectReader.format(number)) is out of range (allowed: \(parameter.rangeText ?? "any number"))"
+            "\(JSONValue.format(number)) is out of range (allowed: \(rangeText ?? "any number"))"
         }
-        switch parameter.kind {
+        switch kind {
         case .number, .integer:
-            guard let number = value.doubleValue else { return "expected \(parameter.typeText), got \(shown)" }
-            if parameter.kind == .integer, number.rounded() != number { return "expected an integer, got \(shown)" }
+            guard let number = value.doubleValue else { return "expected \(typeText), got \(shown)" }
+            if kind == .integer, number.rounded() != number { return "expected an integer, got \(shown)" }
             return inRange(number) ? nil : outOfRange(number)
         case .bool:
             return value.boolValue == nil ? "expected true or false, got \(shown)" : nil
@@ -63,9 +38,9 @@ package enum ParameterValidator {
         case .string:
             return value.stringValue == nil ? "expected a string, got \(shown)" : nil
         case .choice:
-            guard let text = value.stringValue, parameter.choices.contains(text) else {
-                let hint = value.stringValue.map { Suggestion.hint(for: $0, in: parameter.choices) } ?? ""
-                return "expected one of \(parameter.choices.joined(separator: ", ")), got \(shown)\(hint)"
+            guard let text = value.stringValue, choices.contains(text) else {
+                let hint = value.stringValue.map { Suggestion.hint(for: $0, in: choices) } ?? ""
+                return "expected one of \(choices.joined(separator: ", ")), got \(shown)\(hint)"
             }
             return nil
         case .size:
@@ -82,16 +57,37 @@ package enum ParameterValidator {
         case .json:
             return nil
         case .colorList:
-            return checkColorList(value, parameter)
+            return colorListProblem(value)
         case .events:
             // `EventLog` has read and checked the events, file or list, before this.
             return value.arrayValue == nil ? "expected a list of events or a file name, got \(shown)" : nil
         }
     }
 
-    private static func numbers(_ value: JSONValue) -> [Double]? {
+    private func numbers(_ value: JSONValue) -> [Double]? {
         guard let array = value.arrayValue else { return nil }
         let numbers = array.compactMap(\.doubleValue)
         return numbers.count == array.count ? numbers : nil
+    }
+
+    /// A colour list: every element a colour, and the count within the table's bounds when they
+    /// are finite (`RF_PARAM_COLOR_LIST`: min/max bound the number of colours).
+    private func colorListProblem(_ value: JSONValue) -> String? {
+        let shown = value.shortText
+        guard let elements = value.arrayValue else {
+            return "expected a list of colours [\"#RRGGBB\", …], got \(shown)"
+        }
+        for (index, element) in elements.enumerated() {
+            guard let text = element.stringValue, Color(hex: text) != nil else {
+                return "element \(index): expected a colour \"#RRGGBB\" or \"#RRGGBBAA\", "
+                    + "got \(element.shortText)"
+            }
+        }
+        let count = Double(elements.count)
+        if count < min || count > max {
+            let allowed = rangeText ?? "any number of"
+            return "\(elements.count) colours is out of range (allowed: \(allowed) colours)"
+        }
+        return nil
     }
 }

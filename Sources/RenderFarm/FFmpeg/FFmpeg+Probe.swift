@@ -34,7 +34,8 @@ extension FFmpeg {
 
     /// What ffprobe prints with `arguments` (reading `file` as `/dev/stdin`, when given), or its first
     /// error lines ("moov atom not found") when it fails. Throws when ffprobe is missing (exit 69).
-    func probe(_ arguments: [String], reading file: InputFile? = nil) throws(EncodeError) -> Result<String, DataProblem> {
+    func probe(_ arguments: [String], reading file: InputFile? = nil) throws(EncodeError) -> Result<String, DataProblem>
+    {
         guard let probe else { throw .ffprobeMissing(searched: probeSearched) }
         let process = try launch(
             probe, FFmpegCommand(arguments: arguments), in: "/", feedsInput: false, output: nil, stop: nil,

@@ -39,7 +39,8 @@ final class FrameSocket: Sendable {
             let sent = Foundation.send(socket, base + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
             if sent < 0 {
                 if errno == EINTR { continue }
-                let reason = errno == EPIPE || errno == ECONNRESET ? "ffmpeg stopped reading frames" : "writing frames to ffmpeg"
+                let reason =
+                    errno == EPIPE || errno == ECONNRESET ? "ffmpeg stopped reading frames" : "writing frames to ffmpeg"
                 return "\(reason): \(String(cString: strerror(errno)))"
             }
             offset += sent

@@ -83,7 +83,8 @@ package struct FFmpeg: Sendable {
         _ command: FFmpegCommand, in directory: String, feedsInput: Bool, output: String? = nil,
         stop: StopSignal? = nil, reading file: InputFile? = nil
     ) throws(EncodeError) -> FFmpegProcess {
-        try launch(executable, command, in: directory, feedsInput: feedsInput, output: output, stop: stop, reading: file)
+        try launch(
+            executable, command, in: directory, feedsInput: feedsInput, output: output, stop: stop, reading: file)
     }
 
     /// Starts `program` (ffmpeg or ffprobe) with `command`'s arguments; its standard input is `file`
