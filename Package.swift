@@ -95,11 +95,26 @@ let package = Package(
                 "RenderFarmPluginABI", "StrictJSON",
             ]
         ),
+        // Media: what making videos and sound shares (running ffmpeg and ffprobe, their log, the socket frames
+        // reach ffmpeg by, the errors of making media), and the sound mixer, which knows no plugin: a layer's sound
+        // is what its plugin declares (ABI `sounds`).
+        .target(
+            name: "RenderFarmMedia",
+            dependencies: ["RenderFarmJobs", "RenderFarmOutput", "FileInput", "FileOutput", "Locking"]
+        ),
+        .target(
+            name: "RenderFarmSound",
+            dependencies: [
+                "RenderFarmMedia", "RenderFarmJobs", "RenderFarmOutput", "FileInput", "FileOutput", "Locking",
+                "StrictJSON",
+            ]
+        ),
         .target(
             name: "RenderFarm",
             dependencies: [
-                "RenderFarmJobs", "RenderFarmOutput", "CairoKit", "EffectKit", "FileInput", "FileOutput", "Locking",
-                "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame", "CCrypto", "StrictJSON", "CFaultReport", "CSandbox",
+                "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "CairoKit", "EffectKit",
+                "FileInput", "FileOutput", "Locking", "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame", "CCrypto",
+                "StrictJSON", "CFaultReport", "CSandbox",
             ]
         ),
         // The studio: a small Swift interface over libmicrohttpd (its variadic C calls in a C shim),
@@ -115,7 +130,9 @@ let package = Package(
         .target(
             name: "RenderFarmCLI",
             dependencies: [
-                "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "FileInput", "FileOutput", "Locking",
+                "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "FileInput",
+                "FileOutput",
+                "Locking",
                 "RenderFarmStudio",
             ]),
         .executableTarget(name: "renderfarm", dependencies: ["RenderFarmCLI"]),
@@ -178,13 +195,14 @@ let package = Package(
         .testTarget(
             name: "RenderFarmTests",
             dependencies: [
-                "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "FileOutput", "CPNGWriter", "CVideoFrame",
-                "CairoKit", "EffectKit", "Locking",
+                "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "FileOutput",
+                "CPNGWriter", "CVideoFrame", "CairoKit", "EffectKit", "Locking",
             ]),
         .testTarget(
             name: "RenderFarmCLITests",
             dependencies: [
-                "RenderFarmCLI", "RenderFarmJobs", "RenderFarmOutput", "CCrypto", "CairoKit", "EffectKit", "Locking",
+                "RenderFarmCLI", "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "CCrypto",
+                "CairoKit", "EffectKit", "Locking",
             ]),
         .testTarget(
             name: "RenderFarmStudioTests",

@@ -1,5 +1,6 @@
 import CairoKit
 import Foundation
+import RenderFarmMedia
 import Testing
 
 /// The `video` effect through the real binary: every output frame shows the source frame the rule of the
@@ -33,7 +34,9 @@ struct FootageTests {
         var params: [String: Any] {
             var params: [String: Any] = ["speed": Double(speedNumerator) / Double(speedDenominator), "loop": loop]
             if let trimIn {
-                params["trim"] = ["in": Double(trimIn) / Double(clipFPS), "out": Double(trimOut ?? clipFrames) / Double(clipFPS)]
+                params["trim"] = [
+                    "in": Double(trimIn) / Double(clipFPS), "out": Double(trimOut ?? clipFrames) / Double(clipFPS),
+                ]
             }
             return params
         }
@@ -69,7 +72,8 @@ struct FootageTests {
     ]
 
     /// Makes the clip of `test` in `folder` and returns its presentation timestamps.
-    static func clip(_ test: Case, in folder: TemporaryFolder) throws -> (ticks: [Int], timeBase: (num: Int, den: Int)) {
+    static func clip(_ test: Case, in folder: TemporaryFolder) throws -> (ticks: [Int], timeBase: (num: Int, den: Int))
+    {
         let path = folder.url.appendingPathComponent("clip.\(test.container)").path
         try FootageFixture.make(path, fps: test.clipFPS, frames: test.clipFrames, variable: test.variable)
         let clip = try FootageFixture.timestamps(path)
@@ -107,7 +111,8 @@ struct FootageTests {
 
     @Test("-j 1, -j 2, --shard K/N and kill -9 resumes give the same frames, each the one the rule says")
     func everyWay() throws {
-        let test = Case(clipFPS: 30, clipFrames: 45, fps: 30, frames: 240, speedNumerator: 3, speedDenominator: 4, loop: true)
+        let test = Case(
+            clipFPS: 30, clipFrames: 45, fps: 30, frames: 240, speedNumerator: 3, speedDenominator: 4, loop: true)
         let folder = try TemporaryFolder()
         let clip = try Self.clip(test, in: folder)
         let job = try FootageFixture.job(file: "clip.mp4", fps: test.fps, frames: test.frames, params: test.params)
@@ -127,8 +132,10 @@ struct FootageTests {
         runs.append(try Manifest(folder: sharded).frames.map(\.sha256))
 
         let resumed = folder.url.appendingPathComponent("out-resumed")
-        let arguments = ["render", folder.url.appendingPathComponent("job.json").path, "--out", resumed.path,
-                         "--progress", "json", "-j", "2"]
+        let arguments = [
+            "render", folder.url.appendingPathComponent("job.json").path, "--out", resumed.path,
+            "--progress", "json", "-j", "2",
+        ]
         for kill in [5, 40, 120] {
             let run = try Binary.Running(arguments)
             try ResumeTests.waitForFrameEvents(kill, of: run)
@@ -143,7 +150,8 @@ struct FootageTests {
         for run in runs.dropFirst() { #expect(run == runs[0]) }
     }
 
-    @Test("a source frame held by speed 0.5 is drawn once and reused; the clip's sha256 and FFmpeg's versions are inputs")
+    @Test(
+        "a source frame held by speed 0.5 is drawn once and reused; the clip's sha256 and FFmpeg's versions are inputs")
     func heldFramesAndInputs() throws {
         let test = Case(clipFPS: 30, clipFrames: 30, fps: 30, frames: 20, speedDenominator: 2)
         let folder = try TemporaryFolder()
@@ -201,9 +209,21 @@ struct FootageTests {
         "8-bit 4:2:0 colours come out as encoded, in the matrix and range the stream states",
         arguments: [
             ("bt601.mp4", ["-vf", "format=rgb24,scale=out_color_matrix=bt601:out_range=tv,format=yuv420p"]),
-            ("bt709.mp4", ["-vf", "format=rgb24,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p", "-colorspace", "bt709"]),
-            ("full.mp4", ["-vf", "format=rgb24,scale=out_color_matrix=bt709:out_range=pc,format=yuvj420p", "-colorspace", "bt709",
-                          "-color_range", "pc"]),
+            (
+                "bt709.mp4",
+                [
+                    "-vf", "format=rgb24,scale=out_color_matrix=bt709:out_range=tv,format=yuv420p", "-colorspace",
+                    "bt709",
+                ]
+            ),
+            (
+                "full.mp4",
+                [
+                    "-vf", "format=rgb24,scale=out_color_matrix=bt709:out_range=pc,format=yuvj420p", "-colorspace",
+                    "bt709",
+                    "-color_range", "pc",
+                ]
+            ),
         ])
     func colours(_ name: String, _ filters: [String]) throws {
         let folder = try TemporaryFolder()
@@ -216,8 +236,9 @@ struct FootageTests {
             .pixel(x: 32, y: 16)
         // lavfi's color source makes #3366CC as RGB #3164C9 (it draws in YUV); rounding to 8-bit YUV and back
         // moves a channel by a level or two, the wrong matrix by five or more.
-        #expect(abs(Int(pixel.r) - 0x31) <= 2 && abs(Int(pixel.g) - 0x64) <= 2 && abs(Int(pixel.b) - 0xC9) <= 2,
-                "\(name): \(pixel)")
+        #expect(
+            abs(Int(pixel.r) - 0x31) <= 2 && abs(Int(pixel.g) - 0x64) <= 2 && abs(Int(pixel.b) - 0xC9) <= 2,
+            "\(name): \(pixel)")
     }
 
     @Test("a truncated, damaged or non-video file is refused at validate with its place in the job (65)")
@@ -233,15 +254,19 @@ struct FootageTests {
         // Video 4 s, audio 6 s: the longer audio is no sign of truncation, half the file is.
         let withAudio = folder.url.appendingPathComponent("audio.webm")
         try FootageFixture.ffmpeg(
-            ["-f", "lavfi", "-i", "testsrc=s=64x32:r=30:d=4", "-f", "lavfi", "-i", "sine=d=6", "-c:v", "libvpx-vp9",
-             "-b:v", "200k", "-c:a", "libopus", withAudio.path])
+            [
+                "-f", "lavfi", "-i", "testsrc=s=64x32:r=30:d=4", "-f", "lavfi", "-i", "sine=d=6", "-c:v", "libvpx-vp9",
+                "-b:v", "200k", "-c:a", "libopus", withAudio.path,
+            ])
         let audioBytes = try Data(contentsOf: withAudio)
         // Clusters of half a second, the middle one's first block header overwritten: FFmpeg's Matroska demuxer
         // logs the damage, skips to the next cluster and reads on as if no frame were missing.
         let clustered = folder.url.appendingPathComponent("clustered.webm")
         try FootageFixture.ffmpeg(
-            ["-f", "lavfi", "-i", "testsrc=s=64x32:r=30:d=4", "-c:v", "libvpx-vp9", "-b:v", "200k",
-             "-cluster_time_limit", "500", clustered.path])
+            [
+                "-f", "lavfi", "-i", "testsrc=s=64x32:r=30:d=4", "-c:v", "libvpx-vp9", "-b:v", "200k",
+                "-cluster_time_limit", "500", clustered.path,
+            ])
         var skipped = [UInt8](try Data(contentsOf: clustered))
         let clusters = skipped.indices.dropLast(4).filter { index in
             skipped[index..<index + 4].elementsEqual([0x1F, 0x43, 0xB6, 0x75])
@@ -377,8 +402,10 @@ struct FootageTests {
         let folder = try TemporaryFolder()
         let clip = folder.url.appendingPathComponent("wide.mp4")
         try FootageFixture.ffmpeg(
-            ["-f", "lavfi", "-i", "color=c=black:s=64x32:r=30", "-frames:v", "3", "-vf",
-             FootageFixture.bits + ",setsar=2", "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p", clip.path])
+            [
+                "-f", "lavfi", "-i", "color=c=black:s=64x32:r=30", "-frames:v", "3", "-vf",
+                FootageFixture.bits + ",setsar=2", "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv420p", clip.path,
+            ])
         // 64 × 32 pixels of aspect 2:1 show as 128 × 32: contained in 128 × 64, bars of 16 above and below.
         try folder.write(
             try FootageFixture.job(file: "wide.mp4", fps: 30, frames: 3, params: ["fit": "contain"], canvas: (128, 64)),
@@ -443,8 +470,10 @@ struct FootageTests {
         // 320 frames of 720p, one keyframe: the check decodes the first 291 in full (2^28 pixels), then
         // keyframes only, so it cannot see a predicted picture damaged after those.
         try FootageFixture.ffmpeg(
-            ["-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30", "-frames:v", "320", "-c:v", "libx264", "-preset",
-             "ultrafast", "-g", "400", "-pix_fmt", "yuv420p", clip.path])
+            [
+                "-f", "lavfi", "-i", "testsrc2=s=1280x720:r=30", "-frames:v", "320", "-c:v", "libx264", "-preset",
+                "ultrafast", "-g", "400", "-pix_fmt", "yuv420p", clip.path,
+            ])
         let picture = try #require(try FootageFixture.pictures(clip.path).first { $0.frame >= 300 })
         try FootageFixture.damage(try Data(contentsOf: clip), at: [picture])
             .write(to: folder.url.appendingPathComponent("damaged.mp4"))

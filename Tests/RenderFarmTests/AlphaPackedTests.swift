@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RenderFarm
+@testable import RenderFarmMedia
 
 @Suite("alpha-packed (VAP) layout, config and level")
 struct AlphaPackedLayoutTests {

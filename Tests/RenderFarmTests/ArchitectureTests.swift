@@ -181,7 +181,7 @@ struct ArchitectureTests {
             })
     }
 
-    @Test("no engine target imports a plugin's code, and the engine's sound code names no plugin id")
+    @Test("no engine target imports a plugin's code, and the mixer (RenderFarmSound) names no plugin id")
     func enginesKnowNoPlugin() throws {
         let targets = try Self.targets()
         let pluginFolders = repository(listing: "plugins")
@@ -202,11 +202,11 @@ struct ArchitectureTests {
             let imported = Self.imports(sources).intersection(pluginModules)
             #expect(imported.isEmpty, "\(target) imports \(imported.sorted())")
         }
-        let sound = Self.repository.appendingPathComponent("Sources/RenderFarm/Sound")
+        let sound = Self.repository.appendingPathComponent("Sources/RenderFarmSound")
         for file in try FileManager.default.contentsOfDirectory(atPath: sound.path) {
             let text = try String(contentsOf: sound.appendingPathComponent(file), encoding: .utf8)
             for id in pluginFolders where text.contains("\"\(id)\"") {
-                Issue.record("Sound/\(file) names the plugin id \"\(id)\"")
+                Issue.record("RenderFarmSound/\(file) names the plugin id \"\(id)\"")
             }
         }
     }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RenderFarm
+@testable import RenderFarmMedia
 @testable import RenderFarmOutput
 
 @Suite("ffmpeg command lines per preset")

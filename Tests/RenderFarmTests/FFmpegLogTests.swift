@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RenderFarm
+@testable import RenderFarmMedia
 
 @Suite("what ffmpeg's error output says about writing its output")
 struct FFmpegLogTests {

@@ -4,6 +4,8 @@ import Testing
 
 @testable import RenderFarm
 @testable import RenderFarmJobs
+@testable import RenderFarmMedia
+@testable import RenderFarmSound
 
 /// Issue 46: sound is a plugin capability (ABI `sounds`). A C fixture plugin the engine has never heard of
 /// (`Tests/Fixtures/sound_plugin.c`) declares the part of a file its layer plays; the engine mixes it by the ABI

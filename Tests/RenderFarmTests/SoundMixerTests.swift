@@ -3,6 +3,7 @@ import Testing
 
 @testable import RenderFarm
 @testable import RenderFarmJobs
+@testable import RenderFarmSound
 
 @Suite("Sound: the audio section and the mixer")
 struct SoundMixerTests {

@@ -2,6 +2,7 @@ import CPNGWriter
 import FileInput
 import FileOutput
 import Foundation
+import RenderFarmMedia
 import RenderFarmOutput
 
 /// What `renderfarm unpack-alpha` wrote.

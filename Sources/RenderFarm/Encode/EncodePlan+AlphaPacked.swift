@@ -1,3 +1,5 @@
+import RenderFarmMedia
+
 /// The alpha-packed preset's part of the plan: VAP's layout, config and H.264 level.
 extension EncodePlan {
     /// Where colour and alpha sit in each frame of an alpha-packed video.

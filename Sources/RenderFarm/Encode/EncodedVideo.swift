@@ -1,6 +1,7 @@
 import FileInput
 import FileOutput
 import Foundation
+import RenderFarmMedia
 
 /// Puts a finished encode under its final name: a rename for most presets; for alpha-packed,
 /// the video again with VAP's `vapc` box inserted, and the same config beside it as

@@ -1,4 +1,5 @@
 import Foundation
+import RenderFarmMedia
 import RenderFarmOutput
 import StrictJSON
 

@@ -1,6 +1,8 @@
 import FileOutput
 import Foundation
+import RenderFarmMedia
 import RenderFarmOutput
+import RenderFarmSound
 
 /// One encode whose frames RenderFarm sends to ffmpeg (`render --video`, and `encode` for presets
 /// in an encoder format): ffmpeg writes a temporary file beside the target while `VideoFeed`

@@ -1,8 +1,11 @@
 import FileInput
 import FileOutput
 import Foundation
+import Locking
 import RenderFarmJobs
+import RenderFarmMedia
 import RenderFarmOutput
+import RenderFarmSound
 
 /// What `renderfarm encode` asks for.
 package struct EncodeOptions: Sendable {

@@ -1,3 +1,4 @@
+import RenderFarmMedia
 import StrictJSON
 
 /// VAP's playback config, the JSON carried in the MP4's `vapc` box: its `info` object, as

@@ -1,5 +1,7 @@
 import CairoKit
 import Dispatch
+import Locking
+import RenderFarmMedia
 
 /// What a feed's source made of one frame: a surface (the source's own, reused by its next
 /// frame) and the attempts it took, or why there is none.

@@ -1,5 +1,8 @@
 import CairoKit
 import Foundation
+import Locking
+import RenderFarmMedia
+import RenderFarmSound
 
 /// How `render --video` runs.
 package struct VideoOptions: Sendable {

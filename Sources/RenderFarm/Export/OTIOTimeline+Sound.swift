@@ -1,4 +1,5 @@
 import Foundation
+import RenderFarmSound
 import StrictJSON
 
 extension OTIOTimeline {

@@ -69,17 +69,6 @@ package struct RenderSummary: Sendable {
     package var failedCount: Int { jobs.reduce(0) { $0 + $1.failed.count } }
 }
 
-/// Set from a signal handler (or a test) to stop taking new frames.
-package final class StopSignal: Sendable {
-    private let flag = Atomic<Bool>(false)
-
-    package init() {}
-
-    package func stop() { flag.store(true, ordering: .relaxed) }
-
-    package var isStopped: Bool { flag.load(ordering: .relaxed) }
-}
-
 /// A silent observer.
 package struct NoProgress: ProgressObserver {
     package init() {}

@@ -1,7 +1,10 @@
 import Foundation
+import Locking
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmMedia
 import RenderFarmOutput
+import RenderFarmSound
 
 /// `renderfarm encode OUTDIR`: the folder's PNG sequence through the real ffmpeg.
 struct EncodeCommand: Command {

@@ -1,7 +1,9 @@
 import Foundation
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmMedia
 import RenderFarmOutput
+import RenderFarmSound
 
 /// `renderfarm export-otio OUTDIR`: an OpenTimelineIO timeline of the rendered sequence.
 struct ExportOTIOCommand: Command {

@@ -1,7 +1,9 @@
 import Foundation
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmMedia
 import RenderFarmOutput
+import RenderFarmSound
 
 /// `renderfarm mix JOB|OUTDIR -o FILE`: a job's audio mix alone, as the videos carry it.
 struct MixCommand: Command {

@@ -1,6 +1,8 @@
 import Foundation
+import Locking
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmMedia
 
 /// `render --scale` and `render --video FILE`: frames piped to ffmpeg instead of written as PNGs.
 extension RenderCommand {

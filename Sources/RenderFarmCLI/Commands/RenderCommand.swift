@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import RenderFarm
 import RenderFarmJobs
 import RenderFarmOutput

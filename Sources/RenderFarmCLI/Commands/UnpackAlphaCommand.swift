@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import RenderFarmMedia
 
 /// `renderfarm unpack-alpha VIDEO -o DIR`: an alpha-packed (VAP) MP4 back into RGBA PNG frames.
 struct UnpackAlphaCommand: Command {

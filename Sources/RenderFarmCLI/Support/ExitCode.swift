@@ -2,6 +2,7 @@ import FileInput
 import FileOutput
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmMedia
 import RenderFarmOutput
 import RenderFarmStudio
 

@@ -1,6 +1,7 @@
 import FileOutput
 import Foundation
 import RenderFarmJobs
+import RenderFarmMedia
 import StrictJSON
 
 /// A file the mix was made from, for the video's provenance: where the job names it, the file
@@ -12,7 +13,7 @@ package struct SoundInput: Sendable, Equatable {
     package var sha256: String
 
     /// How the manifest's `encodes` entries list it.
-    var json: JSONValue { .object(["use": .string(use), "file": .string(file), "sha256": .string(sha256)]) }
+    package var json: JSONValue { .object(["use": .string(use), "file": .string(file), "sha256": .string(sha256)]) }
 }
 
 /// A job's sound (its `audio` section and its clips' own sound) mixed for a span of its frames

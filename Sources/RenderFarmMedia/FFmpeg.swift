@@ -1,6 +1,7 @@
 import Dispatch
 import FileInput
 import Foundation
+import Locking
 import RenderFarmOutput
 
 /// The installed `ffmpeg` program, run with Foundation's `Process`, and the `ffprobe` beside it,
@@ -11,7 +12,7 @@ package struct FFmpeg: Sendable {
     /// Absolute path of `ffprobe`; nil when none was found (encodes then fail with exit 69).
     package let probe: String?
     /// Where `probe` was looked for, for the message when it is missing.
-    let probeSearched: String
+    package let probeSearched: String
 
     /// What to install when ffmpeg is missing (Debian's package, which has ffprobe too).
     package static let installHint = "apt-get install ffmpeg"
@@ -89,7 +90,7 @@ package struct FFmpeg: Sendable {
 
     /// Starts `program` (ffmpeg or ffprobe) with `command`'s arguments; its standard input is `file`
     /// when given (the command names it `/dev/stdin`), else the frame socket with `feedsInput`.
-    func launch(
+    package func launch(
         _ program: String, _ command: FFmpegCommand, in directory: String, feedsInput: Bool, output: String?,
         stop: StopSignal?, reading file: InputFile? = nil
     ) throws(EncodeError) -> FFmpegProcess {
@@ -130,10 +131,10 @@ package struct FFmpeg: Sendable {
 
 /// A running ffmpeg.
 package final class FFmpegProcess {
-    let process: Process
-    let command: FFmpegCommand
+    package let process: Process
+    package let command: FFmpegCommand
     /// Where frames go, when ffmpeg was started with `feedsInput`.
-    let input: FrameSocket?
+    package let input: FrameSocket?
     private let progress: Pipe?
     private let errorLog: URL
     /// The final name of the file ffmpeg writes, for errors.
@@ -141,7 +142,7 @@ package final class FFmpegProcess {
     /// Kills ffmpeg once the stop signal is set; cancelled when ffmpeg has exited.
     private let stopWatch: (any DispatchSourceTimer)?
 
-    init(
+    package init(
         process: Process, command: FFmpegCommand, input: FrameSocket?, progress: Pipe?, errorLog: URL,
         output: String?, stop: StopSignal?
     ) {
@@ -170,21 +171,21 @@ package final class FFmpegProcess {
     deinit { stopWatch?.cancel() }
 
     /// How often a stop signal is looked at: the delay between Ctrl-C and ffmpeg being killed.
-    static let stopPollMilliseconds = 20
+    package static let stopPollMilliseconds = 20
 
     /// ffmpeg's standard output, where `-progress pipe:1` writes.
-    var progressOutput: FileHandle? { progress?.fileHandleForReading }
+    package var progressOutput: FileHandle? { progress?.fileHandleForReading }
 
     /// How ffmpeg ended, and what it wrote to its standard error.
-    struct Ending {
-        var status: Int32
+    package struct Ending {
+        package var status: Int32
         var exited: Bool
-        var log: String
-        var succeeded: Bool { exited && status == 0 }
+        package var log: String
+        package var succeeded: Bool { exited && status == 0 }
     }
 
     /// Closes standard input (end of frames), drains the progress pipe and waits for the process.
-    func wait() -> Ending {
+    package func wait() -> Ending {
         input?.close()
         _ = try? progress?.fileHandleForReading.readToEnd()
         process.waitUntilExit()

@@ -3,27 +3,28 @@ import FileOutput
 import Foundation
 import Locking
 import RenderFarmJobs
+import RenderFarmMedia
 import RenderFarmOutput
 
 /// A sound file a job names, read like every input (confined to the job's folder, a regular file,
 /// at most `maxBytes`), hashed, and decoded by ffmpeg from those same bytes on its standard input
 /// to 32-bit float stereo at the mix rate. WAV, FLAC, MP3 and Ogg (Vorbis, Opus) decode this way.
-struct SoundFile {
+package struct SoundFile {
     /// The largest sound file read.
-    static let maxBytes = 256 << 20
+    package static let maxBytes = 256 << 20
 
     /// As the job wrote it.
-    var name: String
+    package var name: String
     /// Relative to the job's folder when inside it (always, as it is confined), for the manifest.
-    var shown: String
+    package var shown: String
     /// Absolute, links resolved.
-    var path: String
-    var sha256: String
+    package var path: String
+    package var sha256: String
     /// Interleaved stereo at `SoundMixer.rate`, at most the `seconds` asked for.
-    var samples: [Float]
+    package var samples: [Float]
 
     /// `load` of each file named (a file named twice is decoded once, for the longer time), all at once.
-    static func load(_ requests: [(name: String, seconds: Double)], jobDirectory: String, ffmpeg: FFmpeg)
+    package static func load(_ requests: [(name: String, seconds: Double)], jobDirectory: String, ffmpeg: FFmpeg)
         -> [String: Result<SoundFile, DataProblem>]
     {
         var longest: [String: Double] = [:]
@@ -40,7 +41,7 @@ struct SoundFile {
 
     /// Reads and decodes `name` (relative to `jobDirectory`); at most `seconds` of it are decoded.
     /// A problem is one line naming the file, for a job issue at `path`.
-    static func load(_ name: String, jobDirectory: String, seconds: Double, ffmpeg: FFmpeg) -> Result<
+    package static func load(_ name: String, jobDirectory: String, seconds: Double, ffmpeg: FFmpeg) -> Result<
         SoundFile, DataProblem
     > {
         let resolved: String
@@ -86,7 +87,7 @@ struct SoundFile {
     /// its standard input; at most `limit` bytes are read back. A problem is ffmpeg's last error lines, or the
     /// first when it went on: ffmpeg decodes past a damaged packet (a gap in the sound) and past damage a
     /// demuxer skips, saying so at the error level and exiting 0, and such a sound is refused too.
-    static func decode(
+    package static func decode(
         input: [String], stream: String, filters: String, rate: Int, output: [String] = [], feeding: [UInt8]? = nil,
         reading file: InputFile? = nil, limit: Int, ffmpeg: FFmpeg
     ) -> Result<[Float], DataProblem> {

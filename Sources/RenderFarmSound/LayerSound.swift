@@ -1,20 +1,21 @@
 import FileInput
 import Foundation
 import RenderFarmJobs
+import RenderFarmMedia
 import RenderFarmOutput
 
 /// The sound layers play (ABI `sounds`, <doc:Sound>): each source a plugin declared, its audio stream decoded
 /// by ffmpeg and heard where the layer's time (its groups', `start`, `speed`, `loop`) and the source's own time
 /// map put it, at the source's gain plus the layer's `gain`, unless the layer or a group holding it is `muted`.
 /// Which plugin declared it does not matter.
-struct LayerSound {
+package struct LayerSound {
     /// How the video's provenance lists it: `layers[0]`, the file and its hash.
-    var input: SoundInput
-    var track: SoundMixer.Played
+    package var input: SoundInput
+    package var track: SoundMixer.Played
 
     /// The sound `sounds` declares for `job`'s layers (by layer index) over job samples `span`, in layer order.
     /// A muted layer, or one not heard in `span`, has none; a problem is a job issue located at the layer.
-    static func load(
+    package static func load(
         _ job: JobSpec, sounds: [Int: [DeclaredSound]], jobDirectory: String, span: Range<Int>, ffmpeg: FFmpeg
     ) throws(EncodeError) -> (sounds: [LayerSound], issues: [JobIssue]) {
         let heard = SoundMixer.between(span.lowerBound, min(span.upperBound, SoundMixer.sample(at: job.duration)))

@@ -6,7 +6,7 @@ import RenderFarmOutput
 /// ffprobe: counting the frames of a written video, and listing what a clip holds.
 extension FFmpeg {
     /// What ffprobe found in a file.
-    enum Probe: Equatable {
+    package enum Probe: Equatable {
         /// The packets of its first video stream: one per frame for every preset's codec.
         case frames(Int)
         /// ffprobe could not read it; `reason` is its error output ("moov atom not found").
@@ -16,7 +16,7 @@ extension FFmpeg {
     /// Probes `file`: its video packets are counted by demuxing the whole file without decoding
     /// (`-count_packets`), so a file cut short shows as too few frames. Throws when ffprobe is
     /// missing (exit 69).
-    func probeFrames(in file: String) throws(EncodeError) -> Probe {
+    package func probeFrames(in file: String) throws(EncodeError) -> Probe {
         let printed = try probe([
             "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries", "stream=nb_read_packets",
             "-of", "csv=p=0", file,
@@ -34,8 +34,9 @@ extension FFmpeg {
 
     /// What ffprobe prints with `arguments` (reading `file` as `/dev/stdin`, when given), or its first
     /// error lines ("moov atom not found") when it fails. Throws when ffprobe is missing (exit 69).
-    func probe(_ arguments: [String], reading file: InputFile? = nil) throws(EncodeError) -> Result<String, DataProblem>
-    {
+    package func probe(_ arguments: [String], reading file: InputFile? = nil) throws(EncodeError) -> Result<
+        String, DataProblem
+    > {
         guard let probe else { throw .ffprobeMissing(searched: probeSearched) }
         let process = try launch(
             probe, FFmpegCommand(arguments: arguments), in: "/", feedsInput: false, output: nil, stop: nil,

@@ -1,7 +1,9 @@
 import FileOutput
 import Foundation
 import RenderFarmJobs
+import RenderFarmMedia
 import RenderFarmOutput
+import RenderFarmSound
 
 extension SoundTrack {
     /// The mix of `job`'s sound under `frames` (evenly spaced), or nil when the job has none (no

@@ -9,14 +9,14 @@ import Locking
 /// pipe would raise SIGPIPE (whose default action ends the process), and Foundation's
 /// `FileHandle.write` traps on `EPIPE` when SIGPIPE is ignored. ffmpeg reads `pipe:0` with
 /// `read(2)`, which a socket serves as a pipe would.
-final class FrameSocket: Sendable {
+package final class FrameSocket: Sendable {
     /// Our end; -1 once closed.
     private let descriptor: Locked<Int32>
     /// ffmpeg's end, handed to `Process` as standard input and closed here once ffmpeg runs.
-    let childEnd: FileHandle
+    package let childEnd: FileHandle
 
     /// Creates the socket pair, both ends close-on-exec (ffmpeg gets its end as descriptor 0).
-    init() throws(EncodeError) {
+    package init() throws(EncodeError) {
         var ends: [Int32] = [-1, -1]
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         guard socketpair(AF_UNIX, type, 0, &ends) == 0 else {
@@ -31,7 +31,7 @@ final class FrameSocket: Sendable {
     deinit { close() }
 
     /// Sends all of `bytes`, waiting while ffmpeg is busy; the reason when ffmpeg stopped reading.
-    func send(_ bytes: UnsafeRawBufferPointer) -> String? {
+    package func send(_ bytes: UnsafeRawBufferPointer) -> String? {
         guard let base = bytes.baseAddress else { return nil }
         let socket = descriptor.withLock { $0 }
         var offset = 0
@@ -50,12 +50,12 @@ final class FrameSocket: Sendable {
 
     /// Closes ffmpeg's end in this process once ffmpeg has its own copy, so that ffmpeg's exit
     /// makes `send` fail instead of block.
-    func closeChildEnd() {
+    package func closeChildEnd() {
         try? childEnd.close()
     }
 
     /// Closes our end: ffmpeg reads the end of its input.
-    func close() {
+    package func close() {
         descriptor.withLock { socket in
             if socket >= 0 { Foundation.close(socket) }
             socket = -1

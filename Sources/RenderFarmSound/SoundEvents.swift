@@ -6,14 +6,14 @@ import StrictJSON
 /// location of problems as an effect's event log (`DataRows`), each row's `time` in job seconds and
 /// an optional `gain` in dB added to the sound's. Other fields are the effects' and are ignored,
 /// so one log can drive an effect and its sound.
-enum SoundEvents {
-    struct Event: Equatable {
+package enum SoundEvents {
+    package struct Event: Equatable {
         var time: Double
         var decibels: Double
     }
 
     /// The events of `value` (found at `path`), or every problem; `file` is the log when it is one.
-    static func resolve(_ value: JSONValue, path: String, jobDirectory: String) -> Result<
+    package static func resolve(_ value: JSONValue, path: String, jobDirectory: String) -> Result<
         (events: [Event], file: (name: String, sha256: String)?), JobDecoder.JobIssues
     > {
         let rows: DataRows
