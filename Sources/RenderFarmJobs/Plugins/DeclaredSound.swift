@@ -83,7 +83,7 @@ package struct DeclaredSound: Sendable, Equatable {
         return problem.map { .failure(Problem(message: $0)) } ?? .success(sound)
     }
 
-    /// The sound a plugin handed the host, checked; nil for a null pointer or one whose size is too small.
+    /// The sound a plugin handed the host, checked; a problem for a null pointer, a size too small or no file.
     static func checked(_ pointer: UnsafePointer<rf_sound>?) -> Result<DeclaredSound, Problem> {
         guard let pointer else { return .failure(Problem(message: "its sound: the plugin passed none (NULL)")) }
         let size = Int(pointer.pointee.struct_size)

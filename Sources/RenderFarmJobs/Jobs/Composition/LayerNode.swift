@@ -24,8 +24,8 @@ package struct LayerFields: Sendable, Equatable, Encodable {
     /// Whether that sound is left out of the mix; a muted group mutes its layers.
     package var muted = false
 
-    /// The range of `gain`: that of a sound's own gain.
-    package static let gains = -96.0...24.0
+    /// The range of `gain`: that of a sound's own gain (ABI `rf_sound`).
+    package static let gains = DeclaredSound.gains
 
     package init() {}
 
