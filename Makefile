@@ -203,8 +203,7 @@ OTIO_VENV := .build/otio-venv
 # After DEFECT_PLUGINS and HOSTILE_PLUGINS: make expands a rule's prerequisites where it reads the rule.
 test-plugin: $(TEST_PLUGIN) $(PROBE_PLUGIN) $(ASSET_PLUGIN) $(SOUND_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS) $(ASAN_DEFECT)
 
-test: deps deps-handoff $(TEST_PLUGIN) $(PROBE_PLUGIN) $(ASSET_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS) \
-      $(ASAN_DEFECT)
+test: deps deps-handoff test-plugin
 	$(SWIFT) build --build-tests
 	env RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
 	    $$([ -x $(OTIO_VENV)/bin/python3 ] && echo RENDERFARM_OTIO_PYTHON=$(CURDIR)/$(OTIO_VENV)/bin/python3) \

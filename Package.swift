@@ -176,7 +176,7 @@ let package = Package(
         // The floor loads the plugin libraries itself (dlopen) for jobs it has no hand-written C for.
         .executableTarget(
             name: "RenderFarmBench",
-            dependencies: ["RenderFarm", "RenderFarmJobs", "CairoKit", "Locking", "StrictJSON"],
+            dependencies: ["RenderFarm", "RenderFarmJobs", "CairoKit", "FileInput", "Locking", "StrictJSON"],
             exclude: ["Jobs"]),
         .executableTarget(
             name: "RenderFarmBenchFloor", dependencies: ["CCairo", "CPNG", "CPNGWriter", "RenderFarmPluginABI"],

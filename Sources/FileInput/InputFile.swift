@@ -104,14 +104,12 @@ public final class InputFile {
     /// Up to `count` bytes from the current position; empty at the end of the file.
     public func read(upTo count: Int) throws(InputFileError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: max(1, count))
-        while true {
-            let result = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, count) }
-            if result >= 0 {
-                buffer.removeLast(buffer.count - result)
-                return buffer
-            }
-            guard errno == EINTR else { throw .unreadable(path: path, reason: Self.reason(errno)) }
+        let result = DescriptorIO.retrying {
+            buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, count) }
         }
+        guard result >= 0 else { throw .unreadable(path: path, reason: Self.reason(errno)) }
+        buffer.removeLast(buffer.count - result)
+        return buffer
     }
 
     /// The error of a failed open; `kind` says what is there now (for messages only).

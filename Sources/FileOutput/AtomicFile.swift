@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 
 /// Writes whole files through `StagedFile`, so that nothing half-written ever has a final name,
@@ -15,16 +16,9 @@ package enum AtomicFile {
 
     /// Writes all of `bytes` to `fd` and closes it; errors name `path`.
     package static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String) throws(OutputError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Foundation.write(fd, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(fd)
-                throw error(code, path)
-            }
-            offset += written
+        if let code = DescriptorIO.writeAll(bytes, to: fd) {
+            close(fd)
+            throw error(code, path)
         }
         guard close(fd) == 0 else { throw error(errno, path) }
     }

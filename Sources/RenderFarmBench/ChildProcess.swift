@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 
 /// How a child process went: wall time, peak resident memory and exit status.
@@ -43,7 +44,7 @@ enum ChildProcess {
         }
         var status: Int32 = 0
         var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        _ = DescriptorIO.retrying { wait4(pid, &status, 0, &usage) }
         let elapsed = clock.now - start
         // WIFEXITED / WEXITSTATUS, which Swift does not import: low 7 bits 0 means a normal exit.
         let exitCode = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)

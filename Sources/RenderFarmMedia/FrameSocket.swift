@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import Locking
 
@@ -32,20 +33,10 @@ package final class FrameSocket: Sendable {
 
     /// Sends all of `bytes`, waiting while ffmpeg is busy; the reason when ffmpeg stopped reading.
     package func send(_ bytes: UnsafeRawBufferPointer) -> String? {
-        guard let base = bytes.baseAddress else { return nil }
         let socket = descriptor.withLock { $0 }
-        var offset = 0
-        while offset < bytes.count {
-            let sent = Foundation.send(socket, base + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            if sent < 0 {
-                if errno == EINTR { continue }
-                let reason =
-                    errno == EPIPE || errno == ECONNRESET ? "ffmpeg stopped reading frames" : "writing frames to ffmpeg"
-                return "\(reason): \(String(cString: strerror(errno)))"
-            }
-            offset += sent
-        }
-        return nil
+        guard let code = DescriptorIO.writeAll(bytes, to: socket, sendFlags: Int32(MSG_NOSIGNAL)) else { return nil }
+        let reason = code == EPIPE || code == ECONNRESET ? "ffmpeg stopped reading frames" : "writing frames to ffmpeg"
+        return "\(reason): \(String(cString: strerror(code)))"
     }
 
     /// Closes ffmpeg's end in this process once ffmpeg has its own copy, so that ffmpeg's exit

@@ -56,17 +56,9 @@ public struct EffectCache: Sendable, Equatable {
             descriptor = create()
         }
         guard descriptor >= 0 else { return false }
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                buffer.baseAddress.map { Foundation.write(descriptor, $0 + done, buffer.count - done) } ?? -1
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            done += count
-        }
+        let written = bytes.withUnsafeBytes { DescriptorIO.writeAll($0, to: descriptor) } == nil
         let closed = close(descriptor) == 0
-        guard done == bytes.count, closed, rename(temporary, path(name)) == 0 else {
+        guard written, closed, rename(temporary, path(name)) == 0 else {
             unlink(temporary)
             return false
         }

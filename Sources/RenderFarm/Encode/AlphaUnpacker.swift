@@ -165,21 +165,13 @@ package enum AlphaUnpacker {
 
     /// Fills `frame` from `descriptor`; false at the end of the stream, throws on a partial frame.
     private static func readFrame(_ descriptor: Int32, into frame: inout [UInt8]) throws(EncodeError) -> Bool {
-        var filled = 0
         let total = frame.count
-        let failure: String? = frame.withUnsafeMutableBytes { buffer in
-            while filled < total {
-                let got = read(descriptor, buffer.baseAddress?.advanced(by: filled), total - filled)
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    return "reading frames from ffmpeg: \(String(cString: strerror(errno)))"
-                }
-                if got == 0 { break }
-                filled += got
-            }
-            return nil
+        let filled: Int
+        switch frame.withUnsafeMutableBytes({ DescriptorIO.readFully(descriptor, into: $0) }) {
+        case .success(let count): filled = count
+        case .failure(let error):
+            throw .failed(command: "ffmpeg", status: 1, message: "reading frames from ffmpeg: \(error.reason)")
         }
-        if let failure { throw .failed(command: "ffmpeg", status: 1, message: failure) }
         guard filled == 0 || filled == total else {
             throw .failed(command: "ffmpeg", status: 1, message: "ffmpeg stopped in the middle of a frame")
         }

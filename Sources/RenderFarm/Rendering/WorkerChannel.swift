@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 
 /// A connected socket carrying one line per message, read with an optional deadline.
@@ -43,13 +44,8 @@ final class WorkerChannel {
 
     /// Sends the bytes of `buffer` as they are (a frame's pixels after its reply line).
     func send(_ buffer: UnsafeRawBufferPointer) throws(Failure) {
-        guard let base = buffer.baseAddress else { return }
-        var offset = 0
-        while offset < buffer.count {
-            let sent = Foundation.send(descriptor, base + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
-            if sent < 0 && errno == EINTR { continue }
-            guard sent > 0 else { throw .closed }
-            offset += sent
+        guard DescriptorIO.writeAll(buffer, to: descriptor, sendFlags: Int32(MSG_NOSIGNAL)) == nil else {
+            throw .closed
         }
     }
 
@@ -88,8 +84,7 @@ final class WorkerChannel {
         var filled = buffered
         while filled < destination.count {
             try waitReadable(until: deadline)
-            let count = recv(descriptor, base + filled, destination.count - filled, 0)
-            if count < 0 && errno == EINTR { continue }
+            let count = DescriptorIO.retrying { recv(descriptor, base + filled, destination.count - filled, 0) }
             guard count > 0 else { throw .closed }
             filled += count
         }
@@ -104,15 +99,11 @@ final class WorkerChannel {
 
     /// Reads what arrived (up to `wanting` bytes, at least 4 KiB, at most 64 KiB at once) into `buffer`.
     private func fill(until deadline: ContinuousClock.Instant?, wanting: Int) throws(Failure) {
-        while true {
-            try waitReadable(until: deadline)
-            let size = min(max(wanting, 4096), chunk.count)
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, size, 0) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw .closed }
-            buffer += chunk[..<count]
-            return
-        }
+        try waitReadable(until: deadline)
+        let size = min(max(wanting, 4096), chunk.count)
+        let count = DescriptorIO.retrying { chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, size, 0) } }
+        guard count > 0 else { throw .closed }
+        buffer += chunk[..<count]
     }
 
     /// Waits until something arrived (or the peer closed) before `deadline` (nil: for ever).
@@ -126,6 +117,7 @@ final class WorkerChannel {
             }
             var poll = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = Foundation.poll(&poll, 1, wait)
+            // Interrupted by a signal: the time left is computed again.
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 { throw .timedOut }
             return

@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import Locking
 
@@ -48,7 +49,7 @@ package final class WorkerGroup: Sendable {
         reaping(pid)
         var status: Int32 = 0
         var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        _ = DescriptorIO.retrying { wait4(pid, &status, 0, &usage) }
         return (status, usage)
     }
 

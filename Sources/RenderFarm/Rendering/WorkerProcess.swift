@@ -1,5 +1,6 @@
 import CFaultReport
 import CSandbox
+import FileInput
 import FileOutput
 import Foundation
 import Locking
@@ -380,7 +381,7 @@ final class WorkerProcess: FrameExecutor {
             // The render was halted while this worker started.
             kill(-pid, SIGKILL)
             group.reaping(pid)
-            while waitpid(pid, nil, 0) < 0 && errno == EINTR {}
+            _ = DescriptorIO.retrying { waitpid(pid, nil, 0) }
             close(sockets[0])
             throw .interrupted
         }

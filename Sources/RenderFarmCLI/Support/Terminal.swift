@@ -1,3 +1,4 @@
+import FileInput
 import Foundation
 import RenderFarm
 import RenderFarmOutput
@@ -32,22 +33,13 @@ package final class Terminal: Sendable {
     /// `ExitCode.brokenPipe` (141, as if SIGPIPE had ended it). Results that cannot be written otherwise
     /// (a full disk) end it with `ExitCode.ioError`; a note that cannot be written is dropped.
     private static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written > 0 {
-                bytes = bytes.dropFirst(written)
-                continue
-            }
-            let error = errno
-            if written < 0, error == EINTR { continue }
-            if written < 0, error == EPIPE { _exit(ExitCode.brokenPipe.rawValue) }
-            guard descriptor != STDERR_FILENO else { return }
-            write(
-                "renderfarm: error: cannot write standard output: \(String(cString: strerror(error)))\n",
-                to: STDERR_FILENO)
-            _exit(ExitCode.ioError.rawValue)
-        }
+        let bytes = Array(text.utf8)
+        guard let error = bytes.withUnsafeBytes({ DescriptorIO.writeAll($0, to: descriptor) }) else { return }
+        if error == EPIPE { _exit(ExitCode.brokenPipe.rawValue) }
+        guard descriptor != STDERR_FILENO else { return }
+        write(
+            "renderfarm: error: cannot write standard output: \(String(cString: strerror(error)))\n", to: STDERR_FILENO)
+        _exit(ExitCode.ioError.rawValue)
     }
 
     /// The width of the terminal behind standard error now (asked at every redraw, so a resized
