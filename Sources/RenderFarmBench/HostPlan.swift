@@ -43,7 +43,7 @@ enum HostPlan {
             let loaded = try JobLoader.load(path)
             let catalog = PluginCatalog.discover(searchPath: PluginCatalog.searchPath())
             let options = PlanOptions(outputOverride: scratch.appendingPathComponent("out-plan").path, frames: frames)
-            guard let first = try RenderPlan.planAndWarmUp([loaded], catalog: catalog, options: options).first else {
+            guard let first = try RenderEngine(catalog: catalog, options: options).prepare([loaded]).first else {
                 throw Failure.prepare("\(path): nothing to render")
             }
             prepared = first

@@ -164,13 +164,13 @@ final class StudioSession: Sendable {
             let prepared: PlannedJob
             do {
                 guard
-                    let first = try RenderPlan.planAndWarmUp(
-                        [job], catalog: state.catalog,
+                    let first = try RenderEngine(
+                        catalog: state.catalog,
                         options: Self.planOptions(
                             options, catalog: state.catalog, text: state.text, variant: job.variant?.index, scale: scale
                         )
                     )
-                    .first
+                    .prepare([job]).first
                 else { throw StudioFailure(status: 409, "the job has no frames") }
                 prepared = first
             } catch let failure as StudioFailure {
@@ -259,9 +259,10 @@ final class StudioSession: Sendable {
                 failure: "no plugins found; searched: \(catalog.searchPath.joined(separator: ", "))")
         }
         do {
-            _ = try RenderPlan.planAndWarmUp(
-                jobs, catalog: catalog,
-                options: planOptions(options, catalog: catalog, text: text, variant: nil, scale: nil))
+            _ = try RenderEngine(
+                catalog: catalog, options: planOptions(options, catalog: catalog, text: text, variant: nil, scale: nil)
+            )
+            .prepare(jobs)
             return Validation(jobs: jobs, errors: [])
         } catch {
             return Validation(jobs: jobs, errors: error.errors)

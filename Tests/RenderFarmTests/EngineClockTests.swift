@@ -61,15 +61,16 @@ struct EngineClockTests {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("rf-clock-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         let job = LoadedJob(spec: spec, file: "/tmp/held.json", directory: "/tmp")
-        let planned = try RenderPlan.planAndWarmUp([job], catalog: catalog, options: PlanOptions(outputOverride: out.path))
+        let run = RenderEngine(catalog: catalog, options: PlanOptions(outputOverride: out.path)).plan([job])
+            .openAndWarmUp()
+        #expect(run.errors.isEmpty)
 
         let clock = ManualClock(date: Date(timeIntervalSince1970: 1_900_000_000))
         let log = InFlightLog()
         let summary = Locked<RenderSummary?>(nil)
         let finished = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            let result = try? RenderSession.render(
-                planned, options: RenderOptions(concurrency: 1, clock: clock), observer: log)
+            let result = try? run.execute(RenderOptions(concurrency: 1, clock: clock), observer: log)
             summary.withLock { $0 = result }
             finished.signal()
         }

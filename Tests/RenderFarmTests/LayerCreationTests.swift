@@ -22,10 +22,8 @@ struct LayerCreationTests {
         let job = LoadedJob(spec: spec, file: "/tmp/creations.json", directory: "/tmp")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("rf-creations-\(UUID().uuidString)")
         let prepared = try #require(
-            try RenderPlan.planAndWarmUp(
-                [job], catalog: Self.catalog,
-                options: PlanOptions(outputOverride: out.path)
-            ).first)
+            try RenderEngine(catalog: Self.catalog, options: PlanOptions(outputOverride: out.path)).prepare([job]).first
+        )
         let layers = prepared.layerCreations
         #expect(layers.map(\.plugin.id) == ["gradient", "floating-heart"])
         #expect(layers.map(\.start) == [0, 0.5])

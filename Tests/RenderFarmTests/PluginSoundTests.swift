@@ -1,3 +1,4 @@
+import EffectKit
 import Foundation
 import StrictJSON
 import Testing
@@ -66,18 +67,18 @@ struct PluginSoundTests {
         var loops: Bool
         var gain: Double
 
-        init(_ random: inout SeededGenerator) {
-            layerStart = Double(random.next(below: 10)) / 10
-            layerSpeed = [nil, 0.5, 1.5, 2][random.next(below: 4)]
-            layerLoop = random.next(below: 3) == 0 ? 0.7 + Double(random.next(below: 9)) / 10 : nil
-            layerGain = Double(random.next(below: 7)) - 4
-            groupGain = random.next(below: 2) == 0 ? -Double(random.next(below: 3)) : nil
-            start = Double(random.next(below: 11)) / 10 - 0.5
-            sourceStart = Double(random.next(below: 21)) / 10
-            loops = random.next(below: 2) == 0
-            sourceLength = loops || random.next(below: 2) == 0 ? 0.3 + Double(random.next(below: 13)) / 10 : 0
-            speed = [0.5, 0.75, 1, 1.25, 2][random.next(below: 5)]
-            gain = -Double(random.next(below: 7))
+        init(_ random: inout SeededRandom) {
+            layerStart = Double(random.below(10)) / 10
+            layerSpeed = [nil, 0.5, 1.5, 2][random.below(4)]
+            layerLoop = random.below(3) == 0 ? 0.7 + Double(random.below(9)) / 10 : nil
+            layerGain = Double(random.below(7)) - 4
+            groupGain = random.below(2) == 0 ? -Double(random.below(3)) : nil
+            start = Double(random.below(11)) / 10 - 0.5
+            sourceStart = Double(random.below(21)) / 10
+            loops = random.below(2) == 0
+            sourceLength = loops || random.below(2) == 0 ? 0.3 + Double(random.below(13)) / 10 : 0
+            speed = [0.5, 0.75, 1, 1.25, 2][random.below(5)]
+            gain = -Double(random.below(7))
         }
 
         var description: String { job }
@@ -129,7 +130,7 @@ struct PluginSoundTests {
         let ffmpeg = try FFmpeg.locate()
         let folder = try TemporaryFolder("sound")
         try folder.write(Self.rampWAV(), to: "ramp.wav")
-        var random = SeededGenerator(seed: 46)
+        var random = SeededRandom(seed: 46)
         for number in 0..<40 {
             let generated = Case(&random)
             try folder.write(Array(generated.job.utf8), to: "sound.json")
@@ -220,7 +221,7 @@ struct PluginSoundTests {
         }
         // What a planning worker sends is checked by the same rules: none of these reads back.
         let options = PlanOptions(outputOverride: folder.path, warmUp: .none)
-        #expect(RenderPlan.planAndWarmUpAll([job], catalog: catalog, options: options).prepared.isEmpty)
+        #expect(RenderEngine(catalog: catalog, options: options).plan([job]).jobs.isEmpty)
     }
 
     @Test("a planning worker's sound lines read back only when every number is in range and the file is named")
@@ -249,18 +250,4 @@ struct PluginSoundTests {
             #expect(read(["job 0", "layer 0", #"input "a.wav""#, "sound " + bad]) == nil, "\(bad)")
         }
     }
-}
-
-/// SplitMix64, for generated cases that are the same on every run.
-struct SeededGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func next(below limit: Int) -> Int { Int(next() % UInt64(limit)) }
 }

@@ -174,11 +174,12 @@ enum LookJob {
             """
         let spec = try JobLoader.decode(Data(text.utf8), file: "looks.json", defaultName: "looks")
         let job = LoadedJob(spec: spec, file: "/tmp/looks.json", directory: "/tmp")
-        let (planned, errors) = RenderPlan.plan(
-            [job], catalog: try catalog(),
-            options: PlanOptions(outputOverride: folder.path, frames: frames, shard: shard))
-        if let error = errors.first { throw error }
-        return try #require(planned.first)
+        let plan = RenderEngine(
+            catalog: try catalog(), options: PlanOptions(outputOverride: folder.path, frames: frames, shard: shard)
+        )
+        .plan([job])
+        if let error = plan.errors.first { throw error }
+        return try #require(plan.jobs.first)
     }
 
     /// The bytes `StubDrawer` writes for a frame of look `look`: equal looks, equal bytes; sizes differ.

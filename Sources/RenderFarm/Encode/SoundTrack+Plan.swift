@@ -67,13 +67,13 @@ extension SoundTrack {
     private static func sounds(of job: LoadedJob, plugins: PluginCatalog) throws(EncodeError) -> [Int: [DeclaredSound]]
     {
         let options = PlanOptions(outputOverride: job.directory, warmUp: .none)
-        let (planned, errors) = RenderPlan.planAndWarmUpAll([job], catalog: plugins, options: options)
-        let issues = errors.flatMap { error -> [JobIssue] in
+        let plan = RenderEngine(catalog: plugins, options: options).plan([job])
+        let issues = plan.errors.flatMap { error -> [JobIssue] in
             if case .invalid(_, let issues) = error { return issues.filter { $0.severity == .error } }
             return [JobIssue(path: "", error.description)]
         }
         guard issues.isEmpty else { throw .sound(file: job.file, issues: issues) }
-        return planned.first?.sounds ?? [:]
+        return plan.jobs.first?.sounds ?? [:]
     }
 }
 

@@ -241,15 +241,15 @@ package struct IsolatedPlanner: Sendable {
     }
 }
 
-extension RenderPlan {
-    /// The worker's side of `IsolatedPlanner`: each layer of `job` looked up, validated, created and verified
-    /// here, and what that gave, by layer index (layers whose effect or parameters are refused are left out: the
-    /// render finds those itself). The instances are destroyed again.
-    package static func createdLayers(_ job: LoadedJob, catalog: PluginCatalog, scale: Double?) -> [Int: CreatedLayer] {
+extension RenderEngine {
+    /// The planning worker's side of `IsolatedPlanner`: each layer of `job` (at the options' scale) looked up,
+    /// validated, created and verified here, and what that gave, by layer index (layers whose effect or
+    /// parameters are refused are left out: the render finds those itself). The instances are destroyed again.
+    package func createdLayers(_ job: LoadedJob) -> [Int: CreatedLayer] {
         var job = job
-        if let scale { _ = rescale(&job.spec.canvas, to: scale, named: "scale") }
-        let (validated, _) = validateLayers(job, catalog: catalog)
-        let (_, created) = createInstances(validated, job: job, verifying: true)
+        if let scale = options.scale { _ = RenderPlan.rescale(&job.spec.canvas, to: scale, named: "scale") }
+        let (validated, _) = RenderPlan.validateLayers(job, catalog: catalog)
+        let (_, created) = RenderPlan.createInstances(validated, job: job, verifying: true)
         return Dictionary(zip(validated.map(\.index), created), uniquingKeysWith: { first, _ in first })
     }
 }

@@ -79,34 +79,15 @@ package enum LayerWarmUp: Sendable, Equatable {
     case fillCache
 }
 
-/// The first phases of a run (the RenderFarm article RenderPhases): *plan* turns loaded jobs into
-/// planned jobs (effects looked up, parameters checked and filled, plugin instances created, so a
-/// bad parameter fails before any output exists; output folders resolved and confined), writing
-/// nothing; *open* locks each output folder a run writes; *warm up* tells the layers what the run
-/// asks of them.
-package enum RenderPlan {
-    /// Plans, opens and warms up `jobs`; throws every problem of every job.
-    package static func planAndWarmUp(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
-        throws(PlanError) -> [PlannedJob]
-    {
-        let (ready, errors) = planAndWarmUpAll(jobs, catalog: catalog, options: options)
-        guard errors.isEmpty else { throw PlanError(errors: errors) }
-        return ready
-    }
-
-    /// Plans and warms up every job it can and collects every problem of the others (joined per
-    /// file), so one pass can report them all and name the valid jobs; the ready jobs are this run's
-    /// shard of them. `plan` then `warmUp`.
-    package static func planAndWarmUpAll(
-        _ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions()
-    ) -> (prepared: [PlannedJob], errors: [JobError]) {
-        let (planned, errors) = plan(jobs, catalog: catalog, options: options)
-        return warmUp(planned, errors: errors, options: options)
-    }
-
+/// The first phases of a run (the RenderFarm article RenderPhases), which `RenderEngine` runs: *plan*
+/// turns loaded jobs into planned jobs (effects looked up, parameters checked and filled, plugin
+/// instances created, so a bad parameter fails before any output exists; output folders resolved
+/// and confined), writing nothing; *open* locks each output folder a run writes; *warm up* tells the
+/// layers what the run asks of them.
+enum RenderPlan {
     /// Checks every job and creates its layers' instances, writing nothing: the jobs of this run's
     /// shard, and every problem of the others.
-    package static func plan(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions = PlanOptions())
+    static func plan(_ jobs: [LoadedJob], catalog: PluginCatalog, options: PlanOptions)
         -> (prepared: [PlannedJob], errors: [JobError])
     {
         var planned: [PlannedJob] = []
@@ -133,7 +114,7 @@ package enum RenderPlan {
     /// ready, and `errors` with what went wrong. A run with a problem writes nothing, not even a
     /// cache: layers are prepared only when every job planned, or when nothing is created (the
     /// frames of `preview`, which report what they can).
-    package static func warmUp(_ planned: [PlannedJob], errors: [JobError], options: PlanOptions)
+    static func warmUp(_ planned: [PlannedJob], errors: [JobError], options: PlanOptions)
         -> (prepared: [PlannedJob], errors: [JobError])
     {
         guard options.warmUp == .frames || (options.warmUp != .none && errors.isEmpty) else {
@@ -398,11 +379,6 @@ package enum RenderPlan {
         }
         canvas = scaled
         return []
-    }
-
-    /// `job`'s absolute output folder as `plan` resolves it, or nil when it is refused.
-    package static func outputFolder(of job: LoadedJob, options: PlanOptions, jobCount: Int) -> String? {
-        try? resolveOutput(job, options: options, jobCount: jobCount)
     }
 
     /// The absolute output folder: `--out` when given, else the job's `output.dir` resolved

@@ -40,8 +40,8 @@ package struct RenderOptions: Sendable {
 
 /// Renders planned jobs: resumes from journals, schedules every frame of every job on one
 /// `FrameScheduler`, journals each finished frame, and writes each job's manifest.
-package enum RenderSession {
-    package static func render(
+enum RenderSession {
+    static func render(
         _ jobs: [PlannedJob], options: RenderOptions,
         observer: some ProgressObserver = NoProgress()
     ) throws(OutputError) -> RenderSummary {

@@ -84,7 +84,7 @@ struct PreviewCommand: Command {
                     return .reporting(CommandRefusal.debugWithoutJob, to: terminal)
                 }
                 switch CommonOptions.planJobs([job], arguments: arguments, options: PlanOptions(), terminal: terminal) {
-                case .success(let jobs): traced = jobs.first
+                case .success(let ready): traced = ready.jobs.first
                 case .failure(let code): return code
                 }
             }
@@ -93,8 +93,8 @@ struct PreviewCommand: Command {
         } else {
             let plan = PlanOptions(frames: arguments[Self.frames], scale: scale)
             switch CommonOptions.planJobs([input], arguments: arguments, options: plan, terminal: terminal) {
-            case .success(let jobs):
-                guard let job = jobs.first else { return .reporting(CommandRefusal.noJob, to: terminal) }
+            case .success(let ready):
+                guard let job = ready.jobs.first else { return .reporting(CommandRefusal.noJob, to: terminal) }
                 source = .job(job)
                 frames = arguments[Self.frames] == nil ? ContactSheet.spread(job.frames.frames) : job.frames.frames
             case .failure(let code):

@@ -123,23 +123,23 @@ struct RenderCommand: Command {
         // The frames in flight are fitted to the memory budget after the jobs are checked and before
         // anything is locked or written: a run that does not fit leaves no trace.
         var concurrency = self.concurrency
-        let fit = { (planned: [PlannedJob]) -> ExitCode? in
-            switch fittedConcurrency(planned, terminal: terminal) {
+        let fit = { (plan: PlannedRun) -> ExitCode? in
+            switch fittedConcurrency(plan, terminal: terminal) {
             case .success(let workers):
                 concurrency = workers
                 return nil
             case .failure(let code): return code
             }
         }
-        let jobs: [PlannedJob]
+        let run: ReadyRun
         switch CommonOptions.planJobs(
             arguments.positionals, arguments: arguments, options: plan, terminal: terminal, beforeWarmUp: fit)
         {
-        case .success(let prepared): jobs = prepared
+        case .success(let ready): run = ready
         case .failure(let code): return code
         }
         if let video = arguments[Self.video] {
-            return renderVideo(jobs, to: video, concurrency: concurrency, terminal: terminal)
+            return renderVideo(run.jobs, to: video, concurrency: concurrency, terminal: terminal)
         }
         let stop = StopSignal()
         let signals = SignalHandling(stop: stop, terminal: terminal, workers: isolation?.workers)
@@ -150,14 +150,13 @@ struct RenderCommand: Command {
             concurrency: concurrency, force: arguments[Self.force],
             failFast: arguments[Self.failFast], shard: shard, stop: stop,
             cacheStaticLayers: !redraw, isolation: isolation)
-        // Read before the render rewrites the folder's records: why frames are rendered again.
-        let rerun = options.force ? nil : jobs.map(RerunReason.init).reduce(RerunReason(), +)
         let reporter = ProgressReporter(
-            terminal: terminal, mode: progress, rerun: rerun, forced: options.force, stuckAfter: stuckAfter,
+            terminal: terminal, mode: progress, rerun: run.rerunReason(force: options.force), forced: options.force,
+            stuckAfter: stuckAfter,
             isolation: isolation)
         let summary: RenderSummary
         do {
-            summary = try RenderSession.render(jobs, options: options, observer: reporter)
+            summary = try run.execute(options, observer: reporter)
         } catch {
             reporter.clearLine()
             return .reporting(error, to: terminal)
@@ -180,7 +179,7 @@ struct RenderCommand: Command {
             terminal.print("  frames:   \(ShownPath.of(job.outputDirectory))")
             terminal.print("  manifest: \(ShownPath.of(job.manifestPath))")
         }
-        if let line = Self.timeLine(summary, slowest: reporter.slowest, jobs: jobs.count) { terminal.print(line) }
+        if let line = Self.timeLine(summary, slowest: reporter.slowest, jobs: run.jobs.count) { terminal.print(line) }
         if summary.interrupted {
             terminal.error("interrupted: the journal and manifest record what was finished; run again to resume")
             return .interrupted
@@ -289,8 +288,8 @@ extension RenderCommand {
     }
 
     /// `-j` lowered to what fits the memory budget, said on standard error; 73 when not one frame fits.
-    func fittedConcurrency(_ jobs: [PlannedJob], terminal: Terminal) -> Result<Int, ExitCode> {
-        let fit = budget.workers(for: jobs, requested: concurrency, isolated: isolation != nil)
+    func fittedConcurrency(_ plan: PlannedRun, terminal: Terminal) -> Result<Int, ExitCode> {
+        let fit = plan.fit(budget, requested: concurrency, isolated: isolation != nil)
         let need = "a frame in flight takes about \(MemoryBudget.shown(fit.perWorker))"
         let budgetText = "the memory budget is \(MemoryBudget.shown(budget.bytes))"
         guard fit.workers > 0 else {

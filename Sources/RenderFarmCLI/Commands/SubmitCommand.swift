@@ -100,7 +100,7 @@ struct SubmitCommand: Command {
             frames: arguments[Self.frames], warmUp: .none)
         let jobs: [PlannedJob]
         switch CommonOptions.planJobs(arguments.positionals, arguments: arguments, options: plan, terminal: terminal) {
-        case .success(let prepared): jobs = prepared
+        case .success(let ready): jobs = ready.jobs
         case .failure(let code): return code
         }
         guard let first = jobs.first else { return .reporting(CommandRefusal.noJob, to: terminal) }

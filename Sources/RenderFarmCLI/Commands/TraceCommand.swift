@@ -50,7 +50,7 @@ struct TraceCommand: Command {
         let jobs: [PlannedJob]
         switch CommonOptions.planJobs(arguments.positionals, arguments: arguments, options: options, terminal: terminal)
         {
-        case .success(let prepared): jobs = prepared
+        case .success(let ready): jobs = ready.jobs
         case .failure(let code): return code
         }
         for job in jobs {

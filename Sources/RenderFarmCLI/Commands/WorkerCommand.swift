@@ -124,7 +124,8 @@ struct WorkerCommand: Command {
             arguments.positionals, arguments: arguments, options: plan, terminal: quiet, beforeCreating: lockIn,
             refusesScaledMatrix: false)
         {
-        case .success(let jobs):
+        case .success(let ready):
+            let jobs = ready.jobs
             let redraw = ProcessInfo.processInfo.environment["RENDERFARM_STATIC_LAYERS"] == "redraw"
             guard served == nil || jobs.count == 1 else {
                 connection.fail("--serve-job names no job of the render")
@@ -172,7 +173,9 @@ struct WorkerCommand: Command {
         let outputs =
             writingCache
             ? jobs.compactMap { job -> FolderDescriptor? in
-                guard let output = RenderPlan.outputFolder(of: job, options: plan, jobCount: jobCount),
+                guard
+                    let output = RenderEngine(catalog: catalog, options: plan).outputFolder(
+                        of: job, jobCount: jobCount),
                     let folder = try? FolderDescriptor(opening: output),
                     (try? folder.subfolder(making: FolderLayout.cache)) != nil
                 else { return nil }
@@ -216,9 +219,10 @@ struct WorkerCommand: Command {
         let jobs = positions.map { run.jobs[$0] }
         let catalog = CommonOptions.catalog(arguments, using: Set(jobs.flatMap { $0.spec.layers.map(\.effect) }))
         if let code = lockIn(run.jobs, catalog) { return code }
+        let engine = RenderEngine(catalog: catalog, options: PlanOptions(scale: scale))
         var created: [Int: [Int: CreatedLayer]] = [:]
         for (position, job) in zip(positions, jobs) {
-            created[position] = RenderPlan.createdLayers(job, catalog: catalog, scale: scale)
+            created[position] = engine.createdLayers(job)
         }
         connection.reply(planned: created)
         return .ok

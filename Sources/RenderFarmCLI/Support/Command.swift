@@ -144,7 +144,7 @@ enum CommonOptions {
         return options
     }
 
-    /// Loads every job (`loadJobs`) and runs the first phases on it (plan, open, warm up: `RenderPlan`), and
+    /// Loads every job (`loadJobs`) and runs the first phases on it (plan, open, warm up: `RenderEngine`), and
     /// prints every problem of every job in one pass, in file order (see `JobReport`);
     /// `describeValid` is what a valid job prints on standard output. `beforeCreating` runs once the jobs and
     /// their plugin libraries are loaded, before any instance is created (a worker locks itself in there); an
@@ -153,16 +153,15 @@ enum CommonOptions {
         _ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal,
         describeValid: ((PlannedJob) -> String)? = nil,
         beforeCreating: (([LoadedJob], PluginCatalog) -> ExitCode?)? = nil,
-        beforeWarmUp: (([PlannedJob]) -> ExitCode?)? = nil, refusesScaledMatrix: Bool = true
-    ) -> Result<[PlannedJob], ExitCode> {
+        beforeWarmUp: ((PlannedRun) -> ExitCode?)? = nil, refusesScaledMatrix: Bool = true
+    ) -> Result<ReadyRun, ExitCode> {
         let options = named(options)
         let loaded = loadJobs(
             paths, arguments: arguments, scale: options.scale, terminal: terminal,
             refusesScaledMatrix: refusesScaledMatrix)
-        guard case .success(let run) = loaded else { return loaded.map { _ in [] } }
-        let (files, jobs, loadErrors) = (run.files, run.jobs, run.errors)
-        var prepared: [PlannedJob] = []
-        var planErrors: [JobError] = []
+        guard case .success(let files) = loaded else { return loaded.map { _ in .nothing } }
+        let (jobs, loadErrors) = (files.jobs, files.errors)
+        var ready = ReadyRun.nothing
         if !jobs.isEmpty {
             let used = Set(jobs.flatMap { $0.spec.layers.map(\.effect) })
             let catalog = catalog(arguments, using: used)
@@ -174,18 +173,17 @@ enum CommonOptions {
             }
             reportDiagnostics(catalog, usedIDs: used, terminal: terminal)
             if let beforeCreating, let code = beforeCreating(jobs, catalog) { return .failure(code) }
-            (prepared, planErrors) = RenderPlan.plan(jobs, catalog: catalog, options: options)
+            let plan = RenderEngine(catalog: catalog, options: options).plan(jobs)
             // A check of the whole run (the memory budget) before anything is locked or written.
-            if loadErrors.isEmpty && planErrors.isEmpty, let beforeWarmUp, let code = beforeWarmUp(prepared) {
+            if loadErrors.isEmpty && plan.errors.isEmpty, let beforeWarmUp, let code = beforeWarmUp(plan) {
                 return .failure(code)
             }
             // A file that did not load is a problem of the run too: it writes nothing then.
-            if loadErrors.isEmpty || options.warmUp == .frames {
-                (prepared, planErrors) = RenderPlan.warmUp(prepared, errors: planErrors, options: options)
-            }
+            ready = plan.openAndWarmUp(otherProblems: !loadErrors.isEmpty)
         }
-        let report = JobReport(files: files, errors: loadErrors + planErrors, prepared: prepared, terminal: terminal)
-        return report.print(describeValid: describeValid)
+        let report = JobReport(
+            files: files.files, errors: loadErrors + ready.errors, prepared: ready.jobs, terminal: terminal)
+        return report.print(describeValid: describeValid).map { _ in ready }
     }
 
     /// Warns about every library on the search path that was skipped, and about each id the jobs

@@ -1,0 +1,155 @@
+import CairoKit
+import EffectKit
+import FileOutput
+import Foundation
+import RenderFarmOutput
+import Testing
+
+@testable import RenderFarm
+@testable import RenderFarmJobs
+
+/// A registered Swift effect whose frames come in three looks (frame index mod 3).
+private struct ThreeLooks: Effect {
+    static let descriptor = EffectDescriptor(
+        id: "test-three-looks", identifier: "org.renderfarm.test.three-looks", version: "1.0.0",
+        summary: "Three looks, by frame index mod 3", parameters: [])
+
+    init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {}
+
+    func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError) {
+        context.setSource(Color(red: Double(frame.index % 3) / 2, green: 0.5, blue: 0.25, alpha: 1))
+        context.rectangle(x: 0, y: 0, width: 6, height: 6)
+        context.fill()
+    }
+}
+
+/// The engine's façade in process, on its typed values: what each stage makes, and what the report of a
+/// render says, against the frames in the folder.
+@Suite("RenderEngine: plan, fit, open and warm up, execute, on typed reports")
+struct RenderEngineTests {
+    static func catalog() throws -> PluginCatalog {
+        try PluginCatalog.register(ThreeLooks.self)
+        return PluginCatalog.discover(searchPath: [])
+    }
+
+    static func job(frames: Int, name: String = "looks", effect: String = "test-three-looks") throws -> LoadedJob {
+        let text = """
+            {"name": "\(name)", "fps": 10, "duration": \(Double(frames) / 10), "canvas": {"width": 6, "height": 6},
+             "layers": [{"effect": "\(effect)"}]}
+            """
+        let spec = try JobLoader.decode(Data(text.utf8), file: "\(name).json", defaultName: name)
+        return LoadedJob(spec: spec, file: "/tmp/\(name).json", directory: "/tmp")
+    }
+
+    /// A plan that writes `folder` as `render` does (locked, warmed up with the cache).
+    static func engine(_ folder: String, shard: Shard = .whole, frames: String? = nil) throws -> RenderEngine {
+        var options = PlanOptions(outputOverride: folder, frames: frames, shard: shard, warmUp: .framesWithCache)
+        options.locking = (shard, shard.renderTask)
+        return RenderEngine(catalog: try catalog(), options: options)
+    }
+
+    @Test("24 generated runs: the report counts what the folder holds; a second run finds every frame done")
+    func generatedRuns() throws {
+        var random = SeededRandom(seed: 0x5EED_46)
+        for _ in 0..<24 {
+            let count = random.below(40) + 1
+            let concurrency = random.below(4) + 1
+            let first = random.below(count)
+            let last = first + random.below(count - first)
+            let folder = try TemporaryFolder("engine")
+            let engine = try Self.engine(folder.path, frames: "\(first)-\(last)")
+
+            try {
+                let plan = engine.plan([try Self.job(frames: count)])
+                #expect(plan.errors.isEmpty)
+                // The plan stage writes nothing: the folder it names stays empty.
+                #expect((try FileManager.default.contentsOfDirectory(atPath: folder.path)).isEmpty)
+                let run = plan.openAndWarmUp()
+                #expect(run.errors.isEmpty)
+                #expect(run.rerunReason(force: false)?.new == last - first + 1)
+                let report = try run.execute(RenderOptions(concurrency: concurrency))
+
+                let summary = try #require(report.jobs.first)
+                let pngs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+                    $0.hasSuffix(".png")
+                }
+                #expect(summary.rendered + summary.reused == last - first + 1)
+                #expect(pngs.count == last - first + 1)
+                #expect(summary.complete && summary.failed.isEmpty && !report.interrupted)
+                #expect(FileManager.default.fileExists(atPath: summary.manifestPath))
+            }()
+
+            // Again, once the first run and its sessions are gone: every frame is found done, none drawn.
+            let again = try Self.engine(folder.path, frames: "\(first)-\(last)").plan([try Self.job(frames: count)])
+                .openAndWarmUp()
+            #expect(again.rerunReason(force: false)?.recorded == last - first + 1)
+            #expect(again.rerunReason(force: true) == nil)
+            let second = try again.execute(RenderOptions(concurrency: concurrency))
+            #expect(second.rendered == 0 && second.reused == 0 && second.skipped == last - first + 1)
+        }
+    }
+
+    @Test("shards of one folder: each run's report counts its part; together they are every frame once")
+    func shards() throws {
+        var random = SeededRandom(seed: 0x5AAD_46)
+        for _ in 0..<8 {
+            let count = random.below(30) + 2
+            let parts = random.below(4) + 2
+            let interleaved = random.chance(0.5)
+            let folder = try TemporaryFolder("engine-shards")
+            var drawn = 0
+            // The runs hold the folder side by side, each with its own shard's journal.
+            var runs: [ReadyRun] = []
+            for index in 0..<parts {
+                let shard = Shard.part(index: index, count: parts, interleaved: interleaved)
+                let run = try Self.engine(folder.path, shard: shard).plan([try Self.job(frames: count)])
+                    .openAndWarmUp()
+                #expect(run.errors.isEmpty)
+                runs.append(run)
+                let report = try run.execute(RenderOptions(shard: shard))
+                drawn += report.rendered + report.reused
+            }
+            let pngs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") }
+            #expect(drawn == count)
+            #expect(pngs.count == count)
+        }
+    }
+
+    @Test("a folder another run holds is refused at open, naming the lock; the held run is untouched")
+    func lockedFolder() throws {
+        let folder = try TemporaryFolder("engine-lock")
+        let holder = try Self.engine(folder.path).plan([try Self.job(frames: 4)]).openAndWarmUp()
+        #expect(holder.errors.isEmpty)
+        let refused = try Self.engine(folder.path).plan([try Self.job(frames: 4)]).openAndWarmUp()
+        #expect(refused.jobs.isEmpty)
+        guard case .output(_, .locked)? = refused.errors.first else {
+            Issue.record("expected a locked folder, got \(refused.errors)")
+            return
+        }
+        let report = try holder.execute(RenderOptions())
+        #expect(report.rendered + report.reused == 4)
+    }
+
+    @Test("a memory budget that fits no frame gives 0 frames in flight at the plan, before anything is written")
+    func memoryFit() throws {
+        let folder = try TemporaryFolder("engine-fit")
+        let output = folder.file("out")
+        let plan = try Self.engine(output).plan([try Self.job(frames: 4)])
+        #expect(plan.fit(MemoryBudget(bytes: 1), requested: 8, isolated: false).workers == 0)
+        let roomy = plan.fit(MemoryBudget(bytes: 1 << 40), requested: 8, isolated: false)
+        #expect(roomy.workers == 8 && roomy.perWorker > 0)
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("a job with an unknown effect: the plan names it, and opening writes no folder")
+    func badJob() throws {
+        let folder = try TemporaryFolder("engine-bad")
+        let output = folder.file("out")
+        let plan = try Self.engine(output).plan([try Self.job(frames: 4, effect: "no-such-effect")])
+        #expect(plan.jobs.isEmpty)
+        #expect(plan.errors.first?.description.contains("unknown effect \"no-such-effect\"") == true)
+        let run = plan.openAndWarmUp()
+        #expect(run.jobs.isEmpty && !run.errors.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+}
