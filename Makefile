@@ -74,7 +74,7 @@ help:
 	@echo "make uninstall       remove what make install put into PREFIX"
 	@echo "make plugin-check    renderfarm plugin check on every built-in plugin (as root, also as nobody)"
 	@echo "make sdk-test        the plugin SDK end to end: install, scaffold C + Swift plugins, build, check, render"
-	@echo "make docs            build the DocC catalogs (RenderFarm, EffectKit) with docc; broken links fail"
+	@echo "make docs            build the DocC catalogs (RenderFarm, EffectKit, Motion) with docc; broken links fail"
 	@echo "make studio JOB=F    renderfarm studio on a job: author it live and watch renders in the browser"
 	@echo "make studio-test     the studio in real headless Chromium (scrub, slider, validation, farm view; screenshots)"
 	@echo "make clean           remove build products and rendered output"
@@ -363,13 +363,13 @@ bench-quick: deps deps-handoff
 	$(SWIFT) build -c release
 	.build/release/renderfarm-bench --quick
 
-# The DocC catalogs Sources/RenderFarm/RenderFarm.docc and Sources/EffectKit/EffectKit.docc, with the
+# The DocC catalogs Sources/RenderFarm/RenderFarm.docc, Sources/EffectKit/EffectKit.docc and Sources/Motion/Motion.docc, with the
 # toolchain's docc over symbol graphs extracted from a build (DOCS_CONFIG); a broken link fails the build.
-# EffectKit is the SDK plugins build against (public); the engine's targets are no library product, so
+# EffectKit and the Motion module it re-exports are the SDK plugins build against (public); the engine's targets are no library product, so
 # their API is `package` and RenderFarm's symbol graph is taken at that level.
 DOCC        ?= $(dir $(realpath $(shell command -v $(SWIFT))))docc
 DOCS_DIR    := .build/docs
-DOCS_MODULES := RenderFarm EffectKit
+DOCS_MODULES := RenderFarm EffectKit Motion
 
 # DOCS_CONFIG picks the build whose modules the symbol graphs come from; DOCS_STATIC=1 transforms the output
 # for static hosting (plain files any web server serves, each catalog under its module's name: make install).
@@ -391,7 +391,7 @@ docs-convert:
 	        -I $$modules/Modules $$(for map in Sources/C*/module.modulemap $$modules/*.build/module.modulemap; do \
 	            echo "-Xcc -fmodule-map-file=$(CURDIR)/$$map"; done) \
 	        $$(pkg-config --cflags-only-I cairo libpng | sed 's/-I/-Xcc -I/g') \
-	        -minimum-access-level $$([ $$module = EffectKit ] && echo public || echo $(DOCS_ACCESS)) -output-dir $(DOCS_DIR)/$$module.symbols || exit 1; \
+	        -minimum-access-level $$([ $$module = RenderFarm ] && echo $(DOCS_ACCESS) || echo public) -output-dir $(DOCS_DIR)/$$module.symbols || exit 1; \
 	    $(DOCC) convert Sources/$$module/$$module.docc --additional-symbol-graph-dir $(DOCS_DIR)/$$module.symbols \
 	        --fallback-display-name $$module --fallback-bundle-identifier org.renderfarm.$$module \
 	        $$([ -n "$(DOCS_STATIC)" ] && echo --transform-for-static-hosting --hosting-base-path docs/$$module) \
@@ -440,7 +440,7 @@ INSTALLED_FILES += $(C_EXAMPLES:%=share/doc/renderfarm/examples/c/%)
 EFFECTKIT_DIR   := $(ROOT)/share/renderfarm/swift/EffectKit
 # The targets EffectKit needs, as Package.swift declares them; sdk-test builds plugins against the installed copy
 # from a deleted copy of the repository, so a target missing here fails it.
-EFFECTKIT_TARGETS := CCairo CZlib CChipmunk RenderFarmPluginABI StrictJSON Locking FileInput CairoKit EffectKit
+EFFECTKIT_TARGETS := CCairo CZlib CChipmunk RenderFarmPluginABI StrictJSON Locking FileInput CairoKit Motion EffectKit
 define EFFECTKIT_PACKAGE
 // swift-tools-version: 6.0
 // EffectKit, the Swift SDK of RenderFarm plugins, installed by `make install`: a self-contained package (the
@@ -460,9 +460,12 @@ let package = Package(
         .target(name: "Locking"),
         .target(name: "FileInput"),
         .target(name: "CairoKit", dependencies: ["CCairo", "CZlib", "FileInput"]),
+        .target(name: "Motion", dependencies: ["StrictJSON"]),
         .target(
             name: "EffectKit",
-            dependencies: ["CairoKit", "FileInput", "Locking", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]
+            dependencies: [
+                "CairoKit", "FileInput", "Locking", "Motion", "RenderFarmPluginABI", "StrictJSON", "CChipmunk",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -75,16 +75,21 @@ let package = Package(
         .target(name: "CairoKit", dependencies: ["CCairo", "CZlib", "FileInput"]),
         // The one writer of output files (staged, renamed into place), their hashes and errors.
         .target(name: "FileOutput", dependencies: ["CCrypto", "FileInput"]),
+        // Timing functions, Bezier paths and springs: what effects draw with and what the engine animates a job's
+        // layers with, on Foundation alone (EffectKit re-exports it; the engine links no drawing or physics for it).
+        .target(name: "Motion", dependencies: ["StrictJSON"]),
         .target(
             name: "EffectKit",
-            dependencies: ["CairoKit", "FileInput", "Locking", "RenderFarmPluginABI", "StrictJSON", "CChipmunk"]
+            dependencies: [
+                "CairoKit", "FileInput", "Locking", "Motion", "RenderFarmPluginABI", "StrictJSON", "CChipmunk",
+            ]
         ),
         // The engine, bottom up (README, "Layout"): job files and the plugins that check them; the
         // output folder's files; planning, rendering, encoding and tools. A target sees only those below it.
         .target(
             name: "RenderFarmJobs",
             dependencies: [
-                "CairoKit", "CFaultReport", "EffectKit", "FileInput", "FileOutput", "Locking", "RenderFarmPluginABI",
+                "CairoKit", "CFaultReport", "Motion", "FileInput", "FileOutput", "Locking", "RenderFarmPluginABI",
                 "StrictJSON",
             ]
         ),
@@ -112,7 +117,7 @@ let package = Package(
         .target(
             name: "RenderFarm",
             dependencies: [
-                "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "CairoKit", "EffectKit",
+                "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "CairoKit", "Motion",
                 "FileInput", "FileOutput", "Locking", "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame", "CCrypto",
                 "StrictJSON", "CFaultReport", "CSandbox",
             ]
@@ -136,6 +141,8 @@ let package = Package(
                 "RenderFarmStudio",
             ]),
         .executableTarget(name: "renderfarm", dependencies: ["RenderFarmCLI"]),
+        // What the engine's tests share: Swift effects registered as plugins of a catalog, in process.
+        .target(name: "RenderFarmTestSupport", dependencies: ["RenderFarmJobs", "EffectKit"]),
 
         // Effect plugins: one dynamic library each, loaded by id through the C ABI.
         .target(name: "FloatingHeart", dependencies: ["EffectKit"], path: "plugins/floating-heart"),
@@ -186,6 +193,7 @@ let package = Package(
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "FileInputTests", dependencies: ["FileInput"]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
+        .testTarget(name: "MotionTests", dependencies: ["Motion"]),
         .testTarget(name: "EffectKitTests", dependencies: ["EffectKit", "FileInput", "RenderFarmPluginKit"]),
         .testTarget(name: "LottieTests", dependencies: ["Lottie"]),
         .testTarget(name: "TextTests", dependencies: ["PangoText", "EffectKit"]),
@@ -196,13 +204,13 @@ let package = Package(
             name: "RenderFarmTests",
             dependencies: [
                 "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "FileOutput",
-                "CPNGWriter", "CVideoFrame", "CairoKit", "EffectKit", "Locking",
+                "CPNGWriter", "CVideoFrame", "CairoKit", "EffectKit", "Locking", "Motion", "RenderFarmTestSupport",
             ]),
         .testTarget(
             name: "RenderFarmCLITests",
             dependencies: [
                 "RenderFarmCLI", "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "CCrypto",
-                "CairoKit", "EffectKit", "Locking",
+                "CairoKit", "EffectKit", "Locking", "RenderFarmTestSupport",
             ]),
         .testTarget(
             name: "RenderFarmStudioTests",

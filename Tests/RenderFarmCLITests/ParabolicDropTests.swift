@@ -15,7 +15,7 @@ private func parabolaJob(sampling: String, stagger: Double = 0.1, duration: Doub
     """
 }
 
-/// One row of the parabola table (EffectKit article KeyframePaths).
+/// One row of the parabola table (Motion article KeyframePaths).
 private struct ParabolaVector: Sendable, CustomTestStringConvertible {
     let u: Double
     let bezier: (Double, Double)

@@ -2,6 +2,7 @@ import CairoKit
 import EffectKit
 import Foundation
 import RenderFarmJobs
+import RenderFarmTestSupport
 import Testing
 
 /// A Swift effect defined in this test bundle: a 10 × 10 pt square of `color` whose left edge is
@@ -73,7 +74,9 @@ struct RegisteredEffectTests {
 
         // It is listed like any plugin, and renders the same bytes at -j 1.
         #expect(CLI.run(["plugins"]).stdout.contains("test-marching-square"))
-        let frames = try (0..<4).map { try Data(contentsOf: out.appendingPathComponent(String(format: "frame_%05d.png", $0))) }
+        let frames = try (0..<4).map {
+            try Data(contentsOf: out.appendingPathComponent(String(format: "frame_%05d.png", $0)))
+        }
         let again = CLI.run(["render", job, "--progress", "none", "-j", "1", "--force"])
         #expect(again.status == 0, "\(again.stderr)")
         for (index, bytes) in frames.enumerated() {

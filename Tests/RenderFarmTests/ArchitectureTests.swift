@@ -211,6 +211,36 @@ struct ArchitectureTests {
         }
     }
 
+    /// The engine's targets: what the `renderfarm` program is made of, above the libraries it shares with plugins.
+    static let engineTargets = [
+        "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "RenderFarm", "RenderFarmStudio",
+        "RenderFarmCLI", "renderfarm",
+    ]
+
+    @Test("the engine neither imports nor depends on EffectKit or Chipmunk: it animates layers with Motion alone")
+    func engineLinksNoPluginSDK() throws {
+        let targets = try Self.targets()
+        let manifest = try String(contentsOf: Self.repository.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let forbidden: Set<String> = ["EffectKit", "CChipmunk"]
+        // Each target's declaration in the manifest (`.target(`, `.executableTarget(`), by the name it starts with:
+        // a dependency links even when nothing imports it.
+        let declarations = Dictionary(
+            manifest.components(separatedBy: "arget(").dropFirst().compactMap { text -> (String, String)? in
+                text.components(separatedBy: "\"").dropFirst().first.map { ($0, text) }
+            },
+            uniquingKeysWith: { first, _ in first })
+        for target in Self.engineTargets {
+            let sources = try #require(targets[target], "no sources for \(target)")
+            let imported = Self.imports(sources).intersection(forbidden)
+            #expect(imported.isEmpty, "\(target) imports \(imported.sorted())")
+            let declaration = try #require(declarations[target], "\(target) is not declared in Package.swift")
+            for name in forbidden where declaration.contains("\"\(name)\"") {
+                Issue.record("\(target) depends on \(name) in Package.swift")
+            }
+        }
+        #expect(Self.imports(try #require(targets["RenderFarmJobs"])).contains("Motion"))
+    }
+
     /// The names in a folder of the repository.
     private func repository(listing folder: String) -> [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent(folder).path))?

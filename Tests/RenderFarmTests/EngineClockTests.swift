@@ -4,6 +4,7 @@ import EffectKit
 import Foundation
 import Locking
 import RenderFarmOutput
+import RenderFarmTestSupport
 import Testing
 
 @testable import RenderFarm

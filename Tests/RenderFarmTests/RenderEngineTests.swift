@@ -3,6 +3,7 @@ import EffectKit
 import FileOutput
 import Foundation
 import RenderFarmOutput
+import RenderFarmTestSupport
 import Testing
 
 @testable import RenderFarm

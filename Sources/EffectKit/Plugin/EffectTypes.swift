@@ -99,8 +99,3 @@ public struct TraceItem: Sendable, Equatable {
         return .object(object)
     }
 }
-
-extension Point {
-    /// `[x, y]`, the job file's point notation.
-    public var json: JSONValue { .array([.number(x), .number(y)]) }
-}

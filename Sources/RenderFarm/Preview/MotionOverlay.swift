@@ -1,6 +1,6 @@
 import CairoKit
-import EffectKit
 import Foundation
+import Motion
 import RenderFarmJobs
 import StrictJSON
 

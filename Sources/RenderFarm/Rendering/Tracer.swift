@@ -1,4 +1,4 @@
-import EffectKit
+import Motion
 import RenderFarmJobs
 import StrictJSON
 

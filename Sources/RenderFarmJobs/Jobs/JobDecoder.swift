@@ -1,5 +1,5 @@
 import CairoKit
-import EffectKit
+import Motion
 import StrictJSON
 
 /// Turns a parsed job file into a `JobSpec`, reporting every problem at once (<doc:JobFileReference>).

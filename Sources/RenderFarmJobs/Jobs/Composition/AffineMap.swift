@@ -1,5 +1,5 @@
-import EffectKit
 import Foundation
+import Motion
 
 /// An affine map of the plane in cairo's terms (`cairo_matrix_t`): the point (x, y) goes to
 /// (xx · x + xy · y + x0, yx · x + yy · y + y0). Where a layer's points land on the canvas.

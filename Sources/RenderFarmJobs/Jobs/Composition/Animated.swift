@@ -1,4 +1,4 @@
-import EffectKit
+import Motion
 
 /// A value that is either constant or keyframed over the layer's own time (a layer's `opacity`,
 /// `transform.position`, `transform.scale` and `transform.rotation`).

@@ -1,4 +1,4 @@
-import EffectKit
+import Motion
 
 extension JobSpec {
     /// Whether any layer uses a host-level field besides `start` (or a group, or a mask): when not,

@@ -1,5 +1,5 @@
 import CairoKit
-import EffectKit
+import Motion
 import StrictJSON
 
 /// Reads a job's `layers`: effect layers and groups with their host-level fields, every problem

@@ -1,4 +1,4 @@
-import EffectKit
+import Motion
 import StrictJSON
 
 extension LayerNode {

@@ -1,6 +1,6 @@
 import CairoKit
-import EffectKit
 import Foundation
+import Motion
 
 /// The host-level fields of a layer or group (the RenderFarm article ComposingLayers): when it is
 /// drawn and at which of its own times, and how it is composited over what is under it.

@@ -1,4 +1,4 @@
-import EffectKit
+import CairoKit
 import Foundation
 import StrictJSON
 

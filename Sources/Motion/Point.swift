@@ -1,3 +1,5 @@
+import StrictJSON
+
 /// A point in iOS points, y down.
 public struct Point: Sendable, Equatable, Hashable, Encodable {
     /// The horizontal coordinate, growing to the right.
@@ -45,8 +47,13 @@ public struct Point: Sendable, Equatable, Hashable, Encodable {
     public static func -= (lhs: inout Point, rhs: Point) { lhs = lhs - rhs }
 
     /// The dot product with another vector.
-    func dot(_ other: Point) -> Double { x * other.x + y * other.y }
+    public func dot(_ other: Point) -> Double { x * other.x + y * other.y }
 
     /// The z component of the cross product with another vector.
-    func cross(_ other: Point) -> Double { x * other.y - y * other.x }
+    public func cross(_ other: Point) -> Double { x * other.y - y * other.x }
+}
+
+extension Point {
+    /// `[x, y]`, the job file's point notation.
+    public var json: JSONValue { .array([.number(x), .number(y)]) }
 }

@@ -1,8 +1,8 @@
 import Testing
 
-@testable import EffectKit
+@testable import Motion
 
-/// EffectKit article TimingFunctions, "Test vectors": WebKit algorithm, eps 1e-7, double.
+/// Motion article TimingFunctions, "Test vectors": WebKit algorithm, eps 1e-7, double.
 private struct TimingVector: Sendable, CustomTestStringConvertible {
     let name: String
     let x: Double

@@ -1,8 +1,8 @@
 import Testing
 
-@testable import EffectKit
+@testable import Motion
 
-/// The heart path of EffectKit article KeyframePaths ("Test vectors"): W = 36, H = 667, centre (300, 600),
+/// The heart path of Motion article KeyframePaths ("Test vectors"): W = 36, H = 667, centre (300, 600),
 /// dir = +1, end.y = H/6 + 100, x = −48.
 private enum Heart {
     static let endY = 667.0 / 6 + 100  // 211.1667, kept exact so the length matches to 1e-5
@@ -10,7 +10,7 @@ private enum Heart {
     static let length = 404.745420
 }
 
-/// The parabola of EffectKit article KeyframePaths ("Test vectors"): S = (60, 300),
+/// The parabola of Motion article KeyframePaths ("Test vectors"): S = (60, 300),
 /// C = (60 + 0.3·190, 300 − 150), E = (250, 500).
 private enum Parabola {
     static let curve = QuadraticBezier(Point(60, 300), Point(117, 150), Point(250, 500))

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-@testable import EffectKit
+@testable import Motion
 
-/// One row of the test-vector table of EffectKit article Springs: x(t) for v = 0.8 (the blog) and v = 0.
+/// One row of the test-vector table of Motion article Springs: x(t) for v = 0.8 (the blog) and v = 0.
 private struct SpringVector: Sendable, CustomTestStringConvertible {
     let t: Double
     let blog: Double
