@@ -254,7 +254,8 @@ fuzz-incremental: deps deps-handoff
 # fails its test. SWIFT_BACKTRACE=enable=no: the runtime's crash backtracer copies the crashed process's raw
 # stack, which ASan reports. detect_leaks=0: leaks are not checked (README "Sanitizers" says why).
 SANITIZERS     := thread:tsan address:asan
-# The render tests are the example jobs' complete renders (their -j 1 / -j 2 rerun is left to make test).
+# The render tests are the example jobs' complete renders, once at -j 2 and a quarter of their size (RENDERFARM_SANITIZE:
+# the reruns that prove -j 1, -j 2 and shards give the same bytes are make test's).
 SANITIZE_TESTS ?= ExampleJobsTests/rendersCompletely ResumeTests ShardTests VideoTests FrameKeyTests FailureTests \
                   OutputTrustTests StuckFrameTests FolderLockOrderTests RenderFarmStudioTests FootageTests VerifyTests \
                   FootageSoundTests
@@ -272,7 +273,7 @@ sanitize: deps deps-handoff $(TEST_PLUGIN) $(PROBE_PLUGIN)
 	        -Xlinker --export-dynamic || exit 1; \
 	    SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="log_path=$(CURDIR)/$(SANITIZE_LOGS)/$$name halt_on_error=0 handle_segv=0" \
 	    ASAN_OPTIONS="log_path=$(CURDIR)/$(SANITIZE_LOGS)/$$name handle_segv=0 detect_leaks=0" \
-	    RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
+	    RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) RENDERFARM_SANITIZE=1 \
 	        $(SWIFT) test --skip-build -c debug --scratch-path .build/$$name --filter '$(SANITIZE_FILTER)' \
 	        $(if $(SANITIZE_SKIP),--skip '$(SANITIZE_SKIP)') \
 	        || failed="$$failed $$name"; \
