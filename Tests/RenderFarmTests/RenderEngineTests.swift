@@ -1,52 +1,32 @@
-import CairoKit
 import EffectKit
 import FileOutput
 import Foundation
 import RenderFarmOutput
-import RenderFarmTestSupport
 import Testing
 
 @testable import RenderFarm
 @testable import RenderFarmJobs
 
-/// A registered Swift effect whose frames come in three looks (frame index mod 3).
-private struct ThreeLooks: Effect {
-    static let descriptor = EffectDescriptor(
-        id: "test-three-looks", identifier: "org.renderfarm.test.three-looks", version: "1.0.0",
-        summary: "Three looks, by frame index mod 3", parameters: [])
-
-    init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {}
-
-    func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError) {
-        context.setSource(Color(red: Double(frame.index % 3) / 2, green: 0.5, blue: 0.25, alpha: 1))
-        context.rectangle(x: 0, y: 0, width: 6, height: 6)
-        context.fill()
-    }
-}
-
 /// The engine's façade in process, on its typed values: what each stage makes, and what the report of a
 /// render says, against the frames in the folder.
 @Suite("RenderEngine: plan, fit, open and warm up, execute, on typed reports")
 struct RenderEngineTests {
-    static func catalog() throws -> PluginCatalog {
-        try PluginCatalog.register(ThreeLooks.self)
-        return PluginCatalog.discover(searchPath: [])
-    }
-
-    static func job(frames: Int, name: String = "looks", effect: String = "test-three-looks") throws -> LoadedJob {
+    /// A job of `frames` frames (10 fps) of `LookEffect` in three looks (ResumeFixtures): frame i draws look
+    /// i mod 3, and frames of equal looks are drawn once and copied. `effect` replaces the effect's id.
+    static func job(frames: Int, effect: String = "test-resume-look") throws -> LoadedJob {
         let text = """
-            {"name": "\(name)", "fps": 10, "duration": \(Double(frames) / 10), "canvas": {"width": 6, "height": 6},
-             "layers": [{"effect": "\(effect)"}]}
+            {"name": "looks", "fps": 10, "duration": \(Double(frames) / 10), "canvas": {"width": 6, "height": 6},
+             "layers": [{"effect": "\(effect)", "params": {"looks": [0, 1, 2]}}]}
             """
-        let spec = try JobLoader.decode(Data(text.utf8), file: "\(name).json", defaultName: name)
-        return LoadedJob(spec: spec, file: "/tmp/\(name).json", directory: "/tmp")
+        let spec = try JobLoader.decode(Data(text.utf8), file: "looks.json", defaultName: "looks")
+        return LoadedJob(spec: spec, file: "/tmp/looks.json", directory: "/tmp")
     }
 
     /// A plan that writes `folder` as `render` does (locked, warmed up with the cache).
     static func engine(_ folder: String, shard: Shard = .whole, frames: String? = nil) throws -> RenderEngine {
         var options = PlanOptions(outputOverride: folder, frames: frames, shard: shard, warmUp: .framesWithCache)
         options.locking = (shard, shard.renderTask)
-        return RenderEngine(catalog: try catalog(), options: options)
+        return RenderEngine(catalog: try LookJob.catalog(), options: options)
     }
 
     @Test("24 generated runs: the report counts what the folder holds; a second run finds every frame done")
@@ -75,6 +55,7 @@ struct RenderEngineTests {
                     $0.hasSuffix(".png")
                 }
                 #expect(summary.rendered + summary.reused == last - first + 1)
+                #expect(summary.rendered == min(3, last - first + 1), "one frame drawn per look, the others copied")
                 #expect(pngs.count == last - first + 1)
                 #expect(summary.complete && summary.failed.isEmpty && !report.interrupted)
                 #expect(FileManager.default.fileExists(atPath: summary.manifestPath))

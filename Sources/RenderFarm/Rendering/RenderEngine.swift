@@ -14,8 +14,9 @@ import RenderFarmJobs
 /// let report = try run.execute(RenderOptions(concurrency: fit.workers), observer: reporter)
 /// ```
 ///
-/// The command line, the studio, the benchmark and the sound mixer all come in here; the phases
-/// themselves (`RenderPlan`, `RenderSession`) are internal to this target.
+/// The command line (and through it `--isolate`'s workers), the studio, the benchmark and the sound
+/// mixer all come in here; the phases themselves (`RenderPlan`, `RenderSession`) are internal to
+/// this target.
 package struct RenderEngine: Sendable {
     package let catalog: PluginCatalog
     package let options: PlanOptions
