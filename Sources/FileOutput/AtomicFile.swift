@@ -1,26 +1,12 @@
 import FileInput
 import Foundation
 
-/// Writes whole files through `StagedFile`, so that nothing half-written ever has a final name,
+/// Writes whole files through `StagedWrite`, so that nothing half-written ever has a final name,
 /// and manages the folders they go in.
 package enum AtomicFile {
     package static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(OutputError) {
-        let staged = StagedFile(path)
-        // O_EXCL | O_NOFOLLOW: the temporary name is this writer's own, never something found there.
-        let fd = open(staged.temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         // Messages name the file asked for: the temporary name is the writer's own business.
-        guard fd >= 0 else { throw error(errno, path) }
-        try writeAll(bytes, to: fd, path: path)
-        try staged.commit()
-    }
-
-    /// Writes all of `bytes` to `fd` and closes it; errors name `path`.
-    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String) throws(OutputError) {
-        if let code = DescriptorIO.writeAll(bytes, to: fd) {
-            close(fd)
-            throw error(code, path)
-        }
-        guard close(fd) == 0 else { throw error(errno, path) }
+        if let failure = StagedWrite.write(bytes, to: path) { throw error(failure.code, path) }
     }
 
     package static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {

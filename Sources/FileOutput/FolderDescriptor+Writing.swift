@@ -7,17 +7,11 @@ extension FolderDescriptor {
     /// through it.
     package func write(_ bytes: UnsafeRawBufferPointer, to name: String) throws(OutputError) {
         try checkWritable(name)
-        let temporary = StagedFile.temporaryName(for: name)
-        let fd = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        switch StagedWrite.stage(bytes, beside: name, in: descriptor) {
         // Messages name the file asked for: the temporary name is the writer's own business.
-        guard fd >= 0 else { throw AtomicFile.error(errno, file(name)) }
-        do {
-            try AtomicFile.writeAll(bytes, to: fd, path: file(name))
-        } catch {
-            unlinkat(descriptor, temporary, 0)
-            throw error
+        case .failure(let failure): throw AtomicFile.error(failure.code, file(name))
+        case .success(let temporary): try commit(temporary, as: name)
         }
-        try commit(temporary, as: name)
     }
 
     package func write(_ bytes: [UInt8], to name: String) throws(OutputError) {
@@ -50,7 +44,7 @@ extension FolderDescriptor {
         // linkat without AT_SYMLINK_FOLLOW links what is there: only a file may be.
         try checkName(source)
         if let kind = kind(of: source), kind != .regular { throw Self.refusal(file(source), kind) }
-        let temporary = StagedFile.temporaryName(for: name)
+        let temporary = StagedWrite.temporaryName(for: name)
         guard linkat(descriptor, source, descriptor, temporary, 0) == 0 else {
             throw AtomicFile.error(errno, file(name))
         }
@@ -65,18 +59,16 @@ extension FolderDescriptor {
             unlinkat(descriptor, temporary, 0)
             throw error
         }
-        guard renameat(descriptor, temporary, descriptor, name) == 0 else {
-            let code = errno
-            unlinkat(descriptor, temporary, 0)
-            throw AtomicFile.error(code, file(name))
+        if let failure = StagedWrite.commit(temporary, as: name, in: descriptor) {
+            throw AtomicFile.error(failure.code, file(name))
         }
     }
 
-    /// Removes temporary files (`StagedFile.temporaryMarker`) that a killed process left behind: only those
+    /// Removes temporary files (`StagedWrite.temporaryMarker`) that a killed process left behind: only those
     /// older than `age` seconds, as a shard on another host may be writing a young one right now.
     package func removeStale(olderThan age: TimeInterval = 3600) {
         let now = Date().timeIntervalSince1970
-        for name in names() where name.hasPrefix(StagedFile.temporaryMarker) {
+        for name in names() where name.hasPrefix(StagedWrite.temporaryMarker) {
             var info = stat()
             guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
             let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9

@@ -1,3 +1,4 @@
+import FileInput
 import FileOutput
 import Foundation
 import RenderFarmPluginABI
@@ -65,7 +66,7 @@ package enum FolderLayout {
 
     /// Names RenderFarm itself puts into an output folder before or beside a render's job record.
     package static func isRenderFarms(_ name: String) -> Bool {
-        name.hasPrefix(prefix) || name.hasPrefix(StagedFile.temporaryMarker) || name == slurm || name == variantIndex
+        name.hasPrefix(prefix) || name.hasPrefix(StagedWrite.temporaryMarker) || name == slurm || name == variantIndex
     }
 
     private static func suffix(of shard: Shard) -> String {

@@ -71,7 +71,7 @@ struct JobStateTests {
             jobFrames: jobFrames)
         let options = RenderOptions(
             concurrency: 1, force: force, shard: shard, clock: ManualClock(date: startOfRun))
-        let state = try JobState(job: job, options: options, session: try job.session(shard: shard, task: "test"))
+        let state = try JobState(job: job, options: options, session: try job.folder.open(shard: shard, task: "test"))
         let manifest = folder.bytes(Manifest.fileName)
         let stub = StubDrawer(looks: looks)
         drawer(stub)

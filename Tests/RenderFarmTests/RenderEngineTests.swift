@@ -112,6 +112,23 @@ struct RenderEngineTests {
         #expect(report.rendered + report.reused == 4)
     }
 
+    @Test("the lock belongs to the ready run: a plan locks nothing, and a folder opens again once its run is gone")
+    func lockLifetime() throws {
+        let folder = try TemporaryFolder("engine-lock-lifetime")
+        let plans = try (0..<2).map { _ in try Self.engine(folder.path).plan([try Self.job(frames: 3)]) }
+        for turn in 0..<4 {
+            // Each plan opens first in turn: a run holds the folder only while it exists, not its plan.
+            let first = plans[turn % 2].openAndWarmUp()
+            let second = plans[1 - turn % 2].openAndWarmUp()
+            #expect(first.errors.isEmpty, "turn \(turn): \(first.errors)")
+            guard case .output(_, .locked)? = second.errors.first else {
+                Issue.record("turn \(turn): a second run opened a folder the first holds: \(second.errors)")
+                return
+            }
+            #expect(try first.execute(RenderOptions()).failedCount == 0)
+        }
+    }
+
     @Test("a memory budget that fits no frame gives 0 frames in flight at the plan, before anything is written")
     func memoryFit() throws {
         let folder = try TemporaryFolder("engine-fit")

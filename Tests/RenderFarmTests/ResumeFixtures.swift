@@ -206,7 +206,9 @@ final class StubDrawer: FrameExecutor {
 
     init(looks: [Int]) { self.looks = looks }
 
-    func render(_ index: Int, of job: PlannedJob) throws(FrameFailure) -> WrittenFrame {
+    func render(_ index: Int, of job: PlannedJob, into folder: FolderDescriptor) throws(FrameFailure)
+        -> WrittenFrame
+    {
         attempts.append(index)
         let look = looks[index]
         if interrupted.contains(index) { throw .interrupted }
@@ -222,7 +224,7 @@ final class StubDrawer: FrameExecutor {
         }
         let bytes = LookJob.bytes(look: look)
         let written = bytes.withUnsafeBytes { buffer in
-            Result { () throws(OutputError) in try job.writeFrame(buffer, index: index) }
+            Result { () throws(OutputError) in try job.writeFrame(buffer, index: index, into: folder) }
         }
         if case .failure(let error) = written { throw .output(error) }
         return WrittenFrame(

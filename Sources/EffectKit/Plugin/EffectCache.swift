@@ -47,22 +47,16 @@ public struct EffectCache: Sendable, Equatable {
     @discardableResult
     public func write(_ name: String, _ bytes: [UInt8]) -> Bool {
         guard Self.isValidName(name) else { return false }
-        let temporary = path(".rf-tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))-\(name)")
-        func create() -> Int32 { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-        var descriptor = create()
-        if descriptor < 0, errno == ENOENT,
-            (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil
-        {
-            descriptor = create()
+        let written = bytes.withUnsafeBytes { bytes in
+            var failure = StagedWrite.write(bytes, to: path(name))
+            if failure?.code == ENOENT,
+                (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil
+            {
+                failure = StagedWrite.write(bytes, to: path(name))
+            }
+            return failure == nil
         }
-        guard descriptor >= 0 else { return false }
-        let written = bytes.withUnsafeBytes { DescriptorIO.writeAll($0, to: descriptor) } == nil
-        let closed = close(descriptor) == 0
-        guard written, closed, rename(temporary, path(name)) == 0 else {
-            unlink(temporary)
-            return false
-        }
-        return true
+        return written
     }
 
     private func path(_ name: String) -> String {

@@ -1,8 +1,8 @@
 import CPNGWriter
 import CairoKit
 import FileOutput
-import RenderFarmPluginABI
 import Foundation
+import RenderFarmPluginABI
 
 /// How long each step of a frame took, in milliseconds.
 package struct FrameTimings: Sendable, Equatable {
@@ -53,8 +53,8 @@ enum FrameFailure: Error {
 /// Draws and writes frames, one at a time, for one lane of the scheduler: in this process
 /// (`FrameWorker`) or in a worker process (`WorkerProcess`, `render --isolate`).
 protocol FrameExecutor: AnyObject {
-    /// Draws, encodes and atomically writes frame `index` of `job`.
-    func render(_ index: Int, of job: PlannedJob) throws(FrameFailure) -> WrittenFrame
+    /// Draws, encodes and atomically writes frame `index` of `job` into `folder`, its output folder.
+    func render(_ index: Int, of job: PlannedJob, into folder: FolderDescriptor) throws(FrameFailure) -> WrittenFrame
 }
 
 /// One worker's reusable frame machinery: a surface for the current canvas size, the static
@@ -84,8 +84,10 @@ final class FrameWorker: FrameExecutor {
         self.lane = lane
     }
 
-    /// Draws, encodes and atomically writes frame `index` of `job`.
-    func render(_ index: Int, of job: PlannedJob) throws(FrameFailure) -> WrittenFrame {
+    /// Draws, encodes and atomically writes frame `index` of `job` into `folder`, its output folder.
+    func render(_ index: Int, of job: PlannedJob, into folder: FolderDescriptor) throws(FrameFailure)
+        -> WrittenFrame
+    {
         var timings = FrameTimings()
         let clock = ContinuousClock()
         let start = clock.now
@@ -103,7 +105,7 @@ final class FrameWorker: FrameExecutor {
         let writeStart = clock.now
         let sha256 = SHA256.hex(encoded)
         do {
-            try job.writeFrame(encoded, index: index)
+            try job.writeFrame(encoded, index: index, into: folder)
         } catch {
             throw .output(error)
         }

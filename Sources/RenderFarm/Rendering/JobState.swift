@@ -52,7 +52,8 @@ final class JobState: Sendable {
         // Frames the job no longer has go. `--frames` and `--shard` ask for part of the job's frames, whose other
         // files stay (<doc:OutputFolder>); the frames `--frames` asks for stay too, even outside the job's `frames`
         // (every shard of such a render keeps what the others draw).
-        let ownFrames = job.spec.frames, askedFrames = job.jobFrames
+        let ownFrames = job.spec.frames
+        let askedFrames = job.jobFrames
         let output = job.spec.output
         session.removeFrames(recorded: journals) { index, file in
             (ownFrames.contains(index) || askedFrames.contains(index)) && file == output.fileName(ofFrame: index)
@@ -117,7 +118,7 @@ final class JobState: Sendable {
             return .fatal(error)
         }
         let outcome = RetryPolicy(retries: job.spec.retries).run { () throws(FrameFailure) in
-            try worker.render(index, of: job)
+            try worker.render(index, of: job, into: session.descriptor)
         }
         let recorded: JournalEntry
         switch outcome {

@@ -37,8 +37,6 @@ package final class PlannedJob: Sendable {
     package let sounds: [Int: [DeclaredSound]]
     /// `frameFingerprints`, once computed.
     private let fingerprintCache = Locked<FrameFingerprints?>(nil)
-    /// The run's hold on the output folder, once `openFolder` took it.
-    private let heldSession = Locked<OutputFolder.Session?>(nil)
     /// How many bottom layers are frame-invariant (`RF_PLUGIN_FRAME_INVARIANT`) and drawn the same
     /// way at every frame: drawn once per worker with the background and copied into every frame.
     let staticLayerCount: Int
@@ -87,45 +85,31 @@ package final class PlannedJob: Sendable {
     /// The output folder.
     package var folder: OutputFolder { OutputFolder(outputDirectory) }
 
-    /// The session `openFolder` opened, held as long as the job: the folder's writers use it.
-    package var folderSession: OutputFolder.Session? { heldSession.withLock { $0 } }
-
-    /// Creates the output folder and takes the lock of `shard` in it (kept in `folderSession`),
-    /// before anything else is written there; `.output` names who holds it.
-    func openFolder(shard: Shard, task: String) throws(JobError) {
+    /// Creates the output folder and takes the lock of `shard` in it, before anything else is written
+    /// there: the session the run holds until it ends (`ReadyRun`). `.output` names who holds it.
+    func openFolder(shard: Shard, task: String) throws(JobError) -> OutputFolder.Session {
         do throws(OutputError) {
-            _ = try session(shard: shard, task: task)
+            return try folder.open(shard: shard, task: task)
         } catch {
             throw .output(file: job.file, error: error)
         }
     }
 
-    /// The session `openFolder` opened, else one opened now for `shard` and `task` (and kept).
-    func session(shard: Shard, task: String) throws(OutputError) -> OutputFolder.Session {
-        if let held = folderSession { return held }
-        let session = try folder.open(shard: shard, task: task)
-        heldSession.withLock { $0 = session }
-        return session
+    /// Writes frame `index` whole into `folder`, the output folder the run holds open: a symbolic link or
+    /// special file in its place is refused, never written through.
+    func writeFrame(_ bytes: UnsafeRawBufferPointer, index: Int, into folder: FolderDescriptor) throws(OutputError) {
+        try folder.write(bytes, to: spec.output.fileName(ofFrame: index))
     }
 
-    /// Writes frame `index` whole, relative to the folder the run holds open: a symbolic link or special
-    /// file in its place is refused, never written through. Without a session (no run holds the folder),
-    /// the folder is opened now.
-    func writeFrame(_ bytes: UnsafeRawBufferPointer, index: Int) throws(OutputError) {
-        let name = spec.output.fileName(ofFrame: index)
-        if let held = folderSession?.descriptor { return try held.write(bytes, to: name) }
-        try FolderDescriptor(opening: outputDirectory).write(bytes, to: name)
-    }
-
-    /// Tells every layer what this run asks of it (ABI `prepare`, `prepare_with_cache`); a
-    /// problem is the job's.
-    func warmUpLayers(_ warmUp: LayerWarmUp) throws(JobError) {
+    /// Tells every layer what this run asks of it (ABI `prepare`, `prepare_with_cache`); a problem is the
+    /// job's. `folder` is the output folder when the run holds it open, whose cache the layers are given.
+    func warmUpLayers(_ warmUp: LayerWarmUp, folder: FolderDescriptor?) throws(JobError) {
         guard let first = frames.frames.min(), let last = frames.frames.max() else { return }
         switch warmUp {
         case .none: return
-        case .frames: try warmUpLayers(frames: first...last, writingCache: false)
-        case .framesWithCache: try warmUpLayers(frames: first...last, writingCache: true)
-        case .fillCache: try warmUpLayers(frames: last...last, writingCache: true)
+        case .frames: try warmUpLayers(frames: first...last, writingCache: false, folder: folder)
+        case .framesWithCache: try warmUpLayers(frames: first...last, writingCache: true, folder: folder)
+        case .fillCache: try warmUpLayers(frames: last...last, writingCache: true, folder: folder)
         }
     }
 
@@ -133,12 +117,14 @@ package final class PlannedJob: Sendable {
     /// makes the folder when it first keeps something, so a job whose layers keep nothing has none),
     /// else only when the folder exists. A cache folder that is a link (or no folder) is refused first,
     /// before any plugin or worker is given its path.
-    private func warmUpLayers(frames: ClosedRange<Int>, writingCache: Bool) throws(JobError) {
+    private func warmUpLayers(frames: ClosedRange<Int>, writingCache: Bool, folder: FolderDescriptor?)
+        throws(JobError)
+    {
         var issues: [JobIssue] = []
         // Instances elsewhere prepare there; their cache folders are refused here all the same when they are links.
         for plugin in layerPlugins where drawsElsewhere {
             do {
-                _ = try cacheFolder(for: plugin, whenMissing: writingCache)
+                _ = try cacheFolder(for: plugin, whenMissing: writingCache, in: folder)
             } catch {
                 throw .output(file: job.file, error: error)
             }
@@ -146,7 +132,7 @@ package final class PlannedJob: Sendable {
         for (index, layer) in layers.enumerated() {
             let cache: String?
             do {
-                cache = try cacheFolder(for: layer.plugin, whenMissing: writingCache)
+                cache = try cacheFolder(for: layer.plugin, whenMissing: writingCache, in: folder)
             } catch {
                 throw .output(file: job.file, error: error)
             }
@@ -165,11 +151,13 @@ package final class PlannedJob: Sendable {
     /// folder one removed could be the one another is about to write into. `renderfarm.cache` and the
     /// plugin's folder are opened without following a link: a link or a file in their place is refused
     /// (a link would let a plugin, and a sandboxed worker's write rule, reach outside the output folder).
-    private func cacheFolder(for plugin: LoadedPlugin, whenMissing: Bool) throws(OutputError) -> String? {
+    private func cacheFolder(for plugin: LoadedPlugin, whenMissing: Bool, in folder: FolderDescriptor?)
+        throws(OutputError) -> String?
+    {
         let id = plugin.info.id
         let path = (cacheFolder as NSString).appendingPathComponent(id)
         // No output folder yet (a preview before any render): no cache either.
-        guard let output = folderSession?.descriptor ?? (try? FolderDescriptor(opening: outputDirectory)),
+        guard let output = folder ?? (try? FolderDescriptor(opening: outputDirectory)),
             let caches = try output.subfolder(FolderLayout.cache), let own = try caches.subfolder(id)
         else { return whenMissing ? path : nil }
         // EffectCache writes `.rf-tmp-…` and renames it.

@@ -1,5 +1,6 @@
 import FileOutput
 import RenderFarmJobs
+import RenderFarmOutput
 
 /// The engine's one way in (article RenderPhases). A run goes through its stages in order, and each
 /// stage is a value only the stage before it makes, so a caller cannot warm up a job that was not
@@ -66,19 +67,25 @@ package struct PlannedRun: Sendable {
     /// (`PlanOptions.warmUp`). A run with a problem writes nothing, not even a cache: pass
     /// `otherProblems` when the caller found some of its own (a job file that did not load).
     package func openAndWarmUp(otherProblems: Bool = false) -> ReadyRun {
-        guard !otherProblems || options.warmUp == .frames else { return ReadyRun(jobs: jobs, errors: errors) }
+        guard !otherProblems || options.warmUp == .frames else {
+            return ReadyRun(opened: jobs.map { OpenJob(job: $0, session: nil) }, errors: errors)
+        }
         let (ready, errors) = RenderPlan.warmUp(jobs, errors: errors, options: options)
-        return ReadyRun(jobs: ready, errors: errors)
+        return ReadyRun(opened: ready, errors: errors)
     }
 }
 
-/// What the *open* and *warm up* stages made: jobs whose folders are held and whose layers are ready.
+/// What the *open* and *warm up* stages made: jobs whose layers are ready, and the sessions of the
+/// output folders the run locked (`PlanOptions.locking`), held as long as this value: the plan's jobs
+/// stay immutable data, and a folder is unlocked when the run that opened it goes away.
 package struct ReadyRun: Sendable {
-    package let jobs: [PlannedJob]
+    let opened: [OpenJob]
     package let errors: [JobError]
 
     /// No job: what a caller holds when none of its job files loaded.
-    package static let nothing = ReadyRun(jobs: [], errors: [])
+    package static let nothing = ReadyRun(opened: [], errors: [])
+
+    package var jobs: [PlannedJob] { opened.map(\.job) }
 
     /// Why frames are drawn again (new, changed, with which plugins, inputs and job fields changed),
     /// read from the folders before `execute` rewrites their records; nil with `force`, which draws
@@ -92,6 +99,12 @@ package struct ReadyRun: Sendable {
     package func execute(_ options: RenderOptions, observer: some ProgressObserver = NoProgress())
         throws(OutputError) -> RenderSummary
     {
-        try RenderSession.render(jobs, options: options, observer: observer)
+        try RenderSession.render(opened, options: options, observer: observer)
     }
+}
+
+/// A planned job and, when the run writes its folder, the session of the lock it took there.
+struct OpenJob: Sendable {
+    let job: PlannedJob
+    let session: OutputFolder.Session?
 }

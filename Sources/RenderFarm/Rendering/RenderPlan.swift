@@ -24,7 +24,7 @@ package struct PlanOptions: Sendable {
     package var refusesForeignFolders = false
     /// How a run that writes the output folders opens them (`render`, `prepare`): each folder is
     /// created and locked before the layers warm up, since warming up may write the folder's cache,
-    /// and the session stays with the job (`PlannedJob.folderSession`). Nil for runs that write no
+    /// and the run holds the session until it ends (`ReadyRun`). Nil for runs that write no
     /// folder, and for `render --isolate`'s workers, which write under their parent's lock.
     package var locking: (shard: Shard, task: String)? = nil
     /// Whether the layers verify their input (ABI `verify`: checks too costly for every process, such as
@@ -115,20 +115,22 @@ enum RenderPlan {
     /// cache: layers are prepared only when every job planned, or when nothing is created (the
     /// frames of `preview`, which report what they can).
     static func warmUp(_ planned: [PlannedJob], errors: [JobError], options: PlanOptions)
-        -> (prepared: [PlannedJob], errors: [JobError])
+        -> (prepared: [OpenJob], errors: [JobError])
     {
         guard options.warmUp == .frames || (options.warmUp != .none && errors.isEmpty) else {
-            return (planned, errors)
+            return (planned.map { OpenJob(job: $0, session: nil) }, errors)
         }
         var errors = errors
-        let ready = planned.filter { job in
+        let ready = planned.compactMap { job -> OpenJob? in
             do throws(JobError) {
-                if let locking = options.locking { try job.openFolder(shard: locking.shard, task: locking.task) }
-                try job.warmUpLayers(options.warmUp)
-                return true
+                let session = try options.locking.map { locking throws(JobError) in
+                    try job.openFolder(shard: locking.shard, task: locking.task)
+                }
+                try job.warmUpLayers(options.warmUp, folder: session?.descriptor)
+                return OpenJob(job: job, session: session)
             } catch {
                 errors.append(error)
-                return false
+                return nil
             }
         }
         return (ready, merged(errors))

@@ -42,13 +42,15 @@ package struct RenderOptions: Sendable {
 /// `FrameScheduler`, journals each finished frame, and writes each job's manifest.
 enum RenderSession {
     static func render(
-        _ jobs: [PlannedJob], options: RenderOptions,
+        _ opened: [OpenJob], options: RenderOptions,
         observer: some ProgressObserver = NoProgress()
     ) throws(OutputError) -> RenderSummary {
-        // Every folder is locked before anything is written into any of them (at planning, when the
-        // plan wrote the layers' caches).
-        let sessions = try jobs.map { job throws(OutputError) in
-            try job.session(shard: options.shard, task: options.shard.renderTask)
+        // Every folder is locked before anything is written into any of them (at the open stage, when
+        // warming up wrote the layers' caches).
+        let jobs = opened.map(\.job)
+        let sessions = try opened.map { open throws(OutputError) in
+            if let held = open.session { return held }
+            return try open.job.folder.open(shard: options.shard, task: options.shard.renderTask)
         }
         defer { withExtendedLifetime(sessions) {} }
         try VariantIndex.write(for: jobs.map { ($0.job, $0.outputDirectory) })

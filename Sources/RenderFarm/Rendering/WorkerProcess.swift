@@ -78,14 +78,15 @@ final class WorkerProcess: FrameExecutor {
 
     deinit { stop() }
 
-    func render(_ index: Int, of job: PlannedJob) throws(FrameFailure) -> WrittenFrame {
+    func render(_ index: Int, of job: PlannedJob, into folder: FolderDescriptor) throws(FrameFailure)
+        -> WrittenFrame
+    {
         let (png, frame) = try encoded(index, of: job)
         // The worker cannot write the output folder: this process writes the frame it encoded.
         let clock = ContinuousClock()
         let start = clock.now
         do {
-            // Relative to the folder the run holds open.
-            try job.writeFrame(png, index: index)
+            try job.writeFrame(png, index: index, into: folder)
         } catch {
             throw .output(error)
         }
