@@ -204,7 +204,7 @@ let package = Package(
             name: "RenderFarmTests",
             dependencies: [
                 "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "FileOutput",
-                "CPNGWriter", "CVideoFrame", "CairoKit", "EffectKit", "Locking", "Motion", "RenderFarmTestSupport",
+                "CPNG", "CPNGWriter", "CVideoFrame", "CairoKit", "EffectKit", "Locking", "Motion", "RenderFarmTestSupport",
             ]),
         .testTarget(
             name: "RenderFarmCLITests",

@@ -1,7 +1,8 @@
 /*
- * The RF_PNG_FILTER_NONE encode path: every row is converted into one buffer (filter byte 0
- * first), compressed in a single call by libdeflate or zlib straight into the output buffer,
- * and framed by the PNG chunks written here: signature, IHDR, sRGB, one IDAT, IEND.
+ * The RF_PNG_FILTER_NONE encode path of every level but 1 (which png_fast.c writes): every row is
+ * converted into one buffer (filter byte 0 first), compressed in a single call by libdeflate or zlib
+ * straight into the output buffer, and framed by the PNG chunks written here: signature, IHDR, sRGB,
+ * one IDAT, IEND.
  */
 #include "png_internal.h"
 
@@ -13,21 +14,6 @@
 
 /* A frame with at least this share of flat pixels goes to zlib (see png_writer.h). */
 #define RF_FLAT_SHARE_FOR_ZLIB 4 /* 1 / 4 */
-
-static void put_u32(uint8_t *out, uint32_t value) {
-    out[0] = (uint8_t)(value >> 24);
-    out[1] = (uint8_t)(value >> 16);
-    out[2] = (uint8_t)(value >> 8);
-    out[3] = (uint8_t)value;
-}
-
-/* Writes a chunk whose `length` data bytes are already at out + 8; returns the chunk's size. */
-static size_t finish_chunk(uint8_t *out, const char type[4], uint32_t length) {
-    put_u32(out, length);
-    memcpy(out + 4, type, 4);
-    put_u32(out + 8 + length, libdeflate_crc32(0, out + 4, (size_t)length + 4));
-    return (size_t)length + 12;
-}
 
 /* Converts every row into enc->scanlines and returns how many pixels of every fourth row are
  * flat: every byte of the pixel as written is the same value (transparent black, opaque grey),
@@ -114,27 +100,16 @@ int rf_png_encode_unfiltered(rf_png_encoder *enc, const uint8_t *pixels, uint32_
     uint64_t converted = rf_now_ns();
 
     int use_libdeflate = compression == 0
-        || (compression == 1 && flat * RF_FLAT_SHARE_FOR_ZLIB < (size_t)width * ((height + 3) / 4));
+        || (compression == 2 && flat * RF_FLAT_SHARE_FOR_ZLIB < (size_t)width * ((height + 3) / 4));
     size_t bound = use_libdeflate ? libdeflate_zlib_compress_bound(NULL, raw_length)
                                   : (size_t)compressBound((uLong)raw_length) + 64;
-    static const uint8_t signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
-    size_t idat = sizeof(signature) + 25 + 13; /* offset of the IDAT chunk */
+    size_t idat = RF_PNG_HEAD_BYTES; /* offset of the IDAT chunk */
     if (bound > 0x7FFFFFFFu || rf_png_reserve(enc, idat + 12 + bound + 12) != 0) {
         if (err && errlen) snprintf(err, errlen, "out of memory for a %zu-byte PNG", idat + bound + 24);
         return -1;
     }
     uint8_t *out = enc->data;
-    memcpy(out, signature, sizeof(signature));
-    uint8_t *ihdr = out + sizeof(signature);
-    put_u32(ihdr + 8, width);
-    put_u32(ihdr + 12, height);
-    ihdr[16] = 8;               /* bit depth */
-    ihdr[17] = opaque ? 2 : 6;  /* colour type: truecolour, or truecolour with alpha */
-    ihdr[18] = ihdr[19] = ihdr[20] = 0; /* deflate, adaptive filtering method, no interlace */
-    size_t length = sizeof(signature) + finish_chunk(ihdr, "IHDR", 13);
-    out[length + 8] = 0;        /* sRGB rendering intent: perceptual, as libpng writes it */
-    length += finish_chunk(out + length, "sRGB", 1);
-
+    size_t length = rf_png_write_head(out, width, height, opaque);
     uint8_t *stream = out + length + 8;
     size_t compressed = use_libdeflate
         ? compress_libdeflate(enc, compression, enc->scanlines, raw_length, stream, bound)
@@ -144,8 +119,8 @@ int rf_png_encode_unfiltered(rf_png_encoder *enc, const uint8_t *pixels, uint32_
         if (err && errlen) snprintf(err, errlen, "%s could not compress the image", library);
         return -1;
     }
-    length += finish_chunk(out + length, "IDAT", (uint32_t)compressed);
-    length += finish_chunk(out + length, "IEND", 0);
+    length += rf_png_finish_chunk(out + length, "IDAT", (uint32_t)compressed);
+    length += rf_png_finish_chunk(out + length, "IEND", 0);
     enc->length = length;
     enc->compressor = use_libdeflate ? RF_PNG_COMPRESSOR_LIBDEFLATE : RF_PNG_COMPRESSOR_ZLIB;
     if (timing) {

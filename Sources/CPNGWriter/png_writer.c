@@ -1,5 +1,6 @@
 #include "png_internal.h"
 
+#include <libdeflate.h>
 #include <png.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -60,6 +61,34 @@ int rf_png_grow(uint8_t **data, size_t *capacity, size_t needed) {
     return 0;
 }
 
+void rf_png_put_u32(uint8_t *out, uint32_t value) {
+    out[0] = (uint8_t)(value >> 24);
+    out[1] = (uint8_t)(value >> 16);
+    out[2] = (uint8_t)(value >> 8);
+    out[3] = (uint8_t)value;
+}
+
+size_t rf_png_finish_chunk(uint8_t *out, const char type[4], uint32_t length) {
+    rf_png_put_u32(out, length);
+    memcpy(out + 4, type, 4);
+    rf_png_put_u32(out + 8 + length, libdeflate_crc32(0, out + 4, (size_t)length + 4));
+    return (size_t)length + 12;
+}
+
+size_t rf_png_write_head(uint8_t *out, uint32_t width, uint32_t height, int opaque) {
+    static const uint8_t signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
+    memcpy(out, signature, sizeof(signature));
+    uint8_t *ihdr = out + sizeof(signature);
+    rf_png_put_u32(ihdr + 8, width);
+    rf_png_put_u32(ihdr + 12, height);
+    ihdr[16] = 8;                       /* bit depth */
+    ihdr[17] = opaque ? 2 : 6;          /* colour type: truecolour, or truecolour with alpha */
+    ihdr[18] = ihdr[19] = ihdr[20] = 0; /* deflate, adaptive filtering method, no interlace */
+    size_t length = sizeof(signature) + rf_png_finish_chunk(ihdr, "IHDR", 13);
+    out[length + 8] = 0; /* sRGB rendering intent: perceptual, as libpng writes it */
+    return length + rf_png_finish_chunk(out + length, "sRGB", 1);
+}
+
 int rf_png_reserve(rf_png_encoder *enc, size_t needed) { return rf_png_grow(&enc->data, &enc->capacity, needed); }
 
 static void write_bytes(png_structp png, png_bytep bytes, png_size_t count) {
@@ -99,16 +128,7 @@ void rf_convert_row(const uint32_t *src, uint8_t *dst, uint32_t width, int opaqu
         }
         return;
     }
-    for (uint32_t x = 0; x < width; x++) {
-        uint32_t p = src[x];
-        uint8_t a = (uint8_t)(p >> 24);
-        const uint8_t *lut = rf_unpremultiply[a];
-        dst[0] = lut[(p >> 16) & 0xFF];
-        dst[1] = lut[(p >> 8) & 0xFF];
-        dst[2] = lut[p & 0xFF];
-        dst[3] = a;
-        dst += 4;
-    }
+    for (uint32_t x = 0; x < width; x++) rf_convert_pixel(src[x], dst + 4 * (size_t)x);
 }
 
 static int filter_bits(rf_png_filter filter) {
@@ -218,8 +238,9 @@ int rf_png_encode_argb32(rf_png_encoder *enc, const uint8_t *pixels, uint32_t wi
     if (filter != RF_PNG_FILTER_NONE)
         return encode_libpng(enc, pixels, width, height, stride, compression, filter, convert_ns, timing, err,
                              errlen);
-    int status = rf_png_encode_unfiltered(enc, pixels, width, height, stride, opaque, compression, timing, err,
-                                          errlen);
+    int status = compression == 1
+        ? rf_png_encode_fast(enc, pixels, width, height, stride, opaque, timing, err, errlen)
+        : rf_png_encode_unfiltered(enc, pixels, width, height, stride, opaque, compression, timing, err, errlen);
     if (timing) timing->convert_ns += convert_ns;
     return status;
 }

@@ -25,7 +25,9 @@ struct CompositionBench {
                 runner.renderfarm, "render", url.path, "--out", output, "--progress", "none", "-j", "2", "--frames",
                 "0-\(count - 1)",
             ])
-            guard run.exitCode == 0 else { throw Runner.Failure.failed("composition bench render exited \(run.exitCode)") }
+            guard run.exitCode == 0 else {
+                throw Runner.Failure.failed("composition bench render exited \(run.exitCode)")
+            }
             let fps = Double(count) / max(run.seconds, 1e-9)
             let cost = plain.map { String(format: ", %.2f× plain's time", $0 / fps) } ?? ""
             plain = plain ?? fps
@@ -38,7 +40,8 @@ struct CompositionBench {
     /// `fields`, or (`"group"`) as the one layer of a group.
     static func job(_ fields: String) -> String {
         let times = (0..<50).map { String(format: "%.2f", Double($0) * 0.04) }.joined(separator: ", ")
-        let hearts = #"{ "effect": "floating-heart", "params": {"times": [\#(times)], "lifetime": 6, "emitter": [187, 600]}"#
+        let hearts =
+            #"{ "effect": "floating-heart", "params": {"times": [\#(times)], "lifetime": 6, "emitter": [187, 600]}"#
         let layer = fields == "group" ? #"{ "group": [\#(hearts) }] }"# : hearts + fields + " }"
         return """
             { "name": "composition", "seed": 27, "fps": 30, "duration": \(Double(frames) / 30),

@@ -70,8 +70,9 @@ struct FootageBench {
             lines.append("  \(name): CPU time without / with footage: \(byCPU)×")
             if setting.concurrency == 2 {
                 let ceiling = heartsCPU / (heartsCPU + oneThread.cpuSeconds)
-                lines.append("  \(name): ceiling by CPU time, without / (without + decoding on one thread): "
-                    + String(format: "%.2f", ceiling) + "×")
+                lines.append(
+                    "  \(name): ceiling by CPU time, without / (without + decoding on one thread): "
+                        + String(format: "%.2f", ceiling) + "×")
             }
         }
         return lines

@@ -6,6 +6,7 @@ struct Report {
     var memory: (short: (frames: Int, kib: Int), long: (frames: Int, kib: Int), concurrency: Int)?
     var startupMilliseconds: Double?
     var isolation: Bench.Isolation?
+    var encoders: [(label: String, results: [EncoderBench.Result])] = []
     var header: String
 
     /// Median over rounds of RenderFarm's fps divided by `variant`'s fps in the same round.
@@ -78,6 +79,12 @@ struct Report {
                     + "--sandbox off \(Self.format(isolation.unsandboxed, 1)) fps; "
                     + "\(isolation.label), \(isolation.frames) frames, -j \(isolation.concurrency)")
         }
+        for (label, results) in encoders {
+            let parts = results.map {
+                "\($0.encoder) \(Self.format($0.megapixelsPerSecond, 0)) MP/s \(Self.format($0.bytesPerFrame / 1024, 1)) KB"
+            }
+            lines.append("encoders alone, one thread, \(label): " + parts.joined(separator: " | "))
+        }
         let notes = rows.compactMap { row in
             row.note.map { "  \(row.label)\(row.concurrency > 0 ? ", -j \(row.concurrency)" : ""): \($0)" }
         }
@@ -114,6 +121,22 @@ struct Report {
             checks.append(
                 "  >= 0.9x the C floor on every row: \(worst >= 0.9 ? "met" : "NOT met") "
                     + "(lowest \(Self.format(worst, 2)), \(row.label), -j \(row.concurrency))")
+        }
+        // Issue 47: twice the C floor on the two 50-heart rows, and files no bigger than 1.25× libpng level 1's.
+        for row in measured where row.label.contains("50 hearts") && !row.label.contains("500") {
+            guard let ratio = Self.ratio(row, to: .floorLibpng) else { continue }
+            checks.append(
+                "  >= 2x the C floor, \(row.label), -j \(row.concurrency): "
+                    + "\(ratio >= 2 ? "met" : "NOT met") (\(Self.format(ratio, 2)))")
+        }
+        let sizes = measured.compactMap { row -> (Bench.Row, Double)? in
+            guard let mine = row.results[.renderfarm], let theirs = row.results[.floorLibpng] else { return nil }
+            return (row, median(mine.map(\.bytesPerFrame)) / max(median(theirs.map(\.bytesPerFrame)), 1))
+        }
+        if let (row, largest) = sizes.max(by: { $0.1 < $1.1 }) {
+            checks.append(
+                "  PNG files within 1.25x libpng level 1's size on every row: \(largest <= 1.25 ? "met" : "NOT met") "
+                    + "(largest \(Self.format(largest, 2))x, \(row.label))")
         }
         for row in measured {
             guard let target = row.naiveTarget, let ratio = Self.ratio(row, to: .naive) else { continue }

@@ -55,15 +55,20 @@ do {
         let memory = try bench.memory()
         let startup = bench.startup()
         let isolation = try bench.isolation()
+        let encoders = try EncoderBench(runner: runner, packageRoot: packageRoot, quick: quick).run()
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let counts = ReferenceJob.all(packageRoot: packageRoot).map { String(quick ? $0.quickFrames : $0.frames) }
         let header =
             "renderfarm-bench\(quick ? " --quick" : ""): \(cores) cores, "
             + "\(rounds) round\(rounds == 1 ? "" : "s"), frames per run: \(counts.joined(separator: "/"))"
         print(
-            Report(rows: rows, memory: memory, startupMilliseconds: startup, isolation: isolation, header: header).text)
+            Report(
+                rows: rows, memory: memory, startupMilliseconds: startup, isolation: isolation, encoders: encoders,
+                header: header
+            ).text)
         print(
-            try (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()] + text.run() + layers.run()
+            try
+                (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()] + text.run() + layers.run()
                 + footage.run())
                 .joined(separator: "\n"))
         // After the table, so that a failure comes with everything measured; thrown, so scratch is removed.

@@ -21,7 +21,9 @@
  * into each frame; without such layers it paints the background on each frame, as RenderFarm does.
  *
  * usage: renderfarm-bench-floor libpng|engine|naive PLAN OUTDIR THREADS
+ *        renderfarm-bench-floor encoders FRAME.png…   (the encoders alone: floor_encoders.c)
  */
+#include "floor_encoders.h"
 #include "floor_plan.h" /* floor_convert_row */
 #include "floor_scene.h"
 
@@ -151,8 +153,10 @@ static int read_scene(const char *path, floor_scene *scene) {
 }
 
 int main(int argc, char **argv) {
+    if (argc >= 3 && strcmp(argv[1], "encoders") == 0) return floor_encoders(argc - 2, argv + 2);
     if (argc != 5) {
-        fprintf(stderr, "usage: renderfarm-bench-floor libpng|engine|naive PLAN OUTDIR THREADS\n");
+        fprintf(stderr, "usage: renderfarm-bench-floor libpng|engine|naive PLAN OUTDIR THREADS\n"
+                        "       renderfarm-bench-floor encoders FRAME.png...\n");
         return 64;
     }
     shared s = { .outdir = argv[3] };

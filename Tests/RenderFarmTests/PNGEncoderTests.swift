@@ -3,7 +3,7 @@ import CairoKit
 import Foundation
 import Testing
 
-/// The C encoder's three paths write PNGs that decode to the pixels they were given.
+/// The C encoder's paths write PNGs that decode to the pixels they were given.
 @Suite("PNG encoder paths")
 struct PNGEncoderTests {
     /// A 97 × 61 image: opaque colour ramps, or mostly transparent with one opaque band.
@@ -23,9 +23,11 @@ struct PNGEncoderTests {
     }
 
     static let cases: [(transparent: Bool, level: Int32, filter: rf_png_filter, compressor: rf_png_compressor)] = [
-        (false, 1, RF_PNG_FILTER_NONE, RF_PNG_COMPRESSOR_LIBDEFLATE),
+        (false, 1, RF_PNG_FILTER_NONE, RF_PNG_COMPRESSOR_RENDERFARM),
+        (true, 1, RF_PNG_FILTER_NONE, RF_PNG_COMPRESSOR_RENDERFARM),
+        (false, 2, RF_PNG_FILTER_NONE, RF_PNG_COMPRESSOR_LIBDEFLATE),
         (false, 0, RF_PNG_FILTER_NONE, RF_PNG_COMPRESSOR_LIBDEFLATE),
-        (true, 1, RF_PNG_FILTER_NONE, RF_PNG_COMPRESSOR_ZLIB),
+        (true, 2, RF_PNG_FILTER_NONE, RF_PNG_COMPRESSOR_ZLIB),
         (false, 3, RF_PNG_FILTER_NONE, RF_PNG_COMPRESSOR_ZLIB),
         (true, 9, RF_PNG_FILTER_ADAPTIVE, RF_PNG_COMPRESSOR_LIBPNG),
     ]

@@ -2,8 +2,8 @@
 """`make studio-test`: RenderFarm Studio in real headless Chromium, driven over WebDriver.
 
 Loads the page, scrubs to frame 120 and checks the image shown is the PNG `render --scale` writes
-for it, drags a slider (pausing mid-drag: the control under the pointer is not rebuilt) and sees the
-frame change, scrubs to a frame not drawn yet and straight back (the late answer is dropped), types
+for it and that Chromium decodes it to ffmpeg's pixels, drags a slider (pausing mid-drag: the control
+under the pointer is not rebuilt) and sees the frame change, scrubs to a frame not drawn yet and straight back (the late answer is dropped), types
 an invalid value and sees the located validation error, types while another program saves the file
 (the save gets 409 and the file's text is shown), previews the variants of a template job (controls
 bound to a placeholder are read-only), opens a token studio (the token leaves the address bar), then
@@ -14,6 +14,7 @@ output, `make docs-convert DOCS_STATIC=1`, one <Module>.doccarchive per catalog)
 Screenshots of both views go to OUTDIR. Every wait polls with a deadline; every process started
 here has one too. Usage: browser_test.py RENDERFARM OUTDIR DOCS
 """
+import base64
 import hashlib
 import json
 import os
@@ -81,6 +82,52 @@ def shown_sha256(driver):
           .then((d) => done(Array.from(new Uint8Array(d)).map((x) => x.toString(16).padStart(2, '0')).join('')))
           .catch((e) => done('error: ' + e));
     """)
+
+
+def shown_rgba(driver):
+    """The shown image as Chromium decodes it: (width, height, RGBA bytes), read back from a 2D canvas."""
+    width, height, data = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch(document.getElementById('frame').src)
+          .then((r) => r.blob())
+          .then((b) => createImageBitmap(b, {premultiplyAlpha: 'none', colorSpaceConversion: 'none'}))
+          .then((bitmap) => {
+            const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+            const context = canvas.getContext('2d');
+            context.drawImage(bitmap, 0, 0);
+            const bytes = context.getImageData(0, 0, bitmap.width, bitmap.height).data;
+            let text = '';
+            for (let i = 0; i < bytes.length; i += 32768) {
+              text += String.fromCharCode.apply(null, bytes.subarray(i, i + 32768));
+            }
+            done([bitmap.width, bitmap.height, btoa(text)]);
+          })
+          .catch((e) => done([0, 0, String(e)]));""")
+    assert width > 0, f"Chromium could not decode the frame: {data}"
+    return width, height, base64.b64decode(data)
+
+
+def check_decoders(driver, png_path):
+    """Chromium and ffmpeg (two PNG decoders besides libpng) read the frame RenderFarm's encoder wrote alike.
+
+    A 2D canvas keeps premultiplied pixels, so a colour under partial alpha may come back rounded: alpha must
+    match everywhere, colours exactly where alpha is 0 or 255 and within that rounding elsewhere."""
+    width, height, chromium = shown_rgba(driver)
+    decoded = subprocess.run(["ffmpeg", "-v", "error", "-i", png_path, "-f", "rawvideo", "-pix_fmt", "rgba", "-"],
+                             check=True, timeout=60, stdout=subprocess.PIPE).stdout
+    assert len(decoded) == len(chromium) == width * height * 4, (len(decoded), len(chromium), width, height)
+    exact = rounded = 0
+    for i in range(0, len(decoded), 4):
+        alpha = decoded[i + 3]
+        assert chromium[i + 3] == alpha, f"alpha differs at pixel {i // 4}: {chromium[i + 3]} != {alpha}"
+        worst = max(abs(chromium[i + k] - decoded[i + k]) for k in range(3))
+        if alpha in (0, 255):
+            assert worst == 0, f"pixel {i // 4} (alpha {alpha}) differs: {chromium[i:i + 4]} != {decoded[i:i + 4]}"
+            exact += 1
+        else:
+            assert worst <= 255 // alpha + 1, f"pixel {i // 4} differs: {chromium[i:i + 4]} != {decoded[i:i + 4]}"
+            rounded += 1
+    return exact, rounded
 
 
 def frame_state(driver):
@@ -387,6 +434,8 @@ def main():
         assert state["width"] == round(375 * float(scale)), state
         assert "120" in driver.find_element(By.ID, "frame-label").text
         log(f"frame 120 shown, byte-identical to render --scale {scale}")
+        exact, rounded = check_decoders(driver, os.path.join(reference, "frame_00120.png"))
+        log(f"frame 120 decoded alike by Chromium and ffmpeg: {exact} pixels exactly, {rounded} under partial alpha")
 
         # Drag the rate slider with a pause mid-drag (a save answers meanwhile): the slider under the
         # pointer stays the same element and the drag goes on to its end.

@@ -6,13 +6,16 @@
  * premultiplied. Output is a complete PNG file in memory: straight-alpha RGBA, or RGB when every
  * pixel is opaque (smaller and faster to encode).
  *
- * Two paths, chosen by the row filter (RenderFarm article Performance has the figures):
- * - RF_PNG_FILTER_NONE: the rows are converted into one buffer and compressed in one call, by
- *   libdeflate at level 0 and 1 (faster than zlib on most frames) or by zlib otherwise, and the
- *   PNG chunks are written here. libdeflate 1.14's level 1 is about twice as slow as zlib on long
- *   runs of one byte value (transparent or grey areas), so a frame in which at least a quarter
- *   of the pixels are such "flat" pixels goes to zlib instead. The choice depends only on the
- *   pixels, so output stays deterministic.
+ * Three paths, chosen by the level and the row filter (RenderFarm article Performance has the figures):
+ * - level 1 with RF_PNG_FILTER_NONE, the default: RenderFarm's own encoder (png_fast.c, png_rows.c). Each
+ *   row gets the one of the Sub, Up and Paeth filters that leaves the smallest residuals, and the residuals
+ *   are coded in one deflate block with Huffman tables fitted to the frame, runs of zeros as matches. It is
+ *   vectorised with SSE4.1 or AVX2 when the CPU has them (rf_png_vector_level), with the same bytes.
+ * - other levels with RF_PNG_FILTER_NONE: the rows are converted into one buffer and compressed in one
+ *   call, by libdeflate at level 0 and 2, or by zlib otherwise, and the PNG chunks are written here.
+ *   libdeflate 1.14's fast levels are slow on long runs of one byte value (transparent or grey areas), so a
+ *   frame in which at least a quarter of the pixels are such "flat" pixels goes to zlib instead. The
+ *   choice depends only on the pixels, so output stays deterministic.
  * - any other filter: libpng, which picks row filters (adaptive: per row among all five).
  */
 #ifndef RF_PNG_WRITER_H
@@ -39,6 +42,7 @@ typedef enum rf_png_compressor {
     RF_PNG_COMPRESSOR_LIBPNG = 0,     /* libpng (zlib underneath), with row filters */
     RF_PNG_COMPRESSOR_ZLIB = 1,       /* zlib in one call, no row filters */
     RF_PNG_COMPRESSOR_LIBDEFLATE = 2, /* libdeflate in one call, no row filters */
+    RF_PNG_COMPRESSOR_RENDERFARM = 3, /* RenderFarm's own: Sub/Up/Paeth rows, Huffman and zero runs */
 } rf_png_compressor;
 
 /* An encoder's reusable memory: the PNG bytes of the last frame and a row buffer. Zero it
@@ -82,6 +86,20 @@ void rf_png_encoder_free(rf_png_encoder *enc);
  * dst must hold width * height * 4 bytes. Thread-safe. */
 void rf_argb32_to_rgba(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
                        uint8_t *dst);
+
+/* The vector instructions the default encoder (level 1 without filters) uses, picked from the CPU's. Every
+ * level writes the same bytes; tests set a lower one to check that. */
+typedef enum rf_png_vector {
+    RF_PNG_VECTOR_NONE = 0,  /* portable C */
+    RF_PNG_VECTOR_SSE41 = 1, /* x86-64 with SSE4.1 */
+    RF_PNG_VECTOR_AVX2 = 2,  /* x86-64 with AVX2 */
+} rf_png_vector;
+
+/* The level in use. */
+int rf_png_vector_level(void);
+
+/* Uses `level` from now on (at most what the CPU has; -1: the best it has); returns the level in use. */
+int rf_png_set_vector_level(int level);
 
 /* The libpng version in use, e.g. "1.6.39". */
 const char *rf_png_library_version(void);

@@ -81,15 +81,16 @@ package struct OutputSettings: Sendable, Equatable, Encodable {
 /// PNG compression: a zlib level and a row filter strategy.
 package struct Compression: Sendable, Equatable, Encodable {
     package var level: Int
-    /// Whether libpng tries every row filter (smaller, slower) instead of none (<doc:Performance>).
+    /// Whether libpng tries every row filter (smaller, slower) instead of the level's own way (<doc:Performance>).
     package var adaptiveFilters: Bool
 
-    /// Level 1 without row filters: about 4× faster than cairo's writer at a modest size cost.
+    /// Level 1: RenderFarm's own encoder, which filters rows itself (<doc:Performance>); the default.
     package static let fast = Compression(level: 1, adaptiveFilters: false)
     /// Level 9 with adaptive row filters: the smallest files.
     package static let small = Compression(level: 9, adaptiveFilters: true)
 
-    /// A job's `output.compression` number: levels 0–3 skip row filters, 4–9 use them.
+    /// A job's `output.compression` number: level 1 is RenderFarm's encoder, levels 0, 2 and 3 skip row
+    /// filters, 4–9 use libpng's adaptive ones.
     package init(level: Int) {
         self.init(level: level, adaptiveFilters: level >= 4)
     }
