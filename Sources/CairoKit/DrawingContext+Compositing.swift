@@ -12,11 +12,19 @@ extension DrawingContext {
     }
 
     /// Draws `surface`, pixel for pixel, over this context's target with `blend`, at `alpha`
-    /// opacity or through `mask` (an alpha surface of the same size), ignoring the transformation.
+    /// opacity or through `mask` (an alpha surface of the same size), ignoring the transformation;
+    /// only inside `area` (pixels) when given, which must hold every pixel of `surface` that is not
+    /// transparent: a transparent pixel leaves the target as it is in every blend mode.
     /// Pixels written other than by cairo must have been marked dirty (`ImageSurface.markDirty`).
-    public func composite(_ surface: ImageSurface, blend: BlendMode, alpha: Double, mask: ImageSurface? = nil) {
+    public func composite(
+        _ surface: ImageSurface, blend: BlendMode, alpha: Double, mask: ImageSurface? = nil, area: PixelBox? = nil
+    ) {
         cairo_save(pointer)
         cairo_identity_matrix(pointer)
+        if let area {
+            cairo_rectangle(pointer, Double(area.x), Double(area.y), Double(area.width), Double(area.height))
+            cairo_clip(pointer)
+        }
         cairo_set_source_surface(pointer, surface.pointer, 0, 0)
         cairo_set_operator(pointer, blend.cairoOperator)
         if let mask {
@@ -49,6 +57,49 @@ extension ImageSurface {
         defer { cairo_destroy(context) }
         cairo_set_operator(context, CAIRO_OPERATOR_CLEAR)
         cairo_paint(context)
+    }
+}
+
+/// A rectangle of whole pixels.
+public struct PixelBox: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+}
+
+extension ImageSurface {
+    /// The smallest box that holds every pixel that is not 0 (for ARGB32: not transparent black), or nil
+    /// when every pixel is; reads the pixels after `flush`. Rows are tested a machine word at a time.
+    public func inkBounds() -> PixelBox? {
+        flush()
+        let words = width * 4 / 8
+        var top = height
+        var bottom = -1
+        var left = width
+        var right = -1
+        for y in 0..<height {
+            let row = UnsafeRawPointer(bytes + y * stride)
+            var any: UInt64 = 0
+            for index in 0..<words { any |= row.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) }
+            let pixels = row.assumingMemoryBound(to: UInt32.self)
+            if width % 2 == 1 { any |= UInt64(pixels[width - 1]) }
+            guard any != 0 else { continue }
+            top = min(top, y)
+            bottom = y
+            // The row's first and last pixels that are not 0 widen the box, looked for only outside it.
+            if let first = (0..<min(left, width)).first(where: { pixels[$0] != 0 }) { left = first }
+            if let last = (max(right + 1, 0)..<width).reversed().first(where: { pixels[$0] != 0 }) { right = last }
+        }
+        guard bottom >= 0 else { return nil }
+        return PixelBox(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
     }
 }
 

@@ -1,52 +1,101 @@
 import Foundation
 
-/// Issue 27's row: the same 50-heart layer drawn plain, at opacity 0.5 (a surface of its own,
-/// composited with an alpha) and inside a group, at `-j 2`: fps and the cost against plain (goal:
-/// at most 1.3× plain). `--quick` renders a quarter of the frames.
+/// What each kind of layer costs (issues 27 and 47): the same 50-heart layer drawn plain, then at opacity 0.5 (a
+/// surface of its own, composited with an alpha), inside a group, with a blend mode, through a mask, over an image
+/// layer, over a shape layer, and plain again under `render --isolate`, at `-j 2`: fps and the time against
+/// plain's, whose goal is at most 1.3×. `--quick` renders a quarter of the frames.
 struct CompositionBench {
     var runner: Runner
+    var packageRoot: URL
     var quick: Bool
 
     static let frames = 240
+    /// The most a kind of layer may cost against plain.
+    static let goal = 1.3
+
+    /// One row: its label, the job's layers, and extra `render` arguments.
+    struct Variant {
+        var label: String
+        var layers: String
+        var arguments: [String] = []
+    }
+
+    /// The rows, plain first.
+    static var variants: [Variant] {
+        let hearts = heartsLayer
+        let star =
+            #"{ "effect": "image", "params": {"file": "star.png", "rect": {"x": 60, "y": 120, "width": 255, "height": 255}} }"#
+        let stops = ##"[[0, "#1E3C72"], [1, "#F7B733"]]"##
+        let gradient =
+            #"{ "effect": "shape", "params": {"kind": "rect", "fill": {"linear": [[0, 0], [0, 667]], "stops": \#(stops)}} }"#
+        let matte = ##"{ "name": "matte", "effect": "shape", "params": {"kind": "ellipse", "fill": "#FFFFFF"} }"##
+        return [
+            Variant(label: "plain", layers: hearts + " }"),
+            Variant(label: "opacity 0.5", layers: hearts + #", "opacity": 0.5 }"#),
+            Variant(label: "inside a group", layers: #"{ "group": [\#(hearts) }] }"#),
+            Variant(label: "blend multiply", layers: hearts + #", "blend": "multiply" }"#),
+            Variant(label: "through an alpha mask", layers: matte + ", " + hearts + #", "mask": {"layer": "matte"} }"#),
+            Variant(label: "over an image layer", layers: star + ", " + hearts + " }"),
+            Variant(label: "over a shape layer", layers: gradient + ", " + hearts + " }"),
+            Variant(label: "plain, render --isolate", layers: hearts + " }", arguments: ["--isolate"]),
+        ]
+    }
 
     /// The lines of the section, ready to print.
     func run() throws -> [String] {
         let count = quick ? Self.frames / 4 : Self.frames
-        var lines = ["", "composing layers (issue 27): 50 hearts at 750×1334 px, \(count) frames, -j 2"]
+        var lines = [
+            "",
+            "composing layers (issues 27, 47): 50 hearts at 750×1334 px, \(count) frames, -j 2; goal: at most "
+                + "\(Self.goal)× plain's time",
+        ]
+        let folder = runner.scratch.appendingPathComponent("composition")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let star = packageRoot.appendingPathComponent("jobs/assets/star.png")
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent("star.png"))
+        try FileManager.default.copyItem(at: star, to: folder.appendingPathComponent("star.png"))
         var plain: Double?
-        for (label, fields) in [("plain", ""), ("opacity 0.5", #", "opacity": 0.5"#), ("inside a group", "group")] {
-            note("layers: 50 hearts \(label)")
-            let url = runner.scratch.appendingPathComponent("composition.json")
-            try Self.job(fields).write(to: url, atomically: true, encoding: .utf8)
-            let output = runner.scratch.appendingPathComponent("out-composition").path
+        for variant in Self.variants {
+            note("layers: 50 hearts \(variant.label)")
+            let url = folder.appendingPathComponent("composition.json")
+            try Self.job(variant.layers).write(to: url, atomically: true, encoding: .utf8)
+            let output = folder.appendingPathComponent("out").path
             try? FileManager.default.removeItem(atPath: output)
             defer { try? FileManager.default.removeItem(atPath: output) }
-            let run = ChildProcess.run([
-                runner.renderfarm, "render", url.path, "--out", output, "--progress", "none", "-j", "2", "--frames",
-                "0-\(count - 1)",
-            ])
+            let run = ChildProcess.run(
+                [
+                    runner.renderfarm, "render", url.path, "--out", output, "--progress", "none", "-j", "2", "--frames",
+                    "0-\(count - 1)",
+                ] + variant.arguments)
             guard run.exitCode == 0 else {
-                throw Runner.Failure.failed("composition bench render exited \(run.exitCode)")
+                throw Runner.Failure.failed("composition bench render (\(variant.label)) exited \(run.exitCode)")
             }
             let fps = Double(count) / max(run.seconds, 1e-9)
-            let cost = plain.map { String(format: ", %.2f× plain's time", $0 / fps) } ?? ""
+            let cost = plain.map { plain in
+                let ratio = plain / fps
+                return String(format: ", %.2f× plain's time: %@", ratio, ratio <= Self.goal ? "met" : "NOT met")
+            }
             plain = plain ?? fps
-            lines.append(StreamBench.row("50 hearts \(label)", String(format: "%.1f fps%@", fps, cost), run.peakKiB))
+            lines.append(
+                StreamBench.row(
+                    "50 hearts \(variant.label)", String(format: "%.1f fps", fps) + (cost ?? ""), run.peakKiB))
         }
         return lines
     }
 
-    /// 50 hearts emitted over the first two seconds, each living 6 s, as a plain layer, with
-    /// `fields`, or (`"group"`) as the one layer of a group.
-    static func job(_ fields: String) -> String {
+    /// 50 hearts emitted over the first two seconds, each living 6 s, without the closing brace (a variant adds
+    /// its fields).
+    static var heartsLayer: String {
         let times = (0..<50).map { String(format: "%.2f", Double($0) * 0.04) }.joined(separator: ", ")
-        let hearts =
-            #"{ "effect": "floating-heart", "params": {"times": [\#(times)], "lifetime": 6, "emitter": [187, 600]}"#
-        let layer = fields == "group" ? #"{ "group": [\#(hearts) }] }"# : hearts + fields + " }"
-        return """
-            { "name": "composition", "seed": 27, "fps": 30, "duration": \(Double(frames) / 30),
-              "canvas": {"width": 375, "height": 667, "scale": 2}, "output": {"compression": "fast"},
-              "layers": [ \(layer) ] }
-            """
+        return #"{ "effect": "floating-heart", "params": {"times": [\#(times)], "lifetime": 6, "emitter": [187, 600]}"#
+    }
+
+    /// A job of `layers` at 375×667 points, scale 2.
+    static func job(_ layers: String) -> String {
+        """
+        { "name": "composition", "seed": 27, "fps": 30, "duration": \(Double(frames) / 30),
+          "canvas": {"width": 375, "height": 667, "scale": 2}, "output": {"compression": "fast"},
+          "layers": [ \(layers) ] }
+        """
     }
 }

@@ -37,7 +37,7 @@ do {
         floor: binaries.appendingPathComponent("renderfarm-bench-floor").path, scratch: scratch)
     let stream = StreamBench(runner: runner, quick: quick)
     let text = TextBench(runner: runner, quick: quick)
-    let layers = CompositionBench(runner: runner, quick: quick)
+    let layers = CompositionBench(runner: runner, packageRoot: packageRoot, quick: quick)
     let footage = FootageBench(runner: runner, quick: quick)
     if layersOnly {
         print(try layers.run().joined(separator: "\n"))

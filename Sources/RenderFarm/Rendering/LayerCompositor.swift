@@ -44,7 +44,9 @@ final class LayerCompositor {
     }
 
     /// Draws `node` of `list` at time `t` of the list.
-    private func draw(_ node: LayerNode, of list: [LayerNode], at t: Double, _ drawing: Drawing, on context: DrawingContext)
+    private func draw(
+        _ node: LayerNode, of list: [LayerNode], at t: Double, _ drawing: Drawing, on context: DrawingContext
+    )
         throws(FrameFailure)
     {
         guard let local = node.fields.localTime(at: t, bounded: node.hasSpan) else { return }
@@ -63,12 +65,16 @@ final class LayerCompositor {
         defer { surfacesInUse -= 1 }
         apply(node.fields.transform, at: local, to: layer.context)
         try drawContent(node, at: local, drawing, on: layer.context)
+        // Only where the layer drew: a transparent pixel leaves what is under it as it is, whatever the
+        // blend mode, the opacity or the mask, so the rest of the frame is neither read nor written.
+        guard let area = layer.surface.inkBounds() else { return }
         var mask: ImageSurface?
         if let spec = node.fields.mask {
-            mask = try maskSurface(list[spec.source], spec, opacity: opacity, of: list, at: t, drawing, transform: context)
+            mask = try maskSurface(
+                list[spec.source], spec, opacity: opacity, of: list, at: t, drawing, transform: context, area: area)
         }
         defer { if mask != nil { masksInUse -= 1 } }
-        context.composite(layer.surface, blend: node.fields.blend, alpha: opacity, mask: mask)
+        context.composite(layer.surface, blend: node.fields.blend, alpha: opacity, mask: mask, area: area)
     }
 
     /// Draws an effect layer's plugin, or a group's layers at the group's time `local`.
@@ -102,17 +108,19 @@ final class LayerCompositor {
         context.translate(-resolved.anchor.x, -resolved.anchor.y)
     }
 
-    /// The mask `spec` makes of `source`: its alpha or luminance, inverted when asked, times `opacity`.
+    /// The mask `spec` makes of `source`: its alpha or luminance, inverted when asked, times `opacity`, inside
+    /// `area` (the masked layer's pixels that are not transparent: nothing else of the mask is read).
     private func maskSurface(
         _ source: LayerNode, _ spec: LayerMask, opacity: Double, of list: [LayerNode], at t: Double,
-        _ drawing: Drawing, transform context: DrawingContext
+        _ drawing: Drawing, transform context: DrawingContext, area: PixelBox
     ) throws(FrameFailure) -> ImageSurface {
         let drawn = try takeSurface(transform: context)
         defer { surfacesInUse -= 1 }
         try draw(source, of: list, at: t, drawing, on: drawn.context)
         drawn.surface.flush()
         let mask = try takeMask(width: drawn.surface.width, height: drawn.surface.height)
-        MaskConversion.convert(drawn.surface, into: mask, mode: spec.mode, invert: spec.invert, opacity: opacity)
+        MaskConversion.convert(
+            drawn.surface, into: mask, mode: spec.mode, invert: spec.invert, opacity: opacity, area: area)
         return mask
     }
 
@@ -156,10 +164,13 @@ enum MaskConversion {
     static let weights = (red: 0.2125, green: 0.7154, blue: 0.0721)
 
     /// Writes into the alpha surface `mask` each pixel's alpha (`.alpha`) or luminance times alpha
-    /// (`.luminance`, from the premultiplied colour), inverted when asked, times `opacity`.
+    /// (`.luminance`, from the premultiplied colour), inverted when asked, times `opacity`: every pixel, or
+    /// those in `area`.
     static func convert(
-        _ drawn: ImageSurface, into mask: ImageSurface, mode: LayerMask.Mode, invert: Bool, opacity: Double
+        _ drawn: ImageSurface, into mask: ImageSurface, mode: LayerMask.Mode, invert: Bool, opacity: Double,
+        area: PixelBox? = nil
     ) {
+        let area = area ?? PixelBox(x: 0, y: 0, width: drawn.width, height: drawn.height)
         let scale = Int((opacity * 65536).rounded())
         let (wr, wg, wb) = (
             Int((weights.red * 65536).rounded()), Int((weights.green * 65536).rounded()),
@@ -168,16 +179,17 @@ enum MaskConversion {
         mask.flush()
         let source = drawn.bytes
         let target = mask.bytes
-        for y in 0..<drawn.height {
+        for y in area.y..<area.y + area.height {
             let row = UnsafeRawPointer(source + y * drawn.stride).assumingMemoryBound(to: UInt32.self)
             let out = target + y * mask.stride
-            for x in 0..<drawn.width {
+            for x in area.x..<area.x + area.width {
                 let pixel = Int(row[x])
                 var value: Int
                 switch mode {
                 case .alpha: value = pixel >> 24
                 case .luminance:
-                    value = (wr * ((pixel >> 16) & 0xFF) + wg * ((pixel >> 8) & 0xFF) + wb * (pixel & 0xFF) + 32768) >> 16
+                    value =
+                        (wr * ((pixel >> 16) & 0xFF) + wg * ((pixel >> 8) & 0xFF) + wb * (pixel & 0xFF) + 32768) >> 16
                 }
                 if invert { value = 255 - value }
                 out[x] = UInt8(clamping: (value * scale + 32768) >> 16)
