@@ -18,6 +18,7 @@ static inline void rf_convert_pixel(uint32_t p, uint8_t *dst) {
     dst[2] = lut[p & 0xFF];
     dst[3] = a;
 }
+
 uint64_t rf_now_ns(void);
 
 /* Converts one row of premultiplied ARGB32 to straight RGBA, or to RGB when `opaque`. */

@@ -48,20 +48,7 @@ int rf_png_set_vector_level(int level) {
     return rf_png_vector_level();
 }
 
-/* ---- Pixels to bytes ---- */
-
-static void convert_row_c(const uint32_t *src, uint8_t *dst, uint32_t width, int opaque) {
-    if (opaque) {
-        /* A 4-byte store per pixel, 3 bytes apart: the row buffer has slack for the last one. */
-        for (uint32_t x = 0; x < width; x++) {
-            uint32_t p = src[x];
-            uint32_t rgb = ((p >> 16) & 0xFF) | (p & 0xFF00) | ((p & 0xFF) << 16);
-            memcpy(dst + 3 * (size_t)x, &rgb, 4);
-        }
-        return;
-    }
-    for (uint32_t x = 0; x < width; x++) rf_convert_pixel(src[x], dst + 4 * (size_t)x);
-}
+/* ---- Pixels to bytes: rf_convert_row (png_writer.c) is the portable version and does the tails ---- */
 
 #if RF_X86
 /* Four pixels at a time: opaque ones are only reordered, transparent black ones are zeros, others go through
@@ -77,7 +64,7 @@ static void convert_row_sse41(const uint32_t *src, uint8_t *dst, uint32_t width,
             __m128i v = _mm_loadu_si128((const __m128i *)(src + x));
             _mm_storeu_si128((__m128i *)(dst + 3 * (size_t)x), _mm_shuffle_epi8(v, to_rgb));
         }
-        convert_row_c(src + x, dst + 3 * (size_t)x, width - x, 1);
+        rf_convert_row(src + x, dst + 3 * (size_t)x, width - x, 1);
         return;
     }
     for (; x + 4 <= width; x += 4) {
@@ -91,7 +78,7 @@ static void convert_row_sse41(const uint32_t *src, uint8_t *dst, uint32_t width,
             for (int k = 0; k < 4; k++) rf_convert_pixel(src[x + k], out + 4 * k);
         }
     }
-    convert_row_c(src + x, dst + 4 * (size_t)x, width - x, 0);
+    rf_convert_row(src + x, dst + 4 * (size_t)x, width - x, 0);
 }
 
 RF_TARGET("avx2")
@@ -115,7 +102,7 @@ static void convert_row_avx2(const uint32_t *src, uint8_t *dst, uint32_t width, 
             for (int k = 0; k < 8; k++) rf_convert_pixel(src[x + k], out + 4 * k);
         }
     }
-    convert_row_c(src + x, dst + 4 * (size_t)x, width - x, 0);
+    rf_convert_row(src + x, dst + 4 * (size_t)x, width - x, 0);
 }
 #endif
 
@@ -125,7 +112,7 @@ void rf_fast_convert_row(const uint32_t *src, uint8_t *dst, uint32_t width, int 
     case RF_PNG_VECTOR_AVX2: convert_row_avx2(src, dst, width, opaque); break;
     case RF_PNG_VECTOR_SSE41: convert_row_sse41(src, dst, width, opaque); break;
 #endif
-    default: convert_row_c(src, dst, width, opaque); break;
+    default: rf_convert_row(src, dst, width, opaque); break;
     }
 }
 

@@ -4,9 +4,10 @@ import Foundation
 /// A file written under a temporary name in the folder of its final name, then renamed into place, for
 /// writers that need a path of their own rather than bytes (`StagedWrite` writes bytes the same way).
 ///
-/// Writers (cairo, ffmpeg) write to `temporaryPath`; `commit()` renames it over `path`. A staged file that is never committed — the writer failed, or it was scratch such as a
-/// palette — is removed when the value goes away. A killed process leaves at most a temporary
-/// file named `.rf-tmp-<pid>-…`, which `FolderDescriptor.removeStale` clears later.
+/// Writers (cairo, ffmpeg) write to `temporaryPath`; `commit()` renames it over `path`. A staged file that
+/// is never committed — the writer failed, or it was scratch such as a palette — is removed when the value
+/// goes away. A killed process leaves at most a temporary file named `.rf-tmp-<pid>-…`, which
+/// `FolderDescriptor.removeStale` clears later.
 package final class StagedFile {
     /// The final name.
     package let path: String

@@ -64,22 +64,10 @@ static int write_libpng(const floor_scene *scene, worker *w, const char *path) {
         fclose(file);
         return -1;
     }
-    int opaque = scene->opaque;
-    uint32_t width = scene->width, height = scene->height;
     png_init_io(png, file);
-    png_set_compression_level(png, scene->level);
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, scene->adaptive ? PNG_ALL_FILTERS : PNG_FILTER_NONE);
-    png_set_IHDR(png, info, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
-    png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
-    png_write_info(png, info);
-    const uint8_t *pixels = cairo_image_surface_get_data(w->surface);
-    size_t stride = (size_t)cairo_image_surface_get_stride(w->surface);
-    for (uint32_t y = 0; y < height; y++) {
-        floor_convert_row((const uint32_t *)(pixels + y * stride), w->row, width, opaque);
-        png_write_row(png, w->row);
-    }
-    png_write_end(png, info);
+    floor_libpng_write(png, info, cairo_image_surface_get_data(w->surface), scene->width, scene->height,
+                       (size_t)cairo_image_surface_get_stride(w->surface), scene->opaque, scene->level,
+                       scene->adaptive, w->row);
     png_destroy_write_struct(&png, &info);
     return fclose(file) == 0 ? 0 : -1;
 }

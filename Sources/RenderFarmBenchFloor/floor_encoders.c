@@ -4,7 +4,7 @@
  * ROUNDS times by each encoder, interleaved, on one thread:
  *
  *   renderfarm   RenderFarm's level 1 (CPNGWriter, the default): its own filters, Huffman and zero runs
- *   libpng       libpng at level 1 without row filters, into memory: the C floor's writer
+ *   libpng       the C floor's writer (floor_libpng_write) at level 1 without row filters, into memory
  *   libdeflate   the rows converted as the encoder does, then libdeflate's level 1 in one call
  *
  * Prints one line per encoder: megapixels per second (the median round) and bytes per frame.
@@ -50,7 +50,7 @@ static void append(png_structp png, png_bytep bytes, png_size_t count) {
 
 static void no_flush(png_structp png) { (void)png; }
 
-/* The floor's writer: libpng, level 1, no filters, RGB when opaque. Bytes written, 0 on failure. */
+/* The floor's writer (floor_libpng_write) at level 1 without filters, into memory. Bytes written, 0 on failure. */
 static size_t encode_libpng(const uint8_t *pixels, int width, int height, int stride, int opaque, uint8_t *row,
                             memory_png *out) {
     out->length = 0;
@@ -61,17 +61,7 @@ static size_t encode_libpng(const uint8_t *pixels, int width, int height, int st
         return 0;
     }
     png_set_write_fn(png, out, append, no_flush);
-    png_set_compression_level(png, 1);
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
-                 opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE,
-                 PNG_FILTER_TYPE_BASE);
-    png_write_info(png, info);
-    for (int y = 0; y < height; y++) {
-        floor_convert_row((const uint32_t *)(pixels + (size_t)y * (size_t)stride), row, (uint32_t)width, opaque);
-        png_write_row(png, row);
-    }
-    png_write_end(png, info);
+    floor_libpng_write(png, info, pixels, (uint32_t)width, (uint32_t)height, (size_t)stride, opaque, 1, 0, row);
     png_destroy_write_struct(&png, &info);
     return out->length;
 }

@@ -273,3 +273,18 @@ int floor_hearts_scene(const char *path, floor_scene *scene) {
     };
     return 0;
 }
+
+void floor_libpng_write(png_structp png, png_infop info, const uint8_t *pixels, uint32_t width, uint32_t height,
+                        size_t stride, int opaque, int level, int adaptive, uint8_t *row) {
+    png_set_compression_level(png, level);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, adaptive ? PNG_ALL_FILTERS : PNG_FILTER_NONE);
+    png_set_IHDR(png, info, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+    png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < height; y++) {
+        floor_convert_row((const uint32_t *)(pixels + y * stride), row, width, opaque);
+        png_write_row(png, row);
+    }
+    png_write_end(png, info);
+}

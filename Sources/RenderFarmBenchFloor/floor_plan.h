@@ -3,6 +3,7 @@
 #define RF_FLOOR_PLAN_H
 
 #include <cairo.h>
+#include <png.h>
 #include <stdint.h>
 
 /* One heart at one frame, as `renderfarm trace` reports it (only visible hearts are written). */
@@ -46,5 +47,11 @@ void floor_draw_hearts(const floor_plan *plan, const floor_frame *frame, cairo_t
 
 /* Premultiplied ARGB32 → straight RGBA (lookup table), or RGB when `opaque`. */
 void floor_convert_row(const uint32_t *src, uint8_t *dst, uint32_t width, int opaque);
+
+/* The C floor's writer: the image's rows through libpng at `level`, with every row filter (`adaptive`) or
+ * none, RGB when `opaque`, with an sRGB chunk, onto `png`, whose output and error jump the caller set up
+ * (libpng may longjmp out of here). `row` holds one converted row. */
+void floor_libpng_write(png_structp png, png_infop info, const uint8_t *pixels, uint32_t width, uint32_t height,
+                        size_t stride, int opaque, int level, int adaptive, uint8_t *row);
 
 #endif

@@ -47,7 +47,7 @@ public struct EffectCache: Sendable, Equatable {
     @discardableResult
     public func write(_ name: String, _ bytes: [UInt8]) -> Bool {
         guard Self.isValidName(name) else { return false }
-        let written = bytes.withUnsafeBytes { bytes in
+        return bytes.withUnsafeBytes { bytes in
             var failure = StagedWrite.write(bytes, to: path(name))
             if failure?.code == ENOENT,
                 (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil
@@ -56,7 +56,6 @@ public struct EffectCache: Sendable, Equatable {
             }
             return failure == nil
         }
-        return written
     }
 
     private func path(_ name: String) -> String {
