@@ -29,6 +29,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // zlib for CairoKit's inflate budget: a PNG's image data is inflated against its decoded size first.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // SHA-256 for fingerprints and manifests (the tests check it against OpenSSL's, CCrypto).
+        .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Chipmunk2D has no .pc file on Debian: the modulemap links "chipmunk" directly.
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
@@ -42,8 +44,9 @@ let package = Package(
         // flag SwiftPM refuses (with a warning on every build); the modulemap links the four libraries.
         .systemLibrary(
             name: "CLibAV", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
-        // `renderfarm studio`: libmicrohttpd serves the page and its API; inotify sees edits.
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // `renderfarm studio`: libmicrohttpd serves the page and its API; inotify sees edits. Its header only, no
+        // pkg-config (whose flags would link it): CHTTPShim opens the library when a server starts.
+        .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CInotify"),
         // JPEG images (the `image` effect) through libjpeg-turbo's TurboJPEG API, which reports errors by
         // status instead of libjpeg's longjmp.
@@ -74,7 +77,7 @@ let package = Package(
         .target(name: "FileInput"),
         .target(name: "CairoKit", dependencies: ["CCairo", "CZlib", "FileInput"]),
         // The one writer of output files (staged, renamed into place), their hashes and errors.
-        .target(name: "FileOutput", dependencies: ["CCrypto", "FileInput"]),
+        .target(name: "FileOutput", dependencies: ["CNettle", "FileInput"]),
         // Timing functions, Bezier paths and springs: what effects draw with and what the engine animates a job's
         // layers with, on Foundation alone (EffectKit re-exports it; the engine links no drawing or physics for it).
         .target(name: "Motion", dependencies: ["StrictJSON"]),
@@ -118,7 +121,7 @@ let package = Package(
             name: "RenderFarm",
             dependencies: [
                 "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "CairoKit", "Motion",
-                "FileInput", "FileOutput", "Locking", "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame", "CCrypto",
+                "FileInput", "FileOutput", "Locking", "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame",
                 "StrictJSON", "CFaultReport", "CSandbox",
             ]
         ),
@@ -204,7 +207,8 @@ let package = Package(
             name: "RenderFarmTests",
             dependencies: [
                 "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "FileOutput",
-                "CPNG", "CPNGWriter", "CVideoFrame", "CairoKit", "EffectKit", "Locking", "Motion", "RenderFarmTestSupport",
+                "CPNG", "CPNGWriter", "CVideoFrame", "CairoKit", "EffectKit", "Locking", "Motion",
+                "RenderFarmTestSupport",
             ]),
         .testTarget(
             name: "RenderFarmCLITests",

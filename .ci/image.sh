@@ -24,6 +24,12 @@ if ldd "$binary" "$stage$prefix"/lib/renderfarm/plugins/*.so | grep -q 'not foun
     echo "image: a library of the install is not found:" >&2
     ldd "$binary" "$stage$prefix"/lib/renderfarm/plugins/*.so | grep 'not found' >&2; exit 1
 fi
+# Libraries the binary opens only when needed, which ldd does not list: libmicrohttpd for `renderfarm studio`.
+for soname in libmicrohttpd.so.12; do
+    lib=$(ldconfig -p | awk -v name="$soname" '$1 == name && /x86-64/ {print $NF; exit}')
+    [ -n "$lib" ] || { echo "image: $soname is not installed on this machine" >&2; exit 1; }
+    libraries="$libraries $lib"
+done
 packages=$(for lib in $libraries; do
     dpkg-query -S "$lib" 2>/dev/null || dpkg-query -S "$(realpath "$lib")" 2>/dev/null ||
         dpkg-query -S "${lib#/usr}" 2>/dev/null || { echo "image: no Debian package has $lib" >&2; exit 1; }

@@ -1,4 +1,5 @@
 #include "http_shim.h"
+#include "http_library.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -72,7 +73,7 @@ static void notify_connection(void *cls, struct MHD_Connection *connection, void
     struct rf_server *server = cls;
     pthread_mutex_lock(&server->lock);
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-        const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+        const union MHD_ConnectionInfo *info = rf_mhd.get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
         struct rf_deadline *entry = calloc(1, sizeof *entry);
         if (entry != NULL && info != NULL) {
             entry->socket = info->connect_fd;
@@ -96,7 +97,7 @@ static void notify_connection(void *cls, struct MHD_Connection *connection, void
 }
 
 static void set_deadline(struct rf_server *server, struct MHD_Connection *connection, double seconds) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    const union MHD_ConnectionInfo *info = rf_mhd.get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     if (info == NULL || info->socket_context == NULL) return;
     pthread_mutex_lock(&server->lock);
     ((struct rf_deadline *) info->socket_context)->deadline = seconds > 0 ? now_seconds() + seconds : 0;
@@ -150,6 +151,7 @@ static void *reap(void *argument) {
 struct rf_server *rf_http_start(const char *host, uint16_t port, MHD_AccessHandlerCallback handler, void *cls,
                                 MHD_RequestCompletedCallback completed_by_caller, struct rf_http_limits limits,
                                 uint16_t *bound_port, char *error, size_t error_size) {
+    if (rf_mhd_load(error, error_size) != 0) return NULL;
     struct sockaddr_storage address;
     int family = resolve(host, port, &address);
     if (family != AF_INET && family != AF_INET6) {
@@ -170,14 +172,14 @@ struct rf_server *rf_http_start(const char *host, uint16_t port, MHD_AccessHandl
     pthread_cond_init(&server->wake, NULL);
     unsigned int flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD;
     if (family == AF_INET6) flags |= MHD_USE_IPv6;
-    server->daemon = MHD_start_daemon(
+    server->daemon = rf_mhd.start_daemon(
         flags, port, NULL, NULL, access_with_deadlines, server, MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &address,
         MHD_OPTION_NOTIFY_COMPLETED, completed_with_deadlines, server, MHD_OPTION_NOTIFY_CONNECTION, notify_connection, server,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.header_bytes, MHD_OPTION_CONNECTION_LIMIT,
         limits.connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.per_address_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, limits.idle_seconds, MHD_OPTION_END);
     if (server->daemon == NULL || pthread_create(&server->reaper, NULL, reap, server) != 0) {
-        if (server->daemon != NULL) MHD_stop_daemon(server->daemon);
+        if (server->daemon != NULL) rf_mhd.stop_daemon(server->daemon);
         snprintf(error, error_size, "cannot listen on %s port %u (in use, or not an address of this host)", host,
                  (unsigned) port);
         pthread_mutex_destroy(&server->lock);
@@ -185,7 +187,7 @@ struct rf_server *rf_http_start(const char *host, uint16_t port, MHD_AccessHandl
         free(server);
         return NULL;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *info = rf_mhd.get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
     *bound_port = info != NULL ? info->port : port;
     return server;
 }
@@ -196,7 +198,7 @@ void rf_http_stop(struct rf_server *server) {
     pthread_cond_signal(&server->wake);
     pthread_mutex_unlock(&server->lock);
     pthread_join(server->reaper, NULL);
-    MHD_stop_daemon(server->daemon);
+    rf_mhd.stop_daemon(server->daemon);
     pthread_mutex_destroy(&server->lock);
     pthread_cond_destroy(&server->wake);
     free(server);
@@ -217,7 +219,7 @@ static int loopback(const struct sockaddr *address) {
 }
 
 int rf_http_peer_is_loopback(struct MHD_Connection *connection) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const union MHD_ConnectionInfo *info = rf_mhd.get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info != NULL && loopback(info->client_addr);
 }
 

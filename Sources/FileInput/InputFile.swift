@@ -90,26 +90,60 @@ public final class InputFile {
     /// The rest of the file; throws `tooLarge` when it has more than `limit` bytes.
     public func readAll(limit: Int) throws(InputFileError) -> [UInt8] {
         guard size <= limit else { throw .tooLarge(path: path, bytes: size, limit: limit) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(size)
-        while true {
-            let chunk = try read(upTo: 1 << 20)
-            if chunk.isEmpty { return bytes }
-            bytes.append(contentsOf: chunk)
-            // The file grew after fstat: still refuse anything over the limit.
+        // Straight into the array, one byte past the size fstat gave: the end of the file is then seen
+        // without a buffer of its own.
+        var bytes = try read(filling: size + 1)
+        // The file grew after fstat: read on, still refusing anything over the limit.
+        while bytes.count > size {
             guard bytes.count <= limit else { throw .tooLarge(path: path, bytes: bytes.count, limit: limit) }
+            let chunk = try read(upTo: 1 << 20)
+            if chunk.isEmpty { break }
+            bytes.append(contentsOf: chunk)
+        }
+        return bytes
+    }
+
+    /// Up to `count` bytes from the current position (one read); empty at the end of the file.
+    public func read(upTo count: Int) throws(InputFileError) -> [UInt8] {
+        try Self.bytes(capacity: max(1, count)) { buffer throws(InputFileError) in
+            try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(count, buffer.count)]))
         }
     }
 
-    /// Up to `count` bytes from the current position; empty at the end of the file.
-    public func read(upTo count: Int) throws(InputFileError) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: max(1, count))
-        let result = DescriptorIO.retrying {
-            buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, count) }
+    /// Up to `count` bytes from the current position, reading until they are all in or the file ends.
+    private func read(filling count: Int) throws(InputFileError) -> [UInt8] {
+        try Self.bytes(capacity: count) { buffer throws(InputFileError) in
+            var filled = 0
+            while filled < buffer.count {
+                let read = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                if read == 0 { break }
+                filled += read
+            }
+            return filled
         }
+    }
+
+    /// An array of the bytes `fill` writes into `capacity` bytes of its storage (returning how many), which
+    /// are not zeroed first.
+    private static func bytes(
+        capacity: Int, _ fill: (UnsafeMutableRawBufferPointer) throws(InputFileError) -> Int
+    ) throws(InputFileError) -> [UInt8] {
+        var failure: InputFileError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            do throws(InputFileError) {
+                initialized = try fill(UnsafeMutableRawBufferPointer(buffer))
+            } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    /// Reads up to `buffer.count` bytes from the current position into `buffer`: how many were read,
+    /// 0 at the end of the file. Reusing one buffer spares a large read its allocations.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputFileError) -> Int {
+        let result = DescriptorIO.retrying { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
         guard result >= 0 else { throw .unreadable(path: path, reason: Self.reason(errno)) }
-        buffer.removeLast(buffer.count - result)
-        return buffer
+        return result
     }
 
     /// The error of a failed open; `kind` says what is there now (for messages only).

@@ -1,15 +1,33 @@
-import CCrypto
+import CNettle
 import Foundation
 
-/// SHA-256 through OpenSSL's libcrypto.
+/// SHA-256 through Nettle, which has nothing to set up before its first digest (OpenSSL 3 spends about a
+/// millisecond loading its providers, a cost every short command paid) and uses the CPU's SHA instructions
+/// where it has them.
 package enum SHA256 {
     package static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        // EVP_Digest only fails on allocation failure inside OpenSSL; the zeroed digest then never
-        // matches a real file, so a frame would be rendered again rather than trusted.
-        _ = EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil)
-        return hexString(digest)
+        var hasher = Hasher()
+        hasher.update(bytes)
+        return hasher.hex()
+    }
+
+    /// A digest fed in pieces.
+    package struct Hasher {
+        private var context = sha256_ctx()
+
+        package init() { nettle_sha256_init(&context) }
+
+        package mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            guard let base = bytes.baseAddress else { return }
+            nettle_sha256_update(&context, bytes.count, base.assumingMemoryBound(to: UInt8.self))
+        }
+
+        /// The digest as lowercase hexadecimal digits; the hasher starts over afterwards.
+        package mutating func hex() -> String {
+            var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_SIZE))
+            nettle_sha256_digest(&context, digest.count, &digest)
+            return hexString(digest)
+        }
     }
 
     /// Lower-case hexadecimal digits of `bytes`, without Foundation's per-byte formatting.

@@ -12,7 +12,7 @@ enum ServerCallbacks {
             // Released in `completed`, which libmicrohttpd calls for every request it called us for.
             let body = RequestBody()
             state.pointee = Unmanaged.passRetained(body).toOpaque()
-            let declared = MHD_lookup_connection_value(connection, rf_http_header_kind, "Content-Length")
+            let declared = rf_http_lookup_value(connection, rf_http_header_kind, "Content-Length")
                 .flatMap { Int(String(cString: $0)) }
             if let declared, declared > context.limits.maxBodyBytes {
                 return send(tooLarge(context.limits), on: connection, context: context)
@@ -88,21 +88,21 @@ enum ServerCallbacks {
         switch response.body {
         case .bytes(let bytes):
             made = bytes.withUnsafeBytes { buffer in
-                MHD_create_response_from_buffer(
+                rf_http_response_from_buffer(
                     buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), rf_http_copy_memory)
             }
         case .stream(let next):
             // Released by `freeStream` when libmicrohttpd destroys the response.
             let state = Unmanaged.passRetained(StreamState(next: next, context: context)).toOpaque()
-            made = MHD_create_response_from_callback(rf_http_size_unknown, 16 * 1024, read, state, freeStream)
+            made = rf_http_response_from_callback(rf_http_size_unknown, 16 * 1024, read, state, freeStream)
             if made == nil { Unmanaged<StreamState>.fromOpaque(state).release() }
         }
         guard let made else { return rf_http_no }
-        defer { MHD_destroy_response(made) }
+        defer { rf_http_destroy_response(made) }
         for header in response.headers {
-            _ = MHD_add_response_header(made, header.name, header.value)
+            _ = rf_http_add_header(made, header.name, header.value)
         }
-        return MHD_queue_response(connection, UInt32(response.status), made)
+        return rf_http_queue_response(connection, UInt32(response.status), made)
     }
 
     /// The key/value pairs of one kind (headers, query arguments, cookies).
@@ -116,7 +116,7 @@ enum ServerCallbacks {
         let collected = Collected()
         collected.lowercased = lowercased
         // The pointer is only used during this synchronous call.
-        _ = MHD_get_connection_values(
+        _ = rf_http_connection_values(
             connection, kind,
             { cls, _, key, value in
                 guard let cls, let key else { return rf_http_yes }

@@ -156,11 +156,19 @@ struct Bench {
         var ratio: Double
     }
 
-    /// Median wall time of `renderfarm validate jobs/live-hearts.json` over `runs` runs, in ms.
-    func startup(runs: Int = 11) -> Double {
+    /// Start-up: `renderfarm validate jobs/live-hearts.json` over `runs` runs.
+    struct Startup {
+        /// Median wall time, in ms.
+        var milliseconds: Double
+        /// Median peak RSS, in KiB: what a command that loads one plugin and draws nothing holds.
+        var peakKiB: Int
+    }
+
+    func startup(runs: Int = 11) -> Startup {
         let job = packageRoot.appendingPathComponent("jobs/live-hearts.json").path
-        let times = (0..<runs).map { _ in ChildProcess.run([runner.renderfarm, "validate", job]).seconds * 1000 }
-        return median(times)
+        let runs = (0..<runs).map { _ in ChildProcess.run([runner.renderfarm, "validate", job]) }
+        return Startup(
+            milliseconds: median(runs.map { $0.seconds * 1000 }), peakKiB: Int(median(runs.map { Double($0.peakKiB) })))
     }
 }
 

@@ -3,7 +3,9 @@ import Foundation
 /// What each kind of layer costs (issues 27 and 47): the same 50-heart layer drawn plain, then at opacity 0.5 (a
 /// surface of its own, composited with an alpha), inside a group, with a blend mode, through a mask, over an image
 /// layer, over a shape layer, and plain again under `render --isolate`, at `-j 2`: fps and the time against
-/// plain's, whose goal is at most 1.3×. `--quick` renders a quarter of the frames.
+/// plain's, whose goal is at most 1.3×. Then sound mixing: `render --video` of the plain job, the new baseline, and
+/// of the same job with a music bed and a sound at each heart's birth (mixed and muxed into the video).
+/// `--quick` renders a quarter of the frames.
 struct CompositionBench {
     var runner: Runner
     var packageRoot: URL
@@ -18,6 +20,12 @@ struct CompositionBench {
         var label: String
         var layers: String
         var arguments: [String] = []
+        /// Whether the row renders straight into a video (`render --video`) instead of PNGs.
+        var video = false
+        /// The job's `audio` section, if any.
+        var audio: String? = nil
+        /// Whether this row is the one the rows after it are compared with, instead of the first.
+        var baseline = false
     }
 
     /// The rows, plain first.
@@ -38,6 +46,10 @@ struct CompositionBench {
             Variant(label: "over an image layer", layers: star + ", " + hearts + " }"),
             Variant(label: "over a shape layer", layers: gradient + ", " + hearts + " }"),
             Variant(label: "plain, render --isolate", layers: hearts + " }", arguments: ["--isolate"]),
+            Variant(label: "plain, render --video", layers: hearts + " }", video: true, baseline: true),
+            Variant(
+                label: "with a music bed and 50 sounds, render --video", layers: hearts + " }", video: true,
+                audio: soundTrack),
         ]
     }
 
@@ -51,26 +63,29 @@ struct CompositionBench {
         ]
         let folder = runner.scratch.appendingPathComponent("composition")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let star = packageRoot.appendingPathComponent("jobs/assets/star.png")
-        try? FileManager.default.removeItem(at: folder.appendingPathComponent("star.png"))
-        try FileManager.default.copyItem(at: star, to: folder.appendingPathComponent("star.png"))
+        for asset in ["star.png", "bed.ogg", "ding.mp3"] {
+            let copy = folder.appendingPathComponent(asset)
+            try? FileManager.default.removeItem(at: copy)
+            try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("jobs/assets/" + asset), to: copy)
+        }
         var plain: Double?
         for variant in Self.variants {
             note("layers: 50 hearts \(variant.label)")
             let url = folder.appendingPathComponent("composition.json")
-            try Self.job(variant.layers).write(to: url, atomically: true, encoding: .utf8)
-            let output = folder.appendingPathComponent("out").path
+            try Self.job(variant.layers, audio: variant.audio).write(to: url, atomically: true, encoding: .utf8)
+            let output = folder.appendingPathComponent(variant.video ? "composition.mp4" : "out").path
             try? FileManager.default.removeItem(atPath: output)
             defer { try? FileManager.default.removeItem(atPath: output) }
             let run = ChildProcess.run(
                 [
-                    runner.renderfarm, "render", url.path, "--out", output, "--progress", "none", "-j", "2", "--frames",
-                    "0-\(count - 1)",
+                    runner.renderfarm, "render", url.path, variant.video ? "--video" : "--out", output, "--progress",
+                    "none", "-j", "2", "--frames", "0-\(count - 1)",
                 ] + variant.arguments)
             guard run.exitCode == 0 else {
                 throw Runner.Failure.failed("composition bench render (\(variant.label)) exited \(run.exitCode)")
             }
             let fps = Double(count) / max(run.seconds, 1e-9)
+            if variant.baseline { plain = nil }
             let cost = plain.map { plain in
                 let ratio = plain / fps
                 return String(format: ", %.2f× plain's time: %@", ratio, ratio <= Self.goal ? "met" : "NOT met")
@@ -90,12 +105,18 @@ struct CompositionBench {
         return #"{ "effect": "floating-heart", "params": {"times": [\#(times)], "lifetime": 6, "emitter": [187, 600]}"#
     }
 
-    /// A job of `layers` at 375×667 points, scale 2.
-    static func job(_ layers: String) -> String {
+    /// A music bed and a chime at each heart's birth (the times of `heartsLayer`), as an `audio` section.
+    static var soundTrack: String {
+        let times = (0..<50).map { String(format: "%.2f", Double($0) * 0.04) }.joined(separator: ", ")
+        return #"{ "music": {"file": "bed.ogg", "gain": -6}, "sounds": [{"file": "ding.mp3", "at": [\#(times)]}] }"#
+    }
+
+    /// A job of `layers` at 375×667 points, scale 2, with `audio` as its sound when given.
+    static func job(_ layers: String, audio: String? = nil) -> String {
         """
         { "name": "composition", "seed": 27, "fps": 30, "duration": \(Double(frames) / 30),
           "canvas": {"width": 375, "height": 667, "scale": 2}, "output": {"compression": "fast"},
-          "layers": [ \(layers) ] }
+          "layers": [ \(layers) ]\(audio.map { ", \"audio\": " + $0 } ?? "") }
         """
     }
 }

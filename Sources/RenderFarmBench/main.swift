@@ -63,7 +63,7 @@ do {
             + "\(rounds) round\(rounds == 1 ? "" : "s"), frames per run: \(counts.joined(separator: "/"))"
         print(
             Report(
-                rows: rows, memory: memory, startupMilliseconds: startup, isolation: isolation, encoders: encoders,
+                rows: rows, memory: memory, startup: startup, isolation: isolation, encoders: encoders,
                 header: header
             ).text)
         print(

@@ -55,6 +55,11 @@ private final class Slot {
         return slot
     }
 
+    /// An integer as a number; beyond 2⁵³, where a Double would merge neighbours, as its digits.
+    private static func value(_ integer: some BinaryInteger) -> Content {
+        .value(Double(exactly: integer).map(JSONValue.number) ?? .string("\(integer)"))
+    }
+
     func write(_ value: some Encodable, codingPath: [any CodingKey]) throws {
         switch value {
         case let json as JSONValue: content = .value(json)
@@ -62,9 +67,19 @@ private final class Slot {
         case let number as Double: content = .value(.number(number))
         case let text as String: content = .value(.string(text))
         case let flag as Bool: content = .value(.bool(flag))
-        case let integer as any BinaryInteger:
-            // Beyond 2⁵³ a Double would merge neighbours: such an integer is written as its digits.
-            content = .value(Double(exactly: integer).map(JSONValue.number) ?? .string("\(integer)"))
+        // The integer types Codable encodes (Int128 and UInt128 it refuses), one by one: a cast to
+        // `any BinaryInteger` makes the runtime search every loaded library's conformances for each type it
+        // meets (about a millisecond of the first job a process encodes).
+        case let integer as Int: content = Self.value(integer)
+        case let integer as Int64: content = Self.value(integer)
+        case let integer as Int32: content = Self.value(integer)
+        case let integer as Int16: content = Self.value(integer)
+        case let integer as Int8: content = Self.value(integer)
+        case let integer as UInt: content = Self.value(integer)
+        case let integer as UInt64: content = Self.value(integer)
+        case let integer as UInt32: content = Self.value(integer)
+        case let integer as UInt16: content = Self.value(integer)
+        case let integer as UInt8: content = Self.value(integer)
         case let number as Float: content = .value(.number(Double(number)))
         default: try value.encode(to: ValueEncoder(slot: self, codingPath: codingPath))
         }

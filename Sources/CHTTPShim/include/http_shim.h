@@ -43,6 +43,20 @@ struct rf_server *rf_http_start(const char *host, uint16_t port, MHD_AccessHandl
                                 MHD_RequestCompletedCallback completed, struct rf_http_limits limits,
                                 uint16_t *bound_port, char *error, size_t error_size);
 
+/* libmicrohttpd's calls on a started server's connections and responses, by the same arguments. The
+ * library is loaded when the first server starts (rf_http_start says what is missing when it cannot be),
+ * not linked: Swift calls these instead of the MHD_ functions. */
+const char *rf_http_lookup_value(struct MHD_Connection *connection, enum MHD_ValueKind kind, const char *key);
+int rf_http_connection_values(struct MHD_Connection *connection, enum MHD_ValueKind kind,
+                              MHD_KeyValueIterator iterator, void *cls);
+struct MHD_Response *rf_http_response_from_buffer(size_t size, void *buffer, enum MHD_ResponseMemoryMode mode);
+struct MHD_Response *rf_http_response_from_callback(uint64_t size, size_t block_size, MHD_ContentReaderCallback reader,
+                                                    void *cls, MHD_ContentReaderFreeCallback free_cls);
+enum MHD_Result rf_http_add_header(struct MHD_Response *response, const char *name, const char *value);
+enum MHD_Result rf_http_queue_response(struct MHD_Connection *connection, unsigned int status,
+                                       struct MHD_Response *response);
+void rf_http_destroy_response(struct MHD_Response *response);
+
 /* Stops the daemon (waiting for its connections' threads) and frees `server`. Call once. */
 void rf_http_stop(struct rf_server *server);
 

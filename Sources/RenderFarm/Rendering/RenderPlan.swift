@@ -287,6 +287,8 @@ enum RenderPlan {
                             + (catalog.searchPath.isEmpty ? "no folder" : catalog.searchPath.joined(separator: ", "))))
                 continue
             }
+            // Its library's checksum, part of the fingerprint, is read while the layers are checked.
+            plugin.hashLibraryInBackground()
             // A variant's CSV cells take the types the plugin's parameters declare.
             let typed =
                 job.variant?.typed(layer.params, layer: layer.path, parameters: plugin.info.parameters) ?? layer.params
