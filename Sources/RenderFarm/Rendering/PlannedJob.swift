@@ -19,9 +19,12 @@ package final class PlannedJob: Sendable {
     /// The plugins of the layers, in layer order.
     package let plugins: [PluginInfo]
     /// A hash of everything that decides the pixels (<doc:OutputFolder>), shared by all frames.
-    package let fingerprint: String
+    package var fingerprint: String { identity.value.fingerprint }
     /// Everything that decides the pixels, as hashed into `fingerprint`.
-    let canonical: JSONValue
+    var canonical: JSONValue { identity.value.canonical }
+    /// Both, made on first use: a plan that is only checked (`validate`) never encodes the job and never
+    /// reads its plugin libraries whole.
+    private let identity: JobIdentity
     /// The files the layers read, as hashed into `canonical` (`LayerInput`).
     let inputs: [LayerInput]
     /// The layers' plugin instances; empty when they live in other processes (`drawsElsewhere`).
@@ -55,7 +58,7 @@ package final class PlannedJob: Sendable {
 
     init(
         job: LoadedJob, outputDirectory: String, frames: FrameSet, jobFrames: FrameSet? = nil,
-        layers: Layers, canonical: JSONValue, inputs: [LayerInput] = [], warnings: [JobIssue] = [],
+        layers: Layers, identity: JobIdentity, inputs: [LayerInput] = [], warnings: [JobIssue] = [],
         sounds: [Int: [DeclaredSound]] = [:]
     ) {
         self.inputs = inputs
@@ -75,11 +78,10 @@ package final class PlannedJob: Sendable {
         }
         self.warnings = warnings
         self.sounds = sounds
-        self.canonical = canonical
+        self.identity = identity
         plugins = layerPlugins.map(\.info)
         clocks = job.spec.clocks
         staticLayerCount = Self.staticLayerCount(job.spec, invariant: plugins.map(\.frameInvariant))
-        fingerprint = SHA256.hex(canonical.serialized(sortedKeys: true))
     }
 
     /// The output folder.
@@ -176,7 +178,7 @@ package final class PlannedJob: Sendable {
     func with(frames: FrameSet) -> PlannedJob {
         PlannedJob(
             job: job, outputDirectory: outputDirectory, frames: frames, jobFrames: jobFrames,
-            layers: drawsElsewhere ? .elsewhere(layerPlugins) : .here(layers), canonical: canonical, inputs: inputs,
+            layers: drawsElsewhere ? .elsewhere(layerPlugins) : .here(layers), identity: identity, inputs: inputs,
             warnings: warnings, sounds: sounds)
     }
 
@@ -267,4 +269,23 @@ package struct LayerCreation: Sendable {
     /// `rf_context.seed`: `rf_derive_seed(job seed, layer index)`.
     package var seed: UInt64
     package var params: JSONObject
+}
+
+/// A job's canonical form (`FrameIdentity.canonical`) and its fingerprint, made once, on first use, from what
+/// its plan found.
+final class JobIdentity: Sendable {
+    private let make: @Sendable () -> JSONValue
+    private let made = Locked<(canonical: JSONValue, fingerprint: String)?>(nil)
+
+    init(_ make: @escaping @Sendable () -> JSONValue) { self.make = make }
+
+    var value: (canonical: JSONValue, fingerprint: String) {
+        made.withLock { made in
+            if let made { return made }
+            let canonical = make()
+            let value = (canonical, SHA256.hex(canonical.serialized(sortedKeys: true)))
+            made = value
+            return value
+        }
+    }
 }

@@ -243,8 +243,8 @@ enum RenderPlan {
             throw .invalid(file: job.file, issues: pending + job.located(PluginProblems.inFileOrder(issues)))
         }
         let inputs = layerInputs(job, validated: validated, created: created)
-        let canonical = FrameIdentity.canonical(
-            job.spec, layers: validated.map { ($0.plugin, $0.params) }, inputs: inputs)
+        let (spec, layers) = (job.spec, validated.map { ($0.plugin, $0.params) })
+        let identity = JobIdentity { FrameIdentity.canonical(spec, layers: layers, inputs: inputs) }
         let warnings = zip(validated, created).flatMap { layer, created in
             guard case .created(let warnings, _, _) = created else { return [JobIssue]() }
             return PluginProblems.issues(warnings, layer: job.spec.layers[layer.index], severity: .warning)
@@ -252,7 +252,7 @@ enum RenderPlan {
         return PlannedJob(
             job: job, outputDirectory: outputDirectory, frames: frames,
             layers: options.creator == nil ? .here(instances) : .elsewhere(validated.map(\.plugin)),
-            canonical: canonical, inputs: inputs.flatMap { $0 }, warnings: warnings,
+            identity: identity, inputs: inputs.flatMap { $0 }, warnings: warnings,
             sounds: layerSounds(validated, created: created))
     }
 
@@ -287,8 +287,6 @@ enum RenderPlan {
                             + (catalog.searchPath.isEmpty ? "no folder" : catalog.searchPath.joined(separator: ", "))))
                 continue
             }
-            // Its library's checksum, part of the fingerprint, is read while the layers are checked.
-            plugin.hashLibraryInBackground()
             // A variant's CSV cells take the types the plugin's parameters declare.
             let typed =
                 job.variant?.typed(layer.params, layer: layer.path, parameters: plugin.info.parameters) ?? layer.params

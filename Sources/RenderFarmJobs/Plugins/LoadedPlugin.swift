@@ -121,14 +121,6 @@ package final class LoadedPlugin: @unchecked Sendable {
         }
     }
 
-    /// Starts computing `librarySHA256` on another thread, so that the library is read while the rest of
-    /// the job is planned (a 3 MB plugin takes about 2 ms); `librarySHA256` waits for it, or computes it
-    /// itself if it asks first.
-    package func hashLibraryInBackground() {
-        guard libraryHash.withLock({ $0 == nil }) else { return }
-        DispatchQueue.global(qos: .userInitiated).async { _ = self.librarySHA256 }
-    }
-
     private static func parameter(_ row: rf_param, path: String) throws(PluginLoadError) -> PluginParameter {
         let name = row.name.map { String(cString: $0) } ?? ""
         let kind: PluginParameter.Kind
