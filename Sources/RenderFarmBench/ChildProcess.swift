@@ -4,7 +4,7 @@ import Foundation
 /// How a child process went: wall time, peak resident memory and exit status.
 struct ChildRun {
     var seconds: Double
-    /// `ru_maxrss` of the child, in KiB.
+    /// The child's peak resident memory, in KiB (`ChildProcess.run`: through GNU time, else `ru_maxrss`).
     var peakKiB: Int
     var exitCode: Int32
     /// CPU time of the child, user and system (`ru_utime` + `ru_stime`), in seconds: steadier than `seconds`
@@ -12,13 +12,40 @@ struct ChildRun {
     var cpuSeconds: Double = 0
 }
 
-/// Runs programs as child processes and measures them with `wait4` (peak RSS from `rusage`).
+/// Runs programs as child processes and measures them with `wait4`.
+///
+/// The peak RSS comes from GNU time (`/usr/bin/time -f %M`, Debian's `time`, which `make bench` installs), not
+/// from `wait4`'s `ru_maxrss`: a child started with `posix_spawn` shares this process's memory until it
+/// executes its program, and Linux carries that memory's high-water mark over into the child's `ru_maxrss`,
+/// so every child would seem to use at least as much as the bench itself (56 MB for a `validate` that peaks at
+/// 27 MB). GNU time forks its child from its own small process instead.
 enum ChildProcess {
+    static let gnuTime = "/usr/bin/time"
+
     /// Runs `arguments` (the first is the executable's path) with standard output and error
-    /// sent to the given files (or discarded), and waits for it.
+    /// sent to the given files (or discarded), and waits for it. `measuringMemory: false` starts it directly,
+    /// without GNU time's fork and exec (a millisecond) in `seconds`; `peakKiB` is then `ru_maxrss`, a floor.
     static func run(
         _ arguments: [String], stdout: String? = nil, stderr: String? = nil,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], measuringMemory: Bool = true
+    ) -> ChildRun {
+        let memoryFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "renderfarm-bench-rss-\(getpid())"
+        ).path
+        let throughTime = measuringMemory && FileManager.default.isExecutableFile(atPath: gnuTime)
+        var run = spawn(
+            throughTime ? [gnuTime, "--quiet", "-f", "%M", "-o", memoryFile] + arguments : arguments,
+            stdout: stdout, stderr: stderr, environment: environment)
+        if throughTime {
+            let text = (try? String(contentsOfFile: memoryFile, encoding: .utf8)) ?? ""
+            run.peakKiB = text.split(separator: "\n").last.flatMap { Int($0) } ?? run.peakKiB
+            try? FileManager.default.removeItem(atPath: memoryFile)
+        }
+        return run
+    }
+
+    private static func spawn(
+        _ arguments: [String], stdout: String?, stderr: String?, environment: [String: String]
     ) -> ChildRun {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -71,7 +71,7 @@ struct Report {
             lines.append(
                 "startup: renderfarm validate jobs/live-hearts.json: "
                     + "\(Self.format(startup.milliseconds, 1)) ms, peak RSS "
-                    + "\(Self.format(Double(startup.peakKiB) / 1024, 1)) MB (medians of 11 runs)")
+                    + "\(Self.format(Double(startup.peakKiB) / 1024, 1)) MB (medians of 11 and 3 runs)")
         }
         if let isolation {
             lines.append(
