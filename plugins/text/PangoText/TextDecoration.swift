@@ -93,7 +93,8 @@ struct TextDecoration: Sendable {
 
     /// Background, shadow, outline, then the glyphs; outline and glyphs clipped to the box when `clip` (`fit:
     /// shrink`: Pango's ink rectangles, which the fit checks, can miss a pixel of antialiasing or of a scaled
-    /// emoji bitmap). Call with ``PangoWorld/shared`` locked.
+    /// emoji bitmap). Call without ``PangoWorld/shared``: the layout takes it for Pango's calls only, so the
+    /// fills, strokes and compositing of two threads run at once.
     func draw(_ layout: TextLayout, clip: Bool, on context: DrawingContext) {
         let cr = context.pointer
         context.withSavedState {

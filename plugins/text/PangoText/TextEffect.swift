@@ -221,19 +221,24 @@ package struct TextEffect: TracingEffect {
     var singleLayout: TextLayout? { if case .single(let layout) = content { layout } else { nil } }
 
     package func render(in context: DrawingContext, at time: FrameTime) throws(EffectError) {
-        try PangoWorld.shared.withLock { (_) throws(EffectError) in
-            switch content {
-            case .single(let layout): decoration.draw(layout, clip: clip, on: context)
-            case .banners(let schedule, let cache):
-                for pose in try poses(schedule, cache, at: time.local) {
-                    let layout = try cache.layout(pose.text)
-                    let origin = bannerOrigin(pose, layout)
-                    context.withSavedState {
-                        context.translate(origin.x, origin.y)
-                        context.pushGroup()
-                        decoration.draw(layout, clip: clip, on: context)
-                        context.popGroup(alpha: pose.alpha)
-                    }
+        switch content {
+        case .single(let layout): decoration.draw(layout, clip: clip, on: context)
+        case .banners(let schedule, let cache):
+            // Where the banners are and their layouts under the lock (a text met for the first time is laid out
+            // now); the cache keeps every layout, so they outlive the drawing, which takes the lock only for
+            // Pango's own calls.
+            let placed = try PangoWorld.shared.withLock { (_) throws(EffectError) in
+                try poses(schedule, cache, at: time.local).map { (pose) throws(EffectError) in
+                    (pose, try cache.layout(pose.text))
+                }
+            }
+            for (pose, layout) in placed {
+                let origin = bannerOrigin(pose, layout)
+                context.withSavedState {
+                    context.translate(origin.x, origin.y)
+                    context.pushGroup()
+                    decoration.draw(layout, clip: clip, on: context)
+                    context.popGroup(alpha: pose.alpha)
                 }
             }
         }

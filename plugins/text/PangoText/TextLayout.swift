@@ -112,16 +112,18 @@ final class TextLayout: @unchecked Sendable {
 
     deinit { rf_text_unref(UnsafeMutableRawPointer(layout)) }
 
-    /// The layout's outline as the current path of `cr` (for strokes and shadows); call with the world locked.
+    /// The layout's outline as the current path of `cr` (for strokes and shadows). Takes ``PangoWorld/shared``
+    /// for Pango's call: call without it.
     func appendPath(to cr: OpaquePointer, offset: Point = Point(0, 0)) {
         cairo_move_to(cr, origin.x + offset.x, origin.y + offset.y)
-        pango_cairo_layout_path(cr, layout)
+        PangoWorld.shared.withLock { _ in pango_cairo_layout_path(cr, layout) }
     }
 
-    /// Draws the glyphs (colour glyphs in their own colours) with the current source; call with the world locked.
+    /// Draws the glyphs (colour glyphs in their own colours) with the current source. Takes
+    /// ``PangoWorld/shared`` for Pango's call: call without it.
     func show(on cr: OpaquePointer) {
         cairo_move_to(cr, origin.x, origin.y)
-        pango_cairo_show_layout(cr, layout)
+        PangoWorld.shared.withLock { _ in pango_cairo_show_layout(cr, layout) }
     }
 
     /// Where the character at `byteIndex` (UTF-8) of the text is set, placed, in points (Pango's
