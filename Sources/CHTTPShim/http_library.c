@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 /* libmicrohttpd, opened on the first server start: linking it would load it, GnuTLS and GnuTLS's own
- * dependencies (eleven libraries, whose constructors parse ASN.1 tables) into every renderfarm command,
+ * dependencies (nine libraries in all, whose constructors parse ASN.1 tables) into every renderfarm command,
  * about 2 ms of every start, when only `renderfarm studio` serves HTTP. */
 
 #define RF_MHD_LIBRARY "libmicrohttpd.so.12"
