@@ -1,6 +1,6 @@
 import Foundation
 
-// renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--layers] [--footage]: see Bench.swift and the RenderFarm article Performance.
+// renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--layers] [--footage] [--startup]: see Bench.swift and the RenderFarm article Performance.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 var rounds = quick ? 1 : 3
@@ -17,10 +17,14 @@ let textOnly = arguments.contains("--text")
 let layersOnly = arguments.contains("--layers")
 // --footage: only the footage rows (FootageBench.swift).
 let footageOnly = arguments.contains("--footage")
-let options = ["--quick", "--rounds", "--stream", "--text", "--layers", "--footage"]
+// --startup: only start-up, `validate`'s time and peak RSS (Bench.startup).
+let startupOnly = arguments.contains("--startup")
+let options = ["--quick", "--rounds", "--stream", "--text", "--layers", "--footage", "--startup"]
 if arguments.contains(where: { !options.contains($0) && Int($0) == nil }) {
     FileHandle.standardError.write(
-        Data("usage: renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--layers] [--footage]\n".utf8))
+        Data(
+            "usage: renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--layers] [--footage] [--startup]\n"
+                .utf8))
     exit(64)
 }
 
@@ -39,7 +43,10 @@ do {
     let text = TextBench(runner: runner, quick: quick)
     let layers = CompositionBench(runner: runner, packageRoot: packageRoot, quick: quick)
     let footage = FootageBench(runner: runner, quick: quick)
-    if layersOnly {
+    if startupOnly {
+        let startup = Bench(quick: quick, rounds: rounds, packageRoot: packageRoot, runner: runner).startup()
+        print(Report.line(startup) + "\n" + Report.check(startup))
+    } else if layersOnly {
         print(try layers.run().joined(separator: "\n"))
     } else if footageOnly {
         print(try footage.run().joined(separator: "\n"))
