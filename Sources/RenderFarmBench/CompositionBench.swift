@@ -101,14 +101,17 @@ struct CompositionBench {
     /// 50 hearts emitted over the first two seconds, each living 6 s, without the closing brace (a variant adds
     /// its fields).
     static var heartsLayer: String {
-        let times = (0..<50).map { String(format: "%.2f", Double($0) * 0.04) }.joined(separator: ", ")
-        return #"{ "effect": "floating-heart", "params": {"times": [\#(times)], "lifetime": 6, "emitter": [187, 600]}"#
+        #"{ "effect": "floating-heart", "params": {"times": [\#(birthTimes)], "lifetime": 6, "emitter": [187, 600]}"#
+    }
+
+    /// The 50 hearts' birth times, one every 0.04 s, as a JSON list's elements.
+    static var birthTimes: String {
+        (0..<50).map { String(format: "%.2f", Double($0) * 0.04) }.joined(separator: ", ")
     }
 
     /// A music bed and a chime at each heart's birth (the times of `heartsLayer`), as an `audio` section.
     static var soundTrack: String {
-        let times = (0..<50).map { String(format: "%.2f", Double($0) * 0.04) }.joined(separator: ", ")
-        return #"{ "music": {"file": "bed.ogg", "gain": -6}, "sounds": [{"file": "ding.mp3", "at": [\#(times)]}] }"#
+        #"{ "music": {"file": "bed.ogg", "gain": -6}, "sounds": [{"file": "ding.mp3", "at": [\#(birthTimes)]}] }"#
     }
 
     /// A job of `layers` at 375×667 points, scale 2, with `audio` as its sound when given.
