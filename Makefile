@@ -55,7 +55,7 @@ help:
 	@echo "make render JOB=F    render a job file (ARGS='-j 2 --force' for more options)"
 	@echo "make validate JOB=F  check a job file without rendering"
 	@echo "make plugins         list the installed effect plugins and their parameters"
-	@echo "make fuzz            1,000 mutated job and Lottie files through the binary (exit codes, no crash, output untouched)"
+	@echo "make fuzz            1,000 mutated job and Lottie files through the command line, in process (exit codes, no crash, output untouched)"
 	@echo "make fuzz-incremental 2,000 random edits of generated jobs: every re-render equals a fresh render, with the"
 	@echo "                     edit's reason; and the \"same as\" claims (-j, shards, --isolate, --video) on 100 jobs;"
 	@echo "                     RENDERFARM_INCREMENTAL_SEED=S [RENDERFARM_INCREMENTAL_EDITS=N] replays a failure"
@@ -222,7 +222,7 @@ text-check: deps
 	$(SWIFT) build --build-tests
 	RENDERFARM_TEXT_CASES=1000 $(SWIFT) test --skip-build --filter TextLayoutTests/shrinkNeverOverflows
 
-# 1,000 mutated job files and 1,000 mutated Lottie files through the real binary (make test runs 300
+# 1,000 mutated job files and 1,000 mutated Lottie files through the command line in process (make test runs 300
 # and 66).
 fuzz: deps $(TEST_PLUGIN)
 	$(SWIFT) build --build-tests

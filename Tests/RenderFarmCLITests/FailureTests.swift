@@ -15,15 +15,15 @@ struct FailureTests {
             """#, to: "job.json")
     }
 
-    static func render(_ job: String, _ extra: [String] = []) throws -> Binary.Result {
-        try Binary.run(["render", job, "--progress", "none", "--plugin-path", Binary.testPluginDirectory] + extra)
+    static func render(_ job: String, _ extra: [String] = []) -> Binary.Result {
+        CLI.run(["render", job, "--progress", "none", "--plugin-path", Binary.testPluginDirectory] + extra)
     }
 
     @Test("a frame that fails once is retried and succeeds; the manifest records its attempts")
     func retrySucceeds() throws {
         let folder = try TemporaryFolder()
         let job = try Self.faultJob(in: folder, params: #"{"failFrames": [3, 7], "failAttempts": 1}"#)
-        let result = try Self.render(job)
+        let result = Self.render(job)
         #expect(result.status == 0, "\(result.stderr)")
         let manifest = try Manifest(folder: folder.url.appendingPathComponent("out"))
         #expect(manifest.complete)
@@ -35,7 +35,7 @@ struct FailureTests {
     func failuresSummarised() throws {
         let folder = try TemporaryFolder()
         let job = try Self.faultJob(in: folder, params: #"{"failFrames": [3, 7, 8, 9]}"#, retries: 2)
-        let result = try Self.render(job)
+        let result = Self.render(job)
         #expect(result.status == 1)
         #expect(result.stderr.contains("4 frames failed: 3,7-9"), "\(result.stderr)")
         #expect(result.stderr.contains("injected failure on frame 3 (attempt 3)"))
@@ -50,7 +50,7 @@ struct FailureTests {
     func failFast() throws {
         let folder = try TemporaryFolder()
         let job = try Self.faultJob(in: folder, params: #"{"failFrames": [5]}"#, retries: 0)
-        let result = try Self.render(job, ["--fail-fast", "-j", "1"])
+        let result = Self.render(job, ["--fail-fast", "-j", "1"])
         #expect(result.status == 1)
         let manifest = try Manifest(folder: folder.url.appendingPathComponent("out"))
         #expect(manifest.frames.filter { $0.status == "ok" }.map(\.index) == Array(0..<5))
@@ -62,7 +62,7 @@ struct FailureTests {
         let folder = try TemporaryFolder()
         let blocker = try folder.write("a file, not a folder", to: "blocker")
         let job = try Self.faultJob(in: folder, params: "{}")
-        let result = try Self.render(job, ["--out", blocker + "/frames"])
+        let result = Self.render(job, ["--out", blocker + "/frames"])
         #expect(result.status == 73)
         #expect(result.stderr.contains("cannot create output \(blocker)/frames"), "\(result.stderr)")
     }
@@ -71,7 +71,7 @@ struct FailureTests {
     func diskFull() throws {
         let disk = try SmallDisk(in: TemporaryFolder(), size: 64 * 1024)
         let mountPoint = disk.path
-        let result = try Binary.run([
+        let result = CLI.run([
             "render", "jobs/live-hearts.json", "--out", mountPoint + "/out", "--progress", "none",
         ])
         #expect(result.status == 74)
@@ -90,12 +90,12 @@ struct FailureTests {
         let job = try folder.write(
             #"{"duration": 0.1, "output": {"dir": "\#(directory)"}, "layers": [{"effect": "floating-heart"}]}"#,
             to: "jobs/job.json")
-        let refused = try Binary.run(["render", job, "--progress", "none"])
+        let refused = CLI.run(["render", job, "--progress", "none"])
         #expect(refused.status == 65)
         #expect(refused.stderr.contains("job.json: output.dir: output folder"), "\(refused.stderr)")
         #expect(refused.stderr.contains("is outside \(jobs.path)"))
         if !directory.hasPrefix("/") {
-            let allowed = try Binary.run(["render", job, "--progress", "none", "--output-root", folder.path])
+            let allowed = CLI.run(["render", job, "--progress", "none", "--output-root", folder.path])
             #expect(allowed.status == 0, "\(allowed.stderr)")
         }
     }
@@ -112,7 +112,7 @@ struct FailureTests {
         let job = try folder.write(
             #"{"duration": 0.1, "output": {"dir": "link/out"}, "layers": [{"effect": "floating-heart"}]}"#,
             to: "jobs/job.json")
-        let result = try Binary.run(["render", job, "--progress", "none"])
+        let result = CLI.run(["render", job, "--progress", "none"])
         #expect(result.status == 65)
         #expect(!FileManager.default.fileExists(atPath: outside.url.appendingPathComponent("out").path))
     }

@@ -306,7 +306,7 @@ struct FootageTests {
         }
         for name in ["good.mp4", "good.webm", "audio.webm", "clustered.webm"] {
             try folder.write(try FootageFixture.job(file: name, fps: 30, frames: 10), to: "job.json")
-            let valid = try Binary.run(["validate", folder.url.appendingPathComponent("job.json").path])
+            let valid = CLI.run(["validate", folder.url.appendingPathComponent("job.json").path])
             #expect(valid.status == 0, "\(name): \(valid.stderr)")
         }
     }

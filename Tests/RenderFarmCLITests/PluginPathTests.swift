@@ -15,7 +15,7 @@ struct PluginPathTests {
             ? try folder.write("not a folder", to: "librenderfarm-x.so")
             : folder.url.appendingPathComponent("nope").path
         for command in [["plugins"], ["validate", "jobs/live-hearts.json"], ["trace", "jobs/live-hearts.json"]] {
-            let result = try Binary.run(command + ["--plugin-path", path])
+            let result = CLI.run(command + ["--plugin-path", path])
             #expect(result.status == 64, "\(command): \(result.stderr)")
             #expect(
                 result.stderr.contains(
@@ -33,12 +33,12 @@ struct PluginPathTests {
         let source =
             CPlugin.source(id: "sparkle", red: 1) + """
 
-            #include <stdio.h>
-            __attribute__((constructor)) static void loaded(void) {
-                FILE *file = fopen("\(marker)", "a");
-                if (file) { fputs("loaded\\n", file); fclose(file); }
-            }
-            """
+                #include <stdio.h>
+                __attribute__((constructor)) static void loaded(void) {
+                    FILE *file = fopen("\(marker)", "a");
+                    if (file) { fputs("loaded\\n", file); fclose(file); }
+                }
+                """
         let plugins = folder.url.appendingPathComponent("plugins")
         try CPlugin.build(source, to: plugins.appendingPathComponent("librenderfarm-sparkle.so").path)
         let gradient = try folder.write(
@@ -47,7 +47,7 @@ struct PluginPathTests {
              "layers": [{"effect": "gradient"}]}
             """#, to: "gradient.json")
         for command in [["validate", gradient], ["render", gradient, "--progress", "none"]] {
-            let result = try Binary.run(command + ["--plugin-path", plugins.path])
+            let result = CLI.run(command + ["--plugin-path", plugins.path])
             #expect(result.status == 0, "\(command): \(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: marker), "\(command) loaded librenderfarm-sparkle.so")
         }
@@ -70,11 +70,11 @@ struct PluginPathTests {
         let folder = try TemporaryFolder()
         let job = try folder.write(
             #"{"version": 1, "duration": 1, "layers": [{"effect": "no-such-effect"}]}"#, to: "job.json")
-        let result = try Binary.run(["validate", job, "--plugin-path", folder.path])
+        let result = CLI.run(["validate", job, "--plugin-path", folder.path])
         #expect(result.status == 65)
         #expect(result.stderr.contains("unknown effect \"no-such-effect\""), "\(result.stderr)")
         #expect(result.stderr.contains("searched: \(folder.url.standardizedFileURL.path), "), "\(result.stderr)")
-        let plugins = try Binary.run(["plugins", "no-such-effect", "--plugin-path", folder.path])
+        let plugins = CLI.run(["plugins", "no-such-effect", "--plugin-path", folder.path])
         #expect(plugins.status == 69)
         #expect(plugins.stderr.contains("searched: \(folder.url.standardizedFileURL.path), "), "\(plugins.stderr)")
     }

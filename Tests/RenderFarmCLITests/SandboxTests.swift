@@ -88,7 +88,7 @@ struct SandboxTests {
                 "the plugin names the input file \(secret), which its sandboxed worker cannot read"),
             "\(isolated.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
-        let trusted = try Binary.run(["render", job, "--progress", "none"] + Self.plugins)
+        let trusted = CLI.run(["render", job, "--progress", "none"] + Self.plugins)
         #expect(trusted.status == 0, "\(trusted.stderr)")
         let manifest = (try? String(contentsOfFile: folder.path + "/out/manifest.json", encoding: .utf8)) ?? ""
         #expect(manifest.contains(secret), "\(manifest)")
@@ -236,7 +236,7 @@ struct SandboxTests {
         let frame = folder.path + "/out/frame_00000.png"
         let check = try Tools.run("/usr/bin/pngcheck", ["-q", frame])
         #expect(check.status == 0, "\(check.text)\(check.stderr)")
-        let encode = try Binary.run(["encode", folder.path + "/out", "--preset", "apng"])
+        let encode = CLI.run(["encode", folder.path + "/out", "--preset", "apng"])
         #expect(encode.status == 0, "\(encode.stderr)")
     }
 
@@ -306,7 +306,7 @@ struct SandboxTests {
     func usage() throws {
         let folder = try TemporaryFolder()
         let job = try Self.job("read", in: folder)
-        let alone = try Binary.run(["render", job, "--sandbox", "strict"])
+        let alone = CLI.run(["render", job, "--sandbox", "strict"])
         #expect(alone.status == 64 && alone.stderr.contains("--sandbox needs --isolate"), "\(alone.stderr)")
         let wrong = try Binary.run(["render", job, "--isolate", "--sandbox", "loose"])
         #expect(wrong.status == 64 && wrong.stderr.contains("--sandbox expects strict, require or off"))

@@ -49,7 +49,7 @@ struct TracePlacementTests {
             #expect(a.matrices[0] == nil, "a layer without transform has no matrix")
         }
         // Landed: the box is drawn at the reported x, not at the plugin's own.
-        let result = try Binary.run(["render", moved, "--frames", "15", "--progress", "none"])
+        let result = CLI.run(["render", moved, "--frames", "15", "--progress", "none"])
         try #require(result.status == 0, "\(result.stderr)")
         let image = try ImageSurface(contentsOfPNG: folder.url.appendingPathComponent("out/frame_00015.png").path)
         let item = placed[15].items()[0]
@@ -89,11 +89,11 @@ struct TracePlacementTests {
                 output: "out-\(index)")
         }
         let paths = try jobs.enumerated().map { index, job in try folder.write(job.text, to: "job-\(index).json") }
-        let render = try Binary.run(["render"] + paths + ["-j", "2", "--progress", "none"])
+        let render = CLI.run(["render"] + paths + ["-j", "2", "--progress", "none"])
         try #require(render.status == 0, "seed \(Self.seed): \(render.stderr)")
         var checked = 0
         for (index, job) in jobs.enumerated() {
-            let traced = try Binary.run(["trace", paths[index]])
+            let traced = CLI.run(["trace", paths[index]])
             try #require(traced.status == 0, "seed \(Self.seed): \(traced.stderr)")
             let out = folder.url.appendingPathComponent("out-\(index)")
             let misses = try PixelCheck(job: job, frames: out).misses(

@@ -17,7 +17,9 @@ struct VerifyTests {
              "output": {"dir": "out"}, "layers": [{"effect": "test-probe", "params": {"verifyLog": "log.txt"}}]}
             """, to: "job.json")
         let job = folder.url.appendingPathComponent("job.json").path
-        let result = try Binary.run(command.map { $0 == "JOB" ? job : $0 } + Self.plugins)
+        let words = command.map { $0 == "JOB" ? job : $0 } + Self.plugins
+        // `--isolate`'s workers are this binary: launched.
+        let result = command.contains("--isolate") ? try Binary.run(words) : CLI.run(words)
         #expect(result.status == 0, "\(command): \(result.stderr)")
         let log = (try? String(contentsOf: folder.url.appendingPathComponent("log.txt"), encoding: .utf8)) ?? ""
         return log.split(separator: "\n").count

@@ -95,7 +95,7 @@ struct VideoTests {
         let folder = try TemporaryFolder()
         let job = try FailureTests.faultJob(in: folder, params: #"{"failFrames": [3], "failAttempts": 1}"#, frames: 8)
         let file = folder.url.appendingPathComponent("f.mp4").path
-        let result = try Binary.run([
+        let result = CLI.run([
             "render", job, "--video", file, "--progress", "json", "--plugin-path", Binary.testPluginDirectory,
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -147,7 +147,8 @@ struct VideoTests {
                 folder.url.appendingPathComponent("v.mp4").path, "--progress", "none",
             ], environment: ["RENDERFARM_FFMPEG": fake])
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("ffmpeg failed (exit 3): fake ffmpeg: no space for the video"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("ffmpeg failed (exit 3): fake ffmpeg: no space for the video"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("v.mp4").path))
     }
 
