@@ -156,22 +156,34 @@ struct Bench {
         var ratio: Double
     }
 
-    /// Start-up: `renderfarm validate jobs/live-hearts.json` over `runs` runs.
+    /// Start-up: `renderfarm validate jobs/live-hearts.json` over `runs` runs; and the memory of rendering that
+    /// job whole (480 frames) at `-j 2`.
     struct Startup {
         /// Median wall time, in ms.
         var milliseconds: Double
         /// Median peak RSS, in KiB: what a command that loads one plugin and draws nothing holds.
         var peakKiB: Int
+        /// Median peak RSS, in KiB, of `render jobs/live-hearts.json -j 2` (its 480 frames).
+        var renderPeakKiB: Int
     }
 
-    func startup(runs: Int = 11) -> Startup {
+    func startup(runs: Int = 11) throws -> Startup {
         let job = packageRoot.appendingPathComponent("jobs/live-hearts.json").path
         // Timed without GNU time's own start; its memory measured through it, in three more runs.
         let timed = (0..<runs).map { _ in
             ChildProcess.run([runner.renderfarm, "validate", job], measuringMemory: false).seconds * 1000
         }
         let peaks = (0..<3).map { _ in Double(ChildProcess.run([runner.renderfarm, "validate", job]).peakKiB) }
-        return Startup(milliseconds: median(timed), peakKiB: Int(median(peaks)))
+        let output = runner.scratch.appendingPathComponent("out-startup").path
+        let renders = try (0..<3).map { _ in
+            defer { try? FileManager.default.removeItem(atPath: output) }
+            let run = ChildProcess.run([
+                runner.renderfarm, "render", job, "--out", output, "--progress", "none", "-j", "2",
+            ])
+            guard run.exitCode == 0 else { throw Runner.Failure.failed("render of \(job) exited \(run.exitCode)") }
+            return Double(run.peakKiB)
+        }
+        return Startup(milliseconds: median(timed), peakKiB: Int(median(peaks)), renderPeakKiB: Int(median(renders)))
     }
 }
 

@@ -17,7 +17,7 @@ let textOnly = arguments.contains("--text")
 let layersOnly = arguments.contains("--layers")
 // --footage: only the footage rows (FootageBench.swift).
 let footageOnly = arguments.contains("--footage")
-// --startup: only start-up, `validate`'s time and peak RSS (Bench.startup).
+// --startup: only start-up, `validate`'s time and peak RSS, and the 480-frame render's peak RSS (Bench.startup).
 let startupOnly = arguments.contains("--startup")
 let options = ["--quick", "--rounds", "--stream", "--text", "--layers", "--footage", "--startup"]
 if arguments.contains(where: { !options.contains($0) && Int($0) == nil }) {
@@ -44,7 +44,7 @@ do {
     let layers = CompositionBench(runner: runner, packageRoot: packageRoot, quick: quick)
     let footage = FootageBench(runner: runner, quick: quick)
     if startupOnly {
-        let startup = Bench(quick: quick, rounds: rounds, packageRoot: packageRoot, runner: runner).startup()
+        let startup = try Bench(quick: quick, rounds: rounds, packageRoot: packageRoot, runner: runner).startup()
         print(Report.line(startup) + "\n" + Report.check(startup))
     } else if layersOnly {
         print(try layers.run().joined(separator: "\n"))
@@ -60,7 +60,7 @@ do {
         let bench = Bench(quick: quick, rounds: rounds, packageRoot: packageRoot, runner: runner)
         let rows = try bench.run()
         let memory = try bench.memory()
-        let startup = bench.startup()
+        let startup = try bench.startup()
         let isolation = try bench.isolation()
         let encoders = try EncoderBench(runner: runner, packageRoot: packageRoot, quick: quick).run()
         let cores = ProcessInfo.processInfo.activeProcessorCount
