@@ -142,6 +142,35 @@ public final class DrawingContext {
     /// Core Animation layer's opacity applies to the whole layer, stroke and fill together.
     public func pushGroup() { cairo_push_group(pointer) }
 
+    /// Clips to the whole device pixels under the user-space rectangle (x, y, width, height), `margin` pixels
+    /// more on each side. A group pushed after it is only that large (cairo sizes it to the clip), and,
+    /// the clip being whole pixels, everything drawn inside the rectangle gets exactly the pixels it gets
+    /// without the clip; only a gradient source, which pixman steps from the group's own first pixel, may
+    /// land one level apart.
+    public func clipToPixels(x: Double, y: Double, width: Double, height: Double, margin: Int) {
+        var left = Double.infinity
+        var top = Double.infinity
+        var right = -Double.infinity
+        var bottom = -Double.infinity
+        for (cornerX, cornerY) in [(x, y), (x + width, y), (x, y + height), (x + width, y + height)] {
+            var (deviceX, deviceY) = (cornerX, cornerY)
+            cairo_user_to_device(pointer, &deviceX, &deviceY)
+            (left, right) = (min(left, deviceX), max(right, deviceX))
+            (top, bottom) = (min(top, deviceY), max(bottom, deviceY))
+        }
+        guard left.isFinite, top.isFinite, right.isFinite, bottom.isFinite else { return }
+        let grown = Double(margin)
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(pointer, &matrix)
+        cairo_identity_matrix(pointer)
+        cairo_new_path(pointer)
+        let (minX, minY) = ((left - grown).rounded(.down), (top - grown).rounded(.down))
+        cairo_rectangle(
+            pointer, minX, minY, (right + grown).rounded(.up) - minX, (bottom + grown).rounded(.up) - minY)
+        cairo_clip(pointer)
+        cairo_set_matrix(pointer, &matrix)
+    }
+
     public func popGroup(alpha: Double) {
         cairo_pop_group_to_source(pointer)
         cairo_paint_with_alpha(pointer, alpha)

@@ -1,4 +1,5 @@
 import EffectKit
+import Foundation
 import Testing
 
 @testable import PangoText
@@ -116,5 +117,88 @@ struct BannerTests {
         }
         // A template without {{user}} needs no user.
         _ = try Self.effect([.object(["time": 1, "gift": "Rose"])], text: "someone sent {{gift}}")
+    }
+
+    /// The pixels of a banner drawn as `TextEffect` draws it: at `origin` under `transform` (scale, rotation,
+    /// translation), in an opacity group of `alpha`, over a canvas of `backdrop`; with the group clipped to the
+    /// decoration's extent (`clipped`) or canvas-sized.
+    static func banner(
+        _ effect: TextEffect, _ layout: TextLayout, origin: Point, transform: (Double, Double, Point),
+        alpha: Double, backdrop: Color, clipped: Bool
+    ) throws -> [UInt8] {
+        let surface = try ImageSurface(width: TextLayoutTests.canvas.width, height: TextLayoutTests.canvas.height)
+        let context = try DrawingContext(surface: surface)
+        context.setSource(backdrop)
+        context.paint()
+        context.translate(transform.2.x, transform.2.y)
+        context.scale(transform.0, transform.0)
+        context.rotate(transform.1)
+        context.translate(origin.x, origin.y)
+        if clipped {
+            let extent = effect.decoration.extent(of: layout, clip: effect.clip)
+            context.clipToPixels(x: extent.x, y: extent.y, width: extent.width, height: extent.height, margin: 2)
+        }
+        context.pushGroup()
+        effect.decoration.draw(layout, clip: effect.clip, on: context)
+        context.popGroup(alpha: alpha)
+        surface.flush()
+        return (0..<surface.height).flatMap { y in
+            Array(UnsafeBufferPointer(start: surface.bytes + y * surface.stride, count: surface.width * 4))
+        }
+    }
+
+    @Test(
+        "a banner's opacity group clipped to the decoration's extent draws the bytes of a canvas-sized group",
+        arguments: 1...3)
+    func clippedGroup(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        func unit() -> Double { random.unit() }
+        func color() -> JSONValue {
+            .string(String(format: "#%06X%02X", Int(unit() * 0xFF_FFFF), Int(64 + unit() * 191)))
+        }
+        let texts = TextLayoutTests.generated(40 * Int(seed))
+        for (index, text) in texts.suffix(40).enumerated() {
+            // Every decoration at random: outline, shadow (blurred or not), background, gradient, shrink's clip.
+            var params: [String: JSONValue] = [
+                "text": .string(text), "size": .number(8 + unit() * 40), "color": color(),
+                "rect": TextLayoutTests.rect(10, 10, 60 + unit() * 160, 20 + unit() * 120),
+                "wrap": .bool(unit() < 0.5), "fit": unit() < 0.3 ? "shrink" : "none",
+            ]
+            if unit() < 0.5 { params["stroke"] = .object(["color": color(), "width": .number(unit() * 8)]) }
+            if unit() < 0.5 {
+                params["shadow"] = .object([
+                    "color": color(), "offset": .array([.number(unit() * 12 - 6), .number(unit() * 12 - 6)]),
+                    "blur": .number(unit() < 0.5 ? 0 : unit() * 10),
+                ])
+            }
+            if unit() < 0.5 {
+                params["background"] = .object([
+                    "color": color(), "padding": .number(unit() * 16), "radius": .number(unit() * 20),
+                ])
+            }
+            if unit() < 0.3 { params["gradient"] = .object(["from": color(), "to": color(), "angle": 30]) }
+            let effect = try TextLayoutTests.effect(params)
+            let layout = try #require(effect.singleLayout)
+            let transform = (0.5 + unit() * 2.5, unit() < 0.5 ? 0 : unit() * 0.6 - 0.3, Point(unit() * 40, unit() * 40))
+            let origin = Point(unit() * 60 - 30, unit() * 60 - 30)
+            let (alpha, backdrop) = (unit(), Color(red: unit(), green: unit(), blue: unit(), alpha: unit()))
+            let canvas = try Self.banner(
+                effect, layout, origin: origin, transform: transform, alpha: alpha, backdrop: backdrop,
+                clipped: false)
+            let clipped = try Self.banner(
+                effect, layout, origin: origin, transform: transform, alpha: alpha, backdrop: backdrop,
+                clipped: true)
+            // Exact, but for a gradient fill, which pixman steps from the group's own first pixel: within one level.
+            let tolerance = params["gradient"] == nil ? 0 : 1
+            let differing = canvas.indices.filter { abs(Int(canvas[$0]) - Int(clipped[$0])) > tolerance }
+            let width = TextLayoutTests.canvas.width
+            #expect(
+                differing.isEmpty,
+                """
+                seed \(seed), case \(index): \(differing.count) bytes differ by more than \(tolerance), the first at \
+                pixel (\((differing.first ?? 0) / 4 % width), \((differing.first ?? 0) / 4 / width)): \(text) \
+                \(params) transform \(transform), origin \(origin)
+                """)
+        }
     }
 }

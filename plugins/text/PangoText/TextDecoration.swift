@@ -91,6 +91,33 @@ struct TextDecoration: Sendable {
         return try EffectParameters.color(value, parameter: "\(object.parameter).\(key)")
     }
 
+    /// A rectangle (in the layout's coordinates) that holds everything `draw` paints for `layout`: the glyphs'
+    /// ink and logical boxes, grown by the outline's width and a quarter of the font size (antialiasing, and
+    /// emoji bitmaps a little past Pango's ink) and, with `clip`, the box; the shadow's copy of that; the background
+    /// box.
+    func extent(of layout: TextLayout, clip: Bool) -> Rect {
+        func union(_ a: Rect, _ b: Rect) -> Rect {
+            let (minX, minY) = (min(a.minX, b.minX), min(a.minY, b.minY))
+            return Rect(x: minX, y: minY, width: max(a.maxX, b.maxX) - minX, height: max(a.maxY, b.maxY) - minY)
+        }
+        func grown(_ rect: Rect, by amount: Double) -> Rect {
+            Rect(
+                x: rect.x - amount, y: rect.y - amount, width: rect.width + 2 * amount, height: rect.height + 2 * amount
+            )
+        }
+        var glyphs = grown(union(layout.ink, layout.logical), by: (stroke?.width ?? 0) + layout.size / 4)
+        if clip { glyphs = union(glyphs, layout.box) }
+        var extent = glyphs
+        if let shadow {
+            let moved = Rect(
+                x: glyphs.x + shadow.offset.x, y: glyphs.y + shadow.offset.y, width: glyphs.width,
+                height: glyphs.height)
+            extent = union(extent, grown(moved, by: shadow.blur))
+        }
+        if let background { extent = union(extent, grown(layout.logical, by: background.padding)) }
+        return extent
+    }
+
     /// Background, shadow, outline, then the glyphs; outline and glyphs clipped to the box when `clip` (`fit:
     /// shrink`: Pango's ink rectangles, which the fit checks, can miss a pixel of antialiasing or of a scaled
     /// emoji bitmap). Call without ``PangoWorld/shared``: the layout takes it for Pango's calls only, so the
