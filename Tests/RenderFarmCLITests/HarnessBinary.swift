@@ -3,6 +3,10 @@ import Foundation
 /// A private copy of the built `renderfarm` and its plugin libraries in a folder of its own (plugins
 /// are found in the executable's folder), so a harness can rebuild a plugin, as a user who runs
 /// `swift build` after an edit does, without touching the build.
+///
+/// Commands run in this process (`CLI.run`) with the copy's folder first on the plugin search path,
+/// where the copy would find its plugins; only what needs a process of its own launches the copy: a
+/// render killed part-way (`start`), `--isolate` (its workers are the binary) and the studio.
 struct HarnessBinary: Sendable {
     let folder: URL
     var executable: String { folder.appendingPathComponent("renderfarm").path }
@@ -40,15 +44,26 @@ struct HarnessBinary: Sendable {
         }
     }
 
-    /// Runs the copy with `arguments` in `directory` and waits (a run past `timeout` s is killed).
+    /// Runs `arguments` as the copy would in `directory` and waits: in this process, the job file named by
+    /// its path in `directory`; launched with `--isolate` (a run past `timeout` s is then killed).
     func run(_ arguments: [String], in directory: URL, timeout: Double = 120) throws -> Binary.Result {
-        let process = try start(arguments, in: directory)
-        return process.wait(timeout: timeout)
+        guard !arguments.contains("--isolate") else {
+            return try start(arguments, in: directory).wait(timeout: timeout)
+        }
+        let words = arguments.map { $0 == HarnessJobFolder.jobFile ? directory.appendingPathComponent($0).path : $0 }
+        return CLI.run(words + pluginPath(for: arguments))
     }
 
-    /// Starts the copy in the background.
+    /// Starts the copy in the background, with the plugin search path `run` gives.
     func start(_ arguments: [String], in directory: URL) throws -> HarnessProcess {
-        try HarnessProcess(executable: executable, arguments: arguments, in: directory)
+        try HarnessProcess(executable: executable, arguments: arguments + pluginPath(for: arguments), in: directory)
+    }
+
+    /// The copy's folder first on the plugin search path, for the commands that load plugins: in this process the
+    /// build's folder is the executable's and comes after it, so both ways find the copy's (rebuilt) libraries.
+    private func pluginPath(for arguments: [String]) -> [String] {
+        ["render", "validate", "plugins", "trace"].contains(arguments.first ?? "")
+            ? ["--plugin-path", folder.path] : []
     }
 }
 
@@ -82,6 +97,18 @@ final class HarnessProcess {
 
     /// What the process has written to its standard output so far.
     var output: String { (try? String(contentsOf: scratch.appendingPathComponent("stdout"), encoding: .utf8)) ?? "" }
+
+    /// Waits until the process says on its standard error that it starts drawing (`--progress plain`'s
+    /// "rendering N frames"), has ended, or 60 s passed.
+    func waitUntilRendering() {
+        let deadline = ContinuousClock.now + .seconds(60)
+        let errors = scratch.appendingPathComponent("stderr")
+        while process.isRunning, ContinuousClock.now < deadline,
+            !((try? String(contentsOf: errors, encoding: .utf8)) ?? "").contains("rendering ")
+        {
+            usleep(2_000)
+        }
+    }
 
     func wait(timeout: Double = 120) -> Binary.Result {
         let ended = process.waitOrKill(timeout: timeout)

@@ -45,12 +45,14 @@ struct HarnessOracle {
         let journals = Self.journals(in: output)
         if let moment {
             let process = try binary.start(HarnessSequence.render, in: directory)
+            // Timed from its first frame: the full render ran in this process, without a launch's start-up.
+            process.waitUntilRendering()
             usleep(UInt32(min(5, moment * fullRenderSeconds * 1.2) * 1_000_000))
             process.kill()
             _ = process.wait()
         }
         let incremental = try binary.run(HarnessSequence.render, in: directory)
-        if incremental.status == 65, incremental.stderr.contains("error: \(HarnessJobFolder.jobFile): ") {
+        if incremental.status == 65, incremental.stderr.contains("/\(HarnessJobFolder.jobFile): ") {
             return nil
         }
         try copyJob(to: fresh)
