@@ -146,7 +146,7 @@ public final class DrawingContext {
     /// more on each side. A group pushed after it is only that large (cairo sizes it to the clip), and,
     /// the clip being whole pixels, everything drawn inside the rectangle gets exactly the pixels it gets
     /// without the clip; only a gradient source, which pixman steps from the group's own first pixel, may
-    /// land one level apart.
+    /// land one level apart. The current path is discarded.
     public func clipToPixels(x: Double, y: Double, width: Double, height: Double, margin: Int) {
         var left = Double.infinity
         var top = Double.infinity
