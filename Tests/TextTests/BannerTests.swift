@@ -119,9 +119,9 @@ struct BannerTests {
         _ = try Self.effect([.object(["time": 1, "gift": "Rose"])], text: "someone sent {{gift}}")
     }
 
-    /// The pixels of a banner drawn as `TextEffect` draws it: at `origin` under `transform` (scale, rotation,
-    /// translation), in an opacity group of `alpha`, over a canvas of `backdrop`; with the group clipped to the
-    /// decoration's extent (`clipped`) or canvas-sized.
+    /// The pixels of a banner at `origin` under `transform` (scale, rotation, translation) in an opacity group
+    /// of `alpha`, over a canvas of `backdrop`: drawn as `TextEffect` draws it (`clipped`), or in a canvas-sized
+    /// group, as it was drawn before the clip.
     static func banner(
         _ effect: TextEffect, _ layout: TextLayout, origin: Point, transform: (Double, Double, Point),
         alpha: Double, backdrop: Color, clipped: Bool
@@ -135,12 +135,12 @@ struct BannerTests {
         context.rotate(transform.1)
         context.translate(origin.x, origin.y)
         if clipped {
-            let extent = effect.decoration.extent(of: layout, clip: effect.clip)
-            context.clipToPixels(x: extent.x, y: extent.y, width: extent.width, height: extent.height, margin: 2)
+            effect.decoration.draw(layout, clip: effect.clip, alpha: alpha, on: context)
+        } else {
+            context.pushGroup()
+            effect.decoration.draw(layout, clip: effect.clip, on: context)
+            context.popGroup(alpha: alpha)
         }
-        context.pushGroup()
-        effect.decoration.draw(layout, clip: effect.clip, on: context)
-        context.popGroup(alpha: alpha)
         surface.flush()
         return (0..<surface.height).flatMap { y in
             Array(UnsafeBufferPointer(start: surface.bytes + y * surface.stride, count: surface.width * 4))

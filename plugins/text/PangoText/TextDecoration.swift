@@ -118,6 +118,19 @@ struct TextDecoration: Sendable {
         return extent
     }
 
+    /// `draw` in an opacity group of `alpha` (a banner's fade), the group clipped to whole pixels around
+    /// `extent`: a canvas-sized group for each banner was most of the text layer's time (cleared, then
+    /// composited whole), and the clip leaves the pixels as they were.
+    func draw(_ layout: TextLayout, clip: Bool, alpha: Double, on context: DrawingContext) {
+        let extent = extent(of: layout, clip: clip)
+        context.withSavedState {
+            context.clipToPixels(x: extent.x, y: extent.y, width: extent.width, height: extent.height, margin: 2)
+            context.pushGroup()
+            draw(layout, clip: clip, on: context)
+            context.popGroup(alpha: alpha)
+        }
+    }
+
     /// Background, shadow, outline, then the glyphs; outline and glyphs clipped to the box when `clip` (`fit:
     /// shrink`: Pango's ink rectangles, which the fit checks, can miss a pixel of antialiasing or of a scaled
     /// emoji bitmap). Call without ``PangoWorld/shared``: the layout takes it for Pango's calls only, so the

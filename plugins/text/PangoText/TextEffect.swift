@@ -236,14 +236,7 @@ package struct TextEffect: TracingEffect {
                 let origin = bannerOrigin(pose, layout)
                 context.withSavedState {
                     context.translate(origin.x, origin.y)
-                    // The banner's opacity group covers the banner, not the canvas: a canvas-sized group for
-                    // each banner was most of the text layer's time (cleared, then composited whole).
-                    let extent = decoration.extent(of: layout, clip: clip)
-                    context.clipToPixels(
-                        x: extent.x, y: extent.y, width: extent.width, height: extent.height, margin: 2)
-                    context.pushGroup()
-                    decoration.draw(layout, clip: clip, on: context)
-                    context.popGroup(alpha: pose.alpha)
+                    decoration.draw(layout, clip: clip, alpha: pose.alpha, on: context)
                 }
             }
         }
