@@ -59,11 +59,10 @@ struct HarnessBinary: Sendable {
         try HarnessProcess(executable: executable, arguments: arguments + pluginPath(for: arguments), in: directory)
     }
 
-    /// The copy's folder first on the plugin search path, for the commands that load plugins: in this process the
+    /// The copy's folder first on the plugin search path, for the commands that take one: in this process the
     /// build's folder is the executable's and comes after it, so both ways find the copy's (rebuilt) libraries.
     private func pluginPath(for arguments: [String]) -> [String] {
-        ["render", "validate", "plugins", "trace"].contains(arguments.first ?? "")
-            ? ["--plugin-path", folder.path] : []
+        CLI.pluginPath(folder.path, for: arguments.first ?? "")
     }
 }
 

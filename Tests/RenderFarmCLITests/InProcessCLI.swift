@@ -37,6 +37,13 @@ enum CLI {
         RenderFarmCLI.commands.map { ($0.spec.name.split(separator: " ").map(String.init), $0.spec) }
     }
 
+    /// `--plugin-path folder` for the command `name` (one word) when its spec takes the option, else nothing.
+    static func pluginPath(_ folder: String, for name: String) -> [String] {
+        let option = CommonOptions.pluginPath
+        let spec = commands.first { $0.words == [name] }?.spec
+        return spec?.options.contains { $0.names == option.spec.names } == true ? option.words(folder) : []
+    }
+
     /// A file of the repository, by an absolute path (an in-process test cannot change the folder).
     static func repositoryFile(_ path: String) -> String { Binary.packageRoot.appendingPathComponent(path).path }
 }
