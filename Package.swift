@@ -218,7 +218,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "RenderFarmStudioTests",
-            dependencies: ["RenderFarmStudio", "RenderFarm", "RenderFarmJobs", "MicroHTTP"]),
+            dependencies: ["RenderFarmStudio", "RenderFarm", "RenderFarmJobs", "MicroHTTP", "EffectKit", "StrictJSON"]),
     ],
     swiftLanguageModes: [.v6]
 )

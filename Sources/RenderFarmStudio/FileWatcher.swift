@@ -2,8 +2,9 @@ import CInotify
 import Foundation
 import Locking
 
-/// Watches the job file, the plugin folders and the files the job's layers read (their folders) with
-/// inotify, and calls `changed` (on its own thread) once a burst of changes has settled.
+/// Watches the job file, the plugin folders, the files the job file reads to make its jobs and the files its
+/// layers read (their folders) with inotify, and calls `changed` (on its own thread) once a burst of changes
+/// has settled.
 final class FileWatcher: Sendable {
     /// What changed in one burst.
     struct Change: OptionSet, Sendable {
@@ -14,12 +15,14 @@ final class FileWatcher: Sendable {
         static let plugins = Change(rawValue: 2)
         /// A file a layer reads (`LayerInput`: a Lottie file, an image, an event log).
         static let inputs = Change(rawValue: 4)
+        /// A file the job file reads to make its jobs (`variants.rows`).
+        static let definition = Change(rawValue: 8)
     }
 
     private let descriptor: Int32
     private let stopped = StopFlag()
-    /// The names of input files watched in each watched folder, by watch.
-    private let inputs = Locked<[Int32: Set<String>]>([:])
+    /// The names of the files watched in each watched folder, with what a change of each is, by watch.
+    private let files = Locked<[Int32: [String: Change]]>([:])
     /// Changes closer together than this are one change (an editor's save is several events).
     private static let settleMilliseconds: Int32 = 80
     static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB)
@@ -35,7 +38,7 @@ final class FileWatcher: Sendable {
             let watch = inotify_add_watch(descriptor, folder, Self.mask)
             if watch >= 0 { pluginWatches.insert(watch) }
         }
-        let (descriptor, watches, stopped, inputs) = (self.descriptor, pluginWatches, self.stopped, self.inputs)
+        let (descriptor, watches, stopped, files) = (self.descriptor, pluginWatches, self.stopped, self.files)
         let thread = Thread {
             var pending: Change = []
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -50,11 +53,11 @@ final class FileWatcher: Sendable {
                 }
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 guard count > 0 else { continue }
-                let watched = inputs.withLock { $0 }
+                let watched = files.withLock { $0 }
                 for event in InotifyEvents.records(buffer, count: count) {
                     if event.watch == jobWatch && event.name == jobName { pending.insert(.job) }
                     if watches.contains(event.watch) && event.name.hasSuffix(".so") { pending.insert(.plugins) }
-                    if watched[event.watch]?.contains(event.name) == true { pending.insert(.inputs) }
+                    if let change = watched[event.watch]?[event.name] { pending.insert(change) }
                 }
             }
             close(descriptor)
@@ -63,18 +66,20 @@ final class FileWatcher: Sendable {
         thread.start()
     }
 
-    /// Watches `files` (absolute paths) as the files the job's layers read, besides those already
-    /// watched; an edit, replacement or removal of one is told as `.inputs`.
-    func watchInputs(_ files: Set<String>) {
-        let folders = Dictionary(grouping: files) { ($0 as NSString).deletingLastPathComponent }
-        var added: [Int32: Set<String>] = [:]
+    /// Watches `paths` (absolute) besides the files already watched; an edit, replacement or removal of
+    /// one is told as `change` (`.inputs` or `.definition`).
+    func watch(_ paths: some Sequence<String>, as change: Change) {
+        let folders = Dictionary(grouping: paths) { ($0 as NSString).deletingLastPathComponent }
+        var added: [Int32: [String]] = [:]
         for (folder, paths) in folders {
             let watch = inotify_add_watch(descriptor, folder, Self.mask)
             guard watch >= 0 else { continue }
-            added[watch, default: []].formUnion(paths.map { ($0 as NSString).lastPathComponent })
+            added[watch, default: []] += paths.map { ($0 as NSString).lastPathComponent }
         }
-        inputs.withLock { watched in
-            for (watch, names) in added { watched[watch, default: []].formUnion(names) }
+        files.withLock { watched in
+            for (watch, names) in added {
+                for name in names { watched[watch, default: [:]][name] = change }
+            }
         }
     }
 

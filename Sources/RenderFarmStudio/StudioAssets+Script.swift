@@ -17,7 +17,8 @@ extension StudioAssets {
           saving: false, pending: null,
           // The in and out points (frames) playback loops between and the render command names.
           in: null, out: null,
-          // Texts of the file before each saved edit, and after each undone one.
+          // The page's own saved edits, each as the step that takes them back ({from, to}: the file's text
+          // after the edit, and before it); undoing one moves its inverse to redo, and back.
           undo: [], redo: [], saved: null,
         };
 
@@ -253,10 +254,10 @@ extension StudioAssets {
               seen(body);
               state.base = body.etag;
               if (body.text !== before) {
-                // An edit is undone by saving the text before it; undoing moves it to redo, and back.
-                if (history === "undo") state.redo.push(before);
-                else if (history === "redo") state.undo.push(before);
-                else { state.undo.push(before); state.redo = []; }
+                const back = { from: body.text, to: before };
+                if (history === "undo") state.redo.push(back);
+                else if (history === "redo") state.undo.push(back);
+                else { state.undo.push(back); state.redo = []; }
               }
               state.saved = body.text;
               showDirty();
@@ -289,12 +290,54 @@ extension StudioAssets {
           $("redo").disabled = state.redo.length === 0;
         }
 
+        // Undo (or redo) takes back only the page's own edit. When another program or page saved the file
+        // since, the edit's values are set in the file as it is now, which keeps that change; when that
+        // change touched the same values, the author is asked first, told which.
         function undo(direction) {
           const stack = direction === "undo" ? state.undo : state.redo;
           if (stack.length === 0) return;
-          const text = stack.pop();
+          const step = stack.pop();
+          let text = state.saved === step.from ? step.to : rebase(state.saved, step.from, step.to);
+          if (text === null) {
+            const places = differences(parsed(step.from), parsed(step.to)).map(joinPath).join(", ") || "the file";
+            const question = "The job file was changed by another program or page since this edit, at the same "
+              + "places (" + places + "). " + direction + " anyway, and put the whole file back as it was, losing that change?";
+            if (!window.confirm(question)) { stack.push(step); showHistory(); return; }
+            text = step.to;
+          }
           $("source").value = text;
           put(text, direction);
+        }
+
+        function parsed(text) { try { return JSON.parse(text); } catch (e) { return undefined; } }
+
+        // The paths at which two JSON values part, each as deep as both go (a list whose length
+        // differs is one place).
+        function differences(a, b, path = [], found = []) {
+          if (JSON.stringify(a) === JSON.stringify(b)) return found;
+          const alike = a !== null && b !== null && typeof a === "object" && typeof b === "object"
+            && Array.isArray(a) === Array.isArray(b) && (!Array.isArray(a) || a.length === b.length);
+          if (!alike) { found.push(path); return found; }
+          for (const key of new Set(Object.keys(a).concat(Object.keys(b)))) {
+            differences(a[key], b[key], path.concat([Array.isArray(a) ? Number(key) : key]), found);
+          }
+          return found;
+        }
+
+        // `current` with the changes that take `from` to `to` made in it, or null when that cannot be
+        // done without losing a change of `current`'s: it holds another value at one of those places,
+        // or a place is a member `to` has not (a removal).
+        function rebase(current, from, to) {
+          const [now, a, b] = [parsed(current), parsed(from), parsed(to)];
+          if (now === undefined || a === undefined || b === undefined) return null;
+          let text = current;
+          for (const path of differences(a, b)) {
+            const want = nodeValue(b, path);
+            if (want === undefined || JSON.stringify(nodeValue(now, path)) !== JSON.stringify(nodeValue(a, path))) return null;
+            try { text = setValue(text, path, JSON.stringify(want)); } catch (e) { return null; }
+            if (text === null) return null;
+          }
+          return text;
         }
 
         function edit(path, value) {
@@ -316,11 +359,14 @@ extension StudioAssets {
         }
 
         // What fills `path` in each variant instead of the template's own value: a {{placeholder}}
-        // in the template, or a key of variants.matrix; null when the template's value is used.
+        // in the template, also one inside a list or object (["{{color}}"]), or a key of
+        // variants.matrix; null when the template's value is used. A control so filled shows the
+        // variant's value and edits nothing: saving it would write one variant's value over the placeholder.
         function binding(written, path) {
           if (!written || !written.variants) return null;
           const value = nodeValue(written, path);
-          if (typeof value === "string" && /\{\{[^}]*\}\}/.test(value)) return value;
+          const text = typeof value === "string" ? value : JSON.stringify(value);
+          if (typeof text === "string" && /\{\{[^}]*\}\}/.test(text)) return text;
           const key = path.join(".");
           for (const name of Object.keys(written.variants.matrix || {})) {
             if (splitPath(name).join(".") === key) return "variants.matrix \"" + name + "\"";

@@ -20,7 +20,8 @@ struct StudioRoutes: Sendable {
     let isStopping: @Sendable () -> Bool
 
     /// Sent with every response: no page of another origin may frame the studio (clickjacking), run
-    /// script in it, or learn its address with a token from `Referer`.
+    /// script in it, use its frames or files as its own images, or learn its address with a token from
+    /// `Referer`.
     static let securityHeaders: [(name: String, value: String)] = [
         (
             "Content-Security-Policy",
@@ -28,6 +29,7 @@ struct StudioRoutes: Sendable {
                 + "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
         ),
         ("X-Frame-Options", "DENY"), ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+        ("Cross-Origin-Resource-Policy", "same-origin"),
     ]
 
     /// The cookie the page's address with `?token=` sets: one name per port, since browsers send a
@@ -57,7 +59,8 @@ struct StudioRoutes: Sendable {
             return response
         case ("GET", "/studio.css"): return .text(StudioAssets.css, contentType: "text/css; charset=utf-8")
         case ("GET", "/studio.js"): return .text(StudioAssets.script, contentType: "text/javascript; charset=utf-8")
-        case ("GET", "/studio-tools.js"): return .text(StudioAssets.tools, contentType: "text/javascript; charset=utf-8")
+        case ("GET", "/studio-tools.js"):
+            return .text(StudioAssets.tools, contentType: "text/javascript; charset=utf-8")
         case ("GET", "/api/job"): return job(session.json(variant: Int(request.query["variant"] ?? "") ?? 0))
         case ("PUT", "/api/job"): return put(request)
         case ("GET", "/api/status"): return json(FarmStatus.json(root: options.root))
@@ -66,7 +69,8 @@ struct StudioRoutes: Sendable {
         case ("POST", "/api/render"): return render(request)
         case ("DELETE", "/api/render"):
             return renders.stop() ? json(.object(["stopping": .bool(true)])) : error(409, "no render is running")
-        case (_, "/"), (_, "/index.html"), (_, "/studio.css"), (_, "/studio.js"), (_, "/studio-tools.js"), (_, "/api/job"),
+        case (_, "/"), (_, "/index.html"), (_, "/studio.css"), (_, "/studio.js"), (_, "/studio-tools.js"),
+            (_, "/api/job"),
             (_, "/api/status"),
             (_, "/api/events"), (_, "/api/file"), (_, "/api/render"):
             return error(405, "\(request.method) is not allowed on \(path)")
@@ -83,9 +87,17 @@ struct StudioRoutes: Sendable {
         }
     }
 
-    /// Token, host, origin and peer checks; nil when the request may go on.
+    /// Token, host, origin, fetch-site and peer checks; nil when the request may go on.
     private func refuse(_ request: HTTPRequest) -> HTTPResponse? {
         let host = request.headers["host"]?.lowercased()
+        // A browser names where a request comes from (Fetch Metadata): a page of another site or another port
+        // (`<img src>` of a frame, a script's fetch) gets nothing, so it cannot make the studio draw or render
+        // at its will. Opening the studio's page or docs from a link elsewhere is a navigation, and allowed.
+        if let site = request.headers["sec-fetch-site"]?.lowercased(), !["same-origin", "none"].contains(site) {
+            let isPage = request.path == "/" || request.path == "/index.html" || request.path.hasPrefix("/docs")
+            guard isPage && request.method == "GET" && request.headers["sec-fetch-mode"]?.lowercased() == "navigate"
+            else { return error(403, "requests from pages of other sites or ports (\(site)) are refused") }
+        }
         // A change sent by a page names its origin: only the studio's own page (the origin of the
         // address it was opened at, port included) may change anything.
         if !["GET", "HEAD"].contains(request.method), let origin = request.headers["origin"],

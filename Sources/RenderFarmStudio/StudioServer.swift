@@ -85,14 +85,14 @@ package final class StudioServer: Sendable {
                 session.inputsChanged()
                 events.publish("inputs", #"{"generation":\#(session.inputGeneration)}"#)
             }
-            if (change.contains(.job) || change.contains(.plugins))
-                && session.reload(plugins: change.contains(.plugins))
+            if !change.isDisjoint(with: [.job, .plugins, .definition])
+                && session.reload(plugins: change.contains(.plugins), definition: change.contains(.definition))
             {
-                let source = change.contains(.plugins) ? "plugins" : "file"
+                let source = change.contains(.plugins) ? "plugins" : change.contains(.job) ? "file" : "data"
                 events.publish("job", #"{"version":\#(session.version),"source":"\#(source)"}"#)
             }
         }
-        if let watcher { session.onInputsPlanned { watcher.watchInputs($0) } }
+        if let watcher { session.onFilesRead { watcher.watch($0, as: $1) } }
         startStatusThread()
     }
 

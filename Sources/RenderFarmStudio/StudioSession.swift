@@ -34,8 +34,8 @@ final class StudioSession: Sendable {
 
     /// Tells this run's versions from another run's in `ETag`s (a page left open across a restart).
     private let instance = String(UInt64.random(in: 1...UInt64.max), radix: 36)
-    /// Called with the files the current plans read, whenever a plan is made.
-    private let inputsPlanned: Locked<(@Sendable (Set<String>) -> Void)?> = Locked(nil)
+    /// Told of the files the job reads (`onFilesRead`).
+    private let filesRead: Locked<(@Sendable (Set<String>, FileWatcher.Change) -> Void)?> = Locked(nil)
 
     init(options: StudioOptions) {
         self.options = options
@@ -59,9 +59,22 @@ final class StudioSession: Sendable {
     /// The `ETag` of version `version` of the text: a save made from another version gets 409.
     private func tag(_ version: Int) -> String { "\"\(instance)-\(version)\"" }
 
-    /// Sets what is told of the files each new plan reads (the studio's file watcher).
-    func onInputsPlanned(_ observer: @escaping @Sendable (Set<String>) -> Void) {
-        inputsPlanned.withLock { $0 = observer }
+    /// Sets what is told of the files the job reads (the studio's file watcher): the files its text reads to make
+    /// its jobs (`.definition`: its `variants.rows` file) now and whenever the text changes, and the files the
+    /// current plans' layers read (`.inputs`) whenever a plan is made.
+    func onFilesRead(_ observer: @escaping @Sendable (Set<String>, FileWatcher.Change) -> Void) {
+        filesRead.withLock { $0 = observer }
+        observer(definitionFiles, .definition)
+    }
+
+    /// The files besides the job file that the current text reads to make its jobs.
+    private var definitionFiles: Set<String> {
+        state.withLock { Set(JobLoader.definitionFiles(Array($0.text.utf8), file: options.jobFile)) }
+    }
+
+    /// Tells the observer of the files the text reads after the text changed.
+    private func textChanged() {
+        if let observer = filesRead.withLock({ $0 }) { observer(definitionFiles, .definition) }
     }
 
     /// A file the layers read changed: the plans are made again on the next request, so the frames
@@ -73,23 +86,34 @@ final class StudioSession: Sendable {
         }
     }
 
-    /// Reads the job file (and the plugins, when `plugins`) again; true when anything changed.
+    /// Reads the job file (and the plugins, when `plugins`) again; true when anything changed. With
+    /// `definition`, a file the job file reads to make its jobs (`definitionFiles`) changed: the jobs are
+    /// made again from the same text, and they are a new version when they differ.
     ///
     /// The file is read under the lock a save writes it under: a read made before a save's write
     /// and told after it would put the older text back as a new version, and the page's next
     /// save, made from the version its save was answered with, would be refused as stale.
     @discardableResult
-    func reload(plugins: Bool) -> Bool {
-        state.withLock { state in
+    func reload(plugins: Bool, definition: Bool = false) -> Bool {
+        let (changed, textChanged) = state.withLock { state in
             let text = Self.read(options.jobFile)
-            guard plugins || text != state.text || (text == nil) != state.validation.missing else { return false }
+            let textChanged = text != state.text || (text == nil) != state.validation.missing
+            guard plugins || definition || textChanged else { return (false, false) }
             if plugins { state.catalog = PluginCatalog.discover(searchPath: state.shadow.searchPath()) }
+            let validation = Self.validate(text, options, state.catalog)
+            // A data file touched, or saved with the same rows, is no new version: the page's next save stays current.
+            guard
+                plugins || textChanged || validation.jobs != state.validation.jobs
+                    || validation.lines != state.validation.lines
+            else { return (false, false) }
             state.text = text ?? ""
-            state.validation = Self.validate(text, options, state.catalog)
+            state.validation = validation
             state.prepared = [:]
             state.version += 1
-            return true
+            return (true, textChanged)
         }
+        if textChanged { self.textChanged() }
+        return changed
     }
 
     /// What a save came to.
@@ -106,23 +130,24 @@ final class StudioSession: Sendable {
     func apply(_ text: String, ifMatch: String?) -> Save {
         // An edit on disk the watcher has not told yet still makes the version stale.
         reload(plugins: false)
-        return state.withLock { state in
-            if let ifMatch, ifMatch != tag(state.version) { return .stale }
+        let (save, textChanged) = state.withLock { state -> (Save, Bool) in
+            if let ifMatch, ifMatch != tag(state.version) { return (.stale, false) }
             let validation = Self.validate(text, options, state.catalog)
-            guard validation.valid else { return .refused(validation) }
+            guard validation.valid else { return (.refused(validation), false) }
             do throws(OutputError) {
                 try AtomicFile.write(Array(text.utf8), to: options.jobFile)
             } catch {
-                return .refused(Validation(jobs: validation.jobs, errors: [], failure: error.description))
+                return (.refused(Validation(jobs: validation.jobs, errors: [], failure: error.description)), false)
             }
-            if state.text != text {
-                state.text = text
-                state.validation = validation
-                state.prepared = [:]
-                state.version += 1
-            }
-            return .written(validation)
+            guard state.text != text else { return (.written(validation), false) }
+            state.text = text
+            state.validation = validation
+            state.prepared = [:]
+            state.version += 1
+            return (.written(validation), true)
         }
+        if textChanged { self.textChanged() }
+        return save
     }
 
     /// Removes the copies of rebuilt plugins made for reloading.
@@ -188,7 +213,7 @@ final class StudioSession: Sendable {
             state.prepared[key] = prepared
             return (prepared, Set(state.prepared.values.flatMap(\.inputPaths)))
         }
-        if let files = made.1, let observer = inputsPlanned.withLock({ $0 }) { observer(files) }
+        if let files = made.1, let observer = filesRead.withLock({ $0 }) { observer(files, .inputs) }
         return made.0
     }
 

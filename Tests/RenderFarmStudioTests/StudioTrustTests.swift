@@ -156,6 +156,41 @@ struct StudioSecurityTests {
         #expect(page.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil, "an inline event handler")
     }
 
+    @Test("a page of another site or port (Sec-Fetch-Site) is refused before anything is drawn; CORP same-origin")
+    func otherSites() throws {
+        let studio = try StudioFixture()
+        let requests: [(method: String, path: String)] = [
+            ("GET", "/"), ("GET", "/index.html"), ("GET", "/docs/"), ("GET", "/api/job"), ("GET", "/api/status"),
+            ("GET", "/api/frames/3.png?scale=0.25"), ("GET", "/api/frames/7.png?scale=0.3&debug=1"),
+            ("POST", "/api/render?frames=0"), ("GET", "/api/file?path=x.png"), ("GET", "/studio.js"),
+        ]
+        let misses = studio.server.cacheCounts.misses
+        // Every way a browser tells a request from elsewhere: an <img>, a fetch, a form, a navigation.
+        for (method, path) in requests {
+            for site in ["cross-site", "same-site", "Cross-Site"] {
+                for (mode, destination) in [("no-cors", "image"), ("cors", "empty"), ("navigate", "document")] {
+                    let response = try studio.client.send(
+                        method, path,
+                        headers: ["Sec-Fetch-Site": site, "Sec-Fetch-Mode": mode, "Sec-Fetch-Dest": destination])
+                    let page = ["/", "/index.html", "/docs/"].contains(path) && method == "GET" && mode == "navigate"
+                    #expect(
+                        (response.status == 403) == !page,
+                        "\(method) \(path) from \(site) (\(mode)): \(response.status)")
+                    #expect(response.headers["cross-origin-resource-policy"] == "same-origin", "\(path)")
+                }
+            }
+        }
+        #expect(studio.server.cacheCounts.misses == misses, "a refused request drew a frame")
+        #expect(try studio.client.send("DELETE", "/api/render").status == 409, "a refused request started a render")
+        // The page's own requests, and an address typed into the browser, are answered.
+        for site in ["same-origin", "none"] {
+            let frame = try studio.client.send(
+                "GET", "/api/frames/3.png?scale=0.25", headers: ["Sec-Fetch-Site": site, "Sec-Fetch-Mode": "no-cors"])
+            #expect(frame.status == 200, "\(site)")
+            #expect(frame.headers["cross-origin-resource-policy"] == "same-origin")
+        }
+    }
+
     @Test("writes need the exact origin, port included: http://localhost (port 80) is another origin")
     func exactOrigin() throws {
         let studio = try StudioFixture()

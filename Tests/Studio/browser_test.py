@@ -31,7 +31,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STARTED = time.monotonic()
@@ -130,6 +131,13 @@ def check_decoders(driver, png_path):
     return exact, rounded
 
 
+def write_atomically(path, text):
+    """Saves `text` as another program (an editor) does: a new file renamed over the old."""
+    with open(path + ".tmp", "w") as edited:
+        edited.write(text)
+    os.replace(path + ".tmp", path)
+
+
 def frame_state(driver):
     return driver.execute_script(
         "const f = document.getElementById('frame');"
@@ -153,6 +161,10 @@ def check_variants(driver, binary, work, outdir):
         bound = driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[0].params.from"]')
         assert bound.get_attribute("data-bound") == "{{accent}}", bound.get_attribute("outerHTML")
         assert not bound.find_elements(By.CSS_SELECTOR, "input, select"), "a bound control can be edited"
+        # A placeholder inside a list is bound too: its list editor would write one streamer's colour for all 8.
+        colors = driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[1].params.colors"]')
+        assert "{{color}}" in (colors.get_attribute("data-bound") or ""), colors.get_attribute("outerHTML")
+        assert not colors.find_elements(By.CSS_SELECTOR, "input, select, textarea, button"), "the list can be edited"
         first = frame_state(driver)["url"]
         picker.select_by_index(2)
         wait_for("variant 2's frame", lambda: "variant=2" in (frame_state(driver)["url"] or ""))
@@ -164,7 +176,7 @@ def check_variants(driver, binary, work, outdir):
         wait_for("size 33 in the template", lambda: '"size": 33' in open(job).read())
         assert open(job).read() == original.replace('"size": 30', '"size": 33'), "the template changed beyond size"
         driver.save_screenshot(os.path.join(outdir, "studio-variants.png"))
-        log("variants: 8 in the picker, {{accent}} read-only, variant 2 previewed, the template kept")
+        log("variants: 8 in the picker, {{accent}} and [\"{{color}}\"] read-only, variant 2 previewed, the template kept")
     finally:
         stop_studio(server)
 
@@ -486,6 +498,29 @@ def main():
         assert open(job).read() == original.replace('"rate": 4', '"rate": 20'), "undo/redo changed more than the value"
         log(f"undo wrote rate {dragged} back, redo rate 20")
 
+        # Another program edits the title while the page's rate edit is the last undo step: Undo takes back
+        # only the rate, and the other program's edit stays (issue 48, finding 1).
+        theirs = open(job).read().replace('"name": "live-hearts"', '"name": "edited-elsewhere"')
+        write_atomically(job, theirs)
+        wait_for("the page to see the other program's edit",
+                 lambda: "edited-elsewhere" in (driver.execute_script("return state.saved") or ""))
+        driver.find_element(By.ID, "undo").click()
+        wait_for(f"undo to write rate {dragged}", lambda: f'"rate": {dragged}' in open(job).read())
+        assert open(job).read() == theirs.replace('"rate": 20', f'"rate": {dragged}'), \
+            "undo over another program's edit did not keep that edit"
+        # The other program now sets the same rate: Redo would lose it, so the page asks; "Cancel" keeps it.
+        theirs = open(job).read().replace(f'"rate": {dragged}', '"rate": 7')
+        write_atomically(job, theirs)
+        wait_for("the page to see rate 7", lambda: '"rate": 7' in (driver.execute_script("return state.saved") or ""))
+        driver.find_element(By.ID, "redo").click()
+        alert = WebDriverWait(driver, 10).until(expected_conditions.alert_is_present())
+        assert "layers[0].params.rate" in alert.text, alert.text
+        alert.dismiss()
+        time.sleep(0.5)
+        assert open(job).read() == theirs, "a declined redo changed the file"
+        assert driver.find_element(By.ID, "redo").is_enabled(), "a declined redo was dropped from the history"
+        log("undo over another program's title edit kept it; a redo over its rate asked and, declined, kept it")
+
         # A read of the job answered after a newer save's answer (the file watcher's reload racing
         # a save, as on a slow machine) is older than the page: it must not put the older text and
         # version back, or the next edit is made from them and refused with 409.
@@ -567,9 +602,7 @@ def main():
         spec = json.load(open(job))
         spec["layers"][0]["params"]["rate"] = 30
         saved = time.monotonic()
-        with open(job + ".tmp", "w") as edited:
-            json.dump(spec, edited, indent=2)
-        os.replace(job + ".tmp", job)
+        write_atomically(job, json.dumps(spec, indent=2))
         wait_for("the page to reload the edited file", lambda: '"rate": 30' in driver.execute_script(
             "return document.getElementById('source').value") and "valid:" in driver.find_element(By.ID, "validity").text, 5)
         reload_seconds = time.monotonic() - saved
@@ -582,9 +615,7 @@ def main():
         theirs = json.load(open(job))
         theirs["layers"][0]["params"]["size"] = 50
         version = driver.execute_script("return state.job.version")
-        with open(job + ".tmp", "w") as edited:
-            json.dump(theirs, edited, indent=2)
-        os.replace(job + ".tmp", job)
+        write_atomically(job, json.dumps(theirs, indent=2))
         wait_for("the page to hear of the other save", lambda: driver.execute_script("return state.job.version") > version)
         source.send_keys(Keys.CONTROL, Keys.END)
         source.send_keys(Keys.ENTER)

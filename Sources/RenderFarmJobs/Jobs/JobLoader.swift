@@ -120,6 +120,17 @@ package enum JobLoader {
         }
     }
 
+    /// The files besides the job file itself that `loadAll` reads to make its jobs (a `variants.rows` file), as
+    /// absolute paths, whether they exist or not: an edit of one changes the jobs as an edit of the job file does.
+    /// Empty for bytes that are no JSON object.
+    package static func definitionFiles(_ data: [UInt8], file path: String) -> [String] {
+        guard let document = try? parse(data, file: path),
+            let rows = document.objectValue?["variants"]?.objectValue?["rows"]?.stringValue, !rows.isEmpty
+        else { return [] }
+        let directory = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
+        return [URL(fileURLWithPath: rows, relativeTo: directory).standardizedFileURL.path]
+    }
+
     /// Parses and validates job-file bytes; `file` names the source in messages.
     package static func decode(_ data: some Collection<UInt8>, file: String, defaultName: String) throws(JobError)
         -> JobSpec
