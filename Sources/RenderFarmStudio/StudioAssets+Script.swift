@@ -4,8 +4,9 @@ extension StudioAssets {
         const $ = (id) => document.getElementById(id);
         const state = {
           job: null, frame: 0, playing: false, loading: false, timer: null,
-          // The ETag of the version the text box's text was made from: saves carry it (If-Match).
-          base: null,
+          // The ETag of the version the text box's text was made from: saves carry it (If-Match);
+          // and that version's text, which a conflict's merge takes the page's edit from.
+          base: null, baseText: null,
           // The ETag of the newest version any answer carried: a read answered after a newer
           // save's answer is older than what the page shows, and is dropped.
           newest: null,
@@ -171,14 +172,15 @@ extension StudioAssets {
 
         function applyJob(job, force) {
           const source = $("source");
-          // Text typed but not yet saved stays, with the version it was made from: its save then
-          // gets 409 if the file changed meanwhile, and the conflict is shown.
-          // So does text not saved yet because autosave is off.
-          const unsaved = !autosaving() && state.saved !== null && source.value !== state.saved;
-          const editing = source.value !== job.text && (document.activeElement === source || unsaved);
-          if (!editing || force) {
+          // Text typed but not yet saved (or not saved because autosave is off) stays, with the
+          // version it was made from: its save then gets 409 if the file changed meanwhile, and the
+          // conflict is shown. A text box merely holding the cursor shows the new text, caret kept.
+          const unsaved = state.saved !== null && source.value !== state.saved && source.value !== job.text;
+          if (!unsaved || force) {
+            const [start, end] = [source.selectionStart, source.selectionEnd];
             source.value = job.text;
-            state.base = job.etag;
+            if (document.activeElement === source) source.setSelectionRange(start, end);
+            madeFrom(job);
           }
           seen(job);
           state.job = job;
@@ -252,7 +254,7 @@ extension StudioAssets {
             } catch (e) { $("validity").textContent = "cannot reach the studio: " + e; break; }
             if (response.ok) {
               seen(body);
-              state.base = body.etag;
+              madeFrom(body);
               if (body.text !== before) {
                 const back = { from: body.text, to: before };
                 if (history === "undo") state.redo.push(back);
@@ -266,7 +268,7 @@ extension StudioAssets {
               if (state.pending === null) applyJob(body, false);
             } else if (response.status === 409 && typeof body.text === "string") {
               state.pending = null;
-              showConflict(body, text);
+              showConflict(body, text, state.baseText);
             } else if (state.pending === null) {
               showValidation(body.issues ? body : { valid: false, issues: [{ path: "", message: body.error }] });
             }
@@ -274,16 +276,45 @@ extension StudioAssets {
           state.saving = false;
         }
 
-        // A save made from an older version than the file's: show the file's text and let the
-        // author choose; nothing is overwritten until they do.
-        function showConflict(current, mine) {
-          $("conflict").hidden = false;
-          $("conflict-text").textContent = current.text;
+        // The version the text box's text is made from.
+        function madeFrom(job) { state.base = job.etag; state.baseText = job.text; }
+
+        // A save made from an older version than the file's: show where the file and the edit differ,
+        // in view wherever the page is scrolled, and let the author choose; nothing is overwritten
+        // until they do. When the edit's own changes can be made in the file's version without
+        // touching what changed there (`rebase`), that is offered first.
+        function showConflict(current, mine, base) {
+          const merged = base === null ? null : rebase(current.text, base, mine);
+          $("conflict-text").textContent = lineDiff(current.text, mine);
+          const merge = $("conflict-merge");
+          merge.hidden = merged === null || merged === current.text;
+          merge.onclick = () => { hideConflict(); applyJob(current, true); $("source").value = merged; put(merged); };
           $("conflict-take").onclick = () => { hideConflict(); applyJob(current, true); };
-          $("conflict-keep").onclick = () => { hideConflict(); state.base = current.etag; put(mine); };
+          $("conflict-keep").onclick = () => { hideConflict(); madeFrom(current); put(mine); };
+          $("conflict").hidden = false;
+          (merge.hidden ? $("conflict-take") : merge).focus();
         }
 
         function hideConflict() { $("conflict").hidden = true; }
+
+        // The lines where `theirs` and `mine` differ, between the lines they share at the start and
+        // the end, with two lines around: "- " the file's, "+ " the edit's.
+        function lineDiff(theirs, mine) {
+          const [a, b] = [theirs.split("\n"), mine.split("\n")];
+          let head = 0;
+          while (head < a.length && head < b.length && a[head] === b[head]) head++;
+          let tail = 0;
+          while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+          const from = Math.max(0, head - 2);
+          const context = (lines) => lines.map((line) => "  " + line);
+          return [
+            from > 0 ? "  … (line " + (from + 1) + ")" : null,
+            ...context(a.slice(from, head)),
+            ...a.slice(head, a.length - tail).map((line) => "- " + line),
+            ...b.slice(head, b.length - tail).map((line) => "+ " + line),
+            ...context(a.slice(a.length - tail, Math.min(a.length, a.length - tail + 2))),
+          ].filter((line) => line !== null).join("\n");
+        }
 
         function showHistory() {
           $("undo").disabled = state.undo.length === 0;

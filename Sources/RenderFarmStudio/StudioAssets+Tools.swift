@@ -299,7 +299,7 @@ extension StudioAssets {
         function revert() {
           if (state.saved === null) return;
           $("source").value = state.saved;
-          if (state.job) state.base = state.job.etag;
+          if (state.job) madeFrom(state.job);
           hideConflict();
           showDirty();
           if (state.job) applyJob(state.job, true);

@@ -31,10 +31,11 @@ enum StudioAssets {
               <button id="revert" title="put the file's text back in the text box" disabled>Revert</button></div>
             <textarea id="source" spellcheck="false" aria-label="job file"></textarea>
             <div id="validity"></div>
-            <div id="conflict" hidden>
-              <p class="error">The job file changed since the version this edit was made from: nothing was written.
-              The file now reads:</p>
+            <div id="conflict" role="alertdialog" aria-labelledby="conflict-title" hidden>
+              <p id="conflict-title" class="error">Another program or page saved the job file since the version this
+              edit was made from: nothing was written. Where the file (−) and this edit (+) differ:</p>
               <pre id="conflict-text"></pre>
+              <button id="conflict-merge" hidden>Make my edit in the file's version</button>
               <button id="conflict-take">Use the file's version</button>
               <button id="conflict-keep">Save mine over it</button>
             </div>
@@ -156,6 +157,9 @@ enum StudioAssets {
         .state-rendering { color: var(--accent); } .state-complete { color: var(--good); }
         .state-failed { color: var(--bad); } .state-incomplete { color: #f0c060; }
         progress { width: 140px; }
+        #conflict { position: fixed; top: 56px; left: 50%; transform: translateX(-50%); width: min(920px, 94vw); z-index: 30;
+          background: var(--panel); border: 1px solid var(--bad); border-radius: 6px; padding: 4px 14px 12px;
+          box-shadow: 0 8px 32px #000a; }
         #conflict pre { max-height: 30vh; overflow: auto; background: #101114; padding: 6px; font: 12px ui-monospace, monospace; }
         .control.bound output { font: 12px ui-monospace, monospace; color: var(--muted); }
         """#

@@ -598,6 +598,9 @@ def main():
             By.CSS_SELECTOR, '.control[data-path="layers[0].params.rate"]').get_attribute("class")
         log("invalid value shown as: " + errors.splitlines()[0])
         driver.save_screenshot(os.path.join(outdir, "studio-author-invalid.png"))
+        # The refused edit stays in the text box (unsaved work is never replaced) until Revert drops it.
+        driver.find_element(By.ID, "revert").click()
+        wait_for("the file's text back", lambda: '"rate": 20' in driver.find_element(By.ID, "source").get_attribute("value"))
         # Hot reload: another editor saves the job; the page shows the new text and validation.
         spec = json.load(open(job))
         spec["layers"][0]["params"]["rate"] = 30
@@ -609,23 +612,50 @@ def main():
         assert reload_seconds < 2, f"hot reload took {reload_seconds:.2f} s"
         log(f"external edit shown after {reload_seconds:.2f} s")
 
-        # Type while another program saves the file: the save is refused (409) and the file's text is shown.
+        # The cursor merely in the text box keeps nothing back: another program's save is shown at once, and
+        # the next control change is made from it (no 409; issue 48, finding 3).
         source = driver.find_element(By.ID, "source")
         source.click()
         theirs = json.load(open(job))
         theirs["layers"][0]["params"]["size"] = 50
+        write_atomically(job, json.dumps(theirs, indent=2))
+        wait_for("the other program's text in the focused text box", lambda: '"size": 50' in source.get_attribute("value"))
+        rate = lambda: driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
+        driver.execute_script("arguments[0].value = '8'; arguments[0].dispatchEvent(new Event('change'));", rate())
+        wait_for("rate 8 saved over size 50", lambda: job_params(job)["rate"] == 8 and job_params(job)["size"] == 50)
+        assert not driver.find_element(By.ID, "conflict").is_displayed(), "a control change after an external save got 409"
+
+        # An unsaved edit (autosave off) made before another program's save: Ctrl+S gets 409, and the
+        # conflict is shown in view with the two versions' difference; "Make my edit in the file's
+        # version" saves both changes.
+        driver.find_element(By.ID, "autosave").click()
+        driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        driver.execute_script("arguments[0].value = '9'; arguments[0].dispatchEvent(new Event('change'));", rate())
+        wait_for("the unsaved mark", lambda: driver.find_element(By.ID, "dirty").is_displayed())
+        theirs = json.load(open(job))
+        theirs["layers"][0]["params"]["size"] = 44
         version = driver.execute_script("return state.job.version")
         write_atomically(job, json.dumps(theirs, indent=2))
         wait_for("the page to hear of the other save", lambda: driver.execute_script("return state.job.version") > version)
-        source.send_keys(Keys.CONTROL, Keys.END)
-        source.send_keys(Keys.ENTER)
+        assert '"rate": 9' in source.get_attribute("value"), "the unsaved edit was replaced"
+        driver.execute_script("document.activeElement.blur()")
+        driver.find_element(By.TAG_NAME, "body").send_keys(Keys.CONTROL, "s")
         wait_for("the conflict to be shown", lambda: driver.find_element(By.ID, "conflict").is_displayed())
-        assert '"size": 50' in driver.find_element(By.ID, "conflict-text").text
-        assert json.load(open(job))["layers"][0]["params"]["size"] == 50, "the other program's save was overwritten"
+        box = driver.execute_script(
+            "const r = document.getElementById('conflict').getBoundingClientRect();"
+            "return [r.top, r.bottom, window.innerHeight];")
+        assert 0 <= box[0] and box[1] <= box[2], f"the conflict box is out of view: {box}"
+        diff = driver.find_element(By.ID, "conflict-text").text
+        assert any(line.startswith("-") and '"size": 44' in line for line in diff.splitlines()), diff
+        assert any(line.startswith("+") and '"rate": 9' in line for line in diff.splitlines()), diff
+        assert job_params(job)["size"] == 44, "the other program's save was overwritten"
         driver.save_screenshot(os.path.join(outdir, "studio-conflict.png"))
-        driver.find_element(By.ID, "conflict-take").click()
-        wait_for("the file's text in the editor", lambda: '"size": 50' in source.get_attribute("value"))
-        log("a keystroke after another program's save got 409; the file's text was shown and taken")
+        driver.find_element(By.ID, "conflict-merge").click()
+        wait_for("both changes in the file", lambda: job_params(job)["rate"] == 9 and job_params(job)["size"] == 44)
+        wait_for("the merged text in the editor", lambda: '"size": 44' in source.get_attribute("value"))
+        driver.find_element(By.ID, "autosave").click()
+        log("focused text box showed another program's save; an unsaved edit's save got 409, shown in view with the "
+            "difference, and merged into the file's version")
 
         # Play at the job's fps, then pause; the debug overlay toggle gives another image.
         driver.find_element(By.ID, "play").click()
