@@ -499,9 +499,14 @@ extension StudioAssets {
               range.addEventListener("pointerdown", () => { state.dragging = row; });
               range.addEventListener("pointerup", () => { if (state.dragging === row) state.dragging = null; });
             }
+            // A parameter the job leaves unset with no default (the effect decides, as a shape's radius):
+            // an empty field saying so and a dimmed slider at its start, never a made-up middle value.
             row.show = (v) => {
-              number.value = v === null || v === undefined ? "" : v;
-              if (range) range.value = number.value;
+              const unset = v === null || v === undefined;
+              number.value = unset ? "" : v;
+              number.placeholder = unset ? "unset" : "";
+              row.classList.toggle("unset", unset);
+              if (range) range.value = unset ? range.min : number.value;
             };
           } else if (p.kind === "enum") {
             const select = el("select");
@@ -769,7 +774,13 @@ extension StudioAssets {
             save();
             return;
           }
-          if (["TEXTAREA", "INPUT", "SELECT"].includes(event.target.tagName)) return;
+          // Keys belong to a field one types in (text, numbers, a list), and Space and Enter to a focused
+          // button; everywhere else, a slider or check box just touched too, they drive playback.
+          const target = event.target;
+          const typing = target.tagName === "TEXTAREA" || target.tagName === "SELECT"
+            || (target.tagName === "INPUT" && !["range", "checkbox", "radio", "button", "color"].includes(target.type));
+          if (typing) return;
+          if (target.tagName === "BUTTON" && [" ", "Enter"].includes(event.key)) return;
           if (!state.job || !state.job.job) return;
           const second = Math.round(state.job.job.fps);
           const [low, high] = range();

@@ -161,6 +161,7 @@ enum StudioAssets {
           background: var(--panel); border: 1px solid var(--bad); border-radius: 6px; padding: 4px 14px 12px;
           box-shadow: 0 8px 32px #000a; }
         #conflict pre { max-height: 30vh; overflow: auto; background: #101114; padding: 6px; font: 12px ui-monospace, monospace; }
+        .control.unset input[type=range] { opacity: 0.35; }
         .control.bound output { font: 12px ui-monospace, monospace; color: var(--muted); }
         """#
 }

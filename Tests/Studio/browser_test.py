@@ -193,6 +193,14 @@ def check_composed(driver, binary, work, outdir):
     try:
         driver.get(url)
         wait_for("frame 0 of the gift basket", lambda: frame_state(driver)["frame"] == "0")
+        # An unset radius with no default (the shape decides): an empty field saying so, the slider at its start.
+        unset = driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[1].params.radius"]')
+        number = unset.find_element(By.CSS_SELECTOR, "input[type=number]")
+        assert number.get_attribute("value") == "" and number.get_attribute("placeholder") == "unset", \
+            unset.get_attribute("outerHTML")
+        slider = unset.find_element(By.CSS_SELECTOR, "input[type=range]")
+        assert slider.get_attribute("value") == slider.get_attribute("min"), slider.get_attribute("value")
+        assert "unset" in unset.get_attribute("class")
         path = "layers[6].group[3].params.size"
         row = driver.find_element(By.CSS_SELECTOR, f'.control[data-path="{path}"]')
         legend = row.find_element(By.XPATH, "ancestor::fieldset").text
@@ -207,7 +215,8 @@ def check_composed(driver, binary, work, outdir):
         wait_for("the group's span on layer 9's track", lambda: "from 2.2 s to 4.4 s" in driver.find_element(
             By.CSS_SELECTOR, '#track-list .track[data-layer="9"] .bar').get_attribute("title"))
         driver.save_screenshot(os.path.join(outdir, "studio-composed.png"))
-        log("a group's text layer edited at layers[6].group[3]; its legend and track show the group's span")
+        log("a group's text layer edited at layers[6].group[3]; its legend and track show the group's span; "
+            "an unset radius shows as unset")
     finally:
         stop_studio(server)
 
@@ -584,6 +593,26 @@ def main():
         driver.save_screenshot(os.path.join(outdir, "studio-timeline.png"))
         driver.find_element(By.ID, "clear-inout").click()
         log(f"timeline: {layers} layer tracks, click to frame 240, I/O 30-60, Home/End/← move the frame")
+
+        # A slider just touched keeps the focus, but not the keys: → steps a frame and Space plays and
+        # pauses, and the parameter stays as it was (issue 48, finding 9).
+        slider = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
+        ActionChains(driver).click(slider).perform()
+        wait_for("the click's save", lambda: not driver.execute_script("return state.saving || state.pending !== null"))
+        written = open(job).read()
+        assert driver.execute_script("return document.activeElement") == slider
+        driver.execute_script("showFrame(100)")
+        slider.send_keys(Keys.ARROW_RIGHT)
+        wait_for("→ on a slider to step a frame", lambda: frame_state(driver)["frame"] == "101")
+        slider.send_keys(Keys.SPACE)
+        wait_for("Space on a slider to play", lambda: driver.execute_script("return state.playing"))
+        slider.send_keys(Keys.SPACE)
+        wait_for("Space again to pause", lambda: not driver.execute_script("return state.playing"))
+        time.sleep(0.4)
+        assert open(job).read() == written, "a key on a touched slider changed its parameter"
+        driver.execute_script("arguments[0].value = '20'; arguments[0].dispatchEvent(new Event('change'));", slider)
+        wait_for("rate 20 again", lambda: job_params(job)["rate"] == 20)
+        log("a touched slider left → and Space to the timeline: stepped to 101, played and paused, file unchanged")
 
         # Type an invalid value: the located validation error appears; the file keeps rate 20.
         field = driver.find_element(
