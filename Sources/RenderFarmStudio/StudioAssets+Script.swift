@@ -183,7 +183,9 @@ extension StudioAssets {
             madeFrom(job);
           }
           seen(job);
+          const first = state.job === null;
           state.job = job;
+          if (first) restoreHistory();
           state.saved = job.text;
           state.generation = job.inputGeneration || 0;
           $("file").textContent = job.file + " · version " + job.version;
@@ -231,16 +233,33 @@ extension StudioAssets {
         }
 
         // Saves go one at a time, each made from the version the previous one wrote; edits made
-        // meanwhile are sent as one, the newest.
-        function put(text, history) {
-          state.pending = { text, history: history || null };
+        // meanwhile are sent as one, the newest. `gesture` names the pointer gesture a control's
+        // edit is part of: the saves of one (a slider's drag) are one undo step.
+        function put(text, history, gesture) {
+          state.pending = { text, history: history || null, gesture: gesture || null };
           if (!state.saving) flush();
+        }
+
+        // Records a saved edit that took the file from `before` to `after` as an undo step.
+        function record(before, after, history, gesture) {
+          const back = { from: after, to: before, gesture };
+          if (history === "undo") { state.redo.push(back); return; }
+          if (history === "redo") { state.undo.push(back); return; }
+          state.redo = [];
+          const last = state.undo[state.undo.length - 1];
+          if (gesture && last && last.gesture === gesture && last.from === before) {
+            // The same gesture goes on: its one step now takes back to where the gesture began.
+            last.from = after;
+            if (last.from === last.to) state.undo.pop();
+            return;
+          }
+          state.undo.push(back);
         }
 
         async function flush() {
           state.saving = true;
           while (state.pending !== null) {
-            const { text, history } = state.pending;
+            const { text, history, gesture } = state.pending;
             const before = state.saved;
             state.pending = null;
             let response, body;
@@ -255,12 +274,7 @@ extension StudioAssets {
             if (response.ok) {
               seen(body);
               madeFrom(body);
-              if (body.text !== before) {
-                const back = { from: body.text, to: before };
-                if (history === "undo") state.redo.push(back);
-                else if (history === "redo") state.undo.push(back);
-                else { state.undo.push(back); state.redo = []; }
-              }
+              if (body.text !== before) record(before, body.text, history, gesture);
               state.saved = body.text;
               showDirty();
               showHistory();
@@ -319,6 +333,31 @@ extension StudioAssets {
         function showHistory() {
           $("undo").disabled = state.undo.length === 0;
           $("redo").disabled = state.redo.length === 0;
+          storeHistory();
+        }
+
+        // The history survives a reload of the page: kept in the browser's storage for this studio
+        // and job file, its oldest steps dropped past a few megabytes (a step holds two whole texts).
+        function historyKey() { return state.job ? "renderfarm-history:" + state.job.file : null; }
+
+        function storeHistory() {
+          const key = historyKey();
+          if (!key) return;
+          let [undo, redo] = [state.undo.slice(-100), state.redo.slice(-100)];
+          let stored = JSON.stringify({ undo, redo });
+          while (stored.length > 4000000 && undo.length + redo.length > 0) {
+            if (undo.length >= redo.length) undo = undo.slice(1); else redo = redo.slice(1);
+            stored = JSON.stringify({ undo, redo });
+          }
+          try { localStorage.setItem(key, stored); } catch (e) { /* storage full or off: this page keeps it */ }
+        }
+
+        function restoreHistory() {
+          try {
+            const kept = JSON.parse(localStorage.getItem(historyKey()) || "null");
+            if (kept && Array.isArray(kept.undo) && Array.isArray(kept.redo)) [state.undo, state.redo] = [kept.undo, kept.redo];
+          } catch (e) { /* none kept */ }
+          showHistory();
         }
 
         // Undo (or redo) takes back only the page's own edit. When another program or page saved the file
@@ -371,7 +410,7 @@ extension StudioAssets {
           return text;
         }
 
-        function edit(path, value) {
+        function edit(path, value, gesture) {
           const source = $("source");
           let text;
           try { text = setValue(source.value, path, JSON.stringify(value)); } catch (e) { text = null; }
@@ -380,7 +419,7 @@ extension StudioAssets {
             return;
           }
           source.value = text;
-          changed(text);
+          changed(text, gesture);
         }
 
         // ---- Controls from each layer's parameter table.
@@ -463,7 +502,7 @@ extension StudioAssets {
             row.show = (value) => { shown.textContent = JSON.stringify(value); };
             return row;
           }
-          const send = (v) => edit(path, v);
+          const send = (v, gesture) => edit(path, v, gesture);
           const numeric = p.kind === "number" || p.kind === "integer";
           if (numeric) {
             const bounded = p.min !== null && p.max !== null;
@@ -482,13 +521,16 @@ extension StudioAssets {
               range.max = String(p.max);
               range.step = String(step);
               range.dataset.param = p.name;
-              let pending = null;
+              // A drag saves as it goes (the preview follows) and once more at release: one gesture,
+              // one undo step.
+              let pending = null, gesture = null;
+              range.addEventListener("pointerdown", () => { gesture = "drag-" + Date.now() + "-" + Math.random(); });
               range.addEventListener("input", () => {
                 number.value = range.value;
                 clearTimeout(pending);
-                pending = setTimeout(() => send(Number(range.value)), 150);
+                pending = setTimeout(() => send(Number(range.value), gesture), 150);
               });
-              range.addEventListener("change", () => { clearTimeout(pending); send(Number(range.value)); });
+              range.addEventListener("change", () => { clearTimeout(pending); send(Number(range.value), gesture); gesture = null; });
               row.append(range);
             }
             number.addEventListener("change", () => { if (number.value !== "") send(Number(number.value)); });

@@ -280,9 +280,9 @@ extension StudioAssets {
         // file's text back.
         function autosaving() { return $("autosave").checked; }
 
-        // An edit of the text box (typed, or made by a control or a handle).
-        function changed(text) {
-          if (autosaving()) put(text);
+        // An edit of the text box (typed, or made by a control or a handle; `gesture` as `put`'s).
+        function changed(text, gesture) {
+          if (autosaving()) put(text, null, gesture);
           showDirty();
         }
 

@@ -463,6 +463,7 @@ def main():
         before = shown
         slider = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
         version = driver.execute_script("return state.job.version")
+        steps, saves = driver.execute_script("return [state.undo.length, state.saves]")
         ActionChains(driver).click_and_hold(slider).move_by_offset(-60, 0).pause(0.2).perform()
         wait_for("a save during the drag", lambda: driver.execute_script("return state.job.version") > version)
         ActionChains(driver).move_by_offset(40, 0).release().perform()
@@ -470,6 +471,9 @@ def main():
             "the slider under the pointer was rebuilt during the drag"
         dragged = driver.execute_script("return arguments[0].value", slider)
         wait_for(f"the job file to get the dragged rate {dragged}", lambda: f'"rate": {dragged}' in open(job).read())
+        wait_for("the drag's saves", lambda: not driver.execute_script("return state.saving || state.pending !== null"))
+        steps_after, saves_after = driver.execute_script("return [state.undo.length, state.saves]")
+        assert steps_after == steps + 1, f"one drag made {steps_after - steps} undo steps ({saves_after - saves} saves)"
         slider = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
         driver.execute_script(
             "arguments[0].value = '20'; arguments[0].dispatchEvent(new Event('change'));", slider)
@@ -479,7 +483,8 @@ def main():
         wait_for("a new frame 120", lambda: frame_state(driver)["url"] != state["url"])
         after = shown_sha256(driver)
         assert after != before, "the frame did not change with the slider"
-        log(f"slider dragged to {dragged} with a pause, not rebuilt under the pointer; set to 20: frame changed")
+        log(f"slider dragged to {dragged} with a pause ({saves_after - saves} saves, one undo step), not rebuilt "
+            "under the pointer; set to 20: frame changed")
 
         # Scrub to a frame not drawn yet and straight back: the late answer is dropped.
         for far in [200, 260, 330]:
@@ -529,6 +534,22 @@ def main():
         assert open(job).read() == theirs, "a declined redo changed the file"
         assert driver.find_element(By.ID, "redo").is_enabled(), "a declined redo was dropped from the history"
         log("undo over another program's title edit kept it; a redo over its rate asked and, declined, kept it")
+
+        # The history survives a reload of the page (issue 48, finding 8): an edit made before it is undone after.
+        slider = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
+        driver.execute_script("arguments[0].value = '12'; arguments[0].dispatchEvent(new Event('change'));", slider)
+        wait_for("rate 12", lambda: job_params(job)["rate"] == 12)
+        wait_for("the save's answer", lambda: not driver.execute_script("return state.saving || state.pending !== null"))
+        history = driver.execute_script("return state.undo.length")
+        driver.refresh()
+        wait_for("the page again", lambda: driver.execute_script("return state.job !== null"))
+        assert driver.execute_script("return state.undo.length") == history, "the undo history was lost on reload"
+        driver.find_element(By.ID, "undo").click()
+        wait_for("undo after the reload to put rate 7 back", lambda: open(job).read() == theirs)
+        slider = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
+        driver.execute_script("arguments[0].value = '20'; arguments[0].dispatchEvent(new Event('change'));", slider)
+        wait_for("rate 20 again", lambda: job_params(job)["rate"] == 20)
+        log(f"the history ({history} undo steps) survived a reload; undo after it put rate 7 back")
 
         # A read of the job answered after a newer save's answer (the file watcher's reload racing
         # a save, as on a slow machine) is older than the page: it must not put the older text and
