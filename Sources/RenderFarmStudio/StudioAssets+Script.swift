@@ -746,8 +746,12 @@ extension StudioAssets {
           $("farm-root").textContent = "render folders under " + status.root;
           const body = document.querySelector("#farm-table tbody");
           body.textContent = "";
-          $("farm-empty").hidden = status.folders.length > 0;
-          for (const folder of status.folders) {
+          // A render just started has no folder on disk yet: its row says so until the folder is read.
+          const running = state.render && state.render.state === "running" ? state.render.folder : null;
+          const folders = running && !status.folders.some((folder) => folder.folder === running)
+            ? [{ folder: running, name: "", starting: true }].concat(status.folders) : status.folders;
+          $("farm-empty").hidden = folders.length > 0;
+          for (const folder of folders) {
             const row = el("tr");
             row.dataset.folder = folder.folder;
             if (state.render && state.render.folder === folder.folder) row.classList.add("highlight");
@@ -765,6 +769,7 @@ extension StudioAssets {
             name.append(el("div", folder.name || ""), el("div", folder.folder, "hint"));
             row.append(name);
             if (folder.error) { row.append(el("td", folder.error, "error")); body.append(row); continue; }
+            if (folder.starting) { row.append(el("td", "starting: no frame yet", "state-rendering")); body.append(row); continue; }
             const holders = (folder.holders || []).map((h) => "pid " + h.pid + " on " + h.host + (h.task ? " (" + h.task + ")" : "")).join(", ");
             const stateCell = el("td", folder.state, "state-" + folder.state);
             if (holders) stateCell.append(el("div", holders, "hint"));
@@ -857,8 +862,13 @@ extension StudioAssets {
         $("render").addEventListener("click", async () => {
           if (!state.job || !state.job.job) return;
           const [from, to] = range();
+          state.renderRequested = true;
           const response = await fetch("/api/render?frames=" + from + "-" + to, { method: "POST" });
-          if (!response.ok) $("render-state").textContent = (await response.json()).error;
+          if (!response.ok) {
+            state.renderRequested = false;
+            $("render-status").hidden = false;
+            $("render-state").textContent = (await response.json()).error;
+          }
         });
         $("render-stop").addEventListener("click", () => fetch("/api/render", { method: "DELETE" }));
         $("undo").addEventListener("click", () => undo("undo"));
@@ -871,40 +881,81 @@ extension StudioAssets {
           showFrame(Math.floor(share * state.job.job.frameCount));
         });
 
-        const events = new EventSource("/api/events");
-        events.addEventListener("open", () => { $("connection").textContent = "live"; });
-        events.addEventListener("error", () => { $("connection").textContent = "reconnecting…"; });
-        events.addEventListener("job", (event) => {
-          const change = JSON.parse(event.data);
-          if (!state.job || change.version !== state.job.version) loadJob();
+        listen({
+          job: (data) => {
+            const change = JSON.parse(data);
+            if (!state.job || change.version !== state.job.version) loadJob();
+          },
+          inputs: (data) => {
+            // A file the layers read changed: the frames it decides are drawn again.
+            state.generation = JSON.parse(data).generation;
+            showFrame(state.frame, true);
+          },
+          status: (data) => { state.farm = JSON.parse(data); renderFarm(state.farm); },
+          render: (data) => {
+            const render = JSON.parse(data);
+            const started = render.state === "running" && !(state.render && state.render.state === "running");
+            state.render = render;
+            const running = render.state === "running";
+            $("render").disabled = running;
+            $("render-status").hidden = false;
+            $("render-stop").hidden = !running;
+            const bar = $("render-progress");
+            bar.hidden = !running || render.total === undefined;
+            if (render.total !== undefined) { bar.max = render.total; bar.value = render.done; }
+            // Progress comes from the render's own --progress json lines, relayed by the server.
+            if (started) state.renderProgress = "";
+            if (render.total !== undefined) {
+              state.renderProgress = render.done + " of " + render.total + " frames" + (render.failed ? ", " + render.failed + " failed" : "");
+            }
+            $("render-state").textContent = running ? "rendering frames " + render.frames + " into " + render.folder + ": " + (state.renderProgress || "starting…")
+              : "render of frames " + render.frames + " finished: " + (render.status === 0 ? "complete" : "exit " + render.status +
+                (render.message ? ": " + render.message : "")) + (state.renderProgress ? " (" + state.renderProgress + ")" : "");
+            // The tab whose button started it shows the farm; other tabs show the progress at the top.
+            if (started && state.renderRequested) showView("farm");
+            if (started) state.renderRequested = false;
+            if (state.farm) renderFarm(state.farm);
+          },
         });
-        events.addEventListener("inputs", (event) => {
-          // A file the layers read changed: the frames it decides are drawn again.
-          state.generation = JSON.parse(event.data).generation;
-          showFrame(state.frame, true);
-        });
-        events.addEventListener("status", (event) => { state.farm = JSON.parse(event.data); renderFarm(state.farm); });
-        events.addEventListener("render", (event) => {
-          const render = JSON.parse(event.data);
-          const started = render.state === "running" && !(state.render && state.render.state === "running");
-          state.render = render;
-          const running = render.state === "running";
-          $("render").disabled = running;
-          $("render-stop").hidden = !running;
-          const bar = $("render-progress");
-          bar.hidden = !running || render.total === undefined;
-          if (render.total !== undefined) { bar.max = render.total; bar.value = render.done; }
-          // Progress comes from the render's own --progress json lines, relayed by the server.
-          if (started) state.renderProgress = "";
-          if (render.total !== undefined) {
-            state.renderProgress = render.done + " of " + render.total + " frames" + (render.failed ? ", " + render.failed + " failed" : "");
-          }
-          $("render-state").textContent = running ? "rendering frames " + render.frames + " into " + render.folder + ": " + (state.renderProgress || "starting…")
-            : "render of frames " + render.frames + " finished: " + (render.status === 0 ? "complete" : "exit " + render.status +
-              (render.message ? ": " + render.message : "")) + (state.renderProgress ? " (" + state.renderProgress + ")" : "");
-          if (started) showView("farm");
-          if (state.farm) renderFarm(state.farm);
-        });
+
+        // The server's events (GET /api/events), one stream per browser however many tabs show this
+        // studio: a browser opens at most six connections to a host, and a stream held by every tab
+        // would leave the sixth tab no connection for its frames. The tab holding a Web Lock opens the
+        // stream and passes each event to the others over a BroadcastChannel; when it closes, another
+        // tab takes the lock and the stream. (Without Web Locks, outside a secure context, each tab
+        // opens its own.)
+        function listen(handlers) {
+          const connection = (text) => { $("connection").textContent = text; };
+          const deliver = (name, data) => { if (handlers[name]) handlers[name](data); };
+          let shared = null, heldState = null;
+          const open = () => {
+            const source = new EventSource("/api/events");
+            const tell = (text) => { heldState = text; connection(text); if (shared) shared.postMessage({ connection: text }); };
+            source.addEventListener("open", () => tell("live"));
+            source.addEventListener("error", () => tell("reconnecting…"));
+            for (const name of Object.keys(handlers)) {
+              source.addEventListener(name, (event) => {
+                deliver(name, event.data);
+                if (shared) shared.postMessage({ name, data: event.data });
+              });
+            }
+          };
+          if (!navigator.locks || typeof BroadcastChannel === "undefined") { open(); return; }
+          shared = new BroadcastChannel("renderfarm-studio-events");
+          shared.onmessage = (message) => {
+            const { name, data, connection: said, hello } = message.data || {};
+            if (hello) { if (heldState) shared.postMessage({ connection: heldState }); return; }
+            if (said) connection(said === "live" && !heldState ? "live (through another tab)" : said);
+            if (name) deliver(name, data);
+          };
+          // A tab that does not hold the stream asks the holder how it is, and reads the farm itself
+          // (the stream's opening status went to the tab that opened it).
+          shared.postMessage({ hello: true });
+          fetch("/api/status").then((response) => response.ok ? response.text() : null)
+            .then((text) => { if (text && !heldState) handlers.status(text); }).catch(() => {});
+          // Held until this tab closes: the promise never settles.
+          navigator.locks.request("renderfarm-studio-events", () => new Promise(() => open()));
+        }
         wireTools();
         loadJob();
         """#

@@ -18,6 +18,8 @@ enum StudioAssets {
             <button id="tab-farm" class="tab" data-view="farm">Farm</button>
             <a id="docs-link" href="/docs/" target="_blank" rel="noopener">Docs</a>
           </nav>
+          <span id="render-status" hidden><button id="render-stop" hidden>Stop</button>
+            <progress id="render-progress" hidden></progress> <span id="render-state" class="muted"></span></span>
           <span id="connection">connecting…</span>
         </header>
         <main>
@@ -65,8 +67,7 @@ enum StudioAssets {
             <div class="muted">in/out <span id="inout-label"></span> · <code id="inout-command"></code>
               <button id="clear-inout" title="clear the in and out points">clear</button></div>
             <div class="render-bar"><button id="render" title="render the in/out range as renderfarm render does">Render in/out</button>
-              <button id="render-stop" hidden>Stop</button> <progress id="render-progress" hidden></progress>
-              <span id="render-state" class="muted"></span></div>
+              <span class="muted">(its progress and Stop are at the top, in both views)</span></div>
             <label class="muted"><input type="checkbox" id="debug"> --debug overlay (paths, control points, bounds, velocity)</label>
             <div id="frame-error" class="error"></div>
           </div>
@@ -127,6 +128,9 @@ enum StudioAssets {
         .track.frames .bar { background: #2d6a4a; }
         #inout { position: absolute; top: 16px; bottom: 0; background: rgba(90, 169, 255, 0.12); border-left: 2px solid var(--accent); border-right: 2px solid var(--accent); pointer-events: none; }
         .render-bar { margin: 6px 0; }
+        #render-status { display: flex; align-items: center; gap: 8px; min-width: 0; }
+        #render-status[hidden] { display: none; }
+        #render-state { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 48vw; }
         tr.highlight td { background: #1d2a3a; }
         #playhead { position: absolute; top: 0; bottom: 0; width: 2px; background: var(--bad); pointer-events: none; }
         .pane { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 10px; }

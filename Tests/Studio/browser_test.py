@@ -354,6 +354,30 @@ def check_zoom(driver, outdir):
     log(f"zoom ×8: ruler {zoomed_labels} (whole job: {fit_labels}), click to frame {expected}, in/out {expected}-{expected + 12}; 0 fits again")
 
 
+def check_many_tabs(driver, url, job):
+    """Seven tabs of one studio: every one shows frames and hears of an edit (issue 48, finding 6). A browser
+    opens six connections to a host; one event stream per tab would leave the seventh none."""
+    first = driver.current_window_handle
+    tabs = []
+    for _ in range(6):
+        driver.switch_to.new_window("tab")
+        driver.get(url)
+        tabs.append(driver.current_window_handle)
+    wait_for("a frame in the seventh tab", lambda: frame_state(driver)["width"], 30)
+    spec = json.load(open(job))
+    spec["layers"][0]["params"]["size"] = 41
+    write_atomically(job, json.dumps(spec, indent=2))
+    for handle in [first] + tabs:
+        driver.switch_to.window(handle)
+        wait_for("every tab to hear of the edit", lambda: '"size": 41' in (driver.execute_script("return state.saved") or ""), 20)
+    shown = driver.find_element(By.ID, "connection").text
+    for handle in tabs:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(first)
+    log(f"seven tabs: each showed a frame and heard of an edit (the last said {shown!r})")
+
+
 def check_explicit_save(driver, job):
     """Autosave off: an edit stays in the text box (marked unsaved) until Ctrl+S; Revert puts the
     file's text back and writes nothing."""
@@ -758,6 +782,20 @@ def main():
         log(f"render button: frames 0-29 rendered, the farm view opened on its row; the page said {said!r}")
         driver.find_element(By.ID, "tab-author").click()
 
+        # A long render stopped from the farm view: Stop is at the top in both views (issue 48, finding 10).
+        driver.execute_script("state.in = 0; state.out = 479; showInOut();")
+        driver.find_element(By.ID, "render").click()
+        wait_for("the farm view", lambda: driver.find_element(By.ID, "farm").is_displayed())
+        wait_for("the render's row", lambda: driver.find_elements(By.CSS_SELECTOR, own + ".highlight"))
+        stop = driver.find_element(By.ID, "render-stop")
+        wait_for("Stop in the farm view", stop.is_displayed)
+        stop.click()
+        said = wait_for("the render stopped", lambda: (lambda t: t if "finished: exit 130" in t else None)(
+            driver.find_element(By.ID, "render-state").get_attribute("textContent")))
+        assert not stop.is_displayed(), "Stop still shown after the render ended"
+        log(f"a 480-frame render stopped from the farm view's Stop: {said!r}")
+        driver.find_element(By.ID, "tab-author").click()
+
         # The farm view while a render runs: its progress advances.
         farm_job = os.path.join(work, "farm-demo.json")
         spec = json.load(open(os.path.join(ROOT, "jobs", "live-hearts.json")))
@@ -785,6 +823,9 @@ def main():
         assert "of 7200 done" in text, text
         log(f"farm view: {first[1]} then {later[1]} frames done while {later[0]}")
         driver.save_screenshot(os.path.join(outdir, "studio-farm.png"))
+        render.terminate()
+        render.wait(timeout=30)
+        check_many_tabs(driver, url, job)
         log(f"screenshots in {outdir}")
     finally:
         driver.quit()
