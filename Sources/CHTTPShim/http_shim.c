@@ -39,12 +39,22 @@ static int resolve(const char *host, uint16_t port, struct sockaddr_storage *add
 /* ---- Deadlines: a connection has `header_seconds` for a request's headers and `body_seconds` for
  * its body, counted from their start; bytes arriving do not extend them (libmicrohttpd's own
  * timeout is an idle timeout, which a client sending a byte now and then never reaches). A reaper
- * thread shuts down the socket of a connection past its deadline; libmicrohttpd then closes it. */
+ * thread shuts down the socket of a connection past its deadline; libmicrohttpd then closes it.
+ *
+ * ---- Slots per address: at most `per_address_limit` connections of one client address (every loopback
+ * address counting as one) that have not shown the trusted cookie; a new connection past that shuts
+ * down the oldest of them rather than being refused. So slow or idle clients, or event streams held
+ * without the cookie, can neither lock out a newcomer nor push out a connection that showed the
+ * cookie (the studio page's event stream). */
 
 struct rf_deadline {
     struct rf_deadline *next, *previous;
     MHD_socket socket;
     double deadline; /* monotonic seconds; 0: none (a response is being sent) */
+    double opened;   /* monotonic seconds */
+    unsigned char address[16]; /* the client's address; all loopback addresses alike */
+    int trusted;     /* its last request carried the trusted cookie */
+    int evicted;     /* shut down to make room: no longer counted */
 };
 
 struct rf_server {
@@ -54,7 +64,8 @@ struct rf_server {
     pthread_t reaper;
     int stopping;
     struct rf_deadline *open;
-    unsigned int header_seconds, body_seconds;
+    unsigned int header_seconds, body_seconds, per_address_limit;
+    char *cookie_name, *cookie_value; /* the trusted cookie; NULL: none yet */
     MHD_AccessHandlerCallback handler;
     MHD_RequestCompletedCallback completed;
     void *cls;
@@ -64,6 +75,40 @@ static double now_seconds(void) {
     struct timespec time;
     clock_gettime(CLOCK_MONOTONIC, &time);
     return (double) time.tv_sec + (double) time.tv_nsec / 1e9;
+}
+
+static int loopback(const struct sockaddr *address);
+
+/* The client address of `connection` as 16 bytes (IPv4 as mapped IPv6); every loopback address is ::1. */
+static void address_key(struct MHD_Connection *connection, unsigned char key[16]) {
+    memset(key, 0, 16);
+    const union MHD_ConnectionInfo *info = rf_mhd.get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *address = info != NULL ? info->client_addr : NULL;
+    if (address == NULL || loopback(address)) {
+        key[15] = 1;
+    } else if (address->sa_family == AF_INET) {
+        key[10] = key[11] = 0xff;
+        memcpy(key + 12, &((const struct sockaddr_in *) address)->sin_addr, 4);
+    } else if (address->sa_family == AF_INET6) {
+        memcpy(key, &((const struct sockaddr_in6 *) address)->sin6_addr, 16);
+    }
+}
+
+/* Under the lock: when the connections of `key` without the trusted cookie already fill its slots,
+ * shuts down the oldest of them (libmicrohttpd then closes it). */
+static void make_room(struct rf_server *server, const unsigned char key[16]) {
+    unsigned int count = 0;
+    struct rf_deadline *oldest = NULL;
+    for (struct rf_deadline *entry = server->open; entry != NULL; entry = entry->next) {
+        if (entry->trusted || entry->evicted || memcmp(entry->address, key, 16) != 0) continue;
+        count++;
+        if (oldest == NULL || entry->opened < oldest->opened) oldest = entry;
+    }
+    if (count >= server->per_address_limit && oldest != NULL) {
+        shutdown(oldest->socket, SHUT_RDWR);
+        oldest->evicted = 1;
+        oldest->deadline = 0;
+    }
 }
 
 /* Called by libmicrohttpd when a connection opens and when it closes, before its socket is closed:
@@ -77,7 +122,10 @@ static void notify_connection(void *cls, struct MHD_Connection *connection, void
         struct rf_deadline *entry = calloc(1, sizeof *entry);
         if (entry != NULL && info != NULL) {
             entry->socket = info->connect_fd;
-            entry->deadline = now_seconds() + server->header_seconds;
+            entry->opened = now_seconds();
+            entry->deadline = entry->opened + server->header_seconds;
+            address_key(connection, entry->address);
+            make_room(server, entry->address);
             entry->next = server->open;
             if (server->open != NULL) server->open->previous = entry;
             server->open = entry;
@@ -104,13 +152,27 @@ static void set_deadline(struct rf_server *server, struct MHD_Connection *connec
     pthread_mutex_unlock(&server->lock);
 }
 
+/* Under the lock: whether the request on `connection` carries the trusted cookie, which it then keeps. */
+static void check_cookie(struct rf_server *server, struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = rf_mhd.get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    if (info == NULL || info->socket_context == NULL) return;
+    const char *sent = server->cookie_name != NULL
+        ? rf_mhd.lookup_connection_value(connection, MHD_COOKIE_KIND, server->cookie_name) : NULL;
+    ((struct rf_deadline *) info->socket_context)->trusted = sent != NULL && strcmp(sent, server->cookie_value) == 0;
+}
+
 /* The access handler around the caller's: the first call of a request (headers in) starts the body's
- * deadline; the last (no more body) clears it while the answer is sent. */
+ * deadline and notes the trusted cookie; the last (no more body) clears the deadline while the answer is sent. */
 static enum MHD_Result access_with_deadlines(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
                               const char *version, const char *upload_data, size_t *upload_data_size,
                               void **request_context) {
     struct rf_server *server = cls;
-    if (*request_context == NULL) set_deadline(server, connection, server->body_seconds);
+    if (*request_context == NULL) {
+        pthread_mutex_lock(&server->lock);
+        check_cookie(server, connection);
+        pthread_mutex_unlock(&server->lock);
+        set_deadline(server, connection, server->body_seconds);
+    }
     else if (upload_data_size != NULL && *upload_data_size == 0) set_deadline(server, connection, 0);
     return server->handler(server->cls, connection, url, method, version, upload_data, upload_data_size,
                            request_context);
@@ -168,6 +230,7 @@ struct rf_server *rf_http_start(const char *host, uint16_t port, MHD_AccessHandl
     server->completed = completed_by_caller;
     server->cls = cls;
     server->body_seconds = limits.body_seconds;
+    server->per_address_limit = limits.per_address_limit;
     pthread_mutex_init(&server->lock, NULL);
     pthread_cond_init(&server->wake, NULL);
     unsigned int flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD;
@@ -176,8 +239,7 @@ struct rf_server *rf_http_start(const char *host, uint16_t port, MHD_AccessHandl
         flags, port, NULL, NULL, access_with_deadlines, server, MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &address,
         MHD_OPTION_NOTIFY_COMPLETED, completed_with_deadlines, server, MHD_OPTION_NOTIFY_CONNECTION, notify_connection, server,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, limits.header_bytes, MHD_OPTION_CONNECTION_LIMIT,
-        limits.connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits.per_address_limit,
-        MHD_OPTION_CONNECTION_TIMEOUT, limits.idle_seconds, MHD_OPTION_END);
+        limits.connection_limit, MHD_OPTION_CONNECTION_TIMEOUT, limits.idle_seconds, MHD_OPTION_END);
     if (server->daemon == NULL || pthread_create(&server->reaper, NULL, reap, server) != 0) {
         if (server->daemon != NULL) rf_mhd.stop_daemon(server->daemon);
         snprintf(error, error_size, "cannot listen on %s port %u (in use, or not an address of this host)", host,
@@ -201,7 +263,25 @@ void rf_http_stop(struct rf_server *server) {
     rf_mhd.stop_daemon(server->daemon);
     pthread_mutex_destroy(&server->lock);
     pthread_cond_destroy(&server->wake);
+    free(server->cookie_name);
+    free(server->cookie_value);
     free(server);
+}
+
+int rf_http_trust_cookie(struct rf_server *server, const char *name, const char *value) {
+    char *copied_name = strdup(name), *copied_value = strdup(value);
+    if (copied_name == NULL || copied_value == NULL) {
+        free(copied_name);
+        free(copied_value);
+        return -1;
+    }
+    pthread_mutex_lock(&server->lock);
+    free(server->cookie_name);
+    free(server->cookie_value);
+    server->cookie_name = copied_name;
+    server->cookie_value = copied_value;
+    pthread_mutex_unlock(&server->lock);
+    return 0;
 }
 
 static int loopback(const struct sockaddr *address) {

@@ -47,7 +47,9 @@ public struct HTTPLimits: Sendable {
     public var headerBytes: Int
     /// Connections at once, from everyone.
     public var maxConnections: Int
-    /// Connections at once from one client address: slow clients at one address cannot take them all.
+    /// Connections at once from one client address (every loopback address counting as one) that have not
+    /// shown the trusted cookie (`HTTPServer.trust(cookie:value:)`): a newer one shuts the oldest down, so slow
+    /// or idle clients at one address can neither take every connection nor lock a newcomer out.
     public var connectionsPerAddress: Int
     /// Seconds an idle connection stays open.
     public var idleTimeout: Int

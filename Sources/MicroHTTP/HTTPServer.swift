@@ -40,6 +40,14 @@ public final class HTTPServer: Sendable {
         daemon = Locked(started)
     }
 
+    /// Trusts connections whose requests carry cookie `name` with exactly `value`: they are not counted
+    /// against their address's `connectionsPerAddress` and never shut down to make room for another.
+    public func trust(cookie name: String, value: String) {
+        daemon.withLock { daemon in
+            if let running = daemon { _ = rf_http_trust_cookie(running, name, value) }
+        }
+    }
+
     /// Whether `host` is a numeric loopback address (127.0.0.0/8 or ::1).
     public static func isLoopback(_ host: String) -> Bool { rf_http_is_loopback(host) != 0 }
 

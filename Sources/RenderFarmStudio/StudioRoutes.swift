@@ -17,6 +17,8 @@ struct StudioRoutes: Sendable {
     let allowedHosts: Set<String>
     /// The port listened on: it names the token cookie, so studios on other ports keep their own.
     let port: Int
+    /// The value of the page's session cookie (`pageCookieName`), set when the page loads.
+    let pageCookie: String
     let isStopping: @Sendable () -> Bool
 
     /// Sent with every response: no page of another origin may frame the studio (clickjacking), run
@@ -36,6 +38,10 @@ struct StudioRoutes: Sendable {
     /// host's cookies to all its ports.
     var cookieName: String { "renderfarm_token_\(port)" }
 
+    /// The session cookie the page gets when it loads (named per port, as the token's): the server keeps a
+    /// connection that carries it however many connections other clients at its address hold.
+    static func pageCookieName(port: Int) -> String { "renderfarm_page_\(port)" }
+
     func respond(_ request: HTTPRequest) -> HTTPResponse {
         var response = route(request)
         // The documentation's pages bring their own policy (DocC's base-path script, by its hash).
@@ -53,6 +59,8 @@ struct StudioRoutes: Sendable {
         switch (request.method, path) {
         case ("GET", "/"), ("GET", "/index.html"):
             var response = HTTPResponse.text(StudioAssets.html, contentType: "text/html; charset=utf-8")
+            response.headers.append(
+                ("Set-Cookie", "\(Self.pageCookieName(port: port))=\(pageCookie); Path=/; HttpOnly; SameSite=Strict"))
             if let token = options.token, request.query["token"] == token {
                 response.headers.append(("Set-Cookie", "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"))
             }

@@ -57,11 +57,14 @@ package final class StudioServer: Sendable {
         let hostName = options.host.contains(":") ? "[\(options.host)]" : options.host
         // Filled in once the port is known; read by the routes only after the server is up.
         let bound = Locked<(hosts: Set<String>, port: Int)>(([], 0))
+        // The page's session cookie, set when the page loads: connections carrying it keep their slot however
+        // many other connections one address holds (HTTPLimits.connectionsPerAddress).
+        let pageCookie = (0..<2).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 16) }.joined()
         let routes = { @Sendable (request: HTTPRequest) -> HTTPResponse in
             let (hosts, port) = bound.withLock { $0 }
             return StudioRoutes(
                 session: session, events: events, farm: farm, renders: renders, options: options, allowedHosts: hosts,
-                port: port,
+                port: port, pageCookie: pageCookie,
                 isStopping: { stopping.isSet }
             ).respond(request)
         }
@@ -73,6 +76,7 @@ package final class StudioServer: Sendable {
             throw StudioError(message: error.message, isUsage: false)
         }
         let port = server.port
+        server.trust(cookie: StudioRoutes.pageCookieName(port: port), value: pageCookie)
         bound.withLock {
             let names = ["127.0.0.1", "localhost", "[::1]", hostName.lowercased()]
             $0 = (Set(names.flatMap { ["\($0):\(port)", $0] }), port)

@@ -75,6 +75,11 @@ struct RawHTTP {
     /// Writes `bytes` on a connection from `openConnection`.
     func write(_ bytes: [UInt8], on socket: Int32) throws { try write(socket, bytes) }
 
+    /// What arrives on `socket` within `seconds` (empty when nothing does), or nil once the server closed it.
+    func receive(on socket: Int32, within seconds: Double) throws -> [UInt8]? {
+        try read(socket, until: Date(timeIntervalSinceNow: seconds), timeoutIsEnd: false)
+    }
+
     private func connect(from source: String = "127.0.0.1") throws -> Int32 {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket: \(errno)") }

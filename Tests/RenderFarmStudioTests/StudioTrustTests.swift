@@ -238,6 +238,58 @@ struct StudioSecurityTests {
             try a.client.send("GET", "/api/job", headers: ["Authorization": "Bearer first-token-123"]).status == 200)
     }
 
+    @Test("a local flood of slow and streaming connections never locks the page out, nor closes its event stream")
+    func localFlood() throws {
+        let studio = try StudioFixture()
+        let page = try studio.client.send("GET", "/")
+        let cookie = try #require(page.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        #expect(cookie.hasPrefix("renderfarm_page_\(studio.port)="))
+        // The page's event stream, opened with its cookie before the flood.
+        let stream = try studio.client.openConnection(from: "127.0.0.1")
+        defer { close(stream) }
+        try studio.client.write(
+            Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(studio.port)\r\nCookie: \(cookie)\r\n\r\n".utf8), on: stream)
+        #expect(String(decoding: try studio.client.receive(on: stream, within: 5) ?? [], as: UTF8.self).contains("200"))
+        // 200 connections from loopback addresses (one address to the server), each a slow request or an
+        // event stream without the cookie; opened in turn, so each new one shuts the oldest down.
+        var flood: [Int32] = []
+        defer { for socket in flood { close(socket) } }
+        for index in 0..<200 {
+            guard let socket = try? studio.client.openConnection(from: "127.0.0.\(1 + index % 3)") else { continue }
+            let request =
+                index % 4 == 0
+                ? "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(studio.port)\r\n\r\n" : "GET /api/job HTTP/1.1\r\nHost: 1"
+            try? studio.client.write(Array(request.utf8), on: socket)
+            flood.append(socket)
+        }
+        usleep(300_000)
+        // Open: what was sent to it read, nothing more waiting and no end of stream.
+        let open = flood.filter { socket in
+            while let bytes = try? studio.client.receive(on: socket, within: 0.001) {
+                if bytes.isEmpty { return true }
+            }
+            return false
+        }
+        #expect(open.count <= 33, "\(open.count) flood connections still open: more than one address's slots")
+        for cookieSent in [true, false] {
+            let started = Date()
+            let answered = try studio.client.send(
+                "GET", "/api/job", headers: cookieSent ? ["Cookie": cookie] : [:])
+            #expect(answered.status == 200)
+            #expect(Date().timeIntervalSince(started) < 1, "cookie \(cookieSent): answered late")
+        }
+        // The page's stream was never shut down to make room: it still hears of a save.
+        let edited = studio.jobText.replacingOccurrences(of: #""rate": 4"#, with: #""rate": 5"#)
+        #expect(try studio.client.send("PUT", "/api/job", body: Array(edited.utf8)).status == 200)
+        var heard = ""
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while !heard.contains(#""source":"api""#) && Date() < deadline {
+            guard let bytes = try studio.client.receive(on: stream, within: 0.2) else { break }
+            heard += String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(heard.contains(#""source":"api""#), "the page's event stream was closed by the flood: \(heard)")
+    }
+
     @Test("70 slow clients at one address hold no slot another address needs; trickled headers hit a deadline")
     func slowClients() throws {
         let studio = try StudioFixture()

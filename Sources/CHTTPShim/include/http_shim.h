@@ -25,7 +25,8 @@ extern const enum MHD_ResponseMemoryMode rf_http_copy_memory;
 struct rf_http_limits {
     size_t header_bytes;            /* memory for a request's headers */
     unsigned int connection_limit;  /* connections at once */
-    unsigned int per_address_limit; /* connections at once from one client address */
+    unsigned int per_address_limit; /* connections at once from one client address (all loopback addresses
+                                       one) without the trusted cookie; a newer one shuts the oldest down */
     unsigned int idle_seconds;      /* an idle connection is closed after this */
     unsigned int header_seconds;    /* a request's headers must be in within this, from their start */
     unsigned int body_seconds;      /* its body within this, from the end of the headers */
@@ -59,6 +60,10 @@ void rf_http_destroy_response(struct MHD_Response *response);
 
 /* Stops the daemon (waiting for its connections' threads) and frees `server`. Call once. */
 void rf_http_stop(struct rf_server *server);
+
+/* From now on, a connection whose request carries cookie `name` with exactly `value` is trusted: not
+ * counted against its address's slots, and never shut down to make room. 0, or -1 when out of memory. */
+int rf_http_trust_cookie(struct rf_server *server, const char *name, const char *value);
 
 /* Whether the peer of `connection` is a loopback address (127.0.0.0/8, ::1 or ::ffff:127.x). */
 int rf_http_peer_is_loopback(struct MHD_Connection *connection);
