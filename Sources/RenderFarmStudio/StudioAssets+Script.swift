@@ -18,6 +18,9 @@ extension StudioAssets {
           saving: false, pending: null,
           // The in and out points (frames) playback loops between and the render command names.
           in: null, out: null,
+          // The layer (its index in the job's layers) the inspector, the handles and the timeline
+          // show; null: every layer.
+          selected: undefined,
           // The page's own saved edits, each as the step that takes them back ({from, to}: the file's text
           // after the edit, and before it); undoing one moves its inverse to redo, and back.
           undo: [], redo: [], saved: null,
@@ -195,6 +198,10 @@ extension StudioAssets {
             const scrub = $("scrub");
             scrub.max = String(job.job.frameCount - 1);
             if (state.frame > job.job.frameCount - 1) state.frame = 0;
+            // A job of more than three layers opens on its first; fewer are all shown.
+            if (state.selected === undefined) state.selected = (job.layers || []).length > 3 ? 0 : null;
+            if (state.selected !== null && state.selected >= (job.layers || []).length) state.selected = null;
+            renderLayers();
             renderTracks();
             renderControls();
             renderHandles();
@@ -461,9 +468,10 @@ extension StudioAssets {
             state.layout = layout;
             state.controls = new Map();
             box.textContent = "";
-            (job.layers || []).forEach((layer) => {
+            (job.layers || []).forEach((layer, index) => {
               const set = el("fieldset");
-              set.append(el("legend", layer.path + " · " + layer.effect));
+              set.dataset.layer = String(index);
+              set.append(el("legend", layerLabel(layer) + (layerName(layer) ? " (" + layer.path + ")" : "")));
               if (layer.summary) set.append(el("div", layer.summary, "hint"));
               const composing = describeFields(layer.fields || []);
               if (composing) set.append(el("div", composing, "hint fields"));
@@ -482,7 +490,58 @@ extension StudioAssets {
               row.show(given !== undefined ? given : parameter.default);
             }
           });
+          showSelection();
           showValidation(job);
+        }
+
+        // ---- Layers: the panel lists them by name, nested as their groups are; the one selected there,
+        // by its track or its label is the one the inspector, the handles and the timeline show.
+        function layerName(layer) {
+          const links = layer.fields || [];
+          return links.length ? links[links.length - 1].name || null : null;
+        }
+
+        // "pill · shape", or "layers[3] · path" for a layer without a name.
+        function layerLabel(layer) { return (layerName(layer) || layer.path) + " · " + layer.effect; }
+
+        function renderLayers() {
+          const list = $("layers");
+          list.textContent = "";
+          const item = (text, index, depth, title) => {
+            const button = el("button", text, "layer-item");
+            button.dataset.layer = index === null ? "all" : String(index);
+            button.setAttribute("role", "option");
+            button.style.paddingLeft = (8 + 14 * depth) + "px";
+            if (title) button.title = title;
+            button.addEventListener("click", () => select(index));
+            list.append(button);
+          };
+          item("All layers", null, 0, "show every layer's parameters and handles");
+          (state.job.layers || []).forEach((layer, index) => {
+            const groups = (layer.fields || []).slice(0, -1).map((fields) => fields.name || "group");
+            item(layerLabel(layer), index, groups.length, layer.path + (groups.length ? " in " + groups.join(" › ") : ""));
+          });
+          showSelection();
+        }
+
+        function select(index) {
+          state.selected = index;
+          showSelection();
+          renderHandles();
+        }
+
+        function showSelection() {
+          const chosen = state.selected === null ? "all" : String(state.selected);
+          document.querySelectorAll("#layers .layer-item").forEach((node) => {
+            node.classList.toggle("selected", node.dataset.layer === chosen);
+            node.setAttribute("aria-selected", String(node.dataset.layer === chosen));
+          });
+          document.querySelectorAll("#controls fieldset").forEach((set) => {
+            set.hidden = state.selected !== null && set.dataset.layer !== chosen;
+          });
+          document.querySelectorAll("#track-list .track[data-layer], #track-labels .track-label[data-layer]").forEach((node) => {
+            node.classList.toggle("selected", node.dataset.layer === chosen);
+          });
         }
 
         function control(p, path, bound) {
@@ -650,6 +709,10 @@ extension StudioAssets {
           setZoom(state.zoom);
           const list = $("track-list");
           list.textContent = "";
+          // The tracks' names, in a column of their own: they stay in view when the tracks are zoomed and scrolled.
+          const labels = $("track-labels");
+          labels.textContent = "";
+          labels.append(el("div", "frames", "track-label"));
           const frames = el("div", null, "track frames");
           frames.dataset.track = "frames";
           if (job.firstFrame !== null) {
@@ -665,7 +728,12 @@ extension StudioAssets {
             track.dataset.layer = String(index);
             const first = Math.min(count, Math.max(0, Math.round(layer.start * job.fps)));
             const last = layer.end === null || layer.end === undefined ? count : Math.min(count, Math.round(layer.end * job.fps));
-            const bar = el("div", index + " · " + layer.effect, "bar");
+            const bar = el("div", layerLabel(layer), "bar");
+            const label = el("div", layerLabel(layer), "track-label");
+            label.dataset.layer = String(index);
+            label.title = layer.path;
+            label.addEventListener("click", () => select(index));
+            labels.append(label);
             bar.style.left = percent(first);
             bar.style.width = percent(Math.max(0, last - first));
             bar.title = layer.path + " " + layer.effect + " from " + layer.start + " s"
@@ -674,6 +742,7 @@ extension StudioAssets {
             track.append(bar);
             list.append(track);
           });
+          showSelection();
           showInOut();
         }
 
@@ -879,6 +948,8 @@ extension StudioAssets {
           const box = $("tracks-inner").getBoundingClientRect();
           const share = Math.min(Math.max((event.clientX - box.left) / box.width, 0), 0.9999);
           showFrame(Math.floor(share * state.job.job.frameCount));
+          const track = event.target.closest && event.target.closest(".track[data-layer]");
+          if (track && event.target.classList.contains("bar")) select(Number(track.dataset.layer));
         });
 
         listen({

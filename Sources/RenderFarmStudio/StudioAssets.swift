@@ -56,12 +56,15 @@ enum StudioAssets {
             <div class="zoom-bar muted">zoom <button id="zoom-out" title="zoom out (-)">−</button>
               <button id="zoom-in" title="zoom in (+)">+</button> <button id="zoom-fit" title="the whole job (0)">Fit</button>
               <span id="zoom-label"></span></div>
-            <div id="tracks" title="click to go to a frame; I / O set the in and out points">
-              <div id="tracks-inner">
-                <div id="ruler" class="ruler"></div>
-                <div id="track-list"></div>
-                <div id="inout"></div>
-                <div id="playhead"></div>
+            <div class="tracks-row">
+              <div id="track-labels" title="click a layer to select it"></div>
+              <div id="tracks" title="click to go to a frame (on a layer's bar, also to select it); I / O set the in and out points">
+                <div id="tracks-inner">
+                  <div id="ruler" class="ruler"></div>
+                  <div id="track-list"></div>
+                  <div id="inout"></div>
+                  <div id="playhead"></div>
+                </div>
               </div>
             </div>
             <div class="muted">in/out <span id="inout-label"></span> · <code id="inout-command"></code>
@@ -71,7 +74,7 @@ enum StudioAssets {
             <label class="muted"><input type="checkbox" id="debug"> --debug overlay (paths, control points, bounds, velocity)</label>
             <div id="frame-error" class="error"></div>
           </div>
-          <div class="pane controls-pane"><div id="controls"></div></div>
+          <div class="pane controls-pane"><div id="layers" role="listbox" aria-label="layers"></div><div id="controls"></div></div>
         </section>
         <section id="farm" class="view" hidden>
           <p id="farm-root" class="muted"></p>
@@ -101,7 +104,8 @@ enum StudioAssets {
         #connection { margin-left: auto; color: var(--muted); }
         .view { padding: 12px 16px; }
         .view[hidden] { display: none !important; }
-        #author { display: grid; grid-template-columns: minmax(240px, 1fr) minmax(320px, auto) minmax(220px, 320px); gap: 12px; align-items: start; }
+        #author { display: grid; grid-template-columns: minmax(240px, 1fr) minmax(320px, 1.7fr) minmax(220px, 320px); gap: 12px; align-items: start; }
+        .stage-pane { min-width: 0; overflow-wrap: anywhere; }
         @media (max-width: 1180px) { #author { grid-template-columns: minmax(240px, 1fr) minmax(320px, 1.4fr); }
           .controls-pane { grid-column: 1 / -1; } }
         .source-bar { display: flex; gap: 6px; align-items: center; margin-bottom: 4px; }
@@ -128,6 +132,18 @@ enum StudioAssets {
         .track.frames .bar { background: #2d6a4a; }
         #inout { position: absolute; top: 16px; bottom: 0; background: rgba(90, 169, 255, 0.12); border-left: 2px solid var(--accent); border-right: 2px solid var(--accent); pointer-events: none; }
         .render-bar { margin: 6px 0; }
+        .stage-pane { position: sticky; top: 8px; max-height: calc(100vh - 16px); overflow-y: auto; }
+        #layers { display: flex; flex-direction: column; gap: 1px; margin-bottom: 10px; max-height: 32vh; overflow-y: auto; }
+        .layer-item { text-align: left; border-color: transparent; background: transparent; padding: 2px 8px;
+          white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+        .layer-item.selected { border-color: var(--accent); color: var(--accent); background: #1d2a3a; }
+        .tracks-row { display: flex; }
+        #track-labels { flex: 0 0 128px; padding: 18px 0 4px; overflow: hidden; }
+        .track-label { height: 16px; margin: 3px 0; padding-right: 6px; font: 10px/16px ui-monospace, monospace; color: var(--muted);
+          white-space: nowrap; overflow: hidden; text-overflow: ellipsis; cursor: pointer; }
+        .track-label.selected { color: var(--accent); }
+        .track.selected .bar { outline: 1px solid var(--accent); }
+        #tracks { flex: 1; min-width: 0; }
         #render-status { display: flex; align-items: center; gap: 8px; min-width: 0; }
         #render-status[hidden] { display: none; }
         #render-state { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 48vw; }

@@ -201,8 +201,41 @@ def check_composed(driver, binary, work, outdir):
         slider = unset.find_element(By.CSS_SELECTOR, "input[type=range]")
         assert slider.get_attribute("value") == slider.get_attribute("min"), slider.get_attribute("value")
         assert "unset" in unset.get_attribute("class")
+        # The layers panel (issue 48, finding 7): names, nested as their groups; a job of 11 layers opens on its
+        # first, so the page is about a screen high, not one long scroll of every layer's controls.
+        items = driver.find_elements(By.CSS_SELECTOR, "#layers .layer-item")
+        texts = [item.text for item in items]
+        assert len(items) == 12 and texts[0] == "All layers", texts
+        assert texts[2] == "basket-back · shape" and texts[9] == "pill · shape", texts
+        assert items[9].value_of_css_property("padding-left") != items[2].value_of_css_property("padding-left")
+        visible = [f for f in driver.find_elements(By.CSS_SELECTOR, "#controls fieldset") if f.is_displayed()]
+        assert len(visible) == 1, f"{len(visible)} layers' controls shown"
+        height = driver.execute_script("return [document.documentElement.scrollHeight, window.innerHeight]")
+        assert height[0] <= 1.6 * height[1], f"the page is {height[0]} px high in a {height[1]} px window"
+        # Every layer: the page is long, but the canvas stays in view when it is scrolled to the end.
+        driver.find_element(By.CSS_SELECTOR, '#layers .layer-item[data-layer="all"]').click()
+        driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+        time.sleep(0.2)
+        frame = driver.execute_script(
+            "const r = document.getElementById('frame').getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight];")
+        assert frame[0] >= 0 and frame[0] < frame[2] / 2, f"the canvas scrolled out of view: {frame}"
+        driver.execute_script("window.scrollTo(0, 0)")
+        # A click on a track's label selects that layer: its controls alone, its track and panel entry marked.
+        label = driver.find_element(By.CSS_SELECTOR, '#track-labels .track-label[data-layer="9"]')
+        assert label.text == "layers[6].group[3] · text", label.text
+        label.click()
+        assert "selected" in driver.find_element(By.CSS_SELECTOR, '#layers .layer-item[data-layer="9"]').get_attribute("class")
+        assert "selected" in driver.find_element(By.CSS_SELECTOR, '#track-list .track[data-layer="9"]').get_attribute("class")
         path = "layers[6].group[3].params.size"
         row = driver.find_element(By.CSS_SELECTOR, f'.control[data-path="{path}"]')
+        assert row.is_displayed()
+        assert [f.get_attribute("data-layer") for f in driver.find_elements(By.CSS_SELECTOR, "#controls fieldset")
+                if f.is_displayed()] == ["9"]
+        # Zoomed ×8 and scrolled to the end, the tracks still say whose they are.
+        driver.execute_script("setZoom(8); document.getElementById('tracks').scrollLeft = 1e9;")
+        time.sleep(0.2)
+        assert label.is_displayed() and label.text == "layers[6].group[3] · text"
+        driver.execute_script("setZoom(1)")
         legend = row.find_element(By.XPATH, "ancestor::fieldset").text
         assert "layers[6].group[3] · text" in legend and "group: until 4.4 s" in legend, legend
         size = row.find_element(By.CSS_SELECTOR, "input[type=number]")
@@ -215,8 +248,9 @@ def check_composed(driver, binary, work, outdir):
         wait_for("the group's span on layer 9's track", lambda: "from 2.2 s to 4.4 s" in driver.find_element(
             By.CSS_SELECTOR, '#track-list .track[data-layer="9"] .bar').get_attribute("title"))
         driver.save_screenshot(os.path.join(outdir, "studio-composed.png"))
-        log("a group's text layer edited at layers[6].group[3]; its legend and track show the group's span; "
-            "an unset radius shows as unset")
+        log("layers panel: 11 named, nested layers, one shown at a time (page about a screen high), the canvas in view "
+            "at the page's end, a track label selects; a group's text layer edited at layers[6].group[3], its legend and "
+            "track show the group's span; an unset radius shows as unset")
     finally:
         stop_studio(server)
 
@@ -338,8 +372,8 @@ def check_zoom(driver, outdir):
     assert command.endswith(f"--frames {expected}-{expected + 12}"), command
     shown = driver.execute_script(
         "const r = document.getElementById('inout').getBoundingClientRect(), b = document.getElementById('tracks').getBoundingClientRect();"
-        "return r.width > 40 && r.left >= b.left && r.right <= b.right")
-    assert shown, "the in/out range is not in view at this zoom"
+        "return [r.width > 40 && r.left >= b.left && r.right <= b.right, r.left, r.right, b.left, b.right]")
+    assert shown[0], f"the in/out range is not in view at this zoom: {shown}"
     driver.save_screenshot(os.path.join(outdir, "studio-zoom.png"))
     driver.execute_script("showFrame(state.job.job.frameCount - 1)")
     assert driver.execute_script(
