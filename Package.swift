@@ -132,8 +132,8 @@ let package = Package(
         .target(
             name: "RenderFarmStudio",
             dependencies: [
-                "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "FileInput", "FileOutput", "Locking", "MicroHTTP",
-                "CInotify", "StrictJSON",
+                "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "FileInput",
+                "FileOutput", "Locking", "MicroHTTP", "CInotify", "StrictJSON",
             ]),
         .target(
             name: "RenderFarmCLI",

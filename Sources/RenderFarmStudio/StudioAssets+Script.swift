@@ -208,6 +208,7 @@ extension StudioAssets {
             showFrame(state.frame, true);
           }
           showDirty();
+          loadSound();
         }
 
         function showValidation(result) {
@@ -779,17 +780,68 @@ extension StudioAssets {
         function play() {
           state.playing = !state.playing;
           $("play").textContent = state.playing ? "Pause" : "Play";
-          if (!state.playing) return;
+          const audio = $("audio");
+          if (!state.playing) { audio.pause(); return; }
           const [low, high] = range();
           const from = Math.min(Math.max(state.frame, low), high), started = performance.now();
+          const fps = state.job.job.fps;
+          if (soundReady()) { audio.currentTime = from / fps; audio.play().catch(() => {}); }
+          let shown = null;
           const tick = (now) => {
-            if (!state.playing || !state.job || !state.job.job) return;
+            if (!state.playing || !state.job || !state.job.job) { audio.pause(); return; }
             const [low, high] = range();
-            const n = low + ((from - low + Math.floor(((now - started) / 1000) * state.job.job.fps)) % (high - low + 1));
+            let n;
+            if (soundReady() && !audio.paused) {
+              // The sound's clock decides the frame, so picture and sound stay together; a seek made
+              // meanwhile (scrub, click, keys) moves the sound there.
+              if (shown !== null && state.frame !== shown) audio.currentTime = state.frame / fps;
+              n = Math.floor(audio.currentTime * fps + 1e-6);
+              if (n > high || n < low) { audio.currentTime = low / fps; n = low; }
+            } else {
+              n = low + ((from - low + Math.floor(((now - started) / 1000) * fps)) % (high - low + 1));
+            }
             if (!state.loading && n !== state.frame) showFrame(n);
+            shown = state.frame;
             requestAnimationFrame(tick);
           };
           requestAnimationFrame(tick);
+        }
+
+        // ---- Sound: with "sound" on, the job's mix (GET /api/audio.wav, as render --video and renderfarm
+        // mix make it) is loaded for the variant and version shown, and plays with the frames.
+        function soundReady() { return $("sound").checked && $("audio").dataset.ready === "1"; }
+
+        async function loadSound() {
+          const audio = $("audio"), said = $("sound-state");
+          const source = state.job && state.job.job
+            ? "/api/audio.wav?variant=" + state.variant + "&version=" + state.job.version + "&inputs=" + state.generation : null;
+          if (!$("sound").checked || source === null) {
+            audio.pause();
+            audio.dataset.source = "";
+            audio.dataset.ready = "";
+            said.textContent = "";
+            return;
+          }
+          if (audio.dataset.source === source) return;
+          audio.dataset.source = source;
+          audio.dataset.ready = "";
+          said.textContent = "mixing…";
+          let response;
+          try { response = await fetch(source); } catch (e) { said.textContent = "cannot reach the studio"; return; }
+          if (audio.dataset.source !== source) return;
+          if (!response.ok) {
+            let message = "no sound";
+            try { message = (await response.json()).error || message; } catch (e) { /* not JSON */ }
+            said.textContent = message;
+            return;
+          }
+          const blob = await response.blob();
+          if (audio.dataset.source !== source) return;
+          if (audio.src.startsWith("blob:")) URL.revokeObjectURL(audio.src);
+          audio.src = URL.createObjectURL(blob);
+          audio.dataset.ready = "1";
+          said.textContent = "";
+          if (state.playing) { audio.currentTime = state.frame / state.job.job.fps; audio.play().catch(() => {}); }
         }
 
         // ---- Variants: the job file is a template; the picker chooses the variant previewed.
@@ -872,6 +924,7 @@ extension StudioAssets {
         $("step-back").addEventListener("click", () => showFrame(state.frame - 1));
         $("step-forward").addEventListener("click", () => showFrame(state.frame + 1));
         $("play").addEventListener("click", play);
+        $("sound").addEventListener("change", loadSound);
         $("debug").addEventListener("change", () => showFrame(state.frame, true));
         $("variant").addEventListener("change", () => { state.variant = Number($("variant").value); loadJob(); });
         document.addEventListener("pointerup", () => { state.dragging = null; });
@@ -961,6 +1014,7 @@ extension StudioAssets {
             // A file the layers read changed: the frames it decides are drawn again.
             state.generation = JSON.parse(data).generation;
             showFrame(state.frame, true);
+            loadSound();
           },
           status: (data) => { state.farm = JSON.parse(data); renderFarm(state.farm); },
           render: (data) => {

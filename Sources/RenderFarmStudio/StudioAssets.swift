@@ -52,6 +52,8 @@ enum StudioAssets {
               <button id="step-forward" title="next frame (→)">+1</button>
               <input type="range" id="scrub" min="0" max="0" value="0" aria-label="frame">
               <span id="frame-label"></span>
+              <label class="muted" title="play the job's sound mix with the frames"><input type="checkbox" id="sound"> sound</label>
+              <span id="sound-state" class="muted"></span><audio id="audio" preload="auto" hidden></audio>
             </div>
             <div class="zoom-bar muted">zoom <button id="zoom-out" title="zoom out (-)">−</button>
               <button id="zoom-in" title="zoom in (+)">+</button> <button id="zoom-fit" title="the whole job (0)">Fit</button>

@@ -27,7 +27,7 @@ struct StudioRoutes: Sendable {
     static let securityHeaders: [(name: String, value: String)] = [
         (
             "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' blob: data:; script-src 'self'; style-src 'self'; "
+            "default-src 'self'; img-src 'self' blob: data:; media-src 'self' blob:; script-src 'self'; style-src 'self'; "
                 + "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
         ),
         ("X-Frame-Options", "DENY"), ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
@@ -73,6 +73,7 @@ struct StudioRoutes: Sendable {
         case ("PUT", "/api/job"): return put(request)
         case ("GET", "/api/status"): return json(FarmStatus.json(root: options.root))
         case ("GET", "/api/events"): return stream()
+        case ("GET", "/api/audio.wav"): return audio(request)
         case ("GET", "/api/file"): return file(request)
         case ("POST", "/api/render"): return render(request)
         case ("DELETE", "/api/render"):
@@ -80,7 +81,7 @@ struct StudioRoutes: Sendable {
         case (_, "/"), (_, "/index.html"), (_, "/studio.css"), (_, "/studio.js"), (_, "/studio-tools.js"),
             (_, "/api/job"),
             (_, "/api/status"),
-            (_, "/api/events"), (_, "/api/file"), (_, "/api/render"):
+            (_, "/api/events"), (_, "/api/file"), (_, "/api/render"), (_, "/api/audio.wav"):
             return error(405, "\(request.method) is not allowed on \(path)")
         default:
             if path == "/docs" || path.hasPrefix("/docs/") {
@@ -200,6 +201,22 @@ struct StudioRoutes: Sendable {
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "image/png"), ("Cache-Control", "no-cache")],
                 body: .bytes(bytes))
+        } catch {
+            return self.error(error.status, error.message)
+        }
+    }
+
+    /// `GET /api/audio.wav?variant=V`: the job's sound mix under its whole timeline; 404 when it has none.
+    private func audio(_ request: HTTPRequest) -> HTTPResponse {
+        guard let variant = Int(request.query["variant"] ?? "0"), variant >= 0 else {
+            return error(400, "variant=\(request.query["variant"] ?? ""): not a variant number")
+        }
+        do {
+            guard let wav = try session.audio(variant: variant) else {
+                return error(404, "the job has no sound: no audio section and no layer that plays any")
+            }
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "audio/wav"), ("Cache-Control", "no-cache")], body: .bytes(wav))
         } catch {
             return self.error(error.status, error.message)
         }

@@ -4,6 +4,8 @@ import Foundation
 import Locking
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmMedia
+import RenderFarmSound
 import StrictJSON
 
 /// The job the author view edits: its text as on disk, what `validate` says about it, the job
@@ -21,6 +23,8 @@ final class StudioSession: Sendable {
         /// Plans by variant and scale.
         var prepared: [PlanKey: PlannedJob] = [:]
         var cache = FrameCache(budget: StudioLimits.cacheBytes)
+        /// The last sound mix made (`audio`), with what it was made from: variant, version and input generation.
+        var mix: (key: [Int], wav: [UInt8]?)?
         var version = 1
         /// Counts changes of the files the layers read (`inputsChanged`).
         var inputGeneration = 0
@@ -168,6 +172,25 @@ final class StudioSession: Sendable {
         }
         state.withLock { $0.cache.put(key, bytes) }
         return bytes
+    }
+
+    /// The sound of variant `variant` of the current job under its whole timeline (frame 0 to its end), as a WAV
+    /// file: the mix `render --video` and `renderfarm mix` make (<doc:Sound>), for the page to play with its
+    /// frames; nil when the job has no sound. Kept until the job or a file its layers read changes.
+    func audio(variant: Int = 0) throws(StudioFailure) -> [UInt8]? {
+        let job = try prepared(variant: variant, scale: nil)
+        let key = state.withLock { [variant, $0.version, $0.inputGeneration] }
+        if let made = state.withLock({ $0.mix }), made.key == key { return made.wav }
+        let wav: [UInt8]?
+        do {
+            wav = try SoundTrack.mix(
+                of: job, frames: Array(0..<job.job.spec.frameCount), ffmpeg: FFmpeg.locate()
+            )?.wav
+        } catch {
+            throw StudioFailure(status: 422, "\(error)")
+        }
+        state.withLock { $0.mix = (key, wav) }
+        return wav
     }
 
     /// Variant `variant` of the current job prepared at `scale`, kept until the text, the plugins or

@@ -187,6 +187,28 @@ struct StudioAPITests {
         #expect((job?["issues"] as? [[String: Any]])?.first?["path"] as? String == "layers[0].params.rate")
     }
 
+    @Test("GET /api/audio.wav is the WAV renderfarm mix writes for the job; a job without sound gets 404")
+    func audio() throws {
+        let studio = try StudioFixture(
+            job: "stream-replay.json", assets: ["bed.ogg", "ding.mp3", "stream-gifts.jsonl", "stream-likes.csv"])
+        let response = try studio.client.send("GET", "/api/audio.wav")
+        #expect(response.status == 200, "\(response.text.prefix(300))")
+        #expect(response.headers["content-type"] == "audio/wav")
+        let mixed = studio.root.appendingPathComponent("mixed.wav")
+        let result = try StudioFixture.renderfarm(["mix", studio.jobFile.path, "-o", mixed.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(response.body == Array(try Data(contentsOf: mixed)), "the studio's mix is not renderfarm mix's")
+        // The mix follows an edit of the job: 3 dB less music is other samples.
+        let quieter = studio.jobText.replacingOccurrences(of: #""gain": -6"#, with: #""gain": -9"#)
+        #expect(try studio.client.send("PUT", "/api/job", body: Array(quieter.utf8)).status == 200)
+        #expect(try studio.client.send("GET", "/api/audio.wav").body != response.body)
+
+        let silent = try StudioFixture()
+        let none = try silent.client.send("GET", "/api/audio.wav")
+        #expect(none.status == 404)
+        #expect((none.json?["error"] as? String)?.contains("no sound") == true, "\(none.text)")
+    }
+
     @Test("GET /api/status is status --json of every render folder under the root")
     func status() throws {
         let studio = try StudioFixture()

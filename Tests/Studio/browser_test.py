@@ -255,6 +255,51 @@ def check_composed(driver, binary, work, outdir):
         stop_studio(server)
 
 
+def check_sound(driver, binary, work):
+    """A job with sound (stream-replay): with "sound" on, the page loads the studio's mix (the bytes renderfarm
+    mix writes) and, playing, shows the frame of the sound's own clock; a job without sound says so."""
+    folder = os.path.join(work, "sound")
+    os.makedirs(os.path.join(folder, "assets"))
+    job = os.path.join(folder, "stream-replay.json")
+    shutil.copy(os.path.join(ROOT, "jobs", "stream-replay.json"), job)
+    for asset in ["bed.ogg", "ding.mp3", "stream-gifts.jsonl", "stream-likes.csv"]:
+        shutil.copy(os.path.join(ROOT, "jobs", "assets", asset), os.path.join(folder, "assets"))
+    mixed = os.path.join(folder, "mixed.wav")
+    subprocess.run([binary, "mix", job, "-o", mixed], check=True, timeout=120, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    server, url = start_studio(binary, job)
+    try:
+        driver.get(url)
+        wait_for("frame 0 of the replay", lambda: frame_state(driver)["frame"] == "0")
+        driver.find_element(By.ID, "sound").click()
+        wait_for("the mix loaded", lambda: driver.execute_script("return document.getElementById('audio').dataset.ready") == "1", 60)
+        # What the page loaded (by its address), as SHA-256: the bytes renderfarm mix wrote.
+        digest = driver.execute_script(
+            "return fetch(document.getElementById('audio').dataset.source).then(r => r.arrayBuffer())"
+            ".then(b => crypto.subtle.digest('SHA-256', b)).then(d => [...new Uint8Array(d)]"
+            ".map(x => x.toString(16).padStart(2, '0')).join(''))")
+        assert digest == hashlib.sha256(open(mixed, "rb").read()).hexdigest(), "the page's mix is not renderfarm mix's"
+        size = os.path.getsize(mixed)
+        wait_for("the audio element ready", lambda: driver.execute_script(
+            "return document.getElementById('audio').readyState") >= 2, 30)
+        duration = driver.execute_script("return document.getElementById('audio').duration")
+        assert abs(duration - 120) < 0.1, f"the mix lasts {duration} s, the job 120 s"
+        driver.execute_script("showFrame(300)")
+        driver.find_element(By.ID, "play").click()
+        wait_for("the sound to play", lambda: driver.execute_script(
+            "const a = document.getElementById('audio'); return !a.paused && a.currentTime > 10.5"), 20)
+        time.sleep(1)
+        clock, frame = driver.execute_script(
+            "return [document.getElementById('audio').currentTime, state.frame / state.job.job.fps]")
+        driver.find_element(By.ID, "play").click()
+        assert abs(clock - frame) < 0.25, f"the frame shown ({frame:.2f} s) is not the sound's time ({clock:.2f} s)"
+        assert driver.execute_script("return document.getElementById('audio').paused"), "Pause left the sound playing"
+        log(f"sound: the mix ({size} bytes, as renderfarm mix) played from frame 300; the frame followed its clock "
+            f"({frame:.2f} s shown at {clock:.2f} s)")
+    finally:
+        stop_studio(server)
+
+
 def check_token_page(driver, binary, work):
     """A token studio (token from the environment): the token leaves the address bar; the page works."""
     server, url = start_studio(binary, os.path.join(work, "live-hearts.json"),
@@ -794,6 +839,7 @@ def main():
 
         check_variants(driver, binary, work, outdir)
         check_composed(driver, binary, work, outdir)
+        check_sound(driver, binary, work)
         check_token_page(driver, binary, work)
         driver.get(url)
         wait_for("the first studio again", lambda: frame_state(driver)["frame"] is not None)
