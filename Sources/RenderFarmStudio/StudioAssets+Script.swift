@@ -12,7 +12,7 @@ extension StudioAssets {
           newest: null,
           // Frame requests are numbered; an answer to any but the newest is dropped.
           ticket: 0,
-          variant: 0, generation: 0,
+          variant: 0, generation: 0, view: "fit",
           // What the controls were built for; they are rebuilt only when it changes.
           layout: null, controls: new Map(), dragging: null,
           saving: false, pending: null,
@@ -661,9 +661,27 @@ extension StudioAssets {
         }
 
         // ---- The timeline: frames drawn on demand by the engine, cached by fingerprint.
+        // ---- The preview's view: Fit (the whole canvas in the pane, at the job's preview scale), or 100 % /
+        // 200 % (the frame at the job's own pixel size, one or two screen pixels per pixel; the pane scrolls).
+        function previewScale() { return state.view === "fit" ? state.job.job.previewScale : state.job.job.scale; }
+
+        function setView(view) {
+          state.view = view;
+          for (const [id, value] of [["view-fit", "fit"], ["view-100", 1], ["view-200", 2]]) $(id).classList.toggle("active", value === view);
+          $("stage").classList.toggle("zoomed", view !== "fit");
+          sizeFrame();
+          showFrame(state.frame, true);
+        }
+
+        function sizeFrame() {
+          const image = $("frame"), job = state.job && state.job.job;
+          image.style.width = state.view === "fit" || !job
+            ? "" : (Math.round(job.width * job.scale) * state.view / window.devicePixelRatio) + "px";
+        }
+
         function frameURL(n) {
           const job = state.job;
-          return "/api/frames/" + n + ".png?scale=" + job.job.previewScale + "&variant=" + state.variant +
+          return "/api/frames/" + n + ".png?scale=" + previewScale() + "&variant=" + state.variant +
             ($("debug").checked ? "&debug=1" : "") + "&v=" + job.version + "&i=" + state.generation;
         }
 
@@ -689,7 +707,8 @@ extension StudioAssets {
             image.src = loader.src;
             image.dataset.url = url;
             image.dataset.frame = String(n);
-            image.dataset.scale = String(job.job.previewScale);
+            image.dataset.scale = String(previewScale());
+            sizeFrame();
             state.loading = false;
             $("frame-error").textContent = "";
           };
@@ -926,6 +945,10 @@ extension StudioAssets {
         $("play").addEventListener("click", play);
         $("sound").addEventListener("change", loadSound);
         $("debug").addEventListener("change", () => showFrame(state.frame, true));
+        $("view-fit").addEventListener("click", () => setView("fit"));
+        $("view-100").addEventListener("click", () => setView(1));
+        $("view-200").addEventListener("click", () => setView(2));
+        $("safe").addEventListener("change", () => { $("safe-areas").hidden = !$("safe").checked; });
         $("variant").addEventListener("change", () => { state.variant = Number($("variant").value); loadJob(); });
         document.addEventListener("pointerup", () => { state.dragging = null; });
         let typing = null;

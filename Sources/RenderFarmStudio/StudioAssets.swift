@@ -45,7 +45,12 @@ enum StudioAssets {
           </div>
           <div class="pane stage-pane">
             <div id="variant-row" hidden><label>variant <select id="variant" aria-label="variant"></select></label></div>
-            <div class="stage"><div id="canvas-box"><img id="frame" alt="frame preview"><div id="handles"></div></div></div>
+            <div class="view-bar muted">view <button id="view-fit" class="active" title="the whole canvas in the pane">Fit</button>
+              <button id="view-100" title="one pixel of the frame per screen pixel; scroll to pan">100 %</button>
+              <button id="view-200" title="two screen pixels per pixel of the frame; scroll to pan">200 %</button>
+              <label title="action safe (93 %) and title safe (90 %) areas, SMPTE ST 2046-1"><input type="checkbox" id="safe"> safe areas</label></div>
+            <div class="stage" id="stage"><div id="canvas-box"><img id="frame" alt="frame preview"><div id="safe-areas" hidden>
+              <div class="safe action" title="action safe: 93 %"></div><div class="safe title" title="title safe: 90 %"></div></div><div id="handles"></div></div></div>
             <div class="timeline">
               <button id="step-back" title="previous frame (← or J)">−1</button>
               <button id="play" title="play / pause (space; L plays, K pauses)">Play</button>
@@ -162,6 +167,12 @@ enum StudioAssets {
         #validity.ok { color: var(--good); }
         .stage { background: repeating-conic-gradient(#2a2c31 0% 25%, #202226 0% 50%) 0 / 20px 20px; display: flex; justify-content: center; }
         #frame { display: block; max-height: 60vh; max-width: 100%; }
+        .view-bar { margin: 0 0 4px; } .view-bar button { padding: 0 8px; }
+        .stage.zoomed { overflow: auto; max-height: 62vh; justify-content: flex-start; }
+        .stage.zoomed #frame { max-width: none; max-height: none; }
+        #safe-areas { position: absolute; inset: 0; pointer-events: none; }
+        .safe { position: absolute; border: 1px dashed rgba(255, 255, 255, 0.7); box-shadow: 0 0 0 1px rgba(0, 0, 0, 0.4); }
+        .safe.action { inset: 3.5%; } .safe.title { inset: 5%; border-color: rgba(255, 214, 102, 0.8); }
         .timeline { display: flex; align-items: center; gap: 6px; margin: 8px 0; }
         #scrub { flex: 1; min-width: 200px; }
         #frame-label { font: 12px ui-monospace, monospace; min-width: 120px; }

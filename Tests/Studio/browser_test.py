@@ -255,6 +255,39 @@ def check_composed(driver, binary, work, outdir):
         stop_studio(server)
 
 
+def check_view(driver):
+    """The preview's view (issue 48): 100 % shows the frame at the job's own pixel size, one pixel per screen
+    pixel, in a pane that scrolls to pan; 200 % doubles it; Fit comes back to the preview scale; the safe areas
+    sit at 93 % and 90 % of the canvas."""
+    job = driver.execute_script("return state.job.job")
+    fit = frame_state(driver)
+    driver.find_element(By.ID, "view-100").click()
+    wait_for("the frame at the job's scale", lambda: float(frame_state(driver)["scale"] or 0) == job["scale"])
+    full = round(job["width"] * job["scale"])
+    wait_for("the full-size frame decoded", lambda: frame_state(driver)["width"] == full)
+    ratio = driver.execute_script("return window.devicePixelRatio")
+    shown = driver.execute_script("return document.getElementById('frame').getBoundingClientRect().width")
+    assert abs(shown * ratio - full) <= 1, f"100 %: {shown} CSS px × {ratio} for a {full} px frame"
+    pannable = driver.execute_script(
+        "const s = document.getElementById('stage'); return s.scrollHeight > s.clientHeight || s.scrollWidth > s.clientWidth")
+    assert pannable, "the zoomed pane does not scroll"
+    driver.find_element(By.ID, "view-200").click()
+    wait_for("200 %", lambda: abs(driver.execute_script(
+        "return document.getElementById('frame').getBoundingClientRect().width") - 2 * shown) <= 1)
+    driver.find_element(By.ID, "safe").click()
+    driver.find_element(By.ID, "view-fit").click()
+    wait_for("Fit again", lambda: frame_state(driver)["scale"] == fit["scale"])
+    canvas, action, title = driver.execute_script(
+        "return ['frame', 'safe-areas'].map((id) => document.getElementById(id)).slice(0, 1)"
+        ".concat([...document.querySelectorAll('#safe-areas .safe')]).map((n) => {"
+        " const r = n.getBoundingClientRect(); return [r.width, r.height]; })")
+    for (name, box, share) in [("action", action, 0.93), ("title", title, 0.90)]:
+        assert abs(box[0] / canvas[0] - share) < 0.01 and abs(box[1] / canvas[1] - share) < 0.01, (name, box, canvas)
+    driver.find_element(By.ID, "safe").click()
+    log(f"view: 100 % drew the {full} px frame pixel for pixel in a pane that pans, 200 % doubled it, Fit came "
+        "back; safe areas at 93 % and 90 %")
+
+
 def check_rebase(driver, cases=300, seed=48):
     """The page's merge (`rebase`, which undo, redo and a conflict's merge use) on generated cases: a job-like
     document, the page's edit of some values and another program's edit of others. Taking the page's edit back
@@ -891,6 +924,7 @@ def main():
         log("the layout fits at 1024 px")
 
         check_rebase(driver)
+        check_view(driver)
         check_point_drag(driver, job, outdir)
         check_zoom(driver, outdir)
         check_explicit_save(driver, job)
