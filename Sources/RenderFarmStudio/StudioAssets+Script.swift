@@ -63,7 +63,9 @@ extension StudioAssets {
                   const key = string(); space();
                   if (text[i] !== ":") throw new Error("expected : at " + i);
                   i++;
-                  node.members[key.value] = value();
+                  const member = value();
+                  member.keyStart = key.start;
+                  node.members[key.value] = member;
                 } else {
                   node.items.push(value());
                 }
@@ -142,6 +144,19 @@ extension StudioAssets {
             return text.slice(0, last.end) + ", " + member + text.slice(last.end);
           }
           return null;
+        }
+
+        // The text without the member at `path` (an object's key and value, with the comma that joined it to
+        // the next member, or to the one before when it is the last), or null when there is none.
+        function removeValue(text, path) {
+          const root = locate(text);
+          const parent = nodeAt(root, path.slice(0, -1)), node = nodeAt(root, path);
+          if (!parent || parent.type !== "object" || !node || typeof path[path.length - 1] === "number") return null;
+          const members = Object.values(parent.members).sort((a, b) => a.keyStart - b.keyStart);
+          const index = members.indexOf(node);
+          const [from, to] = index < members.length - 1 ? [node.keyStart, members[index + 1].keyStart]
+            : index > 0 ? [members[index - 1].end, node.end] : [node.keyStart, node.end];
+          return text.slice(0, from) + text.slice(to);
         }
 
         function lineOf(text, path) {
@@ -488,6 +503,7 @@ extension StudioAssets {
               const row = state.controls.get(layer.path + ".params." + parameter.name);
               if (!row || row === state.dragging || row.contains(document.activeElement)) continue;
               const given = layer.params[parameter.name];
+              row.classList.toggle("is-set", given !== undefined);
               row.show(given !== undefined ? given : parameter.default);
             }
           });
@@ -563,6 +579,21 @@ extension StudioAssets {
             return row;
           }
           const send = (v, gesture) => edit(path, v, gesture);
+          // Reset: the parameter leaves the job file, so the plugin's default applies (shown while it is set).
+          const reset = el("button", "↺", "reset");
+          reset.title = "reset to the default" + (p.default === null ? " (unset)" : " " + JSON.stringify(p.default))
+            + ": remove " + p.name + " from the job";
+          reset.addEventListener("click", () => {
+            // Not focused: a row holding the focus is not updated, and this one must show the default.
+            reset.blur();
+            const source = $("source");
+            let text = null;
+            try { text = removeValue(source.value, path); } catch (e) { text = null; }
+            if (text === null) return;
+            source.value = text;
+            changed(text);
+          });
+          label.after(reset);
           const numeric = p.kind === "number" || p.kind === "integer";
           if (numeric) {
             const bounded = p.min !== null && p.max !== null;
@@ -630,11 +661,23 @@ extension StudioAssets {
             const picker = el("input");
             picker.type = "color";
             let text = "#000000";
-            picker.addEventListener("change", () => send(picker.value + (text.length === 9 ? text.slice(7) : "")));
-            row.append(picker);
+            // The alpha the picker lacks, beside it: 255 writes #RRGGBB, less #RRGGBBAA.
+            const alpha = el("input");
+            alpha.type = "range";
+            alpha.min = "0";
+            alpha.max = "255";
+            alpha.step = "1";
+            alpha.dataset.role = "alpha";
+            alpha.title = "alpha (opacity) of the colour";
+            const value = () => picker.value.toUpperCase()
+              + (Number(alpha.value) < 255 ? Number(alpha.value).toString(16).padStart(2, "0").toUpperCase() : "");
+            picker.addEventListener("change", () => send(value()));
+            alpha.addEventListener("change", () => send(value()));
+            row.append(picker, alpha);
             row.show = (v) => {
               text = typeof v === "string" ? v : "#000000";
               picker.value = text.length >= 7 ? text.slice(0, 7).toLowerCase() : "#000000";
+              alpha.value = text.length === 9 ? String(parseInt(text.slice(7), 16)) : "255";
             };
           } else if (p.kind === "point" || p.kind === "size") {
             const fields = [0, 1].map(() => {

@@ -288,6 +288,32 @@ def check_view(driver):
         "back; safe areas at 93 % and 90 %")
 
 
+def check_reset_and_alpha(driver, job):
+    """Reset to default removes a parameter from the job (the default applies; Undo brings it back), and a
+    colour's alpha slider writes #RRGGBBAA."""
+    before = job_params(job)
+    assert "size" in before, before
+    row = driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[0].params.size"]')
+    reset = row.find_element(By.CSS_SELECTOR, "button.reset")
+    assert reset.is_displayed(), "no reset on a parameter the job sets"
+    reset.click()
+    wait_for("size to leave the job", lambda: "size" not in job_params(job))
+    default = driver.execute_script(
+        "return state.job.layers[0].parameters.find((p) => p.name === 'size').default")
+    wait_for("the default shown", lambda: row.find_element(By.CSS_SELECTOR, "input[type=number]").get_attribute("value")
+             == str(default) and not reset.is_displayed())
+    driver.find_element(By.ID, "undo").click()
+    wait_for("undo to bring size back", lambda: job_params(job).get("size") == before["size"])
+    alpha = driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[0].params.stroke"] input[data-role=alpha]')
+    driver.execute_script("arguments[0].value = '128'; arguments[0].dispatchEvent(new Event('change'));", alpha)
+    wait_for("an #RRGGBBAA stroke", lambda: str(job_params(job).get("stroke", "")).endswith("80")
+             and len(job_params(job)["stroke"]) == 9)
+    stroke = job_params(job)["stroke"]
+    driver.find_element(By.ID, "undo").click()
+    wait_for("undo of the alpha", lambda: job_params(job).get("stroke") != stroke)
+    log(f"reset removed size (default {default} shown), undo put {before['size']} back; alpha 128 wrote {stroke}")
+
+
 def check_rebase(driver, cases=300, seed=48):
     """The page's merge (`rebase`, which undo, redo and a conflict's merge use) on generated cases: a job-like
     document, the page's edit of some values and another program's edit of others. Taking the page's edit back
@@ -450,7 +476,7 @@ def check_list_editor(driver, job, outdir):
         area.clear()
         area.send_keys(text)
         wait_for(f"the located problem {said!r}", lambda: said in problems.text)
-        row.find_element(By.TAG_NAME, "button").click()
+        row.find_element(By.CSS_SELECTOR, "button:not(.reset)").click()
         time.sleep(0.3)
         assert open(job).read() == before, f"{text!r} reached the job file"
     driver.save_screenshot(os.path.join(outdir, "studio-editors.png"))
@@ -461,7 +487,7 @@ def check_list_editor(driver, job, outdir):
     events = driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[0].params.events"] textarea')
     events.clear()
     events.send_keys('[{"time": 1, "color": "not a colour", "size": 30}]')
-    driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[0].params.events"] button').click()
+    driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[0].params.events"] button:not(.reset)').click()
     said = wait_for("the server's problem at the events editor", lambda: driver.find_element(
         By.CSS_SELECTOR, '.control[data-path="layers[0].params.events"] [data-role="problems"]').text)
     assert "layers[0].params.events" in said, said
@@ -928,6 +954,7 @@ def main():
         check_point_drag(driver, job, outdir)
         check_zoom(driver, outdir)
         check_explicit_save(driver, job)
+        check_reset_and_alpha(driver, job)
         check_list_editor(driver, job, outdir)
         check_docs(driver, binary, work, docs, outdir)
 
