@@ -632,6 +632,37 @@ extension StudioAssets {
               range.addEventListener("pointerdown", () => { state.dragging = row; });
               range.addEventListener("pointerup", () => { if (state.dragging === row) state.dragging = null; });
             }
+            // Scrubbing: dragging the name sideways changes the value, a step per pixel (ten with Shift),
+            // within the bounds; it saves as it goes and is one undo step, as a slider's drag.
+            const unit = step === "any" ? 1 : step;
+            label.classList.add("scrubby");
+            label.addEventListener("pointerdown", (event) => {
+              event.preventDefault();
+              label.setPointerCapture(event.pointerId);
+              const start = number.value === "" ? Number(p.default ?? p.min ?? 0) : Number(number.value);
+              const x = event.clientX, gesture = "scrub-" + Date.now() + "-" + Math.random();
+              let pending = null, value = start;
+              state.dragging = row;
+              const move = (e) => {
+                const raw = start + Math.round(e.clientX - x) * unit * (e.shiftKey ? 10 : 1);
+                value = Number(Math.min(p.max ?? Infinity, Math.max(p.min ?? -Infinity, raw)).toFixed(10));
+                number.value = String(value);
+                if (range) range.value = number.value;
+                clearTimeout(pending);
+                pending = setTimeout(() => send(value, gesture), 150);
+              };
+              const up = () => {
+                label.removeEventListener("pointermove", move);
+                label.removeEventListener("pointerup", up);
+                label.removeEventListener("pointercancel", up);
+                clearTimeout(pending);
+                if (state.dragging === row) state.dragging = null;
+                if (value !== start) send(value, gesture);
+              };
+              label.addEventListener("pointermove", move);
+              label.addEventListener("pointerup", up);
+              label.addEventListener("pointercancel", up);
+            });
             // A parameter the job leaves unset with no default (the effect decides, as a shape's radius):
             // an empty field saying so and a dimmed slider at its start, never a made-up middle value.
             row.show = (v) => {

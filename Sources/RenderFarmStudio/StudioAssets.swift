@@ -195,6 +195,7 @@ enum StudioAssets {
           box-shadow: 0 8px 32px #000a; }
         #conflict pre { max-height: 30vh; overflow: auto; background: #101114; padding: 6px; font: 12px ui-monospace, monospace; }
         .control.unset input[type=range] { opacity: 0.35; }
+        .control label.scrubby { cursor: ew-resize; user-select: none; touch-action: none; }
         .control .reset { display: none; padding: 0 5px; margin-left: 4px; font-size: 11px; }
         .control.is-set .reset { display: inline-block; }
         .control input[data-role=alpha] { width: 80px; vertical-align: middle; }

@@ -311,7 +311,20 @@ def check_reset_and_alpha(driver, job):
     stroke = job_params(job)["stroke"]
     driver.find_element(By.ID, "undo").click()
     wait_for("undo of the alpha", lambda: job_params(job).get("stroke") != stroke)
-    log(f"reset removed size (default {default} shown), undo put {before['size']} back; alpha 128 wrote {stroke}")
+    # Scrubbing the name: 30 px to the right is 30 steps more, saved as it goes and undone in one step.
+    steps = driver.execute_script("return state.undo.length")
+    start = job_params(job)["size"]
+    label = driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[0].params.size"] label')
+    ActionChains(driver).click_and_hold(label).move_by_offset(10, 0).pause(0.3).move_by_offset(20, 0).release().perform()
+    step = float(driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[0].params.size"] input[type=number]')
+                 .get_attribute("step"))
+    wait_for("the scrubbed size", lambda: abs(job_params(job)["size"] - (start + 30 * step)) < 1e-9)
+    wait_for("the scrub's saves", lambda: not driver.execute_script("return state.saving || state.pending !== null"))
+    assert driver.execute_script("return state.undo.length") == steps + 1, "a scrub made more than one undo step"
+    driver.find_element(By.ID, "undo").click()
+    wait_for("undo of the scrub", lambda: job_params(job)["size"] == start)
+    log(f"reset removed size (default {default} shown), undo put {before['size']} back; alpha 128 wrote {stroke}; "
+        f"scrubbing the name 30 px moved size {start} to {start + 30 * step}, one undo step")
 
 
 def check_rebase(driver, cases=300, seed=48):
