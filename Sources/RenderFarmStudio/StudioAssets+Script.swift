@@ -386,7 +386,18 @@ extension StudioAssets {
         // Undo (or redo) takes back only the page's own edit. When another program or page saved the file
         // since, the edit's values are set in the file as it is now, which keeps that change; when that
         // change touched the same values, the author is asked first, told which.
-        function undo(direction) {
+        async function undo(direction) {
+          // A step is taken back from the file as the last save left it: wait for a save still on its way
+          // (Undo pressed twice quickly), and take the steps one after another.
+          const turn = state.undoing || Promise.resolve();
+          let done;
+          state.undoing = new Promise((resolve) => { done = resolve; });
+          await turn;
+          while (state.saving || state.pending !== null) await new Promise((resolve) => setTimeout(resolve, 20));
+          try { takeBack(direction); } finally { done(); }
+        }
+
+        function takeBack(direction) {
           const stack = direction === "undo" ? state.undo : state.redo;
           if (stack.length === 0) return;
           const step = stack.pop();
@@ -834,10 +845,112 @@ extension StudioAssets {
               + (layer.end === null || layer.end === undefined ? "" : " to " + layer.end + " s")
               + (describeFields(layer.fields || []) ? "; " + describeFields(layer.fields || []) : "");
             track.append(bar);
+            for (const key of keyframesOf(layer, index)) {
+              track.append(keyMark(key, percent));
+              // The keyframe editor open on this keyframe shows it as the job now has it.
+              if (!$("key-editor").hidden && $("key-editor").dataset.path === joinPath(key.path)) showKey(key);
+            }
             list.append(track);
           });
           showSelection();
           showInOut();
+        }
+
+        // ---- Keyframes of a layer's own fields (opacity, transform position, scale, rotation) on its
+        // track: a click goes to the keyframe and opens its editor (time, timing), a drag moves it in time
+        // between its neighbours (one save at release).
+        const keyedFields = [["opacity"], ["transform", "position"], ["transform", "scale"], ["transform", "rotation"]];
+
+        function keyframesOf(layer, index) {
+          const links = layer.fields || [];
+          const own = links[links.length - 1] || {};
+          const speed = links.reduce((product, fields) => product * (fields.speed || 1), 1);
+          const found = [];
+          for (const field of keyedFields) {
+            const keyframes = (nodeValue(own, field) || {}).keyframes;
+            if (!Array.isArray(keyframes)) continue;
+            keyframes.forEach((keyframe, k) => found.push({
+              layer: index, field, index: k, keyframe, keyframes, speed, start: layer.start,
+              path: splitPath(layer.path).concat(field, ["keyframes", k]),
+            }));
+          }
+          return found;
+        }
+
+        // Job seconds of layer seconds `t` on a layer starting at `start` whose groups and own speeds multiply to `speed`.
+        function keyTime(key, t) { return key.start + t / key.speed; }
+
+        function keyMark(key, percent) {
+          const job = state.job.job;
+          const mark = el("div", null, "key");
+          mark.dataset.layer = String(key.layer);
+          mark.dataset.field = key.field.join(".");
+          mark.dataset.index = String(key.index);
+          mark.style.left = percent(keyTime(key, key.keyframe.t) * job.fps);
+          mark.title = key.field.join(".") + " " + JSON.stringify(key.keyframe.value) + " at " + key.keyframe.t + " s"
+            + (key.keyframe.timing !== undefined ? " (" + JSON.stringify(key.keyframe.timing) + ")" : "");
+          mark.addEventListener("click", (event) => event.stopPropagation());
+          mark.addEventListener("pointerdown", (event) => {
+            event.preventDefault();
+            event.stopPropagation();
+            mark.setPointerCapture(event.pointerId);
+            const inner = $("tracks-inner").getBoundingClientRect();
+            const secondsPerPixel = job.frameCount / job.fps / inner.width;
+            const previous = key.keyframes[key.index - 1], next = key.keyframes[key.index + 1];
+            const step = 1 / job.fps;
+            const x = event.clientX;
+            let t = key.keyframe.t;
+            const move = (e) => {
+              const raw = key.keyframe.t + (e.clientX - x) * secondsPerPixel * key.speed;
+              const low = previous ? previous.t + step : 0, high = next ? next.t - step : Infinity;
+              // Whole frames of the layer's own time, between the neighbours.
+              t = Math.min(high, Math.max(low, Math.round(raw * job.fps) / job.fps));
+              t = Number(t.toFixed(6));
+              mark.style.left = percent(keyTime(key, t) * job.fps);
+            };
+            const up = () => {
+              mark.removeEventListener("pointermove", move);
+              mark.removeEventListener("pointerup", up);
+              if (t !== key.keyframe.t) edit(key.path.concat(["t"]), t);
+              select(key.layer);
+              showFrame(Math.round(keyTime(key, t) * job.fps));
+              showKey(key);
+            };
+            mark.addEventListener("pointermove", move);
+            mark.addEventListener("pointerup", up);
+          });
+          return mark;
+        }
+
+        // The editor of one keyframe, under the timeline: its field, value, time and timing.
+        function showKey(key) {
+          const box = $("key-editor");
+          box.hidden = false;
+          box.textContent = "";
+          box.dataset.path = joinPath(key.path);
+          box.append(el("span", state.job.layers[key.layer] ? layerLabel(state.job.layers[key.layer]) + " · " : ""),
+            el("code", key.field.join(".") + " keyframe " + key.index), el("span", " value " + JSON.stringify(key.keyframe.value) + " · t "));
+          const time = el("input");
+          time.type = "number";
+          time.step = String(1 / state.job.job.fps);
+          time.value = String(key.keyframe.t);
+          time.dataset.role = "key-t";
+          time.addEventListener("change", () => { if (time.value !== "") edit(key.path.concat(["t"]), Number(time.value)); });
+          const timing = el("select");
+          timing.dataset.role = "key-timing";
+          const current = key.keyframe.timing;
+          const named = ["linear", "easeIn", "easeOut", "easeInEaseOut", "default"];
+          const options = named.concat(typeof current === "string" || current === undefined ? [] : ["custom"]);
+          for (const name of options) {
+            const option = el("option", name === "custom" ? "custom " + JSON.stringify(current) : name);
+            option.value = name;
+            timing.append(option);
+          }
+          timing.value = current === undefined ? "linear" : typeof current === "string" ? current : "custom";
+          timing.disabled = key.index === 0;
+          timing.title = key.index === 0 ? "the first keyframe has no segment before it to pace" : "paces the move from the keyframe before";
+          timing.addEventListener("change", () => { if (timing.value !== "custom") edit(key.path.concat(["timing"]), timing.value); });
+          box.append(time, el("span", " s · timing "), timing);
         }
 
         function showPlayhead() {

@@ -74,6 +74,7 @@ enum StudioAssets {
                 </div>
               </div>
             </div>
+            <div id="key-editor" class="muted" hidden></div>
             <div class="muted">in/out <span id="inout-label"></span> · <code id="inout-command"></code>
               <button id="clear-inout" title="clear the in and out points">clear</button></div>
             <div class="render-bar"><button id="render" title="render the in/out range as renderfarm render does">Render in/out</button>
@@ -150,6 +151,9 @@ enum StudioAssets {
           white-space: nowrap; overflow: hidden; text-overflow: ellipsis; cursor: pointer; }
         .track-label.selected { color: var(--accent); }
         .track.selected .bar { outline: 1px solid var(--accent); }
+        .track .key { position: absolute; top: 3px; width: 9px; height: 9px; margin-left: -5px; background: #ffd666;
+          border: 1px solid #000; transform: rotate(45deg); cursor: ew-resize; touch-action: none; z-index: 1; }
+        #key-editor { margin: 4px 0; } #key-editor input { width: 80px; }
         #tracks { flex: 1; min-width: 0; }
         #render-status { display: flex; align-items: center; gap: 8px; min-width: 0; }
         #render-status[hidden] { display: none; }

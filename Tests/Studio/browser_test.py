@@ -231,6 +231,33 @@ def check_composed(driver, binary, work, outdir):
         assert row.is_displayed()
         assert [f.get_attribute("data-layer") for f in driver.find_elements(By.CSS_SELECTOR, "#controls fieldset")
                 if f.is_displayed()] == ["9"]
+        # Keyframes on the timeline: the ellipse's three opacity keyframes on its track; the second dragged
+        # later moves its time by whole frames, between its neighbours; its editor sets its timing; undo twice
+        # restores the file.
+        edited_before = open(job).read()
+        marks = driver.find_elements(By.CSS_SELECTOR, '#track-list .track[data-layer="5"] .key')
+        assert len(marks) == 3, f"{len(marks)} keyframe marks on layer 5's track"
+        assert len(driver.find_elements(By.CSS_SELECTOR, '#track-list .track[data-layer="7"] .key')) == 2
+        fps = driver.execute_script("return state.job.job.fps")
+        ActionChains(driver).click_and_hold(marks[1]).move_by_offset(6, 0).move_by_offset(10, 0).release().perform()
+        moved = lambda: json.load(open(job))["layers"][5]["opacity"]["keyframes"][1]["t"]
+        wait_for("the keyframe's new time", lambda: moved() != 0.25)
+        t = moved()
+        assert 0.25 < t < 0.9 and abs(t * fps - round(t * fps)) < 1e-6, f"moved to t = {t}"
+        wait_for("the keyframe editor", lambda: driver.find_element(By.ID, "key-editor").is_displayed())
+        Select(driver.find_element(By.CSS_SELECTOR, "#key-editor select")).select_by_value("easeInEaseOut")
+        wait_for("the new timing", lambda: json.load(open(job))["layers"][5]["opacity"]["keyframes"][1]["timing"]
+                 == "easeInEaseOut")
+        assert float(driver.find_element(By.CSS_SELECTOR, "#key-editor input").get_attribute("value")) == t
+        driver.find_element(By.ID, "undo").click()
+        wait_for("undo of the timing", lambda: json.load(open(job))["layers"][5]["opacity"]["keyframes"][1]["timing"] == "easeOut")
+        driver.find_element(By.ID, "undo").click()
+        wait_for("undo of the move", lambda: open(job).read() == edited_before)
+        log(f"keyframes: 3 and 2 on their tracks; one dragged to t = {t} s (whole frames), its timing set to "
+            "easeInEaseOut in its editor, both undone")
+        # The saves drew the tracks again: the text layer's label is a new element.
+        label = driver.find_element(By.CSS_SELECTOR, '#track-labels .track-label[data-layer="9"]')
+        label.click()
         # Zoomed ×8 and scrolled to the end, the tracks still say whose they are.
         driver.execute_script("setZoom(8); document.getElementById('tracks').scrollLeft = 1e9;")
         time.sleep(0.2)
