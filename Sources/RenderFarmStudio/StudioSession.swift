@@ -176,20 +176,24 @@ final class StudioSession: Sendable {
 
     /// The sound of variant `variant` of the current job under its whole timeline (frame 0 to its end), as a WAV
     /// file: the mix `render --video` and `renderfarm mix` make (<doc:Sound>), for the page to play with its
-    /// frames; nil when the job has no sound. Kept until the job or a file its layers read changes.
+    /// frames; nil when the job has no sound. Kept until the job, a file its layers read or a sound file changes.
     func audio(variant: Int = 0) throws(StudioFailure) -> [UInt8]? {
         let job = try prepared(variant: variant, scale: nil)
         let key = state.withLock { [variant, $0.version, $0.inputGeneration] }
         if let made = state.withLock({ $0.mix }), made.key == key { return made.wav }
-        let wav: [UInt8]?
+        let track: SoundTrack?
         do {
-            wav = try SoundTrack.mix(
-                of: job, frames: Array(0..<job.job.spec.frameCount), ffmpeg: FFmpeg.locate()
-            )?.wav
+            track = try SoundTrack.mix(of: job, frames: Array(0..<job.job.spec.frameCount), ffmpeg: FFmpeg.locate())
         } catch {
             throw StudioFailure(status: 422, "\(error)")
         }
+        let wav = track?.wav
         state.withLock { $0.mix = (key, wav) }
+        // The sound files are inputs too: an edit of one is told as the layers' files are, and mixes again.
+        let folder = URL(fileURLWithPath: job.job.directory, isDirectory: true)
+        let files = Set(
+            (track?.inputs ?? []).map { URL(fileURLWithPath: $0.file, relativeTo: folder).standardizedFileURL.path })
+        if !files.isEmpty, let observer = filesRead.withLock({ $0 }) { observer(files, .inputs) }
         return wav
     }
 

@@ -201,7 +201,17 @@ struct StudioAPITests {
         // The mix follows an edit of the job: 3 dB less music is other samples.
         let quieter = studio.jobText.replacingOccurrences(of: #""gain": -6"#, with: #""gain": -9"#)
         #expect(try studio.client.send("PUT", "/api/job", body: Array(quieter.utf8)).status == 200)
-        #expect(try studio.client.send("GET", "/api/audio.wav").body != response.body)
+        let edited = try studio.client.send("GET", "/api/audio.wav").body
+        #expect(edited != response.body)
+        // Another program replaces the music file: the studio hears of it and mixes again.
+        let music = studio.root.appendingPathComponent("assets/bed.ogg")
+        try FileManager.default.removeItem(at: music)
+        try FileManager.default.copyItem(
+            at: StudioFixture.packageRoot.appendingPathComponent("jobs/assets/ding.mp3"), to: music)
+        let remixed = try StudioFixture.eventually(within: 10) {
+            try studio.client.send("GET", "/api/audio.wav").body != edited
+        }
+        #expect(remixed, "the mix was not made again after its music file changed")
 
         let silent = try StudioFixture()
         let none = try silent.client.send("GET", "/api/audio.wav")
