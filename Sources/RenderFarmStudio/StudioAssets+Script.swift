@@ -146,17 +146,33 @@ extension StudioAssets {
           return null;
         }
 
-        // The text without the member at `path` (an object's key and value, with the comma that joined it to
-        // the next member, or to the one before when it is the last), or null when there is none.
+        // The text without the value at `path`: an object's member (key and value) or a list's item, with the
+        // comma that joined it to the next one, or to the one before when it is the last; null when there is none.
         function removeValue(text, path) {
           const root = locate(text);
           const parent = nodeAt(root, path.slice(0, -1)), node = nodeAt(root, path);
-          if (!parent || parent.type !== "object" || !node || typeof path[path.length - 1] === "number") return null;
-          const members = Object.values(parent.members).sort((a, b) => a.keyStart - b.keyStart);
-          const index = members.indexOf(node);
-          const [from, to] = index < members.length - 1 ? [node.keyStart, members[index + 1].keyStart]
-            : index > 0 ? [members[index - 1].end, node.end] : [node.keyStart, node.end];
+          if (!parent || !node) return null;
+          const inList = parent.type === "array";
+          if (inList !== (typeof path[path.length - 1] === "number")) return null;
+          const start = (entry) => (inList ? entry.start : entry.keyStart);
+          const entries = inList ? parent.items : Object.values(parent.members).sort((a, b) => a.keyStart - b.keyStart);
+          const index = entries.indexOf(node);
+          const [from, to] = index < entries.length - 1 ? [start(node), start(entries[index + 1])]
+            : index > 0 ? [entries[index - 1].end, node.end] : [start(node), node.end];
           return text.slice(0, from) + text.slice(to);
+        }
+
+        // The text with `json` added as the last item of the list at `path`, or null when there is no list there.
+        function appendValue(text, path, json) {
+          const list = nodeAt(locate(text), path);
+          if (!list || list.type !== "array") return null;
+          const last = list.items[list.items.length - 1];
+          if (!last) return text.slice(0, list.start + 1) + json + text.slice(list.end - 1);
+          // Where the last item's line starts: the new one goes on a line of its own, indented alike.
+          const lineStart = text.lastIndexOf("\n", last.start) + 1;
+          const indent = /^[ \t]*/.exec(text.slice(lineStart))[0];
+          const newline = lineStart > list.start ? "\n" + indent : " ";
+          return text.slice(0, last.end) + "," + newline + json + text.slice(last.end);
         }
 
         function lineOf(text, path) {
@@ -215,6 +231,11 @@ extension StudioAssets {
             if (state.frame > job.job.frameCount - 1) state.frame = 0;
             // A job of more than three layers opens on its first; fewer are all shown.
             if (state.selected === undefined) state.selected = (job.layers || []).length > 3 ? 0 : null;
+            if (state.selectTopLevel !== undefined && state.selectTopLevel !== null) {
+              const added = (job.layers || []).findIndex((layer) => layer.path === "layers[" + state.selectTopLevel + "]");
+              if (added >= 0) { state.selected = added; state.selectTopLevel = null; }
+            }
+            showEffects();
             if (state.selected !== null && state.selected >= (job.layers || []).length) state.selected = null;
             renderLayers();
             renderTracks();
@@ -550,6 +571,54 @@ extension StudioAssets {
             item(layerLabel(layer), index, groups.length, layer.path + (groups.length ? " in " + groups.join(" › ") : ""));
           });
           showSelection();
+        }
+
+        // "Add layer" puts a layer of the chosen effect on top (the end of the job's `layers`), with the
+        // effect's defaults, and selects it; "Remove" takes the selected layer out of the file. Both are saves
+        // like any other (undo, conflicts).
+        function showEffects() {
+          const picker = $("add-effect");
+          const effects = state.job.effects || [];
+          const names = JSON.stringify(effects.map((effect) => effect.id));
+          if (picker.dataset.names === names) return;
+          picker.dataset.names = names;
+          const chosen = picker.value;
+          picker.textContent = "";
+          for (const effect of effects) {
+            const option = el("option", effect.id);
+            option.value = effect.id;
+            option.title = effect.summary;
+            picker.append(option);
+          }
+          if (effects.some((effect) => effect.id === chosen)) picker.value = chosen;
+        }
+
+        function addLayer() {
+          const effect = $("add-effect").value;
+          if (!effect) return;
+          const source = $("source");
+          let text = null;
+          try { text = appendValue(source.value, ["layers"], JSON.stringify({ effect })); } catch (e) { text = null; }
+          if (text === null) {
+            showValidation({ valid: false, issues: [{ path: "layers", message: "fix the job text first: a layer is added to its \"layers\" list" }] });
+            return;
+          }
+          // The new layer is the last top-level one; it is selected once the job comes back with it.
+          state.selectTopLevel = (parsed(text).layers || []).length - 1;
+          source.value = text;
+          changed(text);
+        }
+
+        function removeLayer() {
+          const layer = state.selected === null ? null : (state.job.layers || [])[state.selected];
+          if (!layer) return;
+          const source = $("source");
+          let text = null;
+          try { text = removeValue(source.value, splitPath(layer.path)); } catch (e) { text = null; }
+          if (text === null) return;
+          state.selected = null;
+          source.value = text;
+          changed(text);
         }
 
         function select(index) {
@@ -1132,6 +1201,8 @@ extension StudioAssets {
         $("play").addEventListener("click", play);
         $("sound").addEventListener("change", loadSound);
         $("debug").addEventListener("change", () => showFrame(state.frame, true));
+        $("add-layer").addEventListener("click", addLayer);
+        $("remove-layer").addEventListener("click", removeLayer);
         $("view-fit").addEventListener("click", () => setView("fit"));
         $("view-100").addEventListener("click", () => setView(1));
         $("view-200").addEventListener("click", () => setView(2));

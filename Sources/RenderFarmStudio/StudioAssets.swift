@@ -82,7 +82,11 @@ enum StudioAssets {
             <label class="muted"><input type="checkbox" id="debug"> --debug overlay (paths, control points, bounds, velocity)</label>
             <div id="frame-error" class="error"></div>
           </div>
-          <div class="pane controls-pane"><div id="layers" role="listbox" aria-label="layers"></div><div id="controls"></div></div>
+          <div class="pane controls-pane">
+            <div class="layer-bar"><select id="add-effect" aria-label="effect of a new layer"></select>
+              <button id="add-layer" title="add a layer of this effect on top, with the effect's defaults">Add layer</button>
+              <button id="remove-layer" title="remove the selected layer from the job">Remove</button></div>
+            <div id="layers" role="listbox" aria-label="layers"></div><div id="controls"></div></div>
         </section>
         <section id="farm" class="view" hidden>
           <p id="farm-root" class="muted"></p>
@@ -144,6 +148,7 @@ enum StudioAssets {
         #layers { display: flex; flex-direction: column; gap: 1px; margin-bottom: 10px; max-height: 32vh; overflow-y: auto; }
         .layer-item { text-align: left; border-color: transparent; background: transparent; padding: 2px 8px;
           white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+        .layer-bar { display: flex; gap: 4px; margin-bottom: 6px; } .layer-bar select { flex: 1; min-width: 0; }
         .layer-item.selected { border-color: var(--accent); color: var(--accent); background: #1d2a3a; }
         .tracks-row { display: flex; }
         #track-labels { flex: 0 0 128px; padding: 18px 0 4px; overflow: hidden; }

@@ -254,6 +254,13 @@ final class StudioSession: Sendable {
                 "inputGeneration": .number(Double(state.inputGeneration)),
             ]
             for (key, value) in state.validation.json { object[key] = value }
+            // The effects a layer can be made of (the page's "add layer").
+            object["effects"] = .array(
+                state.catalog.plugins.keys.sorted().compactMap { id in
+                    state.catalog.plugins[id].map {
+                        .object(["id": .string(id), "summary": .string($0.info.summary)])
+                    }
+                })
             let jobs = state.validation.jobs
             let chosen = jobs.indices.contains(variant) ? variant : 0
             if jobs.contains(where: { $0.variant != nil }) {

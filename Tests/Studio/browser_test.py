@@ -248,7 +248,9 @@ def check_composed(driver, binary, work, outdir):
         Select(driver.find_element(By.CSS_SELECTOR, "#key-editor select")).select_by_value("easeInEaseOut")
         wait_for("the new timing", lambda: json.load(open(job))["layers"][5]["opacity"]["keyframes"][1]["timing"]
                  == "easeInEaseOut")
-        assert float(driver.find_element(By.CSS_SELECTOR, "#key-editor input").get_attribute("value")) == t
+        # The editor is drawn again with each save: read what it shows in one script.
+        wait_for("the editor to show the moved time", lambda: float(driver.execute_script(
+            "return document.querySelector('#key-editor input').value")) == t)
         driver.find_element(By.ID, "undo").click()
         wait_for("undo of the timing", lambda: json.load(open(job))["layers"][5]["opacity"]["keyframes"][1]["timing"] == "easeOut")
         driver.find_element(By.ID, "undo").click()
@@ -352,6 +354,26 @@ def check_reset_and_alpha(driver, job):
     wait_for("undo of the scrub", lambda: job_params(job)["size"] == start)
     log(f"reset removed size (default {default} shown), undo put {before['size']} back; alpha 128 wrote {stroke}; "
         f"scrubbing the name 30 px moved size {start} to {start + 30 * step}, one undo step")
+
+
+def check_add_layer(driver, job):
+    """Add layer puts a layer of the chosen effect on top with its defaults and selects it; Remove takes it out
+    again, leaving the file as it was, byte for byte."""
+    before = open(job).read()
+    effects = [o.get_attribute("value") for o in driver.find_elements(By.CSS_SELECTOR, "#add-effect option")]
+    assert {"floating-heart", "shape", "text"} <= set(effects), effects
+    Select(driver.find_element(By.ID, "add-effect")).select_by_value("floating-heart")
+    driver.find_element(By.ID, "add-layer").click()
+    wait_for("the new layer in the file", lambda: len(json.load(open(job))["layers"]) == 2)
+    assert json.load(open(job))["layers"][1] == {"effect": "floating-heart"}
+    wait_for("the new layer selected", lambda: "selected" in (driver.find_element(
+        By.CSS_SELECTOR, '#layers .layer-item[data-layer="1"]').get_attribute("class") or ""))
+    wait_for("its controls", lambda: driver.find_element(
+        By.CSS_SELECTOR, '.control[data-path="layers[1].params.rate"]').is_displayed())
+    driver.find_element(By.ID, "remove-layer").click()
+    wait_for("the layer removed", lambda: open(job).read() == before)
+    log(f"add layer: floating-heart added on top (one of {len(effects)} effects), selected with its controls; "
+        "Remove gave back the file byte for byte")
 
 
 def check_rebase(driver, cases=300, seed=48):
@@ -995,6 +1017,7 @@ def main():
         check_zoom(driver, outdir)
         check_explicit_save(driver, job)
         check_reset_and_alpha(driver, job)
+        check_add_layer(driver, job)
         check_list_editor(driver, job, outdir)
         check_docs(driver, binary, work, docs, outdir)
 
