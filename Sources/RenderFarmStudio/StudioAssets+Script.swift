@@ -240,6 +240,7 @@ extension StudioAssets {
             renderLayers();
             renderTracks();
             renderControls();
+            showSelection();
             renderHandles();
             showFrame(state.frame, true);
           }
@@ -466,15 +467,22 @@ extension StudioAssets {
         }
 
         function edit(path, value, gesture) {
+          editText((text) => setValue(text, path, JSON.stringify(value)), gesture);
+        }
+
+        // Makes `change` (the text box's text to the new text; null when it cannot be made there) in the
+        // text box, saved as any edit; false when it could not be made.
+        function editText(change, gesture) {
           const source = $("source");
           let text;
-          try { text = setValue(source.value, path, JSON.stringify(value)); } catch (e) { text = null; }
+          try { text = change(source.value); } catch (e) { text = null; }
           if (text === null) {
             showValidation({ valid: false, issues: [{ path: "", message: "fix the job text first: it is not JSON the controls can edit" }] });
-            return;
+            return false;
           }
           source.value = text;
           changed(text, gesture);
+          return true;
         }
 
         // ---- Controls from each layer's parameter table.
@@ -539,7 +547,6 @@ extension StudioAssets {
               row.show(given !== undefined ? given : parameter.default);
             }
           });
-          showSelection();
           showValidation(job);
         }
 
@@ -570,7 +577,6 @@ extension StudioAssets {
             const groups = (layer.fields || []).slice(0, -1).map((fields) => fields.name || "group");
             item(layerLabel(layer), index, groups.length, layer.path + (groups.length ? " in " + groups.join(" › ") : ""));
           });
-          showSelection();
         }
 
         // "Add layer" puts a layer of the chosen effect on top (the end of the job's `layers`), with the
@@ -596,29 +602,14 @@ extension StudioAssets {
         function addLayer() {
           const effect = $("add-effect").value;
           if (!effect) return;
-          const source = $("source");
-          let text = null;
-          try { text = appendValue(source.value, ["layers"], JSON.stringify({ effect })); } catch (e) { text = null; }
-          if (text === null) {
-            showValidation({ valid: false, issues: [{ path: "layers", message: "fix the job text first: a layer is added to its \"layers\" list" }] });
-            return;
-          }
+          if (!editText((text) => appendValue(text, ["layers"], JSON.stringify({ effect })))) return;
           // The new layer is the last top-level one; it is selected once the job comes back with it.
-          state.selectTopLevel = (parsed(text).layers || []).length - 1;
-          source.value = text;
-          changed(text);
+          state.selectTopLevel = (parsed($("source").value).layers || []).length - 1;
         }
 
         function removeLayer() {
           const layer = state.selected === null ? null : (state.job.layers || [])[state.selected];
-          if (!layer) return;
-          const source = $("source");
-          let text = null;
-          try { text = removeValue(source.value, splitPath(layer.path)); } catch (e) { text = null; }
-          if (text === null) return;
-          state.selected = null;
-          source.value = text;
-          changed(text);
+          if (layer && editText((text) => removeValue(text, splitPath(layer.path)))) state.selected = null;
         }
 
         function select(index) {
@@ -666,12 +657,7 @@ extension StudioAssets {
           reset.addEventListener("click", () => {
             // Not focused: a row holding the focus is not updated, and this one must show the default.
             reset.blur();
-            const source = $("source");
-            let text = null;
-            try { text = removeValue(source.value, path); } catch (e) { text = null; }
-            if (text === null) return;
-            source.value = text;
-            changed(text);
+            editText((text) => removeValue(text, path));
           });
           label.after(reset);
           const numeric = p.kind === "number" || p.kind === "integer";
@@ -695,7 +681,7 @@ extension StudioAssets {
               // A drag saves as it goes (the preview follows) and once more at release: one gesture,
               // one undo step.
               let pending = null, gesture = null;
-              range.addEventListener("pointerdown", () => { gesture = "drag-" + Date.now() + "-" + Math.random(); });
+              range.addEventListener("pointerdown", () => { gesture = newGesture(); });
               range.addEventListener("input", () => {
                 number.value = range.value;
                 clearTimeout(pending);
@@ -717,31 +703,22 @@ extension StudioAssets {
             const unit = step === "any" ? 1 : step;
             label.classList.add("scrubby");
             label.addEventListener("pointerdown", (event) => {
-              event.preventDefault();
-              label.setPointerCapture(event.pointerId);
               const start = number.value === "" ? Number(p.default ?? p.min ?? 0) : Number(number.value);
-              const x = event.clientX, gesture = "scrub-" + Date.now() + "-" + Math.random();
+              const x = event.clientX, gesture = newGesture();
               let pending = null, value = start;
               state.dragging = row;
-              const move = (e) => {
+              followPointer(label, event, (e) => {
                 const raw = start + Math.round(e.clientX - x) * unit * (e.shiftKey ? 10 : 1);
                 value = Number(Math.min(p.max ?? Infinity, Math.max(p.min ?? -Infinity, raw)).toFixed(10));
                 number.value = String(value);
                 if (range) range.value = number.value;
                 clearTimeout(pending);
                 pending = setTimeout(() => send(value, gesture), 150);
-              };
-              const up = () => {
-                label.removeEventListener("pointermove", move);
-                label.removeEventListener("pointerup", up);
-                label.removeEventListener("pointercancel", up);
+              }, () => {
                 clearTimeout(pending);
                 if (state.dragging === row) state.dragging = null;
                 if (value !== start) send(value, gesture);
-              };
-              label.addEventListener("pointermove", move);
-              label.addEventListener("pointerup", up);
-              label.addEventListener("pointercancel", up);
+              });
             });
             // A parameter the job leaves unset with no default (the effect decides, as a shape's radius):
             // an empty field saying so and a dimmed slider at its start, never a made-up middle value.
@@ -921,7 +898,6 @@ extension StudioAssets {
             }
             list.append(track);
           });
-          showSelection();
           showInOut();
         }
 
@@ -952,41 +928,31 @@ extension StudioAssets {
         function keyMark(key, percent) {
           const job = state.job.job;
           const mark = el("div", null, "key");
-          mark.dataset.layer = String(key.layer);
-          mark.dataset.field = key.field.join(".");
-          mark.dataset.index = String(key.index);
           mark.style.left = percent(keyTime(key, key.keyframe.t) * job.fps);
           mark.title = key.field.join(".") + " " + JSON.stringify(key.keyframe.value) + " at " + key.keyframe.t + " s"
             + (key.keyframe.timing !== undefined ? " (" + JSON.stringify(key.keyframe.timing) + ")" : "");
           mark.addEventListener("click", (event) => event.stopPropagation());
           mark.addEventListener("pointerdown", (event) => {
-            event.preventDefault();
             event.stopPropagation();
-            mark.setPointerCapture(event.pointerId);
             const inner = $("tracks-inner").getBoundingClientRect();
             const secondsPerPixel = job.frameCount / job.fps / inner.width;
             const previous = key.keyframes[key.index - 1], next = key.keyframes[key.index + 1];
             const step = 1 / job.fps;
             const x = event.clientX;
             let t = key.keyframe.t;
-            const move = (e) => {
+            followPointer(mark, event, (e) => {
               const raw = key.keyframe.t + (e.clientX - x) * secondsPerPixel * key.speed;
               const low = previous ? previous.t + step : 0, high = next ? next.t - step : Infinity;
               // Whole frames of the layer's own time, between the neighbours.
               t = Math.min(high, Math.max(low, Math.round(raw * job.fps) / job.fps));
               t = Number(t.toFixed(6));
               mark.style.left = percent(keyTime(key, t) * job.fps);
-            };
-            const up = () => {
-              mark.removeEventListener("pointermove", move);
-              mark.removeEventListener("pointerup", up);
+            }, () => {
               if (t !== key.keyframe.t) edit(key.path.concat(["t"]), t);
               select(key.layer);
               showFrame(Math.round(keyTime(key, t) * job.fps));
               showKey(key);
-            };
-            mark.addEventListener("pointermove", move);
-            mark.addEventListener("pointerup", up);
+            });
           });
           return mark;
         }

@@ -104,34 +104,45 @@ extension StudioAssets {
         // `move(start, dx, dy)` is the value after a drag of (dx, dy) canvas points from `current()`.
         function dragging(handle, current, move, show, path, name) {
           handle.addEventListener("pointerdown", (event) => {
-            event.preventDefault();
-            handle.setPointerCapture(event.pointerId);
             const start = current();
             const image = $("frame").getBoundingClientRect();
             const perPixel = state.job.job.width / image.width;
             const drag = { x: event.clientX, y: event.clientY, value: start };
             state.pointDrag = drag;
             const at = (e) => move(start, (e.clientX - drag.x) * perPixel, (e.clientY - drag.y) * perPixel);
-            const over = (e) => {
+            followPointer(handle, event, (e) => {
               drag.value = at(e);
               show(drag.value);
               const row = state.controls.get(name);
               if (row) row.show(drag.value);
-            };
-            const up = (e) => {
-              handle.removeEventListener("pointermove", over);
-              handle.removeEventListener("pointerup", up);
-              handle.removeEventListener("pointercancel", up);
+            }, (e) => {
               drag.value = at(e);
               state.pointDrag = null;
               // One save per drag, at its end.
               if (JSON.stringify(drag.value) !== JSON.stringify(start)) edit(path, drag.value);
-            };
-            handle.addEventListener("pointermove", over);
-            handle.addEventListener("pointerup", up);
-            handle.addEventListener("pointercancel", up);
+            });
           });
         }
+
+        // Follows the pointer pressed on `node` (`event`, its pointerdown) until it is released or the
+        // press is cancelled: `move` with each pointermove, then `end` once.
+        function followPointer(node, event, move, end) {
+          event.preventDefault();
+          node.setPointerCapture(event.pointerId);
+          const finish = (e) => {
+            node.removeEventListener("pointermove", move);
+            node.removeEventListener("pointerup", finish);
+            node.removeEventListener("pointercancel", finish);
+            end(e);
+          };
+          node.addEventListener("pointermove", move);
+          node.addEventListener("pointerup", finish);
+          node.addEventListener("pointercancel", finish);
+        }
+
+        // A name for one pointer gesture on a control, unique also against the steps of a history kept
+        // from before a reload: its saves are one undo step (`record`).
+        function newGesture() { return "gesture-" + Date.now() + "-" + Math.random(); }
 
         // ---- List and JSON parameters: a text editor that checks its text before saving and
         // says where a problem is (line and column in the editor).

@@ -34,6 +34,12 @@ struct StudioRoutes: Sendable {
         ("Cross-Origin-Resource-Policy", "same-origin"),
     ]
 
+    /// The paths `route` answers for the methods it names: any other method on them gets 405.
+    static let fixedPaths: Set<String> = [
+        "/", "/index.html", "/studio.css", "/studio.js", "/studio-tools.js", "/api/job", "/api/status", "/api/events",
+        "/api/file", "/api/render", "/api/audio.wav",
+    ]
+
     /// The cookie the page's address with `?token=` sets: one name per port, since browsers send a
     /// host's cookies to all its ports.
     var cookieName: String { "renderfarm_token_\(port)" }
@@ -78,10 +84,7 @@ struct StudioRoutes: Sendable {
         case ("POST", "/api/render"): return render(request)
         case ("DELETE", "/api/render"):
             return renders.stop() ? json(.object(["stopping": .bool(true)])) : error(409, "no render is running")
-        case (_, "/"), (_, "/index.html"), (_, "/studio.css"), (_, "/studio.js"), (_, "/studio-tools.js"),
-            (_, "/api/job"),
-            (_, "/api/status"),
-            (_, "/api/events"), (_, "/api/file"), (_, "/api/render"), (_, "/api/audio.wav"):
+        case _ where Self.fixedPaths.contains(path):
             return error(405, "\(request.method) is not allowed on \(path)")
         default:
             if path == "/docs" || path.hasPrefix("/docs/") {

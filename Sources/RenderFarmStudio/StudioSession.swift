@@ -77,7 +77,7 @@ final class StudioSession: Sendable {
     }
 
     /// Tells the observer of the files the text reads after the text changed.
-    private func textChanged() {
+    private func tellDefinitionFiles() {
         if let observer = filesRead.withLock({ $0 }) { observer(definitionFiles, .definition) }
     }
 
@@ -116,7 +116,7 @@ final class StudioSession: Sendable {
             state.version += 1
             return (true, textChanged)
         }
-        if textChanged { self.textChanged() }
+        if textChanged { tellDefinitionFiles() }
         return changed
     }
 
@@ -150,7 +150,7 @@ final class StudioSession: Sendable {
             state.version += 1
             return (.written(validation), true)
         }
-        if textChanged { self.textChanged() }
+        if textChanged { tellDefinitionFiles() }
         return save
     }
 

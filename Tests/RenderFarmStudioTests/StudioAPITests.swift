@@ -104,7 +104,9 @@ struct StudioAPITests {
             ("DELETE", "/api/frames/1.png", 405),
             ("GET", "/nowhere", 404),
         ]
-        for (method, path, status) in refused {
+        // A method no route of a known path takes: 405 on every one of them, and 404 on an unknown one.
+        let unknownMethod = StudioRoutes.fixedPaths.map { ("PATCH", $0, 405) } + [("PATCH", "/api/nowhere", 404)]
+        for (method, path, status) in refused + unknownMethod {
             let response = try studio.client.send(method, path)
             #expect(response.status == status, "\(method) \(path): \(response.text)")
             #expect(response.json?["error"] is String, "\(method) \(path): \(response.text)")
