@@ -131,6 +131,17 @@ def check_decoders(driver, png_path):
     return exact, rounded
 
 
+def set_value(driver, control, value):
+    """Sets an input's value as a finished user change does (a slider let go, a field left): its change event."""
+    driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change'));",
+                          control, str(value))
+
+
+def wait_saved(driver, what="the page's saves"):
+    """Waits until the page has no save in flight or queued."""
+    wait_for(what, lambda: not driver.execute_script("return state.saving || state.pending !== null"))
+
+
 def write_atomically(path, text):
     """Saves `text` as another program (an editor) does: a new file renamed over the old."""
     with open(path + ".tmp", "w") as edited:
@@ -257,7 +268,8 @@ def check_composed(driver, binary, work, outdir):
         wait_for("undo of the move", lambda: open(job).read() == edited_before)
         log(f"keyframes: 3 and 2 on their tracks; one dragged to t = {t} s (whole frames), its timing set to "
             "easeInEaseOut in its editor, both undone")
-        # The saves drew the tracks again: the text layer's label is a new element.
+        # The saves drew the tracks again: once they are answered, the text layer's label is a new element.
+        wait_saved(driver)
         label = driver.find_element(By.CSS_SELECTOR, '#track-labels .track-label[data-layer="9"]')
         label.click()
         # Zoomed ×8 and scrolled to the end, the tracks still say whose they are.
@@ -334,7 +346,7 @@ def check_reset_and_alpha(driver, job):
     driver.find_element(By.ID, "undo").click()
     wait_for("undo to bring size back", lambda: job_params(job).get("size") == before["size"])
     alpha = driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[0].params.stroke"] input[data-role=alpha]')
-    driver.execute_script("arguments[0].value = '128'; arguments[0].dispatchEvent(new Event('change'));", alpha)
+    set_value(driver, alpha, 128)
     wait_for("an #RRGGBBAA stroke", lambda: str(job_params(job).get("stroke", "")).endswith("80")
              and len(job_params(job)["stroke"]) == 9)
     stroke = job_params(job)["stroke"]
@@ -348,7 +360,7 @@ def check_reset_and_alpha(driver, job):
     step = float(driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[0].params.size"] input[type=number]')
                  .get_attribute("step"))
     wait_for("the scrubbed size", lambda: abs(job_params(job)["size"] - (start + 30 * step)) < 1e-9)
-    wait_for("the scrub's saves", lambda: not driver.execute_script("return state.saving || state.pending !== null"))
+    wait_saved(driver, "the scrub's saves")
     assert driver.execute_script("return state.undo.length") == steps + 1, "a scrub made more than one undo step"
     driver.find_element(By.ID, "undo").click()
     wait_for("undo of the scrub", lambda: job_params(job)["size"] == start)
@@ -643,7 +655,7 @@ def check_explicit_save(driver, job):
     driver.find_element(By.ID, "autosave").click()
     before = open(job).read()
     rate = lambda: driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
-    driver.execute_script("arguments[0].value = '7'; arguments[0].dispatchEvent(new Event('change'));", rate())
+    set_value(driver, rate(), 7)
     wait_for("the unsaved mark", lambda: driver.find_element(By.ID, "dirty").is_displayed())
     time.sleep(0.5)
     assert open(job).read() == before, "an edit was written with autosave off"
@@ -653,7 +665,7 @@ def check_explicit_save(driver, job):
     wait_for("Ctrl+S to write rate 7", lambda: job_params(job)["rate"] == 7)
     wait_for("the unsaved mark to go", lambda: not driver.find_element(By.ID, "dirty").is_displayed())
     saved = open(job).read()
-    driver.execute_script("arguments[0].value = '9'; arguments[0].dispatchEvent(new Event('change'));", rate())
+    set_value(driver, rate(), 9)
     wait_for("the unsaved mark", lambda: driver.find_element(By.ID, "dirty").is_displayed())
     driver.find_element(By.ID, "revert").click()
     wait_for("the file's text back", lambda: driver.find_element(By.ID, "source").get_attribute("value") == saved)
@@ -754,12 +766,11 @@ def main():
             "the slider under the pointer was rebuilt during the drag"
         dragged = driver.execute_script("return arguments[0].value", slider)
         wait_for(f"the job file to get the dragged rate {dragged}", lambda: f'"rate": {dragged}' in open(job).read())
-        wait_for("the drag's saves", lambda: not driver.execute_script("return state.saving || state.pending !== null"))
+        wait_saved(driver, "the drag's saves")
         steps_after, saves_after = driver.execute_script("return [state.undo.length, state.saves]")
         assert steps_after == steps + 1, f"one drag made {steps_after - steps} undo steps ({saves_after - saves} saves)"
         slider = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
-        driver.execute_script(
-            "arguments[0].value = '20'; arguments[0].dispatchEvent(new Event('change'));", slider)
+        set_value(driver, slider, 20)
         original = open(os.path.join(ROOT, "jobs", "live-hearts.json")).read()
         wait_for("the job file to get rate 20", lambda: '"rate": 20' in open(job).read())
         assert open(job).read() == original.replace('"rate": 4', '"rate": 20'), "the edit changed more than the value"
@@ -820,9 +831,9 @@ def main():
 
         # The history survives a reload of the page (issue 48, finding 8): an edit made before it is undone after.
         slider = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
-        driver.execute_script("arguments[0].value = '12'; arguments[0].dispatchEvent(new Event('change'));", slider)
+        set_value(driver, slider, 12)
         wait_for("rate 12", lambda: job_params(job)["rate"] == 12)
-        wait_for("the save's answer", lambda: not driver.execute_script("return state.saving || state.pending !== null"))
+        wait_saved(driver, "the save's answer")
         history = driver.execute_script("return state.undo.length")
         driver.refresh()
         wait_for("the page again", lambda: driver.execute_script("return state.job !== null"))
@@ -830,7 +841,7 @@ def main():
         driver.find_element(By.ID, "undo").click()
         wait_for("undo after the reload to put rate 7 back", lambda: open(job).read() == theirs)
         slider = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
-        driver.execute_script("arguments[0].value = '20'; arguments[0].dispatchEvent(new Event('change'));", slider)
+        set_value(driver, slider, 20)
         wait_for("rate 20 again", lambda: job_params(job)["rate"] == 20)
         log(f"the history ({history} undo steps) survived a reload; undo after it put rate 7 back")
 
@@ -849,21 +860,21 @@ def main():
             };
             loadJob();""")
         rate = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
-        driver.execute_script("arguments[0].value = '21'; arguments[0].dispatchEvent(new Event('change'));", rate)
+        set_value(driver, rate, 21)
         wait_for("rate 21 in the job file", lambda: '"rate": 21' in open(job).read())
         time.sleep(2)  # the held read lands
         assert driver.find_element(By.ID, "conflict").get_attribute("hidden") is not None, "a conflict is shown"
         assert '"rate": 21' in driver.find_element(By.ID, "source").get_attribute("value"), \
             "a late answer to an older read put the older text back"
-        driver.execute_script("arguments[0].value = '20'; arguments[0].dispatchEvent(new Event('change'));", rate)
+        set_value(driver, rate, 20)
         wait_for("rate 20 in the job file", lambda: '"rate": 20' in open(job).read())
         log("a read answered after a newer save did not put the older version back")
 
         # Sliders move in whole steps: lifetime (0.05…600, step 1) set to 6 writes 6, not 6.05.
         lifetime = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="lifetime"]')
-        driver.execute_script("arguments[0].value = '3'; arguments[0].dispatchEvent(new Event('change'));", lifetime)
+        set_value(driver, lifetime, 3)
         wait_for("lifetime 3 in the job file", lambda: json.load(open(job))["layers"][0]["params"]["lifetime"] == 3)
-        driver.execute_script("arguments[0].value = '6'; arguments[0].dispatchEvent(new Event('change'));", lifetime)
+        set_value(driver, lifetime, 6)
         wait_for("lifetime 6 in the job file", lambda: json.load(open(job))["layers"][0]["params"]["lifetime"] == 6)
         log("the lifetime slider writes whole steps (3, then 6)")
 
@@ -902,7 +913,7 @@ def main():
         # pauses, and the parameter stays as it was (issue 48, finding 9).
         slider = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
         ActionChains(driver).click(slider).perform()
-        wait_for("the click's save", lambda: not driver.execute_script("return state.saving || state.pending !== null"))
+        wait_saved(driver, "the click's save")
         written = open(job).read()
         assert driver.execute_script("return document.activeElement") == slider
         driver.execute_script("showFrame(100)")
@@ -914,7 +925,7 @@ def main():
         wait_for("Space again to pause", lambda: not driver.execute_script("return state.playing"))
         time.sleep(0.4)
         assert open(job).read() == written, "a key on a touched slider changed its parameter"
-        driver.execute_script("arguments[0].value = '20'; arguments[0].dispatchEvent(new Event('change'));", slider)
+        set_value(driver, slider, 20)
         wait_for("rate 20 again", lambda: job_params(job)["rate"] == 20)
         log("a touched slider left → and Space to the timeline: stepped to 101, played and paused, file unchanged")
 
@@ -954,7 +965,7 @@ def main():
         write_atomically(job, json.dumps(theirs, indent=2))
         wait_for("the other program's text in the focused text box", lambda: '"size": 50' in source.get_attribute("value"))
         rate = lambda: driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
-        driver.execute_script("arguments[0].value = '8'; arguments[0].dispatchEvent(new Event('change'));", rate())
+        set_value(driver, rate(), 8)
         wait_for("rate 8 saved over size 50", lambda: job_params(job)["rate"] == 8 and job_params(job)["size"] == 50)
         assert not driver.find_element(By.ID, "conflict").is_displayed(), "a control change after an external save got 409"
 
@@ -963,7 +974,7 @@ def main():
         # version" saves both changes.
         driver.find_element(By.ID, "autosave").click()
         driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
-        driver.execute_script("arguments[0].value = '9'; arguments[0].dispatchEvent(new Event('change'));", rate())
+        set_value(driver, rate(), 9)
         wait_for("the unsaved mark", lambda: driver.find_element(By.ID, "dirty").is_displayed())
         theirs = json.load(open(job))
         theirs["layers"][0]["params"]["size"] = 44
