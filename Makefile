@@ -33,7 +33,7 @@ SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 .PHONY: otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
         docs-convert ci-render update-references bench bench-quick bench-video slurm-test sanitize clean fuzz-incremental \
         install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
-        studio-test openjd-venv openjd-test text-check sandbox-attack image image-deps k8s-test
+        studio-test studio-unit openjd-venv openjd-test text-check sandbox-attack image image-deps k8s-test
 
 all: build
 
@@ -76,7 +76,7 @@ help:
 	@echo "make sdk-test        the plugin SDK end to end: install, scaffold C + Swift plugins, build, check, render"
 	@echo "make docs            build the DocC catalogs (RenderFarm, EffectKit, Motion) with docc; broken links fail"
 	@echo "make studio JOB=F    renderfarm studio on a job: author it live and watch renders in the browser"
-	@echo "make studio-test     the studio in real headless Chromium (scrub, slider, validation, farm view; screenshots)"
+	@echo "make studio-test     the page's JavaScript checked and unit-tested in Node, then the studio in headless Chromium (screenshots)"
 	@echo "make clean           remove build products and rendered output"
 
 deps:
@@ -579,9 +579,11 @@ SDK_PACKAGES := zsh fish groff-base
 
 # ---- RenderFarm Studio (RenderFarm article Studio) ----
 #
-# The browser test drives Debian's chromium through chromium-driver with Debian's Selenium (Debian's
+# The page's JavaScript is syntax-checked and its state logic unit-tested in Node first (studio-unit); the
+# browser test then drives Debian's chromium through chromium-driver with Debian's Selenium (Debian's
 # own python3, not a virtual environment's); screenshots of both views go to STUDIO_SHOTS.
-STUDIO_PACKAGES := chromium chromium-driver python3-selenium
+STUDIO_PACKAGES := chromium chromium-driver python3-selenium nodejs
+STUDIO_PAGE     := Sources/StudioPage/page
 STUDIO_PYTHON   ?= /usr/bin/python3
 STUDIO_SHOTS    ?= .build/studio-test
 
@@ -591,7 +593,11 @@ studio: build
 studio-deps:
 	@$(MAKE) --no-print-directory deps PACKAGES="$(STUDIO_PACKAGES)"
 
-studio-test: build studio-deps
+studio-unit: studio-deps
+	@for f in $(STUDIO_PAGE)/*.js; do node --check "$$f" || exit 1; done
+	node --test --test-reporter=spec Tests/Studio/state.test.js
+
+studio-test: build studio-deps studio-unit
 	@start=$$(date +%s); \
 	$(MAKE) --no-print-directory docs-convert DOCS_DIR=.build/docs-static DOCS_STATIC=1 >/dev/null || exit 1; \
 	timeout 300 $(STUDIO_PYTHON) Tests/Studio/browser_test.py $(RENDERFARM) $(STUDIO_SHOTS) .build/docs-static || exit 1; \

@@ -129,11 +129,13 @@ let package = Package(
         // and the web page with its API; the engine stays free of HTTP.
         .target(name: "CHTTPShim", dependencies: ["CMicroHTTPD"]),
         .target(name: "MicroHTTP", dependencies: ["CHTTPShim", "CMicroHTTPD", "Locking"]),
+        // The studio's page as ordinary HTML, CSS and JavaScript files, compiled into the binary (#embed).
+        .target(name: "StudioPage", exclude: ["page"]),
         .target(
             name: "RenderFarmStudio",
             dependencies: [
                 "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "FileInput",
-                "FileOutput", "Locking", "MicroHTTP", "CInotify", "StrictJSON",
+                "FileOutput", "Locking", "MicroHTTP", "CInotify", "StrictJSON", "StudioPage",
             ]),
         .target(
             name: "RenderFarmCLI",

@@ -35,10 +35,9 @@ struct StudioRoutes: Sendable {
     ]
 
     /// The paths `route` answers for the methods it names: any other method on them gets 405.
-    static let fixedPaths: Set<String> = [
-        "/", "/index.html", "/studio.css", "/studio.js", "/studio-tools.js", "/api/job", "/api/status", "/api/events",
-        "/api/file", "/api/render", "/api/audio.wav",
-    ]
+    static let fixedPaths: Set<String> = Set(StudioAssets.files.keys).union([
+        "/", "/api/job", "/api/status", "/api/events", "/api/file", "/api/render", "/api/audio.wav",
+    ])
 
     /// The cookie the page's address with `?token=` sets: one name per port, since browsers send a
     /// host's cookies to all its ports.
@@ -62,19 +61,17 @@ struct StudioRoutes: Sendable {
         if path.split(separator: "/", omittingEmptySubsequences: false).contains("..") {
             return error(400, "paths with .. segments are refused")
         }
+        // The page's scripts and style sheet; its HTML sets cookies, below.
+        if request.method == "GET", path != "/index.html", let file = StudioAssets.response(path) { return file }
         switch (request.method, path) {
         case ("GET", "/"), ("GET", "/index.html"):
-            var response = HTTPResponse.text(StudioAssets.html, contentType: "text/html; charset=utf-8")
+            guard var response = StudioAssets.response("/index.html") else { return error(500, "the page is missing") }
             response.headers.append(
                 ("Set-Cookie", "\(Self.pageCookieName(port: port))=\(pageCookie); Path=/; HttpOnly; SameSite=Strict"))
             if let token = options.token, request.query["token"] == token {
                 response.headers.append(("Set-Cookie", "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"))
             }
             return response
-        case ("GET", "/studio.css"): return .text(StudioAssets.css, contentType: "text/css; charset=utf-8")
-        case ("GET", "/studio.js"): return .text(StudioAssets.script, contentType: "text/javascript; charset=utf-8")
-        case ("GET", "/studio-tools.js"):
-            return .text(StudioAssets.tools, contentType: "text/javascript; charset=utf-8")
         case ("GET", "/api/job"): return job(session.json(variant: Int(request.query["variant"] ?? "") ?? 0))
         case ("PUT", "/api/job"): return put(request)
         case ("GET", "/api/status"): return json(FarmStatus.json(root: options.root))

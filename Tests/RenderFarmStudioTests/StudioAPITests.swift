@@ -24,6 +24,25 @@ struct StudioAPITests {
         #expect(studio.server.cacheCounts.hits == hitsBefore + 1)
     }
 
+    @Test("every file of Sources/StudioPage/page is served byte for byte, with its type; nothing else is")
+    func pageFiles() throws {
+        let studio = try StudioFixture()
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/StudioPage/page").standardizedFileURL
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names.count >= 5 && names.contains("studio-state.js"), "\(names)")
+        let types = ["html": "text/html", "css": "text/css", "js": "text/javascript"]
+        for name in names {
+            let response = try studio.client.send("GET", "/" + name)
+            #expect(response.status == 200, "\(name)")
+            let type = types[URL(fileURLWithPath: name).pathExtension] ?? "?"
+            #expect(response.headers["content-type"] == type + "; charset=utf-8", "\(name)")
+            #expect(Data(response.body) == (try Data(contentsOf: folder.appendingPathComponent(name))), "\(name)")
+        }
+        #expect(StudioAssets.files.count == names.count, "a file in page/ that is not compiled in, or the reverse")
+        #expect(try studio.client.send("GET", "/").body == studio.client.send("GET", "/index.html").body)
+    }
+
     @Test("PUT /api/job validates, writes the file atomically as sent, and changes the next frame")
     func putChangesFrame() throws {
         let studio = try StudioFixture()

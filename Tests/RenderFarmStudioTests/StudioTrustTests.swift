@@ -152,7 +152,8 @@ struct StudioSecurityTests {
         let page = try studio.client.send("GET", "/").text
         #expect(page.contains(#"<script src="/studio.js"></script>"#))
         #expect(page.contains(#"<script src="/studio-tools.js"></script>"#))
-        #expect(page.components(separatedBy: "<script").count == 3)
+        #expect(page.contains(#"<script src="/studio-state.js"></script>"#))
+        #expect(page.components(separatedBy: "<script").count == 4)
         #expect(page.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil, "an inline event handler")
     }
 

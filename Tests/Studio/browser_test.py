@@ -388,65 +388,6 @@ def check_add_layer(driver, job):
         "Remove gave back the file byte for byte")
 
 
-def check_rebase(driver, cases=300, seed=48):
-    """The page's merge (`rebase`, which undo, redo and a conflict's merge use) on generated cases: a job-like
-    document, the page's edit of some values and another program's edit of others. Taking the page's edit back
-    over the other program's gives the other program's edit alone when they touch different values, and is
-    refused (null, so the page asks) when they touch one value both."""
-    import random
-    rng = random.Random(seed)
-
-    def document():
-        layers = [{"effect": rng.choice(["shape", "text", "floating-heart"]), "start": rng.randint(0, 5),
-                   "params": {name: rng.choice([rng.randint(0, 100), rng.random(), "#%06X" % rng.randrange(1 << 24),
-                                                [rng.randint(0, 9), rng.randint(0, 9)]])
-                              for name in rng.sample(["rate", "size", "color", "emitter", "lifetime", "text"], 4)}}
-                  for _ in range(rng.randint(1, 4))]
-        return {"version": 1, "name": "job%d" % rng.randint(0, 99), "fps": 30, "layers": layers}
-
-    def leaves(value, path=()):
-        if isinstance(value, dict):
-            return [leaf for key in value for leaf in leaves(value[key], path + (key,))]
-        return [path]
-
-    def set_at(value, path, new):
-        for key in path[:-1]:
-            value = value[key]
-        value[path[-1]] = new
-
-    refused = merged = 0
-    for case in range(cases):
-        before = document()
-        places = leaves(before)
-        mine = rng.sample(places, rng.randint(1, 2))
-        theirs = rng.sample(places, rng.randint(1, 2))
-        after = json.loads(json.dumps(before))
-        for path in mine:
-            set_at(after, path, rng.randint(1000, 2000))
-        current = json.loads(json.dumps(after))
-        for path in theirs:
-            set_at(current, path, "theirs-%d" % rng.randint(0, 99))
-        texts = [json.dumps(value, indent=rng.choice([None, 2])) for value in (current, after, before)]
-        result = driver.execute_script("return rebase(arguments[0], arguments[1], arguments[2])", *texts)
-        if set(mine) & set(theirs):
-            assert result is None, f"case {case} (seed {seed}): both edited {set(mine) & set(theirs)}, merged anyway"
-            refused += 1
-            continue
-        expected = json.loads(json.dumps(before))
-        for path in theirs:
-            set_at(expected, path, current_value(current, path))
-        assert result is not None, f"case {case} (seed {seed}): disjoint edits {mine} / {theirs} refused"
-        assert json.loads(result) == expected, f"case {case} (seed {seed}): {result} != {expected}"
-        merged += 1
-    log(f"rebase on {cases} generated cases: {merged} merged keeping the other program's edit, {refused} refused")
-
-
-def current_value(value, path):
-    for key in path:
-        value = value[key]
-    return value
-
-
 def check_sound(driver, binary, work):
     """A job with sound (stream-replay): with "sound" on, the page loads the studio's mix (the bytes renderfarm
     mix writes) and, playing, shows the frame of the sound's own clock; a job without sound says so."""
@@ -1022,7 +963,6 @@ def main():
         driver.set_window_size(1500, 1000)
         log("the layout fits at 1024 px")
 
-        check_rebase(driver)
         check_view(driver)
         check_point_drag(driver, job, outdir)
         check_zoom(driver, outdir)

@@ -1,0 +1,1111 @@
+"use strict";
+const $ = (id) => document.getElementById(id);
+const state = {
+  job: null, frame: 0, playing: false, loading: false, timer: null,
+  // The ETag of the version the text box's text was made from: saves carry it (If-Match);
+  // and that version's text, which a conflict's merge takes the page's edit from.
+  base: null, baseText: null,
+  // The ETag of the newest version any answer carried: a read answered after a newer
+  // save's answer is older than what the page shows, and is dropped.
+  newest: null,
+  // Frame requests are numbered; an answer to any but the newest is dropped.
+  ticket: 0,
+  variant: 0, generation: 0, view: "fit",
+  // What the controls were built for; they are rebuilt only when it changes.
+  layout: null, controls: new Map(), dragging: null,
+  saving: false, pending: null,
+  // The in and out points (frames) playback loops between and the render command names.
+  in: null, out: null,
+  // The layer (its index in the job's layers) the inspector, the handles and the timeline
+  // show; null: every layer.
+  selected: undefined,
+  // The page's own saved edits, each as the step that takes them back ({from, to}: the file's text
+  // after the edit, and before it); undoing one moves its inverse to redo, and back.
+  undo: [], redo: [], saved: null,
+};
+
+// The token the printed address carries was turned into this studio's cookie: drop it from
+// the address bar (and so from the history and screen shares).
+if (new URLSearchParams(location.search).has("token")) history.replaceState(null, "", location.pathname);
+
+function el(tag, text, className) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+// Where parameter `name` of `layer` is in the job file (a layer in a group: layers[1].group[0]).
+function paramPath(layer, name) {
+  return splitPath(layer.path).concat(["params", name]);
+}
+
+// The host-level fields of a layer and of the groups holding it, in words: "group: opacity
+// 0.5 · this layer: blend multiply, rotation 90°".
+function describeFields(links) {
+  const parts = links.map((fields, depth) => {
+    const words = [];
+    if (fields.end !== undefined) words.push("until " + fields.end + " s");
+    if (fields.speed !== undefined) words.push("speed " + fields.speed);
+    if (fields.loop !== undefined) words.push("loop " + fields.loop + " s");
+    if (fields.opacity !== undefined) words.push("opacity " + (typeof fields.opacity === "number" ? fields.opacity : "keyframed"));
+    if (fields.blend !== undefined) words.push("blend " + fields.blend);
+    if (fields.transform !== undefined) words.push("transform");
+    if (fields.mask !== undefined) words.push((fields.mask.invert ? "inverted " : "") + fields.mask.mode + " mask " + fields.mask.layer);
+    if (!words.length) return null;
+    return (depth === links.length - 1 ? "" : "group: ") + words.join(", ");
+  }).filter((part) => part);
+  return parts.join(" · ");
+}
+
+// ---- The job: load, show, validate and write.
+async function loadJob() {
+  const response = await fetch("/api/job?variant=" + state.variant);
+  if (!response.ok) return;
+  const job = await response.json();
+  if (!outdated(job)) applyJob(job, false);
+}
+
+// An answer older than one the page has shown (a read answered after a newer save's answer).
+function outdated(job) { return olderThan(job.etag, state.newest); }
+
+function seen(job) { if (job.etag && !outdated(job)) state.newest = job.etag; }
+
+function applyJob(job, force) {
+  const source = $("source");
+  // Text typed but not yet saved (or not saved because autosave is off) stays, with the
+  // version it was made from: its save then gets 409 if the file changed meanwhile, and the
+  // conflict is shown. A text box merely holding the cursor shows the new text, caret kept.
+  const unsaved = state.saved !== null && source.value !== state.saved && source.value !== job.text;
+  if (!unsaved || force) {
+    const [start, end] = [source.selectionStart, source.selectionEnd];
+    source.value = job.text;
+    if (document.activeElement === source) source.setSelectionRange(start, end);
+    madeFrom(job);
+  }
+  seen(job);
+  const first = state.job === null;
+  state.job = job;
+  if (first) restoreHistory();
+  state.saved = job.text;
+  state.generation = job.inputGeneration || 0;
+  $("file").textContent = job.file + " · version " + job.version;
+  showVariants(job);
+  showValidation(job);
+  if (job.job) {
+    const scrub = $("scrub");
+    scrub.max = String(job.job.frameCount - 1);
+    if (state.frame > job.job.frameCount - 1) state.frame = 0;
+    // A job of more than three layers opens on its first; fewer are all shown.
+    if (state.selected === undefined) state.selected = (job.layers || []).length > 3 ? 0 : null;
+    if (state.selectTopLevel !== undefined && state.selectTopLevel !== null) {
+      const added = (job.layers || []).findIndex((layer) => layer.path === "layers[" + state.selectTopLevel + "]");
+      if (added >= 0) { state.selected = added; state.selectTopLevel = null; }
+    }
+    showEffects();
+    if (state.selected !== null && state.selected >= (job.layers || []).length) state.selected = null;
+    renderLayers();
+    renderTracks();
+    renderControls();
+    showSelection();
+    renderHandles();
+    showFrame(state.frame, true);
+  }
+  showDirty();
+  loadSound();
+}
+
+function showValidation(result) {
+  const list = $("errors");
+  list.textContent = "";
+  const validity = $("validity");
+  validity.className = result.valid ? "ok" : "error";
+  validity.textContent = result.valid ? "valid: renderfarm validate finds no problem" : "not valid (the file keeps its last valid version):";
+  const text = $("source").value;
+  document.querySelectorAll(".control.invalid").forEach((node) => node.classList.remove("invalid"));
+  (result.issues || []).forEach((issue, index) => {
+    const line = issue.path ? lineOf(text, issue.path) : null;
+    const item = el("li");
+    item.dataset.path = issue.path;
+    item.append(el("code", (issue.path || "file") + (line ? " (line " + line + ")" : "")));
+    item.append(document.createTextNode(": " + issue.message));
+    list.append(item);
+    const control = document.querySelector('.control[data-path="' + CSS.escape(issue.path) + '"]');
+    if (control) control.classList.add("invalid");
+  });
+  showControlIssues(result.issues || []);
+  if (!result.valid && result.errors && result.errors.length) {
+    // The same problems as validate prints them, folded: each is listed once above.
+    const said = el("li", null, "validate-output");
+    const details = el("details");
+    details.append(el("summary", "as renderfarm validate prints them"), el("pre", result.errors.join("\n")));
+    said.append(details);
+    list.append(said);
+  }
+}
+
+// Saves go one at a time, each made from the version the previous one wrote; edits made
+// meanwhile are sent as one, the newest. `gesture` names the pointer gesture a control's
+// edit is part of: the saves of one (a slider's drag) are one undo step.
+function put(text, history, gesture) {
+  state.pending = { text, history: history || null, gesture: gesture || null };
+  if (!state.saving) flush();
+}
+
+async function flush() {
+  state.saving = true;
+  while (state.pending !== null) {
+    const { text, history, gesture } = state.pending;
+    const before = state.saved;
+    state.pending = null;
+    let response, body;
+    state.saves++;
+    try {
+      response = await fetch("/api/job?variant=" + state.variant, {
+        method: "PUT", body: text,
+        headers: Object.assign({ "Content-Type": "application/json" }, state.base ? { "If-Match": state.base } : {}),
+      });
+      body = await response.json();
+    } catch (e) { $("validity").textContent = "cannot reach the studio: " + e; break; }
+    if (response.ok) {
+      seen(body);
+      madeFrom(body);
+      if (body.text !== before) record(state, before, body.text, history, gesture);
+      state.saved = body.text;
+      showDirty();
+      showHistory();
+      hideConflict();
+      if (state.pending === null) applyJob(body, false);
+    } else if (response.status === 409 && typeof body.text === "string") {
+      state.pending = null;
+      showConflict(body, text, state.baseText);
+    } else if (state.pending === null) {
+      showValidation(body.issues ? body : { valid: false, issues: [{ path: "", message: body.error }] });
+    }
+  }
+  state.saving = false;
+}
+
+// The version the text box's text is made from.
+function madeFrom(job) { state.base = job.etag; state.baseText = job.text; }
+
+// A save made from an older version than the file's: show where the file and the edit differ,
+// in view wherever the page is scrolled, and let the author choose; nothing is overwritten
+// until they do. When the edit's own changes can be made in the file's version without
+// touching what changed there (`rebase`), that is offered first.
+function showConflict(current, mine, base) {
+  const merged = base === null ? null : rebase(current.text, base, mine);
+  $("conflict-text").textContent = lineDiff(current.text, mine);
+  const merge = $("conflict-merge");
+  merge.hidden = merged === null || merged === current.text;
+  merge.onclick = () => { hideConflict(); applyJob(current, true); $("source").value = merged; put(merged); };
+  $("conflict-take").onclick = () => { hideConflict(); applyJob(current, true); };
+  $("conflict-keep").onclick = () => { hideConflict(); madeFrom(current); put(mine); };
+  $("conflict").hidden = false;
+  (merge.hidden ? $("conflict-take") : merge).focus();
+}
+
+function hideConflict() { $("conflict").hidden = true; }
+
+function showHistory() {
+  $("undo").disabled = state.undo.length === 0;
+  $("redo").disabled = state.redo.length === 0;
+  storeHistory();
+}
+
+// The history survives a reload of the page: kept in the browser's storage for this studio
+// and job file, its oldest steps dropped past a few megabytes (a step holds two whole texts).
+function historyKey() { return state.job ? "renderfarm-history:" + state.job.file : null; }
+
+function storeHistory() {
+  const key = historyKey();
+  if (!key) return;
+  let [undo, redo] = [state.undo.slice(-100), state.redo.slice(-100)];
+  let stored = JSON.stringify({ undo, redo });
+  while (stored.length > 4000000 && undo.length + redo.length > 0) {
+    if (undo.length >= redo.length) undo = undo.slice(1); else redo = redo.slice(1);
+    stored = JSON.stringify({ undo, redo });
+  }
+  try { localStorage.setItem(key, stored); } catch (e) { /* storage full or off: this page keeps it */ }
+}
+
+function restoreHistory() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(historyKey()) || "null");
+    if (kept && Array.isArray(kept.undo) && Array.isArray(kept.redo)) [state.undo, state.redo] = [kept.undo, kept.redo];
+  } catch (e) { /* none kept */ }
+  showHistory();
+}
+
+// Undo (or redo) takes back only the page's own edit. When another program or page saved the file
+// since, the edit's values are set in the file as it is now, which keeps that change; when that
+// change touched the same values, the author is asked first, told which.
+async function undo(direction) {
+  // A step is taken back from the file as the last save left it: wait for a save still on its way
+  // (Undo pressed twice quickly), and take the steps one after another.
+  const turn = state.undoing || Promise.resolve();
+  let done;
+  state.undoing = new Promise((resolve) => { done = resolve; });
+  await turn;
+  while (state.saving || state.pending !== null) await new Promise((resolve) => setTimeout(resolve, 20));
+  try { takeBack(direction); } finally { done(); }
+}
+
+function takeBack(direction) {
+  const stack = direction === "undo" ? state.undo : state.redo;
+  if (stack.length === 0) return;
+  const step = stack.pop();
+  let text = takeBackText(state.saved, step);
+  if (text === null) {
+    const question = "The job file was changed by another program or page since this edit, at the same "
+      + "places (" + stepPlaces(step) + "). " + direction + " anyway, and put the whole file back as it was, losing that change?";
+    if (!window.confirm(question)) { stack.push(step); showHistory(); return; }
+    text = step.to;
+  }
+  $("source").value = text;
+  put(text, direction);
+}
+
+function edit(path, value, gesture) {
+  editText((text) => setValue(text, path, JSON.stringify(value)), gesture);
+}
+
+// Makes `change` (the text box's text to the new text; null when it cannot be made there) in the
+// text box, saved as any edit; false when it could not be made.
+function editText(change, gesture) {
+  const source = $("source");
+  let text;
+  try { text = change(source.value); } catch (e) { text = null; }
+  if (text === null) {
+    showValidation({ valid: false, issues: [{ path: "", message: "fix the job text first: it is not JSON the controls can edit" }] });
+    return false;
+  }
+  source.value = text;
+  changed(text, gesture);
+  return true;
+}
+
+// ---- Controls from each layer's parameter table.
+// The job file as the server last read it (a variants job's template), or null when it is not JSON.
+function template() {
+  try { return JSON.parse(state.job.text); } catch (e) { return null; }
+}
+
+// Builds the controls when the layers or their parameters change; otherwise only shows the
+// new values, leaving the control being dragged or typed in alone.
+function renderControls() {
+  const box = $("controls");
+  const job = state.job;
+  const written = template();
+  const layout = JSON.stringify([state.variant, (job.layers || []).map((layer) => [layer.effect, (layer.parameters || []).map((p) => p.name)]),
+    (job.layers || []).map((layer) => (layer.parameters || []).map((p) => binding(written, paramPath(layer, p.name))))]);
+  if (layout !== state.layout) {
+    state.layout = layout;
+    state.controls = new Map();
+    box.textContent = "";
+    (job.layers || []).forEach((layer, index) => {
+      const set = el("fieldset");
+      set.dataset.layer = String(index);
+      set.append(el("legend", layerLabel(layer) + (layerName(layer) ? " (" + layer.path + ")" : "")));
+      if (layer.summary) set.append(el("div", layer.summary, "hint"));
+      const composing = describeFields(layer.fields || []);
+      if (composing) set.append(el("div", composing, "hint fields"));
+      for (const parameter of layer.parameters || []) {
+        const path = paramPath(layer, parameter.name);
+        set.append(control(parameter, path, binding(written, path)));
+      }
+      box.append(set);
+    });
+  }
+  (job.layers || []).forEach((layer) => {
+    for (const parameter of layer.parameters || []) {
+      const row = state.controls.get(layer.path + ".params." + parameter.name);
+      if (!row || row === state.dragging || row.contains(document.activeElement)) continue;
+      const given = layer.params[parameter.name];
+      row.classList.toggle("is-set", given !== undefined);
+      row.show(given !== undefined ? given : parameter.default);
+    }
+  });
+  showValidation(job);
+}
+
+// ---- Layers: the panel lists them by name, nested as their groups are; the one selected there,
+// by its track or its label is the one the inspector, the handles and the timeline show.
+function layerName(layer) {
+  const links = layer.fields || [];
+  return links.length ? links[links.length - 1].name || null : null;
+}
+
+// "pill · shape", or "layers[3] · path" for a layer without a name.
+function layerLabel(layer) { return (layerName(layer) || layer.path) + " · " + layer.effect; }
+
+function renderLayers() {
+  const list = $("layers");
+  list.textContent = "";
+  const item = (text, index, depth, title) => {
+    const button = el("button", text, "layer-item");
+    button.dataset.layer = index === null ? "all" : String(index);
+    button.setAttribute("role", "option");
+    button.style.paddingLeft = (8 + 14 * depth) + "px";
+    if (title) button.title = title;
+    button.addEventListener("click", () => select(index));
+    list.append(button);
+  };
+  item("All layers", null, 0, "show every layer's parameters and handles");
+  (state.job.layers || []).forEach((layer, index) => {
+    const groups = (layer.fields || []).slice(0, -1).map((fields) => fields.name || "group");
+    item(layerLabel(layer), index, groups.length, layer.path + (groups.length ? " in " + groups.join(" › ") : ""));
+  });
+}
+
+// "Add layer" puts a layer of the chosen effect on top (the end of the job's `layers`), with the
+// effect's defaults, and selects it; "Remove" takes the selected layer out of the file. Both are saves
+// like any other (undo, conflicts).
+function showEffects() {
+  const picker = $("add-effect");
+  const effects = state.job.effects || [];
+  const names = JSON.stringify(effects.map((effect) => effect.id));
+  if (picker.dataset.names === names) return;
+  picker.dataset.names = names;
+  const chosen = picker.value;
+  picker.textContent = "";
+  for (const effect of effects) {
+    const option = el("option", effect.id);
+    option.value = effect.id;
+    option.title = effect.summary;
+    picker.append(option);
+  }
+  if (effects.some((effect) => effect.id === chosen)) picker.value = chosen;
+}
+
+function addLayer() {
+  const effect = $("add-effect").value;
+  if (!effect) return;
+  if (!editText((text) => appendValue(text, ["layers"], JSON.stringify({ effect })))) return;
+  // The new layer is the last top-level one; it is selected once the job comes back with it.
+  state.selectTopLevel = (parsed($("source").value).layers || []).length - 1;
+}
+
+function removeLayer() {
+  const layer = state.selected === null ? null : (state.job.layers || [])[state.selected];
+  if (layer && editText((text) => removeValue(text, splitPath(layer.path)))) state.selected = null;
+}
+
+function select(index) {
+  state.selected = index;
+  showSelection();
+  renderHandles();
+}
+
+function showSelection() {
+  const chosen = state.selected === null ? "all" : String(state.selected);
+  document.querySelectorAll("#layers .layer-item").forEach((node) => {
+    node.classList.toggle("selected", node.dataset.layer === chosen);
+    node.setAttribute("aria-selected", String(node.dataset.layer === chosen));
+  });
+  document.querySelectorAll("#controls fieldset").forEach((set) => {
+    set.hidden = state.selected !== null && set.dataset.layer !== chosen;
+  });
+  document.querySelectorAll("#track-list .track[data-layer], #track-labels .track-label[data-layer]").forEach((node) => {
+    node.classList.toggle("selected", node.dataset.layer === chosen);
+  });
+}
+
+function control(p, path, bound) {
+  const row = el("div", null, "control");
+  row.dataset.path = joinPath(path);
+  state.controls.set(row.dataset.path, row);
+  const label = el("label", p.name);
+  label.title = p.doc;
+  row.append(label);
+  row.show = () => {};
+  if (bound !== null) {
+    // Each variant fills it in: the template keeps its placeholder; the value shown is this variant's.
+    row.classList.add("bound");
+    row.dataset.bound = bound;
+    const shown = el("output", "");
+    row.append(shown, el("div", "set per variant by " + bound + ": edit the variants' data, not this control", "hint"));
+    row.show = (value) => { shown.textContent = JSON.stringify(value); };
+    return row;
+  }
+  const send = (v, gesture) => edit(path, v, gesture);
+  // Reset: the parameter leaves the job file, so the plugin's default applies (shown while it is set).
+  const reset = el("button", "↺", "reset");
+  reset.title = "reset to the default" + (p.default === null ? " (unset)" : " " + JSON.stringify(p.default))
+    + ": remove " + p.name + " from the job";
+  reset.addEventListener("click", () => {
+    // Not focused: a row holding the focus is not updated, and this one must show the default.
+    reset.blur();
+    editText((text) => removeValue(text, path));
+  });
+  label.after(reset);
+  const numeric = p.kind === "number" || p.kind === "integer";
+  if (numeric) {
+    const bounded = p.min !== null && p.max !== null;
+    // A round step giving at least 100 positions between the bounds (1 for integers).
+    const step = p.kind === "integer" ? 1 : bounded ? Math.pow(10, Math.floor(Math.log10((p.max - p.min) / 100))) : "any";
+    const number = el("input");
+    number.type = "number";
+    number.step = String(step);
+    number.dataset.role = "number";
+    if (bounded) {
+      const range = el("input");
+      range.type = "range";
+      // The slider's positions are whole steps (a minimum of 0.05 with a step of 1 would
+      // make them 0.05, 1.05, …); the number field still reaches the bounds themselves.
+      range.min = String(p.kind === "integer" ? p.min : Number((Math.ceil(p.min / step) * step).toFixed(10)));
+      range.max = String(p.max);
+      range.step = String(step);
+      range.dataset.param = p.name;
+      // A drag saves as it goes (the preview follows) and once more at release: one gesture,
+      // one undo step.
+      let pending = null, gesture = null;
+      range.addEventListener("pointerdown", () => { gesture = newGesture(); });
+      range.addEventListener("input", () => {
+        number.value = range.value;
+        clearTimeout(pending);
+        pending = setTimeout(() => send(Number(range.value), gesture), 150);
+      });
+      range.addEventListener("change", () => { clearTimeout(pending); send(Number(range.value), gesture); gesture = null; });
+      row.append(range);
+    }
+    number.addEventListener("change", () => { if (number.value !== "") send(Number(number.value)); });
+    row.append(number);
+    const range = row.querySelector("input[type=range]");
+    if (range) {
+      // The control under the pointer is not touched while it is dragged.
+      range.addEventListener("pointerdown", () => { state.dragging = row; });
+      range.addEventListener("pointerup", () => { if (state.dragging === row) state.dragging = null; });
+    }
+    // Scrubbing: dragging the name sideways changes the value, a step per pixel (ten with Shift),
+    // within the bounds; it saves as it goes and is one undo step, as a slider's drag.
+    const unit = step === "any" ? 1 : step;
+    label.classList.add("scrubby");
+    label.addEventListener("pointerdown", (event) => {
+      const start = number.value === "" ? Number(p.default ?? p.min ?? 0) : Number(number.value);
+      const x = event.clientX, gesture = newGesture();
+      let pending = null, value = start;
+      state.dragging = row;
+      followPointer(label, event, (e) => {
+        const raw = start + Math.round(e.clientX - x) * unit * (e.shiftKey ? 10 : 1);
+        value = Number(Math.min(p.max ?? Infinity, Math.max(p.min ?? -Infinity, raw)).toFixed(10));
+        number.value = String(value);
+        if (range) range.value = number.value;
+        clearTimeout(pending);
+        pending = setTimeout(() => send(value, gesture), 150);
+      }, () => {
+        clearTimeout(pending);
+        if (state.dragging === row) state.dragging = null;
+        if (value !== start) send(value, gesture);
+      });
+    });
+    // A parameter the job leaves unset with no default (the effect decides, as a shape's radius):
+    // an empty field saying so and a dimmed slider at its start, never a made-up middle value.
+    row.show = (v) => {
+      const unset = v === null || v === undefined;
+      number.value = unset ? "" : v;
+      number.placeholder = unset ? "unset" : "";
+      row.classList.toggle("unset", unset);
+      if (range) range.value = unset ? range.min : number.value;
+    };
+  } else if (p.kind === "enum") {
+    const select = el("select");
+    for (const choice of p.choices) {
+      const option = el("option", choice);
+      option.value = choice;
+      select.append(option);
+    }
+    select.addEventListener("change", () => send(select.value));
+    row.append(select);
+    row.show = (v) => { select.value = v || ""; };
+  } else if (p.kind === "bool") {
+    const box = el("input");
+    box.type = "checkbox";
+    box.addEventListener("change", () => send(box.checked));
+    row.append(box);
+    row.show = (v) => { box.checked = v === true; };
+  } else if (p.kind === "color") {
+    const picker = el("input");
+    picker.type = "color";
+    let text = "#000000";
+    // The alpha the picker lacks, beside it: 255 writes #RRGGBB, less #RRGGBBAA.
+    const alpha = el("input");
+    alpha.type = "range";
+    alpha.min = "0";
+    alpha.max = "255";
+    alpha.step = "1";
+    alpha.dataset.role = "alpha";
+    alpha.title = "alpha (opacity) of the colour";
+    const value = () => picker.value.toUpperCase()
+      + (Number(alpha.value) < 255 ? Number(alpha.value).toString(16).padStart(2, "0").toUpperCase() : "");
+    picker.addEventListener("change", () => send(value()));
+    alpha.addEventListener("change", () => send(value()));
+    row.append(picker, alpha);
+    row.show = (v) => {
+      text = typeof v === "string" ? v : "#000000";
+      picker.value = text.length >= 7 ? text.slice(0, 7).toLowerCase() : "#000000";
+      alpha.value = text.length === 9 ? String(parseInt(text.slice(7), 16)) : "255";
+    };
+  } else if (p.kind === "point" || p.kind === "size") {
+    const fields = [0, 1].map(() => {
+      const field = el("input");
+      field.type = "number";
+      field.step = "any";
+      field.addEventListener("change", () => send(fields.map((f) => Number(f.value))));
+      return field;
+    });
+    row.append(fields[0], document.createTextNode(" "), fields[1]);
+    row.show = (v) => { fields.forEach((f, i) => { f.value = Array.isArray(v) ? v[i] : ""; }); };
+  } else if (p.kind === "string") {
+    const field = el("input");
+    field.addEventListener("change", () => send(field.value));
+    row.append(field);
+    row.show = (v) => { field.value = typeof v === "string" ? v : ""; };
+  } else if (["number list", "color list", "events", "json"].includes(p.kind)) {
+    row.show = structuredEditor(p, row, send);
+  } else {
+    row.append(el("div", "edit in the job text", "hint"));
+  }
+  row.append(el("div", p.type + (p.doc ? " · " + p.doc : ""), "hint"));
+  return row;
+}
+
+// ---- The preview's view: Fit (the whole canvas in the pane, at the job's preview scale), or 100 % /
+// 200 % (the frame at the job's own pixel size, one or two screen pixels per pixel; the pane scrolls).
+function previewScale() { return state.view === "fit" ? state.job.job.previewScale : state.job.job.scale; }
+
+function setView(view) {
+  state.view = view;
+  for (const [id, value] of [["view-fit", "fit"], ["view-100", 1], ["view-200", 2]]) $(id).classList.toggle("active", value === view);
+  $("stage").classList.toggle("zoomed", view !== "fit");
+  sizeFrame();
+  showFrame(state.frame, true);
+}
+
+function sizeFrame() {
+  const image = $("frame"), job = state.job && state.job.job;
+  image.style.width = state.view === "fit" || !job
+    ? "" : (Math.round(job.width * job.scale) * state.view / window.devicePixelRatio) + "px";
+}
+
+// ---- The timeline: frames drawn on demand by the engine, cached by fingerprint.
+function frameURL(n) {
+  const job = state.job;
+  return "/api/frames/" + n + ".png?scale=" + previewScale() + "&variant=" + state.variant +
+    ($("debug").checked ? "&debug=1" : "") + "&v=" + job.version + "&i=" + state.generation;
+}
+
+function showFrame(n, force) {
+  const job = state.job;
+  if (!job || !job.job || !job.valid) return;
+  const count = job.job.frameCount;
+  n = ((n % count) + count) % count;
+  state.frame = n;
+  $("scrub").value = String(n);
+  $("frame-label").textContent = "frame " + n + " / " + (count - 1) + " · " + (n / job.job.fps).toFixed(2) + " s";
+  showPlayhead();
+  const url = frameURL(n);
+  const image = $("frame");
+  // Every request, even one for the frame shown, makes the answers to earlier ones stale.
+  const ticket = ++state.ticket;
+  if (!force && image.dataset.url === url) { state.loading = false; return; }
+  state.loading = true;
+  const loader = new Image();
+  loader.onload = () => {
+    // An answer to an older request (a frame scrubbed past) is dropped.
+    if (ticket !== state.ticket) return;
+    image.src = loader.src;
+    image.dataset.url = url;
+    image.dataset.frame = String(n);
+    image.dataset.scale = String(previewScale());
+    sizeFrame();
+    state.loading = false;
+    $("frame-error").textContent = "";
+  };
+  loader.onerror = async () => {
+    if (ticket !== state.ticket) return;
+    state.loading = false;
+    try { $("frame-error").textContent = (await (await fetch(url)).json()).error; } catch (e) { $("frame-error").textContent = "frame " + n + " failed"; }
+  };
+  loader.src = url;
+}
+
+// ---- The tracks: a ruler in seconds, the job's frame set, a bar per layer from its start,
+// the in/out range and the playhead. Clicking goes to the frame under the pointer.
+function renderTracks() {
+  const job = state.job.job;
+  const count = job.frameCount;
+  const percent = (frame) => (100 * frame / count) + "%";
+  setZoom(state.zoom);
+  const list = $("track-list");
+  list.textContent = "";
+  // The tracks' names, in a column of their own: they stay in view when the tracks are zoomed and scrolled.
+  const labels = $("track-labels");
+  labels.textContent = "";
+  labels.append(el("div", "frames", "track-label"));
+  const frames = el("div", null, "track frames");
+  frames.dataset.track = "frames";
+  if (job.firstFrame !== null) {
+    const bar = el("div", "frames " + job.frames, "bar");
+    bar.style.left = percent(job.firstFrame);
+    bar.style.width = percent(job.lastFrame - job.firstFrame + 1);
+    bar.title = "the frames render draws: " + job.frames;
+    frames.append(bar);
+  }
+  list.append(frames);
+  (state.job.layers || []).forEach((layer, index) => {
+    const track = el("div", null, "track");
+    track.dataset.layer = String(index);
+    const first = Math.min(count, Math.max(0, Math.round(layer.start * job.fps)));
+    const last = layer.end === null || layer.end === undefined ? count : Math.min(count, Math.round(layer.end * job.fps));
+    const bar = el("div", layerLabel(layer), "bar");
+    const label = el("div", layerLabel(layer), "track-label");
+    label.dataset.layer = String(index);
+    label.title = layer.path;
+    label.addEventListener("click", () => select(index));
+    labels.append(label);
+    bar.style.left = percent(first);
+    bar.style.width = percent(Math.max(0, last - first));
+    bar.title = layer.path + " " + layer.effect + " from " + layer.start + " s"
+      + (layer.end === null || layer.end === undefined ? "" : " to " + layer.end + " s")
+      + (describeFields(layer.fields || []) ? "; " + describeFields(layer.fields || []) : "");
+    track.append(bar);
+    for (const key of keyframesOf(layer, index)) {
+      track.append(keyMark(key, percent));
+      // The keyframe editor open on this keyframe shows it as the job now has it.
+      if (!$("key-editor").hidden && $("key-editor").dataset.path === joinPath(key.path)) showKey(key);
+    }
+    list.append(track);
+  });
+  showInOut();
+}
+
+// ---- Keyframes of a layer's own fields (opacity, transform position, scale, rotation) on its
+// track: a click goes to the keyframe and opens its editor (time, timing), a drag moves it in time
+// between its neighbours (one save at release).
+const keyedFields = [["opacity"], ["transform", "position"], ["transform", "scale"], ["transform", "rotation"]];
+
+function keyframesOf(layer, index) {
+  const links = layer.fields || [];
+  const own = links[links.length - 1] || {};
+  const speed = links.reduce((product, fields) => product * (fields.speed || 1), 1);
+  const found = [];
+  for (const field of keyedFields) {
+    const keyframes = (nodeValue(own, field) || {}).keyframes;
+    if (!Array.isArray(keyframes)) continue;
+    keyframes.forEach((keyframe, k) => found.push({
+      layer: index, field, index: k, keyframe, keyframes, speed, start: layer.start,
+      path: splitPath(layer.path).concat(field, ["keyframes", k]),
+    }));
+  }
+  return found;
+}
+
+// Job seconds of layer seconds `t` on a layer starting at `start` whose groups and own speeds multiply to `speed`.
+function keyTime(key, t) { return key.start + t / key.speed; }
+
+function keyMark(key, percent) {
+  const job = state.job.job;
+  const mark = el("div", null, "key");
+  mark.style.left = percent(keyTime(key, key.keyframe.t) * job.fps);
+  mark.title = key.field.join(".") + " " + JSON.stringify(key.keyframe.value) + " at " + key.keyframe.t + " s"
+    + (key.keyframe.timing !== undefined ? " (" + JSON.stringify(key.keyframe.timing) + ")" : "");
+  mark.addEventListener("click", (event) => event.stopPropagation());
+  mark.addEventListener("pointerdown", (event) => {
+    event.stopPropagation();
+    const inner = $("tracks-inner").getBoundingClientRect();
+    const secondsPerPixel = job.frameCount / job.fps / inner.width;
+    const previous = key.keyframes[key.index - 1], next = key.keyframes[key.index + 1];
+    const step = 1 / job.fps;
+    const x = event.clientX;
+    let t = key.keyframe.t;
+    followPointer(mark, event, (e) => {
+      const raw = key.keyframe.t + (e.clientX - x) * secondsPerPixel * key.speed;
+      const low = previous ? previous.t + step : 0, high = next ? next.t - step : Infinity;
+      // Whole frames of the layer's own time, between the neighbours.
+      t = Math.min(high, Math.max(low, Math.round(raw * job.fps) / job.fps));
+      t = Number(t.toFixed(6));
+      mark.style.left = percent(keyTime(key, t) * job.fps);
+    }, () => {
+      if (t !== key.keyframe.t) edit(key.path.concat(["t"]), t);
+      select(key.layer);
+      showFrame(Math.round(keyTime(key, t) * job.fps));
+      showKey(key);
+    });
+  });
+  return mark;
+}
+
+// The editor of one keyframe, under the timeline: its field, value, time and timing.
+function showKey(key) {
+  const box = $("key-editor");
+  box.hidden = false;
+  box.textContent = "";
+  box.dataset.path = joinPath(key.path);
+  box.append(el("span", state.job.layers[key.layer] ? layerLabel(state.job.layers[key.layer]) + " · " : ""),
+    el("code", key.field.join(".") + " keyframe " + key.index), el("span", " value " + JSON.stringify(key.keyframe.value) + " · t "));
+  const time = el("input");
+  time.type = "number";
+  time.step = String(1 / state.job.job.fps);
+  time.value = String(key.keyframe.t);
+  time.dataset.role = "key-t";
+  time.addEventListener("change", () => { if (time.value !== "") edit(key.path.concat(["t"]), Number(time.value)); });
+  const timing = el("select");
+  timing.dataset.role = "key-timing";
+  const current = key.keyframe.timing;
+  const named = ["linear", "easeIn", "easeOut", "easeInEaseOut", "default"];
+  const options = named.concat(typeof current === "string" || current === undefined ? [] : ["custom"]);
+  for (const name of options) {
+    const option = el("option", name === "custom" ? "custom " + JSON.stringify(current) : name);
+    option.value = name;
+    timing.append(option);
+  }
+  timing.value = current === undefined ? "linear" : typeof current === "string" ? current : "custom";
+  timing.disabled = key.index === 0;
+  timing.title = key.index === 0 ? "the first keyframe has no segment before it to pace" : "paces the move from the keyframe before";
+  timing.addEventListener("change", () => { if (timing.value !== "custom") edit(key.path.concat(["timing"]), timing.value); });
+  box.append(time, el("span", " s · timing "), timing);
+}
+
+function showPlayhead() {
+  if (!state.job || !state.job.job) return;
+  $("playhead").style.left = (100 * state.frame / state.job.job.frameCount) + "%";
+  followPlayhead();
+}
+
+// The in/out range, and the render command that draws just it.
+function range() {
+  const last = state.job.job.frameCount - 1;
+  const from = state.in === null ? 0 : state.in, to = state.out === null ? last : state.out;
+  return [Math.min(from, to), Math.max(from, to)];
+}
+
+function showInOut() {
+  if (!state.job || !state.job.job) return;
+  const [from, to] = range();
+  const count = state.job.job.frameCount;
+  const box = $("inout");
+  box.hidden = state.in === null && state.out === null;
+  box.style.left = (100 * from / count) + "%";
+  box.style.width = (100 * (to - from + 1) / count) + "%";
+  $("inout-label").textContent = box.hidden ? "not set (I / O)" : from + "–" + to;
+  $("inout-command").textContent = "renderfarm render " + state.job.file + " --frames " + from + "-" + to;
+}
+
+function setInOut(which) {
+  state[which] = state.frame;
+  showInOut();
+}
+
+function play() {
+  state.playing = !state.playing;
+  $("play").textContent = state.playing ? "Pause" : "Play";
+  const audio = $("audio");
+  if (!state.playing) { audio.pause(); return; }
+  const [low, high] = range();
+  const from = Math.min(Math.max(state.frame, low), high), started = performance.now();
+  const fps = state.job.job.fps;
+  if (soundReady()) { audio.currentTime = from / fps; audio.play().catch(() => {}); }
+  let shown = null;
+  const tick = (now) => {
+    if (!state.playing || !state.job || !state.job.job) { audio.pause(); return; }
+    const [low, high] = range();
+    let n;
+    if (soundReady() && !audio.paused) {
+      // The sound's clock decides the frame, so picture and sound stay together; a seek made
+      // meanwhile (scrub, click, keys) moves the sound there.
+      if (shown !== null && state.frame !== shown) audio.currentTime = state.frame / fps;
+      n = Math.floor(audio.currentTime * fps + 1e-6);
+      if (n > high || n < low) { audio.currentTime = low / fps; n = low; }
+    } else {
+      n = low + ((from - low + Math.floor(((now - started) / 1000) * fps)) % (high - low + 1));
+    }
+    if (!state.loading && n !== state.frame) showFrame(n);
+    shown = state.frame;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+// ---- Sound: with "sound" on, the job's mix (GET /api/audio.wav, as render --video and renderfarm
+// mix make it) is loaded for the variant and version shown, and plays with the frames.
+function soundReady() { return $("sound").checked && $("audio").dataset.ready === "1"; }
+
+async function loadSound() {
+  const audio = $("audio"), said = $("sound-state");
+  const source = state.job && state.job.job
+    ? "/api/audio.wav?variant=" + state.variant + "&version=" + state.job.version + "&inputs=" + state.generation : null;
+  if (!$("sound").checked || source === null) {
+    audio.pause();
+    audio.dataset.source = "";
+    audio.dataset.ready = "";
+    said.textContent = "";
+    return;
+  }
+  if (audio.dataset.source === source) return;
+  audio.dataset.source = source;
+  audio.dataset.ready = "";
+  said.textContent = "mixing…";
+  let response;
+  try { response = await fetch(source); } catch (e) { said.textContent = "cannot reach the studio"; return; }
+  if (audio.dataset.source !== source) return;
+  if (!response.ok) {
+    let message = "no sound";
+    try { message = (await response.json()).error || message; } catch (e) { /* not JSON */ }
+    said.textContent = message;
+    return;
+  }
+  const blob = await response.blob();
+  if (audio.dataset.source !== source) return;
+  if (audio.src.startsWith("blob:")) URL.revokeObjectURL(audio.src);
+  audio.src = URL.createObjectURL(blob);
+  audio.dataset.ready = "1";
+  said.textContent = "";
+  if (state.playing) { audio.currentTime = state.frame / state.job.job.fps; audio.play().catch(() => {}); }
+}
+
+// ---- Variants: the job file is a template; the picker chooses the variant previewed.
+function showVariants(job) {
+  const picker = $("variant");
+  const variants = job.variants || [];
+  $("variant-row").hidden = variants.length === 0;
+  const names = variants.map((v) => v.index + ": " + v.name + " (" + v.origin + ")");
+  if (picker.dataset.names !== JSON.stringify(names)) {
+    picker.dataset.names = JSON.stringify(names);
+    picker.textContent = "";
+    names.forEach((name, index) => {
+      const option = el("option", name);
+      option.value = String(index);
+      picker.append(option);
+    });
+  }
+  picker.value = String(job.variant || 0);
+}
+
+// ---- The farm view: `renderfarm status --json` of every render folder, pushed by the server.
+function renderFarm(status) {
+  $("farm-root").textContent = "render folders under " + status.root;
+  const body = document.querySelector("#farm-table tbody");
+  body.textContent = "";
+  // A render just started has no folder on disk yet: its row says so until the folder is read.
+  const running = state.render && state.render.state === "running" ? state.render.folder : null;
+  const folders = running && !status.folders.some((folder) => folder.folder === running)
+    ? [{ folder: running, name: "", starting: true }].concat(status.folders) : status.folders;
+  $("farm-empty").hidden = folders.length > 0;
+  for (const folder of folders) {
+    const row = el("tr");
+    row.dataset.folder = folder.folder;
+    if (state.render && state.render.folder === folder.folder) row.classList.add("highlight");
+    row.dataset.state = folder.state || "error";
+    row.dataset.done = String(folder.done || 0);
+    const thumb = el("td");
+    if (folder.lastFrame) {
+      const image = el("img");
+      image.alt = "frame " + folder.lastFrame.index;
+      image.src = "/api/file?path=" + encodeURIComponent(folder.folder + "/" + folder.lastFrame.file);
+      thumb.append(image, el("div", "frame " + folder.lastFrame.index, "hint"));
+    }
+    row.append(thumb);
+    const name = el("td");
+    name.append(el("div", folder.name || ""), el("div", folder.folder, "hint"));
+    row.append(name);
+    if (folder.error) { row.append(el("td", folder.error, "error")); body.append(row); continue; }
+    if (folder.starting) { row.append(el("td", "starting: no frame yet", "state-rendering")); body.append(row); continue; }
+    const holders = (folder.holders || []).map((h) => "pid " + h.pid + " on " + h.host + (h.task ? " (" + h.task + ")" : "")).join(", ");
+    const stateCell = el("td", folder.state, "state-" + folder.state);
+    if (holders) stateCell.append(el("div", holders, "hint"));
+    row.append(stateCell);
+    const frames = el("td");
+    const bar = el("progress");
+    bar.max = folder.total;
+    bar.value = folder.done;
+    frames.append(bar, el("div", folder.done + " of " + folder.total + " done" + (folder.journals > 1 ? " · " + folder.journals + " shards" : ""), "frames-done"));
+    row.append(frames);
+    row.append(el("td", folder.fps !== undefined ? folder.fps.toFixed(1) : "–"));
+    row.append(el("td", folder.etaSeconds !== undefined ? Math.round(folder.etaSeconds) + " s" : "–"));
+    const failed = el("td");
+    for (const failure of (folder.failed || []).slice(0, 10)) failed.append(el("div", "frame " + failure.frame + ": " + failure.error, "error"));
+    if ((folder.failed || []).length > 10) failed.append(el("div", "… " + (folder.failed.length - 10) + " more", "hint"));
+    row.append(failed);
+    body.append(row);
+  }
+}
+
+// ---- Wiring.
+function showView(name) {
+  for (const view of ["author", "farm"]) {
+    $(view).hidden = view !== name;
+    $("tab-" + view).classList.toggle("active", view === name);
+  }
+}
+
+document.querySelectorAll(".tab").forEach((tab) => tab.addEventListener("click", () => showView(tab.dataset.view)));
+$("scrub").addEventListener("input", () => showFrame(Number($("scrub").value)));
+$("step-back").addEventListener("click", () => showFrame(state.frame - 1));
+$("step-forward").addEventListener("click", () => showFrame(state.frame + 1));
+$("play").addEventListener("click", play);
+$("sound").addEventListener("change", loadSound);
+$("debug").addEventListener("change", () => showFrame(state.frame, true));
+$("add-layer").addEventListener("click", addLayer);
+$("remove-layer").addEventListener("click", removeLayer);
+$("view-fit").addEventListener("click", () => setView("fit"));
+$("view-100").addEventListener("click", () => setView(1));
+$("view-200").addEventListener("click", () => setView(2));
+$("safe").addEventListener("change", () => { $("safe-areas").hidden = !$("safe").checked; });
+$("variant").addEventListener("change", () => { state.variant = Number($("variant").value); loadJob(); });
+document.addEventListener("pointerup", () => { state.dragging = null; });
+let typing = null;
+$("source").addEventListener("input", () => {
+  clearTimeout(typing);
+  showDirty();
+  if (autosaving()) typing = setTimeout(() => put($("source").value), 300);
+});
+// Shortcuts (not while typing): space play/pause, J/K/L back/pause/play, ← → a frame
+// (with Shift a second), Home/End the in/out points (or the ends), I/O set them, + / - / 0
+// zoom the timeline, Ctrl+Z undo; Ctrl+S saves everywhere.
+document.addEventListener("keydown", (event) => {
+  if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "s") {
+    event.preventDefault();
+    save();
+    return;
+  }
+  // Keys belong to a field one types in (text, numbers, a list), and Space and Enter to a focused
+  // button; everywhere else, a slider or check box just touched too, they drive playback.
+  const target = event.target;
+  const typing = target.tagName === "TEXTAREA" || target.tagName === "SELECT"
+    || (target.tagName === "INPUT" && !["range", "checkbox", "radio", "button", "color"].includes(target.type));
+  if (typing) return;
+  if (target.tagName === "BUTTON" && [" ", "Enter"].includes(event.key)) return;
+  if (!state.job || !state.job.job) return;
+  const second = Math.round(state.job.job.fps);
+  const [low, high] = range();
+  const keys = {
+    " ": () => play(), "k": () => { if (state.playing) play(); }, "l": () => { if (!state.playing) play(); },
+    "j": () => showFrame(state.frame - 1),
+    "ArrowLeft": () => showFrame(state.frame - (event.shiftKey ? second : 1)),
+    "ArrowRight": () => showFrame(state.frame + (event.shiftKey ? second : 1)),
+    "Home": () => showFrame(low), "End": () => showFrame(high),
+    "i": () => setInOut("in"), "o": () => setInOut("out"),
+    "+": () => setZoom(state.zoom * 2), "=": () => setZoom(state.zoom * 2), "-": () => setZoom(state.zoom / 2),
+    "0": () => setZoom(1),
+  };
+  if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "z") {
+    event.preventDefault();
+    undo(event.shiftKey ? "redo" : "undo");
+    return;
+  }
+  if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "y") {
+    event.preventDefault();
+    undo("redo");
+    return;
+  }
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const action = keys[event.key.length === 1 ? event.key.toLowerCase() : event.key];
+  if (!action) return;
+  event.preventDefault();
+  action();
+});
+// The render button: the in/out range rendered by `renderfarm render`; its progress is the
+// farm view's, which opens on its row.
+$("render").addEventListener("click", async () => {
+  if (!state.job || !state.job.job) return;
+  const [from, to] = range();
+  state.renderRequested = true;
+  const response = await fetch("/api/render?frames=" + from + "-" + to, { method: "POST" });
+  if (!response.ok) {
+    state.renderRequested = false;
+    $("render-status").hidden = false;
+    $("render-state").textContent = (await response.json()).error;
+  }
+});
+$("render-stop").addEventListener("click", () => fetch("/api/render", { method: "DELETE" }));
+$("undo").addEventListener("click", () => undo("undo"));
+$("redo").addEventListener("click", () => undo("redo"));
+$("clear-inout").addEventListener("click", () => { state.in = null; state.out = null; showInOut(); });
+$("tracks").addEventListener("click", (event) => {
+  if (!state.job || !state.job.job) return;
+  const box = $("tracks-inner").getBoundingClientRect();
+  const share = Math.min(Math.max((event.clientX - box.left) / box.width, 0), 0.9999);
+  showFrame(Math.floor(share * state.job.job.frameCount));
+  const track = event.target.closest && event.target.closest(".track[data-layer]");
+  if (track && event.target.classList.contains("bar")) select(Number(track.dataset.layer));
+});
+
+listen({
+  job: (data) => {
+    const change = JSON.parse(data);
+    if (!state.job || change.version !== state.job.version) loadJob();
+  },
+  inputs: (data) => {
+    // A file the layers read changed: the frames it decides are drawn again.
+    state.generation = JSON.parse(data).generation;
+    showFrame(state.frame, true);
+    loadSound();
+  },
+  status: (data) => { state.farm = JSON.parse(data); renderFarm(state.farm); },
+  render: (data) => {
+    const render = JSON.parse(data);
+    const started = render.state === "running" && !(state.render && state.render.state === "running");
+    state.render = render;
+    const running = render.state === "running";
+    $("render").disabled = running;
+    $("render-status").hidden = false;
+    $("render-stop").hidden = !running;
+    const bar = $("render-progress");
+    bar.hidden = !running || render.total === undefined;
+    if (render.total !== undefined) { bar.max = render.total; bar.value = render.done; }
+    // Progress comes from the render's own --progress json lines, relayed by the server.
+    if (started) state.renderProgress = "";
+    if (render.total !== undefined) {
+      state.renderProgress = render.done + " of " + render.total + " frames" + (render.failed ? ", " + render.failed + " failed" : "");
+    }
+    $("render-state").textContent = running ? "rendering frames " + render.frames + " into " + render.folder + ": " + (state.renderProgress || "starting…")
+      : "render of frames " + render.frames + " finished: " + (render.status === 0 ? "complete" : "exit " + render.status +
+        (render.message ? ": " + render.message : "")) + (state.renderProgress ? " (" + state.renderProgress + ")" : "");
+    // The tab whose button started it shows the farm; other tabs show the progress at the top.
+    if (started && state.renderRequested) showView("farm");
+    if (started) state.renderRequested = false;
+    if (state.farm) renderFarm(state.farm);
+  },
+});
+
+// The server's events (GET /api/events), one stream per browser however many tabs show this
+// studio: a browser opens at most six connections to a host, and a stream held by every tab
+// would leave the sixth tab no connection for its frames. The tab holding a Web Lock opens the
+// stream and passes each event to the others over a BroadcastChannel; when it closes, another
+// tab takes the lock and the stream. (Without Web Locks, outside a secure context, each tab
+// opens its own.)
+function listen(handlers) {
+  const connection = (text) => { $("connection").textContent = text; };
+  const deliver = (name, data) => { if (handlers[name]) handlers[name](data); };
+  let shared = null, heldState = null;
+  const open = () => {
+    const source = new EventSource("/api/events");
+    const tell = (text) => { heldState = text; connection(text); if (shared) shared.postMessage({ connection: text }); };
+    source.addEventListener("open", () => tell("live"));
+    source.addEventListener("error", () => tell("reconnecting…"));
+    for (const name of Object.keys(handlers)) {
+      source.addEventListener(name, (event) => {
+        deliver(name, event.data);
+        if (shared) shared.postMessage({ name, data: event.data });
+      });
+    }
+  };
+  if (!navigator.locks || typeof BroadcastChannel === "undefined") { open(); return; }
+  shared = new BroadcastChannel("renderfarm-studio-events");
+  shared.onmessage = (message) => {
+    const { name, data, connection: said, hello } = message.data || {};
+    if (hello) { if (heldState) shared.postMessage({ connection: heldState }); return; }
+    if (said) connection(said === "live" && !heldState ? "live (through another tab)" : said);
+    if (name) deliver(name, data);
+  };
+  // A tab that does not hold the stream asks the holder how it is, and reads the farm itself
+  // (the stream's opening status went to the tab that opened it).
+  shared.postMessage({ hello: true });
+  fetch("/api/status").then((response) => response.ok ? response.text() : null)
+    .then((text) => { if (text && !heldState) handlers.status(text); }).catch(() => {});
+  // Held until this tab closes: the promise never settles.
+  navigator.locks.request("renderfarm-studio-events", () => new Promise(() => open()));
+}
+wireTools();
+loadJob();
