@@ -11,7 +11,7 @@ import RenderFarmJobs
 final class RenderRunner: Sendable {
     private let options: StudioOptions
     private let events: EventHub
-    private let running = Locked<Process?>(nil)
+    private let running = Locked<Run?>(nil)
     /// The least time between two progress events of one render.
     static let progressInterval = 0.1
     /// The last lines of standard error (and failed frames' errors) kept to say why a render failed.
@@ -23,8 +23,10 @@ final class RenderRunner: Sendable {
     }
 
     /// Starts rendering `frames` (a `--frames` set; nil for the job's own) into `folder`, the job's
-    /// output folder; the `render` event tells when it starts and how it ends.
-    func start(frames: String?, folder: String) throws(StudioFailure) {
+    /// output folder, or with `video` into that video; the `render` event tells when it starts and
+    /// how it ends. A video of a studio whose renders are sandboxed is two steps (`RenderCommandLine`):
+    /// the frames, drawn in sandboxed workers into a scratch folder removed afterwards, then encoded.
+    func start(frames: String?, video: RenderCommandLine.Video? = nil, folder: String) throws(StudioFailure) {
         guard let command = options.render else {
             throw StudioFailure(status: 501, "this studio cannot render (it runs without the renderfarm executable)")
         }
@@ -35,37 +37,83 @@ final class RenderRunner: Sendable {
                 throw StudioFailure(status: 400, "frames=\(frames): \(error)")
             }
         }
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("renderfarm-studio-\(getpid())-\(UUID().uuidString)").path
+        let steps = command.steps(
+            RenderCommandLine.Request(
+                jobFile: options.jobFile, frames: frames, video: video, scratch: scratch,
+                pluginFolders: options.pluginSearchPath.filter(Self.isFolder)))
+        let (events, running) = (self.events, self.running)
+        let first = try Self.launch(command.executable, steps[0])
+        try running.withLock { current throws(StudioFailure) in
+            guard current == nil else {
+                first.process.terminate()
+                throw StudioFailure(status: 409, "a render is running; stop it first")
+            }
+            current = Run(process: first.process)
+        }
+        let event: @Sendable (String, Int?, String, (Int, Int, Int)?) -> String = { state, status, message, progress in
+            Self.event(
+                state: state, frames: frames, folder: folder, video: video, status: status, message: message,
+                progress: progress)
+        }
+        events.publish("render", event("running", nil, "", nil))
+        Thread.detachNewThread {
+            var step = first
+            var status = 0
+            var said = ""
+            for next in steps.indices {
+                // Standard error is read to its end, then the exit is awaited: `finished` follows every
+                // progress event of the run.
+                said = Self.relay(step.errors) { done, total, failed in
+                    events.publish("render", event("running", nil, "", (done, total, failed)))
+                }
+                step.process.waitUntilExit()
+                status = step.process.terminationReason == .exit ? Int(step.process.terminationStatus) : 130
+                guard status == 0, steps.indices.contains(next + 1) else { break }
+                let launched = running.withLock { run -> Launched? in
+                    guard run?.stopped == false, let launched = try? Self.launch(command.executable, steps[next + 1])
+                    else { return nil }
+                    run?.process = launched.process
+                    return launched
+                }
+                guard let launched else {
+                    status = 130
+                    break
+                }
+                step = launched
+            }
+            try? FileManager.default.removeItem(atPath: scratch)
+            running.withLock { $0 = nil }
+            events.publish("render", event("finished", status, said, nil))
+        }
+    }
+
+    /// One step's process and the standard error it writes its progress to.
+    private struct Launched {
+        var process: Process
+        var errors: FileHandle
+    }
+
+    /// The running render: its current step's process, and whether Stop was asked for.
+    private struct Run {
+        var process: Process
+        var stopped = false
+    }
+
+    private static func launch(_ executable: String, _ arguments: [String]) throws(StudioFailure) -> Launched {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: command.executable)
-        process.arguments = command.words(options.jobFile, frames, options.pluginSearchPath.filter(Self.isFolder))
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors
-        let (events, running) = (self.events, self.running)
-        try running.withLock { current throws(StudioFailure) in
-            guard current == nil else { throw StudioFailure(status: 409, "a render is running; stop it first") }
-            do {
-                try process.run()
-            } catch {
-                throw StudioFailure(status: 500, "cannot start \(command.executable): \(error)")
-            }
-            current = process
+        do {
+            try process.run()
+        } catch {
+            throw StudioFailure(status: 500, "cannot start \(executable): \(error)")
         }
-        events.publish("render", Self.event(state: "running", frames: frames, folder: folder))
-        // Standard error is read to its end, then the exit is awaited: `finished` follows every
-        // progress event of the run.
-        Thread.detachNewThread {
-            let said = Self.relay(errors.fileHandleForReading) { done, total, failed in
-                events.publish(
-                    "render",
-                    Self.event(state: "running", frames: frames, folder: folder, progress: (done, total, failed)))
-            }
-            process.waitUntilExit()
-            running.withLock { $0 = nil }
-            let status = process.terminationReason == .exit ? Int(process.terminationStatus) : 130
-            events.publish(
-                "render", Self.event(state: "finished", frames: frames, folder: folder, status: status, message: said))
-        }
+        return Launched(process: process, errors: errors.fileHandleForReading)
     }
 
     /// Reads `--progress json` lines from `pipe` until it closes, calling `progress` for frame
@@ -126,18 +174,24 @@ final class RenderRunner: Sendable {
     /// Stops the running render as SIGINT does (finished frames stay); false when none runs.
     @discardableResult
     func stop() -> Bool {
-        running.withLock { process in
-            guard let process, process.isRunning else { return false }
-            process.interrupt()
+        running.withLock { run in
+            guard let process = run?.process else { return false }
+            // Also between two steps: the next one is not started.
+            run?.stopped = true
+            if process.isRunning { process.interrupt() }
             return true
         }
     }
 
     private static func event(
-        state: String, frames: String?, folder: String, status: Int? = nil, message: String = "",
-        progress: (done: Int, total: Int, failed: Int)? = nil
+        state: String, frames: String?, folder: String, video: RenderCommandLine.Video?, status: Int?, message: String,
+        progress: (done: Int, total: Int, failed: Int)?
     ) -> String {
         var object: [String: Any] = ["state": state, "folder": folder, "frames": frames ?? ""]
+        if let video {
+            object["video"] = video.file
+            object["preset"] = video.preset
+        }
         if let status { object["status"] = status }
         if !message.isEmpty { object["message"] = message }
         if let progress {

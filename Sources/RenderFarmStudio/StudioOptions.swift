@@ -52,15 +52,43 @@ package struct StudioOptions: Sendable {
 /// reporting progress as JSON lines on standard error. `renderfarm studio` builds the words from its
 /// option table, so the studio spells no flag of `render`.
 package struct RenderCommandLine: Sendable {
-    package var executable: String
-    package var words: @Sendable (_ jobFile: String, _ frames: String?, _ pluginFolders: [String]) -> [String]
+    /// A render into a video file with an `encode` preset.
+    package struct Video: Sendable, Equatable {
+        package var file: String
+        package var preset: String
+        package init(file: String, preset: String) {
+            self.file = file
+            self.preset = preset
+        }
+    }
 
-    package init(
-        executable: String,
-        words: @escaping @Sendable (_ jobFile: String, _ frames: String?, _ pluginFolders: [String]) -> [String]
-    ) {
+    /// What one press of the render button asks for.
+    package struct Request: Sendable {
+        package var jobFile: String
+        /// A `--frames` set; nil: the job's own.
+        package var frames: String?
+        package var video: Video?
+        /// A folder that does not exist yet, for frames that are only on their way to a video; the
+        /// runner removes it when the render ends.
+        package var scratch: String
+        package var pluginFolders: [String]
+        package init(jobFile: String, frames: String?, video: Video?, scratch: String, pluginFolders: [String]) {
+            self.jobFile = jobFile
+            self.frames = frames
+            self.video = video
+            self.scratch = scratch
+            self.pluginFolders = pluginFolders
+        }
+    }
+
+    package var executable: String
+    /// The command lines (after the executable) run one after another for a request: each must exit
+    /// 0 for the next to start.
+    package var steps: @Sendable (Request) -> [[String]]
+
+    package init(executable: String, steps: @escaping @Sendable (Request) -> [[String]]) {
         self.executable = executable
-        self.words = words
+        self.steps = steps
     }
 }
 

@@ -222,18 +222,43 @@ struct StudioRoutes: Sendable {
         }
     }
 
-    /// `POST /api/render?frames=F`: renders the job (frames `F`, default its own) as `render` does.
+    /// `POST /api/render?frames=F&preset=P`: renders the job (frames `F`, default its own) as `render`
+    /// does; with a preset, straight into a video named as `encode` names it (`OUTDIR/<job>.<ext>`).
     private func render(_ request: HTTPRequest) -> HTTPResponse {
         do {
-            let folder = try session.prepared(scale: nil).outputDirectory
-            try renders.start(frames: request.query["frames"], folder: folder)
-            return json(.object(["folder": .string(folder)]), status: 202)
+            let job = try session.prepared(scale: nil)
+            let folder = job.outputDirectory
+            var video: RenderCommandLine.Video?
+            if let name = request.query["preset"] {
+                guard let preset = EncodePreset(rawValue: name) else {
+                    let known = EncodePreset.allCases.map(\.rawValue).joined(separator: ", ")
+                    return error(400, "preset=\(name): not a preset (\(known))")
+                }
+                let file = "\(job.job.spec.name)\(preset.nameSuffix).\(preset.fileExtension)"
+                video = RenderCommandLine.Video(
+                    file: URL(fileURLWithPath: folder).appendingPathComponent(file).path, preset: preset.rawValue)
+                do {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                } catch {
+                    return self.error(500, "cannot make \(folder): \(error.localizedDescription)")
+                }
+            }
+            try renders.start(frames: request.query["frames"], video: video, folder: folder)
+            var answer: JSONObject = ["folder": .string(folder)]
+            if let video { answer["video"] = .string(video.file) }
+            return json(.object(answer), status: 202)
         } catch {
             return self.error(error.status, error.message)
         }
     }
 
-    /// `GET /api/file?path=P`: a PNG under the root (the farm view's thumbnails).
+    /// What `/api/file` serves, by extension: frames, and the videos the render queue makes.
+    static let servedFiles = [
+        "png": "image/png", "mp4": "video/mp4", "webm": "video/webm", "mov": "video/quicktime", "gif": "image/gif",
+        "apng": "image/apng",
+    ]
+
+    /// `GET /api/file?path=P`: a PNG frame (the farm view's thumbnails) or a rendered video under the root.
     private func file(_ request: HTTPRequest) -> HTTPResponse {
         guard let asked = request.query["path"], !asked.isEmpty, !asked.contains("\0") else {
             return error(400, "give the file as ?path=")
@@ -242,10 +267,22 @@ struct StudioRoutes: Sendable {
         guard let real = try? ConfinedPath.resolve(asked, in: options.root) else {
             return error(403, "\(asked) is not a file under \(options.root)")
         }
-        guard real.hasSuffix(".png") else { return error(403, "only PNG frames are served") }
+        guard let type = Self.servedFiles[URL(fileURLWithPath: real).pathExtension.lowercased()] else {
+            return error(403, "only frames and videos are served (\(Self.servedFiles.keys.sorted().joined(separator: ", ")))")
+        }
+        if type.hasPrefix("video/"), let handle = FileHandle(forReadingAtPath: real) {
+            // A video may be larger than any frame: sent as it is read.
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", type)],
+                body: .stream {
+                    // nil at the end or on a read error ends the response; the handle closes with it.
+                    guard let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty else { return nil }
+                    return Array(chunk)
+                })
+        }
         do {
             let bytes = try InputFile.read(real, limit: StudioLimits.maxFileBytes)
-            return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: .bytes(bytes))
+            return HTTPResponse(status: 200, headers: [("Content-Type", type)], body: .bytes(bytes))
         } catch {
             if case .tooLarge = error { return self.error(413, "\(asked) is too large to serve") }
             return self.error(404, "cannot read \(asked): \(error)")

@@ -1,5 +1,6 @@
 import Foundation
 import RenderFarm
+import RenderFarmStudio
 import Testing
 
 @testable import RenderFarmCLI
@@ -257,16 +258,43 @@ struct GeneratedCommandLineTests {
         for sandbox in [SandboxMode.strict, .require, .off, nil] {
             let command = StudioCommand.renderCommand(executable: "/opt/bin/renderfarm", sandbox: sandbox)
             #expect(command.executable == "/opt/bin/renderfarm")
-            let words = command.words("/jobs/live hearts.json", "0-9:2", ["/plug ins", "/opt/plugins"])
-            let render = try RenderCommand(Self.parsed(words))
+            let request = RenderCommandLine.Request(
+                jobFile: "/jobs/live hearts.json", frames: "0-9:2", video: nil, scratch: "/tmp/s",
+                pluginFolders: ["/plug ins", "/opt/plugins"])
+            let steps = command.steps(request)
+            #expect(steps.count == 1)
+            let render = try RenderCommand(Self.parsed(steps[0]))
             #expect(render.arguments.positionals == ["/jobs/live hearts.json"])
             #expect(render.arguments[RenderCommand.frames] == "0-9:2")
             #expect(render.arguments.all(CommonOptions.pluginPath) == ["/plug ins", "/opt/plugins"])
             #expect(render.progress == .json)
             #expect((render.isolation != nil) == (sandbox != nil), "\(String(describing: sandbox))")
             if let sandbox { #expect(render.sandbox == sandbox) }
-            let whole = try RenderCommand(Self.parsed(command.words("/jobs/a.json", nil, [])))
-            #expect(whole.arguments[RenderCommand.frames] == nil)
+            var whole = request
+            whole.frames = nil
+            #expect(try RenderCommand(Self.parsed(command.steps(whole)[0])).arguments[RenderCommand.frames] == nil)
+
+            // A video: straight into it, or, with workers (which write PNGs), the frames into the scratch
+            // folder and then encoded, as the same preset.
+            var video = request
+            video.video = RenderCommandLine.Video(file: "/out/a b.webm", preset: "webm-alpha")
+            let videoSteps = command.steps(video)
+            let first = try RenderCommand(Self.parsed(videoSteps[0]))
+            #expect(first.arguments[RenderCommand.frames] == "0-9:2")
+            if sandbox == nil {
+                #expect(videoSteps.count == 1)
+                #expect(first.arguments[RenderCommand.video] == "/out/a b.webm")
+                #expect(first.arguments[EncodeCommand.preset] == "webm-alpha")
+            } else {
+                #expect(videoSteps.count == 2)
+                #expect(first.isolation != nil && first.arguments[RenderCommand.out] == "/tmp/s")
+                let encode = try EncodeCommand(Self.parsed(videoSteps[1]))
+                #expect(encode.arguments.positionals == ["/tmp/s"])
+                #expect(encode.arguments[EncodeCommand.output] == "/out/a b.webm")
+                #expect(encode.arguments[EncodeCommand.preset] == "webm-alpha")
+                #expect(encode.arguments[EncodeCommand.allowMissing])
+                #expect(encode.arguments.all(CommonOptions.pluginPath) == ["/plug ins", "/opt/plugins"])
+            }
         }
     }
 }

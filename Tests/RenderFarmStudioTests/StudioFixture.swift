@@ -45,9 +45,12 @@ final class StudioFixture {
                 jobFile: jobFile.path, host: host, token: token, pluginSearchPath: pluginSearchPath,
                 statusInterval: statusInterval,
                 render: RenderCommandLine(executable: Self.buildDirectory.appendingPathComponent("renderfarm").path) {
-                    job, frames, folders in
-                    ["render", job, "--progress", "json"] + (frames.map { ["--frames", $0] } ?? [])
-                        + folders.flatMap { ["--plugin-path", $0] }
+                    request in
+                    [
+                        ["render", request.jobFile, "--progress", "json"] + (request.frames.map { ["--frames", $0] } ?? [])
+                            + (request.video.map { ["--video", $0.file, "--preset", $0.preset] } ?? [])
+                            + request.pluginFolders.flatMap { ["--plugin-path", $0] }
+                    ]
                 },
                 docsFolder: docsFolder))
     }
@@ -63,6 +66,19 @@ final class StudioFixture {
 
     /// Runs the `renderfarm` binary with `arguments`, killed after `seconds`.
     @discardableResult
+    /// What `executable` with `arguments` prints on standard output, once it has exited.
+    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     static func renderfarm(_ arguments: [String], seconds: Double = 120) throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = buildDirectory.appendingPathComponent("renderfarm")

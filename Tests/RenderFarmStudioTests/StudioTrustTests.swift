@@ -134,6 +134,58 @@ struct StudioRenderTests {
         #expect(frames.sorted() == (0...3).map { String(format: "frame_%05d.png", $0) })
         #expect(try studio.client.send("DELETE", "/api/render").status == 409)
     }
+
+    @Test("POST /api/render?preset= renders straight into the video encode names, which /api/file then serves")
+    func rendersVideo() throws {
+        let studio = try StudioFixture()
+        let refused = try studio.client.send("POST", "/api/render?preset=avi")
+        #expect(refused.status == 400 && refused.text.contains("webm-alpha"), "\(refused.text)")
+        var answer = ""
+        let stream = try studio.client.stream(
+            "/api/events", seconds: 120,
+            after: {
+                let started = try studio.client.send("POST", "/api/render?frames=0-5&preset=webm-alpha")
+                #expect(started.status == 202, "\(started.text)")
+                answer = started.text
+            }, until: { $0.contains(#""state":"finished""#) })
+        #expect(stream.contains(#""status":0"#) && stream.contains(#""preset":"webm-alpha""#), "\(stream)")
+        let video = studio.root.appendingPathComponent("out/live-hearts/live-hearts.webm")
+        #expect(answer.contains("live-hearts.webm"), "\(answer)")
+        let served = try studio.client.send("GET", "/api/file?path=out/live-hearts/live-hearts.webm")
+        #expect(served.status == 200 && served.headers["content-type"] == "video/webm")
+        #expect(Data(served.body) == (try Data(contentsOf: video)))
+        // Six frames, as ffprobe counts them, and no PNG frames: the render went straight to the video.
+        let probe = try StudioFixture.run(
+            "/usr/bin/ffprobe",
+            ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+             "-of", "csv=p=0", video.path])
+        #expect(probe.trimmingCharacters(in: .whitespacesAndNewlines) == "6", "\(probe)")
+        let pngs = try FileManager.default.contentsOfDirectory(atPath: video.deletingLastPathComponent().path)
+            .filter { $0.hasSuffix(".png") }
+        #expect(pngs.isEmpty)
+
+        // `renderfarm studio` draws in sandboxed workers, which write PNGs: the frames go to a scratch
+        // folder, are encoded with the same preset, and the folder is removed.
+        try FileManager.default.removeItem(at: video)
+        let (process, port) = try StudioIsolationTests.studio(studio.jobFile.path)
+        defer { process.terminate() }
+        let client = RawHTTP(port: port)
+        let sandboxed = try client.stream(
+            "/api/events", seconds: 120,
+            after: {
+                let started = try client.send("POST", "/api/render?frames=2-5&preset=webm-alpha")
+                #expect(started.status == 202, "\(started.text)")
+            }, until: { $0.contains(#""state":"finished""#) })
+        #expect(sandboxed.contains(#""status":0"#), "\(sandboxed)")
+        let frames = try StudioFixture.run(
+            "/usr/bin/ffprobe",
+            ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+             "-of", "csv=p=0", video.path])
+        #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "4", "\(frames)")
+        let scratch = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+            .filter { $0.hasPrefix("renderfarm-studio-\(process.processIdentifier)-") }
+        #expect(scratch.isEmpty, "\(scratch)")
+    }
 }
 
 /// Issue 31's security items: tokens, origins, framing, slow clients.

@@ -155,6 +155,47 @@ def frame_state(driver):
         "return {frame: f.dataset.frame, url: f.dataset.url, scale: f.dataset.scale, width: f.naturalWidth};")
 
 
+def check_render_queue(driver, work, outdir):
+    """The render queue: two videos of the in/out range asked for while nothing runs, and a third taken out
+    while the first renders; they render one after another, each the video its preset makes, and Open plays
+    the first in the page."""
+    driver.execute_script("state.in = 0; state.out = 29; showInOut();")
+    choose = lambda preset: Select(driver.find_element(By.ID, "render-preset")).select_by_value(preset)
+    for preset in ["webm-alpha", "mp4", "gif"]:
+        choose(preset)
+        driver.find_element(By.ID, "render").click()
+    rows = lambda: driver.execute_script(
+        "return [...document.querySelectorAll('#render-queue li')].map((li) => [li.dataset.status, li.textContent])")
+    wait_for("three items, the first rendering", lambda: len(rows()) >= 3 and rows()[-3][0] in ("starting", "running"))
+    last = driver.find_elements(By.CSS_SELECTOR, "#render-queue li")[-1]
+    assert last.get_attribute("data-status") == "queued", rows()
+    last.find_element(By.TAG_NAME, "button").click()
+    wait_for("the gif taken out", lambda: not any("gif" in text for _, text in rows()))
+    done = wait_for("both videos rendered, in order", lambda: (lambda r: r if [s for s, _ in r[-2:]] == ["done", "done"]
+                                                                  else None)(rows()), 120)
+    # Named as encode names them: OUTDIR/<job name>.<ext>.
+    videos = driver.execute_script("return state.queue.slice(-2).map((item) => item.video)")
+    folder = os.path.join(work, "out", "live-hearts")
+    assert [os.path.dirname(v) for v in videos] == [folder] * 2, videos
+    assert videos[0].endswith(".webm") and videos[1].endswith(".mp4") and videos[0][:-5] == videos[1][:-4], videos
+    assert not [name for name in os.listdir(folder) if name.endswith(".gif")]
+    for video, codec in zip(videos, ["vp9", "h264"]):
+        assert os.path.basename(video) in done[-1 if codec == "h264" else -2][1], done
+        probe = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                "stream=codec_name,nb_read_frames", "-of", "csv=p=0", video],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        assert probe == f"{codec},30", f"{video}: {probe}"
+    driver.find_elements(By.CSS_SELECTOR, "#render-queue li")[-2].find_element(By.TAG_NAME, "button").click()
+    duration = wait_for("the webm playable in the page", lambda: driver.execute_script(
+        "const v = document.getElementById('result-video'); return !v.hidden && v.readyState >= 1 ? v.duration : null"))
+    fps = driver.execute_script("return state.job.job.fps")
+    assert abs(duration - 30 / fps) < 0.05, (duration, fps)
+    driver.save_screenshot(os.path.join(outdir, "studio-render-queue.png"))
+    log(f"render queue: webm-alpha and mp4 of frames 0-29 rendered one after another (30 frames each, vp9 and h264), "
+        f"a queued gif taken out and never made; Open plays the webm here ({duration:.2f} s)")
+    driver.find_element(By.ID, "result-close").click()
+
+
 def check_variants(driver, binary, work, outdir):
     """A variants job: a picker of its 8 variants; a control bound to {{accent}} is read-only."""
     folder = os.path.join(work, "variants")
@@ -1010,6 +1051,7 @@ def main():
         assert not stop.is_displayed(), "Stop still shown after the render ended"
         log(f"a 480-frame render stopped from the farm view's Stop: {said!r}")
         driver.find_element(By.ID, "tab-author").click()
+        check_render_queue(driver, work, outdir)
 
         # The farm view while a render runs: its progress advances.
         farm_job = os.path.join(work, "farm-demo.json")

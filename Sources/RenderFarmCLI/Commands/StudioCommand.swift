@@ -158,13 +158,26 @@ struct StudioCommand: Command {
         return .ok
     }
 
-    /// The render button's command line, from render's option table: progress as JSON lines, in
-    /// workers sandboxed as the previews are (`sandbox`; nil: a plain render).
+    /// The render button's command lines, from render's and encode's option tables: progress as JSON
+    /// lines, in workers sandboxed as the previews are (`sandbox`; nil: a plain render). A video is
+    /// `render --video`, or, since workers draw PNG frames, the frames into the request's scratch folder
+    /// and then `encode` of them.
     static func renderCommand(executable: String, sandbox: SandboxMode?) -> RenderCommandLine {
         let isolation = sandbox.map { [RenderCommand.isolate.spec.commandLineName] + RenderCommand.sandbox.words($0.rawValue) }
-        return RenderCommandLine(executable: executable) { jobFile, frames, pluginFolders in
-            [RenderCommand.spec.name, jobFile] + CommonOptions.progress.words(ProgressMode.json.rawValue) + (isolation ?? [])
-                + (frames.map(RenderCommand.frames.words) ?? []) + pluginFolders.flatMap(CommonOptions.pluginPath.words)
+        return RenderCommandLine(executable: executable) { request in
+            let progress = CommonOptions.progress.words(ProgressMode.json.rawValue)
+            let plugins = request.pluginFolders.flatMap(CommonOptions.pluginPath.words)
+            let render =
+                [RenderCommand.spec.name, request.jobFile] + progress + (isolation ?? [])
+                + (request.frames.map(RenderCommand.frames.words) ?? []) + plugins
+            guard let video = request.video else { return [render] }
+            let preset = EncodeCommand.preset.words(video.preset)
+            guard isolation != nil else { return [render + RenderCommand.video.words(video.file) + preset] }
+            return [
+                render + RenderCommand.out.words(request.scratch),
+                [EncodeCommand.spec.name, request.scratch] + EncodeCommand.output.words(video.file) + preset
+                    + [EncodeCommand.allowMissing.spec.commandLineName] + progress + plugins,
+            ]
         }
     }
 }

@@ -22,6 +22,8 @@ const state = {
   // The page's own saved edits, each as the step that takes them back ({from, to}: the file's text
   // after the edit, and before it); undoing one moves its inverse to redo, and back.
   undo: [], redo: [], saved: null,
+  // The render queue: {frames, preset, status, …} in the order asked for (`queueRender`).
+  queue: [],
 };
 
 // The token the printed address carries was turned into this studio's cookie: drop it from
@@ -882,6 +884,107 @@ function showVariants(job) {
   picker.value = String(job.variant || 0);
 }
 
+// ---- The render queue: each press of Render adds the in/out range with the output chosen beside it
+// (PNG frames into the job's output folder, or a video of an encode preset, named as encode names it).
+// One render runs at a time; the next starts when it ends. The running one's progress and Stop are at
+// the top; a finished one opens its result: a video plays here, frames open the farm view. The queue is
+// this page's (a reload forgets what has not started; a render started goes on).
+const outputs = [["", "PNG frames"], ["mp4", "mp4 · H.264"], ["webm-alpha", "webm · VP9 with alpha"],
+  ["prores4444", "mov · ProRes 4444"], ["gif", "gif"], ["apng", "apng"], ["alpha-packed", "mp4 · alpha-packed (VAP)"],
+  ["hevc-alpha", "mov · HEVC with alpha"]];
+
+function showOutputs() {
+  const select = $("render-preset");
+  for (const [value, name] of outputs) {
+    const option = el("option", name);
+    option.value = value;
+    select.append(option);
+  }
+}
+
+function queueRender() {
+  if (!state.job || !state.job.job) return;
+  const [from, to] = range();
+  state.queue.push({ frames: from + "-" + to, preset: $("render-preset").value, status: "queued" });
+  showQueue();
+  startNext();
+}
+
+async function startNext() {
+  if (state.queue.some((item) => item.status === "starting" || item.status === "running")) return;
+  const item = state.queue.find((each) => each.status === "queued");
+  if (!item) return;
+  item.status = "starting";
+  state.renderRequested = item.preset === "";
+  const response = await fetch("/api/render?frames=" + item.frames + (item.preset ? "&preset=" + item.preset : ""), { method: "POST" });
+  const body = await response.json();
+  if (response.status === 409 && /render is running/.test(body.error || "")) {
+    // Another page's render: this one starts when that one ends.
+    item.status = "queued";
+  } else if (!response.ok) {
+    [item.status, item.said] = ["failed", body.error];
+  } else {
+    [item.video, item.folder] = [body.video || null, body.folder];
+    if (item.status === "starting") item.status = "running";
+  }
+  showQueue();
+  if (item.status === "failed") startNext();
+}
+
+// A render event, matched to the queue's item that started it.
+function queueHeard(render) {
+  const item = state.queue.find((each) => (each.status === "starting" || each.status === "running")
+    && each.frames === render.frames && (each.preset || undefined) === render.preset);
+  if (item && render.state === "running") {
+    item.status = "running";
+    item.progress = render.total !== undefined ? render.done + " of " + render.total + " frames" : null;
+  } else if (item) {
+    item.status = render.status === 0 ? "done" : render.status === 130 ? "stopped" : "failed";
+    item.said = render.message || (render.status === 0 ? "" : "exit " + render.status);
+  }
+  showQueue();
+  if (render.state === "finished") startNext();
+}
+
+function showQueue() {
+  const list = $("render-queue");
+  list.textContent = "";
+  list.hidden = state.queue.length === 0;
+  for (const item of state.queue) {
+    const row = el("li");
+    row.dataset.status = item.status;
+    const target = item.video ? item.video.split("/").pop() : item.preset ? item.preset : "PNG frames";
+    const said = { queued: "queued", starting: "starting…", running: "rendering" + (item.progress ? ": " + item.progress : "…"),
+      done: "done", stopped: "stopped", failed: "failed" + (item.said ? ": " + item.said : "") }[item.status];
+    row.append(el("span", "frames " + item.frames + " → " + target + " · "), el("span", said, "muted"));
+    if (item.status === "queued") {
+      row.append(button("Remove", "take it out of the queue", () => { state.queue.splice(state.queue.indexOf(item), 1); showQueue(); }));
+    }
+    if (item.status === "done") row.append(button("Open", "show the result", () => openResult(item)));
+    list.append(row);
+  }
+}
+
+function button(text, title, click) {
+  const node = el("button", text);
+  node.title = title;
+  node.addEventListener("click", click);
+  return node;
+}
+
+// A video plays under the queue (GIF and APNG are images); frames open the farm view on their folder.
+function openResult(item) {
+  if (!item.video) { showView("farm"); return; }
+  const address = "/api/file?path=" + encodeURIComponent(item.video);
+  const image = /\.(gif|apng)$/.test(item.video);
+  $("render-result").hidden = false;
+  $("result-name").textContent = item.video;
+  $("result-link").href = address;
+  $("result-video").hidden = image;
+  $("result-image").hidden = !image;
+  if (image) $("result-image").src = address; else $("result-video").src = address;
+}
+
 // ---- The farm view: `renderfarm status --json` of every render folder, pushed by the server.
 function renderFarm(status) {
   $("farm-root").textContent = "render folders under " + status.root;
@@ -1005,18 +1108,10 @@ document.addEventListener("keydown", (event) => {
   event.preventDefault();
   action();
 });
-// The render button: the in/out range rendered by `renderfarm render`; its progress is the
-// farm view's, which opens on its row.
-$("render").addEventListener("click", async () => {
-  if (!state.job || !state.job.job) return;
-  const [from, to] = range();
-  state.renderRequested = true;
-  const response = await fetch("/api/render?frames=" + from + "-" + to, { method: "POST" });
-  if (!response.ok) {
-    state.renderRequested = false;
-    $("render-status").hidden = false;
-    $("render-state").textContent = (await response.json()).error;
-  }
+$("render").addEventListener("click", () => queueRender());
+$("result-close").addEventListener("click", () => {
+  $("render-result").hidden = true;
+  $("result-video").pause();
 });
 $("render-stop").addEventListener("click", () => fetch("/api/render", { method: "DELETE" }));
 $("undo").addEventListener("click", () => undo("undo"));
@@ -1048,7 +1143,6 @@ listen({
     const started = render.state === "running" && !(state.render && state.render.state === "running");
     state.render = render;
     const running = render.state === "running";
-    $("render").disabled = running;
     $("render-status").hidden = false;
     $("render-stop").hidden = !running;
     const bar = $("render-progress");
@@ -1059,13 +1153,14 @@ listen({
     if (render.total !== undefined) {
       state.renderProgress = render.done + " of " + render.total + " frames" + (render.failed ? ", " + render.failed + " failed" : "");
     }
-    $("render-state").textContent = running ? "rendering frames " + render.frames + " into " + render.folder + ": " + (state.renderProgress || "starting…")
+    $("render-state").textContent = running ? "rendering frames " + render.frames + " into " + (render.video || render.folder) + ": " + (state.renderProgress || "starting…")
       : "render of frames " + render.frames + " finished: " + (render.status === 0 ? "complete" : "exit " + render.status +
         (render.message ? ": " + render.message : "")) + (state.renderProgress ? " (" + state.renderProgress + ")" : "");
-    // The tab whose button started it shows the farm; other tabs show the progress at the top.
+    // The tab whose button started a render of frames shows the farm; other tabs show the progress at the top.
     if (started && state.renderRequested) showView("farm");
     if (started) state.renderRequested = false;
     if (state.farm) renderFarm(state.farm);
+    queueHeard(render);
   },
 });
 
@@ -1108,4 +1203,5 @@ function listen(handlers) {
   navigator.locks.request("renderfarm-studio-events", () => new Promise(() => open()));
 }
 wireTools();
+showOutputs();
 loadJob();
