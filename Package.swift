@@ -135,7 +135,7 @@ let package = Package(
             name: "RenderFarmStudio",
             dependencies: [
                 "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "FileInput",
-                "FileOutput", "Locking", "MicroHTTP", "CInotify", "StrictJSON", "StudioPage",
+                "FileOutput", "Locking", "MicroHTTP", "CInotify", "StrictJSON", "StudioPage", "CairoKit",
             ]),
         .target(
             name: "RenderFarmCLI",

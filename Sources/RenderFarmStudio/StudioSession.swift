@@ -1,3 +1,4 @@
+import CairoKit
 import FileInput
 import FileOutput
 import Foundation
@@ -254,11 +255,15 @@ final class StudioSession: Sendable {
                 "inputGeneration": .number(Double(state.inputGeneration)),
             ]
             for (key, value) in state.validation.json { object[key] = value }
-            // The effects a layer can be made of (the page's "add layer").
+            // The blend modes a layer's `blend` takes, and the effects a layer can be made of (the page's "add layer").
+            object["blendModes"] = .array(BlendMode.allCases.map { .string($0.rawValue) })
             object["effects"] = .array(
                 state.catalog.plugins.keys.sorted().compactMap { id in
                     state.catalog.plugins[id].map {
-                        .object(["id": .string(id), "summary": .string($0.info.summary)])
+                        .object([
+                            "id": .string(id), "summary": .string($0.info.summary),
+                            "parameters": .array($0.info.parameters.map(StudioJSON.parameter)),
+                        ])
                     }
                 })
             let jobs = state.validation.jobs

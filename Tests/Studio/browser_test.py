@@ -17,6 +17,7 @@ here has one too. Usage: browser_test.py RENDERFARM OUTDIR DOCS
 import base64
 import hashlib
 import json
+import re
 import os
 import select
 import shutil
@@ -196,6 +197,201 @@ def check_render_queue(driver, work, outdir):
     driver.find_element(By.ID, "result-close").click()
 
 
+EMPTY_JOB = """{
+  "version": 1,
+  "name": "basket",
+  "seed": 27,
+  "canvas": { "width": 375, "height": 667, "scale": 2, "background": "#00000000" },
+  "fps": 30,
+  "duration": 5,
+  "output": { "dir": "out/basket", "compression": "fast" },
+  "layers": []
+}
+"""
+
+
+def check_build_from_empty(driver, binary, work, outdir):
+    """Issue 48's "done when": gift-basket's overlay built in the studio alone, from a job with no layers
+    (which is not valid yet): layers added by effect, their parameters set with the controls (colour, number,
+    choice, rect fields, size, JSON), host fields (start, end, blend) and keyframes added at the playhead and
+    given values and timings, then rendered to an mp4 from the render queue and played in the page. The
+    file it leaves is the job written by hand, value for value."""
+    folder = os.path.join(work, "from-empty")
+    os.makedirs(folder)
+    job = os.path.join(folder, "basket.json")
+    with open(job, "w") as empty:
+        empty.write(EMPTY_JOB)
+    server, url = start_studio(binary, job)
+    try:
+        driver.get(url)
+        wait_for("the empty job shown as not valid", lambda: "at least one layer" in driver.find_element(By.ID, "errors").text)
+        layers = lambda: json.load(open(job))["layers"]
+
+        def add(effect):
+            count = len(layers())
+            Select(driver.find_element(By.ID, "add-effect")).select_by_value(effect)
+            driver.find_element(By.ID, "add-layer").click()
+            wait_for(f"{effect} added", lambda: len(layers()) == count + 1)
+            wait_for(f"{effect} selected", lambda: driver.execute_script("return state.selected") == count)
+            return f"layers[{count}]"
+
+        def row(path):
+            return wait_for(f"the control {path}", lambda: (lambda found: found[0] if found and found[0].is_displayed()
+                                                            else None)(driver.find_elements(
+                By.CSS_SELECTOR, f'.control[data-path="{path}"]')))
+
+        def put(path, value, selector="input[data-role=number]"):
+            set_value(driver, row(path).find_element(By.CSS_SELECTOR, selector), value)
+            wait_saved(driver, f"{path} saved")
+
+        def choose(path, value):
+            Select(row(path).find_element(By.TAG_NAME, "select")).select_by_value(value)
+            wait_saved(driver, f"{path} saved")
+
+        def rect(path, x, y, width, height):
+            for part, value in zip(["x", "y", "width", "height"], [x, y, width, height]):
+                put(path, value, f"input[data-part={part}]")
+
+        def apply_json(path, value):
+            area = row(path).find_element(By.TAG_NAME, "textarea")
+            area.clear()
+            area.send_keys(json.dumps(value))
+            row(path).find_element(By.CSS_SELECTOR, "button:not(.reset)").click()
+            wait_for(f"{path} written", lambda: nodes(json.load(open(job)), path) == value)
+
+        def keyframe(layer, field, frame, value, timing=None):
+            driver.find_element(By.CSS_SELECTOR, f'#layers .layer-item[data-layer="{layer}"]').click()
+            driver.execute_script("showFrame(arguments[0])", frame)
+            driver.find_element(By.CSS_SELECTOR, f'fieldset[data-layer="{layer}"] .add-keys button[data-field="{field}"]').click()
+            wait_saved(driver, f"the {field} keyframe at frame {frame}")
+            editor = driver.find_element(By.ID, "key-editor")
+            wait_for("the new keyframe in its editor", lambda: editor.is_displayed()
+                     and editor.find_elements(By.CSS_SELECTOR, "[data-role=key-value]"))
+            set_value(driver, editor.find_element(By.CSS_SELECTOR, "[data-role=key-value]"), json.dumps(value))
+            wait_saved(driver, "the keyframe's value")
+            if timing:
+                wait_for("the timing enabled", lambda: editor.find_element(By.CSS_SELECTOR, "[data-role=key-timing]").is_enabled())
+                Select(editor.find_element(By.CSS_SELECTOR, "[data-role=key-timing]")).select_by_value(timing)
+                wait_saved(driver, "the keyframe's timing")
+
+        background = add("gradient")
+        put(f"{background}.params.from", "#241734", "input[type=color]")
+        put(f"{background}.params.to", "#7a2048", "input[type=color]")
+        put(f"{background}.params.angle", 90)
+
+        back = add("shape")
+        put(f"{back}.name", "basket-back", "input")
+        choose(f"{back}.params.kind", "ellipse")
+        rect(f"{back}.params.rect", 72, 548, 230, 30)
+        apply_json(f"{back}.params.fill", "#3E2512")
+
+        drop = add("parabolic-drop")
+        put(f"{drop}.params.count", 6)
+        apply_json(f"{drop}.params.from", {"x": 280, "y": 110, "width": 60, "height": 60})
+        put(f"{drop}.params.size", 34, "input:nth-of-type(1)")
+        put(f"{drop}.params.size", 34, "input:nth-of-type(2)")
+        # Its default shape is the gift: shown, and left out of the file.
+        assert Select(row(f"{drop}.params.shape").find_element(By.TAG_NAME, "select")).first_selected_option \
+            .get_attribute("value") == "gift"
+        rect(f"{drop}.params.target", 92, 546, 190, 60)
+        put(f"{drop}.params.stagger", 0.35)
+        put(f"{drop}.params.arcHeight", 120)
+
+        glow = add("shape")
+        glow_index = int(glow[7:-1])
+        choose(f"{glow}.params.kind", "ellipse")
+        rect(f"{glow}.params.rect", 47, 480, 280, 150)
+        apply_json(f"{glow}.params.fill", "#FFD36E")
+        put(f"{glow}.start", 1.2)
+        put(f"{glow}.end", 4.6)
+        choose(f"{glow}.blend", "screen")
+        keyframe(glow_index, "opacity", 36, 0)
+        keyframe(glow_index, "opacity", 45, 0.9, "easeOut")
+        keyframe(glow_index, "opacity", 63, 0, "easeIn")
+
+        banner = add("text")
+        banner_index = int(banner[7:-1])
+        assert layers()[banner_index]["params"] == {"text": "Text"}, layers()[banner_index]  # a text layer needs its text
+        put(f"{banner}.params.text", "Combo ×6 🎁", "input")
+        put(f"{banner}.params.size", 26)
+        rect(f"{banner}.params.rect", 92.5, 270, 190, 60)
+        put(f"{banner}.start", 2.2)
+        put(f"{banner}.end", 4.4)
+        keyframe(banner_index, "opacity", 66, 0)
+        keyframe(banner_index, "opacity", 70, 1)
+        keyframe(banner_index, "transform.scale", 66, 0.3)
+        keyframe(banner_index, "transform.scale", 81, 1, "easeInEaseOut")
+
+        hearts = add("floating-heart")
+        put(f"{hearts}.params.emitter", 325, "input:nth-of-type(1)")
+        put(f"{hearts}.params.emitter", 625, "input:nth-of-type(2)")
+        put(f"{hearts}.params.rate", 3)
+
+        # A keyframe added by mistake, and deleted from its editor.
+        keyframe(banner_index, "transform.rotation", 75, 15)
+        driver.find_element(By.CSS_SELECTOR, "#key-editor button").click()
+        wait_for("the rotation keyframe deleted, its value left as the constant",
+                 lambda: json.load(open(job))["layers"][banner_index]["transform"].get("rotation") == 15)
+        driver.execute_script("showFrame(75)")
+        driver.find_element(By.CSS_SELECTOR, f'fieldset[data-layer="{banner_index}"] .add-keys button[data-field="transform.rotation"]').click()
+        wait_saved(driver)
+
+        built = json.load(open(job))
+        expected = json.loads(EMPTY_JOB)
+        expected["layers"] = [
+            {"effect": "gradient", "params": {"from": "#241734", "to": "#7A2048", "angle": 90}},
+            {"effect": "shape", "name": "basket-back",
+             "params": {"kind": "ellipse", "rect": {"x": 72, "y": 548, "width": 230, "height": 30}, "fill": "#3E2512"}},
+            {"effect": "parabolic-drop",
+             "params": {"count": 6, "from": {"x": 280, "y": 110, "width": 60, "height": 60}, "size": [34, 34],
+                        "target": {"x": 92, "y": 546, "width": 190, "height": 60}, "stagger": 0.35, "arcHeight": 120}},
+            {"effect": "shape", "start": 1.2, "end": 4.6, "blend": "screen",
+             "opacity": {"keyframes": [{"t": 0, "value": 0}, {"t": 0.3, "value": 0.9, "timing": "easeOut"},
+                                       {"t": 0.9, "value": 0, "timing": "easeIn"}]},
+             "params": {"kind": "ellipse", "rect": {"x": 47, "y": 480, "width": 280, "height": 150}, "fill": "#FFD36E"}},
+            {"effect": "text", "start": 2.2, "end": 4.4,
+             "opacity": {"keyframes": [{"t": 0, "value": 0}, {"t": 0.133333, "value": 1}]},
+             "transform": {"scale": {"keyframes": [{"t": 0, "value": 0.3}, {"t": 0.5, "value": 1, "timing": "easeInEaseOut"}]},
+                           "rotation": {"keyframes": [{"t": 0.3, "value": 15}]}},
+             "params": {"text": "Combo ×6 🎁", "size": 26, "rect": {"x": 92.5, "y": 270, "width": 190, "height": 60}}},
+            {"effect": "floating-heart", "params": {"emitter": [325, 625], "rate": 3}},
+        ]
+        assert built == expected, "the built job differs:\n" + json.dumps(built, indent=1, ensure_ascii=False)
+        assert subprocess.run([binary, "validate", job], capture_output=True).returncode == 0
+
+        # Rendered as a video from the queue, and played in the page.
+        driver.execute_script("state.in = null; state.out = null; showInOut();")
+        Select(driver.find_element(By.ID, "render-preset")).select_by_value("mp4")
+        driver.find_element(By.ID, "render").click()
+        wait_for("the mp4 rendered", lambda: driver.execute_script(
+            "const item = state.queue[state.queue.length - 1]; return item && item.status"
+            " === 'done'"), 180)
+        video = os.path.join(folder, "out", "basket", "basket.mp4")
+        probe = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                "stream=nb_read_frames,width,height", "-of", "csv=p=0", video],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        assert probe == "750,1334,150", probe
+        driver.find_elements(By.CSS_SELECTOR, "#render-queue li")[-1].find_element(By.TAG_NAME, "button").click()
+        duration = wait_for("the video playable in the page", lambda: driver.execute_script(
+            "const v = document.getElementById('result-video'); return !v.hidden && v.readyState >= 1 ? v.duration : null"))
+        assert abs(duration - 5) < 0.05, duration
+        driver.execute_script("showFrame(75)")
+        driver.save_screenshot(os.path.join(outdir, "studio-built-from-empty.png"))
+        log(f"built from an empty job in the studio: {len(built['layers'])} layers (gradient, basket, drop, glow with 3 "
+            "opacity keyframes, banner with opacity and scale keyframes, hearts), host fields and keyframes set from "
+            f"controls, a keyframe deleted; the file is the hand-written job; mp4 from the queue {probe} played "
+            f"({duration:.2f} s)")
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def nodes(value, path):
+    for part in re.findall(r"[^.\[\]]+", path):
+        value = value[int(part)] if part.isdigit() else value.get(part)
+    return value
+
+
 def check_variants(driver, binary, work, outdir):
     """A variants job: a picker of its 8 variants; a control bound to {{accent}} is read-only."""
     folder = os.path.join(work, "variants")
@@ -297,12 +493,12 @@ def check_composed(driver, binary, work, outdir):
         t = moved()
         assert 0.25 < t < 0.9 and abs(t * fps - round(t * fps)) < 1e-6, f"moved to t = {t}"
         wait_for("the keyframe editor", lambda: driver.find_element(By.ID, "key-editor").is_displayed())
-        Select(driver.find_element(By.CSS_SELECTOR, "#key-editor select")).select_by_value("easeInEaseOut")
+        Select(driver.find_element(By.CSS_SELECTOR, "#key-editor [data-role=key-timing]")).select_by_value("easeInEaseOut")
         wait_for("the new timing", lambda: json.load(open(job))["layers"][5]["opacity"]["keyframes"][1]["timing"]
                  == "easeInEaseOut")
         # The editor is drawn again with each save: read what it shows in one script.
         wait_for("the editor to show the moved time", lambda: float(driver.execute_script(
-            "return document.querySelector('#key-editor input').value")) == t)
+            "return document.querySelector('#key-editor [data-role=key-t]').value")) == t)
         driver.find_element(By.ID, "undo").click()
         wait_for("undo of the timing", lambda: json.load(open(job))["layers"][5]["opacity"]["keyframes"][1]["timing"] == "easeOut")
         driver.find_element(By.ID, "undo").click()
@@ -1052,6 +1248,9 @@ def main():
         log(f"a 480-frame render stopped from the farm view's Stop: {said!r}")
         driver.find_element(By.ID, "tab-author").click()
         check_render_queue(driver, work, outdir)
+        check_build_from_empty(driver, binary, work, outdir)
+        driver.get(url)
+        wait_for("the first studio again", lambda: frame_state(driver)["frame"] is not None)
 
         # The farm view while a render runs: its progress advances.
         farm_job = os.path.join(work, "farm-demo.json")

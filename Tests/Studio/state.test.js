@@ -135,6 +135,9 @@ test("appendValue adds a last item on its own line, indented as the others", () 
   }
   assert.equal(state.appendValue('{"a": 1}', ["a"], "2"), null);
   assert.equal(state.appendValue('{"a": []}', ["a"], "2"), '{"a": [2]}');
+  // An empty list of a text on lines gets its first item on a line of its own, a step further in.
+  assert.equal(state.appendValue('{\n  "name": "x",\n  "layers": []\n}', ["layers"], '{"effect": "text"}'),
+    '{\n  "name": "x",\n  "layers": [\n    {"effect": "text"}\n  ]\n}');
 });
 
 test("splitPath and joinPath are each other's inverse; lineOf finds a path's line", () => {

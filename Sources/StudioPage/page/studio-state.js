@@ -110,7 +110,14 @@ function appendValue(text, path, json) {
   const list = nodeAt(locate(text), path);
   if (!list || list.type !== "array") return null;
   const last = list.items[list.items.length - 1];
-  if (!last) return text.slice(0, list.start + 1) + json + text.slice(list.end - 1);
+  if (!last) {
+    // An empty list in a text laid out on lines: the item on a line of its own, indented a step further.
+    const lineStart = text.lastIndexOf("\n", list.start) + 1;
+    const indent = /^[ \t]*/.exec(text.slice(lineStart))[0];
+    const step = /\n([ \t]+)\S/.exec(text);
+    if (!text.includes("\n") || !step) return text.slice(0, list.start + 1) + json + text.slice(list.end - 1);
+    return text.slice(0, list.start + 1) + "\n" + indent + step[1] + json + "\n" + indent + text.slice(list.end - 1);
+  }
   // Where the last item's line starts: the new one goes on a line of its own, indented alike.
   const lineStart = text.lastIndexOf("\n", last.start) + 1;
   const indent = /^[ \t]*/.exec(text.slice(lineStart))[0];

@@ -94,6 +94,8 @@ function applyJob(job, force) {
   $("file").textContent = job.file + " · version " + job.version;
   showVariants(job);
   showValidation(job);
+  // Also for a job not valid yet: an empty one gets its first layer from here.
+  showEffects();
   if (job.job) {
     const scrub = $("scrub");
     scrub.max = String(job.job.frameCount - 1);
@@ -104,7 +106,6 @@ function applyJob(job, force) {
       const added = (job.layers || []).findIndex((layer) => layer.path === "layers[" + state.selectTopLevel + "]");
       if (added >= 0) { state.selected = added; state.selectTopLevel = null; }
     }
-    showEffects();
     if (state.selected !== null && state.selected >= (job.layers || []).length) state.selected = null;
     renderLayers();
     renderTracks();
@@ -170,6 +171,7 @@ async function flush() {
       body = await response.json();
     } catch (e) { $("validity").textContent = "cannot reach the studio: " + e; break; }
     if (response.ok) {
+      state.adding = null;
       seen(body);
       madeFrom(body);
       if (body.text !== before) record(state, before, body.text, history, gesture);
@@ -182,6 +184,7 @@ async function flush() {
       state.pending = null;
       showConflict(body, text, state.baseText);
     } else if (state.pending === null) {
+      if (state.adding && completeNewLayer(body)) continue;
       showValidation(body.issues ? body : { valid: false, issues: [{ path: "", message: body.error }] });
     }
   }
@@ -269,7 +272,7 @@ function takeBack(direction) {
 }
 
 function edit(path, value, gesture) {
-  editText((text) => setValue(text, path, JSON.stringify(value)), gesture);
+  return editText((text) => setValue(text, path, JSON.stringify(value)), gesture);
 }
 
 // Makes `change` (the text box's text to the new text; null when it cannot be made there) in the
@@ -312,6 +315,7 @@ function renderControls() {
       if (layer.summary) set.append(el("div", layer.summary, "hint"));
       const composing = describeFields(layer.fields || []);
       if (composing) set.append(el("div", composing, "hint fields"));
+      set.append(layerSection(layer, index, written));
       for (const parameter of layer.parameters || []) {
         const path = paramPath(layer, parameter.name);
         set.append(control(parameter, path, binding(written, path)));
@@ -320,6 +324,7 @@ function renderControls() {
     });
   }
   (job.layers || []).forEach((layer) => {
+    showLayerFields(layer);
     for (const parameter of layer.parameters || []) {
       const row = state.controls.get(layer.path + ".params." + parameter.name);
       if (!row || row === state.dragging || row.contains(document.activeElement)) continue;
@@ -329,6 +334,107 @@ function renderControls() {
     }
   });
   showValidation(job);
+}
+
+// ---- A layer's own host-level fields (name, start, end, opacity, blend), edited as parameters are, and
+// its keyframes added at the playhead. A keyframed field is edited on the timeline.
+function hostFields() {
+  return [
+    { name: "name", kind: "string", default: null, type: "string", doc: "names the layer in the panel, for masks and in messages" },
+    { name: "start", kind: "number", min: 0, max: null, default: 0, type: "seconds", doc: "when the layer starts, in its group's time" },
+    { name: "end", kind: "number", min: 0, max: null, default: null, type: "seconds", doc: "when it stops being drawn; unset: the job's end" },
+    { name: "opacity", kind: "number", min: 0, max: 1, default: 1, type: "number 0…1", doc: "0 transparent, 1 opaque" },
+    { name: "blend", kind: "enum", choices: state.job.blendModes || ["normal"], default: "normal", type: "blend mode",
+      doc: "how the layer is composited over the layers under it" },
+  ];
+}
+
+function layerSection(layer, index, written) {
+  const box = el("div", null, "layer-fields");
+  for (const field of hostFields()) {
+    const path = splitPath(layer.path).concat([field.name]);
+    box.append(control(field, path, binding(written, path)));
+  }
+  const keys = el("div", null, "add-keys muted");
+  keys.append(document.createTextNode("keyframe at the playhead: "));
+  for (const field of keyedFields) {
+    const add = button("◆ " + field[field.length - 1], "add a keyframe of " + field.join(".") + " at the playhead's frame",
+      () => addKeyframe(index, field));
+    add.dataset.field = field.join(".");
+    keys.append(add);
+  }
+  box.append(keys);
+  return box;
+}
+
+function ownFields(layer) {
+  const links = layer.fields || [];
+  return links[links.length - 1] || {};
+}
+
+function keyframed(value) { return value !== null && typeof value === "object" && Array.isArray(value.keyframes); }
+
+function showLayerFields(layer) {
+  const own = ownFields(layer);
+  const written = template();
+  for (const field of hostFields()) {
+    const path = splitPath(layer.path).concat([field.name]);
+    const row = state.controls.get(joinPath(path));
+    if (!row || row === state.dragging || row.contains(document.activeElement)) continue;
+    const value = own[field.name];
+    const keyed = keyframed(value);
+    row.classList.toggle("keyframed", keyed);
+    row.querySelectorAll("input, select").forEach((input) => { input.disabled = keyed; });
+    // `start` is always among the fields; it is set only when the file says so.
+    row.classList.toggle("is-set", nodeValue(written, path) !== undefined);
+    row.show(keyed ? null : value !== undefined ? value : field.default);
+    if (keyed) row.querySelector("input[data-role=number]").placeholder = "keyframed: on the timeline";
+  }
+}
+
+// Layer seconds at the playhead (through the layer's start and the speeds of it and its groups), in
+// whole frames.
+function layerTime(layer) {
+  const speed = (layer.fields || []).reduce((product, fields) => product * (fields.speed || 1), 1);
+  const fps = state.job.job.fps;
+  const t = (state.frame / fps - layer.start) * speed;
+  return Number((Math.round(t * fps) / fps).toFixed(6));
+}
+
+// Adds a keyframe of `field` (["opacity"], ["transform", "position"], …) of layer `index` at the playhead,
+// with the value the field has there as written (the keyframe before, or its constant, or its default),
+// and opens it in the keyframe editor once saved; a field with no keyframes becomes keyframed.
+function addKeyframe(index, field) {
+  const layer = state.job.layers[index];
+  const t = layerTime(layer);
+  if (t < 0) {
+    const box = $("key-editor");
+    box.hidden = false;
+    box.textContent = "The playhead is before " + layerLabel(layer) + " starts: move it onto the layer's bar first.";
+    return;
+  }
+  const path = splitPath(layer.path).concat(field);
+  const current = nodeValue(template(), path);
+  const keyframes = keyframed(current) ? current.keyframes.slice() : [];
+  select(index);
+  state.openKey = { layer: index, field: field.join("."), t };
+  if (keyframes.some((keyframe) => Math.abs(keyframe.t - t) < 1e-6)) { renderTracks(); return; }
+  const before = keyframes.filter((keyframe) => keyframe.t < t).pop() || keyframes[0];
+  const value = before ? before.value : current !== undefined ? current : fieldDefault(layer, field);
+  keyframes.push({ t, value });
+  keyframes.sort((a, b) => a.t - b.t);
+  const saved = keyframed(current) ? edit(path.concat(["keyframes"]), keyframes) : edit(path, { keyframes });
+  if (!saved) state.openKey = null;
+}
+
+// What a keyed field is where the file does not set it.
+function fieldDefault(layer, field) {
+  const name = field[field.length - 1];
+  if (name === "position") {
+    const transform = ownFields(layer).transform;
+    return transform && Array.isArray(transform.anchor) ? transform.anchor : [state.job.job.width / 2, state.job.job.height / 2];
+  }
+  return { opacity: 1, scale: 1, rotation: 0 }[name];
 }
 
 // ---- Layers: the panel lists them by name, nested as their groups are; the one selected there,
@@ -383,9 +489,45 @@ function showEffects() {
 function addLayer() {
   const effect = $("add-effect").value;
   if (!effect) return;
-  if (!editText((text) => appendValue(text, ["layers"], JSON.stringify({ effect })))) return;
+  const index = (parsed($("source").value) || {}).layers;
+  state.adding = { effect, path: "layers[" + (Array.isArray(index) ? index.length : 0) + "].params." };
+  if (!editText((text) => appendValue(text, ["layers"], JSON.stringify({ effect })))) { state.adding = null; return; }
   // The new layer is the last top-level one; it is selected once the job comes back with it.
   state.selectTopLevel = (parsed($("source").value).layers || []).length - 1;
+}
+
+// A new layer the effect refuses only for missing parameters (a text layer needs its text) gets a
+// starting value for each, by its kind, and is saved again, once: true when it was.
+function completeNewLayer(refusal) {
+  const adding = state.adding;
+  state.adding = null;
+  const issues = (refusal && refusal.issues) || [];
+  const effect = adding && (state.job.effects || []).find((each) => each.id === adding.effect);
+  if (!effect || !issues.length) return false;
+  let text = $("source").value;
+  for (const issue of issues) {
+    const name = (issue.path || "").startsWith(adding.path) ? issue.path.slice(adding.path.length) : null;
+    const p = name && /^missing/.test(issue.message) ? (effect.parameters || []).find((each) => each.name === name) : null;
+    const value = p ? starter(p) : undefined;
+    if (value === undefined) return false;
+    text = setValue(text, splitPath(issue.path), JSON.stringify(value));
+    if (text === null) return false;
+  }
+  $("source").value = text;
+  state.pending = { text, history: null, gesture: null };
+  return true;
+}
+
+// A value to start a parameter with, by its kind; undefined for a kind with none.
+function starter(p) {
+  const job = state.job.job || { width: 400, height: 400 };
+  const [w, h] = [job.width, job.height];
+  const number = Math.min(p.max ?? Infinity, Math.max(p.min ?? -Infinity, 0));
+  return {
+    string: p.name.charAt(0).toUpperCase() + p.name.slice(1), number, integer: Math.ceil(number), bool: false,
+    color: "#FFFFFF", enum: (p.choices || [])[0], point: [w / 2, h / 2], size: [w / 4, w / 4],
+    rect: { x: w / 4, y: h / 4, width: w / 2, height: h / 2 }, "number list": [], "color list": ["#FFFFFF"],
+  }[p.kind];
 }
 
 function removeLayer() {
@@ -558,6 +700,23 @@ function control(p, path, bound) {
     });
     row.append(fields[0], document.createTextNode(" "), fields[1]);
     row.show = (v) => { fields.forEach((f, i) => { f.value = Array.isArray(v) ? v[i] : ""; }); };
+  } else if (p.kind === "rect") {
+    // Four numbers; the rect's handle on the canvas moves and sizes it too.
+    const parts = ["x", "y", "width", "height"];
+    const fields = parts.map((part) => {
+      const field = el("input");
+      field.type = "number";
+      field.step = "any";
+      field.title = part;
+      field.dataset.part = part;
+      field.addEventListener("change", () => send(Object.fromEntries(parts.map((name, i) => [name, Number(fields[i].value)]))));
+      return field;
+    });
+    for (const [i, field] of fields.entries()) row.append(el("span", " " + parts[i][0] + " ", "muted"), field);
+    row.show = (v) => {
+      const rect = v !== null && typeof v === "object" && !Array.isArray(v) ? v : {};
+      fields.forEach((field, i) => { field.value = rect[parts[i]] !== undefined ? rect[parts[i]] : ""; });
+    };
   } else if (p.kind === "string") {
     const field = el("input");
     field.addEventListener("change", () => send(field.value));
@@ -674,8 +833,12 @@ function renderTracks() {
     track.append(bar);
     for (const key of keyframesOf(layer, index)) {
       track.append(keyMark(key, percent));
-      // The keyframe editor open on this keyframe shows it as the job now has it.
-      if (!$("key-editor").hidden && $("key-editor").dataset.path === joinPath(key.path)) showKey(key);
+      // The keyframe editor open on this keyframe shows it as the job now has it; a keyframe just added
+      // opens in it.
+      const added = state.openKey && state.openKey.layer === index && state.openKey.field === key.field.join(".")
+        && Math.abs(state.openKey.t - key.keyframe.t) < 1e-6;
+      if (added) state.openKey = null;
+      if (added || (!$("key-editor").hidden && $("key-editor").dataset.path === joinPath(key.path))) showKey(key);
     }
     list.append(track);
   });
@@ -692,9 +855,13 @@ function keyframesOf(layer, index) {
   const own = links[links.length - 1] || {};
   const speed = links.reduce((product, fields) => product * (fields.speed || 1), 1);
   const found = [];
+  const written = template();
   for (const field of keyedFields) {
-    const keyframes = (nodeValue(own, field) || {}).keyframes;
-    if (!Array.isArray(keyframes)) continue;
+    // As the file writes them (a timing left out stays so), unless the file and the job differ (a variant).
+    const resolved = (nodeValue(own, field) || {}).keyframes;
+    if (!Array.isArray(resolved)) continue;
+    const asWritten = nodeValue(written, splitPath(layer.path).concat(field));
+    const keyframes = keyframed(asWritten) && asWritten.keyframes.length === resolved.length ? asWritten.keyframes : resolved;
     keyframes.forEach((keyframe, k) => found.push({
       layer: index, field, index: k, keyframe, keyframes, speed, start: layer.start,
       path: splitPath(layer.path).concat(field, ["keyframes", k]),
@@ -745,7 +912,19 @@ function showKey(key) {
   box.textContent = "";
   box.dataset.path = joinPath(key.path);
   box.append(el("span", state.job.layers[key.layer] ? layerLabel(state.job.layers[key.layer]) + " · " : ""),
-    el("code", key.field.join(".") + " keyframe " + key.index), el("span", " value " + JSON.stringify(key.keyframe.value) + " · t "));
+    el("code", key.field.join(".") + " keyframe " + key.index), el("span", " value "));
+  // The value as JSON: a number, or [x, y] for a position or a two-way scale.
+  const value = el("input");
+  value.dataset.role = "key-value";
+  value.value = JSON.stringify(key.keyframe.value);
+  value.size = 12;
+  value.addEventListener("change", () => {
+    const parsed = (() => { try { return JSON.parse(value.value); } catch (e) { return undefined; } })();
+    if (parsed === undefined) { value.setCustomValidity("a number, or [x, y]"); value.reportValidity(); return; }
+    value.setCustomValidity("");
+    edit(key.path.concat(["value"]), parsed);
+  });
+  box.append(value, el("span", " · t "));
   const time = el("input");
   time.type = "number";
   time.step = String(1 / state.job.job.fps);
@@ -766,7 +945,13 @@ function showKey(key) {
   timing.disabled = key.index === 0;
   timing.title = key.index === 0 ? "the first keyframe has no segment before it to pace" : "paces the move from the keyframe before";
   timing.addEventListener("change", () => { if (timing.value !== "custom") edit(key.path.concat(["timing"]), timing.value); });
-  box.append(time, el("span", " s · timing "), timing);
+  const remove = button("Delete", "remove this keyframe (the last one leaves its value as the field's constant)", () => {
+    const field = key.path.slice(0, -2);
+    if (key.keyframes.length === 1) edit(field, key.keyframe.value);
+    else editText((text) => removeValue(text, key.path));
+    box.hidden = true;
+  });
+  box.append(time, el("span", " s · timing "), timing, remove);
 }
 
 function showPlayhead() {
