@@ -359,6 +359,29 @@ def check_build_from_empty(driver, binary, work, outdir):
         assert built == expected, "the built job differs:\n" + json.dumps(built, indent=1, ensure_ascii=False)
         assert subprocess.run([binary, "validate", job], capture_output=True).returncode == 0
 
+        # The banner's bar moved 10 frames later (start and end), then its right edge trimmed 5 frames
+        # earlier (end alone); two undos give the file back byte for byte.
+        text = open(job).read()
+        frame_px = driver.execute_script(
+            "return document.getElementById('tracks-inner').getBoundingClientRect().width / state.job.job.frameCount")
+        bar = lambda: driver.find_element(By.CSS_SELECTOR, f'#track-list .track[data-layer="{banner_index}"] .bar')
+        ActionChains(driver).click_and_hold(bar()).move_by_offset(5 * frame_px, 0) \
+            .move_by_offset(5 * frame_px, 0).release().perform()
+        wait_for("the banner moved", lambda: layers()[banner_index]["start"] != 2.2)
+        moved = layers()[banner_index]
+        assert (moved["start"], moved["end"]) == (2.533333, 4.733333), moved
+        wait_saved(driver)
+        width = bar().size["width"]
+        ActionChains(driver).move_to_element_with_offset(bar(), width / 2 - 2, 0).click_and_hold() \
+            .move_by_offset(-5 * frame_px, 0).release().perform()
+        wait_for("the banner trimmed", lambda: layers()[banner_index]["end"] != 4.733333)
+        trimmed = layers()[banner_index]
+        assert (trimmed["start"], trimmed["end"]) == (2.533333, 4.566667), trimmed
+        for _ in range(2):
+            wait_saved(driver)
+            driver.find_element(By.ID, "undo").click()
+        wait_for("both undone", lambda: open(job).read() == text)
+
         # Rendered as a video from the queue, and played in the page.
         driver.execute_script("state.in = null; state.out = null; showInOut();")
         Select(driver.find_element(By.ID, "render-preset")).select_by_value("mp4")
@@ -379,7 +402,8 @@ def check_build_from_empty(driver, binary, work, outdir):
         driver.save_screenshot(os.path.join(outdir, "studio-built-from-empty.png"))
         log(f"built from an empty job in the studio: {len(built['layers'])} layers (gradient, basket, drop, glow with 3 "
             "opacity keyframes, banner with opacity and scale keyframes, hearts), host fields and keyframes set from "
-            f"controls, a keyframe deleted; the file is the hand-written job; mp4 from the queue {probe} played "
+            f"controls, a keyframe deleted; the file is the hand-written job; the banner's bar moved 10 frames and "
+            f"trimmed 5 (both undone); mp4 from the queue {probe} played "
             f"({duration:.2f} s)")
     finally:
         server.terminate()

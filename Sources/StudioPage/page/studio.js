@@ -830,6 +830,8 @@ function renderTracks() {
     bar.title = layer.path + " " + layer.effect + " from " + layer.start + " s"
       + (layer.end === null || layer.end === undefined ? "" : " to " + layer.end + " s")
       + (describeFields(layer.fields || []) ? "; " + describeFields(layer.fields || []) : "");
+    bar.addEventListener("pointerdown", (event) => dragBar(event, bar, layer));
+    bar.addEventListener("pointermove", (event) => { bar.style.cursor = barEdge(bar, event) ? "ew-resize" : "grab"; });
     track.append(bar);
     for (const key of keyframesOf(layer, index)) {
       track.append(keyMark(key, percent));
@@ -843,6 +845,57 @@ function renderTracks() {
     list.append(track);
   });
   showInOut();
+}
+
+// ---- Layers moved and trimmed on the timeline: dragging a bar moves the layer's `start` (and its `end`,
+// when set) by whole frames; dragging its left edge moves the start alone, its right edge the end. One
+// save at release, one undo step. Times are written in the time of the group holding the layer.
+function barEdge(bar, event) {
+  const box = bar.getBoundingClientRect();
+  if (box.width < 18) return null;
+  return event.clientX - box.left < 6 ? "start" : box.right - event.clientX < 6 ? "end" : null;
+}
+
+function dragBar(event, bar, layer) {
+  if (event.button !== 0 || !state.job || !state.job.job) return;
+  const job = state.job.job;
+  const edge = barEdge(bar, event);
+  const path = splitPath(layer.path);
+  const written = template();
+  const start = nodeValue(written, path.concat(["start"])) || 0;
+  const end = nodeValue(written, path.concat(["end"]));
+  const links = layer.fields || [];
+  // Seconds of the group's time per second of job time; for a top-level layer, 1.
+  const parentSpeed = links.slice(0, -1).reduce((product, fields) => product * (fields.speed || 1), 1);
+  // The job's end in the group's time, for a right edge dragged where the file sets no end.
+  const until = end !== undefined ? end : links.length === 1 ? job.duration : null;
+  if (edge === "end" && until === null) return;
+  const framesPerPixel = job.frameCount / $("tracks-inner").getBoundingClientRect().width;
+  const [left, width] = [parseFloat(bar.style.left), parseFloat(bar.style.width)];
+  const x = event.clientX;
+  const second = 1 / job.fps * parentSpeed;
+  let frames = 0;
+  followPointer(bar, event, (e) => {
+    frames = Math.round((e.clientX - x) * framesPerPixel);
+    // Within the job (a start of 0 or more) and one frame long at least.
+    if (edge !== "end") frames = Math.max(frames, -Math.round(start / second));
+    if (edge === "start" && until !== undefined && until !== null) frames = Math.min(frames, Math.round((until - start) / second) - 1);
+    if (edge === "end") frames = Math.max(frames, Math.round((start - until) / second) + 1);
+    const share = 100 * frames / job.frameCount;
+    bar.style.left = (left + (edge === "end" ? 0 : share)) + "%";
+    bar.style.width = Math.max(0, width + (edge === "start" ? -share : edge === "end" ? share : 0)) + "%";
+  }, () => {
+    if (frames === 0) return;
+    state.draggedBar = true;
+    // On the grid of whole frames, so that times written to six places do not drift.
+    const moved = (value) => Number(((Math.round(value / second) + frames) * second).toFixed(6));
+    editText((text) => {
+      let next = text;
+      if (edge !== "end") next = setValue(next, path.concat(["start"]), JSON.stringify(moved(start)));
+      if (edge === "end" || (edge === null && end !== undefined)) next = next && setValue(next, path.concat(["end"]), JSON.stringify(moved(until)));
+      return next;
+    });
+  });
 }
 
 // ---- Keyframes of a layer's own fields (opacity, transform position, scale, rotation) on its
@@ -1303,6 +1356,8 @@ $("undo").addEventListener("click", () => undo("undo"));
 $("redo").addEventListener("click", () => undo("redo"));
 $("clear-inout").addEventListener("click", () => { state.in = null; state.out = null; showInOut(); });
 $("tracks").addEventListener("click", (event) => {
+  // The click that ends a bar's drag is not a seek.
+  if (state.draggedBar) { state.draggedBar = false; return; }
   if (!state.job || !state.job.job) return;
   const box = $("tracks-inner").getBoundingClientRect();
   const share = Math.min(Math.max((event.clientX - box.left) / box.width, 0), 0.9999);
