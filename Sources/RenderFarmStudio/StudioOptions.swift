@@ -22,6 +22,8 @@ package struct StudioOptions: Sendable {
     /// The folder holding the static documentation under `docs/<Module>/`
     /// (`<prefix>/share/doc/renderfarm`), served at `/docs/`; nil: `/docs/` says it is not installed.
     package var docsFolder: String?
+    /// The folder the page's undo histories are kept in (`StudioHistory`); nil: each page keeps its own.
+    package var historyFolder: String?
     /// The worker command line (after the executable) that prepares variant `variant` (nil:
     /// a job without variants) of `jobFile` at `scale` with the plugins of `pluginFolders` — previews are then
     /// drawn by worker processes (`StudioPreviews`; `renderfarm studio`'s default, sandboxed); nil draws them in
@@ -32,9 +34,10 @@ package struct StudioOptions: Sendable {
     package init(
         jobFile: String, root: String? = nil, host: String = "127.0.0.1", port: Int = 0, token: String? = nil,
         pluginSearchPath: [String], statusInterval: Double = 0.5, render: RenderCommandLine? = nil,
-        docsFolder: String? = nil
+        docsFolder: String? = nil, historyFolder: String? = nil
     ) {
         self.docsFolder = docsFolder
+        self.historyFolder = historyFolder
         self.render = render
         let job = URL(fileURLWithPath: jobFile).standardizedFileURL
         self.jobFile = job.path

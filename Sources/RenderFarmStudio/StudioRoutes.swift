@@ -20,6 +20,8 @@ struct StudioRoutes: Sendable {
     /// The value of the page's session cookie (`pageCookieName`), set when the page loads.
     let pageCookie: String
     let isStopping: @Sendable () -> Bool
+    /// The page's undo history of this job.
+    var history: StudioHistory { StudioHistory(folder: options.historyFolder, jobFile: options.jobFile) }
 
     /// Sent with every response: no page of another origin may frame the studio (clickjacking), run
     /// script in it, use its frames or files as its own images, or learn its address with a token from
@@ -36,7 +38,7 @@ struct StudioRoutes: Sendable {
 
     /// The paths `route` answers for the methods it names: any other method on them gets 405.
     static let fixedPaths: Set<String> = Set(StudioAssets.files.keys).union([
-        "/", "/api/job", "/api/status", "/api/events", "/api/file", "/api/render", "/api/audio.wav",
+        "/", "/api/job", "/api/status", "/api/events", "/api/file", "/api/render", "/api/audio.wav", "/api/history",
     ])
 
     /// The cookie the page's address with `?token=` sets: one name per port, since browsers send a
@@ -75,6 +77,16 @@ struct StudioRoutes: Sendable {
         case ("GET", "/api/job"): return job(session.json(variant: Int(request.query["variant"] ?? "") ?? 0))
         case ("PUT", "/api/job"): return put(request)
         case ("GET", "/api/status"): return json(FarmStatus.json(root: options.root))
+        case ("GET", "/api/history"):
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "application/json")], body: .bytes(history.read()))
+        case ("PUT", "/api/history"):
+            do {
+                try history.write(request.body)
+                return json(.object(["kept": .bool(true)]))
+            } catch {
+                return self.error(error.status, error.message)
+            }
         case ("GET", "/api/events"): return stream()
         case ("GET", "/api/audio.wav"): return audio(request)
         case ("GET", "/api/file"): return file(request)

@@ -43,6 +43,39 @@ struct StudioAPITests {
         #expect(try studio.client.send("GET", "/").body == studio.client.send("GET", "/index.html").body)
     }
 
+    @Test("/api/history keeps the page's undo history of the job, owner-only, and refuses what is not one")
+    func history() throws {
+        let studio = try StudioFixture()
+        #expect(try studio.client.send("GET", "/api/history").text == #"{"undo":[],"redo":[]}"#)
+        // Generated histories: each kept byte for byte.
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<10 {
+            let step = { () -> String in
+                let texts = (0..<2).map { _ in #"{\"rate\": \#(Int.random(in: 0...99, using: &random))}"# }
+                return #"{"from":"\#(texts[0])","to":"\#(texts[1])","gesture":null}"#
+            }
+            let undo = (0..<Int.random(in: 0...5, using: &random)).map { _ in step() }
+            let redo = (0..<Int.random(in: 0...3, using: &random)).map { _ in step() }
+            let body = #"{"undo":[\#(undo.joined(separator: ","))],"redo":[\#(redo.joined(separator: ","))]}"#
+            #expect(try studio.client.send("PUT", "/api/history", body: Array(body.utf8)).status == 200)
+            #expect(try studio.client.send("GET", "/api/history").text == body)
+        }
+        let folder = studio.root.appendingPathComponent("state/history")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(kept.count == 1 && kept[0].count == 64 + 5, "\(kept)")
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(kept[0]).path)[.posixPermissions]
+        #expect((mode as? Int) == 0o600)
+        let before = try studio.client.send("GET", "/api/history").body
+        for (body, status) in [
+            ("[]", 400), (#"{"undo": []}"#, 400), (#"{"undo": [{"from": 1}], "redo": []}"#, 400), ("not json", 400),
+            (#"{"undo": [], "redo": [], "pad": "\#(String(repeating: "x", count: 9 << 20))"}"#, 413),
+        ] {
+            let refused = try studio.client.send("PUT", "/api/history", body: Array(body.utf8))
+            #expect(refused.status == status && refused.json?["error"] is String, "\(body.prefix(40)): \(refused.text)")
+        }
+        #expect(try studio.client.send("GET", "/api/history").body == before, "a refused history replaced the kept one")
+    }
+
     @Test("PUT /api/job validates, writes the file atomically as sent, and changes the next frame")
     func putChangesFrame() throws {
         let studio = try StudioFixture()

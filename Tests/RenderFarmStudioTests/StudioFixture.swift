@@ -52,7 +52,7 @@ final class StudioFixture {
                             + request.pluginFolders.flatMap { ["--plugin-path", $0] }
                     ]
                 },
-                docsFolder: docsFolder))
+                docsFolder: docsFolder, historyFolder: root.appendingPathComponent("state/history").path))
     }
 
     static var pluginSearchPath: [String] { PluginCatalog.searchPath(extra: [buildDirectory.path]) }

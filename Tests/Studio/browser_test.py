@@ -60,9 +60,11 @@ def wait_for(what, condition, seconds=30):
 
 
 def start_studio(binary, job, env=None, extra=()):
+    # The studio keeps undo histories in the user's state folder: here, one beside the job.
+    state = os.path.join(os.path.dirname(job), ".studio-state")
     server = subprocess.Popen(
         [binary, "studio", job, "--port", "0", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=dict(os.environ, **(env or {})))
+        env=dict(os.environ, XDG_STATE_HOME=state, **(env or {})))
     ready, _, _ = select.select([server.stdout], [], [], 30)
     if not ready:
         server.kill()
@@ -1031,21 +1033,36 @@ def main():
         assert driver.find_element(By.ID, "redo").is_enabled(), "a declined redo was dropped from the history"
         log("undo over another program's title edit kept it; a redo over its rate asked and, declined, kept it")
 
-        # The history survives a reload of the page (issue 48, finding 8): an edit made before it is undone after.
+        # The history survives a reload of the page (issue 48, finding 8), and a restart of the studio on
+        # another port (kept by the studio, in the user's state folder): an edit made before is undone after.
         slider = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
         set_value(driver, slider, 12)
         wait_for("rate 12", lambda: job_params(job)["rate"] == 12)
         wait_saved(driver, "the save's answer")
         history = driver.execute_script("return state.undo.length")
         driver.refresh()
-        wait_for("the page again", lambda: driver.execute_script("return state.job !== null"))
+        wait_for("the page again", lambda: driver.execute_script("return state.job !== null && state.historyRestored"))
         assert driver.execute_script("return state.undo.length") == history, "the undo history was lost on reload"
+        kept = os.path.join(work, ".studio-state", "renderfarm", "studio-history")
+        wait_for("the history kept by the studio", lambda: os.path.isdir(kept) and os.listdir(kept))
+        [kept_file] = os.listdir(kept)
+        assert oct(os.stat(os.path.join(kept, kept_file)).st_mode & 0o777) == "0o600"
+        old_port = url.split(":")[2].split("/")[0]
+        server.terminate()
+        server.wait(10)
+        server, url = start_studio(binary, job)
+        assert url.split(":")[2].split("/")[0] != old_port
+        driver.execute_script("localStorage.clear()")
+        driver.get(url)
+        wait_for("the restarted studio's page", lambda: driver.execute_script("return state.job !== null && state.historyRestored"))
+        assert driver.execute_script("return state.undo.length") == history, "the undo history was lost on restart"
         driver.find_element(By.ID, "undo").click()
         wait_for("undo after the reload to put rate 7 back", lambda: open(job).read() == theirs)
         slider = driver.find_element(By.CSS_SELECTOR, 'input[type=range][data-param="rate"]')
         set_value(driver, slider, 20)
         wait_for("rate 20 again", lambda: job_params(job)["rate"] == 20)
-        log(f"the history ({history} undo steps) survived a reload; undo after it put rate 7 back")
+        log(f"the history ({history} undo steps) survived a reload and a restart on another port (kept by the studio, "
+            f"mode 600); undo after it put rate 7 back")
 
         # A read of the job answered after a newer save's answer (the file watcher's reload racing
         # a save, as on a slow machine) is older than the page: it must not put the older text and

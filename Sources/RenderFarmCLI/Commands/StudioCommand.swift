@@ -124,7 +124,7 @@ struct StudioCommand: Command {
             host: arguments[Self.host] ?? "127.0.0.1", port: port, token: givenToken,
             pluginSearchPath: PluginCatalog.searchPath(extra: arguments.all(CommonOptions.pluginPath)),
             render: Self.renderCommand(executable: executable.path, sandbox: sandbox),
-            docsFolder: arguments[Self.docs]
+            docsFolder: arguments[Self.docs], historyFolder: StudioHistory.defaultFolder()
                 ?? executable.deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("share/doc/renderfarm").path)
         if let sandbox {

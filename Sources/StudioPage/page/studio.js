@@ -218,27 +218,43 @@ function showHistory() {
   storeHistory();
 }
 
-// The history survives a reload of the page: kept in the browser's storage for this studio
-// and job file, its oldest steps dropped past a few megabytes (a step holds two whole texts).
+// The history survives a reload, another port and a restart: the studio keeps it for this job file
+// (GET and PUT /api/history, in the user's state folder), its oldest steps dropped past a few megabytes
+// (a step holds two whole texts). A studio that keeps none leaves it in the browser's storage.
 function historyKey() { return state.job ? "renderfarm-history:" + state.job.file : null; }
 
 function storeHistory() {
-  const key = historyKey();
-  if (!key) return;
+  if (!state.job || !state.historyRestored) return;
   let [undo, redo] = [state.undo.slice(-100), state.redo.slice(-100)];
   let stored = JSON.stringify({ undo, redo });
   while (stored.length > 4000000 && undo.length + redo.length > 0) {
     if (undo.length >= redo.length) undo = undo.slice(1); else redo = redo.slice(1);
     stored = JSON.stringify({ undo, redo });
   }
-  try { localStorage.setItem(key, stored); } catch (e) { /* storage full or off: this page keeps it */ }
+  if (stored === state.historyStored) return;
+  state.historyStored = stored;
+  // One write at a time, the newest last: a write asked for meanwhile waits for the one in flight.
+  state.historyWrite = (state.historyWrite || Promise.resolve()).then(() => fetch("/api/history", { method: "PUT", body: stored })
+    .then((response) => { if (!response.ok) throw new Error(String(response.status)); })
+    .catch(() => { try { localStorage.setItem(historyKey(), stored); } catch (e) { /* storage full or off: this page keeps it */ } }));
 }
 
-function restoreHistory() {
+async function restoreHistory() {
+  let kept = null;
   try {
-    const kept = JSON.parse(localStorage.getItem(historyKey()) || "null");
-    if (kept && Array.isArray(kept.undo) && Array.isArray(kept.redo)) [state.undo, state.redo] = [kept.undo, kept.redo];
-  } catch (e) { /* none kept */ }
+    const response = await fetch("/api/history");
+    if (response.ok) kept = await response.json();
+  } catch (e) { /* the studio is away: the page's own copy, if any */ }
+  const empty = !kept || (kept.undo.length === 0 && kept.redo.length === 0);
+  if (empty) {
+    try { kept = JSON.parse(localStorage.getItem(historyKey()) || "null") || kept; } catch (e) { /* none kept */ }
+  }
+  if (kept && Array.isArray(kept.undo) && Array.isArray(kept.redo)) {
+    // Steps taken while it was on its way come after the kept ones.
+    state.undo = kept.undo.concat(state.undo);
+    state.redo = state.undo.length > kept.undo.length ? state.redo : kept.redo.concat(state.redo);
+  }
+  state.historyRestored = true;
   showHistory();
 }
 
