@@ -1160,6 +1160,12 @@ def main():
         assert "invalid" in driver.find_element(
             By.CSS_SELECTOR, '.control[data-path="layers[0].params.rate"]').get_attribute("class")
         log("invalid value shown as: " + errors.splitlines()[0])
+        # Its place jumps to the value in the text box: selected, and in view.
+        driver.find_element(By.CSS_SELECTOR, '#errors li[data-path="layers[0].params.rate"] code.jump').click()
+        chosen = driver.execute_script(
+            "const s = document.getElementById('source'); return [document.activeElement === s,"
+            " s.value.slice(s.selectionStart, s.selectionEnd), s.scrollTop]")
+        assert chosen[:2] == [True, "500"], chosen
         driver.save_screenshot(os.path.join(outdir, "studio-author-invalid.png"))
         # The refused edit stays in the text box (unsaved work is never replaced) until Revert drops it.
         driver.find_element(By.ID, "revert").click()

@@ -148,6 +148,18 @@ test("splitPath and joinPath are each other's inverse; lineOf finds a path's lin
       assert.deepEqual(state.splitPath(state.joinPath(where)), where);
     }
   }
+  for (let n = 0; n < 200; n++) {
+    const doc = documentOf(rng);
+    const text = textOf(rng, doc);
+    const where = rng.pick(places(doc).filter((p) => p.length > 0 && typeof p[0] === "string"));
+    const span = state.spanOf(text, state.joinPath(where));
+    assert.deepEqual(JSON.parse(text.slice(span.start, span.end)), at(doc, where), `case ${n}`);
+    assert.equal(span.line, text.slice(0, span.start).split("\n").length);
+    // A member the file leaves out: the value that would hold it.
+    const missing = state.spanOf(text, state.joinPath(where) + ".nowhere.deeper");
+    const holder = typeof at(doc, where) === "object" && at(doc, where) !== null && !Array.isArray(at(doc, where));
+    if (holder) assert.deepEqual([missing.exact, missing.start], [false, span.start], `case ${n}`);
+  }
   const text = '{\n  "layers": [\n    {"effect": "text",\n     "params": {"rate": 3}}\n  ]\n}';
   assert.equal(state.lineOf(text, "layers[0].params.rate"), 4);
   assert.equal(state.lineOf(text, "layers[2]"), null);

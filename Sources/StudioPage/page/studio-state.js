@@ -125,11 +125,23 @@ function appendValue(text, path, json) {
   return text.slice(0, last.end) + "," + newline + json + text.slice(last.end);
 }
 
-function lineOf(text, path) {
+// Where the value at `path` ("layers[0].params.rate") is in `text`: {start, end, line}; for a member the
+// file leaves out, the place of the nearest value holding it; null when the text is not JSON.
+function spanOf(text, path) {
   try {
-    const node = nodeAt(locate(text), splitPath(path));
-    return node ? text.slice(0, node.start).split("\n").length : null;
+    const root = locate(text);
+    const parts = splitPath(path);
+    for (let n = parts.length; n >= 0; n--) {
+      const node = nodeAt(root, parts.slice(0, n));
+      if (node) return { start: node.start, end: node.end, line: text.slice(0, node.start).split("\n").length, exact: n === parts.length };
+    }
+    return null;
   } catch (e) { return null; }
+}
+
+function lineOf(text, path) {
+  const span = spanOf(text, path);
+  return span && span.exact ? span.line : null;
 }
 
 // An ETag is "<studio run>-<version>"; versions grow within a run. True when `etag` names an
@@ -248,5 +260,5 @@ function stepPlaces(step) {
 }
 
 if (typeof module === "object") {
-  module.exports = { locate, nodeAt, splitPath, joinPath, setValue, removeValue, appendValue, lineOf, olderThan, lineDiff, parsed, differences, rebase, binding, nodeValue, record, takeBackText, stepPlaces };
+  module.exports = { locate, nodeAt, splitPath, joinPath, setValue, removeValue, appendValue, spanOf, lineOf, olderThan, lineDiff, parsed, differences, rebase, binding, nodeValue, record, takeBackText, stepPlaces };
 }

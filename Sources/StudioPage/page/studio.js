@@ -130,7 +130,13 @@ function showValidation(result) {
     const line = issue.path ? lineOf(text, issue.path) : null;
     const item = el("li");
     item.dataset.path = issue.path;
-    item.append(el("code", (issue.path || "file") + (line ? " (line " + line + ")" : "")));
+    const place = el("code", (issue.path || "file") + (line ? " (line " + line + ")" : ""));
+    if (issue.path) {
+      place.className = "jump";
+      place.title = "select it in the text";
+      place.addEventListener("click", () => jumpTo(issue.path));
+    }
+    item.append(place);
     item.append(document.createTextNode(": " + issue.message));
     list.append(item);
     const control = document.querySelector('.control[data-path="' + CSS.escape(issue.path) + '"]');
@@ -145,6 +151,17 @@ function showValidation(result) {
     said.append(details);
     list.append(said);
   }
+}
+
+// Selects the value at `path` in the text box (or the nearest value holding it) and scrolls it into view.
+function jumpTo(path) {
+  const source = $("source");
+  const span = spanOf(source.value, path);
+  if (!span) return;
+  source.focus();
+  source.setSelectionRange(span.start, span.end);
+  const lineHeight = parseFloat(getComputedStyle(source).lineHeight) || 16;
+  source.scrollTop = Math.max(0, (span.line - 3) * lineHeight);
 }
 
 // Saves go one at a time, each made from the version the previous one wrote; edits made
