@@ -29,7 +29,7 @@ enum StudioJSON {
     static func layer(_ layer: LayerSpec, clock: LayerClock, plugin: PluginInfo?) -> JSONValue {
         var object: JSONObject = [
             "effect": .string(layer.effect), "start": .number(clock.start), "end": clock.end.map(JSONValue.number) ?? .null,
-            "path": .string(layer.path), "params": .object(layer.params),
+            "path": .string(layer.path), "params": .object(layer.params), "placed": .bool(clock.isPlaced),
             "fields": .array(clock.links.map { .object($0.fields.json) }),
         ]
         if let plugin {

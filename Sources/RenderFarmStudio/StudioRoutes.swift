@@ -38,7 +38,7 @@ struct StudioRoutes: Sendable {
 
     /// The paths `route` answers for the methods it names: any other method on them gets 405.
     static let fixedPaths: Set<String> = Set(StudioAssets.files.keys).union([
-        "/", "/api/job", "/api/status", "/api/events", "/api/file", "/api/render", "/api/audio.wav", "/api/history",
+        "/", "/api/job", "/api/status", "/api/events", "/api/file", "/api/render", "/api/audio.wav", "/api/history", "/api/placements",
     ])
 
     /// The cookie the page's address with `?token=` sets: one name per port, since browsers send a
@@ -77,6 +77,15 @@ struct StudioRoutes: Sendable {
         case ("GET", "/api/job"): return job(session.json(variant: Int(request.query["variant"] ?? "") ?? 0))
         case ("PUT", "/api/job"): return put(request)
         case ("GET", "/api/status"): return json(FarmStatus.json(root: options.root))
+        case ("GET", "/api/placements"):
+            guard let frame = Int(request.query["frame"] ?? ""), frame >= 0,
+                let variant = Int(request.query["variant"] ?? "0"), variant >= 0
+            else { return error(400, "ask for /api/placements?frame=<frame number>&variant=<variant number>") }
+            do {
+                return json(try session.placements(frame: frame, variant: variant))
+            } catch {
+                return self.error(error.status, error.message)
+            }
         case ("GET", "/api/history"):
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/json")], body: .bytes(history.read()))

@@ -283,6 +283,30 @@ final class StudioSession: Sendable {
         }
     }
 
+    /// Where each effect layer's points are on the canvas at frame `index` of variant `variant` (the
+    /// layers of `json(variant:)`, in its order): the map through the layer's transform and those of the
+    /// groups holding it, as the engine draws it (`LayerClock.placement`), cairo's six numbers; null while
+    /// the layer is not drawn. The page puts a layer's canvas handles through it.
+    func placements(frame index: Int, variant: Int = 0) throws(StudioFailure) -> JSONValue {
+        try state.withLock { state throws(StudioFailure) -> JSONValue in
+            let jobs = state.validation.jobs
+            guard state.validation.valid, jobs.indices.contains(variant) else {
+                throw StudioFailure(status: 409, "the job file is not valid, or has no variant \(variant)")
+            }
+            let spec = jobs[variant].spec
+            guard (0..<spec.frameCount).contains(index) else {
+                throw StudioFailure(status: 422, "frame \(index) is not in the job (0…\(spec.frameCount - 1))")
+            }
+            let t = spec.time(ofFrame: index)
+            return .object([
+                "frame": .number(Double(index)),
+                "layers": .array(
+                    spec.clocks.map { clock in clock.placement(at: t).map { .array($0.numbers.map(JSONValue.number)) } ?? .null
+                    }),
+            ])
+        }
+    }
+
     /// How the studio plans `text` as the job file (variant `variant`, every one when nil) at `scale`: when its
     /// previews are drawn by sandboxed workers, a planning worker of the same kind creates and verifies the
     /// instances (`IsolatedPlanner`, sent the text: an edit is checked before it is saved), so no plugin code runs

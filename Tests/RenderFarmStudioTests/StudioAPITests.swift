@@ -76,6 +76,59 @@ struct StudioAPITests {
         #expect(try studio.client.send("GET", "/api/history").body == before, "a refused history replaced the kept one")
     }
 
+    @Test("/api/placements: each layer's map at a frame is position + R(rotation) · S(scale) · (p − anchor), groups outside")
+    func placements() throws {
+        let studio = try StudioFixture()
+        var random = SystemRandomNumberGenerator()
+        typealias Transform = (anchor: (Double, Double), position: (Double, Double), scale: Double, rotation: Double)
+        func transform() -> Transform {
+            let n = { (range: ClosedRange<Int>) in Double(Int.random(in: range, using: &random)) }
+            return ((n(0...375), n(0...667)), (n(-50...400), n(-50...700)), n(1...30) / 10, n(-180...180))
+        }
+        func json(_ t: Transform) -> String {
+            #"{"anchor": [\#(t.anchor.0), \#(t.anchor.1)], "position": [\#(t.position.0), \#(t.position.1)], "#
+                + #""scale": \#(t.scale), "rotation": \#(t.rotation)}"#
+        }
+        func apply(_ t: Transform, _ p: (Double, Double)) -> (Double, Double) {
+            let (dx, dy) = ((p.0 - t.anchor.0) * t.scale, (p.1 - t.anchor.1) * t.scale)
+            let r = t.rotation * .pi / 180
+            return (t.position.0 + cos(r) * dx - sin(r) * dy, t.position.1 + sin(r) * dx + cos(r) * dy)
+        }
+        for round in 0..<8 {
+            let (outer, inner) = (transform(), transform())
+            let text = #"""
+                {"version": 1, "name": "placed", "seed": 1, "fps": 10, "duration": 2,
+                 "canvas": {"width": 375, "height": 667, "scale": 0.5},
+                 "layers": [
+                   {"effect": "floating-heart", "params": {"rate": 1}},
+                   {"start": 0.5, "transform": \#(json(outer)), "group": [
+                     {"effect": "floating-heart", "end": 1, "transform": \#(json(inner)), "params": {"rate": 1}}]}]}
+                """#
+            let put = try studio.client.send("PUT", "/api/job", body: Array(text.utf8))
+            #expect(put.status == 200, "\(put.text)")
+            let layers = (try studio.client.send("GET", "/api/job").json?["layers"] as? [[String: Any]]) ?? []
+            #expect(layers.map { $0["placed"] as? Bool } == [false, true], "round \(round)")
+            // Frame 10 is 1 s: the group has run 0.5 s, inside the nested layer's span (its end is 1 s of the group's).
+            let answer = try studio.client.send("GET", "/api/placements?frame=10").json
+            let maps = answer?["layers"] as? [Any] ?? []
+            #expect((maps.first as? [Double]) == [1, 0, 0, 1, 0, 0])
+            let map = try #require(maps.last as? [Double], "round \(round): \(String(describing: answer))")
+            for _ in 0..<5 {
+                let p = (Double.random(in: -100...500, using: &random), Double.random(in: -100...800, using: &random))
+                let expected = apply(outer, apply(inner, p))
+                let got = (map[0] * p.0 + map[2] * p.1 + map[4], map[1] * p.0 + map[3] * p.1 + map[5])
+                #expect(abs(got.0 - expected.0) < 1e-6 && abs(got.1 - expected.1) < 1e-6, "round \(round): \(got) ≠ \(expected)")
+            }
+            // Before the group starts and after the nested layer ends, it is not drawn: null.
+            for frame in [2, 17] {
+                let later = try studio.client.send("GET", "/api/placements?frame=\(frame)").json?["layers"] as? [Any]
+                #expect(later?.last is NSNull, "frame \(frame): \(String(describing: later))")
+            }
+        }
+        #expect(try studio.client.send("GET", "/api/placements?frame=20").status == 422)
+        #expect(try studio.client.send("GET", "/api/placements?frame=x").status == 400)
+    }
+
     @Test("PUT /api/job validates, writes the file atomically as sent, and changes the next frame")
     func putChangesFrame() throws {
         let studio = try StudioFixture()

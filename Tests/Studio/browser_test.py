@@ -455,6 +455,50 @@ def check_variants(driver, binary, work, outdir):
         stop_studio(server)
 
 
+def check_placed_handles(driver):
+    """The combo banner's text (in a group scaled 0.3 → 1 about [187.5, 300] from 2.2 s, a spring): its rect's
+    handles are where the engine draws the rect at the frame shown (the layer's placement from the studio),
+    follow the scale as frames change, hide while the group is not drawn, and a drag is taken back through the
+    placement: 20 screen points right at scale s moves the rect 20 / s points."""
+    origin = '#handles .handle[data-part="origin"][data-path="layers[6].group[3].params.rect"]'
+
+    def placed(frame):
+        driver.execute_script("showFrame(arguments[0])", frame)
+        wait_for(f"the placements of frame {frame}", lambda: driver.execute_script(
+            "return state.placements && state.placements.frame === arguments[0]", frame))
+        return driver.execute_script("""
+            const h = document.querySelector(arguments[0]), m = state.placements.layers[9];
+            const r = state.job.layers[9].params.rect, j = state.job.job;
+            if (!m) return [h.hidden, null, null];
+            const x = m[0] * r.x + m[2] * r.y + m[4], y = m[1] * r.x + m[3] * r.y + m[5];
+            return [h.hidden, [parseFloat(h.style.left), parseFloat(h.style.top)], [100 * x / j.width, 100 * y / j.height], m];""",
+                                     origin)
+
+    hidden, _, _ = placed(10)
+    assert hidden, "the banner's handle shown before its group starts"
+    spots = []
+    for frame in (68, 80):
+        hidden, shown, expected, matrix = placed(frame)
+        assert not hidden and all(abs(a - b) < 0.01 for a, b in zip(shown, expected)), (frame, shown, expected)
+        spots.append((shown, matrix))
+    assert abs(spots[0][0][0] - spots[1][0][0]) > 2, f"the handle did not follow the scale: {spots}"
+    # Dragged where the group is at 0.87: the pointer's points are fewer than the rect's.
+    placed(68)
+    scale = spots[0][1][0]
+    handle = driver.find_element(By.CSS_SELECTOR, origin)
+    per_point = driver.execute_script("return document.getElementById('frame').getBoundingClientRect().width / state.job.job.width")
+    before = driver.execute_script("return state.job.layers[9].params.rect.x")
+    ActionChains(driver).click_and_hold(handle).move_by_offset(20 * per_point, 0).release().perform()
+    wait_for("the dragged rect saved", lambda: driver.execute_script("return state.job.layers[9].params.rect.x") != before)
+    after = driver.execute_script("return state.job.layers[9].params.rect.x")
+    assert abs((after - before) - 20 / scale) <= 1, (before, after, scale)
+    driver.find_element(By.ID, "undo").click()
+    wait_for("the drag undone", lambda: driver.execute_script("return state.job.layers[9].params.rect.x") == before)
+    log(f"handles follow layer transforms: the banner's rect at the engine's placement on frames 68 and 80 "
+        f"(scale {spots[0][1][0]:.2f} and {spots[1][1][0]:.2f}), hidden before its group starts; a 20-point drag "
+        f"at scale {scale:.2f} moved it {after - before} points")
+
+
 def check_composed(driver, binary, work, outdir):
     """A job with a group (gift-basket): its layers' controls edit their place inside the group, the
     legend names the group's fields, and the tracks span the group's start and end."""
@@ -503,6 +547,7 @@ def check_composed(driver, binary, work, outdir):
         path = "layers[6].group[3].params.size"
         row = driver.find_element(By.CSS_SELECTOR, f'.control[data-path="{path}"]')
         assert row.is_displayed()
+        check_placed_handles(driver)
         assert [f.get_attribute("data-layer") for f in driver.find_elements(By.CSS_SELECTOR, "#controls fieldset")
                 if f.is_displayed()] == ["9"]
         # Keyframes on the timeline: the ellipse's three opacity keyframes on its track; the second dragged

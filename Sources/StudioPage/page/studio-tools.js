@@ -2,7 +2,10 @@
 
 // ---- Points and rects dragged on the canvas. Handles sit at the value in canvas points
 // (percent of the canvas, so they follow the image's size); a drag shows the value as it
-// goes and saves once, when the pointer is released. Values are whole points.
+// goes and saves once, when the pointer is released. Values are whole points. A layer with a
+// transform (its own or a group's) has its handles where its points are drawn at the frame shown:
+// through its placement (GET /api/placements, cairo's six numbers), and a drag is taken back
+// through it, so the value moves under the pointer.
 function pointValue(value) {
   return Array.isArray(value) && value.length === 2 && value.every((n) => typeof n === "number") ? value : null;
 }
@@ -39,7 +42,7 @@ function renderHandles() {
         const given = layer.params[p.name];
         const value = given !== undefined ? given : p.default;
         if (p.kind === "point" ? pointValue(value) : rectValue(value)) {
-          items.push({ name: layer.path + ".params." + p.name, p, path, value });
+          items.push({ name: layer.path + ".params." + p.name, p, path, value, layer: index });
         }
       }
     });
@@ -51,39 +54,98 @@ function renderHandles() {
     $("handles").textContent = "";
     for (const item of items) state.handles.set(item.name, buildHandle(item));
   }
-  for (const item of items) state.handles.get(item.name).show(item.value);
+  for (const item of items) {
+    const handle = state.handles.get(item.name);
+    handle.map = placementOf(item.layer);
+    handle.show(item.value);
+  }
+  const placed = items.some((item) => job.layers[item.layer].placed);
+  if (placed && state.placementsFrame !== state.frame + ":" + job.version) loadPlacements();
+}
+
+// The placement of layer `index` at the frame shown: [xx, yx, xy, yy, x0, y0]; the identity for a
+// layer without a transform or before the placements came; null while the layer is not drawn.
+function placementOf(index) {
+  if (!state.job.layers[index].placed) return [1, 0, 0, 1, 0, 0];
+  const known = state.placements;
+  if (!known || known.frame !== state.frame || known.version !== state.job.version) return state.lastPlacements
+    ? state.lastPlacements[index] || [1, 0, 0, 1, 0, 0] : [1, 0, 0, 1, 0, 0];
+  return known.layers[index];
+}
+
+async function loadPlacements() {
+  const [frame, version] = [state.frame, state.job.version];
+  state.placementsFrame = frame + ":" + version;
+  try {
+    const response = await fetch("/api/placements?frame=" + frame + "&variant=" + state.variant);
+    if (!response.ok) return;
+    const answer = await response.json();
+    // An answer for a frame left meanwhile is dropped.
+    if (state.frame !== frame || state.job.version !== version) return;
+    state.placements = { frame, version, layers: answer.layers };
+    state.lastPlacements = answer.layers;
+    if (!state.pointDrag) renderHandles();
+  } catch (e) { /* the studio is away: the handles stay where they were */ }
+}
+
+// Where the layer point (x, y) is on the canvas through `map`.
+function mapped(map, x, y) { return [map[0] * x + map[2] * y + map[4], map[1] * x + map[3] * y + map[5]]; }
+
+// The layer vector a canvas vector (dx, dy) comes from through `map`'s linear part.
+function unmapped(map, dx, dy) {
+  const det = map[0] * map[3] - map[2] * map[1];
+  if (Math.abs(det) < 1e-12) return [dx, dy];
+  return [(map[3] * dx - map[2] * dy) / det, (-map[1] * dx + map[0] * dy) / det];
 }
 
 function buildHandle({ name, p, path }) {
   const { width, height } = state.job.job;
-  const place = (node, x, y) => { node.style.left = (100 * x / width) + "%"; node.style.top = (100 * y / height) + "%"; };
-  const entry = { value: null };
+  const entry = { value: null, map: [1, 0, 0, 1, 0, 0] };
+  // A layer point, placed where the layer draws it; hidden while the layer is not drawn.
+  const place = (node, x, y) => {
+    node.hidden = entry.map === null;
+    if (entry.map === null) return;
+    const [cx, cy] = mapped(entry.map, x, y);
+    node.style.left = (100 * cx / width) + "%";
+    node.style.top = (100 * cy / height) + "%";
+  };
   const current = () => entry.value;
+  const map = () => entry.map || [1, 0, 0, 1, 0, 0];
   if (p.kind === "point") {
     const handle = pointHandle(name, "point", p.name);
     entry.show = (v) => { entry.value = v; place(handle, v[0], v[1]); handle.firstChild.textContent = p.name + " " + JSON.stringify(v); };
-    dragging(handle, current, (start, dx, dy) => [roundPoint(start[0] + dx, p), roundPoint(start[1] + dy, p)], entry.show, path, name);
+    dragging(handle, current, (start, dx, dy) => [roundPoint(start[0] + dx, p), roundPoint(start[1] + dy, p)], entry.show, path, name, map);
     $("handles").append(handle);
     return entry;
   }
+  // The outline is drawn in the layer's points, in a box as large as the canvas turned, scaled and
+  // moved as the layer is (CSS's matrix is cairo's six numbers, its translation in the box's pixels).
+  const space = el("div", null, "layer-space");
   const outline = el("div", null, "rect-outline");
   outline.dataset.path = name;
+  space.append(outline);
   const move = pointHandle(name, "origin", p.name);
   const corner = pointHandle(name, "corner", p.name);
   corner.classList.add("corner");
   entry.show = (r) => {
     entry.value = r;
-    place(outline, r.x, r.y);
+    const m = map();
+    const box = $("handles").getBoundingClientRect();
+    const [kx, ky] = [box.width / width || 1, box.height / height || 1];
+    space.hidden = entry.map === null;
+    space.style.transform = "matrix(" + [m[0], m[1] * ky / kx, m[2] * kx / ky, m[3], m[4] * kx, m[5] * ky].join(",") + ")";
+    outline.style.left = (100 * r.x / width) + "%";
+    outline.style.top = (100 * r.y / height) + "%";
     outline.style.width = (100 * r.width / width) + "%";
     outline.style.height = (100 * r.height / height) + "%";
     place(move, r.x, r.y);
     place(corner, r.x + r.width, r.y + r.height);
     move.firstChild.textContent = p.name + " " + r.x + ", " + r.y + " · " + r.width + "×" + r.height;
   };
-  dragging(move, current, (r, dx, dy) => Object.assign({}, r, { x: roundPoint(r.x + dx, p), y: roundPoint(r.y + dy, p) }), entry.show, path, name);
+  dragging(move, current, (r, dx, dy) => Object.assign({}, r, { x: roundPoint(r.x + dx, p), y: roundPoint(r.y + dy, p) }), entry.show, path, name, map);
   dragging(corner, current, (r, dx, dy) => Object.assign({}, r,
-    { width: roundPoint(Math.max(0, r.width + dx), p), height: roundPoint(Math.max(0, r.height + dy), p) }), entry.show, path, name);
-  $("handles").append(outline, move, corner);
+    { width: roundPoint(Math.max(0, r.width + dx), p), height: roundPoint(Math.max(0, r.height + dy), p) }), entry.show, path, name, map);
+  $("handles").append(space, move, corner);
   return entry;
 }
 
@@ -96,15 +158,17 @@ function pointHandle(name, part, label) {
   return handle;
 }
 
-// `move(start, dx, dy)` is the value after a drag of (dx, dy) canvas points from `current()`.
-function dragging(handle, current, move, show, path, name) {
+// `move(start, dx, dy)` is the value after a drag of (dx, dy) layer points from `current()`: the
+// pointer's canvas points taken back through the layer's placement `map()`.
+function dragging(handle, current, move, show, path, name, map) {
   handle.addEventListener("pointerdown", (event) => {
     const start = current();
     const image = $("frame").getBoundingClientRect();
     const perPixel = state.job.job.width / image.width;
     const drag = { x: event.clientX, y: event.clientY, value: start };
     state.pointDrag = drag;
-    const at = (e) => move(start, (e.clientX - drag.x) * perPixel, (e.clientY - drag.y) * perPixel);
+    const linear = map();
+    const at = (e) => move(start, ...unmapped(linear, (e.clientX - drag.x) * perPixel, (e.clientY - drag.y) * perPixel));
     followPointer(handle, event, (e) => {
       drag.value = at(e);
       show(drag.value);

@@ -822,6 +822,8 @@ function showFrame(n, force) {
     try { $("frame-error").textContent = (await (await fetch(url)).json()).error; } catch (e) { $("frame-error").textContent = "frame " + n + " failed"; }
   };
   loader.src = url;
+  // Handles of a layer that moves follow it to this frame.
+  if (state.handles && state.handles.size) renderHandles();
 }
 
 // ---- The tracks: a ruler in seconds, the job's frame set, a bar per layer from its start,
