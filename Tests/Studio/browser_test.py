@@ -576,6 +576,23 @@ def check_composed(driver, binary, work, outdir):
         wait_for("undo of the move", lambda: open(job).read() == edited_before)
         log(f"keyframes: 3 and 2 on their tracks; one dragged to t = {t} s (whole frames), its timing set to "
             "easeInEaseOut in its editor, both undone")
+        # The combo group's own keyframes (scale 2, opacity 4) on a track of its own, above its layers';
+        # a click on its third opacity keyframe (t = 1.7 s of the group, which starts at 2.2 s) opens it.
+        wait_saved(driver)
+        group = '#track-list .track.group[data-group="layers[6]"]'
+        marks = driver.find_elements(By.CSS_SELECTOR, group + " .key")
+        assert len(marks) == 6, f"{len(marks)} keyframes on the group's track"
+        labels = [n.text for n in driver.find_elements(By.CSS_SELECTOR, "#track-labels .track-label")]
+        assert labels.index("combo · group") + 1 == labels.index("layers[6].group[0] · shape"), labels
+        opacity = [m for m in marks if m.get_attribute("title").startswith("opacity 1 at 1.7")]
+        assert len(opacity) == 1, [m.get_attribute("title") for m in marks]
+        ActionChains(driver).click(opacity[0]).perform()
+        editor = driver.find_element(By.ID, "key-editor")
+        wait_for("the group keyframe's editor", lambda: editor.is_displayed() and "combo" in editor.text
+                 and "(group)" in editor.text)
+        assert float(editor.find_element(By.CSS_SELECTOR, "[data-role=key-t]").get_attribute("value")) == 1.7
+        wait_for("the playhead at 3.9 s", lambda: frame_state(driver)["frame"] == str(round(3.9 * fps)))
+        log("the combo group's 6 keyframes on its own track above its layers; one opened at 3.9 s in the job")
         # The saves drew the tracks again: once they are answered, the text layer's label is a new element.
         wait_saved(driver)
         label = driver.find_element(By.CSS_SELECTOR, '#track-labels .track-label[data-layer="9"]')

@@ -849,7 +849,34 @@ function renderTracks() {
     frames.append(bar);
   }
   list.append(frames);
+  const groups = new Set();
   (state.job.layers || []).forEach((layer, index) => {
+    // Each group gets a track before its first layer's: its span and its own keyframes.
+    (layer.fields || []).slice(0, -1).forEach((fields, depth) => {
+      const path = joinPath(splitPath(layer.path).slice(0, 2 * (depth + 1)));
+      if (groups.has(path)) return;
+      groups.add(path);
+      const links = layer.fields;
+      const first = Math.max(0, Math.round(jobTimeAt(links, depth + 1, 0) * job.fps));
+      const last = fields.end === undefined ? count : Math.min(count, Math.round(jobTimeAt(links, depth, fields.end) * job.fps));
+      const name = (fields.name || path) + " · group";
+      const label = el("div", name, "track-label group");
+      label.dataset.group = path;
+      label.addEventListener("click", () => select(index));
+      labels.append(label);
+      const track = el("div", null, "track group");
+      track.dataset.group = path;
+      const bar = el("div", name, "bar");
+      bar.style.left = percent(first);
+      bar.style.width = percent(Math.max(0, last - first));
+      bar.title = path + " from " + (first / job.fps).toFixed(2) + " s" + (fields.end === undefined ? "" : " to " + (last / job.fps).toFixed(2) + " s");
+      track.append(bar);
+      for (const key of keyframesOf(layer, index, depth)) {
+        track.append(keyMark(key, percent));
+        if (!$("key-editor").hidden && $("key-editor").dataset.path === joinPath(key.path)) showKey(key);
+      }
+      list.append(track);
+    });
     const track = el("div", null, "track");
     track.dataset.layer = String(index);
     const first = Math.min(count, Math.max(0, Math.round(layer.start * job.fps)));
@@ -938,24 +965,34 @@ function dragBar(event, bar, layer) {
 // between its neighbours (one save at release).
 const keyedFields = [["opacity"], ["transform", "position"], ["transform", "scale"], ["transform", "rotation"]];
 
-function keyframesOf(layer, index) {
+// The keyframes of layer `index`'s own fields, or (`depth` below its own) of the group at that depth
+// holding it: each with its place in the file and its owner's job start and speed.
+function keyframesOf(layer, index, depth) {
   const links = layer.fields || [];
-  const own = links[links.length - 1] || {};
-  const speed = links.reduce((product, fields) => product * (fields.speed || 1), 1);
+  if (depth === undefined) depth = links.length - 1;
+  const own = links[depth] || {};
+  const speed = links.slice(0, depth + 1).reduce((product, fields) => product * (fields.speed || 1), 1);
+  const ownerPath = splitPath(layer.path).slice(0, 2 * (depth + 1));
   const found = [];
   const written = template();
   for (const field of keyedFields) {
     // As the file writes them (a timing left out stays so), unless the file and the job differ (a variant).
     const resolved = (nodeValue(own, field) || {}).keyframes;
     if (!Array.isArray(resolved)) continue;
-    const asWritten = nodeValue(written, splitPath(layer.path).concat(field));
+    const asWritten = nodeValue(written, ownerPath.concat(field));
     const keyframes = keyframed(asWritten) && asWritten.keyframes.length === resolved.length ? asWritten.keyframes : resolved;
     keyframes.forEach((keyframe, k) => found.push({
-      layer: index, field, index: k, keyframe, keyframes, speed, start: layer.start,
-      path: splitPath(layer.path).concat(field, ["keyframes", k]),
+      layer: index, field, index: k, keyframe, keyframes, speed, start: jobTimeAt(links, depth + 1, 0),
+      owner: depth === links.length - 1 ? null : own.name || joinPath(ownerPath), path: ownerPath.concat(field, ["keyframes", k]),
     }));
   }
   return found;
+}
+
+// Job seconds of time `t` of the list inside `links[depth - 1]` (the layer's own time for depth =
+// links.length), loops aside: each link's start plus the inner time over its speed, outwards.
+function jobTimeAt(links, depth, t) {
+  return links.slice(0, depth).reverse().reduce((inner, link) => (link.start || 0) + inner / (link.speed || 1), t);
 }
 
 // Job seconds of layer seconds `t` on a layer starting at `start` whose groups and own speeds multiply to `speed`.
@@ -999,7 +1036,8 @@ function showKey(key) {
   box.hidden = false;
   box.textContent = "";
   box.dataset.path = joinPath(key.path);
-  box.append(el("span", state.job.layers[key.layer] ? layerLabel(state.job.layers[key.layer]) + " · " : ""),
+  const owner = key.owner ? key.owner + " (group)" : state.job.layers[key.layer] ? layerLabel(state.job.layers[key.layer]) : "";
+  box.append(el("span", owner ? owner + " · " : ""),
     el("code", key.field.join(".") + " keyframe " + key.index), el("span", " value "));
   // The value as JSON: a number, or [x, y] for a position or a two-way scale.
   const value = el("input");
