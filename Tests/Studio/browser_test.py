@@ -593,6 +593,25 @@ def check_composed(driver, binary, work, outdir):
         assert float(editor.find_element(By.CSS_SELECTOR, "[data-role=key-t]").get_attribute("value")) == 1.7
         wait_for("the playhead at 3.9 s", lambda: frame_state(driver)["frame"] == str(round(3.9 * fps)))
         log("the combo group's 6 keyframes on its own track above its layers; one opened at 3.9 s in the job")
+        # Lock (the layers panel): the glow's controls, handles, bar and keyframes take no edit; unlocked, they do.
+        before = open(job).read()
+        driver.find_element(By.CSS_SELECTOR, '#layers .lock[data-layer="5"]').click()
+        driver.find_element(By.CSS_SELECTOR, '#layers .layer-item[data-layer="5"]').click()
+        fieldset = driver.find_element(By.CSS_SELECTOR, '#controls fieldset[data-layer="5"]')
+        assert fieldset.is_displayed() and fieldset.get_attribute("disabled"), "the locked layer's controls are enabled"
+        assert not driver.find_elements(By.CSS_SELECTOR, '#handles [data-path^="layers[5]"]'), "a locked layer's handles"
+        assert not driver.find_element(By.ID, "remove-layer").is_enabled()
+        mark = driver.find_elements(By.CSS_SELECTOR, '#track-list .track[data-layer="5"] .key')[1]
+        ActionChains(driver).click_and_hold(mark).move_by_offset(30, 0).release().perform()
+        bar = driver.find_element(By.CSS_SELECTOR, '#track-list .track[data-layer="5"] .bar')
+        ActionChains(driver).click_and_hold(bar).move_by_offset(40, 0).release().perform()
+        time.sleep(0.5)
+        assert open(job).read() == before, "a locked layer was edited"
+        driver.find_element(By.CSS_SELECTOR, '#layers .lock[data-layer="5"]').click()
+        wait_for("the glow's handles back", lambda: driver.find_elements(By.CSS_SELECTOR, '#handles [data-path^="layers[5]"]'))
+        assert not driver.find_element(By.CSS_SELECTOR, '#controls fieldset[data-layer="5"]').get_attribute("disabled")
+        log("lock: the locked glow's controls disabled, no handles, Remove off, its keyframe and bar drags left the "
+            "file as it was; unlocked, all back")
         # The saves drew the tracks again: once they are answered, the text layer's label is a new element.
         wait_saved(driver)
         label = driver.find_element(By.CSS_SELECTOR, '#track-labels .track-label[data-layer="9"]')

@@ -34,6 +34,7 @@ function renderHandles() {
     (job.layers || []).forEach((layer, index) => {
       // Only the selected layer's handles (all layers' when none is): many layers' piled up are unreadable.
       if (state.selected !== null && state.selected !== undefined && index !== state.selected) return;
+      if (locked(index)) return;
       for (const p of layer.parameters || []) {
         if (p.kind !== "point" && p.kind !== "rect") continue;
         const path = paramPath(layer, p.name);

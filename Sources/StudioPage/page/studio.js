@@ -484,19 +484,47 @@ function renderLayers() {
   const list = $("layers");
   list.textContent = "";
   const item = (text, index, depth, title) => {
+    const row = el("div", null, "layer-row");
     const button = el("button", text, "layer-item");
     button.dataset.layer = index === null ? "all" : String(index);
     button.setAttribute("role", "option");
     button.style.paddingLeft = (8 + 14 * depth) + "px";
     if (title) button.title = title;
     button.addEventListener("click", () => select(index));
-    list.append(button);
+    row.append(button);
+    if (index !== null) {
+      const path = state.job.layers[index].path;
+      const lock = el("button", locked(index) ? "🔒" : "🔓", "lock");
+      lock.dataset.layer = String(index);
+      lock.title = locked(index) ? "unlock: its controls, handles and timing can be edited again" : "lock: keep its controls, handles and timing from being edited";
+      lock.setAttribute("aria-pressed", String(locked(index)));
+      lock.addEventListener("click", () => {
+        if (state.locked.has(path)) state.locked.delete(path); else state.locked.add(path);
+        try { localStorage.setItem("renderfarm-locked:" + state.job.file, JSON.stringify([...state.locked])); } catch (e) { /* this page keeps it */ }
+        renderLayers();
+        renderTracks();
+        showSelection();
+        renderHandles();
+      });
+      row.append(lock);
+    }
+    list.append(row);
   };
   item("All layers", null, 0, "show every layer's parameters and handles");
   (state.job.layers || []).forEach((layer, index) => {
     const groups = (layer.fields || []).slice(0, -1).map((fields) => fields.name || "group");
     item(layerLabel(layer), index, groups.length, layer.path + (groups.length ? " in " + groups.join(" › ") : ""));
   });
+}
+
+// Locked layers (by path, kept in the browser's storage for the job file): their controls, canvas
+// handles, bar and keyframes take no edit; the text box still does.
+function locked(index) {
+  if (!state.locked) {
+    try { state.locked = new Set(JSON.parse(localStorage.getItem("renderfarm-locked:" + state.job.file) || "[]")); } catch (e) { state.locked = new Set(); }
+  }
+  const layer = (state.job.layers || [])[index];
+  return Boolean(layer && state.locked.has(layer.path));
 }
 
 // "Add layer" puts a layer of the chosen effect on top (the end of the job's `layers`), with the
@@ -582,7 +610,10 @@ function showSelection() {
   });
   document.querySelectorAll("#controls fieldset").forEach((set) => {
     set.hidden = state.selected !== null && set.dataset.layer !== chosen;
+    set.disabled = locked(Number(set.dataset.layer));
+    set.classList.toggle("locked", set.disabled);
   });
+  $("remove-layer").disabled = state.selected !== null && locked(state.selected);
   document.querySelectorAll("#track-list .track[data-layer], #track-labels .track-label[data-layer]").forEach((node) => {
     node.classList.toggle("selected", node.dataset.layer === chosen);
   });
@@ -920,6 +951,7 @@ function barEdge(bar, event) {
 
 function dragBar(event, bar, layer) {
   if (event.button !== 0 || !state.job || !state.job.job) return;
+  if (locked(state.job.layers.indexOf(layer))) return;
   const job = state.job.job;
   const edge = barEdge(bar, event);
   const path = splitPath(layer.path);
@@ -1007,6 +1039,7 @@ function keyMark(key, percent) {
   mark.addEventListener("click", (event) => event.stopPropagation());
   mark.addEventListener("pointerdown", (event) => {
     event.stopPropagation();
+    if (locked(key.layer)) { select(key.layer); showFrame(Math.round(keyTime(key, key.keyframe.t) * job.fps)); showKey(key); return; }
     const inner = $("tracks-inner").getBoundingClientRect();
     const secondsPerPixel = job.frameCount / job.fps / inner.width;
     const previous = key.keyframes[key.index - 1], next = key.keyframes[key.index + 1];
@@ -1078,6 +1111,7 @@ function showKey(key) {
     box.hidden = true;
   });
   box.append(time, el("span", " s · timing "), timing, remove);
+  if (locked(key.layer)) box.querySelectorAll("input, select, button").forEach((node) => { node.disabled = true; });
 }
 
 function showPlayhead() {
