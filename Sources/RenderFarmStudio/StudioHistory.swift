@@ -62,7 +62,9 @@ package struct StudioHistory: Sendable {
         guard let value = try? JSONParser.parse(bytes), let object = value.objectValue else { return false }
         return ["undo", "redo"].allSatisfy { key in
             guard let steps = object[key]?.arrayValue else { return false }
-            return steps.allSatisfy { $0.objectValue?["from"]?.stringValue != nil && $0.objectValue?["to"]?.stringValue != nil }
+            return steps.allSatisfy {
+                $0.objectValue?["from"]?.stringValue != nil && $0.objectValue?["to"]?.stringValue != nil
+            }
         }
     }
 }

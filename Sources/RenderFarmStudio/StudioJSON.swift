@@ -28,7 +28,8 @@ enum StudioJSON {
     /// and its plugin's table.
     static func layer(_ layer: LayerSpec, clock: LayerClock, plugin: PluginInfo?) -> JSONValue {
         var object: JSONObject = [
-            "effect": .string(layer.effect), "start": .number(clock.start), "end": clock.end.map(JSONValue.number) ?? .null,
+            "effect": .string(layer.effect), "start": .number(clock.start),
+            "end": clock.end.map(JSONValue.number) ?? .null,
             "path": .string(layer.path), "params": .object(layer.params), "placed": .bool(clock.isPlaced),
             "fields": .array(clock.links.map { .object($0.fields.json) }),
         ]

@@ -38,7 +38,8 @@ struct StudioRoutes: Sendable {
 
     /// The paths `route` answers for the methods it names: any other method on them gets 405.
     static let fixedPaths: Set<String> = Set(StudioAssets.files.keys).union([
-        "/", "/api/job", "/api/status", "/api/events", "/api/file", "/api/render", "/api/audio.wav", "/api/history", "/api/placements",
+        "/", "/api/job", "/api/status", "/api/events", "/api/file", "/api/render", "/api/audio.wav", "/api/history",
+        "/api/placements",
     ])
 
     /// The cookie the page's address with `?token=` sets: one name per port, since browsers send a
@@ -289,7 +290,8 @@ struct StudioRoutes: Sendable {
             return error(403, "\(asked) is not a file under \(options.root)")
         }
         guard let type = Self.servedFiles[URL(fileURLWithPath: real).pathExtension.lowercased()] else {
-            return error(403, "only frames and videos are served (\(Self.servedFiles.keys.sorted().joined(separator: ", ")))")
+            return error(
+                403, "only frames and videos are served (\(Self.servedFiles.keys.sorted().joined(separator: ", ")))")
         }
         if type.hasPrefix("video/"), let handle = FileHandle(forReadingAtPath: real) {
             // A video may be larger than any frame: sent as it is read.

@@ -301,7 +301,8 @@ final class StudioSession: Sendable {
             return .object([
                 "frame": .number(Double(index)),
                 "layers": .array(
-                    spec.clocks.map { clock in clock.placement(at: t).map { .array($0.numbers.map(JSONValue.number)) } ?? .null
+                    spec.clocks.map { clock in
+                        clock.placement(at: t).map { .array($0.numbers.map(JSONValue.number)) } ?? .null
                     }),
             ])
         }

@@ -63,7 +63,8 @@ struct StudioAPITests {
         let folder = studio.root.appendingPathComponent("state/history")
         let kept = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         #expect(kept.count == 1 && kept[0].count == 64 + 5, "\(kept)")
-        let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(kept[0]).path)[.posixPermissions]
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(kept[0]).path)[
+            .posixPermissions]
         #expect((mode as? Int) == 0o600)
         let before = try studio.client.send("GET", "/api/history").body
         for (body, status) in [
@@ -76,7 +77,9 @@ struct StudioAPITests {
         #expect(try studio.client.send("GET", "/api/history").body == before, "a refused history replaced the kept one")
     }
 
-    @Test("/api/placements: each layer's map at a frame is position + R(rotation) · S(scale) · (p − anchor), groups outside")
+    @Test(
+        "/api/placements: each layer's map at a frame is position + R(rotation) · S(scale) · (p − anchor), groups outside"
+    )
     func placements() throws {
         let studio = try StudioFixture()
         var random = SystemRandomNumberGenerator()
@@ -117,7 +120,9 @@ struct StudioAPITests {
                 let p = (Double.random(in: -100...500, using: &random), Double.random(in: -100...800, using: &random))
                 let expected = apply(outer, apply(inner, p))
                 let got = (map[0] * p.0 + map[2] * p.1 + map[4], map[1] * p.0 + map[3] * p.1 + map[5])
-                #expect(abs(got.0 - expected.0) < 1e-6 && abs(got.1 - expected.1) < 1e-6, "round \(round): \(got) ≠ \(expected)")
+                #expect(
+                    abs(got.0 - expected.0) < 1e-6 && abs(got.1 - expected.1) < 1e-6,
+                    "round \(round): \(got) ≠ \(expected)")
             }
             // Before the group starts and after the nested layer ends, it is not drawn: null.
             for frame in [2, 17] {

@@ -1,8 +1,8 @@
 import Foundation
 import RenderFarm
-@testable import RenderFarmJobs
 import Testing
 
+@testable import RenderFarmJobs
 @testable import RenderFarmStudio
 
 /// A studio server on loopback over a copy of `jobs/live-hearts.json` in a temporary root.
@@ -47,7 +47,8 @@ final class StudioFixture {
                 render: RenderCommandLine(executable: Self.buildDirectory.appendingPathComponent("renderfarm").path) {
                     request in
                     [
-                        ["render", request.jobFile, "--progress", "json"] + (request.frames.map { ["--frames", $0] } ?? [])
+                        ["render", request.jobFile, "--progress", "json"]
+                            + (request.frames.map { ["--frames", $0] } ?? [])
                             + (request.video.map { ["--video", $0.file, "--preset", $0.preset] } ?? [])
                             + request.pluginFolders.flatMap { ["--plugin-path", $0] }
                     ]
@@ -66,17 +67,20 @@ final class StudioFixture {
 
     /// Runs the `renderfarm` binary with `arguments`, killed after `seconds`.
     @discardableResult
-    /// What `executable` with `arguments` prints on standard output, once it has exited.
-    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+    /// The frames of the first video stream of `video`, as ffprobe counts them by decoding.
+    static func frameCount(of video: String) throws -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = [
+            "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+            "-of", "csv=p=0", video,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let bytes = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     static func renderfarm(_ arguments: [String], seconds: Double = 120) throws -> (status: Int32, stderr: String) {

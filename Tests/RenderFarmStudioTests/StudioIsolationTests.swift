@@ -156,12 +156,8 @@ struct StudioIsolationTests {
             let (process, port) = try Self.studio(job, ["--plugin-path", plugins] + extra)
             defer { process.terminate() }
             let client = RawHTTP(port: port)
-            let stream = try client.stream(
-                "/api/events", seconds: 60,
-                after: {
-                    let started = try client.send("POST", "/api/render")
-                    #expect(started.status == 202, "\(extra): \(started.text)")
-                }, until: { $0.contains(#""state":"finished""#) })
+            let (started, stream) = try client.render(seconds: 60)
+            #expect(started.status == 202, "\(extra): \(started.text)")
             if sandboxed {
                 #expect(!stream.contains(#""status":0"#), "\(stream)")
                 // The event's JSON escapes the path's slashes.

@@ -115,12 +115,8 @@ struct StudioRenderTests {
     func renders() throws {
         let studio = try StudioFixture()
         #expect(try studio.client.send("POST", "/api/render?frames=abc").status == 400)
-        let stream = try studio.client.stream(
-            "/api/events", seconds: 60,
-            after: {
-                let started = try studio.client.send("POST", "/api/render?frames=0-3")
-                #expect(started.status == 202, "\(started.text)")
-            }, until: { $0.contains(#""state":"finished""#) })
+        let (started, stream) = try studio.client.render("?frames=0-3", seconds: 60)
+        #expect(started.status == 202, "\(started.text)")
         #expect(stream.contains(#""state":"running""#))
         #expect(stream.contains(#""status":0"#))
         // The render's progress, relayed from its --progress json: the last frame's event is always sent.
@@ -140,26 +136,16 @@ struct StudioRenderTests {
         let studio = try StudioFixture()
         let refused = try studio.client.send("POST", "/api/render?preset=avi")
         #expect(refused.status == 400 && refused.text.contains("webm-alpha"), "\(refused.text)")
-        var answer = ""
-        let stream = try studio.client.stream(
-            "/api/events", seconds: 120,
-            after: {
-                let started = try studio.client.send("POST", "/api/render?frames=0-5&preset=webm-alpha")
-                #expect(started.status == 202, "\(started.text)")
-                answer = started.text
-            }, until: { $0.contains(#""state":"finished""#) })
+        let (started, stream) = try studio.client.render("?frames=0-5&preset=webm-alpha")
+        #expect(started.status == 202, "\(started.text)")
         #expect(stream.contains(#""status":0"#) && stream.contains(#""preset":"webm-alpha""#), "\(stream)")
         let video = studio.root.appendingPathComponent("out/live-hearts/live-hearts.webm")
-        #expect(answer.contains("live-hearts.webm"), "\(answer)")
+        #expect(started.text.contains("live-hearts.webm"), "\(started.text)")
         let served = try studio.client.send("GET", "/api/file?path=out/live-hearts/live-hearts.webm")
         #expect(served.status == 200 && served.headers["content-type"] == "video/webm")
         #expect(Data(served.body) == (try Data(contentsOf: video)))
         // Six frames, as ffprobe counts them, and no PNG frames: the render went straight to the video.
-        let probe = try StudioFixture.run(
-            "/usr/bin/ffprobe",
-            ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
-             "-of", "csv=p=0", video.path])
-        #expect(probe.trimmingCharacters(in: .whitespacesAndNewlines) == "6", "\(probe)")
+        #expect(try StudioFixture.frameCount(of: video.path) == "6")
         let pngs = try FileManager.default.contentsOfDirectory(atPath: video.deletingLastPathComponent().path)
             .filter { $0.hasSuffix(".png") }
         #expect(pngs.isEmpty)
@@ -170,18 +156,10 @@ struct StudioRenderTests {
         let (process, port) = try StudioIsolationTests.studio(studio.jobFile.path)
         defer { process.terminate() }
         let client = RawHTTP(port: port)
-        let sandboxed = try client.stream(
-            "/api/events", seconds: 120,
-            after: {
-                let started = try client.send("POST", "/api/render?frames=2-5&preset=webm-alpha")
-                #expect(started.status == 202, "\(started.text)")
-            }, until: { $0.contains(#""state":"finished""#) })
+        let (restarted, sandboxed) = try client.render("?frames=2-5&preset=webm-alpha")
+        #expect(restarted.status == 202, "\(restarted.text)")
         #expect(sandboxed.contains(#""status":0"#), "\(sandboxed)")
-        let frames = try StudioFixture.run(
-            "/usr/bin/ffprobe",
-            ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
-             "-of", "csv=p=0", video.path])
-        #expect(frames.trimmingCharacters(in: .whitespacesAndNewlines) == "4", "\(frames)")
+        #expect(try StudioFixture.frameCount(of: video.path) == "4")
         let scratch = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
             .filter { $0.hasPrefix("renderfarm-studio-\(process.processIdentifier)-") }
         #expect(scratch.isEmpty, "\(scratch)")
@@ -301,7 +279,8 @@ struct StudioSecurityTests {
         let stream = try studio.client.openConnection(from: "127.0.0.1")
         defer { close(stream) }
         try studio.client.write(
-            Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(studio.port)\r\nCookie: \(cookie)\r\n\r\n".utf8), on: stream)
+            Array("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(studio.port)\r\nCookie: \(cookie)\r\n\r\n".utf8),
+            on: stream)
         #expect(String(decoding: try studio.client.receive(on: stream, within: 5) ?? [], as: UTF8.self).contains("200"))
         // 200 connections from loopback addresses (one address to the server), each a slow request or an
         // event stream without the cookie; opened in turn, so each new one shuts the oldest down.
@@ -311,7 +290,8 @@ struct StudioSecurityTests {
             guard let socket = try? studio.client.openConnection(from: "127.0.0.\(1 + index % 3)") else { continue }
             let request =
                 index % 4 == 0
-                ? "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(studio.port)\r\n\r\n" : "GET /api/job HTTP/1.1\r\nHost: 1"
+                ? "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(studio.port)\r\n\r\n"
+                : "GET /api/job HTTP/1.1\r\nHost: 1"
             try? studio.client.write(Array(request.utf8), on: socket)
             flood.append(socket)
         }

@@ -124,9 +124,10 @@ struct StudioCommand: Command {
             host: arguments[Self.host] ?? "127.0.0.1", port: port, token: givenToken,
             pluginSearchPath: PluginCatalog.searchPath(extra: arguments.all(CommonOptions.pluginPath)),
             render: Self.renderCommand(executable: executable.path, sandbox: sandbox),
-            docsFolder: arguments[Self.docs], historyFolder: StudioHistory.defaultFolder()
+            docsFolder: arguments[Self.docs]
                 ?? executable.deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("share/doc/renderfarm").path)
+                .appendingPathComponent("share/doc/renderfarm").path,
+            historyFolder: StudioHistory.defaultFolder())
         if let sandbox {
             options.previewWorker = { jobFile, variant, scale, folders in
                 WorkerCommand.arguments(
@@ -163,7 +164,9 @@ struct StudioCommand: Command {
     /// `render --video`, or, since workers draw PNG frames, the frames into the request's scratch folder
     /// and then `encode` of them.
     static func renderCommand(executable: String, sandbox: SandboxMode?) -> RenderCommandLine {
-        let isolation = sandbox.map { [RenderCommand.isolate.spec.commandLineName] + RenderCommand.sandbox.words($0.rawValue) }
+        let isolation = sandbox.map {
+            [RenderCommand.isolate.spec.commandLineName] + RenderCommand.sandbox.words($0.rawValue)
+        }
         return RenderCommandLine(executable: executable) { request in
             let progress = CommonOptions.progress.words(ProgressMode.json.rawValue)
             let plugins = request.pluginFolders.flatMap(CommonOptions.pluginPath.words)
