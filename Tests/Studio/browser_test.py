@@ -1241,6 +1241,16 @@ def main():
         assert "invalid" in driver.find_element(
             By.CSS_SELECTOR, '.control[data-path="layers[0].params.rate"]').get_attribute("class")
         log("invalid value shown as: " + errors.splitlines()[0])
+        # The text is highlighted under the box: the same text, keys and numbers coloured, scrolled with it.
+        shown = driver.execute_script("""
+            const s = document.getElementById('source'), h = document.getElementById('source-highlight');
+            s.style.height = '120px'; s.scrollTop = 90; s.dispatchEvent(new Event('scroll'));
+            const seen = [h.textContent === s.value, h.querySelectorAll('.key').length, h.querySelectorAll('.number').length,
+                          h.scrollTop === s.scrollTop && h.scrollLeft === s.scrollLeft, s.scrollTop,
+                          [...h.querySelectorAll('.other')].map((n) => n.textContent)];
+            s.style.height = ''; s.scrollTop = 0; s.dispatchEvent(new Event('scroll'));
+            return seen;""")
+        assert shown[0] and shown[1] > 10 and shown[2] > 5 and shown[3] and shown[4] > 0 and shown[5] == [], shown
         # Its place jumps to the value in the text box: selected, and in view.
         driver.find_element(By.CSS_SELECTOR, '#errors li[data-path="layers[0].params.rate"] code.jump').click()
         chosen = driver.execute_script(

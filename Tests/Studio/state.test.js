@@ -284,3 +284,22 @@ test("binding: a value a variant fills is bound, inside lists and objects too", 
   assert.equal(state.binding(written, ["layers", 0, "params", "size"]), null);
   assert.equal(state.binding({ layers: written.layers }, ["layers", 0, "params", "text"]), null, "not a variants job");
 });
+
+test("jsonTokens: the tokens make up the text, every member's name is a key, any text is kept whole", () => {
+  const rng = random(10);
+  for (let n = 0; n < 300; n++) {
+    const doc = documentOf(rng);
+    const text = textOf(rng, doc);
+    const tokens = state.jsonTokens(text);
+    assert.equal(tokens.map((token) => token.text).join(""), text, `case ${n}`);
+    const members = places(doc).filter((p) => typeof p[p.length - 1] === "string").length;
+    assert.equal(tokens.filter((token) => token.kind === "key").length, members, `case ${n}: keys`);
+    assert.ok(!tokens.some((token) => token.kind === "other"), `case ${n}: JSON marked as not JSON`);
+    // Cut anywhere and garbled: still every character, in order.
+    const cut = text.slice(0, rng.int(0, text.length)) + rng.pick(['"open', "@#!", "\n-", "tru", "\\"]);
+    assert.equal(state.jsonTokens(cut).map((token) => token.text).join(""), cut, `case ${n}: cut`);
+  }
+  const kinds = state.jsonTokens('{"a": [1, true, "x"], "b": nul}').map((token) => token.kind + ":" + token.text);
+  assert.deepEqual(kinds.filter((kind) => !kind.startsWith("space") && !kind.startsWith("punct")),
+    ['key:"a"', "number:1", "literal:true", 'string:"x"', 'key:"b"', "other:nul"]);
+});

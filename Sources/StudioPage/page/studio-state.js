@@ -144,6 +144,26 @@ function lineOf(text, path) {
   return span && span.exact ? span.line : null;
 }
 
+// The text as tokens for highlighting, in order, their texts together the whole text: "key" (a string
+// before a colon), "string", "number", "literal" (true, false, null), "punct", "space", and "other" for
+// anything else, so text that is not JSON (yet) is still shown whole.
+function jsonTokens(text) {
+  const tokens = [];
+  const pattern = /("(?:[^"\\\n]|\\.)*"?)|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|(true|false|null)\b|([{}[\],:])|(\s+)|([^"\s{}[\],:]+)/gy;
+  for (let at = 0; at < text.length; at = pattern.lastIndex) {
+    pattern.lastIndex = at;
+    const match = pattern.exec(text);
+    if (!match) { tokens.push({ kind: "other", text: text.slice(at) }); break; }
+    const [whole, string, number, literal, punct, space] = match;
+    let kind = string !== undefined ? "string" : number !== undefined ? "number" : literal !== undefined ? "literal"
+      : punct !== undefined ? "punct" : space !== undefined ? "space" : "other";
+    if (kind === "string" && /^\s*:/.test(text.slice(pattern.lastIndex))) kind = "key";
+    const last = tokens[tokens.length - 1];
+    if (last && last.kind === kind && (kind === "space" || kind === "other")) last.text += whole; else tokens.push({ kind, text: whole });
+  }
+  return tokens;
+}
+
 // An ETag is "<studio run>-<version>"; versions grow within a run. True when `etag` names an
 // older version than `newest` of the same run. A page left open across a restart sees another run,
 // whose versions start again: its answers are never older.
@@ -260,5 +280,5 @@ function stepPlaces(step) {
 }
 
 if (typeof module === "object") {
-  module.exports = { locate, nodeAt, splitPath, joinPath, setValue, removeValue, appendValue, spanOf, lineOf, olderThan, lineDiff, parsed, differences, rebase, binding, nodeValue, record, takeBackText, stepPlaces };
+  module.exports = { locate, nodeAt, splitPath, joinPath, setValue, removeValue, appendValue, spanOf, lineOf, jsonTokens, olderThan, lineDiff, parsed, differences, rebase, binding, nodeValue, record, takeBackText, stepPlaces };
 }

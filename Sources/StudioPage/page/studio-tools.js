@@ -371,7 +371,7 @@ function save() { if ($("source").value !== state.saved) put($("source").value);
 
 function revert() {
   if (state.saved === null) return;
-  $("source").value = state.saved;
+  setSource(state.saved);
   if (state.job) madeFrom(state.job);
   hideConflict();
   showDirty();

@@ -81,7 +81,7 @@ function applyJob(job, force) {
   const unsaved = state.saved !== null && source.value !== state.saved && source.value !== job.text;
   if (!unsaved || force) {
     const [start, end] = [source.selectionStart, source.selectionEnd];
-    source.value = job.text;
+    setSource(job.text);
     if (document.activeElement === source) source.setSelectionRange(start, end);
     madeFrom(job);
   }
@@ -153,6 +153,29 @@ function showValidation(result) {
   }
 }
 
+// Puts `text` in the text box, highlighted. Every change of the box's text goes through here or its
+// input event.
+function setSource(text) {
+  $("source").value = text;
+  showHighlight();
+}
+
+// The text box's text coloured by token (`jsonTokens`) in the pre under it, scrolled as it is.
+function showHighlight() {
+  const source = $("source"), pre = $("source-highlight");
+  if (pre.dataset.text !== source.value) {
+    pre.dataset.text = source.value;
+    pre.textContent = "";
+    const spans = document.createDocumentFragment();
+    for (const token of jsonTokens(source.value)) {
+      spans.append(token.kind === "space" ? document.createTextNode(token.text) : el("span", token.text, token.kind));
+    }
+    pre.append(spans);
+  }
+  pre.scrollTop = source.scrollTop;
+  pre.scrollLeft = source.scrollLeft;
+}
+
 // Selects the value at `path` in the text box (or the nearest value holding it) and scrolls it into view.
 function jumpTo(path) {
   const source = $("source");
@@ -220,7 +243,7 @@ function showConflict(current, mine, base) {
   $("conflict-text").textContent = lineDiff(current.text, mine);
   const merge = $("conflict-merge");
   merge.hidden = merged === null || merged === current.text;
-  merge.onclick = () => { hideConflict(); applyJob(current, true); $("source").value = merged; put(merged); };
+  merge.onclick = () => { hideConflict(); applyJob(current, true); setSource(merged); put(merged); };
   $("conflict-take").onclick = () => { hideConflict(); applyJob(current, true); };
   $("conflict-keep").onclick = () => { hideConflict(); madeFrom(current); put(mine); };
   $("conflict").hidden = false;
@@ -300,7 +323,7 @@ function takeBack(direction) {
     if (!window.confirm(question)) { stack.push(step); showHistory(); return; }
     text = step.to;
   }
-  $("source").value = text;
+  setSource(text);
   put(text, direction);
 }
 
@@ -318,7 +341,7 @@ function editText(change, gesture) {
     showValidation({ valid: false, issues: [{ path: "", message: "fix the job text first: it is not JSON the controls can edit" }] });
     return false;
   }
-  source.value = text;
+  setSource(text);
   changed(text, gesture);
   return true;
 }
@@ -574,7 +597,7 @@ function completeNewLayer(refusal) {
     text = setValue(text, splitPath(issue.path), JSON.stringify(value));
     if (text === null) return false;
   }
-  $("source").value = text;
+  setSource(text);
   state.pending = { text, history: null, gesture: null };
   return true;
 }
@@ -1403,7 +1426,9 @@ $("safe").addEventListener("change", () => { $("safe-areas").hidden = !$("safe")
 $("variant").addEventListener("change", () => { state.variant = Number($("variant").value); loadJob(); });
 document.addEventListener("pointerup", () => { state.dragging = null; });
 let typing = null;
+$("source").addEventListener("scroll", showHighlight);
 $("source").addEventListener("input", () => {
+  showHighlight();
   clearTimeout(typing);
   showDirty();
   if (autosaving()) typing = setTimeout(() => put($("source").value), 300);
