@@ -76,7 +76,8 @@ help:
 	@echo "make sdk-test        the plugin SDK end to end: install, scaffold C + Swift plugins, build, check, render"
 	@echo "make docs            build the DocC catalogs (RenderFarm, EffectKit, Motion) with docc; broken links fail"
 	@echo "make studio JOB=F    renderfarm studio on a job: author it live and watch renders in the browser"
-	@echo "make studio-test     the page's JavaScript checked and unit-tested in Node, then the studio in headless Chromium (screenshots)"
+	@echo "make studio-unit     the studio page's JavaScript syntax-checked, its state logic unit-tested in Node"
+	@echo "make studio-test     studio-unit, then the studio in headless Chromium (screenshots)"
 	@echo "make clean           remove build products and rendered output"
 
 deps:

@@ -44,13 +44,11 @@ final class RenderRunner: Sendable {
                 jobFile: options.jobFile, frames: frames, video: video, scratch: scratch,
                 pluginFolders: options.pluginSearchPath.filter(Self.isFolder)))
         let (events, running) = (self.events, self.running)
-        let first = try Self.launch(command.executable, steps[0])
-        try running.withLock { current throws(StudioFailure) in
-            guard current == nil else {
-                first.process.terminate()
-                throw StudioFailure(status: 409, "a render is running; stop it first")
-            }
-            current = Run(process: first.process)
+        let first = try running.withLock { current throws(StudioFailure) -> Launched in
+            guard current == nil else { throw StudioFailure(status: 409, "a render is running; stop it first") }
+            let launched = try Self.launch(command.executable, steps[0])
+            current = Run(process: launched.process)
+            return launched
         }
         let event: @Sendable (String, Int?, String, (Int, Int, Int)?) -> String = { state, status, message, progress in
             Self.event(
@@ -71,17 +69,21 @@ final class RenderRunner: Sendable {
                 step.process.waitUntilExit()
                 status = step.process.terminationReason == .exit ? Int(step.process.terminationStatus) : 130
                 guard status == 0, steps.indices.contains(next + 1) else { break }
-                let launched = running.withLock { run -> Launched? in
-                    guard run?.stopped == false, let launched = try? Self.launch(command.executable, steps[next + 1])
-                    else { return nil }
-                    run?.process = launched.process
+                // The next step, unless Stop came between the two.
+                let launched = running.withLock { run -> Result<Launched, StudioFailure>? in
+                    guard run?.stopped == false else { return nil }
+                    let launched = Result { () throws(StudioFailure) in
+                        try Self.launch(command.executable, steps[next + 1])
+                    }
+                    if case .success(let next) = launched { run?.process = next.process }
                     return launched
                 }
-                guard let launched else {
-                    status = 130
-                    break
+                switch launched {
+                case .success(let next)?: step = next
+                case .failure(let failure)?: (status, said) = (1, failure.message)
+                case nil: status = 130
                 }
-                step = launched
+                if status != 0 { break }
             }
             try? FileManager.default.removeItem(atPath: scratch)
             running.withLock { $0 = nil }

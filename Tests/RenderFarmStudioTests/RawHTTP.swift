@@ -43,18 +43,24 @@ struct RawHTTP {
         return try parse(received)
     }
 
-    /// Opens `path` and returns what arrives within `seconds`, or once `enough` holds for it.
-    /// Starts a render (`POST /api/render?query`) with the event stream open, and reads the stream until the
-    /// render's `finished` event: the start's answer and the events.
-    func render(_ query: String = "", seconds: Double = 120) throws -> (started: Response, events: String) {
+    /// Starts a render (`POST /api/render?query`) with the event stream open, calls `meanwhile`, and reads
+    /// the stream until the render's `finished` event: the start's answer and the events.
+    func render(
+        _ query: String = "", seconds: Double = 120, meanwhile: @escaping () throws -> Void = {}
+    ) throws -> (started: Response, events: String) {
         var started: Response?
         let events = try stream(
-            "/api/events", seconds: seconds, after: { started = try send("POST", "/api/render" + query) },
+            "/api/events", seconds: seconds,
+            after: {
+                started = try send("POST", "/api/render" + query)
+                try meanwhile()
+            },
             until: { $0.contains(#""state":"finished""#) })
         guard let started else { throw Failure(description: "the render was not started") }
         return (started, events)
     }
 
+    /// Opens `path` and returns what arrives within `seconds`, or once `enough` holds for it.
     func stream(_ path: String, seconds: Double, after: (() throws -> Void)? = nil, until enough: (String) -> Bool)
         throws
         -> String

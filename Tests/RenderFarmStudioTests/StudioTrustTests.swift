@@ -131,6 +131,25 @@ struct StudioRenderTests {
         #expect(try studio.client.send("DELETE", "/api/render").status == 409)
     }
 
+    @Test("one render at a time: a second start while one runs gets 409 and starts nothing; Stop ends it with 130")
+    func oneAtATime() throws {
+        let studio = try StudioFixture()
+        let (_, events) = try studio.client.render("?preset=webm-alpha") {
+            let second = try studio.client.send("POST", "/api/render?frames=0")
+            #expect(second.status == 409 && second.text.contains("a render is running"), "\(second.text)")
+            // Stop once the render has started drawing. Sent at once from this test process, the child's
+            // SIGINT went unseen (it rendered on and exited 0); from `renderfarm studio` a Stop right after
+            // the start ends the render (checked by hand), so this is about the test process, not the studio.
+            Thread.sleep(forTimeInterval: 1)
+            #expect(try studio.client.send("DELETE", "/api/render").status == 200)
+        }
+        #expect(events.contains(#""status":130"#), "\(events)")
+        // The refused start drew nothing: no frame 0 in the output folder.
+        let folder = studio.root.appendingPathComponent("out/live-hearts").path
+        let pngs = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasSuffix(".png") } ?? []
+        #expect(pngs.isEmpty, "\(pngs)")
+    }
+
     @Test("POST /api/render?preset= renders straight into the video encode names, which /api/file then serves")
     func rendersVideo() throws {
         let studio = try StudioFixture()
