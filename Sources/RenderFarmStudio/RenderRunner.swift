@@ -57,10 +57,9 @@ final class RenderRunner: Sendable {
         }
         events.publish("render", event("running", nil, "", nil))
         Thread.detachNewThread {
-            var step = first
-            var status = 0
-            var said = ""
-            for next in steps.indices {
+            var (step, rest) = (first, steps.dropFirst())
+            var (status, said) = (0, "")
+            while true {
                 // Standard error is read to its end, then the exit is awaited: `finished` follows every
                 // progress event of the run.
                 said = Self.relay(step.errors) { done, total, failed in
@@ -68,13 +67,11 @@ final class RenderRunner: Sendable {
                 }
                 step.process.waitUntilExit()
                 status = step.process.terminationReason == .exit ? Int(step.process.terminationStatus) : 130
-                guard status == 0, steps.indices.contains(next + 1) else { break }
+                guard status == 0, let arguments = rest.popFirst() else { break }
                 // The next step, unless Stop came between the two.
                 let launched = running.withLock { run -> Result<Launched, StudioFailure>? in
                     guard run?.stopped == false else { return nil }
-                    let launched = Result { () throws(StudioFailure) in
-                        try Self.launch(command.executable, steps[next + 1])
-                    }
+                    let launched = Result { () throws(StudioFailure) in try Self.launch(command.executable, arguments) }
                     if case .success(let next) = launched { run?.process = next.process }
                     return launched
                 }

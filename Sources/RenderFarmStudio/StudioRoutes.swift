@@ -78,15 +78,7 @@ struct StudioRoutes: Sendable {
         case ("GET", "/api/job"): return job(session.json(variant: Int(request.query["variant"] ?? "") ?? 0))
         case ("PUT", "/api/job"): return put(request)
         case ("GET", "/api/status"): return json(FarmStatus.json(root: options.root))
-        case ("GET", "/api/placements"):
-            guard let frame = Int(request.query["frame"] ?? ""), frame >= 0,
-                let variant = Int(request.query["variant"] ?? "0"), variant >= 0
-            else { return error(400, "ask for /api/placements?frame=<frame number>&variant=<variant number>") }
-            do {
-                return json(try session.placements(frame: frame, variant: variant))
-            } catch {
-                return self.error(error.status, error.message)
-            }
+        case ("GET", "/api/placements"): return placements(request)
         case ("GET", "/api/history"):
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "application/json")], body: .bytes(history.read()))
@@ -210,16 +202,9 @@ struct StudioRoutes: Sendable {
             }
             scale = value
         }
-        var variant = 0
-        if let text = request.query["variant"] {
-            guard let value = Int(text), value >= 0 else {
-                return error(400, "variant=\(text) is not a variant number")
-            }
-            variant = value
-        }
         let debug = ["1", "true"].contains(request.query["debug"] ?? "")
         do {
-            let bytes = try session.frame(index, variant: variant, scale: scale, debug: debug)
+            let bytes = try session.frame(index, variant: try Self.variant(of: request), scale: scale, debug: debug)
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "image/png"), ("Cache-Control", "no-cache")],
                 body: .bytes(bytes))
@@ -228,13 +213,31 @@ struct StudioRoutes: Sendable {
         }
     }
 
-    /// `GET /api/audio.wav?variant=V`: the job's sound mix under its whole timeline; 404 when it has none.
-    private func audio(_ request: HTTPRequest) -> HTTPResponse {
-        guard let variant = Int(request.query["variant"] ?? "0"), variant >= 0 else {
-            return error(400, "variant=\(request.query["variant"] ?? ""): not a variant number")
+    /// `GET /api/placements?frame=N&variant=V`: where each layer's points are drawn at frame `N`.
+    private func placements(_ request: HTTPRequest) -> HTTPResponse {
+        guard let frame = Int(request.query["frame"] ?? ""), frame >= 0 else {
+            return error(400, "ask for /api/placements?frame=<frame number>&variant=<variant number>")
         }
         do {
-            guard let wav = try session.audio(variant: variant) else {
+            return json(try session.placements(frame: frame, variant: try Self.variant(of: request)))
+        } catch {
+            return self.error(error.status, error.message)
+        }
+    }
+
+    /// The variant a request names with `?variant=V` (0 without one).
+    private static func variant(of request: HTTPRequest) throws(StudioFailure) -> Int {
+        guard let text = request.query["variant"] else { return 0 }
+        guard let value = Int(text), value >= 0 else {
+            throw StudioFailure(status: 400, "variant=\(text): not a variant number")
+        }
+        return value
+    }
+
+    /// `GET /api/audio.wav?variant=V`: the job's sound mix under its whole timeline; 404 when it has none.
+    private func audio(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            guard let wav = try session.audio(variant: try Self.variant(of: request)) else {
                 return error(404, "the job has no sound: no audio section and no layer that plays any")
             }
             return HTTPResponse(

@@ -158,6 +158,21 @@ def frame_state(driver):
         "return {frame: f.dataset.frame, url: f.dataset.url, scale: f.dataset.scale, width: f.naturalWidth};")
 
 
+def probe_video(video, entries):
+    """The first video stream's `entries` (ffprobe's names, frames counted by decoding), as csv."""
+    return subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                           "stream=" + entries, "-of", "csv=p=0", video], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def open_result(driver, item):
+    """Clicks Open on the render queue's item `item` (an index, from the end when negative) and waits until its
+    video can play in the page: its duration in seconds."""
+    driver.find_elements(By.CSS_SELECTOR, "#render-queue li")[item].find_element(By.TAG_NAME, "button").click()
+    return wait_for("the video playable in the page", lambda: driver.execute_script(
+        "const v = document.getElementById('result-video'); return !v.hidden && v.readyState >= 1 ? v.duration : null"))
+
+
 def check_render_queue(driver, work, outdir):
     """The render queue: two videos of the in/out range asked for while nothing runs, and a third taken out
     while the first renders; they render one after another, each the video its preset makes, and Open plays
@@ -184,13 +199,9 @@ def check_render_queue(driver, work, outdir):
     assert not [name for name in os.listdir(folder) if name.endswith(".gif")]
     for video, codec in zip(videos, ["vp9", "h264"]):
         assert os.path.basename(video) in done[-1 if codec == "h264" else -2][1], done
-        probe = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                                "stream=codec_name,nb_read_frames", "-of", "csv=p=0", video],
-                               capture_output=True, text=True, check=True).stdout.strip()
+        probe = probe_video(video, "codec_name,nb_read_frames")
         assert probe == f"{codec},30", f"{video}: {probe}"
-    driver.find_elements(By.CSS_SELECTOR, "#render-queue li")[-2].find_element(By.TAG_NAME, "button").click()
-    duration = wait_for("the webm playable in the page", lambda: driver.execute_script(
-        "const v = document.getElementById('result-video'); return !v.hidden && v.readyState >= 1 ? v.duration : null"))
+    duration = open_result(driver, -2)
     fps = driver.execute_script("return state.job.job.fps")
     assert abs(duration - 30 / fps) < 0.05, (duration, fps)
     driver.save_screenshot(os.path.join(outdir, "studio-render-queue.png"))
@@ -392,13 +403,9 @@ def check_build_from_empty(driver, binary, work, outdir):
             "const item = state.queue[state.queue.length - 1]; return item && item.status"
             " === 'done'"), 180)
         video = os.path.join(folder, "out", "basket", "basket.mp4")
-        probe = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-                                "stream=nb_read_frames,width,height", "-of", "csv=p=0", video],
-                               capture_output=True, text=True, check=True).stdout.strip()
+        probe = probe_video(video, "nb_read_frames,width,height")
         assert probe == "750,1334,150", probe
-        driver.find_elements(By.CSS_SELECTOR, "#render-queue li")[-1].find_element(By.TAG_NAME, "button").click()
-        duration = wait_for("the video playable in the page", lambda: driver.execute_script(
-            "const v = document.getElementById('result-video'); return !v.hidden && v.readyState >= 1 ? v.duration : null"))
+        duration = open_result(driver, -1)
         assert abs(duration - 5) < 0.05, duration
         driver.execute_script("showFrame(75)")
         driver.save_screenshot(os.path.join(outdir, "studio-built-from-empty.png"))

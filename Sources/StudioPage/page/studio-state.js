@@ -111,18 +111,23 @@ function appendValue(text, path, json) {
   if (!list || list.type !== "array") return null;
   const last = list.items[list.items.length - 1];
   if (!last) {
-    // An empty list in a text laid out on lines: the item on a line of its own, indented a step further.
-    const lineStart = text.lastIndexOf("\n", list.start) + 1;
-    const indent = /^[ \t]*/.exec(text.slice(lineStart))[0];
+    // An empty list in a text laid out on lines (the first indented line gives the step): the item on
+    // a line of its own, indented a step further than the list's line.
     const step = /\n([ \t]+)\S/.exec(text);
-    if (!text.includes("\n") || !step) return text.slice(0, list.start + 1) + json + text.slice(list.end - 1);
+    if (!step) return text.slice(0, list.start + 1) + json + text.slice(list.end - 1);
+    const indent = lineIndent(text, list.start).indent;
     return text.slice(0, list.start + 1) + "\n" + indent + step[1] + json + "\n" + indent + text.slice(list.end - 1);
   }
-  // Where the last item's line starts: the new one goes on a line of its own, indented alike.
-  const lineStart = text.lastIndexOf("\n", last.start) + 1;
-  const indent = /^[ \t]*/.exec(text.slice(lineStart))[0];
-  const newline = lineStart > list.start ? "\n" + indent : " ";
+  // The new item goes on a line of its own, indented as the last one, when that one has its own line.
+  const { start, indent } = lineIndent(text, last.start);
+  const newline = start > list.start ? "\n" + indent : " ";
   return text.slice(0, last.end) + "," + newline + json + text.slice(last.end);
+}
+
+// Where the line holding `offset` starts in `text`, and its indentation.
+function lineIndent(text, offset) {
+  const start = text.lastIndexOf("\n", offset) + 1;
+  return { start, indent: /^[ \t]*/.exec(text.slice(start))[0] };
 }
 
 // Where the value at `path` ("layers[0].params.rate") is in `text`: {start, end, line}; for a member the

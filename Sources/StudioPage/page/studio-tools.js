@@ -57,11 +57,22 @@ function renderHandles() {
   }
   for (const item of items) {
     const handle = state.handles.get(item.name);
-    handle.map = placementOf(item.layer);
-    handle.show(item.value);
+    [handle.layer, handle.value] = [item.layer, item.value];
   }
-  const placed = items.some((item) => job.layers[item.layer].placed);
-  if (placed && state.placementsFrame !== state.frame + ":" + job.version) loadPlacements();
+  placeHandles();
+}
+
+// Puts the handles where their layers are drawn at the frame shown (a frame change needs nothing else),
+// asking for the placements of that frame when a layer with a transform has handles.
+function placeHandles() {
+  if (state.pointDrag || !state.handles) return;
+  let placed = false;
+  for (const handle of state.handles.values()) {
+    handle.map = placementOf(handle.layer);
+    handle.show(handle.value);
+    placed = placed || state.job.layers[handle.layer].placed;
+  }
+  if (placed && state.placementsFrame !== state.frame + ":" + state.job.version) loadPlacements();
 }
 
 // The placement of layer `index` at the frame shown: [xx, yx, xy, yy, x0, y0]; the identity for a
@@ -85,7 +96,7 @@ async function loadPlacements() {
     if (state.frame !== frame || state.job.version !== version) return;
     state.placements = { frame, version, layers: answer.layers };
     state.lastPlacements = answer.layers;
-    if (!state.pointDrag) renderHandles();
+    placeHandles();
   } catch (e) { /* the studio is away: the handles stay where they were */ }
 }
 

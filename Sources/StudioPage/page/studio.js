@@ -380,7 +380,7 @@ function renderControls() {
     });
   }
   (job.layers || []).forEach((layer) => {
-    showLayerFields(layer);
+    showLayerFields(layer, written);
     for (const parameter of layer.parameters || []) {
       const row = state.controls.get(layer.path + ".params." + parameter.name);
       if (!row || row === state.dragging || row.contains(document.activeElement)) continue;
@@ -430,9 +430,9 @@ function ownFields(layer) {
 
 function keyframed(value) { return value !== null && typeof value === "object" && Array.isArray(value.keyframes); }
 
-function showLayerFields(layer) {
+// `written`: the job file as the server last read it (`template()`).
+function showLayerFields(layer, written) {
   const own = ownFields(layer);
-  const written = template();
   for (const field of hostFields()) {
     const path = splitPath(layer.path).concat([field.name]);
     const row = state.controls.get(joinPath(path));
@@ -451,7 +451,7 @@ function showLayerFields(layer) {
 // Layer seconds at the playhead (through the layer's start and the speeds of it and its groups), in
 // whole frames.
 function layerTime(layer) {
-  const speed = (layer.fields || []).reduce((product, fields) => product * (fields.speed || 1), 1);
+  const speed = rate(layer.fields || []);
   const fps = state.job.job.fps;
   const t = (state.frame / fps - layer.start) * speed;
   return Number((Math.round(t * fps) / fps).toFixed(6));
@@ -496,8 +496,7 @@ function fieldDefault(layer, field) {
 // ---- Layers: the panel lists them by name, nested as their groups are; the one selected there,
 // by its track or its label is the one the inspector, the handles and the timeline show.
 function layerName(layer) {
-  const links = layer.fields || [];
-  return links.length ? links[links.length - 1].name || null : null;
+  return ownFields(layer).name || null;
 }
 
 // "pill · shape", or "layers[3] · path" for a layer without a name.
@@ -877,7 +876,7 @@ function showFrame(n, force) {
   };
   loader.src = url;
   // Handles of a layer that moves follow it to this frame.
-  if (state.handles && state.handles.size) renderHandles();
+  placeHandles();
 }
 
 // ---- The tracks: a ruler in seconds, the job's frame set, a bar per layer from its start,
@@ -904,6 +903,7 @@ function renderTracks() {
   }
   list.append(frames);
   const groups = new Set();
+  const written = template();
   (state.job.layers || []).forEach((layer, index) => {
     // Each group gets a track before its first layer's: its span and its own keyframes.
     (layer.fields || []).slice(0, -1).forEach((fields, depth) => {
@@ -925,7 +925,7 @@ function renderTracks() {
       bar.style.width = percent(Math.max(0, last - first));
       bar.title = path + " from " + (first / job.fps).toFixed(2) + " s" + (fields.end === undefined ? "" : " to " + (last / job.fps).toFixed(2) + " s");
       track.append(bar);
-      for (const key of keyframesOf(layer, index, depth)) {
+      for (const key of keyframesOf(layer, index, written, depth)) {
         track.append(keyMark(key, percent));
         if (!$("key-editor").hidden && $("key-editor").dataset.path === joinPath(key.path)) showKey(key);
       }
@@ -949,7 +949,7 @@ function renderTracks() {
     bar.addEventListener("pointerdown", (event) => dragBar(event, bar, layer));
     bar.addEventListener("pointermove", (event) => { bar.style.cursor = barEdge(bar, event) ? "ew-resize" : "grab"; });
     track.append(bar);
-    for (const key of keyframesOf(layer, index)) {
+    for (const key of keyframesOf(layer, index, written)) {
       track.append(keyMark(key, percent));
       // The keyframe editor open on this keyframe shows it as the job now has it; a keyframe just added
       // opens in it.
@@ -983,7 +983,7 @@ function dragBar(event, bar, layer) {
   const end = nodeValue(written, path.concat(["end"]));
   const links = layer.fields || [];
   // Seconds of the group's time per second of job time; for a top-level layer, 1.
-  const parentSpeed = links.slice(0, -1).reduce((product, fields) => product * (fields.speed || 1), 1);
+  const parentSpeed = rate(links, links.length - 1);
   // The job's end in the group's time, for a right edge dragged where the file sets no end.
   const until = end !== undefined ? end : links.length === 1 ? job.duration : null;
   if (edge === "end" && until === null) return;
@@ -1021,15 +1021,15 @@ function dragBar(event, bar, layer) {
 const keyedFields = [["opacity"], ["transform", "position"], ["transform", "scale"], ["transform", "rotation"]];
 
 // The keyframes of layer `index`'s own fields, or (`depth` below its own) of the group at that depth
-// holding it: each with its place in the file and its owner's job start and speed.
-function keyframesOf(layer, index, depth) {
+// holding it: each with its place in the file (`written`: the file as `template()` reads it) and its
+// owner's job start and speed.
+function keyframesOf(layer, index, written, depth) {
   const links = layer.fields || [];
   if (depth === undefined) depth = links.length - 1;
   const own = links[depth] || {};
-  const speed = links.slice(0, depth + 1).reduce((product, fields) => product * (fields.speed || 1), 1);
+  const speed = rate(links, depth + 1);
   const ownerPath = splitPath(layer.path).slice(0, 2 * (depth + 1));
   const found = [];
-  const written = template();
   for (const field of keyedFields) {
     // As the file writes them (a timing left out stays so), unless the file and the job differ (a variant).
     const resolved = (nodeValue(own, field) || {}).keyframes;
@@ -1042,6 +1042,12 @@ function keyframesOf(layer, index, depth) {
     }));
   }
   return found;
+}
+
+// How fast the time inside the first `count` of `links` (all of them by default) runs against the job's:
+// the product of their speeds.
+function rate(links, count = links.length) {
+  return links.slice(0, count).reduce((product, fields) => product * (fields.speed || 1), 1);
 }
 
 // Job seconds of time `t` of the list inside `links[depth - 1]` (the layer's own time for depth =
