@@ -24,12 +24,13 @@ public enum StagedWrite {
 
     /// Writes `bytes` to a new temporary file beside `path` (resolved against `folder`, a directory
     /// descriptor or `AT_FDCWD`) and returns that file's path, for ``commit(_:as:in:)``. The file is made with
-    /// `O_EXCL | O_NOFOLLOW`: it is this writer's own, never something found there. On failure nothing stays.
-    public static func stage(_ bytes: UnsafeRawBufferPointer, beside path: String, in folder: Int32 = AT_FDCWD)
-        -> Result<String, DescriptorIO.Errno>
-    {
+    /// `O_EXCL | O_NOFOLLOW`: it is this writer's own, never something found there, with permissions `mode` (less
+    /// the umask) from the start. On failure nothing stays.
+    public static func stage(
+        _ bytes: UnsafeRawBufferPointer, beside path: String, in folder: Int32 = AT_FDCWD, mode: mode_t = 0o644
+    ) -> Result<String, DescriptorIO.Errno> {
         let temporary = temporaryPath(for: path)
-        let descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        let descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else { return .failure(DescriptorIO.Errno(code: errno)) }
         let failure = DescriptorIO.writeAll(bytes, to: descriptor)
         let closed = close(descriptor) == 0 ? nil : errno

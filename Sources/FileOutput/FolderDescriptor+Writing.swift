@@ -3,21 +3,21 @@ import Foundation
 
 extension FolderDescriptor {
     /// Writes `bytes` to `name` whole: to a temporary name beside it (made with `O_EXCL | O_NOFOLLOW`),
-    /// renamed over `name` with `renameat`. Anything but a file at `name` is refused, and nothing is written
-    /// through it.
-    package func write(_ bytes: UnsafeRawBufferPointer, to name: String) throws(OutputError) {
+    /// renamed over `name` with `renameat`, with permissions `mode` (less the umask) from the start. Anything but
+    /// a file at `name` is refused, and nothing is written through it.
+    package func write(_ bytes: UnsafeRawBufferPointer, to name: String, mode: mode_t = 0o644) throws(OutputError) {
         try checkWritable(name)
-        switch StagedWrite.stage(bytes, beside: name, in: descriptor) {
+        switch StagedWrite.stage(bytes, beside: name, in: descriptor, mode: mode) {
         // Messages name the file asked for: the temporary name is the writer's own business.
         case .failure(let failure): throw AtomicFile.error(failure.code, file(name))
         case .success(let temporary): try commit(temporary, as: name)
         }
     }
 
-    package func write(_ bytes: [UInt8], to name: String) throws(OutputError) {
+    package func write(_ bytes: [UInt8], to name: String, mode: mode_t = 0o644) throws(OutputError) {
         // The closure of withUnsafeBytes cannot throw a typed error: it is carried out in a Result.
         let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(OutputError) in try write(buffer, to: name) }
+            Result { () throws(OutputError) in try write(buffer, to: name, mode: mode) }
         }
         try result.get()
     }

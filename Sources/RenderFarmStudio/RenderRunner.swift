@@ -2,32 +2,64 @@ import Foundation
 import Locking
 import RenderFarm
 import RenderFarmJobs
+import StrictJSON
 
-/// The studio's render button: one `renderfarm render` of the job at a time, run by the same
-/// executable as the studio in a child process, so a plugin that crashes or runs out of memory
-/// over thousands of frames takes down that render, not the studio. Its `--progress json` lines
-/// are relayed as `render` events (frames done of total, at most every `progressInterval`
-/// seconds); it is stopped as Ctrl-C stops it.
+/// The studio's render queue: renders of the job asked for (`POST /api/render`), run one at a time in the
+/// order asked, each a `renderfarm render` by the same executable as the studio in a child process, so a
+/// plugin that crashes or runs out of memory over thousands of frames takes down that render, not the
+/// studio. The queue is the studio's, not a page's: a reload, another tab or a script sees the same one
+/// (`GET /api/render`). Each render's `--progress json` lines are relayed as `render` events (frames done of
+/// total, at most every `progressInterval` seconds); it is stopped as Ctrl-C stops it.
 final class RenderRunner: Sendable {
     private let options: StudioOptions
     private let events: EventHub
-    private let running = Locked<Run?>(nil)
+    private let queue = Locked(Queue())
     /// The least time between two progress events of one render.
     static let progressInterval = 0.1
     /// The last lines of standard error (and failed frames' errors) kept to say why a render failed.
     static let keptErrorLines = 5
+    /// Renders waiting at most; finished ones kept to be listed.
+    static let maxQueued = 50
+    static let keptFinished = 20
+
+    /// One render asked for.
+    struct Item: Sendable {
+        var id: Int
+        /// A `--frames` set; nil: the job's own.
+        var frames: String?
+        var video: RenderCommandLine.Video?
+        /// The job's output folder.
+        var folder: String
+        var state = State.queued
+        /// The exit status once finished: 0 complete, 130 stopped.
+        var status: Int?
+        /// Why it failed: the last lines of its standard error.
+        var message = ""
+        var progress: (done: Int, total: Int, failed: Int)?
+
+        enum State: String, Sendable {
+            case queued, running, finished
+        }
+    }
+
+    private struct Queue {
+        var items: [Item] = []
+        var running: Run?
+        var nextID = 1
+    }
 
     init(options: StudioOptions, events: EventHub) {
         self.options = options
         self.events = events
     }
 
-    /// Starts rendering `frames` (a `--frames` set; nil for the job's own) into `folder`, the job's
-    /// output folder, or with `video` into that video; the `render` event tells when it starts and
-    /// how it ends. A video of a studio whose renders are sandboxed is two steps (`RenderCommandLine`):
-    /// the frames, drawn in sandboxed workers into a scratch folder removed afterwards, then encoded.
-    func start(frames: String?, video: RenderCommandLine.Video? = nil, folder: String) throws(StudioFailure) {
-        guard let command = options.render else {
+    /// Queues rendering `frames` (a `--frames` set; nil for the job's own) into `folder`, the job's output
+    /// folder, or with `video` into that video, and starts it when no render runs; `render` events tell when
+    /// it is queued, starts, progresses and ends. A video of a studio whose renders are sandboxed is two steps
+    /// (`RenderCommandLine`): the frames, drawn in sandboxed workers into a scratch folder removed afterwards,
+    /// then encoded.
+    func enqueue(frames: String?, video: RenderCommandLine.Video? = nil, folder: String) throws(StudioFailure) -> Item {
+        guard options.render != nil else {
             throw StudioFailure(status: 501, "this studio cannot render (it runs without the renderfarm executable)")
         }
         if let frames {
@@ -37,42 +69,70 @@ final class RenderRunner: Sendable {
                 throw StudioFailure(status: 400, "frames=\(frames): \(error)")
             }
         }
-        let scratch = FileManager.default.temporaryDirectory
-            .appendingPathComponent("renderfarm-studio-\(getpid())-\(UUID().uuidString)").path
-        let steps = command.steps(
-            RenderCommandLine.Request(
-                jobFile: options.jobFile, frames: frames, video: video, scratch: scratch,
-                pluginFolders: options.pluginSearchPath.filter(Self.isFolder)))
-        let (events, running) = (self.events, self.running)
-        let first = try running.withLock { current throws(StudioFailure) -> Launched in
-            guard current == nil else { throw StudioFailure(status: 409, "a render is running; stop it first") }
-            let launched = try Self.launch(command.executable, steps[0])
-            current = Run(process: launched.process)
-            return launched
+        let item = try queue.withLock { queue throws(StudioFailure) -> Item in
+            guard queue.items.count(where: { $0.state == .queued }) < Self.maxQueued else {
+                throw StudioFailure(status: 429, "\(Self.maxQueued) renders are queued already; remove some first")
+            }
+            let item = Item(id: queue.nextID, frames: frames, video: video, folder: folder)
+            queue.nextID += 1
+            queue.items.append(item)
+            publish(item)
+            return item
         }
-        let event: @Sendable (String, Int?, String, (Int, Int, Int)?) -> String = { state, status, message, progress in
-            Self.event(
-                state: state, frames: frames, folder: folder, video: video, status: status, message: message,
-                progress: progress)
+        startNext()
+        return item
+    }
+
+    /// Every render queued, running or finished lately (the oldest first), as `render` events describe them.
+    var json: JSONValue {
+        .array(queue.withLock { $0.items }.map(Self.json))
+    }
+
+    /// Starts the first queued render when none runs (one that cannot start is finished with why, and the
+    /// next is tried). Events are published under the queue's lock, so they come in the order of the changes.
+    private func startNext() {
+        guard let command = options.render else { return }
+        let started = queue.withLock { queue -> (Item, Launched, ArraySlice<[String]>, String)? in
+            while queue.running == nil, let index = queue.items.firstIndex(where: { $0.state == .queued }) {
+                queue.items[index].state = .running
+                let item = queue.items[index]
+                let scratch = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("renderfarm-studio-\(getpid())-\(UUID().uuidString)").path
+                let steps = command.steps(
+                    RenderCommandLine.Request(
+                        jobFile: options.jobFile, frames: item.frames, video: item.video, scratch: scratch,
+                        pluginFolders: options.pluginSearchPath.filter(Self.isFolder)))
+                do throws(StudioFailure) {
+                    let launched = try Self.launch(command.executable, steps[0])
+                    queue.running = Run(id: item.id, process: launched.process)
+                    publish(item)
+                    return (item, launched, steps.dropFirst(), scratch)
+                } catch {
+                    queue.items[index].state = .finished
+                    (queue.items[index].status, queue.items[index].message) = (1, error.message)
+                    publish(queue.items[index])
+                }
+            }
+            return nil
         }
-        events.publish("render", event("running", nil, "", nil))
-        Thread.detachNewThread {
-            var (step, rest) = (first, steps.dropFirst())
+        guard let (item, first, rest, scratch) = started else { return }
+        Thread.detachNewThread { [self] in
+            var (step, rest) = (first, rest)
             var (status, said) = (0, "")
             while true {
                 // Standard error is read to its end, then the exit is awaited: `finished` follows every
                 // progress event of the run.
                 said = Self.relay(step.errors) { done, total, failed in
-                    events.publish("render", event("running", nil, "", (done, total, failed)))
+                    self.update(item.id) { $1.progress = (done, total, failed) }
                 }
                 step.process.waitUntilExit()
                 status = step.process.terminationReason == .exit ? Int(step.process.terminationStatus) : 130
                 guard status == 0, let arguments = rest.popFirst() else { break }
                 // The next step, unless Stop came between the two.
-                let launched = running.withLock { run -> Result<Launched, StudioFailure>? in
-                    guard run?.stopped == false else { return nil }
+                let launched = self.queue.withLock { queue -> Result<Launched, StudioFailure>? in
+                    guard queue.running?.stopped == false else { return nil }
                     let launched = Result { () throws(StudioFailure) in try Self.launch(command.executable, arguments) }
-                    if case .success(let next) = launched { run?.process = next.process }
+                    if case .success(let next) = launched { queue.running?.process = next.process }
                     return launched
                 }
                 switch launched {
@@ -83,9 +143,30 @@ final class RenderRunner: Sendable {
                 if status != 0 { break }
             }
             try? FileManager.default.removeItem(atPath: scratch)
-            running.withLock { $0 = nil }
-            events.publish("render", event("finished", status, said, nil))
+            self.update(item.id) { queue, finished in
+                queue.running = nil
+                finished.state = .finished
+                (finished.status, finished.message) = (status, said)
+            }
+            self.startNext()
         }
+    }
+
+    /// Changes item `id` (and the queue) and tells its new state; the finished ones kept are the last few.
+    private func update(_ id: Int, _ change: (inout Queue, inout Item) -> Void) {
+        queue.withLock { queue in
+            guard let index = queue.items.firstIndex(where: { $0.id == id }) else { return }
+            var item = queue.items[index]
+            change(&queue, &item)
+            queue.items[index] = item
+            publish(item)
+            let finished = queue.items.indices.filter { queue.items[$0].state == .finished }
+            for index in finished.dropLast(Self.keptFinished).reversed() { queue.items.remove(at: index) }
+        }
+    }
+
+    private func publish(_ item: Item) {
+        events.publish("render", Self.json(item).serialized(sortedKeys: true))
     }
 
     /// One step's process and the standard error it writes its progress to.
@@ -94,8 +175,9 @@ final class RenderRunner: Sendable {
         var errors: FileHandle
     }
 
-    /// The running render: its current step's process, and whether Stop was asked for.
+    /// The running render: its item, its current step's process, and whether Stop was asked for.
     private struct Run {
+        var id: Int
         var process: Process
         var stopped = false
     }
@@ -170,35 +252,50 @@ final class RenderRunner: Sendable {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
-    /// Stops the running render as SIGINT does (finished frames stay); false when none runs.
+    /// Takes render `id` out of the queue, or stops it as SIGINT does when it runs (its finished frames stay;
+    /// the next queued one then starts), or forgets it when finished; nil `id`: the running one. False when there
+    /// is no such render.
     @discardableResult
-    func stop() -> Bool {
-        running.withLock { run in
-            guard let process = run?.process else { return false }
-            // Also between two steps: the next one is not started.
-            run?.stopped = true
-            if process.isRunning { process.interrupt() }
+    func stop(_ id: Int? = nil) -> Bool {
+        queue.withLock { queue in
+            if let run = queue.running, id == nil || id == run.id {
+                // Also between two steps: the next one is not started.
+                queue.running?.stopped = true
+                if run.process.isRunning { run.process.interrupt() }
+                return true
+            }
+            guard let id, let index = queue.items.firstIndex(where: { $0.id == id }) else { return false }
+            let removed = queue.items.remove(at: index)
+            events.publish("render", Self.json(removed, state: "removed").serialized(sortedKeys: true))
             return true
         }
     }
 
-    private static func event(
-        state: String, frames: String?, folder: String, video: RenderCommandLine.Video?, status: Int?, message: String,
-        progress: (done: Int, total: Int, failed: Int)?
-    ) -> String {
-        var object: [String: Any] = ["state": state, "folder": folder, "frames": frames ?? ""]
-        if let video {
-            object["video"] = video.file
-            object["preset"] = video.preset
+    /// Ends the studio's renders: the queue is emptied and the running one stopped.
+    func stopAll() {
+        queue.withLock { queue in queue.items.removeAll { $0.state == .queued } }
+        stop()
+    }
+
+    /// An item as `render` events and `GET /api/render` give it.
+    private static func json(_ item: Item) -> JSONValue { json(item, state: item.state.rawValue) }
+
+    private static func json(_ item: Item, state: String) -> JSONValue {
+        var object: JSONObject = [
+            "id": .number(Double(item.id)), "state": .string(state), "folder": .string(item.folder),
+            "frames": .string(item.frames ?? ""),
+        ]
+        if let video = item.video {
+            object["video"] = .string(video.file)
+            object["preset"] = .string(video.preset)
         }
-        if let status { object["status"] = status }
-        if !message.isEmpty { object["message"] = message }
-        if let progress {
-            object["done"] = progress.done
-            object["total"] = progress.total
-            object["failed"] = progress.failed
+        if let status = item.status { object["status"] = .number(Double(status)) }
+        if !item.message.isEmpty { object["message"] = .string(item.message) }
+        if let progress = item.progress {
+            object["done"] = .number(Double(progress.done))
+            object["total"] = .number(Double(progress.total))
+            object["failed"] = .number(Double(progress.failed))
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return .object(object)
     }
 }

@@ -49,8 +49,8 @@ package struct StudioHistory: Sendable {
         do {
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try FolderDescriptor(opening: folder).write(bytes, to: name)
-            _ = chmod(folder + "/" + name, 0o600)
+            // Owner-only from its first byte, even in a folder another program made readable.
+            try FolderDescriptor(opening: folder).write(bytes, to: name, mode: 0o600)
         } catch {
             throw StudioFailure(status: 500, "cannot keep the history in \(folder): \(error)")
         }

@@ -22,10 +22,10 @@ enum StudioJSON {
         ])
     }
 
-    /// A layer: its effect, its start (seconds), the parameters as written, and the plugin's parameter table.
-    /// One effect layer: where it is in the file, when it is drawn in job time (through its groups),
-    /// its host-level fields and those of the groups holding it (outermost first), its parameters
-    /// and its plugin's table.
+    /// One effect layer: its effect, where it is in the file, when it is drawn in job time (through its groups),
+    /// its host-level fields and those of the groups holding it (outermost first), its parameters as written
+    /// and its plugin's library. Its parameter table is its effect's, in `GET /api/job`'s `effects`: not
+    /// repeated per layer.
     static func layer(_ layer: LayerSpec, clock: LayerClock, plugin: PluginInfo?) -> JSONValue {
         var object: JSONObject = [
             "effect": .string(layer.effect), "start": .number(clock.start),
@@ -33,11 +33,7 @@ enum StudioJSON {
             "path": .string(layer.path), "params": .object(layer.params), "placed": .bool(clock.isPlaced),
             "fields": .array(clock.links.map { .object($0.fields.json) }),
         ]
-        if let plugin {
-            object["summary"] = .string(plugin.summary)
-            object["library"] = .string(plugin.path)
-            object["parameters"] = .array(plugin.parameters.map(parameter))
-        }
+        if let plugin { object["library"] = .string(plugin.path) }
         return .object(object)
     }
 

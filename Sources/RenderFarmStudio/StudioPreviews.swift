@@ -14,8 +14,9 @@ final class StudioPreviews {
         self.options = options
     }
 
-    /// Frame `index` of `job` (prepared at `scale`, nil: the job's own, with the plugins of `pluginFolders`).
-    func png(_ index: Int, of job: PlannedJob, scale: Double?, pluginFolders: [String], debug: Bool)
+    /// Frame `index` of `job`, prepared at `scale` (nil: the job's own) from `text` as the job file's text, with
+    /// the plugins of `pluginFolders`: a worker prepares the same text, not what the file holds by then.
+    func png(_ index: Int, of job: PlannedJob, text: String, scale: Double?, pluginFolders: [String], debug: Bool)
         throws(FramePreviewError) -> [UInt8]
     {
         guard let previewWorker = options.previewWorker else {
@@ -26,6 +27,6 @@ final class StudioPreviews {
             return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
         }
         let arguments = previewWorker(options.jobFile, job.job.variant?.index, scale, folders)
-        return try isolated.png(index, of: job, debug: debug, workerArguments: arguments)
+        return try isolated.png(index, of: job, debug: debug, workerArguments: arguments, jobText: Array(text.utf8))
     }
 }

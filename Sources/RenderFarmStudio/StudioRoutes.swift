@@ -93,8 +93,13 @@ struct StudioRoutes: Sendable {
         case ("GET", "/api/audio.wav"): return audio(request)
         case ("GET", "/api/file"): return file(request)
         case ("POST", "/api/render"): return render(request)
+        case ("GET", "/api/render"): return json(.object(["renders": renders.json]))
         case ("DELETE", "/api/render"):
-            return renders.stop() ? json(.object(["stopping": .bool(true)])) : error(409, "no render is running")
+            guard let id = request.query["id"] else {
+                return renders.stop() ? json(.object(["stopping": .bool(true)])) : error(409, "no render is running")
+            }
+            guard let number = Int(id) else { return error(400, "id=\(id): not a render's id") }
+            return renders.stop(number) ? json(.object(["stopping": .bool(true)])) : error(404, "no render \(id)")
         case _ where Self.fixedPaths.contains(path):
             return error(405, "\(request.method) is not allowed on \(path)")
         default:
@@ -187,7 +192,7 @@ struct StudioRoutes: Sendable {
         return response
     }
 
-    /// `GET /api/frames/<n>.png?scale=S&variant=V&debug=1`.
+    /// `GET /api/frames/<n>.png?scale=S&variant=V&hide=I,J&debug=1`.
     private func frame(_ request: HTTPRequest) -> HTTPResponse {
         let name = request.path.dropFirst("/api/frames/".count)
         guard name.hasSuffix(".png"), let index = Int(name.dropLast(4)), index >= 0 else {
@@ -204,7 +209,9 @@ struct StudioRoutes: Sendable {
         }
         let debug = ["1", "true"].contains(request.query["debug"] ?? "")
         do {
-            let bytes = try session.frame(index, variant: try Self.variant(of: request), scale: scale, debug: debug)
+            let bytes = try session.frame(
+                index, variant: try Self.variant(of: request), scale: scale,
+                hiding: try HiddenLayers.parse(request.query["hide"]), debug: debug)
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "image/png"), ("Cache-Control", "no-cache")],
                 body: .bytes(bytes))
@@ -234,10 +241,11 @@ struct StudioRoutes: Sendable {
         return value
     }
 
-    /// `GET /api/audio.wav?variant=V`: the job's sound mix under its whole timeline; 404 when it has none.
+    /// `GET /api/audio.wav?variant=V&hide=I,J`: the job's sound mix under its whole timeline; 404 when it has none.
     private func audio(_ request: HTTPRequest) -> HTTPResponse {
         do {
-            guard let wav = try session.audio(variant: try Self.variant(of: request)) else {
+            let hidden = try HiddenLayers.parse(request.query["hide"])
+            guard let wav = try session.audio(variant: try Self.variant(of: request), hiding: hidden) else {
                 return error(404, "the job has no sound: no audio section and no layer that plays any")
             }
             return HTTPResponse(
@@ -268,8 +276,8 @@ struct StudioRoutes: Sendable {
                     return self.error(500, "cannot make \(folder): \(error.localizedDescription)")
                 }
             }
-            try renders.start(frames: request.query["frames"], video: video, folder: folder)
-            var answer: JSONObject = ["folder": .string(folder)]
+            let item = try renders.enqueue(frames: request.query["frames"], video: video, folder: folder)
+            var answer: JSONObject = ["id": .number(Double(item.id)), "folder": .string(folder)]
             if let video { answer["video"] = .string(video.file) }
             return json(.object(answer), status: 202)
         } catch {

@@ -125,7 +125,7 @@ package final class StudioServer: Sendable {
     /// Stops the server: open event streams end, connections close, watching stops.
     package func stop() {
         guard stopping.set() else { return }
-        renders.stop()
+        renders.stopAll()
         watcher?.stop()
         server.stop()
         session.removePluginCopies()

@@ -21,10 +21,11 @@ final class StudioSession: Sendable {
         var text: String
         var catalog: PluginCatalog
         var validation: Validation
-        /// Plans by variant and scale.
-        var prepared: [PlanKey: PlannedJob] = [:]
+        /// Plans by variant, scale and hidden layers.
+        var prepared: [PlanKey: Prepared] = [:]
         var cache = FrameCache(budget: StudioLimits.cacheBytes)
-        /// The last sound mix made (`audio`), with what it was made from: variant, version and input generation.
+        /// The last sound mix made (`audio`), with what it was made from: variant, version, input generation and
+        /// hidden layers.
         var mix: (key: [Int], wav: [UInt8]?)?
         var version = 1
         /// Counts changes of the files the layers read (`inputsChanged`).
@@ -35,7 +36,20 @@ final class StudioSession: Sendable {
     private struct PlanKey: Hashable {
         var variant: Int
         var scale: Double
+        /// The layers left out (`HiddenLayers`), sorted.
+        var hidden: [Int]
     }
+
+    /// A job prepared for the previews, and the job file's text it was prepared from: the text, or the text
+    /// without hidden layers. A preview worker is sent that text, not what the file holds by then.
+    private struct Prepared {
+        var job: PlannedJob
+        var text: String
+    }
+
+    /// Plans kept for sets of hidden layers besides the job's own: hide and solo toggled back and forth reuse
+    /// them, and a page cycling through many sets does not pile up plugin instances.
+    private static let keptHiddenPlans = 8
 
     /// Tells this run's versions from another run's in `ETag`s (a page left open across a restart).
     private let instance = String(UInt64.random(in: 1...UInt64.max), radix: 36)
@@ -158,15 +172,20 @@ final class StudioSession: Sendable {
     /// Removes the copies of rebuilt plugins made for reloading.
     func removePluginCopies() { state.withLock { $0.shadow.removeCopies() } }
 
-    /// Frame `index` of variant `variant` of the current job at `scale` (the job's own when nil) as PNG bytes.
-    func frame(_ index: Int, variant: Int = 0, scale: Double?, debug: Bool) throws(StudioFailure) -> [UInt8] {
-        let job = try prepared(variant: variant, scale: scale)
+    /// Frame `index` of variant `variant` of the current job at `scale` (the job's own when nil), without the
+    /// effect layers at `hidden` (`HiddenLayers`), as PNG bytes.
+    func frame(_ index: Int, variant: Int = 0, scale: Double?, hiding hidden: [Int] = [], debug: Bool)
+        throws(StudioFailure) -> [UInt8]
+    {
+        let prepared = try plan(variant: variant, scale: scale, hiding: hidden)
+        let job = prepared.job
         let key = job.fingerprint(ofFrame: index) + (debug ? "+debug" : "")
         if let hit = state.withLock({ $0.cache.get(key) }) { return hit }
         let folders = state.withLock { $0.catalog.searchPath }
         let bytes = try preview.withLock { preview throws(StudioFailure) in
             do {
-                return try preview.png(index, of: job, scale: scale, pluginFolders: folders, debug: debug)
+                return try preview.png(
+                    index, of: job, text: prepared.text, scale: scale, pluginFolders: folders, debug: debug)
             } catch {
                 throw StudioFailure(status: 422, "\(error)")
             }
@@ -175,12 +194,13 @@ final class StudioSession: Sendable {
         return bytes
     }
 
-    /// The sound of variant `variant` of the current job under its whole timeline (frame 0 to its end), as a WAV
-    /// file: the mix `render --video` and `renderfarm mix` make (<doc:Sound>), for the page to play with its
-    /// frames; nil when the job has no sound. Kept until the job, a file its layers read or a sound file changes.
-    func audio(variant: Int = 0) throws(StudioFailure) -> [UInt8]? {
-        let job = try prepared(variant: variant, scale: nil)
-        let key = state.withLock { [variant, $0.version, $0.inputGeneration] }
+    /// The sound of variant `variant` of the current job under its whole timeline (frame 0 to its end), without
+    /// the layers at `hidden`, as a WAV file: the mix `render --video` and `renderfarm mix` make (<doc:Sound>), for
+    /// the page to play with its frames; nil when the job has no sound. Kept until the job, a file its layers read,
+    /// a sound file or the hidden layers change.
+    func audio(variant: Int = 0, hiding hidden: [Int] = []) throws(StudioFailure) -> [UInt8]? {
+        let job = try plan(variant: variant, scale: nil, hiding: hidden).job
+        let key = state.withLock { [variant, $0.version, $0.inputGeneration, -1] + hidden }
         if let made = state.withLock({ $0.mix }), made.key == key { return made.wav }
         let track: SoundTrack?
         do {
@@ -201,7 +221,13 @@ final class StudioSession: Sendable {
     /// Variant `variant` of the current job prepared at `scale`, kept until the text, the plugins or
     /// a file the layers read change.
     func prepared(variant: Int = 0, scale: Double?) throws(StudioFailure) -> PlannedJob {
-        let made = try state.withLock { state throws(StudioFailure) -> (PlannedJob, Set<String>?) in
+        try plan(variant: variant, scale: scale, hiding: []).job
+    }
+
+    /// Variant `variant` of the current job without the effect layers at `hidden`, prepared at `scale`, and the
+    /// text it was prepared from.
+    private func plan(variant: Int, scale: Double?, hiding hidden: [Int]) throws(StudioFailure) -> Prepared {
+        let made = try state.withLock { state throws(StudioFailure) -> (Prepared, Set<String>?) in
             guard state.validation.valid, !state.validation.jobs.isEmpty else {
                 throw StudioFailure(status: 409, "the job file is not valid; GET /api/job lists its problems")
             }
@@ -209,19 +235,33 @@ final class StudioSession: Sendable {
                 throw StudioFailure(
                     status: 400, "variant=\(variant): the job has variants 0…\(state.validation.jobs.count - 1)")
             }
-            let job = state.validation.jobs[variant]
-            let key = PlanKey(variant: variant, scale: scale ?? 0)
+            var job = state.validation.jobs[variant]
+            let key = PlanKey(variant: variant, scale: scale ?? 0, hidden: hidden)
             // A file a layer reads (a Lottie file, an image) edited since: plan again, so its frames
             // get new fingerprints and are drawn from the new content.
-            if let ready = state.prepared[key], !ready.inputsModified { return (ready, nil) }
+            if let ready = state.prepared[key], !ready.job.inputsModified { return (ready, nil) }
+            var text = state.text
+            if !hidden.isEmpty {
+                text = try HiddenLayers.text(text, hiding: hidden, of: job.spec)
+                let jobs: [LoadedJob]
+                do {
+                    jobs = try JobLoader.loadAll(Array(text.utf8), file: options.jobFile)
+                } catch {
+                    throw StudioFailure(status: 422, "the job without the hidden layers: \(error)")
+                }
+                // The same variants: taking layers out changes no variant's row.
+                guard jobs.indices.contains(variant) else {
+                    throw StudioFailure(status: 422, "the job without the hidden layers has no variant \(variant)")
+                }
+                job = jobs[variant]
+            }
             let prepared: PlannedJob
             do {
                 guard
                     let first = try RenderEngine(
                         catalog: state.catalog,
                         options: Self.planOptions(
-                            options, catalog: state.catalog, text: state.text, variant: job.variant?.index, scale: scale
-                        )
+                            options, catalog: state.catalog, text: text, variant: job.variant?.index, scale: scale)
                     )
                     .prepare([job]).first
                 else { throw StudioFailure(status: 409, "the job has no frames") }
@@ -238,8 +278,13 @@ final class StudioSession: Sendable {
                     "a \(canvas.pixelWidth)×\(canvas.pixelHeight) frame is larger than the studio's "
                         + "\(StudioLimits.maxFramePixels) pixels; ask for a smaller scale")
             }
-            state.prepared[key] = prepared
-            return (prepared, Set(state.prepared.values.flatMap(\.inputPaths)))
+            let hiding = state.prepared.keys.filter { !$0.hidden.isEmpty }
+            if !hidden.isEmpty, hiding.count >= Self.keptHiddenPlans {
+                for other in hiding { state.prepared[other] = nil }
+            }
+            let made = Prepared(job: prepared, text: text)
+            state.prepared[key] = made
+            return (made, Set(state.prepared.values.flatMap(\.job.inputPaths)))
         }
         if let files = made.1, let observer = filesRead.withLock({ $0 }) { observer(files, .inputs) }
         return made.0

@@ -64,6 +64,19 @@ struct StudioIsolationTests {
         }
     }
 
+    @Test("with layers hidden a worker draws the text without them (sent, not read from the file), as in process")
+    func hiddenLayers() throws {
+        let fixture = try StudioFixture(job: StudioHideTests.job)
+        let (process, port) = try Self.studio(fixture.jobFile.path)
+        defer { process.terminate() }
+        for query in ["hide=10", "hide=2,6,7,8,9", "hide=0,1,3,4,5"] {
+            let isolated = try RawHTTP(port: port).send("GET", "/api/frames/45.png?scale=0.5&\(query)")
+            let inProcess = try fixture.client.send("GET", "/api/frames/45.png?scale=0.5&\(query)")
+            #expect(isolated.status == 200, "\(query): \(String(decoding: isolated.body, as: UTF8.self).prefix(300))")
+            #expect(Data(isolated.body) == Data(inProcess.body), "\(query)")
+        }
+    }
+
     @Test("a variant of a canvas.scale matrix is previewed at the page's scale by a worker, as in process")
     func scaledVariants() throws {
         let fixture = try StudioFixture(job: "streamer-badges.json", assets: ["streamers.csv"])

@@ -131,23 +131,45 @@ struct StudioRenderTests {
         #expect(try studio.client.send("DELETE", "/api/render").status == 409)
     }
 
-    @Test("one render at a time: a second start while one runs gets 409 and starts nothing; Stop ends it with 130")
-    func oneAtATime() throws {
+    @Test(
+        "the studio's queue: renders run one at a time in order; one taken out never runs; Stop ends the running one with 130 and the next starts"
+    )
+    func queue() throws {
         let studio = try StudioFixture()
-        let (_, events) = try studio.client.render("?preset=webm-alpha") {
-            let second = try studio.client.send("POST", "/api/render?frames=0")
-            #expect(second.status == 409 && second.text.contains("a render is running"), "\(second.text)")
+        var ids: [Int] = []
+        let (first, events) = try studio.client.render("?preset=webm-alpha", seconds: 180) {
+            for frames in ["0", "1"] {
+                let queued = try studio.client.send("POST", "/api/render?frames=\(frames)")
+                #expect(queued.status == 202, "\(queued.text)")
+                ids.append(try #require(queued.json?["id"] as? Int))
+            }
+            // Everyone sees the same queue: the video running, frames 0 and 1 waiting.
+            let listed = try #require(try studio.client.send("GET", "/api/render").json?["renders"] as? [[String: Any]])
+            #expect(listed.map { $0["state"] as? String } == ["running", "queued", "queued"], "\(listed)")
+            // Frames 0 are taken out before they start: they are never drawn.
+            #expect(try studio.client.send("DELETE", "/api/render?id=\(ids[0])").status == 200)
+            #expect(try studio.client.send("DELETE", "/api/render?id=\(ids[0])").status == 404)
             // Stop once the render has started drawing. Sent at once from this test process, the child's
             // SIGINT went unseen (it rendered on and exited 0); from `renderfarm studio` a Stop right after
             // the start ends the render (checked by hand), so this is about the test process, not the studio.
             Thread.sleep(forTimeInterval: 1)
             #expect(try studio.client.send("DELETE", "/api/render").status == 200)
         }
+        #expect(first.status == 202, "\(first.text)")
         #expect(events.contains(#""status":130"#), "\(events)")
-        // The refused start drew nothing: no frame 0 in the output folder.
+        #expect(events.contains(#""state":"removed""#), "\(events)")
+        // Frames 1 start after the stopped video, and finish.
+        let finished = try StudioFixture.eventually(within: 60) {
+            let listed = try studio.client.send("GET", "/api/render").json?["renders"] as? [[String: Any]] ?? []
+            return listed.contains { $0["id"] as? Int == ids[1] && $0["status"] as? Int == 0 }
+        }
+        #expect(finished, "the queued render did not run after the stopped one")
         let folder = studio.root.appendingPathComponent("out/live-hearts").path
         let pngs = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasSuffix(".png") } ?? []
-        #expect(pngs.isEmpty, "\(pngs)")
+        #expect(pngs == ["frame_00001.png"], "\(pngs)")
+        let listed = try #require(try studio.client.send("GET", "/api/render").json?["renders"] as? [[String: Any]])
+        #expect(listed.map { $0["status"] as? Int } == [130, 0], "\(listed)")
+        #expect(try studio.client.send("DELETE", "/api/render?id=x").status == 400)
     }
 
     @Test("POST /api/render?preset= renders straight into the video encode names, which /api/file then serves")

@@ -201,12 +201,16 @@ def check_render_queue(driver, work, outdir):
         assert os.path.basename(video) in done[-1 if codec == "h264" else -2][1], done
         probe = probe_video(video, "codec_name,nb_read_frames")
         assert probe == f"{codec},30", f"{video}: {probe}"
+    # The queue is the studio's: a reload shows the same items, and Open still plays the result.
+    driver.refresh()
+    wait_for("the queue after a reload", lambda: rows()[-2:] == done[-2:])
     duration = open_result(driver, -2)
     fps = driver.execute_script("return state.job.job.fps")
     assert abs(duration - 30 / fps) < 0.05, (duration, fps)
     driver.save_screenshot(os.path.join(outdir, "studio-render-queue.png"))
     log(f"render queue: webm-alpha and mp4 of frames 0-29 rendered one after another (30 frames each, vp9 and h264), "
-        f"a queued gif taken out and never made; Open plays the webm here ({duration:.2f} s)")
+        f"a queued gif taken out and never made; the same queue after a reload; Open plays the webm here "
+        f"({duration:.2f} s)")
     driver.find_element(By.ID, "result-close").click()
 
 
@@ -245,7 +249,8 @@ def check_build_from_empty(driver, binary, work, outdir):
             Select(driver.find_element(By.ID, "add-effect")).select_by_value(effect)
             driver.find_element(By.ID, "add-layer").click()
             wait_for(f"{effect} added", lambda: len(layers()) == count + 1)
-            wait_for(f"{effect} selected", lambda: driver.execute_script("return state.selected") == count)
+            wait_for(f"{effect} selected", lambda: driver.execute_script(
+                "const l = state.job.layers[state.selected]; return l && l.path") == f"layers[{count}]")
             return f"layers[{count}]"
 
         def row(path):
@@ -272,10 +277,11 @@ def check_build_from_empty(driver, binary, work, outdir):
             row(path).find_element(By.CSS_SELECTOR, "button:not(.reset)").click()
             wait_for(f"{path} written", lambda: nodes(json.load(open(job)), path) == value)
 
-        def keyframe(layer, field, frame, value, timing=None):
+        def keyframe(layer, field, frame, value, timing=None, group=None):
             driver.find_element(By.CSS_SELECTOR, f'#layers .layer-item[data-layer="{layer}"]').click()
             driver.execute_script("showFrame(arguments[0])", frame)
-            driver.find_element(By.CSS_SELECTOR, f'fieldset[data-layer="{layer}"] .add-keys button[data-field="{field}"]').click()
+            owner = f'fieldset[data-group="{group}"]' if group else f'fieldset[data-layer="{layer}"]'
+            driver.find_element(By.CSS_SELECTOR, f'{owner} .add-keys button[data-field="{field}"]').click()
             wait_saved(driver, f"the {field} keyframe at frame {frame}")
             editor = driver.find_element(By.ID, "key-editor")
             wait_for("the new keyframe in its editor", lambda: editor.is_displayed()
@@ -311,7 +317,7 @@ def check_build_from_empty(driver, binary, work, outdir):
         put(f"{drop}.params.arcHeight", 120)
 
         glow = add("shape")
-        glow_index = int(glow[7:-1])
+        glow_index = driver.execute_script("return state.selected")
         choose(f"{glow}.params.kind", "ellipse")
         rect(f"{glow}.params.rect", 47, 480, 280, 150)
         apply_json(f"{glow}.params.fill", "#FFD36E")
@@ -322,19 +328,37 @@ def check_build_from_empty(driver, binary, work, outdir):
         keyframe(glow_index, "opacity", 45, 0.9, "easeOut")
         keyframe(glow_index, "opacity", 63, 0, "easeIn")
 
-        banner = add("text")
-        banner_index = int(banner[7:-1])
-        assert layers()[banner_index]["params"] == {"text": "Text"}, layers()[banner_index]  # a text layer needs its text
+        # The combo banner: a pill, put in a group of its own, and a text added into that group (the pill
+        # selected); the group's fields and keyframes (in its time, from 2.2 s) set in its own fieldset.
+        pill = add("shape")
+        choose(f"{pill}.params.kind", "roundedRect")
+        rect(f"{pill}.params.rect", 92.5, 270, 190, 60)
+        put(f"{pill}.params.radius", 30)
+        apply_json(f"{pill}.params.fill", "#FFC542")
+        driver.find_element(By.ID, "group-layer").click()
+        combo = pill
+        wait_for("the pill in a group", lambda: driver.execute_script(
+            "const l = state.job.layers[state.selected]; return l && l.path") == combo + ".group[0]")
+        Select(driver.find_element(By.ID, "add-effect")).select_by_value("text")
+        driver.find_element(By.ID, "add-layer").click()
+        banner = combo + ".group[1]"
+        wait_for("the text in the group, selected", lambda: driver.execute_script(
+            "const l = state.job.layers[state.selected]; return l && l.path") == banner)
+        banner_index = driver.execute_script("return state.selected")
+        assert nodes(json.load(open(job)), banner)["params"] == {"text": "Text"}  # a text layer needs its text
         put(f"{banner}.params.text", "Combo ×6 🎁", "input")
         put(f"{banner}.params.size", 26)
         rect(f"{banner}.params.rect", 92.5, 270, 190, 60)
-        put(f"{banner}.start", 2.2)
-        put(f"{banner}.end", 4.4)
-        keyframe(banner_index, "opacity", 66, 0)
-        keyframe(banner_index, "opacity", 70, 1)
-        keyframe(banner_index, "transform.scale", 66, 0.3)
-        keyframe(banner_index, "transform.scale", 81, 1, "easeInEaseOut")
+        put(f"{combo}.name", "combo", "input")
+        put(f"{combo}.start", 2.2)
+        put(f"{combo}.end", 4.4)
+        keyframe(banner_index, "opacity", 66, 0, group=combo)
+        keyframe(banner_index, "opacity", 70, 1, group=combo)
+        keyframe(banner_index, "transform.scale", 66, 0.3, group=combo)
+        keyframe(banner_index, "transform.scale", 81, 1, "easeInEaseOut", group=combo)
 
+        # With every layer shown (none selected) a new layer goes on top of the job's.
+        driver.find_element(By.CSS_SELECTOR, '#layers .layer-item[data-layer="all"]').click()
         hearts = add("floating-heart")
         put(f"{hearts}.params.emitter", 325, "input:nth-of-type(1)")
         put(f"{hearts}.params.emitter", 625, "input:nth-of-type(2)")
@@ -344,7 +368,7 @@ def check_build_from_empty(driver, binary, work, outdir):
         keyframe(banner_index, "transform.rotation", 75, 15)
         driver.find_element(By.CSS_SELECTOR, "#key-editor button").click()
         wait_for("the rotation keyframe deleted, its value left as the constant",
-                 lambda: json.load(open(job))["layers"][banner_index]["transform"].get("rotation") == 15)
+                 lambda: nodes(json.load(open(job)), banner)["transform"].get("rotation") == 15)
         driver.execute_script("showFrame(75)")
         driver.find_element(By.CSS_SELECTOR, f'fieldset[data-layer="{banner_index}"] .add-keys button[data-field="transform.rotation"]').click()
         wait_saved(driver)
@@ -362,34 +386,38 @@ def check_build_from_empty(driver, binary, work, outdir):
              "opacity": {"keyframes": [{"t": 0, "value": 0}, {"t": 0.3, "value": 0.9, "timing": "easeOut"},
                                        {"t": 0.9, "value": 0, "timing": "easeIn"}]},
              "params": {"kind": "ellipse", "rect": {"x": 47, "y": 480, "width": 280, "height": 150}, "fill": "#FFD36E"}},
-            {"effect": "text", "start": 2.2, "end": 4.4,
+            {"name": "combo", "start": 2.2, "end": 4.4,
              "opacity": {"keyframes": [{"t": 0, "value": 0}, {"t": 0.133333, "value": 1}]},
-             "transform": {"scale": {"keyframes": [{"t": 0, "value": 0.3}, {"t": 0.5, "value": 1, "timing": "easeInEaseOut"}]},
-                           "rotation": {"keyframes": [{"t": 0.3, "value": 15}]}},
-             "params": {"text": "Combo ×6 🎁", "size": 26, "rect": {"x": 92.5, "y": 270, "width": 190, "height": 60}}},
+             "transform": {"scale": {"keyframes": [{"t": 0, "value": 0.3}, {"t": 0.5, "value": 1, "timing": "easeInEaseOut"}]}},
+             "group": [
+                 {"effect": "shape", "params": {"kind": "roundedRect", "rect": {"x": 92.5, "y": 270, "width": 190, "height": 60},
+                                                "radius": 30, "fill": "#FFC542"}},
+                 {"effect": "text", "transform": {"rotation": {"keyframes": [{"t": 0.3, "value": 15}]}},
+                  "params": {"text": "Combo ×6 🎁", "size": 26, "rect": {"x": 92.5, "y": 270, "width": 190, "height": 60}}},
+             ]},
             {"effect": "floating-heart", "params": {"emitter": [325, 625], "rate": 3}},
         ]
         assert built == expected, "the built job differs:\n" + json.dumps(built, indent=1, ensure_ascii=False)
         assert subprocess.run([binary, "validate", job], capture_output=True).returncode == 0
 
-        # The banner's bar moved 10 frames later (start and end), then its right edge trimmed 5 frames
+        # The glow's bar moved 10 frames later (start and end), then its right edge trimmed 5 frames
         # earlier (end alone); two undos give the file back byte for byte.
         text = open(job).read()
         frame_px = driver.execute_script(
             "return document.getElementById('tracks-inner').getBoundingClientRect().width / state.job.job.frameCount")
-        bar = lambda: driver.find_element(By.CSS_SELECTOR, f'#track-list .track[data-layer="{banner_index}"] .bar')
+        bar = lambda: driver.find_element(By.CSS_SELECTOR, f'#track-list .track[data-layer="{glow_index}"] .bar')
         ActionChains(driver).click_and_hold(bar()).move_by_offset(5 * frame_px, 0) \
             .move_by_offset(5 * frame_px, 0).release().perform()
-        wait_for("the banner moved", lambda: layers()[banner_index]["start"] != 2.2)
-        moved = layers()[banner_index]
-        assert (moved["start"], moved["end"]) == (2.533333, 4.733333), moved
+        wait_for("the glow moved", lambda: layers()[glow_index]["start"] != 1.2)
+        moved = layers()[glow_index]
+        assert (moved["start"], moved["end"]) == (1.533333, 4.933333), moved
         wait_saved(driver)
         width = bar().size["width"]
         ActionChains(driver).move_to_element_with_offset(bar(), width / 2 - 2, 0).click_and_hold() \
             .move_by_offset(-5 * frame_px, 0).release().perform()
-        wait_for("the banner trimmed", lambda: layers()[banner_index]["end"] != 4.733333)
-        trimmed = layers()[banner_index]
-        assert (trimmed["start"], trimmed["end"]) == (2.533333, 4.566667), trimmed
+        wait_for("the glow trimmed", lambda: layers()[glow_index]["end"] != 4.933333)
+        trimmed = layers()[glow_index]
+        assert (trimmed["start"], trimmed["end"]) == (1.533333, 4.766667), trimmed
         for _ in range(2):
             wait_saved(driver)
             driver.find_element(By.ID, "undo").click()
@@ -400,7 +428,7 @@ def check_build_from_empty(driver, binary, work, outdir):
         Select(driver.find_element(By.ID, "render-preset")).select_by_value("mp4")
         driver.find_element(By.ID, "render").click()
         wait_for("the mp4 rendered", lambda: driver.execute_script(
-            "const item = state.queue[state.queue.length - 1]; return item && item.status"
+            "const item = state.queue[state.queue.length - 1]; return item && queueStatus(item)"
             " === 'done'"), 180)
         video = os.path.join(folder, "out", "basket", "basket.mp4")
         probe = probe_video(video, "nb_read_frames,width,height")
@@ -409,11 +437,11 @@ def check_build_from_empty(driver, binary, work, outdir):
         assert abs(duration - 5) < 0.05, duration
         driver.execute_script("showFrame(75)")
         driver.save_screenshot(os.path.join(outdir, "studio-built-from-empty.png"))
-        log(f"built from an empty job in the studio: {len(built['layers'])} layers (gradient, basket, drop, glow with 3 "
-            "opacity keyframes, banner with opacity and scale keyframes, hearts), host fields and keyframes set from "
-            f"controls, a keyframe deleted; the file is the hand-written job; the banner's bar moved 10 frames and "
-            f"trimmed 5 (both undone); mp4 from the queue {probe} played "
-            f"({duration:.2f} s)")
+        log(f"built from an empty job in the studio: {len(built['layers'])} top-level layers (gradient, basket, drop, "
+            "glow with 3 opacity keyframes, the combo group made with Group from its pill, its text added into it, the "
+            "group's opacity and scale keyframes, hearts), host fields and keyframes set from controls, a keyframe "
+            f"deleted; the file is the hand-written job; the glow's bar moved 10 frames and trimmed 5 (both undone); "
+            f"mp4 from the queue {probe} played ({duration:.2f} s)")
     finally:
         server.terminate()
         server.wait(10)
@@ -555,8 +583,10 @@ def check_composed(driver, binary, work, outdir):
         row = driver.find_element(By.CSS_SELECTOR, f'.control[data-path="{path}"]')
         assert row.is_displayed()
         check_placed_handles(driver)
-        assert [f.get_attribute("data-layer") for f in driver.find_elements(By.CSS_SELECTOR, "#controls fieldset")
-                if f.is_displayed()] == ["9"]
+        assert [f.get_attribute("data-layer") or f.get_attribute("data-group") for f in driver.find_elements(
+            By.CSS_SELECTOR, "#controls fieldset") if f.is_displayed()] == ["layers[6]", "9"], "the group's and its layer's"
+        legend = driver.find_element(By.CSS_SELECTOR, '#controls fieldset[data-group="layers[6]"] legend').text
+        assert legend == "combo · group (layers[6])", legend
         # Keyframes on the timeline: the ellipse's three opacity keyframes on its track; the second dragged
         # later moves its time by whole frames, between its neighbours; its editor sets its timing; undo twice
         # restores the file.
@@ -602,7 +632,7 @@ def check_composed(driver, binary, work, outdir):
         log("the combo group's 6 keyframes on its own track above its layers; one opened at 3.9 s in the job")
         # Lock (the layers panel): the glow's controls, handles, bar and keyframes take no edit; unlocked, they do.
         before = open(job).read()
-        driver.find_element(By.CSS_SELECTOR, '#layers .lock[data-layer="5"]').click()
+        driver.find_element(By.CSS_SELECTOR, '#layers .locked[data-layer="5"]').click()
         driver.find_element(By.CSS_SELECTOR, '#layers .layer-item[data-layer="5"]').click()
         fieldset = driver.find_element(By.CSS_SELECTOR, '#controls fieldset[data-layer="5"]')
         assert fieldset.is_displayed() and fieldset.get_attribute("disabled"), "the locked layer's controls are enabled"
@@ -614,7 +644,7 @@ def check_composed(driver, binary, work, outdir):
         ActionChains(driver).click_and_hold(bar).move_by_offset(40, 0).release().perform()
         time.sleep(0.5)
         assert open(job).read() == before, "a locked layer was edited"
-        driver.find_element(By.CSS_SELECTOR, '#layers .lock[data-layer="5"]').click()
+        driver.find_element(By.CSS_SELECTOR, '#layers .locked[data-layer="5"]').click()
         wait_for("the glow's handles back", lambda: driver.find_elements(By.CSS_SELECTOR, '#handles [data-path^="layers[5]"]'))
         assert not driver.find_element(By.CSS_SELECTOR, '#controls fieldset[data-layer="5"]').get_attribute("disabled")
         log("lock: the locked glow's controls disabled, no handles, Remove off, its keyframe and bar drags left the "
@@ -643,6 +673,42 @@ def check_composed(driver, binary, work, outdir):
         log("layers panel: 11 named, nested layers, one shown at a time (page about a screen high), the canvas in view "
             "at the page's end, a track label selects; a group's text layer edited at layers[6].group[3], its legend and "
             "track show the group's span; an unset radius shows as unset")
+        # Hide and solo (the layers panel): the preview's frames leave those layers out; the file keeps them.
+        wait_saved(driver)
+        wait_for("the frame of the saved version", lambda: "&v=%s&" % driver.execute_script(
+            "return state.job.version") in (frame_state(driver)["url"] or ""))
+        before = open(job).read()
+        plain = shown_sha256(driver)
+        toggle = lambda kind, layer: driver.find_element(By.CSS_SELECTOR, f'#layers .{kind}[data-layer="{layer}"]')
+        toggle("hidden", 10).click()
+        wait_for("a frame without the hearts", lambda: "&hide=10&" in (frame_state(driver)["url"] or ""))
+        assert shown_sha256(driver) != plain, "hiding the hearts changed no pixel"
+        assert driver.find_element(By.ID, "view-state").text == "1 of 11 layers left out of the preview"
+        toggle("solo", 0).click()
+        toggle("solo", 10).click()
+        everything_else = "&hide=" + ",".join(str(n) for n in range(1, 11)) + "&"
+        wait_for("only the gradient (the soloed hearts stay hidden)",
+                 lambda: everything_else in (frame_state(driver)["url"] or ""))
+        only_gradient = shown_sha256(driver)
+        dimmed = driver.find_elements(By.CSS_SELECTOR, "#track-list .track.left-out")
+        assert [d.get_attribute("data-layer") for d in dimmed] == [str(n) for n in range(1, 11)], "dimmed tracks"
+        driver.save_screenshot(os.path.join(outdir, "studio-solo.png"))
+        # Kept by this browser for the job file, as lock is: a reload shows the same.
+        frame = frame_state(driver)["frame"]
+        driver.refresh()
+        wait_for("the page after a reload", lambda: frame_state(driver)["frame"] is not None)
+        driver.execute_script("showFrame(arguments[0])", int(frame))
+        wait_for("the soloed view after a reload", lambda: everything_else in (frame_state(driver)["url"] or "")
+                 and frame_state(driver)["frame"] == frame)
+        assert shown_sha256(driver) == only_gradient
+        assert toggle("solo", 0).get_attribute("aria-pressed") == "true"
+        for kind, layer in [("solo", 0), ("solo", 10), ("hidden", 10)]:
+            toggle(kind, layer).click()
+        wait_for("every layer shown again", lambda: "hide=" not in (frame_state(driver)["url"] or "x"))
+        wait_for("the first frame's pixels back", lambda: shown_sha256(driver) == plain)
+        assert open(job).read() == before, "hide or solo changed the file"
+        log("hide and solo: the hearts hidden, then the gradient soloed, kept over a reload, all shown again with "
+            "the same pixels; the file unchanged")
     finally:
         stop_studio(server)
 

@@ -303,3 +303,65 @@ test("jsonTokens: the tokens make up the text, every member's name is a key, any
   assert.deepEqual(kinds.filter((kind) => !kind.startsWith("space") && !kind.startsWith("punct")),
     ['key:"a"', "number:1", "literal:true", 'string:"x"', 'key:"b"', "other:nul"]);
 });
+
+test("previewHidden: hidden layers are left out; while any is soloed, every layer not soloed too", () => {
+  const rng = random(48);
+  for (let run = 0; run < 300; run++) {
+    const paths = Array.from({ length: rng.int(1, 12) }, (_, index) => rng.next() < 0.3 ? "layers[0].group[" + index + "]" : "layers[" + index + "]");
+    // Sets may name paths the job no longer has (a layer removed since): they change nothing.
+    const names = paths.concat(["layers[99]"]);
+    const hidden = new Set(rng.sample(names, rng.int(0, 4)));
+    const soloed = new Set(rng.sample(names, rng.int(0, 3)));
+    const left = state.previewHidden(paths, hidden, soloed);
+    const soloing = paths.some((path) => soloed.has(path));
+    const shown = paths.map((path, index) => !left.includes(index));
+    paths.forEach((path, index) => {
+      const expected = !hidden.has(path) && (!soloing || soloed.has(path));
+      assert.equal(shown[index], expected, "run " + run + ": " + path);
+    });
+    assert.deepEqual(left, left.slice().sort((a, b) => a - b), "run " + run + ": places in order");
+  }
+  assert.deepEqual(state.previewHidden(["a", "b", "c"], new Set(), new Set()), []);
+  assert.deepEqual(state.previewHidden(["a", "b", "c"], new Set(["b"]), new Set(["b", "c"])), [0, 1]);
+});
+
+// The paths of every layer in a job's layer lists, groups' layers too.
+function layerPaths(list, where = ["layers"], found = []) {
+  list.forEach((layer, index) => {
+    const path = where.concat([index]);
+    found.push(path);
+    if (Array.isArray(layer.group)) layerPaths(layer.group, path.concat(["group"]), found);
+  });
+  return found;
+}
+
+test("groupValue puts one layer alone in a new group, its text kept; removeLayerValue takes a group with its last layer", () => {
+  const rng = random(4848);
+  for (let run = 0; run < 300; run++) {
+    const job = documentOf(rng);
+    // Some layers already in groups, some groups of one layer.
+    job.layers = job.layers.map((layer) => (rng.next() < 0.3 ? { name: "g", group: rng.next() < 0.5 ? [layer] : [layer, copy(layer)] } : layer));
+    const text = textOf(rng, job);
+    const path = rng.pick(layerPaths(job.layers));
+    const grouped = state.groupValue(text, path);
+    const expected = copy(job);
+    setAt(expected, path, { group: [at(job, path)] });
+    assert.deepEqual(JSON.parse(grouped), expected, "run " + run + ": group " + state.joinPath(path));
+    const own = text.slice(state.nodeAt(state.locate(text), path).start, state.nodeAt(state.locate(text), path).end);
+    assert.ok(grouped.includes(own), "run " + run + ": the layer's text is kept as written");
+
+    const removed = JSON.parse(state.removeLayerValue(text, path));
+    // The expected: the item out of its list, and each group it empties out of its own list, outwards.
+    const left = copy(job);
+    let where = path;
+    for (;;) {
+      const list = at(left, where.slice(0, -1));
+      list.splice(where[where.length - 1], 1);
+      if (list.length || where.length <= 2) break;
+      where = where.slice(0, -2);
+    }
+    assert.deepEqual(removed, left, "run " + run + ": remove " + state.joinPath(path));
+  }
+  assert.equal(state.groupValue('{"layers": [1]}', ["layers", 0]), null, "not a layer");
+  assert.equal(state.groupValue('{"layers": []}', ["layers", 0]), null, "no layer there");
+});

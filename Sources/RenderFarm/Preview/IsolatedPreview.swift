@@ -16,10 +16,11 @@ package final class IsolatedPreview {
     package init() {}
 
     /// The PNG of frame `index` of `job`, drawn by a worker started as `renderfarm WORKERARGUMENTS` when
-    /// `job` has none yet; `debug` draws the motion overlay of `preview --debug` over it.
-    package func png(_ index: Int, of job: PlannedJob, debug: Bool = false, workerArguments: [String])
-        throws(FramePreviewError) -> [UInt8]
-    {
+    /// `job` has none yet, and sent `jobText` as its one job file's text when given (`Isolation.jobText`);
+    /// `debug` draws the motion overlay of `preview --debug` over it.
+    package func png(
+        _ index: Int, of job: PlannedJob, debug: Bool = false, workerArguments: [String], jobText: [UInt8]? = nil
+    ) throws(FramePreviewError) -> [UInt8] {
         guard (0..<job.spec.frameCount).contains(index) else {
             throw FramePreviewError(message: "frame \(index) is outside the job (0-\(job.spec.frameCount - 1))")
         }
@@ -28,7 +29,8 @@ package final class IsolatedPreview {
             worker = kept
         } else {
             worker = WorkerProcess(
-                jobs: [job], isolation: Isolation(arguments: workerArguments, frameTimeout: Self.frameTimeout))
+                jobs: [job],
+                isolation: Isolation(arguments: workerArguments, frameTimeout: Self.frameTimeout, jobText: jobText))
             workers.append((job, worker))
             if workers.count > Self.keptWorkers { workers.removeFirst() }
         }

@@ -97,8 +97,7 @@ package struct IsolatedPlanner: Sendable {
         }
         if let jobText {
             do {
-                try worker.channel.send("text \(jobText.count)")
-                try worker.channel.send(bytes: jobText)
+                try worker.channel.send(jobText: jobText)
             } catch {
                 return .failure(Failure(message: "the planning worker ended before it read the job"))
             }

@@ -42,6 +42,13 @@ final class WorkerChannel {
         try sent.get()
     }
 
+    /// Sends a job file's text to a worker started with `--job-text` (`WorkerConnection.receiveJobText`): `text N`,
+    /// then its N bytes.
+    func send(jobText: [UInt8]) throws(Failure) {
+        try send("text \(jobText.count)")
+        try send(bytes: jobText)
+    }
+
     /// Sends the bytes of `buffer` as they are (a frame's pixels after its reply line).
     func send(_ buffer: UnsafeRawBufferPointer) throws(Failure) {
         guard DescriptorIO.writeAll(buffer, to: descriptor, sendFlags: Int32(MSG_NOSIGNAL)) == nil else {

@@ -16,6 +16,9 @@ package struct Isolation: Sendable {
     package var arguments: [String]
     /// Seconds one frame may take before its worker is killed (nil: no limit).
     package var frameTimeout: Double?
+    /// The job file's text each worker is sent (`--job-text`) and prepares instead of reading the file: the
+    /// studio's previews, which draw the text the studio checked (or that text without the layers it hides).
+    package var jobText: [UInt8]?
     /// The render's workers, which a stopped render ends after `stopGrace`.
     package let workers: WorkerGroup
     /// Workers started before the frames (for their frame keys), waiting for a lane that draws their job's frames.
@@ -29,9 +32,12 @@ package struct Isolation: Sendable {
     /// Slurm wait between SIGTERM and SIGKILL.
     package static let stopGrace = 10.0
 
-    package init(arguments: [String], frameTimeout: Double? = nil, workers: WorkerGroup = WorkerGroup()) {
+    package init(
+        arguments: [String], frameTimeout: Double? = nil, jobText: [UInt8]? = nil, workers: WorkerGroup = WorkerGroup()
+    ) {
         self.arguments = arguments
         self.frameTimeout = frameTimeout
+        self.jobText = jobText
         self.workers = workers
     }
 }
@@ -255,7 +261,9 @@ final class WorkerProcess: FrameExecutor {
         }
         let executable = PluginCatalog.executablePath()
         served = serves
-        let arguments = isolation.arguments + (serves.map { ["--serve-job", String($0)] } ?? [])
+        let arguments =
+            isolation.arguments + (serves.map { ["--serve-job", String($0)] } ?? [])
+            + (isolation.jobText == nil ? [] : [IsolatedPlanner.textOption])
         // As large as the largest canvas of the jobs; a new one for each worker.
         let sizes = jobs.map(\.spec.canvas).map {
             WorkerReplyCheck.pixelBytes(width: $0.pixelWidth, height: $0.pixelHeight)
@@ -267,6 +275,7 @@ final class WorkerProcess: FrameExecutor {
         process = (pid, channel)
         let hello: String
         do {
+            if let text = isolation.jobText { try channel.send(jobText: text) }
             hello = try channel.receive(timeout: Self.startTimeout)
         } catch {
             let death = end(nil)

@@ -28,8 +28,8 @@ package final class WorkerConnection {
         self.memory = memory
     }
 
-    /// The job file's text a planning worker is sent (`IsolatedPlanner.jobText`: `text N`, then N bytes, at most
-    /// `limit`); nil when the render sent none or something else.
+    /// The job file's text a worker started with `--job-text` is sent first (`WorkerChannel.send(jobText:)`:
+    /// `text N`, then N bytes, at most `limit`); nil when the render sent none or something else.
     package func receiveJobText(limit: Int) -> [UInt8]? {
         guard let line = try? channel.receive(timeout: WorkerProcess.startTimeout), line.hasPrefix("text "),
             let count = Int(line.dropFirst(5)), (0...limit).contains(count)

@@ -35,9 +35,9 @@ struct WorkerCommand: Command {
         "--plan", value: "K,L,…",
         help: "Create and verify the instances of these jobs (positions from 0), reply what that gave, and end.")
 
-    /// With `--plan`: the job file's text comes on the socket (`IsolatedPlanner.jobText`), not from the file.
+    /// The job file's text comes on the socket (`IsolatedPlanner.jobText`, `Isolation.jobText`), not from the file.
     static let jobText = Flag(
-        IsolatedPlanner.textOption, help: "With --plan: read the job file's text from the render, not from the file.")
+        IsolatedPlanner.textOption, help: "Read the one job file's text from the render, not from the file.")
 
     let arguments: ParsedArguments
     let scale: Double?
@@ -103,6 +103,14 @@ struct WorkerCommand: Command {
         }
         plan.plansOnly = served
         let planned = arguments[Self.planOnly].map { $0.split(separator: ",").map { Int($0) ?? -1 } }
+        var text: [UInt8]?
+        if arguments[Self.jobText] {
+            text = connection.receiveJobText(limit: JobLoader.maxFileBytes)
+            guard text != nil, arguments.positionals.count == 1 else {
+                connection.fail("--job-text needs one job file and its text from the render")
+                return .usage
+            }
+        }
         // Its plugin libraries loaded, before any instance is created, the worker locks itself in with everything
         // its jobs may name, so that what `create` and `verify` parse is parsed inside (article UntrustedPlugins).
         let lockIn = { (jobs: [LoadedJob], catalog: PluginCatalog) -> ExitCode? in
@@ -117,12 +125,13 @@ struct WorkerCommand: Command {
         }
         if let planned {
             return self.plan(
-                jobs: arguments.positionals, positions: planned, lockIn: lockIn, connection, quiet, messages)
+                jobs: arguments.positionals, text: text, positions: planned, lockIn: lockIn, connection, quiet,
+                messages)
         }
         // `render` refused --scale over a canvas.scale matrix already; the studio previews any variant at any scale.
         switch CommonOptions.planJobs(
             arguments.positionals, arguments: arguments, options: plan, terminal: quiet, beforeCreating: lockIn,
-            refusesScaledMatrix: false)
+            refusesScaledMatrix: false, text: text)
         {
         case .success(let ready):
             let jobs = ready.jobs
@@ -191,18 +200,9 @@ struct WorkerCommand: Command {
     /// `--plan K,L,…`: locks the worker in, creates and verifies the instances of the jobs at those positions,
     /// replies what that gave.
     private func plan(
-        jobs paths: [String], positions: [Int], lockIn: ([LoadedJob], PluginCatalog) -> ExitCode?,
-        _ connection: WorkerConnection,
-        _ quiet: Terminal, _ messages: Locked<[String]>
+        jobs paths: [String], text: [UInt8]?, positions: [Int], lockIn: ([LoadedJob], PluginCatalog) -> ExitCode?,
+        _ connection: WorkerConnection, _ quiet: Terminal, _ messages: Locked<[String]>
     ) -> ExitCode {
-        var text: [UInt8]?
-        if arguments[Self.jobText] {
-            text = connection.receiveJobText(limit: JobLoader.maxFileBytes)
-            guard text != nil, paths.count == 1 else {
-                connection.fail("--job-text needs one job file and its text from the render")
-                return .usage
-            }
-        }
         let loaded = CommonOptions.loadJobs(
             paths, arguments: arguments, scale: scale, terminal: quiet, refusesScaledMatrix: false, text: text)
         let run: CommonOptions.LoadedRun

@@ -148,17 +148,17 @@ enum CommonOptions {
     /// prints every problem of every job in one pass, in file order (see `JobReport`);
     /// `describeValid` is what a valid job prints on standard output. `beforeCreating` runs once the jobs and
     /// their plugin libraries are loaded, before any instance is created (a worker locks itself in there); an
-    /// exit code from it ends the run.
+    /// exit code from it ends the run. `text`, given, is the one job file's text (a worker's `--job-text`).
     static func planJobs(
         _ paths: [String], arguments: ParsedArguments, options: PlanOptions, terminal: Terminal,
         describeValid: ((PlannedJob) -> String)? = nil,
         beforeCreating: (([LoadedJob], PluginCatalog) -> ExitCode?)? = nil,
-        beforeWarmUp: ((PlannedRun) -> ExitCode?)? = nil, refusesScaledMatrix: Bool = true
+        beforeWarmUp: ((PlannedRun) -> ExitCode?)? = nil, refusesScaledMatrix: Bool = true, text: [UInt8]? = nil
     ) -> Result<ReadyRun, ExitCode> {
         let options = named(options)
         let loaded = loadJobs(
             paths, arguments: arguments, scale: options.scale, terminal: terminal,
-            refusesScaledMatrix: refusesScaledMatrix)
+            refusesScaledMatrix: refusesScaledMatrix, text: text)
         guard case .success(let files) = loaded else { return loaded.map { _ in .nothing } }
         let (jobs, loadErrors) = (files.jobs, files.errors)
         var ready = ReadyRun.nothing

@@ -124,6 +124,26 @@ function appendValue(text, path, json) {
   return text.slice(0, last.end) + "," + newline + json + text.slice(last.end);
 }
 
+// The text with the layer at `path` (an item of a layer list) alone in a new group in its place, its own
+// text kept as written; null when there is no layer there.
+function groupValue(text, path) {
+  const node = nodeAt(locate(text), path);
+  if (!node || node.type !== "object" || typeof path[path.length - 1] !== "number") return null;
+  return text.slice(0, node.start) + '{ "group": [ ' + text.slice(node.start, node.end) + " ] }" + text.slice(node.end);
+}
+
+// The text without the layer at `path`; a group left with no layer (which is not valid) goes with it.
+function removeLayerValue(text, path) {
+  const root = locate(text);
+  let at = path;
+  while (at.length > 2) {
+    const list = nodeAt(root, at.slice(0, -1));
+    if (!list || list.type !== "array" || list.items.length > 1) break;
+    at = at.slice(0, -2);
+  }
+  return removeValue(text, at);
+}
+
 // Where the line holding `offset` starts in `text`, and its indentation.
 function lineIndent(text, offset) {
   const start = text.lastIndexOf("\n", offset) + 1;
@@ -284,6 +304,16 @@ function stepPlaces(step) {
   return differences(parsed(step.from), parsed(step.to)).map(joinPath).join(", ") || "the file";
 }
 
+// Hide and solo: the layers the preview leaves out, as places in `paths` (GET /api/job's layers, by
+// path). A hidden layer is left out; while any layer is soloed, so is every layer not soloed. Hidden
+// wins over solo, as in After Effects.
+function previewHidden(paths, hidden, soloed) {
+  const soloing = paths.some((path) => soloed.has(path));
+  const out = [];
+  paths.forEach((path, index) => { if (hidden.has(path) || (soloing && !soloed.has(path))) out.push(index); });
+  return out;
+}
+
 if (typeof module === "object") {
-  module.exports = { locate, nodeAt, splitPath, joinPath, setValue, removeValue, appendValue, spanOf, lineOf, jsonTokens, olderThan, lineDiff, parsed, differences, rebase, binding, nodeValue, record, takeBackText, stepPlaces };
+  module.exports = { previewHidden, locate, nodeAt, splitPath, joinPath, setValue, removeValue, appendValue, groupValue, removeLayerValue, spanOf, lineOf, jsonTokens, olderThan, lineDiff, parsed, differences, rebase, binding, nodeValue, record, takeBackText, stepPlaces };
 }

@@ -86,6 +86,12 @@ function applyJob(job, force) {
     madeFrom(job);
   }
   seen(job);
+  // A layer's parameter table and summary are its effect's (sent once, in `effects`).
+  const effects = new Map((job.effects || []).map((effect) => [effect.id, effect]));
+  for (const layer of job.layers || []) {
+    const effect = effects.get(layer.effect);
+    [layer.parameters, layer.summary] = effect ? [effect.parameters, effect.summary] : [[], ""];
+  }
   const first = state.job === null;
   state.job = job;
   if (first) restoreHistory();
@@ -102,9 +108,10 @@ function applyJob(job, force) {
     if (state.frame > job.job.frameCount - 1) state.frame = 0;
     // A job of more than three layers opens on its first; fewer are all shown.
     if (state.selected === undefined) state.selected = (job.layers || []).length > 3 ? 0 : null;
-    if (state.selectTopLevel !== undefined && state.selectTopLevel !== null) {
-      const added = (job.layers || []).findIndex((layer) => layer.path === "layers[" + state.selectTopLevel + "]");
-      if (added >= 0) { state.selected = added; state.selectTopLevel = null; }
+    // A layer added or grouped is selected once the job comes back with it.
+    if (state.selectPath) {
+      const made = (job.layers || []).findIndex((layer) => layer.path === state.selectPath);
+      if (made >= 0) { state.selected = made; state.selectPath = null; }
     }
     if (state.selected !== null && state.selected >= (job.layers || []).length) state.selected = null;
     renderLayers();
@@ -358,13 +365,20 @@ function renderControls() {
   const box = $("controls");
   const job = state.job;
   const written = template();
-  const layout = JSON.stringify([state.variant, (job.layers || []).map((layer) => [layer.effect, (layer.parameters || []).map((p) => p.name)]),
+  const layout = JSON.stringify([state.variant, (job.layers || []).map((layer) => [layer.path, layer.effect, (layer.parameters || []).map((p) => p.name)]),
     (job.layers || []).map((layer) => (layer.parameters || []).map((p) => binding(written, paramPath(layer, p.name))))]);
   if (layout !== state.layout) {
     state.layout = layout;
     state.controls = new Map();
     box.textContent = "";
+    const groups = new Set();
     (job.layers || []).forEach((layer, index) => {
+      // Each group's own fields, before its first layer's: shown with any of its layers.
+      groupsOf(layer).forEach(({ path, depth }) => {
+        if (groups.has(path)) return;
+        groups.add(path);
+        box.append(groupSet(layer, index, depth, written));
+      });
       const set = el("fieldset");
       set.dataset.layer = String(index);
       set.append(el("legend", layerLabel(layer) + (layerName(layer) ? " (" + layer.path + ")" : "")));
@@ -380,7 +394,8 @@ function renderControls() {
     });
   }
   (job.layers || []).forEach((layer) => {
-    showLayerFields(layer, written);
+    groupsOf(layer).forEach(({ depth }) => showHostFields(layer, depth, written));
+    showHostFields(layer, (layer.fields || [1]).length - 1, written);
     for (const parameter of layer.parameters || []) {
       const row = state.controls.get(layer.path + ".params." + parameter.name);
       if (!row || row === state.dragging || row.contains(document.activeElement)) continue;
@@ -405,17 +420,20 @@ function hostFields() {
   ];
 }
 
-function layerSection(layer, index, written) {
+// The host fields of layer `index`'s link at `depth` (its own: the last; a group holding it: before),
+// and the buttons that add their keyframes at the playhead.
+function layerSection(layer, index, written, depth = (layer.fields || [1]).length - 1) {
   const box = el("div", null, "layer-fields");
+  const owner = ownerPath(layer, depth);
   for (const field of hostFields()) {
-    const path = splitPath(layer.path).concat([field.name]);
+    const path = owner.concat([field.name]);
     box.append(control(field, path, binding(written, path)));
   }
   const keys = el("div", null, "add-keys muted");
   keys.append(document.createTextNode("keyframe at the playhead: "));
   for (const field of keyedFields) {
     const add = button("◆ " + field[field.length - 1], "add a keyframe of " + field.join(".") + " at the playhead's frame",
-      () => addKeyframe(index, field));
+      () => addKeyframe(index, field, depth));
     add.dataset.field = field.join(".");
     keys.append(add);
   }
@@ -423,18 +441,37 @@ function layerSection(layer, index, written) {
   return box;
 }
 
-function ownFields(layer) {
+// A group's fieldset: its name, start, end, opacity and blend, and its keyframes added at the playhead.
+function groupSet(layer, index, depth, written) {
+  const set = el("fieldset", null, "group-fields");
+  const path = joinPath(ownerPath(layer, depth));
+  set.dataset.group = path;
+  set.append(el("legend", (layer.fields[depth].name || path) + " · group" + (layer.fields[depth].name ? " (" + path + ")" : "")));
+  set.append(el("div", "a group draws its layers on a surface of its own, then as one layer: these fields apply to all of them", "hint"));
+  set.append(layerSection(layer, index, written, depth));
+  return set;
+}
+
+// The groups holding a layer, outermost first: their paths ("layers[6]") and depths.
+function groupsOf(layer) {
+  return (layer.fields || []).slice(0, -1).map((fields, depth) => ({ path: joinPath(ownerPath(layer, depth)), depth }));
+}
+
+// The path of the layer's link at `depth`: a group holding it, or the layer itself (the last).
+function ownerPath(layer, depth) { return splitPath(layer.path).slice(0, 2 * (depth + 1)); }
+
+function ownFields(layer, depth) {
   const links = layer.fields || [];
-  return links[links.length - 1] || {};
+  return links[depth === undefined ? links.length - 1 : depth] || {};
 }
 
 function keyframed(value) { return value !== null && typeof value === "object" && Array.isArray(value.keyframes); }
 
 // `written`: the job file as the server last read it (`template()`).
-function showLayerFields(layer, written) {
-  const own = ownFields(layer);
+function showHostFields(layer, depth, written) {
+  const own = ownFields(layer, depth);
   for (const field of hostFields()) {
-    const path = splitPath(layer.path).concat([field.name]);
+    const path = ownerPath(layer, depth).concat([field.name]);
     const row = state.controls.get(joinPath(path));
     if (!row || row === state.dragging || row.contains(document.activeElement)) continue;
     const value = own[field.name];
@@ -448,35 +485,32 @@ function showLayerFields(layer, written) {
   }
 }
 
-// Layer seconds at the playhead (through the layer's start and the speeds of it and its groups), in
-// whole frames.
-function layerTime(layer) {
-  const speed = rate(layer.fields || []);
-  const fps = state.job.job.fps;
-  const t = (state.frame / fps - layer.start) * speed;
-  return Number((Math.round(t * fps) / fps).toFixed(6));
-}
-
-// Adds a keyframe of `field` (["opacity"], ["transform", "position"], …) of layer `index` at the playhead,
-// with the value the field has there as written (the keyframe before, or its constant, or its default),
-// and opens it in the keyframe editor once saved; a field with no keyframes becomes keyframed.
-function addKeyframe(index, field) {
+// Adds a keyframe of `field` (["opacity"], ["transform", "position"], …) of layer `index` (or of the group
+// holding it at `depth`) at the playhead, with the value the field has there as written (the keyframe
+// before, or its constant, or its default), and opens it in the keyframe editor once saved; a field with
+// no keyframes becomes keyframed.
+function addKeyframe(index, field, depth) {
   const layer = state.job.layers[index];
-  const t = layerTime(layer);
+  const links = layer.fields || [];
+  if (depth === undefined) depth = links.length - 1;
+  const fps = state.job.job.fps;
+  // The owner's own seconds at the playhead (through its start and the speeds outside), in whole frames.
+  const own = (state.frame / fps - jobTimeAt(links, depth + 1, 0)) * rate(links, depth + 1);
+  const t = Number((Math.round(own * fps) / fps).toFixed(6));
   if (t < 0) {
     const box = $("key-editor");
     box.hidden = false;
-    box.textContent = "The playhead is before " + layerLabel(layer) + " starts: move it onto the layer's bar first.";
+    box.textContent = "The playhead is before " + (depth === links.length - 1 ? layerLabel(layer) : "its group") + " starts: move it onto the bar first.";
     return;
   }
-  const path = splitPath(layer.path).concat(field);
+  const path = ownerPath(layer, depth).concat(field);
   const current = nodeValue(template(), path);
   const keyframes = keyframed(current) ? current.keyframes.slice() : [];
   select(index);
-  state.openKey = { layer: index, field: field.join("."), t };
+  state.openKey = { path: joinPath(path), t };
   if (keyframes.some((keyframe) => Math.abs(keyframe.t - t) < 1e-6)) { renderTracks(); return; }
   const before = keyframes.filter((keyframe) => keyframe.t < t).pop() || keyframes[0];
-  const value = before ? before.value : current !== undefined ? current : fieldDefault(layer, field);
+  const value = before ? before.value : current !== undefined ? current : fieldDefault(layer, field, depth);
   keyframes.push({ t, value });
   keyframes.sort((a, b) => a.t - b.t);
   const saved = keyframed(current) ? edit(path.concat(["keyframes"]), keyframes) : edit(path, { keyframes });
@@ -484,10 +518,10 @@ function addKeyframe(index, field) {
 }
 
 // What a keyed field is where the file does not set it.
-function fieldDefault(layer, field) {
+function fieldDefault(layer, field, depth) {
   const name = field[field.length - 1];
   if (name === "position") {
-    const transform = ownFields(layer).transform;
+    const transform = ownFields(layer, depth).transform;
     return transform && Array.isArray(transform.anchor) ? transform.anchor : [state.job.job.width / 2, state.job.job.height / 2];
   }
   return { opacity: 1, scale: 1, rotation: 0 }[name];
@@ -516,19 +550,22 @@ function renderLayers() {
     row.append(button);
     if (index !== null) {
       const path = state.job.layers[index].path;
-      const lock = el("button", locked(index) ? "🔒" : "🔓", "lock");
-      lock.dataset.layer = String(index);
-      lock.title = locked(index) ? "unlock: its controls, handles and timing can be edited again" : "lock: keep its controls, handles and timing from being edited";
-      lock.setAttribute("aria-pressed", String(locked(index)));
-      lock.addEventListener("click", () => {
-        if (state.locked.has(path)) state.locked.delete(path); else state.locked.add(path);
-        try { localStorage.setItem("renderfarm-locked:" + state.job.file, JSON.stringify([...state.locked])); } catch (e) { /* this page keeps it */ }
-        renderLayers();
+      const toggle = (name, on, off, titles, changed) => {
+        const pressed = pathSet(name).has(path);
+        const button = el("button", pressed ? on : off, "toggle " + name);
+        button.dataset.layer = String(index);
+        button.title = titles[pressed ? 1 : 0];
+        button.setAttribute("aria-pressed", String(pressed));
+        button.addEventListener("click", () => { togglePath(name, path); renderLayers(); changed(); });
+        row.append(button);
+      };
+      toggle("hidden", "◌", "👁", ["hide in the preview (the file and renders keep it)", "show in the preview again"], showLeftOut);
+      toggle("solo", "S", "S", ["solo: preview only the soloed layers", "unsolo"], showLeftOut);
+      toggle("locked", "🔒", "🔓", ["lock: keep its controls, handles and timing from being edited", "unlock: its controls, handles and timing can be edited again"], () => {
         renderTracks();
         showSelection();
         renderHandles();
       });
-      row.append(lock);
     }
     list.append(row);
   };
@@ -537,21 +574,54 @@ function renderLayers() {
     const groups = (layer.fields || []).slice(0, -1).map((fields) => fields.name || "group");
     item(layerLabel(layer), index, groups.length, layer.path + (groups.length ? " in " + groups.join(" › ") : ""));
   });
+  const left = leftOut().length;
+  $("view-state").textContent = left ? left + " of " + state.job.layers.length + " layers left out of the preview" : "";
 }
 
-// Locked layers (by path, kept in the browser's storage for the job file): their controls, canvas
-// handles, bar and keyframes take no edit; the text box still does.
-function locked(index) {
-  if (!state.locked) {
-    try { state.locked = new Set(JSON.parse(localStorage.getItem("renderfarm-locked:" + state.job.file) || "[]")); } catch (e) { state.locked = new Set(); }
+// Lock, hide and solo are this browser's view of the job, not edits of it: sets of layer paths kept in
+// its storage for the job file ("locked", "hidden", "solo").
+function pathSet(name) {
+  state.views = state.views || {};
+  if (!state.views[name]) {
+    try { state.views[name] = new Set(JSON.parse(localStorage.getItem("renderfarm-" + name + ":" + state.job.file) || "[]")); } catch (e) { state.views[name] = new Set(); }
   }
-  const layer = (state.job.layers || [])[index];
-  return Boolean(layer && state.locked.has(layer.path));
+  return state.views[name];
 }
 
-// "Add layer" puts a layer of the chosen effect on top (the end of the job's `layers`), with the
-// effect's defaults, and selects it; "Remove" takes the selected layer out of the file. Both are saves
-// like any other (undo, conflicts).
+function togglePath(name, path) {
+  const set = pathSet(name);
+  if (set.has(path)) set.delete(path); else set.add(path);
+  try { localStorage.setItem("renderfarm-" + name + ":" + state.job.file, JSON.stringify([...set])); } catch (e) { /* this page keeps it */ }
+}
+
+// Locked layers: their controls, canvas handles, bar and keyframes take no edit; the text box still does.
+function locked(index) {
+  const layer = (state.job.layers || [])[index];
+  return Boolean(layer && pathSet("locked").has(layer.path));
+}
+
+// Hidden and soloed layers: the preview's frames and sound leave out the layers previewHidden names
+// (the studio draws and mixes the job without them: GET /api/frames/N.png?hide=I,J).
+function leftOut() {
+  return previewHidden((state.job.layers || []).map((layer) => layer.path), pathSet("hidden"), pathSet("solo"));
+}
+
+function hideQuery() {
+  const left = leftOut();
+  return left.length ? "&hide=" + left.join(",") : "";
+}
+
+function showLeftOut() {
+  renderTracks();
+  showFrame(state.frame);
+  loadSound();
+}
+
+// "Add layer" puts a layer of the chosen effect on top of the list holding the selected layer (inside its
+// group; the job's `layers` when none is selected), with the effect's defaults, and selects it; "Group"
+// puts the selected layer alone in a new group (then layers added with it selected go in that group too);
+// "Remove" takes the selected layer out of the file, and its group with it when it was the group's last.
+// All are saves like any other (undo, conflicts).
 function showEffects() {
   const picker = $("add-effect");
   const effects = state.job.effects || [];
@@ -572,11 +642,24 @@ function showEffects() {
 function addLayer() {
   const effect = $("add-effect").value;
   if (!effect) return;
-  const index = (parsed($("source").value) || {}).layers;
-  state.adding = { effect, path: "layers[" + (Array.isArray(index) ? index.length : 0) + "].params." };
-  if (!editText((text) => appendValue(text, ["layers"], JSON.stringify({ effect })))) { state.adding = null; return; }
-  // The new layer is the last top-level one; it is selected once the job comes back with it.
-  state.selectTopLevel = (parsed($("source").value).layers || []).length - 1;
+  const selected = selectedLayer();
+  const list = selected ? splitPath(selected.path).slice(0, -1) : ["layers"];
+  const items = nodeValue(parsed($("source").value), list);
+  const path = joinPath(list.concat([Array.isArray(items) ? items.length : 0]));
+  state.adding = { effect, path: path + ".params." };
+  if (!editText((text) => appendValue(text, list, JSON.stringify({ effect })))) { state.adding = null; return; }
+  state.selectPath = path;
+}
+
+function groupLayer() {
+  const layer = selectedLayer();
+  if (!layer) return;
+  const path = splitPath(layer.path);
+  if (editText((text) => groupValue(text, path))) state.selectPath = joinPath(path.concat(["group", 0]));
+}
+
+function selectedLayer() {
+  return state.selected === null ? null : (state.job.layers || [])[state.selected] || null;
 }
 
 // A new layer the effect refuses only for missing parameters (a text layer needs its text) gets a
@@ -614,8 +697,8 @@ function starter(p) {
 }
 
 function removeLayer() {
-  const layer = state.selected === null ? null : (state.job.layers || [])[state.selected];
-  if (layer && editText((text) => removeValue(text, splitPath(layer.path)))) state.selected = null;
+  const layer = selectedLayer();
+  if (layer && editText((text) => removeLayerValue(text, splitPath(layer.path)))) state.selected = null;
 }
 
 function select(index) {
@@ -630,12 +713,19 @@ function showSelection() {
     node.classList.toggle("selected", node.dataset.layer === chosen);
     node.setAttribute("aria-selected", String(node.dataset.layer === chosen));
   });
-  document.querySelectorAll("#controls fieldset").forEach((set) => {
+  const selected = state.selected === null ? null : state.job.layers[state.selected];
+  const around = new Set(selected ? groupsOf(selected).map((group) => group.path) : []);
+  document.querySelectorAll("#controls fieldset[data-layer]").forEach((set) => {
     set.hidden = state.selected !== null && set.dataset.layer !== chosen;
     set.disabled = locked(Number(set.dataset.layer));
     set.classList.toggle("locked", set.disabled);
   });
+  // A group's fields show with the layer selected in it (and with all layers).
+  document.querySelectorAll("#controls fieldset[data-group]").forEach((set) => {
+    set.hidden = state.selected !== null && !around.has(set.dataset.group);
+  });
   $("remove-layer").disabled = state.selected !== null && locked(state.selected);
+  $("group-layer").disabled = state.selected === null || locked(state.selected);
   document.querySelectorAll("#track-list .track[data-layer], #track-labels .track-label[data-layer]").forEach((node) => {
     node.classList.toggle("selected", node.dataset.layer === chosen);
   });
@@ -839,7 +929,7 @@ function sizeFrame() {
 function frameURL(n) {
   const job = state.job;
   return "/api/frames/" + n + ".png?scale=" + previewScale() + "&variant=" + state.variant +
-    ($("debug").checked ? "&debug=1" : "") + "&v=" + job.version + "&i=" + state.generation;
+    ($("debug").checked ? "&debug=1" : "") + hideQuery() + "&v=" + job.version + "&i=" + state.generation;
 }
 
 function showFrame(n, force) {
@@ -883,6 +973,7 @@ function showFrame(n, force) {
 // the in/out range and the playhead. Clicking goes to the frame under the pointer.
 function renderTracks() {
   const job = state.job.job;
+  const omitted = leftOut();
   const count = job.frameCount;
   const percent = (frame) => (100 * frame / count) + "%";
   setZoom(state.zoom);
@@ -927,12 +1018,14 @@ function renderTracks() {
       track.append(bar);
       for (const key of keyframesOf(layer, index, written, depth)) {
         track.append(keyMark(key, percent));
-        if (!$("key-editor").hidden && $("key-editor").dataset.path === joinPath(key.path)) showKey(key);
+        if (justAdded(key) || (!$("key-editor").hidden && $("key-editor").dataset.path === joinPath(key.path))) showKey(key);
       }
       list.append(track);
     });
     const track = el("div", null, "track");
     track.dataset.layer = String(index);
+    // A layer hide or solo leaves out of the preview is dimmed on its track.
+    track.classList.toggle("left-out", omitted.includes(index));
     const first = Math.min(count, Math.max(0, Math.round(layer.start * job.fps)));
     const last = layer.end === null || layer.end === undefined ? count : Math.min(count, Math.round(layer.end * job.fps));
     const bar = el("div", layerLabel(layer), "bar");
@@ -953,10 +1046,7 @@ function renderTracks() {
       track.append(keyMark(key, percent));
       // The keyframe editor open on this keyframe shows it as the job now has it; a keyframe just added
       // opens in it.
-      const added = state.openKey && state.openKey.layer === index && state.openKey.field === key.field.join(".")
-        && Math.abs(state.openKey.t - key.keyframe.t) < 1e-6;
-      if (added) state.openKey = null;
-      if (added || (!$("key-editor").hidden && $("key-editor").dataset.path === joinPath(key.path))) showKey(key);
+      if (justAdded(key) || (!$("key-editor").hidden && $("key-editor").dataset.path === joinPath(key.path))) showKey(key);
     }
     list.append(track);
   });
@@ -1023,6 +1113,14 @@ const keyedFields = [["opacity"], ["transform", "position"], ["transform", "scal
 // The keyframes of layer `index`'s own fields, or (`depth` below its own) of the group at that depth
 // holding it: each with its place in the file (`written`: the file as `template()` reads it) and its
 // owner's job start and speed.
+// Whether `key` is the keyframe addKeyframe just added (then it opens in the editor, once).
+function justAdded(key) {
+  const added = state.openKey && state.openKey.path === joinPath(key.path.slice(0, -2))
+    && Math.abs(state.openKey.t - key.keyframe.t) < 1e-6;
+  if (added) state.openKey = null;
+  return Boolean(added);
+}
+
 function keyframesOf(layer, index, written, depth) {
   const links = layer.fields || [];
   if (depth === undefined) depth = links.length - 1;
@@ -1210,7 +1308,7 @@ function soundReady() { return $("sound").checked && $("audio").dataset.ready ==
 async function loadSound() {
   const audio = $("audio"), said = $("sound-state");
   const source = state.job && state.job.job
-    ? "/api/audio.wav?variant=" + state.variant + "&version=" + state.job.version + "&inputs=" + state.generation : null;
+    ? "/api/audio.wav?variant=" + state.variant + hideQuery() + "&version=" + state.job.version + "&inputs=" + state.generation : null;
   if (!$("sound").checked || source === null) {
     audio.pause();
     audio.dataset.source = "";
@@ -1259,10 +1357,11 @@ function showVariants(job) {
 }
 
 // ---- The render queue: each press of Render adds the in/out range with the output chosen beside it
-// (PNG frames into the job's output folder, or a video of an encode preset, named as encode names it).
-// One render runs at a time; the next starts when it ends. The running one's progress and Stop are at
-// the top; a finished one opens its result: a video plays here, frames open the farm view. The queue is
-// this page's (a reload forgets what has not started; a render started goes on).
+// (PNG frames into the job's output folder, or a video of an encode preset, named as encode names it)
+// to the studio's queue (POST /api/render). The studio runs them one at a time, in order; the queue is
+// its own (GET /api/render, `render` events), so a reload, another tab or a script sees the same one.
+// The running one's progress and Stop are also at the top; a finished one opens its result: a video
+// plays here, frames open the farm view.
 const outputs = [["", "PNG frames"], ["mp4", "mp4 · H.264"], ["webm-alpha", "webm · VP9 with alpha"],
   ["prores4444", "mov · ProRes 4444"], ["gif", "gif"], ["apng", "apng"], ["alpha-packed", "mp4 · alpha-packed (VAP)"],
   ["hevc-alpha", "mov · HEVC with alpha"]];
@@ -1276,48 +1375,42 @@ function showOutputs() {
   }
 }
 
-function queueRender() {
+async function queueRender() {
   if (!state.job || !state.job.job) return;
   const [from, to] = range();
-  state.queue.push({ frames: from + "-" + to, preset: $("render-preset").value, status: "queued" });
-  showQueue();
-  startNext();
+  const preset = $("render-preset").value;
+  let response, body;
+  try {
+    response = await fetch("/api/render?frames=" + from + "-" + to + (preset ? "&preset=" + preset : ""), { method: "POST" });
+    body = await response.json();
+  } catch (e) { [response, body] = [{ ok: false }, { error: "cannot reach the studio" }]; }
+  $("queue-error").textContent = response.ok ? "" : body.error;
+  // The tab that asked for frames shows the farm view when they start (its event may have come first).
+  if (!response.ok || preset) return;
+  const heard = state.queue.find((item) => item.id === body.id);
+  if (heard && heard.state !== "queued") showView("farm"); else state.renderRequested = body.id;
 }
 
-async function startNext() {
-  if (state.queue.some((item) => item.status === "starting" || item.status === "running")) return;
-  const item = state.queue.find((each) => each.status === "queued");
-  if (!item) return;
-  item.status = "starting";
-  state.renderRequested = item.preset === "";
-  const response = await fetch("/api/render?frames=" + item.frames + (item.preset ? "&preset=" + item.preset : ""), { method: "POST" });
-  const body = await response.json();
-  if (response.status === 409 && /render is running/.test(body.error || "")) {
-    // Another page's render: this one starts when that one ends.
-    item.status = "queued";
-  } else if (!response.ok) {
-    [item.status, item.said] = ["failed", body.error];
-  } else {
-    [item.video, item.folder] = [body.video || null, body.folder];
-    if (item.status === "starting") item.status = "running";
-  }
+async function loadQueue() {
+  try {
+    state.queue = (await (await fetch("/api/render")).json()).renders || [];
+  } catch (e) { return; }
   showQueue();
-  if (item.status === "failed") startNext();
 }
 
-// A render event, matched to the queue's item that started it.
+// A render event: the item as the studio now has it ("removed": out of the queue).
 function queueHeard(render) {
-  const item = state.queue.find((each) => (each.status === "starting" || each.status === "running")
-    && each.frames === render.frames && (each.preset || undefined) === render.preset);
-  if (item && render.state === "running") {
-    item.status = "running";
-    item.progress = render.total !== undefined ? render.done + " of " + render.total + " frames" : null;
-  } else if (item) {
-    item.status = render.status === 0 ? "done" : render.status === 130 ? "stopped" : "failed";
-    item.said = render.message || (render.status === 0 ? "" : "exit " + render.status);
-  }
+  const index = state.queue.findIndex((item) => item.id === render.id);
+  if (render.state === "removed") { if (index >= 0) state.queue.splice(index, 1); }
+  else if (index >= 0) state.queue[index] = render;
+  else state.queue.push(render);
   showQueue();
-  if (render.state === "finished") startNext();
+}
+
+// "queued", "running", "done", "stopped" or "failed".
+function queueStatus(item) {
+  if (item.state !== "finished") return item.state;
+  return item.status === 0 ? "done" : item.status === 130 ? "stopped" : "failed";
 }
 
 function showQueue() {
@@ -1326,15 +1419,19 @@ function showQueue() {
   list.hidden = state.queue.length === 0;
   for (const item of state.queue) {
     const row = el("li");
-    row.dataset.status = item.status;
-    const target = item.video ? item.video.split("/").pop() : item.preset ? item.preset : "PNG frames";
-    const said = { queued: "queued", starting: "starting…", running: "rendering" + (item.progress ? ": " + item.progress : "…"),
-      done: "done", stopped: "stopped", failed: "failed" + (item.said ? ": " + item.said : "") }[item.status];
-    row.append(el("span", "frames " + item.frames + " → " + target + " · "), el("span", said, "muted"));
-    if (item.status === "queued") {
-      row.append(button("Remove", "take it out of the queue", () => { state.queue.splice(state.queue.indexOf(item), 1); showQueue(); }));
-    }
-    if (item.status === "done") row.append(button("Open", "show the result", () => openResult(item)));
+    const status = queueStatus(item);
+    row.dataset.status = status;
+    row.dataset.id = String(item.id);
+    const target = item.video ? item.video.split("/").pop() : "PNG frames";
+    const progress = item.total !== undefined ? ": " + item.done + " of " + item.total + " frames" : "…";
+    const said = { queued: "queued", running: "rendering" + progress, done: "done", stopped: "stopped",
+      failed: "failed" + (item.message ? ": " + item.message : " (exit " + item.status + ")") }[status];
+    row.append(el("span", "frames " + (item.frames || "all") + " → " + target + " · "), el("span", said, "muted"));
+    const drop = () => fetch("/api/render?id=" + item.id, { method: "DELETE" });
+    if (status === "done") row.append(button("Open", "show the result", () => openResult(item)));
+    if (status === "queued") row.append(button("Remove", "take it out of the queue", drop));
+    if (status === "running") row.append(button("Stop", "stop this render (the frames done stay); the next one starts", drop));
+    if (item.state === "finished") row.append(button("×", "take it off the list", drop));
     list.append(row);
   }
 }
@@ -1425,6 +1522,7 @@ $("sound").addEventListener("change", loadSound);
 $("debug").addEventListener("change", () => showFrame(state.frame, true));
 $("add-layer").addEventListener("click", addLayer);
 $("remove-layer").addEventListener("click", removeLayer);
+$("group-layer").addEventListener("click", groupLayer);
 $("view-fit").addEventListener("click", () => setView("fit"));
 $("view-100").addEventListener("click", () => setView(1));
 $("view-200").addEventListener("click", () => setView(2));
@@ -1518,6 +1616,9 @@ listen({
   status: (data) => { state.farm = JSON.parse(data); renderFarm(state.farm); },
   render: (data) => {
     const render = JSON.parse(data);
+    queueHeard(render);
+    // The top line follows the render that runs and the last that finished.
+    if (render.state === "queued" || render.state === "removed") return;
     const started = render.state === "running" && !(state.render && state.render.state === "running");
     state.render = render;
     const running = render.state === "running";
@@ -1535,10 +1636,9 @@ listen({
       : "render of frames " + render.frames + " finished: " + (render.status === 0 ? "complete" : "exit " + render.status +
         (render.message ? ": " + render.message : "")) + (state.renderProgress ? " (" + state.renderProgress + ")" : "");
     // The tab whose button started a render of frames shows the farm; other tabs show the progress at the top.
-    if (started && state.renderRequested) showView("farm");
-    if (started) state.renderRequested = false;
+    if (started && state.renderRequested === render.id) showView("farm");
+    if (started && state.renderRequested === render.id) state.renderRequested = null;
     if (state.farm) renderFarm(state.farm);
-    queueHeard(render);
   },
 });
 
@@ -1582,4 +1682,5 @@ function listen(handlers) {
 }
 wireTools();
 showOutputs();
+loadQueue();
 loadJob();
