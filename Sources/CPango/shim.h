@@ -1,5 +1,6 @@
 // Pango through pangocairo, with fontconfig set up by the text plugin (plugins/text). GObject's cast
 // macros and the walk over a layout's runs are C; they are wrapped here as small inline functions.
+#include <stdint.h>
 #include <pango/pangocairo.h>
 #include <pango/pangofc-fontmap.h>
 #include <pango/pangofc-font.h>
@@ -30,16 +31,22 @@ static inline void rf_text_layout_font_files(
     pango_layout_iter_free(iter);
 }
 
-/// How many glyphs of `layout` no face has (PANGO_GLYPH_UNKNOWN_FLAG: drawn as a box with the code point).
-static inline int rf_text_layout_unknown_glyphs(PangoLayout *layout) {
+/// Calls `each` with the code point of every glyph of `layout` no face has, in order (PANGO_GLYPH_UNKNOWN_FLAG:
+/// drawn as a box showing the code point, which the glyph holds under the flag); returns how many there are.
+static inline int rf_text_layout_unknown_glyphs(
+    PangoLayout *layout, void *user, void (*each)(void *user, uint32_t code_point)) {
     int count = 0;
     PangoLayoutIter *iter = pango_layout_get_iter(layout);
     if (iter == NULL) return 0;
     do {
         PangoLayoutRun *run = pango_layout_iter_get_run_readonly(iter);
         if (run == NULL || run->glyphs == NULL) continue;
-        for (int i = 0; i < run->glyphs->num_glyphs; i++)
-            if (run->glyphs->glyphs[i].glyph & PANGO_GLYPH_UNKNOWN_FLAG) count++;
+        for (int i = 0; i < run->glyphs->num_glyphs; i++) {
+            PangoGlyph glyph = run->glyphs->glyphs[i].glyph;
+            if (!(glyph & PANGO_GLYPH_UNKNOWN_FLAG)) continue;
+            count++;
+            each(user, (uint32_t)(glyph & ~PANGO_GLYPH_UNKNOWN_FLAG));
+        }
     } while (pango_layout_iter_next_run(iter));
     pango_layout_iter_free(iter);
     return count;

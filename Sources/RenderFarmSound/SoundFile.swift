@@ -23,6 +23,44 @@ package struct SoundFile {
     /// Interleaved stereo at `SoundMixer.rate`, at most the `seconds` asked for.
     package var samples: [Float]
 
+    /// What `render --video` would refuse in the files of `audio` before it decodes any, located in the job:
+    /// a music or sound file not in the job's folder, not a regular file or too large (it is opened, not read),
+    /// and an event log that does not read. For `validate` and the studio, which decode nothing.
+    package static func issues(of audio: AudioSpec, jobDirectory: String) -> [JobIssue] {
+        let named =
+            (audio.music.map { [("audio.music.file", $0.file)] } ?? [])
+            + audio.sounds.enumerated().map { ("audio.sounds[\($0)].file", $1.file) }
+        var issues = named.compactMap { path, name in
+            check(name, jobDirectory: jobDirectory).map { JobIssue(path: path, $0.message) }
+        }
+        for (index, sound) in audio.sounds.enumerated() {
+            guard case .events(let value) = sound.times else { continue }
+            if case .failure(let problems) = SoundEvents.resolve(
+                value, path: "audio.sounds[\(index)].events", jobDirectory: jobDirectory)
+            {
+                issues += problems.issues
+            }
+        }
+        return issues
+    }
+
+    /// Why `name` (relative to `jobDirectory`) cannot be loaded as a sound file, found without reading it; nil
+    /// when it can be opened.
+    static func check(_ name: String, jobDirectory: String) -> DataProblem? {
+        do {
+            let file = try InputFile(try ConfinedPath.resolve(name, in: jobDirectory), followLastLink: false)
+            guard file.size <= maxBytes else {
+                return DataProblem(
+                    InputFileError.tooLarge(path: name, bytes: file.size, limit: maxBytes).message(naming: name))
+            }
+            return nil
+        } catch let error as InputFileError {
+            return DataProblem(error.message(naming: name))
+        } catch {
+            return DataProblem("\(error)")
+        }
+    }
+
     /// `load` of each file named (a file named twice is decoded once, for the longer time), all at once.
     package static func load(_ requests: [(name: String, seconds: Double)], jobDirectory: String, ffmpeg: FFmpeg)
         -> [String: Result<SoundFile, DataProblem>]

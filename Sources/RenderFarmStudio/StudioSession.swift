@@ -361,6 +361,8 @@ final class StudioSession: Sendable {
         _ options: StudioOptions, catalog: PluginCatalog, text: String, variant: Int?, scale: Double?
     ) -> PlanOptions {
         var plan = PlanOptions(scale: scale)
+        // A missing music file is told while the job is edited, as `validate` tells it.
+        plan.checksSoundFiles = true
         guard let previewWorker = options.previewWorker else { return plan }
         let folders = catalog.searchPath.filter { path in
             var isDirectory: ObjCBool = false

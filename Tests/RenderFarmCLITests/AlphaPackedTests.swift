@@ -206,8 +206,10 @@ struct AlphaPackedTests {
     /// Unpacks `video` and compares every frame with the rendered PNGs; requires the thresholds.
     static func unpackAndCompare(_ video: URL, with pngs: URL, in folder: URL, _ test: Case) throws -> Quality {
         let unpacked = folder.appendingPathComponent("unpacked")
-        let unpack = CLI.run(["unpack-alpha", video.path, "-o", unpacked.path, "--progress", "none"])
+        // Given as a folder with its slash, as users type it: the frames are named without a double slash.
+        let unpack = CLI.run(["unpack-alpha", video.path, "-o", unpacked.path + "/", "--progress", "none"])
         try #require(unpack.status == 0, "\(unpack.stderr)")
+        #expect(unpack.stdout.contains("  frames: \(unpacked.path)/frame_00000.png …\n"), "\(unpack.stdout)")
         let names = try FileManager.default.contentsOfDirectory(atPath: unpacked.path).filter { $0.hasSuffix(".png") }
         #expect(names.count == frames)
         let pattern = "frame_%05d.png"

@@ -38,6 +38,35 @@ struct ProgressOutputTests {
         if columns >= 80 { #expect(line.contains("1234/48000 frames") && line.contains("ETA 1:02:05")) }
     }
 
+    @Test(
+        "fps and ETA are the pace since the first frame: ffmpeg's start is no part of it; none is told before there is one"
+    )
+    func paceFromFirstFrame() {
+        // A 7 s encode of 210 frames whose first frame is told 1.2 s in (ffmpeg starting): the first line has no
+        // pace yet, and the next ones have the pace of the frames since, not 3 frames in 1.2 s.
+        let start = ContinuousClock.now
+        let clock = Width(0)
+        let lines = Lines()
+        let terminal = Terminal(out: { _ in }, err: { lines.append($0) }, errIsTerminal: false)
+        let bar = ProgressBar(
+            terminal: terminal, mode: .plain, label: "encoding", now: { start + .milliseconds(clock.value) })
+        for (milliseconds, done) in [(1200, 3), (3200, 70), (5200, 140), (7200, 210)] {
+            clock.value = milliseconds
+            bar.update(done, of: 210)
+        }
+        #expect(
+            lines.all == [
+                "encoding 1%  3/210 frames  – fps  ETA –\n",
+                "encoding 33%  70/210 frames  33.5 fps  ETA 0:04\n",
+                "encoding 66%  140/210 frames  34.2 fps  ETA 0:02\n",
+                "encoding 100%  210/210 frames  29.2 fps  ETA 0:00\n",
+            ], "\(lines.all)")
+        // On a terminal too, with the same words.
+        #expect(
+            ProgressBar.line(label: nil, done: 3, total: 210, fps: nil, remaining: nil, columns: 80).hasSuffix(
+                "3/210 frames  – fps  ETA –"))
+    }
+
     @Test("a resized terminal is followed: the width is asked at every redraw")
     func resize() {
         let width = Width(120)

@@ -262,4 +262,72 @@ struct SoundTests {
             #expect(!FileManager.default.fileExists(atPath: video))
         }
     }
+
+    @Test(
+        "encode --verbose prints each ffmpeg line as run, the mix as its sound input, as the manifest records it",
+        arguments: ["mp4", "apng"])
+    func verboseNamesTheMix(preset: String) throws {
+        let folder = try TemporaryFolder()
+        let job = try Self.tickJob(in: folder)
+        let out = folder.path + "/out"
+        try #require(CLI.run(["render", job, "--out", out, "--progress", "none"]).status == 0)
+        let encode = CLI.run(["encode", out, "--preset", preset, "--verbose", "--progress", "none"])
+        try #require(encode.status == 0, "\(encode.stderr)")
+        let told = encode.stderr.split(separator: "\n").filter { $0.hasPrefix("(cd ") && $0.contains("ffmpeg") }
+            .map { line in String(line.drop { $0 != "&" }.dropFirst(3).dropLast()) }
+        let manifest = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json")))
+        let recorded = ((manifest as? [String: Any])?["encodes"] as? [[String: Any]])?.first?["command"] as? String
+        #expect(told.joined(separator: " && ") == recorded, "told: \(told)\nrecorded: \(recorded ?? "none")")
+        // An mp4 carries the sound (the mix is ffmpeg's second input); an APNG has none.
+        let hasMix = told.contains { $0.contains("-i mix.wav") && $0.contains("-map 1:a") }
+        #expect(hasMix == (preset == "mp4"), "\(told)")
+        #expect(encode.stderr.contains("renderfarm mix") == (preset == "mp4"), "\(encode.stderr)")
+    }
+
+    @Test("validate refuses exactly the sound-file problems render --video refuses, located alike (seeded cases)")
+    func validateAgrees() throws {
+        var random = FuzzRandom(seed: 50)
+        // What a file the job names may be: each but the first is refused, before anything is decoded.
+        let kinds = ["good", "missing", "pipe", "folder", "outside"]
+        for run in 0..<12 {
+            let folder = try TemporaryFolder()
+            var names: [String] = []
+            for index in 0..<3 {
+                let kind = run == 0 ? "good" : random.pick(kinds)
+                let name = kind == "outside" ? "../up\(index).wav" : "s\(index).wav"
+                switch kind {
+                case "good":
+                    try Self.tone(440, amplitude: 0.2, seconds: 0.2).write(to: folder.url.appendingPathComponent(name))
+                case "pipe": #expect(mkfifo(folder.path + "/" + name, 0o644) == 0)
+                case "folder":
+                    try FileManager.default.createDirectory(
+                        atPath: folder.path + "/" + name, withIntermediateDirectories: false)
+                default: break
+                }
+                names.append(name)
+            }
+            let log = run == 0 || random.chance(0.5) ? "events.csv" : "gone.csv"
+            try folder.write("time\n0.2\n", to: "events.csv")
+            let job = try folder.write(
+                #"""
+                {"name": "v", "fps": 10, "duration": 1, "canvas": {"width": 16, "height": 16, "scale": 1},
+                 "layers": [{"effect": "gradient"}],
+                 "audio": {"music": {"file": "\#(names[0])"},
+                           "sounds": [{"file": "\#(names[1])", "at": [0.5]}, {"file": "\#(names[2])", "events": "\#(log)"}]}}
+                """#, to: "v.json")
+            let validate = CLI.run(["validate", job])
+            let render = CLI.run(["render", job, "--video", folder.path + "/v.mp4", "--progress", "none"])
+            let located = { (text: String) in Set(text.split(separator: "\n").filter { $0.contains("v.json: audio.") })
+            }
+            #expect(
+                validate.status == render.status, "run \(run) \(names) \(log): \(validate.stderr) / \(render.stderr)")
+            #expect(located(validate.stderr) == located(render.stderr), "run \(run) \(names) \(log)")
+            #expect(
+                (validate.status == 0)
+                    == (names.allSatisfy { !$0.hasPrefix("..") } && log == "events.csv"
+                        && located(render.stderr).isEmpty),
+                "run \(run)")
+        }
+    }
 }

@@ -161,8 +161,10 @@ struct StudioAPITests {
     func invalidEdit() throws {
         let studio = try StudioFixture()
         let original = studio.jobText
+        // A music file that is not there too: `render --video` would refuse it, so the edit is refused now.
         let invalid = original.replacingOccurrences(of: #""rate": 4"#, with: #""rate": 9999"#)
             .replacingOccurrences(of: #""size": 36"#, with: #""size": "big""#)
+            .replacingOccurrences(of: #""layers": ["#, with: #""audio": {"music": {"file": "gone.ogg"}}, "layers": ["#)
         let put = try studio.client.send("PUT", "/api/job", body: Array(invalid.utf8))
         #expect(put.status == 422)
         #expect(studio.jobText == original)
@@ -170,6 +172,7 @@ struct StudioAPITests {
         let paths = issues.compactMap { $0["path"] as? String }
         #expect(paths.contains("layers[0].params.rate"))
         #expect(paths.contains("layers[0].params.size"))
+        #expect(paths.contains("audio.music.file"), "\(paths)")
         // The same text where `validate` can read it, under the same name: the same lines.
         let elsewhere = studio.root.appendingPathComponent("check")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
@@ -184,6 +187,7 @@ struct StudioAPITests {
         }
         let served = ((put.json?["errors"] as? [String]) ?? []).map {
             $0.replacingOccurrences(of: studio.jobFile.path, with: copy.path)
+                .replacingOccurrences(of: "job's folder \(studio.root.path)", with: "job's folder \(elsewhere.path)")
         }
         #expect(served == printed)
         let syntax = try studio.client.send("PUT", "/api/job", body: Array("{\"version\": 1,".utf8))

@@ -176,6 +176,20 @@ struct TextLayoutTests {
         #expect(serif.inputFiles.contains { $0.hasSuffix("NotoSerif-Regular.ttf") })
     }
 
+    @Test("characters no font has are named in the warning by code point, each once, in order")
+    func missingCharacters() throws {
+        // Private-use code points: no packaged font draws them.
+        let two = try Self.effect(["text": "A\u{E000}B\u{E001}\u{E000}"])
+        #expect(
+            two.warnings.map(\.description) == [
+                "text: 2 characters are in no font RenderFarm has (U+E000 \"\u{E000}\", U+E001 \"\u{E001}\"); they are "
+                    + "drawn as boxes; add a font file that has them (font: \"fonts/….ttf\") or change the text"
+            ])
+        let one = try Self.effect(["text": "x\u{F8FF}"])
+        #expect(one.warnings.first?.description.contains("1 character is in no font RenderFarm has (U+F8FF") == true)
+        #expect(try Self.effect(["text": "Rose 🌹 ×6 مرحبا 你好"]).warnings.isEmpty)
+    }
+
     @Test("a job's font file outside the job folder is refused; one inside is used and named")
     func jobFontFile() throws {
         let folder = "/tmp/renderfarm-text-test-\(getpid())"

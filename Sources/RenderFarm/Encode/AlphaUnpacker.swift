@@ -119,7 +119,7 @@ package enum AlphaUnpacker {
     }
 
     /// The name of frame `index` in `directory`.
-    static func framePath(_ index: Int, in directory: String) -> String {
+    package static func framePath(_ index: Int, in directory: String) -> String {
         (directory as NSString).appendingPathComponent(String(format: "frame_%05d.png", index))
     }
 

@@ -16,6 +16,8 @@ struct PipedEncode {
     let target: String
     let ffmpeg: FFmpeg
     let feed: VideoFeed
+    /// Told the ffmpeg command line (as `Produced.command`) and its folder just before it runs.
+    var announce: (@Sendable (_ commandLine: String, _ folder: String) -> Void)? = nil
 
     /// What the encode produced.
     struct Produced {
@@ -47,6 +49,7 @@ struct PipedEncode {
                 $0 == temporary ? target : $0 == plan.sound ? SoundTrack.shownName : $0
             }
         ).shellLine
+        announce?(shown, folder)
         let process = try ffmpeg.start(commands[0], in: folder, feedsInput: true, output: target, stop: feed.stop)
         let outcome =
             process.input.map {

@@ -23,6 +23,9 @@ package struct EncodeOptions: Sendable {
     /// The plugins the job's layers are checked by, and say what sound they play, before its sound is mixed
     /// (`SoundTrack.mix(for:)`); without them no sound is mixed.
     package var plugins: PluginCatalog?
+    /// Told each ffmpeg command line just before it runs, and the folder it runs in (`encode --verbose`): as the
+    /// manifest records it, naming the final video, `palette.png` and the sound mix as `mix.wav`.
+    package var announce: (@Sendable (_ commandLine: String, _ folder: String) -> Void)? = nil
 
     package init(
         preset: EncodePreset, crf: Int? = nil, output: String? = nil, allowMissing: Bool = false,
@@ -131,7 +134,7 @@ package enum SequenceEncoder {
         if case .pipe(let format) = input {
             var result = try encodePiped(
                 output, plan: plan, format: format, target: target, ffmpeg: ffmpeg, stop: options.stop,
-                progress: progress)
+                announce: options.announce, progress: progress)
             (result.soundInputs, result.soundNote) = (track?.inputs ?? [], soundNote)
             return result
         }
@@ -146,8 +149,18 @@ package enum SequenceEncoder {
         }
         try ffmpeg.checkEncoder(for: options.preset)
         let commands = plan.commands(input: input, output: temporary, palette: palette)
+        // The lines as they are told and recorded: they name the final file, so they can be run again as written.
+        let shown = commands.map { command in
+            FFmpegCommand(
+                arguments: command.arguments.map {
+                    $0 == temporary
+                        ? target : $0 == palette ? "palette.png" : $0 == plan.sound ? SoundTrack.shownName : $0
+                }
+            ).shellLine
+        }
         var done = 0
         for (pass, command) in commands.enumerated() {
+            options.announce?(shown[pass], output.directory)
             // Only the last pass writes frames; the palette pass shows as the start of the bar.
             do {
                 try ffmpeg.run(command, in: output.directory, output: target, stop: options.stop) { frame in
@@ -165,15 +178,6 @@ package enum SequenceEncoder {
         let config = try EncodedVideo.publish(staged, plan: plan, ffmpeg: ffmpeg)
         withExtendedLifetime(scratchPalette) {}
         let (sha256, bytes) = EncodedVideo.checksum(of: target)
-        // The stored commands name the final file, so they can be run again as written.
-        let shown = commands.map { command in
-            FFmpegCommand(
-                arguments: command.arguments.map {
-                    $0 == temporary
-                        ? target : $0 == palette ? "palette.png" : $0 == plan.sound ? SoundTrack.shownName : $0
-                }
-            ).shellLine
-        }
         return EncodeResult(
             file: target, sha256: sha256, bytes: bytes, commands: shown,
             frames: plan.outputFrameCount, layout: config == nil ? nil : plan.alphaPackedLayout, configFile: config,
@@ -184,15 +188,17 @@ package enum SequenceEncoder {
     /// `render --video` does), and sent to ffmpeg, which only encodes.
     private static func encodePiped(
         _ output: RenderedOutput, plan: EncodePlan, format: PipeFormat, target: String, ffmpeg: FFmpeg,
-        stop: StopSignal, progress: @escaping @Sendable (Int, Int) -> Void
+        stop: StopSignal, announce: (@Sendable (String, String) -> Void)?,
+        progress: @escaping @Sendable (Int, Int) -> Void
     ) throws(EncodeError) -> EncodeResult {
         let files = output.writtenFrames.map { output.path(of: $0) }
         let matte = format.isComposited ? plan.matteColor : nil
         let (width, height, total) = (plan.width, plan.height, plan.frameCount)
-        let encode = PipedEncode(
+        var encode = PipedEncode(
             name: output.jobName, plan: plan, target: target, ffmpeg: ffmpeg,
             feed: VideoFeed(
                 format: format, concurrency: ProcessInfo.processInfo.activeProcessorCount, stop: stop))
+        encode.announce = announce
         let produced = try encode.run(
             makeSource: { PNGFrameReader(matte: matte, width: width, height: height) },
             frame: { reader, position in reader.read(files[position]) },

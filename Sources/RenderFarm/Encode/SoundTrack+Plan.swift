@@ -79,7 +79,7 @@ extension SoundTrack {
 
 extension SoundTrack {
     /// How encode commands name the mix: it is scratch, made again with `renderfarm mix`.
-    static let shownName = "mix.wav"
+    package static let shownName = "mix.wav"
 
     /// The track written as scratch beside `video` (removed when the value goes away), for ffmpeg.
     func stage(beside video: String) throws(EncodeError) -> StagedFile {

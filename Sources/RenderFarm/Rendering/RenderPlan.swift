@@ -3,6 +3,7 @@ import Foundation
 import RenderFarmJobs
 import RenderFarmOutput
 import RenderFarmPluginABI
+import RenderFarmSound
 import StrictJSON
 
 /// Where output may go and which frames to render, from the command line.
@@ -31,6 +32,10 @@ package struct PlanOptions: Sendable {
     /// decoding a whole video). False only in the workers of `render --isolate` and of the studio, which
     /// draw frames of jobs their parent planned and verified.
     package var verifies = true
+    /// Whether the files of the `audio` section are checked as `render --video` would find them (found, files,
+    /// not too large; event logs read), without decoding them: `validate` and the studio. A run that makes no
+    /// video needs none of them.
+    package var checksSoundFiles = false
     /// The one job (its position among the jobs given) that is planned and prepared, nil: every job. A worker of
     /// `render --isolate` that serves one job of several (`worker --serve-job`) creates no other job's instances.
     package var plansOnly: Int? = nil
@@ -206,6 +211,9 @@ enum RenderPlan {
         issues += layerIssues
         let (frames, frameIssues) = frameSet(job.spec, options: options)
         issues += frameIssues
+        if options.checksSoundFiles, let audio = job.spec.audio {
+            issues += SoundFile.issues(of: audio, jobDirectory: job.directory)
+        }
         var outputDirectory = ""
         let outputPath = options.outputOverride == nil ? "output.dir" : options.names.out
         do {

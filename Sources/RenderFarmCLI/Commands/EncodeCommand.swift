@@ -52,7 +52,8 @@ struct EncodeCommand: Command {
     static let output = Option(
         "-o", "--output", value: "FILE", help: "Write the video here (default: OUTDIR/<job>.<ext>).")
     static let allowMissing = Flag("--allow-missing", help: "Encode the frames that exist of an incomplete render.")
-    static let verbose = Flag("--verbose", help: "Print the exact ffmpeg command lines.")
+    static let verbose = Flag(
+        "--verbose", help: "Print each ffmpeg command line just before it runs (the sound mix as mix.wav).")
     static let noAudio = Flag("--no-audio", help: "Leave out the job's sound (the mix of its music, sounds and clips).")
     static let preset = Option(
         "--preset", value: "P",
@@ -172,14 +173,15 @@ struct EncodeCommand: Command {
             terminal.note("renderfarm: warning: \(output.jobName): encoding without missing frames \(output.missing)")
         }
         if arguments[Self.verbose] {
-            do {
-                let (plan, input) = try SequenceEncoder.plan(output, options: options)
-                let name = options.output ?? "\(output.jobName)\(preset.nameSuffix).\(preset.fileExtension)"
-                for command in plan.commands(input: input, output: name, palette: "palette.png") {
-                    terminal.note("(cd \(FFmpegCommand.quoted(output.directory)) && \(command.shellLine))")
+            // Each line as it is run, with the sound mix as its input when the video has sound.
+            let directory = output.directory
+            options.announce = { line, folder in
+                terminal.note("(cd \(FFmpegCommand.quoted(folder)) && \(line))")
+                if line.contains(" \(SoundTrack.shownName) ") {
+                    terminal.note(
+                        "(\(SoundTrack.shownName) is the job's sound: renderfarm mix \(FFmpegCommand.quoted(directory)) "
+                            + "-o \(SoundTrack.shownName))")
                 }
-            } catch {
-                return .reporting(error, to: terminal)
             }
         }
         let bar = ProgressBar(

@@ -57,7 +57,8 @@ struct UnpackAlphaCommand: Command {
             let config = result.config
             terminal.print(
                 "\(video): \(result.frames) frames unpacked (\(config.width)x\(config.height), \(config.fps) fps)")
-            terminal.print("  frames: \(result.directory)/frame_00000.png …")
+            // `-o frames/` names frames/frame_00000.png, not frames//frame_00000.png.
+            terminal.print("  frames: \(AlphaUnpacker.framePath(0, in: result.directory)) …")
             terminal.print(
                 "  config: \(result.configSource): video \(config.videoWidth)x\(config.videoHeight), "
                     + "rgbFrame \(config.rgbFrame), aFrame \(config.alphaFrame)")

@@ -26,8 +26,11 @@ struct ValidateCommand: Command {
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
+        var plan = PlanOptions(warmUp: .none)
+        // What `render --video` and `encode` would refuse in the sound files is told now.
+        plan.checksSoundFiles = true
         let result = CommonOptions.planJobs(
-            arguments.positionals, arguments: arguments, options: PlanOptions(warmUp: .none), terminal: terminal,
+            arguments.positionals, arguments: arguments, options: plan, terminal: terminal,
             describeValid: Self.describe)
         switch result {
         case .failure(let code): return code

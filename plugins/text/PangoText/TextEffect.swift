@@ -201,14 +201,11 @@ package struct TextEffect: TracingEffect {
                 content = .single(try TextLayout(text: text, style: style, fonts: fonts))
             }
             let layouts = try texts.map { (text) throws(EffectError) in try content.layout(text) }
-            let missing = layouts.reduce(0) { $0 + $1.missingGlyphs }
-            var warnings: [EffectError] = []
-            if missing > 0 {
-                warnings.append(
-                    EffectError(
-                        parameter: "text",
-                        "\(missing) characters are in no font RenderFarm has; they are drawn as boxes"))
+            let missing = layouts.flatMap(\.missingCharacters).reduce(into: [Unicode.Scalar]()) {
+                if !$0.contains($1) { $0.append($1) }
             }
+            var warnings: [EffectError] = []
+            if !missing.isEmpty { warnings.append(Self.missingFontWarning(missing)) }
             let files = layouts.flatMap(\.fontFiles)
             return (content, warnings, files)
         }
@@ -321,6 +318,22 @@ package struct TextEffect: TracingEffect {
                 }
             }
         }
+    }
+
+    /// The warning for characters no font has: each named by its code point, and shown (up to eight), so the
+    /// author knows which font to add or which character to change.
+    static func missingFontWarning(_ characters: [Unicode.Scalar]) -> EffectError {
+        let named = characters.prefix(8).map { scalar in
+            let code = String(scalar.value, radix: 16, uppercase: true)
+            let shown = scalar.properties.generalCategory == .control ? "" : " \"\(Character(scalar))\""
+            return "U+" + String(repeating: "0", count: max(0, 4 - code.count)) + code + shown
+        }
+        let more = characters.count > 8 ? " and \(characters.count - 8) more" : ""
+        let count = characters.count == 1 ? "1 character is" : "\(characters.count) characters are"
+        return EffectError(
+            parameter: "text",
+            "\(count) in no font RenderFarm has (\(named.joined(separator: ", "))\(more)); they are drawn as boxes; "
+                + "add a font file that has them (font: \"fonts/….ttf\") or change the text")
     }
 
     private static func unknownFamily(_ name: String, known: Set<String>) -> String {

@@ -45,8 +45,8 @@ final class TextLayout: @unchecked Sendable {
     let ink: Rect
     let lineCount: Int
     let ellipsized: Bool
-    /// Characters no face of the setup has (drawn as boxes).
-    let missingGlyphs: Int
+    /// The characters no face of the setup has (drawn as boxes), in order, each once.
+    let missingCharacters: [Unicode.Scalar]
     /// The files of every face the layout draws with, sorted.
     let fontFiles: [String]
     /// Whether the lines overflow the box even at `minSize` (`fit: shrink`; Pango then ellipsizes the last line
@@ -99,7 +99,15 @@ final class TextLayout: @unchecked Sendable {
         overflows = squeezed
         lineCount = Int(pango_layout_get_line_count(chosen.layout))
         ellipsized = pango_layout_is_ellipsized(chosen.layout) != 0
-        missingGlyphs = Int(rf_text_layout_unknown_glyphs(chosen.layout))
+        var missing: [Unicode.Scalar] = []
+        withUnsafeMutablePointer(to: &missing) { pointer in
+            _ = rf_text_layout_unknown_glyphs(chosen.layout, pointer) { user, codePoint in
+                guard let user, let scalar = Unicode.Scalar(codePoint) else { return }
+                let seen = user.assumingMemoryBound(to: [Unicode.Scalar].self)
+                if !seen.pointee.contains(scalar) { seen.pointee.append(scalar) }
+            }
+        }
+        missingCharacters = missing
         var files = Set<String>()
         withUnsafeMutablePointer(to: &files) { pointer in
             rf_text_layout_font_files(chosen.layout, pointer) { user, file in
