@@ -77,18 +77,28 @@ struct BannerTests {
         #expect(after < before)
     }
 
-    @Test("a counter counts up and reaches its value at its end time")
+    @Test("a counter counts up from 1 (never ×0) and reaches its value at its end time; count.from sets the start")
     func counter() throws {
-        let effect = try Self.effect(
-            [Self.event(1, "aiko", 99)], banner: .object(["count": .object(["duration": 1, "timing": "linear"])]))
-        func text(_ index: Int) -> String {
-            (effect.trace(at: Self.frame(index))?.first?.fields["text"]?.stringValue) ?? ""
+        func texts(_ count: JSONValue, _ events: [JSONValue] = [Self.event(1, "aiko", 99)]) throws -> (Int) -> String {
+            let effect = try Self.effect(events, banner: .object(["count": count]))
+            return { (effect.trace(at: Self.frame($0))?.first?.fields["text"]?.stringValue) ?? "" }
         }
-        #expect(text(31) == "aiko sent Rose 🌹 ×3")
-        #expect(text(45) == "aiko sent Rose 🌹 ×49")
+        // 1 + 98 × elapsed: arrival at frame 30, the count's end at frame 60.
+        let text = try texts(.object(["duration": 1, "timing": "linear"]))
+        #expect(text(30) == "aiko sent Rose 🌹 ×1")
+        #expect(text(31) == "aiko sent Rose 🌹 ×4")
+        #expect(text(45) == "aiko sent Rose 🌹 ×50")
         #expect(text(59) == "aiko sent Rose 🌹 ×95")
         #expect(text(60) == "aiko sent Rose 🌹 ×99")
         #expect(text(80) == "aiko sent Rose 🌹 ×99")
+        #expect(!(30...100).contains { text($0).hasSuffix("×0") })
+        // From 0, as before `from`: 99 × elapsed.
+        let fromZero = try texts(.object(["duration": 1, "timing": "linear", "from": 0]))
+        #expect(fromZero(30) == "aiko sent Rose 🌹 ×0" && fromZero(31) == "aiko sent Rose 🌹 ×3")
+        // A count at or below the start is shown as it is, from the arrival.
+        let single = try texts(.object(["duration": 1, "from": 5]), [Self.event(1, "aiko", 2)])
+        #expect(single(30) == "aiko sent Rose 🌹 ×2" && single(50) == "aiko sent Rose 🌹 ×2")
+        #expect(throws: EffectError.self) { try texts(.object(["duration": 1, "from": -1])) }
     }
 
     @Test("frames with every banner at rest share a key; a moving or counting banner changes it")

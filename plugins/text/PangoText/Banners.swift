@@ -21,12 +21,13 @@ struct BannerMotion: Sendable {
     }
 
     /// `{"duration": s, "timing": "easeOut"}` or `{"spring": {"damping": 0.6, "velocity": 0.8}, "duration": s}`
-    /// (the spring's duration is its own settling time, as in UIKit's spring animations).
-    static func parse(_ value: JSONValue?, parameter: String, default fallback: BannerMotion) throws(EffectError)
-        -> BannerMotion
-    {
+    /// (the spring's duration is its own settling time, as in UIKit's spring animations); `also` names keys the
+    /// caller reads besides.
+    static func parse(
+        _ value: JSONValue?, parameter: String, default fallback: BannerMotion, also: [String] = []
+    ) throws(EffectError) -> BannerMotion {
         guard let value else { return fallback }
-        let object = try NestedObject(value, parameter: parameter, keys: ["duration", "timing", "spring"])
+        let object = try NestedObject(value, parameter: parameter, keys: ["duration", "timing", "spring"] + also)
         let duration = try object.number("duration", in: 0...60) ?? fallback.duration
         if let spring = object["spring"] {
             guard object["timing"] == nil else {
@@ -58,8 +59,12 @@ struct BannerSettings: Sendable {
     /// At most this many banners on screen: the arrival of one more sends the oldest out.
     var stack = 3
     var gap = 8.0
-    /// How long `{{count}}` counts up from 0 to the event's count, from the banner's arrival (0: no counting).
+    /// How long `{{count}}` counts up from `countFrom` to the event's count, from the banner's arrival (0: no
+    /// counting).
     var count = BannerMotion(duration: 0, curve: .timing(.easeOut))
+    /// Where a count-up starts (`count.from`): 1, so no banner ever says "×0" (no streaming app does); a count
+    /// below it is shown as it is.
+    var countFrom = 1
 
     static let keys = ["in", "hold", "out", "stack", "gap", "count"]
 
@@ -73,7 +78,12 @@ struct BannerSettings: Sendable {
         leave = try BannerMotion.parse(object["out"], parameter: "banner.out", default: leave)
         stack = try object.integer("stack", in: 1...100) ?? stack
         gap = try object.number("gap", in: 0...1000) ?? gap
-        count = try BannerMotion.parse(object["count"], parameter: "banner.count", default: count)
+        count = try BannerMotion.parse(object["count"], parameter: "banner.count", default: count, also: ["from"])
+        if let counting = object["count"] {
+            countFrom =
+                try NestedObject(counting, parameter: "banner.count", keys: ["duration", "timing", "spring", "from"])
+                .integer("from", in: 0...1_000_000_000) ?? countFrom
+        }
     }
 }
 
@@ -194,12 +204,14 @@ struct BannerSchedule: Sendable {
         self.settings = settings
     }
 
-    /// The text of `banner` at `time`: its count counts up over `banner.count` from its arrival.
+    /// The text of `banner` at `time`: its count counts up over `banner.count` from its arrival, from
+    /// `count.from` (1).
     func text(of banner: Banner, at time: Double) -> String {
         var values = banner.values
-        if let count = banner.count, settings.count.duration > 0 {
+        if let count = banner.count, settings.count.duration > 0, count > settings.countFrom {
             let progress = min(1, max(0, settings.count.progress(time - banner.arrival)))
-            values["count"] = String(Int((Double(count) * progress).rounded(.down)))
+            let from = Double(settings.countFrom)
+            values["count"] = String(Int((from + (Double(count) - from) * progress).rounded(.down)))
         }
         return template.fill(values, markup: markup)
     }

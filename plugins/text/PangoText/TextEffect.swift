@@ -98,7 +98,8 @@ package struct TextEffect: TracingEffect {
                 "banner", .json, default: nil,
                 doc: "how banners move: {\"in\": {\"duration\": 0.35, \"timing\": \"easeOut\"} or {\"spring\": "
                     + "{\"damping\", \"velocity\"}, \"duration\"}, \"hold\": 2.5, \"out\": {…0.3 s easeIn}, "
-                    + "\"stack\": 3, \"gap\": 8, \"count\": {\"duration\": 0} (seconds {{count}} counts up from 0)}"),
+                    + "\"stack\": 3, \"gap\": 8, \"count\": {\"duration\": 0, \"from\": 1} (seconds {{count}} counts up, "
+                    + "and from what)}"),
         ]
     )
 
