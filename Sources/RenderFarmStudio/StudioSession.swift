@@ -323,6 +323,14 @@ final class StudioSession: Sendable {
                     zip(spec.layers, spec.clocks).map {
                         StudioJSON.layer($0, clock: $1, plugin: state.catalog[$0.effect]?.info)
                     })
+                // The layers and groups turned off (`"enabled": false`), which the panel lists to turn on again.
+                object["disabled"] = .array(
+                    spec.disabled.map {
+                        .object([
+                            "path": .string($0.path), "effect": $0.effect.map(JSONValue.string) ?? .null,
+                            "name": $0.name.map(JSONValue.string) ?? .null,
+                        ])
+                    })
             }
             return .object(object)
         }

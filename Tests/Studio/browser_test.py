@@ -709,6 +709,22 @@ def check_composed(driver, binary, work, outdir):
         assert open(job).read() == before, "hide or solo changed the file"
         log("hide and solo: the hearts hidden, then the gradient soloed, kept over a reload, all shown again with "
             "the same pixels; the file unchanged")
+        # Turned off in the file (`enabled`, issue 49): the hearts' box unchecked writes "enabled": false; the panel
+        # lists them as off; "turn on" gives the file back byte for byte.
+        wait_saved(driver)
+        before = open(job).read()
+        driver.find_element(By.CSS_SELECTOR, '#layers .layer-item[data-layer="10"]').click()
+        driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[7].enabled"] input[type=checkbox]').click()
+        wait_for("the hearts turned off in the file", lambda: json.load(open(job))["layers"][7].get("enabled") is False)
+        on = wait_for("the hearts listed as off", lambda: driver.find_elements(
+            By.CSS_SELECTOR, '#layers .turn-on[data-path="layers[7]"]'))
+        assert len(driver.execute_script("return state.job.layers")) == 10
+        wait_saved(driver)
+        on[0].click()
+        wait_for("the file as it was", lambda: open(job).read() == before)
+        wait_for("eleven layers again", lambda: len(driver.execute_script("return state.job.layers")) == 11)
+        log("enabled: the hearts' box unchecked wrote \"enabled\": false (10 layers drawn, the hearts listed as off); "
+            "turn on gave the file back byte for byte")
     finally:
         stop_studio(server)
 

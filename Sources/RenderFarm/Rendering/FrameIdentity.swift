@@ -13,10 +13,11 @@ import StrictJSON
 enum FrameIdentity {
     /// The job model's fields that never change a frame's bytes: the job's name, which frames a run asks
     /// for, where frames are written and whether duplicates are copies or links, how often a failing frame
-    /// is tried again, and the sound mixed into videos. Leaving a field out here is the only way to keep it
+    /// is tried again, the sound mixed into videos, and the list of layers turned off (they are in neither
+    /// `layers` nor `composition`, which decide the pixels). Leaving a field out here is the only way to keep it
     /// out of the fingerprint; a field forgotten here costs a redraw, never a stale frame.
     static let notDrawn: [[String]] = [
-        ["name"], ["frames"], ["retries"], ["audio"], ["output", "directory"], ["output", "duplicates"],
+        ["name"], ["frames"], ["retries"], ["audio"], ["output", "directory"], ["output", "duplicates"], ["disabled"],
     ]
     /// The host-level fields of every layer and group (`composition`) that never change a frame's bytes: the level
     /// and muting of the sound the layer plays. Left out as `notDrawn` is, at every depth of the composition.

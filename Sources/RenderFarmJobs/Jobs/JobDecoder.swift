@@ -70,7 +70,7 @@ package enum JobDecoder {
         let duration = reader.number("duration", default: nil, in: 0...Limits.maxDuration, exclusiveLowerBound: true)
         let output = decodeOutput(reader, name: name)
         let retries = reader.integer("retries", default: 1, in: 0...Limits.maxRetries) ?? 1
-        let (layers, composition) = decodeLayers(reader, canvas: canvas)
+        let (layers, composition, disabled) = decodeLayers(reader, canvas: canvas)
         let audio = AudioSpec.decode(reader)
         if let audio, let duration {
             for issue in audio.check(duration: duration) { issues.add(issue.path, issue.message) }
@@ -106,6 +106,7 @@ package enum JobDecoder {
             duration: duration, frames: frames, output: output, retries: retries, layers: layers,
             composition: composition)
         spec.audio = audio
+        spec.disabled = disabled
         return .success(spec)
     }
 
@@ -196,14 +197,16 @@ package enum JobDecoder {
         }
     }
 
-    private static func decodeLayers(_ reader: ObjectReader, canvas: Canvas?) -> ([LayerSpec], [LayerNode]) {
+    private static func decodeLayers(_ reader: ObjectReader, canvas: Canvas?) -> (
+        [LayerSpec], [LayerNode], [DisabledLayer]
+    ) {
         guard let value = reader.object["layers"] else {
             reader.issues.add("layers", "missing (a list of {\"effect\", \"start\", \"params\"})")
-            return ([], [])
+            return ([], [], [])
         }
         guard let list = value.arrayValue else {
             reader.issues.add("layers", "expected a list, got \(value.typeName)")
-            return ([], [])
+            return ([], [], [])
         }
         if list.isEmpty { reader.issues.add("layers", "empty: a job needs at least one layer") }
         let centre = Point((canvas?.width ?? 375) / 2, (canvas?.height ?? 667) / 2)
@@ -212,7 +215,10 @@ package enum JobDecoder {
         if decoder.layers.count >= Limits.maxLayers, countEffects(list) > Limits.maxLayers {
             reader.issues.add("layers", "\(countEffects(list)) effect layers; at most \(Limits.maxLayers)")
         }
-        return (decoder.layers, composition)
+        if !list.isEmpty, composition.isEmpty, !decoder.disabled.isEmpty {
+            reader.issues.add("layers", "every layer is turned off (\"enabled\": false); a job needs one that draws")
+        }
+        return (decoder.layers, composition, decoder.disabled)
     }
 
     /// The effect layers in a list, groups included.

@@ -24,6 +24,8 @@ package struct JobSpec: Sendable, Equatable, Encodable {
     package var composition: [LayerNode] = []
     /// The `audio` section (<doc:Sound>): mixed into videos, never part of a frame.
     package var audio: AudioSpec? = nil
+    /// The layers and groups the file turns off (`"enabled": false`): in neither `layers` nor `composition`.
+    package var disabled: [DisabledLayer] = []
 
     /// Frames in the job's timeline: `duration × fps`, rounded.
     package var frameCount: Int { Self.frameCount(duration: duration, fps: fps) }

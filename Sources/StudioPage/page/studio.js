@@ -417,6 +417,8 @@ function hostFields() {
     { name: "opacity", kind: "number", min: 0, max: 1, default: 1, type: "number 0…1", doc: "0 transparent, 1 opaque" },
     { name: "blend", kind: "enum", choices: state.job.blendModes || ["normal"], default: "normal", type: "blend mode",
       doc: "how the layer is composited over the layers under it" },
+    { name: "enabled", kind: "bool", default: true, type: "bool",
+      doc: "off: the job renders as if the file did not have it (the panel lists it under \"turned off\")" },
   ];
 }
 
@@ -574,6 +576,18 @@ function renderLayers() {
     const groups = (layer.fields || []).slice(0, -1).map((fields) => fields.name || "group");
     item(layerLabel(layer), index, groups.length, layer.path + (groups.length ? " in " + groups.join(" › ") : ""));
   });
+  // Layers and groups the file turns off: listed to turn on again (the file's edit, undoable).
+  for (const off of state.job.disabled || []) {
+    const row = el("div", null, "layer-row off");
+    const label = el("span", (off.name || off.path) + " · " + (off.effect || "group") + " (off)", "layer-item");
+    label.title = off.path + ": \"enabled\": false";
+    const on = el("button", "turn on", "turn-on");
+    on.dataset.path = off.path;
+    on.title = "remove \"enabled\": false from " + off.path;
+    on.addEventListener("click", () => editText((text) => removeValue(text, splitPath(off.path).concat(["enabled"]))));
+    row.append(label, on);
+    list.append(row);
+  }
   const left = leftOut().length;
   $("view-state").textContent = left ? left + " of " + state.job.layers.length + " layers left out of the preview" : "";
 }

@@ -10,13 +10,15 @@ struct LayerListDecoder {
     let canvasCentre: Point
     /// The effect layers found so far, in drawing order.
     private(set) var layers: [LayerSpec] = []
+    /// The layers and groups turned off (`"enabled": false`), in file order.
+    private(set) var disabled: [DisabledLayer] = []
 
     /// Groups inside groups, at most this deep.
     static let maxDepth = 8
     /// Keyframes of one field, at most.
     static let maxKeyframes = 1_000
     static let fieldKeys = [
-        "name", "start", "end", "speed", "loop", "opacity", "blend", "transform", "mask", "gain", "muted",
+        "name", "start", "end", "speed", "loop", "opacity", "blend", "transform", "mask", "gain", "muted", "enabled",
     ]
     static let effectKeys = ["effect", "params"] + fieldKeys
     static let groupKeys = ["group"] + fieldKeys
@@ -29,6 +31,7 @@ struct LayerListDecoder {
     /// The layers of the list `value` at `path`, as nodes; their effect layers are added to `layers`.
     mutating func decodeList(_ list: [JSONValue], path: String, depth: Int) -> [LayerNode] {
         var nodes: [LayerNode] = []
+        let disabledBefore = disabled.count
         for (index, element) in list.enumerated() {
             let elementPath = "\(path)[\(index)]"
             guard let object = element.objectValue else {
@@ -41,12 +44,24 @@ struct LayerListDecoder {
                 nodes.append(node)
             }
         }
-        resolveMasks(&nodes)
+        // The names of this list's layers that are turned off, for a mask that names one.
+        let off = Set(
+            disabled[disabledBefore...].filter {
+                $0.path.hasPrefix(path + "[") && !$0.path.dropFirst(path.count).contains(".")
+            }.compactMap(\.name))
+        resolveMasks(&nodes, disabledNames: off)
         return nodes
     }
 
     private mutating func decodeNode(_ reader: ObjectReader, depth: Int) -> LayerNode? {
         let fields = decodeFields(reader)
+        // Turned off: its own fields are checked (above), nothing inside it is read.
+        guard isEnabled(reader) else {
+            reader.rejectUnknownKeys(reader.object["group"] != nil ? Self.groupKeys : Self.effectKeys)
+            disabled.append(
+                DisabledLayer(path: reader.path, effect: reader.object["effect"]?.stringValue, name: fields.name))
+            return nil
+        }
         if let group = reader.object["group"] {
             reader.rejectUnknownKeys(Self.groupKeys)
             if reader.object["effect"] != nil {
@@ -62,6 +77,10 @@ struct LayerListDecoder {
                 return nil
             }
             let children = decodeList(list, path: reader.childPath("group"), depth: depth + 1)
+            // Every layer of the group turned off: it draws nothing, as if it were off itself.
+            if children.isEmpty && disabled.contains(where: { $0.path.hasPrefix(reader.childPath("group") + "[") }) {
+                return nil
+            }
             return LayerNode(fields: fields, content: .group(children), path: reader.path)
         }
         reader.rejectUnknownKeys(Self.effectKeys)
@@ -69,6 +88,17 @@ struct LayerListDecoder {
         let params = reader.object("params")?.object ?? JSONObject()
         layers.append(LayerSpec(effect: effect, start: fields.start, params: params, path: reader.path))
         return LayerNode(fields: fields, content: .effect(layers.count - 1), path: reader.path)
+    }
+
+    /// `enabled`: true unless the file says false; anything but true or false is a problem (and counts as true).
+    private func isEnabled(_ reader: ObjectReader) -> Bool {
+        switch reader.object["enabled"] {
+        case nil, .some(.bool(true)): return true
+        case .some(.bool(false)): return false
+        case .some(let other):
+            issues.add(reader.childPath("enabled"), "expected true or false, got \(ObjectReader.show(other))")
+            return true
+        }
     }
 
     private func decodeFields(_ reader: ObjectReader) -> LayerFields {
@@ -274,7 +304,7 @@ struct LayerListDecoder {
     // MARK: Masks
 
     /// Points each mask at its layer in `nodes` and marks that layer as a mask; names are unique in a list.
-    private func resolveMasks(_ nodes: inout [LayerNode]) {
+    private func resolveMasks(_ nodes: inout [LayerNode], disabledNames: Set<String>) {
         var names: [String: Int] = [:]
         for (index, node) in nodes.enumerated() {
             guard let name = node.fields.name else { continue }
@@ -289,6 +319,13 @@ struct LayerListDecoder {
         for index in nodes.indices {
             guard let mask = nodes[index].fields.mask else { continue }
             let path = keyPath(keyPath(nodes[index].path, "mask"), "layer")
+            if names[mask.layer] == nil, disabledNames.contains(mask.layer) {
+                issues.add(
+                    path,
+                    "\"\(mask.layer)\" is turned off (\"enabled\": false): a mask needs its layer enabled; "
+                        + "enable it, or turn this layer off too")
+                continue
+            }
             guard let source = names[mask.layer] else {
                 let known = names.keys.sorted()
                 issues.add(

@@ -125,6 +125,17 @@ package struct LayerMask: Sendable, Equatable, Encodable {
     package var source = 0
 }
 
+/// A layer or group the job file turns off (`"enabled": false`, which a variant's column or a matrix value may
+/// fill): it is not created, drawn or heard, its parameters are not checked (its own fields are), and a job
+/// renders as if the file did not have it. Listed (`JobSpec.disabled`) so a tool can show it.
+package struct DisabledLayer: Sendable, Equatable, Encodable {
+    /// Where it is in the job file: `layers[2]`, `layers[1].group[0]`.
+    package var path: String
+    /// Its effect; nil for a group.
+    package var effect: String?
+    package var name: String?
+}
+
 /// One entry of a layer list: an effect layer or a group of layers, with its host-level fields.
 package struct LayerNode: Sendable, Equatable, Encodable {
     package var fields: LayerFields
