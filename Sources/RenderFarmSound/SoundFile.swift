@@ -47,17 +47,31 @@ package struct SoundFile {
     /// Why `name` (relative to `jobDirectory`) cannot be loaded as a sound file, found without reading it; nil
     /// when it can be opened.
     static func check(_ name: String, jobDirectory: String) -> DataProblem? {
+        switch open(name, jobDirectory: jobDirectory) {
+        case .failure(let problem): problem
+        case .success(let opened):
+            opened.file.size <= maxBytes
+                ? nil
+                : DataProblem(
+                    InputFileError.tooLarge(path: name, bytes: opened.file.size, limit: maxBytes).message(naming: name))
+        }
+    }
+
+    /// `name` resolved in the job's folder (`ConfinedPath`) and opened as a regular file, unread: the way in of
+    /// every sound file, for `check` and `load`.
+    private static func open(_ name: String, jobDirectory: String) -> Result<
+        (file: InputFile, path: String), DataProblem
+    > {
+        let resolved: String
         do {
-            let file = try InputFile(try ConfinedPath.resolve(name, in: jobDirectory), followLastLink: false)
-            guard file.size <= maxBytes else {
-                return DataProblem(
-                    InputFileError.tooLarge(path: name, bytes: file.size, limit: maxBytes).message(naming: name))
-            }
-            return nil
-        } catch let error as InputFileError {
-            return DataProblem(error.message(naming: name))
+            resolved = try ConfinedPath.resolve(name, in: jobDirectory)
         } catch {
-            return DataProblem("\(error)")
+            return .failure(DataProblem(error.description))
+        }
+        do {
+            return .success((try InputFile(resolved, followLastLink: false), resolved))
+        } catch {
+            return .failure(DataProblem(error.message(naming: name)))
         }
     }
 
@@ -82,15 +96,15 @@ package struct SoundFile {
     package static func load(_ name: String, jobDirectory: String, seconds: Double, ffmpeg: FFmpeg) -> Result<
         SoundFile, DataProblem
     > {
-        let resolved: String
-        do {
-            resolved = try ConfinedPath.resolve(name, in: jobDirectory)
-        } catch {
-            return .failure(DataProblem(error.description))
+        let opened: (file: InputFile, path: String)
+        switch open(name, jobDirectory: jobDirectory) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let file): opened = file
         }
+        let resolved = opened.path
         let bytes: [UInt8]
         do {
-            bytes = try InputFile.read(resolved, limit: maxBytes, followLastLink: false)
+            bytes = try opened.file.readAll(limit: maxBytes)
         } catch {
             return .failure(DataProblem(error.message(naming: name)))
         }

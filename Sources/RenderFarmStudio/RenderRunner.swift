@@ -85,7 +85,7 @@ final class RenderRunner: Sendable {
 
     /// Every render queued, running or finished lately (the oldest first), as `render` events describe them.
     var json: JSONValue {
-        .array(queue.withLock { $0.items }.map(Self.json))
+        .array(queue.withLock { $0.items }.map { Self.json($0) })
     }
 
     /// Starts the first queued render when none runs (one that cannot start is finished with why, and the
@@ -165,8 +165,9 @@ final class RenderRunner: Sendable {
         }
     }
 
-    private func publish(_ item: Item) {
-        events.publish("render", Self.json(item).serialized(sortedKeys: true))
+    /// Tells `item` as a `render` event, in its own state or in `state` (`removed`).
+    private func publish(_ item: Item, state: String? = nil) {
+        events.publish("render", Self.json(item, state: state).serialized(sortedKeys: true))
     }
 
     /// One step's process and the standard error it writes its progress to.
@@ -265,8 +266,7 @@ final class RenderRunner: Sendable {
                 return true
             }
             guard let id, let index = queue.items.firstIndex(where: { $0.id == id }) else { return false }
-            let removed = queue.items.remove(at: index)
-            events.publish("render", Self.json(removed, state: "removed").serialized(sortedKeys: true))
+            publish(queue.items.remove(at: index), state: "removed")
             return true
         }
     }
@@ -277,12 +277,11 @@ final class RenderRunner: Sendable {
         stop()
     }
 
-    /// An item as `render` events and `GET /api/render` give it.
-    private static func json(_ item: Item) -> JSONValue { json(item, state: item.state.rawValue) }
-
-    private static func json(_ item: Item, state: String) -> JSONValue {
+    /// An item as `render` events and `GET /api/render` give it, in `state` (its own by default).
+    private static func json(_ item: Item, state: String? = nil) -> JSONValue {
         var object: JSONObject = [
-            "id": .number(Double(item.id)), "state": .string(state), "folder": .string(item.folder),
+            "id": .number(Double(item.id)), "state": .string(state ?? item.state.rawValue),
+            "folder": .string(item.folder),
             "frames": .string(item.frames ?? ""),
         ]
         if let video = item.video {

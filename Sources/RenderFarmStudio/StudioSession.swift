@@ -369,8 +369,6 @@ final class StudioSession: Sendable {
         _ options: StudioOptions, catalog: PluginCatalog, text: String, variant: Int?, scale: Double?
     ) -> PlanOptions {
         var plan = PlanOptions(scale: scale)
-        // A missing music file is told while the job is edited, as `validate` tells it.
-        plan.checksSoundFiles = true
         guard let previewWorker = options.previewWorker else { return plan }
         let folders = catalog.searchPath.filter { path in
             var isDirectory: ObjCBool = false
@@ -402,11 +400,12 @@ final class StudioSession: Sendable {
                 jobs: jobs, errors: [],
                 failure: "no plugins found; searched: \(catalog.searchPath.joined(separator: ", "))")
         }
+        // A missing music file is told while the job is edited, as `validate` tells it; the plans of the
+        // previews, made from text validated so, do not open the sound files again.
+        var plan = planOptions(options, catalog: catalog, text: text, variant: nil, scale: nil)
+        plan.checksSoundFiles = true
         do {
-            _ = try RenderEngine(
-                catalog: catalog, options: planOptions(options, catalog: catalog, text: text, variant: nil, scale: nil)
-            )
-            .prepare(jobs)
+            _ = try RenderEngine(catalog: catalog, options: plan).prepare(jobs)
             return Validation(jobs: jobs, errors: [])
         } catch {
             return Validation(jobs: jobs, errors: error.errors)

@@ -1,5 +1,6 @@
 import CairoKit
 import RenderFarmOutput
+import RenderFarmSound
 import StrictJSON
 
 /// Where ffmpeg reads frames from.
@@ -42,6 +43,17 @@ package struct EncodePlan: Sendable {
         self.rate = rate
         self.background = background
         self.frameCount = frameCount
+    }
+
+    /// `command` as it is told (`--verbose`) and recorded (the manifest's `encodes`): naming `target` for the
+    /// staged `temporary` it writes, `palette.png` for the scratch `palette`, and the sound mix as `mix.wav`,
+    /// so it can be run again as written.
+    func shownLine(_ command: FFmpegCommand, temporary: String, target: String, palette: String? = nil) -> String {
+        FFmpegCommand(
+            arguments: command.arguments.map {
+                $0 == temporary ? target : $0 == palette ? "palette.png" : $0 == sound ? SoundTrack.shownName : $0
+            }
+        ).shellLine
     }
 
     /// The ffmpeg commands that turn `input` into `output`; GIF takes two (palette, then frames),

@@ -2,7 +2,6 @@ import FileOutput
 import Foundation
 import RenderFarmMedia
 import RenderFarmOutput
-import RenderFarmSound
 
 /// One encode whose frames RenderFarm sends to ffmpeg (`render --video`, and `encode` for presets
 /// in an encoder format): ffmpeg writes a temporary file beside the target while `VideoFeed`
@@ -44,11 +43,7 @@ struct PipedEncode {
         let staged = StagedFile(target)
         let temporary = staged.temporaryPath
         let commands = plan.commands(input: .pipe(feed.format), output: temporary, palette: "")
-        let shown = FFmpegCommand(
-            arguments: commands[0].arguments.map {
-                $0 == temporary ? target : $0 == plan.sound ? SoundTrack.shownName : $0
-            }
-        ).shellLine
+        let shown = plan.shownLine(commands[0], temporary: temporary, target: target)
         announce?(shown, folder)
         let process = try ffmpeg.start(commands[0], in: folder, feedsInput: true, output: target, stop: feed.stop)
         let outcome =

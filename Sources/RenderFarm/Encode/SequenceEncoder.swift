@@ -150,14 +150,7 @@ package enum SequenceEncoder {
         try ffmpeg.checkEncoder(for: options.preset)
         let commands = plan.commands(input: input, output: temporary, palette: palette)
         // The lines as they are told and recorded: they name the final file, so they can be run again as written.
-        let shown = commands.map { command in
-            FFmpegCommand(
-                arguments: command.arguments.map {
-                    $0 == temporary
-                        ? target : $0 == palette ? "palette.png" : $0 == plan.sound ? SoundTrack.shownName : $0
-                }
-            ).shellLine
-        }
+        let shown = commands.map { plan.shownLine($0, temporary: temporary, target: target, palette: palette) }
         var done = 0
         for (pass, command) in commands.enumerated() {
             options.announce?(shown[pass], output.directory)

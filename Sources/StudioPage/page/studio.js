@@ -395,7 +395,7 @@ function renderControls() {
   }
   (job.layers || []).forEach((layer) => {
     groupsOf(layer).forEach(({ depth }) => showHostFields(layer, depth, written));
-    showHostFields(layer, (layer.fields || [1]).length - 1, written);
+    showHostFields(layer, ownDepth(layer), written);
     for (const parameter of layer.parameters || []) {
       const row = state.controls.get(layer.path + ".params." + parameter.name);
       if (!row || row === state.dragging || row.contains(document.activeElement)) continue;
@@ -424,7 +424,7 @@ function hostFields() {
 
 // The host fields of layer `index`'s link at `depth` (its own: the last; a group holding it: before),
 // and the buttons that add their keyframes at the playhead.
-function layerSection(layer, index, written, depth = (layer.fields || [1]).length - 1) {
+function layerSection(layer, index, written, depth = ownDepth(layer)) {
   const box = el("div", null, "layer-fields");
   const owner = ownerPath(layer, depth);
   for (const field of hostFields()) {
@@ -462,9 +462,11 @@ function groupsOf(layer) {
 // The path of the layer's link at `depth`: a group holding it, or the layer itself (the last).
 function ownerPath(layer, depth) { return splitPath(layer.path).slice(0, 2 * (depth + 1)); }
 
-function ownFields(layer, depth) {
-  const links = layer.fields || [];
-  return links[depth === undefined ? links.length - 1 : depth] || {};
+// The depth of the layer's own link: after the groups holding it.
+function ownDepth(layer) { return (layer.fields || [1]).length - 1; }
+
+function ownFields(layer, depth = ownDepth(layer)) {
+  return (layer.fields || [])[depth] || {};
 }
 
 function keyframed(value) { return value !== null && typeof value === "object" && Array.isArray(value.keyframes); }
@@ -491,10 +493,9 @@ function showHostFields(layer, depth, written) {
 // holding it at `depth`) at the playhead, with the value the field has there as written (the keyframe
 // before, or its constant, or its default), and opens it in the keyframe editor once saved; a field with
 // no keyframes becomes keyframed.
-function addKeyframe(index, field, depth) {
+function addKeyframe(index, field, depth = ownDepth(state.job.layers[index])) {
   const layer = state.job.layers[index];
   const links = layer.fields || [];
-  if (depth === undefined) depth = links.length - 1;
   const fps = state.job.job.fps;
   // The owner's own seconds at the playhead (through its start and the speeds outside), in whole frames.
   const own = (state.frame / fps - jobTimeAt(links, depth + 1, 0)) * rate(links, depth + 1);
@@ -1011,11 +1012,11 @@ function renderTracks() {
   const written = template();
   (state.job.layers || []).forEach((layer, index) => {
     // Each group gets a track before its first layer's: its span and its own keyframes.
-    (layer.fields || []).slice(0, -1).forEach((fields, depth) => {
-      const path = joinPath(splitPath(layer.path).slice(0, 2 * (depth + 1)));
+    groupsOf(layer).forEach(({ path, depth }) => {
       if (groups.has(path)) return;
       groups.add(path);
       const links = layer.fields;
+      const fields = links[depth];
       const first = Math.max(0, Math.round(jobTimeAt(links, depth + 1, 0) * job.fps));
       const last = fields.end === undefined ? count : Math.min(count, Math.round(jobTimeAt(links, depth, fields.end) * job.fps));
       const name = (fields.name || path) + " · group";
@@ -1135,22 +1136,21 @@ function justAdded(key) {
   return Boolean(added);
 }
 
-function keyframesOf(layer, index, written, depth) {
+function keyframesOf(layer, index, written, depth = ownDepth(layer)) {
   const links = layer.fields || [];
-  if (depth === undefined) depth = links.length - 1;
   const own = links[depth] || {};
   const speed = rate(links, depth + 1);
-  const ownerPath = splitPath(layer.path).slice(0, 2 * (depth + 1));
+  const owner = ownerPath(layer, depth);
   const found = [];
   for (const field of keyedFields) {
     // As the file writes them (a timing left out stays so), unless the file and the job differ (a variant).
     const resolved = (nodeValue(own, field) || {}).keyframes;
     if (!Array.isArray(resolved)) continue;
-    const asWritten = nodeValue(written, ownerPath.concat(field));
+    const asWritten = nodeValue(written, owner.concat(field));
     const keyframes = keyframed(asWritten) && asWritten.keyframes.length === resolved.length ? asWritten.keyframes : resolved;
     keyframes.forEach((keyframe, k) => found.push({
       layer: index, field, index: k, keyframe, keyframes, speed, start: jobTimeAt(links, depth + 1, 0),
-      owner: depth === links.length - 1 ? null : own.name || joinPath(ownerPath), path: ownerPath.concat(field, ["keyframes", k]),
+      owner: depth === links.length - 1 ? null : own.name || joinPath(owner), path: owner.concat(field, ["keyframes", k]),
     }));
   }
   return found;
