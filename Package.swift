@@ -60,6 +60,8 @@ let package = Package(
         ),
         // Frames converted to the encoders' YUV formats by the render workers (`render --video`, `encode`).
         .target(name: "CVideoFrame", cSettings: [.unsafeFlags(["-O2"])]),
+        // The pixel work of layer styles: blurs, distance transforms, colour adjustments.
+        .target(name: "CLayerStyle", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "RenderFarmPluginABI"),
         // The header's companion library (librenderfarm-plugin.a, `make install`): helpers a plugin links
         // statically where the header cannot be inline under strict C99 (rf_path_inside needs POSIX realpath).
@@ -122,7 +124,7 @@ let package = Package(
             dependencies: [
                 "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "CairoKit", "Motion",
                 "FileInput", "FileOutput", "Locking", "RenderFarmPluginABI", "CPNGWriter", "CVideoFrame",
-                "StrictJSON", "CFaultReport", "CSandbox",
+                "CLayerStyle", "StrictJSON", "CFaultReport", "CSandbox",
             ]
         ),
         // The studio: a small Swift interface over libmicrohttpd (its variadic C calls in a C shim),

@@ -38,7 +38,38 @@ extension DrawingContext {
     }
 }
 
+extension DrawingContext {
+    /// Draws `color` at `alpha` over this context's target through the alpha surface `mask` moved by
+    /// (`dx`, `dy`) pixels, ignoring the transformation, only inside `area`: how a layer style paints a
+    /// shadow, a glow or a stroke. Beyond its edges the mask is taken to go on as its edge pixels.
+    public func fill(_ color: Color, alpha: Double, through mask: ImageSurface, dx: Double, dy: Double, area: PixelBox)
+    {
+        cairo_save(pointer)
+        cairo_identity_matrix(pointer)
+        cairo_rectangle(pointer, Double(area.x), Double(area.y), Double(area.width), Double(area.height))
+        cairo_clip(pointer)
+        cairo_set_source_rgba(pointer, color.red, color.green, color.blue, color.alpha * alpha)
+        // Beyond its edges the mask goes on as its edge pixels: a layer the canvas cuts off casts a shadow in.
+        let pattern = cairo_pattern_create_for_surface(mask.pointer)
+        var matrix = cairo_matrix_t()
+        cairo_matrix_init_translate(&matrix, -dx, -dy)
+        cairo_pattern_set_matrix(pattern, &matrix)
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+        cairo_mask(pointer, pattern)
+        cairo_pattern_destroy(pattern)
+        cairo_restore(pointer)
+    }
+}
+
 extension ImageSurface {
+    /// Sets every byte of the surface to 0 behind cairo's back (then marks it dirty): for scratch alpha
+    /// surfaces that are written by hand and only read as masks.
+    public func zero() {
+        flush()
+        bytes.update(repeating: 0, count: stride * height)
+        markDirty()
+    }
+
     /// A transparent 8-bit alpha surface (`CAIRO_FORMAT_A8`): a mask.
     public static func alphaMask(width: Int, height: Int) throws(CairoError) -> ImageSurface {
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)) else {

@@ -25,6 +25,14 @@ extension FuzzRandom {
     mutating func pick<Element>(_ list: [Element]) -> Element { list[next(list.count)] }
 
     /// One element of a list, nil when it is empty.
+    /// `count` different elements of `list` (all of them when it has fewer), in random order.
+    mutating func sample<Element>(_ list: [Element], _ count: Int) -> [Element] {
+        var rest = list
+        var taken: [Element] = []
+        while taken.count < count, !rest.isEmpty { taken.append(rest.remove(at: next(rest.count))) }
+        return taken
+    }
+
     mutating func pickIfAny<Element>(_ list: [Element]) -> Element? { list.isEmpty ? nil : list[next(list.count)] }
 
     /// A colour `#RRGGBB`, or `#RRGGBBAA` one time in four.

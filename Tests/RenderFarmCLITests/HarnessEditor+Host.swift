@@ -1,11 +1,11 @@
 import Foundation
 
-/// Edits of the host's fields: a layer's or group's timing, opacity, blend, transform, mask and name
-/// (constants and keyframes), and the job's canvas, seed, fps, length, frame set and output settings.
+/// Edits of the host's fields: a layer's or group's timing, opacity, blend, transform, mask, name, style and
+/// motion blur (constants and keyframes), and the job's canvas, seed, fps, length, frame set and output settings.
 extension HarnessEditor {
     static let layerFields = [
         "start", "end", "speed", "loop", "opacity", "blend", "transform.anchor", "transform.position",
-        "transform.scale", "transform.rotation", "mask", "name",
+        "transform.scale", "transform.rotation", "mask", "name", "style", "motionBlur",
     ]
     static let jobFields = [
         "canvas.background", "canvas.width", "canvas.height", "canvas.scale", "seed", "fps", "duration", "frames",
@@ -93,6 +93,8 @@ extension HarnessEditor {
         case "loop": return .rounded(random.number(0.1...duration))
         case "opacity": return generator.opacity(frame: frame, random: &random)
         case "blend": return .string(random.pick(HarnessGenerator.blendModes.filter { .string($0) != layer["blend"] }))
+        case "style": return generator.style(frame: frame, random: &random)
+        case "motionBlur": return generator.motionBlur(random: &random)
         default:
             return generator.transformValue(String(field.dropFirst("transform.".count)), frame: frame, random: &random)
         }

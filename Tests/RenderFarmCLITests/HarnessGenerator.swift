@@ -101,6 +101,8 @@ struct HarnessGenerator: Sendable {
         if random.chance(0.1) { layer["loop"] = .rounded(random.number(0.1...duration)) }
         if random.chance(0.25) { layer["opacity"] = opacity(frame: frame, random: &random) }
         if random.chance(0.25) { layer["blend"] = .string(random.pick(Self.blendModes)) }
+        if random.chance(0.15) { layer["style"] = style(frame: frame, random: &random) }
+        if random.chance(0.1) { layer["motionBlur"] = motionBlur(random: &random) }
         // A transform more often on groups: a group's anchor matters only beside its position, scale or rotation.
         if random.chance(layer["group"] != nil ? 0.5 : 0.25) {
             var transform: [String: HarnessJSON] = [:]
@@ -114,6 +116,59 @@ struct HarnessGenerator: Sendable {
     func opacity(frame: Frame, random: inout FuzzRandom) -> HarnessJSON {
         guard random.chance(0.5) else { return .rounded(random.unit()) }
         return keyframes(frame: frame, random: &random) { $0.chance(0.3) ? .number(1) : .rounded($0.unit()) }
+    }
+
+    /// Motion blur: on with its defaults, or a shutter and two to four samples.
+    func motionBlur(random: inout FuzzRandom) -> HarnessJSON {
+        guard random.chance(0.7) else { return .bool(true) }
+        return .object([
+            "shutterAngle": .rounded(random.number(30...360), places: 0),
+            "shutterPhase": .rounded(random.number(-180...90), places: 0),
+            "samples": .number(Double(random.integer(2...4))),
+        ])
+    }
+
+    /// Layer styles: one to three of the six parts, each with some of its fields, a length sometimes keyframed.
+    func style(frame: Frame, random: inout FuzzRandom) -> HarnessJSON {
+        let length: (inout FuzzRandom) -> HarnessJSON = { .rounded($0.number(0...8), places: 1) }
+        let fraction: (inout FuzzRandom) -> HarnessJSON = { .rounded($0.unit()) }
+        func value(_ one: (inout FuzzRandom) -> HarnessJSON, _ random: inout FuzzRandom) -> HarnessJSON {
+            random.chance(0.2) ? keyframes(frame: frame, random: &random, value: one) : one(&random)
+        }
+        var style: [String: HarnessJSON] = [:]
+        for part in random.sample(
+            ["dropShadow", "outerGlow", "innerGlow", "stroke", "blur", "adjust"], random.integer(1...3))
+        {
+            var fields: [String: HarnessJSON] = [:]
+            switch part {
+            case "blur":
+                style[part] = value(length, &random)
+                continue
+            case "adjust":
+                for field in ["brightness", "contrast", "saturation"] where random.chance(0.5) {
+                    fields[field] = value({ .rounded($0.number(-1...1)) }, &random)
+                }
+                if random.chance(0.4) {
+                    fields["tint"] = .string(random.colour())
+                    fields["tintAmount"] = value(fraction, &random)
+                }
+            default:
+                if random.chance(0.7) { fields["color"] = .string(random.colour()) }
+                if random.chance(0.5) { fields["opacity"] = value(fraction, &random) }
+                let lengths =
+                    part == "stroke"
+                    ? ["width"] : part == "dropShadow" ? ["distance", "blur", "spread"] : ["blur", "spread"]
+                for field in lengths where random.chance(0.6) { fields[field] = value(length, &random) }
+                if part == "dropShadow", random.chance(0.6) {
+                    fields["angle"] = value({ .rounded($0.number(-180...360), places: 1) }, &random)
+                }
+                if part == "stroke", random.chance(0.6) {
+                    fields["position"] = .string(random.pick(["outside", "inside", "center"]))
+                }
+            }
+            style[part] = .object(fields)
+        }
+        return .object(style)
     }
 
     /// A value of `transform.FIELD`: constant, or keyframes for all but the anchor.

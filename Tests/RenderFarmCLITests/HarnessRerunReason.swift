@@ -97,9 +97,12 @@ enum HarnessRerunReason {
         var what: String
         var detail: String?
 
+        /// Whether the detail names `edited`, or lists it: a canvas edit moves every anchor left at the canvas's
+        /// centre, so it may read `canvas, layers[1], layers[2] and 1 more`.
         func names(_ edited: String) -> Bool {
             guard let detail else { return true }
-            return detail.contains(edited) || edited.contains(detail)
+            let listed = detail.components(separatedBy: ", ").map { $0.components(separatedBy: " and ")[0] }
+            return ([detail] + listed).contains { $0.contains(edited) || edited.contains($0) }
         }
     }
 

@@ -24,7 +24,16 @@ struct FrameIdentityTests {
                           "position": {"keyframes": [{"t": 0, "value": [0, 0]}, {"t": 1, "value": [5, 5]}]}},
             "mask": {"layer": "window", "mode": "luminance", "invert": true},
             "params": {"rate": 2}},
-           {"name": "combo", "start": 1, "opacity": 0.5, "group": [{"effect": "text", "params": {"text": "x"}}]}
+           {"name": "combo", "start": 1, "opacity": 0.5, "group": [{"effect": "text", "params": {"text": "x"}}],
+            "motionBlur": {"shutterAngle": 90, "shutterPhase": 0, "samples": 4},
+            "style": {"dropShadow": {"color": "#102030", "opacity": 0.5, "angle": 90, "distance": 3, "blur": 2,
+                                     "spread": 1},
+                      "outerGlow": {"color": "#FFEE00", "blur": 4, "spread": 1},
+                      "innerGlow": {"color": "#00EEFF", "opacity": 0.4, "blur": 3, "spread": 0.5},
+                      "stroke": {"color": "#FFFFFF", "width": 2, "position": "center", "opacity": 0.8},
+                      "blur": {"keyframes": [{"t": 0, "value": 0}, {"t": 1, "value": 3}]},
+                      "adjust": {"brightness": 0.1, "contrast": 0.2, "saturation": -0.5, "tint": "#FF8000",
+                                 "tintAmount": 0.3}}}
          ],
          "audio": {"music": {"file": "bed.wav", "start": 1, "trim": {"in": 0, "out": 3}, "gain": -6, "fadeIn": 0.5,
                              "fadeOut": 1},

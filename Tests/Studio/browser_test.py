@@ -821,6 +821,39 @@ def check_add_layer(driver, job):
         "Remove gave back the file byte for byte")
 
 
+def check_styles(driver, binary, work):
+    """A job with layer styles and motion blur (gift-alert): each layer's panel says what the host draws it with,
+    and a frame with a motion-blurred drop is, byte for byte, the frame render writes."""
+    folder = os.path.join(work, "styles")
+    os.makedirs(os.path.join(folder, "assets"))
+    job = os.path.join(folder, "gift-alert.json")
+    shutil.copy(os.path.join(ROOT, "jobs", "gift-alert.json"), job)
+    shutil.copy(os.path.join(ROOT, "jobs", "assets", "avatar.jpg"), os.path.join(folder, "assets"))
+    server, url = start_studio(binary, job)
+    try:
+        driver.get(url)
+        wait_for("frame 0 of the gift alert", lambda: frame_state(driver)["frame"] == "0")
+        driver.find_element(By.CSS_SELECTOR, '#layers .layer-item[data-layer="all"]').click()
+        hints = {f.get_attribute("data-layer"): f.find_element(By.CSS_SELECTOR, ".hint.fields").text
+                 for f in driver.find_elements(By.CSS_SELECTOR, "#controls fieldset[data-layer]")
+                 if f.find_elements(By.CSS_SELECTOR, ".hint.fields")}
+        assert hints.get("0") == "style: blur", hints
+        assert "style: drop shadow, stroke" in hints.get("1", ""), hints
+        assert hints.get("5") == "motion blur 180°, 8 samples, style: drop shadow, inner glow", hints
+        driver.execute_script(
+            "const s = document.getElementById('scrub'); s.value = '14'; s.dispatchEvent(new Event('input'));")
+        state = wait_for("frame 14 shown", lambda: (lambda s: s if s["frame"] == "14" else None)(frame_state(driver)))
+        reference = os.path.join(folder, "reference")
+        subprocess.run([binary, "render", job, "--frames", "14", "--scale", state["scale"], "--out", reference],
+                       check=True, timeout=120, stdout=subprocess.DEVNULL)
+        with open(os.path.join(reference, "frame_00014.png"), "rb") as frame:
+            expected = hashlib.sha256(frame.read()).hexdigest()
+        assert shown_sha256(driver) == expected, "the styled, motion-blurred frame 14 is not render's"
+        log("gift-alert: styles and motion blur described per layer; frame 14 byte-identical to render's")
+    finally:
+        stop_studio(server)
+
+
 def check_sound(driver, binary, work):
     """A job with sound (stream-replay): with "sound" on, the page loads the studio's mix (the bytes renderfarm
     mix writes) and, playing, shows the frame of the sound's own clock; a job without sound says so."""
@@ -1439,6 +1472,7 @@ def main():
         check_variants(driver, binary, work, outdir)
         check_composed(driver, binary, work, outdir)
         check_sound(driver, binary, work)
+        check_styles(driver, binary, work)
         check_token_page(driver, binary, work)
         driver.get(url)
         wait_for("the first studio again", lambda: frame_state(driver)["frame"] is not None)

@@ -20,6 +20,8 @@ extension PlannedJob {
                 for position in (part * chunk)..<min(indices.count, (part + 1) * chunk) {
                     let index = indices[position]
                     let contributions = layers.indices.map { layer -> FingerprintParts.Contribution in
+                        // A motion-blurred layer is drawn at other times than the frame's: no one key covers them.
+                        if clocks[layer].isMotionBlurred { return .unkeyed }
                         // Whether a layer is drawn at the frame is in the composition state.
                         guard let frame = abiFrame(index, layer: layer) else { return .notDrawn }
                         return layers[layer].frameKey(frame: frame).map { .key($0) } ?? .unkeyed
@@ -39,10 +41,13 @@ extension PlannedJob {
 }
 
 extension PlannedJob {
-    /// The state of a composing job's layers at frame `index` (nil for a job that does not compose).
+    /// The state of a composing job's layers at frame `index` (nil for a job that does not compose), and at each
+    /// of its motion blur samples' times.
     func compositionState(frame index: Int) -> String? {
         guard spec.isComposed else { return nil }
         let time = spec.time(ofFrame: index)
-        return JSONValue.array(spec.composition.map { $0.state(at: time) }).serialized(sortedKeys: true)
+        let times = [time] + spec.motionBlurOffsets.map { time + $0 }
+        return JSONValue.array(times.map { time in .array(spec.composition.map { $0.state(at: time) }) })
+            .serialized(sortedKeys: true)
     }
 }

@@ -1,3 +1,4 @@
+import CLayerStyle
 import CairoKit
 import RenderFarmJobs
 
@@ -10,8 +11,10 @@ import RenderFarmJobs
 final class LayerCompositor {
     private var surfaces: [(surface: ImageSurface, context: DrawingContext)] = []
     private var masks: [ImageSurface] = []
-    private var surfacesInUse = 0
-    private var masksInUse = 0
+    /// Motion blur's sums, four per pixel of the frame.
+    private var sums: [UInt16] = []
+    private(set) var surfacesInUse = 0
+    private(set) var masksInUse = 0
     private let lane: DrawingLane?
 
     init(lane: DrawingLane?) { self.lane = lane }
@@ -30,17 +33,33 @@ final class LayerCompositor {
         surfacesInUse = 0
         masksInUse = 0
         let list = job.spec.composition
-        let drawing = Drawing(job: job, frame: index)
+        let drawing = Drawing(job: job, frame: index, time: job.spec.time(ofFrame: index))
         for position in range where !list[position].isMask {
             try draw(list[position], of: list, at: drawing.time, drawing, on: context)
         }
     }
 
-    /// The frame being drawn.
-    private struct Drawing {
+    /// The frame being drawn, at the frame's time or a motion blur sample's.
+    struct Drawing {
         let job: PlannedJob
         let frame: Int
-        var time: Double { job.spec.time(ofFrame: frame) }
+        /// The job time drawn: the frame's, or a motion blur sample's.
+        var time: Double
+        /// The groups holding what is drawn, outermost first.
+        var groups: [LayerNode] = []
+        /// Whether a group holding it is drawing a motion blur sample (then its own motion blur is not drawn again).
+        var sampling = false
+
+        /// The time of the innermost group's list (the job's at the top) at `time`, or nil when a group is not
+        /// drawn then.
+        var listTime: Double? {
+            var time = time
+            for group in groups {
+                guard let local = group.fields.localTime(at: time, bounded: group.hasSpan) else { return nil }
+                time = local
+            }
+            return time
+        }
     }
 
     /// Draws `node` of `list` at time `t` of the list.
@@ -49,32 +68,106 @@ final class LayerCompositor {
     )
         throws(FrameFailure)
     {
-        guard let local = node.fields.localTime(at: t, bounded: node.hasSpan) else { return }
-        let opacity = min(max(node.fields.opacity.value(at: local), 0), 1)
-        guard opacity > 0 else { return }
+        let blur = drawing.sampling ? nil : node.fields.motionBlur
+        let local = node.fields.localTime(at: t, bounded: node.hasSpan)
+        // A motion-blurred layer may be drawn at a sample's time when it is not at the frame's; its opacity is each
+        // sample's, applied as the samples are averaged.
+        var opacity = 1.0
+        if blur == nil {
+            guard let local else { return }
+            opacity = min(max(node.fields.opacity.value(at: local), 0), 1)
+            guard opacity > 0 else { return }
+        }
         var isGroup = false
         if case .group = node.content { isGroup = true }
-        guard isGroup || opacity < 1 || node.fields.blend != .normal || node.fields.mask != nil else {
-            context.save()
-            defer { context.restore() }
-            apply(node.fields.transform, at: local, to: context)
-            try drawContent(node, at: local, drawing, on: context)
+        guard
+            isGroup || opacity < 1 || node.fields.blend != .normal || node.fields.mask != nil
+                || node.fields.style != nil || blur != nil
+        else {
+            guard let local else { return }
+            try drawPlaced(node, at: local, drawing, on: context)
             return
         }
+        // The surfaces and masks this layer takes are free again once it is composited.
+        let (surfacesBefore, masksBefore) = (surfacesInUse, masksInUse)
+        defer { (surfacesInUse, masksInUse) = (surfacesBefore, masksBefore) }
         let layer = try takeSurface(transform: context)
-        defer { surfacesInUse -= 1 }
-        apply(node.fields.transform, at: local, to: layer.context)
-        try drawContent(node, at: local, drawing, on: layer.context)
+        if let blur {
+            try drawSamples(node, blur, drawing, into: layer.surface, transform: context)
+        } else if let local {
+            try drawPlaced(node, at: local, drawing, on: layer.context)
+        }
         // Only where the layer drew: a transparent pixel leaves what is under it as it is, whatever the
         // blend mode, the opacity or the mask, so the rest of the frame is neither read nor written.
-        guard let area = layer.surface.inkBounds() else { return }
+        guard var area = layer.surface.inkBounds() else { return }
+        var drawn = layer.surface
+        if let style = node.fields.style {
+            (drawn, area) = try styled(
+                layer.surface, drawnBy: layer.context, area: area, style: style, at: local ?? 0,
+                pixelsPerPoint: drawing.job.spec.canvas.scale)
+        }
         var mask: ImageSurface?
         if let spec = node.fields.mask {
             mask = try maskSurface(
                 list[spec.source], spec, opacity: opacity, of: list, at: t, drawing, transform: context, area: area)
         }
-        defer { if mask != nil { masksInUse -= 1 } }
-        context.composite(layer.surface, blend: node.fields.blend, alpha: opacity, mask: mask, area: area)
+        context.composite(drawn, blend: node.fields.blend, alpha: opacity, mask: mask, area: area)
+    }
+
+    /// Draws `node` (its transform and content, at each sample's opacity) at every sample of `blur` onto a
+    /// surface of its own and writes the samples' average into `target`.
+    private func drawSamples(
+        _ node: LayerNode, _ blur: MotionBlur, _ drawing: Drawing, into target: ImageSurface,
+        transform context: DrawingContext
+    ) throws(FrameFailure) {
+        let sample = try takeSurface(transform: context)
+        let offsets = blur.offsets(fps: drawing.job.spec.fps)
+        if sums.count != target.width * target.height * 4 {
+            sums = [UInt16](repeating: 0, count: target.width * target.height * 4)
+        }
+        var drawn: PixelBox?
+        for offset in offsets {
+            var at = drawing
+            at.time += offset
+            at.sampling = true
+            guard let listTime = at.listTime, let local = node.fields.localTime(at: listTime, bounded: node.hasSpan)
+            else { continue }
+            let opacity = min(max(node.fields.opacity.value(at: local), 0), 1)
+            guard opacity > 0 else { continue }
+            sample.surface.clear()
+            do {
+                try drawPlaced(node, at: local, at, on: sample.context)
+            } catch {
+                // The sums are all 0 between frames: a frame that fails leaves none behind for the next.
+                sums = []
+                throw error
+            }
+            guard let box = sample.surface.inkBounds() else { continue }
+            sums.withUnsafeMutableBufferPointer { sums in
+                rf_style_accumulate(
+                    sums.baseAddress, sample.surface.bytes, Int32(sample.surface.stride), Int32(target.width), box.box,
+                    Int32((opacity * 256).rounded()))
+            }
+            drawn = drawn.map { $0.union(box) } ?? box
+        }
+        guard let drawn else { return }
+        target.flush()
+        sums.withUnsafeMutableBufferPointer { sums in
+            rf_style_average(
+                sums.baseAddress, target.bytes, Int32(target.stride), Int32(target.width), drawn.box,
+                Int32(offsets.count))
+        }
+        target.markDirty()
+    }
+
+    /// Draws `node`'s content at its own time `local` through its transform.
+    private func drawPlaced(_ node: LayerNode, at local: Double, _ drawing: Drawing, on context: DrawingContext)
+        throws(FrameFailure)
+    {
+        context.save()
+        defer { context.restore() }
+        apply(node.fields.transform, at: local, to: context)
+        try drawContent(node, at: local, drawing, on: context)
     }
 
     /// Draws an effect layer's plugin, or a group's layers at the group's time `local`.
@@ -83,7 +176,7 @@ final class LayerCompositor {
     {
         switch node.content {
         case .effect(let index):
-            guard let frame = drawing.job.abiFrame(drawing.frame, layer: index) else { return }
+            guard let frame = drawing.job.abiFrame(drawing.frame, layer: index, time: drawing.time) else { return }
             let instance = drawing.job.layers[index]
             lane?.layer(index, effect: instance.plugin.info.id)
             context.save()
@@ -92,8 +185,10 @@ final class LayerCompositor {
                 throw .plugin(layer: index, effect: instance.plugin.info.id, message: failure.message)
             }
         case .group(let children):
+            var inside = drawing
+            inside.groups.append(node)
             for child in children where !child.isMask {
-                try draw(child, of: children, at: local, drawing, on: context)
+                try draw(child, of: children, at: local, inside, on: context)
             }
         }
     }
@@ -115,7 +210,6 @@ final class LayerCompositor {
         _ drawing: Drawing, transform context: DrawingContext, area: PixelBox
     ) throws(FrameFailure) -> ImageSurface {
         let drawn = try takeSurface(transform: context)
-        defer { surfacesInUse -= 1 }
         try draw(source, of: list, at: t, drawing, on: drawn.context)
         drawn.surface.flush()
         let mask = try takeMask(width: drawn.surface.width, height: drawn.surface.height)
@@ -125,7 +219,7 @@ final class LayerCompositor {
     }
 
     /// A transparent surface of the frame's size whose context has `context`'s transformation.
-    private func takeSurface(transform context: DrawingContext) throws(FrameFailure)
+    func takeSurface(transform context: DrawingContext) throws(FrameFailure)
         -> (surface: ImageSurface, context: DrawingContext)
     {
         if surfacesInUse == surfaces.count {
@@ -145,7 +239,7 @@ final class LayerCompositor {
         return taken
     }
 
-    private func takeMask(width: Int, height: Int) throws(FrameFailure) -> ImageSurface {
+    func takeMask(width: Int, height: Int) throws(FrameFailure) -> ImageSurface {
         if masksInUse == masks.count {
             do {
                 masks.append(try ImageSurface.alphaMask(width: width, height: height))

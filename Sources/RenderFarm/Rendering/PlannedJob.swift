@@ -223,9 +223,10 @@ package final class PlannedJob: Sendable {
     /// The ABI's view of frame `index` for layer `layer`, or nil when the layer is not drawn then
     /// (after its `end`, or outside a group's span). A layer whose time runs at another speed or
     /// loops sees the job time and frame at which a plain layer would be at its local time (the
-    /// frame at or before it): effects that step frame by frame follow it too.
-    func abiFrame(_ index: Int, layer: Int) -> rf_frame? {
-        let time = spec.time(ofFrame: index)
+    /// frame at or before it): effects that step frame by frame follow it too. `time`: a job time other than the
+    /// frame's, a motion blur sample's.
+    func abiFrame(_ index: Int, layer: Int, time: Double? = nil) -> rf_frame? {
+        let time = time ?? spec.time(ofFrame: index)
         let clock = clocks[layer]
         guard let local = clock.localTime(at: time) else { return nil }
         guard !clock.isShift else { return rf_frame(index: UInt32(index), time: time, local: local) }

@@ -54,10 +54,19 @@ function describeFields(links) {
     if (fields.blend !== undefined) words.push("blend " + fields.blend);
     if (fields.transform !== undefined) words.push("transform");
     if (fields.mask !== undefined) words.push((fields.mask.invert ? "inverted " : "") + fields.mask.mode + " mask " + fields.mask.layer);
+    if (fields.motionBlur !== undefined) words.push("motion blur " + fields.motionBlur.shutterAngle + "°, " + fields.motionBlur.samples + " samples");
+    if (fields.style !== undefined) words.push("style: " + styleParts(fields.style).join(", "));
     if (!words.length) return null;
     return (depth === links.length - 1 ? "" : "group: ") + words.join(", ");
   }).filter((part) => part);
   return parts.join(" · ");
+}
+
+// The parts of a layer style, in words: "drop shadow, stroke".
+function styleParts(style) {
+  const names = { dropShadow: "drop shadow", outerGlow: "outer glow", innerGlow: "inner glow", stroke: "stroke",
+    blur: "blur", adjust: "colour adjustments" };
+  return Object.keys(names).filter((key) => style[key] !== undefined && style[key] !== null).map((key) => names[key]);
 }
 
 // ---- The job: load, show, validate and write.

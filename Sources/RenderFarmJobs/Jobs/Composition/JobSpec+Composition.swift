@@ -23,6 +23,19 @@ extension JobSpec {
         return clocks
     }
 
+    /// The times from a frame's, in seconds, at which a motion-blurred layer or group of the job is drawn: every
+    /// sample of every layer's motion blur, each once, in order.
+    package var motionBlurOffsets: [Double] {
+        func blurs(_ nodes: [LayerNode]) -> [MotionBlur] {
+            nodes.flatMap { node -> [MotionBlur] in
+                var found = node.fields.motionBlur.map { [$0] } ?? []
+                if case .group(let children) = node.content { found += blurs(children) }
+                return found
+            }
+        }
+        return Set(blurs(composition).flatMap { $0.offsets(fps: fps) }).sorted()
+    }
+
     private static func plainFields(start: Double) -> LayerFields {
         var fields = LayerFields()
         fields.start = start
@@ -85,6 +98,9 @@ package struct LayerClock: Sendable, Equatable {
 }
 
 extension LayerClock {
+    /// Whether the layer or a group holding it has motion blur: then it is drawn at other times than the frame's.
+    package var isMotionBlurred: Bool { links.contains { $0.fields.motionBlur != nil } }
+
     /// Whether the layer or a group holding it has a transform: only then are its points moved.
     package var isPlaced: Bool { links.contains { $0.fields.transform != nil } }
 

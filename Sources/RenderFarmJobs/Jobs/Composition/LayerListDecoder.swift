@@ -19,6 +19,7 @@ struct LayerListDecoder {
     static let maxKeyframes = 1_000
     static let fieldKeys = [
         "name", "start", "end", "speed", "loop", "opacity", "blend", "transform", "mask", "gain", "muted", "enabled",
+        "style", "motionBlur",
     ]
     static let effectKeys = ["effect", "params"] + fieldKeys
     static let groupKeys = ["group"] + fieldKeys
@@ -143,6 +144,19 @@ struct LayerListDecoder {
         if reader.object["transform"] != nil, let transform = reader.object("transform") {
             fields.transform = decodeTransform(transform)
         }
+        if reader.object["style"] != nil, let style = reader.object("style") {
+            fields.style = decodeStyle(style)
+        }
+        switch reader.object["motionBlur"] {
+        case nil, .some(.bool(false)): break
+        case .some(.bool(true)): fields.motionBlur = MotionBlur()
+        case .some(.object): fields.motionBlur = reader.object("motionBlur").map(decodeMotionBlur)
+        case .some(let other):
+            issues.add(
+                reader.childPath("motionBlur"),
+                "expected true, false or {\"shutterAngle\", \"shutterPhase\", \"samples\"}, got \(ObjectReader.show(other))"
+            )
+        }
         if reader.object["mask"] != nil, let mask = reader.object("mask") {
             mask.rejectUnknownKeys(["layer", "mode", "invert"])
             let mode = mask.string("mode", default: "alpha", maxLength: 16) ?? "alpha"
@@ -161,6 +175,20 @@ struct LayerListDecoder {
             }
         }
         return fields
+    }
+
+    private func decodeMotionBlur(_ reader: ObjectReader) -> MotionBlur {
+        reader.rejectUnknownKeys(["shutterAngle", "shutterPhase", "samples"])
+        // With a default, each reader gives it back for a value it refuses.
+        let defaults = MotionBlur()
+        var blur = defaults
+        blur.shutterAngle = reader.number("shutterAngle", default: defaults.shutterAngle, in: MotionBlur.angles)
+            ?? defaults.shutterAngle
+        blur.shutterPhase = reader.number("shutterPhase", default: defaults.shutterPhase, in: MotionBlur.phases)
+            ?? defaults.shutterPhase
+        blur.samples = reader.integer("samples", default: defaults.samples, in: MotionBlur.sampleCounts)
+            ?? defaults.samples
+        return blur
     }
 
     private func decodeTransform(_ reader: ObjectReader) -> LayerTransform {
@@ -228,7 +256,7 @@ struct LayerListDecoder {
     }
 
     /// A constant `read` from `value`, or `{"keyframes": [{"t", "value", "timing"}]}`.
-    private func animated<Value>(_ value: JSONValue, path: String, read: (JSONValue, String) -> Value?) -> Animated<
+    func animated<Value>(_ value: JSONValue, path: String, read: (JSONValue, String) -> Value?) -> Animated<
         Value
     >? {
         guard let object = value.objectValue else { return read(value, path).map { .constant($0) } }

@@ -65,6 +65,48 @@ extension LayerFields {
                 "invert": .bool(mask.invert),
             ])
         }
+        if let style { object["style"] = .object(style.json) }
+        if let motionBlur {
+            object["motionBlur"] = .object([
+                "shutterAngle": .number(motionBlur.shutterAngle), "shutterPhase": .number(motionBlur.shutterPhase),
+                "samples": .number(Double(motionBlur.samples)),
+            ])
+        }
+        return object
+    }
+}
+
+extension LayerStyle {
+    /// The style as the job file writes it, every field filled.
+    var json: JSONObject {
+        var object: JSONObject = [:]
+        if let shadow = dropShadow {
+            object["dropShadow"] = .object([
+                "color": .string(shadow.color.hex), "opacity": shadow.opacity.json, "angle": shadow.angle.json,
+                "distance": shadow.distance.json, "blur": shadow.blur.json, "spread": shadow.spread.json,
+            ])
+        }
+        for (key, glow) in [("outerGlow", outerGlow), ("innerGlow", innerGlow)] {
+            guard let glow else { continue }
+            object[key] = .object([
+                "color": .string(glow.color.hex), "opacity": glow.opacity.json, "blur": glow.blur.json,
+                "spread": glow.spread.json,
+            ])
+        }
+        if let stroke {
+            object["stroke"] = .object([
+                "color": .string(stroke.color.hex), "opacity": stroke.opacity.json, "width": stroke.width.json,
+                "position": .string(stroke.position.rawValue),
+            ])
+        }
+        if let blur { object["blur"] = blur.json }
+        if let adjust {
+            object["adjust"] = .object([
+                "brightness": adjust.brightness.json, "contrast": adjust.contrast.json,
+                "saturation": adjust.saturation.json, "tint": .string(adjust.tint.hex),
+                "tintAmount": adjust.tintAmount.json,
+            ])
+        }
         return object
     }
 }

@@ -19,6 +19,10 @@ package struct LayerFields: Sendable, Equatable, Encodable {
     package var blend = BlendMode.normal
     package var transform: LayerTransform?
     package var mask: LayerMask?
+    /// Shadows, glows, a stroke, a blur and colour adjustments drawn from the layer's pixels.
+    package var style: LayerStyle?
+    /// The layer drawn at several times while a camera's shutter is open, and averaged.
+    package var motionBlur: MotionBlur?
     /// The level of the sound its plugin plays (ABI `sounds`), in dB; a group's adds to its layers'.
     package var gain = 0.0
     /// Whether that sound is left out of the mix; a muted group mutes its layers.
@@ -37,12 +41,15 @@ package struct LayerFields: Sendable, Equatable, Encodable {
     /// seeing negative local times before `start`, as version 1 jobs always were.
     package var hasSpan: Bool { end != nil || remapsTime }
 
-    /// Whether it changes with time: keyframed opacity or transform.
-    package var isAnimated: Bool { opacity.isAnimated || (transform?.isAnimated ?? false) }
+    /// Whether it changes with time: keyframed opacity, transform or style.
+    package var isAnimated: Bool {
+        opacity.isAnimated || (transform?.isAnimated ?? false) || (style?.isAnimated ?? false)
+    }
 
     /// Whether it draws only as a plain layer would (every field at its default but `start`).
     package var isPlain: Bool {
         end == nil && !remapsTime && opacity == .constant(1) && blend == .normal && transform == nil && mask == nil
+            && style == nil && motionBlur == nil
     }
 
     /// The layer's own time at `t` of its list, or nil when it is not drawn then.
@@ -63,6 +70,29 @@ package struct LayerFields: Sendable, Equatable, Encodable {
     /// Times closer than this count as equal: a tenth of a microsecond, far above the rounding of
     /// `(t − start) × speed` in doubles and far below a frame (the footage rule counts the same).
     static let sameTime = 1e-7
+}
+
+/// Motion blur (the RenderFarm article ComposingLayers, "Motion blur"): the layer is drawn at `samples` times
+/// spread evenly over the shutter, which opens `shutterPhase` degrees of a frame after the frame's time and stays
+/// open `shutterAngle` degrees (360: a whole frame), and the drawings are averaged, as After Effects does.
+package struct MotionBlur: Sendable, Equatable, Encodable {
+    package var shutterAngle = 180.0
+    package var shutterPhase = -90.0
+    package var samples = 8
+
+    package static let angles = 1.0...720.0
+    package static let phases = -360.0...360.0
+    package static let sampleCounts = 2...64
+
+    package init() {}
+
+    /// The samples' times from the frame's, in seconds of the job at `fps`: the first when the shutter opens, the
+    /// last when it closes.
+    package func offsets(fps: Double) -> [Double] {
+        (0..<samples).map { index in
+            (shutterPhase + shutterAngle * Double(index) / Double(samples - 1)) / 360 / fps
+        }
+    }
 }
 
 /// Where a layer is placed: its `anchor` point is moved to `position`, then it is rotated
