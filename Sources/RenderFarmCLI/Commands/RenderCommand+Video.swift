@@ -21,10 +21,12 @@ extension RenderCommand {
         return scale
     }
 
-    /// `--preset`, `--crf` and `--verbose` only make sense with `--video`; `--video` renders one
-    /// whole job into one file.
+    /// `--preset`, `--crf` and `--verbose` only make sense with `--video`; `--video` renders each whole job into
+    /// its file (a file with placeholders is checked once filled, per job).
     static func checkVideoOptions(_ arguments: ParsedArguments) throws(UsageError) {
-        _ = try EncodeCommand.presetAndCRF(arguments, command: "render", output: arguments[video])
+        let template = arguments[video].map(VideoFileTemplate.init)
+        _ = try EncodeCommand.presetAndCRF(
+            arguments, command: "render", output: template?.hasPlaceholders == true ? nil : arguments[video])
         guard arguments[video] != nil else {
             if arguments[EncodeCommand.noAudio] {
                 throw UsageError(message: "--no-audio needs --video FILE", command: "render")
@@ -51,18 +53,31 @@ extension RenderCommand {
         }
     }
 
-    func renderVideo(_ jobs: [PlannedJob], to path: String, concurrency: Int, terminal: Terminal) -> ExitCode {
-        guard jobs.count == 1, let job = jobs.first else {
-            let problem = "--video renders one job into one file, got \(jobs.count) jobs; render them one at a time"
-            return .reporting(UsageError(message: problem, command: "render"), to: terminal)
-        }
-        let preset: EncodePreset
-        let crf: Int?
+    /// Renders each job into its video: `template` names one file, or one per job with placeholders. Every file's
+    /// name and format are checked before the first is rendered; the first that fails stops the rest.
+    func renderVideo(_ jobs: [PlannedJob], to template: String, concurrency: Int, terminal: Terminal) -> ExitCode {
+        var targets: [(job: PlannedJob, file: String, preset: EncodePreset, crf: Int?)] = []
         do {
-            (preset, crf) = try EncodeCommand.presetAndCRF(arguments, command: "render", output: path)
+            let files = try VideoFileTemplate(text: template).files(for: jobs, command: "render")
+            for (job, file) in zip(jobs, files) {
+                let (preset, crf) = try EncodeCommand.presetAndCRF(arguments, command: "render", output: file)
+                targets.append((job, file, preset, crf))
+            }
         } catch {
             return .reporting(error, to: terminal)
         }
+        for target in targets {
+            let code = renderVideo(
+                target.job, to: target.file, preset: target.preset, crf: target.crf, concurrency: concurrency,
+                terminal: terminal)
+            guard code == .ok else { return code }
+        }
+        return .ok
+    }
+
+    private func renderVideo(
+        _ job: PlannedJob, to path: String, preset: EncodePreset, crf: Int?, concurrency: Int, terminal: Terminal
+    ) -> ExitCode {
         let stop = StopSignal()
         let signals = SignalHandling(stop: stop, terminal: terminal)
         defer { signals.cancel() }

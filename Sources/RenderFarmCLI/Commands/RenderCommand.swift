@@ -13,7 +13,7 @@ struct RenderCommand: Command {
         examples: [
             "renderfarm render jobs/live-hearts.json",
             "renderfarm render jobs/live-hearts.json jobs/burst.json -j 4 --scale 0.5 --out previews",
-            "renderfarm render jobs/live-hearts.json --video live-hearts.webm",
+            "renderfarm render jobs/gift-deliverables.json --video 'videos/{{variant}}.{{format}}'",
         ],
         discussion: """
             Frames of all jobs share one scheduler with N frames in flight. A re-run renders only
@@ -32,13 +32,18 @@ struct RenderCommand: Command {
             sandboxed (--sandbox strict): a plugin cannot read files outside its job, write outside
             its cache folder (the render writes the frames the workers send), reach the network or
             start programs; a denied action fails its frame, naming it.
-            With --video FILE one job is rendered straight into a video: frames are drawn
+            With --video FILE each job is rendered straight into a video: frames are drawn
             concurrently and piped in frame order to one ffmpeg (no PNGs, journal or manifest);
             the result equals `renderfarm encode` of the PNGs with the same preset (69 when ffmpeg
             or ffprobe is missing), and is checked with ffprobe the same way before it takes its
             name; a signal stops ffmpeg and leaves no video. A job with sound (an `audio` section,
             or a video layer whose clip has sound) gets its mix as the video's sound track, over
-            the frames' time span (see `renderfarm mix`); --no-audio leaves it out.
+            the frames' time span (see `renderfarm mix`); --no-audio leaves it out. Several jobs
+            (the variants of a job file count as jobs) need a FILE with placeholders naming each
+            one's video: {{variant}} (the variant's name), {{name}}, {{index}} or any column or
+            matrix key of the variant (`--video 'out/{{streamer}}.{{format}}'`, whose extension
+            picks each video's format). Every name is checked before the first video is rendered;
+            they are rendered one after the other, and the first that fails stops the rest.
             """,
         options: [
             jobs, frames, shard, CommonOptions.shardMode, out, outputRoot, force, failFast, CommonOptions.progress,
@@ -66,7 +71,9 @@ struct RenderCommand: Command {
     static let force = Flag(
         "--force", help: "Render every frame, even ones already done, even into a folder no render wrote.")
     static let failFast = Flag("--fail-fast", help: "Stop at the first frame that fails.")
-    static let video = Option("--video", value: "FILE", help: "Render one job straight into this video (see encode).")
+    static let video = Option(
+        "--video", value: "FILE",
+        help: "Render each job straight into a video (see encode); {{variant}} and other placeholders name each one.")
     static let verbose = Flag("--verbose", help: "With --video: print the exact ffmpeg command.")
 
     let arguments: ParsedArguments
