@@ -8,6 +8,10 @@ package struct BatchStatus: Sendable {
     /// One variant: its name, its folder, and its status once a render has started in it.
     package struct Variant: Sendable {
         package var name: String
+        /// Its place in the batch.
+        package var index: Int
+        /// Its row's columns and matrix keys, as the index records them.
+        package var values: JSONObject
         package var folder: String
         /// Frames the variant renders, as the index records them.
         package var frames: Int
@@ -57,12 +61,15 @@ package struct BatchStatus: Sendable {
         var variants: [Variant] = []
         for entry in entries {
             guard let object = entry.objectValue, let name = object["name"]?.stringValue,
-                let relative = object["folder"]?.stringValue, let frames = object["frames"]?.doubleValue
+                let relative = object["folder"]?.stringValue,
+                let frames = object["frames"]?.doubleValue.flatMap({ Int(exactly: $0) }), frames >= 0
             else { throw damaged("a variant lacks its name, folder or frames") }
             let variantFolder =
                 relative.hasPrefix("/")
                 ? relative : URL(fileURLWithPath: folder).appendingPathComponent(relative).standardizedFileURL.path
-            var variant = Variant(name: name, folder: variantFolder, frames: Int(frames), status: nil)
+            var variant = Variant(
+                name: name, index: object["index"]?.doubleValue.flatMap { Int(exactly: $0) } ?? variants.count,
+                values: object["values"]?.objectValue ?? [:], folder: variantFolder, frames: frames, status: nil)
             do {
                 variant.status = try FolderStatus.read(variantFolder, now: now)
             } catch {

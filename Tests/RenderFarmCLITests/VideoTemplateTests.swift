@@ -39,11 +39,48 @@ struct VideoTemplateTests {
         }
     }
 
+    @Test("encode of a rendered batch: each variant into its folder, or into -o named per variant, as render --video")
+    func encodeBatch() throws {
+        let folder = try TemporaryFolder()
+        let pngs = folder.path + "/pngs"
+        let render = CLI.run(["render", Self.job, "--out", pngs] + Self.small)
+        try #require(render.status == 0, "\(render.stderr)")
+        let batch = pngs + "/gift-deliverables"
+        let each = CLI.run(["encode", batch, "--progress", "none"])
+        #expect(each.status == 0, "\(each.stderr)")
+        let variants = try FileManager.default.contentsOfDirectory(atPath: batch).filter { !$0.hasSuffix(".json") }
+        #expect(variants.count == 6)
+        for variant in variants {
+            #expect(
+                FileManager.default.fileExists(atPath: "\(batch)/\(variant)/gift-deliverables_\(variant).mp4"),
+                "\(variant)")
+        }
+        let named = CLI.run([
+            "encode", batch, "-o", folder.path + "/encoded-{{variant}}.{{format}}", "--progress", "none",
+        ])
+        #expect(named.status == 0, "\(named.stderr)")
+        let streamed = CLI.run(
+            ["render", Self.job, "--video", folder.path + "/streamed-{{variant}}.{{format}}"] + Self.small)
+        #expect(streamed.status == 0, "\(streamed.stderr)")
+        for variant in variants {
+            let ext = variant.hasSuffix("mp4") ? "mp4" : "webm"
+            let (format, decoder) = ext == "mp4" ? ("rgb24", nil as String?) : ("rgba", "libvpx-vp9")
+            let a = try Tools.decode(
+                folder.path + "/encoded-\(variant).\(ext)", pixelFormat: format, frames: 6, decoder: decoder)
+            let b = try Tools.decode(
+                folder.path + "/streamed-\(variant).\(ext)", pixelFormat: format, frames: 6, decoder: decoder)
+            #expect(a == b && !a.isEmpty, "\(variant): encode of its PNGs and render --video differ")
+        }
+        let refused = CLI.run(["encode", batch, "-o", folder.path + "/one.mp4"])
+        #expect(
+            refused.status == 64 && refused.stderr.contains("6 videos (one per job or variant)"), "\(refused.stderr)")
+    }
+
     @Test(
         "a name that does not tell the videos apart or cannot be filled is refused (64), and no video is written",
         arguments: [
             ("{{sender}}.mp4", "variant aiko-mp4 and variant aiko-webm would both write"),
-            ("all.mp4", "6 jobs (variants count as jobs) would all write one file"),
+            ("all.mp4", "6 videos (one per job or variant) would all be written to one file"),
             ("{{sendr}}-{{format}}.mp4", "{{sendr}} is not a value of"),
             ("{{variant}}.{{footage}}", "cannot tell the format of"),
         ])

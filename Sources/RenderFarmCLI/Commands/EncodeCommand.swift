@@ -15,7 +15,7 @@ struct EncodeCommand: Command {
         examples: [
             "renderfarm encode jobs/out/live-hearts",
             "renderfarm encode jobs/out/live-hearts -o overlay.webm",
-            "renderfarm encode jobs/out/live-hearts --preset gif --allow-missing",
+            "renderfarm encode out/gift-deliverables -o 'videos/{{variant}}.{{format}}'",
         ],
         discussion: """
             Reads OUTDIR/manifest.json: the frame rate, start number and file pattern come from its
@@ -42,7 +42,11 @@ struct EncodeCommand: Command {
             gif and apng have none), and its files are listed with their sha256 in the encode's
             "sound" entry; --no-audio leaves it out. The job is checked as `validate` checks it
             before it is mixed; a job it refuses, or a sound file that cannot be read or decoded
-            (damaged in part included), is a located error (65).
+            (damaged in part included), is a located error (65). OUTDIR may be the folder of a
+            rendered variants batch (the one holding variants.json): each variant is encoded into its
+            own folder, or into -o FILE named per variant with placeholders ({{variant}}, {{name}},
+            {{index}}, a column or matrix key; the filled extension picks the format). Every variant's
+            frames and name are checked before the first video; the first that fails stops the rest.
             """,
         options: [
             output, preset, crf, allowMissing, noAudio, verbose, CommonOptions.progress, CommonOptions.pluginPath,
@@ -50,7 +54,8 @@ struct EncodeCommand: Command {
         positionals: 1...1)
 
     static let output = Option(
-        "-o", "--output", value: "FILE", help: "Write the video here (default: OUTDIR/<job>.<ext>).")
+        "-o", "--output", value: "FILE",
+        help: "Write the video here (default: OUTDIR/<job>.<ext>); a batch's names each variant's with {{variant}}.")
     static let allowMissing = Flag("--allow-missing", help: "Encode the frames that exist of an incomplete render.")
     static let verbose = Flag(
         "--verbose", help: "Print each ffmpeg command line just before it runs (the sound mix as mix.wav).")
@@ -71,7 +76,10 @@ struct EncodeCommand: Command {
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        (preset, crf) = try Self.presetAndCRF(arguments, command: "encode", output: arguments[Self.output])
+        // A file named per variant is checked once filled, per variant.
+        let named = arguments[Self.output].map(VideoFileTemplate.init)?.hasPlaceholders == true
+        (preset, crf) = try Self.presetAndCRF(
+            arguments, command: "encode", output: named ? nil : arguments[Self.output])
         progress = try CommonOptions.progressMode(arguments, command: "encode")
     }
 
@@ -148,10 +156,52 @@ struct EncodeCommand: Command {
         let output: RenderedOutput
         do {
             ffmpeg = try FFmpeg.locate()
+            if let batch = try BatchStatus.read(arguments.positionals[0]) {
+                return encode(batch, ffmpeg: ffmpeg, terminal: terminal)
+            }
             output = try OutputFolder(arguments.positionals[0]).rendered()
         } catch {
             return .reporting(error, to: terminal)
         }
+        return encode(output, to: arguments[Self.output], preset: preset, crf: crf, ffmpeg: ffmpeg, terminal: terminal)
+    }
+
+    /// Encodes every variant of a rendered batch: each into its folder (as `encode` of the folder would), or into
+    /// `-o` with placeholders naming each. Every variant's frames and video name are checked before the first
+    /// video; the first that fails stops the rest.
+    private func encode(_ batch: BatchStatus, ffmpeg: FFmpeg, terminal: Terminal) -> ExitCode {
+        var targets: [(output: RenderedOutput, file: String?, preset: EncodePreset, crf: Int?)] = []
+        do {
+            let outputs = try batch.variants.map { variant throws(RenderedOutputError) in
+                try OutputFolder(variant.folder).rendered()
+            }
+            var files: [String?] = outputs.map { _ in nil }
+            if let template = arguments[Self.output] {
+                files = try VideoFileTemplate(text: template).files(
+                    for: batch.variants.map { VideoFileTemplate.Fields(variant: $0, of: batch) }, option: "-o",
+                    command: "encode")
+            }
+            for (output, file) in zip(outputs, files) {
+                let (preset, crf) = try Self.presetAndCRF(arguments, command: "encode", output: file)
+                targets.append((output, file, preset, crf))
+            }
+        } catch {
+            return .reporting(error, to: terminal)
+        }
+        for target in targets {
+            let code = encode(
+                target.output, to: target.file, preset: target.preset, crf: target.crf, ffmpeg: ffmpeg,
+                terminal: terminal)
+            guard code == .ok else { return code }
+        }
+        return .ok
+    }
+
+    /// Encodes the frames of one output folder into `file` (nil: the folder's default name).
+    private func encode(
+        _ output: RenderedOutput, to file: String?, preset: EncodePreset, crf: Int?, ffmpeg: FFmpeg,
+        terminal: Terminal
+    ) -> ExitCode {
         // Held until the encode is recorded: no render may change the frames while ffmpeg reads them.
         let session: OutputFolder.Session
         do {
@@ -165,7 +215,7 @@ struct EncodeCommand: Command {
         let signals = SignalHandling(stop: stop, terminal: terminal, stopping: "stopping ffmpeg; no video is written")
         defer { signals.cancel() }
         var options = EncodeOptions(
-            preset: preset, crf: crf, output: arguments[Self.output],
+            preset: preset, crf: crf, output: file,
             allowMissing: arguments[Self.allowMissing], stop: stop)
         options.withSound = !arguments[Self.noAudio]
         if options.withSound { options.plugins = CommonOptions.catalog(arguments) }

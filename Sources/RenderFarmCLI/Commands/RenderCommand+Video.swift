@@ -58,7 +58,8 @@ extension RenderCommand {
     func renderVideo(_ jobs: [PlannedJob], to template: String, concurrency: Int, terminal: Terminal) -> ExitCode {
         var targets: [(job: PlannedJob, file: String, preset: EncodePreset, crf: Int?)] = []
         do {
-            let files = try VideoFileTemplate(text: template).files(for: jobs, command: "render")
+            let files = try VideoFileTemplate(text: template).files(
+                for: jobs.map { VideoFileTemplate.Fields($0.job) }, option: "--video", command: "render")
             for (job, file) in zip(jobs, files) {
                 let (preset, crf) = try EncodeCommand.presetAndCRF(arguments, command: "render", output: file)
                 targets.append((job, file, preset, crf))

@@ -1,10 +1,12 @@
 import Foundation
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmOutput
 import StrictJSON
 
-/// `render --video FILE` for several jobs, the variants of a job file among them: FILE names each job's video
-/// with placeholders (`videos/{{variant}}.mp4`, `{{streamer}}-{{format}}.{{format}}`), filled from the job.
+/// `render --video FILE` for several jobs, the variants of a job file among them, and `encode -o FILE` of a
+/// rendered batch: FILE names each video with placeholders (`videos/{{variant}}.mp4`, `{{sender}}.{{format}}`),
+/// filled from the job or the variant.
 struct VideoFileTemplate {
     let text: String
 
@@ -25,62 +27,89 @@ struct VideoFileTemplate {
         return names
     }
 
-    /// The file of each job, in order: every placeholder filled; refused when one names nothing the job has, a
-    /// value cannot be part of a file name, several jobs share a file, or several jobs are given no placeholder.
-    func files(for jobs: [PlannedJob], command: String) throws(UsageError) -> [String] {
-        guard jobs.count == 1 || hasPlaceholders else {
+    /// What a placeholder may be filled from: one job, or one variant of a rendered batch.
+    struct Fields {
+        /// The variant's name, or the job's `name` for a job without variants.
+        var variant: String
+        var name: String
+        var index: Int
+        /// The variant's row columns and matrix keys.
+        var values: JSONObject
+        /// The job file or batch folder, for messages.
+        var source: String
+        /// How messages call it: `variant aiko-mp4`, or the job's name.
+        var shown: String
+
+        init(_ job: LoadedJob) {
+            variant = job.variant?.name ?? job.spec.name
+            name = job.spec.name
+            index = job.variant?.index ?? 0
+            values = job.variant?.values ?? [:]
+            source = job.file
+            shown = job.variant.map { "variant \($0.name)" } ?? job.spec.name
+        }
+
+        init(variant: BatchStatus.Variant, of batch: BatchStatus) {
+            self.variant = variant.name
+            name = batch.name
+            index = variant.index
+            values = variant.values
+            source = batch.directory
+            shown = "variant \(variant.name)"
+        }
+    }
+
+    /// The file of each, in order: every placeholder filled; refused when one names nothing it has, a value cannot
+    /// be part of a file name, several share a file, or several are given no placeholder. `option` names the
+    /// option in messages (`--video`, `-o`).
+    func files(for all: [Fields], option: String, command: String) throws(UsageError) -> [String] {
+        guard all.count == 1 || hasPlaceholders else {
             throw UsageError(
-                message: "--video \(text): \(jobs.count) jobs (variants count as jobs) would all write one file; "
-                    + "name each one's video with a placeholder, e.g. --video 'videos/{{variant}}.mp4'",
+                message: "\(option) \(text): \(all.count) videos (one per job or variant) would all be written to one "
+                    + "file; name each one with a placeholder, e.g. \(option) 'videos/{{variant}}.mp4'",
                 command: command)
         }
         var files: [String] = []
         var writers: [String: String] = [:]
-        for job in jobs {
-            let file = try fill(for: job.job, command: command)
-            let who = job.job.variant.map { "variant \($0.name)" } ?? job.job.spec.name
+        for fields in all {
+            let file = try fill(fields, option: option, command: command)
             if let other = writers[file] {
                 throw UsageError(
-                    message: "--video \(text): \(other) and \(who) would both write \(file); add a placeholder that "
-                        + "tells them apart, e.g. {{variant}}", command: command)
+                    message: "\(option) \(text): \(other) and \(fields.shown) would both write \(file); add a "
+                        + "placeholder that tells them apart, e.g. {{variant}}", command: command)
             }
-            writers[file] = who
+            writers[file] = fields.shown
             files.append(file)
         }
         return files
     }
 
-    /// The text with the placeholders filled for `job`.
-    private func fill(for job: LoadedJob, command: String) throws(UsageError) -> String {
-        var values: [String: String] = [
-            "variant": job.variant?.name ?? job.spec.name, "name": job.spec.name,
-            "index": String(job.variant?.index ?? 0),
-        ]
-        for (key, value) in job.variant?.values ?? [:] where values[key] == nil { values[key] = Self.text(value) }
+    /// The text with the placeholders filled from `fields`.
+    private func fill(_ fields: Fields, option: String, command: String) throws(UsageError) -> String {
+        var values: [String: String] = ["variant": fields.variant, "name": fields.name, "index": String(fields.index)]
+        for (key, value) in fields.values where values[key] == nil { values[key] = Self.text(value) }
         var result = ""
         var rest = Substring(text)
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
             result += rest[..<open.lowerBound]
             let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
             guard let value = values[name] else {
-                let known = Self.builtIn + (job.variant?.values.keys.sorted() ?? [])
+                let known = Self.builtIn + fields.values.keys.sorted()
                 throw UsageError(
-                    message: "--video \(text): {{\(name)}} is not a value of \(ShownPath.of(job.file))"
+                    message: "\(option) \(text): {{\(name)}} is not a value of \(ShownPath.of(fields.source))"
                         + "\(Suggestion.hint(for: name, in: known)); placeholders: "
                         + known.map { "{{\($0)}}" }.joined(separator: ", "), command: command)
             }
             guard !value.isEmpty, !value.contains("/"), !value.contains("\0"), value != ".", value != ".." else {
                 throw UsageError(
-                    message: "--video \(text): {{\(name)}} is \"\(value)\" for "
-                        + (job.variant.map { "variant \($0.name)" } ?? job.spec.name)
-                        + ", which cannot be part of a file name", command: command)
+                    message: "\(option) \(text): {{\(name)}} is \"\(value)\" for \(fields.shown), which cannot be "
+                        + "part of a file name", command: command)
             }
             result += value
             rest = rest[close.upperBound...]
         }
         return result + rest
     }
-
     private static func text(_ value: JSONValue) -> String {
         switch value {
         case .string(let text): text
