@@ -73,14 +73,15 @@ struct VideoTemplateTests {
         }
         let refused = CLI.run(["encode", batch, "-o", folder.path + "/one.mp4"])
         #expect(
-            refused.status == 64 && refused.stderr.contains("6 videos (one per job or variant)"), "\(refused.stderr)")
+            refused.status == 64 && refused.stderr.contains("names one file for 6 jobs or variants"),
+            "\(refused.stderr)")
     }
 
     @Test(
         "a name that does not tell the videos apart or cannot be filled is refused (64), and no video is written",
         arguments: [
             ("{{sender}}.mp4", "variant aiko-mp4 and variant aiko-webm would both write"),
-            ("all.mp4", "6 videos (one per job or variant) would all be written to one file"),
+            ("all.mp4", "names one file for 6 jobs or variants"),
             ("{{sendr}}-{{format}}.mp4", "{{sendr}} is not a value of"),
             ("{{variant}}.{{footage}}", "cannot tell the format of"),
         ])
@@ -115,5 +116,25 @@ struct VideoTemplateTests {
         for name in ["first", "second"] {
             #expect(FileManager.default.fileExists(atPath: folder.path + "/\(name).mp4"), "\(name).mp4")
         }
+    }
+
+    @Test("preview of a variants job or of its rendered batch: a sheet per variant, the same from the job and the PNGs")
+    func previewSheets() throws {
+        let folder = try TemporaryFolder()
+        let pngs = folder.path + "/pngs"
+        let render = CLI.run(["render", Self.job, "--out", pngs] + Self.small)
+        try #require(render.status == 0, "\(render.stderr)")
+        let fromJob = CLI.run(
+            ["preview", Self.job, "-o", folder.path + "/job-{{variant}}.png", "--scale", "0.25", "--frames", "0-5"])
+        #expect(fromJob.status == 0, "\(fromJob.stderr)")
+        let fromPNGs = CLI.run(["preview", pngs + "/gift-deliverables", "-o", folder.path + "/pngs-{{variant}}.png"])
+        #expect(fromPNGs.status == 0, "\(fromPNGs.stderr)")
+        for variant in ["aiko-mp4", "aiko-webm", "ben-mp4", "ben-webm", "chloé-mp4", "chloé-webm"] {
+            let a = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/job-\(variant).png"))
+            let b = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/pngs-\(variant).png"))
+            #expect(a == b, "\(variant): the sheet of the job and of its PNGs differ")
+        }
+        let one = CLI.run(["preview", Self.job, "-o", folder.path + "/one.png"])
+        #expect(one.status == 64 && one.stderr.contains("sheets/{{variant}}.png"), "\(one.stderr)")
     }
 }

@@ -77,7 +77,7 @@ struct EncodeCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         // A file named per variant is checked once filled, per variant.
-        let named = arguments[Self.output].map(VideoFileTemplate.init)?.hasPlaceholders == true
+        let named = arguments[Self.output].map(FileNameTemplate.init)?.hasPlaceholders == true
         (preset, crf) = try Self.presetAndCRF(
             arguments, command: "encode", output: named ? nil : arguments[Self.output])
         progress = try CommonOptions.progressMode(arguments, command: "encode")
@@ -177,8 +177,9 @@ struct EncodeCommand: Command {
             }
             var files: [String?] = outputs.map { _ in nil }
             if let template = arguments[Self.output] {
-                files = try VideoFileTemplate(text: template).files(
-                    for: batch.variants.map { VideoFileTemplate.Fields(variant: $0, of: batch) }, option: "-o",
+                files = try FileNameTemplate(text: template).files(
+                    for: batch.variants.map { FileNameTemplate.Fields(variant: $0, of: batch) }, option: "-o",
+                    example: "videos/{{variant}}.mp4",
                     command: "encode")
             }
             for (output, file) in zip(outputs, files) {

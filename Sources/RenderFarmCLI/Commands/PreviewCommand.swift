@@ -21,7 +21,9 @@ struct PreviewCommand: Command {
             item's path (cyan), Bezier control points (magenta), bounds (yellow) and velocity
             (orange: where it is a quarter second later) from the plugins' trace data, on the items
             through the transforms of their layers and groups; for an output folder the job file
-            named in its manifest is traced. Exit codes: 0 ok,
+            named in its manifest is traced. A job with variants, or the folder of a rendered
+            variants batch, gives a sheet per variant: -o names each with placeholders
+            ({{variant}}, {{name}}, {{index}}, a column or matrix key). Exit codes: 0 ok,
             1 a frame failed, 64 usage, 65 invalid job, 66 missing input, 69 no plugins,
             73 cannot create output, 74 I/O error (a full disk; no sheet is left).
             """,
@@ -60,55 +62,89 @@ struct PreviewCommand: Command {
     func run(_ terminal: Terminal) -> ExitCode {
         let input = arguments.positionals[0]
         let manifest = (input as NSString).appendingPathComponent(FolderLayout.manifest)
-        let source: SheetSource
-        let frames: [Int]
-        if FileManager.default.fileExists(atPath: manifest) {
-            let rendered: RenderedOutput
-            do {
-                rendered = try OutputFolder(input).rendered()
-            } catch {
-                return .reporting(error, to: terminal)
-            }
-            var chosen = ContactSheet.spread(rendered.writtenFrames.map(\.index))
-            if let text = arguments[Self.frames] {
-                do {
-                    chosen = try FrameSet(parsing: text).frames
-                } catch {
-                    let problem = "--frames: \(error.message) (grammar: 1-100, 1-100:2, 1,3,5-9)"
-                    return .reporting(UsageError(message: problem, command: "preview"), to: terminal)
-                }
-            }
-            var traced: PlannedJob?
-            if options.debug {
-                guard let job = rendered.jobSource, FileManager.default.fileExists(atPath: job) else {
-                    return .reporting(CommandRefusal.debugWithoutJob, to: terminal)
-                }
-                switch CommonOptions.planJobs([job], arguments: arguments, options: PlanOptions(), terminal: terminal) {
-                case .success(let ready): traced = ready.jobs.first
-                case .failure(let code): return code
-                }
-            }
-            source = .output(rendered, trace: traced)
-            frames = chosen
-        } else {
-            let plan = PlanOptions(frames: arguments[Self.frames], scale: scale)
-            switch CommonOptions.planJobs([input], arguments: arguments, options: plan, terminal: terminal) {
-            case .success(let ready):
-                guard let job = ready.jobs.first else { return .reporting(CommandRefusal.noJob, to: terminal) }
-                source = .job(job)
-                frames = arguments[Self.frames] == nil ? ContactSheet.spread(job.frames.frames) : job.frames.frames
-            case .failure(let code):
-                return code
-            }
-        }
+        var sheets: [(source: SheetSource, frames: [Int], fields: FileNameTemplate.Fields?)] = []
         do {
-            let sheet = try ContactSheet.draw(source, frames: frames, options: options)
-            try ContactSheet.write(sheet, to: output)
-            terminal.print(
-                "contact sheet of \(frames.count) frames (\(sheet.width)×\(sheet.height)): \(ShownPath.of(output))")
-            return .ok
+            if FileManager.default.fileExists(atPath: manifest) {
+                let (source, frames) = try sheet(of: try OutputFolder(input).rendered(), terminal: terminal)
+                sheets = [(source, frames, nil)]
+            } else if let batch = try BatchStatus.read(input) {
+                // A rendered variants batch: a sheet of each variant's PNGs.
+                for variant in batch.variants {
+                    let (source, frames) = try sheet(
+                        of: try OutputFolder(variant.folder).rendered(), terminal: terminal)
+                    sheets.append((source, frames, FileNameTemplate.Fields(variant: variant, of: batch)))
+                }
+            } else {
+                let plan = PlanOptions(frames: arguments[Self.frames], scale: scale)
+                switch CommonOptions.planJobs([input], arguments: arguments, options: plan, terminal: terminal) {
+                case .success(let ready):
+                    guard !ready.jobs.isEmpty else { return .reporting(CommandRefusal.noJob, to: terminal) }
+                    for job in ready.jobs {
+                        let frames =
+                            arguments[Self.frames] == nil ? ContactSheet.spread(job.frames.frames) : job.frames.frames
+                        sheets.append((.job(job), frames, FileNameTemplate.Fields(job.job)))
+                    }
+                case .failure(let code):
+                    return code
+                }
+            }
+        } catch let failure as Stop {
+            return failure.code
         } catch {
             return .reporting(error, to: terminal)
         }
+        let files: [String]
+        do {
+            let template = FileNameTemplate(text: output)
+            files =
+                sheets.count == 1 && !template.hasPlaceholders
+                ? [output]
+                : try template.files(
+                    for: sheets.compactMap(\.fields), option: "-o", example: "sheets/{{variant}}.png",
+                    command: "preview")
+        } catch {
+            return .reporting(error, to: terminal)
+        }
+        for (sheet, file) in zip(sheets, files) {
+            do {
+                let drawn = try ContactSheet.draw(sheet.source, frames: sheet.frames, options: options)
+                try ContactSheet.write(drawn, to: file)
+                terminal.print(
+                    "contact sheet of \(sheet.frames.count) frames (\(drawn.width)×\(drawn.height)): \(ShownPath.of(file))"
+                )
+            } catch {
+                return .reporting(error, to: terminal)
+            }
+        }
+        return .ok
+    }
+
+    /// A command that stopped with its exit code, its message already told.
+    private struct Stop: Error {
+        var code: ExitCode
+    }
+
+    /// The sheet of a rendered folder's PNGs: `--frames`, or 12 of them spread evenly; traced with `--debug`.
+    private func sheet(of rendered: RenderedOutput, terminal: Terminal) throws -> (SheetSource, [Int]) {
+        var chosen = ContactSheet.spread(rendered.writtenFrames.map(\.index))
+        if let text = arguments[Self.frames] {
+            do {
+                chosen = try FrameSet(parsing: text).frames
+            } catch {
+                let problem = "--frames: \(error.message) (grammar: 1-100, 1-100:2, 1,3,5-9)"
+                throw UsageError(message: problem, command: "preview")
+            }
+        }
+        var traced: PlannedJob?
+        if options.debug {
+            guard let job = rendered.jobSource, FileManager.default.fileExists(atPath: job) else {
+                throw CommandRefusal.debugWithoutJob
+            }
+            switch CommonOptions.planJobs([job], arguments: arguments, options: PlanOptions(), terminal: terminal) {
+            case .success(let ready): traced = ready.jobs.first
+            case .failure(let code): throw Stop(code: code)
+            }
+        }
+        return (.output(rendered, trace: traced), chosen)
     }
 }

@@ -24,7 +24,7 @@ extension RenderCommand {
     /// `--preset`, `--crf` and `--verbose` only make sense with `--video`; `--video` renders each whole job into
     /// its file (a file with placeholders is checked once filled, per job).
     static func checkVideoOptions(_ arguments: ParsedArguments) throws(UsageError) {
-        let template = arguments[video].map(VideoFileTemplate.init)
+        let template = arguments[video].map(FileNameTemplate.init)
         _ = try EncodeCommand.presetAndCRF(
             arguments, command: "render", output: template?.hasPlaceholders == true ? nil : arguments[video])
         guard arguments[video] != nil else {
@@ -58,8 +58,9 @@ extension RenderCommand {
     func renderVideo(_ jobs: [PlannedJob], to template: String, concurrency: Int, terminal: Terminal) -> ExitCode {
         var targets: [(job: PlannedJob, file: String, preset: EncodePreset, crf: Int?)] = []
         do {
-            let files = try VideoFileTemplate(text: template).files(
-                for: jobs.map { VideoFileTemplate.Fields($0.job) }, option: "--video", command: "render")
+            let files = try FileNameTemplate(text: template).files(
+                for: jobs.map { FileNameTemplate.Fields($0.job) }, option: "--video", example: "videos/{{variant}}.mp4",
+                command: "render")
             for (job, file) in zip(jobs, files) {
                 let (preset, crf) = try EncodeCommand.presetAndCRF(arguments, command: "render", output: file)
                 targets.append((job, file, preset, crf))

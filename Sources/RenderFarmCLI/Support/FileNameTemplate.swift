@@ -4,10 +4,10 @@ import RenderFarmJobs
 import RenderFarmOutput
 import StrictJSON
 
-/// `render --video FILE` for several jobs, the variants of a job file among them, and `encode -o FILE` of a
-/// rendered batch: FILE names each video with placeholders (`videos/{{variant}}.mp4`, `{{sender}}.{{format}}`),
-/// filled from the job or the variant.
-struct VideoFileTemplate {
+/// A file name for each of several jobs or variants: `render --video FILE` of several jobs (the variants of a job
+/// file among them), `encode -o FILE` of a rendered batch, `preview -o SHEET` of either. FILE names each file with
+/// placeholders (`videos/{{variant}}.mp4`, `{{sender}}.{{format}}`), filled from the job or the variant.
+struct FileNameTemplate {
     let text: String
 
     /// What a placeholder may name besides the variant's values (its row's columns and matrix keys).
@@ -61,13 +61,12 @@ struct VideoFileTemplate {
 
     /// The file of each, in order: every placeholder filled; refused when one names nothing it has, a value cannot
     /// be part of a file name, several share a file, or several are given no placeholder. `option` names the
-    /// option in messages (`--video`, `-o`).
-    func files(for all: [Fields], option: String, command: String) throws(UsageError) -> [String] {
+    /// option in messages (`--video`, `-o`), `example` a name that would do (`videos/{{variant}}.mp4`).
+    func files(for all: [Fields], option: String, example: String, command: String) throws(UsageError) -> [String] {
         guard all.count == 1 || hasPlaceholders else {
             throw UsageError(
-                message: "\(option) \(text): \(all.count) videos (one per job or variant) would all be written to one "
-                    + "file; name each one with a placeholder, e.g. \(option) 'videos/{{variant}}.mp4'",
-                command: command)
+                message: "\(option) \(text) names one file for \(all.count) jobs or variants; name each one's with a "
+                    + "placeholder, e.g. \(option) '\(example)'", command: command)
         }
         var files: [String] = []
         var writers: [String: String] = [:]
