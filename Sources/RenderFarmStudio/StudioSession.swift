@@ -302,6 +302,8 @@ final class StudioSession: Sendable {
             for (key, value) in state.validation.json { object[key] = value }
             // The blend modes a layer's `blend` takes, and the effects a layer can be made of (the page's "add layer").
             object["blendModes"] = .array(BlendMode.allCases.map { .string($0.rawValue) })
+            // The names a keyframe's timing takes, for the keyframe editor.
+            object["timings"] = .array(KeyframeTiming.names.map { .string($0) })
             object["effects"] = .array(
                 state.catalog.plugins.keys.sorted().compactMap { id in
                     state.catalog.plugins[id].map {

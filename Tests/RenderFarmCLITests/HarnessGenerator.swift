@@ -13,7 +13,9 @@ struct HarnessGenerator: Sendable {
         "normal", "multiply", "screen", "overlay", "darken", "lighten", "color-dodge", "color-burn", "hard-light",
         "soft-light", "difference", "exclusion", "add",
     ]
-    static let timings = ["linear", "easeIn", "easeOut", "easeInEaseOut", "default"]
+    static let timings = [
+        "linear", "easeIn", "easeOut", "easeInEaseOut", "default", "ease-in-out", "easeOutBack", "easeInOutExpo",
+    ]
     static let frameRates: [Double] = [5, 8, 10, 12, 15, 24, 25, 30]
 
     /// The plugins jobs are made of: every installed one whose files the library can make.

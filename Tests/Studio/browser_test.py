@@ -601,9 +601,10 @@ def check_composed(driver, binary, work, outdir):
         t = moved()
         assert 0.25 < t < 0.9 and abs(t * fps - round(t * fps)) < 1e-6, f"moved to t = {t}"
         wait_for("the keyframe editor", lambda: driver.find_element(By.ID, "key-editor").is_displayed())
-        Select(driver.find_element(By.CSS_SELECTOR, "#key-editor [data-role=key-timing]")).select_by_value("easeInEaseOut")
+        # A preset (an easings.net curve) from the editor's list, which the studio's /api/job gives.
+        Select(driver.find_element(By.CSS_SELECTOR, "#key-editor [data-role=key-timing]")).select_by_value("easeOutBack")
         wait_for("the new timing", lambda: json.load(open(job))["layers"][5]["opacity"]["keyframes"][1]["timing"]
-                 == "easeInEaseOut")
+                 == "easeOutBack")
         # The editor is drawn again with each save: read what it shows in one script.
         wait_for("the editor to show the moved time", lambda: float(driver.execute_script(
             "return document.querySelector('#key-editor [data-role=key-t]').value")) == t)
@@ -612,7 +613,7 @@ def check_composed(driver, binary, work, outdir):
         driver.find_element(By.ID, "undo").click()
         wait_for("undo of the move", lambda: open(job).read() == edited_before)
         log(f"keyframes: 3 and 2 on their tracks; one dragged to t = {t} s (whole frames), its timing set to "
-            "easeInEaseOut in its editor, both undone")
+            "easeOutBack in its editor, both undone")
         # The combo group's own keyframes (scale 2, opacity 4) on a track of its own, above its layers';
         # a click on its third opacity keyframe (t = 1.7 s of the group, which starts at 2.2 s) opens it.
         wait_saved(driver)

@@ -1243,7 +1243,7 @@ function showKey(key) {
   const timing = el("select");
   timing.dataset.role = "key-timing";
   const current = key.keyframe.timing;
-  const named = ["linear", "easeIn", "easeOut", "easeInEaseOut", "default"];
+  const named = state.job.timings || ["linear", "easeIn", "easeOut", "easeInEaseOut", "default"];
   const options = named.concat(typeof current === "string" || current === undefined ? [] : ["custom"]);
   for (const name of options) {
     const option = el("option", name === "custom" ? "custom " + JSON.stringify(current) : name);

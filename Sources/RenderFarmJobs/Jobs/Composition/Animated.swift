@@ -47,6 +47,14 @@ package enum KeyframeTiming: Sendable, Equatable, Encodable {
     case curve(TimingFunction)
     case spring(damping: Double, velocity: Double)
 
+    /// The names a keyframe's `timing` takes: Core Animation's, then the presets (`TimingFunction.presets`).
+    package static let names = TimingFunction.names + TimingFunction.presets.map(\.key)
+
+    /// The curve named `name` (one of `names`), or nil.
+    package static func named(_ name: String) -> KeyframeTiming? {
+        (TimingFunction(name: name) ?? TimingFunction.preset(named: name)).map { .curve($0) }
+    }
+
     /// Progress (0 at the start, 1 at the end; a spring may overshoot) after `elapsed` of `duration` seconds.
     package func progress(elapsed: Double, duration: Double) -> Double {
         switch self {

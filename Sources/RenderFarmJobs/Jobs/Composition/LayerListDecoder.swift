@@ -182,11 +182,14 @@ struct LayerListDecoder {
         // With a default, each reader gives it back for a value it refuses.
         let defaults = MotionBlur()
         var blur = defaults
-        blur.shutterAngle = reader.number("shutterAngle", default: defaults.shutterAngle, in: MotionBlur.angles)
+        blur.shutterAngle =
+            reader.number("shutterAngle", default: defaults.shutterAngle, in: MotionBlur.angles)
             ?? defaults.shutterAngle
-        blur.shutterPhase = reader.number("shutterPhase", default: defaults.shutterPhase, in: MotionBlur.phases)
+        blur.shutterPhase =
+            reader.number("shutterPhase", default: defaults.shutterPhase, in: MotionBlur.phases)
             ?? defaults.shutterPhase
-        blur.samples = reader.integer("samples", default: defaults.samples, in: MotionBlur.sampleCounts)
+        blur.samples =
+            reader.integer("samples", default: defaults.samples, in: MotionBlur.sampleCounts)
             ?? defaults.samples
         return blur
     }
@@ -295,14 +298,16 @@ struct LayerListDecoder {
         return keys.count == list.count ? .keyframes(keys) : nil
     }
 
-    /// A Core Animation name, a cubic `[x1, y1, x2, y2]`, or a spring `{"damping", "velocity"}`.
+    /// A Core Animation name or a preset, a cubic `[x1, y1, x2, y2]`, or a spring `{"damping", "velocity"}`.
     private func timing(_ value: JSONValue, path: String) -> KeyframeTiming? {
         if let name = value.stringValue {
-            if let function = TimingFunction(name: name) { return .curve(function) }
+            if let timing = KeyframeTiming.named(name) { return timing }
             issues.add(
                 path,
-                "unknown timing \"\(name)\"; one of \(TimingFunction.names.joined(separator: ", ")), [x1, y1, x2, y2] or {\"damping\", \"velocity\"}"
-            )
+                "unknown timing \"\(name)\"\(Suggestion.hint(for: name, in: KeyframeTiming.names)); one of "
+                    + TimingFunction.names.joined(separator: ", ")
+                    + ", a preset (ease, ease-in, ease-out, ease-in-out, easeInSine … easeInOutBack: "
+                    + "ComposingLayers, \"Keyframes\"), [x1, y1, x2, y2] or {\"damping\", \"velocity\"}")
             return nil
         }
         if let list = value.arrayValue {
