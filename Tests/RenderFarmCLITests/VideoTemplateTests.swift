@@ -71,6 +71,14 @@ struct VideoTemplateTests {
                 folder.path + "/streamed-\(variant).\(ext)", pixelFormat: format, frames: 6, decoder: decoder)
             #expect(a == b && !a.isEmpty, "\(variant): encode of its PNGs and render --video differ")
         }
+        // One variant's folder alone: its manifest's variant fills the placeholders.
+        let single = CLI.run(
+            ["encode", batch + "/ben-webm", "-o", folder.path + "/single-{{sender}}.{{format}}", "--progress", "none"])
+        #expect(single.status == 0, "\(single.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/single-ben.webm"))
+        let sheet = CLI.run(["preview", batch + "/ben-webm", "-o", folder.path + "/sheet-{{name}}-{{variant}}.png"])
+        #expect(sheet.status == 0, "\(sheet.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/sheet-gift-deliverables-ben-webm.png"))
         let refused = CLI.run(["encode", batch, "-o", folder.path + "/one.mp4"])
         #expect(
             refused.status == 64 && refused.stderr.contains("names one file for 6 jobs or variants"),

@@ -70,16 +70,13 @@ struct EncodeCommand: Command {
             + "hevc-alpha 0–51 (default 24).")
 
     let arguments: ParsedArguments
-    let preset: EncodePreset
-    let crf: Int?
     let progress: ProgressMode
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        // A file named per variant is checked once filled, per variant.
+        // The options are checked now, as usage errors; each video's format once its name is known (`run`).
         let named = arguments[Self.output].map(FileNameTemplate.init)?.hasPlaceholders == true
-        (preset, crf) = try Self.presetAndCRF(
-            arguments, command: "encode", output: named ? nil : arguments[Self.output])
+        _ = try Self.presetAndCRF(arguments, command: "encode", output: named ? nil : arguments[Self.output])
         progress = try CommonOptions.progressMode(arguments, command: "encode")
     }
 
@@ -153,36 +150,41 @@ struct EncodeCommand: Command {
 
     func run(_ terminal: Terminal) -> ExitCode {
         let ffmpeg: FFmpeg
-        let output: RenderedOutput
+        var outputs: [(RenderedOutput, FileNameTemplate.Fields)] = []
         do {
             ffmpeg = try FFmpeg.locate()
             if let batch = try BatchStatus.read(arguments.positionals[0]) {
-                return encode(batch, ffmpeg: ffmpeg, terminal: terminal)
+                for variant in batch.variants {
+                    outputs.append(
+                        (
+                            try OutputFolder(variant.folder).rendered(),
+                            FileNameTemplate.Fields(variant: variant, of: batch)
+                        ))
+                }
+            } else {
+                let output = try OutputFolder(arguments.positionals[0]).rendered()
+                outputs = [(output, FileNameTemplate.Fields(rendered: output))]
             }
-            output = try OutputFolder(arguments.positionals[0]).rendered()
         } catch {
             return .reporting(error, to: terminal)
         }
-        return encode(output, to: arguments[Self.output], preset: preset, crf: crf, ffmpeg: ffmpeg, terminal: terminal)
+        return encode(outputs, ffmpeg: ffmpeg, terminal: terminal)
     }
 
-    /// Encodes every variant of a rendered batch: each into its folder (as `encode` of the folder would), or into
-    /// `-o` with placeholders naming each. Every variant's frames and video name are checked before the first
+    /// Encodes each rendered folder (one, or every variant of a batch): into its folder (the default name), or into
+    /// `-o`, whose placeholders name each. Every folder's frames and video name are checked before the first
     /// video; the first that fails stops the rest.
-    private func encode(_ batch: BatchStatus, ffmpeg: FFmpeg, terminal: Terminal) -> ExitCode {
+    private func encode(
+        _ outputs: [(RenderedOutput, FileNameTemplate.Fields)], ffmpeg: FFmpeg, terminal: Terminal
+    ) -> ExitCode {
         var targets: [(output: RenderedOutput, file: String?, preset: EncodePreset, crf: Int?)] = []
         do {
-            let outputs = try batch.variants.map { variant throws(RenderedOutputError) in
-                try OutputFolder(variant.folder).rendered()
-            }
             var files: [String?] = outputs.map { _ in nil }
             if let template = arguments[Self.output] {
                 files = try FileNameTemplate(text: template).files(
-                    for: batch.variants.map { FileNameTemplate.Fields(variant: $0, of: batch) }, option: "-o",
-                    example: "videos/{{variant}}.mp4",
-                    command: "encode")
+                    for: outputs.map(\.1), option: "-o", example: "videos/{{variant}}.mp4", command: "encode")
             }
-            for (output, file) in zip(outputs, files) {
+            for ((output, _), file) in zip(outputs, files) {
                 let (preset, crf) = try Self.presetAndCRF(arguments, command: "encode", output: file)
                 targets.append((output, file, preset, crf))
             }

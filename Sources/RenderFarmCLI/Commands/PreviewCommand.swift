@@ -62,11 +62,12 @@ struct PreviewCommand: Command {
     func run(_ terminal: Terminal) -> ExitCode {
         let input = arguments.positionals[0]
         let manifest = (input as NSString).appendingPathComponent(FolderLayout.manifest)
-        var sheets: [(source: SheetSource, frames: [Int], fields: FileNameTemplate.Fields?)] = []
+        var sheets: [(source: SheetSource, frames: [Int], fields: FileNameTemplate.Fields)] = []
         do {
             if FileManager.default.fileExists(atPath: manifest) {
-                let (source, frames) = try sheet(of: try OutputFolder(input).rendered(), terminal: terminal)
-                sheets = [(source, frames, nil)]
+                let rendered = try OutputFolder(input).rendered()
+                let (source, frames) = try sheet(of: rendered, terminal: terminal)
+                sheets = [(source, frames, FileNameTemplate.Fields(rendered: rendered))]
             } else if let batch = try BatchStatus.read(input) {
                 // A rendered variants batch: a sheet of each variant's PNGs.
                 for variant in batch.variants {
@@ -100,7 +101,7 @@ struct PreviewCommand: Command {
                 sheets.count == 1 && !template.hasPlaceholders
                 ? [output]
                 : try template.files(
-                    for: sheets.compactMap(\.fields), option: "-o", example: "sheets/{{variant}}.png",
+                    for: sheets.map(\.fields), option: "-o", example: "sheets/{{variant}}.png",
                     command: "preview")
         } catch {
             return .reporting(error, to: terminal)

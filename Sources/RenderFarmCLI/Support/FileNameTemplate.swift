@@ -19,12 +19,23 @@ struct FileNameTemplate {
     /// The names between `{{` and `}}`, in order.
     var placeholders: [String] {
         var names: [String] = []
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            names.append(rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces))
-            rest = rest[close.upperBound...]
+        _ = try? replacing { name throws(UsageError) in
+            names.append(name)
+            return ""
         }
         return names
+    }
+
+    /// The text with each placeholder replaced by what `value` gives for its name.
+    private func replacing(_ value: (String) throws(UsageError) -> String) throws(UsageError) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            result += rest[..<open.lowerBound]
+            result += try value(rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces))
+            rest = rest[close.upperBound...]
+        }
+        return result + rest
     }
 
     /// What a placeholder may be filled from: one job, or one variant of a rendered batch.
@@ -47,6 +58,23 @@ struct FileNameTemplate {
             values = job.variant?.values ?? [:]
             source = job.file
             shown = job.variant.map { "variant \($0.name)" } ?? job.spec.name
+        }
+
+        /// A rendered folder, a variant's among them (its manifest's `variant`; the job's `name` there is
+        /// `NAME/VARIANT`).
+        init(rendered: RenderedOutput) {
+            let recorded = rendered.manifest["variant"]?.objectValue
+            let variantName = recorded?["name"]?.stringValue
+            variant = variantName ?? rendered.jobName
+            name =
+                variantName.flatMap { variant in
+                    rendered.jobName.hasSuffix("/" + variant)
+                        ? String(rendered.jobName.dropLast(variant.count + 1)) : nil
+                } ?? rendered.jobName
+            index = recorded?["index"]?.doubleValue.flatMap { Int(exactly: $0) } ?? 0
+            values = recorded?["values"]?.objectValue ?? [:]
+            source = rendered.directory
+            shown = variantName.map { "variant \($0)" } ?? rendered.jobName
         }
 
         init(variant: BatchStatus.Variant, of batch: BatchStatus) {
@@ -87,11 +115,7 @@ struct FileNameTemplate {
     private func fill(_ fields: Fields, option: String, command: String) throws(UsageError) -> String {
         var values: [String: String] = ["variant": fields.variant, "name": fields.name, "index": String(fields.index)]
         for (key, value) in fields.values where values[key] == nil { values[key] = Self.text(value) }
-        var result = ""
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            result += rest[..<open.lowerBound]
-            let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+        return try replacing { name throws(UsageError) in
             guard let value = values[name] else {
                 let known = Self.builtIn + fields.values.keys.sorted()
                 throw UsageError(
@@ -104,11 +128,10 @@ struct FileNameTemplate {
                     message: "\(option) \(text): {{\(name)}} is \"\(value)\" for \(fields.shown), which cannot be "
                         + "part of a file name", command: command)
             }
-            result += value
-            rest = rest[close.upperBound...]
+            return value
         }
-        return result + rest
     }
+
     private static func text(_ value: JSONValue) -> String {
         switch value {
         case .string(let text): text
