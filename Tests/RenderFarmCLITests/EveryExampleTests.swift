@@ -64,7 +64,8 @@ struct EveryExampleTests {
         "renderfarm mix jobs/out/stream-replay -o part.wav":
             "renderfarm render jobs/stream-replay.json --frames 0-299:15 --scale 0.25 --progress none",
         "renderfarm encode jobs/out/live-hearts -o overlay.webm": renderedLiveHearts,
-        "renderfarm encode jobs/out/live-hearts --preset gif --allow-missing": renderedLiveHearts,
+        "renderfarm encode out/gift-deliverables -o 'videos/{{variant}}.{{format}}'":
+            "renderfarm render jobs/gift-deliverables.json --frames 0-9 --scale 0.25 --out out --progress none",
         "renderfarm export-otio jobs/out/live-hearts": renderedLiveHearts,
         "renderfarm export-otio jobs/out/live-hearts -o edit/live-hearts.otio --absolute-urls": renderedLiveHearts,
         "renderfarm preview jobs/out/live-hearts -o sheet.png --columns 6": renderedLiveHearts,
@@ -91,8 +92,9 @@ struct EveryExampleTests {
     static let reduced: [String: String] = [
         // 480 frames at 750×1334 px: frame 0 shows the same (a render, its folder and manifest).
         "renderfarm render jobs/live-hearts.json": " --frames 0",
-        // The same frames piped into an encoder.
-        "renderfarm render jobs/live-hearts.json --video live-hearts.webm": " --frames 0-9",
+        // Six variants' videos: ten frames each, at a quarter of their size.
+        "renderfarm render jobs/gift-deliverables.json --video 'videos/{{variant}}.{{format}}'":
+            " --frames 0-9 --scale 0.25",
     ]
 
     /// The `examples:` of every command, the README's and the articles' ```sh lines that run renderfarm.

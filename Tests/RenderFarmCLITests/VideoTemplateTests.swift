@@ -14,15 +14,18 @@ struct VideoTemplateTests {
     @Test("one command makes every deliverable: footage mp4s and transparent webms, each its variant's frames")
     func everyVariant() throws {
         let folder = try TemporaryFolder()
-        let result = CLI.run(["render", Self.job, "--video", folder.path + "/{{variant}}.{{format}}"] + Self.small)
+        // The folder a name per variant goes in is made.
+        let result = CLI.run(
+            ["render", Self.job, "--video", folder.path + "/videos/{{variant}}.{{format}}"] + Self.small)
         #expect(result.status == 0, "\(result.stderr)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let videos = folder.path + "/videos"
+        let names = try FileManager.default.contentsOfDirectory(atPath: videos).sorted()
         #expect(
             names == [
                 "aiko-mp4.mp4", "aiko-webm.webm", "ben-mp4.mp4", "ben-webm.webm", "chloé-mp4.mp4", "chloé-webm.webm",
             ], "\(names)")
         for name in names {
-            let probe = try Tools.probe(folder.path + "/" + name)
+            let probe = try Tools.probe(videos + "/" + name)
             #expect(probe["codec_name"] == (name.hasSuffix(".mp4") ? "h264" : "vp9"), "\(name): \(probe)")
             #expect(probe["nb_read_frames"] == "6", "\(name): \(probe)")
         }
@@ -34,7 +37,7 @@ struct VideoTemplateTests {
             let single = CLI.run(["render", Self.job, "--variants", variant, "--video", alone] + Self.small)
             try #require(single.status == 0, "\(single.stderr)")
             let (format, decoder) = name.hasSuffix(".mp4") ? ("rgb24", nil as String?) : ("rgba", "libvpx-vp9")
-            let batch = try Tools.decode(folder.path + "/" + name, pixelFormat: format, frames: 6, decoder: decoder)
+            let batch = try Tools.decode(videos + "/" + name, pixelFormat: format, frames: 6, decoder: decoder)
             #expect(try Tools.decode(alone, pixelFormat: format, frames: 6, decoder: decoder) == batch, "\(name)")
         }
     }

@@ -188,6 +188,9 @@ struct EncodeCommand: Command {
                 let (preset, crf) = try Self.presetAndCRF(arguments, command: "encode", output: file)
                 targets.append((output, file, preset, crf))
             }
+            if let template = arguments[Self.output] {
+                try FileNameTemplate(text: template).makeFolders(for: files.compactMap { $0 })
+            }
         } catch {
             return .reporting(error, to: terminal)
         }

@@ -103,6 +103,7 @@ struct PreviewCommand: Command {
                 : try template.files(
                     for: sheets.map(\.fields), option: "-o", example: "sheets/{{variant}}.png",
                     command: "preview")
+            try template.makeFolders(for: files)
         } catch {
             return .reporting(error, to: terminal)
         }

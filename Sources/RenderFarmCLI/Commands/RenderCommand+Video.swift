@@ -58,13 +58,15 @@ extension RenderCommand {
     func renderVideo(_ jobs: [PlannedJob], to template: String, concurrency: Int, terminal: Terminal) -> ExitCode {
         var targets: [(job: PlannedJob, file: String, preset: EncodePreset, crf: Int?)] = []
         do {
-            let files = try FileNameTemplate(text: template).files(
+            let names = FileNameTemplate(text: template)
+            let files = try names.files(
                 for: jobs.map { FileNameTemplate.Fields($0.job) }, option: "--video", example: "videos/{{variant}}.mp4",
                 command: "render")
             for (job, file) in zip(jobs, files) {
                 let (preset, crf) = try EncodeCommand.presetAndCRF(arguments, command: "render", output: file)
                 targets.append((job, file, preset, crf))
             }
+            try names.makeFolders(for: files)
         } catch {
             return .reporting(error, to: terminal)
         }

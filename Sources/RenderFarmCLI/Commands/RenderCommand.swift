@@ -42,8 +42,9 @@ struct RenderCommand: Command {
             (the variants of a job file count as jobs) need a FILE with placeholders naming each
             one's video: {{variant}} (the variant's name), {{name}}, {{index}} or any column or
             matrix key of the variant (`--video 'out/{{streamer}}.{{format}}'`, whose extension
-            picks each video's format). Every name is checked before the first video is rendered;
-            they are rendered one after the other, and the first that fails stops the rest.
+            picks each video's format; the folders the names hold are made). Every name is checked
+            before the first video is rendered; they are rendered one after the other, and the
+            first that fails stops the rest.
             """,
         options: [
             jobs, frames, shard, CommonOptions.shardMode, out, outputRoot, force, failFast, CommonOptions.progress,

@@ -39,6 +39,8 @@ enum CommandRefusal: Error, CustomStringConvertible {
     case noFrameFits(String)
     /// A temporary folder the command needs cannot be made.
     case noScratchFolder(String)
+    /// The folder a file named per job or variant goes in cannot be made (`render --video`, `encode -o`).
+    case noOutputFolder(String, reason: String)
 
     var description: String {
         switch self {
@@ -64,6 +66,7 @@ enum CommandRefusal: Error, CustomStringConvertible {
                 + "is not muted and is heard in them); nothing to mix"
         case .soundSourceMissing(let job, let reason): "\(job): \(reason)"
         case .noScratchFolder(let reason): "cannot make a temporary folder for the check's worker: \(reason)"
+        case .noOutputFolder(let folder, let reason): "cannot create the folder \(folder): \(reason)"
         }
     }
 }

@@ -109,7 +109,7 @@ extension ExitCode {
             self = .noInput
         case .noSuchPlugin, .noPlugins, .sandboxIncomplete, .slurmMissing: self = .unavailable
         case .invalidValue, .noAudio: self = .dataError
-        case .noScratchFolder, .noFrameFits: self = .cannotCreate
+        case .noScratchFolder, .noFrameFits, .noOutputFolder: self = .cannotCreate
         case .unreadableOption(_, let error): self.init(for: error)
         }
     }

@@ -111,6 +111,19 @@ struct FileNameTemplate {
         return files
     }
 
+    /// Makes the folders the files go in, when the name has placeholders (a name per job or variant is usually
+    /// a folder of them: `videos/{{variant}}.mp4`); a plain name's folder must exist, as for one video.
+    func makeFolders(for files: [String]) throws(CommandRefusal) {
+        guard hasPlaceholders else { return }
+        for folder in Set(files.map { ($0 as NSString).deletingLastPathComponent }) where !folder.isEmpty {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw .noOutputFolder(ShownPath.of(folder), reason: (error as NSError).localizedDescription)
+            }
+        }
+    }
+
     /// The text with the placeholders filled from `fields`.
     private func fill(_ fields: Fields, option: String, command: String) throws(UsageError) -> String {
         var values: [String: String] = ["variant": fields.variant, "name": fields.name, "index": String(fields.index)]
