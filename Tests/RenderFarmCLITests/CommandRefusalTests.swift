@@ -72,9 +72,11 @@ struct CommandRefusalTests {
         expectUsageError(
             ["submit", "--slurm"] + jobs, "submitting 2 jobs needs --out DIR (each job renders into DIR/<name>)",
             command: "submit")
+        let video = folder.url.appendingPathComponent("out.mp4").path
         expectUsageError(
-            ["render", "--video", folder.url.appendingPathComponent("out.mp4").path] + jobs,
-            "--video renders one job into one file, got 2 jobs; render them one at a time", command: "render")
+            ["render", "--video", video] + jobs,
+            "--video \(video) names one file for 2 jobs or variants; name each one's with a placeholder, e.g. "
+                + "--video 'videos/{{variant}}.mp4'", command: "render")
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("out.mp4").path))
     }
 
