@@ -11,6 +11,14 @@ struct VideoTemplateTests {
     static let job = Binary.packageRoot.appendingPathComponent("jobs/gift-deliverables.json").path
     static let small = ["--scale", "0.25", "--frames", "0-5", "--progress", "none", "-j", "2"]
 
+    /// The batch's PNGs rendered (small) into FOLDER/pngs; returns that folder.
+    static func renderBatch(in folder: TemporaryFolder) throws -> String {
+        let pngs = folder.path + "/pngs"
+        let render = CLI.run(["render", job, "--out", pngs] + small)
+        try #require(render.status == 0, "\(render.stderr)")
+        return pngs
+    }
+
     @Test("one command makes every deliverable: footage mp4s and transparent webms, each its variant's frames")
     func everyVariant() throws {
         let folder = try TemporaryFolder()
@@ -45,9 +53,7 @@ struct VideoTemplateTests {
     @Test("encode of a rendered batch: each variant into its folder, or into -o named per variant, as render --video")
     func encodeBatch() throws {
         let folder = try TemporaryFolder()
-        let pngs = folder.path + "/pngs"
-        let render = CLI.run(["render", Self.job, "--out", pngs] + Self.small)
-        try #require(render.status == 0, "\(render.stderr)")
+        let pngs = try Self.renderBatch(in: folder)
         let batch = pngs + "/gift-deliverables"
         let each = CLI.run(["encode", batch, "--progress", "none"])
         #expect(each.status == 0, "\(each.stderr)")
@@ -132,9 +138,7 @@ struct VideoTemplateTests {
     @Test("preview of a variants job or of its rendered batch: a sheet per variant, the same from the job and the PNGs")
     func previewSheets() throws {
         let folder = try TemporaryFolder()
-        let pngs = folder.path + "/pngs"
-        let render = CLI.run(["render", Self.job, "--out", pngs] + Self.small)
-        try #require(render.status == 0, "\(render.stderr)")
+        let pngs = try Self.renderBatch(in: folder)
         let fromJob = CLI.run(
             ["preview", Self.job, "-o", folder.path + "/job-{{variant}}.png", "--scale", "0.25", "--frames", "0-5"])
         #expect(fromJob.status == 0, "\(fromJob.stderr)")

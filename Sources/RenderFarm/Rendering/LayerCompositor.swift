@@ -13,8 +13,8 @@ final class LayerCompositor {
     private var masks: [ImageSurface] = []
     /// Motion blur's sums, four per pixel of the frame.
     private var sums: [UInt16] = []
-    private(set) var surfacesInUse = 0
-    private(set) var masksInUse = 0
+    private var surfacesInUse = 0
+    private var masksInUse = 0
     private let lane: DrawingLane?
 
     init(lane: DrawingLane?) { self.lane = lane }

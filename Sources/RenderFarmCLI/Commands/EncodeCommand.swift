@@ -179,28 +179,25 @@ struct EncodeCommand: Command {
     ) -> ExitCode {
         var targets: [(output: RenderedOutput, file: String?, preset: EncodePreset, crf: Int?)] = []
         do {
+            let names = arguments[Self.output].map(FileNameTemplate.init)
             var files: [String?] = outputs.map { _ in nil }
-            if let template = arguments[Self.output] {
-                files = try FileNameTemplate(text: template).files(
+            if let names {
+                files = try names.files(
                     for: outputs.map(\.1), option: "-o", example: "videos/{{variant}}.mp4", command: "encode")
             }
             for ((output, _), file) in zip(outputs, files) {
                 let (preset, crf) = try Self.presetAndCRF(arguments, command: "encode", output: file)
                 targets.append((output, file, preset, crf))
             }
-            if let template = arguments[Self.output] {
-                try FileNameTemplate(text: template).makeFolders(for: files.compactMap { $0 })
-            }
+            try names?.makeFolders(for: files.compactMap { $0 })
         } catch {
             return .reporting(error, to: terminal)
         }
-        for target in targets {
-            let code = encode(
+        return .each(targets) { target in
+            encode(
                 target.output, to: target.file, preset: target.preset, crf: target.crf, ffmpeg: ffmpeg,
                 terminal: terminal)
-            guard code == .ok else { return code }
         }
-        return .ok
     }
 
     /// Encodes the frames of one output folder into `file` (nil: the folder's default name).

@@ -70,13 +70,11 @@ extension RenderCommand {
         } catch {
             return .reporting(error, to: terminal)
         }
-        for target in targets {
-            let code = renderVideo(
+        return .each(targets) { target in
+            renderVideo(
                 target.job, to: target.file, preset: target.preset, crf: target.crf, concurrency: concurrency,
                 terminal: terminal)
-            guard code == .ok else { return code }
         }
-        return .ok
     }
 
     private func renderVideo(

@@ -42,6 +42,16 @@ extension ExitCode: Error {}
 /// `reporting` (or prints its own words and takes `ExitCode(for:)`), and never picks a code for an
 /// error by hand; what it refuses on its own is a `CommandRefusal` or a `UsageError`, told the same way. The CommandLine article's table of exit codes is this file's.
 extension ExitCode {
+    /// Runs `step` on each of `items` in order; the first that does not exit 0 stops the rest, and its code is
+    /// returned (`render --video` and `encode` of several videos).
+    static func each<Item>(_ items: [Item], _ step: (Item) -> ExitCode) -> ExitCode {
+        for item in items {
+            let code = step(item)
+            guard code == .ok else { return code }
+        }
+        return .ok
+    }
+
     /// Tells `error` on standard error and returns its exit code.
     static func reporting(_ error: any Error, to terminal: Terminal) -> ExitCode {
         terminal.error("\(error)")
