@@ -21,11 +21,11 @@ SOUND_PLUGIN    := $(TEST_PLUGIN_DIR)/sound/librenderfarm-test-sound.so
 # TextEffect, "Fonts"; plugins/text/PangoText/FontLibrary.swift lists the same font packages).
 FONT_PACKAGES := libpango1.0-dev fonts-noto-core fonts-noto-color-emoji fonts-noto-cjk
 # Debian packages the build and the tests need.
-PACKAGES := pkgconf libcairo2-dev libpng-dev libturbojpeg0-dev nettle-dev libssl-dev libchipmunk-dev libdeflate-dev \
+PACKAGES := pkgconf libcmark-gfm-dev libcmark-gfm-extensions-dev libcairo2-dev libpng-dev libturbojpeg0-dev nettle-dev libssl-dev libchipmunk-dev libdeflate-dev \
             zlib1g-dev pngcheck librlottie-dev libmicrohttpd-dev libseccomp-dev libavformat-dev libavcodec-dev \
             libswscale-dev libavutil-dev $(FONT_PACKAGES)
-# What the hand-off to video and the CI render targets need (the tests run ffmpeg too).
-HANDOFF_PACKAGES := ffmpeg time
+# What the hand-off to video and the CI render targets need (the tests run ffmpeg too, and groff on the man pages).
+HANDOFF_PACKAGES := ffmpeg time groff-base
 # The Slurm integration test: a one-node cluster on loopback (RenderFarm article RunningOnACluster, "Slurm").
 SLURM_PACKAGES := slurm-wlm munge
 SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
@@ -409,8 +409,9 @@ clean:
 # Layout under PREFIX: bin/renderfarm; lib/renderfarm/plugins/*.so (found through the binary's real
 # path, so a symlink to it elsewhere works); lib/renderfarm/swift/ the Swift runtime the binary and the
 # plugins link (their RUNPATH points there, so the install does not depend on the toolchain's folder);
-# include/renderfarm/renderfarm_plugin.h; lib/pkgconfig/renderfarm-plugin.pc; share/man/man1/renderfarm.1,
-# man5/renderfarm-job.5 and man7/renderfarm-plugin.7 (the DocC articles JobFileReference and WritingAPlugin);
+# include/renderfarm/renderfarm_plugin.h; lib/pkgconfig/renderfarm-plugin.pc; share/man/man1/renderfarm.1 and
+# every topic of the manual (`renderfarm docs`): man5/renderfarm-job.5, man7/renderfarm-<topic>.7;
+# share/doc/renderfarm/html/ the same topics as web pages without JavaScript;
 # share/doc/renderfarm/examples/c/ the C example plugins (C_EXAMPLES, sources only);
 # share/doc/renderfarm/docs/<Module>/ the DocC catalogs as static web pages (base path docs/<Module>: any web
 # server of share/doc/renderfarm, and renderfarm studio at /docs/);
@@ -427,7 +428,7 @@ PLUGIN_DIR      := $(ROOT)/lib/renderfarm/plugins
 RUNTIME_DIR     := $(ROOT)/lib/renderfarm/swift
 INSTALLED_FILES := bin/renderfarm include/renderfarm/renderfarm_plugin.h lib/pkgconfig/renderfarm-plugin.pc \
                    lib/librenderfarm-plugin.a \
-                   share/man/man1/renderfarm.1 share/man/man5/renderfarm-job.5 share/man/man7/renderfarm-plugin.7 \
+                   share/man/man1/renderfarm.1 share/man/man5/renderfarm-job.5 \
                    share/bash-completion/completions/renderfarm \
                    share/zsh/site-functions/_renderfarm share/fish/vendor_completions.d/renderfarm.fish \
                    $(BUILTIN_PLUGINS:%=lib/renderfarm/plugins/librenderfarm-%.so)
@@ -506,11 +507,8 @@ install: deps deps-install
 	    'Name: renderfarm-plugin' 'Description: RenderFarm effect plugin ABI (renderfarm_plugin.h)' "Version: $$version" \
 	    'Requires: cairo' 'Cflags: -I$${includedir} -I$${includedir}/renderfarm' \
 	    'Libs: -L$${libdir} -lrenderfarm-plugin' > $(ROOT)/lib/pkgconfig/renderfarm-plugin.pc
-	$(ROOT)/bin/renderfarm man-page > $(ROOT)/share/man/man1/renderfarm.1
-	$(ROOT)/bin/renderfarm man-page --article Sources/RenderFarm/RenderFarm.docc/JobFileReference.md \
-	    --name renderfarm-job --section 5 > $(ROOT)/share/man/man5/renderfarm-job.5
-	$(ROOT)/bin/renderfarm man-page --article Sources/EffectKit/EffectKit.docc/WritingAPlugin.md \
-	    --name renderfarm-plugin --section 7 > $(ROOT)/share/man/man7/renderfarm-plugin.7
+	rm -f $(ROOT)/share/man/man7/renderfarm-*.7
+	$(ROOT)/bin/renderfarm docs --man $(ROOT)/share/man
 	$(ROOT)/bin/renderfarm completion bash > $(ROOT)/share/bash-completion/completions/renderfarm
 	$(ROOT)/bin/renderfarm completion zsh > $(ROOT)/share/zsh/site-functions/_renderfarm
 	$(ROOT)/bin/renderfarm completion fish > $(ROOT)/share/fish/vendor_completions.d/renderfarm.fish
@@ -521,19 +519,20 @@ install: deps deps-install
 	@$(MAKE) --no-print-directory docs-convert DOCS_CONFIG=$(INSTALL_CONFIG) DOCS_DIR=.build/docs-static DOCS_STATIC=1 DOCS_ACCESS=public
 	rm -rf $(DOC_DIR) && install -d $(DOC_DIR)/docs
 	@for module in $(DOCS_MODULES); do cp -R .build/docs-static/$$module.doccarchive $(DOC_DIR)/docs/$$module || exit 1; done
+	$(ROOT)/bin/renderfarm docs --html $(DOC_DIR)/html
 	install -d $(EXAMPLES_DIR)
 	install -m 644 $(C_EXAMPLES:%=plugins/examples/c/%) $(EXAMPLES_DIR)/
 	@echo "installed renderfarm into $(ROOT)"
 	@echo "C examples of the optional plugin functions: $(PREFIX)/share/doc/renderfarm/examples/c"
-	@echo "docs: renderfarm studio serves them at /docs/; or python3 -m http.server -d $(PREFIX)/share/doc/renderfarm," \
-	    "then open http://localhost:8000/docs/EffectKit/documentation/effectkit/ (or docs/RenderFarm/documentation/renderfarm/)"
+	@echo "docs: renderfarm docs TOPIC and man renderfarm-TOPIC in a terminal; $(PREFIX)/share/doc/renderfarm/html/index.html" \
+	    "in any browser; DocC's pages: renderfarm studio serves them at /docs/"
 	@echo "for a prefix your tools do not search, add to your shell's profile:"
 	@echo '  export PATH="$(PREFIX)/bin:$$PATH"'
 	@echo '  export PKG_CONFIG_PATH="$(PREFIX)/lib/pkgconfig$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH}"'
 	@echo '  export MANPATH="$(PREFIX)/share/man:$$MANPATH"'
 
 uninstall:
-	rm -f $(INSTALLED_FILES:%=$(ROOT)/%)
+	rm -f $(INSTALLED_FILES:%=$(ROOT)/%) $(ROOT)/share/man/man7/renderfarm-*.7
 	rm -rf $(RUNTIME_DIR) $(EFFECTKIT_DIR) $(DOC_DIR)
 	-rmdir $(PLUGIN_DIR) $(ROOT)/lib/renderfarm $(ROOT)/include/renderfarm $(ROOT)/share/renderfarm/swift \
 	    $(ROOT)/share/renderfarm $(ROOT)/share/doc 2>/dev/null
@@ -575,8 +574,9 @@ sdk-test: deps deps-install
 	@$(MAKE) --no-print-directory deps PACKAGES="$(SDK_PACKAGES)"
 	INSTALL_CONFIG=$(SDK_CONFIG) bash .ci/sdk-check.sh
 SDK_CONFIG ?= debug
-# The shells whose installed completion scripts sdk-test loads, and groff, which reads the installed man pages.
-SDK_PACKAGES := zsh fish groff-base
+# The shells whose installed completion scripts sdk-test loads, groff and man, which read the installed man pages,
+# and curl, which reads the installed web pages from a local server.
+SDK_PACKAGES := zsh fish groff-base man-db curl
 
 # ---- RenderFarm Studio (RenderFarm article Studio) ----
 #

@@ -51,6 +51,11 @@ let package = Package(
         // JPEG images (the `image` effect) through libjpeg-turbo's TurboJPEG API, which reports errors by
         // status instead of libjpeg's longjmp.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // The manual (`renderfarm docs`, the man pages, the HTML without JavaScript): GitHub's CommonMark parser and
+        // its renderers, with the table extension.
+        .systemLibrary(
+            name: "CMarkGFM", pkgConfig: "libcmark-gfm",
+            providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
 
         // libpng needs setjmp/longjmp, which Swift cannot call: the writer stays in C. Frames without
         // row filters are compressed by libdeflate or zlib directly (README, "Performance").
@@ -139,9 +144,14 @@ let package = Package(
                 "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "FileInput",
                 "FileOutput", "Locking", "MicroHTTP", "CInotify", "StrictJSON", "StudioPage", "CairoKit",
             ]),
+        // The DocC articles compiled into the binary (#embed), and the manual that writes them for a terminal, man and
+        // a browser without JavaScript.
+        .target(name: "ManualArticles"),
+        .target(name: "RenderFarmManual", dependencies: ["CMarkGFM", "ManualArticles"]),
         .target(
             name: "RenderFarmCLI",
             dependencies: [
+                "RenderFarmManual",
                 "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "FileInput",
                 "FileOutput",
                 "Locking",
@@ -218,7 +228,7 @@ let package = Package(
             name: "RenderFarmCLITests",
             dependencies: [
                 "RenderFarmCLI", "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "CCrypto",
-                "CairoKit", "EffectKit", "Locking", "RenderFarmTestSupport",
+                "CairoKit", "EffectKit", "Locking", "RenderFarmManual", "RenderFarmTestSupport",
             ]),
         .testTarget(
             name: "RenderFarmStudioTests",

@@ -44,12 +44,32 @@ grep -q "$prefix/lib/renderfarm/plugins/" "$work/plugins.txt"
 ldd "$prefix/bin/renderfarm" >"$work/ldd.txt"
 grep -q "=> $prefix/bin/../lib/renderfarm/swift/libswiftCore.so" "$work/ldd.txt"
 test -s "$prefix/share/man/man1/renderfarm.1" && test -s "$prefix/include/renderfarm/renderfarm_plugin.h"
-# The job file and plugin guide as manual pages, the DocC catalogs as static web pages.
-for page in man5/renderfarm-job.5 man7/renderfarm-plugin.7; do
-    test -s "$prefix/share/man/$page"
-    groff -man -Tutf8 -ww "$prefix/share/man/$page" 2>"$work/groff.txt" >/dev/null
-    [ ! -s "$work/groff.txt" ] || { cat "$work/groff.txt"; exit 1; }
+# Every topic of the manual as a manual page groff reads without a warning (one per topic `renderfarm docs` lists),
+# read by `man` as a user reads it, and as a web page without JavaScript that a plain HTTP client gets whole.
+topics=$(renderfarm docs | awk '/^  [a-z]/ {print $1}')
+pages=$(ls "$prefix"/share/man/man5/*.5 "$prefix"/share/man/man7/*.7 | wc -l)
+[ "$pages" = "$(echo "$topics" | wc -l)" ] || { echo "$pages manual pages for $(echo "$topics" | wc -l) topics"; exit 1; }
+for page in "$prefix"/share/man/man5/*.5 "$prefix"/share/man/man7/*.7; do
+    groff -k -man -Tutf8 -ww "$page" 2>"$work/groff.txt" >/dev/null
+    [ ! -s "$work/groff.txt" ] || { echo "$page:"; cat "$work/groff.txt"; exit 1; }
 done
+# (Lines joined: each reader wraps at its own width.)
+joined() { tr -s ' \n' '  '; }
+MANPATH="$prefix/share/man" man --nh --nj renderfarm-composing-layers 2>&1 | col -b | joined >"$work/man.txt"
+grep -q "blend combines the layer with what is under it" "$work/man.txt" || { head -c 600 "$work/man.txt"; exit 1; }
+renderfarm docs composing-layers | joined | grep -q "blend combines the layer with what is under it"
+renderfarm help composing-layers | joined | grep -q "blend combines the layer with what is under it"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -m http.server --bind 127.0.0.1 --directory "$prefix/share/doc/renderfarm" "$port" >/dev/null 2>&1 &
+server=$!
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/html/index.html" >/dev/null && break; sleep 0.1; done
+curl -sf "http://127.0.0.1:$port/html/composing-layers.html" >"$work/page.html"
+curl -sf "http://127.0.0.1:$port/html/index.html" >"$work/index.html"
+kill "$server"
+grep -q "blend</code> combines the layer with what is under it" "$work/page.html"
+grep -q 'href="composing-layers.html"' "$work/index.html"
+! grep -qi "<script" "$work/page.html" "$work/index.html"
+# The DocC catalogs as static web pages too.
 for module in RenderFarm EffectKit; do
     lower=$(echo "$module" | tr A-Z a-z)
     test -s "$prefix/share/doc/renderfarm/docs/$module/index.html"

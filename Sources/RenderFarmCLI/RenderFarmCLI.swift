@@ -1,6 +1,7 @@
 import Foundation
 import RenderFarm
 import RenderFarmJobs
+import RenderFarmManual
 import RenderFarmOutput
 import StrictJSON
 
@@ -22,7 +23,8 @@ package enum RenderFarmCLI {
             COMMANDS:
             \(list.joined(separator: "\n"))
 
-            Run `renderfarm COMMAND --help` or `renderfarm help COMMAND` for a command's options and examples.
+            Run `renderfarm COMMAND --help` or `renderfarm help COMMAND` for a command's options and examples,
+            and `renderfarm docs` for the manual's topics (`renderfarm help TOPIC` prints one).
             `renderfarm --version` prints the version. A command whose output is closed by its reader
             (piped into `head`) stops quietly with exit status 141.
             """
@@ -45,6 +47,11 @@ package enum RenderFarmCLI {
             guard let command = commands.first(where: { $0.spec.name == helpName }) else {
                 if arguments.count == 2, let help = groupHelp(arguments[1]) {
                     terminal.print(help)
+                    return .ok
+                }
+                // `help composing-layers`: a topic of the manual, as `docs` prints it.
+                if arguments.count == 2, let topic = Manual.topic(named: arguments[1]) {
+                    terminal.print(DocsCommand.text(topic, width: min(terminal.columns ?? 80, 100)))
                     return .ok
                 }
                 terminal.error(groupUsage(arguments[1]) ?? unknownCommand(arguments[1]))

@@ -56,8 +56,8 @@ struct EveryExampleTests {
         "renderfarm compare out/frame_00120.png Tests/References/live-hearts/frame_00120.png":
             // The references are rendered at scale 0.5 (make ci-render).
             "renderfarm render jobs/live-hearts.json --frames 120 --scale 0.5 --out out --progress none",
-        "renderfarm man-page --article JobFileReference.md --name renderfarm-job --section 5":
-            "cp '\(Binary.packageRoot.path)/Sources/RenderFarm/RenderFarm.docc/JobFileReference.md' .",
+        "renderfarm man-page --article my-notes.md --name my-notes --section 7":
+            "printf '# My notes\\n\\nWhat I keep.\\n\\n## Overview\\n\\nSee <doc:ComposingLayers>.\\n' > my-notes.md",
         "renderfarm compare a.png b.png --max-pixels 0 --diff-image diff.png":
             "cp Tests/References/live-hearts/frame_00120.png a.png && cp a.png b.png",
         "renderfarm encode jobs/out/live-hearts": renderedLiveHearts,

@@ -10,7 +10,8 @@ bound to a placeholder are read-only), opens a token studio (the token leaves th
 opens the farm view while a render runs and sees its progress advance. The editing tools: a point
 dragged on the canvas (one save, at the end, of whole points), the list editor's located errors,
 timeline zoom, explicit save and revert. The documentation at /docs renders (DOCS: the static DocC
-output, `make docs-convert DOCS_STATIC=1`, one <Module>.doccarchive per catalog).
+output, `make docs-convert DOCS_STATIC=1`, one <Module>.doccarchive per catalog), and the manual's own
+web pages (`renderfarm docs --html`) read with JavaScript off.
 Screenshots of both views go to OUTDIR. Every wait polls with a deadline; every process started
 here has one too. Usage: browser_test.py RENDERFARM OUTDIR DOCS
 """
@@ -1112,6 +1113,36 @@ def check_docs(driver, binary, work, docs, outdir):
         stop_studio(server)
 
 
+def check_manual(driver, binary, work, outdir):
+    """The manual's web pages (`renderfarm docs --html`, installed by `make install`) read in Chromium with
+    JavaScript turned off: the index links every topic, a topic's page shows its text and its tables, and
+    its links to other topics lead to their pages."""
+    folder = os.path.join(work, "manual")
+    subprocess.run([binary, "docs", "--html", folder], check=True, timeout=60, stdout=subprocess.DEVNULL)
+    topics = [line.split()[0] for line in subprocess.run(
+        [binary, "docs"], check=True, timeout=60, capture_output=True, text=True).stdout.splitlines()
+        if line.startswith("  ")]
+    driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        driver.get("file://" + os.path.join(folder, "index.html"))
+        links = [a.get_attribute("href").rsplit("/", 1)[-1] for a in driver.find_elements(By.CSS_SELECTOR, "main a")]
+        assert sorted(links) == sorted(f"{topic}.html" for topic in topics), (links, topics)
+        driver.find_element(By.LINK_TEXT, "Composing layers").click()
+        main = wait_for("the topic's page", lambda: driver.find_element(By.TAG_NAME, "main"))
+        text = " ".join(main.text.split())
+        assert "blend combines the layer with what is under it" in text, text[:400]
+        table = driver.find_element(By.CSS_SELECTOR, "main table")
+        assert table.size["width"] > 200 and len(table.find_elements(By.TAG_NAME, "tr")) > 2, table.size
+        driver.save_screenshot(os.path.join(outdir, "manual-composing-layers.png"))
+        driver.find_element(By.LINK_TEXT, "The output folder").click()
+        heading = wait_for("the linked topic", lambda: driver.find_element(By.CSS_SELECTOR, "main h1").text)
+        assert heading == "The output folder", heading
+        assert driver.current_url.endswith("/output-folder.html"), driver.current_url
+    finally:
+        driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+    log(f"manual: {len(topics)} topics linked from the index, read and followed with JavaScript off")
+
+
 def stop_studio(server):
     server.send_signal(signal.SIGTERM)
     try:
@@ -1469,6 +1500,7 @@ def main():
         check_add_layer(driver, job)
         check_list_editor(driver, job, outdir)
         check_docs(driver, binary, work, docs, outdir)
+        check_manual(driver, binary, work, outdir)
 
         check_variants(driver, binary, work, outdir)
         check_composed(driver, binary, work, outdir)

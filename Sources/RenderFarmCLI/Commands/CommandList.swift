@@ -5,7 +5,7 @@ enum CommandList {
         [
             RenderCommand.self, ValidateCommand.self, PrepareCommand.self, TraceCommand.self, PluginsCommand.self,
             EncodeCommand.self, ExportOTIOCommand.self, PreviewCommand.self, CompareCommand.self, MergeCommand.self,
-            SubmitCommand.self, StatusCommand.self, UnpackAlphaCommand.self, StudioCommand.self, MixCommand.self,
+            SubmitCommand.self, StatusCommand.self, UnpackAlphaCommand.self, StudioCommand.self, MixCommand.self, DocsCommand.self,
         ] + sdk
     }
 

@@ -1,5 +1,7 @@
 import FileInput
+import Foundation
 import RenderFarm
+import RenderFarmManual
 import RenderFarmOutput
 
 /// `renderfarm completion bash|zsh|fish`: prints a completion script generated from the specs.
@@ -39,7 +41,8 @@ struct CompletionCommand: Command {
     }
 }
 
-/// `renderfarm man-page`: prints renderfarm(1) in roff, generated from the commands' help.
+/// `renderfarm man-page`: prints renderfarm(1) in roff, generated from the commands' help, or one topic of
+/// the manual as its page (`renderfarm docs --man DIR` writes them all).
 struct ManPageCommand: Command {
     static let spec = CommandSpec(
         name: "man-page",
@@ -47,48 +50,49 @@ struct ManPageCommand: Command {
         synopsis: "man-page",
         examples: [
             "renderfarm man-page",
-            "renderfarm man-page --article JobFileReference.md --name renderfarm-job --section 5",
+            "renderfarm man-page --article composing-layers",
+            "renderfarm man-page --article my-notes.md --name my-notes --section 7",
         ],
         discussion: """
-            `make install` writes it to <prefix>/share/man/man1/renderfarm.1. With --article, prints
-            that DocC article as a manual page instead: `make install` makes renderfarm-job(5) from
-            the job file reference and renderfarm-plugin(7) from the guide to writing a plugin.
+            With --article, prints a topic of the manual (`renderfarm docs` lists them) as its manual
+            page instead, or any Markdown FILE written as DocC writes articles. `make install` installs
+            every page with `renderfarm docs --man`.
             """,
         options: [article, name, section],
         positionals: 0...0)
 
     static let article = Option(
-        "--article", value: "FILE", help: "A DocC article (Markdown) to print as a manual page.")
-    static let name = Option("--name", value: "NAME", help: "The page's name with --article, e.g. renderfarm-job.")
+        "--article", value: "TOPIC|FILE", help: "A topic of the manual, or a Markdown file, to print as a manual page.")
+    static let name = Option("--name", value: "NAME", help: "The page's name with --article (default: the topic's).")
     static let section = Option("--section", value: "N", help: "The page's manual section with --article (1-9).")
 
     let arguments: ParsedArguments
-    let sectionNumber: Int
+    let sectionNumber: Int?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
-        sectionNumber = Int(try arguments.number(Self.section, in: 1...9, command: "man-page") ?? 1)
-        if arguments[Self.article] != nil, arguments[Self.name] == nil {
-            throw UsageError(
-                message: "--article needs --name (the page's name, e.g. renderfarm-job)", command: "man-page")
-        }
+        sectionNumber = try arguments.number(Self.section, in: 1...9, command: "man-page").map { Int($0) }
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
-        guard let article = arguments[Self.article], let name = arguments[Self.name] else {
-            let page = ManPage.render(
-                commands: CommandList.listed.map { $0.spec }, version: rendererVersion)
+        guard let article = arguments[Self.article] else {
+            let page = ManPage.render(commands: CommandList.listed.map { $0.spec }, version: rendererVersion)
             terminal.print(withoutFinalNewline(page))
             return .ok
         }
-        let markdown: String
-        do {
-            markdown = String(decoding: try InputFile.read(article, limit: 1 << 22), as: UTF8.self)
-        } catch {
-            return .reporting(CommandRefusal.unreadableOption("--article", error), to: terminal)
+        let topic: ManualTopic
+        if let known = Manual.topic(named: article) {
+            topic = known
+        } else {
+            do {
+                let markdown = String(decoding: try InputFile.read(article, limit: 1 << 22), as: UTF8.self)
+                let file = (article as NSString).lastPathComponent
+                topic = ManualTopic(module: "", file: file, markdown: markdown)
+            } catch {
+                return .reporting(CommandRefusal.unreadableOption("--article", error), to: terminal)
+            }
         }
-        let page = ArticleManPage.render(
-            markdown, name: name, section: sectionNumber, version: rendererVersion)
+        let page = topic.man(version: rendererVersion, name: arguments[Self.name], section: sectionNumber)
         terminal.print(withoutFinalNewline(page))
         return .ok
     }

@@ -1,4 +1,5 @@
 import RenderFarm
+import RenderFarmManual
 
 /// The `renderfarm(1)` manual page in roff, generated from the commands' specs (the same text
 /// `--help` shows), so the installed page cannot drift from the binary.
@@ -63,7 +64,8 @@ enum ManPage {
             "EffectKit as a self-contained Swift package, for plugins written in Swift.",
             ".TP",
             ".I <prefix>/share/doc/renderfarm",
-            "The documentation (RenderFarm and EffectKit) as static web pages under docs/; renderfarm studio serves them at /docs/.",
+            "The documentation (RenderFarm, EffectKit and Motion) as static web pages: under html/ plain pages that need no",
+            "JavaScript (\\fBrenderfarm docs \\-\\-html\\fR), under docs/ DocC's pages, which renderfarm studio serves at /docs/.",
             ".SH EXIT STATUS",
             "0 success, 1 some frames failed (or a plugin check found a broken rule), 64 usage,",
             "65 invalid job data, 66 input missing, 69 plugin or external tool unavailable,",
@@ -75,27 +77,13 @@ enum ManPage {
             "crashed), after one line on standard error naming the plugin library and frame. Finished frames are",
             "kept; run the same command again to resume.",
             ".SH SEE ALSO",
-            "\\fBrenderfarm\\-job\\fR(5), \\fBrenderfarm\\-plugin\\fR(7), \\fBrenderfarm help plugin\\fR,",
-            "\\fBrenderfarm plugin new \\-\\-help\\fR, \\fBrenderfarm plugin check \\-\\-help\\fR, \\fBffmpeg\\fR(1)",
+            "The manual's topics (\\fBrenderfarm docs\\fR lists them, \\fBrenderfarm docs TOPIC\\fR prints one):",
+            Manual.topics.map { "\\fB\(escape($0.manName))\\fR(\($0.manSection))" }.joined(separator: ", ") + ";",
+            "\\fBrenderfarm help plugin\\fR, \\fBrenderfarm plugin new \\-\\-help\\fR,",
+            "\\fBrenderfarm plugin check \\-\\-help\\fR, \\fBffmpeg\\fR(1)",
         ]
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Escapes roff: backslashes, hyphens (so they stay minus signs), characters beyond ASCII
-    /// (as `\[u2026]`), and control characters at the start of a line.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": escaped += "\\e"
-            case "-": escaped += "\\-"
-            case _ where scalar.value > 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                escaped += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
-        return escaped
-    }
+    static func escape(_ text: String) -> String { Roff.escape(text) }
 }
