@@ -77,6 +77,48 @@ struct BannerTests {
         #expect(after < before)
     }
 
+    @Test("generated logs: banners never overlap (at least gap apart) and the newest is drawn over the others")
+    func neverOverlap() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["RENDERFARM_BANNER_SEED"] ?? "") ?? 0x6261_6E6E
+        for run in 0..<10 {
+            var random = SeededRandom(seed: seed &+ UInt64(run))
+            func unit() -> Double { Double(random.uniform(1_000_001)) / 1_000_000 }
+            // Bursts and pauses: events 0.02 to 1.2 s apart, names short and long.
+            var time = 0.1
+            let events = (0..<Int(3 + random.uniform(10))).map { index -> JSONValue in
+                time += unit() < 0.5 ? 0.02 + 0.2 * unit() : 0.2 + unit()
+                return Self.event(time, String(repeating: "W", count: 1 + Int(random.uniform(12))) + "\(index)")
+            }
+            let gap = 12 * unit()
+            let enter: JSONValue =
+                random.uniform(2) == 0
+                ? .object([
+                    "duration": .number(0.1 + 0.6 * unit()),
+                    "timing": .string(["easeOut", "linear", "easeInEaseOut"][Int(random.uniform(3))]),
+                ])
+                : .object([
+                    "spring": .object(["damping": .number(0.3 + 0.7 * unit())]), "duration": .number(0.3 + unit()),
+                ])
+            let banner: JSONValue = .object([
+                "stack": .number(Double(1 + random.uniform(4))), "gap": .number(gap), "in": enter,
+                "hold": .number(0.3 + 2 * unit()),
+            ])
+            let effect = try Self.effect(events, banner: banner)
+            let label = "RENDERFARM_BANNER_SEED=\(seed &+ UInt64(run))"
+            for index in 0..<Int((time + 5) * Self.fps) {
+                let shown = (effect.trace(at: Self.frame(index)) ?? []).filter(\.visible)
+                #expect(shown.map(\.id) == shown.map(\.id).sorted(), "\(label) frame \(index): drawn oldest first")
+                let boxes = shown.map { item -> (top: Double, bottom: Double) in
+                    let box = item.fields["box"]?.arrayValue?.compactMap(\.doubleValue) ?? []
+                    return box.count == 4 ? (box[1], box[1] + box[3]) : (0, .infinity)
+                }
+                for (older, newer) in zip(boxes, boxes.dropFirst()) {
+                    #expect(older.bottom + gap <= newer.top + 1e-6, "\(label) frame \(index): \(boxes) overlap")
+                }
+            }
+        }
+    }
+
     @Test("a counter counts up from 1 (never ×0) and reaches its value at its end time; count.from sets the start")
     func counter() throws {
         func texts(_ count: JSONValue, _ events: [JSONValue] = [Self.event(1, "aiko", 99)]) throws -> (Int) -> String {

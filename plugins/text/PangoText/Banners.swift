@@ -219,7 +219,8 @@ struct BannerSchedule: Sendable {
     /// Every text a banner shows, for laying them out in advance (counts in between are laid out on demand).
     func finalTexts() -> [String] { banners.map { template.fill($0.values, markup: markup) } }
 
-    /// The banners on screen at `time`, oldest first, with their poses; `height(id)` is a banner's height.
+    /// The banners on screen at `time`, oldest first (so the newest is drawn over the others), with their
+    /// poses; `height(id)` is a banner's height.
     func poses(at time: Double, height: (Banner, String) -> Double) -> [BannerPose] {
         // Banners that arrived by `time`: binary search on the sorted arrivals.
         var (low, high) = (0, banners.count)
@@ -232,22 +233,31 @@ struct BannerSchedule: Sendable {
         // at the latest when `stack` newer ones have arrived.
         let first = max(0, arrived - settings.stack - 1)
         var poses: [BannerPose] = []
+        // How far the banners newer than this one have pushed the stack up.
         var lift = 0.0
+        // The top of the newer banner shown, plus the gap: no older banner comes lower.
+        var floor = -Double.infinity
         for index in stride(from: arrived - 1, through: first, by: -1) {
             let banner = banners[index]
             let gone = banner.leaving + settings.leave.duration
             let text = text(of: banner, at: time)
+            let slot = height(banner, text) + settings.gap
             let entering = settings.enter.progress(time - banner.arrival)
             if time < gone {
                 let leaving = settings.leave.progress(time - banner.leaving)
+                // An entering banner rises into its slot from the one below, with the stack it pushes up: it
+                // never covers an older banner, and one that arrives while the banner before is still entering
+                // pushes that one ahead of it.
+                let place = max(lift - (1 - entering) * slot, floor)
                 poses.append(
                     BannerPose(
-                        id: banner.id, text: text, slide: (1 - entering) - leaving * 0.25, lift: lift,
+                        id: banner.id, text: text, slide: (1 - entering) - leaving * 0.25, lift: place,
                         alpha: min(1, max(0, entering)) * (1 - leaving)))
+                floor = place + slot
             }
             // Older banners are pushed up by this one as it enters, and move back down as it leaves.
             let present = time < gone ? 1 - settings.leave.progress(time - banner.leaving) : 0
-            lift += (height(banner, text) + settings.gap) * entering * present
+            lift += slot * entering * present
         }
         return poses.reversed()
     }

@@ -311,8 +311,15 @@ package struct TextEffect: TracingEffect {
                 try poses(schedule, cache, at: time.local).map { (pose) throws(EffectError) in
                     let layout = try cache.layout(pose.text)
                     let origin = bannerOrigin(pose, layout)
+                    let padding = decoration.background?.padding ?? 0
+                    let logical = layout.logical.offset(origin.x, origin.y)
                     var fields = JSONObject()
                     fields["text"] = .string(pose.text)
+                    // The banner's place with its background's padding: the height the stack makes room for.
+                    fields["box"] = box(
+                        Rect(
+                            x: logical.x - padding, y: logical.y - padding, width: logical.width + 2 * padding,
+                            height: logical.height + 2 * padding))
                     return TraceItem(
                         id: pose.id, position: layout.logical.offset(origin.x, origin.y).center, alpha: pose.alpha,
                         visible: pose.alpha > 0, fields: fields)
