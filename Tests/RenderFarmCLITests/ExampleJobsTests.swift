@@ -27,6 +27,14 @@ struct ExampleJobsTests {
     /// bytes equal are `make test`'s.
     static let sanitized = ProcessInfo.processInfo.environment["RENDERFARM_SANITIZE"] != nil
 
+    /// Every render here is at half the job's size (a quarter under the sanitizers): each frame is drawn and
+    /// written as at full size, for a quarter of the pixels (`make ci-render` renders at half size too, and
+    /// `make demo` the default job at full size). A canvas.scale matrix keeps its scales: --scale would give
+    /// its variants one.
+    static func scaled(_ job: String) -> [String] {
+        scaleMatrixJobs.contains(job) ? [] : ["--scale", sanitized ? "0.25" : "0.5"]
+    }
+
     @Test("jobs/ holds the example jobs")
     func examplesExist() {
         #expect(Self.jobs.contains("live-hearts.json"))
@@ -44,10 +52,8 @@ struct ExampleJobsTests {
         let out = try TemporaryFolder()
         let validate = CLI.run(["validate", "jobs/\(job)"])
         #expect(validate.status == 0, "\(validate.stderr)")
-        // --scale would give the variants of a canvas.scale matrix one scale: those keep theirs.
-        let smaller = Self.sanitized && !Self.scaleMatrixJobs.contains(job) ? ["--scale", "0.25"] : []
         let render = CLI.run(
-            ["render", "jobs/\(job)", "--out", out.path, "--progress", "none", "-j", "2"] + smaller)
+            ["render", "jobs/\(job)", "--out", out.path, "--progress", "none", "-j", "2"] + Self.scaled(job))
         #expect(render.status == 0, "\(render.stderr)")
         let folders = Self.renderFolders(out.url)
         #expect(!folders.isEmpty)
@@ -65,7 +71,8 @@ struct ExampleJobsTests {
         guard !Self.sanitized else { return }
         guard Self.singleJobs.contains(job) else {
             let one = try TemporaryFolder()
-            let serial = CLI.run(["render", "jobs/\(job)", "--out", one.path, "--progress", "none", "-j", "1"])
+            let serial = CLI.run(
+                ["render", "jobs/\(job)", "--out", one.path, "--progress", "none", "-j", "1"] + Self.scaled(job))
             #expect(serial.status == 0, "\(serial.stderr)")
             let first = try Self.renderFolders(one.url).flatMap { try Manifest(folder: $0).frames.map(\.sha256) }
             #expect(!first.isEmpty)
@@ -81,7 +88,7 @@ struct ExampleJobsTests {
                 let shard = CLI.run([
                     "render", "jobs/\(job)", "--out", union.path,
                     "--shard", "\(index)/\(count)", "--progress", "none", "-j", "\(workers)",
-                ])
+                ] + Self.scaled(job))
                 #expect(shard.status == 0, "shard \(index)/\(count): \(shard.stderr)")
             }
             #expect(
