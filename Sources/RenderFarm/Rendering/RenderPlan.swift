@@ -283,6 +283,11 @@ enum RenderPlan {
     static func validateLayers(_ job: LoadedJob, catalog: PluginCatalog) -> ([ValidatedLayer], [JobIssue]) {
         var issues: [JobIssue] = []
         var validated: [ValidatedLayer] = []
+        // One event log may drive several layers and sounds: each takes the columns it knows.
+        let readers = EventLog.readers(
+            layers: job.spec.layers.compactMap { layer in
+                catalog[layer.effect].map { (layer.params, $0.info.parameters) }
+            }, audio: job.spec.audio)
         for (index, layer) in job.spec.layers.enumerated() {
             guard let plugin = catalog[layer.effect] else {
                 let ids = catalog.plugins.keys.sorted()
@@ -300,7 +305,8 @@ enum RenderPlan {
                 job.variant?.typed(layer.params, layer: layer.path, parameters: plugin.info.parameters) ?? layer.params
             // Event logs are read and checked here, so the plugin gets a checked, sorted list.
             let (params, eventIssues, origins) = EventLog.resolveLocated(
-                typed, parameters: plugin.info.parameters, path: "\(layer.path).params", jobDirectory: job.directory)
+                typed, parameters: plugin.info.parameters, path: "\(layer.path).params", jobDirectory: job.directory,
+                readers: readers)
             issues += eventIssues
             let (filled, problems) = ParameterValidator.validate(
                 params, against: plugin.info, path: "\(layer.path).params")

@@ -49,6 +49,9 @@ package struct AudioSpec: Sendable, Equatable, Encodable {
         }
     }
 
+    /// The columns a sound reads of its event log: each event's time and its own gain (`SoundEvents`).
+    package static let eventColumns = ["time", "gain"]
+
     static let keys = (
         section: ["music", "sounds"], music: ["file", "start", "trim", "gain", "fadeIn", "fadeOut"],
         sound: ["file", "at", "events", "gain", "maxVoices"]

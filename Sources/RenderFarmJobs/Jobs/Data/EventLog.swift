@@ -1,3 +1,4 @@
+import Foundation
 import StrictJSON
 
 /// A layer's timed events (`RF_PARAM_EVENTS`): read from a CSV, JSON or JSONL file in the job's
@@ -17,11 +18,36 @@ package enum EventLog {
         return (resolved, issues)
     }
 
+    /// The columns each event log file of a job is read for, by every layer and sound that reads it: one log
+    /// drives several layers and sounds, each taking the fields it knows, and a column none of them knows is
+    /// still refused (a misspelt one). Keyed by the file's name as the job writes it, tidied (`Self.key`).
+    package static func readers(
+        layers: [(params: JSONObject, parameters: [PluginParameter])], audio: AudioSpec?
+    ) -> [String: Set<String>] {
+        var columns: [String: Set<String>] = [:]
+        for (params, parameters) in layers {
+            for parameter in parameters where parameter.kind == .events {
+                guard let file = params[parameter.name]?.stringValue else { continue }
+                columns[key(file), default: []].formUnion(["time"] + parameter.eventFields.map(\.name))
+            }
+        }
+        for sound in audio?.sounds ?? [] {
+            guard case .events(let value) = sound.times, let file = value.stringValue else { continue }
+            columns[key(file), default: []].formUnion(AudioSpec.eventColumns)
+        }
+        return columns
+    }
+
+    /// A log's name as `readers` keys it: `./assets/../assets/log.csv` and `assets/log.csv` are one file.
+    static func key(_ file: String) -> String { (file as NSString).standardizingPath }
+
     /// `resolve`, and where each event came from: per events parameter, the origin of each event
     /// in the order the plugin receives them (`streamers.csv:7`), so what the plugin says of
     /// `events[12]` can be told at its line (`locate`).
+    /// `readers`: the columns other layers and sounds of the job read each log for (`readers(layers:audio:)`).
     package static func resolveLocated(
-        _ params: JSONObject, parameters: [PluginParameter], path: String, jobDirectory: String
+        _ params: JSONObject, parameters: [PluginParameter], path: String, jobDirectory: String,
+        readers: [String: Set<String>] = [:]
     ) -> (JSONObject, [JobIssue], origins: [String: [String]]) {
         var params = params
         var issues: [JobIssue] = []
@@ -35,7 +61,8 @@ package enum EventLog {
                 // Told once: the empty list keeps the parameter check from repeating it.
                 params[parameter.name] = .array([])
             case .success(let rows):
-                let (events, checked, sources) = check(rows, parameter: parameter)
+                let shared = value.stringValue.flatMap { readers[key($0)] } ?? []
+                let (events, checked, sources) = check(rows, parameter: parameter, shared: shared)
                 origins[parameter.name] = sources
                 let problems = rows.problems.map { JobIssue(path: "", $0) } + checked
                 if problems.count > maxIssues {
@@ -72,10 +99,19 @@ package enum EventLog {
         }
     }
 
-    /// The events of `rows` in time order (stable), and every problem, each at its row.
-    private static func check(_ rows: DataRows, parameter: PluginParameter) -> ([JSONValue], [JobIssue], [String]) {
+    /// The events of `rows` in time order (stable), and every problem, each at its row. Columns in `shared`
+    /// (read by other layers or sounds of the job) are left out of the events, not refused.
+    private static func check(_ rows: DataRows, parameter: PluginParameter, shared: Set<String>) -> (
+        [JSONValue], [JobIssue], [String]
+    ) {
         let fields = parameter.eventFields
         let names = ["time"] + fields.map(\.name)
+        let others = shared.subtracting(names).sorted()
+        let known = names + others
+        let listed =
+            "; fields: " + names.joined(separator: ", ")
+            + (others.isEmpty
+                ? "" : " (and the job's other readers of the log take " + others.joined(separator: ", ") + ")")
         let time = PluginParameter(
             name: "time", kind: .number, defaultValue: nil, min: parameter.min.isFinite ? parameter.min : 0,
             max: parameter.max.isFinite ? parameter.max : 86_400, choices: [], doc: "")
@@ -83,25 +119,22 @@ package enum EventLog {
         var issues: [JobIssue] = []
         // A file's columns are checked once, not on every row.
         if let file = rows.csvFile {
-            for column in rows.columns where !names.contains(column) {
+            for column in rows.columns where !known.contains(column) {
                 issues.append(
                     JobIssue(
                         path: "",
                         "\(file): column \"\(column)\" is not a field of \(parameter.name)"
-                            + Suggestion.hint(for: column, in: names) + "; fields: " + names.joined(separator: ", ")))
+                            + Suggestion.hint(for: column, in: known) + listed))
             }
         }
         for row in rows.rows {
             func problem(_ field: String, _ message: String) { issues.append(row.issue(field, message)) }
             var event = JSONObject()
             var valid = true
-            for key in row.values.keys where !names.contains(key) {
+            for key in row.values.keys where !known.contains(key) {
                 valid = false
                 guard !row.isText else { continue }
-                problem(
-                    key,
-                    "not a field of \(parameter.name)" + Suggestion.hint(for: key, in: names) + "; fields: "
-                        + names.joined(separator: ", "))
+                problem(key, "not a field of \(parameter.name)" + Suggestion.hint(for: key, in: known) + listed)
             }
             for field in [time] + fields.map(\.parameter) {
                 guard let raw = row.values[field.name] else { continue }
