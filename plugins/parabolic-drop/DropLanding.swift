@@ -3,8 +3,8 @@ import EffectKit
 /// `onLand: "bounce"`: the seed's `addBehaviour` after the drop. Each item enters the physics when it lands, at the
 /// landing point with the drop's arrival velocity, its centre raised so it rests on (not in) the target's top edge
 /// (EffectKit article ParabolicDropMotion), under the physics-bounce defaults: gravity 1000 pt/s² down, the edge as
-/// the only barrier (elasticity 0, friction 0.5), items with elasticity 0.6 and friction 0.5 that collide with each
-/// other and do not rotate. An item whose flight runs into an item already in the world enters the physics at that
+/// the only barrier (elasticity 0, friction 0.5), items with elasticity 0.6 (the `elasticity` parameter) and friction
+/// 0.5 that collide with each other and do not rotate. An item whose flight runs into an item already in the world enters the physics at that
 /// moment instead, with its flight velocity, so it hits the pile rather than landing inside it.
 struct DropLanding: Sendable {
     var playback: PhysicsPlayback
@@ -13,7 +13,7 @@ struct DropLanding: Sendable {
     /// none by default as in the seed.
     init(
         items: [DropPlan], bodies: [PhysicsBody], target: Rect, bounds: [PhysicsBarrier], lifetime: Double?,
-        context: EffectContext
+        elasticity: Double, context: EffectContext
     ) throws(EffectError) {
         guard target.width > 0 else {
             throw EffectError(parameter: "target", "width 0: onLand \"bounce\" needs a top edge to land on")
@@ -23,15 +23,14 @@ struct DropLanding: Sendable {
             let lift = body.size.height / 2
             let end = item.travel.curve.end
             let approach = PhysicsApproach(start: item.start) { time in
-                let u = item.progress(at: time)
-                return (item.travel.position(at: u), item.velocity(atProgress: u))
+                (item.position(at: time), item.velocity(at: time))
             }
             return PhysicsItem(
-                body: body, position: Point(end.x, end.y - lift), velocity: item.velocity(atProgress: 1),
+                body: body, position: Point(end.x, end.y - lift), velocity: item.arrivalVelocity,
                 spawnTime: item.landing, approach: approach, expiry: lifetime.map { item.start + $0 })
         }
         let scene = PhysicsScene(
-            barriers: [edge] + bounds, items: physicsItems,
+            barriers: [edge] + bounds, items: physicsItems, material: PhysicsMaterial(elasticity: elasticity),
             canvas: Rect(x: 0, y: 0, width: context.width, height: context.height))
         playback = try PhysicsPlayback(scene: scene, context: context)
     }

@@ -1,4 +1,5 @@
 import EffectKit
+import Foundation
 
 /// The second seed's drop: items fly one after another along a quadratic Bezier into a target rect, then
 /// hold there or bounce on its top edge under the bounce effect's physics (EffectKit article
@@ -59,6 +60,25 @@ struct ParabolicDrop: TracingEffect {
             ParameterSpec(
                 "pathSampling", .choice(PathSampling.allCases.map(\.rawValue)), default: "bezier",
                 doc: "motion along the curve: bezier = B(u), paced = constant speed (arc length)"),
+            ParameterSpec(
+                "timing", .json, default: "linear",
+                doc: "the flight's timing: linear (the seed's), a timing function or preset name (easeIn, "
+                    + "easeOutCubic, …; Motion article TimingFunctions) or a cubic Bézier [x1, y1, x2, y2]"),
+            ParameterSpec(
+                "spin", .number, default: 0, range: -100...100,
+                doc: "turns during the flight with its timing, clockwise (negative: anticlockwise); held once landed"),
+            ParameterSpec(
+                "scaleFrom", .number, default: 1, range: 0...10,
+                doc: "the item's scale at launch; it reaches 1 on landing, with the flight's timing"),
+            ParameterSpec(
+                "squash", .number, default: 0, range: 0...0.9,
+                doc: "onLand stop: on landing the item flattens by this fraction, widening as much, and springs "
+                    + "back over squashDuration, its bottom edge kept"),
+            ParameterSpec(
+                "squashDuration", .number, default: 0.25, range: 0.01...10, doc: "seconds of the landing squash"),
+            ParameterSpec(
+                "elasticity", .number, default: .number(PhysicsRules.itemElasticity), range: 0...1,
+                doc: "onLand bounce: the items' elasticity (0.6, physics-bounce's; 0 lands dead)"),
             PhysicsBounds.parameter,
         ]
     )
@@ -85,6 +105,11 @@ struct ParabolicDrop: TracingEffect {
     let lifetime: Double?
     /// The bounce after landing, when `onLand` is `bounce`.
     var landing: DropLanding?
+    /// Turns during the flight (`spin`), the scale at launch (`scaleFrom`), and the landing squash.
+    let spin: Double
+    let scaleFrom: Double
+    let squash: Double
+    let squashDuration: Double
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
         let size = try parameters.size("size")
@@ -97,7 +122,12 @@ struct ParabolicDrop: TracingEffect {
         let geometry = DropGeometry(
             size: size, origin: try Self.origin(parameters["from"]), target: try parameters.rect("target"),
             deviation: try parameters.number("deviation"), arcHeight: try parameters.number("arcHeight"),
-            controlFraction: try parameters.number("controlFraction"), sampling: try parameters.choice("pathSampling"))
+            controlFraction: try parameters.number("controlFraction"), sampling: try parameters.choice("pathSampling"),
+            timing: try Self.timing(parameters["timing"]))
+        spin = try parameters.number("spin")
+        scaleFrom = try parameters.number("scaleFrom")
+        squash = try parameters.number("squash")
+        squashDuration = try parameters.number("squashDuration")
         var items: [DropPlan] = []
         var looks: [(look: ItemLook, size: Size)] = []
         if let events = parameters["events"]?.arrayValue {
@@ -146,7 +176,7 @@ struct ParabolicDrop: TracingEffect {
                 items: items, bodies: looks.map { $0.look.body(size: $0.size) }, target: geometry.target,
                 bounds: try PhysicsBounds.barriers(
                     parameters["bounds"], canvas: Size(width: context.width, height: context.height)),
-                lifetime: lifetime, context: context)
+                lifetime: lifetime, elasticity: try parameters.number("elasticity"), context: context)
             : nil
     }
 
@@ -161,7 +191,10 @@ struct ParabolicDrop: TracingEffect {
         for item in items[launched(by: frame.local)] {
             guard let state = try state(of: item, at: frame) else { continue }
             let (look, size) = looks[item.id]
-            ItemDrawer.draw(look, size: size, center: state.position, angle: state.angle, in: context)
+            let drawn = Size(width: size.width * state.scaleX, height: size.height * state.scaleY)
+            // A squashed item keeps its bottom edge where it landed.
+            let center = Point(state.position.x, state.position.y + size.height * (1 - state.scaleY) / 2)
+            ItemDrawer.draw(look, size: drawn, center: center, angle: state.angle, in: context)
         }
     }
 
@@ -181,6 +214,10 @@ struct ParabolicDrop: TracingEffect {
             key.combine(size)
             key.combine(state.position)
             key.combine(state.angle)
+            if state.scaleX != 1 || state.scaleY != 1 {
+                key.combine(state.scaleX)
+                key.combine(state.scaleY)
+            }
         }
         return drawn ? key.finalize() : .nothingDrawn
     }
@@ -210,9 +247,12 @@ struct ParabolicDrop: TracingEffect {
             fields["vx"] = .number(velocity.x)
             fields["vy"] = .number(velocity.y)
             if let state, state.physics { fields["resting"] = .bool(state.resting) }
+            fields["angle"] = .number(state?.angle ?? 0)
+            fields["scaleX"] = .number(state?.scaleX ?? 1)
+            fields["scaleY"] = .number(state?.scaleY ?? 1)
             return TraceItem(
-                id: item.id, position: state?.position ?? curve.p0, visible: state != nil, plan: plan,
-                fields: fields)
+                id: item.id, position: state?.position ?? curve.p0, scale: state?.scaleY ?? 1, visible: state != nil,
+                plan: plan, fields: fields)
         }
     }
 
@@ -221,6 +261,9 @@ struct ParabolicDrop: TracingEffect {
         var position: Point
         var velocity: Point
         var angle = 0.0
+        /// The item's size across and down, as a fraction of its own (`scaleFrom`, `squash`).
+        var scaleX = 1.0
+        var scaleY = 1.0
         /// Whether the physics (onLand bounce) has taken the item over.
         var physics = false
         var resting = false
@@ -244,12 +287,44 @@ struct ParabolicDrop: TracingEffect {
                     resting: body.resting)
             }
         }
+        let turned = 2 * Double.pi * spin
         if time < item.landing {
             let u = item.progress(at: time)
-            return ItemState(position: item.travel.position(at: u), velocity: item.velocity(atProgress: u))
+            let scale = scaleFrom + (1 - scaleFrom) * u
+            return ItemState(
+                position: item.travel.position(at: u), velocity: item.velocity(at: time), angle: turned * u,
+                scaleX: scale, scaleY: scale)
         }
-        // Fill mode forwards: held at the end point.
-        return ItemState(position: item.travel.curve.end, velocity: .zero)
+        // Fill mode forwards: held at the end point, after the squash: a half sine of flattening and widening.
+        var state = ItemState(position: item.travel.curve.end, velocity: .zero, angle: turned)
+        if squash > 0, time < item.landing + squashDuration {
+            let pulse = squash * sin(Double.pi * (time - item.landing) / squashDuration)
+            (state.scaleX, state.scaleY) = (1 + pulse, 1 - pulse)
+        }
+        return state
+    }
+
+    /// `timing`: a timing function's or preset's name, or a cubic Bézier's control points [x1, y1, x2, y2]; nil for
+    /// linear, the seed's.
+    static func timing(_ value: JSONValue?) throws(EffectError) -> TimingFunction? {
+        if let name = value?.stringValue {
+            if name == "linear" { return nil }
+            if let function = TimingFunction(name: name) ?? TimingFunction.preset(named: name) { return function }
+            let names = TimingFunction.names + TimingFunction.presets.map(\.key)
+            throw EffectError(
+                parameter: "timing",
+                "unknown timing function \"\(name)\"" + Suggestion.hint(for: name, in: names) + "; one of "
+                    + names.joined(separator: ", ") + ", or a cubic Bézier [x1, y1, x2, y2]")
+        }
+        let points = value?.arrayValue?.compactMap(\.doubleValue) ?? []
+        guard value?.arrayValue?.count == 4, points.count == 4, (0...1).contains(points[0]),
+            (0...1).contains(points[2]), points.allSatisfy({ abs($0) <= 10 })
+        else {
+            throw EffectError(
+                parameter: "timing",
+                "expected a timing function's name or a cubic Bézier [x1, y1, x2, y2] with x1 and x2 in 0…1")
+        }
+        return TimingFunction(points[0], points[1], points[2], points[3])
     }
 
     private static func origin(_ value: JSONValue?) throws(EffectError) -> DropOrigin {
