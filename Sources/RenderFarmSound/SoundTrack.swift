@@ -46,11 +46,11 @@ package struct SoundTrack: Sendable {
     }
 
     /// Mixes the `audio` section of `job` and the sound its layers play (`sounds`, by layer index: what their
-    /// plugins declared) over `span`; nil when there is nothing to mix. Problems with its files are the job's
-    /// issues, located in it (exit 65).
+    /// plugins declared) over `span`; nil when there is nothing to mix. `moments`: the layers' items' moments,
+    /// which sounds may play at. Problems with its files are the job's issues, located in it (exit 65).
     package static func mix(
-        _ job: JobSpec, sounds: [Int: [DeclaredSound]], jobFile: String, jobDirectory: String, span: Range<Int>,
-        ffmpeg: FFmpeg
+        _ job: JobSpec, sounds: [Int: [DeclaredSound]], moments: [Int: [DeclaredMoment]] = [:], jobFile: String,
+        jobDirectory: String, span: Range<Int>, ffmpeg: FFmpeg
     ) throws(EncodeError) -> SoundTrack? {
         guard job.audio != nil || !sounds.isEmpty else { return nil }
         let audio = job.audio
@@ -104,6 +104,11 @@ package struct SoundTrack: Sendable {
             switch sound.times {
             case .at(let times):
                 starts = times.map { (SoundMixer.sample(at: $0), sound.gain) }
+            case .moment(let reference):
+                switch MomentTimes.resolve(reference, path: path, job: job, moments: moments) {
+                case .success(let times): starts = times.map { (SoundMixer.sample(at: $0), sound.gain) }
+                case .failure(let issue): issues.append(issue)
+                }
             case .events(let value):
                 switch SoundEvents.resolve(value, path: path + ".events", jobDirectory: jobDirectory) {
                 case .failure(let problems):

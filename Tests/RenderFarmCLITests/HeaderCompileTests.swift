@@ -39,11 +39,17 @@ struct HeaderCompileTests {
                     add(user, &sound);
                     return RF_OK;
                 }
+                static int moments(void *instance, rf_moment_fn add, void *user) {
+                    rf_moment moment = {sizeof(rf_moment), 0, "land", 0.5};
+                    (void)instance;
+                    add(user, &moment);
+                    return RF_OK;
+                }
                 static const char *folder = NULL;
                 static const rf_plugin descriptor = {
                     RF_ABI_VERSION, sizeof(rf_plugin), "header-check", "org.example.header-check", "1.0.0", "a check",
                     RF_THREADS_FULL, NULL, 0, create, render, NULL, destroy, 0, NULL, NULL, NULL, key, NULL, NULL, NULL,
-                    &folder, sounds,
+                    &folder, sounds, moments,
                 };
                 #ifdef __cplusplus
                 extern "C"

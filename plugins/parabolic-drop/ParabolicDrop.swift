@@ -180,6 +180,17 @@ struct ParabolicDrop: TracingEffect {
             : nil
     }
 
+    /// Each item's launch and its landing on the target's top edge (the end of its flight, also with
+    /// `onLand: bounce`): a job's sound can play at them (`"at": {"layer": …, "moment": "land"}`).
+    var moments: [EffectMoment] {
+        items.flatMap { item in
+            [
+                EffectMoment(item: item.id, name: "launch", time: item.start),
+                EffectMoment(item: item.id, name: "land", time: item.landing),
+            ]
+        }
+    }
+
     mutating func prepare(frames: ClosedRange<Int>) throws(EffectError) {
         try landing?.playback.prepare(frames: frames)
     }

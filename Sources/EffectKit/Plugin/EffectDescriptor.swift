@@ -162,6 +162,10 @@ public protocol Effect: Sendable {
     var inputFiles: [String] { get }
     /// The sound the layer plays (ABI `sounds`), each of a file in ``inputFiles``. The default is none.
     var sounds: [EffectSound] { get }
+    /// The moments things happen to the layer's items (ABI `moments`): an item launched, landed, hit
+    /// something. A job's sound can play at them, whatever each item's flight; `renderfarm trace --moments`
+    /// lists them. The default is none.
+    var moments: [EffectMoment] { get }
     /// Checks of the effect's input too costly to repeat in every process of one run (ABI `verify`),
     /// such as decoding a whole video to find damage its container does not show. Called once per run,
     /// after `init`, on one thread, in the process that checks the job; never in the worker processes of
@@ -192,5 +196,6 @@ extension Effect {
     public func frameKey(at frame: FrameTime) -> FrameKey? { nil }
     public var inputFiles: [String] { [] }
     public var sounds: [EffectSound] { [] }
+    public var moments: [EffectMoment] { [] }
     public func verify() throws(EffectError) {}
 }

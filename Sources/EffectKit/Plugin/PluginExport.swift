@@ -91,7 +91,8 @@ public final class PluginExport: Sendable {
                 input_files: exportedInputFiles,
                 verify: exportedVerify,
                 plugin_dir: folder,
-                sounds: exportedSounds
+                sounds: exportedSounds,
+                moments: exportedMoments
             )
         // The descriptor points back at its export, which lives as long as the process (it is
         // retained here and never released, like the descriptor itself).
@@ -279,6 +280,21 @@ private let exportedSounds: @convention(c) (UnsafeMutableRawPointer?, rf_sound_f
                     stream: Int32(clamping: sound.stream ?? -1),
                     gain: sound.gain, start: sound.start, source_start: sound.sourceStart,
                     source_length: sound.sourceLength, speed: sound.speed, loop: sound.loops ? 1 : 0)
+                add(user, &declared)
+            }
+        }
+        return Int32(RF_OK.rawValue)
+    }
+
+private let exportedMoments:
+    @convention(c) (UnsafeMutableRawPointer?, rf_moment_fn?, UnsafeMutableRawPointer?) -> Int32 = {
+        instance, add, user in
+        guard let effect = box(instance)?.effect, let add else { return Int32(RF_ERROR_PARAMS.rawValue) }
+        for moment in effect.moments {
+            moment.name.withCString { name in
+                var declared = rf_moment(
+                    struct_size: UInt32(MemoryLayout<rf_moment>.size), item: UInt32(clamping: moment.item), name: name,
+                    time: moment.time)
                 add(user, &declared)
             }
         }

@@ -15,25 +15,27 @@ extension SoundTrack {
     package static func mix(
         of job: LoadedJob, frames: [Int]? = nil, checkedBy plugins: PluginCatalog, ffmpeg: FFmpeg
     ) throws(EncodeError) -> SoundTrack? {
-        try mix(of: job, sounds: try sounds(of: job, plugins: plugins), frames: frames, ffmpeg: ffmpeg)
+        let (sounds, moments) = try declared(by: job, plugins: plugins)
+        return try mix(of: job, sounds: sounds, moments: moments, frames: frames, ffmpeg: ffmpeg)
     }
 
     /// The mix of a planned job's sound under `frames` (`render --video`): what its plugins declared when it was
     /// planned.
     package static func mix(of job: PlannedJob, frames: [Int], ffmpeg: FFmpeg) throws(EncodeError) -> SoundTrack? {
-        try mix(of: job.job, sounds: job.sounds, frames: frames, ffmpeg: ffmpeg)
+        try mix(of: job.job, sounds: job.sounds, moments: job.moments, frames: frames, ffmpeg: ffmpeg)
     }
 
-    private static func mix(of job: LoadedJob, sounds: [Int: [DeclaredSound]], frames: [Int]?, ffmpeg: FFmpeg)
-        throws(EncodeError) -> SoundTrack?
-    {
+    private static func mix(
+        of job: LoadedJob, sounds: [Int: [DeclaredSound]], moments: [Int: [DeclaredMoment]], frames: [Int]?,
+        ffmpeg: FFmpeg
+    ) throws(EncodeError) -> SoundTrack? {
         let own = job.spec.frames.frames
         let even = Set(zip(own.dropFirst(), own).map { $0 - $1 }).count <= 1
         let frames = frames ?? (even && !own.isEmpty ? own : Array(0..<job.spec.frameCount))
         guard let first = frames.first else { return nil }
         let step = frames.count > 1 ? frames[1] - frames[0] : 1
         return try mix(
-            job.spec, sounds: sounds, jobFile: job.file, jobDirectory: job.directory,
+            job.spec, sounds: sounds, moments: moments, jobFile: job.file, jobDirectory: job.directory,
             span: span(first: first, count: frames.count, step: step, fps: job.spec.fps), ffmpeg: ffmpeg)
     }
 
@@ -60,12 +62,13 @@ extension SoundTrack {
         return (try mix(of: job, frames: evenly, checkedBy: plugins, ffmpeg: ffmpeg), nil)
     }
 
-    /// The sound `job`'s layers play, by layer index, after refusing `job` when `validate` would: its fields, its
-    /// layers' parameters by their plugins' tables, and what each plugin's create step refuses (exit 65, every
-    /// problem located). Where its frames go is not checked: a mix writes none of them (a folder rendered with
-    /// `--out` is mixed from its job too).
-    private static func sounds(of job: LoadedJob, plugins: PluginCatalog) throws(EncodeError) -> [Int: [DeclaredSound]]
-    {
+    /// The sound `job`'s layers play and their items' moments, by layer index, after refusing `job` when `validate`
+    /// would: its fields, its layers' parameters by their plugins' tables, and what each plugin's create step
+    /// refuses (exit 65, every problem located). Where its frames go is not checked: a mix writes none of them (a
+    /// folder rendered with `--out` is mixed from its job too).
+    private static func declared(by job: LoadedJob, plugins: PluginCatalog) throws(EncodeError) -> (
+        [Int: [DeclaredSound]], [Int: [DeclaredMoment]]
+    ) {
         let options = PlanOptions(outputOverride: job.directory, warmUp: .none)
         let plan = RenderEngine(catalog: plugins, options: options).plan([job])
         let issues = plan.errors.flatMap { error -> [JobIssue] in
@@ -73,7 +76,7 @@ extension SoundTrack {
             return [JobIssue(path: "", error.description)]
         }
         guard issues.isEmpty else { throw .sound(file: job.file, issues: issues) }
-        return plan.jobs.first?.sounds ?? [:]
+        return (plan.jobs.first?.sounds ?? [:], plan.jobs.first?.moments ?? [:])
     }
 }
 

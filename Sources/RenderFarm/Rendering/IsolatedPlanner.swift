@@ -5,9 +5,9 @@ import StrictJSON
 
 /// What creating one layer's plugin instance gave (ABI `create`, then `verify`).
 package enum CreatedLayer: Sendable, Equatable {
-    /// The instance exists: what the plugin warned about, the files it names (ABI `input_files`) and the sound it
-    /// plays (ABI `sounds`).
-    case created(warnings: [String], inputFiles: [String], sounds: [DeclaredSound] = [])
+    /// The instance exists: what the plugin warned about, the files it names (ABI `input_files`), the sound it
+    /// plays (ABI `sounds`) and its items' moments (ABI `moments`).
+    case created(warnings: [String], inputFiles: [String], sounds: [DeclaredSound] = [], moments: [DeclaredMoment] = [])
     /// The plugin refused: its message.
     case failed(String)
 }
@@ -138,7 +138,7 @@ package struct IsolatedPlanner: Sendable {
             file.hasPrefix("/") ? file : (job.directory as NSString).appendingPathComponent(file)
         }
         return zip(layers, created).flatMap { index, created -> [JobIssue] in
-            guard case .created(_, let files, _) = created else { return [] }
+            guard case .created(_, let files, _, _) = created else { return [] }
             let refused = Set(scope.unreadable(files.map(absolute)))
             return files.filter { refused.contains(absolute($0)) }.map { file in
                 JobIssue(
@@ -152,7 +152,7 @@ package struct IsolatedPlanner: Sendable {
 
     /// The reply, one line each (a line holds at most `WorkerReplyCheck.maximumLine` bytes): `job K` starts job K's
     /// layers; `layer I` starts a created layer, followed by its `warning "…"` and `input "…"` lines (JSON
-    /// strings), then its `sound {…}` lines (`DeclaredSound.json`, after the inputs they name); `failed I "…"` is a
+    /// strings), then its `sound {…}` lines (`DeclaredSound.json`, after the inputs they name) and `moment {…}` lines (`DeclaredMoment.json`); `failed I "…"` is a
     /// layer the plugin refused; `planned` ends the reply.
     package static func lines(_ jobs: [Int: [Int: CreatedLayer]]) -> [String] {
         let quoted = { (text: String) in JSONValue.string(text).serialized() }
@@ -162,10 +162,11 @@ package struct IsolatedPlanner: Sendable {
             let layers = jobs[position] ?? [:]
             for index in layers.keys.sorted() {
                 switch layers[index] {
-                case .created(let warnings, let inputs, let sounds)?:
+                case .created(let warnings, let inputs, let sounds, let moments)?:
                     lines.append("layer \(index)")
                     lines += warnings.map { "warning " + quoted($0) } + inputs.map { "input " + quoted($0) }
                     lines += sounds.map { "sound " + $0.json.serialized(sortedKeys: true) }
+                    lines += moments.map { "moment " + $0.json.serialized(sortedKeys: true) }
                 case .failed(let message)?:
                     lines.append("failed \(index) " + quoted(message))
                 case nil:
@@ -182,11 +183,12 @@ package struct IsolatedPlanner: Sendable {
     {
         var jobs: [Int: [Int: CreatedLayer]] = [:]
         var job: Int?
-        var layer: (index: Int, warnings: [String], inputs: [String], sounds: [DeclaredSound])?
+        var layer:
+            (index: Int, warnings: [String], inputs: [String], sounds: [DeclaredSound], moments: [DeclaredMoment])?
         func close() {
             guard let position = job, let open = layer else { return }
             jobs[position, default: [:]][open.index] = .created(
-                warnings: open.warnings, inputFiles: open.inputs, sounds: open.sounds)
+                warnings: open.warnings, inputFiles: open.inputs, sounds: open.sounds, moments: open.moments)
             layer = nil
         }
         let string = { (text: Substring) -> String? in (try? JSONParser.parse(String(text)))?.stringValue }
@@ -206,7 +208,7 @@ package struct IsolatedPlanner: Sendable {
             case ("layer", 2):
                 close()
                 guard job != nil, let index = whole(words[1], below: JobDecoder.Limits.maxLayers) else { return nil }
-                layer = (index, [], [], [])
+                layer = (index, [], [], [], [])
             case ("failed", 3):
                 close()
                 guard let position = job, let index = whole(words[1], below: JobDecoder.Limits.maxLayers),
@@ -225,6 +227,13 @@ package struct IsolatedPlanner: Sendable {
                     open.inputs.contains(sound.file)
                 else { return nil }
                 layer?.sounds.append(sound)
+            case ("moment", _):
+                // Checked as the plugin's own moments are.
+                let rest = line.drop { $0 != " " }.dropFirst()
+                guard let open = layer, open.moments.count < DeclaredMoment.perLayer,
+                    let value = try? JSONParser.parse(String(rest)), let moment = DeclaredMoment(json: value)
+                else { return nil }
+                layer?.moments.append(moment)
             default:
                 return nil
             }

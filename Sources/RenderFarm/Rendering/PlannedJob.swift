@@ -38,6 +38,8 @@ package final class PlannedJob: Sendable {
     package let warnings: [JobIssue]
     /// The sound each layer's plugin plays (ABI `sounds`), by layer index; layers without sound left out.
     package let sounds: [Int: [DeclaredSound]]
+    /// The moments of each layer's items (ABI `moments`), by layer index; layers without moments left out.
+    package let moments: [Int: [DeclaredMoment]]
     /// `frameFingerprints`, once computed.
     private let fingerprintCache = Locked<FrameFingerprints?>(nil)
     /// How many bottom layers are frame-invariant (`RF_PLUGIN_FRAME_INVARIANT`) and drawn the same
@@ -59,7 +61,7 @@ package final class PlannedJob: Sendable {
     init(
         job: LoadedJob, outputDirectory: String, frames: FrameSet, jobFrames: FrameSet? = nil,
         layers: Layers, identity: JobIdentity, inputs: [LayerInput] = [], warnings: [JobIssue] = [],
-        sounds: [Int: [DeclaredSound]] = [:]
+        sounds: [Int: [DeclaredSound]] = [:], moments: [Int: [DeclaredMoment]] = [:]
     ) {
         self.inputs = inputs
         self.job = job
@@ -78,6 +80,7 @@ package final class PlannedJob: Sendable {
         }
         self.warnings = warnings
         self.sounds = sounds
+        self.moments = moments
         self.identity = identity
         plugins = layerPlugins.map(\.info)
         clocks = job.spec.clocks
@@ -179,7 +182,7 @@ package final class PlannedJob: Sendable {
         PlannedJob(
             job: job, outputDirectory: outputDirectory, frames: frames, jobFrames: jobFrames,
             layers: drawsElsewhere ? .elsewhere(layerPlugins) : .here(layers), identity: identity, inputs: inputs,
-            warnings: warnings, sounds: sounds)
+            warnings: warnings, sounds: sounds, moments: moments)
     }
 
     /// Whether a layer's plugin reports frame keys (ABI `frame_key`).

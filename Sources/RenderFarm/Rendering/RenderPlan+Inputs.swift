@@ -9,7 +9,7 @@ extension RenderPlan {
             let logs = layer.plugin.info.parameters.filter { $0.kind == .events }.compactMap {
                 job.spec.layers[layer.index].params[$0.name]?.stringValue
             }
-            guard case .created(_, let files, _) = created else { return [] }
+            guard case .created(_, let files, _, _) = created else { return [] }
             return LayerInput.hashing(logs, layer: layer.index, reader: .host, jobDirectory: job.directory)
                 + LayerInput.hashing(files, layer: layer.index, reader: .plugin, jobDirectory: job.directory)
         }
@@ -19,9 +19,19 @@ extension RenderPlan {
     static func layerSounds(_ validated: [ValidatedLayer], created: [CreatedLayer]) -> [Int: [DeclaredSound]] {
         var sounds: [Int: [DeclaredSound]] = [:]
         for (layer, created) in zip(validated, created) {
-            guard case .created(_, _, let declared) = created, !declared.isEmpty else { continue }
+            guard case .created(_, _, let declared, _) = created, !declared.isEmpty else { continue }
             sounds[layer.index] = declared
         }
         return sounds
+    }
+
+    /// Each created layer's moments (ABI `moments`), by layer index; layers without moments left out.
+    static func layerMoments(_ validated: [ValidatedLayer], created: [CreatedLayer]) -> [Int: [DeclaredMoment]] {
+        var moments: [Int: [DeclaredMoment]] = [:]
+        for (layer, created) in zip(validated, created) {
+            guard case .created(_, _, _, let declared) = created, !declared.isEmpty else { continue }
+            moments[layer.index] = declared
+        }
+        return moments
     }
 }

@@ -247,6 +247,10 @@ enum RenderPlan {
             (instances, created) = createInstances(validated, job: job, verifying: options.verifies)
         }
         issues += createdIssues(validated, created: created, job: job)
+        // Sounds played at a layer's moments: the layer and the moment must exist (known once the layers are made).
+        if !issues.contains(where: { $0.severity == .error }) {
+            issues += MomentTimes.issues(of: job.spec, moments: layerMoments(validated, created: created))
+        }
         guard !issues.contains(where: { $0.severity == .error }) && pending.isEmpty else {
             throw .invalid(file: job.file, issues: pending + job.located(PluginProblems.inFileOrder(issues)))
         }
@@ -254,14 +258,14 @@ enum RenderPlan {
         let (spec, layers) = (job.spec, validated.map { ($0.plugin, $0.params) })
         let identity = JobIdentity { FrameIdentity.canonical(spec, layers: layers, inputs: inputs) }
         let warnings = zip(validated, created).flatMap { layer, created in
-            guard case .created(let warnings, _, _) = created else { return [JobIssue]() }
+            guard case .created(let warnings, _, _, _) = created else { return [JobIssue]() }
             return PluginProblems.issues(warnings, layer: job.spec.layers[layer.index], severity: .warning)
         }
         return PlannedJob(
             job: job, outputDirectory: outputDirectory, frames: frames,
             layers: options.creator == nil ? .here(instances) : .elsewhere(validated.map(\.plugin)),
             identity: identity, inputs: inputs.flatMap { $0 }, warnings: warnings,
-            sounds: layerSounds(validated, created: created))
+            sounds: layerSounds(validated, created: created), moments: layerMoments(validated, created: created))
     }
 
     /// What the plugins said when their instances were created, as issues of their layers: a failure as
@@ -271,7 +275,8 @@ enum RenderPlan {
             let spec = job.spec.layers[layer.index]
             let found: [JobIssue]
             switch created {
-            case .created(let warnings, _, _): found = PluginProblems.issues(warnings, layer: spec, severity: .warning)
+            case .created(let warnings, _, _, _):
+                found = PluginProblems.issues(warnings, layer: spec, severity: .warning)
             case .failed(let message): found = PluginProblems.issues(message, layer: spec)
             }
             return EventLog.locate(found, origins: layer.eventOrigins, path: spec.path)
@@ -348,7 +353,9 @@ enum RenderPlan {
             case .success(let instance):
                 instances.append(instance)
                 created.append(
-                    .created(warnings: instance.warnings, inputFiles: instance.inputFiles, sounds: instance.sounds))
+                    .created(
+                        warnings: instance.warnings, inputFiles: instance.inputFiles, sounds: instance.sounds,
+                        moments: instance.moments))
             case .failure(let error):
                 created.append(.failed(error.message))
             }

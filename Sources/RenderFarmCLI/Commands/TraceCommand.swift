@@ -1,5 +1,6 @@
 import RenderFarm
 import RenderFarmJobs
+import StrictJSON
 
 /// `renderfarm trace JOB [--frames SET]`: the motion as JSON lines, one per frame.
 struct TraceCommand: Command {
@@ -10,6 +11,7 @@ struct TraceCommand: Command {
         examples: [
             "renderfarm trace jobs/bounce.json --frames 0-29",
             "renderfarm trace jobs/live-hearts.json --compact --items 0,3",
+            "renderfarm trace jobs/gift-landings.json --moments",
         ],
         discussion: """
             One line per frame: {"frame": 30, "time": 0.5, "layers": [{"layer": 0, "effect": …,
@@ -21,13 +23,17 @@ struct TraceCommand: Command {
             plugin answers that it cannot trace, with a note on standard error. --compact gives each
             item's plan only on its first frame (again when its layer's matrix changes) and rounds
             numbers to 1e-4 (about a tenth of the default size); --items keeps only the given item ids.
+            --moments prints, instead of frames, the moments of the layers' items in job time, one line
+            each: {"layer": 2, "name": "drop", "item": 0, "moment": "land", "local": 0.64, "time": 1.64};
+            a sound's "at": {"layer": "drop", "moment": "land"} plays at those times.
             """,
-        options: [frames, items, compact, CommonOptions.pluginPath, CommonOptions.variants],
+        options: [frames, items, compact, moments, CommonOptions.pluginPath, CommonOptions.variants],
         positionals: 1...1)
 
     static let frames = Option("--frames", value: "SET", help: "Trace these frames (default: the job's frame set).")
     static let items = Option("--items", value: "ID,…", help: "Only these item ids (in every layer), e.g. 0,3,7.")
     static let compact = Flag("--compact", help: "Each item's plan once, on its first frame; numbers rounded to 1e-4.")
+    static let moments = Flag("--moments", help: "Print the items' moments (launch, land, …) in job time instead.")
 
     let arguments: ParsedArguments
     let filter: TraceFilter
@@ -54,6 +60,10 @@ struct TraceCommand: Command {
         case .failure(let code): return code
         }
         for job in jobs {
+            if arguments[Self.moments] {
+                for line in Self.momentLines(job) { terminal.print(line.serialized()) }
+                continue
+            }
             do {
                 let lines = try Tracer.trace(job) { layer, effect in
                     terminal.note("\(ShownPath.of(job.job.file)): layer \(layer) (\(effect)) does not trace; left out")
@@ -65,5 +75,24 @@ struct TraceCommand: Command {
             }
         }
         return .ok
+    }
+
+    /// The moments of `job`'s layers' items (ABI `moments`), by job time, then layer and item: where a sound at
+    /// them is heard (loops aside; moments while a layer is not drawn are left out).
+    static func momentLines(_ job: PlannedJob) -> [JSONValue] {
+        let clocks = job.job.spec.clocks
+        var lines: [(time: Double, layer: Int, item: Int, value: JSONValue)] = []
+        for (layer, moments) in job.moments {
+            for moment in moments {
+                guard let time = clocks[layer].jobTime(ofLocal: moment.time) else { continue }
+                var object: JSONObject = [
+                    "layer": .number(Double(layer)), "item": .number(Double(moment.item)),
+                    "moment": .string(moment.name), "local": .number(moment.time), "time": .number(time),
+                ]
+                if let name = clocks[layer].name { object["name"] = .string(name) }
+                lines.append((time, layer, moment.item, .object(object)))
+            }
+        }
+        return lines.sorted { ($0.time, $0.layer, $0.item) < ($1.time, $1.layer, $1.item) }.map(\.value)
     }
 }

@@ -43,10 +43,21 @@ package struct AudioSpec: Sendable, Equatable, Encodable {
         package enum Times: Sendable, Equatable, Encodable {
             /// Job seconds, as written.
             case at([Double])
+            /// At each of a layer's moments (ABI `moments`), `offset` seconds after it.
+            case moment(MomentReference)
             /// An event log as the effects read it (a file name or an inline list), read by the host
             /// when the mix is made (`SoundEvents`).
             case events(JSONValue)
         }
+    }
+
+    /// `"at": {"layer": "drop", "moment": "land", "offset": 0}`: a sound played at each moment of that name of
+    /// the layer of that name, through the layer's time.
+    package struct MomentReference: Sendable, Equatable, Encodable {
+        package var layer: String
+        package var moment: String
+        /// Seconds after each moment, −60…60.
+        package var offset: Double
     }
 
     /// The columns a sound reads of its event log: each event's time and its own gain (`SoundEvents`).
@@ -125,7 +136,11 @@ package struct AudioSpec: Sendable, Equatable, Encodable {
         case (nil, nil):
             reader.issues.add(reader.path, "missing \"at\" (a list of job seconds) or \"events\" (an event log)")
         case (.some(let value), nil):
-            times = decodeTimes(value, reader: reader).map(Sound.Times.at)
+            if value.objectValue != nil, let at = reader.object("at") {
+                times = decodeMoment(at).map(Sound.Times.moment)
+            } else {
+                times = decodeTimes(value, reader: reader).map(Sound.Times.at)
+            }
         case (nil, .some(let value)):
             if value.stringValue != nil || value.arrayValue != nil {
                 times = .events(value)
@@ -137,6 +152,23 @@ package struct AudioSpec: Sendable, Equatable, Encodable {
         }
         guard let file, checkFile(file, reader), let times else { return nil }
         return Sound(file: file, times: times, gain: gain, maxVoices: maxVoices)
+    }
+
+    /// `{"layer": NAME, "moment": NAME, "offset": s}`; whether the layer and its moment exist is known once its
+    /// plugin has made it (`MomentTimes`).
+    private static func decodeMoment(_ reader: ObjectReader) -> MomentReference? {
+        reader.rejectUnknownKeys(["layer", "moment", "offset"])
+        guard let layer = reader.string("layer", default: nil, maxLength: 64),
+            let moment = reader.string("moment", default: nil, maxLength: 32)
+        else { return nil }
+        guard DeclaredMoment.isName(moment) else {
+            reader.issues.add(
+                reader.childPath("moment"),
+                "\"\(moment)\" is not a moment's name (1-32 of a-z, 0-9 and '-', starting with a letter)")
+            return nil
+        }
+        let offset = reader.number("offset", default: 0, in: -60...60) ?? 0
+        return MomentReference(layer: layer, moment: moment, offset: offset)
     }
 
     private static func decodeTimes(_ value: JSONValue, reader: ObjectReader) -> [Double]? {

@@ -61,6 +61,12 @@ extension LoadedPlugin {
         covers(\.sounds, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.sounds : nil
     }
 
+    /// The descriptor's `moments`, when its `struct_size` covers it and it is set.
+    package var moments: (@convention(c) (UnsafeMutableRawPointer?, rf_moment_fn?, UnsafeMutableRawPointer?) -> Int32)?
+    {
+        covers(\.moments, size: MemoryLayout<UnsafeRawPointer>.size) ? descriptor.pointee.moments : nil
+    }
+
     /// Writes the folder that holds the library into the plugin's `plugin_dir` variable, when its `struct_size`
     /// covers that field and it is set: once per process, before any instance is created (`PluginCatalog.load`).
     /// The library's path is resolved first, so a plugin linked into a plugin folder finds the assets beside

@@ -28,6 +28,8 @@ package final class PluginInstance: @unchecked Sendable {
     package let inputFiles: [String]
     /// The sound the layer plays (ABI `sounds`), each of one of `inputFiles`.
     package let sounds: [DeclaredSound]
+    /// The moments things happen to the layer's items (ABI `moments`), in layer seconds.
+    package let moments: [DeclaredMoment]
     /// Frames in the job's timeline: what an instance serves when nobody called `prepare`.
     private let frameCount: Int
     /// Whether `prepare` ran, for which frames, and how it ended.
@@ -69,6 +71,7 @@ package final class PluginInstance: @unchecked Sendable {
         do throws(PluginCallError) {
             inputFiles = try Self.inputFiles(of: created, plugin: plugin)
             sounds = try Self.sounds(of: created, plugin: plugin, inputFiles: inputFiles)
+            moments = try Self.moments(of: created, plugin: plugin)
             if verifying { try Self.verify(created, plugin: plugin) }
         } catch {
             plugin.descriptor.pointee.destroy?(created)
@@ -136,6 +139,47 @@ package final class PluginInstance: @unchecked Sendable {
             throw PluginCallError(status: Int32(RF_ERROR_PARAMS.rawValue), message: problems.joined(separator: "\n"))
         }
         return received.sounds
+    }
+
+    /// Asks a new instance for its items' moments (ABI `moments`): each checked.
+    private static func moments(of instance: UnsafeMutableRawPointer, plugin: LoadedPlugin)
+        throws(PluginCallError) -> [DeclaredMoment]
+    {
+        guard let moments = plugin.moments else { return [] }
+        final class Received {
+            var moments: [DeclaredMoment] = []
+            var problems: [String] = []
+        }
+        let received = Received()
+        let status = withExtendedLifetime(received) {
+            plugin.reportingFaults(frame: -1) {
+                moments(
+                    instance,
+                    { user, moment in
+                        guard let user else { return }
+                        let received = Unmanaged<Received>.fromOpaque(user).takeUnretainedValue()
+                        guard received.moments.count < DeclaredMoment.perLayer else {
+                            if received.problems.isEmpty {
+                                received.problems.append("it declares more than \(DeclaredMoment.perLayer) moments")
+                            }
+                            return
+                        }
+                        switch DeclaredMoment.checked(moment) {
+                        case .success(let moment): received.moments.append(moment)
+                        case .failure(let problem):
+                            if received.problems.count < 8 { received.problems.append(problem.message) }
+                        }
+                    }, Unmanaged.passUnretained(received).toOpaque())
+            }
+        }
+        guard status == Int32(RF_OK.rawValue) else {
+            throw PluginCallError(status: status, message: "its moments call failed (status \(status))")
+        }
+        guard received.problems.isEmpty else {
+            throw PluginCallError(
+                status: Int32(RF_ERROR_PARAMS.rawValue), message: received.problems.joined(separator: "\n"))
+        }
+        return received.moments
     }
 
     /// Has a new instance verify its input (ABI `verify`); a refusal reads like create's, one problem per line.

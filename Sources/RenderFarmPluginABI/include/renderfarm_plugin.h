@@ -208,6 +208,18 @@ typedef struct rf_sound {
 /* Receives one sound source (rf_plugin.sounds). */
 typedef void (*rf_sound_fn)(void *user, const rf_sound *sound);
 
+/* One moment something happens to an item of a layer (rf_plugin.moments): an item launched, landed, hit
+ * something, faded out. The host plays a job's sounds at them and `renderfarm trace` lists them. */
+typedef struct rf_moment {
+    uint32_t struct_size; /* sizeof(rf_moment): fields are only added at the end */
+    uint32_t item;        /* the item's id, as trace() names it */
+    const char *name;     /* what happens: 1-32 of a-z, 0-9 and '-', starting with a letter ("land") */
+    double time;          /* layer seconds, finite, within a day either way of the layer's 0 s */
+} rf_moment;
+
+/* Receives one moment (rf_plugin.moments). */
+typedef void (*rf_moment_fn)(void *user, const rf_moment *moment);
+
 typedef struct rf_plugin {
     uint32_t abi_version;  /* RF_ABI_VERSION the plugin was built against */
     uint32_t struct_size;  /* sizeof(rf_plugin), for forward compatibility */
@@ -362,10 +374,24 @@ typedef struct rf_plugin {
      * the host refuses the layer, as create() would, when it is not or when a number is out of range.
      * Returns RF_OK; any other status fails the layer as create() would. */
     int (*sounds)(void *instance, rf_sound_fn add, void *user);
+
+    /* Added in ABI v1 after `sounds`, read only when struct_size covers it (NULL when unused; a plugin
+     * built against a header that defines RF_MOMENTS may set it).
+     * moments: the moments things happen to the layer's items, one call of `add` per moment (rf_moment,
+     * above; the host copies it during the call), in any order, at most 1000000. The host calls it once,
+     * right after create(), input_files() and sounds(), from one thread. A job's sound can play at a
+     * layer's moments (`"at": {"layer": "drop", "moment": "land"}`), through the layer's and its groups'
+     * time, so that it follows each item whatever its flight; `renderfarm trace` lists them. No pixel
+     * depends on it. Returns RF_OK; any other status fails the layer as create() would, and so does a
+     * moment whose name or time breaks the rules above. */
+    int (*moments)(void *instance, rf_moment_fn add, void *user);
 } rf_plugin;
 
 /* Defined by headers whose rf_plugin has `sounds`. */
 #define RF_SOUNDS 1
+
+/* Defined by headers whose rf_plugin has `moments`. */
+#define RF_MOMENTS 1
 
 /* Defined by headers whose rf_plugin has `input_files`. */
 #define RF_INPUT_FILES 1

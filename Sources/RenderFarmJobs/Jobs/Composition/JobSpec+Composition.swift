@@ -90,6 +90,17 @@ package struct LayerClock: Sendable, Equatable {
         links.indices.compactMap { index in links[index].fields.end.map { jobTime($0, atLink: index) } }.min()
     }
 
+    /// The job time at which the layer's own time is `local`, loops aside (their first pass), or nil when the
+    /// layer (or a group holding it) is not drawn then: a moment of the layer's items heard in the job.
+    package func jobTime(ofLocal local: Double) -> Double? {
+        let time = jobTime(local, atLink: links.count)
+        guard let back = localTime(at: time), abs(back - local) <= 1e-6 * max(1, abs(local)) else { return nil }
+        return time
+    }
+
+    /// The layer's name (`mask.layer` and `"at": {"layer": …}` call it by it), if it has one.
+    package var name: String? { links.last?.fields.name }
+
     /// The job time at which the list of `links[index]` (the layer's own time for `links.count`)
     /// is at `t`, loops aside.
     private func jobTime(_ t: Double, atLink index: Int) -> Double {

@@ -1,0 +1,17 @@
+/// A moment something happens to one of a layer's items (ABI `moments`): "launch", "land", "impact", ….
+/// A job's sound can play at a layer's moments (RenderFarm article Sound), so a landing sound follows each
+/// item whatever its seed or flight.
+public struct EffectMoment: Sendable, Equatable {
+    /// The item's id, as ``TraceItem/id`` names it.
+    public var item: Int
+    /// What happens: 1-32 of a-z, 0-9 and '-', starting with a letter.
+    public var name: String
+    /// Layer seconds.
+    public var time: Double
+
+    public init(item: Int, name: String, time: Double) {
+        self.item = item
+        self.name = name
+        self.time = time
+    }
+}
