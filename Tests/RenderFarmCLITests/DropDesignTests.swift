@@ -4,22 +4,10 @@ import Testing
 
 /// `parabolic-drop`'s designer controls (EffectKit article ParabolicDropMotion, "Beyond the seed"): the flight's
 /// timing, spin, scale-in, the landing squash and the bounce's elasticity, against their formulas on generated
-/// settings, read back from `renderfarm trace` and from the pixels.
+/// settings (timing curves evaluated independently of Motion, `KeyframePresetTests.ease`), read back from
+/// `renderfarm trace` and from the pixels.
 @Suite("parabolic-drop: timing, spin, scale-in, squash, elasticity")
 struct DropDesignTests {
-    /// A cubic Bézier timing curve evaluated independently of Motion: x(t) solved by bisection, then y(t).
-    static func bezier(_ points: [Double], at x: Double) -> Double {
-        func coordinate(_ a: Double, _ b: Double, _ t: Double) -> Double {
-            3 * (1 - t) * (1 - t) * t * a + 3 * (1 - t) * t * t * b + t * t * t
-        }
-        var (low, high) = (0.0, 1.0)
-        for _ in 0..<80 {
-            let middle = (low + high) / 2
-            if coordinate(points[0], points[2], middle) < x { low = middle } else { high = middle }
-        }
-        return coordinate(points[1], points[3], (low + high) / 2)
-    }
-
     static let timings: [(json: String, points: [Double])] = [
         ("\"easeIn\"", [0.42, 0, 1, 1]), ("\"easeOut\"", [0, 0, 0.58, 1]), ("\"easeInEaseOut\"", [0.42, 0, 0.58, 1]),
         ("\"easeInQuad\"", [0.11, 0, 0.5, 0]), ("\"easeOutCubic\"", [0.33, 1, 0.68, 1]),
@@ -62,7 +50,7 @@ struct DropDesignTests {
                     let elapsed = (line.time - start) / duration
                     let end = path[2]
                     if elapsed < 1 {
-                        let u = min(max(Self.bezier(timing.points, at: max(0, elapsed)), 0), 1)
+                        let u = min(max(KeyframePresetTests.ease(timing.points, max(0, elapsed)), 0), 1)
                         let x = (1 - u) * (1 - u) * path[0].x + 2 * (1 - u) * u * path[1].x + u * u * path[2].x
                         let y = (1 - u) * (1 - u) * path[0].y + 2 * (1 - u) * u * path[1].y + u * u * path[2].y
                         #expect(

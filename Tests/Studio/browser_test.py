@@ -718,11 +718,14 @@ def check_composed(driver, binary, work, outdir):
         driver.find_element(By.CSS_SELECTOR, '#layers .layer-item[data-layer="10"]').click()
         driver.find_element(By.CSS_SELECTOR, '.control[data-path="layers[7].enabled"] input[type=checkbox]').click()
         wait_for("the hearts turned off in the file", lambda: json.load(open(job))["layers"][7].get("enabled") is False)
-        on = wait_for("the hearts listed as off", lambda: driver.find_elements(
+        wait_for("the hearts listed as off", lambda: driver.find_elements(
             By.CSS_SELECTOR, '#layers .turn-on[data-path="layers[7]"]'))
         assert len(driver.execute_script("return state.job.layers")) == 10
         wait_saved(driver)
-        on[0].click()
+        # The panel is drawn again when the saved file's plan arrives: click the button it shows then (a button
+        # found before may be gone, and wait_for tries again).
+        wait_for("the hearts' turn-on clicked", lambda: driver.find_element(
+            By.CSS_SELECTOR, '#layers .turn-on[data-path="layers[7]"]').click() or True)
         wait_for("the file as it was", lambda: open(job).read() == before)
         wait_for("eleven layers again", lambda: len(driver.execute_script("return state.job.layers")) == 11)
         log("enabled: the hearts' box unchecked wrote \"enabled\": false (10 layers drawn, the hearts listed as off); "
