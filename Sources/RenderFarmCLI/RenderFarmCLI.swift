@@ -51,7 +51,7 @@ package enum RenderFarmCLI {
                 }
                 // `help composing-layers`: a topic of the manual, as `docs` prints it.
                 if arguments.count == 2, let topic = Manual.topic(named: arguments[1]) {
-                    terminal.print(DocsCommand.text(topic, width: min(terminal.columns ?? 80, 100)))
+                    DocsCommand.print(topic, on: terminal)
                     return .ok
                 }
                 terminal.error(groupUsage(arguments[1]) ?? unknownCommand(arguments[1]))

@@ -90,8 +90,8 @@ struct ManualTests {
 
     @Test("docs --man and --html write every page; the web pages link each other and need no script")
     func writtenPages() throws {
-        let folder = try SDKCommandTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         let man = folder.appendingPathComponent("man")
         let written = CLI.run(["docs", "--man", man.path])
         #expect(written.status == 0, "\(written.stderr)")
@@ -140,8 +140,8 @@ struct ManualTests {
         #expect(page.status == 0)
         #expect(page.stdout == topic.man(version: rendererVersion))
         #expect(page.stdout.hasPrefix(".TH RENDERFARM\\-JOB 5 "))
-        let folder = try SDKCommandTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         let notes = folder.appendingPathComponent("notes.md")
         try Data("# My notes\n\nWhat I keep.\n\n## Links\n\nSee <doc:Sound>.\n".utf8).write(to: notes)
         let mine = CLI.run(["man-page", "--article", notes.path, "--name", "my-notes", "--section", "7"])
@@ -203,8 +203,8 @@ struct ManualTests {
     static func groffText(_ roff: String, label: String) throws -> String {
         let groff = try #require(
             Tools.find("groff"), "groff is missing: make test installs groff-base (make deps-handoff)")
-        let folder = try SDKCommandTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url
         let file = folder.appendingPathComponent("page.7")
         try Data(roff.utf8).write(to: file)
         let set = try Tools.run(groff, ["-k", "-man", "-Tutf8", "-rHY=0", "-P-cbou", "-ww", file.path])

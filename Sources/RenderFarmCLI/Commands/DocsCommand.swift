@@ -62,7 +62,7 @@ struct DocsCommand: Command {
 
     func run(_ terminal: Terminal) -> ExitCode {
         if let topic {
-            terminal.print(Self.text(topic, width: columns ?? min(terminal.columns ?? 80, 100)))
+            Self.print(topic, width: columns, on: terminal)
             return .ok
         }
         guard arguments[Self.man] != nil || arguments[Self.html] != nil else {
@@ -78,10 +78,12 @@ struct DocsCommand: Command {
         return .ok
     }
 
-    /// A topic's text without the trailing newline `Terminal.print` adds.
-    static func text(_ topic: ManualTopic, width: Int) -> String {
-        let text = topic.text(width: width)
-        return text.hasSuffix("\n") ? String(text.dropLast()) : text
+    /// Prints a topic's text wrapped at `width` columns (default: the terminal's, at most 100): for `docs TOPIC`
+    /// and `help TOPIC`.
+    static func print(_ topic: ManualTopic, width: Int? = nil, on terminal: Terminal) {
+        let text = topic.text(width: width ?? min(terminal.columns ?? 80, 100))
+        // Without the trailing newline `Terminal.print` adds.
+        terminal.print(text.hasSuffix("\n") ? String(text.dropLast()) : text)
     }
 
     /// The topics under their catalogs, each with its title and manual page.

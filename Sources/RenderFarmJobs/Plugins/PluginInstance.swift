@@ -102,84 +102,38 @@ package final class PluginInstance: @unchecked Sendable {
         throws(PluginCallError) -> [DeclaredSound]
     {
         guard let sounds = plugin.sounds else { return [] }
-        final class Received {
-            var sounds: [DeclaredSound] = []
-            var problems: [String] = []
-        }
-        let received = Received()
-        let status = withExtendedLifetime(received) {
-            plugin.reportingFaults(frame: -1) {
-                sounds(
-                    instance,
-                    { user, sound in
-                        guard let user else { return }
-                        let received = Unmanaged<Received>.fromOpaque(user).takeUnretainedValue()
-                        guard received.sounds.count < DeclaredSound.perLayer else {
-                            if received.problems.isEmpty {
-                                received.problems.append("it declares more than \(DeclaredSound.perLayer) sounds")
-                            }
-                            return
-                        }
-                        switch DeclaredSound.checked(sound) {
-                        case .success(let sound): received.sounds.append(sound)
-                        case .failure(let problem): received.problems.append(problem.message)
-                        }
-                    }, Unmanaged.passUnretained(received).toOpaque())
-            }
-        }
-        guard status == Int32(RF_OK.rawValue) else {
-            throw PluginCallError(status: status, message: "its sounds call failed (status \(status))")
+        let received = try Declarations<DeclaredSound>.collect(
+            "sounds", limit: DeclaredSound.perLayer, plugin: plugin
+        ) { user in
+            sounds(instance, { user, sound in Declarations.receive(user) { DeclaredSound.checked(sound) } }, user)
         }
         let named = Set(inputFiles)
-        let unnamed = received.sounds.filter { !named.contains($0.file) }.map {
+        let unnamed = received.elements.filter { !named.contains($0.file) }.map {
             "its sound \($0.file) is not a file its input_files names; name it there too"
         }
         let problems = received.problems + unnamed
         guard problems.isEmpty else {
             throw PluginCallError(status: Int32(RF_ERROR_PARAMS.rawValue), message: problems.joined(separator: "\n"))
         }
-        return received.sounds
+        return received.elements
     }
 
-    /// Asks a new instance for its items' moments (ABI `moments`): each checked.
+    /// Asks a new instance for its items' moments (ABI `moments`): each checked; a refusal tells the first 8
+    /// problems (a plugin may declare a million moments).
     private static func moments(of instance: UnsafeMutableRawPointer, plugin: LoadedPlugin)
         throws(PluginCallError) -> [DeclaredMoment]
     {
         guard let moments = plugin.moments else { return [] }
-        final class Received {
-            var moments: [DeclaredMoment] = []
-            var problems: [String] = []
-        }
-        let received = Received()
-        let status = withExtendedLifetime(received) {
-            plugin.reportingFaults(frame: -1) {
-                moments(
-                    instance,
-                    { user, moment in
-                        guard let user else { return }
-                        let received = Unmanaged<Received>.fromOpaque(user).takeUnretainedValue()
-                        guard received.moments.count < DeclaredMoment.perLayer else {
-                            if received.problems.isEmpty {
-                                received.problems.append("it declares more than \(DeclaredMoment.perLayer) moments")
-                            }
-                            return
-                        }
-                        switch DeclaredMoment.checked(moment) {
-                        case .success(let moment): received.moments.append(moment)
-                        case .failure(let problem):
-                            if received.problems.count < 8 { received.problems.append(problem.message) }
-                        }
-                    }, Unmanaged.passUnretained(received).toOpaque())
-            }
-        }
-        guard status == Int32(RF_OK.rawValue) else {
-            throw PluginCallError(status: status, message: "its moments call failed (status \(status))")
+        let received = try Declarations<DeclaredMoment>.collect(
+            "moments", limit: DeclaredMoment.perLayer, maxProblems: 8, plugin: plugin
+        ) { user in
+            moments(instance, { user, moment in Declarations.receive(user) { DeclaredMoment.checked(moment) } }, user)
         }
         guard received.problems.isEmpty else {
             throw PluginCallError(
                 status: Int32(RF_ERROR_PARAMS.rawValue), message: received.problems.joined(separator: "\n"))
         }
-        return received.moments
+        return received.elements
     }
 
     /// Has a new instance verify its input (ABI `verify`); a refusal reads like create's, one problem per line.
@@ -385,5 +339,56 @@ package struct PluginCallError: Error, Equatable, CustomStringConvertible {
 
     package static func lines(_ message: String) -> [String] {
         message.split(separator: "\n").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
+    }
+}
+
+/// What a plugin hands the host one callback at a time (ABI `sounds`, `moments`): each checked as it
+/// arrives, at most `limit` kept, and the problems in order. The C callback finds it through its `user`
+/// pointer (`receive`).
+private final class Declarations<Element> {
+    let noun: String
+    let limit: Int
+    let maxProblems: Int
+    var elements: [Element] = []
+    var problems: [String] = []
+
+    private init(noun: String, limit: Int, maxProblems: Int) {
+        self.noun = noun
+        self.limit = limit
+        self.maxProblems = maxProblems
+    }
+
+    /// Runs `call` with the `user` pointer its callback passes to `receive`, under the plugin's fault report;
+    /// what it declared and what was wrong with it, or an error when the call itself failed.
+    static func collect(
+        _ noun: String, limit: Int, maxProblems: Int = .max, plugin: LoadedPlugin,
+        call: (UnsafeMutableRawPointer) -> Int32
+    ) throws(PluginCallError) -> Declarations {
+        let received = Declarations(noun: noun, limit: limit, maxProblems: maxProblems)
+        let status = withExtendedLifetime(received) {
+            plugin.reportingFaults(frame: -1) { call(Unmanaged.passUnretained(received).toOpaque()) }
+        }
+        guard status == Int32(RF_OK.rawValue) else {
+            throw PluginCallError(status: status, message: "its \(noun) call failed (status \(status))")
+        }
+        return received
+    }
+
+    /// One declaration, from the C callback: checked (only while fewer than `limit` are kept) and kept, or its
+    /// problem noted.
+    static func receive(_ user: UnsafeMutableRawPointer?, _ checked: () -> Result<Element, DeclaredSound.Problem>) {
+        guard let user else { return }
+        let received = Unmanaged<Declarations>.fromOpaque(user).takeUnretainedValue()
+        guard received.elements.count < received.limit else {
+            if received.problems.isEmpty {
+                received.problems.append("it declares more than \(received.limit) \(received.noun)")
+            }
+            return
+        }
+        switch checked() {
+        case .success(let element): received.elements.append(element)
+        case .failure(let problem):
+            if received.problems.count < received.maxProblems { received.problems.append(problem.message) }
+        }
     }
 }
