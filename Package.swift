@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "renderfarm-gradient", type: .dynamic, targets: ["Gradient"]),
         .library(name: "renderfarm-parabolic-drop", type: .dynamic, targets: ["ParabolicDrop"]),
         .library(name: "renderfarm-physics-bounce", type: .dynamic, targets: ["PhysicsBounce"]),
+        .library(name: "renderfarm-particles", type: .dynamic, targets: ["Particles"]),
         .library(name: "renderfarm-lottie", type: .dynamic, targets: ["Lottie"]),
         .library(name: "renderfarm-text", type: .dynamic, targets: ["Text"]),
         .library(name: "renderfarm-image", type: .dynamic, targets: ["Image"]),
@@ -169,6 +170,8 @@ let package = Package(
         ),
         .target(name: "ParabolicDrop", dependencies: ["EffectKit"], path: "plugins/parabolic-drop"),
         .target(name: "PhysicsBounce", dependencies: ["EffectKit"], path: "plugins/physics-bounce"),
+        // CAEmitterLayer's particles (EffectKit article ParticlesEffect): cairo directly, for additive drawing.
+        .target(name: "Particles", dependencies: ["EffectKit", "CCairo"], path: "plugins/particles"),
         // Lottie files are checked in Swift before rlottie parses them (plugins/lottie/LottieCheck.swift).
         .target(
             name: "Lottie", dependencies: ["EffectKit", "CCairo", "CRlottie", "FileInput", "Locking"],

@@ -54,15 +54,38 @@ public final class SharedImage: @unchecked Sendable {
         return SharedImage(target)
     }
 
+    /// A copy with each colour channel multiplied by `red`, `green` and `blue` out of 255 (alpha kept): the
+    /// picture tinted as Core Animation tints a particle's contents by its colour. Premultiplied channels stay
+    /// at most the alpha, so the copy is valid cairo data.
+    public func multiplied(red: UInt32, green: UInt32, blue: UInt32) throws(CairoError) -> SharedImage {
+        let target = try ImageSurface(width: width, height: height)
+        target.flush()
+        let factors = (min(red, 255), min(green, 255), min(blue, 255))
+        for row in 0..<height {
+            let from = UnsafeRawPointer(pixels + row * stride).assumingMemoryBound(to: UInt32.self)
+            let to = UnsafeMutableRawPointer(target.bytes + row * target.stride).assumingMemoryBound(to: UInt32.self)
+            for column in 0..<width {
+                let pixel = from[column]
+                // (c × f + 127) / 255, rounded: the product of two 8-bit fractions as an 8-bit fraction.
+                func scaled(_ shift: UInt32, _ factor: UInt32) -> UInt32 {
+                    ((((pixel >> shift) & 0xFF) * factor + 127) / 255) << shift
+                }
+                to[column] = pixel & 0xFF00_0000 | scaled(16, factors.0) | scaled(8, factors.1) | scaled(0, factors.2)
+            }
+        }
+        target.markDirty()
+        return SharedImage(target)
+    }
+
     /// Draws the image scaled into the rectangle (x, y, width, height) of the current user space, with
-    /// bilinear filtering; the context's state is restored afterwards. With `padEdges` the filter samples the
+    /// bilinear filtering, at `alpha` opacity; the context's state is restored afterwards. With `padEdges` the filter samples the
     /// edge pixels beyond the edges, so an enlarged image keeps hard edges; without it (item pictures) its
     /// outermost half pixel fades to transparent.
     public func draw(
         in context: DrawingContext, x: Double, y: Double, width boxWidth: Double, height boxHeight: Double,
-        padEdges: Bool = false
+        padEdges: Bool = false, alpha: Double = 1
     ) {
-        guard boxWidth > 0, boxHeight > 0 else { return }
+        guard boxWidth > 0, boxHeight > 0, alpha > 0 else { return }
         try? withSurface { surface in
             let cr = context.pointer
             cairo_save(cr)
@@ -72,9 +95,33 @@ public final class SharedImage: @unchecked Sendable {
             cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
             if padEdges { cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD) }
             cairo_rectangle(cr, 0, 0, Double(width), Double(height))
-            cairo_fill(cr)
+            if alpha < 1 {
+                cairo_clip(cr)
+                cairo_paint_with_alpha(cr, alpha)
+            } else {
+                cairo_fill(cr)
+            }
             // Restoring drops the pattern, and with it cairo's reference to the wrapper surface.
             cairo_restore(cr)
+        }
+    }
+
+    /// Paints the context's current source through the image's alpha, scaled into the rectangle (x, y, width,
+    /// height) of the current user space with bilinear filtering: a white sprite drawn in any colour.
+    public func mask(in context: DrawingContext, x: Double, y: Double, width boxWidth: Double, height boxHeight: Double)
+    {
+        guard boxWidth > 0, boxHeight > 0 else { return }
+        try? withSurface { surface in
+            let cr = context.pointer
+            let pattern = cairo_pattern_create_for_surface(surface)
+            var matrix = cairo_matrix_t()
+            // The pattern's matrix maps user space to the image's pixels.
+            cairo_matrix_init_scale(&matrix, Double(width) / boxWidth, Double(height) / boxHeight)
+            cairo_matrix_translate(&matrix, -x, -y)
+            cairo_pattern_set_matrix(pattern, &matrix)
+            cairo_pattern_set_filter(pattern, CAIRO_FILTER_BILINEAR)
+            cairo_mask(cr, pattern)
+            cairo_pattern_destroy(pattern)
         }
     }
 

@@ -98,6 +98,9 @@ static const unsigned char article_29[] = {
 static const unsigned char article_30[] = {
 #embed "../Motion/Motion.docc/TimingFunctions.md"
 };
+static const unsigned char article_31[] = {
+#embed "../EffectKit/EffectKit.docc/ParticlesEffect.md"
+};
 
 #define ARTICLE(module, file, bytes) {module, file, bytes, sizeof bytes}
 
@@ -123,6 +126,7 @@ static const manual_article articles[] = {
     ARTICLE("EffectKit", "ImageEffect.md", article_18),
     ARTICLE("EffectKit", "LottieEffect.md", article_19),
     ARTICLE("EffectKit", "ParabolicDropMotion.md", article_20),
+    ARTICLE("EffectKit", "ParticlesEffect.md", article_31),
     ARTICLE("EffectKit", "PhysicsBounceMotion.md", article_21),
     ARTICLE("EffectKit", "ShapeEffect.md", article_22),
     ARTICLE("EffectKit", "StreamLengthEffects.md", article_23),

@@ -1,6 +1,6 @@
 import Foundation
 
-// renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--layers] [--footage] [--startup]: see Bench.swift and the RenderFarm article Performance.
+// renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--layers] [--particles] [--footage] [--startup]: see Bench.swift and the RenderFarm article Performance.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 var rounds = quick ? 1 : 3
@@ -15,16 +15,18 @@ let streamOnly = arguments.contains("--stream")
 let textOnly = arguments.contains("--text")
 // --layers: only the composing-layer rows (CompositionBench.swift).
 let layersOnly = arguments.contains("--layers")
+// --particles: only the particle rows (ParticleBench.swift).
+let particlesOnly = arguments.contains("--particles")
 // --footage: only the footage rows (FootageBench.swift).
 let footageOnly = arguments.contains("--footage")
 // --startup: only start-up, `validate`'s time and peak RSS, and the 480-frame render's peak RSS (Bench.startup).
 let startupOnly = arguments.contains("--startup")
-let options = ["--quick", "--rounds", "--stream", "--text", "--layers", "--footage", "--startup"]
+let options = ["--quick", "--rounds", "--stream", "--text", "--layers", "--particles", "--footage", "--startup"]
 if arguments.contains(where: { !options.contains($0) && Int($0) == nil }) {
     FileHandle.standardError.write(
         Data(
-            "usage: renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--layers] [--footage] [--startup]\n"
-                .utf8))
+            ("usage: renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--layers] [--particles] [--footage] "
+                + "[--startup]\n").utf8))
     exit(64)
 }
 
@@ -43,11 +45,14 @@ do {
     let text = TextBench(runner: runner, quick: quick)
     let layers = CompositionBench(runner: runner, packageRoot: packageRoot, quick: quick)
     let footage = FootageBench(runner: runner, quick: quick)
+    let particles = ParticleBench(runner: runner, quick: quick)
     if startupOnly {
         let startup = try Bench(quick: quick, rounds: rounds, packageRoot: packageRoot, runner: runner).startup()
         print(Report.line(startup) + "\n" + Report.check(startup))
     } else if layersOnly {
         print(try layers.run().joined(separator: "\n"))
+    } else if particlesOnly {
+        print(try particles.run().joined(separator: "\n"))
     } else if footageOnly {
         print(try footage.run().joined(separator: "\n"))
     } else if textOnly {
@@ -76,7 +81,7 @@ do {
         print(
             try
                 (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()] + text.run() + layers.run()
-                + footage.run())
+                + particles.run() + footage.run())
                 .joined(separator: "\n"))
         // After the table, so that a failure comes with everything measured; thrown, so scratch is removed.
         let failures = Bench.identityFailures(rows)

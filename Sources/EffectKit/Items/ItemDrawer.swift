@@ -86,20 +86,7 @@ public enum ItemDrawer {
 
     /// The floating heart's outline (two quad curves and two arcs), scaled to the bounds, white 1 pt stroke.
     private static func drawHeart(_ size: Size, _ color: Color, in context: DrawingContext) {
-        context.withSavedState {
-            // Build the path in a unit square; the path keeps the scale, the stroke below does not.
-            context.scale(size.width, size.height)
-            let pad = 0.055
-            let radius = (1 - 2 * pad) / 4
-            let left = Point(pad - 0.5, -0.5 + 1.0 / 3)
-            let tip = Point(0, 0.5 - pad)
-            context.move(to: tip.x, tip.y)
-            context.quadCurve(to: left.x, left.y, control: left.x, left.y + radius)
-            context.arc(centerX: left.x + radius, centerY: left.y, radius: radius, from: .pi, to: 2 * .pi)
-            context.arc(centerX: left.x + 3 * radius, centerY: left.y, radius: radius, from: .pi, to: 2 * .pi)
-            context.quadCurve(to: tip.x, tip.y, control: left.x + 4 * radius, left.y + radius)
-            context.closePath()
-        }
+        context.heartPath(size)
         context.setSource(color)
         context.fillPreserve()
         context.setSource(.white)
@@ -121,6 +108,25 @@ public enum ItemDrawer {
 }
 
 extension DrawingContext {
+    /// Adds the floating heart's outline (two quad curves and two arcs) filling a `size` box centred on the
+    /// origin; the current transformation is kept.
+    public func heartPath(_ size: Size) {
+        withSavedState {
+            // Build the path in a unit square; the path keeps the scale, a stroke after it does not.
+            scale(size.width, size.height)
+            let pad = 0.055
+            let radius = (1 - 2 * pad) / 4
+            let left = Point(pad - 0.5, -0.5 + 1.0 / 3)
+            let tip = Point(0, 0.5 - pad)
+            move(to: tip.x, tip.y)
+            quadCurve(to: left.x, left.y, control: left.x, left.y + radius)
+            arc(centerX: left.x + radius, centerY: left.y, radius: radius, from: .pi, to: 2 * .pi)
+            arc(centerX: left.x + 3 * radius, centerY: left.y, radius: radius, from: .pi, to: 2 * .pi)
+            quadCurve(to: tip.x, tip.y, control: left.x + 4 * radius, left.y + radius)
+            closePath()
+        }
+    }
+
     /// A new path: `rect` with its corners rounded by `radius` (at most half its shorter side).
     public func roundedRectangle(_ rect: Rect, radius: Double) {
         let (x, y, width, height) = (rect.x, rect.y, rect.width, rect.height)

@@ -42,6 +42,12 @@ public struct EffectContext: Sendable, Equatable {
     /// The seed of item `index` of this layer (`rf_derive_seed`, the same rule in every plugin).
     public func itemSeed(_ index: Int) -> UInt64 { rf_derive_seed(seed, UInt64(index)) }
 
+    /// The seed of item `index` of group `group` (a particle cell, say): the same rule one level down, so
+    /// each group's items draw independently of the other groups and of how many items each has.
+    public func itemSeed(_ index: Int, inGroup group: Int) -> UInt64 {
+        rf_derive_seed(itemSeed(group), UInt64(index))
+    }
+
     /// How long the layer runs: from its start to the end of the job.
     public var layerDuration: Double { max(0, duration - layerStart) }
 }

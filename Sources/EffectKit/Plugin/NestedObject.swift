@@ -70,4 +70,19 @@ public struct NestedObject {
         }
         return text
     }
+
+    /// A string member decoded into an enum whose raw values are the allowed choices, or nil when absent;
+    /// an unknown value is refused with the closest choice and every allowed one.
+    public func choice<T: RawRepresentable & CaseIterable>(_ key: String) throws(EffectError) -> T?
+    where T.RawValue == String {
+        guard let text = try string(key) else { return nil }
+        guard let value = T(rawValue: text) else {
+            let names = T.allCases.map(\.rawValue)
+            throw EffectError(
+                parameter: "\(parameter).\(key)",
+                "unknown value \"\(text)\"" + Suggestion.hint(for: text, in: names) + "; allowed: "
+                    + names.joined(separator: ", "))
+        }
+        return value
+    }
 }
