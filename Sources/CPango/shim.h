@@ -53,3 +53,93 @@ static inline int rf_text_layout_unknown_glyphs(
 }
 
 static inline void rf_text_unref(void *object) { g_object_unref(object); }
+
+/// One grapheme cluster of a layout as Pango set it (text animators, plugins/text/PangoText/TextClusters.swift):
+/// its bytes in the layout's text, its line, where its glyphs start on the baseline and how far they advance
+/// (Pango units, from the layout's origin), and the run's glyphs it covers, which stay valid while the layout
+/// lives. `foreground` is the run's markup colour (16 bits a channel) when `has_foreground`.
+typedef struct rf_text_cluster {
+    int start, end, line;
+    int x, baseline, width;
+    PangoFont *font;
+    PangoGlyphString *glyphs;
+    int first_glyph, glyph_count;
+    int has_foreground;
+    uint16_t foreground[3];
+} rf_text_cluster;
+
+/// Calls `visit` with every cluster of `layout`, line by line, left to right as drawn.
+static inline void rf_text_layout_clusters(
+    PangoLayout *layout, void *user, void (*visit)(void *user, const rf_text_cluster *cluster)) {
+    PangoLayoutIter *iter = pango_layout_get_iter(layout);
+    if (iter == NULL) return;
+    int line = -1;
+    PangoLayoutLine *current = NULL;
+    do {
+        PangoLayoutLine *this_line = pango_layout_iter_get_line_readonly(iter);
+        if (this_line != current) {
+            current = this_line;
+            line++;
+        }
+        PangoLayoutRun *run = pango_layout_iter_get_run_readonly(iter);
+        // NULL: the end of a line.
+        if (run == NULL || run->glyphs == NULL || run->item == NULL) continue;
+        PangoRectangle logical;
+        pango_layout_iter_get_run_extents(iter, NULL, &logical);
+        rf_text_cluster cluster = {0};
+        cluster.line = line;
+        cluster.baseline = pango_layout_iter_get_baseline(iter);
+        cluster.font = run->item->analysis.font;
+        cluster.glyphs = run->glyphs;
+        for (GSList *extra = run->item->analysis.extra_attrs; extra != NULL; extra = extra->next) {
+            PangoAttribute *attribute = extra->data;
+            if (attribute->klass->type != PANGO_ATTR_FOREGROUND) continue;
+            PangoColor color = ((PangoAttrColor *)attribute)->color;
+            cluster.has_foreground = 1;
+            cluster.foreground[0] = color.red;
+            cluster.foreground[1] = color.green;
+            cluster.foreground[2] = color.blue;
+        }
+        int x = logical.x;
+        PangoGlyphString *glyphs = run->glyphs;
+        for (int i = 0; i < glyphs->num_glyphs;) {
+            int j = i, width = 0;
+            while (j < glyphs->num_glyphs && glyphs->log_clusters[j] == glyphs->log_clusters[i]) {
+                width += glyphs->glyphs[j].geometry.width;
+                j++;
+            }
+            // In a right-to-left run the glyphs are in visual order and a cluster's bytes end where the next
+            // cluster to the left begins; the cluster's own start is its log_clusters value either way.
+            int start = run->item->offset + glyphs->log_clusters[i];
+            int end = run->item->offset + run->item->length;
+            for (int k = 0; k < glyphs->num_glyphs; k++) {
+                int other = run->item->offset + glyphs->log_clusters[k];
+                if (other > start && other < end) end = other;
+            }
+            cluster.start = start;
+            cluster.end = end;
+            cluster.x = x;
+            cluster.width = width;
+            cluster.first_glyph = i;
+            cluster.glyph_count = j - i;
+            visit(user, &cluster);
+            x += width;
+            i = j;
+        }
+    } while (pango_layout_iter_next_run(iter));
+    pango_layout_iter_free(iter);
+}
+
+/// Draws the glyphs of `cluster` with the current source, its pen at (x, y) in user space, or adds their
+/// outlines to the current path when `path_only`.
+static inline void rf_text_show_cluster(cairo_t *cr, const rf_text_cluster *cluster, double x, double y, int path_only) {
+    PangoGlyphString slice = *cluster->glyphs;
+    slice.num_glyphs = cluster->glyph_count;
+    slice.glyphs = cluster->glyphs->glyphs + cluster->first_glyph;
+    slice.log_clusters = cluster->glyphs->log_clusters + cluster->first_glyph;
+    cairo_move_to(cr, x, y);
+    if (path_only)
+        pango_cairo_glyph_string_path(cr, cluster->font, &slice);
+    else
+        pango_cairo_show_glyph_string(cr, cluster->font, &slice);
+}

@@ -187,7 +187,7 @@ struct BannerTests {
         context.rotate(transform.1)
         context.translate(origin.x, origin.y)
         if clipped {
-            effect.decoration.draw(layout, clip: effect.clip, alpha: alpha, on: context)
+            effect.decoration.draw(layout, poses: nil, clip: effect.clip, alpha: alpha, on: context)
         } else {
             context.pushGroup()
             effect.decoration.draw(layout, clip: effect.clip, on: context)

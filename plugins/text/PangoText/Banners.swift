@@ -208,12 +208,43 @@ struct BannerSchedule: Sendable {
     /// `count.from` (1).
     func text(of banner: Banner, at time: Double) -> String {
         var values = banner.values
-        if let count = banner.count, settings.count.duration > 0, count > settings.countFrom {
-            let progress = min(1, max(0, settings.count.progress(time - banner.arrival)))
-            let from = Double(settings.countFrom)
-            values["count"] = String(Int((from + (Double(count) - from) * progress).rounded(.down)))
-        }
+        if let shown = shownCount(of: banner, at: time) { values["count"] = String(shown) }
         return template.fill(values, markup: markup)
+    }
+
+    /// The count `banner` shows at `time` while it counts up; nil when it does not count.
+    private func shownCount(of banner: Banner, at time: Double) -> Int? {
+        guard let count = banner.count, settings.count.duration > 0, count > settings.countFrom else { return nil }
+        let progress = min(1, max(0, settings.count.progress(time - banner.arrival)))
+        let from = Double(settings.countFrom)
+        return Int((from + (Double(count) - from) * progress).rounded(.down))
+    }
+
+    /// Where `{{count}}` is in the text Pango lays out for `banner` at `time` (UTF-8 bytes, markup tags and
+    /// entities of the template left out) and how long ago, within `window` seconds, its count last changed
+    /// (nil: not in that window, or it does not count): what a `countPop` animator pops.
+    func countChange(of banner: Banner, at time: Double, window: Double) -> TextAnimation.CountChange? {
+        guard let index = template.pieces.firstIndex(of: .field("count")), let shown = shownCount(of: banner, at: time)
+        else { return nil }
+        let prefix = template.pieces[..<index].map { piece in
+            switch piece {
+            case .literal(let text): markup ? PangoMarkup.plain(text) : text
+            case .field(let name): banner.values[name] ?? ""
+            }
+        }.joined()
+        let start = prefix.utf8.count
+        var change = TextAnimation.CountChange(bytes: start..<(start + String(shown).utf8.count))
+        // Back from `time` in steps of 1/240 s to the last moment the count showed another number.
+        let step = 1.0 / 240
+        var back = step
+        while back <= window + step, time - back >= banner.arrival {
+            if shownCount(of: banner, at: time - back) != shown {
+                change.since = back - step / 2
+                break
+            }
+            back += step
+        }
+        return change
     }
 
     /// Every text a banner shows, for laying them out in advance (counts in between are laid out on demand).

@@ -121,12 +121,26 @@ struct TextDecoration: Sendable {
     /// `draw` in an opacity group of `alpha` (a banner's fade), the group clipped to whole pixels around
     /// `extent`: a canvas-sized group for each banner was most of the text layer's time (cleared, then
     /// composited whole), and the clip leaves the pixels as they were.
-    func draw(_ layout: TextLayout, clip: Bool, alpha: Double, on context: DrawingContext) {
-        let extent = extent(of: layout, clip: clip)
+    /// With `poses`, each cluster is drawn where its pose puts it (the animators), the extent grown by the size.
+    func draw(_ layout: TextLayout, poses: [ClusterPose]?, clip: Bool, alpha: Double, on context: DrawingContext) {
+        var extent = extent(of: layout, clip: clip)
+        if let poses {
+            // Animated clusters may move, scale and turn out of the lines' box: the group takes the canvas around it.
+            let reach = poses.reduce(layout.size) {
+                max($0, hypot($1.place.x - extent.midX, $1.place.y - extent.midY) + layout.size * abs($1.scale))
+            }
+            extent = Rect(
+                x: extent.midX - reach - extent.width / 2, y: extent.midY - reach - extent.height / 2,
+                width: extent.width + 2 * reach, height: extent.height + 2 * reach)
+        }
         context.withSavedState {
             context.clipToPixels(x: extent.x, y: extent.y, width: extent.width, height: extent.height, margin: 2)
             context.pushGroup()
-            draw(layout, clip: clip, on: context)
+            if let poses {
+                draw(layout, poses: poses, clip: clip, on: context)
+            } else {
+                draw(layout, clip: clip, on: context)
+            }
             context.popGroup(alpha: alpha)
         }
     }
@@ -138,33 +152,8 @@ struct TextDecoration: Sendable {
     func draw(_ layout: TextLayout, clip: Bool, on context: DrawingContext) {
         let cr = context.pointer
         context.withSavedState {
-            if let background {
-                let rect = layout.logical
-                let padded = Rect(
-                    x: rect.x - background.padding, y: rect.y - background.padding,
-                    width: rect.width + 2 * background.padding, height: rect.height + 2 * background.padding)
-                context.roundedRectangle(padded, radius: background.radius)
-                context.setSource(background.color)
-                context.fill()
-            }
-            if let shadow {
-                // A blur as rings of the outline, each wider and fainter: soft edges without a pixel filter,
-                // the same at every scale.
-                let rings = shadow.blur > 0 ? 4 : 0
-                for ring in stride(from: rings, through: 1, by: -1) {
-                    layout.appendPath(to: cr, offset: shadow.offset)
-                    context.setLineJoin(.round)
-                    context.setLineWidth(2 * shadow.blur * Double(ring) / Double(rings))
-                    context.setSource(
-                        Color(
-                            red: shadow.color.red, green: shadow.color.green, blue: shadow.color.blue,
-                            alpha: shadow.color.alpha / Double(rings + 1)))
-                    context.stroke()
-                }
-                layout.appendPath(to: cr, offset: shadow.offset)
-                context.setSource(shadow.color)
-                context.fill()
-            }
+            if let background { drawBackground(background, layout, on: context) }
+            if let shadow { drawShadow(shadow, on: context) { layout.appendPath(to: cr, offset: shadow.offset) } }
             if clip {
                 context.rectangle(x: layout.box.x, y: layout.box.y, width: layout.box.width, height: layout.box.height)
                 context.clip()
@@ -176,25 +165,111 @@ struct TextDecoration: Sendable {
                 context.setSource(stroke.color)
                 context.stroke()
             }
-            if let gradient {
-                // The gradient spans the lines' box along its angle: its ends are the box's corners' extremes
-                // projected on that direction, so the first and last glyphs get `from` and `to`.
-                let box = layout.logical
-                let radians = gradient.angle * .pi / 180
-                let (dx, dy) = (cos(radians), sin(radians))
-                let half = (abs(dx) * box.width + abs(dy) * box.height) / 2
-                let (cx, cy) = (box.x + box.width / 2, box.y + box.height / 2)
-                let pattern = cairo_pattern_create_linear(
-                    cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half)
-                for (offset, stop) in [(0.0, gradient.from), (1.0, gradient.to)] {
-                    cairo_pattern_add_color_stop_rgba(pattern, offset, stop.red, stop.green, stop.blue, stop.alpha)
-                }
-                cairo_set_source(cr, pattern)
-                cairo_pattern_destroy(pattern)
-            } else {
-                context.setSource(color)
-            }
+            setFill(for: layout, on: context)
             layout.show(on: cr)
         }
+    }
+
+    /// The glyphs' fill as the source: the colour, or the gradient spanning the lines' box along its angle (its
+    /// ends are the box's corners' extremes projected on that direction, so the first and last glyphs get `from`
+    /// and `to`).
+    private func setFill(for layout: TextLayout, on context: DrawingContext) {
+        guard let gradient else { return context.setSource(color) }
+        let box = layout.logical
+        let radians = gradient.angle * .pi / 180
+        let (dx, dy) = (cos(radians), sin(radians))
+        let half = (abs(dx) * box.width + abs(dy) * box.height) / 2
+        let (cx, cy) = (box.x + box.width / 2, box.y + box.height / 2)
+        let pattern = cairo_pattern_create_linear(cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half)
+        for (offset, stop) in [(0.0, gradient.from), (1.0, gradient.to)] {
+            cairo_pattern_add_color_stop_rgba(pattern, offset, stop.red, stop.green, stop.blue, stop.alpha)
+        }
+        cairo_set_source(context.pointer, pattern)
+        cairo_pattern_destroy(pattern)
+    }
+
+    /// The shadow's rings and fill of the current path's outline drawn by `outline`: a blur as rings of the
+    /// outline, each wider and fainter (soft edges without a pixel filter, the same at every scale).
+    private func drawShadow(_ shadow: Shadow, on context: DrawingContext, outline: () -> Void) {
+        let rings = shadow.blur > 0 ? 4 : 0
+        for ring in stride(from: rings, through: 1, by: -1) {
+            outline()
+            context.setLineJoin(.round)
+            context.setLineWidth(2 * shadow.blur * Double(ring) / Double(rings))
+            context.setSource(
+                Color(
+                    red: shadow.color.red, green: shadow.color.green, blue: shadow.color.blue,
+                    alpha: shadow.color.alpha / Double(rings + 1)))
+            context.stroke()
+        }
+        outline()
+        context.setSource(shadow.color)
+        context.fill()
+    }
+
+    /// `draw` one cluster at a time, each where `poses` puts it (text animators and paths, EffectKit article
+    /// TextEffect, "Animators"): the background stays with the lines; each cluster's shadow, outline and glyphs
+    /// move, turn and scale with it, in its colours, a cluster at partial opacity in a group of its own.
+    func draw(_ layout: TextLayout, poses: [ClusterPose], clip: Bool, on context: DrawingContext) {
+        let cr = context.pointer
+        context.withSavedState {
+            if let background { drawBackground(background, layout, on: context) }
+            if clip {
+                context.rectangle(x: layout.box.x, y: layout.box.y, width: layout.box.width, height: layout.box.height)
+                context.clip()
+            }
+            for (index, pose) in zip(layout.clusters.indices, poses) where pose.alpha > 0 && pose.scale != 0 {
+                let cluster = layout.clusters[index]
+                context.withSavedState {
+                    pose.apply(to: context, anchor: cluster.anchor)
+                    if pose.alpha < 1 {
+                        // The group covers the cluster's box, grown for its outline, antialiasing and shadow.
+                        let grow =
+                            (stroke?.width ?? 0) + layout.size / 2
+                            + (shadow.map { $0.blur + hypot($0.offset.x, $0.offset.y) } ?? 0)
+                        let box = cluster.box
+                        context.rectangle(
+                            x: box.x - grow, y: box.y - grow, width: box.width + 2 * grow, height: box.height + 2 * grow
+                        )
+                        context.clip()
+                        context.pushGroup()
+                    }
+                    if let shadow {
+                        drawShadow(shadow, on: context) {
+                            context.newPath()
+                            context.withSavedState {
+                                context.translate(shadow.offset.x, shadow.offset.y)
+                                layout.showCluster(index, on: cr, pathOnly: true)
+                            }
+                        }
+                    }
+                    if let stroke, stroke.width > 0 {
+                        context.newPath()
+                        layout.showCluster(index, on: cr, pathOnly: true)
+                        context.setLineJoin(.round)
+                        context.setLineWidth(stroke.width)
+                        context.setSource(pose.stroke ?? stroke.color)
+                        context.stroke()
+                    }
+                    if let fill = pose.fill ?? cluster.foreground {
+                        context.setSource(fill)
+                    } else {
+                        setFill(for: layout, on: context)
+                    }
+                    layout.showCluster(index, on: cr)
+                    if pose.alpha < 1 { context.popGroup(alpha: pose.alpha) }
+                }
+            }
+        }
+    }
+
+    private func drawBackground(_ background: Background, _ layout: TextLayout, on context: DrawingContext) {
+        let rect = layout.logical
+        let padded = Rect(
+            x: rect.x - background.padding, y: rect.y - background.padding,
+            width: rect.width + 2 * background.padding, height: rect.height + 2 * background.padding)
+        context.roundedRectangle(padded, radius: background.radius)
+        context.setSource(background.color)
+        context.fill()
     }
 }

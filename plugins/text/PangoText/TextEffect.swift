@@ -100,6 +100,17 @@ package struct TextEffect: TracingEffect {
                     + "{\"damping\", \"velocity\"}, \"duration\"}, \"hold\": 2.5, \"out\": {…0.3 s easeIn}, "
                     + "\"stack\": 3, \"gap\": 8, \"count\": {\"duration\": 0, \"from\": 1} (seconds {{count}} counts up, "
                     + "and from what)}"),
+            ParameterSpec(
+                "animators", .json, default: nil,
+                doc:
+                    "text animators: a list of {\"preset\": typewriter|wordRise|countPop, \"by\": character|word|line, "
+                    + "\"shape\", \"start\", \"end\", \"offset\": [from, to] percent, \"delay\", \"duration\", "
+                    + "\"timing\", and what a picked unit gets: \"opacity\", \"position\", \"scale\", \"rotation\", "
+                    + "\"tracking\", \"fill\", \"stroke\"} (EffectKit article TextEffect, \"Animators\")"),
+            ParameterSpec(
+                "path", .json, default: nil,
+                doc: "set the lines along a circle: {\"center\": [x, y], \"radius\": points, \"angle\": degrees where "
+                    + "each line's middle sits (−90, the top)}"),
         ]
     )
 
@@ -111,6 +122,8 @@ package struct TextEffect: TracingEffect {
 
     let content: Content
     let decoration: TextDecoration
+    /// The animators and the path: each cluster's pose at a time.
+    let animation: TextAnimation
     /// The area banners stack in.
     let box: Rect
     /// `fit: shrink`: the outline and glyphs are clipped to the box.
@@ -149,12 +162,25 @@ package struct TextEffect: TracingEffect {
             fit: try parameters.choice("fit"), lineHeight: try parameters.number("lineHeight"),
             letterSpacing: try parameters.number("letterSpacing"), direction: try parameters.choice("direction"),
             inset: (decoration?.stroke?.width ?? 0) / 2)
+        let animation = problems.check { () throws(EffectError) in
+            TextAnimation(
+                animators: try TextAnimator.read(parameters["animators"], fontSize: style.size),
+                path: try TextPath.read(parameters["path"]))
+        }
         try problems.throwIfAny()
-        guard let decoration else { throw EffectError("unreachable: decoration problems are reported above") }
+        guard let decoration, let animation else {
+            throw EffectError("unreachable: decoration and animator problems are reported above")
+        }
+        self.animation = animation
         self.decoration = decoration
         clip = style.fit == .shrink
         box = style.box
         var schedule: BannerSchedule?
+        let pops = animation.animators.contains { if case .countChange = $0.selector { true } else { false } }
+        if pops, !(parameters.contains("events") && text.contains("{{count}}")) {
+            throw EffectError(
+                parameter: "animators", "countPop pops {{count}} of banners: it needs events and a text with {{count}}")
+        }
         if let events = parameters["events"]?.arrayValue {
             let template = try BannerTemplate(text)
             schedule = try BannerSchedule(
@@ -220,7 +246,12 @@ package struct TextEffect: TracingEffect {
 
     package func render(in context: DrawingContext, at time: FrameTime) throws(EffectError) {
         switch content {
-        case .single(let layout): decoration.draw(layout, clip: clip, on: context)
+        case .single(let layout):
+            if animation.isEmpty {
+                decoration.draw(layout, clip: clip, on: context)
+            } else {
+                decoration.draw(layout, poses: clusterPoses(layout, at: time.local), clip: clip, on: context)
+            }
         case .banners(let schedule, let cache):
             // Where the banners are and their layouts under the lock (a text met for the first time is laid out
             // now); the cache keeps every layout, so they outlive the drawing, which takes the lock only for
@@ -232,12 +263,31 @@ package struct TextEffect: TracingEffect {
             }
             for (pose, layout) in placed {
                 let origin = bannerOrigin(pose, layout)
+                let clusters = animation.isEmpty ? nil : clusterPoses(layout, of: schedule, pose, at: time.local)
                 context.withSavedState {
                     context.translate(origin.x, origin.y)
-                    decoration.draw(layout, clip: clip, alpha: pose.alpha, on: context)
+                    decoration.draw(layout, poses: clusters, clip: clip, alpha: pose.alpha, on: context)
                 }
             }
         }
+    }
+
+    /// Each cluster's pose in the one text, `time` seconds after the layer starts.
+    private func clusterPoses(_ layout: TextLayout, at time: Double) -> [ClusterPose] {
+        animation.poses(layout.clusters, at: time, fill: decoration.color, stroke: decoration.stroke?.color)
+    }
+
+    /// Each cluster's pose in a banner's text, from the banner's arrival, with its count's last change.
+    private func clusterPoses(_ layout: TextLayout, of schedule: BannerSchedule, _ pose: BannerPose, at time: Double)
+        -> [ClusterPose]
+    {
+        let banner = schedule.banners[pose.id]
+        let window = animation.animators.reduce(0.0) { longest, animator in
+            if case .countChange(let duration) = animator.selector { max(longest, duration) } else { longest }
+        }
+        return animation.poses(
+            layout.clusters, at: time - banner.arrival, fill: decoration.color, stroke: decoration.stroke?.color,
+            count: window > 0 ? schedule.countChange(of: banner, at: time, window: window) : nil)
     }
 
     /// Where a banner's layout origin goes: its lines' bottom `lift` above the area's bottom (less the
@@ -269,7 +319,14 @@ package struct TextEffect: TracingEffect {
     /// Static text: the same key at every frame, the parameters'. Banners: the parameters but the events, and
     /// the texts, places and opacities of those on screen, so frames with every banner at rest share a key.
     package func frameKey(at frame: FrameTime) -> FrameKey? {
-        guard case .banners(let schedule, let cache) = content else { return parametersKey }
+        guard case .banners(let schedule, let cache) = content else {
+            guard case .single(let layout) = content, !animation.isEmpty else { return parametersKey }
+            // Animated text: the parameters and where each cluster is, so frames after the animation share a key.
+            var hasher = FrameKey.Hasher()
+            hasher.combine(parametersKey)
+            for pose in clusterPoses(layout, at: frame.local) { pose.combine(into: &hasher) }
+            return hasher.finalize()
+        }
         var hasher = FrameKey.Hasher()
         // Banners, even none on screen, never key like static text.
         hasher.combine("banners")
@@ -285,6 +342,16 @@ package struct TextEffect: TracingEffect {
             hasher.combine(pose.slide)
             hasher.combine(pose.lift)
             hasher.combine(pose.alpha)
+            if !animation.isEmpty {
+                guard
+                    let layout = try? PangoWorld.shared.withLock({ (_) throws(EffectError) in
+                        try cache.layout(pose.text)
+                    })
+                else { return nil }
+                for cluster in clusterPoses(layout, of: schedule, pose, at: frame.local) {
+                    cluster.combine(into: &hasher)
+                }
+            }
         }
         return hasher.finalize()
     }
@@ -305,7 +372,16 @@ package struct TextEffect: TracingEffect {
             plan["ink"] = box(layout.ink)
             plan["logical"] = box(layout.logical)
             plan["box"] = box(layout.box)
-            return [TraceItem(id: 0, position: layout.logical.center, visible: true, plan: plan)]
+            guard !animation.isEmpty else {
+                return [TraceItem(id: 0, position: layout.logical.center, visible: true, plan: plan)]
+            }
+            // Animated: at the middle one of the clusters drawn, where the path and the animators put it.
+            let poses = clusterPoses(layout, at: time.local)
+            let shown = zip(layout.clusters, poses).filter { !$0.0.isSpace && $0.1.alpha > 0 }.map(\.1.place)
+            var fields = JSONObject()
+            fields["clusters"] = Self.trace(layout, poses)
+            let middle = shown.isEmpty ? layout.logical.center : shown[shown.count / 2]
+            return [TraceItem(id: 0, position: middle, visible: !shown.isEmpty, plan: plan, fields: fields)]
         case .banners(let schedule, let cache):
             return try? PangoWorld.shared.withLock { (_) throws(EffectError) -> [TraceItem] in
                 try poses(schedule, cache, at: time.local).map { (pose) throws(EffectError) in
@@ -320,12 +396,32 @@ package struct TextEffect: TracingEffect {
                         Rect(
                             x: logical.x - padding, y: logical.y - padding, width: logical.width + 2 * padding,
                             height: logical.height + 2 * padding))
+                    if !animation.isEmpty {
+                        let clusters = clusterPoses(layout, of: schedule, pose, at: time.local)
+                        fields["clusters"] = Self.trace(layout, clusters, origin: origin)
+                    }
                     return TraceItem(
                         id: pose.id, position: layout.logical.offset(origin.x, origin.y).center, alpha: pose.alpha,
                         visible: pose.alpha > 0, fields: fields)
                 }
             }
         }
+    }
+
+    /// Each cluster as `trace` lists it: its text, where its anchor is drawn (moved by `origin`), its opacity,
+    /// scale and turn (radians).
+    static func trace(_ layout: TextLayout, _ poses: [ClusterPose], origin: Point = Point(0, 0)) -> JSONValue {
+        .array(
+            zip(layout.clusters, poses).map { cluster, pose in
+                var item = JSONObject()
+                item["text"] = .string(cluster.text)
+                item["x"] = .number(pose.place.x + origin.x)
+                item["y"] = .number(pose.place.y + origin.y)
+                item["alpha"] = .number(pose.alpha)
+                item["scale"] = .number(pose.scale)
+                item["rotation"] = .number(pose.rotation)
+                return .object(item)
+            })
     }
 
     /// The warning for characters no font has: each named by its code point, and shown (up to eight), so the

@@ -53,6 +53,10 @@ final class TextLayout: @unchecked Sendable {
     /// that fits the box's height, and the drawing is clipped to the box).
     let overflows: Bool
     let box: Rect
+    /// The grapheme clusters as set, in drawing order, placed (text animators and paths draw them one by one).
+    let clusters: [TextCluster]
+    /// Each cluster's glyphs, as Pango's walk gave them: pointers into the layout, valid while it lives.
+    let clusterGlyphs: [rf_text_cluster]
 
     /// Sets `text`; call with ``PangoWorld/shared`` locked.
     init(text: String, style: TextStyle, fonts: FontSetup) throws(EffectError) {
@@ -116,6 +120,9 @@ final class TextLayout: @unchecked Sendable {
             }
         }
         fontFiles = files.sorted()
+        let (clusters, glyphs) = Self.clusters(of: chosen.layout, origin: chosen.origin)
+        self.clusters = clusters
+        clusterGlyphs = glyphs
     }
 
     deinit { rf_text_unref(UnsafeMutableRawPointer(layout)) }
