@@ -90,7 +90,10 @@ struct BannerSettings: Sendable {
 /// A text template with `{{field}}` placeholders filled from an event.
 struct BannerTemplate: Sendable {
     /// The fields an event may fill.
-    static let fields = [EventField("user", .string), EventField("gift", .string), EventField("count", .integer)]
+    static let fields = [
+        EventField("user", .string), EventField("gift", .string), EventField("count", .integer),
+        EventField("locale", .string),
+    ]
 
     enum Piece: Sendable, Equatable {
         case literal(String)
@@ -129,9 +132,63 @@ struct BannerTemplate: Sendable {
     }
 }
 
-/// One event's banner: when it arrives and leaves, and its fields.
+/// The templates of a layer's banners: `text`, and with `templates` one per value of an event field (a
+/// locale's word order, a gift's own sentence), `text` for the other values.
+struct BannerTemplates: Sendable {
+    /// The field whose value picks the template.
+    enum Key: String, CaseIterable, Sendable {
+        case gift, locale, user
+    }
+
+    let fallback: BannerTemplate
+    let key: Key?
+    let byValue: [String: BannerTemplate]
+
+    /// `templates`: `{"by": "locale", "texts": {"ja": "…", "ar": "…"}}`, each text a template like `text`.
+    init(text: String, templates value: JSONValue?) throws(EffectError) {
+        fallback = try BannerTemplate(text)
+        guard let value else {
+            (key, byValue) = (nil, [:])
+            return
+        }
+        let object = try NestedObject(value, parameter: "templates", keys: ["by", "texts"])
+        guard let key: Key = try object.choice("by") else {
+            throw EffectError(
+                parameter: "templates.by", "missing: the event field that picks a template (gift, locale or user)")
+        }
+        guard let texts = object["texts"]?.objectValue, texts.count <= 10_000 else {
+            throw EffectError(
+                parameter: "templates.texts",
+                "expected an object of at most 10000 {\"value\": \"template\"}"
+                    + EffectParameters.got(object["texts"]))
+        }
+        var byValue: [String: BannerTemplate] = [:]
+        for (name, text) in texts {
+            guard let text = text.stringValue else {
+                throw EffectError(
+                    parameter: "templates.texts.\(name)", "expected a template string" + EffectParameters.got(text))
+            }
+            do {
+                byValue[name] = try BannerTemplate(text)
+            } catch {
+                throw EffectError(parameter: "templates.texts.\(name)", error.message)
+            }
+        }
+        self.key = key
+        self.byValue = byValue
+    }
+
+    /// The template for an event whose `key` field is `value`.
+    func template(for value: String?) -> BannerTemplate { value.flatMap { byValue[$0] } ?? fallback }
+
+    /// Every field some template names.
+    var names: Set<String> { Set(([fallback] + byValue.values).flatMap(\.names)) }
+}
+
+/// One event's banner: when it arrives and leaves, its template and its fields.
 struct Banner: Sendable {
     var id: Int
+    var template: BannerTemplate
     var arrival: Double
     /// When it starts leaving: after its hold, or earlier when `stack` newer banners have arrived.
     var leaving: Double
@@ -152,11 +209,10 @@ struct BannerPose: Sendable, Equatable {
 struct BannerSchedule: Sendable {
     let banners: [Banner]
     let settings: BannerSettings
-    let template: BannerTemplate
     let markup: Bool
 
-    /// Banners from the host's checked, time-sorted events; every field the template names must be present.
-    init(events: [JSONValue], template: BannerTemplate, markup: Bool, settings: BannerSettings) throws(EffectError) {
+    /// Banners from the host's checked, time-sorted events; every field an event's template names must be present.
+    init(events: [JSONValue], templates: BannerTemplates, markup: Bool, settings: BannerSettings) throws(EffectError) {
         guard events.count <= 100_000 else {
             throw EffectError(parameter: "events", "\(events.count) events; at most 100000 banners")
         }
@@ -170,6 +226,7 @@ struct BannerSchedule: Sendable {
             else { continue }
             var values: [String: String] = [:]
             var count: Int?
+            let template = templates.template(for: templates.key.flatMap { object[$0.rawValue]?.stringValue })
             for field in template.names where values[field] == nil {
                 let value = problems.check { () throws(EffectError) -> String? in
                     if field == "count" {
@@ -190,7 +247,8 @@ struct BannerSchedule: Sendable {
             let arrival = object["time"]?.doubleValue ?? 0
             banners.append(
                 Banner(
-                    id: index, arrival: arrival, leaving: arrival + settings.enter.duration + settings.hold,
+                    id: index, template: template, arrival: arrival,
+                    leaving: arrival + settings.enter.duration + settings.hold,
                     values: values, count: count))
         }
         try problems.throwIfAny()
@@ -199,7 +257,6 @@ struct BannerSchedule: Sendable {
             banners[index].leaving = min(banners[index].leaving, banners[index + settings.stack].arrival)
         }
         self.banners = banners
-        self.template = template
         self.markup = markup
         self.settings = settings
     }
@@ -209,7 +266,7 @@ struct BannerSchedule: Sendable {
     func text(of banner: Banner, at time: Double) -> String {
         var values = banner.values
         if let shown = shownCount(of: banner, at: time) { values["count"] = String(shown) }
-        return template.fill(values, markup: markup)
+        return banner.template.fill(values, markup: markup)
     }
 
     /// The count `banner` shows at `time` while it counts up; nil when it does not count.
@@ -224,9 +281,10 @@ struct BannerSchedule: Sendable {
     /// entities of the template left out) and how long ago, within `window` seconds, its count last changed
     /// (nil: not in that window, or it does not count): what a `countPop` animator pops.
     func countChange(of banner: Banner, at time: Double, window: Double) -> TextAnimation.CountChange? {
-        guard let index = template.pieces.firstIndex(of: .field("count")), let shown = shownCount(of: banner, at: time)
+        let pieces = banner.template.pieces
+        guard let index = pieces.firstIndex(of: .field("count")), let shown = shownCount(of: banner, at: time)
         else { return nil }
-        let prefix = template.pieces[..<index].map { piece in
+        let prefix = pieces[..<index].map { piece in
             switch piece {
             case .literal(let text): markup ? PangoMarkup.plain(text) : text
             case .field(let name): banner.values[name] ?? ""
@@ -248,7 +306,7 @@ struct BannerSchedule: Sendable {
     }
 
     /// Every text a banner shows, for laying them out in advance (counts in between are laid out on demand).
-    func finalTexts() -> [String] { banners.map { template.fill($0.values, markup: markup) } }
+    func finalTexts() -> [String] { banners.map { $0.template.fill($0.values, markup: markup) } }
 
     /// The banners on screen at `time`, oldest first (so the newest is drawn over the others), with their
     /// poses; `height(id)` is a banner's height.

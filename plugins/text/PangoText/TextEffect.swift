@@ -92,8 +92,13 @@ package struct TextEffect: TracingEffect {
             ParameterSpec(
                 "events", .events(BannerTemplate.fields), default: nil, range: 0...86_400,
                 doc: "one banner per event, its text the template `text` filled with the event's fields "
-                    + "({{user}}, {{gift}}, {{count}}; every field the template names is required); banners stack in "
+                    + "({{user}}, {{gift}}, {{count}}, {{locale}}; every field the template names is required); banners stack in "
                     + "`rect` from its bottom up"),
+            ParameterSpec(
+                "templates", .json, default: nil,
+                doc:
+                    "banners: a template per value of an event field, {\"by\": \"gift\"|\"locale\"|\"user\", \"texts\": "
+                    + "{\"Rose\": \"{{user}} sent a rose\", …}}; events with other values use `text`"),
             ParameterSpec(
                 "banner", .json, default: nil,
                 doc: "how banners move: {\"in\": {\"duration\": 0.35, \"timing\": \"easeOut\"} or {\"spring\": "
@@ -178,13 +183,17 @@ package struct TextEffect: TracingEffect {
         var schedule: BannerSchedule?
         let pops = animation.animators.contains { if case .countChange = $0.selector { true } else { false } }
         if pops, !(parameters.contains("events") && text.contains("{{count}}")) {
+            // (A template of `templates` without {{count}} simply does not pop.)
             throw EffectError(
                 parameter: "animators", "countPop pops {{count}} of banners: it needs events and a text with {{count}}")
         }
+        if parameters.contains("templates"), !parameters.contains("events") {
+            throw EffectError(parameter: "templates", "templates pick a banner's text per event: they need events")
+        }
         if let events = parameters["events"]?.arrayValue {
-            let template = try BannerTemplate(text)
             schedule = try BannerSchedule(
-                events: events, template: template, markup: style.markup,
+                events: events, templates: try BannerTemplates(text: text, templates: parameters["templates"]),
+                markup: style.markup,
                 settings: try BannerSettings(parameters["banner"]))
             // Each banner is set in the area's width, less the background's padding on both sides; its origin is
             // the area's left edge (``render``).
