@@ -58,6 +58,26 @@ struct BannerTemplateTests {
         }
     }
 
+    @Test("a template names any column of the log: CSV text as written, JSONL numbers as JSON writes them")
+    func anyColumn() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("time,user,city,level,gift\n0.1,aiko,Ōsaka,007,Rose\n0.6,Lena,Köln,12,Star\n", to: "log.csv")
+        try folder.write(
+            #"{"time": 0.1, "user": "aiko", "city": "Ōsaka", "level": 7.5, "vip": true}"# + "\n", to: "log.jsonl")
+        for (log, expected) in [
+            ("log.csv", ["aiko (Ōsaka) lv 007", "Lena (Köln) lv 12"]), ("log.jsonl", ["aiko (Ōsaka) lv 7.5"]),
+        ] {
+            let file = try folder.write(
+                """
+                { "version": 1, "name": "columns", "fps": 10, "duration": 1.5, "canvas": {"width": 400, "height": 400},
+                  "layers": [ { "effect": "text", "params": { "text": "{{user}} ({{city}}) lv {{level}}", "size": 16,
+                    "rect": {"x": 10, "y": 10, "width": 380, "height": 380}, "events": "\(log)" } } ] }
+                """, to: "job.json")
+            let texts = Set(try Trace.run(file).flatMap { $0.items().compactMap { $0.object["text"] as? String } })
+            #expect(texts == Set(expected), "\(log): \(texts)")
+        }
+    }
+
     @Test("bad templates are refused where they are")
     func refusals() throws {
         let folder = try TemporaryFolder()
@@ -65,8 +85,12 @@ struct BannerTemplateTests {
         for (params, message) in [
             (#""templates": {"by": "lang", "texts": {}}, "# + events, #"templates.by: unknown value "lang""#),
             (
-                #""templates": {"by": "gift", "texts": {"Rose": "{{sender}}"}}, "# + events,
-                "templates.texts.Rose: {{sender}} is not an event field"
+                #""templates": {"by": "gift", "texts": {"Rose": "{{send er}}"}}, "# + events,
+                "templates.texts.Rose: {{send er}} is no column name"
+            ),
+            (
+                #""templates": {"by": "gift", "texts": {"Rose": "{{user}} from {{city}}"}}, "# + events,
+                #"events[0].city: missing (time 0.0 s): the text's template names {{city}}"#
             ),
             (
                 #""templates": {"by": "gift", "texts": {"Rose": 3}}, "# + events,

@@ -17,7 +17,8 @@ extension HarnessGenerator {
     static func fields(of parameter: HarnessCatalog.Parameter) -> [EventField] {
         parameter.choices.compactMap { text in
             let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { return nil }
+            // `*` (any other column) is no column to write.
+            guard parts.count == 2, parts[0] != "*" else { return nil }
             if parts[1].hasPrefix("enum=") {
                 return EventField(
                     name: parts[0], type: "enum", choices: parts[1].dropFirst(5).split(separator: "/").map(String.init))

@@ -6,7 +6,8 @@ import Testing
 /// per reader.
 @Suite("One event log for several layers and sounds")
 struct SharedEventLogTests {
-    /// The readers a generated job may have, each with the columns it takes besides `time`.
+    /// The readers a generated job may have, each with the columns it names besides `time` (a banner takes any
+    /// column: its templates may name any).
     enum Reader: CaseIterable {
         case banner, drop, hearts, sound
 
@@ -85,9 +86,10 @@ struct SharedEventLogTests {
             var columns = random.sample(pool, random.integer(1...pool.count))
             let stray = random.chance(0.3) ? random.pick(["colour", "usr"]) : nil
             if let stray { columns.append(stray) }
-            // A banner's template names only the columns the log has; ones no reader takes are refused.
+            // A banner's template names only the columns the log has; ones no reader takes are refused, and a
+            // banner takes any.
             let read = Set(readers.flatMap(\.columns))
-            let unread = columns.filter { !read.contains($0) }
+            let unread = readers.contains(.banner) ? [] : columns.filter { !read.contains($0) }
             let rows = (0..<4).map { index in
                 (["\(0.3 + 0.5 * Double(index))"] + columns.map { Self.value($0, &random) }).joined(separator: ",")
             }
@@ -155,14 +157,25 @@ struct SharedEventLogTests {
     @Test("a misspelt column is refused with its reader's fields, the others' and a suggestion")
     func misspelt() throws {
         let folder = try TemporaryFolder()
-        try folder.write("time,usr,size\n0.5,aiko,30\n", to: "log.csv")
-        try folder.write(Self.job(readers: [.banner, .drop], columns: [], logs: { _ in "log.csv" }), to: "job.json")
+        try folder.write("time,colr,size\n0.5,#FF0000,30\n", to: "log.csv")
+        try folder.write(Self.job(readers: [.hearts, .drop], columns: [], logs: { _ in "log.csv" }), to: "job.json")
         let validate = CLI.run(["validate", folder.url.appendingPathComponent("job.json").path])
         #expect(validate.status == 65)
         #expect(
             validate.stderr.contains(
-                "log.csv: column \"usr\" is not a field of events (did you mean \"user\"?); fields: time, user, gift, "
-                    + "count (and the job's other readers of the log take color, from, image, shape, size)"),
+                "log.csv: column \"colr\" is not a field of events (did you mean \"color\"?); fields: time, "),
             "\(validate.stderr)")
+        #expect(validate.stderr.contains("(and the job's other readers of the log take "), "\(validate.stderr)")
+        // A banner takes any column, so a misspelt one is told where its template misses it, with the column.
+        try folder.write("time,usr,size\n0.5,aiko,30\n", to: "log.csv")
+        try folder.write(
+            Self.job(readers: [.banner, .drop], columns: ["user"], logs: { _ in "log.csv" }), to: "job.json")
+        let banner = CLI.run(["validate", folder.url.appendingPathComponent("job.json").path])
+        #expect(banner.status == 65)
+        #expect(
+            banner.stderr.contains(
+                "log.csv:2: user: missing (time 0.5 s): the text's template names {{user}} (did you mean the column \"usr\"?)"
+            ),
+            "\(banner.stderr)")
     }
 }

@@ -61,6 +61,7 @@ public struct EventField: Sendable, Equatable {
         case .point: "\(name):point"
         case .size: "\(name):size"
         case .string: "\(name):string"
+        case .json: "\(name):json"
         default: "\(name):number"
         }
     }

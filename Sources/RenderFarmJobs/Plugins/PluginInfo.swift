@@ -47,8 +47,24 @@ package struct PluginParameter: Sendable, Equatable {
         package var parameter: PluginParameter
     }
 
-    /// The fields of an events parameter (empty for other kinds).
-    package var eventFields: [EventField] {
+    /// The fields of an events parameter (empty for other kinds), without `*`.
+    package var eventFields: [EventField] { declaredEventFields.filter { $0.name != Self.anyColumn } }
+
+    /// The field an events parameter declares as `*:type`: any column besides its named fields, each taken as
+    /// that type (a text template that names the log's columns); nil when it takes only its named fields.
+    package var otherColumns: EventField? { declaredEventFields.first { $0.name == Self.anyColumn } }
+
+    /// The name of the field that stands for any other column.
+    package static let anyColumn = "*"
+
+    /// The same parameter under another name (a column an events parameter takes as `*`).
+    package func named(_ name: String) -> PluginParameter {
+        var copy = self
+        copy.name = name
+        return copy
+    }
+
+    private var declaredEventFields: [EventField] {
         guard kind == .events else { return [] }
         return choices.compactMap { text in
             let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
@@ -93,7 +109,9 @@ package struct PluginParameter: Sendable, Equatable {
     package var typeText: String {
         if kind == .choice { return "enum (\(choices.joined(separator: "|")))" }
         if kind == .events {
-            return "events (time" + eventFields.map { ", \($0.name)" }.joined() + "; a list or a .csv/.jsonl file)"
+            let others = otherColumns.map { ", any other column as \($0.parameter.kind.rawValue)" } ?? ""
+            return "events (time" + eventFields.map { ", \($0.name)" }.joined() + others
+                + "; a list or a .csv/.jsonl file)"
         }
         return [kind.rawValue, rangeText].compactMap { $0 }.joined(separator: " ")
     }

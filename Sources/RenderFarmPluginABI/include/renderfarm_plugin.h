@@ -113,8 +113,10 @@ typedef enum rf_param_type {
      * every event's "time" (layer seconds, min…max) and the fields `choices` declares as
      * "name:type|name:type|…" (type: number, integer, bool, color, point, size, string, or
      * enum=a/b/c), sorts the events by time, and hands create() the list as JSON:
-     * [{"time": 1.5, "color": "#FF0000"}, …] (read it with access->json). The plugin never
-     * reads the file; its content is part of every frame's fingerprint. */
+     * [{"time": 1.5, "color": "#FF0000"}, …] (read it with access->json). A field named `*`
+     * ("*:string") takes every other column too, each checked as that type (a text template
+     * naming the log's columns). The plugin never reads the file; its content is part of every
+     * frame's fingerprint. */
     RF_PARAM_EVENTS = 16,
 } rf_param_type;
 

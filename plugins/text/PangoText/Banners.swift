@@ -92,7 +92,7 @@ struct BannerTemplate: Sendable {
     /// The fields an event may fill.
     static let fields = [
         EventField("user", .string), EventField("gift", .string), EventField("count", .integer),
-        EventField("locale", .string),
+        EventField("locale", .string), EventField("*", .string),
     ]
 
     enum Piece: Sendable, Equatable {
@@ -110,9 +110,16 @@ struct BannerTemplate: Sendable {
             guard let close = rest[open.upperBound...].range(of: "}}") else { break }
             pieces.append(.literal(String(rest[..<open.lowerBound])))
             let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            guard Self.fields.contains(where: { $0.name == name }) else {
-                let known = Self.fields.map(\.name).joined(separator: ", ")
-                throw EffectError(parameter: "text", "{{\(name)}} is not an event field; the fields are \(known)")
+            // Any column of the log may be named: `count` is the one that counts up, the others are text.
+            guard !name.isEmpty,
+                name.unicodeScalars.allSatisfy({
+                    $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+                })
+            else {
+                throw EffectError(
+                    parameter: "text",
+                    "{{\(name)}} is no column name: a placeholder names a column of the events, "
+                        + "in letters, digits, _ and -")
             }
             pieces.append(.field(name))
             rest = rest[close.upperBound...]
@@ -221,8 +228,10 @@ struct BannerSchedule: Sendable {
         for (index, event) in events.enumerated() {
             let name = "events[\(index)]"
             guard
+                // The host checked every column (the text effect takes any column: its templates may name any).
                 let object = NestedObject(
-                    event, parameter: name, keys: ["time"] + BannerTemplate.fields.map(\.name), problems: &problems)
+                    event, parameter: name, keys: ["time"] + (event.objectValue.map { Array($0.keys) } ?? []),
+                    problems: &problems)
             else { continue }
             var values: [String: String] = [:]
             var count: Int?
@@ -237,9 +246,12 @@ struct BannerSchedule: Sendable {
                 }
                 guard let value, let value else {
                     let time = object["time"]?.doubleValue.map { " (time \($0) s)" } ?? ""
+                    let column = Suggestion.closest(to: field, in: object.object.keys.filter { $0 != "time" })
                     problems.add(
                         EffectError(
-                            parameter: "\(name).\(field)", "missing\(time): the text's template names {{\(field)}}"))
+                            parameter: "\(name).\(field)",
+                            "missing\(time): the text's template names {{\(field)}}"
+                                + (column.map { " (did you mean the column \"\($0)\"?)" } ?? "")))
                     continue
                 }
                 values[field] = value

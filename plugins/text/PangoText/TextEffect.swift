@@ -92,7 +92,8 @@ package struct TextEffect: TracingEffect {
             ParameterSpec(
                 "events", .events(BannerTemplate.fields), default: nil, range: 0...86_400,
                 doc: "one banner per event, its text the template `text` filled with the event's fields "
-                    + "({{user}}, {{gift}}, {{count}}, {{locale}}; every field the template names is required); banners stack in "
+                    + "(any column of the log, such as {{user}}, {{gift}}, {{locale}} and {{count}}, which counts up; every "
+                    + "column the template names is required); banners stack in "
                     + "`rect` from its bottom up"),
             ParameterSpec(
                 "templates", .json, default: nil,

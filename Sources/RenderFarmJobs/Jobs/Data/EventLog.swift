@@ -20,7 +20,8 @@ package enum EventLog {
 
     /// The columns each event log file of a job is read for, by every layer and sound that reads it: one log
     /// drives several layers and sounds, each taking the fields it knows, and a column none of them knows is
-    /// still refused (a misspelt one). Keyed by the file's name as the job writes it, tidied (`Self.key`).
+    /// still refused (a misspelt one), unless one takes any column (`*`). Keyed by the file's name as the job
+    /// writes it, tidied (`Self.key`).
     package static func readers(
         layers: [(params: JSONObject, parameters: [PluginParameter])], audio: AudioSpec?
     ) -> [String: Set<String>] {
@@ -28,7 +29,9 @@ package enum EventLog {
         for (params, parameters) in layers {
             for parameter in parameters where parameter.kind == .events {
                 guard let file = params[parameter.name]?.stringValue else { continue }
-                columns[key(file), default: []].formUnion(["time"] + parameter.eventFields.map(\.name))
+                columns[key(file), default: []].formUnion(
+                    ["time"] + parameter.eventFields.map(\.name)
+                        + (parameter.otherColumns == nil ? [] : [PluginParameter.anyColumn]))
             }
         }
         for sound in audio?.sounds ?? [] {
@@ -100,14 +103,24 @@ package enum EventLog {
     }
 
     /// The events of `rows` in time order (stable), and every problem, each at its row. Columns in `shared`
-    /// (read by other layers or sounds of the job) are left out of the events, not refused.
+    /// (read by other layers or sounds of the job; `*`: any column) are left out of the events, not refused. A
+    /// parameter that takes any other column (`*:type`) gets every column, each checked as that type.
     private static func check(_ rows: DataRows, parameter: PluginParameter, shared: Set<String>) -> (
         [JSONValue], [JobIssue], [String]
     ) {
-        let fields = parameter.eventFields
+        var fields = parameter.eventFields
         let names = ["time"] + fields.map(\.name)
-        let others = shared.subtracting(names).sorted()
-        let known = names + others
+        var anyColumns: Set<String> = []
+        if let other = parameter.otherColumns {
+            let columns = rows.csvFile != nil ? rows.columns : Array(Set(rows.rows.flatMap(\.values.keys)))
+            for column in columns.sorted() where !names.contains(column) {
+                fields.append(PluginParameter.EventField(name: column, parameter: other.parameter.named(column)))
+                anyColumns.insert(column)
+            }
+        }
+        let others = shared.subtracting(names + [PluginParameter.anyColumn]).sorted()
+        let anyShared = shared.contains(PluginParameter.anyColumn)
+        let known = fields.map(\.name) + ["time"] + others
         let listed =
             "; fields: " + names.joined(separator: ", ")
             + (others.isEmpty
@@ -118,7 +131,7 @@ package enum EventLog {
         var events: [(time: Double, value: JSONValue, origin: String)] = []
         var issues: [JobIssue] = []
         // A file's columns are checked once, not on every row.
-        if let file = rows.csvFile {
+        if let file = rows.csvFile, !anyShared {
             for column in rows.columns where !known.contains(column) {
                 issues.append(
                     JobIssue(
@@ -131,7 +144,7 @@ package enum EventLog {
             func problem(_ field: String, _ message: String) { issues.append(row.issue(field, message)) }
             var event = JSONObject()
             var valid = true
-            for key in row.values.keys where !known.contains(key) {
+            for key in row.values.keys where !known.contains(key) && !anyShared {
                 valid = false
                 guard !row.isText else { continue }
                 problem(key, "not a field of \(parameter.name)" + Suggestion.hint(for: key, in: known) + listed)
@@ -143,6 +156,12 @@ package enum EventLog {
                     // An empty cell leaves the field out; other cells take the field's type.
                     if text.isEmpty { continue }
                     value = Template.typed(text, as: field.kind)
+                } else if anyColumns.contains(field.name), field.kind == .string, raw.stringValue == nil,
+                    raw.doubleValue != nil || raw.boolValue != nil
+                {
+                    // A number or true/false of a JSON log, taken as text by a parameter that takes any column as
+                    // text, is written as JSON writes it.
+                    value = .string(raw.serialized())
                 }
                 if let message = field.problem(with: value) {
                     problem(field.name, message)
