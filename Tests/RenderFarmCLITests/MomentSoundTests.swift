@@ -67,6 +67,52 @@ struct MomentSoundTests {
         #expect(durations.count >= 3, "\(durations)")
     }
 
+    @Test("floating hearts: a tick at each heart's spawn or fade's end, within 1 ms, for generated rates and lifetimes")
+    func hearts() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["RENDERFARM_MOMENT_SEED"] ?? "") ?? 0x6D6F_6D
+        for run in 0..<3 {
+            var random = FuzzRandom(seed: seed &+ UInt64(run) &+ 100)
+            let label = "RENDERFARM_MOMENT_SEED=\(seed &+ UInt64(run)) (hearts)"
+            let folder = try TemporaryFolder()
+            try SoundTests.tone(1000, amplitude: 0.8, seconds: 0.05).write(
+                to: folder.url.appendingPathComponent("tick.wav"))
+            let (rate, lifetime) = (random.uniform(0.8, 2.5), random.uniform(0.6, 2))
+            let (start, moment) = (random.uniform(0, 0.5), random.pick(["spawn", "faded"]))
+            let file = try folder.write(
+                """
+                { "version": 1, "name": "hearts", "fps": 30, "duration": 4, "canvas": { "width": 375, "height": 667 },
+                  "layers": [ { "name": "likes", "effect": "floating-heart", "start": \(start),
+                    "params": { "rate": \(rate), "lifetime": \(lifetime) } } ],
+                  "audio": { "sounds": [ { "file": "tick.wav", "at": { "layer": "likes", "moment": "\(moment)" } } ] } }
+                """, to: "job.json")
+            let traced = CLI.run(["trace", file, "--moments"])
+            try #require(traced.status == 0, "\(label): \(traced.stderr)")
+            let moments = traced.stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            // Heart i spawns at start + i / rate and is removed a lifetime later.
+            let spawns = (0..<Int(((4 - start) * rate).rounded(.up))).map { start + Double($0) / rate }.filter {
+                $0 < 4
+            }
+            let times = moments.filter { $0["moment"] as? String == moment }.compactMap {
+                ($0["time"] as? NSNumber)?.doubleValue
+            }
+            let expected = moment == "spawn" ? spawns : spawns.map { $0 + lifetime }
+            #expect(
+                times.count == expected.count && zip(times.sorted(), expected).allSatisfy { abs($0 - $1) < 1e-9 },
+                "\(label): \(times) vs \(expected)")
+            let wav = folder.url.appendingPathComponent("mix.wav")
+            let mix = CLI.run(["mix", file, "-o", wav.path])
+            try #require(mix.status == 0, "\(label): \(mix.stderr)")
+            let onsets = SoundTests.onsets(try SoundTests.decodeSound(wav.path)).map(\.time)
+            let heard = expected.filter { $0 < 4 - 0.05 }
+            #expect(onsets.count == heard.count, "\(label): onsets \(onsets), moments \(heard)")
+            for (onset, time) in zip(onsets, heard) {
+                #expect(abs(onset - time) < 0.001, "\(label): onset \(onset) s, \(moment) \(time) s")
+            }
+        }
+    }
+
     @Test("an unknown layer or moment is refused by validate, with a suggestion and what there is")
     func refusals() throws {
         let folder = try TemporaryFolder()

@@ -124,6 +124,29 @@ struct FloatingHeart: TracingEffect {
         parametersKey = key.finalize()
     }
 
+    /// Each heart's `spawn` and the end of its fade-out, when it is removed (`faded`): a job's sound can play at
+    /// them (`"at": {"layer": …, "moment": "spawn"}`). None for a layer of more hearts than the host takes
+    /// moments of (``warnings`` says so).
+    var moments: [EffectMoment] {
+        guard schedule.count * 2 <= EffectMoment.limit else { return [] }
+        return (0..<schedule.count).flatMap { index in
+            let spawn = schedule.spawn(index).time
+            return [
+                EffectMoment(item: index, name: "spawn", time: spawn),
+                EffectMoment(item: index, name: "faded", time: spawn + lifetime),
+            ]
+        }
+    }
+
+    var warnings: [EffectError] {
+        guard schedule.count * 2 > EffectMoment.limit else { return [] }
+        return [
+            EffectError(
+                "\(schedule.count) hearts: too many to report their moments (at most \(EffectMoment.limit / 2)); "
+                    + "a sound cannot play at them")
+        ]
+    }
+
     func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError) {
         for index in liveHearts(at: frame.local) {
             let heart = plan(index)

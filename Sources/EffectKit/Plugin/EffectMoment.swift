@@ -9,6 +9,9 @@ public struct EffectMoment: Sendable, Equatable {
     /// Layer seconds.
     public var time: Double
 
+    /// The most moments the host takes from one layer (ABI `moments`): more refuse the layer.
+    public static let limit = 1_000_000
+
     public init(item: Int, name: String, time: Double) {
         self.item = item
         self.name = name
