@@ -131,10 +131,11 @@ struct FloatingHeart: TracingEffect {
         guard schedule.count * 2 <= EffectMoment.limit else { return [] }
         return (0..<schedule.count).flatMap { index in
             let spawn = schedule.spawn(index).time
+            // A fade that would end more than a day into the layer is past any job's end: not a moment to report.
             return [
                 EffectMoment(item: index, name: "spawn", time: spawn),
                 EffectMoment(item: index, name: "faded", time: spawn + lifetime),
-            ]
+            ].filter { EffectMoment.times.contains($0.time) }
         }
     }
 

@@ -187,7 +187,7 @@ struct ParabolicDrop: TracingEffect {
             [
                 EffectMoment(item: item.id, name: "launch", time: item.start),
                 EffectMoment(item: item.id, name: "land", time: item.landing),
-            ]
+            ].filter { EffectMoment.times.contains($0.time) }
         }
     }
 

@@ -118,14 +118,14 @@ extension ParticleCell {
             return flag
         }
         let label = problems.check { () throws(EffectError) in try object.string("name") } ?? nil
-        let color = problems.check { () throws(EffectError) -> Color in
-            guard let value = object["color"] else { return .white }
-            return try EffectParameters.color(value, parameter: name + ".color")
-        }
+        let color =
+            problems.check { () throws(EffectError) -> Color in
+                guard let value = object["color"] else { return .white }
+                return try EffectParameters.color(value, parameter: name + ".color")
+            } ?? .white
         let components = ["red", "green", "blue", "alpha"]
         let ranges = components.map { number($0 + "Range", 0...1, 0) }
         let speeds = components.map { number($0 + "Speed", -100...100, 0) }
-        let white = Color.white
         let contents = problems.check { () throws(EffectError) in try looks.contents(of: object) }
         let begin = number("beginTime", 0...86_400, 0)
         let duration = object["duration"].map { _ in number("duration", 0...86_400, 0) }
@@ -147,7 +147,7 @@ extension ParticleCell {
             scaleSpeed: number("scaleSpeed", -1000...1000, 0) * layer.scale,
             spin: number("spin", -10_000...10_000, 0) * layer.spin,
             spinRange: number("spinRange", 0...10_000, 0) * layer.spin,
-            color: SIMD4((color ?? white).red, (color ?? white).green, (color ?? white).blue, (color ?? white).alpha),
+            color: SIMD4(color.red, color.green, color.blue, color.alpha),
             colorRange: SIMD4(ranges), colorSpeed: SIMD4(speeds),
             contents: contents ?? .shape(.circle, Size(width: 1, height: 1)), beginTime: begin,
             end: duration.map { begin + $0 } ?? .infinity)

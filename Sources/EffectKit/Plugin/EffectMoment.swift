@@ -11,6 +11,8 @@ public struct EffectMoment: Sendable, Equatable {
 
     /// The most moments the host takes from one layer (ABI `moments`): more refuse the layer.
     public static let limit = 1_000_000
+    /// The layer times a moment may have: within a day of the layer's 0 s.
+    public static let times = -86_400.0...86_400.0
 
     public init(item: Int, name: String, time: Double) {
         self.item = item

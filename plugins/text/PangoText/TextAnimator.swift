@@ -41,9 +41,6 @@ struct TextAnimator: Sendable {
             let t = min(max((time - delay) / duration, 0), 1)
             return from + (to - from) * timing(t)
         }
-
-        /// When it stops moving.
-        var end: Double { delay + duration }
     }
 
     /// The range selector: which units, in percent of them all, with an animated offset; or, for `countPop`,
@@ -77,12 +74,6 @@ struct TextAnimator: Sendable {
             default: return (0...1).contains(u) ? (1 - cos(2 * Double.pi * u)) / 2 : 0
             }
         }
-    }
-
-    /// When the animator stops changing (the offset at rest), for frame keys; nil for a count pop.
-    var restsAfter: Double? {
-        if case .range(_, _, let offset, _) = selector { return offset.end }
-        return nil
     }
 }
 
