@@ -49,10 +49,9 @@ package enum RenderFarmCLI {
                     terminal.print(help)
                     return .ok
                 }
-                // `help composing-layers`: a topic of the manual, as `docs` prints it.
-                if arguments.count == 2, let topic = Manual.topic(named: arguments[1]) {
-                    DocsCommand.print(topic, on: terminal)
-                    return .ok
+                // `help composing-layers [--width N]`: a topic of the manual, as `docs` prints it.
+                if Manual.topic(named: arguments[1]) != nil {
+                    return run(["docs"] + arguments.dropFirst(), terminal: terminal)
                 }
                 terminal.error(groupUsage(arguments[1]) ?? unknownCommand(arguments[1]))
                 return .usage

@@ -85,6 +85,7 @@ struct ManualTests {
         #expect(both.stderr.contains("give them without a TOPIC"))
         let narrow = CLI.run(["docs", "sound", "--width", "40"]).stdout
         #expect(narrow.split(separator: "\n").allSatisfy { $0.count <= 40 || $0.hasPrefix("    ") })
+        #expect(CLI.run(["help", "sound", "--width", "40"]).stdout == narrow, "help TOPIC takes docs' options")
         #expect(CLI.run(["docs", "sound", "--width", "5"]).status == 64)
     }
 

@@ -21,8 +21,8 @@ struct DocsCommand: Command {
         discussion: """
             Every article of the documentation is a topic: the same text as the DocC pages, the
             manual pages (renderfarm-TOPIC(7); the job file is renderfarm-job(5), writing a plugin
-            renderfarm-plugin(7)) and the HTML pages. `renderfarm help TOPIC` prints a topic too
-            when TOPIC is no command's name. A topic may also be named by its manual page or its
+            renderfarm-plugin(7)) and the HTML pages. `renderfarm help TOPIC` prints a topic too,
+            with the same options, when TOPIC is no command's name. A topic may also be named by its manual page or its
             article's file name (renderfarm-job, JobFileReference).
             --man DIR writes renderfarm(1) and every topic's page into DIR/man1, man5 and man7, and
             --html DIR writes index.html and a page per topic into DIR: `make install` installs both.
@@ -78,8 +78,8 @@ struct DocsCommand: Command {
         return .ok
     }
 
-    /// Prints a topic's text wrapped at `width` columns (default: the terminal's, at most 100): for `docs TOPIC`
-    /// and `help TOPIC`.
+    /// Prints a topic's text wrapped at `width` columns (default: the terminal's, at most 100): `docs TOPIC`, which
+    /// `help TOPIC` runs.
     static func print(_ topic: ManualTopic, width: Int? = nil, on terminal: Terminal) {
         let text = topic.text(width: width ?? min(terminal.columns ?? 80, 100))
         // Without the trailing newline `Terminal.print` adds.
