@@ -141,10 +141,7 @@ struct DropDesignTests {
             ("\"timing\": 3", "expected a timing function's name or a cubic Bézier"),
             ("\"squash\": 0.95", "squash"),
         ] {
-            let file = try folder.write(Self.job(params), to: "job.json")
-            let validate = CLI.run(["validate", file])
-            #expect(validate.status == 65, "\(params)")
-            #expect(validate.stderr.contains(message), "\(params): \(validate.stderr)")
+            try folder.expectRefused(Self.job(params), saying: message, label: params)
         }
     }
 }

@@ -1,5 +1,6 @@
 import CCrypto
 import Foundation
+import Testing
 
 /// A folder under the system's temporary directory, removed when the value goes away.
 final class TemporaryFolder {
@@ -20,6 +21,18 @@ final class TemporaryFolder {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file.path
+    }
+}
+
+extension TemporaryFolder {
+    /// Writes `job` to `job.json` and expects `renderfarm validate` to refuse it as invalid (exit 65), saying
+    /// `message` on standard error; `label` says which case failed.
+    func expectRefused(
+        _ job: String, saying message: String, label: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let validate = CLI.run(["validate", try write(job, to: "job.json")])
+        #expect(validate.status == 65, "\(label): \(validate.stderr)", sourceLocation: sourceLocation)
+        #expect(validate.stderr.contains(message), "\(label): \(validate.stderr)", sourceLocation: sourceLocation)
     }
 }
 

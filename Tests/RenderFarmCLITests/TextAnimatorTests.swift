@@ -230,10 +230,7 @@ struct TextAnimatorTests {
             ),
             (#""text": "hi", "path": {"radius": 10}"#, "path: needs a \"center\""),
         ] {
-            let file = try folder.write(Self.job(params), to: "job.json")
-            let validate = CLI.run(["validate", file])
-            #expect(validate.status == 65, "\(params): \(validate.stderr)")
-            #expect(validate.stderr.contains(message), "\(params): \(validate.stderr)")
+            try folder.expectRefused(Self.job(params), saying: message, label: params)
         }
     }
 }

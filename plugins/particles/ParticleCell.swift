@@ -94,8 +94,7 @@ extension ParticleCell {
     /// Reads cell `index` of `cells`, recording every problem in `problems`; nil for a disabled cell or one
     /// with problems.
     static func read(
-        _ value: JSONValue, index: Int, layer: Multipliers, looks: ParticleContents.Loader,
-        problems: inout EffectProblems
+        _ value: JSONValue, index: Int, layer: Multipliers, loader: ItemLookLoader, problems: inout EffectProblems
     ) -> ParticleCell? {
         let name = "cells[\(index)]"
         guard let object = NestedObject(value, parameter: name, keys: keys, problems: &problems) else { return nil }
@@ -126,7 +125,7 @@ extension ParticleCell {
         let components = ["red", "green", "blue", "alpha"]
         let ranges = components.map { number($0 + "Range", 0...1, 0) }
         let speeds = components.map { number($0 + "Speed", -100...100, 0) }
-        let contents = problems.check { () throws(EffectError) in try looks.contents(of: object) }
+        let contents = problems.check { () throws(EffectError) in try ParticleContents.read(object, loader: loader) }
         let begin = number("beginTime", 0...86_400, 0)
         let duration = object["duration"].map { _ in number("duration", 0...86_400, 0) }
         let cell = ParticleCell(

@@ -9,38 +9,28 @@ enum ParticleContents: Sendable {
     case shape(ParticleShape, Size)
     case image(TintedImage, Size)
 
-    /// The size at scale 1.
-    var size: Size {
-        switch self {
-        case .shape(_, let size), .image(_, let size): size
+    /// A cell's `contents`, `image` and `size` (EffectKit article ParticlesEffect, "Contents"); `loader` reads the
+    /// image.
+    static func read(_ cell: NestedObject, loader: ItemLookLoader) throws(EffectError) -> ParticleContents {
+        let size = try cell["size"].map { value throws(EffectError) in
+            try EffectParameters.size(value, parameter: cell.parameter + ".size")
         }
-    }
-
-    /// Reads a cell's `contents`, `image` and `size` (EffectKit article ParticlesEffect, "Contents").
-    struct Loader {
-        let loader: ItemLookLoader
-
-        func contents(of cell: NestedObject) throws(EffectError) -> ParticleContents {
-            let size = try cell["size"].map { value throws(EffectError) in
-                try EffectParameters.size(value, parameter: cell.parameter + ".size")
+        if let path = try cell.string("image") {
+            if cell["contents"] != nil {
+                throw EffectError(
+                    parameter: cell.parameter + ".contents", "give contents (a shape) or image (a PNG), not both")
             }
-            if let path = try cell.string("image") {
-                if cell["contents"] != nil {
-                    throw EffectError(
-                        parameter: cell.parameter + ".contents", "give contents (a shape) or image (a PNG), not both")
-                }
-                let look = try loader.look(
-                    shape: "image", image: path, color: nil, size: size, prefix: cell.parameter + ".")
-                guard let image = look.image, let file = look.imageFile, let source = look.imageSource else {
-                    throw EffectError(parameter: cell.parameter + ".image", "\(path) cannot be read")
-                }
-                // Without a size, one pixel of the image is one point, as Core Animation draws contents.
-                let drawn = size ?? Size(width: Double(image.width), height: Double(image.height))
-                return .image(TintedImage(image, file: file, source: source), drawn)
+            let look = try loader.look(
+                shape: "image", image: path, color: nil, size: size, prefix: cell.parameter + ".")
+            guard let image = look.image else {
+                throw EffectError(parameter: cell.parameter + ".image", "\(path) cannot be read")
             }
-            let shape: ParticleShape = try cell.choice("contents") ?? .circle
-            return .shape(shape, size ?? Size(width: 10, height: 10))
+            // Without a size, one pixel of the image is one point, as Core Animation draws contents.
+            let drawn = size ?? Size(width: Double(image.width), height: Double(image.height))
+            return .image(TintedImage(image, look: look), drawn)
         }
+        let shape: ParticleShape = try cell.choice("contents") ?? .circle
+        return .shape(shape, size ?? Size(width: 10, height: 10))
     }
 }
 
@@ -132,16 +122,14 @@ enum ParticleShape: String, CaseIterable, Sendable {
 /// Why `@unchecked Sendable`: the copies are only touched inside `tints`' lock; images never change.
 final class TintedImage: @unchecked Sendable {
     let image: SharedImage
-    /// The file and its identity (path and digest), for the effect's input files.
-    let file: String
-    let source: String
+    /// The look it was loaded as: its file is one of the effect's input files (``ItemLook/imageFiles(of:)``).
+    let look: ItemLook
     private let tints = Mutex<[UInt32: SharedImage]>([:])
     private static let maxTints = 4096
 
-    init(_ image: SharedImage, file: String, source: String) {
+    init(_ image: SharedImage, look: ItemLook) {
         self.image = image
-        self.file = file
-        self.source = source
+        self.look = look
     }
 
     /// The image multiplied by `red`, `green` and `blue` (0…1 each, quantised to 1/255).

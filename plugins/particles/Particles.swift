@@ -74,14 +74,14 @@ struct Particles: TracingEffect {
             velocity: problems.check { () throws(EffectError) in try parameters.number("velocity") } ?? 1,
             scale: problems.check { () throws(EffectError) in try parameters.number("scale") } ?? 1,
             spin: problems.check { () throws(EffectError) in try parameters.number("spin") } ?? 1)
-        let looks = ParticleContents.Loader(loader: ItemLookLoader(context: context))
+        let loader = ItemLookLoader(context: context)
         var cells: [ParticleCell] = []
         var warnings: [EffectError] = []
         if let list = parameters["cells"]?.arrayValue, list.count <= ParticleLimits.maxCells {
             for (index, value) in list.enumerated() {
                 guard
                     let cell = ParticleCell.read(
-                        value, index: index, layer: multipliers, looks: looks, problems: &problems)
+                        value, index: index, layer: multipliers, loader: loader, problems: &problems)
                 else { continue }
                 if cell.count == 0 {
                     warnings.append(
@@ -138,24 +138,28 @@ struct Particles: TracingEffect {
 
     /// The images of the cells (``Effect/inputFiles``).
     var inputFiles: [String] {
-        var seen: Set<String> = []
-        return cells.compactMap { cell in
-            guard case .image(let image, _) = cell.contents else { return nil }
-            return seen.insert(image.file).inserted ? image.file : nil
-        }
+        ItemLook.imageFiles(
+            of: cells.compactMap { cell in
+                if case .image(let image, _) = cell.contents { image.look } else { nil }
+            })
+    }
+
+    /// The particles alive at `frame` (cell after cell, each cell's in birth order) and their ages, computed as
+    /// they are asked for.
+    private func living(at frame: FrameTime) -> some Sequence<(particle: Particle, age: Double)> {
+        let time = frame.local + timeOffset
+        return cells.indices.lazy.flatMap { index in
+            cells[index].candidates(at: time).lazy.map { k in
+                let particle = Particle(cells[index], cellIndex: index, index: k, emitter: emitter, context: context)
+                return (particle: particle, age: time - particle.born)
+            }
+        }.filter { $0.age >= 0 && $0.age < $0.particle.lifetime }
     }
 
     /// Each particle alive at `frame`, with its state, in the order `renderMode` draws them.
     func alive(at frame: FrameTime) -> [(particle: Particle, state: Particle.State)] {
-        let time = frame.local + timeOffset
-        var drawn: [(particle: Particle, state: Particle.State)] = []
-        for (index, cell) in cells.enumerated() {
-            for k in cell.candidates(at: time) {
-                let particle = Particle(cell, cellIndex: index, index: k, emitter: emitter, context: context)
-                let age = time - particle.born
-                guard age >= 0, age < particle.lifetime else { continue }
-                drawn.append((particle, particle.state(at: age, of: cell)))
-            }
+        var drawn = living(at: frame).map { particle, age in
+            (particle: particle, state: particle.state(at: age, of: cells[particle.cell]))
         }
         switch renderMode {
         case .unordered, .additive: break
@@ -201,14 +205,8 @@ struct Particles: TracingEffect {
     /// Frames with no particle alive draw nothing; the others move with every frame, so the host keys them by
     /// the layer's whole configuration and the frame.
     func frameKey(at frame: FrameTime) -> FrameKey? {
-        let time = frame.local + timeOffset
-        for (index, cell) in cells.enumerated() {
-            for k in cell.candidates(at: time) {
-                let particle = Particle(cell, cellIndex: index, index: k, emitter: emitter, context: context)
-                if time - particle.born < particle.lifetime { return nil }
-            }
-        }
-        return .nothingDrawn
+        var particles = living(at: frame).makeIterator()
+        return particles.next() == nil ? .nothingDrawn : nil
     }
 
     func trace(at frame: FrameTime) -> [TraceItem]? {

@@ -12,10 +12,10 @@ package struct DeclaredMoment: Sendable, Equatable {
     /// Layer seconds.
     package var time: Double
 
-    /// Moments of one layer, at most (renderfarm_plugin.h, `moments`).
-    package static let perLayer = 1_000_000
-    /// Layer seconds a moment may lie at: a day either way of the layer's 0 s.
-    static let times = -86_400.0...86_400.0
+    /// Moments of one layer, at most (renderfarm_plugin.h, `RF_MOMENTS_MAX`).
+    package static let perLayer = Int(RF_MOMENTS_MAX)
+    /// Layer seconds a moment may lie at: a day either way of the layer's 0 s (`RF_MOMENT_TIME_MAX`).
+    static let times = -RF_MOMENT_TIME_MAX...RF_MOMENT_TIME_MAX
 
     /// Whether `name` is a moment's name: 1-32 of a-z, 0-9 and '-', starting with a letter.
     package static func isName(_ name: String) -> Bool {

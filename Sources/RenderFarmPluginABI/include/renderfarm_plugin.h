@@ -222,6 +222,11 @@ typedef struct rf_moment {
 /* Receives one moment (rf_plugin.moments). */
 typedef void (*rf_moment_fn)(void *user, const rf_moment *moment);
 
+/* The most moments one layer may report, and how many seconds either way of the layer's 0 s a moment may
+ * lie (rf_plugin.moments): more, or later, refuse the layer. */
+#define RF_MOMENTS_MAX 1000000
+#define RF_MOMENT_TIME_MAX 86400.0
+
 typedef struct rf_plugin {
     uint32_t abi_version;  /* RF_ABI_VERSION the plugin was built against */
     uint32_t struct_size;  /* sizeof(rf_plugin), for forward compatibility */
@@ -380,7 +385,7 @@ typedef struct rf_plugin {
     /* Added in ABI v1 after `sounds`, read only when struct_size covers it (NULL when unused; a plugin
      * built against a header that defines RF_MOMENTS may set it).
      * moments: the moments things happen to the layer's items, one call of `add` per moment (rf_moment,
-     * above; the host copies it during the call), in any order, at most 1000000. The host calls it once,
+     * above; the host copies it during the call), in any order, at most RF_MOMENTS_MAX. The host calls it once,
      * right after create(), input_files() and sounds(), from one thread. A job's sound can play at a
      * layer's moments (`"at": {"layer": "drop", "moment": "land"}`), through the layer's and its groups'
      * time, so that it follows each item whatever its flight; `renderfarm trace` lists them. No pixel

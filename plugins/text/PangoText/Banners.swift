@@ -128,6 +128,18 @@ struct BannerTemplate: Sendable {
         self.pieces = pieces
     }
 
+    /// Where `{{count}}` starts in the text Pango lays out for `values` (UTF-8 bytes; with `markup`, the tags and
+    /// entities of the literal text before it left out); nil when the template names no count.
+    func countStart(_ values: [String: String], markup: Bool) -> Int? {
+        guard let index = pieces.firstIndex(of: .field("count")) else { return nil }
+        return pieces[..<index].map { piece in
+            switch piece {
+            case .literal(let text): markup ? PangoMarkup.plain(text) : text
+            case .field(let name): values[name] ?? ""
+            }
+        }.joined().utf8.count
+    }
+
     /// The text for `values` (the event's fields as text); markup-escaped when the template is markup.
     func fill(_ values: [String: String], markup: Bool) -> String {
         pieces.map { piece in
@@ -201,6 +213,9 @@ struct Banner: Sendable {
     var leaving: Double
     var values: [String: String]
     var count: Int?
+    /// Where `{{count}}` starts in the text Pango lays out (UTF-8 bytes; the template's markup tags and entities
+    /// left out); nil when the template names no count.
+    var countStart: Int?
 }
 
 /// Where each banner is at a time: its horizontal slide, its offset up the stack and its opacity.
@@ -261,7 +276,7 @@ struct BannerSchedule: Sendable {
                 Banner(
                     id: index, template: template, arrival: arrival,
                     leaving: arrival + settings.enter.duration + settings.hold,
-                    values: values, count: count))
+                    values: values, count: count, countStart: template.countStart(values, markup: markup)))
         }
         try problems.throwIfAny()
         // The arrival of the `stack`-th newer banner sends a banner out, if its hold has not already.
@@ -293,16 +308,7 @@ struct BannerSchedule: Sendable {
     /// entities of the template left out) and how long ago, within `window` seconds, its count last changed
     /// (nil: not in that window, or it does not count): what a `countPop` animator pops.
     func countChange(of banner: Banner, at time: Double, window: Double) -> TextAnimation.CountChange? {
-        let pieces = banner.template.pieces
-        guard let index = pieces.firstIndex(of: .field("count")), let shown = shownCount(of: banner, at: time)
-        else { return nil }
-        let prefix = pieces[..<index].map { piece in
-            switch piece {
-            case .literal(let text): markup ? PangoMarkup.plain(text) : text
-            case .field(let name): banner.values[name] ?? ""
-            }
-        }.joined()
-        let start = prefix.utf8.count
+        guard let start = banner.countStart, let shown = shownCount(of: banner, at: time) else { return nil }
         var change = TextAnimation.CountChange(bytes: start..<(start + String(shown).utf8.count))
         // Back from `time` in steps of 1/240 s to the last moment the count showed another number.
         let step = 1.0 / 240

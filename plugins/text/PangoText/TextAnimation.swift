@@ -56,6 +56,13 @@ struct TextAnimation: Sendable {
 
     var isEmpty: Bool { animators.isEmpty && path == nil }
 
+    /// How long the longest `countPop` swells after a change of the count; nil without one.
+    var countPopWindow: Double? {
+        animators.compactMap { animator in
+            if case .countChange(let duration) = animator.selector { duration } else { nil }
+        }.max()
+    }
+
     /// The characters of `{{count}}` in a banner's text and how long ago the count last changed.
     struct CountChange {
         var bytes: Range<Int>

@@ -100,21 +100,16 @@ struct TextDecoration: Sendable {
             let (minX, minY) = (min(a.minX, b.minX), min(a.minY, b.minY))
             return Rect(x: minX, y: minY, width: max(a.maxX, b.maxX) - minX, height: max(a.maxY, b.maxY) - minY)
         }
-        func grown(_ rect: Rect, by amount: Double) -> Rect {
-            Rect(
-                x: rect.x - amount, y: rect.y - amount, width: rect.width + 2 * amount, height: rect.height + 2 * amount
-            )
-        }
-        var glyphs = grown(union(layout.ink, layout.logical), by: (stroke?.width ?? 0) + layout.size / 4)
+        var glyphs = union(layout.ink, layout.logical).grown(by: (stroke?.width ?? 0) + layout.size / 4)
         if clip { glyphs = union(glyphs, layout.box) }
         var extent = glyphs
         if let shadow {
             let moved = Rect(
                 x: glyphs.x + shadow.offset.x, y: glyphs.y + shadow.offset.y, width: glyphs.width,
                 height: glyphs.height)
-            extent = union(extent, grown(moved, by: shadow.blur))
+            extent = union(extent, moved.grown(by: shadow.blur))
         }
-        if let background { extent = union(extent, grown(layout.logical, by: background.padding)) }
+        if let background { extent = union(extent, layout.logical.grown(by: background.padding)) }
         return extent
     }
 
@@ -129,9 +124,7 @@ struct TextDecoration: Sendable {
             let reach = poses.reduce(layout.size) {
                 max($0, hypot($1.place.x - extent.midX, $1.place.y - extent.midY) + layout.size * abs($1.scale))
             }
-            extent = Rect(
-                x: extent.midX - reach - extent.width / 2, y: extent.midY - reach - extent.height / 2,
-                width: extent.width + 2 * reach, height: extent.height + 2 * reach)
+            extent = extent.grown(by: reach)
         }
         context.withSavedState {
             context.clipToPixels(x: extent.x, y: extent.y, width: extent.width, height: extent.height, margin: 2)
@@ -159,11 +152,7 @@ struct TextDecoration: Sendable {
                 context.clip()
             }
             if let stroke, stroke.width > 0 {
-                layout.appendPath(to: cr)
-                context.setLineJoin(.round)
-                context.setLineWidth(stroke.width)
-                context.setSource(stroke.color)
-                context.stroke()
+                drawStroke(stroke, color: stroke.color, on: context) { layout.appendPath(to: cr) }
             }
             setFill(for: layout, on: context)
             layout.show(on: cr)
@@ -227,10 +216,8 @@ struct TextDecoration: Sendable {
                         let grow =
                             (stroke?.width ?? 0) + layout.size / 2
                             + (shadow.map { $0.blur + hypot($0.offset.x, $0.offset.y) } ?? 0)
-                        let box = cluster.box
-                        context.rectangle(
-                            x: box.x - grow, y: box.y - grow, width: box.width + 2 * grow, height: box.height + 2 * grow
-                        )
+                        let box = cluster.box.grown(by: grow)
+                        context.rectangle(x: box.x, y: box.y, width: box.width, height: box.height)
                         context.clip()
                         context.pushGroup()
                     }
@@ -244,12 +231,10 @@ struct TextDecoration: Sendable {
                         }
                     }
                     if let stroke, stroke.width > 0 {
-                        context.newPath()
-                        layout.showCluster(index, on: cr, pathOnly: true)
-                        context.setLineJoin(.round)
-                        context.setLineWidth(stroke.width)
-                        context.setSource(pose.stroke ?? stroke.color)
-                        context.stroke()
+                        drawStroke(stroke, color: pose.stroke ?? stroke.color, on: context) {
+                            context.newPath()
+                            layout.showCluster(index, on: cr, pathOnly: true)
+                        }
                     }
                     if let fill = pose.fill ?? cluster.foreground {
                         context.setSource(fill)
@@ -263,12 +248,17 @@ struct TextDecoration: Sendable {
         }
     }
 
+    /// The outline `outline` adds to the path, stroked `stroke.width` wide with round joins in `color`.
+    private func drawStroke(_ stroke: Stroke, color: Color, on context: DrawingContext, outline: () -> Void) {
+        outline()
+        context.setLineJoin(.round)
+        context.setLineWidth(stroke.width)
+        context.setSource(color)
+        context.stroke()
+    }
+
     private func drawBackground(_ background: Background, _ layout: TextLayout, on context: DrawingContext) {
-        let rect = layout.logical
-        let padded = Rect(
-            x: rect.x - background.padding, y: rect.y - background.padding,
-            width: rect.width + 2 * background.padding, height: rect.height + 2 * background.padding)
-        context.roundedRectangle(padded, radius: background.radius)
+        context.roundedRectangle(layout.logical.grown(by: background.padding), radius: background.radius)
         context.setSource(background.color)
         context.fill()
     }

@@ -178,12 +178,12 @@ package struct TextEffect: TracingEffect {
             throw EffectError("unreachable: decoration and animator problems are reported above")
         }
         self.animation = animation
+        style.clusters = !animation.isEmpty
         self.decoration = decoration
         clip = style.fit == .shrink
         box = style.box
         var schedule: BannerSchedule?
-        let pops = animation.animators.contains { if case .countChange = $0.selector { true } else { false } }
-        if pops, !(parameters.contains("events") && text.contains("{{count}}")) {
+        if animation.countPopWindow != nil, !(parameters.contains("events") && text.contains("{{count}}")) {
             // (A template of `templates` without {{count}} simply does not pop.)
             throw EffectError(
                 parameter: "animators", "countPop pops {{count}} of banners: it needs events and a text with {{count}}")
@@ -292,9 +292,7 @@ package struct TextEffect: TracingEffect {
         -> [ClusterPose]
     {
         let banner = schedule.banners[pose.id]
-        let window = animation.animators.reduce(0.0) { longest, animator in
-            if case .countChange(let duration) = animator.selector { max(longest, duration) } else { longest }
-        }
+        let window = animation.countPopWindow ?? 0
         return animation.poses(
             layout.clusters, at: time - banner.arrival, fill: decoration.color, stroke: decoration.stroke?.color,
             count: window > 0 ? schedule.countChange(of: banner, at: time, window: window) : nil)

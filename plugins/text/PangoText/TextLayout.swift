@@ -29,6 +29,9 @@ struct TextStyle: Equatable, Sendable {
     var direction: Direction
     /// Points kept free inside the box on each side (half the stroke width), so an outline stays inside too.
     var inset: Double
+    /// Whether layouts find their clusters (``TextLayout/clusters``): only text that animators or a path draw
+    /// cluster by cluster needs them.
+    var clusters = false
 }
 
 /// One string set in a box by Pango: built once, measured, and drawn at every frame that shows it.
@@ -53,7 +56,8 @@ final class TextLayout: @unchecked Sendable {
     /// that fits the box's height, and the drawing is clipped to the box).
     let overflows: Bool
     let box: Rect
-    /// The grapheme clusters as set, in drawing order, placed (text animators and paths draw them one by one).
+    /// The grapheme clusters as set, in drawing order, placed (text animators and paths draw them one by one);
+    /// none unless the style asks for them.
     let clusters: [TextCluster]
     /// Each cluster's glyphs, as Pango's walk gave them: pointers into the layout, valid while it lives.
     let clusterGlyphs: [rf_text_cluster]
@@ -120,9 +124,7 @@ final class TextLayout: @unchecked Sendable {
             }
         }
         fontFiles = files.sorted()
-        let (clusters, glyphs) = Self.clusters(of: chosen.layout, origin: chosen.origin)
-        self.clusters = clusters
-        clusterGlyphs = glyphs
+        (clusters, clusterGlyphs) = style.clusters ? Self.clusters(of: chosen.layout, origin: chosen.origin) : ([], [])
     }
 
     deinit { rf_text_unref(UnsafeMutableRawPointer(layout)) }
@@ -303,6 +305,11 @@ extension Rect {
     }
 
     func offset(_ dx: Double, _ dy: Double) -> Rect { Rect(x: x + dx, y: y + dy, width: width, height: height) }
+
+    /// The rectangle grown by `amount` on every side.
+    func grown(by amount: Double) -> Rect {
+        Rect(x: x - amount, y: y - amount, width: width + 2 * amount, height: height + 2 * amount)
+    }
 
     /// Whether `other` lies inside (a thousandth of a point of rounding allowed).
     func contains(_ other: Rect) -> Bool {
