@@ -67,6 +67,10 @@ struct PhysicsBounce: TracingEffect {
                 doc: "seconds from an item's spawn until it is removed from the world and no longer drawn; "
                     + "default: never, as in the seed"),
             ParameterSpec(
+                "impacts", .bool, default: false,
+                doc: "report each bounce as an \"impact\" moment a sound can play at; simulates the whole job "
+                    + "when the job is planned"),
+            ParameterSpec(
                 "timestep", .number, default: .number(PhysicsRules.timestep), range: 0.0005...0.05,
                 doc: "fixed simulation step in seconds; states are sampled at frame times"),
         ]
@@ -76,12 +80,15 @@ struct PhysicsBounce: TracingEffect {
     var playback: PhysicsPlayback
     /// The items' image files (``Effect/inputFiles``).
     let inputFiles: [String]
+    /// Every bounce in the job, when `impacts` asks for them.
+    let impacts: [PhysicsImpact]
 
     init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {
         let setup = try BounceSetup(parameters: parameters, context: context)
         items = setup.items
         inputFiles = ItemLook.imageFiles(of: setup.items.lazy.map(\.look))
         playback = try PhysicsPlayback(scene: setup.scene, context: context)
+        impacts = try parameters.bool("impacts") ? try playback.impacts() : []
     }
 
     mutating func prepare(frames: ClosedRange<Int>) throws(EffectError) {
@@ -119,8 +126,30 @@ struct PhysicsBounce: TracingEffect {
         return key.finalize()
     }
 
-    /// Items that leave the canvas for good (`validate` and `render` print it).
-    var warnings: [EffectError] { playback.warning.map { [$0] } ?? [] }
+    /// When each item enters the world, and with `impacts`, each time it bounces (EffectKit article
+    /// PhysicsBounceMotion): a job's sound can play at them.
+    var moments: [EffectMoment] {
+        let spawns = items.indices.map { EffectMoment(item: $0, name: "spawn", time: items[$0].spawn) }
+        let bounces = impacts.prefix(max(0, EffectMoment.limit - spawns.count)).map {
+            EffectMoment(item: $0.item, name: "impact", time: $0.time)
+        }
+        return (spawns + bounces).filter { EffectMoment.times.contains($0.time) }
+    }
+
+    /// Items that leave the canvas for good, and impacts past the most moments a layer reports (`validate` and
+    /// `render` print them).
+    var warnings: [EffectError] {
+        var warnings = playback.warning.map { [$0] } ?? []
+        if items.count + impacts.count > EffectMoment.limit {
+            warnings.append(
+                EffectError(
+                    parameter: "impacts",
+                    "\(items.count + impacts.count) spawns and impacts, more than the \(EffectMoment.limit) moments a "
+                        + "layer reports: the impacts after the first \(EffectMoment.limit - items.count) are left out")
+            )
+        }
+        return warnings
+    }
 
     func trace(at frame: FrameTime) -> [TraceItem]? {
         guard let recording = try? playback.recording(for: frame.index) else { return nil }

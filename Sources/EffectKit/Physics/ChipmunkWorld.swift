@@ -31,6 +31,9 @@ private final class WorldRules {
     var lastContact: [Int]
     /// Per item: the fraction of the current step after which the sweep stopped it at an edge, else nil.
     var impactFraction: [Double?]
+    /// The layer time at the end of the current step, and the impacts found in it.
+    var stepEnd = 0.0
+    var impacts: [PhysicsImpact] = []
 
     init(scene: PhysicsScene) {
         restThreshold = scene.restThreshold
@@ -253,10 +256,13 @@ final class ChipmunkWorld {
         slots[index] = .removed
     }
 
-    /// Advances the world by one fixed step.
-    func step() {
+    /// Advances the world by one fixed step, which ends at layer time `end`; the impacts in it, if any.
+    func step(endingAt end: Double) -> [PhysicsImpact] {
         rules.step += 1
+        rules.stepEnd = end
+        rules.impacts.removeAll(keepingCapacity: true)
         cpSpaceStep(space, scene.timestep)
+        return rules.impacts
     }
 
     /// Whether item `index` has been added (it may have been taken out since).
@@ -332,7 +338,8 @@ private let contactRules: cpCollisionPreSolveFunc = { arbiter, _, userData in
     }
     // Gravity gained until the impact, for an item the sweep stopped at an edge (two items fall alike).
     var impactSpeed = approach
-    if (itemA == nil) != (itemB == nil), let item = itemA ?? itemB, let fraction = rules.impactFraction[item] {
+    let sweptFraction = (itemA == nil) != (itemB == nil) ? (itemA ?? itemB).flatMap { rules.impactFraction[$0] } : nil
+    if let fraction = sweptFraction {
         let towardEdge = itemB == nil ? 1.0 : -1.0  // the normal points from A to B
         let gain = towardEdge * (rules.gravity.x * normal.x + rules.gravity.y * normal.y) * rules.timestep
         impactSpeed += max(0, gain) * fraction
@@ -340,8 +347,27 @@ private let contactRules: cpCollisionPreSolveFunc = { arbiter, _, userData in
     let elasticity = PhysicsRules.restitution(cpShapeGetElasticity(shapeA), cpShapeGetElasticity(shapeB))
     let bounces = impactSpeed > rules.restThreshold && approach > 0
     cpArbiterSetRestitution(arbiter, bounces ? elasticity * impactSpeed / approach : 0)
+    if bounces, cpArbiterIsFirstContact(arbiter) != 0, let item = [itemA, itemB].compactMap({ $0 }).min() {
+        let time = impactTime(arbiter, sweptFraction: sweptFraction, approach: approach, rules)
+        rules.impacts.append(PhysicsImpact(item: item, time: time))
+    }
     cpArbiterSetFriction(arbiter, PhysicsRules.friction(cpShapeGetFriction(shapeA), cpShapeGetFriction(shapeB)))
     return 1
+}
+
+/// When, in layer seconds, the contact `arbiter` began in the current step: where the sweep stopped the item
+/// at an edge (after `sweptFraction` of the step), or else the overlap Chipmunk found taken back at the
+/// approach speed (never before the step).
+private func impactTime(_ arbiter: OpaquePointer, sweptFraction: Double?, approach: Double, _ rules: WorldRules)
+    -> Double
+{
+    let end = rules.stepEnd
+    if let sweptFraction { return end - (1 - sweptFraction) * rules.timestep }
+    var depth = 0.0
+    for index in 0..<max(0, min(2, cpArbiterGetCount(arbiter))) {
+        depth = max(depth, -cpArbiterGetDepth(arbiter, index))
+    }
+    return end - min(rules.timestep, depth / approach)
 }
 
 /// Bounding-box query callback: sets the Bool behind `data` when the shape belongs to an item (a dynamic

@@ -36,6 +36,16 @@ public struct PhysicsPlayback: Sendable {
             probe, within: last < context.frameCount - 1 ? PhysicsLimits.warningProbe : nil)
     }
 
+    /// Every impact from the layer's start through the job's last frame, simulated once without recording any
+    /// state.
+    public func impacts() throws(EffectError) -> [PhysicsImpact] {
+        let context = context
+        return try PhysicsSimulation.run(
+            scene, through: context.frameCount - 1, time: { PhysicsSimulation.frameTime($0, of: context) },
+            recording: 0..<0
+        ).impacts
+    }
+
     /// Simulates up to the last of `frames`, keeping states for `frames` only, from the latest checkpoint
     /// in `cache` at or before the first of them (from the layer's start without one).
     public mutating func prepare(frames: ClosedRange<Int>, cache: EffectCache? = nil) throws(EffectError) {

@@ -12,6 +12,8 @@ extension PhysicsSimulation {
         var step = 0
         var ends: [Int]
         var departures: [Int: Double] = [:]
+        /// The items' bouncing contacts since the run began, in order.
+        var impacts: [PhysicsImpact] = []
 
         init(scene: PhysicsScene) throws(EffectError) {
             self.scene = scene
@@ -54,8 +56,8 @@ extension PhysicsSimulation {
                     // Nothing moves until something enters: skip straight to it (or to the target).
                     step = min(target, entries.nextEvent(after: step))
                 } else {
-                    world.step()
                     step += 1
+                    impacts += world.step(endingAt: Double(step) * scene.timestep)
                     changed = true
                 }
                 changed = try entries.enter(world, at: step) || changed

@@ -34,6 +34,16 @@ public struct PhysicsState: Sendable, Equatable {
     }()
 }
 
+/// The moment an item struck a barrier or another item hard enough to bounce (faster than the scene's
+/// `restThreshold`): the first step of a contact. A contact of two items is the lower-numbered one's.
+public struct PhysicsImpact: Sendable, Equatable {
+    /// The item's index in the scene.
+    public var item: Int
+    /// When it touched, in layer seconds: where the sweep stopped it at a barrier, or else the overlap
+    /// Chipmunk found taken back at the approach speed, within the step.
+    public var time: Double
+}
+
 /// One item drawn at one sample: its index in the scene and its state.
 public struct PhysicsEntry: Sendable, Equatable {
     public var item: Int
@@ -54,14 +64,19 @@ public struct PhysicsRecording: Sendable {
     /// For each item that left the canvas for good, the sample time at which it had (a run resumed from a
     /// checkpoint knows only those after it).
     public let departures: [Int: Double]
+    /// The items' bouncing contacts the run went through, in order (a run resumed from a checkpoint knows only
+    /// those after it).
+    public let impacts: [PhysicsImpact]
     init(
-        itemCount: Int, samples: Range<Int>, entries: [[PhysicsEntry]], ends: [Int], departures: [Int: Double]
+        itemCount: Int, samples: Range<Int>, entries: [[PhysicsEntry]], ends: [Int], departures: [Int: Double],
+        impacts: [PhysicsImpact]
     ) {
         self.itemCount = itemCount
         self.samples = samples
         self.entries = entries
         self.ends = ends
         self.departures = departures
+        self.impacts = impacts
     }
 
     /// The items in the world at `sample`, in index order; empty outside the recorded samples.
@@ -157,7 +172,7 @@ public enum PhysicsSimulation {
         }
         return PhysicsRecording(
             itemCount: scene.items.count, samples: samples, entries: entries, ends: run.ends,
-            departures: run.departures)
+            departures: run.departures, impacts: run.impacts)
     }
 
     /// Restores `run` from the latest checkpoint in the cache at or before `sample`; the sample to go on from.
