@@ -52,6 +52,8 @@ let package = Package(
         // JPEG images (the `image` effect) through libjpeg-turbo's TurboJPEG API, which reports errors by
         // status instead of libjpeg's longjmp.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // SVG images (the `image` effect) through librsvg, drawn with cairo at the size they are shown at.
+        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         // The manual (`renderfarm docs`, the man pages, the HTML without JavaScript): GitHub's CommonMark parser and
         // its renderers, with the table extension.
         .systemLibrary(
@@ -185,7 +187,7 @@ let package = Package(
         // A still image (PNG, or JPEG by libjpeg-turbo) and vector shapes (SVG path data); each effect is a target
         // of its own, like the text effect, so that its tests link it without the plugin's entry point.
         .target(
-            name: "StillImage", dependencies: ["EffectKit", "CCairo", "CTurboJPEG"], path: "plugins/image/StillImage"),
+            name: "StillImage", dependencies: ["EffectKit", "CCairo", "CTurboJPEG", "CRsvg"], path: "plugins/image/StillImage"),
         .target(
             name: "Image", dependencies: ["StillImage", "EffectKit"], path: "plugins/image", exclude: ["StillImage"]),
         .target(name: "VectorShape", dependencies: ["EffectKit", "CCairo"], path: "plugins/shape/VectorShape"),

@@ -40,12 +40,15 @@ struct ImageShapeEffectTests {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// A job folder with the example avatar as `avatar.jpg` and the job as `job.json`.
+    /// A job folder with the example avatar as `avatar.jpg`, the example badge as `verified.svg` and the job as
+    /// `job.json`.
     static func folder(_ job: String) throws -> TemporaryFolder {
         let folder = try TemporaryFolder()
-        try FileManager.default.copyItem(
-            at: Binary.packageRoot.appendingPathComponent("jobs/assets/avatar.jpg"),
-            to: folder.url.appendingPathComponent("avatar.jpg"))
+        for asset in ["avatar.jpg", "verified.svg"] {
+            try FileManager.default.copyItem(
+                at: Binary.packageRoot.appendingPathComponent("jobs/assets/" + asset),
+                to: folder.url.appendingPathComponent(asset))
+        }
         try folder.write(job, to: "job.json")
         return folder
     }
@@ -57,9 +60,11 @@ struct ImageShapeEffectTests {
 
     static func hashes(_ folder: TemporaryFolder) throws -> [String] { try TextEffectTests.hashes(folder) }
 
-    @Test("frames are byte-identical across -j 1, -j 2, --isolate and --shard K/N")
-    func deterministic() throws {
-        let job = try Self.job()
+    @Test(
+        "frames are byte-identical across -j 1, -j 2, --isolate and --shard K/N",
+        arguments: ["avatar.jpg", "verified.svg"])
+    func deterministic(image: String) throws {
+        let job = try Self.job(image: image)
         var runs: [[String]] = []
         for arguments in [["-j", "1"], ["-j", "2"], ["-j", "2", "--isolate"]] {
             let folder = try Self.folder(job)
@@ -110,7 +115,7 @@ struct ImageShapeEffectTests {
                 "truncated.jpg", "M 20 70 a 30 30 0 0 1 60 0",
                 "layers[1].params.file: truncated.jpg is not a readable JPEG ("
             ),
-            ("notes.txt", "M 20 70 a 30 30 0 0 1 60 0", "layers[1].params.file: notes.txt is neither a PNG nor a JPEG"),
+            ("notes.txt", "M 20 70 a 30 30 0 0 1 60 0", "layers[1].params.file: notes.txt is not a PNG, JPEG or SVG"),
             (
                 "avatar.jpg", "M 20 70 a 30 30 0 2 1 60 0",
                 "layers[2].params.d: at character 19 (near \"…0 a 30 30 0 2 1 60 0\"): expected 0 or 1 (large-arc-flag of a)"

@@ -207,7 +207,7 @@ struct ImageEffectTests {
             expected = "bad.png is a damaged PNG: it is cut off inside its IDAT chunk"
         case "text":
             try folder.write(Array("hello, not a picture\n".utf8), to: name)
-            expected = "bad.jpg is neither a PNG nor a JPEG file"
+            expected = "bad.jpg is not a PNG, JPEG or SVG file"
         case "oversized JPEG":
             try folder.write(try Self.claimingJPEG(width: 16_000, height: 16_000), to: name)
             expected = "bad.jpg is 16000 × 16000 pixels, too large to draw (the limit is 8192 pixels a side)"
@@ -247,7 +247,7 @@ struct ImageEffectTests {
     @Test("file is required")
     func missingParameter() throws {
         let folder = try JobFolder()
-        #expect(throws: EffectError(parameter: "file", "missing: the PNG or JPEG file to draw")) {
+        #expect(throws: EffectError(parameter: "file", "missing: the PNG, JPEG or SVG file to draw")) {
             try Self.effect([:], in: folder)
         }
     }

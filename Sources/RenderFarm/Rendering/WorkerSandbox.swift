@@ -232,6 +232,9 @@ package enum WorkerSandbox {
             // What libraries read on first use, which is now inside the sandbox (a plugin's `create`): libselinux
             // (with Pango) the file systems, libnuma (with libav) the process's status and the memory nodes.
             "/proc/filesystems", "/proc/self/status", "/sys/devices/system/node",
+            // The C library's locale aliases and message catalogues, which glib's messages read (librsvg, with
+            // the image effect's SVG files).
+            "/usr/share/locale",
             // The text effect's fonts: the files of the Noto packages, as dpkg lists them (article TextEffect).
             "/var/lib/dpkg/info/fonts-noto-core.list", "/var/lib/dpkg/info/fonts-noto-color-emoji.list",
             "/var/lib/dpkg/info/fonts-noto-cjk.list",

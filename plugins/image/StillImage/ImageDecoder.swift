@@ -1,13 +1,19 @@
 import CairoKit
 import FileInput
 
-/// Reads a PNG or JPEG file once, tells the format by its first bytes, and decodes it within the limits of
-/// the images a job names (``ImageLimits/assets``: checked on the file's size and on its header before any
-/// pixel memory is allocated).
+/// Reads a PNG, JPEG or SVG file once, tells the format by its first bytes, and decodes it within the limits
+/// of the images a job names (``ImageLimits/assets``: checked on the file's size and, for pixels, on the
+/// header before any pixel memory is allocated).
 enum ImageDecoder {
+    /// A decoded file: pixels, or an SVG document to draw at the size it is shown at.
+    enum Decoded {
+        case pixels(SharedImage)
+        case vector(SVGDocument)
+    }
+
     /// The decoded image of the file at `path`, which must already be resolved and confined (a symbolic link
     /// swapped in since is refused, not followed).
-    static func load(_ path: String, limits: ImageLimits = .assets) throws(StillImageError) -> SharedImage {
+    static func load(_ path: String, limits: ImageLimits = .assets) throws(StillImageError) -> Decoded {
         let bytes: [UInt8]
         do {
             let file = try InputFile(path, followLastLink: false)
@@ -24,9 +30,11 @@ enum ImageDecoder {
             }
         } else if JPEGDecoder.isJPEG(bytes) {
             surface = try JPEGDecoder.decode(bytes, path: path, limits: limits)
+        } else if SVGDocument.isSVG(bytes) {
+            return .vector(try SVGDocument(bytes, path: path))
         } else {
             throw .unknownFormat(path: path)
         }
-        return SharedImage(surface)
+        return .pixels(SharedImage(surface))
     }
 }

@@ -25,8 +25,8 @@ struct ImagePlacement: Sendable, Equatable {
     let visible: Rect
     let clip: Clip
 
-    init(imageWidth: Int, imageHeight: Int, in rect: Rect, fit: Fit, radius: Double, circle: Bool) {
-        let (width, height) = (Double(imageWidth), Double(imageHeight))
+    /// Places an image of `width` × `height` (pixels, or an SVG's own units: only the ratio counts).
+    init(width: Double, height: Double, in rect: Rect, fit: Fit, radius: Double, circle: Bool) {
         switch fit {
         case .fill:
             image = rect
