@@ -6,19 +6,6 @@ import Testing
 /// simulation step, on generated scenes.
 @Suite("physics-bounce impacts as moments")
 struct BounceImpactTests {
-    /// The moments `trace --moments` lists for `file`, as (item, moment, time).
-    static func moments(_ file: String) throws -> [(item: Int, name: String, time: Double)] {
-        let traced = CLI.run(["trace", file, "--moments"])
-        try #require(traced.status == 0, "\(traced.stderr)")
-        return traced.stdout.split(separator: "\n").compactMap { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let item = object["item"] as? Int, let name = object["moment"] as? String,
-                let time = (object["time"] as? NSNumber)?.doubleValue
-            else { return nil }
-            return (item, name, time)
-        }
-    }
-
     /// Each item's centre height and vertical velocity at every frame `trace` lists, by item id.
     static func heights(_ file: String) throws -> [Int: [(frame: Int, y: Double, vy: Double)]] {
         let traced = CLI.run(["trace", file])
@@ -66,7 +53,7 @@ struct BounceImpactTests {
                     "elasticity": \(random.uniform(0.3, 0.9)), "gravity": { "direction": [0, 1], "magnitude": \(gravity / 1000) },
                     "barrier": { "from": [0, \(floor)], "to": [480, \(floor)] } } } ] }
                 """, to: "job.json")
-            let moments = try Self.moments(file)
+            let moments = try MomentSoundTests.moments(file)
             #expect(moments.filter { $0.name == "spawn" }.map(\.item) == Array(items.indices), "\(label)")
             let heights = try Self.heights(file)
             for (index, item) in items.enumerated() {
@@ -117,7 +104,7 @@ struct BounceImpactTests {
                                { "at": [\(rightX), 300], "size": \(right), "velocity": [\(-speedRight), 0],
                                  "shape": "\(random.pick(["box", "coin"]))" } ] } } ] }
                 """, to: "job.json")
-            let impacts = try Self.moments(file).filter { $0.name == "impact" }
+            let impacts = try MomentSoundTests.moments(file).filter { $0.name == "impact" }
             let meeting = gap / (speedLeft + speedRight)
             #expect(impacts.count == 1, "\(label): \(impacts)")
             #expect(impacts.first?.item == 0, "\(label): \(impacts)")
@@ -144,17 +131,9 @@ struct BounceImpactTests {
                       "items": [ { "at": [180, \(random.uniform(150, 400))], "shape": "coin", "size": 30 } ] } } ],
                   "audio": { "sounds": [ { "file": "clack.wav", "at": { "layer": "coin", "moment": "impact" } } ] } }
                 """, to: "job.json")
-            let impacts = try Self.moments(file).filter { $0.name == "impact" }.map(\.time)
+            let impacts = try MomentSoundTests.moments(file).filter { $0.name == "impact" }.map(\.time)
             #expect(impacts.count >= 2, "\(label): \(impacts)")
-            let wav = folder.url.appendingPathComponent("mix.wav")
-            let mix = CLI.run(["mix", file, "-o", wav.path])
-            try #require(mix.status == 0, "\(label): \(mix.stderr)")
-            let onsets = SoundTests.onsets(try SoundTests.decodeSound(wav.path)).map(\.time)
-            let heard = impacts.filter { $0 < 4 - 0.03 }
-            #expect(onsets.count == heard.count, "\(label): onsets \(onsets), impacts \(heard)")
-            for (onset, impact) in zip(onsets, heard) {
-                #expect(abs(onset - impact) < 0.001, "\(label): onset \(onset) s, impact \(impact) s")
-            }
+            try MomentSoundTests.expectOnsets(file, in: folder, at: impacts.filter { $0 < 4 - 0.03 }, label: label)
         }
     }
 }

@@ -23,6 +23,37 @@ struct MomentSoundTests {
         """
     }
 
+    /// The moments `trace --moments` lists for `file`, in order: the item, the moment's name, its job time.
+    static func moments(_ file: String) throws -> [(item: Int, name: String, time: Double)] {
+        let traced = CLI.run(["trace", file, "--moments"])
+        try #require(traced.status == 0, "\(traced.stderr)")
+        return traced.stdout.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let item = object["item"] as? Int, let name = object["moment"] as? String,
+                let time = (object["time"] as? NSNumber)?.doubleValue
+            else { return nil }
+            return (item, name, time)
+        }
+    }
+
+    /// Mixes `file` into `folder` and expects one onset within 1 ms of each of `times`, in order.
+    static func expectOnsets(
+        _ file: String, in folder: TemporaryFolder, at times: [Double], label: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let wav = folder.url.appendingPathComponent("mix.wav")
+        let mix = CLI.run(["mix", file, "-o", wav.path])
+        try #require(mix.status == 0, "\(label): \(mix.stderr)", sourceLocation: sourceLocation)
+        let onsets = SoundTests.onsets(try SoundTests.decodeSound(wav.path)).map(\.time)
+        #expect(
+            onsets.count == times.count, "\(label): onsets \(onsets), moments \(times)", sourceLocation: sourceLocation)
+        for (onset, time) in zip(onsets, times) {
+            #expect(
+                abs(onset - time) < 0.001, "\(label): onset \(onset) s, moment \(time) s",
+                sourceLocation: sourceLocation)
+        }
+    }
+
     @Test("6 generated jobs: the mix's onsets fall within 1 ms of the traced landings, at any seed, start and speed")
     func onsetsAtLandings() throws {
         let seed = UInt64(ProcessInfo.processInfo.environment["RENDERFARM_MOMENT_SEED"] ?? "") ?? 0x6D6F_6D
@@ -39,29 +70,14 @@ struct MomentSoundTests {
                     seed: random.integer(1...100_000), start: random.uniform(0, 0.6),
                     speed: random.pick([0.75, 1, 1.5]),
                     timing: random.pick(["linear", "easeIn", "easeOutCubic"]), offset: offset), to: "job.json")
-            let traced = CLI.run(["trace", file, "--moments"])
-            try #require(traced.status == 0, "\(label): \(traced.stderr)")
-            let moments = traced.stdout.split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }
-            #expect(moments.count == 6, "\(label): \(traced.stdout)")
-            let landings = moments.filter { $0["moment"] as? String == "land" }.compactMap {
-                ($0["time"] as? NSNumber)?.doubleValue
-            }
-            let launches = moments.filter { $0["moment"] as? String == "launch" }.compactMap {
-                ($0["time"] as? NSNumber)?.doubleValue
-            }
+            let moments = try Self.moments(file)
+            #expect(moments.count == 6, "\(label): \(moments)")
+            let landings = moments.filter { $0.name == "land" }.map(\.time)
+            let launches = moments.filter { $0.name == "launch" }.map(\.time)
             #expect(landings.count == 3 && launches.count == 3)
             for (launch, landing) in zip(launches, landings) { durations.insert(((landing - launch) * 1000).rounded()) }
-            let wav = folder.url.appendingPathComponent("mix.wav")
-            let mix = CLI.run(["mix", file, "-o", wav.path])
-            try #require(mix.status == 0, "\(label): \(mix.stderr)")
-            let onsets = SoundTests.onsets(try SoundTests.decodeSound(wav.path)).map(\.time)
-            let expected = landings.map { $0 + offset }.filter { $0 >= 0 && $0 < 4 - 0.05 }
-            #expect(onsets.count == expected.count, "\(label): onsets \(onsets), landings \(expected)")
-            for (onset, landing) in zip(onsets, expected) {
-                #expect(abs(onset - landing) < 0.001, "\(label): onset \(onset) s, landing \(landing) s")
-            }
+            try Self.expectOnsets(
+                file, in: folder, at: landings.map { $0 + offset }.filter { $0 >= 0 && $0 < 4 - 0.05 }, label: label)
         }
         // The flights differ (0.6, 0.64, 0.68 s at speed 1, and the layer's speed scales them).
         #expect(durations.count >= 3, "\(durations)")
@@ -85,31 +101,16 @@ struct MomentSoundTests {
                     "params": { "rate": \(rate), "lifetime": \(lifetime) } } ],
                   "audio": { "sounds": [ { "file": "tick.wav", "at": { "layer": "likes", "moment": "\(moment)" } } ] } }
                 """, to: "job.json")
-            let traced = CLI.run(["trace", file, "--moments"])
-            try #require(traced.status == 0, "\(label): \(traced.stderr)")
-            let moments = traced.stdout.split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-            }
             // Heart i spawns at start + i / rate and is removed a lifetime later.
             let spawns = (0..<Int(((4 - start) * rate).rounded(.up))).map { start + Double($0) / rate }.filter {
                 $0 < 4
             }
-            let times = moments.filter { $0["moment"] as? String == moment }.compactMap {
-                ($0["time"] as? NSNumber)?.doubleValue
-            }
+            let times = try Self.moments(file).filter { $0.name == moment }.map(\.time)
             let expected = moment == "spawn" ? spawns : spawns.map { $0 + lifetime }
             #expect(
                 times.count == expected.count && zip(times.sorted(), expected).allSatisfy { abs($0 - $1) < 1e-9 },
                 "\(label): \(times) vs \(expected)")
-            let wav = folder.url.appendingPathComponent("mix.wav")
-            let mix = CLI.run(["mix", file, "-o", wav.path])
-            try #require(mix.status == 0, "\(label): \(mix.stderr)")
-            let onsets = SoundTests.onsets(try SoundTests.decodeSound(wav.path)).map(\.time)
-            let heard = expected.filter { $0 < 4 - 0.05 }
-            #expect(onsets.count == heard.count, "\(label): onsets \(onsets), moments \(heard)")
-            for (onset, time) in zip(onsets, heard) {
-                #expect(abs(onset - time) < 0.001, "\(label): onset \(onset) s, \(moment) \(time) s")
-            }
+            try Self.expectOnsets(file, in: folder, at: expected.filter { $0 < 4 - 0.05 }, label: label)
         }
     }
 

@@ -28,7 +28,7 @@ struct SVGImageTests {
     func generated() throws {
         var random = SystemRandomNumberGenerator()
         let seed = UInt64(ProcessInfo.processInfo.environment["RENDERFARM_SVG_SEED"] ?? "") ?? random.next()
-        var generator = SeededGenerator(seed: seed)
+        var generator = SeededRandom(seed: seed)
         for run in 0..<40 {
             let label = "RENDERFARM_SVG_SEED=\(seed), run \(run)"
             let (width, height) = (
@@ -186,15 +186,5 @@ struct SVGImageTests {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so a failing run can be repeated from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// EffectKit's SplitMix64 stream, so a failing run can be repeated from its seed.
+extension SeededRandom: RandomNumberGenerator {}
