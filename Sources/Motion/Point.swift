@@ -16,6 +16,10 @@ public struct Point: Sendable, Equatable, Hashable, Encodable {
     /// The origin (0, 0).
     public static let zero = Point(0, 0)
 
+    /// How far from the origin a point a job gives may lie, in points, in either coordinate: far beyond any
+    /// canvas, and small enough that sums and products of coordinates stay exact to a millionth.
+    public static let coordinateLimit = 1_000_000.0
+
     /// The Euclidean length of the point seen as a vector from the origin.
     public var length: Double { (x * x + y * y).squareRoot() }
 

@@ -5,7 +5,7 @@ import Foundation
 extension HarnessEditor {
     static let layerFields = [
         "start", "end", "speed", "loop", "opacity", "blend", "transform.anchor", "transform.position",
-        "transform.scale", "transform.rotation", "mask", "name", "style", "motionBlur",
+        "transform.scale", "transform.rotation", "transform.path", "mask", "name", "style", "motionBlur",
     ]
     static let jobFields = [
         "canvas.background", "canvas.width", "canvas.height", "canvas.scale", "seed", "fps", "duration", "frames",
@@ -66,6 +66,9 @@ extension HarnessEditor {
             } else {
                 layer.set(field, layerValue(field, of: layer, frame: frame, random: &random))
             }
+            // A motion path places the anchor instead of a position: a job gives one of them.
+            if field == "transform.path", layer.value(at: field) != nil { layer.set("transform.position", nil) }
+            if field == "transform.position", layer.value(at: field) != nil { layer.set("transform.path", nil) }
             if let start = layer["start"]?.numberValue, let end = layer["end"]?.numberValue, end <= start {
                 layer["end"] = .rounded(start + 0.2)
             }

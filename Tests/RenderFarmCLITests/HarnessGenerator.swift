@@ -111,6 +111,10 @@ struct HarnessGenerator: Sendable {
             for field in ["anchor", "position", "scale", "rotation"] where random.chance(0.5) {
                 transform[field] = transformValue(field, frame: frame, random: &random)
             }
+            // A motion path instead of a position, now and then.
+            if transform["position"] == nil, random.chance(0.2) {
+                transform["path"] = transformValue("path", frame: frame, random: &random)
+            }
             layer["transform"] = .object(transform)
         }
     }
@@ -185,6 +189,22 @@ struct HarnessGenerator: Sendable {
         switch field {
         case "anchor": return point(&random)
         case "position": one = point
+        case "path":
+            // One stroke of a line and a curve or two across the canvas, travelled by a fraction or keyframes.
+            let corner = { (random: inout FuzzRandom) -> String in
+                "\(HarnessJSON.format(random.number(0...1) * frame.width)) "
+                    + HarnessJSON.format(random.number(0...1) * frame.height)
+            }
+            var data = "M " + corner(&random) + " L " + corner(&random)
+            for _ in 0..<random.integer(1...2) {
+                data += " C " + corner(&random) + " " + corner(&random) + " " + corner(&random)
+            }
+            let fraction: (inout FuzzRandom) -> HarnessJSON = { random in .rounded(random.unit()) }
+            return .object([
+                "d": .string(data), "autoOrient": .bool(random.chance(0.5)),
+                "progress": random.chance(0.7)
+                    ? keyframes(frame: frame, random: &random, value: fraction) : fraction(&random),
+            ])
         case "scale":
             one = { random in
                 random.chance(0.7)

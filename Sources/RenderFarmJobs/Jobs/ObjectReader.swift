@@ -92,6 +92,17 @@ package struct ObjectReader {
         return text
     }
 
+    /// The boolean at `key`, `fallback` when absent, or nil after reporting a value of another type.
+    package func bool(_ key: String, default fallback: Bool) -> Bool? {
+        switch object[key] {
+        case nil: return fallback
+        case .some(.bool(let value)): return value
+        case .some(let other):
+            issues.add(childPath(key), "expected true or false, got \(Self.show(other))")
+            return nil
+        }
+    }
+
     /// The nested object at `key` (an empty one when absent), or nil after reporting a type error.
     package func object(_ key: String) -> ObjectReader? {
         guard let value = object[key] else {

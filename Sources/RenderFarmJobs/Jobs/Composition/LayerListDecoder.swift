@@ -93,13 +93,7 @@ struct LayerListDecoder {
 
     /// `enabled`: true unless the file says false; anything but true or false is a problem (and counts as true).
     private func isEnabled(_ reader: ObjectReader) -> Bool {
-        switch reader.object["enabled"] {
-        case nil, .some(.bool(true)): return true
-        case .some(.bool(false)): return false
-        case .some(let other):
-            issues.add(reader.childPath("enabled"), "expected true or false, got \(ObjectReader.show(other))")
-            return true
-        }
+        reader.bool("enabled", default: true) ?? true
     }
 
     private func decodeFields(_ reader: ObjectReader) -> LayerFields {
@@ -126,12 +120,7 @@ struct LayerListDecoder {
                 animated(value, path: reader.childPath("opacity"), read: { self.opacity($0, path: $1) }) ?? .constant(1)
         }
         fields.gain = reader.number("gain", default: 0, in: LayerFields.gains) ?? 0
-        switch reader.object["muted"] {
-        case nil: break
-        case .some(.bool(let value)): fields.muted = value
-        case .some(let other):
-            issues.add(reader.childPath("muted"), "expected true or false, got \(ObjectReader.show(other))")
-        }
+        fields.muted = reader.bool("muted", default: false) ?? false
         let blend = reader.string("blend", default: "normal", maxLength: 32) ?? "normal"
         if let mode = BlendMode(rawValue: blend) {
             fields.blend = mode
@@ -163,13 +152,7 @@ struct LayerListDecoder {
             if LayerMask.Mode(rawValue: mode) == nil {
                 issues.add(mask.childPath("mode"), "expected \"alpha\" or \"luminance\", got \"\(mode)\"")
             }
-            var invert = false
-            switch mask.object["invert"] {
-            case nil: break
-            case .some(.bool(let value)): invert = value
-            case .some(let other):
-                issues.add(mask.childPath("invert"), "expected true or false, got \(ObjectReader.show(other))")
-            }
+            let invert = mask.bool("invert", default: false) ?? false
             if let layer = mask.string("layer", default: nil, maxLength: 64) {
                 fields.mask = LayerMask(layer: layer, mode: LayerMask.Mode(rawValue: mode) ?? .alpha, invert: invert)
             }
@@ -195,12 +178,18 @@ struct LayerListDecoder {
     }
 
     private func decodeTransform(_ reader: ObjectReader) -> LayerTransform {
-        reader.rejectUnknownKeys(["anchor", "position", "scale", "rotation"])
+        reader.rejectUnknownKeys(["anchor", "position", "path", "scale", "rotation"])
         let anchor = reader.object["anchor"].flatMap { point($0, path: reader.childPath("anchor")) } ?? canvasCentre
         var transform = LayerTransform(
             anchor: anchor, position: nil, scale: .constant(Point(1, 1)), rotation: .constant(0))
         if let value = reader.object["position"] {
             transform.position = animated(value, path: reader.childPath("position"), read: { self.point($0, path: $1) })
+        }
+        if reader.object["path"] != nil, let path = reader.object("path") {
+            if reader.object["position"] != nil {
+                issues.add(path.path, "give position or path, not both: the path places the anchor")
+            }
+            transform.path = decodePath(path)
         }
         if let value = reader.object["scale"] {
             transform.scale =
@@ -214,7 +203,51 @@ struct LayerListDecoder {
         return transform
     }
 
+    /// `transform.path`: `{"d", "progress", "autoOrient"}`.
+    private func decodePath(_ reader: ObjectReader) -> LayerTransform.Path? {
+        reader.rejectUnknownKeys(["d", "progress", "autoOrient"])
+        let autoOrient = reader.bool("autoOrient", default: false)
+        var motionPath: MotionPath?
+        switch reader.object["d"] {
+        case .string(let data) where data.utf8.count <= Self.maxPathData:
+            do {
+                motionPath = try MotionPath(data)
+            } catch {
+                issues.add(reader.childPath("d"), "\(error)")
+            }
+        case .some(let value):
+            issues.add(
+                reader.childPath("d"),
+                "expected SVG path data of at most \(Self.maxPathData) characters (\"M 40 600 C 100 300 300 300 335 80\"), "
+                    + "got \(ObjectReader.show(value))")
+        case nil:
+            issues.add(reader.childPath("d"), "missing: the SVG path data the layer travels along")
+        }
+        guard let progressValue = reader.object["progress"] else {
+            issues.add(
+                reader.childPath("progress"),
+                "missing: how far along the path, 0…1, usually keyframes {\"keyframes\": [{\"t\": 0, \"value\": 0}, "
+                    + "{\"t\": 2, \"value\": 1}]}")
+            return nil
+        }
+        let progress = animated(
+            progressValue, path: reader.childPath("progress"), read: { self.fraction($0, path: $1) })
+        guard let motionPath, let progress, let autoOrient else { return nil }
+        return LayerTransform.Path(path: motionPath, progress: progress, autoOrient: autoOrient)
+    }
+
+    /// The most characters of a motion path's data.
+    static let maxPathData = 1 << 20
+
     // MARK: Values
+
+    private func fraction(_ value: JSONValue, path: String) -> Double? {
+        guard let number = value.doubleValue, (0...1).contains(number) else {
+            issues.add(path, "expected a fraction of the path 0…1, got \(ObjectReader.show(value))")
+            return nil
+        }
+        return number
+    }
 
     private func opacity(_ value: JSONValue, path: String) -> Double? {
         guard let number = value.doubleValue, (0...1).contains(number) else {

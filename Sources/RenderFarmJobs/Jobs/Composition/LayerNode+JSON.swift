@@ -21,7 +21,7 @@ extension LayerNode {
     }
 
     /// The node and what it holds with the values `state(at:)` gives per frame (opacity, position, scale,
-    /// rotation) set to constants: what every frame of the node shares, so that a frame's fingerprint holds
+    /// rotation) set to constants and a motion path left out: what every frame of the node shares, so that a frame's fingerprint holds
     /// the keyframes it is drawn with, not the others. A keyframed field not replaced here stays whole, so
     /// its every edit redraws every frame: never a stale one.
     package var withoutAnimation: LayerNode {
@@ -29,6 +29,8 @@ extension LayerNode {
         node.fields.opacity = .constant(1)
         if var transform = node.fields.transform {
             if transform.position != nil { transform.position = .constant(Point(0, 0)) }
+            // The place and turn a motion path gives are in the state: the path itself is not needed.
+            transform.path = nil
             transform.scale = .constant(Point(1, 1))
             transform.rotation = .constant(0)
             node.fields.transform = transform
@@ -56,6 +58,11 @@ extension LayerFields {
                 "anchor": transform.anchor.json, "scale": transform.scale.json, "rotation": transform.rotation.json,
             ]
             if let position = transform.position { value["position"] = position.json }
+            if let path = transform.path {
+                value["path"] = .object([
+                    "d": .string(path.path.data), "progress": path.progress.json, "autoOrient": .bool(path.autoOrient),
+                ])
+            }
             object["transform"] = .object(value)
         }
         if let mask {

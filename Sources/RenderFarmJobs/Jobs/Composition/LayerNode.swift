@@ -95,25 +95,43 @@ package struct MotionBlur: Sendable, Equatable, Encodable {
     }
 }
 
-/// Where a layer is placed: its `anchor` point is moved to `position`, then it is rotated
-/// (degrees, clockwise on screen) and scaled about it, as in After Effects. Points in job points.
+/// Where a layer is placed: its `anchor` point is moved to `position` (or to a point along `path`), then it is
+/// rotated (degrees, clockwise on screen) and scaled about it, as in After Effects. Points in job points.
 package struct LayerTransform: Sendable, Equatable, Encodable {
     package var anchor: Point
-    /// Nil: the anchor itself (no move).
+    /// Nil: the anchor itself (no move), unless `path` places it.
     package var position: Animated<Point>?
+    /// A motion path the anchor travels along, instead of `position`.
+    package var path: Path?
     package var scale: Animated<Point>
     package var rotation: Animated<Double>
 
+    /// A motion path: the anchor at `progress` of the way along it by length, turned to face along it when
+    /// `autoOrient` (the layer's +x axis along the path's direction, as After Effects' auto-orient does).
+    package struct Path: Sendable, Equatable, Encodable {
+        package var path: MotionPath
+        /// 0 at the path's start, 1 at its end; a value outside (a spring's overshoot) stays at the end.
+        package var progress: Animated<Double>
+        package var autoOrient = false
+    }
+
     package var isAnimated: Bool {
-        (position?.isAnimated ?? false) || scale.isAnimated || rotation.isAnimated
+        (position?.isAnimated ?? false) || (path?.progress.isAnimated ?? false) || scale.isAnimated
+            || rotation.isAnimated
     }
 
     /// The transformation at local time `t`: where the layer's point (x, y) lands is
     /// position + R(rotation) · S(scale) · ((x, y) − anchor).
     package func resolved(at t: Double) -> Resolved {
-        Resolved(
+        var resolved = Resolved(
             anchor: anchor, position: position?.value(at: t) ?? anchor, scale: scale.value(at: t),
             rotation: rotation.value(at: t))
+        if let path {
+            let (point, direction) = path.path.point(at: path.progress.value(at: t))
+            resolved.position = point
+            if path.autoOrient { resolved.rotation += direction * 180 / .pi }
+        }
+        return resolved
     }
 
     /// A transformation at one time.

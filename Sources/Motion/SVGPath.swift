@@ -1,7 +1,6 @@
-import EffectKit
-
 /// One element of a path in absolute coordinates, as cairo draws it: SVG's quadratic curves and arcs are
-/// turned into cubic curves, and horizontal, vertical and smooth commands into plain ones.
+/// turned into cubic curves, and horizontal, vertical and smooth commands into plain ones. The `shape`
+/// effect draws them; a layer's motion path (``MotionPath``) travels along them.
 package enum PathElement: Sendable, Equatable {
     case move(Point)
     case line(Point)
@@ -20,19 +19,6 @@ package struct SVGPath: Sendable, Equatable {
     package init(_ data: String) throws(SVGPathError) {
         var parser = SVGPathParser(Array(data.utf8))
         elements = try parser.parse()
-    }
-
-    /// Adds the path to the context's current path.
-    package func append(to context: DrawingContext) {
-        for element in elements {
-            switch element {
-            case .move(let point): context.move(to: point.x, point.y)
-            case .line(let point): context.line(to: point.x, point.y)
-            case .curve(let c1, let c2, let end):
-                context.curve(to: end.x, end.y, control1: c1.x, c1.y, control2: c2.x, c2.y)
-            case .close: context.closePath()
-            }
-        }
     }
 }
 
@@ -171,12 +157,12 @@ struct SVGPathParser {
         Point(try coordinate(command, "x"), try coordinate(command, "y"))
     }
 
-    /// A number that becomes a coordinate: within ±``EffectParameters/coordinateLimit``.
+    /// A number that becomes a coordinate: within ±``Point/coordinateLimit``.
     private mutating func coordinate(_ command: String, _ what: String) throws(SVGPathError) -> Double {
         let value = try number(command, what)
-        guard abs(value) <= EffectParameters.coordinateLimit else {
+        guard abs(value) <= Point.coordinateLimit else {
             index = numberStart
-            throw error("\(what) of \(command) must be within ±\(Int(EffectParameters.coordinateLimit)) points")
+            throw error("\(what) of \(command) must be within ±\(Int(Point.coordinateLimit)) points")
         }
         return value
     }

@@ -1,10 +1,9 @@
-import EffectKit
 import Foundation
 import Testing
 
-@testable import VectorShape
+@testable import Motion
 
-/// SVG path data read into cairo's elements: every command, absolute and relative, implicit repetition, smooth
+/// SVG path data read into the elements cairo draws: every command, absolute and relative, implicit repetition, smooth
 /// curves, arcs, SVG's number spellings, and errors that say where the data went wrong.
 @Suite("SVG path data")
 struct SVGPathTests {

@@ -1,4 +1,3 @@
-import EffectKit
 import Foundation
 
 /// An SVG elliptical arc (the A command) as cubic Bézier curves, by the conversion of SVG 1.1 appendix F.6:
