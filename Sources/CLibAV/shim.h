@@ -26,7 +26,7 @@ static const int64_t RF_AV_NOPTS_VALUE = AV_NOPTS_VALUE;
 
 /// The demuxers the video effect accepts: MP4/MOV and Matroska/WebM. Nested playlists, concat lists and
 /// image sequences are never probed.
-static const char *const RF_AV_FORMATS = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm";
+static const char *const RF_AV_FORMATS = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,gif,apng";
 
 /// What the custom I/O reads: a descriptor and a position of its own. Reads are `pread`s, so readers
 /// of one open file (`dup`s of it) never move each other's offset, and no path is opened again (a

@@ -17,14 +17,23 @@ enum FootageFixture {
     /// in a time base of 1/480 s.
     static func make(_ path: String, fps: Int, frames: Int, variable: Bool = false) throws {
         var filters = bits
-        var output = ["-c:v", "libx264", "-qp", "0", "-g", "12", "-bf", "2", "-pix_fmt", "yuv420p"]
+        var output: [String]
+        switch path.split(separator: ".").last {
+        // Animated pictures: a GIF (black and white are in every palette) and an APNG, looping for ever.
+        case "gif": output = ["-c:v", "gif", "-loop", "0"]
+        case "apng": output = ["-c:v", "apng", "-pix_fmt", "rgba", "-plays", "0", "-f", "apng"]
+        default: output = ["-c:v", "libx264", "-qp", "0", "-g", "12", "-bf", "2", "-pix_fmt", "yuv420p"]
+        }
         if variable {
             filters += ",settb=1/480,setpts='(N+floor(N*N/20))/48/TB'"
-            output += ["-fps_mode", "passthrough", "-enc_time_base", "1/480", "-video_track_timescale", "480"]
+            output += ["-fps_mode", "passthrough", "-enc_time_base", "1/480"]
+            if !path.hasSuffix(".gif") && !path.hasSuffix(".apng") { output += ["-video_track_timescale", "480"] }
         }
         try ffmpeg(
-            ["-f", "lavfi", "-i", "color=c=black:s=\(width)x\(height):r=\(fps)", "-frames:v", "\(frames)", "-vf",
-             filters] + output + [path])
+            [
+                "-f", "lavfi", "-i", "color=c=black:s=\(width)x\(height):r=\(fps)", "-frames:v", "\(frames)", "-vf",
+                filters,
+            ] + output + [path])
     }
 
     /// Runs `ffmpeg -v error -y ARGUMENTS`, which must succeed; its output.
@@ -46,7 +55,8 @@ enum FootageFixture {
         let ffprobe = try #require(Tools.find("ffprobe"))
         func probe(_ entries: String) throws -> [String] {
             let result = try Tools.run(
-                ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", entries, "-of", "default=nw=1:nk=1", path])
+                ffprobe,
+                ["-v", "error", "-select_streams", "v:0", "-show_entries", entries, "-of", "default=nw=1:nk=1", path])
             return result.text.split(whereSeparator: \.isNewline).map(String.init)
         }
         let ticks = try probe("frame=pts").compactMap { Int($0) }
@@ -98,8 +108,11 @@ enum FootageFixture {
         let ticks = try timestamps(path).ticks
         let ffprobe = try #require(Tools.find("ffprobe"))
         let probed = try Tools.run(
-            ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,pos,size,flags", "-of",
-                      "compact=p=0", path])
+            ffprobe,
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,pos,size,flags", "-of",
+                "compact=p=0", path,
+            ])
         // "pts=…|size=…|pos=…|flags=…" for every packet.
         let packets = probed.text.split(whereSeparator: \.isNewline).map { line in
             Dictionary(

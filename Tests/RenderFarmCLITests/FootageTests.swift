@@ -44,7 +44,9 @@ struct FootageTests {
         /// The source frame output frame k shows by the rule, nil when nothing is drawn; exact integer arithmetic,
         /// by frame numbers for constant rates, by the clip's own timestamps (ffprobe) for variable ones.
         func expected(_ k: Int, clip: (ticks: [Int], timeBase: (num: Int, den: Int))) -> Int? {
-            if variable {
+            // FFmpeg reads an APNG's delays (1/24 s here) into 1/100000 s, each rounded: its frames are where
+            // those timestamps put them, a few microseconds off the constant rate.
+            if variable || container == "apng" {
                 // Largest i with ticks[i] × num / den ≤ k / fps × speed.
                 let (num, den) = clip.timeBase
                 return clip.ticks.lastIndex { $0 * num * fps * speedDenominator <= k * den * speedNumerator }
@@ -69,6 +71,12 @@ struct FootageTests {
         Case(clipFPS: 30, clipFrames: 30, fps: 30, frames: 30, container: "mkv"),
         Case(clipFPS: 60, clipFrames: 60, fps: 60, frames: 60, container: "mkv"),
         Case(clipFPS: 24, clipFrames: 48, fps: 30, frames: 60, container: "mkv"),
+        // GIF stores delays in hundredths of a second: 25 fps is exact, and variable delays round to them.
+        Case(clipFPS: 25, clipFrames: 50, fps: 30, frames: 60, container: "gif"),
+        Case(clipFPS: 24, variable: true, clipFrames: 40, fps: 30, frames: 60, container: "gif"),
+        Case(clipFPS: 20, clipFrames: 40, fps: 24, frames: 72, trimIn: 10, trimOut: 30, loop: true, container: "gif"),
+        Case(clipFPS: 24, clipFrames: 48, fps: 30, frames: 60, container: "apng"),
+        Case(clipFPS: 24, variable: true, clipFrames: 40, fps: 30, frames: 60, container: "apng"),
     ]
 
     /// Makes the clip of `test` in `folder` and returns its presentation timestamps.
@@ -287,6 +295,10 @@ struct FootageTests {
             ("text.mkv", Data("not a video\n".utf8)),
             ("empty.webm", Data()),
             ("skipped.webm", Data(skipped)),
+            // A still PNG is no APNG; a GIF cut in half ends inside a picture; WebP is not read at all.
+            ("still.png", try Data(contentsOf: Binary.packageRoot.appendingPathComponent("jobs/assets/star.png"))),
+            ("cut.gif", try Self.halfGIF(in: folder)),
+            ("sticker.webp", Data("RIFF\0\0\0\0WEBPVP8X".utf8)),
         ]
         for (name, data) in files {
             try data.write(to: folder.url.appendingPathComponent(name))
@@ -296,6 +308,9 @@ struct FootageTests {
             #expect(result.status == 65, "\(name): \(result.status) \(result.stderr)")
             #expect(result.stderr.contains("layers[0].params.file"), "\(name): \(result.stderr)")
             #expect(result.stderr.contains(name), "\(name): \(result.stderr)")
+            if name == "sticker.webp" {
+                #expect(result.stderr.contains("convert it to an APNG or GIF"), "\(result.stderr)")
+            }
             if name == "skipped.webm" {
                 #expect(result.stderr.contains("skipped.webm is damaged after "), "\(result.stderr)")
             }
@@ -309,6 +324,14 @@ struct FootageTests {
             let valid = CLI.run(["validate", folder.url.appendingPathComponent("job.json").path])
             #expect(valid.status == 0, "\(name): \(valid.stderr)")
         }
+    }
+
+    /// The first half of a 2 s GIF's bytes.
+    static func halfGIF(in folder: TemporaryFolder) throws -> Data {
+        let gif = folder.url.appendingPathComponent("whole.gif").path
+        try FootageFixture.make(gif, fps: 25, frames: 50)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: gif))
+        return bytes.prefix(bytes.count / 2)
     }
 
     @Test("a stream damaged in its middle (a picture's bytes overwritten) is refused at validate, at that frame (65)")

@@ -54,7 +54,8 @@ final class FootageDecoder {
         let status = rf_av_open(descriptor, Self.probeBytes, errors, &format)
         guard status >= 0, let opened = format else {
             throw EffectError(
-                parameter: "file", "\(file.name) is not a readable MP4, MOV, WebM or MKV file (\(Self.text(status)))")
+                parameter: "file",
+                "\(file.name) is not a readable MP4, MOV, WebM, MKV, GIF or APNG file (\(Self.text(status)))")
         }
         var chosen: Int32 = -1
         for index in 0..<Int(opened.pointee.nb_streams) {

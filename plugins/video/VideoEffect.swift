@@ -11,14 +11,16 @@ struct VideoEffect: Effect {
         id: "video",
         identifier: "org.renderfarm.video",
         version: "1.1.0+" + libraryVersions,
-        summary: "Footage from an MP4, MOV, WebM or MKV file, frame-accurate, with trim, speed, loop and its sound",
+        summary:
+            "Footage from an MP4, MOV, WebM or MKV file (or an animated GIF or APNG), frame-accurate, with trim, speed, loop and its sound",
         threadSafety: .full,
         keysCoverParameters: true,
         parameters: [
             ParameterSpec(
                 "file", .string, default: nil,
                 doc:
-                    "the .mp4, .mov, .m4v, .webm or .mkv file, relative to the job file's folder (must stay inside it); required"
+                    "the .mp4, .mov, .m4v, .webm or .mkv file, or an animated .gif or .apng/.png, relative to the job file's "
+                    + "folder (must stay inside it); required"
             ),
             ParameterSpec(
                 "rect", .rect, default: nil, range: -100_000...100_000,
