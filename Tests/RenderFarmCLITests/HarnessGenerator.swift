@@ -213,7 +213,24 @@ struct HarnessGenerator: Sendable {
             }
         default: one = { random in .rounded(random.number(-90...90), places: 1) }
         }
-        return random.chance(0.4) ? keyframes(frame: frame, random: &random, value: one) : one(&random)
+        guard random.chance(0.4) else { return one(&random) }
+        let keys = keyframes(frame: frame, random: &random, value: one)
+        // Positions curve now and then: spatial tangents on their keyframes.
+        guard field == "position", random.chance(0.4), case .object(var object) = keys,
+            case .array(let list)? = object["keyframes"]
+        else { return keys }
+        object["keyframes"] = .array(
+            list.map { key in
+                guard case .object(var fields) = key else { return key }
+                for side in ["inTangent", "outTangent"] where random.chance(0.6) {
+                    fields[side] = .array([
+                        .rounded(random.number(-0.3...0.3) * frame.width, places: 1),
+                        .rounded(random.number(-0.3...0.3) * frame.height, places: 1),
+                    ])
+                }
+                return .object(fields)
+            })
+        return .object(object)
     }
 
     /// Two or three keyframes over the job's length, each with a timing.

@@ -50,6 +50,16 @@ struct MotionPathRenderTests {
             }
         }
 
+        /// The cubic Bézier from `p0` to `p3` with control points `p1` and `p2`.
+        init(cubic p0: (Double, Double), _ p1: (Double, Double), _ p2: (Double, Double), _ p3: (Double, Double)) {
+            points = [p0]
+            sample { t in
+                let u = 1 - t
+                let (a, b, c, d) = (u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
+                return (a * p0.0 + b * p1.0 + c * p2.0 + d * p3.0, a * p0.1 + b * p1.1 + c * p2.1 + d * p3.1)
+            }
+        }
+
         private mutating func sample(_ curve: (Double) -> (Double, Double)) {
             for step in 1...20_000 { points.append(curve(Double(step) / 20_000)) }
         }
@@ -134,6 +144,47 @@ struct MotionPathRenderTests {
                 #expect(
                     abs(turn) < 2 * .pi / 180,
                     "\(label): frame \(frame) bar turned \(got.axis * 180 / .pi)°, path \(want.direction * 180 / .pi)°")
+            }
+        }
+    }
+
+    @Test("8 generated position keyframes with spatial tangents: a square's centre on the curve by length, 0.5 px")
+    func spatialTangents() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["RENDERFARM_PATH_SEED"] ?? "") ?? 0x7061_7468
+        for run in 0..<8 {
+            var random = FuzzRandom(seed: seed &+ UInt64(run) &+ 100)
+            let label = "RENDERFARM_PATH_SEED=\(seed &+ UInt64(run)) (tangents)"
+            func point() -> (Double, Double) { (random.uniform(60, 240), random.uniform(60, 240)) }
+            let (from, to) = (point(), point())
+            let (out, into) = (
+                (random.uniform(-120, 120), random.uniform(-120, 120)),
+                (random.uniform(-120, 120), random.uniform(-120, 120))
+            )
+            let stroke = Stroke(
+                cubic: from, (from.0 + out.0, from.1 + out.1), (to.0 + into.0, to.1 + into.1), to)
+            let folder = try TemporaryFolder()
+            let file = try folder.write(
+                """
+                { "version": 1, "name": "tangents", "fps": 10, "duration": 1,
+                  "canvas": { "width": 300, "height": 300, "scale": 1 }, "output": { "dir": "out" },
+                  "layers": [ { "effect": "shape",
+                    "params": { "rect": { "x": -4, "y": -4, "width": 8, "height": 8 }, "fill": "#FF0000" },
+                    "transform": { "anchor": [0, 0], "position": { "keyframes": [
+                      { "t": 0, "value": [\(from.0), \(from.1)], "outTangent": [\(out.0), \(out.1)] },
+                      { "t": 0.9, "value": [\(to.0), \(to.1)], "inTangent": [\(into.0), \(into.1)] } ] } } } ] }
+                """, to: "job.json")
+            let render = CLI.run(["render", file, "--progress", "none"])
+            try #require(render.status == 0, "\(label): \(render.stderr)")
+            for frame in 0..<10 {
+                let path = folder.url.appendingPathComponent(String(format: "out/frame_%05d.png", frame)).path
+                let want = stroke.place(at: min(1, Double(frame) / 10 / 0.9))
+                guard let got = Self.bar(in: try ImageSurface(contentsOfPNG: path)) else {
+                    Issue.record("\(label): frame \(frame) has no square")
+                    continue
+                }
+                #expect(
+                    hypot(got.x - want.x, got.y - want.y) < 0.5,
+                    "\(label): frame \(frame) square at (\(got.x), \(got.y)), curve at (\(want.x), \(want.y))")
             }
         }
     }

@@ -1,4 +1,5 @@
 import EffectKit
+import Foundation
 import StrictJSON
 import Testing
 
@@ -8,7 +9,8 @@ import Testing
 @Suite("Layer clocks and keyframes")
 struct LayerClockTests {
     static func spec(_ layers: String) throws -> JobSpec {
-        let document = try JSONParser.parse(#"{"duration": 10, "canvas": {"width": 200, "height": 100}, "layers": \#(layers)}"#)
+        let document = try JSONParser.parse(
+            #"{"duration": 10, "canvas": {"width": 200, "height": 100}, "layers": \#(layers)}"#)
         switch JobDecoder.decode(document, defaultName: "clock") {
         case .success(let spec): return spec
         case .failure(let issues): throw ClockTestError(issues.issues.map(\.description).joined(separator: "\n"))
@@ -72,9 +74,46 @@ struct LayerClockTests {
         #expect(opacity.value(at: 5) == 0 && opacity.value(at: 9) == 0)
     }
 
+    @Test("spatial tangents: the curve's ends and middle by length; a spring's overshoot goes on along the tangent")
+    func spatialTangents() throws {
+        // A quarter circle's cubic from (0, 0) to (100, 100) about (0, 100): leaves along +x, arrives along +y.
+        let k = 100 * 0.5522847498
+        let spec = try Self.spec(
+            #"""
+            [{"effect": "a", "transform": {"position": {"keyframes": [
+              {"t": 0, "value": [0, 0], "outTangent": [\#(k), 0]},
+              {"t": 1, "value": [100, 100], "inTangent": [0, -\#(k)], "timing": {"damping": 0.4}}]}}}]
+            """#)
+        let transform = try #require(spec.composition[0].fields.transform)
+        let position = try #require(transform.position)
+        let straight = try Self.spec(
+            #"[{"effect": "a", "transform": {"position": {"keyframes": [{"t": 0, "value": [0, 0]}, {"t": 1, "value": [100, 100], "timing": {"damping": 0.4}}]}}}]"#
+        )
+        let straightTransform = try #require(straight.composition[0].fields.transform)
+        let line = try #require(straightTransform.position)
+        #expect(position.value(at: 0) == Point(0, 0) && position.value(at: 1) == Point(100, 100))
+        // Each time, the spring's progress p: on the arc at angle p · 90° while 0 ≤ p ≤ 1, past its end p − 1 of
+        // its length further down (+y), as the straight segment's own p says.
+        for t in stride(from: 0.05, through: 0.95, by: 0.05) {
+            let straightPoint = line.value(at: t)
+            let p = straightPoint.x / 100
+            let point = position.value(at: t)
+            if p <= 1 {
+                let angle = p * .pi / 2
+                let onArc = Point(100 * sin(angle), 100 - 100 * cos(angle))
+                #expect(point.distance(to: onArc) < 0.05, "t \(t): \(point) vs \(onArc)")
+            } else {
+                #expect(point.distance(to: Point(100, 100 + (p - 1) * 50 * .pi)) < 0.05, "t \(t): \(point), p \(p)")
+            }
+        }
+        #expect(
+            stride(from: 0.0, through: 1, by: 0.01).contains { line.value(at: $0).x > 100 }, "the spring overshoots")
+    }
+
     @Test("transform: anchor defaults to the canvas centre; a point lands at position + R · S · (p − anchor)")
     func transform() throws {
-        let spec = try Self.spec(#"[{"effect": "a", "transform": {"position": [120, 60], "scale": [2, 1], "rotation": 90}}]"#)
+        let spec = try Self.spec(
+            #"[{"effect": "a", "transform": {"position": [120, 60], "scale": [2, 1], "rotation": 90}}]"#)
         let transform = try #require(spec.composition[0].fields.transform).resolved(at: 0)
         #expect(transform.anchor == Point(100, 50))
         // (110, 50) − anchor = (10, 0); scaled (20, 0); turned 90° clockwise (0, 20); + position.

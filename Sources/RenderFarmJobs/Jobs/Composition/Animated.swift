@@ -23,7 +23,7 @@ package enum Animated<Value: Interpolable>: Sendable, Equatable {
             let from = keys[index - 1]
             let to = keys[index]
             let progress = to.timing.progress(elapsed: t - from.t, duration: to.t - from.t)
-            return Value.interpolate(from.value, to.value, progress)
+            return Value.interpolate(from, to, progress)
         }
     }
 
@@ -39,6 +39,19 @@ package struct Keyframe<Value: Interpolable>: Sendable, Equatable {
     package var t: Double
     package var value: Value
     package var timing: KeyframeTiming
+    /// A position's spatial tangents, as After Effects has them: the segment into this keyframe leaves the
+    /// keyframe before along that one's `outTangent` and arrives along this one's `inTangent` (offsets from the
+    /// values, the cubic Bézier's control points). Zero for every other value, and by default.
+    package var inTangent = Point.zero
+    package var outTangent = Point.zero
+
+    package init(t: Double, value: Value, timing: KeyframeTiming, inTangent: Point = .zero, outTangent: Point = .zero) {
+        self.t = t
+        self.value = value
+        self.timing = timing
+        self.inTangent = inTangent
+        self.outTangent = outTangent
+    }
 }
 
 /// How a segment between two keyframes is paced: EffectKit's timing functions (the Core Animation
@@ -70,18 +83,38 @@ extension Keyframe: Encodable where Value: Encodable {}
 
 /// A value keyframes can move between.
 package protocol Interpolable: Sendable, Equatable {
-    /// `from` moved `progress` of the way to `to` (0: `from`, 1: `to`, beyond: extrapolated).
-    static func interpolate(_ from: Self, _ to: Self, _ progress: Double) -> Self
+    /// The value `progress` of the way from keyframe `from` to keyframe `to` (0: `from`'s, 1: `to`'s, beyond:
+    /// extrapolated).
+    static func interpolate(_ from: Keyframe<Self>, _ to: Keyframe<Self>, _ progress: Double) -> Self
 }
 
 extension Double: Interpolable {
-    package static func interpolate(_ from: Double, _ to: Double, _ progress: Double) -> Double {
-        from + (to - from) * progress
+    package static func interpolate(_ from: Keyframe<Double>, _ to: Keyframe<Double>, _ progress: Double) -> Double {
+        from.value + (to.value - from.value) * progress
     }
 }
 
 extension Point: Interpolable {
-    package static func interpolate(_ from: Point, _ to: Point, _ progress: Double) -> Point {
-        Point(from.x + (to.x - from.x) * progress, from.y + (to.y - from.y) * progress)
+    /// On a straight segment, `progress` of the way along the line. With spatial tangents, `progress` of the
+    /// curve's length along the cubic Bézier they make (the timing alone sets the speed, as in After Effects),
+    /// and beyond the ends along the curve's direction there, so a spring's overshoot carries on the way it went.
+    package static func interpolate(_ from: Keyframe<Point>, _ to: Keyframe<Point>, _ progress: Double) -> Point {
+        let (start, end) = (from.value, to.value)
+        guard from.outTangent != .zero || to.inTangent != .zero else { return start + (end - start) * progress }
+        let curve = CubicBezier(start, start + from.outTangent, end + to.inTangent, end)
+        let path = KeyframePath(curve: curve, sampling: .paced)
+        guard progress < 0 || progress > 1 else { return path.position(at: progress) }
+        let length = ArcLengthTable(curve: curve, samples: 64).length
+        let (point, t, beyond) = progress < 0 ? (start, 0.0, progress) : (end, 1.0, progress - 1)
+        let direction = Self.direction(of: curve, at: t)
+        return point + direction * (beyond * length)
+    }
+
+    /// The unit tangent of `curve` at its end `t` (0 or 1), from the nearest control point that differs.
+    private static func direction(of curve: CubicBezier, at t: Double) -> Point {
+        let points = t == 0 ? [curve.p0, curve.p1, curve.p2, curve.p3] : [curve.p3, curve.p2, curve.p1, curve.p0]
+        guard let other = points.dropFirst().first(where: { $0 != points[0] }) else { return .zero }
+        let chord = t == 0 ? other - points[0] : points[0] - other
+        return chord / chord.length
     }
 }

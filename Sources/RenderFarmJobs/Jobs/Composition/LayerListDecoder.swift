@@ -183,7 +183,8 @@ struct LayerListDecoder {
         var transform = LayerTransform(
             anchor: anchor, position: nil, scale: .constant(Point(1, 1)), rotation: .constant(0))
         if let value = reader.object["position"] {
-            transform.position = animated(value, path: reader.childPath("position"), read: { self.point($0, path: $1) })
+            transform.position = animated(
+                value, path: reader.childPath("position"), tangents: true, read: { self.point($0, path: $1) })
         }
         if reader.object["path"] != nil, let path = reader.object("path") {
             if reader.object["position"] != nil {
@@ -291,10 +292,11 @@ struct LayerListDecoder {
         return number
     }
 
-    /// A constant `read` from `value`, or `{"keyframes": [{"t", "value", "timing"}]}`.
-    func animated<Value>(_ value: JSONValue, path: String, read: (JSONValue, String) -> Value?) -> Animated<
-        Value
-    >? {
+    /// A constant `read` from `value`, or `{"keyframes": [{"t", "value", "timing"}]}`; with `tangents` (a
+    /// position), each keyframe may add `inTangent` and `outTangent` (points, offsets from its value).
+    func animated<Value>(
+        _ value: JSONValue, path: String, tangents: Bool = false, read: (JSONValue, String) -> Value?
+    ) -> Animated<Value>? {
         guard let object = value.objectValue else { return read(value, path).map { .constant($0) } }
         let reader = ObjectReader(object: object, path: path, issues: issues)
         reader.rejectUnknownKeys(["keyframes"])
@@ -312,7 +314,11 @@ struct LayerListDecoder {
                 continue
             }
             let key = ObjectReader(object: entry, path: keyPath, issues: issues)
-            key.rejectUnknownKeys(["t", "value", "timing"])
+            key.rejectUnknownKeys(["t", "value", "timing"] + (tangents ? ["inTangent", "outTangent"] : []))
+            let (inTangent, outTangent) = (
+                entry["inTangent"].flatMap { self.point($0, path: key.childPath("inTangent")) } ?? .zero,
+                entry["outTangent"].flatMap { self.point($0, path: key.childPath("outTangent")) } ?? .zero
+            )
             let t = key.number("t", default: nil, in: -JobDecoder.Limits.maxDuration...JobDecoder.Limits.maxDuration)
             let timing = entry["timing"].flatMap { self.timing($0, path: key.childPath("timing")) } ?? .curve(.linear)
             guard let raw = entry["value"] else {
@@ -326,7 +332,7 @@ struct LayerListDecoder {
                     "\(ObjectReader.format(t)) is not after the keyframe before (\(ObjectReader.format(last.t)))")
                 continue
             }
-            keys.append(Keyframe(t: t, value: value, timing: timing))
+            keys.append(Keyframe(t: t, value: value, timing: timing, inTangent: inTangent, outTangent: outTangent))
         }
         return keys.count == list.count ? .keyframes(keys) : nil
     }

@@ -132,7 +132,12 @@ extension Animated where Value: JSONWritable {
             return .object([
                 "keyframes": .array(
                     keys.map { key in
-                        .object(["t": .number(key.t), "value": key.value.json, "timing": key.timing.json])
+                        var object: JSONObject = [
+                            "t": .number(key.t), "value": key.value.json, "timing": key.timing.json,
+                        ]
+                        if key.inTangent != .zero { object["inTangent"] = key.inTangent.json }
+                        if key.outTangent != .zero { object["outTangent"] = key.outTangent.json }
+                        return .object(object)
                     })
             ])
         }
