@@ -111,7 +111,7 @@ public struct EffectParameters: Sendable {
     // MARK: Value decoders, shared with nested objects (e.g. the items of a list)
 
     /// Coordinates beyond this many points are refused: nothing on a canvas is that far away,
-    /// and physics engines abort on the infinities such values turn into (``Point/coordinateLimit``).
+    /// and physics engines abort on the infinities such values turn into (Motion's `Point.coordinateLimit`).
     public static let coordinateLimit = Point.coordinateLimit
     /// The largest width or height of an item, in points.
     public static let sizeLimit = 100_000.0
