@@ -102,6 +102,27 @@ struct MotionPathRenderTests {
         return (mx, my, 0.5 * atan2(2 * cxy, cxx - cyy))
     }
 
+    /// Renders 10 frames (1 s at 10 fps, 300 × 300 pixels) of a red rect `rect` about the anchor [0, 0], placed by
+    /// `transform` (the JSON members after the anchor), and finds it in each: nil where nothing is drawn.
+    static func placed(_ rect: String, transform: String, label: String) throws -> [(
+        x: Double, y: Double, axis: Double
+    )?] {
+        let folder = try TemporaryFolder()
+        let file = try folder.write(
+            """
+            { "version": 1, "name": "placed", "fps": 10, "duration": 1,
+              "canvas": { "width": 300, "height": 300, "scale": 1 }, "output": { "dir": "out" },
+              "layers": [ { "effect": "shape", "params": { "rect": \(rect), "fill": "#FF0000" },
+                            "transform": { "anchor": [0, 0], \(transform) } } ] }
+            """, to: "job.json")
+        let render = CLI.run(["render", file, "--progress", "none"])
+        try #require(render.status == 0, "\(label): \(render.stderr)")
+        return try (0..<10).map { frame in
+            let path = folder.url.appendingPathComponent(String(format: "out/frame_%05d.png", frame)).path
+            return Self.bar(in: try ImageSurface(contentsOfPNG: path))
+        }
+    }
+
     @Test("12 generated paths and progress keyframes: the bar's centre within 0.5 px, its direction within 2°")
     func barFollowsPath() throws {
         let seed = UInt64(ProcessInfo.processInfo.environment["RENDERFARM_PATH_SEED"] ?? "") ?? 0x7061_7468
@@ -111,25 +132,16 @@ struct MotionPathRenderTests {
             let stroke = Stroke(random: &random)
             let (from, to) = (random.uniform(0, 1), random.uniform(0, 1))
             let rotation = random.uniform(-90, 90)
-            let folder = try TemporaryFolder()
-            let file = try folder.write(
-                """
-                { "version": 1, "name": "path", "fps": 10, "duration": 1,
-                  "canvas": { "width": 300, "height": 300, "scale": 1 }, "output": { "dir": "out" },
-                  "layers": [ { "effect": "shape",
-                    "params": { "rect": { "x": -20, "y": -3, "width": 40, "height": 6 }, "fill": "#FF0000" },
-                    "transform": { "anchor": [0, 0], "rotation": \(rotation),
-                      "path": { "d": "\(stroke.data)", "autoOrient": true,
-                        "progress": { "keyframes": [ { "t": 0, "value": \(from) }, { "t": 0.9, "value": \(to) } ] } } } } ] }
-                """, to: "job.json")
-            let render = CLI.run(["render", file, "--progress", "none"])
-            try #require(render.status == 0, "\(label): \(render.stderr)")
-            for frame in 0..<10 {
-                let path = folder.url.appendingPathComponent(String(format: "out/frame_%05d.png", frame)).path
-                let image = try ImageSurface(contentsOfPNG: path)
+            let found = try Self.placed(
+                #"{ "x": -20, "y": -3, "width": 40, "height": 6 }"#,
+                transform: """
+                    "rotation": \(rotation), "path": { "d": "\(stroke.data)", "autoOrient": true,
+                      "progress": { "keyframes": [ { "t": 0, "value": \(from) }, { "t": 0.9, "value": \(to) } ] } }
+                    """, label: label)
+            for (frame, got) in found.enumerated() {
                 let progress = from + (to - from) * min(1, Double(frame) / 10 / 0.9)
                 let want = stroke.place(at: progress)
-                guard let got = Self.bar(in: image) else {
+                guard let got else {
                     Issue.record("\(label): frame \(frame) has no bar")
                     continue
                 }
@@ -162,23 +174,16 @@ struct MotionPathRenderTests {
             )
             let stroke = Stroke(
                 cubic: from, (from.0 + out.0, from.1 + out.1), (to.0 + into.0, to.1 + into.1), to)
-            let folder = try TemporaryFolder()
-            let file = try folder.write(
-                """
-                { "version": 1, "name": "tangents", "fps": 10, "duration": 1,
-                  "canvas": { "width": 300, "height": 300, "scale": 1 }, "output": { "dir": "out" },
-                  "layers": [ { "effect": "shape",
-                    "params": { "rect": { "x": -4, "y": -4, "width": 8, "height": 8 }, "fill": "#FF0000" },
-                    "transform": { "anchor": [0, 0], "position": { "keyframes": [
+            let found = try Self.placed(
+                #"{ "x": -4, "y": -4, "width": 8, "height": 8 }"#,
+                transform: """
+                    "position": { "keyframes": [
                       { "t": 0, "value": [\(from.0), \(from.1)], "outTangent": [\(out.0), \(out.1)] },
-                      { "t": 0.9, "value": [\(to.0), \(to.1)], "inTangent": [\(into.0), \(into.1)] } ] } } } ] }
-                """, to: "job.json")
-            let render = CLI.run(["render", file, "--progress", "none"])
-            try #require(render.status == 0, "\(label): \(render.stderr)")
-            for frame in 0..<10 {
-                let path = folder.url.appendingPathComponent(String(format: "out/frame_%05d.png", frame)).path
+                      { "t": 0.9, "value": [\(to.0), \(to.1)], "inTangent": [\(into.0), \(into.1)] } ] }
+                    """, label: label)
+            for (frame, got) in found.enumerated() {
                 let want = stroke.place(at: min(1, Double(frame) / 10 / 0.9))
-                guard let got = Self.bar(in: try ImageSurface(contentsOfPNG: path)) else {
+                guard let got else {
                     Issue.record("\(label): frame \(frame) has no square")
                     continue
                 }
