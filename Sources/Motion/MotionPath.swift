@@ -1,15 +1,10 @@
-import Foundation
-
 /// A path a layer moves along (a layer's `transform.path`, the RenderFarm article ComposingLayers): SVG path data
 /// of one stroke, travelled by arc length, so equal steps of progress are equal distances along it.
 package struct MotionPath: Sendable, Equatable, Encodable {
     /// The path data as the job wrote it.
     package let data: String
-    /// The stroke as cubic curves (lines and arcs turned into cubics), zero-length pieces left out.
-    private let curves: [CubicBezier]
-    private let tables: [ArcLengthTable]
-    /// The length along the path at the end of each curve.
-    private let ends: [Double]
+    /// The stroke as cubic curves (lines and arcs turned into cubics), measured.
+    private let stroke: ArcLengthStroke
 
     /// Why path data cannot be a motion path.
     package enum Problem: Error, Equatable, CustomStringConvertible {
@@ -54,50 +49,17 @@ package struct MotionPath: Sendable, Equatable, Encodable {
             }
             current = curves[curves.count - 1].end
         }
-        let tables = curves.map { ArcLengthTable(curve: $0, samples: Self.samplesPerCurve) }
-        let kept = tables.indices.filter { tables[$0].length > 0 }
-        guard !kept.isEmpty else { throw .empty }
+        guard let stroke = ArcLengthStroke(curves) else { throw .empty }
         self.data = data
-        self.curves = kept.map { curves[$0] }
-        self.tables = kept.map { tables[$0] }
-        var total = 0.0
-        ends = kept.map { index in
-            total += tables[index].length
-            return total
-        }
+        self.stroke = stroke
     }
 
-    /// Chords per curve in the arc-length tables: the position error stays far below a thousandth of a point on
-    /// curves of canvas size (<doc:KeyframePaths>).
-    static let samplesPerCurve = 1024
-
     /// The path's length in points.
-    package var length: Double { ends[ends.count - 1] }
+    package var length: Double { stroke.length }
 
     /// The point `progress` (clamped to 0…1) of the way along the path by length, and the direction the path
     /// goes there, in radians (0 along +x, clockwise on screen).
-    package func point(at progress: Double) -> (point: Point, direction: Double) {
-        let distance = min(max(progress.isNaN ? 0 : progress, 0), 1) * length
-        // The first curve whose end reaches the distance.
-        var (low, high) = (0, ends.count - 1)
-        while low < high {
-            let mid = (low + high) / 2
-            if ends[mid] < distance { low = mid + 1 } else { high = mid }
-        }
-        let begin = low == 0 ? 0 : ends[low - 1]
-        let curve = curves[low]
-        let t = tables[low].parameter(atFraction: (distance - begin) / (ends[low] - begin))
-        return (curve.point(at: t), Self.direction(of: curve, at: t))
-    }
-
-    /// The tangent's direction at `t`; where the derivative vanishes (a control point on its end point), the
-    /// direction of the chord through the points just before and after.
-    private static func direction(of curve: CubicBezier, at t: Double) -> Double {
-        let derivative = curve.derivative(at: t)
-        if derivative.length > 1e-9 { return atan2(derivative.y, derivative.x) }
-        let (before, after) = (curve.point(at: max(0, t - 1e-4)), curve.point(at: min(1, t + 1e-4)))
-        return atan2(after.y - before.y, after.x - before.x)
-    }
+    package func point(at progress: Double) -> (point: Point, direction: Double) { stroke.point(at: progress) }
 
     package static func == (lhs: MotionPath, rhs: MotionPath) -> Bool { lhs.data == rhs.data }
 

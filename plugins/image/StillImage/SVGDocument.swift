@@ -1,4 +1,3 @@
-import CCairo
 import CRsvg
 import CairoKit
 
@@ -54,23 +53,21 @@ final class SVGDocument {
 
     deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
 
-    /// The document drawn into `pixels.width` × `pixels.height` pixels, stretched to fill them.
+    /// The document drawn into `pixelWidth` × `pixelHeight` pixels, stretched to fill them.
     func rasterize(width pixelWidth: Int, height pixelHeight: Int, path: String) throws(StillImageError) -> SharedImage
     {
         let surface: ImageSurface
+        let context: DrawingContext
         do {
             surface = try ImageSurface(width: pixelWidth, height: pixelHeight)
+            context = try DrawingContext(surface: surface)
         } catch {
             throw .undecodable(path: path, format: "SVG", reason: "\(error)")
         }
-        guard let cairo = cairo_create(surface.pointer) else {
-            throw .undecodable(path: path, format: "SVG", reason: "cairo could not draw it")
-        }
-        defer { cairo_destroy(cairo) }
-        cairo_scale(cairo, Double(pixelWidth) / width, Double(pixelHeight) / height)
+        context.scale(Double(pixelWidth) / width, Double(pixelHeight) / height)
         var viewport = RsvgRectangle(x: 0, y: 0, width: width, height: height)
         var error: UnsafeMutablePointer<GError>?
-        guard rsvg_handle_render_document(handle, cairo, &viewport, &error) != 0 else {
+        guard rsvg_handle_render_document(handle, context.pointer, &viewport, &error) != 0 else {
             throw .undecodable(path: path, format: "SVG", reason: Self.message(error))
         }
         surface.flush()

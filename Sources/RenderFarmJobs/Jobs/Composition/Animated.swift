@@ -1,3 +1,4 @@
+import Foundation
 import Motion
 
 /// A value that is either constant or keyframed over the layer's own time (a layer's `opacity`,
@@ -100,21 +101,11 @@ extension Point: Interpolable {
     /// and beyond the ends along the curve's direction there, so a spring's overshoot carries on the way it went.
     package static func interpolate(_ from: Keyframe<Point>, _ to: Keyframe<Point>, _ progress: Double) -> Point {
         let (start, end) = (from.value, to.value)
-        guard from.outTangent != .zero || to.inTangent != .zero else { return start + (end - start) * progress }
-        let curve = CubicBezier(start, start + from.outTangent, end + to.inTangent, end)
-        let path = KeyframePath(curve: curve, sampling: .paced)
-        guard progress < 0 || progress > 1 else { return path.position(at: progress) }
-        let length = ArcLengthTable(curve: curve, samples: 64).length
-        let (point, t, beyond) = progress < 0 ? (start, 0.0, progress) : (end, 1.0, progress - 1)
-        let direction = Self.direction(of: curve, at: t)
-        return point + direction * (beyond * length)
-    }
-
-    /// The unit tangent of `curve` at its end `t` (0 or 1), from the nearest control point that differs.
-    private static func direction(of curve: CubicBezier, at t: Double) -> Point {
-        let points = t == 0 ? [curve.p0, curve.p1, curve.p2, curve.p3] : [curve.p3, curve.p2, curve.p1, curve.p0]
-        guard let other = points.dropFirst().first(where: { $0 != points[0] }) else { return .zero }
-        let chord = t == 0 ? other - points[0] : points[0] - other
-        return chord / chord.length
+        guard from.outTangent != .zero || to.inTangent != .zero,
+            let curve = ArcLengthStroke([CubicBezier(start, start + from.outTangent, end + to.inTangent, end)])
+        else { return start + (end - start) * progress }
+        let clamped = min(max(progress, 0), 1)
+        let (point, direction) = curve.point(at: clamped)
+        return point + Point(cos(direction), sin(direction)) * ((progress - clamped) * curve.length)
     }
 }
