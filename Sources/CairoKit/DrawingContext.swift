@@ -93,6 +93,16 @@ public final class DrawingContext {
     public func setOperatorSource() { cairo_set_operator(pointer, CAIRO_OPERATOR_SOURCE) }
     public func setOperatorOver() { cairo_set_operator(pointer, CAIRO_OPERATOR_OVER) }
 
+    /// Keeps what the target holds only inside the current path, times its coverage, and clears the rest (a
+    /// fill with cairo's DEST_IN). Unlike a clip, it leaves how anything was drawn before it as it was.
+    public func keepInsidePath() {
+        cairo_save(pointer)
+        cairo_set_operator(pointer, CAIRO_OPERATOR_DEST_IN)
+        cairo_set_source_rgba(pointer, 0, 0, 0, 1)
+        cairo_fill(pointer)
+        cairo_restore(pointer)
+    }
+
     // MARK: Paths
 
     public func newPath() { cairo_new_path(pointer) }

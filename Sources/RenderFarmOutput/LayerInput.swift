@@ -33,6 +33,9 @@ package struct LayerInput: Sendable, Equatable {
         case plugin = "inputs"
         /// The host, for an events parameter: its events are part of the layer's parameters.
         case host = "eventLogs"
+        /// The host, for the composition files that hold the layer: what they say is part of the layer's
+        /// parameters and host-level fields.
+        case composition = "compositions"
     }
 
     package static func == (lhs: LayerInput, rhs: LayerInput) -> Bool {
@@ -49,17 +52,21 @@ package struct LayerInput: Sendable, Equatable {
     /// How the canonical job and the manifest hold it.
     package var json: JSONObject { ["file": .string(file), "sha256": .string(sha256)] }
 
-    /// The inputs of one layer that `reader` reads: `paths` (absolute, or relative to `jobDirectory`)
-    /// read and hashed, each file once, in the order of their shown names.
-    package static func hashing(_ paths: [String], layer: Int, reader: Reader, jobDirectory: String) -> [LayerInput] {
-        let folder = URL(fileURLWithPath: jobDirectory).standardizedFileURL.path
-        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+    /// The inputs of one layer that `reader` reads: `paths` (absolute, or relative to `folder`, by default
+    /// `jobDirectory`) read and hashed, each file once, in the order of their shown names (relative to
+    /// `jobDirectory` when inside it).
+    package static func hashing(
+        _ paths: [String], layer: Int, reader: Reader, jobDirectory: String, folder: String? = nil
+    ) -> [LayerInput] {
+        let root = URL(fileURLWithPath: jobDirectory).standardizedFileURL.path
+        let base = folder.map { URL(fileURLWithPath: $0).standardizedFileURL.path } ?? root
+        let prefix = root.hasSuffix("/") ? root : root + "/"
         var seen: Set<String> = []
         return paths.compactMap { path -> (shown: String, absolute: String)? in
             let absolute =
                 path.hasPrefix("/")
                 ? URL(fileURLWithPath: path).standardizedFileURL.path
-                : URL(fileURLWithPath: folder).appendingPathComponent(path).standardizedFileURL.path
+                : URL(fileURLWithPath: base).appendingPathComponent(path).standardizedFileURL.path
             guard seen.insert(absolute).inserted else { return nil }
             let shown = absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
             return (shown, absolute)

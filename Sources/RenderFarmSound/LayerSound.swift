@@ -28,7 +28,10 @@ package struct LayerSound {
             guard clocks[index].start * Double(SoundMixer.rate) < Double(heard.upperBound) else { continue }
             for sound in sounds[index] ?? [] {
                 let source = Source(sound: sound, layer: job.layers[index].path, clock: clocks[index])
-                switch try source.load(index: index, heard: heard, jobDirectory: jobDirectory, ffmpeg: ffmpeg) {
+                let folder = job.layers[index].directory(in: jobDirectory)
+                switch try source.load(
+                    index: index, heard: heard, jobDirectory: jobDirectory, folder: folder, ffmpeg: ffmpeg)
+                {
                 case .success(let played?): loaded.append(played)
                 case .success(nil): break
                 case .failure(let issue): issues.append(issue)
@@ -48,12 +51,16 @@ package struct LayerSound {
         func issue(_ message: String) -> JobIssue { JobIssue(path: layer, message) }
 
         /// The file's sound where the layer plays it inside `heard`; nil when it plays none there.
-        func load(index: Int, heard: Range<Int>, jobDirectory: String, ffmpeg: FFmpeg) throws(EncodeError)
+        /// `folder`: where the layer's relative paths resolve (`LayerSpec.directory(in:)`).
+        func load(index: Int, heard: Range<Int>, jobDirectory: String, folder: String, ffmpeg: FFmpeg)
+            throws(EncodeError)
             -> Result<LayerSound?, JobIssue>
         {
             guard
-                let hashed = LayerInput.hashing([sound.file], layer: index, reader: .plugin, jobDirectory: jobDirectory)
-                    .first, let absolute = hashed.read?.path
+                let hashed = LayerInput.hashing(
+                    [sound.file], layer: index, reader: .plugin, jobDirectory: jobDirectory, folder: folder
+                )
+                .first, let absolute = hashed.read?.path
             else { return .success(nil) }
             // As the manifest lists it: relative to the job's folder when inside it.
             let name = hashed.file

@@ -36,15 +36,28 @@ struct FrameIdentityTests {
                       "stroke": {"color": "#FFFFFF", "width": 2, "position": "center", "opacity": 0.8},
                       "blur": {"keyframes": [{"t": 0, "value": 0}, {"t": 1, "value": 3}]},
                       "adjust": {"brightness": 0.1, "contrast": 0.2, "saturation": -0.5, "tint": "#FF8000",
-                                 "tintAmount": 0.3}}}
+                                 "tintAmount": 0.3}}},
+           {"composition": "card.json", "params": {"label": "y"}, "start": 2}
          ],
          "audio": {"music": {"file": "bed.wav", "start": 1, "trim": {"in": 0, "out": 3}, "gain": -6, "fadeIn": 0.5,
                              "fadeOut": 1},
                    "sounds": [{"file": "ding.wav", "at": [0.5], "gain": -3, "maxVoices": 4}]}}
         """#
 
+    /// The composition the rich job places, with a background, a seed and a parameter.
+    static let card = #"""
+        {"version": 1, "seed": 9, "duration": 1, "canvas": {"width": 50, "height": 20, "background": "#FF000080"},
+         "parameters": {"label": {"type": "string", "default": "x"}},
+         "layers": [{"effect": "text", "params": {"text": "{{label}}"}}]}
+        """#
+
     static func spec() throws -> JobSpec {
-        switch JobDecoder.decode(try JSONParser.parse(richJob), defaultName: "rich") {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rich-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try card.write(to: folder.appendingPathComponent("card.json"), atomically: true, encoding: .utf8)
+        let files = CompositionFiles(root: folder.path, jobFile: "rich.json")
+        switch JobDecoder.decode(try JSONParser.parse(richJob), defaultName: "rich", compositions: files) {
         case .success(let spec): return spec
         case .failure(let issues): throw Failure(issues.issues.map(\.description).joined(separator: "\n"))
         }
@@ -69,8 +82,8 @@ struct FrameIdentityTests {
                     path.hasPrefix("composition[") && path.hasSuffix(".fields.\($0)")
                 }
             })
-        // The rich job has four nodes: three layers and the one inside its group.
-        #expect(layerFields.count == FrameIdentity.notDrawnLayerFields.count * 4, "\(layerFields.sorted())")
+        // The rich job has six nodes: four layers, the one inside its group and the one of its composition.
+        #expect(layerFields.count == FrameIdentity.notDrawnLayerFields.count * 6, "\(layerFields.sorted())")
         #expect(Set(found.missing) == notDrawn.union(layerFields), "fields the identity leaves out: \(found.missing)")
     }
 

@@ -129,8 +129,10 @@ struct FingerprintParts: Sendable {
             if plugin.keysCoverParams {
                 keyed["params"] = nil
                 keyed["duration"] = nil
-                // The host hands the events it read to the plugin as a parameter.
+                // The host hands the events it read to the plugin as a parameter; what a composition file says
+                // is the layer's parameters and the host-level fields the job's composition holds.
                 keyed[LayerInput.Reader.host.rawValue] = nil
+                keyed[LayerInput.Reader.composition.rawValue] = nil
             }
             if plugin.keysCoverInputs { keyed[LayerInput.Reader.plugin.rawValue] = nil }
             keyedIdentities.append(SHA256.hex(JSONValue.object(keyed).serialized(sortedKeys: true)))

@@ -134,11 +134,12 @@ package struct IsolatedPlanner: Sendable {
     func refusedInputs(_ job: LoadedJob, layers: [Int], catalog: PluginCatalog, created: [CreatedLayer]) -> [JobIssue] {
         let scope = WorkerScope(
             jobs: [job], catalog: catalog, pluginFolders: pluginFolders, cacheFolders: [], scale: scale)
-        let absolute = { (file: String) in
-            file.hasPrefix("/") ? file : (job.directory as NSString).appendingPathComponent(file)
-        }
         return zip(layers, created).flatMap { index, created -> [JobIssue] in
             guard case .created(_, let files, _, _) = created else { return [] }
+            let folder = job.spec.layers[index].directory(in: job.directory)
+            let absolute = { (file: String) in
+                file.hasPrefix("/") ? file : (folder as NSString).appendingPathComponent(file)
+            }
             let refused = Set(scope.unreadable(files.map(absolute)))
             return files.filter { refused.contains(absolute($0)) }.map { file in
                 JobIssue(

@@ -187,8 +187,19 @@ final class LayerCompositor {
         case .group(let children):
             var inside = drawing
             inside.groups.append(node)
+            if let canvas = node.canvas, canvas.background.alpha > 0 {
+                context.rectangle(x: 0, y: 0, width: canvas.width, height: canvas.height)
+                context.setSource(canvas.background)
+                context.fill()
+            }
             for child in children where !child.isMask {
                 try draw(child, of: children, at: local, inside, on: context)
+            }
+            // A composition shows what its layers draw inside its canvas only. The group has a surface of its own,
+            // cut to the canvas once they are drawn: a clip would change how cairo draws them at its edges.
+            if let canvas = node.canvas {
+                context.rectangle(x: 0, y: 0, width: canvas.width, height: canvas.height)
+                context.keepInsidePath()
             }
         }
     }

@@ -226,15 +226,19 @@ package final class PlannedJob: Sendable {
     /// The ABI's view of frame `index` for layer `layer`, or nil when the layer is not drawn then
     /// (after its `end`, or outside a group's span). A layer whose time runs at another speed or
     /// loops sees the job time and frame at which a plain layer would be at its local time (the
-    /// frame at or before it): effects that step frame by frame follow it too. `time`: a job time other than the
+    /// frame at or before it): effects that step frame by frame follow it too. A layer of a composition sees the
+    /// frame and time of the composition file's timeline, as rendered alone. `time`: a job time other than the
     /// frame's, a motion blur sample's.
     func abiFrame(_ index: Int, layer: Int, time: Double? = nil) -> rf_frame? {
         let time = time ?? spec.time(ofFrame: index)
         let clock = clocks[layer]
         guard let local = clock.localTime(at: time) else { return nil }
-        guard !clock.isShift else { return rf_frame(index: UInt32(index), time: time, local: local) }
-        let shown = clock.start + local
-        let frame = min(max(0, (shown * spec.fps + 1e-9).rounded(.down)), Double(spec.frameCount - 1))
+        // A composition's layer is at the frame and time of the composition file's own timeline.
+        let scope = spec.layers[layer].scope
+        guard !clock.isShift || scope != nil else { return rf_frame(index: UInt32(index), time: time, local: local) }
+        let shown = clock.startInComposition + local
+        let count = scope.map { JobSpec.frameCount(duration: $0.duration, fps: spec.fps) } ?? spec.frameCount
+        let frame = min(max(0, (shown * spec.fps + 1e-9).rounded(.down)), Double(count - 1))
         return rf_frame(index: UInt32(frame), time: shown, local: local)
     }
 

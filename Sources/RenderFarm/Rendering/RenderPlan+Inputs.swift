@@ -10,8 +10,14 @@ extension RenderPlan {
                 job.spec.layers[layer.index].params[$0.name]?.stringValue
             }
             guard case .created(_, let files, _, _) = created else { return [] }
-            return LayerInput.hashing(logs, layer: layer.index, reader: .host, jobDirectory: job.directory)
-                + LayerInput.hashing(files, layer: layer.index, reader: .plugin, jobDirectory: job.directory)
+            let spec = job.spec.layers[layer.index]
+            let folder = spec.directory(in: job.directory)
+            return LayerInput.hashing(
+                logs, layer: layer.index, reader: .host, jobDirectory: job.directory, folder: folder)
+                + LayerInput.hashing(
+                    files, layer: layer.index, reader: .plugin, jobDirectory: job.directory, folder: folder)
+                + LayerInput.hashing(
+                    spec.scope?.files ?? [], layer: layer.index, reader: .composition, jobDirectory: job.directory)
         }
     }
 

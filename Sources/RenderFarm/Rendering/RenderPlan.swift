@@ -310,7 +310,8 @@ enum RenderPlan {
                 job.variant?.typed(layer.params, layer: layer.path, parameters: plugin.info.parameters) ?? layer.params
             // Event logs are read and checked here, so the plugin gets a checked, sorted list.
             let (params, eventIssues, origins) = EventLog.resolveLocated(
-                typed, parameters: plugin.info.parameters, path: "\(layer.path).params", jobDirectory: job.directory,
+                typed, parameters: plugin.info.parameters, path: "\(layer.path).params",
+                jobDirectory: layer.directory(in: job.directory),
                 readers: readers)
             issues += eventIssues
             let (filled, problems) = ParameterValidator.validate(
@@ -368,13 +369,18 @@ enum RenderPlan {
         _ plugin: LoadedPlugin, params: JSONObject, layer index: Int, job: LoadedJob, verifying: Bool
     ) -> Result<PluginInstance, PluginCallError> {
         let spec = job.spec
-        let seed = rf_derive_seed(spec.seed, UInt64(index))
+        // A composition's layer sees the composition as its job, as when the composition is rendered alone.
+        let layer = spec.layers[index]
+        let scope = layer.scope
+        let seed = rf_derive_seed(scope?.seed ?? spec.seed, UInt64(scope?.index ?? index))
+        let duration = scope?.duration ?? spec.duration
         // job_dir points into the String only for the duration of create.
-        return job.directory.withCString { directory in
+        return layer.directory(in: job.directory).withCString { directory in
             let context = rf_context(
-                width: spec.canvas.width, height: spec.canvas.height, scale: spec.canvas.scale, fps: spec.fps,
-                duration: spec.duration, frame_count: UInt32(spec.frameCount),
-                layer_start: spec.clocks[index].start, seed: seed, job_dir: directory)
+                width: scope?.width ?? spec.canvas.width, height: scope?.height ?? spec.canvas.height,
+                scale: spec.canvas.scale, fps: spec.fps, duration: duration,
+                frame_count: UInt32(JobSpec.frameCount(duration: duration, fps: spec.fps)),
+                layer_start: spec.clocks[index].startInComposition, seed: seed, job_dir: directory)
             do throws(PluginCallError) {
                 return .success(
                     try PluginInstance(plugin: plugin, params: params, context: context, verifying: verifying))

@@ -33,12 +33,16 @@ package enum JobDecoder {
 
     package static let topLevelKeys = [
         "version", "name", "seed", "canvas", "fps", "duration", "frames", "output", "retries", "layers", "variants",
-        "audio",
+        "audio", "parameters",
     ]
 
     /// `checksName`: whether `name` must be a folder name (`FolderName`); a variant's `<job>/<variant>`
-    /// name was checked when the variants were expanded.
-    package static func decode(_ document: JSONValue, defaultName: String, checksName: Bool = true)
+    /// name was checked when the variants were expanded. `compositions`: where the files that layers place as
+    /// compositions are read (nil: a job that is no file, which places none). `variant`: the variant the job is.
+    package static func decode(
+        _ document: JSONValue, defaultName: String, checksName: Bool = true, compositions: CompositionFiles? = nil,
+        variant: JobVariant? = nil
+    )
         -> Result<JobSpec, JobIssues>
     {
         let issues = IssueCollector()
@@ -70,7 +74,10 @@ package enum JobDecoder {
         let duration = reader.number("duration", default: nil, in: 0...Limits.maxDuration, exclusiveLowerBound: true)
         let output = decodeOutput(reader, name: name)
         let retries = reader.integer("retries", default: 1, in: 0...Limits.maxRetries) ?? 1
-        let (layers, composition, disabled) = decodeLayers(reader, canvas: canvas)
+        var decoder = LayerListDecoder(
+            issues: issues, canvasCentre: Point((canvas?.width ?? 375) / 2, (canvas?.height ?? 667) / 2),
+            compositionFiles: compositions, variant: variant)
+        let (layers, composition, disabled) = decodeLayers(reader, with: &decoder)
         let audio = AudioSpec.decode(reader)
         if let audio, let duration {
             for issue in audio.check(duration: duration) { issues.add(issue.path, issue.message) }
@@ -110,7 +117,7 @@ package enum JobDecoder {
         return .success(spec)
     }
 
-    private static func decodeCanvas(_ parent: ObjectReader) -> Canvas? {
+    static func decodeCanvas(_ parent: ObjectReader) -> Canvas? {
         guard let reader = parent.object("canvas") else { return nil }
         reader.rejectUnknownKeys(["width", "height", "scale", "background"])
         let side = 1...Limits.maxSide
@@ -197,23 +204,22 @@ package enum JobDecoder {
         }
     }
 
-    private static func decodeLayers(_ reader: ObjectReader, canvas: Canvas?) -> (
+    /// The job's layers, read by `decoder`: with its `parameters` filled in, at their defaults (the job
+    /// rendered alone; a job that places it as a composition gives their values).
+    private static func decodeLayers(_ reader: ObjectReader, with decoder: inout LayerListDecoder) -> (
         [LayerSpec], [LayerNode], [DisabledLayer]
     ) {
-        guard let value = reader.object["layers"] else {
-            reader.issues.add("layers", "missing (a list of {\"effect\", \"start\", \"params\"})")
-            return ([], [], [])
+        guard var list = layerList(reader) else { return ([], [], []) }
+        if reader.object["parameters"] != nil {
+            let values = CompositionParameters.values(
+                [:], declared: CompositionParameters.declarations(reader), path: "parameters", issues: reader.issues)
+            list = CompositionParameters.fill(list, path: "layers", values: values, issues: reader.issues)
         }
-        guard let list = value.arrayValue else {
-            reader.issues.add("layers", "expected a list, got \(value.typeName)")
-            return ([], [], [])
-        }
-        if list.isEmpty { reader.issues.add("layers", "empty: a job needs at least one layer") }
-        let centre = Point((canvas?.width ?? 375) / 2, (canvas?.height ?? 667) / 2)
-        var decoder = LayerListDecoder(issues: reader.issues, canvasCentre: centre)
         let composition = decoder.decodeList(list, path: "layers", depth: 0)
-        if decoder.layers.count >= Limits.maxLayers, countEffects(list) > Limits.maxLayers {
-            reader.issues.add("layers", "\(countEffects(list)) effect layers; at most \(Limits.maxLayers)")
+        let count = decoder.layers.count + decoder.layersOverLimit
+        if count > Limits.maxLayers {
+            reader.issues.add(
+                "layers", "\(count) effect layers, compositions' included; at most \(Limits.maxLayers)")
         }
         if !list.isEmpty, composition.isEmpty, !decoder.disabled.isEmpty {
             reader.issues.add("layers", "every layer is turned off (\"enabled\": false); a job needs one that draws")
@@ -221,10 +227,17 @@ package enum JobDecoder {
         return (decoder.layers, composition, decoder.disabled)
     }
 
-    /// The effect layers in a list, groups included.
-    private static func countEffects(_ list: [JSONValue]) -> Int {
-        list.reduce(0) { count, element in
-            count + (element.objectValue?["group"]?.arrayValue.map(countEffects) ?? 1)
+    /// The list `layers` of the job `reader` reads, or nil when there is none (the problem told).
+    static func layerList(_ reader: ObjectReader) -> [JSONValue]? {
+        guard let value = reader.object["layers"] else {
+            reader.issues.add(reader.childPath("layers"), "missing (a list of {\"effect\", \"start\", \"params\"})")
+            return nil
         }
+        guard let list = value.arrayValue else {
+            reader.issues.add(reader.childPath("layers"), "expected a list, got \(value.typeName)")
+            return nil
+        }
+        if list.isEmpty { reader.issues.add(reader.childPath("layers"), "empty: a job needs at least one layer") }
+        return list
     }
 }

@@ -80,9 +80,21 @@ package enum JobLoader {
         let absolute = url.path
         let directory = url.deletingLastPathComponent().path
         let document = try parse(data, file: path)
+        let compositions = CompositionFiles(root: directory, jobFile: url.lastPathComponent)
         guard var root = document.objectValue, let variants = root["variants"] else {
-            let (spec, issues) = try decodeCollecting(document, file: path, defaultName: defaultName)
+            let (spec, issues) = try decodeCollecting(
+                document, file: path, defaultName: defaultName, compositions: compositions)
             return [LoadedJob(spec: spec, file: absolute, directory: directory, issues: issues)]
+        }
+        if root["parameters"] != nil {
+            throw .invalid(
+                file: path,
+                issues: [
+                    JobIssue(
+                        path: "parameters",
+                        "a job file has variants or parameters, not both: the parameters of a composition are set by "
+                            + "the job that places it, whose variants may fill them")
+                ])
         }
         root["variants"] = nil
         let expanded: [VariantExpansion.Expanded]
@@ -93,7 +105,10 @@ package enum JobLoader {
         var jobs: [LoadedJob] = []
         var issues: [JobIssue] = []
         for item in expanded {
-            switch JobDecoder.decode(item.document, defaultName: defaultName, checksName: false) {
+            switch JobDecoder.decode(
+                item.document, defaultName: defaultName, checksName: false, compositions: compositions,
+                variant: item.variant)
+            {
             case .success(let spec):
                 jobs.append(LoadedJob(spec: spec, file: absolute, directory: directory, variant: item.variant))
             case .failure(let problems):
@@ -155,10 +170,10 @@ package enum JobLoader {
 
     /// Like `decode`, but an invalid job whose layers could be read comes back as what was read, with
     /// its problems, so the plugins can check the layers in the same pass.
-    package static func decodeCollecting(_ document: JSONValue, file: String, defaultName: String) throws(JobError)
-        -> (JobSpec, [JobIssue])
-    {
-        switch JobDecoder.decode(document, defaultName: defaultName) {
+    package static func decodeCollecting(
+        _ document: JSONValue, file: String, defaultName: String, compositions: CompositionFiles? = nil
+    ) throws(JobError) -> (JobSpec, [JobIssue]) {
+        switch JobDecoder.decode(document, defaultName: defaultName, compositions: compositions) {
         case .success(let spec): return (spec, [])
         case .failure(let problems):
             guard let partial = problems.partial else { throw .invalid(file: file, issues: problems.issues) }

@@ -1,4 +1,5 @@
 import CairoKit
+import Foundation
 import StrictJSON
 
 /// A job file, version 1 (<doc:JobFileReference>), decoded and validated, with defaults filled.
@@ -108,6 +109,36 @@ package struct LayerSpec: Sendable, Equatable, Encodable {
     package var effect: String
     package var start: Double
     package var params: JSONObject
-    /// Where it is in the job file: `layers[2]`, `layers[1].group[0]`.
+    /// Where it is in the job file: `layers[2]`, `layers[1].group[0]`, or in a composition file
+    /// `layers[3] → comps/banner.json layers[0]`.
     package var path: String
+    /// The composition the layer comes from; nil for a layer of the job file itself.
+    package var scope: LayerScope? = nil
+
+    /// The folder its relative asset paths resolve in (its plugin's `job_dir`): the job's folder
+    /// `jobDirectory`, or the folder of the composition file that declares the layer.
+    package func directory(in jobDirectory: String) -> String {
+        guard let folder = scope?.folder, !folder.isEmpty else { return jobDirectory }
+        return (jobDirectory as NSString).appendingPathComponent(folder)
+    }
+}
+
+/// What a layer of a composition (the RenderFarm article ComposingLayers, "Compositions") sees as its job: the
+/// composition file's canvas size, duration and seed, and its folder for asset paths, so that it draws as it does
+/// when the composition file is rendered alone.
+package struct LayerScope: Sendable, Equatable, Encodable {
+    /// The composition files that hold the layer, outermost first, relative to the job's folder.
+    package var files: [String]
+    /// The innermost composition's canvas size in points, and its duration in seconds.
+    package var width: Double
+    package var height: Double
+    package var duration: Double
+    /// The innermost composition's seed.
+    package var seed: UInt64
+    /// The layer's place among the innermost composition's effect layers, counted as its job counts them: the
+    /// second half of the layer's seed.
+    package var index: Int
+
+    /// The innermost file's folder, relative to the job's folder ("" for one beside the job file).
+    package var folder: String { ((files.last ?? "") as NSString).deletingLastPathComponent }
 }

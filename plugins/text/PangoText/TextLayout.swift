@@ -247,7 +247,15 @@ final class TextLayout: @unchecked Sendable {
             case .middle: 0.5
             case .bottom: 1
             }
-        let y = inner.y + (inner.height - logical.height) * factor - logical.y
+        var y = inner.y + (inner.height - logical.height) * factor - logical.y
+        if style.fit == .shrink {
+            // A glyph's ink may stand out of its line (the hook of a "j", an italic's overhang): moved in by what
+            // stands out, when the ink is narrower than the box, it fits instead of shrinking to the least size.
+            (x, y) = (
+                x + Self.inward(ink.x + x, ink.width, inner.x, inner.width),
+                y + Self.inward(ink.y + y, ink.height, inner.y, inner.height)
+            )
+        }
         let placedLogical = logical.offset(x, y)
         let placedInk = ink.offset(x, y)
         let fits = inner.contains(placedLogical) && (ink.width == 0 || inner.contains(placedInk))
@@ -255,6 +263,15 @@ final class TextLayout: @unchecked Sendable {
         return Candidate(
             layout: layout, size: size, origin: Point(x, y), logical: placedLogical, ink: placedInk,
             fits: fits)
+    }
+
+    /// How far to move ink from `start` of `length` to lie within the box side from `low` of `size`: 0 when it
+    /// does, or when it is longer than the side.
+    private static func inward(_ start: Double, _ length: Double, _ low: Double, _ size: Double) -> Double {
+        guard length > 0, length <= size else { return 0 }
+        if start < low { return low - start }
+        if start + length > low + size { return low + size - (start + length) }
+        return 0
     }
 
     /// The job's language and letter spacing over the whole text (markup spans may override them).

@@ -12,7 +12,11 @@ extension JobSpec {
         }
         func visit(_ nodes: [LayerNode], outer: [LayerClock.Link]) {
             for node in nodes {
-                let links = outer + [LayerClock.Link(fields: node.fields, hasSpan: node.hasSpan)]
+                let links =
+                    outer + [
+                        LayerClock.Link(
+                            fields: node.fields, hasSpan: node.hasSpan, placesComposition: node.canvas != nil)
+                    ]
                 switch node.content {
                 case .effect(let index): clocks[index] = LayerClock(links: links)
                 case .group(let children): visit(children, outer: links)
@@ -59,6 +63,8 @@ package struct LayerClock: Sendable, Equatable {
     package struct Link: Sendable, Equatable {
         package var fields: LayerFields
         package var hasSpan: Bool
+        /// Whether it is a layer placing a composition file: inside it, the file's time is the job's.
+        package var placesComposition = false
     }
 
     /// The layer's own time at job time `t`, or nil when it (or a group holding it) is not drawn then.
@@ -84,6 +90,14 @@ package struct LayerClock: Sendable, Equatable {
 
     /// The job time at which the layer's own time first reaches 0, loops aside (`rf_context.layer_start`).
     package var start: Double { jobTime(0, atLink: links.count) }
+
+    /// The time at which the layer's own time first reaches 0, loops aside, in the time of the innermost
+    /// composition holding it (the job's when none): `rf_context.layer_start`, as the composition file gives it
+    /// rendered alone.
+    package var startInComposition: Double {
+        let inside = links.lastIndex(where: \.placesComposition).map { $0 + 1 } ?? 0
+        return links[inside...].reversed().reduce(0) { inner, link in link.fields.start + inner / link.fields.speed }
+    }
 
     /// The job time from which the layer is not drawn (its `end` or a group's, loops aside), or nil.
     package var end: Double? {

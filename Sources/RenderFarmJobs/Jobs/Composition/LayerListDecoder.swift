@@ -6,12 +6,21 @@ import StrictJSON
 /// with its place in the file (the RenderFarm articles JobFileReference and ComposingLayers).
 struct LayerListDecoder {
     let issues: IssueCollector
-    /// Where `transform.anchor` defaults to: the canvas centre, in points.
-    let canvasCentre: Point
+    /// Where `transform.anchor` defaults to: the canvas centre, in points (the composition's, in one).
+    var canvasCentre: Point
     /// The effect layers found so far, in drawing order.
     private(set) var layers: [LayerSpec] = []
+    /// Effect layers past `JobDecoder.Limits.maxLayers`, counted and not read.
+    private(set) var layersOverLimit = 0
     /// The layers and groups turned off (`"enabled": false`), in file order.
     private(set) var disabled: [DisabledLayer] = []
+    /// Where compositions are read from; nil for a job that is no file.
+    var compositionFiles: CompositionFiles?
+    /// The variant the job is, whose CSV cells a composition's parameters take as typed.
+    var variant: JobVariant?
+    /// The composition whose layers are being read; nil for the job's own.
+    var scope: Scope?
+    var compositionsPlaced = 0
 
     /// Groups inside groups, at most this deep.
     static let maxDepth = 8
@@ -24,9 +33,11 @@ struct LayerListDecoder {
     static let effectKeys = ["effect", "params"] + fieldKeys
     static let groupKeys = ["group"] + fieldKeys
 
-    init(issues: IssueCollector, canvasCentre: Point) {
+    init(issues: IssueCollector, canvasCentre: Point, compositionFiles: CompositionFiles?, variant: JobVariant?) {
         self.issues = issues
         self.canvasCentre = canvasCentre
+        self.compositionFiles = compositionFiles
+        self.variant = variant
     }
 
     /// The layers of the list `value` at `path`, as nodes; their effect layers are added to `layers`.
@@ -40,7 +51,10 @@ struct LayerListDecoder {
                     elementPath, "expected an object {\"effect\", \"start\", \"params\"}, got \(element.typeName)")
                 continue
             }
-            if layers.count >= JobDecoder.Limits.maxLayers && object["group"] == nil { continue }
+            if layers.count >= JobDecoder.Limits.maxLayers && object["group"] == nil && object["composition"] == nil {
+                layersOverLimit += 1
+                continue
+            }
             if let node = decodeNode(ObjectReader(object: object, path: elementPath, issues: issues), depth: depth) {
                 nodes.append(node)
             }
@@ -55,10 +69,13 @@ struct LayerListDecoder {
     }
 
     private mutating func decodeNode(_ reader: ObjectReader, depth: Int) -> LayerNode? {
+        if reader.object["composition"] != nil && isEnabled(reader) { return decodeComposition(reader, depth: depth) }
         let fields = decodeFields(reader)
         // Turned off: its own fields are checked (above), nothing inside it is read.
         guard isEnabled(reader) else {
-            reader.rejectUnknownKeys(reader.object["group"] != nil ? Self.groupKeys : Self.effectKeys)
+            reader.rejectUnknownKeys(
+                reader.object["group"] != nil
+                    ? Self.groupKeys : reader.object["composition"] != nil ? Self.compositionKeys : Self.effectKeys)
             disabled.append(
                 DisabledLayer(path: reader.path, effect: reader.object["effect"]?.stringValue, name: fields.name))
             return nil
@@ -87,7 +104,10 @@ struct LayerListDecoder {
         reader.rejectUnknownKeys(Self.effectKeys)
         guard let effect = reader.string("effect", default: nil, maxLength: 64) else { return nil }
         let params = reader.object("params")?.object ?? JSONObject()
-        layers.append(LayerSpec(effect: effect, start: fields.start, params: params, path: reader.path))
+        layers.append(
+            LayerSpec(
+                effect: effect, start: fields.start, params: params, path: reader.path,
+                scope: scope?.layer(layers.count)))
         return LayerNode(fields: fields, content: .effect(layers.count - 1), path: reader.path)
     }
 
@@ -96,7 +116,9 @@ struct LayerListDecoder {
         reader.bool("enabled", default: true) ?? true
     }
 
-    private func decodeFields(_ reader: ObjectReader) -> LayerFields {
+    /// The host-level fields `reader` holds; `anchor`: where `transform.anchor` defaults to, when not the
+    /// canvas centre.
+    func decodeFields(_ reader: ObjectReader, anchor: Point? = nil) -> LayerFields {
         var fields = LayerFields()
         let seconds = 0...JobDecoder.Limits.maxDuration
         fields.name = reader.string("name", default: "", maxLength: 64).flatMap { $0.isEmpty ? nil : $0 }
@@ -131,7 +153,7 @@ struct LayerListDecoder {
                     + BlendMode.allCases.map(\.rawValue).joined(separator: ", "))
         }
         if reader.object["transform"] != nil, let transform = reader.object("transform") {
-            fields.transform = decodeTransform(transform)
+            fields.transform = decodeTransform(transform, anchor: anchor ?? canvasCentre)
         }
         if reader.object["style"] != nil, let style = reader.object("style") {
             fields.style = decodeStyle(style)
@@ -177,9 +199,9 @@ struct LayerListDecoder {
         return blur
     }
 
-    private func decodeTransform(_ reader: ObjectReader) -> LayerTransform {
+    private func decodeTransform(_ reader: ObjectReader, anchor centre: Point) -> LayerTransform {
         reader.rejectUnknownKeys(["anchor", "position", "path", "scale", "rotation"])
-        let anchor = reader.object["anchor"].flatMap { point($0, path: reader.childPath("anchor")) } ?? canvasCentre
+        let anchor = reader.object["anchor"].flatMap { point($0, path: reader.childPath("anchor")) } ?? centre
         var transform = LayerTransform(
             anchor: anchor, position: nil, scale: .constant(Point(1, 1)), rotation: .constant(0))
         if let value = reader.object["position"] {

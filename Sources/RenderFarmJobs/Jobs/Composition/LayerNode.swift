@@ -192,6 +192,8 @@ package struct LayerNode: Sendable, Equatable, Encodable {
     package var isMask = false
     /// Where it is in the job file: `layers[2]`, `layers[1].group[0]`.
     package var path: String
+    /// For a group that places a composition file, the composition's canvas: its layers are drawn inside it.
+    package var canvas: CompositionCanvas? = nil
 
     package enum Content: Sendable, Equatable, Encodable {
         /// The effect layer `JobSpec.layers[index]`.
@@ -205,4 +207,14 @@ package struct LayerNode: Sendable, Equatable, Encodable {
         if case .group = content { return true }
         return fields.hasSpan
     }
+}
+
+/// The canvas of a composition a layer places (the RenderFarm article ComposingLayers, "Compositions"): its
+/// layers are clipped to the rectangle from (0, 0) of this size, in the composition's points, over its background.
+package struct CompositionCanvas: Sendable, Equatable, Encodable {
+    /// The composition file, relative to the job's folder.
+    package var file: String
+    package var width: Double
+    package var height: Double
+    package var background: Color
 }

@@ -210,6 +210,19 @@ package struct VariantExpansion {
 }
 
 extension VariantExpansion {
+    /// `layers` (at `path`) with the placeholders `values` name filled as a variant's are (event fields kept,
+    /// values escaped in markup), and a problem for each placeholder none of them names (`noun`: what they are).
+    static func fill(_ layers: [JSONValue], path: String, values: [String: Template.Value], noun: String)
+        -> ([JSONValue], [JobIssue])
+    {
+        var filler = Filler(
+            values: values, known: values.keys.sorted(), eventLayers: eventLayers(layers, path: path),
+            markupTexts: MarkupText.places(in: layers, path: path, values: values))
+        filler.noun = noun
+        let filled = layers.enumerated().map { filler.fill($1, path: "\(path)[\($0)]") }
+        return (filled, filler.issues)
+    }
+
     /// The `params.` places of the layers (in groups too) that read an event log (`params.events`):
     /// there a placeholder that is no column is an event field, left for the effect to fill.
     static func eventLayers(_ layers: [JSONValue], path: String) -> [String] {
@@ -232,6 +245,8 @@ private struct Filler {
     package let eventLayers: [String]
     /// Texts read as Pango markup, where a row's values are escaped (`MarkupText`).
     package let markupTexts: Set<String>
+    /// What the values are, in messages about an unknown placeholder.
+    package var noun = "column or matrix key"
     package var issues: [JobIssue] = []
     package var filled: [String: JobVariant.Filled] = [:]
     package var unresolved: Set<String> = []
@@ -264,7 +279,7 @@ private struct Filler {
                 issues.append(
                     JobIssue(
                         path: path,
-                        "unknown placeholder {{\(name)}}: no column or matrix key \"\(name)\""
+                        "unknown placeholder {{\(name)}}: no \(noun) \"\(name)\""
                             + Suggestion.hint(for: name, in: known) + "; there are: "
                             + (known.isEmpty ? "none" : known.joined(separator: ", "))))
             }
