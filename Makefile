@@ -21,7 +21,7 @@ SOUND_PLUGIN    := $(TEST_PLUGIN_DIR)/sound/librenderfarm-test-sound.so
 # TextEffect, "Fonts"; plugins/text/PangoText/FontLibrary.swift lists the same font packages).
 FONT_PACKAGES := libpango1.0-dev fonts-noto-core fonts-noto-color-emoji fonts-noto-cjk
 # Debian packages the build and the tests need.
-PACKAGES := pkgconf libcmark-gfm-dev libcmark-gfm-extensions-dev libcairo2-dev libpng-dev libturbojpeg0-dev librsvg2-dev nettle-dev libssl-dev libchipmunk-dev libdeflate-dev \
+PACKAGES := pkgconf libcmark-gfm-dev libcmark-gfm-extensions-dev libcairo2-dev libpng-dev libturbojpeg0-dev librsvg2-dev libwebp-dev nettle-dev libssl-dev libchipmunk-dev libdeflate-dev \
             zlib1g-dev pngcheck librlottie-dev libmicrohttpd-dev libseccomp-dev libavformat-dev libavcodec-dev \
             libswscale-dev libavutil-dev $(FONT_PACKAGES)
 # What the hand-off to video and the CI render targets need (the tests run ffmpeg too, and groff on the man pages).

@@ -54,6 +54,8 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // SVG images (the `image` effect) through librsvg, drawn with cairo at the size they are shown at.
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        // Animated WebP (the `video` effect), which FFmpeg does not read: libwebp's demuxer and animation decoder.
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // The manual (`renderfarm docs`, the man pages, the HTML without JavaScript): GitHub's CommonMark parser and
         // its renderers, with the table extension.
         .systemLibrary(
@@ -187,7 +189,8 @@ let package = Package(
         // A still image (PNG, or JPEG by libjpeg-turbo) and vector shapes (SVG path data); each effect is a target
         // of its own, like the text effect, so that its tests link it without the plugin's entry point.
         .target(
-            name: "StillImage", dependencies: ["EffectKit", "CCairo", "CTurboJPEG", "CRsvg"], path: "plugins/image/StillImage"),
+            name: "StillImage", dependencies: ["EffectKit", "CCairo", "CTurboJPEG", "CRsvg"],
+            path: "plugins/image/StillImage"),
         .target(
             name: "Image", dependencies: ["StillImage", "EffectKit"], path: "plugins/image", exclude: ["StillImage"]),
         .target(name: "VectorShape", dependencies: ["EffectKit", "CCairo"], path: "plugins/shape/VectorShape"),
@@ -198,7 +201,8 @@ let package = Package(
         // follows it too when it mixes a clip's sound (Sound article).
         .target(name: "FootageTiming", dependencies: ["EffectKit", "StrictJSON"], path: "plugins/video/FootageTiming"),
         .target(
-            name: "Video", dependencies: ["FootageTiming", "EffectKit", "CCairo", "CLibAV", "FileInput", "Locking"],
+            name: "Video",
+            dependencies: ["FootageTiming", "EffectKit", "CCairo", "CLibAV", "CWebP", "FileInput", "Locking"],
             path: "plugins/video", exclude: ["FootageTiming"]),
 
         // `make bench`: RenderFarm against hand-written C programs on the same frames (README, "Performance").

@@ -22,6 +22,8 @@ enum FootageFixture {
         // Animated pictures: a GIF (black and white are in every palette) and an APNG, looping for ever.
         case "gif": output = ["-c:v", "gif", "-loop", "0"]
         case "apng": output = ["-c:v", "apng", "-pix_fmt", "rgba", "-plays", "0", "-f", "apng"]
+        // An animated WebP, lossless, its durations whole milliseconds (libwebp, not FFmpeg, reads it back).
+        case "webp": output = ["-c:v", "libwebp_anim", "-lossless", "1", "-loop", "0", "-f", "webp"]
         default: output = ["-c:v", "libx264", "-qp", "0", "-g", "12", "-bf", "2", "-pix_fmt", "yuv420p"]
         }
         if variable {

@@ -77,6 +77,11 @@ struct FootageTests {
         Case(clipFPS: 20, clipFrames: 40, fps: 24, frames: 72, trimIn: 10, trimOut: 30, loop: true, container: "gif"),
         Case(clipFPS: 24, clipFrames: 48, fps: 30, frames: 60, container: "apng"),
         Case(clipFPS: 24, variable: true, clipFrames: 40, fps: 30, frames: 60, container: "apng"),
+        // WebP stores durations in milliseconds: 25 and 20 fps are exact.
+        Case(clipFPS: 25, clipFrames: 50, fps: 30, frames: 60, container: "webp"),
+        Case(clipFPS: 20, clipFrames: 40, fps: 24, frames: 72, trimIn: 10, trimOut: 30, loop: true, container: "webp"),
+        Case(
+            clipFPS: 25, clipFrames: 25, fps: 60, frames: 80, speedNumerator: 3, speedDenominator: 2, container: "webp"),
     ]
 
     /// Makes the clip of `test` in `folder` and returns its presentation timestamps.
@@ -84,6 +89,8 @@ struct FootageTests {
     {
         let path = folder.url.appendingPathComponent("clip.\(test.container)").path
         try FootageFixture.make(path, fps: test.clipFPS, frames: test.clipFrames, variable: test.variable)
+        // FFmpeg 5.1 reads no animated WebP: its frames are where their whole-millisecond durations put them.
+        if test.container == "webp" { return ((0..<test.clipFrames).map { $0 * 1000 / test.clipFPS }, (1, 1000)) }
         let clip = try FootageFixture.timestamps(path)
         try #require(clip.ticks.count == test.clipFrames)
         return clip
@@ -284,6 +291,12 @@ struct FootageTests {
         for offset in (middle + 12)..<(middle + 28) { skipped[offset] ^= 0x5A }
         var garbage = Data(count: 4096)
         for index in garbage.indices { garbage[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 7) }
+        let webpPath = folder.url.appendingPathComponent("whole.webp").path
+        try FootageFixture.make(webpPath, fps: 25, frames: 20)
+        let webp = try Data(contentsOf: URL(fileURLWithPath: webpPath))
+        // Every byte of the second half's pictures flipped: the chunks are whole, the pictures are not.
+        var damagedWebP = webp
+        for offset in (webp.count / 2)..<(webp.count - 16) where offset % 3 == 0 { damagedWebP[offset] ^= 0xA5 }
         var headless = bytes
         headless.replaceSubrange(0..<64, with: Data(count: 64))
         let files: [(String, Data)] = [
@@ -295,10 +308,13 @@ struct FootageTests {
             ("text.mkv", Data("not a video\n".utf8)),
             ("empty.webm", Data()),
             ("skipped.webm", Data(skipped)),
-            // A still PNG is no APNG; a GIF cut in half ends inside a picture; WebP is not read at all.
+            // A still PNG is no APNG; a GIF cut in half ends inside a picture; a WebP header alone, one cut in half
+            // and one with damaged pictures are no animation libwebp reads.
             ("still.png", try Data(contentsOf: Binary.packageRoot.appendingPathComponent("jobs/assets/star.png"))),
             ("cut.gif", try Self.halfGIF(in: folder)),
             ("sticker.webp", Data("RIFF\0\0\0\0WEBPVP8X".utf8)),
+            ("cut.webp", webp.prefix(webp.count / 2)),
+            ("damaged.webp", damagedWebP),
         ]
         for (name, data) in files {
             try data.write(to: folder.url.appendingPathComponent(name))
@@ -308,8 +324,11 @@ struct FootageTests {
             #expect(result.status == 65, "\(name): \(result.status) \(result.stderr)")
             #expect(result.stderr.contains("layers[0].params.file"), "\(name): \(result.stderr)")
             #expect(result.stderr.contains(name), "\(name): \(result.stderr)")
-            if name == "sticker.webp" {
-                #expect(result.stderr.contains("convert it to an APNG or GIF"), "\(result.stderr)")
+            if name.hasSuffix(".webp") {
+                #expect(
+                    result.stderr.contains("\(name) is not a readable WebP")
+                        || result.stderr.contains("cannot be decoded"),
+                    "\(result.stderr)")
             }
             if name == "skipped.webm" {
                 #expect(result.stderr.contains("skipped.webm is damaged after "), "\(result.stderr)")

@@ -5,7 +5,7 @@ import EffectKit
 ///
 /// Why `@unchecked Sendable`: nothing writes the frame after the decoder hands it over; the thread that
 /// converts it only reads it.
-final class DecodedFrame: @unchecked Sendable {
+final class DecodedFrame: ConvertibleFrame, @unchecked Sendable {
     let frame: UnsafeMutablePointer<AVFrame>
 
     init?(_ source: UnsafeMutablePointer<AVFrame>) {

@@ -7,7 +7,7 @@ import Glibc
 /// forward from where it stands when n follows closely, else from the keyframe before n.
 ///
 /// Owns its libav contexts and descriptor; not thread-safe: `FootagePlayer` lends it to one thread at a time.
-final class FootageDecoder {
+final class FootageDecoder: FootageSource {
     let name: String
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
@@ -290,7 +290,7 @@ final class FootageDecoder {
     /// Decodes frame `index` of `timeline`. A decoder that failed is not trusted to go on: the next frame is
     /// decoded from a keyframe again, so every frame decoded through a damaged picture fails with it, and none
     /// is drawn from what the damaged one left in the decoder.
-    func frame(_ index: Int, of timeline: FootageTimeline) throws(EffectError) -> DecodedFrame {
+    func frame(_ index: Int, of timeline: FootageTimeline) throws(EffectError) -> any ConvertibleFrame {
         do throws(EffectError) {
             // Forward from where the decoder stands, when it stands before the frame with no keyframe between.
             if let position, position < index, timeline.keyframe(before: index) <= position,

@@ -8,7 +8,7 @@ import Glibc
 /// checked is the file decoded, whatever happens to its path afterwards.
 final class FootageFile: @unchecked Sendable {
     /// The containers read, by file extension: video, and animated pictures (an APNG is often named `.png`).
-    static let extensions = ["mp4", "mov", "m4v", "webm", "mkv", "gif", "apng", "png"]
+    static let extensions = ["mp4", "mov", "m4v", "webm", "mkv", "gif", "apng", "png", "webp"]
     /// The largest file read: 4 GiB (an hour of 1080p at 8 Mbit/s).
     static let maxBytes = 4 << 30
 
@@ -17,17 +17,13 @@ final class FootageFile: @unchecked Sendable {
     /// The absolute, symlink-free path (``Effect/inputFiles``).
     let path: String
     let size: Int
+    /// Whether it is a WebP (by its signature), which `WebPAnimation` reads instead of libav.
+    let isWebP: Bool
     /// Never written after `init`; closed in `deinit`. Why `@unchecked Sendable`: only `dup` reads it.
     private let descriptor: Int32
 
     init(_ name: String, jobDirectory: String) throws(EffectError) {
         let suffix = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
-        if suffix == "webp" {
-            throw EffectError(
-                parameter: "file",
-                "\(name): WebP is not read (this FFmpeg has no decoder for animated WebP); convert it to an APNG or GIF"
-            )
-        }
         guard name.contains("."), Self.extensions.contains(suffix) else {
             throw EffectError(
                 parameter: "file",
@@ -65,6 +61,7 @@ final class FootageFile: @unchecked Sendable {
         path = resolved
         size = Int(status.st_size)
         self.descriptor = descriptor
+        isWebP = WebPAnimation.isWebP(descriptor)
     }
 
     deinit { close(descriptor) }

@@ -16,7 +16,7 @@ import Locking
 /// frames and pictures are immutable once shared.
 final class FootageFrames: @unchecked Sendable {
     let name: String
-    private let decoder: Locked<FootageDecoder>
+    private let decoder: Locked<any FootageSource>
     private let cache = Locked(Cache())
     private let pool = FootagePicture.Pool()
 
@@ -43,7 +43,7 @@ final class FootageFrames: @unchecked Sendable {
         }
     }
 
-    init(_ decoder: sending FootageDecoder, name: String) {
+    init(_ decoder: sending any FootageSource, name: String) {
         self.name = name
         self.decoder = Locked(decoder)
     }
@@ -63,7 +63,7 @@ final class FootageFrames: @unchecked Sendable {
     private func cached(_ index: Int, of timeline: FootageTimeline) throws(EffectError) -> CachedFrame {
         if let hit = cache.withLock({ $0.take(index) }) { return hit }
         let cache = cache
-        return try decoder.withLock { (decoder: inout FootageDecoder) throws(EffectError) -> CachedFrame in
+        return try decoder.withLock { (decoder: inout any FootageSource) throws(EffectError) -> CachedFrame in
             // Another thread may have decoded it while this one waited for the decoder.
             if let hit = cache.withLock({ $0.take(index) }) { return hit }
             let frame = CachedFrame(try decoder.frame(index, of: timeline))
@@ -78,13 +78,13 @@ final class FootageFrames: @unchecked Sendable {
 /// of making the same bytes again. Converting releases the decoded frame (the decoder's buffers).
 final class CachedFrame: Sendable {
     private enum State: Sendable {
-        case decoded(DecodedFrame)
+        case decoded(any ConvertibleFrame)
         case converted(FootagePicture)
     }
 
     private let state: Locked<State>
 
-    init(_ frame: DecodedFrame) {
+    init(_ frame: any ConvertibleFrame) {
         state = Locked(.decoded(frame))
     }
 

@@ -49,7 +49,7 @@ final class FootagePlayer: Sendable {
     }
 
     init(_ file: FootageFile) throws(EffectError) {
-        let decoder = try FootageDecoder(file)
+        let decoder = try file.source()
         let timeline = try decoder.timeline()
         self.timeline = timeline
         (pictureWidth, pictureHeight) = (decoder.width, decoder.height)

@@ -175,14 +175,14 @@ struct VideoEffect: Effect {
         let damage = Locked([EffectError?](repeating: nil, count: parts.count))
         DispatchQueue.concurrentPerform(iterations: parts.count) { part in
             do throws(EffectError) {
-                try FootageDecoder(file).check(parts[part], of: timeline, keyframesOnly: false)
+                try file.source().check(parts[part], of: timeline, keyframesOnly: false)
             } catch {
                 damage.withLock { $0[part] = error }
             }
         }
         if let error = damage.withLock({ $0.compactMap { $0 }.first }) { throw error }
         if last >= full {
-            try FootageDecoder(file).check(full...last, of: timeline, keyframesOnly: true)
+            try file.source().check(full...last, of: timeline, keyframesOnly: true)
         }
     }
 
