@@ -540,3 +540,88 @@ struct FootageTests {
         #expect(valid.status == 0, "\(valid.stderr)")
     }
 }
+
+/// Numbered PNG sequences (FootageEffect article, "Image sequences"): each file a frame at its number over the
+/// sequence's `rate`, by the same rule as a clip's frames; gaps, mixed sizes and strays are told.
+@Suite("Footage: image sequences", .enabled(if: Tools.hasFFmpeg || Tools.inCI, "ffmpeg not installed"))
+struct ImageSequenceTests {
+    /// Writes `frames` numbered PNGs from `first` (`frames/f_%03d.png`), each showing its frame number.
+    static func sequence(in folder: TemporaryFolder, frames: Int, first: Int = 1) throws {
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("frames"), withIntermediateDirectories: true)
+        try FootageFixture.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=black:s=\(FootageFixture.width)x\(FootageFixture.height):r=10",
+            "-frames:v", "\(frames)", "-vf", FootageFixture.bits, "-start_number", "\(first)",
+            folder.url.appendingPathComponent("frames/f_%03d.png").path,
+        ])
+    }
+
+    @Test("generated rates, speeds, trims and loops: every output frame shows the file the rule says")
+    func rule() throws {
+        var random = FuzzRandom(seed: 0x5E9)
+        for run in 0..<4 {
+            let folder = try TemporaryFolder()
+            let (count, first) = (random.integer(6...20), random.integer(0...3))
+            try Self.sequence(in: folder, frames: count, first: first)
+            let rate = random.pick([8, 12, 24, 30])
+            var test = FootageTests.Case(
+                clipFPS: rate, clipFrames: count, fps: random.pick([24, 30]), frames: 40,
+                speedNumerator: random.integer(1...3), speedDenominator: random.integer(1...2), container: "png")
+            if random.chance(0.5) {
+                let trimIn = random.integer(0...count / 2)
+                (test.trimIn, test.trimOut) = (trimIn, random.integer(trimIn + 1...count))
+                test.loop = random.chance(0.5)
+            }
+            var params = test.params
+            params["rate"] = rate
+            try folder.write(
+                try FootageFixture.job(file: "frames/f_%03d.png", fps: test.fps, frames: test.frames, params: params),
+                to: "job.json")
+            _ = try FootageTests.render(folder, ["-j", "2"])
+            let out = folder.url.appendingPathComponent("out")
+            for k in 0..<test.frames {
+                let png = FootageFixture.frame(k, in: out)
+                if let source = test.expected(k, clip: ([], (1, 1))) {
+                    // Each file shows its place in the sequence, from 0.
+                    #expect(try FootageFixture.index(of: png) == source, "run \(run), \(test): frame \(k)")
+                } else {
+                    #expect(try ImageSurface(contentsOfPNG: png).pixel(x: 4, y: 16).a == 0, "run \(run): frame \(k)")
+                }
+            }
+            let manifest = try String(contentsOf: out.appendingPathComponent("manifest.json"), encoding: .utf8)
+            #expect(manifest.contains(String(format: "frames/f_%03d.png", first + count - 1)), "run \(run)")
+        }
+    }
+
+    @Test("a gap, a frame of another size, no match, a rate for a clip and a pattern of JPEGs are refused (65)")
+    func refusals() throws {
+        let folder = try TemporaryFolder()
+        try Self.sequence(in: folder, frames: 6)
+        let frames = folder.url.appendingPathComponent("frames")
+        let cases: [(setup: () throws -> Void, file: String, params: [String: Any], message: String)] = [
+            (
+                { try FileManager.default.removeItem(at: frames.appendingPathComponent("f_004.png")) },
+                "frames/f_%03d.png",
+                [:], "frame 4 is missing (the numbers run from 1 to 3, then 5)"
+            ),
+            (
+                {
+                    try FileManager.default.copyItem(
+                        at: Binary.packageRoot.appendingPathComponent("jobs/assets/star.png"),
+                        to: frames.appendingPathComponent("f_004.png"))
+                }, "frames/f_%03d.png", [:], "(f_004.png) is "
+            ),
+            ({}, "frames/g_%03d.png", [:], "no file in frames matches"),
+            ({}, "frames/f_%03d.jpg", [:], "an image sequence is of .png files"),
+            ({}, "../f_%03d.png", [:], "resolves outside"),
+            ({}, "frames/f_001.png", ["rate": 12], "only an image sequence has a rate"),
+        ]
+        for (setup, file, params, message) in cases {
+            try setup()
+            try folder.write(try FootageFixture.job(file: file, fps: 30, frames: 10, params: params), to: "job.json")
+            let result = CLI.run(["validate", folder.url.appendingPathComponent("job.json").path])
+            #expect(result.status == 65, "\(file): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(file): \(result.stderr)")
+        }
+    }
+}

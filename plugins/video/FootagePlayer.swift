@@ -48,15 +48,15 @@ final class FootagePlayer: Sendable {
         var stopped = false
     }
 
-    init(_ file: FootageFile) throws(EffectError) {
-        let decoder = try file.source()
+    init(_ input: FootageInput) throws(EffectError) {
+        let decoder = try input.source()
         let timeline = try decoder.timeline()
         self.timeline = timeline
         (pictureWidth, pictureHeight) = (decoder.width, decoder.height)
         orientation = decoder.orientation
         pixelAspect = decoder.pixelAspect
         audioStream = decoder.audioStream
-        frames = FootageFrames(decoder, name: file.name)
+        frames = FootageFrames(decoder, name: input.name)
     }
 
     /// Decodes and converts source frame `index`, the first the layer shows: a stream whose first frame played

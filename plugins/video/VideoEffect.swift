@@ -12,15 +12,15 @@ struct VideoEffect: Effect {
         identifier: "org.renderfarm.video",
         version: "1.1.0+" + libraryVersions,
         summary:
-            "Footage from an MP4, MOV, WebM or MKV file (or an animated GIF or APNG), frame-accurate, with trim, speed, loop and its sound",
+            "Footage from an MP4, MOV, WebM or MKV file (or an animated GIF, APNG or WebP, or a PNG sequence), frame-accurate, with trim, speed, loop and its sound",
         threadSafety: .full,
         keysCoverParameters: true,
         parameters: [
             ParameterSpec(
                 "file", .string, default: nil,
                 doc:
-                    "the .mp4, .mov, .m4v, .webm or .mkv file, or an animated .gif or .apng/.png, relative to the job file's "
-                    + "folder (must stay inside it); required"
+                    "the .mp4, .mov, .m4v, .webm or .mkv file, an animated .gif, .apng/.png or .webp, or a numbered PNG "
+                    + "sequence (frames/glow_%04d.png), relative to the job file's folder (must stay inside it); required"
             ),
             ParameterSpec(
                 "rect", .rect, default: nil, range: -100_000...100_000,
@@ -43,6 +43,9 @@ struct VideoEffect: Effect {
             ParameterSpec(
                 "loop", .bool, default: false,
                 doc: "play the trimmed part again and again until the layer ends (default: nothing drawn after it)"),
+            ParameterSpec(
+                "rate", .number, default: nil, range: 0.01...1000,
+                doc: "frames per second of an image sequence (a file such as frames/glow_%04d.png; default: the job's)"),
         ]
     )
 
@@ -66,7 +69,7 @@ struct VideoEffect: Effect {
 
     let player: FootagePlayer
     let clock: FootageClock
-    let file: FootageFile
+    let input: FootageInput
     let inputFiles: [String]
     /// The clip's first audio stream, played by the rule the frames are (ABI `sounds`); the layer's own `gain` and
     /// `muted` set its level in the mix.
@@ -83,15 +86,24 @@ struct VideoEffect: Effect {
         guard parameters.contains("file") else {
             throw EffectError(parameter: "file", "missing: name the video file to play")
         }
-        file = try FootageFile(try parameters.string("file"), jobDirectory: context.jobDirectory)
-        inputFiles = [file.path]
-        player = try FootagePlayer(file)
+        let name = try parameters.string("file")
+        if ImageSequence.isPattern(name) {
+            let rate = parameters.contains("rate") ? try parameters.number("rate") : context.fps
+            input = .sequence(try ImageSequence(name, jobDirectory: context.jobDirectory, rate: rate))
+        } else {
+            guard !parameters.contains("rate") else {
+                throw EffectError(parameter: "rate", "only an image sequence has a rate; \(name) has its own times")
+            }
+            input = .file(try FootageFile(name, jobDirectory: context.jobDirectory))
+        }
+        inputFiles = input.files
+        player = try FootagePlayer(input)
         let timeline = player.timeline
         clock = try FootageClock(
             trim: parameters["trim"], duration: timeline.duration, speed: try parameters.number("speed"),
             loop: try parameters.bool("loop"))
         try player.open(at: clock.frame(at: 0, in: timeline) ?? 0)
-        if let stream = player.audioStream {
+        if let stream = player.audioStream, case .file(let file) = input {
             sounds = [
                 EffectSound(
                     file: file.path, stream: stream, sourceStart: timeline.origin + clock.start,
@@ -131,7 +143,7 @@ struct VideoEffect: Effect {
     /// in the process that checks the job, not in the workers that draw its frames.
     func verify() throws(EffectError) {
         let size = player.pictureWidth * player.pictureHeight
-        try Self.check(file, played: clock.start...clock.end, of: player.timeline, size: size)
+        try Self.check(input, played: clock.start...clock.end, of: player.timeline, size: size)
     }
 
     /// The source frames the next `FootagePlayer.lookahead` output frames show, in order, without `index`
@@ -166,7 +178,7 @@ struct VideoEffect: Effect {
     /// decoded in two halves at once, split at a keyframe, each by a decoder of its own; the earlier half's
     /// damage is told first, so the message does not depend on which half finishes first.
     static func check(
-        _ file: FootageFile, played: ClosedRange<Double>, of timeline: FootageTimeline, size: Int
+        _ input: FootageInput, played: ClosedRange<Double>, of timeline: FootageTimeline, size: Int
     ) throws(EffectError) {
         let first = timeline.keyframe(before: timeline.frame(at: played.lowerBound) ?? 0)
         let last = max(first, timeline.frame(at: played.upperBound - 2 * FootageTimeline.tolerance) ?? first)
@@ -175,14 +187,14 @@ struct VideoEffect: Effect {
         let damage = Locked([EffectError?](repeating: nil, count: parts.count))
         DispatchQueue.concurrentPerform(iterations: parts.count) { part in
             do throws(EffectError) {
-                try file.source().check(parts[part], of: timeline, keyframesOnly: false)
+                try input.source().check(parts[part], of: timeline, keyframesOnly: false)
             } catch {
                 damage.withLock { $0[part] = error }
             }
         }
         if let error = damage.withLock({ $0.compactMap { $0 }.first }) { throw error }
         if last >= full {
-            try file.source().check(full...last, of: timeline, keyframesOnly: true)
+            try input.source().check(full...last, of: timeline, keyframesOnly: true)
         }
     }
 

@@ -142,26 +142,3 @@ final class WebPAnimation: FootageSource {
         for index in frames { _ = try frame(index, of: timeline) }
     }
 }
-
-/// A frame in premultiplied ARGB32 already, copied out of a decoder's buffer (which its next frame overwrites).
-final class CopiedFrame: ConvertibleFrame {
-    private let pixels: [UInt8]
-    private let width: Int
-    private let height: Int
-
-    init(_ source: UnsafePointer<UInt8>, width: Int, height: Int) {
-        pixels = Array(UnsafeBufferPointer(start: source, count: width * height * 4))
-        (self.width, self.height) = (width, height)
-    }
-
-    func picture(name: String, pool: FootagePicture.Pool) throws(EffectError) -> FootagePicture {
-        let picture = try FootagePicture(width: width, height: height, pool: pool)
-        pixels.withUnsafeBufferPointer { source in
-            guard let base = source.baseAddress else { return }
-            for row in 0..<height {
-                (picture.pixels + row * picture.stride).update(from: base + row * width * 4, count: width * 4)
-            }
-        }
-        return picture
-    }
-}
