@@ -235,6 +235,17 @@ struct CompositionTests {
     func refusals() throws {
         let folder = try TemporaryFolder()
         try Self.cardJob(in: folder, layer: #""params": {}"#)
+        for (name, text) in [
+            ("variants", #""variants": {"matrix": {"seed": [1, 2]}}"#),
+            ("nodefault", #""parameters": {"user": {"type": "string"}}"#),
+            ("badtype", #""parameters": {"user": {"type": "strng", "default": "a"}}"#),
+            ("placeholder", #""parameters": {"user": {"type": "string", "default": "a"}}"#),
+        ] {
+            try folder.write(
+                #"{ "version": 1, "duration": 1, \#(text), "#
+                    + #""layers": [ { "effect": "text", "params": { "text": "{{usr}}" } } ] }"#,
+                to: "comps/\(name).json")
+        }
         let cases: [(layer: String, message: String)] = [
             (#""composition": "comps/nope.json""#, "comps/nope.json not found"),
             (#""composition": "../x.json""#, "../x.json resolves outside"),
@@ -252,6 +263,13 @@ struct CompositionTests {
             (#""composition": "comps/card.json", "params": {"tint": "red"}"#, "expected a colour"),
             (#""composition": "comps/card.json", "effect": "shape""#, "an effect, a group or a composition"),
             (#""composition": 7"#, "layers[0].composition"),
+            (#""composition": "comps/variants.json""#, "a composition has no variants"),
+            (#""composition": "comps/nodefault.json""#, "layers[0].composition.parameters.user.default: missing"),
+            (#""composition": "comps/badtype.json""#, #"unknown type "strng" (did you mean "string"?)"#),
+            (
+                #""composition": "comps/placeholder.json""#,
+                "layers[0].composition.layers[0].params.text: unknown placeholder {{usr}}: no parameter \"usr\""
+            ),
         ]
         for (layer, message) in cases {
             try folder.expectRefused(

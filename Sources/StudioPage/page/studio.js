@@ -428,18 +428,35 @@ function hostFields() {
       doc: "how the layer is composited over the layers under it" },
     { name: "enabled", kind: "bool", default: true, type: "bool",
       doc: "off: the job renders as if the file did not have it (the panel lists it under \"turned off\")" },
+    // Written as JSON, checked by the engine; what is wrong inside is shown under the editor.
+    { name: "style", kind: "json", default: null, type: "layer styles",
+      doc: "{\"dropShadow\", \"outerGlow\", \"innerGlow\", \"stroke\", \"blur\", \"adjust\"}, each optional (ComposingLayers, \"Layer styles\")" },
+    { name: "motionBlur", kind: "json", default: null, type: "true or {shutterAngle, shutterPhase, samples}",
+      doc: "the layer drawn at several times while the shutter is open, averaged (ComposingLayers, \"Motion blur\")" },
+    { name: "path", path: ["transform", "path"], kind: "json", default: null, type: "motion path {d, progress, autoOrient}",
+      doc: "the anchor travels along SVG path data, progress 0…1 (usually keyframes), turned along it with autoOrient" },
   ];
 }
+
+// Where host field `field` is in the job file, under the layer or group at `owner`.
+function fieldPath(owner, field) { return owner.concat(field.path || [field.name]); }
 
 // The host fields of layer `index`'s link at `depth` (its own: the last; a group holding it: before),
 // and the buttons that add their keyframes at the playhead.
 function layerSection(layer, index, written, depth = ownDepth(layer)) {
   const box = el("div", null, "layer-fields");
   const owner = ownerPath(layer, depth);
+  // The JSON editors fold away, open when the file sets one of them: the panel stays about a screen high.
+  const more = el("details", null, "more-fields");
+  more.append(el("summary", "style · motion blur · motion path"));
   for (const field of hostFields()) {
-    const path = owner.concat([field.name]);
-    box.append(control(field, path, binding(written, path)));
+    const path = fieldPath(owner, field);
+    const row = control(field, path, binding(written, path));
+    if (field.kind !== "json") { box.append(row); continue; }
+    more.append(row);
+    if (nodeValue(written, path) !== undefined) more.open = true;
   }
+  box.append(more);
   const keys = el("div", null, "add-keys muted");
   keys.append(document.createTextNode("keyframe at the playhead: "));
   for (const field of keyedFields) {
@@ -484,10 +501,11 @@ function keyframed(value) { return value !== null && typeof value === "object" &
 function showHostFields(layer, depth, written) {
   const own = ownFields(layer, depth);
   for (const field of hostFields()) {
-    const path = ownerPath(layer, depth).concat([field.name]);
+    const path = fieldPath(ownerPath(layer, depth), field);
     const row = state.controls.get(joinPath(path));
     if (!row || row === state.dragging || row.contains(document.activeElement)) continue;
-    const value = own[field.name];
+    // A JSON field is shown as the file writes it.
+    const value = field.kind === "json" ? nodeValue(written, path) : own[field.name];
     const keyed = keyframed(value);
     row.classList.toggle("keyframed", keyed);
     row.querySelectorAll("input, select").forEach((input) => { input.disabled = keyed; });

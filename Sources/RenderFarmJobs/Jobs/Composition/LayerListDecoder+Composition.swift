@@ -113,7 +113,7 @@ extension LayerListDecoder {
             return nil
         }
         let inner = ObjectReader(object: object, path: place, issues: issues)
-        inner.rejectUnknownKeys(JobDecoder.topLevelKeys.filter { $0 != "variants" } + ["parameters"])
+        inner.rejectUnknownKeys(JobDecoder.topLevelKeys)
         if object["variants"] != nil {
             issues.add(
                 inner.childPath("variants"),
