@@ -435,4 +435,40 @@ struct CompositionTests {
             #expect(incremental.frames.map(\.sha256) == whole.frames.map(\.sha256), "\(label)")
         }
     }
+
+    @Test("a composition's event log and image are its folder's, not the job's files of the same name")
+    func filesOfItsFolder() throws {
+        let folder = try TemporaryFolder()
+        // The job's own files of those names draw otherwise: hearts at other times, another picture.
+        try folder.write("time,size\n0.1,40\n0.5,20\n", to: "comps/log.csv")
+        try folder.write("time,size\n0.3,60\n", to: "log.csv")
+        let star = Binary.packageRoot.appendingPathComponent("jobs/assets/star.png")
+        try FileManager.default.copyItem(at: star, to: folder.url.appendingPathComponent("comps/badge.png"))
+        try FileManager.default.copyItem(
+            at: Binary.packageRoot.appendingPathComponent("jobs/assets/avatar.jpg"),
+            to: folder.url.appendingPathComponent("badge.png"))
+        let comp = try folder.write(
+            """
+            { "version": 1, "seed": 3, "fps": 10, "duration": 1, "canvas": { "width": 120, "height": 120, "scale": 1 },
+              "output": { "dir": "alone" },
+              "layers": [ { "effect": "image", "params": { "file": "badge.png", "rect": { "x": 0, "y": 0, "width": 40, "height": 40 } } },
+                          { "effect": "floating-heart", "params": { "emitter": [60, 110], "events": "log.csv", "lifetime": 1 } } ] }
+            """, to: "comps/card.json")
+        let job = try folder.write(
+            """
+            { "version": 1, "fps": 10, "duration": 1, "canvas": { "width": 120, "height": 120, "scale": 1 },
+              "output": { "dir": "placed" }, "layers": [ { "composition": "comps/card.json" } ] }
+            """, to: "job.json")
+        for file in [comp, job] {
+            let render = CLI.run(["render", file, "--progress", "none"])
+            try #require(render.status == 0, "\(render.stderr)")
+        }
+        let (alone, placed) = (
+            try Manifest(folder: folder.url.appendingPathComponent("comps/alone")),
+            try Manifest(folder: folder.url.appendingPathComponent("placed"))
+        )
+        #expect(alone.frames.map(\.sha256) == placed.frames.map(\.sha256))
+        let inputs = try String(contentsOf: folder.url.appendingPathComponent("placed/manifest.json"), encoding: .utf8)
+        #expect(inputs.contains("comps/log.csv") && inputs.contains("comps/badge.png"), "\(inputs)")
+    }
 }

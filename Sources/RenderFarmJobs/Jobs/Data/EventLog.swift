@@ -23,13 +23,13 @@ package enum EventLog {
     /// still refused (a misspelt one), unless one takes any column (`*`). Keyed by the file's name as the job
     /// writes it, tidied (`Self.key`).
     package static func readers(
-        layers: [(params: JSONObject, parameters: [PluginParameter])], audio: AudioSpec?
+        layers: [(params: JSONObject, parameters: [PluginParameter], folder: String)], audio: AudioSpec?
     ) -> [String: Set<String>] {
         var columns: [String: Set<String>] = [:]
-        for (params, parameters) in layers {
+        for (params, parameters, folder) in layers {
             for parameter in parameters where parameter.kind == .events {
                 guard let file = params[parameter.name]?.stringValue else { continue }
-                columns[key(file), default: []].formUnion(
+                columns[key(file, in: folder), default: []].formUnion(
                     ["time"] + parameter.eventFields.map(\.name)
                         + (parameter.otherColumns == nil ? [] : [PluginParameter.anyColumn]))
             }
@@ -41,16 +41,20 @@ package enum EventLog {
         return columns
     }
 
-    /// A log's name as `readers` keys it: `./assets/../assets/log.csv` and `assets/log.csv` are one file.
-    static func key(_ file: String) -> String { (file as NSString).standardizingPath }
+    /// A log's name as `readers` keys it: `./assets/../assets/log.csv` and `assets/log.csv` are one file, and a
+    /// composition's `log.csv` (`folder`: its folder in the job's) is not the job's.
+    static func key(_ file: String, in folder: String = "") -> String {
+        ((folder as NSString).appendingPathComponent(file) as NSString).standardizingPath
+    }
 
     /// `resolve`, and where each event came from: per events parameter, the origin of each event
     /// in the order the plugin receives them (`streamers.csv:7`), so what the plugin says of
     /// `events[12]` can be told at its line (`locate`).
-    /// `readers`: the columns other layers and sounds of the job read each log for (`readers(layers:audio:)`).
+    /// `readers`: the columns other layers and sounds of the job read each log for (`readers(layers:audio:)`);
+    /// `folder`: the layer's folder in the job's, where its names resolve (`jobDirectory`).
     package static func resolveLocated(
         _ params: JSONObject, parameters: [PluginParameter], path: String, jobDirectory: String,
-        readers: [String: Set<String>] = [:]
+        readers: [String: Set<String>] = [:], folder: String = ""
     ) -> (JSONObject, [JobIssue], origins: [String: [String]]) {
         var params = params
         var issues: [JobIssue] = []
@@ -64,7 +68,7 @@ package enum EventLog {
                 // Told once: the empty list keeps the parameter check from repeating it.
                 params[parameter.name] = .array([])
             case .success(let rows):
-                let shared = value.stringValue.flatMap { readers[key($0)] } ?? []
+                let shared = value.stringValue.flatMap { readers[key($0, in: folder)] } ?? []
                 let (events, checked, sources) = check(rows, parameter: parameter, shared: shared)
                 origins[parameter.name] = sources
                 let problems = rows.problems.map { JobIssue(path: "", $0) } + checked
