@@ -551,7 +551,7 @@ plugin-check: build
 	  if [ "$$user" = nobody ]; then \
 	    copy=$$(mktemp -d) && trap 'rm -rf "$$copy"' EXIT && \
 	    mkdir -p $$copy/bin $$copy/jobs $$copy/Tests/Fixtures && \
-	    cp $(RENDERFARM) $(BUILD_DIR)/librenderfarm-*.so $$copy/bin/ && cp -r jobs/assets $$copy/jobs/ && \
+	    cp $(RENDERFARM) $(BUILD_DIR)/librenderfarm-*.so $$copy/bin/ && cp -r jobs/assets jobs/comps $$copy/jobs/ && \
 	    cp -r Tests/Fixtures/plugin-check $$copy/Tests/Fixtures/ && chmod -R a+rX $$copy && cd $$copy && \
 	    run="setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/tmp $$copy/bin/renderfarm" || exit 1; \
 	  fi; \

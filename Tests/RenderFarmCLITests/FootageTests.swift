@@ -593,7 +593,7 @@ struct ImageSequenceTests {
         }
     }
 
-    @Test("a gap, a frame of another size, no match, a rate for a clip and a pattern of JPEGs are refused (65)")
+    @Test("a gap, a frame of another size, no match and a pattern of JPEGs are refused (65); a clip's rate warned of")
     func refusals() throws {
         let folder = try TemporaryFolder()
         try Self.sequence(in: folder, frames: 6)
@@ -614,7 +614,6 @@ struct ImageSequenceTests {
             ({}, "frames/g_%03d.png", [:], "no file in frames matches"),
             ({}, "frames/f_%03d.jpg", [:], "an image sequence is of .png files"),
             ({}, "../f_%03d.png", [:], "resolves outside"),
-            ({}, "frames/f_001.png", ["rate": 12], "only an image sequence has a rate"),
         ]
         for (setup, file, params, message) in cases {
             try setup()
@@ -623,5 +622,14 @@ struct ImageSequenceTests {
             #expect(result.status == 65, "\(file): \(result.stderr)")
             #expect(result.stderr.contains(message), "\(file): \(result.stderr)")
         }
+        let clip = folder.url.appendingPathComponent("clip.gif").path
+        try FootageFixture.make(clip, fps: 10, frames: 5)
+        try folder.write(
+            try FootageFixture.job(file: "clip.gif", fps: 30, frames: 10, params: ["rate": 12]), to: "job.json")
+        let warned = CLI.run(["validate", folder.url.appendingPathComponent("job.json").path])
+        #expect(warned.status == 0, "\(warned.stderr)")
+        #expect(
+            warned.stderr.contains("only an image sequence has a rate; clip.gif plays at its own times"),
+            "\(warned.stderr)")
     }
 }

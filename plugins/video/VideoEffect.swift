@@ -71,6 +71,7 @@ struct VideoEffect: Effect {
     let clock: FootageClock
     let input: FootageInput
     let inputFiles: [String]
+    let warnings: [EffectError]
     /// The clip's first audio stream, played by the rule the frames are (ABI `sounds`); the layer's own `gain` and
     /// `muted` set its level in the mix.
     let sounds: [EffectSound]
@@ -91,11 +92,14 @@ struct VideoEffect: Effect {
             let rate = parameters.contains("rate") ? try parameters.number("rate") : context.fps
             input = .sequence(try ImageSequence(name, jobDirectory: context.jobDirectory, rate: rate))
         } else {
-            guard !parameters.contains("rate") else {
-                throw EffectError(parameter: "rate", "only an image sequence has a rate; \(name) has its own times")
-            }
             input = .file(try FootageFile(name, jobDirectory: context.jobDirectory))
         }
+        // A file's frames have their own times: a rate given for it is said to be unused (as floating-heart's
+        // `rate` beside `times`), not refused.
+        warnings =
+            parameters.contains("rate") && !ImageSequence.isPattern(name)
+            ? [EffectError(parameter: "rate", "only an image sequence has a rate; \(name) plays at its own times")]
+            : []
         inputFiles = input.files
         player = try FootagePlayer(input)
         let timeline = player.timeline
