@@ -846,19 +846,26 @@ def check_styles(driver, binary, work):
         assert hints.get("0") == "style: blur", hints
         assert "style: drop shadow, stroke" in hints.get("1", ""), hints
         assert hints.get("5") == "motion blur 180°, 8 samples, style: drop shadow, inner glow", hints
-        driver.execute_script(
-            "const s = document.getElementById('scrub'); s.value = '14'; s.dispatchEvent(new Event('input'));")
-        state = wait_for("frame 14 shown", lambda: (lambda s: s if s["frame"] == "14" else None)(frame_state(driver)))
-        reference = os.path.join(folder, "reference")
-        subprocess.run([binary, "render", job, "--frames", "14", "--scale", state["scale"], "--out", reference],
-                       check=True, timeout=120, stdout=subprocess.DEVNULL)
-        with open(os.path.join(reference, "frame_00014.png"), "rb") as frame:
-            expected = hashlib.sha256(frame.read()).hexdigest()
+        expected = show_and_render(driver, binary, job, 14, os.path.join(folder, "reference"))
         assert shown_sha256(driver) == expected, "the styled, motion-blurred frame 14 is not render's"
         log("gift-alert: styles and motion blur described per layer; frame 14 byte-identical to render's")
         check_style_editors(driver, binary, job, folder)
     finally:
         stop_studio(server)
+
+
+def show_and_render(driver, binary, job, frame, out):
+    """Scrubs the page to `frame` and returns the SHA-256 of that frame as `render` writes it into `out`, at the
+    page's preview scale."""
+    driver.execute_script(
+        "const s = document.getElementById('scrub'); s.value = arguments[0]; s.dispatchEvent(new Event('input'));",
+        str(frame))
+    state = wait_for(f"frame {frame} shown",
+                     lambda: (lambda s: s if s["frame"] == str(frame) else None)(frame_state(driver)))
+    subprocess.run([binary, "render", job, "--frames", str(frame), "--scale", state["scale"], "--out", out],
+                   check=True, timeout=120, stdout=subprocess.DEVNULL)
+    with open(os.path.join(out, "frame_%05d.png" % frame), "rb") as rendered:
+        return hashlib.sha256(rendered.read()).hexdigest()
 
 
 def check_style_editors(driver, binary, job, folder):
@@ -898,14 +905,7 @@ def check_style_editors(driver, binary, job, folder):
         wait_for(f"{path} in the job file", lambda: functools.reduce(
             lambda node, key: (node or {}).get(key), keys, json.load(open(job))["layers"][index]) == value)
     wait_saved(driver)
-    driver.execute_script(
-        "const s = document.getElementById('scrub'); s.value = '20'; s.dispatchEvent(new Event('input'));")
-    state = wait_for("frame 20 shown", lambda: (lambda s: s if s["frame"] == "20" else None)(frame_state(driver)))
-    reference = os.path.join(folder, "edited")
-    subprocess.run([binary, "render", job, "--frames", "20", "--scale", state["scale"], "--out", reference],
-                   check=True, timeout=120, stdout=subprocess.DEVNULL)
-    with open(os.path.join(reference, "frame_00020.png"), "rb") as frame:
-        expected = hashlib.sha256(frame.read()).hexdigest()
+    expected = show_and_render(driver, binary, job, 20, os.path.join(folder, "edited"))
     wait_for("the edited frame 20 as render draws it", lambda: shown_sha256(driver) == expected)
     log(f"style editors: a bad blur told at its editor ({said.splitlines()[0]!r}) and kept out; a style, motion "
         "blur and motion path written; frame 20 byte-identical to render's")
