@@ -362,8 +362,13 @@ struct CompositionTests {
         #expect(again.stdout.contains("0 frames rendered, 15 already done"), "\(again.stdout)")
         // The tint's default is what the placing layer leaves to it: a new default redraws the shown frames.
         try Self.cardJob(in: folder, layer: #""params": { "user": "Ana" }, "start": 0.5"#, tint: "#0000FF")
-        let edited = CLI.run(["render", job, "--progress", "none"])
+        let edited = CLI.run(["render", job])
         #expect(edited.status == 0 && !edited.stdout.contains(" 0 frames rendered"), "\(edited.stdout)")
+        // Said in the words of the edit: the file, and the place inside it through the placing layer.
+        #expect(
+            (edited.stdout + edited.stderr).contains(
+                "because an input file changed (comps/card.json) and the job changed "
+                    + "(layers[0].composition.layers[0].params.fill)"), "\(edited.stdout)\(edited.stderr)")
         #expect(try Data(contentsOf: frame) != before)
     }
 

@@ -9,6 +9,7 @@ enum JobChanges {
     /// Members of a canonical layer entry that other reasons report.
     static let reportedElsewhere: Set<String> = [
         "pluginVersion", "pluginSHA256", LayerInput.Reader.plugin.rawValue, LayerInput.Reader.host.rawValue,
+        LayerInput.Reader.composition.rawValue,
     ]
 
     /// The places where `after` differs from `before`, in the terms of `spec` (the job `after` was made from).
@@ -26,16 +27,19 @@ enum JobChanges {
     /// Up to this many places are named member by member.
     static let detailed = 3
 
-    /// The layer or group a place is in (`layers[2].group[0]` for `layers[2].group[0].params.fill`), or its
-    /// first name (`canvas` for `canvas.background`).
+    /// The layer or group a place is in (`layers[2].group[0]` for `layers[2].group[0].params.fill`, through
+    /// compositions: `layers[1].composition.layers[0]`), or its first name (`canvas` for `canvas.background`).
     static func entry(_ place: String) -> String {
         var end = place.startIndex
         var rest = place[...]
-        for prefix in ["layers[", ".group["] {
-            while rest.hasPrefix(prefix), let close = rest.firstIndex(of: "]") {
+        if rest.hasPrefix("layers["), let close = rest.firstIndex(of: "]") {
+            end = place.index(after: close)
+            rest = place[end...]
+            while [".group[", ".composition.layers["].contains(where: { rest.hasPrefix($0) }),
+                let close = rest.firstIndex(of: "]")
+            {
                 end = place.index(after: close)
                 rest = place[end...]
-                if prefix == "layers[" { break }
             }
         }
         return end == place.startIndex ? String(place.prefix { $0 != "." && $0 != "[" }) : String(place[..<end])
