@@ -93,12 +93,18 @@ public final class DrawingContext {
     public func setOperatorSource() { cairo_set_operator(pointer, CAIRO_OPERATOR_SOURCE) }
     public func setOperatorOver() { cairo_set_operator(pointer, CAIRO_OPERATOR_OVER) }
 
-    /// Keeps what the target holds only inside the current path, times its coverage, and clears the rest (a
-    /// fill with cairo's DEST_IN). Unlike a clip, it leaves how anything was drawn before it as it was.
-    public func keepInsidePath() {
+    /// Clears what the target holds outside the rectangle (`x`, `y`, `width`, `height`, in user space), pixels on
+    /// its edges by the part of them outside it: as a clip to the rectangle would have kept it, but leaving how
+    /// anything was drawn as it was. The pixels inside are not touched (cairo's CLEAR is bounded by its coverage).
+    public func clearOutside(x: Double, y: Double, width: Double, height: Double) {
         cairo_save(pointer)
-        cairo_set_operator(pointer, CAIRO_OPERATOR_DEST_IN)
-        cairo_set_source_rgba(pointer, 0, 0, 0, 1)
+        cairo_new_path(pointer)
+        cairo_rectangle(pointer, x, y, width, height)
+        let size = targetSize
+        cairo_identity_matrix(pointer)
+        cairo_rectangle(pointer, 0, 0, Double(size.width), Double(size.height))
+        cairo_set_fill_rule(pointer, CAIRO_FILL_RULE_EVEN_ODD)
+        cairo_set_operator(pointer, CAIRO_OPERATOR_CLEAR)
         cairo_fill(pointer)
         cairo_restore(pointer)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What each kind of layer costs (issues 27 and 47): the same 50-heart layer drawn plain, then at opacity 0.5 (a
-/// surface of its own, composited with an alpha), inside a group, with a blend mode, through a mask, over an image
+/// surface of its own, composited with an alpha), inside a group, placed as a composition, with a blend mode, through a mask, over an image
 /// layer, over a shape layer, plain again under `render --isolate`, with each layer style and with motion blur, at `-j 2`: fps and
 /// the time against plain's, whose goal is at most 1.3× (the styles' cost is stated, with no goal). Then sound mixing: `render --video` of the plain job, the new baseline, and
 /// of the same job with a music bed and a sound at each heart's birth (mixed and muxed into the video).
@@ -43,6 +43,8 @@ struct CompositionBench {
             Variant(label: "plain", layers: hearts + " }"),
             Variant(label: "opacity 0.5", layers: hearts + #", "opacity": 0.5 }"#),
             Variant(label: "inside a group", layers: #"{ "group": [\#(hearts) }] }"#),
+            // The same layer in a job file of its own (`hearts.json`, written by `run`), placed: a group cut to its canvas.
+            Variant(label: "placed as a composition", layers: #"{ "composition": "hearts.json" }"#),
             Variant(label: "blend multiply", layers: hearts + #", "blend": "multiply" }"#),
             Variant(label: "through an alpha mask", layers: matte + ", " + hearts + #", "mask": {"layer": "matte"} }"#),
             Variant(label: "over an image layer", layers: star + ", " + hearts + " }"),
@@ -85,6 +87,8 @@ struct CompositionBench {
             try? FileManager.default.removeItem(at: copy)
             try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("jobs/assets/" + asset), to: copy)
         }
+        try Self.job(Self.heartsLayer + " }").write(
+            to: folder.appendingPathComponent("hearts.json"), atomically: true, encoding: .utf8)
         var plain: Double?
         for variant in Self.variants {
             note("layers: 50 hearts \(variant.label)")

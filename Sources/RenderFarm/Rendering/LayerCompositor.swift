@@ -198,8 +198,7 @@ final class LayerCompositor {
             // A composition shows what its layers draw inside its canvas only. The group has a surface of its own,
             // cut to the canvas once they are drawn: a clip would change how cairo draws them at its edges.
             if let canvas = node.canvas {
-                context.rectangle(x: 0, y: 0, width: canvas.width, height: canvas.height)
-                context.keepInsidePath()
+                context.clearOutside(x: 0, y: 0, width: canvas.width, height: canvas.height)
             }
         }
     }
