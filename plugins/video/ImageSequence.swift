@@ -13,8 +13,6 @@ struct ImageSequence: Sendable {
     let name: String
     /// Each frame's file, absolute and symlink-free, in order.
     let files: [String]
-    /// The number of the first file.
-    let first: Int
     /// Frames per second.
     let rate: Double
 
@@ -84,7 +82,6 @@ struct ImageSequence: Sendable {
         }
         self.name = name
         self.files = files
-        first = lowest.number
         self.rate = rate
     }
 }
