@@ -603,8 +603,11 @@ def check_composed(driver, binary, work, outdir):
         t = moved()
         assert 0.25 < t < 0.9 and abs(t * fps - round(t * fps)) < 1e-6, f"moved to t = {t}"
         wait_for("the keyframe editor", lambda: driver.find_element(By.ID, "key-editor").is_displayed())
-        # A preset (an easings.net curve) from the editor's list, which the studio's /api/job gives.
-        Select(driver.find_element(By.CSS_SELECTOR, "#key-editor [data-role=key-timing]")).select_by_value("easeOutBack")
+        # A preset (an easings.net curve) from the editor's list, which the studio's /api/job gives. The editor is
+        # drawn again when the move's save returns: a list found before may be gone, and wait_for tries again.
+        wait_saved(driver)
+        wait_for("the preset chosen", lambda: Select(driver.find_element(
+            By.CSS_SELECTOR, "#key-editor [data-role=key-timing]")).select_by_value("easeOutBack") or True)
         wait_for("the new timing", lambda: json.load(open(job))["layers"][5]["opacity"]["keyframes"][1]["timing"]
                  == "easeOutBack")
         # The editor is drawn again with each save: read what it shows in one script.
