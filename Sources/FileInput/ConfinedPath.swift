@@ -41,8 +41,9 @@ public enum ConfinedPath {
         path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 
-    /// `path` without "." and ".." components and repeated slashes (no file system access).
-    private static func lexicallyNormal(_ path: String) -> String {
+    /// `path` without "." and ".." components and repeated slashes (no file system access); absolute when `path`
+    /// is, and a ".." at the top of a relative one is dropped (check the path is inside its folder first).
+    public static func lexicallyNormal(_ path: String) -> String {
         var parts: [Substring] = []
         for part in path.split(separator: "/") where part != "." {
             if part == ".." {
@@ -51,7 +52,7 @@ public enum ConfinedPath {
                 parts.append(part)
             }
         }
-        return "/" + parts.joined(separator: "/")
+        return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 
     /// `realpath(3)`: absolute, no symbolic links, no "." or ".."; nil when it does not exist.

@@ -157,10 +157,7 @@ struct CompositionTests {
             ]
             let job = try folder.write(
                 String(decoding: try JSONSerialization.data(withJSONObject: outer), as: UTF8.self), to: "job.json")
-            for file in [alone, job] {
-                let render = CLI.run(["render", file, "--progress", "none"])
-                try #require(render.status == 0, "\(label): \(render.stderr)")
-            }
+            for file in [alone, job] { try Self.render(file, label) }
             for frame in 0..<frames {
                 let placed = try ImageSurface(
                     contentsOfPNG: folder.url.appendingPathComponent(String(format: "placed/frame_%05d.png", frame))
@@ -217,6 +214,12 @@ struct CompositionTests {
             }
         }
         return ((count, rough), largest)
+    }
+
+    /// Renders the job file `file`, which must succeed (`label` says which case failed).
+    static func render(_ file: String, _ label: String = "") throws {
+        let render = CLI.run(["render", file, "--progress", "none"])
+        try #require(render.status == 0, "\(label): \(render.stderr)")
     }
 
     /// A composition `comps/card.json` (a box filled with `{{tint}}` and the text `{{user}}`) placed by `job.json`
@@ -326,13 +329,11 @@ struct CompositionTests {
             of: #""output": { "dir": "out" },"#,
             with: #""output": { "dir": "batch" }, "variants": { "rows": "senders.csv", "name": "{{user}}" },"#)
         try text.write(toFile: batch, atomically: true, encoding: .utf8)
-        let render = CLI.run(["render", batch, "--progress", "none"])
-        try #require(render.status == 0, "\(render.stderr)")
+        try Self.render(batch)
         for (user, size, tint) in [("007", 12, "#00FF00"), ("Ana", 30, "#0000FF")] {
             let single = try Self.cardJob(
                 in: folder, layer: #""params": { "user": "\#(user)", "size": \#(size), "tint": "\#(tint)" }"#)
-            let alone = CLI.run(["render", single, "--progress", "none"])
-            try #require(alone.status == 0, "\(alone.stderr)")
+            try Self.render(single, user)
             for frame in [0, 5, 14] {
                 let name = String(format: "frame_%05d.png", frame)
                 let fromRow = try Data(contentsOf: folder.url.appendingPathComponent("batch/\(user)/\(name)"))
@@ -401,7 +402,7 @@ struct CompositionTests {
               "layers": [ { "composition": "comps/placed.json", "params": { "label": "Ana" }, "start": 0.25 },
                           { "composition": "comps/sub/inner.json", "transform": { "position": [150, 110] } } ] }
             """, to: "job.json")
-        try #require(CLI.run(["render", job, "--progress", "none"]).status == 0)
+        try Self.render(job)
         for step in 0..<10 {
             let file = random.pick(["comps/placed.json", "comps/sub/inner.json"])
             let url = folder.url.appendingPathComponent(file)
@@ -434,15 +435,13 @@ struct CompositionTests {
             (document["canvas"], document["layers"], document["parameters"]) = (canvas, layers, parameters)
             try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]).write(to: url)
             let label = "RENDERFARM_COMPOSITION_SEED=\(seed), step \(step): edit \(edit) of \(file)"
-            let again = CLI.run(["render", job, "--progress", "none"])
-            try #require(again.status == 0, "\(label): \(again.stderr)")
+            try Self.render(job, label)
             let fresh = try TemporaryFolder()
             for name in ["job.json", "comps/placed.json", "comps/sub/inner.json"] {
                 try fresh.write(
                     try String(contentsOf: folder.url.appendingPathComponent(name), encoding: .utf8), to: name)
             }
-            let reference = CLI.run(["render", fresh.url.appendingPathComponent("job.json").path, "--progress", "none"])
-            try #require(reference.status == 0, "\(label): \(reference.stderr)")
+            try Self.render(fresh.url.appendingPathComponent("job.json").path, label)
             let (incremental, whole) = (
                 try Manifest(folder: folder.url.appendingPathComponent("out")),
                 try Manifest(folder: fresh.url.appendingPathComponent("out"))
@@ -474,10 +473,7 @@ struct CompositionTests {
             { "version": 1, "fps": 10, "duration": 1, "canvas": { "width": 120, "height": 120, "scale": 1 },
               "output": { "dir": "placed" }, "layers": [ { "composition": "comps/card.json" } ] }
             """, to: "job.json")
-        for file in [comp, job] {
-            let render = CLI.run(["render", file, "--progress", "none"])
-            try #require(render.status == 0, "\(render.stderr)")
-        }
+        for file in [comp, job] { try Self.render(file) }
         let (alone, placed) = (
             try Manifest(folder: folder.url.appendingPathComponent("comps/alone")),
             try Manifest(folder: folder.url.appendingPathComponent("placed"))

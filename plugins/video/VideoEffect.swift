@@ -96,10 +96,13 @@ struct VideoEffect: Effect {
         }
         // A file's frames have their own times: a rate given for it is said to be unused (as floating-heart's
         // `rate` beside `times`), not refused.
-        warnings =
-            parameters.contains("rate") && !ImageSequence.isPattern(name)
-            ? [EffectError(parameter: "rate", "only an image sequence has a rate; \(name) plays at its own times")]
-            : []
+        if case .file = input, parameters.contains("rate") {
+            warnings = [
+                EffectError(parameter: "rate", "only an image sequence has a rate; \(name) plays at its own times")
+            ]
+        } else {
+            warnings = []
+        }
         inputFiles = input.files
         player = try FootagePlayer(input)
         let timeline = player.timeline

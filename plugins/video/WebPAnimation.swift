@@ -1,5 +1,6 @@
 import CWebP
 import EffectKit
+import FileInput
 import FootageTiming
 import Glibc
 
@@ -50,8 +51,8 @@ final class WebPAnimation: FootageSource {
         guard let base = bytes.baseAddress else { throw EffectError("no memory for \(name)") }
         var read = 0
         while read < file.size {
-            let count = pread(descriptor, base + read, file.size - read, off_t(read))
-            if count < 0 && errno == EINTR { continue }
+            // pread: the parts of the damage check open the file at once, through descriptors sharing an offset.
+            let count = DescriptorIO.retrying { pread(descriptor, base + read, file.size - read, off_t(read)) }
             guard count > 0 else {
                 throw EffectError(parameter: "file", "\(name) cannot be read (\(String(cString: strerror(errno))))")
             }

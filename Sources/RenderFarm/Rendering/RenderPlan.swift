@@ -291,7 +291,7 @@ enum RenderPlan {
         // One event log may drive several layers and sounds: each takes the columns it knows.
         let readers = EventLog.readers(
             layers: job.spec.layers.compactMap { layer in
-                catalog[layer.effect].map { (layer.params, $0.info.parameters, layer.scope?.folder ?? "") }
+                catalog[layer.effect].map { (layer.params, $0.info.parameters, layer.folder) }
             }, audio: job.spec.audio)
         for (index, layer) in job.spec.layers.enumerated() {
             guard let plugin = catalog[layer.effect] else {
@@ -311,7 +311,7 @@ enum RenderPlan {
             // Event logs are read and checked here, so the plugin gets a checked, sorted list.
             let (params, eventIssues, origins) = EventLog.resolveLocated(
                 typed, parameters: plugin.info.parameters, path: "\(layer.path).params",
-                jobDirectory: layer.directory(in: job.directory), readers: readers, folder: layer.scope?.folder ?? "")
+                jobDirectory: layer.directory(in: job.directory), readers: readers, folder: layer.folder)
             issues += eventIssues
             let (filled, problems) = ParameterValidator.validate(
                 params, against: plugin.info, path: "\(layer.path).params")

@@ -109,17 +109,19 @@ package struct LayerSpec: Sendable, Equatable, Encodable {
     package var effect: String
     package var start: Double
     package var params: JSONObject
-    /// Where it is in the job file: `layers[2]`, `layers[1].group[0]`, or in a composition file
-    /// `layers[3] → comps/banner.json layers[0]`.
+    /// Where it is in the job file: `layers[2]`, `layers[1].group[0]`, or in a composition file the job places
+    /// `layers[3].composition.layers[0]`.
     package var path: String
     /// The composition the layer comes from; nil for a layer of the job file itself.
     package var scope: LayerScope? = nil
 
+    /// The folder of the file that declares the layer, relative to the job's folder: "" for the job file.
+    package var folder: String { scope?.folder ?? "" }
+
     /// The folder its relative asset paths resolve in (its plugin's `job_dir`): the job's folder
     /// `jobDirectory`, or the folder of the composition file that declares the layer.
     package func directory(in jobDirectory: String) -> String {
-        guard let folder = scope?.folder, !folder.isEmpty else { return jobDirectory }
-        return (jobDirectory as NSString).appendingPathComponent(folder)
+        folder.isEmpty ? jobDirectory : (jobDirectory as NSString).appendingPathComponent(folder)
     }
 }
 

@@ -3,14 +3,17 @@ import StrictJSON
 /// The path of `key` inside `parent`: `output.dir`, or `output["odd key"]` when the key is not a
 /// plain name, so every message points at one unambiguous place in the file.
 package func keyPath(_ parent: String, _ key: String) -> String {
-    let plain =
-        !key.isEmpty && key.utf8.count <= 64
+    if isPlainKey(key) { return parent.isEmpty ? key : "\(parent).\(key)" }
+    let quoted = JSONValue.string(String(key.prefix(64))).serialized()
+    return "\(parent)[\(quoted)]"
+}
+
+/// Whether `key` is 1…64 ASCII letters, digits, '_' and '-': a name a key path shows as it is.
+func isPlainKey(_ key: String) -> Bool {
+    !key.isEmpty && key.utf8.count <= 64
         && key.unicodeScalars.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-")
         }
-    if plain { return parent.isEmpty ? key : "\(parent).\(key)" }
-    let quoted = JSONValue.string(String(key.prefix(64))).serialized()
-    return "\(parent)[\(quoted)]"
 }
 
 /// Collects every problem found while decoding, instead of stopping at the first.

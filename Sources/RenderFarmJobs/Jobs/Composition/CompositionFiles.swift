@@ -56,13 +56,9 @@ package struct CompositionFiles: Sendable {
         }
     }
 
-    /// `name` inside `folder`, without "." components and with ".." taken back (lexically: `ConfinedPath` has
-    /// checked that the file lies inside the folder).
+    /// `name` inside `folder`, without "." components and with ".." taken back (lexically: `ConfinedPath` checks
+    /// that the file lies inside the folder).
     static func joined(_ folder: String, _ name: String) -> String {
-        var parts: [Substring] = []
-        for part in (folder + "/" + name).split(separator: "/") where part != "." {
-            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
-        }
-        return (folder.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+        ConfinedPath.lexicallyNormal(folder.isEmpty ? name : folder + "/" + name)
     }
 }

@@ -22,7 +22,7 @@ package enum CompositionParameters {
         }
         return table.object.compactMap { name, value in
             let path = table.childPath(name)
-            guard isPlain(name) else {
+            guard isPlainKey(name) else {
                 reader.issues.add(
                     path, "a parameter's name uses letters, digits, '_' and '-' (at most 64), as {{name}} does")
                 return nil
@@ -33,14 +33,6 @@ package enum CompositionParameters {
             }
             return declaration(name, ObjectReader(object: object, path: path, issues: reader.issues))
         }
-    }
-
-    /// Whether `name` is 1…64 ASCII letters, digits, '_' and '-'.
-    private static func isPlain(_ name: String) -> Bool {
-        (1...64).contains(name.utf8.count)
-            && name.unicodeScalars.allSatisfy {
-                $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-")
-            }
     }
 
     private static func declaration(_ name: String, _ reader: ObjectReader) -> PluginParameter? {

@@ -209,8 +209,8 @@ package struct LayerNode: Sendable, Equatable, Encodable {
     }
 }
 
-/// The canvas of a composition a layer places (the RenderFarm article ComposingLayers, "Compositions"): its
-/// layers are clipped to the rectangle from (0, 0) of this size, in the composition's points, over its background.
+/// The canvas of a composition a layer places (the RenderFarm article ComposingLayers, "Compositions"): what its
+/// layers draw is cut to the rectangle from (0, 0) of this size, in the composition's points, over its background.
 package struct CompositionCanvas: Sendable, Equatable, Encodable {
     /// The composition file, relative to the job's folder.
     package var file: String
