@@ -8,7 +8,9 @@
  * - the residuals are coded in one dynamic-Huffman deflate block whose codes are fitted to the frame
  *   (to every fourth row of a big one); the only matches are runs of zero residuals (distance 1), which
  *   is what flat areas become once filtered, found 64 bytes at a time; every other byte is a literal;
- * - Adler-32 and the chunks' CRC-32 come from libdeflate (vectorised where the CPU allows).
+ * - Adler-32 and the chunks' CRC-32 come from libdeflate (vectorised where the CPU allows); the Adler-32 is
+ *   summed row by row while each row is in the cache, and whether the frame is opaque (RGB) is found on the
+ *   way too, so the frame's pixels are read once and its scanlines twice (filtered, then coded).
  *
  * The output depends only on the pixels: no timing, thread or CPU feature changes a byte.
  */
@@ -269,6 +271,7 @@ static inline __attribute__((always_inline)) void tokens(sink *s, int writing, c
     for (size_t base = 0; base < length; base += 64) {
         uint64_t mask;
         if (base + 64 <= length) {
+            __builtin_prefetch(data + base + 2048); /* the scanlines left the cache as they were filtered */
             mask = nonzero_mask(data + base);
         } else {
             mask = 0;
@@ -389,35 +392,58 @@ static void write_header(bit_writer *w, const header *h) {
     }
 }
 
+/* Converts, filters and samples every row into enc->scanlines (rows[] is room for two converted rows), as RGB
+ * when `opaque`; adds the sampled rows' tokens to lanes and sets *adler to the Adler-32 of the scanlines, each
+ * summed while it is in the cache. Returns 0, or -1 without finishing when `opaque` but a row is not. */
+static int filter_rows(rf_png_encoder *enc, const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                       int opaque, uint8_t *rows[2], uint32_t sample_every, uint32_t lanes[2 * LITLEN_SYMBOLS],
+                       uint32_t *adler) {
+    size_t bpp = opaque ? 3 : 4, row_bytes = (size_t)width * bpp;
+    *adler = 1;
+    for (uint32_t y = 0; y < height; y++) {
+        const uint8_t *source = pixels + (size_t)y * stride;
+        if (opaque && !rf_argb32_is_opaque(source, width, 1, stride)) return -1;
+        uint8_t *cur = rows[y & 1], *prev = y ? rows[(y + 1) & 1] : NULL;
+        uint8_t *scanline = enc->scanlines + (size_t)y * (row_bytes + 1);
+        rf_fast_convert_row((const uint32_t *)source, cur, width, opaque);
+        rf_fast_filter_row(cur, prev, row_bytes, bpp, scanline);
+        if (y % sample_every == 0) count_tokens(scanline, row_bytes + 1, lanes);
+        *adler = libdeflate_adler32(*adler, scanline, row_bytes + 1);
+    }
+    return 0;
+}
+
 int rf_png_encode_fast(rf_png_encoder *enc, const uint8_t *pixels, uint32_t width, uint32_t height,
-                       size_t stride, int opaque, rf_png_timing *timing, char *err, size_t errlen) {
+                       size_t stride, rf_png_timing *timing, char *err, size_t errlen) {
     pthread_once(&length_codes_once, build_length_codes);
-    size_t bpp = opaque ? 3 : 4;
-    size_t row_bytes = (size_t)width * bpp;
-    size_t raw_length = (row_bytes + 1) * height;
+    /* Opaque frames are written as RGB. Whether one is comes out of the rows as they are converted: the first
+     * row's guess holds until a row that is not opaque, and then every row is done again as RGBA. */
+    int opaque = rf_argb32_is_opaque(pixels, width, 1, stride);
+    size_t raw_length = ((size_t)width * 4 + 1) * height;
     /* The scanlines, then two converted rows (with slack for vector stores past their end). */
-    size_t row_room = row_bytes + 32, scratch = 2 * row_room;
+    size_t row_room = (size_t)width * 4 + 32, scratch = 2 * row_room;
     if (rf_png_grow(&enc->scanlines, &enc->scanlines_capacity, raw_length + scratch) != 0) {
         if (err && errlen) snprintf(err, errlen, "out of memory for %zu bytes of PNG rows", raw_length + scratch);
         return -1;
     }
     uint64_t start = rf_now_ns();
-    uint8_t *rows[2] = { enc->scanlines + raw_length, enc->scanlines + raw_length + row_room };
     /* The Huffman codes are fitted to the tokens of a sample of the rows (every SAMPLE_EVERY-th of a frame of
      * SAMPLE_FROM bytes or more; all of a smaller one), counted while the row is in the cache: a row's tokens do
      * not depend on its neighbours', as no zero run crosses a row (each starts with its filter type, which is
      * not 0). When rows were left out, every symbol counts once more, so that a token no sampled row has still
      * has a code. */
-    uint32_t lanes[2 * LITLEN_SYMBOLS] = { 0 };
-    uint32_t sample_every = raw_length >= SAMPLE_FROM ? SAMPLE_EVERY : 1;
-    for (uint32_t y = 0; y < height; y++) {
-        const uint32_t *source = (const uint32_t *)(pixels + (size_t)y * stride);
-        uint8_t *cur = rows[y & 1], *prev = y ? rows[(y + 1) & 1] : NULL;
-        uint8_t *scanline = enc->scanlines + (size_t)y * (row_bytes + 1);
-        rf_fast_convert_row(source, cur, width, opaque);
-        rf_fast_filter_row(cur, prev, row_bytes, bpp, scanline);
-        if (y % sample_every == 0) count_tokens(scanline, row_bytes + 1, lanes);
+    uint32_t lanes[2 * LITLEN_SYMBOLS];
+    uint32_t adler = 1, sample_every = 1;
+    for (;;) {
+        size_t row_bytes = (size_t)width * (opaque ? 3 : 4);
+        raw_length = (row_bytes + 1) * height;
+        uint8_t *rows[2] = { enc->scanlines + raw_length, enc->scanlines + raw_length + row_room };
+        memset(lanes, 0, sizeof(lanes));
+        sample_every = raw_length >= SAMPLE_FROM ? SAMPLE_EVERY : 1;
+        if (filter_rows(enc, pixels, width, height, stride, opaque, rows, sample_every, lanes, &adler) == 0) break;
+        opaque = 0;
     }
+    enc->opaque = opaque;
     uint64_t converted = rf_now_ns();
 
     const uint8_t *data = enc->scanlines;
@@ -454,7 +480,7 @@ int rf_png_encode_fast(rf_png_encoder *enc, const uint8_t *pixels, uint32_t widt
     write_tokens(data, raw_length, &writer, symbols);
     put_bits(&writer, codes[END_OF_BLOCK], lengths[END_OF_BLOCK]);
     finish_bits(&writer);
-    rf_png_put_u32(writer.out, libdeflate_adler32(1, data, raw_length));
+    rf_png_put_u32(writer.out, adler);
     size_t compressed = (size_t)(writer.out + 4 - stream);
     length += rf_png_finish_chunk(out + length, "IDAT", (uint32_t)compressed);
     length += rf_png_finish_chunk(out + length, "IEND", 0);

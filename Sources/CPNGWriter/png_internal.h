@@ -58,8 +58,9 @@ void rf_fast_convert_row(const uint32_t *src, uint8_t *dst, uint32_t width, int 
 void rf_fast_filter_row(const uint8_t *cur, const uint8_t *prev, size_t length, size_t bpp, uint8_t *out);
 
 /* The fast path (level 1 without libpng's filters, png_fast.c): rows filtered here, one deflate block
- * of Huffman-coded residuals and zero runs. Same contract as rf_png_encode_unfiltered. */
+ * of Huffman-coded residuals and zero runs. Same contract as rf_png_encode_argb32, after its argument checks;
+ * it tests the frame's opacity itself, row by row, and sets enc->opaque. */
 int rf_png_encode_fast(rf_png_encoder *enc, const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
-                       int opaque, rf_png_timing *timing, char *err, size_t errlen);
+                       rf_png_timing *timing, char *err, size_t errlen);
 
 #endif

@@ -144,22 +144,20 @@ static void paeth_c(const uint8_t *cur, const uint8_t *prev, size_t from, size_t
 }
 
 #if RF_X86
-/* Paeth's prediction of 8 bytes in 16-bit lanes: pa > pb picks b over a, then min(pa, pb) > pc picks c. */
-RF_TARGET("sse4.1")
-static inline __m128i paeth_epi16(__m128i a, __m128i b, __m128i c) {
-    __m128i pa = _mm_abs_epi16(_mm_sub_epi16(b, c));
-    __m128i pb = _mm_abs_epi16(_mm_sub_epi16(a, c));
-    __m128i pc = _mm_abs_epi16(_mm_sub_epi16(_mm_add_epi16(a, b), _mm_add_epi16(c, c)));
-    __m128i ab = _mm_blendv_epi8(a, b, _mm_cmpgt_epi16(pa, pb));
-    return _mm_blendv_epi8(ab, c, _mm_cmpgt_epi16(_mm_min_epi16(pa, pb), pc));
-}
-
+/* Paeth's prediction of 16 bytes in 8-bit lanes. pa = |b - c| and pb = |a - c| fit in a byte; so does
+ * pc = |a + b - 2c| when a and b lie on opposite sides of c (it is then |pa - pb|). On the same side pc is
+ * pa + pb, saturated at 255 here, which is still at least min(pa, pb): no choice below changes. Then as the
+ * portable paeth(): b when pa > pb, else a; c when min(pa, pb) > pc. */
 RF_TARGET("sse4.1")
 static inline __m128i paeth_epi8(__m128i a, __m128i b, __m128i c) {
-    __m128i z = _mm_setzero_si128();
-    __m128i lo = paeth_epi16(_mm_unpacklo_epi8(a, z), _mm_unpacklo_epi8(b, z), _mm_unpacklo_epi8(c, z));
-    __m128i hi = paeth_epi16(_mm_unpackhi_epi8(a, z), _mm_unpackhi_epi8(b, z), _mm_unpackhi_epi8(c, z));
-    return _mm_packus_epi16(lo, hi);
+    __m128i pa = _mm_or_si128(_mm_subs_epu8(b, c), _mm_subs_epu8(c, b));
+    __m128i pb = _mm_or_si128(_mm_subs_epu8(a, c), _mm_subs_epu8(c, a));
+    __m128i apart = _mm_xor_si128(_mm_cmpeq_epi8(_mm_max_epu8(a, c), a), _mm_cmpeq_epi8(_mm_max_epu8(b, c), b));
+    __m128i pc = _mm_blendv_epi8(_mm_adds_epu8(pa, pb), _mm_or_si128(_mm_subs_epu8(pa, pb), _mm_subs_epu8(pb, pa)),
+                                 apart);
+    __m128i nearest = _mm_min_epu8(pa, pb);
+    __m128i ab = _mm_blendv_epi8(b, a, _mm_cmpeq_epi8(nearest, pa));
+    return _mm_blendv_epi8(c, ab, _mm_cmpeq_epi8(_mm_min_epu8(nearest, pc), nearest));
 }
 
 RF_TARGET("sse4.1")
@@ -174,6 +172,8 @@ static void costs_sse41(const uint8_t *cur, const uint8_t *prev, size_t length, 
         __m128i a = _mm_loadu_si128((const __m128i *)(cur + i - bpp));
         __m128i b = _mm_loadu_si128((const __m128i *)(prev + i));
         __m128i c = _mm_loadu_si128((const __m128i *)(prev + i - bpp));
+        __m128i any = _mm_or_si128(_mm_or_si128(x, a), _mm_or_si128(b, c));
+        if (_mm_testz_si128(any, any)) continue; /* all zero (a transparent margin): every residual is 0 */
         sub = _mm_add_epi64(sub, _mm_sad_epu8(_mm_abs_epi8(_mm_sub_epi8(x, a)), z));
         up = _mm_add_epi64(up, _mm_sad_epu8(_mm_abs_epi8(_mm_sub_epi8(x, b)), z));
         pae = _mm_add_epi64(pae, _mm_sad_epu8(_mm_abs_epi8(_mm_sub_epi8(x, paeth_epi8(a, b, c))), z));
@@ -197,22 +197,18 @@ static void paeth_sse41(const uint8_t *cur, const uint8_t *prev, size_t length, 
     paeth_c(cur, prev, i, length, bpp, out);
 }
 
-/* The same in 256-bit registers: unpacking and packing stay within each 128-bit half, so bytes keep their order. */
-RF_TARGET("avx2")
-static inline __m256i paeth_epi16_avx2(__m256i a, __m256i b, __m256i c) {
-    __m256i pa = _mm256_abs_epi16(_mm256_sub_epi16(b, c));
-    __m256i pb = _mm256_abs_epi16(_mm256_sub_epi16(a, c));
-    __m256i pc = _mm256_abs_epi16(_mm256_sub_epi16(_mm256_add_epi16(a, b), _mm256_add_epi16(c, c)));
-    __m256i ab = _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi16(pa, pb));
-    return _mm256_blendv_epi8(ab, c, _mm256_cmpgt_epi16(_mm256_min_epi16(pa, pb), pc));
-}
-
+/* The same in 256-bit registers. */
 RF_TARGET("avx2")
 static inline __m256i paeth_epi8_avx2(__m256i a, __m256i b, __m256i c) {
-    __m256i z = _mm256_setzero_si256();
-    __m256i lo = paeth_epi16_avx2(_mm256_unpacklo_epi8(a, z), _mm256_unpacklo_epi8(b, z), _mm256_unpacklo_epi8(c, z));
-    __m256i hi = paeth_epi16_avx2(_mm256_unpackhi_epi8(a, z), _mm256_unpackhi_epi8(b, z), _mm256_unpackhi_epi8(c, z));
-    return _mm256_packus_epi16(lo, hi);
+    __m256i pa = _mm256_or_si256(_mm256_subs_epu8(b, c), _mm256_subs_epu8(c, b));
+    __m256i pb = _mm256_or_si256(_mm256_subs_epu8(a, c), _mm256_subs_epu8(c, a));
+    __m256i apart = _mm256_xor_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(a, c), a),
+                                     _mm256_cmpeq_epi8(_mm256_max_epu8(b, c), b));
+    __m256i pc = _mm256_blendv_epi8(_mm256_adds_epu8(pa, pb),
+                                    _mm256_or_si256(_mm256_subs_epu8(pa, pb), _mm256_subs_epu8(pb, pa)), apart);
+    __m256i nearest = _mm256_min_epu8(pa, pb);
+    __m256i ab = _mm256_blendv_epi8(b, a, _mm256_cmpeq_epi8(nearest, pa));
+    return _mm256_blendv_epi8(c, ab, _mm256_cmpeq_epi8(_mm256_min_epu8(nearest, pc), nearest));
 }
 
 RF_TARGET("avx2")
@@ -230,6 +226,8 @@ static void costs_avx2(const uint8_t *cur, const uint8_t *prev, size_t length, s
         __m256i a = _mm256_loadu_si256((const __m256i *)(cur + i - bpp));
         __m256i b = _mm256_loadu_si256((const __m256i *)(prev + i));
         __m256i c = _mm256_loadu_si256((const __m256i *)(prev + i - bpp));
+        __m256i any = _mm256_or_si256(_mm256_or_si256(x, a), _mm256_or_si256(b, c));
+        if (_mm256_testz_si256(any, any)) continue; /* all zero (a transparent margin): every residual is 0 */
         sub = _mm256_add_epi64(sub, _mm256_sad_epu8(_mm256_abs_epi8(_mm256_sub_epi8(x, a)), z));
         up = _mm256_add_epi64(up, _mm256_sad_epu8(_mm256_abs_epi8(_mm256_sub_epi8(x, b)), z));
         pae = _mm256_add_epi64(pae, _mm256_sad_epu8(_mm256_abs_epi8(_mm256_sub_epi8(x, paeth_epi8_avx2(a, b, c))), z));
@@ -273,6 +271,15 @@ static void apply_paeth(const uint8_t *cur, const uint8_t *prev, size_t length, 
 #endif
     default: paeth_c(cur, prev, bpp, length, bpp, out); break;
     }
+}
+
+void rf_png_filter_probe(const uint8_t *cur, const uint8_t *prev, size_t length, size_t bpp, uint32_t costs[3],
+                         uint8_t *residuals) {
+    size_t head = bpp < length ? bpp : length;
+    for (size_t i = 0; i < head; i++) residuals[i] = (uint8_t)(cur[i] - prev[i]);
+    if (length <= bpp) return;
+    filter_costs(cur, prev, length, bpp, costs);
+    apply_paeth(cur, prev, length, bpp, residuals);
 }
 
 void rf_fast_filter_row(const uint8_t *restrict cur, const uint8_t *restrict prev, size_t length, size_t bpp,

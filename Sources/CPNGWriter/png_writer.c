@@ -231,6 +231,9 @@ int rf_png_encode_argb32(rf_png_encoder *enc, const uint8_t *pixels, uint32_t wi
     }
     rf_png_prepare_tables();
 
+    /* The fast path finds out whether the frame is opaque as it goes. */
+    if (filter == RF_PNG_FILTER_NONE && compression == 1)
+        return rf_png_encode_fast(enc, pixels, width, height, stride, timing, err, errlen);
     uint64_t start = rf_now_ns();
     int opaque = rf_argb32_is_opaque(pixels, width, height, stride);
     enc->opaque = opaque;
@@ -238,9 +241,8 @@ int rf_png_encode_argb32(rf_png_encoder *enc, const uint8_t *pixels, uint32_t wi
     if (filter != RF_PNG_FILTER_NONE)
         return encode_libpng(enc, pixels, width, height, stride, compression, filter, convert_ns, timing, err,
                              errlen);
-    int status = compression == 1
-        ? rf_png_encode_fast(enc, pixels, width, height, stride, opaque, timing, err, errlen)
-        : rf_png_encode_unfiltered(enc, pixels, width, height, stride, opaque, compression, timing, err, errlen);
+    int status =
+        rf_png_encode_unfiltered(enc, pixels, width, height, stride, opaque, compression, timing, err, errlen);
     if (timing) timing->convert_ns += convert_ns;
     return status;
 }

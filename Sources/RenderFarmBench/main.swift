@@ -1,6 +1,7 @@
 import Foundation
 
-// renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--layers] [--particles] [--footage] [--startup]: see Bench.swift and the RenderFarm article Performance.
+// renderfarm-bench [--quick] [--rounds N] [--main] [--stream] [--text] [--layers] [--particles] [--footage] [--startup]:
+// see Bench.swift and the RenderFarm article Performance.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 var rounds = quick ? 1 : 3
@@ -9,6 +10,8 @@ if let index = arguments.firstIndex(of: "--rounds"), index + 1 < arguments.count
 {
     rounds = value
 }
+// --main: only the main table (the reference jobs against the C floor, memory, start-up, isolation, encoders).
+let mainOnly = arguments.contains("--main")
 // --stream: only the stream-length rows (StreamBench.swift), the incremental and the text rows.
 let streamOnly = arguments.contains("--stream")
 // --text: only the text banner rows (TextBench.swift).
@@ -21,11 +24,13 @@ let particlesOnly = arguments.contains("--particles")
 let footageOnly = arguments.contains("--footage")
 // --startup: only start-up, `validate`'s time and peak RSS, and the 480-frame render's peak RSS (Bench.startup).
 let startupOnly = arguments.contains("--startup")
-let options = ["--quick", "--rounds", "--stream", "--text", "--layers", "--particles", "--footage", "--startup"]
+let options = [
+    "--quick", "--rounds", "--main", "--stream", "--text", "--layers", "--particles", "--footage", "--startup",
+]
 if arguments.contains(where: { !options.contains($0) && Int($0) == nil }) {
     FileHandle.standardError.write(
         Data(
-            ("usage: renderfarm-bench [--quick] [--rounds N] [--stream] [--text] [--layers] [--particles] [--footage] "
+            ("usage: renderfarm-bench [--quick] [--rounds N] [--main] [--stream] [--text] [--layers] [--particles] [--footage] "
                 + "[--startup]\n").utf8))
     exit(64)
 }
@@ -78,11 +83,13 @@ do {
                 rows: rows, memory: memory, startup: startup, isolation: isolation, encoders: encoders,
                 header: header
             ).text)
-        print(
-            try
-                (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()] + text.run() + layers.run()
-                + particles.run() + footage.run())
-                .joined(separator: "\n"))
+        if !mainOnly {
+            print(
+                try
+                    (stream.run() + [IncrementalBench(runner: runner, quick: quick).run()] + text.run() + layers.run()
+                    + particles.run() + footage.run())
+                    .joined(separator: "\n"))
+        }
         // After the table, so that a failure comes with everything measured; thrown, so scratch is removed.
         let failures = Bench.identityFailures(rows)
         if !failures.isEmpty {

@@ -106,6 +106,56 @@ struct FastPNGTests {
         }
     }
 
+    @Test("every vector level predicts every (a, b, c) byte triple as the portable Paeth, and sums the same costs")
+    func everyPaethTriple() throws {
+        // With bpp 256 a row of 512 bytes has 256 triples a = cur[i - 256], b = prev[i], c = prev[i - 256]: cur's
+        // first half holds every a, prev's first half one c, its second half every b shifted by s. Over every c and
+        // s that is all 2^24 triples.
+        let best = Int(rf_png_set_vector_level(-1))
+        defer { rf_png_set_vector_level(-1) }
+        try #require(best > 0, "this CPU has no vector level to compare with the portable C")
+        var cur = (0..<512).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        var prev = [UInt8](repeating: 0, count: 512)
+        var mismatches: [String] = []
+        search: for c in 0..<256 {
+            for shift in 0..<256 {
+                for i in 0..<256 {
+                    prev[i] = UInt8(c)
+                    prev[256 + i] = UInt8((i + shift) & 0xFF)
+                    cur[i] = UInt8(i)
+                }
+                var results: [(costs: [UInt32], residuals: [UInt8])] = []
+                for level in 0...best {
+                    rf_png_set_vector_level(Int32(level))
+                    var costs: [UInt32] = [0, 0, 0]
+                    var residuals = [UInt8](repeating: 0, count: 512)
+                    rf_png_filter_probe(cur, prev, 512, 256, &costs, &residuals)
+                    results.append((costs, residuals))
+                }
+                for level in 1...best
+                where results[level].costs != results[0].costs
+                    || results[level].residuals != results[0].residuals
+                {
+                    mismatches.append("level \(level), c \(c), shift \(shift)")
+                }
+                if mismatches.count >= 10 { break search }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+        // And the portable version is PNG's Paeth (§9.4) on a few rows: the residuals undo to the row.
+        rf_png_set_vector_level(0)
+        var costs: [UInt32] = [0, 0, 0]
+        var residuals = [UInt8](repeating: 0, count: 512)
+        rf_png_filter_probe(cur, prev, 512, 256, &costs, &residuals)
+        for i in 256..<512 {
+            let (a, b, c) = (Int(cur[i - 256]), Int(prev[i]), Int(prev[i - 256]))
+            let p = a + b - c
+            let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
+            let predicted = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+            #expect(residuals[i] == cur[i] &- UInt8(predicted), "byte \(i)")
+        }
+    }
+
     @Test("big frames, whose codes are fitted to every fourth row: tokens only the other rows have still decode")
     func sampledRows() throws {
         var random = SeededRandom(seed: 11)

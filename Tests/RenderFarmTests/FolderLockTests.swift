@@ -36,6 +36,21 @@ struct FolderLockTests {
         #expect(throws: Never.self) { _ = try FolderLock.acquire(folder.path, task: "encode") }
     }
 
+    @Test("the holder's time is ISO 8601 in UTC, the time the lock was taken, as Foundation reads it")
+    func holderTime() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rf-lock-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = Date().timeIntervalSince1970.rounded(.down)
+        let lock = try FolderLock.acquire(folder.path, task: "render")
+        let after = Date().timeIntervalSince1970
+        let since = try #require(FolderLock.holders(of: folder.path).first?.since)
+        #expect(since == lock.holder.since)
+        let parsed = try #require(ISO8601DateFormatter().date(from: since), "not ISO 8601: \(since)")
+        #expect((before...after).contains(parsed.timeIntervalSince1970), "\(since) is not now")
+        #expect(since.hasSuffix("Z") && since.count == 20, "\(since)")
+    }
+
     /// This process's descriptor open on `path` (read from /proc/self/fd), if any.
     static func descriptor(of path: String) -> Int32? {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []

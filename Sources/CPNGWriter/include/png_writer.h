@@ -101,6 +101,12 @@ int rf_png_vector_level(void);
 /* Uses `level` from now on (at most what the CPU has; -1: the best it has); returns the level in use. */
 int rf_png_set_vector_level(int level);
 
+/* For tests of the vector levels: the sums of |residual| that choose a row's filter (Sub, Up, Paeth, bytes
+ * `bpp`… of the row `cur` under `prev`) added to costs[], and the row's Paeth residuals in residuals[0…length),
+ * at the level in use. */
+void rf_png_filter_probe(const uint8_t *cur, const uint8_t *prev, size_t length, size_t bpp, uint32_t costs[3],
+                         uint8_t *residuals);
+
 /* The libpng version in use, e.g. "1.6.39". */
 const char *rf_png_library_version(void);
 
