@@ -31,7 +31,7 @@ SLURM_PACKAGES := slurm-wlm munge
 SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 
 .PHONY: otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
-        docs-convert ci-render update-references bench bench-quick bench-video slurm-test sanitize clean fuzz-incremental \
+        docs-convert ci-render update-references bench bench-quick bench-video bench-peers slurm-test sanitize clean fuzz-incremental \
         install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
         studio-test studio-unit openjd-venv openjd-test text-check sandbox-attack image image-deps k8s-test
 
@@ -68,6 +68,7 @@ help:
 	@echo "make ci-render       reduced-scale renders of jobs/: complete, deterministic, equal to Tests/References"
 	@echo "make update-references  regenerate Tests/References (review with git diff before committing)"
 	@echo "make bench-video     release build: render --video vs the encoder alone vs PNGs + encode, and peak memory"
+	@echo "make bench-peers     release build: RenderFarm against a pycairo pool and a skia-python pool, same hearts"
 	@echo "make install         release build into PREFIX (default /usr/local; DESTDIR for staging): binary, plugins,"
 	@echo "                     Swift runtime, plugin header, renderfarm-plugin.pc, EffectKit as a Swift package, man"
 	@echo "                     pages, shell completions, the docs as static web pages, the C example plugins"
@@ -196,6 +197,18 @@ update-references: build deps-handoff
 bench-video: deps deps-handoff
 	$(SWIFT) build -c release
 	bash .ci/bench-video.sh .build/release/renderfarm
+
+# RenderFarm against a pycairo pool and a skia-python pool drawing the same hearts (.ci/bench-peers.py): Debian's
+# python3-cairo, skia-python from PyPI in $(PEERS_VENV). PEERS_ARGS: first frame, frames and rounds.
+PEERS_VENV := .build/peers-venv
+PEERS_ARGS ?= 420 120 3
+bench-peers: deps deps-handoff
+	@$(MAKE) --no-print-directory deps PACKAGES="python3-cairo python3-venv"
+	$(SWIFT) build -c release
+	@[ -x $(PEERS_VENV)/bin/python3 ] || /usr/bin/python3 -m venv --system-site-packages $(PEERS_VENV)
+	$(PEERS_VENV)/bin/python3 -m pip install -q skia-python
+	$(PEERS_VENV)/bin/python3 .ci/bench-peers.py .build/release/renderfarm \
+	    Sources/RenderFarmBench/Jobs/hd720-transparent.json $(PEERS_ARGS)
 
 # OpenTimelineIO for the round-trip test, in a virtual environment of its own (CI makes it; the test
 # runs whenever it exists, or when python3 itself has the package).
