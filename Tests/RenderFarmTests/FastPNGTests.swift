@@ -11,7 +11,9 @@ import Testing
 /// EffectKit's SplitMix64 stream, so that a failing case is replayed from its seed.
 extension SeededRandom: RandomNumberGenerator {}
 
-@Suite("RenderFarm's PNG encoder")
+/// The tests set the process's vector level in turn, so they run one at a time: two at once would compare a level
+/// with itself.
+@Suite("RenderFarm's PNG encoder", .serialized)
 struct FastPNGTests {
     /// Premultiplied ARGB32 words for one of the content kinds, `width × height`, rows `width` words apart.
     static func pixels(kind: Int, width: Int, height: Int, random: inout SeededRandom) -> [UInt32] {
