@@ -259,7 +259,13 @@ final class LayerCompositor {
             target = (stillSources[kept].surface, stillSources[kept].context)
             target.surface.clear()
         } else {
-            target = try Self.surface(like: context)
+            do {
+                let size = context.targetSize
+                let surface = try ImageSurface(width: size.width, height: size.height)
+                target = (surface, try DrawingContext(surface: surface))
+            } catch {
+                throw .drawing(error.description)
+            }
         }
         target.context.copyTransform(from: context)
         try draw(source, of: list, at: t, drawing, on: target.context)
@@ -274,7 +280,13 @@ final class LayerCompositor {
         -> (surface: ImageSurface, context: DrawingContext)
     {
         if surfacesInUse == surfaces.count {
-            surfaces.append(try Self.surface(like: context))
+            do {
+                let size = context.targetSize
+                let surface = try ImageSurface(width: size.width, height: size.height)
+                surfaces.append((surface, try DrawingContext(surface: surface)))
+            } catch {
+                throw .drawing(error.description)
+            }
         } else {
             surfaces[surfacesInUse].surface.clear()
         }
@@ -282,19 +294,6 @@ final class LayerCompositor {
         surfacesInUse += 1
         taken.context.copyTransform(from: context)
         return taken
-    }
-
-    /// A new transparent surface the size of `context`'s target, and a context drawing on it.
-    private static func surface(like context: DrawingContext) throws(FrameFailure)
-        -> (surface: ImageSurface, context: DrawingContext)
-    {
-        do {
-            let size = context.targetSize
-            let surface = try ImageSurface(width: size.width, height: size.height)
-            return (surface, try DrawingContext(surface: surface))
-        } catch {
-            throw .drawing(error.description)
-        }
     }
 
     func takeMask(width: Int, height: Int) throws(FrameFailure) -> ImageSurface {
