@@ -16,18 +16,8 @@ final class LayerCompositor {
     private var surfacesInUse = 0
     private var masksInUse = 0
     private let lane: DrawingLane?
-    /// Whether still mask sources are drawn once (false: at every frame; the bytes are the same, which tests check).
-    private let keepsStillSources: Bool
-    /// Mask sources that draw the same at every frame (`PlannedJob.isStill`) of `stillJob`, as last drawn: by their
-    /// effect layer, with the transformation they were drawn with. Drawn again only when that changes.
-    private var stillSources: [(layer: Int, transformation: [Double], surface: ImageSurface, context: DrawingContext)] =
-        []
-    private var stillJob: PlannedJob?
 
-    init(lane: DrawingLane?, keepsStillSources: Bool = true) {
-        self.lane = lane
-        self.keepsStillSources = keepsStillSources
-    }
+    init(lane: DrawingLane?) { self.lane = lane }
 
     /// Draws the top-level layers `range` of `job`'s composition at frame `index` on `context`,
     /// whose transformation maps points to the frame's pixels.
@@ -39,11 +29,6 @@ final class LayerCompositor {
         if let first = surfaces.first?.surface, first.width != width || first.height != height {
             surfaces = []
             masks = []
-            stillSources = []
-        }
-        if stillJob !== job {
-            stillSources = []
-            stillJob = job
         }
         surfacesInUse = 0
         masksInUse = 0
@@ -234,45 +219,13 @@ final class LayerCompositor {
         _ source: LayerNode, _ spec: LayerMask, opacity: Double, of list: [LayerNode], at t: Double,
         _ drawing: Drawing, transform context: DrawingContext, area: PixelBox
     ) throws(FrameFailure) -> ImageSurface {
-        let drawn = try drawnSource(source, of: list, at: t, drawing, transform: context)
-        let mask = try takeMask(width: drawn.width, height: drawn.height)
-        MaskConversion.convert(drawn, into: mask, mode: spec.mode, invert: spec.invert, opacity: opacity, area: area)
+        let drawn = try takeSurface(transform: context)
+        try draw(source, of: list, at: t, drawing, on: drawn.context)
+        drawn.surface.flush()
+        let mask = try takeMask(width: drawn.surface.width, height: drawn.surface.height)
+        MaskConversion.convert(
+            drawn.surface, into: mask, mode: spec.mode, invert: spec.invert, opacity: opacity, area: area)
         return mask
-    }
-
-    /// `source` drawn on a surface of the frame's size with `context`'s transformation; a still source is drawn
-    /// once and kept until the transformation changes.
-    private func drawnSource(
-        _ source: LayerNode, of list: [LayerNode], at t: Double, _ drawing: Drawing, transform context: DrawingContext
-    ) throws(FrameFailure) -> ImageSurface {
-        guard keepsStillSources, case .effect(let layer) = source.content, drawing.job.isStill(source) else {
-            let drawn = try takeSurface(transform: context)
-            try draw(source, of: list, at: t, drawing, on: drawn.context)
-            drawn.surface.flush()
-            return drawn.surface
-        }
-        let transformation = context.transformation
-        let kept = stillSources.firstIndex { $0.layer == layer }
-        if let kept, stillSources[kept].transformation == transformation { return stillSources[kept].surface }
-        let target: (surface: ImageSurface, context: DrawingContext)
-        if let kept {
-            target = (stillSources[kept].surface, stillSources[kept].context)
-            target.surface.clear()
-        } else {
-            do {
-                let size = context.targetSize
-                let surface = try ImageSurface(width: size.width, height: size.height)
-                target = (surface, try DrawingContext(surface: surface))
-            } catch {
-                throw .drawing(error.description)
-            }
-        }
-        target.context.copyTransform(from: context)
-        try draw(source, of: list, at: t, drawing, on: target.context)
-        target.surface.flush()
-        let entry = (layer, transformation, target.surface, target.context)
-        if let kept { stillSources[kept] = entry } else { stillSources.append(entry) }
-        return target.surface
     }
 
     /// A transparent surface of the frame's size whose context has `context`'s transformation.
