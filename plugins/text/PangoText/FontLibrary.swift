@@ -97,8 +97,11 @@ final class FontSetup: @unchecked Sendable {
     let families: Set<String>
     /// The family of each job font file.
     let jobFamilies: [String: String]
+    /// The job's own path of each job font file added under another path (``PangoWorld/setup(jobFiles:)``).
+    private let originals: [String: String]
 
-    init(jobFiles: [String], packageFiles: [String]) throws(EffectError) {
+    /// `aliases`: for each job file, the path fontconfig is given for it (the file itself unless it is there).
+    init(jobFiles: [String], packageFiles: [String], aliases: [String: String] = [:]) throws(EffectError) {
         guard let config = FcConfigCreate() else { throw EffectError("fontconfig could not create a configuration") }
         guard FcConfigParseAndLoadFromMemory(config, FontLibrary.rules, FcFalse) == FcTrue else {
             FcConfigDestroy(config)
@@ -107,7 +110,7 @@ final class FontSetup: @unchecked Sendable {
         var jobFamilies: [String: String] = [:]
         for file in jobFiles {
             let before = Self.familiesByFile(config)
-            guard FcConfigAppFontAddFile(config, file) == FcTrue else {
+            guard FcConfigAppFontAddFile(config, aliases[file] ?? file) == FcTrue else {
                 FcConfigDestroy(config)
                 throw EffectError(parameter: "font", "\(file) is not a font file fontconfig can read (TTF, OTF, TTC)")
             }
@@ -123,7 +126,11 @@ final class FontSetup: @unchecked Sendable {
         self.fontMap = OpaquePointer(fontMap)
         self.families = Set(Self.familiesByFile(config).values)
         self.jobFamilies = jobFamilies
+        self.originals = Dictionary(aliases.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
+
+    /// The job's path of a font file a layout used (fontconfig's path for it may be an alias).
+    func original(_ path: String) -> String { originals[path] ?? path }
 
     private var contexts: [String: OpaquePointer] = [:]
 
@@ -177,9 +184,19 @@ final class PangoWorld {
 
     private var setups: [String: FontSetup] = [:]
     private lazy var packageFiles = FontLibrary.packageFontFiles()
+    /// The versions of each job font file seen, by path: how many setups have added it.
+    private var versions: [String: Int] = [:]
+    /// How many aliases this process has made (each link's name starts with its number).
+    private var aliasCount = 0
 
     /// The setup for these job font files (absolute paths), made once per process per distinct list and
     /// version of the files (a file edited while the process runs gets a new setup).
+    ///
+    /// cairo keeps one font per file path for the life of the process, with its glyphs, and reopens the file when
+    /// it likes: a file rewritten at the same path would be drawn with the old version's glyphs or the new one's,
+    /// depending on what else was drawn meanwhile. So from its second version on, a file is given to fontconfig
+    /// under a path of its own: a symbolic link to it in a folder of this process's (when one can be made; a
+    /// sandboxed worker, which cannot, lives for one run).
     func setup(jobFiles: [String]) throws(EffectError) -> FontSetup {
         let key = jobFiles.map { file in
             var status = stat()
@@ -188,8 +205,27 @@ final class PangoWorld {
                 + "\(status.st_mtim.tv_nsec)"
         }.joined(separator: "\u{1}")
         if let setup = setups[key] { return setup }
-        let setup = try FontSetup(jobFiles: jobFiles, packageFiles: packageFiles)
+        var aliases: [String: String] = [:]
+        for file in jobFiles {
+            let version = versions[file, default: 0]
+            versions[file] = version + 1
+            if version > 0, let alias = Self.alias(of: file, number: aliasCount) {
+                aliases[file] = alias
+                aliasCount += 1
+            }
+        }
+        let setup = try FontSetup(jobFiles: jobFiles, packageFiles: packageFiles, aliases: aliases)
         setups[key] = setup
         return setup
+    }
+
+    /// A symbolic link to `file`, the `number`th this process makes, in a folder of this process's under the
+    /// temporary folder; nil when it cannot be made.
+    private static func alias(of file: String, number: Int) -> String? {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("renderfarm-fonts-\(getpid())")
+        let link = folder.appendingPathComponent("\(number)-\((file as NSString).lastPathComponent)").path
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        unlink(link)
+        return symlink(file, link) == 0 ? link : nil
     }
 }

@@ -123,7 +123,7 @@ final class TextLayout: @unchecked Sendable {
                 user.assumingMemoryBound(to: Set<String>.self).pointee.insert(String(cString: file))
             }
         }
-        fontFiles = files.sorted()
+        fontFiles = files.map(fonts.original).sorted()
         (clusters, clusterGlyphs) = style.clusters ? Self.clusters(of: chosen.layout, origin: chosen.origin) : ([], [])
     }
 
