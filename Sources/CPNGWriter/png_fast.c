@@ -416,9 +416,9 @@ static int filter_rows(rf_png_encoder *enc, const uint8_t *pixels, uint32_t widt
 int rf_png_encode_fast(rf_png_encoder *enc, const uint8_t *pixels, uint32_t width, uint32_t height,
                        size_t stride, rf_png_timing *timing, char *err, size_t errlen) {
     pthread_once(&length_codes_once, build_length_codes);
-    /* Opaque frames are written as RGB. Whether one is comes out of the rows as they are converted: the first
-     * row's guess holds until a row that is not opaque, and then every row is done again as RGBA. */
-    int opaque = rf_argb32_is_opaque(pixels, width, 1, stride);
+    /* Opaque frames are written as RGB. Whether one is comes out of the rows as they are converted: "opaque"
+     * holds until a row that is not (tested before it is converted), and then every row is done again as RGBA. */
+    int opaque = 1;
     size_t raw_length = ((size_t)width * 4 + 1) * height;
     /* The scanlines, then two converted rows (with slack for vector stores past their end). */
     size_t row_room = (size_t)width * 4 + 32, scratch = 2 * row_room;
