@@ -11,6 +11,13 @@ extension DrawingContext {
         cairo_set_matrix(pointer, &matrix)
     }
 
+    /// The current transformation (user space to device pixels) as cairo's six numbers: xx, yx, xy, yy, x0, y0.
+    public var transformation: [Double] {
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(pointer, &matrix)
+        return [matrix.xx, matrix.yx, matrix.xy, matrix.yy, matrix.x0, matrix.y0]
+    }
+
     /// Draws `surface`, pixel for pixel, over this context's target with `blend`, at `alpha`
     /// opacity or through `mask` (an alpha surface of the same size), ignoring the transformation;
     /// only inside `area` (pixels) when given, which must hold every pixel of `surface` that is not

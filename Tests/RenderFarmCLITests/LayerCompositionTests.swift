@@ -105,8 +105,10 @@ struct LayerCompositionTests {
         let folder = try TemporaryFolder()
         let image = try Self.frame(
             Self.render(
-                [Self.probe([0, 0, 50, 100], [1, 0, 0, 1], #""opacity": 0.25"#),
-                 Self.probe([50, 0, 50, 100], [1, 0, 0, 1], #""opacity": 0"#)],
+                [
+                    Self.probe([0, 0, 50, 100], [1, 0, 0, 1], #""opacity": 0.25"#),
+                    Self.probe([50, 0, 50, 100], [1, 0, 0, 1], #""opacity": 0"#),
+                ],
                 in: folder))
         #expect(Self.pixel(image, 25, 50, is: [255, 191.25, 191.25, 255]), "\(Self.rgba(image, 25, 50))")
         #expect(Self.pixel(image, 75, 50, is: [255, 255, 255, 255]))
@@ -119,7 +121,8 @@ struct LayerCompositionTests {
         let folder = try TemporaryFolder()
         let image = try Self.frame(
             Self.render(
-                [Self.probe([0, 90, 100, 10], [0, 0, 1, 1], #""transform": {"rotation": 90}"#)], background: "#00000000",
+                [Self.probe([0, 90, 100, 10], [0, 0, 1, 1], #""transform": {"rotation": 90}"#)],
+                background: "#00000000",
                 in: folder))
         for y in stride(from: 2, to: 100, by: 12) {
             #expect(Self.rgba(image, 5, y) == [0, 0, 255, 255], "left column at y \(y)")
@@ -133,8 +136,12 @@ struct LayerCompositionTests {
         let folder = try TemporaryFolder()
         let image = try Self.frame(
             Self.render(
-                [Self.probe([10, 10, 10, 10], [0, 1, 0, 1], #""transform": {"anchor": [20, 20], "scale": 2}"#),
-                 Self.probe([60, 60, 10, 10], [1, 0, 0, 1], #""transform": {"anchor": [60, 60], "position": [80, 70], "scale": [2, 1]}"#)],
+                [
+                    Self.probe([10, 10, 10, 10], [0, 1, 0, 1], #""transform": {"anchor": [20, 20], "scale": 2}"#),
+                    Self.probe(
+                        [60, 60, 10, 10], [1, 0, 0, 1],
+                        #""transform": {"anchor": [60, 60], "position": [80, 70], "scale": [2, 1]}"#),
+                ],
                 background: "#00000000", in: folder))
         // [10, 20] scaled by 2 about 20: [0, 20].
         #expect(Self.rgba(image, 1, 1) == [0, 255, 0, 255])
@@ -182,7 +189,9 @@ struct LayerCompositionTests {
         let folder = try TemporaryFolder()
         let image = try Self.frame(
             Self.render(
-                [#"{"group": [\#(Self.probe([10, 10, 50, 50], [1, 0, 0, 1])), \#(Self.probe([40, 40, 50, 50], [1, 0, 0, 1]))], "opacity": 0.5}"#],
+                [
+                    #"{"group": [\#(Self.probe([10, 10, 50, 50], [1, 0, 0, 1])), \#(Self.probe([40, 40, 50, 50], [1, 0, 0, 1]))], "opacity": 0.5}"#
+                ],
                 in: folder))
         let half = [255, 127.5, 127.5, 255]
         #expect(Self.pixel(image, 20, 20, is: half), "\(Self.rgba(image, 20, 20))")
@@ -239,13 +248,16 @@ struct LayerCompositionTests {
         let ramp = #"{"keyframes": [{"t": 0, "value": 0}, {"t": 1, "value": 1}]}"#
         let eased = #"{"keyframes": [{"t": 0, "value": 0}, {"t": 1, "value": 1, "timing": "easeIn"}]}"#
         let out = try Self.render(
-            [Self.probe([0, 0, 50, 100], [1, 0, 0, 1], #""opacity": \#(ramp)"#),
-             Self.probe([50, 0, 50, 100], [1, 0, 0, 1], #""opacity": \#(eased)"#)],
+            [
+                Self.probe([0, 0, 50, 100], [1, 0, 0, 1], #""opacity": \#(ramp)"#),
+                Self.probe([50, 0, 50, 100], [1, 0, 0, 1], #""opacity": \#(eased)"#),
+            ],
             duration: 1.1, in: folder)
         let middle = try Self.frame(out, 5)
         #expect(Self.pixel(middle, 25, 50, is: [255, 127.5, 127.5, 255]), "\(Self.rgba(middle, 25, 50))")
         // easeIn (0.42, 0, 1, 1) at x = 0.5 is y ≈ 0.3154: white shows through more.
-        #expect(Self.pixel(middle, 75, 50, is: [255, 255 * (1 - 0.3154), 255 * (1 - 0.3154), 255], tolerance: 2),
+        #expect(
+            Self.pixel(middle, 75, 50, is: [255, 255 * (1 - 0.3154), 255 * (1 - 0.3154), 255], tolerance: 2),
             "\(Self.rgba(middle, 75, 50))")
         #expect(Self.rgba(try Self.frame(out, 0), 25, 50) == [255, 255, 255, 255])
         #expect(Self.rgba(try Self.frame(out, 10), 25, 50) == [255, 0, 0, 255])
@@ -262,7 +274,9 @@ struct LayerCompositionTests {
     @Test("a composing job is byte-identical at -j 1, -j 2, in shards and under --isolate")
     func deterministic() throws {
         func hashes(_ out: URL) throws -> [String] {
-            try (0..<20).map { sha256(try Data(contentsOf: out.appendingPathComponent(String(format: "frame_%05d.png", $0)))) }
+            try (0..<20).map {
+                sha256(try Data(contentsOf: out.appendingPathComponent(String(format: "frame_%05d.png", $0))))
+            }
         }
         let (first, second) = (try TemporaryFolder(), try TemporaryFolder())
         let one = try hashes(Self.render(Self.composed, duration: 2, extra: ["-j", "1"], in: first))
@@ -283,8 +297,10 @@ struct LayerCompositionTests {
         let isolated = try TemporaryFolder()
         _ = try Self.render(Self.composed, duration: 2, extra: ["--frames", "0"], in: isolated)
         let result = try Binary.run(
-            ["render", isolated.url.appendingPathComponent("job.json").path, "--isolate", "-j", "2", "--force",
-             "--progress", "none"] + Self.plugins)
+            [
+                "render", isolated.url.appendingPathComponent("job.json").path, "--isolate", "-j", "2", "--force",
+                "--progress", "none",
+            ] + Self.plugins)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try hashes(isolated.url.appendingPathComponent("out")) == one)
     }
@@ -296,19 +312,71 @@ struct LayerCompositionTests {
             ##"{"effect": "gradient", "params": {"from": "#102030", "to": "#F0A040"}, "opacity": 0.6, "blend": "screen", "transform": {"rotation": 30, "scale": 0.8}}"##,
             Self.timeProbe(#""opacity": 0.5"#),
         ]
-        let cached = try Self.render(layers, background: "#204060FF", duration: 0.5, in: folder)
-        let job = folder.url.appendingPathComponent("job.json").path
+        _ = try Self.renderedAsRedrawn(layers, background: "#204060FF", in: folder, "")
+    }
+
+    /// Renders `layers` for 0.5 s (5 frames) as usual, then again with every still layer drawn at every frame
+    /// (`RENDERFARM_STATIC_LAYERS=redraw`, read by the binary), expects the same files both ways and returns them.
+    static func renderedAsRedrawn(
+        _ layers: [String], background: String = "#FFFFFFFF", in folder: TemporaryFolder, _ label: String
+    ) throws -> [Data] {
+        let cached = try Self.render(layers, background: background, duration: 0.5, in: folder)
         let redrawn = folder.url.appendingPathComponent("redrawn")
         let result = try Binary.run(
-            ["render", job, "--out", redrawn.path, "--progress", "none"] + Self.plugins,
+            ["render", folder.url.appendingPathComponent("job.json").path, "--out", redrawn.path, "--progress", "none"]
+                + Self.plugins,
             environment: ["RENDERFARM_STATIC_LAYERS": "redraw"])
         #expect(result.status == 0, "\(result.stderr)")
-        for index in 0..<5 {
+        return try (0..<5).map { index in
             let name = String(format: "frame_%05d.png", index)
-            #expect(
-                try Data(contentsOf: cached.appendingPathComponent(name))
-                    == Data(contentsOf: redrawn.appendingPathComponent(name)), "\(name)")
+            let frame = try Data(contentsOf: cached.appendingPathComponent(name))
+            #expect(frame == (try Data(contentsOf: redrawn.appendingPathComponent(name))), "\(label)\(name)")
+            return frame
         }
+    }
+
+    @Test(
+        "a still mask source, drawn once per worker and again only when its transformation changes, masks as drawing it every frame does",
+        arguments: [UInt64(1), 2])
+    func stillMaskSources(seed: UInt64) throws {
+        // Generated: masked time probes that move, each through a still source (an ellipse, a rectangle or a
+        // gradient with a constant transform and opacity, alpha or luminance, inverted or not), some with motion
+        // blur; half of them in a group, whose rotation is keyframed half the time, so that the source's
+        // transformation changes at every frame. A group is drawn only from its start, so a motion blur sample
+        // before it is left out: the source in a group does not draw the same at frame 0 (time 0) as later.
+        var random = FuzzRandom(seed: seed)
+        func number(_ range: ClosedRange<Double>) -> Double {
+            (random.uniform(range.lowerBound, range.upperBound) * 10).rounded() / 10
+        }
+        var layers: [String] = [Self.probe([0, 0, 100, 100], [0.2, 0.3, 0.4, 1])]
+        for k in 0..<4 {
+            let source: String
+            switch random.integer(0...2) {
+            case 0: source = ##""effect": "shape", "params": {"kind": "ellipse", "fill": "#FFFFFF"}"##
+            case 1:
+                source =
+                    ##""effect": "shape", "params": {"kind": "rect", "fill": "#FF8000", "rect": {"x": 10, "y": 20, "width": 50, "height": 40}}"##
+            default: source = ##""effect": "gradient", "params": {"from": "#00000000", "to": "#FFFFFFFF"}"##
+            }
+            let blur = random.chance(0.5) ? #", "motionBlur": {"samples": 2, "shutterPhase": -90}"# : ""
+            let fixed =
+                #""transform": {"rotation": \#(number(-40...40)), "scale": \#(number(0.5...1.2))}, "opacity": \#(number(0.3...1))\#(blur)"#
+            let mode = random.chance(0.5) ? "alpha" : "luminance"
+            let mask = #"{"name": "m\#(k)", \#(source), \#(fixed)}"#
+            let masked =
+                #"{"effect": "test-probe", "params": {"showTime": true, "rect": [\#(number(0...40)), \#(number(0...40)), 50, 50]}, "transform": {"position": {"keyframes": [{"t": 0, "value": [30, 40]}, {"t": 0.5, "value": [70, 60]}]}}, "mask": {"layer": "m\#(k)", "mode": "\#(mode)", "invert": \#(random.chance(0.5))}}"#
+            if random.chance(0.5) {
+                let turn = number(10...90)
+                let rotation =
+                    random.chance(0.5)
+                    ? #"{"keyframes": [{"t": 0, "value": 0}, {"t": 0.5, "value": \#(turn)}]}"# : "\(turn)"
+                layers.append(#"{"group": [\#(mask), \#(masked)], "transform": {"rotation": \#(rotation)}}"#)
+            } else {
+                layers += [mask, masked]
+            }
+        }
+        let frames = try Self.renderedAsRedrawn(layers, in: try TemporaryFolder(), "seed \(seed), ")
+        #expect(Set(frames).count == 5, "seed \(seed): the frames differ from each other")
     }
 
     @Test("trace reports positions after the layer's transform and alpha times its opacity")

@@ -71,7 +71,7 @@ final class FrameWorker: FrameExecutor {
     /// Where a render watches what this worker draws (nil: nobody watches).
     private let lane: DrawingLane?
     /// The surfaces of layers that compose, kept from frame to frame.
-    private lazy var compositor = LayerCompositor(lane: lane)
+    private lazy var compositor = LayerCompositor(lane: lane, keepsStillSources: cacheStaticLayers)
 
     /// `cacheStaticLayers: false` draws every layer at every frame (same bytes, for verification).
     /// With a `matte`, every frame is drawn as its PNG is and then composited over that opaque colour

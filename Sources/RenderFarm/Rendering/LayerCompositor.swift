@@ -16,8 +16,18 @@ final class LayerCompositor {
     private var surfacesInUse = 0
     private var masksInUse = 0
     private let lane: DrawingLane?
+    /// Whether still mask sources are drawn once (false: at every frame; the bytes are the same, which tests check).
+    private let keepsStillSources: Bool
+    /// Mask sources that draw the same at every frame (`PlannedJob.isStill`) of `stillJob`, as last drawn: by their
+    /// effect layer, with the transformation they were drawn with. Drawn again only when that changes.
+    private var stillSources: [(layer: Int, transformation: [Double], surface: ImageSurface, context: DrawingContext)] =
+        []
+    private var stillJob: PlannedJob?
 
-    init(lane: DrawingLane?) { self.lane = lane }
+    init(lane: DrawingLane?, keepsStillSources: Bool = true) {
+        self.lane = lane
+        self.keepsStillSources = keepsStillSources
+    }
 
     /// Draws the top-level layers `range` of `job`'s composition at frame `index` on `context`,
     /// whose transformation maps points to the frame's pixels.
@@ -29,6 +39,11 @@ final class LayerCompositor {
         if let first = surfaces.first?.surface, first.width != width || first.height != height {
             surfaces = []
             masks = []
+            stillSources = []
+        }
+        if stillJob !== job {
+            stillSources = []
+            stillJob = job
         }
         surfacesInUse = 0
         masksInUse = 0
@@ -219,13 +234,39 @@ final class LayerCompositor {
         _ source: LayerNode, _ spec: LayerMask, opacity: Double, of list: [LayerNode], at t: Double,
         _ drawing: Drawing, transform context: DrawingContext, area: PixelBox
     ) throws(FrameFailure) -> ImageSurface {
-        let drawn = try takeSurface(transform: context)
-        try draw(source, of: list, at: t, drawing, on: drawn.context)
-        drawn.surface.flush()
-        let mask = try takeMask(width: drawn.surface.width, height: drawn.surface.height)
-        MaskConversion.convert(
-            drawn.surface, into: mask, mode: spec.mode, invert: spec.invert, opacity: opacity, area: area)
+        let drawn = try drawnSource(source, of: list, at: t, drawing, transform: context)
+        let mask = try takeMask(width: drawn.width, height: drawn.height)
+        MaskConversion.convert(drawn, into: mask, mode: spec.mode, invert: spec.invert, opacity: opacity, area: area)
         return mask
+    }
+
+    /// `source` drawn on a surface of the frame's size with `context`'s transformation; a still source is drawn
+    /// once and kept until the transformation changes.
+    private func drawnSource(
+        _ source: LayerNode, of list: [LayerNode], at t: Double, _ drawing: Drawing, transform context: DrawingContext
+    ) throws(FrameFailure) -> ImageSurface {
+        guard keepsStillSources, case .effect(let layer) = source.content, drawing.job.isStill(source) else {
+            let drawn = try takeSurface(transform: context)
+            try draw(source, of: list, at: t, drawing, on: drawn.context)
+            drawn.surface.flush()
+            return drawn.surface
+        }
+        let transformation = context.transformation
+        let kept = stillSources.firstIndex { $0.layer == layer }
+        if let kept, stillSources[kept].transformation == transformation { return stillSources[kept].surface }
+        let target: (surface: ImageSurface, context: DrawingContext)
+        if let kept {
+            target = (stillSources[kept].surface, stillSources[kept].context)
+            target.surface.clear()
+        } else {
+            target = try Self.surface(like: context)
+        }
+        target.context.copyTransform(from: context)
+        try draw(source, of: list, at: t, drawing, on: target.context)
+        target.surface.flush()
+        let entry = (layer, transformation, target.surface, target.context)
+        if let kept { stillSources[kept] = entry } else { stillSources.append(entry) }
+        return target.surface
     }
 
     /// A transparent surface of the frame's size whose context has `context`'s transformation.
@@ -233,13 +274,7 @@ final class LayerCompositor {
         -> (surface: ImageSurface, context: DrawingContext)
     {
         if surfacesInUse == surfaces.count {
-            do {
-                let size = context.targetSize
-                let surface = try ImageSurface(width: size.width, height: size.height)
-                surfaces.append((surface, try DrawingContext(surface: surface)))
-            } catch {
-                throw .drawing(error.description)
-            }
+            surfaces.append(try Self.surface(like: context))
         } else {
             surfaces[surfacesInUse].surface.clear()
         }
@@ -247,6 +282,19 @@ final class LayerCompositor {
         surfacesInUse += 1
         taken.context.copyTransform(from: context)
         return taken
+    }
+
+    /// A new transparent surface the size of `context`'s target, and a context drawing on it.
+    private static func surface(like context: DrawingContext) throws(FrameFailure)
+        -> (surface: ImageSurface, context: DrawingContext)
+    {
+        do {
+            let size = context.targetSize
+            let surface = try ImageSurface(width: size.width, height: size.height)
+            return (surface, try DrawingContext(surface: surface))
+        } catch {
+            throw .drawing(error.description)
+        }
     }
 
     func takeMask(width: Int, height: Int) throws(FrameFailure) -> ImageSurface {

@@ -254,16 +254,25 @@ package final class PlannedJob: Sendable {
         return first...last
     }
 
-    /// The bottom layers drawn the same at every frame: frame-invariant effects at the top of the
-    /// list without time fields, keyframes or masks.
+    /// The bottom layers drawn the same at every frame: still layers (`isStill`) at the top of the list that
+    /// are not another layer's mask.
     private static func staticLayerCount(_ spec: JobSpec, invariant: [Bool]) -> Int {
         guard spec.isComposed else { return invariant.prefix { $0 }.count }
         return spec.composition.prefix { node in
-            guard case .effect(let index) = node.content, index < invariant.count, invariant[index] else {
-                return false
-            }
-            return !node.isMask && !node.hasSpan && !node.fields.isAnimated && node.fields.mask == nil
+            !node.isMask && isStill(node) { $0 < invariant.count && invariant[$0] }
         }.count
+    }
+
+    /// Whether `node` draws the same at every frame, given the transformation it is drawn with: a frame-invariant
+    /// effect without time fields, keyframes, a mask or motion blur (a sample falls before the start of a group
+    /// holding the layer, or after its end, at some frames and not at others, and is then left out).
+    func isStill(_ node: LayerNode) -> Bool {
+        Self.isStill(node) { $0 < plugins.count && plugins[$0].frameInvariant }
+    }
+
+    private static func isStill(_ node: LayerNode, invariant: (Int) -> Bool) -> Bool {
+        guard case .effect(let index) = node.content, invariant(index) else { return false }
+        return !node.hasSpan && !node.fields.isAnimated && node.fields.mask == nil && node.fields.motionBlur == nil
     }
 }
 
