@@ -31,7 +31,10 @@ package enum RenderFarmCLI {
     }
 
     /// Runs the command line `arguments` (without the program name).
-    package static func run(_ arguments: [String], terminal: Terminal = .standard) -> ExitCode {
+    package static func run(
+        _ arguments: [String], terminal: Terminal = .standard,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> ExitCode {
         guard let name = arguments.first else {
             terminal.note(overview)
             return .usage
@@ -80,7 +83,7 @@ package enum RenderFarmCLI {
             return .usage
         }
         do {
-            let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
+            let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec, environment: environment)
             if parsed.wantsHelp {
                 terminal.print(command.spec.help)
                 return .ok

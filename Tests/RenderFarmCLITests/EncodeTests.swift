@@ -93,7 +93,8 @@ struct EncodeTests {
         ])
         #expect(encode.status == 0, "\(encode.stderr)")
         #expect(encode.stderr.contains("ffmpeg -hide_banner"))
-        #expect(encode.stderr.contains("-f rawvideo -pixel_format yuv420p -video_size 750x1334 -framerate 60 -i pipe:0"))
+        #expect(
+            encode.stderr.contains("-f rawvideo -pixel_format yuv420p -video_size 750x1334 -framerate 60 -i pipe:0"))
         #expect(!encode.stderr.contains("-filter_complex"))
         let apng = CLI.run([
             "encode", folder.path, "--verbose", "--progress", "none", "--preset", "apng", "-o",
@@ -114,10 +115,10 @@ struct EncodeWithoutFFmpegTests {
             "--progress", "none",
         ])
         try #require(render.status == 0)
-        let encode = try Binary.run(["encode", folder.path], environment: ["PATH": "/nonexistent"])
+        let encode = CLI.run(["encode", folder.path], environment: ["PATH": "/nonexistent"])
         #expect(encode.status == 69)
         #expect(encode.stderr.contains("apt-get install ffmpeg"))
-        let video = try Binary.run(
+        let video = CLI.run(
             [
                 "render", "jobs/live-hearts.json", "--frames", "0-1", "--video",
                 folder.url.appendingPathComponent("v.mp4").path,

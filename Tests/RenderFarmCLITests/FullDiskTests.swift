@@ -107,7 +107,7 @@ struct FullDiskTests {
 
             """, to: "bin/ffmpeg")
         chmod(fake, 0o755)
-        let result = try Binary.run(["encode", out, "--progress", "none"], environment: ["RENDERFARM_FFMPEG": fake])
+        let result = CLI.run(["encode", out, "--progress", "none"], environment: ["RENDERFARM_FFMPEG": fake])
         Self.expectNoSpace(result, naming: manifest.path)
         #expect(result.stderr.contains("live-hearts.mp4 was not kept"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out + "/live-hearts.mp4"))
@@ -192,14 +192,14 @@ struct FullDiskTests {
         let file = folder.url.appendingPathComponent("x." + (route == "apng" ? "apng" : "mp4")).path
         let result: Binary.Result
         if route == "render --video" {
-            result = try Binary.run(
+            result = CLI.run(
                 [
                     "render", "jobs/live-hearts.json", "--frames", "0-9", "--scale", "0.25", "--video", file,
                     "--progress", "none",
                 ], environment: ["RENDERFARM_FFMPEG": fake])
         } else {
             try Self.render(into: out)
-            result = try Binary.run(
+            result = CLI.run(
                 ["encode", out, "--preset", route, "-o", file, "--progress", "none"],
                 environment: ["RENDERFARM_FFMPEG": fake])
             #expect(try Self.encodes(in: out).isEmpty)
@@ -231,7 +231,7 @@ struct FullDiskTests {
             """, to: "bin/ffmpeg")
         chmod(fake, 0o755)
         let file = folder.url.appendingPathComponent("x.webm").path
-        let result = try Binary.run(
+        let result = CLI.run(
             ["encode", out, "-o", file, "--progress", "none"], environment: ["RENDERFARM_FFMPEG": fake])
         #expect(result.status == 74, "\(result.stderr)")
         #expect(

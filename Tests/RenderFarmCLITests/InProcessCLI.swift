@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import RenderFarmJobs
 import Testing
 
 @testable import RenderFarmCLI
@@ -7,29 +8,35 @@ import Testing
 /// `RenderFarmCLI` run in this process with a captured terminal: what a command line prints and
 /// returns, without launching the binary (the way swift-argument-parser's `AssertParse` and
 /// `AssertHelp` test a parser). The engine runs here as it does in the binary — plans, locks,
-/// renders, journals, encodes with ffmpeg — so engine behaviour is tested in process. Binary
-/// launches stay for what needs a process of its own: signals, the exit status of a crash or a
-/// hang, `--isolate`'s workers, another working folder or environment, Slurm, pipes.
+/// renders, journals, encodes with ffmpeg — so engine behaviour is tested in process, with the
+/// environment variables a test gives (`RENDERFARM_FFMPEG`, `PATH`, `SLURM_ARRAY_TASK_ID`, …);
+/// `--isolate`'s workers, `plugin check`'s sandbox and `submit`'s scripts run the built binary.
+/// Binary launches stay for what needs a process of its own: signals, the exit status of a crash
+/// or a hang, what a crashing worker or a plugin writes to the standard streams it shares with its
+/// parent, a library loaded twice, another working folder, the workers' environment, Slurm, pipes.
 enum CLI {
     typealias Result = Binary.Result
 
     /// Runs the command line `arguments` (without the program name) in the package's folder, as
-    /// `Binary.run` does.
+    /// `Binary.run` does, with the variables of `environment` set for it.
     @discardableResult
-    static func run(_ arguments: [String]) -> Result {
+    static func run(_ arguments: [String], environment: [String: String] = [:]) -> Result {
         _ = inPackageFolder
         let out = Locked("")
         let err = Locked("")
         let terminal = Terminal(
             out: { text in out.withLock { $0 += text } }, err: { text in err.withLock { $0 += text } })
-        let code = RenderFarmCLI.run(arguments, terminal: terminal)
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let code = RenderFarmCLI.run(arguments, terminal: terminal, environment: variables)
         return Result(status: code.rawValue, signal: nil, stdout: out.withLock { $0 }, stderr: err.withLock { $0 })
     }
 
     /// Relative paths of in-process commands (`jobs/…`) name the package's files, as they do for
-    /// `Binary.run`'s processes: the test process works in the package's folder, set once.
+    /// `Binary.run`'s processes: the test process works in the package's folder, set once. Worker processes
+    /// (`--isolate`, `plugin check`'s sandbox) and `submit`'s scripts run the built binary, not this one.
     private static let inPackageFolder: Void = {
         _ = FileManager.default.changeCurrentDirectoryPath(Binary.packageRoot.path)
+        PluginCatalog.runWorkers(with: Binary.executable)
     }()
 
     /// Every listed command's spec, with its name as typed (`plugin new` is two words).

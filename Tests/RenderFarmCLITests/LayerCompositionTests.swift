@@ -293,10 +293,9 @@ struct LayerCompositionTests {
         }
         #expect(try hashes(out) == one)
 
-        // Workers are the binary's: run it, not the test process.
         let isolated = try TemporaryFolder()
         _ = try Self.render(Self.composed, duration: 2, extra: ["--frames", "0"], in: isolated)
-        let result = try Binary.run(
+        let result = CLI.run(
             [
                 "render", isolated.url.appendingPathComponent("job.json").path, "--isolate", "-j", "2", "--force",
                 "--progress", "none",
@@ -322,7 +321,7 @@ struct LayerCompositionTests {
     ) throws -> [Data] {
         let cached = try Self.render(layers, background: background, duration: 0.5, in: folder)
         let redrawn = folder.url.appendingPathComponent("redrawn")
-        let result = try Binary.run(
+        let result = CLI.run(
             ["render", folder.url.appendingPathComponent("job.json").path, "--out", redrawn.path, "--progress", "none"]
                 + Self.plugins,
             environment: ["RENDERFARM_STATIC_LAYERS": "redraw"])

@@ -14,8 +14,7 @@ struct LottieEffectTests {
         try folder.write(lottie, to: "anim.json")
         let path = try folder.write(job, to: "job.json")
         let command = ["render", path, "--progress", "none"] + arguments
-        // `--isolate`'s workers are this binary: launched.
-        let result = arguments.contains("--isolate") ? try Binary.run(command) : CLI.run(command)
+        let result = CLI.run(command)
         #expect(result.status == 0, "\(result.stderr)")
         return folder
     }

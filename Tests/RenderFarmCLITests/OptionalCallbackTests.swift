@@ -49,7 +49,7 @@ struct OptionalCallbackTests {
         let preview = CLI.run(["preview", job, "-o", sheet, "--debug", "--frames", "0-9:3"] + path)
         #expect(preview.status == 0, "\(preview.stderr)")
         #expect(FileManager.default.fileExists(atPath: sheet))
-        let check = try Binary.run(["plugin", "check", Self.swiftFixtures + "/librenderfarm-fixture-red.so"])
+        let check = CLI.run(["plugin", "check", Self.swiftFixtures + "/librenderfarm-fixture-red.so"])
         #expect(check.status == 0, "\(check.stdout)")
         #expect(check.stdout.contains("note    trace: not offered"), "\(check.stdout)")
     }
@@ -66,7 +66,7 @@ struct OptionalCallbackTests {
         let sheet = folder.url.appendingPathComponent("sheet.png").path
         let preview = CLI.run(["preview", job, "-o", sheet, "--debug", "--frames", "0-9:3"] + path)
         #expect(preview.status == 0, "\(preview.stderr)")
-        let check = try Binary.run(["plugin", "check", Self.defects + "/librenderfarm-defect-unsupported-trace.so"])
+        let check = CLI.run(["plugin", "check", Self.defects + "/librenderfarm-defect-unsupported-trace.so"])
         #expect(check.stdout.contains("note    trace: not offered"), "\(check.stdout)")
         #expect(!check.stdout.contains("FAIL    trace"), "\(check.stdout)")
     }

@@ -40,7 +40,7 @@ struct OutputFormatTests {
         let redrawn = try TemporaryFolder()
         let arguments = ["render", "jobs/hearts-on-gradient.json", "--frames", "0-11", "--progress", "none", "-j", "2"]
         let first = CLI.run(arguments + ["--out", cached.path])
-        let second = try Binary.run(
+        let second = CLI.run(
             arguments + ["--out", redrawn.path],
             environment: ["RENDERFARM_STATIC_LAYERS": "redraw"])
         #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")

@@ -220,6 +220,7 @@ struct OutputTrustTests {
             in: folder, name: "faulty.json",
             params: #"{"crashFrames": [2], "abortFrames": [5], "hangFrames": [9]}"#, frames: 14, output: "faulty")
         let clean = try Self.job(in: folder, name: "clean.json", params: "{}", frames: 14, output: "clean")
+        // Launched: a worker's crash report goes to the standard error it shares with its parent.
         let result = try Binary.run(
             ["render", faulty, "--isolate", "--frame-timeout", "2", "-j", "2", "--progress", "none"] + Self.plugins)
         #expect(result.status == 1, "\(result.stderr)")
@@ -262,7 +263,7 @@ struct OutputTrustTests {
             {"duration": 1, "fps": 20, "seed": 7, "canvas": {"width": 120, "height": 200, "scale": 1},
              "layers": [{"effect": "floating-heart", "params": {"emitter": [60, 190], "rate": 20, "size": 30}}]}
             """#, to: "hearts.json")
-        let isolated = try Binary.run(["render", job, "--isolate", "--out", folder.path + "/a", "--progress", "none"])
+        let isolated = CLI.run(["render", job, "--isolate", "--out", folder.path + "/a", "--progress", "none"])
         let inProcess = CLI.run(["render", job, "--out", folder.path + "/b", "--progress", "none", "-j", "1"])
         #expect(isolated.status == 0 && inProcess.status == 0, "\(isolated.stderr) \(inProcess.stderr)")
         for index in 0..<20 {
@@ -279,7 +280,7 @@ struct OutputTrustTests {
         let job = try Self.job(in: folder, params: "{}", frames: 4)
         let usage = CLI.run(["render", job, "--frame-timeout", "3"] + Self.plugins)
         #expect(usage.status == 64 && usage.stderr.contains("--frame-timeout needs --isolate"))
-        let submit = try Binary.run(
+        let submit = CLI.run(
             ["submit", job, "--slurm", "--dry-run", "--isolate", "--frame-timeout", "30"] + Self.plugins)
         #expect(submit.status == 0, "\(submit.stderr)")
         #expect(submit.stdout.contains("--isolate --frame-timeout 30 --progress plain"), "\(submit.stdout)")

@@ -92,7 +92,7 @@ struct PlantedLinkTests {
     func isolatedFrame() throws {
         let planted = try Planted()
         try planted.plant("frame_00003.png")
-        let result = try Binary.run(
+        let result = CLI.run(
             ["render", planted.job, "--progress", "none", "--isolate", "-j", "1"] + OutputTrustTests.plugins)
         try planted.expectRefused(result, "frame_00003.png")
     }
@@ -128,7 +128,7 @@ struct PlantedLinkTests {
         // An sbatch that is never reached: the scripts are refused first.
         let sbatch = try folder.write("#!/bin/sh\necho 1\n", to: "bin/sbatch")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sbatch)
-        let result = try Binary.run(
+        let result = CLI.run(
             ["submit", "jobs/burst.json", "--slurm", "--out", out], environment: ["PATH": folder.path + "/bin"])
         #expect(result.status == 73, "\(result.stderr)")
         let message =

@@ -36,7 +36,7 @@ struct PluginCheckDefectTests {
             ),
         ])
     func defectFails(_ defect: String, _ finding: String) throws {
-        let check = try Binary.run(["plugin", "check", Self.library(defect)])
+        let check = CLI.run(["plugin", "check", Self.library(defect)])
         #expect(check.status == 1, "\(check.stdout)")
         #expect(check.stdout.contains(finding), "\(check.stdout)")
         #expect(check.stdout.contains("defect-\(defect): "), "\(check.stdout)")
@@ -45,7 +45,7 @@ struct PluginCheckDefectTests {
 
     @Test("rand() in render fails determinism alone, with the fix; checks that compare renders are not checked")
     func randomFailsOnlyDeterminism() throws {
-        let check = try Binary.run(["plugin", "check", Self.library("random")])
+        let check = CLI.run(["plugin", "check", Self.library("random")])
         #expect(check.status == 1, "\(check.stdout)")
         #expect(
             check.stdout.contains(
@@ -68,7 +68,8 @@ struct PluginCheckDefectTests {
         try folder.write("60\n", to: "style-b.txt")
         let check = try Binary.run(["plugin", "check", Self.library("param-files")], in: folder.url)
         #expect(check.status == 0, "\(check.stdout)")
-        #expect(check.stdout.contains(#"ok      range.style: create, render and destroy at "a", "b""#), "\(check.stdout)")
+        #expect(
+            check.stdout.contains(#"ok      range.style: create, render and destroy at "a", "b""#), "\(check.stdout)")
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("style-b.txt"))
         let missing = try Binary.run(["plugin", "check", Self.library("param-files")], in: folder.url)
         #expect(missing.status == 1, "\(missing.stdout)")
@@ -79,7 +80,7 @@ struct PluginCheckDefectTests {
 
     @Test("a sound plugin passes the scale and backdrop checks")
     func soundPluginPasses() throws {
-        let check = try Binary.run(["plugin", "check", Self.library("noisy")])
+        let check = CLI.run(["plugin", "check", Self.library("noisy")])
         #expect(check.stdout.contains("ok      scale: 5 frames drawn at scale 1 and 2"), "\(check.stdout)")
         #expect(check.stdout.contains("ok      backdrop: the layers below survive"), "\(check.stdout)")
     }
@@ -89,14 +90,14 @@ struct PluginCheckDefectTests {
         let folder = try TemporaryFolder()
         let job = try folder.write(
             #"{"version": 1, "duration": 1, "layers": [{"effect": "defect-bad-default"}]}"#, to: "job.json")
-        let validate = try Binary.run(["validate", job, "--plugin-path", Self.defects])
+        let validate = CLI.run(["validate", job, "--plugin-path", Self.defects])
         #expect(validate.status == 65)
         #expect(
             validate.stderr.contains(
                 "librenderfarm-defect-bad-default.so: invalid plugin descriptor: parameter \"size\": default 400: 400 "
                     + "is out of range (allowed: 1…100); fix the parameter table"), "\(validate.stderr)")
         #expect(validate.stderr.contains("unknown effect \"defect-bad-default\""), "\(validate.stderr)")
-        let listed = try Binary.run(["plugins", "--plugin-path", Self.defects])
+        let listed = CLI.run(["plugins", "--plugin-path", Self.defects])
         let loaded = listed.stdout.components(separatedBy: "not loaded:")
         #expect(!loaded[0].contains("defect-bad-default"), "\(listed.stdout)")
         #expect(loaded.last?.contains("librenderfarm-defect-bad-default.so") == true, "\(listed.stdout)")
@@ -124,16 +125,17 @@ struct PluginCheckDefectTests {
             to: "job.json")
         let warning = "librenderfarm-defect-\(defect).so: invalid plugin descriptor: \(problem)"
         let path = ["--plugin-path", Self.defects]
-        let listed = try Binary.run(["plugins"] + path)
+        let listed = CLI.run(["plugins"] + path)
         #expect(listed.status == 0 && listed.signal == nil, "\(listed.stderr)")
         let notLoaded = listed.stdout.components(separatedBy: "not loaded:").last ?? ""
         #expect(notLoaded.contains(warning), "\(listed.stdout)")
-        let json = try Binary.run(["plugins", "--json"] + path)
-        #expect(json.status == 0 && json.signal == nil && json.stderr.contains("renderfarm: warning: "), "\(json.stderr)")
+        let json = CLI.run(["plugins", "--json"] + path)
+        #expect(
+            json.status == 0 && json.signal == nil && json.stderr.contains("renderfarm: warning: "), "\(json.stderr)")
         #expect(json.stderr.contains(warning), "\(json.stderr)")
         // A job that does not use it does not load it (CommandLine, "Conventions"): it goes on, with nothing to say.
         for command in [["validate", job], ["render", job, "--progress", "none"]] {
-            let result = try Binary.run(command + path)
+            let result = CLI.run(command + path)
             #expect(result.status == 0 && result.signal == nil, "\(command[0]): \(result.stderr)")
             #expect(!result.stderr.contains(warning), "\(command[0]): \(result.stderr)")
         }
@@ -141,11 +143,11 @@ struct PluginCheckDefectTests {
         let using = try folder.write(
             #"{"duration": 0.1, "fps": 10, "canvas": {"width": 40, "height": 40}, "output": {"dir": "out2"}, "#
                 + #""layers": [{"effect": "defect-\#(defect)"}]}"#, to: "using.json")
-        let refused = try Binary.run(["validate", using] + path)
+        let refused = CLI.run(["validate", using] + path)
         #expect(refused.status == 65 && refused.signal == nil, "\(refused.stderr)")
         #expect(refused.stderr.contains(warning), "\(refused.stderr)")
         #expect(refused.stderr.contains("unknown effect \"defect-\(defect)\""), "\(refused.stderr)")
-        let check = try Binary.run(["plugin", "check", Self.library(defect)])
+        let check = CLI.run(["plugin", "check", Self.library(defect)])
         #expect(check.status == 1 && check.signal == nil, "\(check.stdout)")
         #expect(check.stdout.contains(finding), "\(check.stdout)")
     }
@@ -153,7 +155,7 @@ struct PluginCheckDefectTests {
     @Test("infinite bounds are unbounded: loaded, listed without a range, any number accepted")
     func infiniteBounds() throws {
         let path = ["--plugin-path", Self.defects]
-        let listed = try Binary.run(["plugins", "defect-infinite-bounds"] + path)
+        let listed = CLI.run(["plugins", "defect-infinite-bounds"] + path)
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdout.contains("size  number, default 40"), "\(listed.stdout)")
         #expect(!listed.stdout.contains("null"), "\(listed.stdout)")
@@ -161,9 +163,9 @@ struct PluginCheckDefectTests {
         let job = try folder.write(
             #"{"duration": 0.1, "fps": 10, "canvas": {"width": 40, "height": 40}, "output": {"dir": "out"}, "#
                 + #""layers": [{"effect": "defect-infinite-bounds", "params": {"size": 1e300}}]}"#, to: "job.json")
-        let validate = try Binary.run(["validate", job] + path)
+        let validate = CLI.run(["validate", job] + path)
         #expect(validate.status == 0, "\(validate.stderr)")
-        let check = try Binary.run(["plugin", "check", Self.library("infinite-bounds")])
+        let check = CLI.run(["plugin", "check", Self.library("infinite-bounds")])
         #expect(check.stdout.contains("ok      parameter.size: number, default 40, documented"), "\(check.stdout)")
     }
 
@@ -187,7 +189,7 @@ struct PluginCheckDefectTests {
             ),
         ])
     func keysCoverParams(_ fixture: String, _ status: Int32, _ finding: String) throws {
-        let check = try Binary.run(["plugin", "check", Self.library(fixture), "--params", Self.events])
+        let check = CLI.run(["plugin", "check", Self.library(fixture), "--params", Self.events])
         #expect(check.status == status, "\(check.stdout)")
         #expect(check.stdout.contains(finding), "\(check.stdout)")
         #expect(check.stdout.contains(", \(status) failure"), "\(check.stdout)")
@@ -198,20 +200,20 @@ struct PluginCheckDefectTests {
     func undeclaredKeysNoted() throws {
         let probe = Binary.testPluginDirectory + "/librenderfarm-test-probe.so"
         // The probe, a test double, breaks other rules (its trace); only its note matters here.
-        let missing = try Binary.run(["plugin", "check", probe, "--params", #"{"keyed": true}"#])
+        let missing = CLI.run(["plugin", "check", probe, "--params", #"{"keyed": true}"#])
         #expect(
             missing.stdout.contains(
                 #"note    keys-cover-params: keys do not cover parameter "rect" (changed: element 0 to 1: frame 0's "#
                     + "pixels change, its key does not): the host redraws every frame of the layer on any parameter "
                     + "edit, which is correct without the flag"), "\(missing.stdout)")
-        let keyless = try Binary.run(["plugin", "check", Self.library("noisy")])
+        let keyless = CLI.run(["plugin", "check", Self.library("noisy")])
         #expect(
             keyless.stdout.contains("note    keys-cover-params: reports no frame keys"), "\(keyless.stdout)")
     }
 
     @Test("plugins --json shows the flag next to static")
     func flagListed() throws {
-        let listed = try Binary.run(["plugins", "--json", "--plugin-path", Self.defects])
+        let listed = CLI.run(["plugins", "--json", "--plugin-path", Self.defects])
         #expect(listed.status == 0, "\(listed.stderr)")
         let plugins = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
         let flags = Dictionary(

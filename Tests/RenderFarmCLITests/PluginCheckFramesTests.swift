@@ -22,7 +22,7 @@ struct PluginCheckFramesTests {
     @Test("without --frames, a plugin that fails only at frame 3 passes: the five frames miss it")
     func fiveFramesMissFrame3() throws {
         for (defect, _) in Self.atFrame3 {
-            let check = try Binary.run(["plugin", "check", Self.library(defect)])
+            let check = CLI.run(["plugin", "check", Self.library(defect)])
             #expect(check.status == 0, "\(defect): \(check.stdout)")
             #expect(check.stdout.contains("ok      render: frames 0, 29, 59, 89, 119 of 120"), "\(check.stdout)")
         }
@@ -32,8 +32,7 @@ struct PluginCheckFramesTests {
     func everyFrameCatchesFrame3() throws {
         for (defect, finding) in Self.atFrame3 {
             let start = ContinuousClock.now
-            let check = try Binary.run(
-                ["plugin", "check", Self.library(defect), "--frames", "all", "--frame-timeout", "2"], timeout: 60)
+            let check = CLI.run(["plugin", "check", Self.library(defect), "--frames", "all", "--frame-timeout", "2"])
             #expect(check.status == 1 && check.signal == nil, "\(defect): \(check.stdout)")
             #expect(check.stdout.contains(finding), "\(defect): \(check.stdout)")
             #expect(check.stdout.contains(", 1 failure"), "\(defect): \(check.stdout)")
@@ -42,9 +41,9 @@ struct PluginCheckFramesTests {
             #expect(ContinuousClock.now - start < .seconds(30), "\(defect)")
         }
         // A set names the frames checked besides the five.
-        let set = try Binary.run(["plugin", "check", Self.library("error-at-3"), "--frames", "1-3"])
+        let set = CLI.run(["plugin", "check", Self.library("error-at-3"), "--frames", "1-3"])
         #expect(set.status == 1 && set.stdout.contains("FAIL    render: frame 3 at the defaults"), "\(set.stdout)")
-        let sound = try Binary.run(["plugin", "check", Self.library("noisy"), "--frames", "all"])
+        let sound = CLI.run(["plugin", "check", Self.library("noisy"), "--frames", "all"])
         #expect(sound.stdout.contains("ok      render: all 120 frames at the defaults"), "\(sound.stdout)")
     }
 
@@ -69,16 +68,16 @@ struct PluginCheckFramesTests {
 
     @Test("--frames outside the checked setting, or not a frame set, is refused naming it")
     func framesRefused() throws {
-        let outside = try Binary.run(["plugin", "check", Self.library("noisy"), "--frames", "100-130"])
+        let outside = CLI.run(["plugin", "check", Self.library("noisy"), "--frames", "100-130"])
         #expect(outside.status == 65, "\(outside.stderr)")
         #expect(outside.stderr.contains("--frames: frame 120 is not in the checked setting's frames 0-119"))
-        let wrong = try Binary.run(["plugin", "check", Self.library("noisy"), "--frames", "most"])
+        let wrong = CLI.run(["plugin", "check", Self.library("noisy"), "--frames", "most"])
         #expect(wrong.status == 65 && wrong.stderr.contains("--frames expects all or a frame set"), "\(wrong.stderr)")
     }
 
     @Test("1 MiB kept in every render fails the memory check; a sound plugin passes it, and 0 renders skip it")
     func leakFails() throws {
-        let leak = try Binary.run(["plugin", "check", Self.library("leak")])
+        let leak = CLI.run(["plugin", "check", Self.library("leak")])
         #expect(leak.status == 1, "\(leak.stdout)")
         let line = leak.stdout.split(separator: "\n").first { $0.contains("FAIL    memory: leaks about ") } ?? ""
         let words = line.split(separator: " ")
@@ -86,12 +85,12 @@ struct PluginCheckFramesTests {
         #expect((1000...1100).contains(perFrame ?? 0), "\(leak.stdout)")
         #expect(line.contains("KiB per frame: the resident set grew from "), "\(leak.stdout)")
         #expect(leak.stdout.contains(", 1 failure"), "\(leak.stdout)")
-        let sound = try Binary.run(["plugin", "check", Self.library("noisy")])
+        let sound = CLI.run(["plugin", "check", Self.library("noisy")])
         #expect(
             sound.stdout.contains(
                 "ok      memory: 300 renders after 30 to warm up keep the resident set within 64 MiB, without steady "
                     + "growth"), "\(sound.stdout)")
-        let skipped = try Binary.run(["plugin", "check", Self.library("leak"), "--memory-frames", "0"])
+        let skipped = CLI.run(["plugin", "check", Self.library("leak"), "--memory-frames", "0"])
         #expect(skipped.status == 0 && skipped.stdout.contains("note    memory: not checked (--memory-frames 0)"))
     }
 

@@ -19,7 +19,9 @@ struct PluginCheckSandboxTests {
 
     @Test(
         "reading or writing a file, running a shell, forking: a failed finding names the denial; nothing happens",
-        .enabled(if: available.contains(.seccomp), "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"),
+        .enabled(
+            if: available.contains(.seccomp),
+            "the kernel offers no seccomp filter (article UntrustedPlugins, Kernel limits)"),
         arguments: ["read", "write", "exec", "fork"])
     func attacks(attack: String) throws {
         let folder = try TemporaryFolder()
@@ -52,7 +54,7 @@ struct PluginCheckSandboxTests {
     func sameFindings() throws {
         let library = Binary.testPluginDirectory + "/librenderfarm-test-faults.so"
         let params = ["--params", #"{"holdFrames": 7}"#]
-        let sandboxed = try Binary.run(["plugin", "check", library] + params)
+        let sandboxed = CLI.run(["plugin", "check", library] + params)
         let inProcess = try Binary.run(["plugin", "check", library, "--sandbox", "off"] + params)
         #expect(sandboxed.status == 0, "\(sandboxed.stdout)\(sandboxed.stderr)")
         let findings = { (text: String) in text.split(separator: "\n").filter { !$0.contains(" time: ") } }
@@ -62,7 +64,10 @@ struct PluginCheckSandboxTests {
     @Test(
         "a plugin writing its own lines to the worker's socket fails the check with the reason; nothing is believed",
         arguments: [
-            ("hello parent", "FAIL    worker: the worker process sent a reply the protocol does not have: \"hello parent\""),
+            (
+                "hello parent",
+                "FAIL    worker: the worker process sent a reply the protocol does not have: \"hello parent\""
+            ),
             ("flood", "FAIL    worker: the worker process sent a line longer than 65536 bytes; it was ended"),
         ])
     func forgedLines(line: String, finding: String) throws {
@@ -74,9 +79,9 @@ struct PluginCheckSandboxTests {
     @Test("--sandbox takes strict, require or off; require refuses (69) where the kernel lacks a layer")
     func modes() throws {
         let library = Binary.testPluginDirectory + "/librenderfarm-test-faults.so"
-        let wrong = try Binary.run(["plugin", "check", library, "--sandbox", "loose"])
+        let wrong = CLI.run(["plugin", "check", library, "--sandbox", "loose"])
         #expect(wrong.status == 64 && wrong.stderr.contains("--sandbox expects strict, require or off"))
-        let require = try Binary.run(["plugin", "check", library, "--sandbox", "require"])
+        let require = CLI.run(["plugin", "check", library, "--sandbox", "require"])
         if Self.available == .all {
             #expect(require.status == 0, "\(require.stdout)\(require.stderr)")
         } else {

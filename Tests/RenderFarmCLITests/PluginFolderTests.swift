@@ -36,7 +36,8 @@ struct PluginFolderTests {
     /// The colour of pixel (8, 8) of each of the job's three frames.
     static func colors(_ out: URL) throws -> [[Int]] {
         try (0..<3).map { index in
-            let image = try ImageSurface(contentsOfPNG: out.appendingPathComponent(String(format: "frame_%05d.png", index)).path)
+            let image = try ImageSurface(
+                contentsOfPNG: out.appendingPathComponent(String(format: "frame_%05d.png", index)).path)
             let p = image.pixel(x: 8, y: 8)
             return [Int(p.r), Int(p.g), Int(p.b), Int(p.a)]
         }
@@ -52,7 +53,8 @@ struct PluginFolderTests {
         #expect(render.status == 0, "\(render.stderr)")
         #expect(try Self.colors(out) == Array(repeating: [255, 128, 0, 255], count: 3))
         // The asset is an input of the layer: listed in the manifest with its path and content hash.
-        let manifest = try #require(try JSONParser.parse(String(contentsOfFile: out.path + "/manifest.json", encoding: .utf8)).objectValue)
+        let manifest = try #require(
+            try JSONParser.parse(String(contentsOfFile: out.path + "/manifest.json", encoding: .utf8)).objectValue)
         let inputs = manifest["inputs"]?.arrayValue ?? []
         let realAsset = URL(fileURLWithPath: asset).resolvingSymlinksInPath().path
         #expect(inputs.compactMap { $0.objectValue?["file"]?.stringValue } == [realAsset], "\(inputs)")
@@ -66,7 +68,7 @@ struct PluginFolderTests {
 
         // Sandboxed workers create the instance again and read the asset (named through input_files) the same way.
         let isolated = folder.url.appendingPathComponent("isolated")
-        let sandboxed = try Binary.run([
+        let sandboxed = CLI.run([
             "render", job, "--plugin-path", plugins, "--isolate", "--out", isolated.path, "--progress", "none",
         ])
         #expect(sandboxed.status == 0, "\(sandboxed.stderr)")
@@ -78,7 +80,7 @@ struct PluginFolderTests {
         }
 
         // The conformance check loads it the same way, and its sandbox lets create read the named asset.
-        let check = try Binary.run(["plugin", "check", plugins + "/librenderfarm-test-asset.so"])
+        let check = CLI.run(["plugin", "check", plugins + "/librenderfarm-test-asset.so"])
         #expect(check.status == 0, "\(check.stdout)")
     }
 
@@ -91,6 +93,8 @@ struct PluginFolderTests {
         let result = CLI.run(["validate", job, "--plugin-path", plugins])
         #expect(result.status == 65, "\(result.stderr)")
         let realLib = URL(fileURLWithPath: folder.path + "/lib").resolvingSymlinksInPath().path
-        #expect(result.stderr.contains("cannot read a colour (RRGGBB) from \(realLib)/test-asset.color"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("cannot read a colour (RRGGBB) from \(realLib)/test-asset.color"), "\(result.stderr)"
+        )
     }
 }

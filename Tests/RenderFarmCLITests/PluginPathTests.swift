@@ -96,10 +96,10 @@ struct PluginPathTests {
             try FileManager.default.createDirectory(atPath: user, withIntermediateDirectories: true)
             try? FileManager.default.removeItem(atPath: user + "/librenderfarm-defect-noisy.so")
             try FileManager.default.copyItem(atPath: noisy, toPath: user + "/librenderfarm-defect-noisy.so")
-            let listed = try Binary.run(["plugins", "defect-noisy"], environment: environment)
+            let listed = CLI.run(["plugins", "defect-noisy"], environment: environment)
             #expect(listed.status == 0, "\(environment): \(listed.stderr)")
             #expect(listed.stdout.contains("\(user)/librenderfarm-defect-noisy.so"), "\(listed.stdout)")
-            let missing = try Binary.run(
+            let missing = CLI.run(
                 ["plugins", "no-such-effect"],
                 environment: environment.merging(["RENDERFARM_PLUGIN_PATH": variable]) { $1 })
             #expect(missing.stderr.contains("searched: \(variable), \(user), \(executable), "), "\(missing.stderr)")
@@ -107,7 +107,7 @@ struct PluginPathTests {
         // The same id in RENDERFARM_PLUGIN_PATH wins over the user's folder, with a warning naming both.
         try FileManager.default.createDirectory(atPath: variable, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: noisy, toPath: variable + "/librenderfarm-defect-noisy.so")
-        let both = try Binary.run(
+        let both = CLI.run(
             ["plugins", "defect-noisy"],
             environment: ["XDG_DATA_HOME": folder.path + "/data", "RENDERFARM_PLUGIN_PATH": variable])
         #expect(both.stdout.contains("\(variable)/librenderfarm-defect-noisy.so"), "\(both.stdout)")

@@ -38,7 +38,7 @@ struct SDKCommandTests {
             ],
             in: project)
         #expect(compile.status == 0, "\(compile.stderr)")
-        let check = try Binary.run(["plugin", "check", library])
+        let check = CLI.run(["plugin", "check", library])
         #expect(check.status == 0, "\(check.stdout)")
         #expect(check.stdout.contains("test-bubbles: "))
         #expect(check.stdout.contains("ok      threads:"))
@@ -110,7 +110,7 @@ struct SDKCommandTests {
                     + "$(pkg-config --cflags --libs cairo)",
             ])
         #expect(compile.status == 0, "\(compile.stderr)")
-        let check = try Binary.run(["plugin", "check", library])
+        let check = CLI.run(["plugin", "check", library])
         #expect(check.status == 1)
         for rule in [
             "descriptor.version", "descriptor.identifier", "parameter.size", "parameter.mood", "determinism", "stdout",
@@ -174,29 +174,29 @@ struct SDKCommandTests {
 
     @Test("plugin check exits 66 for a missing file and 69 for a file that is not a plugin")
     func checkRefusals() throws {
-        let missing = try Binary.run(["plugin", "check", "/nonexistent/libnothing.so"])
+        let missing = CLI.run(["plugin", "check", "/nonexistent/libnothing.so"])
         #expect(missing.status == 66)
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let junk = folder.appendingPathComponent("libjunk.so")
         try Data("not ELF".utf8).write(to: junk)
-        let broken = try Binary.run(["plugin", "check", junk.path])
+        let broken = CLI.run(["plugin", "check", junk.path])
         #expect(broken.status == 69)
     }
 
     @Test("plugin check: frames that share a frame key must draw the same bytes; a key that misses a change fails")
     func frameKeys() throws {
         let library = Binary.testPluginDirectory + "/librenderfarm-test-faults.so"
-        let good = try Binary.run(["plugin", "check", library, "--params", #"{"holdFrames": 7, "markFrames": [10]}"#])
+        let good = CLI.run(["plugin", "check", library, "--params", #"{"holdFrames": 7, "markFrames": [10]}"#])
         #expect(good.stdout.contains("ok      frame-keys: 120 of 120 frames keyed, 19 distinct keys"), "\(good.stdout)")
-        let wrong = try Binary.run([
+        let wrong = CLI.run([
             "plugin", "check", library, "--params", #"{"holdFrames": 7, "markFrames": [10], "keyIgnoresMarks": true}"#,
         ])
         #expect(wrong.status == 1)
         #expect(
             wrong.stdout.contains("FAIL    frame-keys: frames 7 and 10 have one key but draw different bytes"),
             "\(wrong.stdout)")
-        let keyless = try Binary.run(["plugin", "check", library])
+        let keyless = CLI.run(["plugin", "check", library])
         #expect(keyless.stdout.contains("note    frame-keys: reports no frame keys"), "\(keyless.stdout)")
     }
 

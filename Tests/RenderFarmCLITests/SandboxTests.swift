@@ -26,12 +26,14 @@ struct SandboxTests {
             """#, to: "\(attack).json")
     }
 
-    static func render(_ job: String, _ extra: [String] = [], environment: [String: String] = [:]) throws
-        -> Binary.Result
-    {
-        try Binary.run(
-            ["render", job, "--isolate", "-j", "1", "--progress", "none", "--force"] + plugins + extra,
-            environment: environment)
+    /// Renders `job` in this process, or launched: the workers read RENDERFARM_SANDBOX_SKIP from the environment
+    /// they inherit, and write a crash report to the standard error they share with their parent.
+    static func render(
+        _ job: String, _ extra: [String] = [], environment: [String: String] = [:], launched: Bool = false
+    ) throws -> Binary.Result {
+        let arguments = ["render", job, "--isolate", "-j", "1", "--progress", "none", "--force"] + plugins + extra
+        guard launched || !environment.isEmpty else { return CLI.run(arguments) }
+        return try Binary.run(arguments, environment: environment)
     }
 
     @Test(
@@ -161,7 +163,7 @@ struct SandboxTests {
             to: "image.json")
         let read = try Self.job("read", in: folder, target: star)
         let arguments = ["render", image, read, "--isolate", "-j", "1", "--progress", "none", "--force"] + Self.plugins
-        let result = try Binary.run(arguments)
+        let result = CLI.run(arguments)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(
             result.stderr.contains("plugin \"hostile-read\" tried to open \(star): denied by the sandbox"),
@@ -170,7 +172,7 @@ struct SandboxTests {
             #expect(FileManager.default.fileExists(atPath: folder.path + "/" + frame), "\(frame)")
         }
         // Unsandboxed the plugin reads it: the check above can fail.
-        let trusted = try Binary.run(arguments + ["--sandbox", "off"])
+        let trusted = CLI.run(arguments + ["--sandbox", "off"])
         #expect(trusted.status == 0, "\(trusted.stderr)")
     }
 
@@ -193,7 +195,7 @@ struct SandboxTests {
     func memoryCrash() throws {
         let folder = try TemporaryFolder()
         let job = try Self.job("memory", in: folder, target: "crash")
-        let result = try Self.render(job)
+        let result = try Self.render(job, launched: true)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("frame 0 of memory failed"), "\(result.stderr)")
         let library = Binary.testPluginDirectory + "/hostile/librenderfarm-test-hostile-memory.so"
@@ -281,7 +283,7 @@ struct SandboxTests {
             {"duration": 2, "fps": 1, "seed": 1, "canvas": {"width": 40, "height": 40, "scale": 1},
              "layers": [{"effect": "test-faults", "params": {}}]}
             """#, to: "job.json")
-        let result = try Binary.run(
+        let result = CLI.run(
             [
                 "render", job, "--isolate", "--sandbox", "require", "--progress", "none", "--plugin-path",
                 Binary.testPluginDirectory,
@@ -292,7 +294,7 @@ struct SandboxTests {
         } else {
             #expect(result.status == 69, "\(result.stderr)")
             #expect(result.stderr.contains("--sandbox require: this kernel does not offer"), "\(result.stderr)")
-            let strict = try Binary.run(
+            let strict = CLI.run(
                 [
                     "render", job, "--isolate", "--progress", "none", "--force", "--plugin-path",
                     Binary.testPluginDirectory,
@@ -308,7 +310,7 @@ struct SandboxTests {
         let job = try Self.job("read", in: folder)
         let alone = CLI.run(["render", job, "--sandbox", "strict"])
         #expect(alone.status == 64 && alone.stderr.contains("--sandbox needs --isolate"), "\(alone.stderr)")
-        let wrong = try Binary.run(["render", job, "--isolate", "--sandbox", "loose"])
+        let wrong = CLI.run(["render", job, "--isolate", "--sandbox", "loose"])
         #expect(wrong.status == 64 && wrong.stderr.contains("--sandbox expects strict, require or off"))
     }
 }

@@ -34,7 +34,7 @@ struct ShardTests {
     @Test("--shard auto reads SLURM_ARRAY_TASK_ID/COUNT, or JOB_COMPLETION_INDEX with auto/N")
     func auto() throws {
         let slurm = try TemporaryFolder()
-        let fromSlurm = try Binary.run(
+        let fromSlurm = CLI.run(
             [
                 "render", "jobs/live-hearts.json", "--frames", "0-8", "--out", slurm.path, "--shard", "auto",
                 "--progress", "none",
@@ -44,7 +44,7 @@ struct ShardTests {
         #expect(try frameChecksums(slurm).keys.sorted() == ["frame_00003.png", "frame_00004.png", "frame_00005.png"])
 
         let kubernetes = try TemporaryFolder()
-        let fromIndex = try Binary.run(
+        let fromIndex = CLI.run(
             [
                 "render", "jobs/live-hearts.json", "--frames", "0-8", "--out", kubernetes.path, "--shard", "auto/3",
                 "--progress", "none",
@@ -55,7 +55,7 @@ struct ShardTests {
             try frameChecksums(kubernetes).keys.sorted()
                 == ["frame_00006.png", "frame_00007.png", "frame_00008.png"])
 
-        let without = try Binary.run(
+        let without = CLI.run(
             ["render", "jobs/live-hearts.json", "--out", kubernetes.path, "--shard", "auto"],
             environment: ["SLURM_ARRAY_TASK_ID": "", "SLURM_ARRAY_TASK_COUNT": "", "JOB_COMPLETION_INDEX": ""])
         #expect(without.status == 64)
@@ -67,7 +67,7 @@ struct ShardTests {
         arguments: ["3/3", "-1/2", "1/0", "abc", "1/2/3", "1", "auto/0", "x/4"])
     func invalidShard(value: String) throws {
         let out = try TemporaryFolder()
-        let result = try Binary.run(
+        let result = CLI.run(
             ["render", "jobs/live-hearts.json", "--out", out.path, "--shard", value],
             environment: ["JOB_COMPLETION_INDEX": "0"])
         #expect(result.status == 64, "\(value): \(result.stderr)")

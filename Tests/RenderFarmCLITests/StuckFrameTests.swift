@@ -15,7 +15,8 @@ struct StuckFrameTests {
             ["render", job, "--progress", "plain", "-j", "2", "--stuck-after", "1"] + OutputTrustTests.plugins)
         let stderr = { (try? String(contentsOf: running.stderrURL, encoding: .utf8)) ?? "" }
         // Seconds as the watch saw them: 1, or more on a loaded machine.
-        let notice = #/renderfarm: frame 1 of job is still drawing after \d+ s in layer 0 \(test-faults\); if a plugin hangs, render with --isolate --frame-timeout SECONDS/#
+        let notice =
+            #/renderfarm: frame 1 of job is still drawing after \d+ s in layer 0 \(test-faults\); if a plugin hangs, render with --isolate --frame-timeout SECONDS/#
         try Binary.waitUntil("the stuck frame is named", running: running) { stderr().contains(notice) }
         // The other lane drew the 11 other frames; the line says so while frame 1 still hangs.
         try Binary.waitUntil("the progress line counts 11 finished frames", running: running) {
@@ -43,7 +44,7 @@ struct StuckFrameTests {
             ),
         ]
         for (extra, hint) in cases {
-            let result = try Binary.run(
+            let result = CLI.run(
                 ["render", job, "--progress", "plain", "-j", "1", "--stuck-after", "1", "--isolate", "--force"] + extra
                     + OutputTrustTests.plugins)
             #expect(result.status == 0, "\(result.stderr)")
@@ -58,10 +59,10 @@ struct StuckFrameTests {
     func options() throws {
         let folder = try TemporaryFolder()
         let job = try OutputTrustTests.job(in: folder, params: #"{"delayMs": 1200}"#, frames: 2)
-        let quiet = try Binary.run(
+        let quiet = CLI.run(
             ["render", job, "--progress", "plain", "-j", "1", "--stuck-after", "0"] + OutputTrustTests.plugins)
         #expect(quiet.status == 0 && !quiet.stderr.contains("still drawing"), "\(quiet.stderr)")
-        let bad = try Binary.run(["render", job, "--stuck-after", "soon"] + OutputTrustTests.plugins)
+        let bad = CLI.run(["render", job, "--stuck-after", "soon"] + OutputTrustTests.plugins)
         #expect(bad.status == 64 && bad.stderr.contains("--stuck-after expects seconds"), "\(bad.stderr)")
     }
 }

@@ -12,7 +12,7 @@ struct SubmitTests {
     func dryRun() throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("out")
-        let result = try Binary.run([
+        let result = CLI.run([
             "submit", "jobs/live-hearts.json", "--slurm", "--tasks", "3", "--max-running", "2",
             "--partition", "render", "--time", "30:00", "--cpus-per-task", "2",
             "--out", out.path, "--frames", "0-59", "--dry-run",
@@ -38,7 +38,7 @@ struct SubmitTests {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("out").path
         let bundle = folder.url.appendingPathComponent("bundle").path
-        let result = try Binary.run([
+        let result = CLI.run([
             "submit", "jobs/live-hearts.json", "--openjd", bundle, "--tasks", "3", "-j", "4", "--out", out,
             "--frames", "0-59", "--dry-run",
         ])
@@ -66,7 +66,7 @@ struct SubmitTests {
         let job = try folder.write(
             try String(contentsOfFile: CLI.repositoryFile("jobs/burst.json"), encoding: .utf8), to: "jobs/burst.json")
         let manifests = folder.url.appendingPathComponent("k8s").path
-        let result = try Binary.run([
+        let result = CLI.run([
             "submit", job, "--kubernetes", manifests, "--image", "registry.example/renderfarm:2", "--tasks", "5",
             "--max-running", "2", "--volume-claim", "renders", "--out", folder.path + "/out", "--dry-run",
         ])
@@ -90,7 +90,7 @@ struct SubmitTests {
         let job = try folder.write(
             try String(contentsOfFile: CLI.repositoryFile("jobs/burst.json"), encoding: .utf8), to: "jobs/burst.json")
         let manifests = folder.url.appendingPathComponent("k8s")
-        let result = try Binary.run([
+        let result = CLI.run([
             "submit", job, "--kubernetes", manifests.path, "--image", "registry.example/renderfarm:2", "--out",
             folder.path + "/out",
         ])
@@ -137,7 +137,7 @@ struct SubmitTests {
         let folder = try TemporaryFolder()
         let bundle = folder.url.appendingPathComponent("bundle").path
         let out = folder.url.appendingPathComponent("out").path
-        let written = try Binary.run(["submit", "jobs/burst.json", "--openjd", bundle, "--out", out, "--no-prepare"])
+        let written = CLI.run(["submit", "jobs/burst.json", "--openjd", bundle, "--out", out, "--no-prepare"])
         #expect(written.status == 0, "\(written.stderr)")
         #expect(written.stdout.contains("wrote template.yaml, parameter_values.yaml, asset_references.yaml into"))
         let template = try String(contentsOfFile: bundle + "/template.yaml", encoding: .utf8)
@@ -145,7 +145,7 @@ struct SubmitTests {
 
         let braces = folder.url.appendingPathComponent("plugins {{Param.OutputDir}}").path
         try FileManager.default.createDirectory(atPath: braces, withIntermediateDirectories: true)
-        let refused = try Binary.run([
+        let refused = CLI.run([
             "submit", "jobs/burst.json", "--openjd", bundle + "2", "--out", out, "--plugin-path", braces,
         ])
         #expect(refused.status == 64, "\(refused.stderr)")
@@ -155,7 +155,7 @@ struct SubmitTests {
         // A lone "}}" is refused the same way: `openjd check` rejects it (OpenJDIntegrationTests).
         let closing = folder.url.appendingPathComponent("plugins }}").path
         try FileManager.default.createDirectory(atPath: closing, withIntermediateDirectories: true)
-        let closed = try Binary.run([
+        let closed = CLI.run([
             "submit", "jobs/burst.json", "--openjd", bundle + "3", "--out", out, "--plugin-path", closing,
         ])
         #expect(closed.status == 64, "\(closed.stderr)")
@@ -168,7 +168,7 @@ struct SubmitTests {
         // shares only / with it, wherever the repository lies.
         let top = Binary.packageRoot.pathComponents.dropFirst().first ?? ""
         let elsewhere = (top == "var" ? "/tmp" : "/var/tmp") + "/renderfarm-apart-\(UUID().uuidString)/out"
-        let apart = try Binary.run([
+        let apart = CLI.run([
             "submit", "jobs/burst.json", "--kubernetes", folder.path + "/k8s", "--image", "i", "--out", elsewhere,
         ])
         #expect(apart.status == 64, "\(apart.stderr)")
@@ -190,7 +190,7 @@ struct SubmitTests {
     func missingSbatch() throws {
         let folder = try TemporaryFolder()
         let out = folder.url.appendingPathComponent("out")
-        let result = try Binary.run(
+        let result = CLI.run(
             ["submit", "jobs/live-hearts.json", "--slurm", "--out", out.path],
             environment: ["PATH": folder.path])
         #expect(result.status == 69)
@@ -237,7 +237,7 @@ struct SubmitTests {
         let job = try folder.write(
             "{\"duration\": 1, \"layers\": [{\"effect\": \"floating-heart\", "
                 + "\"params\": {\"rate\": 500}}]}", to: "bad.json")
-        let result = try Binary.run(["submit", job, "--slurm", "--dry-run"])
+        let result = CLI.run(["submit", job, "--slurm", "--dry-run"])
         #expect(result.status == 65, "\(result.stderr)")
     }
 

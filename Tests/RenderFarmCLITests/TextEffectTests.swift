@@ -29,10 +29,10 @@ struct TextEffectTests {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Renders the folder's job in process, or launched with `--isolate` (whose workers run the binary).
+    /// Renders the folder's job in process (with `--isolate`, its workers run the binary).
     static func render(_ folder: TemporaryFolder, arguments: [String] = []) throws -> Binary.Result {
         let words = ["render", folder.url.appendingPathComponent("job.json").path, "--progress", "plain"] + arguments
-        let result = arguments.contains("--isolate") ? try Binary.run(words) : CLI.run(words)
+        let result = CLI.run(words)
         #expect(result.status == 0, "\(result.stderr)")
         return result
     }

@@ -18,8 +18,7 @@ struct VerifyTests {
             """, to: "job.json")
         let job = folder.url.appendingPathComponent("job.json").path
         let words = command.map { $0 == "JOB" ? job : $0 } + Self.plugins
-        // `--isolate`'s workers are this binary: launched.
-        let result = command.contains("--isolate") ? try Binary.run(words) : CLI.run(words)
+        let result = CLI.run(words)
         #expect(result.status == 0, "\(command): \(result.stderr)")
         let log = (try? String(contentsOf: folder.url.appendingPathComponent("log.txt"), encoding: .utf8)) ?? ""
         return log.split(separator: "\n").count

@@ -141,7 +141,7 @@ struct VideoTests {
             "#!/bin/sh\nhead -c 1000 > /dev/null\necho 'fake ffmpeg: no space for the video' >&2\nexit 3\n",
             to: "ffmpeg")
         chmod(fake, 0o755)
-        let result = try Binary.run(
+        let result = CLI.run(
             [
                 "render", "jobs/live-hearts.json", "--frames", "0-59", "--video",
                 folder.url.appendingPathComponent("v.mp4").path, "--progress", "none",

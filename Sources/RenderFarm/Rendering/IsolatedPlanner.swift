@@ -80,7 +80,7 @@ package struct IsolatedPlanner: Sendable {
 
     /// Starts a planning worker for the jobs at `positions` and reads its reply.
     private func ask(_ positions: [Int]) -> Result<[Int: [Int: CreatedLayer]], Failure> {
-        let executable = PluginCatalog.executablePath()
+        let executable = PluginCatalog.workerExecutable
         let command =
             arguments + ["--plan", positions.map(String.init).joined(separator: ",")]
             + (jobText == nil ? [] : [Self.textOption])

@@ -259,7 +259,7 @@ final class WorkerProcess: FrameExecutor {
             (process, memory, served) = ((spare.pid, spare.channel), spare.memory, serves)
             return (spare.pid, spare.channel)
         }
-        let executable = PluginCatalog.executablePath()
+        let executable = PluginCatalog.workerExecutable
         served = serves
         let arguments =
             isolation.arguments + (serves.map { ["--serve-job", String($0)] } ?? [])

@@ -37,7 +37,7 @@ extension PluginCheck {
     /// and returns its findings; a denial, a crash or a reply the protocol does not have ends the worker
     /// and becomes a failed finding `sandbox` or `worker`.
     package static func runInWorker(arguments: [String], frameTimeout: Double = frameTimeout) -> [PluginFinding] {
-        let executable = PluginCatalog.executablePath()
+        let executable = PluginCatalog.workerExecutable
         let pid: pid_t
         let channel: WorkerChannel
         let group = WorkerGroup()
@@ -64,9 +64,11 @@ extension PluginCheck {
         channel.close()
         let status = group.reap(pid, killing: ending != nil).status
         if ended {
-            ending = progress.ended(status: status) ?? PluginFinding(
-                .failure, "worker",
-                "the check did not finish: \(WorkerProcess.describe(status: status))")
+            ending =
+                progress.ended(status: status)
+                ?? PluginFinding(
+                    .failure, "worker",
+                    "the check did not finish: \(WorkerProcess.describe(status: status))")
         }
         return findings + (ending.map { [$0] } ?? [])
     }

@@ -152,7 +152,7 @@ struct EncodeCommand: Command {
         let ffmpeg: FFmpeg
         var outputs: [(RenderedOutput, FileNameTemplate.Fields)] = []
         do {
-            ffmpeg = try FFmpeg.locate()
+            ffmpeg = try FFmpeg.locate(environment: arguments.environment)
             if let batch = try BatchStatus.read(arguments.positionals[0]) {
                 for variant in batch.variants {
                     outputs.append(

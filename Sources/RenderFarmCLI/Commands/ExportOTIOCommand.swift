@@ -89,7 +89,8 @@ struct ExportOTIOCommand: Command {
     {
         guard !arguments[Self.noAudio] else { return nil }
         let (track, note) = try SoundTrack.mix(
-            for: output, checkedBy: CommonOptions.catalog(arguments), ffmpeg: try FFmpeg.locate())
+            for: output, checkedBy: CommonOptions.catalog(arguments),
+            ffmpeg: try FFmpeg.locate(environment: arguments.environment))
         if let note { terminal.note("renderfarm: warning: \(output.jobName): \(note)") }
         guard let track else { return nil }
         let folder = (timeline as NSString).deletingLastPathComponent

@@ -55,7 +55,7 @@ struct MixCommand: Command {
         let track: SoundTrack?
         let name: String
         do {
-            let ffmpeg = try FFmpeg.locate()
+            let ffmpeg = try FFmpeg.locate(environment: arguments.environment)
             if folder {
                 let output = try OutputFolder(source).rendered()
                 name = output.jobName

@@ -85,7 +85,7 @@ extension RenderCommand {
         defer { signals.cancel() }
         let reporter = ProgressReporter(terminal: terminal, mode: progress)
         do {
-            let ffmpeg = try FFmpeg.locate()
+            let ffmpeg = try FFmpeg.locate(environment: arguments.environment)
             var options = VideoOptions(preset: preset, crf: crf, output: path, concurrency: concurrency, stop: stop)
             options.withSound = !arguments[EncodeCommand.noAudio]
             let result = try VideoSession.render(job, options: options, ffmpeg: ffmpeg, observer: reporter)

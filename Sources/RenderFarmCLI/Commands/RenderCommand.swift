@@ -107,7 +107,7 @@ struct RenderCommand: Command {
             command: "render")
         shard = try ShardArgument.parse(
             arguments[Self.shard], interleaved: shardMode == "interleaved",
-            environment: ProcessInfo.processInfo.environment)
+            environment: arguments.environment)
     }
 
     func run(_ terminal: Terminal) -> ExitCode {
@@ -126,7 +126,8 @@ struct RenderCommand: Command {
         if let isolation {
             plan.creator = IsolatedPlanner(
                 arguments: isolation.arguments,
-                pluginFolders: PluginCatalog.searchPath(extra: arguments.all(CommonOptions.pluginPath)), scale: scale)
+                pluginFolders: PluginCatalog.searchPath(
+                    extra: arguments.all(CommonOptions.pluginPath), environment: arguments.environment), scale: scale)
         }
         // The frames in flight are fitted to the memory budget after the jobs are checked and before
         // anything is locked or written: a run that does not fit leaves no trace.
@@ -153,7 +154,7 @@ struct RenderCommand: Command {
         let signals = SignalHandling(stop: stop, terminal: terminal, workers: isolation?.workers)
         defer { signals.cancel() }
         // RENDERFARM_STATIC_LAYERS=redraw draws static layers at every frame (to check the cache).
-        let redraw = ProcessInfo.processInfo.environment["RENDERFARM_STATIC_LAYERS"] == "redraw"
+        let redraw = arguments.environment["RENDERFARM_STATIC_LAYERS"] == "redraw"
         let options = RenderOptions(
             concurrency: concurrency, force: arguments[Self.force],
             failFast: arguments[Self.failFast], shard: shard, stop: stop,

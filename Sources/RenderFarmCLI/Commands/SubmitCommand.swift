@@ -160,7 +160,7 @@ struct SubmitCommand: Command {
                     + ShellWord.quoted(scripts.mergePath))
             return .ok
         }
-        guard let slurm = SlurmClient() else {
+        guard let slurm = SlurmClient(environment: arguments.environment) else {
             return .reporting(CommandRefusal.slurmMissing, to: terminal)
         }
         return submit(scripts, jobs: jobs, slurm: slurm, terminal: terminal)
@@ -265,10 +265,7 @@ struct SubmitCommand: Command {
 
     /// This executable, by absolute path (the nodes run the same installation).
     static func executable() -> String {
-        let path =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: path).standardizedFileURL.path
+        URL(fileURLWithPath: PluginCatalog.workerExecutable).standardizedFileURL.path
     }
 
     /// The plugin search path that exists here, absolute and in order, for the tasks' --plugin-path.

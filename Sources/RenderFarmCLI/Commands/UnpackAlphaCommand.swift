@@ -33,9 +33,11 @@ struct UnpackAlphaCommand: Command {
     let video: String
     let directory: String
     let progress: ProgressMode
+    let environment: [String: String]
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         video = arguments.positionals[0]
+        environment = arguments.environment
         guard let directory = arguments[Self.output] else {
             throw UsageError(message: "-o DIR is required (the folder for the PNG frames)", command: "unpack-alpha")
         }
@@ -49,7 +51,7 @@ struct UnpackAlphaCommand: Command {
         }
         let bar = ProgressBar(terminal: terminal, mode: progress, label: "unpacking", jsonEvent: "unpack")
         do {
-            let ffmpeg = try FFmpeg.locate()
+            let ffmpeg = try FFmpeg.locate(environment: environment)
             let result = try AlphaUnpacker.unpack(video, into: directory, ffmpeg: ffmpeg) { done, total in
                 bar.update(done, of: max(total, done))
             }

@@ -1,3 +1,4 @@
+import Foundation
 import RenderFarm
 import StrictJSON
 
@@ -141,10 +142,17 @@ struct ParsedArguments {
     var positionals: [String] = []
     var wantsHelp = false
     let spec: CommandSpec
+    /// The environment variables the command reads (`RENDERFARM_FFMPEG`, `PATH`, `SLURM_ARRAY_TASK_ID`, …): the
+    /// process's, or those a caller running the command in its own process gives.
+    let environment: [String: String]
 
     /// Parses `arguments` (after the command name) against `spec`.
-    init(_ arguments: [String], spec: CommandSpec) throws(UsageError) {
+    init(
+        _ arguments: [String], spec: CommandSpec,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(UsageError) {
         self.spec = spec
+        self.environment = environment
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -250,7 +258,8 @@ struct ParsedArguments {
         guard let text = self[option] else { return nil }
         guard let number = Double(text), range.contains(number) else {
             throw UsageError(
-                message: "\(label(option)) expects a number in \(format(range.lowerBound))…\(format(range.upperBound)), "
+                message:
+                    "\(label(option)) expects a number in \(format(range.lowerBound))…\(format(range.upperBound)), "
                     + "got \"\(text)\"",
                 command: command)
         }

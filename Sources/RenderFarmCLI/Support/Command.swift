@@ -47,7 +47,7 @@ enum CommonOptions {
     /// The plugins on the search path `arguments` give; for jobs whose layers use `ids`, only the libraries they
     /// need are loaded (`discover(searchPath:using:)`).
     static func catalog(_ arguments: ParsedArguments, using ids: Set<String>? = nil) -> PluginCatalog {
-        let searchPath = PluginCatalog.searchPath(extra: arguments.all(pluginPath))
+        let searchPath = PluginCatalog.searchPath(extra: arguments.all(pluginPath), environment: arguments.environment)
         guard let ids else { return PluginCatalog.discover(searchPath: searchPath) }
         return PluginCatalog.discover(searchPath: searchPath, using: ids)
     }

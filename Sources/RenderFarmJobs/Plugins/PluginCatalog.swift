@@ -1,5 +1,6 @@
 import FileInput
 import Foundation
+import Locking
 import RenderFarmPluginABI
 
 /// Every plugin found on the search path (<doc:CommandLine>, "Conventions"), by id, plus what could not be loaded.
@@ -51,8 +52,11 @@ package struct PluginCatalog: Sendable {
 
     /// The plugin id a library's file name gives (`librenderfarm-ID.so`), nil for another name.
     static func conventionalID(of name: String) -> String? {
-        let prefix = "librenderfarm-", suffix = ".so"
-        guard name.hasPrefix(prefix), name.hasSuffix(suffix), name.count > prefix.count + suffix.count else { return nil }
+        let prefix = "librenderfarm-"
+        let suffix = ".so"
+        guard name.hasPrefix(prefix), name.hasSuffix(suffix), name.count > prefix.count + suffix.count else {
+            return nil
+        }
         return String(name.dropFirst(prefix.count).dropLast(suffix.count))
     }
 
@@ -69,7 +73,8 @@ package struct PluginCatalog: Sendable {
                     if let problem = plugin.info.descriptorRefusals.first {
                         throw .invalidDescriptor(
                             path: path,
-                            reason: "\(problem); fix the parameter table (`renderfarm plugin check \(path)` lists every "
+                            reason:
+                                "\(problem); fix the parameter table (`renderfarm plugin check \(path)` lists every "
                                 + "problem)")
                     }
                     if let first = plugins[plugin.info.id] {
@@ -132,4 +137,14 @@ package struct PluginCatalog: Sendable {
     package static func executablePath() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
+
+    /// The `renderfarm` program that worker processes (`render --isolate`, `plugin check`'s sandbox) and the
+    /// scripts `submit` writes run: this executable, unless a program that runs the engine in its own process
+    /// (the test bundle) has named the binary with `runWorkers(with:)`.
+    package static var workerExecutable: String { namedWorkerExecutable.withLock { $0 } ?? executablePath() }
+
+    /// Makes `workerExecutable` the `renderfarm` binary at `path`, for a program that is not that binary.
+    package static func runWorkers(with path: String) { namedWorkerExecutable.withLock { $0 = path } }
+
+    private static let namedWorkerExecutable = Locked<String?>(nil)
 }
