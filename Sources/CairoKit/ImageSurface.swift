@@ -25,6 +25,11 @@ public final class ImageSurface {
         self.width = width
         self.height = height
         stride = Int(cairo_image_surface_get_stride(surface))
+        // The pixels are zero already (fresh pages of the allocator). Writing them now maps each page for writing
+        // at once: a page first read by a drawing is mapped to the kernel's shared zero page, and its first write
+        // then replaces that mapping, which with two threads or more flushes every core's TLB (an interrupt to
+        // each, per page: about 10 % of the CPU time at -j 2 on 720p frames).
+        if let data = cairo_image_surface_get_data(surface) { data.initialize(repeating: 0, count: stride * height) }
     }
 
     /// Takes ownership of a surface cairo created, destroying it when its status is an error.

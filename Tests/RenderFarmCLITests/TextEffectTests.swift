@@ -90,6 +90,16 @@ struct TextEffectTests {
         #expect(
             try InputFileTests.inputs(out).first { $0.file == "fonts/Brand.ttf" }?.sha256
                 == sha256(try Data(contentsOf: font)))
+        // This process had the old font at that path (cairo keeps a font's glyphs by its path): the frames are
+        // still those of a fresh render of the new font, in another folder.
+        let fresh = try TemporaryFolder()
+        try FileManager.default.createDirectory(
+            at: fresh.url.appendingPathComponent("fonts"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: font.path, toPath: fresh.url.appendingPathComponent("fonts/Brand.ttf").path)
+        try fresh.write(try Self.job(["font": "fonts/Brand.ttf", "text": "Brand 🌹"]), to: "job.json")
+        _ = try Self.render(fresh)
+        #expect(try Self.hashes(fresh) == after)
     }
 
     @Test("a font outside the job folder or not installed is refused before anything is drawn")
