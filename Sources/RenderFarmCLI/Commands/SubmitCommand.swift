@@ -263,7 +263,7 @@ struct SubmitCommand: Command {
         return worst
     }
 
-    /// This executable, by absolute path (the nodes run the same installation).
+    /// The `renderfarm` binary by absolute path (`PluginCatalog.workerExecutable`): the nodes run the same one.
     static func executable() -> String {
         URL(fileURLWithPath: PluginCatalog.workerExecutable).standardizedFileURL.path
     }
