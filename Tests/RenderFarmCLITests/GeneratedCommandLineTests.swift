@@ -46,12 +46,13 @@ struct GeneratedCommandLineTests {
         return (try scripts.prepare.map(run), try run(scripts.render), try run(scripts.merge))
     }
 
-    /// `arguments` through the parser of the command they name, as `renderfarm` parses them.
+    /// `arguments` through the parser of the command they name, as `renderfarm` parses them (with no environment:
+    /// the scripts' commands spell out their settings).
     static func parsed(_ arguments: [String]) throws -> ParsedArguments {
         let name = try #require(arguments.first)
         let command = try #require(
             (RenderFarmCLI.commands + RenderFarmCLI.hiddenCommands).first { $0.spec.name == name }, "\(name)")
-        return try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
+        return try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec, environment: [:])
     }
 
     /// `render` as task 1 of 3 has every setting of `commands` (`everything`).
@@ -223,7 +224,7 @@ struct GeneratedCommandLineTests {
                     "/jobs/a.json", "--isolate", "--scale", "0.5", "--plugin-path", "/p/one", "--plugin-path",
                     "/p/two", "--out", "/o", "--output-root", "/", "--frames", "1-9", "--variants", "bob", "-j", "2",
                 ],
-                spec: RenderCommand.spec))
+                spec: RenderCommand.spec, environment: [:]))
         let arguments = try #require(render.isolation?.arguments)
         #expect(arguments.first == WorkerCommand.spec.name)
         let worker = try WorkerCommand(Self.parsed(arguments))

@@ -1,4 +1,3 @@
-import Foundation
 import RenderFarm
 import StrictJSON
 
@@ -142,15 +141,12 @@ struct ParsedArguments {
     var positionals: [String] = []
     var wantsHelp = false
     let spec: CommandSpec
-    /// The environment variables the command reads (`RENDERFARM_FFMPEG`, `PATH`, `SLURM_ARRAY_TASK_ID`, …): the
-    /// process's, or those a caller running the command in its own process gives.
+    /// The environment variables the command reads (`RENDERFARM_FFMPEG`, `PATH`, `SLURM_ARRAY_TASK_ID`, …), as
+    /// `RenderFarmCLI.run` was given them: the process's, or those a caller running the command in process gives.
     let environment: [String: String]
 
-    /// Parses `arguments` (after the command name) against `spec`.
-    init(
-        _ arguments: [String], spec: CommandSpec,
-        environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws(UsageError) {
+    /// Parses `arguments` (after the command name) against `spec`, for a command that sees `environment`.
+    init(_ arguments: [String], spec: CommandSpec, environment: [String: String]) throws(UsageError) {
         self.spec = spec
         self.environment = environment
         var index = 0
