@@ -184,8 +184,8 @@ final class PangoWorld {
 
     private var setups: [String: FontSetup] = [:]
     private lazy var packageFiles = FontLibrary.packageFontFiles()
-    /// The versions of each job font file seen, by path: how many setups have added it.
-    private var versions: [String: Int] = [:]
+    /// How many setups have added each job font file, by path.
+    private var setupsAdding: [String: Int] = [:]
     /// How many aliases this process has made (each link's name starts with its number).
     private var aliasCount = 0
 
@@ -194,9 +194,10 @@ final class PangoWorld {
     ///
     /// cairo keeps one font per file path for the life of the process, with its glyphs, and reopens the file when
     /// it likes: a file rewritten at the same path would be drawn with the old version's glyphs or the new one's,
-    /// depending on what else was drawn meanwhile. So from its second version on, a file is given to fontconfig
-    /// under a path of its own: a symbolic link to it in a folder of this process's (when one can be made; a
-    /// sandboxed worker, which cannot, lives for one run).
+    /// depending on what else was drawn meanwhile. So from the second setup that adds it on (for a new version of
+    /// it, or another list of files with it), a file is given to fontconfig under a path of its own: a symbolic
+    /// link to it in a folder of this process's (when one can be made; a sandboxed worker, which cannot, lives for
+    /// one run).
     func setup(jobFiles: [String]) throws(EffectError) -> FontSetup {
         let key = jobFiles.map { file in
             var status = stat()
@@ -207,9 +208,9 @@ final class PangoWorld {
         if let setup = setups[key] { return setup }
         var aliases: [String: String] = [:]
         for file in jobFiles {
-            let version = versions[file, default: 0]
-            versions[file] = version + 1
-            if version > 0, let alias = Self.alias(of: file, number: aliasCount) {
+            let earlier = setupsAdding[file, default: 0]
+            setupsAdding[file] = earlier + 1
+            if earlier > 0, let alias = Self.alias(of: file, number: aliasCount) {
                 aliases[file] = alias
                 aliasCount += 1
             }
