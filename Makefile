@@ -68,7 +68,7 @@ help:
 	@echo "make ci-render       reduced-scale renders of jobs/: complete, deterministic, equal to Tests/References"
 	@echo "make update-references  regenerate Tests/References (review with git diff before committing)"
 	@echo "make bench-video     release build: render --video vs the encoder alone vs PNGs + encode, and peak memory"
-	@echo "make bench-peers     release build: RenderFarm against a pycairo pool and a skia-python pool, same hearts"
+	@echo "make bench-peers     release build: RenderFarm against a pycairo pool, a skia-python pool and Manim, same hearts"
 	@echo "make install         release build into PREFIX (default /usr/local; DESTDIR for staging): binary, plugins,"
 	@echo "                     Swift runtime, plugin header, renderfarm-plugin.pc, EffectKit as a Swift package, man"
 	@echo "                     pages, shell completions, the docs as static web pages, the C example plugins"
@@ -198,15 +198,17 @@ bench-video: deps deps-handoff
 	$(SWIFT) build -c release
 	bash .ci/bench-video.sh .build/release/renderfarm
 
-# RenderFarm against a pycairo pool and a skia-python pool drawing the same hearts (.ci/bench-peers.py): Debian's
-# python3-cairo, skia-python from PyPI in $(PEERS_VENV). PEERS_ARGS: first frame, frames and rounds.
+# RenderFarm against a pycairo pool, a skia-python pool and a Manim scene drawing the same hearts
+# (.ci/bench-peers.py): Debian's python3-cairo, skia-python and manim from PyPI in $(PEERS_VENV) (Manim draws
+# with that python3-cairo; PyPI has no wheel of its ManimPango for Debian's Python, pip builds it with gcc,
+# python3-dev and libpango1.0-dev). PEERS_ARGS: first frame, frames and rounds.
 PEERS_VENV := .build/peers-venv
 PEERS_ARGS ?= 420 120 3
 bench-peers: deps deps-handoff
-	@$(MAKE) --no-print-directory deps PACKAGES="python3-cairo python3-venv"
+	@$(MAKE) --no-print-directory deps PACKAGES="python3-cairo python3-venv python3-dev gcc"
 	$(SWIFT) build -c release
 	@[ -x $(PEERS_VENV)/bin/python3 ] || /usr/bin/python3 -m venv --system-site-packages $(PEERS_VENV)
-	$(PEERS_VENV)/bin/python3 -m pip install -q skia-python
+	$(PEERS_VENV)/bin/python3 -m pip install -q skia-python manim
 	$(PEERS_VENV)/bin/python3 .ci/bench-peers.py .build/release/renderfarm \
 	    Sources/RenderFarmBench/Jobs/hd720-transparent.json $(PEERS_ARGS)
 

@@ -8,14 +8,31 @@ numbers the plugin draws with) are drawn by:
   process per core, each frame written with `ImageSurface.write_to_png`;
 - a skia-python pool: the same path (quadratic curves and two arcs, filled, stroked 1 pt with round caps and
   joins, in a layer at the heart's opacity), each frame encoded by Skia's PNG encoder;
-- `renderfarm render -j <cores>` as users run it (start-up, journal and manifest included).
+- a Manim Community Edition scene (MANIM_SCENE, Cairo renderer, the traced hearts in a JSON file beside it):
+  each heart a VMobject of the same path in cubic Béziers (the quadratics raised, the arcs as Manim's `Arc`
+  draws them) in scene units (8 high, y up), filled, stroked 1 pt with round caps and joins, fill and stroke
+  each at the heart's opacity (Manim has no group opacity). A time-based updater gives the hearts of each
+  frame, so Manim draws every frame (a wait without one is drawn once and repeated); the wait is half a frame
+  short of COUNT frames, as Manim's frame times, np.arange(0, wait, 1 / fps), give COUNT + 1 frames for a
+  wait of COUNT / fps at some counts (23, 31, 46, ...). It runs as users run it, `manim render` in a process
+  of its own (start-up timed), drawing frame after frame (Manim has no parallel rendering of a scene, hence
+  the `-j 1` row): `--format png-sequence --transparent` writes PIL PNGs (`--format png` writes only the last
+  frame), with cairo's premultiplied colours as straight ones (half-transparent hearts come out darker);
+  `--format mp4` is its movie, H.264 by PyAV (crf 23, encoded on a thread beside the drawing) over Manim's
+  black background. `--silent`: else Manim asks PyPI for its newest version after each render;
+- `renderfarm render -j 1` and `-j <cores>` as users run it (start-up, journal and manifest included), and
+  `renderfarm render --video` into mp4 at `-j <cores>` (crf 18): its mp4 preset draws the transparent frames
+  over black, as Manim's movie is, so both draw the same job.
 
-Each program writes every frame to a fresh folder; the programs run interleaved, in a rotated order each
-round, and a ratio is the median of the per-round ratios. Python's start-up and the pool's are timed, as
-RenderFarm's is. The pixels differ (Skia rasterises otherwise; the PNG encoders differ), the work does not.
+Each program writes every frame to a fresh folder (the frames are counted, a video's by ffprobe); the
+programs run interleaved, in a rotated order each round, and a ratio, against the RenderFarm rows named on
+its line, is the median of the per-round ratios. Python's start-up and the pool's are timed, as RenderFarm's
+is. The pixels differ (Skia rasterises otherwise; the encoders differ), the work does not.
 
 usage: bench-peers.py RENDERFARM JOB FIRST COUNT [ROUNDS]
 """
+import importlib.metadata
+import inspect
 import json
 import math
 import multiprocessing
@@ -63,7 +80,7 @@ def load_scene(renderfarm, job, first, count):
     scale = canvas.get("scale", 1)
     return {
         "width": round(canvas["width"] * scale), "height": round(canvas["height"] * scale), "scale": scale,
-        "stroke": rgb(stroke), "frames": frames,
+        "fps": spec.get("fps", 60), "stroke": rgb(stroke), "frames": frames,
     }
 
 
@@ -164,11 +181,116 @@ def pool_run(draw, out, cores):
     return time.perf_counter() - start
 
 
-def renderfarm_run(renderfarm, job, first, count, out, cores):
+# ---- Manim ----
+
+# The scene file, with heart_geometry put in; it reads hearts.json beside it (write_manim_scene).
+MANIM_SCENE = '''\
+import json
+import math
+import os
+from functools import cache
+
+import numpy as np
+from manim import PI, Arc, CapStyleType, LineJointType, ManimColor, Scene, VGroup, VMobject, config
+
+with open(os.path.join(os.path.dirname(__file__), "hearts.json")) as f:
+    HEARTS = json.load(f)
+UNITS = HEARTS["scale"] * config.frame_height / config.pixel_height  # scene units per point
+
+
+HEART_GEOMETRY
+
+
+@cache
+def outline(size):
+    """The heart's path in its points (y down, origin at its bottom centre), in cubic Bezier points."""
+    radius, (tip_x, tip_y), (left_x, left_y) = heart_geometry(size)
+    tip, left, right = np.array([[tip_x, tip_y, 0], [left_x, left_y, 0], [left_x + 4 * radius, left_y, 0]])
+    below = np.array([0, radius, 0])
+    path = VMobject().start_new_path(tip)
+    path.add_quadratic_bezier_curve_to(left + below, left)
+    for centre in (left + [radius, 0, 0], right - [radius, 0, 0]):
+        path.append_points(Arc(radius, PI, PI, arc_center=centre).points)
+    path.add_quadratic_bezier_curve_to(right + below, tip)
+    return path.points - [size / 2, size, 0]
+
+
+def heart(x, y, scale, alpha, size, colour):
+    """The heart in scene units (y up, origin at the frame's centre), placed as cairo_frame places it."""
+    factor = UNITS * scale
+    centre = [x * UNITS - config.frame_width / 2, config.frame_height / 2 - y * UNITS, 0]
+    mobject = VMobject(fill_color=ManimColor.from_rgb(colour), fill_opacity=alpha,
+                       stroke_color=ManimColor.from_rgb(HEARTS["stroke"]), stroke_opacity=alpha,
+                       stroke_width=100 * factor,  # Manim's camera strokes width w as w / 100 scene units
+                       joint_type=LineJointType.ROUND, cap_style=CapStyleType.ROUND)
+    return mobject.set_points(outline(size) * [factor, -factor, 1] + centre)
+
+
+def frame(index):
+    return VGroup(*(heart(*item) for item in HEARTS["frames"][index]))
+
+
+class Hearts(Scene):
+    def construct(self):
+        elapsed = 0.0
+
+        def redraw(hearts, dt):
+            nonlocal elapsed
+            elapsed += dt
+            hearts.become(frame(round(elapsed * config.frame_rate)))
+
+        self.add(frame(0).add_updater(redraw))
+        # Frames at 0, 1/fps, ... below the wait's length: half a frame short, so float error adds none.
+        self.wait((len(HEARTS["frames"]) - 0.5) / config.frame_rate)
+'''
+
+
+def write_manim_scene(folder):
+    """The scene file, in `folder` beside the traced hearts it reads."""
+    with open(os.path.join(folder, "hearts.json"), "w") as f:
+        json.dump({"scale": SCENE["scale"], "stroke": SCENE["stroke"],
+                   "frames": [hearts for _, hearts in SCENE["frames"]]}, f)
+    path = os.path.join(folder, "hearts.py")
+    with open(path, "w") as f:
+        f.write(MANIM_SCENE.replace("HEART_GEOMETRY\n", inspect.getsource(heart_geometry)))
+    return path
+
+
+def manim_run(scene, out, movie):
+    """`manim render` of the scene into `out`: a transparent PNG sequence, or its mp4 movie."""
+    output = ["--format", "mp4"] if movie else ["--format", "png-sequence", "--transparent"]
     start = time.perf_counter()
-    subprocess.run([renderfarm, "render", job, "--out", out, "--frames", f"{first}-{first + count - 1}", "-j",
+    subprocess.run([sys.executable, "-m", "manim", "render", scene, "Hearts", *output, "--disable_caching",
+                    "--resolution", f"{SCENE['width']},{SCENE['height']}", "--frame_rate", str(SCENE["fps"]),
+                    "--media_dir", out, "--progress_bar", "none", "--verbosity", "WARNING", "--silent"],
+                   check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+# ---- RenderFarm ----
+
+def renderfarm_run(renderfarm, job, first, count, out, cores, movie=False):
+    output = ["--video", os.path.join(out, "renderfarm.mp4")] if movie else ["--out", out]
+    start = time.perf_counter()
+    subprocess.run([renderfarm, "render", job, *output, "--frames", f"{first}-{first + count - 1}", "-j",
                     str(cores), "--progress", "none"], check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
+
+
+def written(out):
+    """The frames a program wrote under `out`, and their bytes: its PNGs, or the frames of its one video
+    (Manim's partial movie files left out)."""
+    files = []
+    for folder, subfolders, names in os.walk(out):
+        subfolders[:] = [name for name in subfolders if name != "partial_movie_files"]
+        files += [os.path.join(folder, name) for name in names if name.endswith((".png", ".mp4"))]
+    size = sum(os.path.getsize(path) for path in files)
+    if len(files) == 1 and files[0].endswith(".mp4"):
+        packets = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-count_packets",
+                                  "-show_entries", "stream=nb_read_packets", "-of", "csv=p=0", files[0]],
+                                 check=True, capture_output=True, text=True).stdout
+        return int(packets), size
+    return len([path for path in files if path.endswith(".png")]), size
 
 
 def main():
@@ -178,37 +300,46 @@ def main():
     rounds = int(sys.argv[5]) if len(sys.argv) == 6 else 3
     cores = os.cpu_count() or 1
     SCENE.update(load_scene(renderfarm, job, first, count))
-    programs = {
-        "renderfarm": lambda out: renderfarm_run(renderfarm, job, first, count, out, cores),
-        "pycairo pool": lambda out: pool_run(cairo_frame, out, cores),
-        "skia-python pool": lambda out: pool_run(skia_frame, out, cores),
-    }
-    names = list(programs)
-    seconds = {name: [] for name in names}
-    sizes = {}
     scratch = tempfile.mkdtemp(prefix="renderfarm-peers-")
     try:
+        scene = write_manim_scene(scratch)
+        parallel, single, movie = f"renderfarm -j {cores}", "renderfarm -j 1", f"renderfarm mp4 -j {cores}"
+        # name: (run into a folder, the RenderFarm rows it is compared with)
+        programs = {
+            parallel: (lambda out: renderfarm_run(renderfarm, job, first, count, out, cores), []),
+            single: (lambda out: renderfarm_run(renderfarm, job, first, count, out, 1), []),
+            "pycairo pool": (lambda out: pool_run(cairo_frame, out, cores), [parallel]),
+            "skia-python pool": (lambda out: pool_run(skia_frame, out, cores), [parallel]),
+            "manim": (lambda out: manim_run(scene, out, False), [single, parallel]),
+            movie: (lambda out: renderfarm_run(renderfarm, job, first, count, out, cores, True), []),
+            "manim mp4": (lambda out: manim_run(scene, out, True), [movie]),
+        }
+        names = list(programs)
+        seconds = {name: [] for name in names}
+        sizes = {}
         for round_ in range(rounds):
             for name in names[round_ % len(names):] + names[:round_ % len(names)]:
                 out = os.path.join(scratch, name.replace(" ", "-"))
                 shutil.rmtree(out, ignore_errors=True)
                 os.makedirs(out)
-                seconds[name].append(programs[name](out))
-                pngs = [f for f in os.listdir(out) if f.endswith(".png")]
-                if len(pngs) != count:
-                    sys.exit(f"bench-peers: {name} wrote {len(pngs)} frames, not {count}")
-                sizes[name] = sum(os.path.getsize(os.path.join(out, f)) for f in pngs) / count / 1024
+                seconds[name].append(programs[name][0](out))
+                frames, size = written(out)
+                if frames != count:
+                    sys.exit(f"bench-peers: {name} wrote {frames} frames, not {count}")
+                sizes[name] = size / count / 1024
             print(f"bench-peers: round {round_ + 1} of {rounds}", file=sys.stderr)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"peers: {os.path.basename(job)}, frames {first}-{first + count - 1}, {cores} cores, {rounds} rounds, "
-          f"python {sys.version.split()[0]}, pycairo {cairo.version}, skia-python {skia.__version__}")
+          f"python {sys.version.split()[0]}, pycairo {cairo.version}, skia-python {skia.__version__}, "
+          f"manim {importlib.metadata.version('manim')}")
     for name in names:
         median = statistics.median(seconds[name])
-        line = f"  {name:18} {count / median:7.1f} fps  {sizes[name]:6.1f} KB/frame"
-        if name != "renderfarm":
-            ratios = [theirs / mine for theirs, mine in zip(seconds[name], seconds["renderfarm"])]
-            line += f"  renderfarm {statistics.median(ratios):.2f}x as fast"
+        line = f"  {name:20} {count / median:7.1f} fps  {sizes[name]:6.1f} KB/frame"
+        ratios = [f"{baseline} {statistics.median(a / b for a, b in zip(seconds[name], seconds[baseline])):.2f}x"
+                  for baseline in programs[name][1]]
+        if ratios:
+            line += f"  {', '.join(ratios)} as fast"
         print(line)
 
 
