@@ -77,7 +77,9 @@ public final class ImageSurface {
         let alpha = UInt8(word >> 24)
         func straight(_ component: UInt32) -> UInt8 {
             guard alpha > 0 else { return 0 }
-            return UInt8(min(255, (Int(component & 0xFF) * 255 + Int(alpha) / 2) / Int(alpha)))
+            let opacity = Int(alpha)
+            let value: Int = (Int(component & 0xFF) * 255 + opacity / 2) / opacity
+            return UInt8(min(255, value))
         }
         return (straight(word >> 16), straight(word >> 8), straight(word), alpha)
     }

@@ -159,7 +159,8 @@ package struct SoundTrack: Sendable {
         append16(16)
         bytes += Array("data".utf8)
         append32(dataBytes)
-        for sample in samples { append16(Int(UInt16(bitPattern: sample))) }
+        // In one copy, not sample by sample: a minute's track is 5.8 million samples.
+        samples.map(\.littleEndian).withUnsafeBytes { bytes += $0 }
         return bytes
     }
 

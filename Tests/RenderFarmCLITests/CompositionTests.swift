@@ -206,8 +206,8 @@ struct CompositionTests {
                 guard a != b else { continue }
                 count += 1
                 let difference =
-                    stride(from: 0, to: 32, by: 8).map { shift in
-                        abs(Int((a >> UInt32(shift)) & 0xFF) - Int((b >> UInt32(shift)) & 0xFF))
+                    [0, 8, 16, 24].map { (shift: UInt32) -> Int in
+                        abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF))
                     }.max() ?? 0
                 if difference > 1 { rough += 1 }
                 largest = max(largest, difference)

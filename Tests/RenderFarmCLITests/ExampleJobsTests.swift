@@ -42,7 +42,8 @@ struct ExampleJobsTests {
     }
 
     /// Each job is rendered twice, and the second render must give the first one's bytes: at `-j 2`
-    /// (checked whole: a complete manifest whose every frame is the PNG it lists), then as the union
+    /// (checked whole: a complete manifest whose every frame is the PNG it lists, and the reference frames
+    /// in `Tests/References` matched), then as the union
     /// of 3 shards at `-j 1`, merged (live-hearts also as 1, 2 and 7 shards, at `-j 2`). A job with
     /// variants, which `--shard` splits as a batch (VariantTests), is rendered again at `-j 1` instead.
     @Test(
@@ -69,6 +70,7 @@ struct ExampleJobsTests {
             }
         }
         guard !Self.sanitized else { return }
+        try Self.expectReferences(job, out.url)
         guard Self.singleJobs.contains(job) else {
             let one = try TemporaryFolder()
             let serial = CLI.run(
@@ -85,10 +87,11 @@ struct ExampleJobsTests {
         for (count, workers) in splits {
             let union = try TemporaryFolder()
             for index in 0..<count {
-                let shard = CLI.run([
-                    "render", "jobs/\(job)", "--out", union.path,
-                    "--shard", "\(index)/\(count)", "--progress", "none", "-j", "\(workers)",
-                ] + Self.scaled(job))
+                let shard = CLI.run(
+                    [
+                        "render", "jobs/\(job)", "--out", union.path,
+                        "--shard", "\(index)/\(count)", "--progress", "none", "-j", "\(workers)",
+                    ] + Self.scaled(job))
                 #expect(shard.status == 0, "shard \(index)/\(count): \(shard.stderr)")
             }
             #expect(
@@ -105,6 +108,26 @@ struct ExampleJobsTests {
             #expect(manifest.missing == "")
             #expect(manifest.frames.map(\.sha256) == referenceManifest.frames.map(\.sha256))
             #expect(manifest.ffmpeg == referenceManifest.ffmpeg)
+        }
+    }
+
+    /// The job's frames in `out` (rendered at half size) look like its reference frames in
+    /// `Tests/References/<job>/` (`make update-references` writes them; a variant's frame is named
+    /// `<variant>__frame_….png`), within `renderfarm compare`'s default tolerances.
+    static func expectReferences(_ job: String, _ out: URL) throws {
+        let name = (job as NSString).deletingPathExtension
+        let folder = Binary.packageRoot.appendingPathComponent("Tests/References/\(name)")
+        let references = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasSuffix(".png")
+        }
+        #expect(!references.isEmpty, "no reference frames in \(folder.path): run make update-references")
+        for reference in references {
+            let frame = out.appendingPathComponent(reference.replacingOccurrences(of: "__", with: "/")).path
+            let compare = CLI.run(["compare", frame, folder.appendingPathComponent(reference).path])
+            let output = compare.stdout + compare.stderr
+            #expect(
+                compare.status == 0,
+                "\(name): \(reference) differs from its reference (make update-references after a change): \(output)")
         }
     }
 

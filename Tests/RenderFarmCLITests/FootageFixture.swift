@@ -116,10 +116,12 @@ enum FootageFixture {
                 "compact=p=0", path,
             ])
         // "pts=…|size=…|pos=…|flags=…" for every packet.
-        let packets = probed.text.split(whereSeparator: \.isNewline).map { line in
-            Dictionary(
-                line.split(separator: "|").map { $0.split(separator: "=", maxSplits: 1).map(String.init) }
-                    .filter { $0.count == 2 }.map { ($0[0], $0[1]) }, uniquingKeysWith: { $1 })
+        let packets: [[String: String]] = probed.text.split(whereSeparator: \.isNewline).map { line in
+            let fields: [[String]] = line.split(separator: "|").map {
+                $0.split(separator: "=", maxSplits: 1).map(String.init)
+            }
+            let pairs: [(String, String)] = fields.filter { $0.count == 2 }.map { ($0[0], $0[1]) }
+            return Dictionary(pairs, uniquingKeysWith: { $1 })
         }
         let first = try #require(packets.compactMap { $0["pts"].flatMap { Int($0) } }.min())
         return packets.compactMap { packet in

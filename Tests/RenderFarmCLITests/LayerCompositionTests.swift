@@ -256,9 +256,8 @@ struct LayerCompositionTests {
         let middle = try Self.frame(out, 5)
         #expect(Self.pixel(middle, 25, 50, is: [255, 127.5, 127.5, 255]), "\(Self.rgba(middle, 25, 50))")
         // easeIn (0.42, 0, 1, 1) at x = 0.5 is y ≈ 0.3154: white shows through more.
-        #expect(
-            Self.pixel(middle, 75, 50, is: [255, 255 * (1 - 0.3154), 255 * (1 - 0.3154), 255], tolerance: 2),
-            "\(Self.rgba(middle, 75, 50))")
+        let white: Double = 255 * (1 - 0.3154)
+        #expect(Self.pixel(middle, 75, 50, is: [255, white, white, 255], tolerance: 2), "\(Self.rgba(middle, 75, 50))")
         #expect(Self.rgba(try Self.frame(out, 0), 25, 50) == [255, 255, 255, 255])
         #expect(Self.rgba(try Self.frame(out, 10), 25, 50) == [255, 0, 0, 255])
     }

@@ -41,21 +41,11 @@ struct VideoColourTests {
         let forced = decoder.map { ["-c:v", $0] } ?? []
         let output = try Tools.run(
             Tools.find("ffmpeg") ?? "ffmpeg",
-            ["-v", "error"] + forced + ["-i", file, "-vf", "format=rgba,crop=375:667:0:0", "-f", "rawvideo", "-pix_fmt", "rgba", "-"])
+            ["-v", "error"] + forced + [
+                "-i", file, "-vf", "format=rgba,crop=375:667:0:0", "-f", "rawvideo", "-pix_fmt", "rgba", "-",
+            ])
         guard output.status == 0 else { throw ToolError(message: output.stderr) }
         return [UInt8](output.stdout)
-    }
-
-    /// PSNR in dB of `channel` over the pixels `counted` selects (by pixel index).
-    static func psnr(_ a: [UInt8], _ b: [UInt8], channel: Int, counted: (Int) -> Bool = { _ in true }) -> Double {
-        var squares = 0.0
-        var count = 0
-        for pixel in 0..<(min(a.count, b.count) / 4) where counted(pixel) {
-            let difference = Double(a[pixel * 4 + channel]) - Double(b[pixel * 4 + channel])
-            squares += difference * difference
-            count += 1
-        }
-        return squares == 0 || count == 0 ? .infinity : 10 * log10(255 * 255 / (squares / Double(count)))
     }
 
     @Test("encode's colours and alpha are as close to the PNGs as ffmpeg's own conversion", arguments: cases)
@@ -70,7 +60,8 @@ struct VideoColourTests {
         try #require(encode.status == 0, "\(encode.stderr)")
         let input = ["-framerate", "\(test.rate)", "-start_number", "100", "-i", pngs.path + "/frame_%05d.png"]
         let theirs = folder.url.appendingPathComponent("reference-" + test.file).path
-        let ffmpeg = try Tools.run(Tools.find("ffmpeg") ?? "ffmpeg", ["-v", "error"] + input + test.reference + [theirs])
+        let ffmpeg = try Tools.run(
+            Tools.find("ffmpeg") ?? "ffmpeg", ["-v", "error"] + input + test.reference + [theirs])
         try #require(ffmpeg.status == 0, "\(ffmpeg.stderr)")
 
         let source = try Tools.run(
@@ -79,19 +70,20 @@ struct VideoColourTests {
         let a = try Self.decode(ours, decoder: test.decoder)
         let b = try Self.decode(theirs, decoder: test.decoder)
         try #require(png.count == 30 * 375 * 667 * 4 && a.count == png.count && b.count == png.count)
+        let pixels = 0..<(png.count / 4)
         // Colour where the PNG is mostly opaque (straight colour under little alpha is noise).
-        let opaque = { (pixel: Int) in png[pixel * 4 + 3] >= 128 }
+        let opaque = pixels.map { png[$0 * 4 + 3] >= 128 }
         // Alpha where something is drawn, in the PNG or either video.
-        let drawn = { (pixel: Int) in png[pixel * 4 + 3] > 0 || a[pixel * 4 + 3] > 0 || b[pixel * 4 + 3] > 0 }
+        let drawn = pixels.map { png[$0 * 4 + 3] > 0 || a[$0 * 4 + 3] > 0 || b[$0 * 4 + 3] > 0 }
         let channels = test.decoder == nil ? 0..<3 : 0..<4
         for channel in channels {
-            let counted = channel == 3 ? drawn : opaque
-            let ours = Self.psnr(a, png, channel: channel, counted: counted)
-            let ffmpegs = Self.psnr(b, png, channel: channel, counted: counted)
+            let mask = channel == 3 ? drawn : opaque
+            let ours = Tools.psnr(a, png, channel: channel, mask: mask)
+            let ffmpegs = Tools.psnr(b, png, channel: channel, mask: mask)
             let name = ["R", "G", "B", "A"][channel]
             report("video colour \(test.preset) \(name): \(ours) dB, ffmpeg's own \(ffmpegs) dB")
             #expect(ours >= ffmpegs - 1 && ours >= 25, "\(test.preset) \(name): \(ours) dB, ffmpeg's \(ffmpegs) dB")
         }
-        #expect((0..<(png.count / 4)).filter(opaque).count > 1000, "the frames should draw something opaque")
+        #expect(opaque.filter { $0 }.count > 1000, "the frames should draw something opaque")
     }
 }

@@ -75,12 +75,7 @@ struct VideoTests {
         #expect(a.count == 20 * 375 * 667 * 4 && c.count == a.count)
         #expect(sha256(a) == sha256(b), "decoded frames differ between render --video and encode")
         for channel in 0..<4 {
-            var squares = 0.0
-            for index in stride(from: channel, to: a.count, by: 4) {
-                let difference = Double(a[index]) - Double(c[index])
-                squares += difference * difference
-            }
-            let psnr = squares == 0 ? .infinity : 10 * log10(255 * 255 / (squares / Double(a.count / 4)))
+            let psnr = Tools.psnr(a, c, channel: channel)
             #expect(psnr >= 60, "channel \(channel): \(psnr) dB")
         }
         for file in [streamed, encoded] {

@@ -120,13 +120,15 @@ struct SoundMixerTests {
         let samples = (100..<110).flatMap { [Float($0) / 1000, Float($0) / 1000] }
         // Job sample n hears container time 25 + n / 8 s (clip sample 100 + n / 2); nothing from n = 16 on.
         let track = SoundMixer.Played(
-            samples: samples, first: 100, rate: 4, gain: 0.5, time: { $0 < 16 ? 25 + Double($0) / 8 : nil })
+            samples: samples, first: 100, rate: 4, gain: 0.5,
+            time: { (n: Int) -> Double? in n < 16 ? 25 + Double(n) / 8 : nil })
         let mixed = SoundMixer.mix(bed: nil, played: [track], voices: [], clips: [], span: 0..<20, jobEnd: 20)
         func value(_ sample: Int) -> Int { Int(mixed[sample * 2]) }
+        func level(_ fraction: Double) -> Int { Int((fraction * 32767).rounded()) }
         // n = 2: sample 101 (0.101 × 0.5 of full scale); n = 3: half way between 101 and 102.
-        #expect(value(2) == Int((0.101 * 0.5 * 32767).rounded()))
-        #expect(value(3) == Int((0.1015 * 0.5 * 32767).rounded()))
-        #expect(value(15) == Int((0.1075 * 0.5 * 32767).rounded()))
+        #expect(value(2) == level(0.101 * 0.5))
+        #expect(value(3) == level(0.1015 * 0.5))
+        #expect(value(15) == level(0.1075 * 0.5))
         #expect(value(16) == 0 && value(19) == 0, "the layer's time says nothing is heard")
         // Half a sample before the first held and after the last, the edge sample is heard at half its level
         // (silence beyond it); one and a half after the last, silence.

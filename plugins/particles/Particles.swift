@@ -144,16 +144,20 @@ struct Particles: TracingEffect {
             })
     }
 
+    /// A particle and its age at a frame.
+    private typealias Aged = (particle: Particle, age: Double)
+
     /// The particles alive at `frame` (cell after cell, each cell's in birth order) and their ages, computed as
-    /// they are asked for.
-    private func living(at frame: FrameTime) -> some Sequence<(particle: Particle, age: Double)> {
+    /// they are asked for. (The closures' types are spelt out: inferred, this took the type checker 1.7 s.)
+    private func living(at frame: FrameTime) -> some Sequence<Aged> {
         let time = frame.local + timeOffset
-        return cells.indices.lazy.flatMap { index in
-            cells[index].candidates(at: time).lazy.map { k in
+        let born = cells.indices.lazy.flatMap { (index: Int) -> LazyMapSequence<Range<Int>, Aged> in
+            cells[index].candidates(at: time).lazy.map { (k: Int) -> Aged in
                 let particle = Particle(cells[index], cellIndex: index, index: k, emitter: emitter, context: context)
                 return (particle: particle, age: time - particle.born)
             }
-        }.filter { $0.age >= 0 && $0.age < $0.particle.lifetime }
+        }
+        return born.filter { (aged: Aged) -> Bool in aged.age >= 0 && aged.age < aged.particle.lifetime }
     }
 
     /// Each particle alive at `frame`, with its state, in the order `renderMode` draws them.
