@@ -159,8 +159,11 @@ package struct SoundTrack: Sendable {
         append16(16)
         bytes += Array("data".utf8)
         append32(dataBytes)
-        // In one copy, not sample by sample: a minute's track is 5.8 million samples.
-        samples.map(\.littleEndian).withUnsafeBytes { bytes += $0 }
+        // In one copy, not sample by sample (a minute's track is 5.8 million samples): WAV is little-endian.
+        #if _endian(big)
+            let samples = self.samples.map { $0.littleEndian }
+        #endif
+        samples.withUnsafeBytes { bytes += $0 }
         return bytes
     }
 
