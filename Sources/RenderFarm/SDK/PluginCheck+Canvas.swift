@@ -69,6 +69,7 @@ extension PluginCheck {
     /// paints with CAIRO_OPERATOR_SOURCE or CLEAR, wipes the layers under it).
     func backdropFinding(_ instance: PluginInstance, _ serial: [Int: Frame]) -> PluginFinding {
         let expected = Self.backdropPixel
+        let expectedWord = expected.withUnsafeBytes { $0.load(as: UInt32.self) }
         var checked = 0
         for index in setting.frames {
             guard let alone = serial[index] else { continue }
@@ -77,12 +78,19 @@ extension PluginCheck {
             }
             var wiped = 0
             var first: (x: Int, y: Int, pixel: [UInt8])?
-            for offset in stride(from: 0, to: alone.pixels.count, by: 4) where alone.pixels[offset + 3] == 0 {
-                checked += 1
-                let pixel = Array(over.pixels[offset..<offset + 4])
-                guard pixel != expected else { continue }
-                wiped += 1
-                if first == nil { first = (offset % alone.stride / 4, offset / alone.stride, pixel) }
+            // The pixels compared as 32-bit words (each at a multiple of 4 bytes in the array's aligned storage).
+            over.pixels.withUnsafeBytes { bytes in
+                guard let words = bytes.baseAddress?.assumingMemoryBound(to: UInt32.self) else { return }
+                alone.alphas { offset, alpha in
+                    guard alpha == 0 else { return true }
+                    checked += 1
+                    guard words[offset / 4] != expectedWord else { return true }
+                    wiped += 1
+                    if first == nil {
+                        first = (offset % alone.stride / 4, offset / alone.stride, Array(bytes[offset..<offset + 4]))
+                    }
+                    return true
+                }
             }
             if let first {
                 return PluginFinding(
@@ -113,14 +121,16 @@ extension PluginCheck {
         init(_ frame: Frame, scale: Double) {
             var (minX, minY, maxX, maxY) = (Int.max, Int.max, -1, -1)
             var alphaSum = 0
-            for offset in stride(from: 3, to: frame.pixels.count, by: 4) where frame.pixels[offset] != 0 {
+            frame.alphas { offset, alpha in
+                guard alpha != 0 else { return true }
                 let x = offset % frame.stride / 4
                 let y = offset / frame.stride
                 minX = min(minX, x)
                 maxX = max(maxX, x)
                 minY = min(minY, y)
                 maxY = max(maxY, y)
-                alphaSum += Int(frame.pixels[offset])
+                alphaSum += Int(alpha)
+                return true
             }
             bounds = maxX < 0 ? nil : [minX, minY, maxX + 1, maxY + 1].map { Double($0) / scale }
             area = Double(alphaSum) / 255 / (scale * scale)

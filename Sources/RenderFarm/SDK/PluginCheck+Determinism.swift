@@ -44,7 +44,7 @@ extension PluginCheck {
                 guard case .success(let again) = draw(candidate, index) else {
                     return PluginFinding(.failure, "determinism", "frame \(index) failed on its second render")
                 }
-                if again.pixels != serial[index]?.pixels {
+                if !again.same(as: serial[index]) {
                     return PluginFinding(
                         .failure, "determinism",
                         "frame \(index) drawn again by \(label) has different bytes: \(Self.determinismAdvice)")
@@ -82,7 +82,7 @@ extension PluginCheck {
             let index = frames[(iteration / threads + thread) % frames.count]
             let problem: String? =
                 switch draw(shared[thread], index) {
-                case .success(let frame): frame.pixels == serial[index]?.pixels ? nil : "frame \(index) differs"
+                case .success(let frame): frame.same(as: serial[index]) ? nil : "frame \(index) differs"
                 case .failure(let error): "frame \(index): \(error.message)"
                 }
             if let problem { mismatches.withLock { $0.append(problem) } }
