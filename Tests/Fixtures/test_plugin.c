@@ -6,7 +6,8 @@
  * or only the first `failAttempts` attempts of each chosen frame (to exercise retries).
  * `failWhileFileExists` makes the chosen frames fail only while that file exists, so a test can
  * let a render fail in one process (a Slurm task) and succeed in a later one with the same job.
- * `delayMs` slows each frame down so kill tests can interrupt a render in the middle.
+ * `delayMs` slows each frame down so kill tests can interrupt a render in the middle (at most 3 s:
+ * plugin check renders at the ends of every range, and each check of this plugin sleeps that long).
  * `crashFrames`, `abortFrames` and `hangFrames` make the chosen frames segfault, abort or never
  * return, for the crash-containment tests (`render --isolate`). `waitFrames` wait while the file
  * `waitWhileFileExists` exists, so a test holds a render in the middle for as long as it needs.
@@ -49,7 +50,7 @@ static const rf_param parameters[] = {
     { "failFrames", RF_PARAM_NUMBER_LIST, "[]", 0, MAX_FRAMES - 1, NULL, "frames whose render fails", 0 },
     { "failAttempts", RF_PARAM_INTEGER, "0", 0, 100, NULL,
       "fail only the first N attempts of each chosen frame (0 = every attempt)", 0 },
-    { "delayMs", RF_PARAM_NUMBER, "0", 0, 10000, NULL, "sleep this long in every render", 0 },
+    { "delayMs", RF_PARAM_NUMBER, "0", 0, 3000, NULL, "sleep this long in every render", 0 },
     { "failWhileFileExists", RF_PARAM_STRING, "\"\"", 0, 0, NULL,
       "if set: the chosen frames fail only while this file exists", 0 },
     { "crashFrames", RF_PARAM_NUMBER_LIST, "[]", 0, MAX_FRAMES - 1, NULL, "frames whose render segfaults", 0 },
