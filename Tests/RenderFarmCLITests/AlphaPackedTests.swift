@@ -247,18 +247,20 @@ struct Quality {
         var colourSquares = 0.0
         var colourCount = 0
         var alphaSquares = 0.0
-        reference.withUnsafeBytes { a in
-            shown.withUnsafeBytes { b in
-                for pixel in stride(from: 0, to: a.count, by: 4) {
-                    let alphaDifference = Double(a[pixel + 3]) - Double(b[pixel + 3])
-                    alphaSquares += alphaDifference * alphaDifference
-                    guard a[pixel + 3] > 127 else { continue }
-                    for channel in 0..<3 {
-                        let difference = Double(a[pixel + channel]) - Double(b[pixel + channel])
-                        colourSquares += difference * difference
-                    }
-                    colourCount += 3
+        Tools.withBytes(reference, shown) { a, b, length in
+            var pixel = 0
+            while pixel + 3 < length {
+                defer { pixel += 4 }
+                let alphaDifference = Double(a[pixel + 3]) - Double(b[pixel + 3])
+                alphaSquares += alphaDifference * alphaDifference
+                guard a[pixel + 3] > 127 else { continue }
+                var channel = 0
+                while channel < 3 {
+                    let difference = Double(a[pixel + channel]) - Double(b[pixel + channel])
+                    colourSquares += difference * difference
+                    channel += 1
                 }
+                colourCount += 3
             }
         }
         func psnr(_ squares: Double, _ count: Int) -> Double {
