@@ -73,7 +73,7 @@ extension ImageSurface {
     /// surfaces that are written by hand and only read as masks.
     public func zero() {
         flush()
-        bytes.update(repeating: 0, count: stride * height)
+        writeZeros()
         markDirty()
     }
 

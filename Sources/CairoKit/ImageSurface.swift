@@ -30,9 +30,12 @@ public final class ImageSurface {
         // at once: a page first read by a drawing is mapped to the kernel's shared zero page, and its first write
         // then replaces that mapping, which with two threads or more flushes every core's TLB (an interrupt to
         // each, per page: about 4 % of the CPU time of 120 720p frames at -j 2; the Performance article).
-        // (memset, not initialize(repeating:count:): a debug build runs that generic loop byte by byte.)
-        if let data = cairo_image_surface_get_data(surface) { memset(data, 0, stride * height) }
+        writeZeros()
     }
+
+    /// Sets every byte of the pixels to 0 with memset (`initialize(repeating:count:)` or
+    /// `update(repeating:count:)` would run a generic loop byte by byte in a debug build).
+    func writeZeros() { memset(bytes, 0, stride * height) }
 
     /// Takes ownership of a surface cairo created, destroying it when its status is an error.
     init(adopting surface: OpaquePointer, operation: @autoclosure () -> String) throws(CairoError) {

@@ -263,10 +263,7 @@ struct Quality {
                 colourCount += 3
             }
         }
-        func psnr(_ squares: Double, _ count: Int) -> Double {
-            squares == 0 || count == 0 ? .infinity : 10 * log10(255 * 255 / (squares / Double(count)))
-        }
-        colour = psnr(colourSquares, colourCount)
-        alpha = psnr(alphaSquares, reference.count / 4)
+        colour = Tools.psnr(squares: colourSquares, count: colourCount)
+        alpha = Tools.psnr(squares: alphaSquares, count: reference.count / 4)
     }
 }

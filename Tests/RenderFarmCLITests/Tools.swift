@@ -44,7 +44,13 @@ enum Tools {
                 count += 1
             }
         }
-        return squares == 0 || count == 0 ? .infinity : 10 * log10(255 * 255 / (squares / Double(count)))
+        return psnr(squares: squares, count: count)
+    }
+
+    /// PSNR in dB of 8-bit values whose squared differences add up to `squares` over `count` values; infinite
+    /// when they are equal (or none were compared).
+    static func psnr(squares: Double, count: Int) -> Double {
+        squares == 0 || count == 0 ? .infinity : 10 * log10(255 * 255 / (squares / Double(count)))
     }
 
     /// Calls `body` with the bytes of `a` and `b` and the shorter one's length, for loops over every byte of

@@ -1,6 +1,7 @@
 import CCairo
 import CRlottie
 import EffectKit
+import Glibc
 import Locking
 
 /// rlottie animations built from one checked document, lent to one `render` at a time.
@@ -122,7 +123,8 @@ final class LottiePlayer: @unchecked Sendable {
         guard stride >= width * 4 else { throw EffectError("cannot make a \(width)-pixel-wide buffer") }
         let words = stride / 4 * height
         let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: words)
-        pixels.initialize(repeating: 0, count: words)
+        // memset: initialize(repeating:count:) would loop a word at a time in a debug build.
+        memset(pixels, 0, words * MemoryLayout<UInt32>.stride)
         defer { pixels.deallocate() }
         guard let animation = take() else { throw EffectError("rlottie could not rebuild the animation") }
         lottie_animation_render(animation, frame, pixels, width, height, stride)
