@@ -1,4 +1,5 @@
 import FileInput
+import Locking
 
 extension SHA256 {
     /// The checksum of a regular file (opened through `InputFile`, so a named pipe or a device put in
@@ -21,4 +22,17 @@ extension SHA256 {
             }
         }
     }
+
+    /// The checksum of `file`, from a process-wide table when this version of it (its `FileIdentity`: device,
+    /// inode, size, modification and change times, which no rewrite keeps) was hashed before: an image the
+    /// variants of a batch share, or a plugin library that every plan in a long-lived process (the studio,
+    /// in-process tests) fingerprints, is read and hashed once per version. One entry per path.
+    package static func hex(ofVersion file: InputFile) -> String? {
+        if let known = versions.withLock({ $0[file.path] }), known.identity == file.identity { return known.sha256 }
+        guard let computed = hex(of: file) else { return nil }
+        versions.withLock { $0[file.path] = (file.identity, computed) }
+        return computed
+    }
+
+    private static let versions = Locked<[String: (identity: FileIdentity, sha256: String)]>([:])
 }

@@ -1,7 +1,6 @@
 import FileInput
 import FileOutput
 import Foundation
-import Locking
 import RenderFarmJobs
 import StrictJSON
 
@@ -76,21 +75,8 @@ package struct LayerInput: Sendable, Equatable {
             let file = try? InputFile(absolute)
             return LayerInput(
                 layer: layer, reader: reader, file: shown,
-                sha256: file.flatMap { sha256(of: $0, at: absolute) } ?? "unreadable", read: (absolute, file?.identity))
+                sha256: file.flatMap(SHA256.hex(ofVersion:)) ?? "unreadable", read: (absolute, file?.identity))
         }
-    }
-
-    /// Content hashes by path, with the version of the file each was computed from: a file many jobs
-    /// of a run read (an image the variants of a batch share) or a plan made again (the studio's)
-    /// is read and hashed once per version.
-    private static let hashes = Locked<[String: (identity: FileIdentity, sha256: String)]>([:])
-
-    /// The hex SHA-256 of the open `file` at `path`, from `hashes` when it holds this version.
-    private static func sha256(of file: InputFile, at path: String) -> String? {
-        if let known = hashes.withLock({ $0[path] }), known.identity == file.identity { return known.sha256 }
-        guard let computed = SHA256.hex(of: file) else { return nil }
-        hashes.withLock { $0[path] = (file.identity, computed) }
-        return computed
     }
 
     /// The inputs recorded in a canonical job (its layers' `inputs` and `eventLogs`), in layer order.

@@ -1,4 +1,5 @@
 import CFaultReport
+import FileInput
 import FileOutput
 import Foundation
 import Locking
@@ -115,7 +116,8 @@ package final class LoadedPlugin: @unchecked Sendable {
         libraryHash.withLock { hash in
             if let hash { return hash }
             // An unreadable library (removed since it was loaded) gets a hash no file has.
-            let computed = SHA256.hex(ofFile: info.path) ?? "unreadable:\(info.path)"
+            let file = try? InputFile(info.path)
+            let computed = file.flatMap(SHA256.hex(ofVersion:)) ?? "unreadable:\(info.path)"
             hash = computed
             return computed
         }
