@@ -4,11 +4,11 @@
 // Effects are dynamic libraries in plugins/<name>/ and never depend on the engine.
 import PackageDescription
 
-// The libraries below the engine whose loops every render and every test runs (JSON, file reading and
-// hashing, surfaces, timing, EffectKit's drawing and physics) are compiled optimised in every configuration,
-// as the C targets are: in a debug build their per-byte and per-body loops ran as unspecialised generic code
-// and took a fifth of `make test`'s CPU time. The engine, the plugins and the tests stay debuggable (-Onone).
-// (The installed SDK's own Package.swift has no such flag; plugin packages build EffectKit as they choose.)
+// The libraries whose loops every render and every test runs (JSON, file reading and hashing, surfaces,
+// timing, EffectKit's drawing and physics, the sound mixer's per-sample loops) are compiled optimised in every
+// configuration, as the C targets are: in a debug build those loops ran as unspecialised generic code and took
+// a fifth of `make test`'s CPU time. The engine, the plugins and the tests stay debuggable (-Onone). (The
+// installed SDK's own Package.swift has no such flag; a plugin package builds EffectKit as it chooses.)
 let optimized: [SwiftSetting] = [.unsafeFlags(["-O"])]
 
 let package = Package(
@@ -135,7 +135,8 @@ let package = Package(
             dependencies: [
                 "RenderFarmMedia", "RenderFarmJobs", "RenderFarmOutput", "FileInput", "FileOutput", "Locking",
                 "StrictJSON",
-            ]
+            ],
+            swiftSettings: optimized
         ),
         .target(
             name: "RenderFarm",

@@ -121,16 +121,30 @@ extension PluginCheck {
         init(_ frame: Frame, scale: Double) {
             var (minX, minY, maxX, maxY) = (Int.max, Int.max, -1, -1)
             var alphaSum = 0
-            frame.alphas { offset, alpha in
-                guard alpha != 0 else { return true }
-                let x = offset % frame.stride / 4
-                let y = offset / frame.stride
-                minX = min(minX, x)
-                maxX = max(maxX, x)
-                minY = min(minY, y)
-                maxY = max(maxY, y)
-                alphaSum += Int(alpha)
-                return true
+            // Row by row through a pointer, with no closure per pixel (`Frame.alphas`): a check renders
+            // thousands of frames, and a debug build runs closures and ranges through generic code.
+            frame.pixels.withUnsafeBufferPointer { bytes in
+                guard let base = bytes.baseAddress, frame.stride >= 4 else { return }
+                let (width, rows) = (frame.stride / 4, bytes.count / frame.stride)
+                var y = 0
+                while y < rows {
+                    let alphas = base + y * frame.stride + 3
+                    var (first, last, x) = (-1, -1, 0)
+                    while x < width {
+                        let alpha = Int(alphas[x &* 4])
+                        if alpha != 0 {
+                            if first < 0 { first = x }
+                            last = x
+                            alphaSum += alpha
+                        }
+                        x += 1
+                    }
+                    if first >= 0 {
+                        (minX, maxX) = (min(minX, first), max(maxX, last))
+                        (minY, maxY) = (min(minY, y), y)
+                    }
+                    y += 1
+                }
             }
             bounds = maxX < 0 ? nil : [minX, minY, maxX + 1, maxY + 1].map { Double($0) / scale }
             area = Double(alphaSum) / 255 / (scale * scale)
