@@ -114,6 +114,30 @@ struct PluginPathTests {
         #expect(both.stderr.contains("\(folder.path)/data/renderfarm/plugins/librenderfarm-defect-noisy.so"))
     }
 
+    @Test(
+        "render --isolate's workers start in the command's environment: they find a plugin where it tells the render",
+        arguments: ["RENDERFARM_PLUGIN_PATH", "XDG_DATA_HOME"])
+    func isolatedWorkersGetTheEnvironment(_ variable: String) throws {
+        let folder = try TemporaryFolder()
+        // Set for this command only (an in-process run): this process's own environment names neither folder.
+        let value = folder.path + "/" + variable
+        let plugins = variable == "XDG_DATA_HOME" ? value + "/renderfarm/plugins" : value
+        try CPlugin.build(CPlugin.source(id: "sparkle", red: 200), to: plugins + "/librenderfarm-sparkle.so")
+        let job = try folder.write(
+            #"""
+            {"duration": 1, "fps": 4, "canvas": {"width": 16, "height": 16}, "layers": [{"effect": "sparkle"}]}
+            """#, to: "sparkle.json")
+        var frames: [[Data]] = []
+        for (name, extra) in [("direct", ["-j", "1"]), ("isolated", ["--isolate"])] {
+            let out = folder.path + "/" + name
+            let result = CLI.run(
+                ["render", job, "--out", out, "--progress", "none"] + extra, environment: [variable: value])
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+            frames.append((0..<4).compactMap { FileManager.default.contents(atPath: out + "/frame_0000\($0).png") })
+        }
+        #expect(frames[0].count == 4 && frames[1] == frames[0], "the isolated frames differ from the direct ones")
+    }
+
     @Test("a plugin that prints to stdout cannot corrupt trace's JSON lines: its text goes to stderr")
     func pluginStdoutGoesToStderr() throws {
         let folder = try TemporaryFolder()

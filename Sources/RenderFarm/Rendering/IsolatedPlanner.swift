@@ -27,12 +27,18 @@ package struct IsolatedPlanner: Sendable {
     /// The job file's text when the worker is to plan it rather than the file on disk (the studio checks an
     /// edit before it saves it): sent on the worker's socket (`--job-text`).
     package var jobText: [UInt8]?
+    /// The environment the worker starts in (`Isolation.environment`).
+    package var environment: [String: String]
 
-    package init(arguments: [String], pluginFolders: [String], scale: Double?, jobText: [UInt8]? = nil) {
+    package init(
+        arguments: [String], pluginFolders: [String], scale: Double?, jobText: [UInt8]? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.arguments = arguments
         self.pluginFolders = pluginFolders
         self.scale = scale
         self.jobText = jobText
+        self.environment = environment
     }
 
     /// The option that makes a planning worker read the job file's text from its socket: `text N`, then N bytes.
@@ -87,7 +93,7 @@ package struct IsolatedPlanner: Sendable {
         let group = WorkerGroup()
         let worker: (pid: pid_t, channel: WorkerChannel)
         do {
-            worker = try WorkerProcess.spawn(executable, arguments: command, group: group)
+            worker = try WorkerProcess.spawn(executable, arguments: command, environment: environment, group: group)
         } catch {
             return .failure(Failure(message: "the planning worker did not start: \(error.message)"))
         }

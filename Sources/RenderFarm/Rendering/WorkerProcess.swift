@@ -19,6 +19,9 @@ package struct Isolation: Sendable {
     /// The job file's text each worker is sent (`--job-text`) and prepares instead of reading the file: the
     /// studio's previews, which draw the text the studio checked (or that text without the layers it hides).
     package var jobText: [UInt8]?
+    /// The environment the workers start in: the command's (`CLI.run`'s), which may differ from this process's,
+    /// so that a worker searches the plugin folders (`RENDERFARM_PLUGIN_PATH`, the user's folder) the render did.
+    package var environment: [String: String]
     /// The render's workers, which a stopped render ends after `stopGrace`.
     package let workers: WorkerGroup
     /// Workers started before the frames (for their frame keys), waiting for a lane that draws their job's frames.
@@ -33,11 +36,13 @@ package struct Isolation: Sendable {
     package static let stopGrace = 10.0
 
     package init(
-        arguments: [String], frameTimeout: Double? = nil, jobText: [UInt8]? = nil, workers: WorkerGroup = WorkerGroup()
+        arguments: [String], frameTimeout: Double? = nil, jobText: [UInt8]? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment, workers: WorkerGroup = WorkerGroup()
     ) {
         self.arguments = arguments
         self.frameTimeout = frameTimeout
         self.jobText = jobText
+        self.environment = environment
         self.workers = workers
     }
 }
@@ -270,7 +275,8 @@ final class WorkerProcess: FrameExecutor {
         }
         memory = WorkerFrameMemory(count: sizes.max() ?? 0)
         let (pid, channel) = try Self.spawn(
-            executable, arguments: arguments, group: isolation.workers, memory: memory?.descriptor)
+            executable, arguments: arguments, environment: isolation.environment, group: isolation.workers,
+            memory: memory?.descriptor)
         memory?.spawned()
         process = (pid, channel)
         let hello: String
@@ -341,11 +347,12 @@ final class WorkerProcess: FrameExecutor {
             + "for each frame, a worker at most twice that)"
     }
 
-    /// Starts `executable` with `arguments` as a worker of `group`, leading a process group of its own, with
-    /// the socket pair on its descriptor 3, /dev/null as its input, this process's standard error as its
+    /// Starts `executable` with `arguments` and `environment` as a worker of `group`, leading a process group of its
+    /// own, with the socket pair on its descriptor 3, /dev/null as its input, this process's standard error as its
     /// output, the memory file `memory` (`WorkerFrameMemory`) on its descriptor 4, and no other descriptor.
     static func spawn(
-        _ executable: String, arguments: [String], group: WorkerGroup = WorkerGroup(), memory: Int32? = nil
+        _ executable: String, arguments: [String], environment: [String: String], group: WorkerGroup = WorkerGroup(),
+        memory: Int32? = nil
     ) throws(FrameFailure) -> (pid_t, WorkerChannel) {
         var sockets: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
@@ -370,7 +377,7 @@ final class WorkerProcess: FrameExecutor {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(&attributes, 0)
         // Workers report a crash in one line; the parent records it. No backtrace per crash.
-        var environment = ProcessInfo.processInfo.environment
+        var environment = environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
         let argv = [executable] + arguments
         let envp = environment.map { "\($0.key)=\($0.value)" }

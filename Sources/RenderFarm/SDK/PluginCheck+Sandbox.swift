@@ -35,14 +35,17 @@ extension PluginCheck {
 
     /// Runs the check in a worker started as `renderfarm ARGUMENTS` (the hidden check worker command),
     /// and returns its findings; a denial, a crash or a reply the protocol does not have ends the worker
-    /// and becomes a failed finding `sandbox` or `worker`.
-    package static func runInWorker(arguments: [String], frameTimeout: Double = frameTimeout) -> [PluginFinding] {
+    /// and becomes a failed finding `sandbox` or `worker`. The worker starts in `environment` (the command's).
+    package static func runInWorker(
+        arguments: [String], environment: [String: String], frameTimeout: Double = frameTimeout
+    ) -> [PluginFinding] {
         let executable = PluginCatalog.workerExecutable
         let pid: pid_t
         let channel: WorkerChannel
         let group = WorkerGroup()
         do throws(FrameFailure) {
-            (pid, channel) = try WorkerProcess.spawn(executable, arguments: arguments, group: group)
+            (pid, channel) = try WorkerProcess.spawn(
+                executable, arguments: arguments, environment: environment, group: group)
         } catch {
             return [PluginFinding(.failure, "worker", "cannot start a worker process: \(error.message)")]
         }

@@ -95,7 +95,8 @@ struct PluginCheckCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         self.arguments = arguments
         duration = try Self.parseDuration(arguments, command: "plugin check")
-        timeout = try arguments.number(Self.frameTimeout, in: 0.1...86400, command: "plugin check")
+        timeout =
+            try arguments.number(Self.frameTimeout, in: 0.1...86400, command: "plugin check")
             ?? PluginCheck.frameTimeout
         memory = try Self.parseMemoryFrames(arguments, command: "plugin check")
         let mode = try RenderCommand.parseSandbox(arguments, command: "plugin check", needsIsolate: false)
@@ -145,7 +146,8 @@ struct PluginCheckCommand: Command {
             }
         }
         guard case .object(let object)? = try? JSONParser.parse(text) else {
-            return .failure(.invalidValue("--params expects a JSON object or a file holding one, got \"\(params.prefix(60))\""))
+            return .failure(
+                .invalidValue("--params expects a JSON object or a file holding one, got \"\(params.prefix(60))\""))
         }
         setting.params = object
         return .success(setting)
@@ -210,7 +212,7 @@ struct PluginCheckCommand: Command {
             findings = PluginCheck.runInWorker(
                 arguments: CheckWorkerCommand.arguments(
                     library: info.path, check: arguments, sandbox: sandbox, scratch: scratch),
-                frameTimeout: timeout)
+                environment: arguments.environment, frameTimeout: timeout)
         }
         for finding in findings { terminal.print("  \(finding)") }
         let failures = findings.filter { $0.level == .failure }.count

@@ -127,7 +127,8 @@ struct RenderCommand: Command {
             plan.creator = IsolatedPlanner(
                 arguments: isolation.arguments,
                 pluginFolders: PluginCatalog.searchPath(
-                    extra: arguments.all(CommonOptions.pluginPath), environment: arguments.environment), scale: scale)
+                    extra: arguments.all(CommonOptions.pluginPath), environment: arguments.environment), scale: scale,
+                environment: isolation.environment)
         }
         // The frames in flight are fitted to the memory budget after the jobs are checked and before
         // anything is locked or written: a run that does not fit leaves no trace.
@@ -253,7 +254,7 @@ extension RenderCommand {
         }
         return Isolation(
             arguments: WorkerCommand.arguments(for: arguments, scale: scale),
-            frameTimeout: timeout ?? Isolation.defaultFrameTimeout)
+            frameTimeout: timeout ?? Isolation.defaultFrameTimeout, environment: arguments.environment)
     }
 
     static let isolate = Flag(
