@@ -457,7 +457,7 @@ EXAMPLES_DIR    := $(DOC_DIR)/examples/c
 INSTALLED_FILES += $(C_EXAMPLES:%=share/doc/renderfarm/examples/c/%)
 EFFECTKIT_DIR   := $(ROOT)/share/renderfarm/swift/EffectKit
 # The targets EffectKit needs, as Package.swift declares them; sdk-test builds plugins against the installed copy
-# from a deleted copy of the repository, so a target missing here fails it.
+# with the repository out of reach, so a target missing here fails it.
 EFFECTKIT_TARGETS := CCairo CZlib CChipmunk RenderFarmPluginABI StrictJSON Locking FileInput CairoKit Motion EffectKit
 define EFFECTKIT_PACKAGE
 // swift-tools-version: 6.0
@@ -583,8 +583,9 @@ plugin-check: build
 	  done; \
 	done
 
-# The SDK end to end (.ci/sdk-check.sh): it installs from a copy of the repository, so the copy builds from
-# scratch; debug builds faster (SDK_CONFIG=release installs what users get).
+# The SDK end to end (.ci/sdk-check.sh): as root it installs SDK_CONFIG's build of this repository and then hides
+# the repository (an empty tmpfs in a mount namespace of its own); otherwise it installs from a copy, built from
+# scratch and then deleted. CI passes SDK_CONFIG=release after bench-quick has built it: what users install.
 sdk-test: deps deps-install
 	@$(MAKE) --no-print-directory deps PACKAGES="$(SDK_PACKAGES)"
 	INSTALL_CONFIG=$(SDK_CONFIG) bash .ci/sdk-check.sh

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The plugin SDK end to end, as a third party uses it: `make install` into a temporary prefix from a copy
-# of the repository that is then deleted, so everything after it works from the installed files alone;
+# The plugin SDK end to end, as a third party uses it: `make install` into a temporary prefix, after which the
+# repository is out of reach, so everything after it works from the installed files alone (as root: installed
+# from this repository's build, which an empty tmpfs then hides in a mount namespace of the check's own; otherwise
+# installed from a copy of the repository, built from scratch and then deleted);
 # a symlinked renderfarm in another folder; `renderfarm plugin new` for one C and two Swift plugins outside
 # the repository, built against the installed SDK (header + pkg-config, and the installed EffectKit package),
 # tested and checked with `renderfarm plugin check`; the Swift one without trace through `trace` and
@@ -12,21 +14,39 @@
 # INSTALL_CONFIG (debug or release) picks the build that is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+repository=$(pwd)
+# As root, the check runs again in a private mount namespace, where it can hide the repository once installed.
+if [ "$(id -u)" = 0 ] && [ -z "${RENDERFARM_SDK_CHECK_HIDES:-}" ] && unshare --mount --propagation private true 2>/dev/null
+then
+    RENDERFARM_SDK_CHECK_HIDES=1 exec unshare --mount --propagation private bash "$repository/.ci/sdk-check.sh" "$@"
+fi
 start=$(date +%s)
 work=$(mktemp -d /tmp/renderfarm-sdk.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
 step() { echo; echo "== sdk-check: $* ($(( $(date +%s) - start )) s)"; }
 
-step "make install PREFIX=$prefix from a copy of the repository, then the copy deleted"
-copy=$work/renderfarm-copy
-mkdir -p "$copy"
-git ls-files -z --cached --others --exclude-standard | xargs -0 -I{} sh -c '[ -e "$1" ] && echo "$1"' _ {} |
-    tar -cf - -T - | tar -xf - -C "$copy"
-make --no-print-directory -C "$copy" install PREFIX="$prefix" INSTALL_CONFIG="${INSTALL_CONFIG:-release}" \
+if [ -n "${RENDERFARM_SDK_CHECK_HIDES:-}" ]; then
+    step "make install PREFIX=$prefix from this repository's ${INSTALL_CONFIG:-release} build, then the repository hidden"
+    source=$repository
+else
+    step "make install PREFIX=$prefix from a copy of the repository, then the copy deleted"
+    source=$work/renderfarm-copy
+    mkdir -p "$source"
+    git ls-files -z --cached --others --exclude-standard | xargs -0 -I{} sh -c '[ -e "$1" ] && echo "$1"' _ {} |
+        tar -cf - -T - | tar -xf - -C "$source"
+fi
+make --no-print-directory -C "$source" install PREFIX="$prefix" INSTALL_CONFIG="${INSTALL_CONFIG:-release}" \
     >"$work/install.log" 2>&1 || { cat "$work/install.log"; exit 1; }
 tail -n 4 "$work/install.log"
-rm -rf "$copy"
+cd "$work"
+if [ -n "${RENDERFARM_SDK_CHECK_HIDES:-}" ]; then
+    # Only in this namespace: the sources and every build of them are an empty folder from here on.
+    mount -t tmpfs -o size=64k,mode=0755 renderfarm-hidden "$repository"
+    [ -z "$(ls -A "$repository")" ] || { echo "the repository is still visible at $repository"; exit 1; }
+else
+    rm -rf "$source"
+fi
 test -s "$prefix/share/renderfarm/swift/EffectKit/Package.swift"
 
 step "a symlinked renderfarm in another folder finds the installed plugins"
