@@ -37,35 +37,50 @@ struct PlayerCompositor {
     }
 
     /// Composes `frame` (packed RGB, `videoW × videoH`) into `pixels`: premultiplied ARGB32 words
-    /// (`A<<24 | R<<16 | G<<8 | B`), `w × h`, the layout the PNG writer takes.
+    /// (`A<<24 | R<<16 | G<<8 | B`), `w × h`, the layout the PNG writer takes. Plain `while` loops over
+    /// pointers: a debug build (the tests') runs ranges, array subscripts and nested closures through the
+    /// generic standard library, which made this loop several percent of `make test`.
     func compose(_ frame: [UInt8], into pixels: inout [UInt32]) {
-        let stride = config.videoWidth * 3
+        let (stride, width, height) = (config.videoWidth * 3, config.width, config.height)
         frame.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer { output in
-                func sample(_ column: Tap, _ row: Tap, _ channel: Int) -> UInt32 {
-                    if column.weight == 0 && row.weight == 0 {
-                        return UInt32(source[row.first * stride + column.first * 3 + channel])
-                    }
-                    func texel(_ x: Int, _ y: Int) -> Double { Double(source[y * stride + x * 3 + channel]) }
-                    let top =
-                        texel(column.first, row.first) * (1 - column.weight)
-                        + texel(column.second, row.first) * column.weight
-                    let bottom =
-                        texel(column.first, row.second) * (1 - column.weight)
-                        + texel(column.second, row.second) * column.weight
-                    return UInt32((top * (1 - row.weight) + bottom * row.weight).rounded())
-                }
-                for y in 0..<config.height {
-                    for x in 0..<config.width {
-                        let alpha = sample(alphaColumns[x], alphaRows[y], 0)
-                        // A premultiplied colour never exceeds its alpha; compression noise can.
-                        let red = min(sample(colourColumns[x], colourRows[y], 0), alpha)
-                        let green = min(sample(colourColumns[x], colourRows[y], 1), alpha)
-                        let blue = min(sample(colourColumns[x], colourRows[y], 2), alpha)
-                        output[y * config.width + x] = alpha << 24 | red << 16 | green << 8 | blue
+                colourColumns.withUnsafeBufferPointer { colourColumns in
+                    alphaColumns.withUnsafeBufferPointer { alphaColumns in
+                        guard let texels = source.baseAddress, let words = output.baseAddress else { return }
+                        var y = 0
+                        while y < height {
+                            let (alphaRow, colourRow) = (alphaRows[y], colourRows[y])
+                            var x = 0
+                            while x < width {
+                                let (alphaColumn, colourColumn) = (alphaColumns[x], colourColumns[x])
+                                let alpha = Self.sample(texels, stride, alphaColumn, alphaRow, 0)
+                                // A premultiplied colour never exceeds its alpha; compression noise can.
+                                let red = min(Self.sample(texels, stride, colourColumn, colourRow, 0), alpha)
+                                let green = min(Self.sample(texels, stride, colourColumn, colourRow, 1), alpha)
+                                let blue = min(Self.sample(texels, stride, colourColumn, colourRow, 2), alpha)
+                                words[y * width + x] = alpha << 24 | red << 16 | green << 8 | blue
+                                x += 1
+                            }
+                            y += 1
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// One channel of the texels around (`column`, `row`), blended bilinearly; the texel itself at a texel centre.
+    private static func sample(
+        _ source: UnsafePointer<UInt8>, _ stride: Int, _ column: Tap, _ row: Tap, _ channel: Int
+    ) -> UInt32 {
+        if column.weight == 0 && row.weight == 0 {
+            return UInt32(source[row.first * stride + column.first * 3 + channel])
+        }
+        func texel(_ x: Int, _ y: Int) -> Double { Double(source[y * stride + x * 3 + channel]) }
+        let top =
+            texel(column.first, row.first) * (1 - column.weight) + texel(column.second, row.first) * column.weight
+        let bottom =
+            texel(column.first, row.second) * (1 - column.weight) + texel(column.second, row.second) * column.weight
+        return UInt32((top * (1 - row.weight) + bottom * row.weight).rounded())
     }
 }
