@@ -33,8 +33,7 @@ public final class ImageSurface {
         writeZeros()
     }
 
-    /// Sets every byte of the pixels to 0 with memset (`initialize(repeating:count:)` or
-    /// `update(repeating:count:)` would run a generic loop byte by byte in a debug build).
+    /// Sets every byte of the pixels to 0 with memset: one way to clear them, for `init` and `zero()`.
     func writeZeros() { memset(bytes, 0, stride * height) }
 
     /// Takes ownership of a surface cairo created, destroying it when its status is an error.
