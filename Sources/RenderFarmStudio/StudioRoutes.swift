@@ -180,7 +180,7 @@ struct StudioRoutes: Sendable {
             object["error"] = .string(validation.lines.first ?? "the job file was not written")
             return json(.object(object), status: 422)
         case .written:
-            events.publish("job", #"{"version":\#(session.version),"source":"api"}"#)
+            events.publish("job", session.jobEvent(source: "api"))
             return job(session.json(variant: Int(request.query["variant"] ?? "") ?? 0))
         }
     }
@@ -331,7 +331,7 @@ struct StudioRoutes: Sendable {
         let isStopping = self.isStopping
         let cursor = StreamCursor(first: events.latest)
         let opening =
-            EventHub.encode("job", #"{"version":\#(session.version),"source":"open"}"#)
+            EventHub.encode("job", session.jobEvent(source: "open"))
             + EventHub.encode("status", farm.json.serialized())
         cursor.queue(opening)
         return HTTPResponse(

@@ -93,7 +93,7 @@ package final class StudioServer: Sendable {
                 && session.reload(plugins: change.contains(.plugins), definition: change.contains(.definition))
             {
                 let source = change.contains(.plugins) ? "plugins" : change.contains(.job) ? "file" : "data"
-                events.publish("job", #"{"version":\#(session.version),"source":"\#(source)"}"#)
+                events.publish("job", session.jobEvent(source: source))
             }
         }
         if let watcher { session.onFilesRead { watcher.watch($0, as: $1) } }

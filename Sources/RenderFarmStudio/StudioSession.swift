@@ -78,6 +78,15 @@ final class StudioSession: Sendable {
     /// The `ETag` of version `version` of the text: a save made from another version gets 409.
     private func tag(_ version: Int) -> String { "\"\(instance)-\(version)\"" }
 
+    /// The `job` event told when the job changed (`source`: what changed it): its version and `ETag`, so a page
+    /// that already shows that version, or a newer one of this run, need not read the job again.
+    func jobEvent(source: String) -> String {
+        let version = self.version
+        return JSONValue.object([
+            "version": .number(Double(version)), "etag": .string(tag(version)), "source": .string(source),
+        ]).serialized()
+    }
+
     /// Sets what is told of the files the job reads (the studio's file watcher): the files its text reads to make
     /// its jobs (`.definition`: its `variants.rows` file) now and whenever the text changes, and the files the
     /// current plans' layers read (`.inputs`) whenever a plan is made.
@@ -378,7 +387,7 @@ final class StudioSession: Sendable {
         }
         plan.creator = IsolatedPlanner(
             arguments: previewWorker(options.jobFile, variant, scale, folders), pluginFolders: folders, scale: scale,
-            jobText: Array(text.utf8))
+            jobText: Array(text.utf8), environment: options.environment)
         return plan
     }
 

@@ -286,7 +286,10 @@ struct StudioAPITests {
             }, until: { $0.contains(#""source":"api""#) }
         )
         #expect(afterPut.contains("event: job"))
-        #expect(afterPut.contains(#""version":2,"source":"api""#))
+        // The event names the version and its ETag, as GET /api/job does: a page showing it reads nothing again.
+        let tag = try #require(try studio.client.send("GET", "/api/job").json?["etag"] as? String)
+        let escaped = tag.replacingOccurrences(of: "\"", with: "\\\"")
+        #expect(afterPut.contains(#""version":2,"etag":"\#(escaped)","source":"api""#), "\(afterPut)")
 
         let external = edited.replacingOccurrences(of: #""rate": 5"#, with: #""rate": 7000"#)
         let started = Date()
@@ -339,9 +342,10 @@ struct StudioAPITests {
     func status() throws {
         let studio = try StudioFixture()
         let out = studio.root.appendingPathComponent("out/a")
-        try StudioFixture.renderfarm([
+        let rendered = try StudioFixture.renderfarm([
             "render", studio.jobFile.path, "--frames", "0-3", "--scale", "0.25", "--out", out.path,
         ])
+        #expect(rendered.status == 0, "\(rendered.stderr)")
         let served = try studio.client.send("GET", "/api/status").json
         let folders = (served?["folders"] as? [[String: Any]]) ?? []
         #expect(folders.count == 1)

@@ -46,8 +46,9 @@ def log(message):
     print(f"[{time.monotonic() - STARTED:6.1f}s] {message}", flush=True)
 
 
-def wait_for(what, condition, seconds=30):
-    """Polls `condition` every 50 ms until it returns something truthy; fails after `seconds`."""
+def wait_for(what, condition, seconds=30, state=None):
+    """Polls `condition` every 50 ms until it returns something truthy; fails after `seconds`, saying what
+    `state` returns then (what the page was doing instead)."""
     deadline = min(time.monotonic() + seconds, STARTED + TOTAL_SECONDS)
     last_error = None
     while time.monotonic() < deadline:
@@ -58,7 +59,10 @@ def wait_for(what, condition, seconds=30):
         except Exception as error:  # the page may be between states; keep polling
             last_error = error
         time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}" + (f" (last error: {last_error})" if last_error else ""))
+    said = f" (last error: {last_error})" if last_error else ""
+    if state:
+        said += f" (state: {state()})"
+    raise AssertionError(f"timed out waiting for {what}{said}")
 
 
 def start_studio(binary, job, env=None, extra=()):
@@ -502,7 +506,11 @@ def check_placed_handles(driver):
     def placed(frame):
         driver.execute_script("showFrame(arguments[0])", frame)
         wait_for(f"the placements of frame {frame}", lambda: driver.execute_script(
-            "return state.placements && state.placements.frame === arguments[0]", frame))
+            "return state.placements && state.placements.frame === arguments[0]", frame),
+                 state=lambda: driver.execute_script(
+                     "return JSON.stringify({frame: state.frame, asked: state.placementsFrame, version: state.job.version,"
+                     " placements: state.placements && [state.placements.frame, state.placements.version],"
+                     " handles: state.handles && state.handles.size, drag: !!state.pointDrag})"))
         return driver.execute_script("""
             const h = document.querySelector(arguments[0]), m = state.placements.layers[9];
             const r = state.job.layers[9].params.rect, j = state.job.job;
@@ -519,8 +527,11 @@ def check_placed_handles(driver):
         assert not hidden and all(abs(a - b) < 0.01 for a, b in zip(shown, expected)), (frame, shown, expected)
         spots.append((shown, matrix))
     assert abs(spots[0][0][0] - spots[1][0][0]) > 2, f"the handle did not follow the scale: {spots}"
-    # Dragged where the group is at 0.87: the pointer's points are fewer than the rect's.
+    # Back to frame 68 while 80's image is still on its way, so 68's is the one shown: the handles follow all the
+    # same (they once stayed at frame 80's place until another frame was shown).
+    driver.execute_script("document.getElementById('frame').dataset.url = frameURL(68)")
     placed(68)
+    # Dragged where the group is at 0.87: the pointer's points are fewer than the rect's.
     scale = spots[0][1][0]
     handle = driver.find_element(By.CSS_SELECTOR, origin)
     per_point = driver.execute_script("return document.getElementById('frame').getBoundingClientRect().width / state.job.job.width")
@@ -826,6 +837,7 @@ def check_add_layer(driver, job):
         By.CSS_SELECTOR, '.control[data-path="layers[1].params.rate"]').is_displayed())
     driver.find_element(By.ID, "remove-layer").click()
     wait_for("the layer removed", lambda: open(job).read() == before)
+    wait_settled(driver, job)
     log(f"add layer: floating-heart added on top (one of {len(effects)} effects), selected with its controls; "
         "Remove gave back the file byte for byte")
 
@@ -971,6 +983,14 @@ def check_token_page(driver, binary, work):
         log(f"token studio: the page works and the address bar reads {driver.current_url}")
     finally:
         stop_studio(server)
+
+
+def wait_settled(driver, job):
+    """Waits until the page shows the job file as it is, with no save in flight: the controls it builds for a
+    save's answer are then built, and elements found afterwards stay in the page."""
+    wait_for("the page to show the saved file", lambda: driver.execute_script(
+        "return !state.saving && state.pending === null && state.job && state.job.text === arguments[0]",
+        open(job).read()))
 
 
 def job_params(job):

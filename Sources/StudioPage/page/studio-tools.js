@@ -87,17 +87,24 @@ function placementOf(index) {
 
 async function loadPlacements() {
   const [frame, version] = [state.frame, state.job.version];
-  state.placementsFrame = frame + ":" + version;
+  const asked = frame + ":" + version;
+  state.placementsFrame = asked;
+  let answer = null;
   try {
     const response = await fetch("/api/placements?frame=" + frame + "&variant=" + state.variant);
-    if (!response.ok) return;
-    const answer = await response.json();
-    // An answer for a frame left meanwhile is dropped.
-    if (state.frame !== frame || state.job.version !== version) return;
-    state.placements = { frame, version, layers: answer.layers };
-    state.lastPlacements = answer.layers;
-    placeHandles();
-  } catch (e) { /* the studio is away: the handles stay where they were */ }
+    if (response.ok) answer = await response.json();
+  } catch (e) { /* the studio is away or busy: asked again below */ }
+  // An answer for a frame left meanwhile is dropped (the frame shown now has asked for its own).
+  if (state.frame !== frame || state.job.version !== version) return;
+  if (!answer) {
+    // The handles stay where they were, and the frame is asked for again in a second, not never.
+    if (state.placementsFrame === asked) state.placementsFrame = null;
+    setTimeout(() => { if (state.placementsFrame === null) placeHandles(); }, 1000);
+    return;
+  }
+  state.placements = { frame, version, layers: answer.layers };
+  state.lastPlacements = answer.layers;
+  placeHandles();
 }
 
 // Where the layer point (x, y) is on the canvas through `map`.

@@ -983,6 +983,9 @@ function showFrame(n, force) {
   $("scrub").value = String(n);
   $("frame-label").textContent = "frame " + n + " / " + (count - 1) + " · " + (n / job.job.fps).toFixed(2) + " s";
   showPlayhead();
+  // Handles of a layer that moves follow it to this frame; also when its image is the one shown (a frame left
+  // before the next one's image came).
+  placeHandles();
   const url = frameURL(n);
   const image = $("frame");
   // Every request, even one for the frame shown, makes the answers to earlier ones stale.
@@ -1007,8 +1010,6 @@ function showFrame(n, force) {
     try { $("frame-error").textContent = (await (await fetch(url)).json()).error; } catch (e) { $("frame-error").textContent = "frame " + n + " failed"; }
   };
   loader.src = url;
-  // Handles of a layer that moves follow it to this frame.
-  placeHandles();
 }
 
 // ---- The tracks: a ruler in seconds, the job's frame set, a bar per layer from its start,
@@ -1645,8 +1646,10 @@ $("tracks").addEventListener("click", (event) => {
 
 listen({
   job: (data) => {
+    // An event about the version shown, or an older one of this studio run (a save's event told after
+    // the answer to a later save), changes nothing: the controls are not built again under the pointer.
     const change = JSON.parse(data);
-    if (!state.job || change.version !== state.job.version) loadJob();
+    if (!state.job || (change.etag !== state.job.etag && !olderThan(change.etag, state.newest))) loadJob();
   },
   inputs: (data) => {
     // A file the layers read changed: the frames it decides are drawn again.
