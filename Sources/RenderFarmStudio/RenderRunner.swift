@@ -103,7 +103,7 @@ final class RenderRunner: Sendable {
                         jobFile: options.jobFile, frames: item.frames, video: item.video, scratch: scratch,
                         pluginFolders: options.pluginSearchPath.filter(Self.isFolder)))
                 do throws(StudioFailure) {
-                    let launched = try Self.launch(command.executable, steps[0])
+                    let launched = try Self.launch(command.executable, steps[0], environment: options.environment)
                     queue.running = Run(id: item.id, process: launched.process)
                     publish(item)
                     return (item, launched, steps.dropFirst(), scratch)
@@ -131,7 +131,9 @@ final class RenderRunner: Sendable {
                 // The next step, unless Stop came between the two.
                 let launched = self.queue.withLock { queue -> Result<Launched, StudioFailure>? in
                     guard queue.running?.stopped == false else { return nil }
-                    let launched = Result { () throws(StudioFailure) in try Self.launch(command.executable, arguments) }
+                    let launched = Result { () throws(StudioFailure) in
+                        try Self.launch(command.executable, arguments, environment: options.environment)
+                    }
                     if case .success(let next) = launched { queue.running?.process = next.process }
                     return launched
                 }
@@ -183,10 +185,13 @@ final class RenderRunner: Sendable {
         var stopped = false
     }
 
-    private static func launch(_ executable: String, _ arguments: [String]) throws(StudioFailure) -> Launched {
+    private static func launch(_ executable: String, _ arguments: [String], environment: [String: String])
+        throws(StudioFailure) -> Launched
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors

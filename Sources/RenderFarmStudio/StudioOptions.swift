@@ -30,12 +30,17 @@ package struct StudioOptions: Sendable {
     /// this process (`studio --sandbox off`, and a studio made without the CLI).
     package var previewWorker:
         (@Sendable (_ jobFile: String, _ variant: Int?, _ scale: Double?, _ pluginFolders: [String]) -> [String])?
+    /// The environment the studio's workers and renders start in: the command's (`CLI.run`'s), which may differ
+    /// from this process's, so that they search the plugin folders the studio did.
+    package var environment: [String: String]
 
     package init(
         jobFile: String, root: String? = nil, host: String = "127.0.0.1", port: Int = 0, token: String? = nil,
         pluginSearchPath: [String], statusInterval: Double = 0.5, render: RenderCommandLine? = nil,
-        docsFolder: String? = nil, historyFolder: String? = nil
+        docsFolder: String? = nil, historyFolder: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
+        self.environment = environment
         self.docsFolder = docsFolder
         self.historyFolder = historyFolder
         self.render = render

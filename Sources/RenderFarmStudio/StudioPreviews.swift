@@ -27,6 +27,8 @@ final class StudioPreviews {
             return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
         }
         let arguments = previewWorker(options.jobFile, job.job.variant?.index, scale, folders)
-        return try isolated.png(index, of: job, debug: debug, workerArguments: arguments, jobText: Array(text.utf8))
+        return try isolated.png(
+            index, of: job, debug: debug, workerArguments: arguments, jobText: Array(text.utf8),
+            environment: options.environment)
     }
 }

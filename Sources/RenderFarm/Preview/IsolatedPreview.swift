@@ -1,3 +1,5 @@
+import Foundation
+
 /// Single frames drawn on demand by worker processes, as PNG bytes: `FramePreview` for code the caller
 /// does not trust (the studio's previews, unless `--sandbox off`). Each prepared job gets a worker of its
 /// own — the hidden `worker` command with the arguments the caller gives, which prepares the same job (its hello must
@@ -16,10 +18,11 @@ package final class IsolatedPreview {
     package init() {}
 
     /// The PNG of frame `index` of `job`, drawn by a worker started as `renderfarm WORKERARGUMENTS` when
-    /// `job` has none yet, and sent `jobText` as its one job file's text when given (`Isolation.jobText`);
-    /// `debug` draws the motion overlay of `preview --debug` over it.
+    /// `job` has none yet in `environment`, and sent `jobText` as its one job file's text when given
+    /// (`Isolation.jobText`); `debug` draws the motion overlay of `preview --debug` over it.
     package func png(
-        _ index: Int, of job: PlannedJob, debug: Bool = false, workerArguments: [String], jobText: [UInt8]? = nil
+        _ index: Int, of job: PlannedJob, debug: Bool = false, workerArguments: [String], jobText: [UInt8]? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(FramePreviewError) -> [UInt8] {
         guard (0..<job.spec.frameCount).contains(index) else {
             throw FramePreviewError(message: "frame \(index) is outside the job (0-\(job.spec.frameCount - 1))")
@@ -30,7 +33,9 @@ package final class IsolatedPreview {
         } else {
             worker = WorkerProcess(
                 jobs: [job],
-                isolation: Isolation(arguments: workerArguments, frameTimeout: Self.frameTimeout, jobText: jobText))
+                isolation: Isolation(
+                    arguments: workerArguments, frameTimeout: Self.frameTimeout, jobText: jobText,
+                    environment: environment))
             workers.append((job, worker))
             if workers.count > Self.keptWorkers { workers.removeFirst() }
         }

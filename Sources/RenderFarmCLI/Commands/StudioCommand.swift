@@ -122,12 +122,14 @@ struct StudioCommand: Command {
         var options = StudioOptions(
             jobFile: jobFile, root: arguments[Self.root] ?? (folder ? given : nil),
             host: arguments[Self.host] ?? "127.0.0.1", port: port, token: givenToken,
-            pluginSearchPath: PluginCatalog.searchPath(extra: arguments.all(CommonOptions.pluginPath)),
+            pluginSearchPath: PluginCatalog.searchPath(
+                extra: arguments.all(CommonOptions.pluginPath), environment: arguments.environment),
             render: Self.renderCommand(executable: executable.path, sandbox: sandbox),
             docsFolder: arguments[Self.docs]
                 ?? executable.deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("share/doc/renderfarm").path,
-            historyFolder: StudioHistory.defaultFolder())
+            historyFolder: StudioHistory.defaultFolder(environment: arguments.environment),
+            environment: arguments.environment)
         if let sandbox {
             options.previewWorker = { jobFile, variant, scale, folders in
                 WorkerCommand.arguments(
