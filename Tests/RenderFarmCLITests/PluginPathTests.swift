@@ -138,6 +138,30 @@ struct PluginPathTests {
         #expect(frames[0].count == 4 && frames[1] == frames[0], "the isolated frames differ from the direct ones")
     }
 
+    @Test(
+        "render --isolate with a plugin its sandboxed worker cannot read: the layer and the plugin are named, no frame",
+        .enabled(if: getuid() == 0, "only root reads a folder that another user keeps to itself"))
+    func pluginOutOfTheWorkersReach() throws {
+        let folder = try TemporaryFolder()
+        // Another user's folder that only its owner may read: root reads it here, but not inside the worker's user
+        // namespace, where that user is not mapped and root's capabilities do not reach its files.
+        let plugins = folder.path + "/private"
+        let library = plugins + "/librenderfarm-sparkle.so"
+        try CPlugin.build(CPlugin.source(id: "sparkle", red: 200), to: library)
+        #expect(chown(plugins, 65534, 65534) == 0 && chown(library, 65534, 65534) == 0 && chmod(plugins, 0o700) == 0)
+        let job = try folder.write(
+            #"""
+            {"duration": 1, "fps": 4, "canvas": {"width": 16, "height": 16}, "layers": [{"effect": "sparkle"}]}
+            """#, to: "sparkle.json")
+        let out = folder.path + "/out"
+        let result = CLI.run(
+            ["render", job, "--out", out, "--isolate", "--sandbox", "require", "--plugin-path", plugins])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("layers[0].effect: the planning worker made no instance of effect \"sparkle\""))
+        #expect(result.stderr.contains("found in \(library)"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/frame_00000.png"))
+    }
+
     @Test("a plugin that prints to stdout cannot corrupt trace's JSON lines: its text goes to stderr")
     func pluginStdoutGoesToStderr() throws {
         let folder = try TemporaryFolder()

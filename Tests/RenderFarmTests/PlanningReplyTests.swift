@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import RenderFarm
+@testable import RenderFarmJobs
 
 /// `render --isolate`'s planning worker (`IsolatedPlanner`) replies what creating its jobs' layers gave; the
 /// render reads it as untrusted input. Generated replies read back as exactly what was sent; random lines,
@@ -91,6 +92,56 @@ struct PlanningReplyTests {
             guard let read = Self.read(lines) else { continue }
             // What a random reply may say is exactly what its lines say: re-encoded, it reads the same.
             #expect(Self.read(IsolatedPlanner.lines(read)) == read, "\(lines)")
+        }
+    }
+
+    /// A job of `count` layers of the built-in effects, in a random order.
+    static func job(layers count: Int, _ random: inout SystemRandomNumberGenerator) throws -> LoadedJob {
+        let effects = ["gradient", "floating-heart", "shape", "parabolic-drop"]
+        let layers = (0..<count).map { _ in #"{"effect": "\#(effects.randomElement(using: &random) ?? "shape")"}"# }
+        let text = """
+            {"version": 1, "name": "reply", "canvas": {"width": 40, "height": 30, "background": "#000000"},
+             "fps": 10, "duration": 1, "layers": [\(layers.joined(separator: ", "))]}
+            """
+        let spec = try JobLoader.decode(Data(text.utf8), file: "reply.json", defaultName: "reply")
+        return LoadedJob(spec: spec, file: "/tmp/reply.json", directory: "/tmp")
+    }
+
+    @Test("a reply that leaves layers out names each of them and its plugin; one with another layer is refused")
+    func leftOut() throws {
+        let catalog = LayerCreationTests.catalog
+        var options = PlanOptions(outputOverride: "/tmp/rf-reply-never-written")
+        options.creator = IsolatedPlanner(arguments: [], pluginFolders: [], scale: nil)
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<Self.caseCount / 10 {
+            let job = try Self.job(layers: Int.random(in: 1...6, using: &random), &random)
+            let count = job.spec.layers.count
+            var reported: [Int: CreatedLayer] = [:]
+            for index in 0..<count where Bool.random(using: &random) {
+                reported[index] = .created(warnings: [], inputFiles: [])
+            }
+            let forged = Int.random(in: 0..<4, using: &random) == 0
+            if forged { reported[count + Int.random(in: 0...3, using: &random)] = .failed("") }
+            let issues: [JobIssue]
+            do {
+                _ = try RenderPlan.plan(
+                    job, catalog: catalog, options: options, jobCount: 1, created: .success(reported))
+                issues = []
+            } catch {
+                guard case .invalid(_, let found) = error else { throw error }
+                issues = found
+            }
+            if forged {
+                #expect(issues.map(\.message) == ["the planning worker sent a reply the protocol does not have"])
+                continue
+            }
+            let missing = (0..<count).filter { reported[$0] == nil }
+            #expect(issues.map(\.path) == missing.map { "layers[\($0)].effect" }, "\(issues)")
+            for (issue, index) in zip(issues, missing) {
+                let effect = job.spec.layers[index].effect
+                #expect(issue.message.contains("effect \"\(effect)\""), "\(issue)")
+                #expect(catalog[effect].map { issue.message.contains($0.info.path) } == true, "\(issue)")
+            }
         }
     }
 }

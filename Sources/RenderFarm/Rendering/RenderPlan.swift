@@ -196,6 +196,27 @@ enum RenderPlan {
         index: Int, plugin: LoadedPlugin, params: JSONObject, eventOrigins: [String: [String]]
     )
 
+    /// What is wrong with a planning worker's reply for `job` that does not hold exactly the `validated` layers. A
+    /// reply holding some of them names each layer left out: the worker's own search found no plugin for it (a
+    /// plugin folder changed between the two searches, or the worker's sandbox cannot read it). A reply holding
+    /// another layer is not of the protocol.
+    static func unreported(_ validated: [ValidatedLayer], by reported: [Int: CreatedLayer], job: LoadedJob)
+        -> [JobIssue]
+    {
+        let made = Set(validated.map(\.index))
+        guard Set(reported.keys).isSubset(of: made) else {
+            return [JobIssue(path: "", "the planning worker sent a reply the protocol does not have")]
+        }
+        return validated.filter { reported[$0.index] == nil }.map { layer in
+            JobIssue(
+                path: "\(job.spec.layers[layer.index].path).effect",
+                "the planning worker made no instance of effect \"\(layer.plugin.info.id)\", which this process "
+                    + "found in \(layer.plugin.info.path): its own search did not find it (the plugin folder changed "
+                    + "meanwhile, or the worker's sandbox cannot read it); run again, or check the folder's permissions"
+            )
+        }
+    }
+
     /// `created`: what a planning worker's instances gave (`options.creator`), else the instances are created here.
     static func plan(
         _ job: LoadedJob, catalog: PluginCatalog, options: PlanOptions, jobCount: Int,
@@ -233,9 +254,9 @@ enum RenderPlan {
             case .success(let reported) where Set(reported.keys) == Set(validated.map(\.index)):
                 created = validated.map { reported[$0.index] ?? .failed("") }
                 issues += creator.refusedInputs(job, layers: validated.map(\.index), catalog: catalog, created: created)
-            case .success:
+            case .success(let reported):
                 created = []
-                issues.append(JobIssue(path: "", "the planning worker sent a reply the protocol does not have"))
+                issues += unreported(validated, by: reported, job: job)
             case .failure(let failure):
                 created = []
                 issues.append(JobIssue(path: "", failure.message))
