@@ -1,4 +1,3 @@
-import Locking
 import Synchronization
 
 /// Set from a signal handler (or a test) to stop: a render takes no new frames, ffmpeg is stopped.

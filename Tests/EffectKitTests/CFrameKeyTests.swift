@@ -22,7 +22,9 @@ struct CFrameKeyTests {
         case 0: return .word(random.next())
         case 1: return .integer(Int(Int64(bitPattern: random.next())) >> Int(random.uniform(64)))
         case 2:
-            let special: [Double] = [0, -0.0, .infinity, -.infinity, .nan, 1e-310, .greatestFiniteMagnitude]
+            let special: [Double] = [
+                0, -0.0, .infinity, -.infinity, .nan, .leastNormalMagnitude / 4, .greatestFiniteMagnitude,
+            ]
             return .number(
                 random.uniform(4) == 0
                     ? special[Int(random.uniform(UInt32(special.count)))] : Double(bitPattern: random.next()))
