@@ -111,12 +111,11 @@ package struct SoundFile {
         let folder = (try? ConfinedPath.resolve(".", in: jobDirectory)) ?? jobDirectory
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         let shown = resolved.hasPrefix(prefix) ? String(resolved.dropFirst(prefix.count)) : resolved
-        switch decode(bytes, seconds: seconds, ffmpeg: ffmpeg) {
+        let sha256 = bytes.withUnsafeBytes { SHA256.hex($0) }
+        let key = DecodedSounds.Key(sha256: sha256, seconds: seconds, ffmpeg: ffmpeg.executable)
+        switch DecodedSounds.samples(key, decode: { decode(bytes, seconds: seconds, ffmpeg: ffmpeg) }) {
         case .success(let samples):
-            return .success(
-                SoundFile(
-                    name: name, shown: shown, path: resolved, sha256: bytes.withUnsafeBytes { SHA256.hex($0) },
-                    samples: samples))
+            return .success(SoundFile(name: name, shown: shown, path: resolved, sha256: sha256, samples: samples))
         case .failure(let reason):
             return .failure(
                 DataProblem("\(name) cannot be decoded as sound (WAV, FLAC, MP3, Ogg/Opus): \(reason.message)"))

@@ -58,6 +58,8 @@ final class StudioSession: Sendable {
 
     init(options: StudioOptions) {
         self.options = options
+        // The sound is mixed again after every edit: each file is decoded once per content, not once per mix.
+        DecodedSounds.keep()
         preview = Locked(StudioPreviews(options: options))
         let catalog = PluginCatalog.discover(searchPath: options.pluginSearchPath)
         let text = Self.read(options.jobFile)
