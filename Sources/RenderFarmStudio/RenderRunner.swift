@@ -101,7 +101,7 @@ final class RenderRunner: Sendable {
                 let steps = command.steps(
                     RenderCommandLine.Request(
                         jobFile: options.jobFile, frames: item.frames, video: item.video, scratch: scratch,
-                        pluginFolders: options.pluginSearchPath.filter(Self.isFolder)))
+                        pluginFolders: StudioOptions.existingFolders(options.pluginSearchPath)))
                 do throws(StudioFailure) {
                     let launched = try Self.launch(command.executable, steps[0], environment: options.environment)
                     queue.running = Run(id: item.id, process: launched.process)
@@ -249,13 +249,6 @@ final class RenderRunner: Sendable {
         }
         if let (done, total) = owed { progress(done, total, failed) }
         return kept.joined(separator: "\n")
-    }
-
-    /// Whether `path` is a folder: the search path names default folders that may not exist, which
-    /// `--plugin-path` refuses (they hold no plugin either way).
-    private static func isFolder(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// Takes render `id` out of the queue, or stops it as SIGINT does when it runs (its finished frames stay;

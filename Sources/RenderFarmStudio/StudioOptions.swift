@@ -53,6 +53,16 @@ package struct StudioOptions: Sendable {
         self.pluginSearchPath = pluginSearchPath
         self.statusInterval = statusInterval
     }
+
+    /// The folders of the plugin search path `searchPath` that exist, as a worker's or a render's `--plugin-path`
+    /// flags: the search path names default folders that may not exist, which `--plugin-path` refuses (they hold
+    /// no plugin either way).
+    static func existingFolders(_ searchPath: [String]) -> [String] {
+        searchPath.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+    }
 }
 
 /// The render button's command: the `renderfarm` executable, and the words after it that render

@@ -22,11 +22,8 @@ final class StudioPreviews {
         guard let previewWorker = options.previewWorker else {
             return try inProcess.png(index, of: job, debug: debug)
         }
-        let folders = pluginFolders.filter { path in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-        }
-        let arguments = previewWorker(options.jobFile, job.job.variant?.index, scale, folders)
+        let arguments = previewWorker(
+            options.jobFile, job.job.variant?.index, scale, StudioOptions.existingFolders(pluginFolders))
         return try isolated.png(
             index, of: job, debug: debug, workerArguments: arguments, jobText: Array(text.utf8),
             environment: options.environment)

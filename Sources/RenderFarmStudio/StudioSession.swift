@@ -383,10 +383,7 @@ final class StudioSession: Sendable {
     ) -> PlanOptions {
         var plan = PlanOptions(scale: scale)
         guard let previewWorker = options.previewWorker else { return plan }
-        let folders = catalog.searchPath.filter { path in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-        }
+        let folders = StudioOptions.existingFolders(catalog.searchPath)
         plan.creator = IsolatedPlanner(
             arguments: previewWorker(options.jobFile, variant, scale, folders), pluginFolders: folders, scale: scale,
             jobText: Array(text.utf8), environment: options.environment)

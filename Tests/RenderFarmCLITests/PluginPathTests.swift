@@ -114,6 +114,14 @@ struct PluginPathTests {
         #expect(both.stderr.contains("\(folder.path)/data/renderfarm/plugins/librenderfarm-defect-noisy.so"))
     }
 
+    /// A job of four frames of the plugin "sparkle" (`CPlugin.source(id: "sparkle", red: 200)`) in `folder`.
+    static func sparkleJob(in folder: TemporaryFolder) throws -> String {
+        try folder.write(
+            #"""
+            {"duration": 1, "fps": 4, "canvas": {"width": 16, "height": 16}, "layers": [{"effect": "sparkle"}]}
+            """#, to: "sparkle.json")
+    }
+
     @Test(
         "render --isolate's workers start in the command's environment: they find a plugin where it tells the render",
         arguments: ["RENDERFARM_PLUGIN_PATH", "XDG_DATA_HOME"])
@@ -123,10 +131,7 @@ struct PluginPathTests {
         let value = folder.path + "/" + variable
         let plugins = variable == "XDG_DATA_HOME" ? value + "/renderfarm/plugins" : value
         try CPlugin.build(CPlugin.source(id: "sparkle", red: 200), to: plugins + "/librenderfarm-sparkle.so")
-        let job = try folder.write(
-            #"""
-            {"duration": 1, "fps": 4, "canvas": {"width": 16, "height": 16}, "layers": [{"effect": "sparkle"}]}
-            """#, to: "sparkle.json")
+        let job = try Self.sparkleJob(in: folder)
         var frames: [[Data]] = []
         for (name, extra) in [("direct", ["-j", "1"]), ("isolated", ["--isolate"])] {
             let out = folder.path + "/" + name
@@ -149,10 +154,7 @@ struct PluginPathTests {
         let library = plugins + "/librenderfarm-sparkle.so"
         try CPlugin.build(CPlugin.source(id: "sparkle", red: 200), to: library)
         #expect(chown(plugins, 65534, 65534) == 0 && chown(library, 65534, 65534) == 0 && chmod(plugins, 0o700) == 0)
-        let job = try folder.write(
-            #"""
-            {"duration": 1, "fps": 4, "canvas": {"width": 16, "height": 16}, "layers": [{"effect": "sparkle"}]}
-            """#, to: "sparkle.json")
+        let job = try Self.sparkleJob(in: folder)
         let out = folder.path + "/out"
         let result = CLI.run(
             ["render", job, "--out", out, "--isolate", "--sandbox", "require", "--plugin-path", plugins])

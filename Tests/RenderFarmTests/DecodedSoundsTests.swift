@@ -10,26 +10,12 @@ import Testing
 /// length, is decoded again.
 @Suite("Decoded sounds are kept by content")
 struct DecodedSoundsTests {
-    /// A 16-bit stereo WAV at 48 kHz of `seconds` of random samples: content no other test has.
+    /// A 16-bit stereo WAV at the mix rate of `seconds` of random samples (the mixer's own WAV writer):
+    /// content no other test has.
     static func randomWAV(seconds: Double, _ random: inout SystemRandomNumberGenerator) -> [UInt8] {
-        let count = Int(seconds * 48_000)
-        var bytes: [UInt8] = []
-        func add32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { bytes += $0 } }
-        func add16(_ value: Int) { withUnsafeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian) { bytes += $0 } }
-        bytes += Array("RIFF".utf8)
-        add32(36 + count * 4)
-        bytes += Array("WAVEfmt ".utf8)
-        add32(16)
-        add16(1)
-        add16(2)
-        add32(48_000)
-        add32(48_000 * 4)
-        add16(4)
-        add16(16)
-        bytes += Array("data".utf8)
-        add32(count * 4)
-        for _ in 0..<count * 2 { add16(Int.random(in: -20_000...20_000, using: &random)) }
-        return bytes
+        let count = Int(seconds * Double(SoundMixer.rate))
+        let samples = (0..<count * 2).map { _ in Int16.random(in: -20_000...20_000, using: &random) }
+        return SoundTrack(samples: samples, inputs: [], span: 0..<count).wav
     }
 
     @Test("random loads of random files start ffmpeg once per content and length, and give the decoded samples")
