@@ -30,16 +30,23 @@ enum SpecialFile: String, CaseIterable, CustomStringConvertible, Sendable {
         }
     }
 
-    /// A Unix socket file at `path` (the descriptor is closed; the file stays until removed).
+    /// A Unix socket file at `path` (the descriptor is closed; the file stays until removed). The
+    /// address names the folder through its descriptor (`/proc/self/fd/N/name`): a socket address holds
+    /// 107 bytes, fewer than a test folder's path under a long `TMPDIR`.
     private static func bindSocket(at path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let parent = url.deletingLastPathComponent().path
+        let folder = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else { throw ToolError(message: "open \(parent): \(errno)") }
+        defer { close(folder) }
         let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ToolError(message: "socket: \(errno)") }
         defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
+        let bytes = Array("/proc/self/fd/\(folder)/\(url.lastPathComponent)".utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw ToolError(message: "socket path too long: \(path)")
+            throw ToolError(message: "socket name too long: \(path)")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (index, byte) in bytes.enumerated() { raw[index] = byte }
