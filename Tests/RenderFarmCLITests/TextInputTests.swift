@@ -69,4 +69,66 @@ struct TextInputTests {
         let byHand = try Data(contentsOf: folder.url.appendingPathComponent("out/hand/frame_00000.png"))
         #expect(fromRows == byHand, "the CSV cell was not drawn as the same text escaped by hand")
     }
+
+    /// The text plugin loaded twice into one process (a rebuilt plugin the studio reloads; the incremental
+    /// harness's rebuilt copies) draws each job with the job's own font, however often the font files are made
+    /// anew. cairo keeps fonts by path for the whole process, and a font file made anew is given to fontconfig
+    /// under a path of its own: two copies of the plugin once made the same such paths, and one copy drew the
+    /// other's font.
+    @Test("two copies of the text plugin in one process each draw their own job's font, round after round")
+    func twoPluginCopiesKeepTheirFonts() throws {
+        // Faces of four families: a family's other faces would lose to the package's regular face of it.
+        let fonts = [
+            "NotoSerif-Regular.ttf", "NotoSans-Regular.ttf", "NotoSerifDisplay-Regular.ttf",
+            "NotoSansDisplay-Regular.ttf",
+        ]
+        .map { "\(TextEffectTests.noto)/\($0)" }.filter { FileManager.default.fileExists(atPath: $0) }
+        try #require(fonts.count >= 2, "needs the Noto fonts of fonts-noto-core (make deps)")
+        let folder = try TemporaryFolder()
+        let plugin = try Data(contentsOf: Binary.buildDirectory.appendingPathComponent("librenderfarm-text.so"))
+        var random = FuzzRandom(seed: 2026_12_06)
+        for trial in 0..<3 {
+            // Each copy: a library of other bytes (another file, so loaded again) and a job with its own font.
+            let pair = random.sample(fonts, 2)
+            let text = random.pick(["Hg", "aiko", "Wq 42", "fig."])
+            let copies = try (0..<2).map { index in
+                let copy = folder.url.appendingPathComponent("trial-\(trial)/copy-\(index)")
+                let plugins = copy.appendingPathComponent("plugins")
+                try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+                try (plugin + Data([UInt8(trial), UInt8(index)])).write(
+                    to: plugins.appendingPathComponent("librenderfarm-text.so"))
+                try Self.job(name: "t", layers: [#""text": "\#(text)", "font": "font.ttf", "size": 30"#])
+                    .write(to: copy.appendingPathComponent("job.json"), atomically: true, encoding: .utf8)
+                return (folder: copy, plugins: plugins, font: pair[index])
+            }
+            var first: [Int: Data] = [:]
+            for round in 0..<4 {
+                for index in random.chance(0.5) ? [0, 1] : [1, 0] {
+                    let copy = copies[index]
+                    // The font file made anew, with a time of its own: another version, so another setup.
+                    let font = copy.folder.appendingPathComponent("font.ttf")
+                    try? FileManager.default.removeItem(at: font)
+                    try FileManager.default.copyItem(atPath: copy.font, toPath: font.path)
+                    try FileManager.default.setAttributes(
+                        [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000 + Double(round))],
+                        ofItemAtPath: font.path)
+                    let out = copy.folder.appendingPathComponent("out-\(round)")
+                    let result = CLI.run(
+                        ["render", copy.folder.appendingPathComponent("job.json").path, "--out", out.path]
+                            + ["--progress", "none"] + CLI.pluginPath(copy.plugins.path, for: "render"))
+                    try #require(result.status == 0, "\(result.stderr)")
+                    let frame = try Data(contentsOf: out.appendingPathComponent("frame_00000.png"))
+                    if let earlier = first[index] {
+                        #expect(
+                            frame == earlier,
+                            "trial \(trial) round \(round): copy \(index) drew \(text) in another font than \(copy.font)"
+                        )
+                    } else {
+                        first[index] = frame
+                    }
+                }
+            }
+            #expect(first[0] != first[1], "\(pair) draw \(text) alike: the test cannot tell them apart")
+        }
+    }
 }

@@ -186,8 +186,20 @@ final class PangoWorld {
     private lazy var packageFiles = FontLibrary.packageFontFiles()
     /// How many setups have added each job font file, by path.
     private var setupsAdding: [String: Int] = [:]
-    /// How many aliases this process has made (each link's name starts with its number).
+    /// How many aliases this instance has made (each link's name starts with its number).
     private var aliasCount = 0
+    /// The folder of this instance's aliases, made under the temporary folder (`mkdtemp`) when the first is
+    /// needed; nil when it cannot be. It is the instance's own, not named after the process: a plugin library
+    /// loaded twice into one process (a rebuilt plugin the studio reloads) has two of these worlds but one cairo,
+    /// which keeps fonts by path, so two worlds must never give fontconfig the same alias path for two files.
+    private lazy var aliasFolder: String? = {
+        let pattern = (NSTemporaryDirectory() as NSString).appendingPathComponent("renderfarm-fonts-XXXXXX")
+        var template = Array(pattern.utf8CString)
+        return template.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
+            return String(cString: base)
+        }
+    }()
 
     /// The setup for these job font files (absolute paths), made once per process per distinct list and
     /// version of the files (a file edited while the process runs gets a new setup).
@@ -196,7 +208,7 @@ final class PangoWorld {
     /// it likes: a file rewritten at the same path would be drawn with the old version's glyphs or the new one's,
     /// depending on what else was drawn meanwhile. So from the second setup that adds it on (for a new version of
     /// it, or another list of files with it), a file is given to fontconfig under a path of its own: a symbolic
-    /// link to it in a folder of this process's (when one can be made; a sandboxed worker, which cannot, lives for
+    /// link to it in a folder of this instance's (when one can be made; a sandboxed worker, which cannot, lives for
     /// one run).
     func setup(jobFiles: [String]) throws(EffectError) -> FontSetup {
         let key = jobFiles.map { file in
@@ -210,7 +222,7 @@ final class PangoWorld {
         for file in jobFiles {
             let earlier = setupsAdding[file, default: 0]
             setupsAdding[file] = earlier + 1
-            if earlier > 0, let alias = Self.alias(of: file, number: aliasCount) {
+            if earlier > 0, let alias = alias(of: file, number: aliasCount) {
                 aliases[file] = alias
                 aliasCount += 1
             }
@@ -220,13 +232,11 @@ final class PangoWorld {
         return setup
     }
 
-    /// A symbolic link to `file`, the `number`th this process makes, in a folder of this process's under the
-    /// temporary folder; nil when it cannot be made.
-    private static func alias(of file: String, number: Int) -> String? {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("renderfarm-fonts-\(getpid())")
-        let link = folder.appendingPathComponent("\(number)-\((file as NSString).lastPathComponent)").path
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        unlink(link)
+    /// A symbolic link to `file`, the `number`th this instance makes, in its alias folder; nil when it cannot be
+    /// made.
+    private func alias(of file: String, number: Int) -> String? {
+        guard let aliasFolder else { return nil }
+        let link = (aliasFolder as NSString).appendingPathComponent("\(number)-\((file as NSString).lastPathComponent)")
         return symlink(file, link) == 0 ? link : nil
     }
 }
