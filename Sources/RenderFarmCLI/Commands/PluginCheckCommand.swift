@@ -113,15 +113,6 @@ struct PluginCheckCommand: Command {
         try arguments.integer(memoryFrames, in: 0...100_000, command: command)
     }
 
-    /// A new folder in the temporary folder (nil: none could be made).
-    static func makeScratchFolder() -> String? {
-        var template = Array((NSTemporaryDirectory() + "/renderfarm-check-XXXXXX").utf8CString)
-        return template.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
-            return String(cString: base)
-        }
-    }
-
     /// The setting `arguments` ask for: `--duration`, `--memory-frames`, `--frames` and `--params` (a JSON object,
     /// or a file holding one).
     static func setting(_ arguments: ParsedArguments, duration: Double?, memoryFrames: Int?)
@@ -205,7 +196,7 @@ struct PluginCheckCommand: Command {
             findings = PluginCheck(plugin, setting: watched).run()
         } else {
             // The worker keeps its temporary files here, the one folder it may write; removed after.
-            guard let scratch = Self.makeScratchFolder() else {
+            guard let scratch = ScratchFolder.make(prefix: "renderfarm-check-") else {
                 return .reporting(CommandRefusal.noScratchFolder(String(cString: strerror(errno))), to: terminal)
             }
             defer { try? FileManager.default.removeItem(atPath: scratch) }

@@ -188,18 +188,11 @@ final class PangoWorld {
     private var setupsAdding: [String: Int] = [:]
     /// How many aliases this instance has made (each link's name starts with its number).
     private var aliasCount = 0
-    /// The folder of this instance's aliases, made under the temporary folder (`mkdtemp`) when the first is
-    /// needed; nil when it cannot be. It is the instance's own, not named after the process: a plugin library
-    /// loaded twice into one process (a rebuilt plugin the studio reloads) has two of these worlds but one cairo,
-    /// which keeps fonts by path, so two worlds must never give fontconfig the same alias path for two files.
-    private lazy var aliasFolder: String? = {
-        let pattern = (NSTemporaryDirectory() as NSString).appendingPathComponent("renderfarm-fonts-XXXXXX")
-        var template = Array(pattern.utf8CString)
-        return template.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
-            return String(cString: base)
-        }
-    }()
+    /// The folder of this instance's aliases, made under the temporary folder when the first is needed; nil when
+    /// it cannot be. It is the instance's own, not named after the process: a plugin library loaded twice into one
+    /// process (a rebuilt plugin the studio reloads) has two of these worlds but one cairo, which keeps fonts by
+    /// path, so two worlds must never give fontconfig the same alias path for two files.
+    private lazy var aliasFolder = ScratchFolder.make(prefix: "renderfarm-fonts-")
 
     /// The setup for these job font files (absolute paths), made once per process per distinct list and
     /// version of the files (a file edited while the process runs gets a new setup).
