@@ -11,9 +11,15 @@ import Locking
 ///   first frame) at `-j 2`: planning (until the render's `start` event) under 2 s, peak RSS under
 ///   200 MB; then the cluster's way, `renderfarm prepare` once (the Slurm job before the array) and the
 ///   last shard again, starting from the checkpoints it left in the output folder's cache.
+///
+/// `--quick` (CI) renders and replays 10 minutes instead of 3 hours, with as many events a second.
 struct StreamBench {
     var runner: Runner
     var quick: Bool
+
+    /// How long the long jobs run: 3 hours, or 10 minutes with `--quick`, where CI only checks that the
+    /// rows run (the physics layer of the last frames simulates the whole span, 20 s a run for 3 hours).
+    private var span: (seconds: Double, label: String) { quick ? (600, "10 min") : (10_800, "3 h") }
 
     /// The lines of the section, ready to print.
     func run() throws -> [String] {
@@ -25,17 +31,17 @@ struct StreamBench {
             try check(run, "validate \(label)")
             lines.append(Self.row("validate \(label)", String(format: "%.2f s", run.seconds), run.peakKiB))
         }
-        let long = try write(Self.layered(duration: 10_800), name: "layered-10800")
+        let long = try write(Self.layered(duration: span.seconds), name: "layered-\(Int(span.seconds))")
         let count = quick ? 60 : 300
-        let last = 10_800 * 60 - 1
+        let last = Int(span.seconds) * 60 - 1
         for (label, frames) in [("start", "0-\(count - 1)"), ("end", "\(last - count + 1)-\(last)")] {
-            note("stream: render \(count) frames at the \(label) of 3 h")
+            note("stream: render \(count) frames at the \(label) of \(span.label)")
             let timed = try render(long, ["--frames", frames, "-j", "2"])
             // Drawing only: the planning (a physics layer simulates up to the last frame) is its own figure.
             let fps = Double(count) / max(timed.run.seconds - timed.planning, 1e-9)
             lines.append(
                 Self.row(
-                    "render 3 h, \(count) frames at \(label), -j 2",
+                    "render \(span.label), \(count) frames at \(label), -j 2",
                     String(format: "%.1f fps (%.2f s, planning %.2f s)", fps, timed.run.seconds, timed.planning),
                     timed.run.peakKiB))
         }
@@ -43,34 +49,37 @@ struct StreamBench {
         // --quick renders a tenth of their frames (the same simulated spans).
         let shards = quick ? 1000 : 100
         let replay = try writeReplay()
+        let name = "replay \(span.label)"
         for index in [0, shards - 1] {
             let part = "\(index)/\(shards)"
-            note("stream: 3 h replay, --shard \(part)")
-            let shard = try render(replay, ["--shard", part, "-j", "2"])
+            note("stream: \(name), --shard \(part)")
+            let shard = try render(replay.job, ["--shard", part, "-j", "2"])
             lines.append(
                 Self.row(
-                    "replay 3 h (100k hearts, 20k gifts) --shard \(part), -j 2",
+                    "\(name) (\(replay.events)) --shard \(part), -j 2",
                     String(format: "planning %.2f s, total %.1f s", shard.planning, shard.run.seconds),
                     shard.run.peakKiB))
         }
-        note("stream: 3 h replay, renderfarm prepare, then --shard \(shards - 1)/\(shards)")
+        note("stream: \(name), renderfarm prepare, then --shard \(shards - 1)/\(shards)")
         try? FileManager.default.removeItem(atPath: output)
-        let prepare = ChildProcess.run([runner.renderfarm, "prepare", replay, "--out", output])
+        let prepare = ChildProcess.run([runner.renderfarm, "prepare", replay.job, "--out", output])
         try check(prepare, "prepare")
         lines.append(
             Self.row(
-                "replay 3 h: renderfarm prepare (once, before the shards)",
+                "\(name): renderfarm prepare (once, before the shards)",
                 String(format: "%.1f s", prepare.seconds), prepare.peakKiB))
-        let warm = try render(replay, ["--shard", "\(shards - 1)/\(shards)", "-j", "2"], keepingCache: true)
+        let warm = try render(replay.job, ["--shard", "\(shards - 1)/\(shards)", "-j", "2"], keepingCache: true)
         lines.append(
             Self.row(
-                "replay 3 h --shard \(shards - 1)/\(shards) after prepare, -j 2",
+                "\(name) --shard \(shards - 1)/\(shards) after prepare, -j 2",
                 String(format: "planning %.2f s, total %.1f s", warm.planning, warm.run.seconds), warm.run.peakKiB))
         return lines
     }
 
+    /// A row of the sections after the main table: the label, the figure and the peak RSS in columns
+    /// (a label too long for its column keeps a space before the figure).
     static func row(_ label: String, _ value: String, _ peakKiB: Int) -> String {
-        label.padding(toLength: 62, withPad: " ", startingAt: 0)
+        label.padding(toLength: max(62, label.count + 1), withPad: " ", startingAt: 0)
             + value.padding(toLength: 44, withPad: " ", startingAt: 0)
             + "peak RSS \(peakKiB / 1024) MB"
     }
@@ -88,28 +97,33 @@ struct StreamBench {
             """
     }
 
-    /// The 3-hour replay: CSV event logs of 100,000 likes and 20,000 gifts at seeded random times.
-    func writeReplay() throws -> String {
+    /// The replay: CSV event logs of likes and gifts at seeded random times, 100,000 likes and 20,000
+    /// gifts in 3 hours (as many a second over a shorter span); the job file and what its logs hold.
+    func writeReplay() throws -> (job: String, events: String) {
         var random = ReplayRandom(state: 15)
-        let duration = 10_800.0
+        let duration = span.seconds
+        let likeCount = Int(100_000 * duration / 10_800)
+        let giftCount = Int(20_000 * duration / 10_800)
         let colors = ["", "#FF4D6D", "#3A86FF", "#FFB703"]
-        let likes = (0..<100_000).map { _ in random.unit() * duration }.sorted()
+        let likes = (0..<likeCount).map { _ in random.unit() * duration }.sorted()
         let likeRows = likes.map { String(format: "%.3f,", $0) + colors[Int(random.next() % 4)] }
         try ("time,color\n" + likeRows.joined(separator: "\n") + "\n").write(
             to: runner.scratch.appendingPathComponent("likes.csv"), atomically: true, encoding: .utf8)
         let shapes = ["gift", "coin", "box"]
-        let gifts = (0..<20_000).map { _ in random.unit() * duration }.sorted()
+        let gifts = (0..<giftCount).map { _ in random.unit() * duration }.sorted()
         let giftRows = gifts.map { String(format: "%.3f,", $0) + shapes[Int(random.next() % 3)] }
         try ("time,shape\n" + giftRows.joined(separator: "\n") + "\n").write(
             to: runner.scratch.appendingPathComponent("gifts.csv"), atomically: true, encoding: .utf8)
-        return try write(
+        let job = try write(
             """
-            { "name": "replay-3h", "seed": 5, "fps": 60, "duration": \(duration),
+            { "name": "replay-\(span.label.filter { $0 != " " })", "seed": 5, "fps": 60, "duration": \(duration),
               "canvas": {"width": 375, "height": 667, "scale": 1}, "output": {"compression": "fast"},
               "layers": [
                 { "effect": "physics-bounce", "params": {"events": "gifts.csv", "lifetime": 8, "bounds": true, "size": 36} },
                 { "effect": "floating-heart", "params": {"events": "likes.csv", "emitter": [330, 630], "lifetime": 4} } ] }
-            """, name: "replay-3h")
+            """, name: "replay")
+        let short = { (count: Int) in count % 1000 == 0 ? "\(count / 1000)k" : "\(count)" }
+        return (job, "\(short(likeCount)) hearts, \(short(giftCount)) gifts")
     }
 
     private func write(_ text: String, name: String) throws -> String {
