@@ -131,4 +131,41 @@ struct TextInputTests {
             #expect(first[0] != first[1], "\(pair) draw \(text) alike: the test cannot tell them apart")
         }
     }
+
+    /// A job font file made anew while a process runs is given to fontconfig under an alias, a link in a folder of
+    /// the plugin's own under TMPDIR (above): the studio with `--sandbox off` makes them in its own process, for the
+    /// frames it draws after each edit of the font. The folder goes when the process exits.
+    @Test("the font aliases the studio makes are removed when it exits")
+    func aliasesRemovedAtExit() throws {
+        let fonts = ["NotoSerif-Regular.ttf", "NotoSans-Regular.ttf"].map { "\(TextEffectTests.noto)/\($0)" }
+        try #require(
+            fonts.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "needs fonts-noto-core (make deps)")
+        let folder = try TemporaryFolder()
+        let scratch = folder.url.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: fonts[0], toPath: folder.path + "/font.ttf")
+        try folder.write(Self.job(name: "t", layers: [#""text": "Hg", "font": "font.ttf""#]), to: "job.json")
+        let studio = try Binary.Running(
+            ["studio", "job.json", "--port", "0", "--sandbox", "off"], in: folder.url,
+            environment: ["TMPDIR": scratch.path])
+        let aliasFolders = {
+            ((try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? [])
+                .filter { $0.hasPrefix("renderfarm-fonts-") }
+        }
+        var round = 0
+        try Binary.waitUntil("an alias folder in TMPDIR after edits of the font", running: studio) {
+            // Each round: the font file made anew (another face, another time), then a frame drawn with it.
+            round += 1
+            let font = folder.path + "/font.ttf"
+            try? FileManager.default.removeItem(atPath: font)
+            try? FileManager.default.copyItem(atPath: fonts[round % 2], toPath: font)
+            let address = try? String(contentsOf: studio.stdoutURL, encoding: .utf8).split(separator: "\n").first
+            if let address, let url = URL(string: address + "api/frames/0.png") { _ = try? Data(contentsOf: url) }
+            return !aliasFolders().isEmpty
+        }
+        studio.signal(SIGTERM)
+        let result = studio.wait(timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(aliasFolders().isEmpty, "left in TMPDIR after \(round) edits: \(aliasFolders())")
+    }
 }

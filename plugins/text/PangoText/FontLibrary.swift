@@ -191,8 +191,17 @@ final class PangoWorld {
     /// The folder of this instance's aliases, made under the temporary folder when the first is needed; nil when
     /// it cannot be. It is the instance's own, not named after the process: a plugin library loaded twice into one
     /// process (a rebuilt plugin the studio reloads) has two of these worlds but one cairo, which keeps fonts by
-    /// path, so two worlds must never give fontconfig the same alias path for two files.
-    private lazy var aliasFolder = ScratchFolder.make(prefix: "renderfarm-fonts-")
+    /// path, so two worlds must never give fontconfig the same alias path for two files. Removed with its links when
+    /// the process exits (cairo may open a font through its alias until then).
+    private lazy var aliasFolder: String? = {
+        guard let folder = ScratchFolder.make(prefix: "renderfarm-fonts-") else { return nil }
+        _ = Self.removedAtExit
+        Self.madeAliasFolder.withLock { $0 = folder }
+        return folder
+    }()
+    /// The alias folder of this copy of the plugin, once made: what `removeAliasFolder` removes at exit.
+    private static let madeAliasFolder = Locked<String?>(nil)
+    private static let removedAtExit: Void = { atexit { PangoWorld.removeAliasFolder() } }()
 
     /// The setup for these job font files (absolute paths), made once per process per distinct list and
     /// version of the files (a file edited while the process runs gets a new setup).
@@ -223,6 +232,19 @@ final class PangoWorld {
         let setup = try FontSetup(jobFiles: jobFiles, packageFiles: packageFiles, aliases: aliases)
         setups[key] = setup
         return setup
+    }
+
+    /// Removes the alias folder and the links in it, the only entries it holds.
+    private static func removeAliasFolder() {
+        guard let folder = madeAliasFolder.withLock({ $0 }), let directory = opendir(folder) else { return }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { unlinkat(dirfd(directory), name, 0) }
+        }
+        closedir(directory)
+        rmdir(folder)
     }
 
     /// A symbolic link to `file`, the `number`th this instance makes, in its alias folder; nil when it cannot be
