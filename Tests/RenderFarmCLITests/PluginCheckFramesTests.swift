@@ -53,17 +53,21 @@ struct PluginCheckFramesTests {
             ["plugin", "check", Self.library("error-at-3"), "--frames", "all", "--sandbox", "off"])
         #expect(error.status == 1, "\(error.stdout)")
         #expect(error.stdout.contains("FAIL    render: frame 3 at the defaults"), "\(error.stdout)")
+        // The check ends inside the hung frame, and leaves nothing in its temporary folder.
+        let scratch = try TemporaryFolder()
         let hang = try Binary.run(
             [
                 "plugin", "check", Self.library("hang-at-3"), "--frames", "all", "--sandbox", "off",
                 "--frame-timeout", "1",
             ],
-            timeout: 60)
+            environment: ["TMPDIR": scratch.path], timeout: 60)
         #expect(hang.status == 1 && hang.signal == nil, "\(hang.stdout)\(hang.stderr)")
         #expect(
             hang.stderr.contains(
                 "FAIL    render: frame 3 did not finish within 1 s: a hang (--frame-timeout SECONDS allows longer); "
                     + "with --sandbox off the check ends here"), "\(hang.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
+        #expect(left.isEmpty, "left in TMPDIR: \(left)")
     }
 
     @Test("--frames outside the checked setting, or not a frame set, is refused naming it")

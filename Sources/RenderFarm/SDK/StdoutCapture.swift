@@ -14,11 +14,10 @@ enum StdoutCapture {
         var template = Array((NSTemporaryDirectory() + "/renderfarm-check-XXXXXX").utf8CString)
         let file = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard file >= 0 else { return (body(), nil) }
-        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        defer {
-            close(file)
-            unlink(path)
-        }
+        // Unlinked at once: the descriptor keeps the file, and nothing is left behind when the process ends inside
+        // `body` (a check run with `--sandbox off` ends at a hung frame).
+        template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }
+        defer { close(file) }
         let saved = dup(STDOUT_FILENO)
         guard saved >= 0, dup2(file, STDOUT_FILENO) >= 0 else {
             if saved >= 0 { close(saved) }
@@ -28,7 +27,8 @@ enum StdoutCapture {
         fflush(nil)
         dup2(saved, STDOUT_FILENO)
         close(saved)
-        let output = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        return (result, output)
+        lseek(file, 0, SEEK_SET)
+        let written = FileHandle(fileDescriptor: file, closeOnDealloc: false).readDataToEndOfFile()
+        return (result, String(data: written, encoding: .utf8) ?? "")
     }
 }
