@@ -16,7 +16,7 @@ enum StdoutCapture {
         guard file >= 0 else { return (body(), nil) }
         // Unlinked at once: the descriptor keeps the file, and nothing is left behind when the process ends inside
         // `body` (a check run with `--sandbox off` ends at a hung frame).
-        template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }
+        unlink(template)
         defer { close(file) }
         let saved = dup(STDOUT_FILENO)
         guard saved >= 0, dup2(file, STDOUT_FILENO) >= 0 else {
