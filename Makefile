@@ -59,7 +59,8 @@ help:
 	@echo "make fuzz-incremental 2,000 random edits of generated jobs: every re-render equals a fresh render, with the"
 	@echo "                     edit's reason; and the \"same as\" claims (-j, shards, --isolate, --video) on 100 jobs;"
 	@echo "                     RENDERFARM_INCREMENTAL_SEED=S [RENDERFARM_INCREMENTAL_EDITS=N] replays a failure"
-	@echo "make text-check      the text effect's shrink-to-fit on 1,000 strings of every script (Pango's layout, pixels)"
+	@echo "make text-check      the text effect's shrink-to-fit on 1,000 strings of every script (Pango's layout, pixels),"
+	@echo "                     and 600 jobs drawn at once by four copies of the text plugin in one process"
 	@echo "make bench           release build, then RenderFarm vs hand-written C on the reference jobs (one table)"
 	@echo "make bench-quick     the same in a short mode (CI runs it so the benchmark cannot rot); it and bench"
 	@echo "                     fail when RenderFarm's frames are not byte-identical to the C floor's"
@@ -246,10 +247,13 @@ otio-venv:
 	$(OTIO_VENV)/bin/python3 -m pip install -q opentimelineio
 	$(OTIO_VENV)/bin/python3 -c 'import opentimelineio as otio; print("opentimelineio", otio.__version__, "in $(OTIO_VENV)")'
 
-# The text effect's shrink-to-fit on 1,000 generated strings, Pango's layout and the pixels (make test runs 200).
+# The text effect's shrink-to-fit on 1,000 generated strings, Pango's layout and the pixels (make test runs 200),
+# and four copies of the text plugin in one process drawing 600 jobs at once, each frame as it draws alone (make
+# test: 32).
 text-check: deps
 	$(SWIFT) build --build-tests
-	$(TEST_ENV) RENDERFARM_TEXT_CASES=1000 $(SWIFT) test --skip-build --filter TextLayoutTests/shrinkNeverOverflows
+	$(TEST_ENV) RENDERFARM_TEXT_CASES=1000 RENDERFARM_TEXT_COPIES_JOBS=600 $(SWIFT) test --skip-build \
+	    --filter 'TextLayoutTests/shrinkNeverOverflows|TextInputTests/copiesDrawAtOnce'
 
 # 1,000 mutated job files and 1,000 mutated Lottie files through the command line in process (make test runs 300
 # and 66).

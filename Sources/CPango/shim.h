@@ -1,6 +1,9 @@
 // Pango through pangocairo, with fontconfig set up by the text plugin (plugins/text). GObject's cast
 // macros and the walk over a layout's runs are C; they are wrapped here as small inline functions.
+#include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <hb.h>
 #include <pango/pangocairo.h>
 #include <pango/pangofc-fontmap.h>
 #include <pango/pangofc-font.h>
@@ -53,6 +56,40 @@ static inline int rf_text_layout_unknown_glyphs(
 }
 
 static inline void rf_text_unref(void *object) { g_object_unref(object); }
+
+/// The recursive mutex that every copy of the text plugin's code in this process shares (PangoWorld in
+/// plugins/text/PangoText/FontLibrary.swift), made by the first copy that asks; NULL only without memory for one.
+///
+/// It is kept where every copy finds the same one: as user data of HarfBuzz's default Unicode functions, an object
+/// the process has once, under a key every copy gets alike (the address HarfBuzz interns the made-up language
+/// "x-renderfarm-text" at). HarfBuzz sets user data under a lock of its own and, told not to replace, keeps the
+/// first: when two copies ask at once, one mutex is kept and the other copy frees its own.
+static inline pthread_mutex_t *rf_text_libraries_mutex(void) {
+    hb_unicode_funcs_t *funcs = hb_unicode_funcs_get_default();
+    hb_user_data_key_t *key = (hb_user_data_key_t *)hb_language_from_string("x-renderfarm-text", -1);
+    pthread_mutex_t *found = hb_unicode_funcs_get_user_data(funcs, key);
+    if (found != NULL) return found;
+    pthread_mutex_t *made = malloc(sizeof *made);
+    pthread_mutexattr_t attributes;
+    if (made == NULL || pthread_mutexattr_init(&attributes) != 0) {
+        free(made);
+        return NULL;
+    }
+    pthread_mutexattr_settype(&attributes, PTHREAD_MUTEX_RECURSIVE);
+    int status = pthread_mutex_init(made, &attributes);
+    pthread_mutexattr_destroy(&attributes);
+    if (status != 0) {
+        free(made);
+        return NULL;
+    }
+    if (hb_unicode_funcs_set_user_data(funcs, key, made, NULL, 0)) return made;
+    found = hb_unicode_funcs_get_user_data(funcs, key);
+    // HarfBuzz keeps no user data on this object (it could not allocate): the mutex stays this copy's own.
+    if (found == NULL) return made;
+    pthread_mutex_destroy(made);
+    free(made);
+    return found;
+}
 
 /// One grapheme cluster of a layout as Pango set it (text animators, plugins/text/PangoText/TextClusters.swift):
 /// its bytes in the layout's text, its line, where its glyphs start on the baseline and how far they advance

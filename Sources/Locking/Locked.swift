@@ -13,6 +13,8 @@ import Glibc
 /// its own allocation because a `pthread_mutex_t` must not move while in use.
 public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Whether `mutex` is this lock's own, made by it and destroyed with it.
+    private let ownsMutex: Bool
     private var value: Value
 
     public init(_ initialValue: sending Value) {
@@ -21,9 +23,19 @@ public final class Locked<Value>: @unchecked Sendable {
         mutex.initialize(to: pthread_mutex_t())
         let status = pthread_mutex_init(mutex, nil)
         precondition(status == 0, "pthread_mutex_init failed: \(status)")
+        ownsMutex = true
+    }
+
+    /// A value behind a mutex made elsewhere, which must outlive this lock and which other code may lock too: the
+    /// text plugin's, which every copy of the plugin loaded into a process shares. It is never destroyed here.
+    public init(_ initialValue: sending Value, sharing mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        value = initialValue
+        self.mutex = mutex
+        ownsMutex = false
     }
 
     deinit {
+        guard ownsMutex else { return }
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
         mutex.deallocate()

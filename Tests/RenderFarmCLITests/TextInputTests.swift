@@ -132,6 +132,73 @@ struct TextInputTests {
         }
     }
 
+    /// Copies of the text plugin in one process draw at the same time as safely as one copy does, and as they draw
+    /// alone: Pango, fontconfig and cairo's font caches are one per process, so every copy locks the same mutex.
+    /// Each job has a font file of its own (so a copy sets fontconfig up anew while others draw) and eight lines of
+    /// generated text in four scripts at sizes of their own: hundreds of fonts, more than cairo keeps, so its caches
+    /// drop fonts while other copies draw. With a lock for each copy, 400 such jobs crashed the process in 3 of 9
+    /// runs (`cairo_scaled_font_glyph_extents`, a bad pointer), as the incremental harness's rebuilt copies once
+    /// did in CI; `make text-check` draws 600, `make test` 32. A sample is drawn again alone, for the same bytes.
+    @Test("copies of the text plugin in one process draw at once, each frame as it draws alone")
+    func copiesDrawAtOnce() throws {
+        let jobs = ProcessInfo.processInfo.environment["RENDERFARM_TEXT_COPIES_JOBS"].flatMap { Int($0) } ?? 32
+        let faces = [
+            "NotoSerif-Regular.ttf", "NotoSans-Regular.ttf", "NotoSansDisplay-Regular.ttf",
+            "NotoSerifDisplay-Regular.ttf",
+        ]
+        .map { "\(TextEffectTests.noto)/\($0)" }.filter { FileManager.default.fileExists(atPath: $0) }
+        try #require(!faces.isEmpty, "needs the Noto fonts of fonts-noto-core (make deps)")
+        let folder = try TemporaryFolder()
+        let plugin = try Data(contentsOf: Binary.buildDirectory.appendingPathComponent("librenderfarm-text.so"))
+        let copies = try (0..<4).map { index in
+            let plugins = folder.url.appendingPathComponent("copy-\(index)")
+            try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
+            try (plugin + Data([UInt8(index)])).write(to: plugins.appendingPathComponent("librenderfarm-text.so"))
+            return plugins.path
+        }
+        // Lower-case Latin, Latin-1 and Extended-A, Greek, Cyrillic: many glyphs, so cairo's caches keep changing.
+        let scripts: [ClosedRange<UInt32>] = [0x61...0x7A, 0xC0...0x17F, 0x391...0x3C9, 0x410...0x44F]
+        var random = FuzzRandom(seed: 2026_12_06_2)
+        let jobFiles = try (0..<jobs).map { job in
+            let font = "font-\(job).ttf"
+            try FileManager.default.copyItem(atPath: random.pick(faces), toPath: folder.path + "/" + font)
+            let layers = (0..<8).map { _ in
+                let script = random.pick(scripts)
+                let text = String(
+                    String.UnicodeScalarView(
+                        (0..<40).compactMap { _ in
+                            Unicode.Scalar(
+                                script.lowerBound + UInt32(random.next(Int(script.upperBound - script.lowerBound) + 1)))
+                        }))
+                return #""text": "\#(text)", "size": \#(random.integer(6...70))"#
+                    + (random.chance(0.5) ? #", "font": "\#(font)""# : "")
+            }
+            let spec = Self.job(name: "j\(job)", layers: layers).replacingOccurrences(
+                of: #""width": 200, "height": 50"#, with: #""width": 300, "height": 100"#)
+            try folder.write(spec, to: "job-\(job).json")
+            return folder.path + "/job-\(job).json"
+        }
+        let base = folder.path
+        let render: @Sendable (Int, String) -> CLI.Result = { job, out in
+            CLI.run(
+                ["render", jobFiles[job], "--out", out, "-j", "2", "--progress", "none"]
+                    + CLI.pluginPath(copies[job % copies.count], for: "render"))
+        }
+        DispatchQueue.concurrentPerform(iterations: jobs) { job in
+            let result = render(job, base + "/together-\(job)")
+            #expect(result.status == 0, "job \(job): \(result.stderr)")
+        }
+        for job in random.sample(Array(0..<jobs), min(6, jobs)) {
+            let alone = folder.path + "/alone-\(job)"
+            let result = render(job, alone)
+            try #require(result.status == 0, "job \(job) alone: \(result.stderr)")
+            let together = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/together-\(job)/frame_00000.png"))
+            #expect(
+                together == (try Data(contentsOf: URL(fileURLWithPath: alone + "/frame_00000.png"))),
+                "job \(job) drew otherwise among the others than alone")
+        }
+    }
+
     /// A job font file made anew while a process runs is given to fontconfig under an alias, a link in a folder of
     /// the plugin's own under TMPDIR (above): the studio with `--sandbox off` makes them in its own process, for the
     /// frames it draws after each edit of the font. The folder goes when the process exits.

@@ -179,8 +179,31 @@ final class FontSetup: @unchecked Sendable {
 
 /// Every Pango and fontconfig call of the process happens while this is locked: neither library promises
 /// that one font map may be used from several threads at once. Text is a small part of a frame's drawing.
+///
+/// The lock is one per process, not one per copy of this code: a plugin library loaded twice into one process (a
+/// rebuilt plugin the studio reloads, the incremental harness's rebuilt copies, the tests' own copy beside the
+/// plugin's) has two of these worlds, but one Pango, one fontconfig and one cairo, whose font caches hold the
+/// fonts of both. With a lock for each copy, two copies drawing text at once crashed cairo
+/// (`cairo_scaled_font_glyph_extents`). Every copy finds the same mutex (`rf_text_libraries_mutex`, CPango).
 final class PangoWorld {
-    static let shared = Locked(PangoWorld())
+    static let shared = Locked(PangoWorld(), sharing: librariesMutex)
+
+    /// The process's mutex of the text libraries. Recursive, for ``releasing(_:)``; ``shared``'s `withLock` is
+    /// still never called within itself. `nonisolated(unsafe)`: the pointer never changes, and the mutex it points
+    /// to is only locked and unlocked.
+    nonisolated(unsafe) private static let librariesMutex: UnsafeMutablePointer<pthread_mutex_t> = {
+        guard let mutex = rf_text_libraries_mutex() else { preconditionFailure("no memory for a mutex") }
+        return mutex
+    }()
+
+    /// Runs `body`, which releases Pango objects, with the libraries locked: releasing a layout releases its fonts,
+    /// which their font map and cairo's caches share with every other layout. For a `deinit`, which may run
+    /// anywhere, also within ``shared``'s lock on this thread (an error thrown while layouts were being made).
+    static func releasing(_ body: () -> Void) {
+        pthread_mutex_lock(librariesMutex)
+        defer { pthread_mutex_unlock(librariesMutex) }
+        body()
+    }
 
     private var setups: [String: FontSetup] = [:]
     private lazy var packageFiles = FontLibrary.packageFontFiles()

@@ -127,7 +127,7 @@ final class TextLayout: @unchecked Sendable {
         (clusters, clusterGlyphs) = style.clusters ? Self.clusters(of: chosen.layout, origin: chosen.origin) : ([], [])
     }
 
-    deinit { rf_text_unref(UnsafeMutableRawPointer(layout)) }
+    deinit { PangoWorld.releasing { rf_text_unref(UnsafeMutableRawPointer(layout)) } }
 
     /// The layout's outline as the current path of `cr` (for strokes and shadows). Takes ``PangoWorld/shared``
     /// for Pango's call: call without it.
