@@ -229,7 +229,7 @@ let package = Package(
         .testTarget(name: "FileInputTests", dependencies: ["FileInput"]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "MotionTests", dependencies: ["Motion"]),
-        .testTarget(name: "EffectKitTests", dependencies: ["EffectKit", "FileInput", "RenderFarmPluginKit"]),
+        .testTarget(name: "EffectKitTests", dependencies: ["EffectKit", "FileInput", "RenderFarmPluginKit", "CChipmunk"]),
         .testTarget(name: "LottieTests", dependencies: ["Lottie"]),
         .testTarget(name: "TextTests", dependencies: ["PangoText", "EffectKit"]),
         .testTarget(name: "StillImageTests", dependencies: ["StillImage", "EffectKit", "CTurboJPEG"]),

@@ -37,6 +37,22 @@ struct PhysicsBounceCLITests {
         #expect(last.planNumber("spawn") == 0 && last.plan["body"] as? String == "box")
     }
 
+    /// Debian's Chipmunk prints a debug banner at a process's first physics space; each copy of EffectKit
+    /// absorbs it (ChipmunkBannerTests), in the renderfarm process and in a worker alike.
+    @Test("a physics render prints no Chipmunk banner, with its plugin in process or in a worker (--isolate)")
+    func noBanner() throws {
+        let folder = try TemporaryFolder()
+        let job = try folder.write(dropJob, to: "drop.json")
+        for (index, isolate) in [[], ["--isolate"]].enumerated() {
+            let out = folder.path + "/out-\(index)"
+            let result = try Binary.run(
+                ["render", job, "--frames", "0-3", "--out", out, "--progress", "none"] + isolate)
+            #expect(result.status == 0, "\(isolate): \(result.stderr)")
+            #expect(
+                !(result.stdout + result.stderr).contains("Chipmunk"), "\(isolate): \(result.stdout)\(result.stderr)")
+        }
+    }
+
     @Test("two items dropped on each other end stacked without overlapping; traces repeat exactly")
     func stackAndRepeat() throws {
         let folder = try TemporaryFolder()
