@@ -5,10 +5,13 @@ import Testing
 /// the words images are refused with, and a variants row's value is drawn as text in markup.
 @Suite("Text effect inputs")
 struct TextInputTests {
-    /// A 200 × 50 pt job of one frame with text layers of `params` (each a JSON object's members).
-    static func job(name: String, variants: String? = nil, layers: [String]) -> String {
+    /// A job of one frame (200 × 50 pt unless given) with text layers of `params` (each a JSON object's members).
+    static func job(
+        name: String, variants: String? = nil, width: Int = 200, height: Int = 50, layers: [String]
+    ) -> String {
         let rows = variants.map { #""variants": \#($0), "# } ?? ""
-        return #"{"name": "\#(name)", "canvas": {"width": 200, "height": 50, "scale": 1}, "fps": 10, "duration": 0.1, "#
+        return #"{"name": "\#(name)", "canvas": {"width": \#(width), "height": \#(height), "scale": 1}, "#
+            + #""fps": 10, "duration": 0.1, "#
             + rows + #""layers": ["#
             + layers.map { #"{"effect": "text", "params": {\#($0)}}"# }
             .joined(separator: ", ") + "]}"
@@ -70,6 +73,14 @@ struct TextInputTests {
         #expect(fromRows == byHand, "the CSV cell was not drawn as the same text escaped by hand")
     }
 
+    /// The text plugin's library `plugin` with `marker` bytes appended, as `librenderfarm-text.so` in `folder`
+    /// (made): another file, so the process loads it as another copy. Returns the folder's path.
+    static func pluginCopy(_ plugin: Data, marked marker: [UInt8], in folder: URL) throws -> String {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try (plugin + Data(marker)).write(to: folder.appendingPathComponent("librenderfarm-text.so"))
+        return folder.path
+    }
+
     /// The text plugin loaded twice into one process (a rebuilt plugin the studio reloads; the incremental
     /// harness's rebuilt copies) draws each job with the job's own font, however often the font files are made
     /// anew. cairo keeps fonts by path for the whole process, and a font file made anew is given to fontconfig
@@ -93,10 +104,8 @@ struct TextInputTests {
             let text = random.pick(["Hg", "aiko", "Wq 42", "fig."])
             let copies = try (0..<2).map { index in
                 let copy = folder.url.appendingPathComponent("trial-\(trial)/copy-\(index)")
-                let plugins = copy.appendingPathComponent("plugins")
-                try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
-                try (plugin + Data([UInt8(trial), UInt8(index)])).write(
-                    to: plugins.appendingPathComponent("librenderfarm-text.so"))
+                let plugins = try Self.pluginCopy(
+                    plugin, marked: [UInt8(trial), UInt8(index)], in: copy.appendingPathComponent("plugins"))
                 try Self.job(name: "t", layers: [#""text": "\#(text)", "font": "font.ttf", "size": 30"#])
                     .write(to: copy.appendingPathComponent("job.json"), atomically: true, encoding: .utf8)
                 return (folder: copy, plugins: plugins, font: pair[index])
@@ -115,7 +124,7 @@ struct TextInputTests {
                     let out = copy.folder.appendingPathComponent("out-\(round)")
                     let result = CLI.run(
                         ["render", copy.folder.appendingPathComponent("job.json").path, "--out", out.path]
-                            + ["--progress", "none"] + CLI.pluginPath(copy.plugins.path, for: "render"))
+                            + ["--progress", "none"] + CLI.pluginPath(copy.plugins, for: "render"))
                     try #require(result.status == 0, "\(result.stderr)")
                     let frame = try Data(contentsOf: out.appendingPathComponent("frame_00000.png"))
                     if let earlier = first[index] {
@@ -151,10 +160,7 @@ struct TextInputTests {
         let folder = try TemporaryFolder()
         let plugin = try Data(contentsOf: Binary.buildDirectory.appendingPathComponent("librenderfarm-text.so"))
         let copies = try (0..<4).map { index in
-            let plugins = folder.url.appendingPathComponent("copy-\(index)")
-            try FileManager.default.createDirectory(at: plugins, withIntermediateDirectories: true)
-            try (plugin + Data([UInt8(index)])).write(to: plugins.appendingPathComponent("librenderfarm-text.so"))
-            return plugins.path
+            try Self.pluginCopy(plugin, marked: [UInt8(index)], in: folder.url.appendingPathComponent("copy-\(index)"))
         }
         // Lower-case Latin, Latin-1 and Extended-A, Greek, Cyrillic: many glyphs, so cairo's caches keep changing.
         let scripts: [ClosedRange<UInt32>] = [0x61...0x7A, 0xC0...0x17F, 0x391...0x3C9, 0x410...0x44F]
@@ -173,9 +179,7 @@ struct TextInputTests {
                 return #""text": "\#(text)", "size": \#(random.integer(6...70))"#
                     + (random.chance(0.5) ? #", "font": "\#(font)""# : "")
             }
-            let spec = Self.job(name: "j\(job)", layers: layers).replacingOccurrences(
-                of: #""width": 200, "height": 50"#, with: #""width": 300, "height": 100"#)
-            try folder.write(spec, to: "job-\(job).json")
+            try folder.write(Self.job(name: "j\(job)", width: 300, height: 100, layers: layers), to: "job-\(job).json")
             return folder.path + "/job-\(job).json"
         }
         let base = folder.path
@@ -189,10 +193,10 @@ struct TextInputTests {
             #expect(result.status == 0, "job \(job): \(result.stderr)")
         }
         for job in random.sample(Array(0..<jobs), min(6, jobs)) {
-            let alone = folder.path + "/alone-\(job)"
+            let alone = base + "/alone-\(job)"
             let result = render(job, alone)
             try #require(result.status == 0, "job \(job) alone: \(result.stderr)")
-            let together = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/together-\(job)/frame_00000.png"))
+            let together = try Data(contentsOf: URL(fileURLWithPath: base + "/together-\(job)/frame_00000.png"))
             #expect(
                 together == (try Data(contentsOf: URL(fileURLWithPath: alone + "/frame_00000.png"))),
                 "job \(job) drew otherwise among the others than alone")
