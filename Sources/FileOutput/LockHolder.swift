@@ -16,7 +16,22 @@ package struct LockHolder: Sendable, Equatable, CustomStringConvertible {
     package static func current(task: String) -> LockHolder {
         LockHolder(
             pid: getpid(), host: ProcessInfo.processInfo.hostName,
-            since: ISO8601DateFormatter().string(from: Date()), task: task)
+            since: timestamp(time(nil)), task: task)
+    }
+
+    /// `seconds` since 1970 as ISO 8601 in UTC, to the second (`2026-12-06T22:50:07Z`), as Foundation's
+    /// `ISO8601DateFormatter` writes it. Formatted here from `gmtime_r`: that formatter sets up ICU's calendars
+    /// and time zones on first use, which cost every render a few milliseconds of its start.
+    package static func timestamp(_ seconds: time_t) -> String {
+        var parts = tm()
+        var clock = seconds
+        guard gmtime_r(&clock, &parts) != nil else { return "unknown time" }
+        func digits(_ value: Int32, _ count: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, count - text.count)) + text
+        }
+        return digits(parts.tm_year + 1900, 4) + "-" + digits(parts.tm_mon + 1, 2) + "-" + digits(parts.tm_mday, 2)
+            + "T" + digits(parts.tm_hour, 2) + ":" + digits(parts.tm_min, 2) + ":" + digits(parts.tm_sec, 2) + "Z"
     }
 
     package var line: String { "\(pid) \(since) \(host) \(task)" }

@@ -51,6 +51,19 @@ struct FolderLockTests {
         #expect(since.hasSuffix("Z") && since.count == 20, "\(since)")
     }
 
+    @Test("the holder's time is written as Foundation's ISO8601DateFormatter writes it, at any second")
+    func timestampsMatchFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        // Every era a lock may be taken in, and the edges of days, months, leap days and years.
+        let edges: [time_t] = [0, 59, 60, 86_399, 86_400, 951_782_399, 951_782_400, 1_709_164_800, 2_147_483_647]
+        let seconds = edges + (0..<500).map { _ in time_t.random(in: 0...4_102_444_799, using: &generator) }
+        let formatter = ISO8601DateFormatter()
+        for second in seconds {
+            let expected = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(second)))
+            #expect(FolderLock.Holder.timestamp(second) == expected, "at \(second) s")
+        }
+    }
+
     /// This process's descriptor open on `path` (read from /proc/self/fd), if any.
     static func descriptor(of path: String) -> Int32? {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
