@@ -83,7 +83,8 @@ let package = Package(
         // The header's companion library (librenderfarm-plugin.a, `make install`): helpers a plugin links
         // statically where the header cannot be inline under strict C99 (rf_path_inside needs POSIX realpath).
         .target(name: "RenderFarmPluginKit", dependencies: ["RenderFarmPluginABI"]),
-        // Names the plugin and frame on stderr when a plugin crashes the process (signal-safe C).
+        // What the host does around plugin code in C: names the plugin and frame on stderr when a plugin crashes
+        // the process (signal-safe), and moves descriptor 1 under stdout's lock while plugin check watches it.
         .target(name: "CFaultReport"),
         // The sandbox of `render --isolate`'s workers: Landlock, seccomp (libseccomp), limits, namespaces.
         .target(name: "CSandbox", dependencies: ["CFaultReport"], linkerSettings: [.linkedLibrary("seccomp")]),
@@ -229,7 +230,8 @@ let package = Package(
         .testTarget(name: "FileInputTests", dependencies: ["FileInput"]),
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "MotionTests", dependencies: ["Motion"]),
-        .testTarget(name: "EffectKitTests", dependencies: ["EffectKit", "FileInput", "RenderFarmPluginKit", "CChipmunk"]),
+        .testTarget(
+            name: "EffectKitTests", dependencies: ["EffectKit", "FileInput", "RenderFarmPluginKit", "CChipmunk"]),
         .testTarget(name: "LottieTests", dependencies: ["Lottie"]),
         .testTarget(name: "TextTests", dependencies: ["PangoText", "EffectKit"]),
         .testTarget(name: "StillImageTests", dependencies: ["StillImage", "EffectKit", "CTurboJPEG"]),
@@ -239,7 +241,7 @@ let package = Package(
             name: "RenderFarmTests",
             dependencies: [
                 "RenderFarm", "RenderFarmJobs", "RenderFarmOutput", "RenderFarmMedia", "RenderFarmSound", "FileOutput",
-                "CPNG", "CPNGWriter", "CVideoFrame", "CairoKit", "EffectKit", "Locking", "Motion",
+                "CPNG", "CPNGWriter", "CVideoFrame", "CairoKit", "CChipmunk", "EffectKit", "Locking", "Motion",
                 "RenderFarmTestSupport",
             ]),
         .testTarget(

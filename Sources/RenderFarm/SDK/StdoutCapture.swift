@@ -1,9 +1,12 @@
+import CFaultReport
 import Foundation
 
 /// Runs code with file descriptor 1 pointing at a temporary file, to see whether a plugin prints.
 ///
 /// Unsafe in the sense of global: it swaps the process's stdout for the duration of `body`, so
-/// only `renderfarm plugin check` uses it, from one thread, while nothing else prints.
+/// only `renderfarm plugin check` uses it, from one thread, while nothing else prints. The
+/// descriptor is moved under the C `stdout` stream's lock (`rf_stdout_redirect`), as a copy of
+/// EffectKit moves it to absorb Chipmunk's banner, so the two cannot interleave.
 enum StdoutCapture {
     /// Flushes every C stream (`fflush(nil)`) before and after, so buffered output lands on the
     /// right side of the swap.
@@ -18,15 +21,11 @@ enum StdoutCapture {
         // `body` (a check run with `--sandbox off` ends at a hung frame).
         unlink(template)
         defer { close(file) }
-        let saved = dup(STDOUT_FILENO)
-        guard saved >= 0, dup2(file, STDOUT_FILENO) >= 0 else {
-            if saved >= 0 { close(saved) }
-            return (body(), nil)
-        }
+        let saved = rf_stdout_redirect(file)
+        guard saved >= 0 else { return (body(), nil) }
         let result = body()
         fflush(nil)
-        dup2(saved, STDOUT_FILENO)
-        close(saved)
+        rf_stdout_restore(saved)
         lseek(file, 0, SEEK_SET)
         let written = FileHandle(fileDescriptor: file, closeOnDealloc: false).readDataToEndOfFile()
         return (result, String(data: written, encoding: .utf8) ?? "")
