@@ -241,6 +241,19 @@ struct ArchitectureTests {
         #expect(Self.imports(try #require(targets["RenderFarmJobs"])).contains("Motion"))
     }
 
+    @Test("the README stays within 14 KB and names every user article of RenderFarm.docc")
+    func readmeIsShortAndComplete() throws {
+        let readme = try Data(contentsOf: Self.repository.appendingPathComponent("README.md"))
+        #expect(readme.count <= 14_000, "README.md is \(readme.count) bytes: say it shorter or move it into an article")
+        let text = String(decoding: readme, as: UTF8.self)
+        let articles = repository(listing: "Sources/RenderFarm/RenderFarm.docc")
+            .filter { $0.hasSuffix(".md") && $0 != "RenderFarm.md" }.map { String($0.dropLast(3)) }
+        #expect(articles.count > 10, "no articles found")
+        for article in articles where !text.contains("`\(article)`") {
+            Issue.record("README.md does not name the article \(article)")
+        }
+    }
+
     /// The names in a folder of the repository.
     private func repository(listing folder: String) -> [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent(folder).path))?
