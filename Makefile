@@ -233,9 +233,11 @@ TEST_LOG := .build/test-output.log
 # (tests load plugins they copy there), else the system's. The suites create and delete tens of thousands of files,
 # and on an ext4 without a journal (CI's machines) every new inode is first checked against the recently deleted
 # ones: 26 s of the kernel's CPU time in make test's 3 minutes, and 16 s of its wall time (README "Tests").
-TEST_TMPDIR = $(shell d=/dev/shm/renderfarm-tests; [ "$$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && \
-                ! findmnt -no OPTIONS /dev/shm | grep -qw noexec && mkdir -p -m 1777 $$d 2>/dev/null && \
-                [ -w $$d ] && echo $$d)
+TEST_TMPDIR = $(call tmpfs_folder,renderfarm-tests)
+# /dev/shm/NAME when /dev/shm is a tmpfs that may hold executables and NAME can be made there, else nothing.
+tmpfs_folder = $(shell d=/dev/shm/$(1); [ "$$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && \
+                 ! findmnt -no OPTIONS /dev/shm | grep -qw noexec && mkdir -p -m 1777 $$d 2>/dev/null && \
+                 [ -w $$d ] && echo $$d)
 # How many test cases Swift Testing runs at once: four per core, where its default is two. Most cases wait on a
 # child process (renderfarm, ffmpeg) or a socket, and at two per core a fifth of the cores' time was idle: 177 s
 # -> 155 s of make test's tests on 2 cores, the same at eight per core.
@@ -386,16 +388,22 @@ k8s-test: build image-deps
 	    --work $(CURDIR)/$(K8S_TEST_DIR)
 
 # The benchmark (RenderFarm article Performance): release builds of renderfarm, the plugins, renderfarm-bench
-# and the C programs it compares with. BENCH_ARGS='--rounds 5' for more rounds.
-BENCH_ARGS ?=
+# and the C programs it compares with. BENCH_ARGS='--rounds 5' for more rounds. Every program writes its frames
+# into BENCH_TMPDIR, a tmpfs where there is one (BENCH_TMPDIR= for the system's TMPDIR): each round deletes the
+# last program's frames, and on an ext4 without a journal (CI's machines) every file made in the next minute is
+# first checked against each of those deleted inodes, a cost per file that grew to 1.4 ms (Performance, "Where
+# frames are written").
+BENCH_ARGS   ?=
+BENCH_TMPDIR ?= $(call tmpfs_folder,renderfarm-bench)
+BENCH_ENV     = $(if $(BENCH_TMPDIR),TMPDIR=$(BENCH_TMPDIR))
 
 bench: deps deps-handoff
 	$(SWIFT) build -c release
-	.build/release/renderfarm-bench $(BENCH_ARGS)
+	$(BENCH_ENV) .build/release/renderfarm-bench $(BENCH_ARGS)
 
 bench-quick: deps deps-handoff
 	$(SWIFT) build -c release
-	.build/release/renderfarm-bench --quick
+	$(BENCH_ENV) .build/release/renderfarm-bench --quick
 
 # The DocC catalogs Sources/RenderFarm/RenderFarm.docc, Sources/EffectKit/EffectKit.docc and Sources/Motion/Motion.docc, with the
 # toolchain's docc over symbol graphs extracted from a build (DOCS_CONFIG); a broken link fails the build.

@@ -180,3 +180,20 @@ struct Report {
 
     static func format(_ value: Double, _ decimals: Int) -> String { String(format: "%.\(decimals)f", value) }
 }
+
+/// The type of the file system `path` is on (`tmpfs`, `ext4`, …), from the mount whose point is the longest prefix
+/// of its real path in /proc/self/mounts: the table says where every program wrote its frames, since making files
+/// costs more on some (Performance, "Where frames are written").
+func fileSystem(of path: String) -> String {
+    let real = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    let mounts = (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) ?? ""
+    var best: (point: String, type: String)?
+    for line in mounts.split(separator: "\n") {
+        let fields = line.split(separator: " ").map(String.init)
+        guard fields.count > 2 else { continue }
+        let point = fields[1]
+        let inside = point == "/" || real == point || real.hasPrefix(point + "/")
+        if inside && point.count > (best?.point.count ?? -1) { best = (point, fields[2]) }
+    }
+    return best?.type ?? "unknown file system"
+}

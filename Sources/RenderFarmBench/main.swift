@@ -77,7 +77,8 @@ do {
         let counts = ReferenceJob.all(packageRoot: packageRoot).map { String(quick ? $0.quickFrames : $0.frames) }
         let header =
             "renderfarm-bench\(quick ? " --quick" : ""): \(cores) cores, "
-            + "\(rounds) round\(rounds == 1 ? "" : "s"), frames per run: \(counts.joined(separator: "/"))"
+            + "\(rounds) round\(rounds == 1 ? "" : "s"), frames per run: \(counts.joined(separator: "/")), "
+            + "frames written to \(scratch.path) (\(fileSystem(of: scratch.path)))"
         print(
             Report(
                 rows: rows, memory: memory, startup: startup, isolation: isolation, encoders: encoders,
