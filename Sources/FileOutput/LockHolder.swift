@@ -20,8 +20,8 @@ package struct LockHolder: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `seconds` since 1970 as ISO 8601 in UTC, to the second (`2026-12-06T22:50:07Z`), as Foundation's
-    /// `ISO8601DateFormatter` writes it. Formatted here from `gmtime_r`: that formatter sets up ICU's calendars
-    /// and time zones on first use, which cost every render a few milliseconds of its start.
+    /// `ISO8601DateFormatter` writes it. Formatted here from `gmtime_r`: that formatter set up ICU's calendars and
+    /// read the time zone files at the start of every render, for a time that is always UTC.
     package static func timestamp(_ seconds: time_t) -> String {
         var parts = tm()
         var clock = seconds

@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 /* Points descriptor 1 at `descriptor` and returns a duplicate (close-on-exec) of what it pointed at before,
- * for rf_stdout_restore; -1 with errno set when it could not, descriptor 1 then unchanged. */
+ * for rf_stdout_restore; -1 when it could not, descriptor 1 then unchanged. */
 int rf_stdout_redirect(int descriptor);
 
 /* Flushes `stdout`, points descriptor 1 back at `saved` (from rf_stdout_redirect) and closes `saved`. */
