@@ -197,7 +197,7 @@ update-references: build deps-handoff
 
 bench-video: deps deps-handoff
 	$(SWIFT) build -c release
-	bash .ci/bench-video.sh .build/release/renderfarm
+	$(BENCH_ENV) bash .ci/bench-video.sh .build/release/renderfarm
 
 # RenderFarm against a pycairo pool, a skia-python pool and a Manim scene drawing the same hearts
 # (.ci/bench-peers.py): Debian's python3-cairo, skia-python and manim from PyPI in $(PEERS_VENV) (Manim draws
@@ -210,7 +210,7 @@ bench-peers: deps deps-handoff
 	$(SWIFT) build -c release
 	@[ -x $(PEERS_VENV)/bin/python3 ] || /usr/bin/python3 -m venv --system-site-packages $(PEERS_VENV)
 	$(PEERS_VENV)/bin/python3 -m pip install -q skia-python manim
-	$(PEERS_VENV)/bin/python3 .ci/bench-peers.py .build/release/renderfarm \
+	$(BENCH_ENV) $(PEERS_VENV)/bin/python3 .ci/bench-peers.py .build/release/renderfarm \
 	    Sources/RenderFarmBench/Jobs/hd720-transparent.json $(PEERS_ARGS)
 
 # OpenTimelineIO for the round-trip test, in a virtual environment of its own (CI makes it; the test
@@ -388,8 +388,9 @@ k8s-test: build image-deps
 	    --work $(CURDIR)/$(K8S_TEST_DIR)
 
 # The benchmark (RenderFarm article Performance): release builds of renderfarm, the plugins, renderfarm-bench
-# and the C programs it compares with. BENCH_ARGS='--rounds 5' for more rounds. Every program writes its frames
-# into BENCH_TMPDIR, a tmpfs where there is one (BENCH_TMPDIR= for the system's TMPDIR): each round deletes the
+# and the C programs it compares with. BENCH_ARGS='--rounds 5' for more rounds. Every program of every bench target
+# (bench, bench-quick, bench-video, bench-peers) writes its frames into BENCH_TMPDIR, a tmpfs where there is one
+# (BENCH_TMPDIR= for the system's TMPDIR): each round deletes the
 # last program's frames, and on an ext4 without a journal (CI's machines) every file made in the next minute is
 # first checked against each of those deleted inodes, a cost per file that grew to 1.4 ms (Performance, "Where
 # frames are written").
