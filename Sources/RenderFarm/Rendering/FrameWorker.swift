@@ -57,8 +57,8 @@ protocol FrameExecutor: AnyObject {
     func render(_ index: Int, of job: PlannedJob, into folder: FolderDescriptor) throws(FrameFailure) -> WrittenFrame
 }
 
-/// One worker's reusable frame machinery: a surface for the current canvas size, the static
-/// bottom layers of the current job drawn once, and a PNG encoder. Nothing on the per-frame path
+/// One worker's reusable frame machinery: a surface for the current canvas size, a lease on the static
+/// bottom layers of the current job (drawn once in the process, `StaticLayers`), and a PNG encoder. Nothing on the per-frame path
 /// allocates a surface, parses JSON or looks up a dictionary.
 /// Not `Sendable`: it lives on the worker that made it.
 final class FrameWorker: FrameExecutor {
@@ -66,7 +66,7 @@ final class FrameWorker: FrameExecutor {
     /// Video without alpha: frames composited over an opaque colour.
     private let matted: MattedCanvas?
     private var canvas: (surface: ImageSurface, context: DrawingContext)?
-    private var staticLayers: (job: PlannedJob, surface: ImageSurface)?
+    private var staticLayers: (job: PlannedJob, lease: StaticLayers.Lease)?
     private let encoder = FrameEncoder()
     /// Where a render watches what this worker draws (nil: nobody watches).
     private let lane: DrawingLane?
@@ -123,7 +123,7 @@ final class FrameWorker: FrameExecutor {
     }
 
     /// Draws frame `index` of `job` on this worker's surface and returns it, flushed: the static
-    /// bottom layers copied in (drawn once per worker), the other layers drawn. The surface is
+    /// bottom layers copied in (drawn once per process), the other layers drawn. The surface is
     /// reused by the next call. PNG output, video frames and contact sheets all start here.
     func draw(_ index: Int, of job: PlannedJob) throws(FrameFailure) -> ImageSurface {
         let (surface, context) = try canvas(for: job)
@@ -211,22 +211,18 @@ final class FrameWorker: FrameExecutor {
         }
     }
 
-    /// The background and static bottom layers of `job`, drawn once by this worker.
+    /// The background and static bottom layers of `job`, drawn once in this process (by this worker, or by
+    /// another that needed them first).
     private func staticSurface(for job: PlannedJob, frame index: Int) throws(FrameFailure) -> ImageSurface {
-        if let staticLayers, staticLayers.job === job { return staticLayers.surface }
+        if let staticLayers, staticLayers.job === job { return staticLayers.lease.surface }
         staticLayers = nil
-        let surface: ImageSurface
-        let context: DrawingContext
-        do {
-            surface = try ImageSurface(width: job.spec.canvas.pixelWidth, height: job.spec.canvas.pixelHeight)
-            context = try DrawingContext(surface: surface)
-        } catch {
-            throw .drawing(error.description)
+        let canvas = job.spec.canvas
+        let lease = try job.staticLayers.lease(width: canvas.pixelWidth, height: canvas.pixelHeight) {
+            (context) throws(FrameFailure) in
+            try drawLayers(job, frame: index, layers: 0..<job.staticLayerCount, on: context, background: true)
         }
-        try drawLayers(job, frame: index, layers: 0..<job.staticLayerCount, on: context, background: true)
-        surface.flush()
-        staticLayers = (job, surface)
-        return surface
+        staticLayers = (job, lease)
+        return lease.surface
     }
 
     private func milliseconds(_ duration: Duration) -> Double {

@@ -43,8 +43,10 @@ package final class PlannedJob: Sendable {
     /// `frameFingerprints`, once computed.
     private let fingerprintCache = Locked<FrameFingerprints?>(nil)
     /// How many bottom layers are frame-invariant (`RF_PLUGIN_FRAME_INVARIANT`) and drawn the same
-    /// way at every frame: drawn once per worker with the background and copied into every frame.
+    /// way at every frame: drawn once in the process with the background and copied into every frame.
     let staticLayerCount: Int
+    /// Those layers, drawn: shared by the workers that draw this job's frames.
+    let staticLayers = StaticLayers()
     /// How each layer's own time follows the job's (groups, `speed`, `loop`, `end`).
     let clocks: [LayerClock]
 

@@ -14,7 +14,7 @@ package struct RenderOptions: Sendable {
     /// Which journal this run appends to (one per shard).
     package var shard: Shard
     package var stop: StopSignal
-    /// Draw frame-invariant bottom layers once per worker and copy them (false: draw them every
+    /// Draw frame-invariant bottom layers once per process and copy them (false: draw them every
     /// frame; the bytes are the same, which tests check).
     package var cacheStaticLayers: Bool
     /// `--isolate`: frames are drawn in worker processes (nil: in this process).
