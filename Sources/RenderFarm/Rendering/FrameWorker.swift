@@ -58,8 +58,8 @@ protocol FrameExecutor: AnyObject {
 }
 
 /// One worker's reusable frame machinery: a surface for the current canvas size, a lease on the static
-/// bottom layers of the current job (drawn once in the process, `StaticLayers`), and a PNG encoder. Nothing on the per-frame path
-/// allocates a surface, parses JSON or looks up a dictionary.
+/// bottom layers of the current job (drawn once in the process, `StaticLayers`), and a PNG encoder.
+/// Nothing on the per-frame path allocates a surface, parses JSON or looks up a dictionary.
 /// Not `Sendable`: it lives on the worker that made it.
 final class FrameWorker: FrameExecutor {
     private let cacheStaticLayers: Bool
