@@ -303,7 +303,7 @@ struct LayerCompositionTests {
         #expect(try hashes(isolated.url.appendingPathComponent("out")) == one)
     }
 
-    @Test("a still bottom layer with constant fields, drawn once per worker, draws what drawing it every frame draws")
+    @Test("a still bottom layer with constant fields, drawn once per process, draws what drawing it every frame draws")
     func staticLayers() throws {
         let folder = try TemporaryFolder()
         let layers = [

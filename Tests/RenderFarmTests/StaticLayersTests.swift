@@ -1,7 +1,9 @@
 import CCairo
 import CairoKit
+import EffectKit
 import Foundation
 import Locking
+import RenderFarmJobs
 import Testing
 
 @testable import RenderFarm
@@ -86,5 +88,64 @@ struct StaticLayersTests {
         #expect(pixels == nil)
         _ = try lease()
         #expect(drawings.withLock { $0 } == 2)
+    }
+
+    /// In a test the render's lanes share Dispatch's pool with the test runner, so they may run one after another:
+    /// that the workers of a render share one drawing is `drawnOnce`'s to show.
+    @Test(
+        "a render at -j 1 to 4 draws its frame-invariant bottom layer once, and its frames equal drawing it every frame"
+    )
+    func renderDrawsTheLayerOnce() throws {
+        try PluginCatalog.register(StillCountEffect.self)
+        let catalog = try LookJob.catalog()
+        let text = """
+            {"name": "still", "fps": 10, "duration": 2.4, "canvas": {"width": 48, "height": 32},
+             "layers": [{"effect": "test-still-count", "params": {}},
+                        {"effect": "test-resume-look", "params": {"looks": [10, 30, 50, 70, 90, 110, 130, 150, 170, 190, 210, 230]}}]}
+            """
+        let spec = try JobLoader.decode(Data(text.utf8), file: "still.json", defaultName: "still")
+        let job = LoadedJob(spec: spec, file: "/tmp/still.json", directory: "/tmp")
+        // Frames of equal looks have equal keys: 12 of the 24 are drawn, the others copied.
+        func render(concurrency: Int, cached: Bool) throws -> (drawings: Int, frames: [Data]) {
+            let folder = try TemporaryFolder("static")
+            let before = StillCountEffect.drawings.withLock { $0 }
+            let plan = RenderEngine(catalog: catalog, options: PlanOptions(outputOverride: folder.path)).plan([job])
+            #expect(plan.errors.isEmpty)
+            let report = try plan.openAndWarmUp()
+                .execute(RenderOptions(concurrency: concurrency, cacheStaticLayers: cached))
+            #expect(report.rendered == 12)
+            let frames = try (0..<24).map { index in
+                try Data(contentsOf: URL(fileURLWithPath: folder.path + String(format: "/frame_%05d.png", index)))
+            }
+            return (StillCountEffect.drawings.withLock { $0 } - before, frames)
+        }
+        let redrawn = try render(concurrency: 2, cached: false)
+        #expect(redrawn.drawings == 12)
+        for concurrency in 1...4 {
+            let shared = try render(concurrency: concurrency, cached: true)
+            #expect(shared.drawings == 1, "-j \(concurrency)")
+            #expect(shared.frames == redrawn.frames, "-j \(concurrency)")
+        }
+    }
+}
+
+/// A frame-invariant effect (a gradient over the canvas) that counts how often it is drawn, in every test of the
+/// process: a test reads the difference over its render, and runs its renders one after another.
+private struct StillCountEffect: Effect {
+    static let descriptor = EffectDescriptor(
+        id: "test-still-count", identifier: "org.renderfarm.test.still-count", version: "1.0.0",
+        summary: "A gradient, counting its drawings", frameInvariant: true, parameters: [])
+    static let drawings = Locked(0)
+
+    init(parameters: EffectParameters, context: EffectContext) throws(EffectError) {}
+
+    func render(in context: DrawingContext, at frame: FrameTime) throws(EffectError) {
+        Self.drawings.withLock { $0 += 1 }
+        let gradient = cairo_pattern_create_linear(0, 0, 48, 32)
+        cairo_pattern_add_color_stop_rgba(gradient, 0, 0.1, 0.2, 0.6, 1)
+        cairo_pattern_add_color_stop_rgba(gradient, 1, 0.9, 0.4, 0.1, 0.7)
+        cairo_set_source(context.pointer, gradient)
+        cairo_paint(context.pointer)
+        cairo_pattern_destroy(gradient)
     }
 }

@@ -102,7 +102,7 @@ public struct EffectDescriptor: Sendable {
     public var threadSafety: ThreadSafety
     public var parameters: [ParameterSpec]
     /// Whether `render` draws the same pixels at every frame (`RF_PLUGIN_FRAME_INVARIANT`): the
-    /// host then draws a static bottom layer once per worker and copies it into each frame.
+    /// host then draws a static bottom layer once per process and copies it into each frame.
     public var frameInvariant: Bool
     /// Whether ``Effect/frameKey(at:)`` changes whenever a file in ``Effect/inputFiles`` does
     /// (`RF_PLUGIN_KEYS_COVER_INPUTS`, as ``ItemLook/combine(into:)`` does for item images): an

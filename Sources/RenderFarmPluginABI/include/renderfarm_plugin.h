@@ -420,7 +420,7 @@ typedef struct rf_plugin {
 #define RF_PLUGIN_FRAME_INVARIANT 1u /* render() draws the same pixels for every frame of an
                                         instance (a static background). When the bottom layers
                                         of a job all have this flag, the host draws them once
-                                        per worker and copies their pixels into every frame,
+                                        per process and copies their pixels into every frame,
                                         which gives the same bytes as drawing them each time. */
 #define RF_PLUGIN_KEYS_COVER_INPUTS 2u /* frame_key's key of a frame changes whenever a file that
                                         input_files names changes in a way the frame would draw
