@@ -47,7 +47,7 @@ struct LockedTests {
         DispatchQueue.global().async {
             for _ in 0..<100 { count.withLock { $0 += 1 } }
         }
-        #expect(count.withLock(when: { $0 == 100 }) { $0 } == 100)
+        #expect(count.withLock(when: { $0 == 100 }, { $0 }) == 100)
     }
 
     @Test("two threads taking turns through withLock(when:) 1,000 times each: no wake-up is lost")
@@ -55,10 +55,10 @@ struct LockedTests {
         let turn = Locked(0)
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            for round in 0..<1_000 { turn.withLock(when: { $0 == 2 * round + 1 }) { $0 += 1 } }
+            for round in 0..<1_000 { turn.withLock(when: { $0 == 2 * round + 1 }, { $0 += 1 }) }
             done.signal()
         }
-        for round in 0..<1_000 { turn.withLock(when: { $0 == 2 * round }) { $0 += 1 } }
+        for round in 0..<1_000 { turn.withLock(when: { $0 == 2 * round }, { $0 += 1 }) }
         done.wait()
         #expect(turn.withLock { $0 } == 2_000)
     }

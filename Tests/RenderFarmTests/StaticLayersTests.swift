@@ -101,7 +101,8 @@ struct StaticLayersTests {
         let text = """
             {"name": "still", "fps": 10, "duration": 2.4, "canvas": {"width": 48, "height": 32},
              "layers": [{"effect": "test-still-count", "params": {}},
-                        {"effect": "test-resume-look", "params": {"looks": [10, 30, 50, 70, 90, 110, 130, 150, 170, 190, 210, 230]}}]}
+                        {"effect": "test-resume-look",
+                         "params": {"looks": [10, 30, 50, 70, 90, 110, 130, 150, 170, 190, 210, 230]}}]}
             """
         let spec = try JobLoader.decode(Data(text.utf8), file: "still.json", defaultName: "still")
         let job = LoadedJob(spec: spec, file: "/tmp/still.json", directory: "/tmp")

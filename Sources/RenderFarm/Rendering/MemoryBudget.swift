@@ -5,8 +5,8 @@ import Foundation
 /// A worker keeps a canvas surface (4 bytes a pixel), a second one with the static bottom layers
 /// when the job has any (shared by the workers on one job, but each job's own), and the PNG encoder's
 /// buffers (filtered rows and the compressed frame, under one more canvas in the worst case); a worker
-/// process (`--isolate`) adds its own runtime and plugins. Measured on 4096² and 8192² canvases: 1.7 and 2.7 canvases a worker, without and
-/// with static layers, which the estimate covers.
+/// process (`--isolate`) adds its own runtime and plugins. Measured on 4096² and 8192² canvases: 1.7
+/// and 2.7 canvases a worker, without and with static layers, which the estimate covers.
 package struct MemoryBudget: Sendable, Equatable {
     /// The most the render's workers may take, in bytes.
     package var bytes: Int

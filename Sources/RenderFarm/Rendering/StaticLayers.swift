@@ -102,7 +102,7 @@ final class StaticLayers: Sendable {
                 state.withLock { $0.finish(outcome) }
             case .wait(let generation):
                 joined = generation
-                state.withLock(when: { $0.generation != generation }) { _ in }
+                state.withLock(when: { $0.generation != generation }, { _ in })
             }
         }
     }
