@@ -6,7 +6,7 @@
  * local time in hundredths of a second (0…255), green the frame index modulo 256, blue 255.
  * `keyed` reports frame keys (what the frame draws); `trace` reports one item at the rect's centre.
  * `verifyLog` names a file in the job's folder that `verify` appends a line to: the processes that
- * verified the layer.
+ * verified the layer; `createLog` one that `create` appends a line to: the processes that made an instance.
  */
 #include <cairo.h>
 #include <math.h>
@@ -32,6 +32,8 @@ static const rf_param parameters[] = {
     { "keyed", RF_PARAM_BOOL, "false", 0, 1, NULL, "report frame keys", 0 },
     { "verifyLog", RF_PARAM_STRING, NULL, 0, 0, NULL, "file in the job's folder that verify appends to",
       RF_PARAM_OPTIONAL },
+    { "createLog", RF_PARAM_STRING, NULL, 0, 0, NULL, "file in the job's folder that create appends to",
+      RF_PARAM_OPTIONAL },
 };
 
 static int create(const rf_create_args *args, const rf_context *ctx, void **out, char *err, size_t errlen) {
@@ -53,6 +55,19 @@ static int create(const rf_create_args *args, const rf_context *ctx, void **out,
         free(p);
         snprintf(err, errlen, "verifyLog: too long");
         return RF_ERROR_PARAMS;
+    }
+    const char *created = args->access->string(args->params, "createLog");
+    if (created) {
+        char path[4096];
+        FILE *file = NULL;
+        if (snprintf(path, sizeof(path), "%s/%s", ctx->job_dir, created) < (int)sizeof(path)) file = fopen(path, "a");
+        if (!file) {
+            free(p);
+            snprintf(err, errlen, "createLog: cannot append to it");
+            return RF_ERROR_PARAMS;
+        }
+        fprintf(file, "created\n");
+        fclose(file);
     }
     *out = p;
     return RF_OK;

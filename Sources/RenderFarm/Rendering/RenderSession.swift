@@ -55,7 +55,9 @@ enum RenderSession {
         defer { withExtendedLifetime(sessions) {} }
         try VariantIndex.write(for: jobs.map { ($0.job, $0.outputDirectory) })
         // Instances in workers (`render --isolate`): a worker of each job gives its frame keys, then draws frames.
-        if let isolation = options.isolation { askFrameKeys(jobs, isolation: isolation, observer: observer) }
+        if let isolation = options.isolation {
+            askFrameKeys(jobs, isolation: isolation, lanes: options.concurrency, observer: observer)
+        }
         defer {
             if let isolation = options.isolation { isolation.spares.endAll(isolation.workers) }
         }
@@ -147,8 +149,23 @@ enum RenderSession {
     /// worker of it computed (`WorkerProcess.frameFingerprints`), on all cores; the workers asked stay, as spares
     /// for the lanes that draw their jobs. A job whose worker could not give them is drawn whole (every frame's
     /// fingerprint is the job's), with a warning.
-    private static func askFrameKeys(_ jobs: [PlannedJob], isolation: Isolation, observer: some ProgressObserver) {
+    ///
+    /// A lane would start its own worker only once the keys are known; for a render of one job, the workers of the
+    /// other lanes start meanwhile, while the first worker computes the keys and this process waits for them.
+    private static func askFrameKeys(
+        _ jobs: [PlannedJob], isolation: Isolation, lanes: Int, observer: some ProgressObserver
+    ) {
         let keyed = jobs.filter { $0.drawsElsewhere && $0.hasKeyedLayers && !$0.frames.frames.isEmpty }
+        let others = keyed.count == 1 && jobs.count == 1 ? min(lanes, keyed[0].frames.frames.count) - 1 : 0
+        let starting = (0..<max(others, 0)).compactMap { _ -> WorkerProcess? in
+            let worker = WorkerProcess(jobs: jobs, isolation: isolation)
+            do throws(FrameFailure) {
+                try worker.start(serving: 0)
+                return worker
+            } catch {
+                return nil
+            }
+        }
         DispatchQueue.concurrentPerform(iterations: keyed.count) { index in
             let job = keyed[index]
             let worker = WorkerProcess(jobs: jobs, isolation: isolation)
@@ -160,6 +177,8 @@ enum RenderSession {
                 job.setFrameFingerprints(FrameFingerprints(job: job.fingerprint))
             }
         }
+        // One that did not start is ended: the lane that needs a worker starts its own and says what failed.
+        for worker in starting where (try? worker.greeted()) != nil { worker.spare() }
     }
 
     private struct Progress {

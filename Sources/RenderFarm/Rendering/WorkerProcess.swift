@@ -264,7 +264,16 @@ final class WorkerProcess: FrameExecutor {
             (process, memory, served) = ((spare.pid, spare.channel), spare.memory, serves)
             return (spare.pid, spare.channel)
         }
+        try start(serving: jobIndex)
+        return try greeted()
+    }
+
+    /// Starts a worker for `jobIndex` (every job when there is one) without waiting for it to prepare its jobs:
+    /// `greeted` waits. A render starts the workers its lanes will take while the first computes frame keys
+    /// (`RenderSession.askFrameKeys`).
+    func start(serving jobIndex: Int) throws(FrameFailure) {
         let executable = PluginCatalog.workerExecutable
+        let serves = jobs.count > 1 ? jobIndex : nil
         served = serves
         let arguments =
             isolation.arguments + (serves.map { ["--serve-job", String($0)] } ?? [])
@@ -279,25 +288,41 @@ final class WorkerProcess: FrameExecutor {
             memory: memory?.descriptor)
         memory?.spawned()
         process = (pid, channel)
+        guard let text = isolation.jobText else { return }
+        do {
+            try channel.send(jobText: text)
+        } catch {
+            throw notStarted()
+        }
+    }
+
+    /// The worker `start` started, once it said it prepared the same jobs as this process; ended otherwise.
+    @discardableResult
+    func greeted() throws(FrameFailure) -> (pid_t, WorkerChannel) {
+        guard let (pid, channel) = process else { throw .drawing("no worker was started") }
         let hello: String
         do {
-            if let text = isolation.jobText { try channel.send(jobText: text) }
             hello = try channel.receive(timeout: Self.startTimeout)
         } catch {
-            let death = end(nil)
-            if isolation.workers.isHalted { throw .interrupted }
-            throw .output(.io(path: executable, reason: "the worker process did not start: \(death)"))
+            throw notStarted()
         }
         // A worker of one job (`--serve-job`) prepared only that one.
-        let expected = "ready " + (serves.map { [jobs[$0]] } ?? jobs).map(\.fingerprint).joined(separator: " ")
+        let expected = "ready " + (served.map { [jobs[$0]] } ?? jobs).map(\.fingerprint).joined(separator: " ")
         guard hello == expected else {
             stop()
             let reason =
                 WorkerReply.reason(hello)
                 ?? "a job file or plugin changed after planning (the worker prepared other jobs)"
-            throw .output(.io(path: executable, reason: "worker process: \(reason)"))
+            throw .output(.io(path: PluginCatalog.workerExecutable, reason: "worker process: \(reason)"))
         }
         return (pid, channel)
+    }
+
+    /// Ends the worker that did not start (it died before it read its job or said it was ready) and says so.
+    private func notStarted() -> FrameFailure {
+        let death = end(nil)
+        if isolation.workers.isHalted { return .interrupted }
+        return .output(.io(path: PluginCatalog.workerExecutable, reason: "the worker process did not start: \(death)"))
     }
 
     /// Waits for the worker that died or was killed, forgets it, removes the temporary file it
