@@ -293,7 +293,8 @@ SANITIZERS     := thread:tsan address:asan
 # the reruns that prove -j 1, -j 2 and shards give the same bytes are make test's).
 SANITIZE_TESTS ?= ExampleJobsTests/rendersCompletely ResumeTests ShardTests VideoTests FrameKeyTests FailureTests \
                   OutputTrustTests StuckFrameTests FolderLockOrderTests RenderFarmStudioTests FootageTests VerifyTests \
-                  FootageSoundTests LayerStyleTests MotionBlurTests FastPNGTests StaticLayersTests LockedTests
+                  FootageSoundTests LayerStyleTests MotionBlurTests FastPNGTests StaticLayersTests LockedTests \
+                  IsolatedLaneTests
 # Peak RSS means nothing under a sanitizer (shadow memory; ASan keeps freed memory in quarantine, 256 MB).
 SANITIZE_SKIP  ?= VideoTests/boundedMemory
 SANITIZE_LOGS  := .build/sanitize-reports

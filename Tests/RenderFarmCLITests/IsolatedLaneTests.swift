@@ -2,10 +2,12 @@ import EffectKit
 import Foundation
 import Testing
 
-/// `render --isolate` of one job whose layers report frame keys: while the first worker computes the keys, the
-/// workers of the other lanes start, and the lanes take them. The test plugin `test-probe` appends a line to
-/// `createLog` for each instance made: one in the planning worker, one in each frame worker. In its sandbox the
-/// probe could not write its log, so the renders run with `--sandbox off` (the same workers, unsandboxed).
+/// `render --isolate` of one job whose layers report frame keys and that draws every frame (a new folder, or
+/// `--force`): while the first worker computes the keys, the workers of the other lanes start, and the lanes take
+/// them. Into a folder with frames recorded, a lane starts its own when it has a frame to draw. The test plugin
+/// `test-probe` appends a line to `createLog` for each instance made: one in the planning worker, one in each frame
+/// worker. In its sandbox the probe could not write its log, so the renders run with `--sandbox off` (the same
+/// workers, unsandboxed).
 @Suite("render --isolate: one worker per lane, started while the frame keys are computed")
 struct IsolatedLaneTests {
     /// Lanes (`-j`) and frames of a generated case (fixed seed, so a failure reruns as it failed).
@@ -39,16 +41,12 @@ struct IsolatedLaneTests {
         let inProcess = folder.url.appendingPathComponent("in-process").path
         let plain = CLI.run(["render", job, "-j", String(lanes), "--out", inProcess] + range)
         #expect(plain.status == 0, "\(plain.stderr)")
-        for frame in 0..<frames {
-            let name = String(format: "frame_%05d.png", frame)
-            let drawn = try Data(contentsOf: URL(fileURLWithPath: isolated).appendingPathComponent(name))
-            #expect(drawn == (try Data(contentsOf: URL(fileURLWithPath: inProcess).appendingPathComponent(name))))
-        }
+        #expect(try Self.frames(in: isolated, count: frames) == (try Self.frames(in: inProcess, count: frames)))
 
-        // Every frame done: the workers started for the lanes are ended unused, and the render says nothing drawn.
+        // Every frame done: only the planning worker and the one that computes the keys start, and none is left.
         try FileManager.default.removeItem(at: log)
         let again = CLI.run(render)
-        #expect(again.status == 0 && made() <= 1 + min(lanes, frames), "\(again.stderr)")
+        #expect(again.status == 0 && made() == 2, "-j \(lanes), \(frames) frames: \(again.stderr)")
         let running = try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { entry in
             guard Int(entry) != nil,
                 let line = try? String(contentsOfFile: "/proc/\(entry)/cmdline", encoding: .utf8)
@@ -56,5 +54,19 @@ struct IsolatedLaneTests {
             return line.contains(isolated)
         }
         #expect(running.isEmpty, "workers still running: \(running)")
+
+        // --force draws every frame again: the lanes' workers start with the keys' again, and draw the same bytes.
+        try FileManager.default.removeItem(at: log)
+        let forced = CLI.run(render + ["--force"])
+        #expect(forced.status == 0 && made() == 1 + min(lanes, frames), "-j \(lanes), \(frames) frames")
+        #expect(try Self.frames(in: isolated, count: frames) == (try Self.frames(in: inProcess, count: frames)))
+    }
+
+    /// The bytes of frames 0..<count in `folder`.
+    static func frames(in folder: String, count: Int) throws -> [Data] {
+        try (0..<count).map {
+            try Data(
+                contentsOf: URL(fileURLWithPath: folder).appendingPathComponent(String(format: "frame_%05d.png", $0)))
+        }
     }
 }

@@ -56,7 +56,8 @@ enum RenderSession {
         try VariantIndex.write(for: jobs.map { ($0.job, $0.outputDirectory) })
         // Instances in workers (`render --isolate`): a worker of each job gives its frame keys, then draws frames.
         if let isolation = options.isolation {
-            askFrameKeys(jobs, isolation: isolation, lanes: options.concurrency, observer: observer)
+            askFrameKeys(
+                jobs, isolation: isolation, lanes: options.concurrency, force: options.force, observer: observer)
         }
         defer {
             if let isolation = options.isolation { isolation.spares.endAll(isolation.workers) }
@@ -150,13 +151,16 @@ enum RenderSession {
     /// for the lanes that draw their jobs. A job whose worker could not give them is drawn whole (every frame's
     /// fingerprint is the job's), with a warning.
     ///
-    /// A lane would start its own worker only once the keys are known; for a render of one job, the workers of the
-    /// other lanes start meanwhile, while the first worker computes the keys and this process waits for them.
+    /// A lane would start its own worker only once the keys are known. For a render of one job that draws every
+    /// frame (`--force`, or no frame recorded in its folder yet), the workers of the other lanes start meanwhile,
+    /// while the first worker computes the keys and this process waits for them. A folder with frames recorded
+    /// may have few left to draw (an edit, a resume), and a worker started for nothing costs a process start.
     private static func askFrameKeys(
-        _ jobs: [PlannedJob], isolation: Isolation, lanes: Int, observer: some ProgressObserver
+        _ jobs: [PlannedJob], isolation: Isolation, lanes: Int, force: Bool, observer: some ProgressObserver
     ) {
         let keyed = jobs.filter { $0.drawsElsewhere && $0.hasKeyedLayers && !$0.frames.frames.isEmpty }
-        let others = keyed.count == 1 && jobs.count == 1 ? min(lanes, keyed[0].frames.frames.count) - 1 : 0
+        let drawsAll = keyed.count == 1 && jobs.count == 1 && (force || nothingRecorded(in: keyed[0].outputDirectory))
+        let others = drawsAll ? min(lanes, keyed[0].frames.frames.count) - 1 : 0
         let starting = (0..<max(others, 0)).compactMap { _ -> WorkerProcess? in
             let worker = WorkerProcess(jobs: jobs, isolation: isolation)
             do throws(FrameFailure) {
@@ -179,6 +183,14 @@ enum RenderSession {
         }
         // One that did not start is ended: the lane that needs a worker starts its own and says what failed.
         for worker in starting where (try? worker.greeted()) != nil { worker.spare() }
+    }
+
+    /// Whether no journal in `folder` holds a line: none there yet, or only empty ones.
+    private static func nothingRecorded(in folder: String) -> Bool {
+        Journal.files(in: folder).allSatisfy { path in
+            var info = stat()
+            return lstat(path, &info) == 0 && info.st_size == 0
+        }
     }
 
     private struct Progress {
