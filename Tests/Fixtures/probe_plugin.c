@@ -36,6 +36,15 @@ static const rf_param parameters[] = {
       RF_PARAM_OPTIONAL },
 };
 
+/* Appends `line` and a newline to the file at `path`; 0, or -1 when it cannot be opened. */
+static int append_line(const char *path, const char *line) {
+    FILE *file = fopen(path, "a");
+    if (!file) return -1;
+    fprintf(file, "%s\n", line);
+    fclose(file);
+    return 0;
+}
+
 static int create(const rf_create_args *args, const rf_context *ctx, void **out, char *err, size_t errlen) {
     probe *p = calloc(1, sizeof(*p));
     if (!p) {
@@ -57,17 +66,12 @@ static int create(const rf_create_args *args, const rf_context *ctx, void **out,
         return RF_ERROR_PARAMS;
     }
     const char *created = args->access->string(args->params, "createLog");
-    if (created) {
-        char path[4096];
-        FILE *file = NULL;
-        if (snprintf(path, sizeof(path), "%s/%s", ctx->job_dir, created) < (int)sizeof(path)) file = fopen(path, "a");
-        if (!file) {
-            free(p);
-            snprintf(err, errlen, "createLog: cannot append to it");
-            return RF_ERROR_PARAMS;
-        }
-        fprintf(file, "created\n");
-        fclose(file);
+    char path[4096];
+    if (created && (snprintf(path, sizeof(path), "%s/%s", ctx->job_dir, created) >= (int)sizeof(path) ||
+                    append_line(path, "created") != 0)) {
+        free(p);
+        snprintf(err, errlen, "createLog: cannot append to it");
+        return RF_ERROR_PARAMS;
     }
     *out = p;
     return RF_OK;
@@ -122,15 +126,9 @@ static int frame_key(void *instance, const rf_frame *frame, uint8_t *key) {
 
 static int verify(void *instance, char *err, size_t errlen) {
     probe *p = instance;
-    if (!p->verify_log[0]) return RF_OK;
-    FILE *log = fopen(p->verify_log, "a");
-    if (!log) {
-        snprintf(err, errlen, "verifyLog: cannot append to %s", p->verify_log);
-        return RF_ERROR_PARAMS;
-    }
-    fprintf(log, "verified\n");
-    fclose(log);
-    return RF_OK;
+    if (!p->verify_log[0] || append_line(p->verify_log, "verified") == 0) return RF_OK;
+    snprintf(err, errlen, "verifyLog: cannot append to %s", p->verify_log);
+    return RF_ERROR_PARAMS;
 }
 
 static void destroy(void *instance) { free(instance); }

@@ -2,6 +2,12 @@ import CCrypto
 import Foundation
 import Testing
 
+/// Every PNG under `folder`, by path relative to it, sorted.
+func pngFiles(in folder: URL) throws -> [(String, Data)] {
+    let names = (FileManager.default.subpaths(atPath: folder.path) ?? []).filter { $0.hasSuffix(".png") }
+    return try names.sorted().map { ($0, try Data(contentsOf: folder.appendingPathComponent($0))) }
+}
+
 /// A folder under the system's temporary directory, removed when the value goes away.
 final class TemporaryFolder {
     let url: URL

@@ -41,32 +41,26 @@ struct IsolatedLaneTests {
         let inProcess = folder.url.appendingPathComponent("in-process").path
         let plain = CLI.run(["render", job, "-j", String(lanes), "--out", inProcess] + range)
         #expect(plain.status == 0, "\(plain.stderr)")
-        #expect(try Self.frames(in: isolated, count: frames) == (try Self.frames(in: inProcess, count: frames)))
+        try Self.expectSameFrames(isolated, inProcess, count: frames)
 
         // Every frame done: only the planning worker and the one that computes the keys start, and none is left.
         try FileManager.default.removeItem(at: log)
         let again = CLI.run(render)
         #expect(again.status == 0 && made() == 2, "-j \(lanes), \(frames) frames: \(again.stderr)")
-        let running = try FileManager.default.contentsOfDirectory(atPath: "/proc").filter { entry in
-            guard Int(entry) != nil,
-                let line = try? String(contentsOfFile: "/proc/\(entry)/cmdline", encoding: .utf8)
-            else { return false }
-            return line.contains(isolated)
-        }
+        let running = AttackScene.leftovers(of: isolated)
         #expect(running.isEmpty, "workers still running: \(running)")
 
         // --force draws every frame again: the lanes' workers start with the keys' again, and draw the same bytes.
         try FileManager.default.removeItem(at: log)
         let forced = CLI.run(render + ["--force"])
         #expect(forced.status == 0 && made() == 1 + min(lanes, frames), "-j \(lanes), \(frames) frames")
-        #expect(try Self.frames(in: isolated, count: frames) == (try Self.frames(in: inProcess, count: frames)))
+        try Self.expectSameFrames(isolated, inProcess, count: frames)
     }
 
-    /// The bytes of frames 0..<count in `folder`.
-    static func frames(in folder: String, count: Int) throws -> [Data] {
-        try (0..<count).map {
-            try Data(
-                contentsOf: URL(fileURLWithPath: folder).appendingPathComponent(String(format: "frame_%05d.png", $0)))
-        }
+    /// Expects `count` frames in `folder`, byte for byte those in `reference`, by name.
+    static func expectSameFrames(_ folder: String, _ reference: String, count: Int) throws {
+        let drawn = try pngFiles(in: URL(fileURLWithPath: folder))
+        let expected = try pngFiles(in: URL(fileURLWithPath: reference))
+        #expect(drawn.count == count && drawn.map(\.0) == expected.map(\.0) && drawn.map(\.1) == expected.map(\.1))
     }
 }

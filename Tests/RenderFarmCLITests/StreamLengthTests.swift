@@ -1,11 +1,11 @@
 import CairoKit
 import Foundation
-@testable import RenderFarmJobs
 import RenderFarmPluginABI
 import StrictJSON
 import Testing
 
 @testable import RenderFarm
+@testable import RenderFarmJobs
 
 /// Issue 15, the effects' side: physics that streams (a late shard draws what the whole job draws),
 /// frame keys that change exactly where the drawing does, and the raised limits.
@@ -136,18 +136,12 @@ struct StreamLengthTests {
         let shardPath = try sharded.write(job, to: "job.json")
         let shard = CLI.run(["render", shardPath, "--shard", "9/10", "--progress", "none", "-j", "2"])
         #expect(shard.status == 0, "\(shard.stderr)")
-        let files = try Self.pngs(in: sharded.url.appendingPathComponent("out"))
+        let files = try pngFiles(in: sharded.url.appendingPathComponent("out"))
         #expect(files.count == 30)
         for (name, bytes) in files {
             let reference = try Data(contentsOf: whole.url.appendingPathComponent("out").appendingPathComponent(name))
             #expect(bytes == reference, "\(name)")
         }
-    }
-
-    /// Every PNG under `folder`, by path relative to it.
-    static func pngs(in folder: URL) throws -> [(String, Data)] {
-        let names = (FileManager.default.subpaths(atPath: folder.path) ?? []).filter { $0.hasSuffix(".png") }
-        return try names.sorted().map { ($0, try Data(contentsOf: folder.appendingPathComponent($0))) }
     }
 
     @Test(

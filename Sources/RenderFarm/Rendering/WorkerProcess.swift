@@ -253,7 +253,7 @@ final class WorkerProcess: FrameExecutor {
 
     /// The running worker, started if needed; checks that it prepared the same jobs.
     private func running(serving jobIndex: Int) throws(FrameFailure) -> (pid_t, WorkerChannel) {
-        let serves = jobs.count > 1 ? jobIndex : nil
+        let serves = serving(jobIndex)
         if let process {
             guard served != serves else { return process }
             // A worker of another job: it ends once it sees the connection closed.
@@ -273,7 +273,7 @@ final class WorkerProcess: FrameExecutor {
     /// (`RenderSession.askFrameKeys`).
     func start(serving jobIndex: Int) throws(FrameFailure) {
         let executable = PluginCatalog.workerExecutable
-        let serves = jobs.count > 1 ? jobIndex : nil
+        let serves = serving(jobIndex)
         served = serves
         let arguments =
             isolation.arguments + (serves.map { ["--serve-job", String($0)] } ?? [])
@@ -317,6 +317,9 @@ final class WorkerProcess: FrameExecutor {
         }
         return (pid, channel)
     }
+
+    /// What a worker for `jobIndex` serves (`served`): that job when there are several, else every job (nil).
+    private func serving(_ jobIndex: Int) -> Int? { jobs.count > 1 ? jobIndex : nil }
 
     /// Ends the worker that did not start (it died before it read its job or said it was ready) and says so.
     private func notStarted() -> FrameFailure {
