@@ -4,7 +4,7 @@ import Locking
 
 /// Watches the job file, the plugin folders, the files the job file reads to make its jobs and the files its
 /// layers read (their folders) with inotify, and calls `changed` (on its own thread) once a burst of changes
-/// has settled.
+/// has settled, or has gone on for ``longestBurst``.
 final class FileWatcher: Sendable {
     /// What changed in one burst.
     struct Change: OptionSet, Sendable {
@@ -25,6 +25,10 @@ final class FileWatcher: Sendable {
     private let files = Locked<[Int32: [String: Change]]>([:])
     /// Changes closer together than this are one change (an editor's save is several events).
     private static let settleMilliseconds: Int32 = 80
+    /// A burst that never settles (a log appended to every few milliseconds, a tool rewriting a file in a loop)
+    /// is told this long after it began, and the changes after that are the next burst's: the studio follows a
+    /// file that changes all the time, a little late, rather than never.
+    static let longestBurst = Duration.milliseconds(500)
     static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_ATTRIB)
 
     init?(jobFile: String, pluginFolders: [String], changed: @escaping @Sendable (Change) -> Void) {
@@ -41,23 +45,25 @@ final class FileWatcher: Sendable {
         let (descriptor, watches, stopped, files) = (self.descriptor, pluginWatches, self.stopped, self.files)
         let thread = Thread {
             var pending: Change = []
+            var burstBegan = ContinuousClock.now
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             while !stopped.isSet {
                 var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 // Waits for events; the timeout only bounds how long `stop()` takes.
                 let ready = poll(&poller, 1, pending.isEmpty ? 250 : Self.settleMilliseconds)
-                if ready <= 0 {
-                    if !pending.isEmpty { changed(pending) }
-                    pending = []
-                    continue
+                let count = ready > 0 ? buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) } : 0
+                if count > 0 {
+                    if pending.isEmpty { burstBegan = .now }
+                    let watched = files.withLock { $0 }
+                    for event in InotifyEvents.records(buffer, count: count) {
+                        if event.watch == jobWatch && event.name == jobName { pending.insert(.job) }
+                        if watches.contains(event.watch) && event.name.hasSuffix(".so") { pending.insert(.plugins) }
+                        if let change = watched[event.watch]?[event.name] { pending.insert(change) }
+                    }
                 }
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                guard count > 0 else { continue }
-                let watched = files.withLock { $0 }
-                for event in InotifyEvents.records(buffer, count: count) {
-                    if event.watch == jobWatch && event.name == jobName { pending.insert(.job) }
-                    if watches.contains(event.watch) && event.name.hasSuffix(".so") { pending.insert(.plugins) }
-                    if let change = watched[event.watch]?[event.name] { pending.insert(change) }
+                if !pending.isEmpty && (ready <= 0 || ContinuousClock.now - burstBegan >= Self.longestBurst) {
+                    changed(pending)
+                    pending = []
                 }
             }
             close(descriptor)

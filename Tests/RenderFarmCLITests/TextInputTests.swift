@@ -223,16 +223,29 @@ struct TextInputTests {
             ((try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? [])
                 .filter { $0.hasPrefix("renderfarm-fonts-") }
         }
+        let api = { (path: String) -> Data? in
+            guard let address = try? String(contentsOf: studio.stdoutURL, encoding: .utf8).split(separator: "\n").first,
+                let url = URL(string: address + "api/" + path)
+            else { return nil }
+            return try? Data(contentsOf: url)
+        }
         var round = 0
+        var generation: Int?
         try Binary.waitUntil("an alias folder in TMPDIR after edits of the font", running: studio) {
-            // Each round: the font file made anew (another face, another time), then a frame drawn with it.
+            // Each round, once the studio has seen the last edit (its input generation, GET /api/job, moved on): a
+            // frame drawn, then the font file made anew (another face, another time). Edits made faster than the
+            // studio's file watcher settles would be seen only every FileWatcher.longestBurst.
+            guard let data = api("job"), let job = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let now = job["inputGeneration"] as? Int, now != generation
+            else { return false }
+            generation = now
             round += 1
+            _ = api("frames/0.png")
+            guard aliasFolders().isEmpty else { return true }
             let font = folder.path + "/font.ttf"
             try? FileManager.default.removeItem(atPath: font)
             try? FileManager.default.copyItem(atPath: fonts[round % 2], toPath: font)
-            let address = try? String(contentsOf: studio.stdoutURL, encoding: .utf8).split(separator: "\n").first
-            if let address, let url = URL(string: address + "api/frames/0.png") { _ = try? Data(contentsOf: url) }
-            return !aliasFolders().isEmpty
+            return false
         }
         studio.signal(SIGTERM)
         let result = studio.wait(timeout: 60)

@@ -403,7 +403,9 @@ def check_build_from_empty(driver, binary, work, outdir):
              ]},
             {"effect": "floating-heart", "params": {"emitter": [325, 625], "rate": 3}},
         ]
-        assert built == expected, "the built job differs:\n" + json.dumps(built, indent=1, ensure_ascii=False)
+        assert built == expected, "the built job differs from the one written by hand:\n" + "\n".join(
+            f"  {path}: built {json.dumps(mine, ensure_ascii=False)}, expected {json.dumps(theirs, ensure_ascii=False)}"
+            for path, mine, theirs in differences(built, expected))
         assert subprocess.run([binary, "validate", job], capture_output=True).returncode == 0
 
         # The glow's bar moved 10 frames later (start and end), then its right edge trimmed 5 frames
@@ -451,6 +453,18 @@ def check_build_from_empty(driver, binary, work, outdir):
     finally:
         server.terminate()
         server.wait(10)
+
+
+def differences(built, expected, path="$"):
+    """Where two JSON values differ: (path, built value, expected value) for each differing leaf or missing key."""
+    if isinstance(built, dict) and isinstance(expected, dict):
+        for key in sorted(set(built) | set(expected)):
+            yield from differences(built.get(key), expected.get(key), f"{path}.{key}")
+    elif isinstance(built, list) and isinstance(expected, list) and len(built) == len(expected):
+        for index, (mine, theirs) in enumerate(zip(built, expected)):
+            yield from differences(mine, theirs, f"{path}[{index}]")
+    elif built != expected:
+        yield path, built, expected
 
 
 def nodes(value, path):
