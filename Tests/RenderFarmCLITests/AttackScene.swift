@@ -49,7 +49,7 @@ struct AttackScene {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let copy = folder + "/renderfarm"
         try? FileManager.default.removeItem(atPath: copy)
-        try? FileManager.default.copyItem(atPath: source, toPath: copy)
+        try? Tools.copyExecutable(source, to: copy)
         chmod(folder, 0o755)
         chmod(copy, 0o755)
         return copy

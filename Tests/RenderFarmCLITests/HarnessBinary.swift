@@ -22,7 +22,10 @@ struct HarnessBinary: Sendable {
         for name in names {
             let source = build.appendingPathComponent(name)
             let target = folder.appendingPathComponent(name)
-            if (try? fileManager.linkItem(at: source, to: target)) == nil {
+            guard (try? fileManager.linkItem(at: source, to: target)) == nil else { continue }
+            if name == "renderfarm" {
+                try Tools.copyExecutable(source.path, to: target.path)
+            } else {
                 try fileManager.copyItem(at: source, to: target)
             }
         }

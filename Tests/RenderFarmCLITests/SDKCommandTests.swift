@@ -68,7 +68,7 @@ struct SDKCommandTests {
         try FileManager.default.createDirectory(
             at: prefix.appendingPathComponent("bin"), withIntermediateDirectories: true)
         let renderfarm = prefix.appendingPathComponent("bin/renderfarm").path
-        try FileManager.default.copyItem(atPath: Binary.executable, toPath: renderfarm)
+        try Tools.copyExecutable(Binary.executable, to: renderfarm)
         try "prefix=\(prefix.path)\nName: renderfarm-plugin\nDescription: SDK\nVersion: 1.0.0\n"
             .write(to: pcFolder.appendingPathComponent("renderfarm-plugin.pc"), atomically: true, encoding: .utf8)
         let data = folder.appendingPathComponent("data").path

@@ -81,6 +81,15 @@ enum Tools {
         var text: String { String(decoding: stdout, as: UTF8.self) }
     }
 
+    /// Copies the executable `source` to `target` in a child process (`cp`), so that no thread of this process ever
+    /// holds the copy open for writing. A process another test starts meanwhile inherits such a descriptor (until it
+    /// execs, or for good when it was opened without O_CLOEXEC), and running the copy then fails with "Text file
+    /// busy" (ETXTBSY): `SDKCommandTests.scaffoldHints` failed so in CI.
+    static func copyExecutable(_ source: String, to target: String) throws {
+        let copied = try run("/bin/cp", [source, target])
+        guard copied.status == 0 else { throw ToolError(message: "cp \(source) \(target): \(copied.stderr)") }
+    }
+
     /// Runs `executable` and collects its output (through files, so nothing blocks on a pipe); a
     /// program still running after `timeout` seconds is killed and the call throws.
     static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil, timeout: Double = 300)
