@@ -402,10 +402,9 @@ static int filter_rows(rf_png_encoder *enc, const uint8_t *pixels, uint32_t widt
     *adler = 1;
     for (uint32_t y = 0; y < height; y++) {
         const uint8_t *source = pixels + (size_t)y * stride;
-        if (opaque && !rf_argb32_is_opaque(source, width, 1, stride)) return -1;
         uint8_t *cur = rows[y & 1], *prev = y ? rows[(y + 1) & 1] : NULL;
         uint8_t *scanline = enc->scanlines + (size_t)y * (row_bytes + 1);
-        rf_fast_convert_row((const uint32_t *)source, cur, width, opaque);
+        if (!rf_fast_convert_row((const uint32_t *)source, cur, width, opaque)) return -1;
         rf_fast_filter_row(cur, prev, row_bytes, bpp, scanline);
         if (y % sample_every == 0) count_tokens(scanline, row_bytes + 1, lanes);
         *adler = libdeflate_adler32(*adler, scanline, row_bytes + 1);
@@ -417,7 +416,7 @@ int rf_png_encode_fast(rf_png_encoder *enc, const uint8_t *pixels, uint32_t widt
                        size_t stride, rf_png_timing *timing, char *err, size_t errlen) {
     pthread_once(&length_codes_once, build_length_codes);
     /* Opaque frames are written as RGB. Whether one is comes out of the rows as they are converted: "opaque"
-     * holds until a row that is not (tested before it is converted), and then every row is done again as RGBA. */
+     * holds until a row that is not (tested while it is converted), and then every row is done again as RGBA. */
     int opaque = 1;
     size_t raw_length = ((size_t)width * 4 + 1) * height;
     /* The scanlines, then two converted rows (with slack for vector stores past their end). */

@@ -51,8 +51,9 @@ int rf_png_encode_unfiltered(rf_png_encoder *enc, const uint8_t *pixels, uint32_
 void rf_png_unfiltered_free(rf_png_encoder *enc);
 
 /* The fast path's row work (png_rows.c), vectorised as rf_png_vector_level() says. */
-/* Like rf_convert_row; dst must have 16 bytes of room past the row. */
-void rf_fast_convert_row(const uint32_t *src, uint8_t *dst, uint32_t width, int opaque);
+/* Like rf_convert_row; dst must have 16 bytes of room past the row. With `opaque`, returns 0 when a pixel of the
+ * row is not (its bytes are then to be thrown away), else 1. */
+int rf_fast_convert_row(const uint32_t *src, uint8_t *dst, uint32_t width, int opaque);
 /* Writes the row `cur` (the previous row `prev`, NULL for the first) to out[0] (the filter type) and out[1…]
  * (the residuals), with whichever of Sub, Up and Paeth leaves the smallest sum of |residual| (Sub first). */
 void rf_fast_filter_row(const uint8_t *cur, const uint8_t *prev, size_t length, size_t bpp, uint8_t *out);

@@ -1,8 +1,9 @@
 /*
  * The fast path's row work (png_fast.c): cairo's premultiplied ARGB32 to straight RGB(A) bytes, and the
  * choice and application of a row filter. Each step has a portable C version and, on x86-64, SSE4.1 and
- * AVX2 versions picked at run time from what the CPU has. Every version writes the same bytes: the costs
- * that choose a filter are exact integer sums, and the predictions are the same integer formulas.
+ * AVX2 versions (and AVX-512 ones of the filter's costs and Paeth) picked at run time from what the CPU has.
+ * Every version writes the same bytes: the costs that choose a filter are exact integer sums, and the
+ * predictions are the same integer formulas.
  */
 #include "png_internal.h"
 
@@ -27,7 +28,9 @@ static int detected_level = RF_PNG_VECTOR_NONE;
 static void detect_level(void) {
 #if RF_X86
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) {
+    if (__builtin_cpu_supports("avx512bw")) {
+        detected_level = RF_PNG_VECTOR_AVX512;
+    } else if (__builtin_cpu_supports("avx2")) {
         detected_level = RF_PNG_VECTOR_AVX2;
     } else if (__builtin_cpu_supports("sse4.1")) {
         detected_level = RF_PNG_VECTOR_SSE41;
@@ -54,18 +57,22 @@ int rf_png_set_vector_level(int level) {
 /* Four pixels at a time: opaque ones are only reordered, transparent black ones are zeros, others go through
  * the table. */
 RF_TARGET("sse4.1")
-static void convert_row_sse41(const uint32_t *src, uint8_t *dst, uint32_t width, int opaque) {
+static int convert_row_sse41(const uint32_t *src, uint8_t *dst, uint32_t width, int opaque) {
     const __m128i to_rgb = _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1);
     const __m128i to_rgba = _mm_setr_epi8(2, 1, 0, 3, 6, 5, 4, 7, 10, 9, 8, 11, 14, 13, 12, 15);
     const __m128i alpha = _mm_set1_epi32((int)0xFF000000u);
     uint32_t x = 0;
     if (opaque) {
+        /* Every pixel's alpha is ANDed in as it is reordered: the row's opacity test costs no pass of its own. */
+        __m128i all = _mm_set1_epi32(-1);
         for (; x + 4 <= width; x += 4) {
             __m128i v = _mm_loadu_si128((const __m128i *)(src + x));
+            all = _mm_and_si128(all, v);
             _mm_storeu_si128((__m128i *)(dst + 3 * (size_t)x), _mm_shuffle_epi8(v, to_rgb));
         }
+        int tail_opaque = rf_argb32_is_opaque((const uint8_t *)(src + x), width - x, 1, 0);
         rf_convert_row(src + x, dst + 3 * (size_t)x, width - x, 1);
-        return;
+        return tail_opaque && _mm_test_all_ones(_mm_cmpeq_epi32(_mm_and_si128(all, alpha), alpha));
     }
     for (; x + 4 <= width; x += 4) {
         __m128i v = _mm_loadu_si128((const __m128i *)(src + x));
@@ -79,17 +86,15 @@ static void convert_row_sse41(const uint32_t *src, uint8_t *dst, uint32_t width,
         }
     }
     rf_convert_row(src + x, dst + 4 * (size_t)x, width - x, 0);
+    return 1;
 }
 
 RF_TARGET("avx2")
-static void convert_row_avx2(const uint32_t *src, uint8_t *dst, uint32_t width, int opaque) {
+static int convert_row_avx2(const uint32_t *src, uint8_t *dst, uint32_t width, int opaque) {
     const __m256i to_rgba = _mm256_setr_epi8(2, 1, 0, 3, 6, 5, 4, 7, 10, 9, 8, 11, 14, 13, 12, 15, 2, 1, 0, 3, 6, 5,
                                              4, 7, 10, 9, 8, 11, 14, 13, 12, 15);
     const __m256i alpha = _mm256_set1_epi32((int)0xFF000000u);
-    if (opaque) {
-        convert_row_sse41(src, dst, width, 1);
-        return;
-    }
+    if (opaque) return convert_row_sse41(src, dst, width, 1);
     uint32_t x = 0;
     for (; x + 8 <= width; x += 8) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(src + x));
@@ -103,16 +108,21 @@ static void convert_row_avx2(const uint32_t *src, uint8_t *dst, uint32_t width, 
         }
     }
     rf_convert_row(src + x, dst + 4 * (size_t)x, width - x, 0);
+    return 1;
 }
 #endif
 
-void rf_fast_convert_row(const uint32_t *src, uint8_t *dst, uint32_t width, int opaque) {
+int rf_fast_convert_row(const uint32_t *src, uint8_t *dst, uint32_t width, int opaque) {
     switch (rf_png_vector_level()) {
 #if RF_X86
-    case RF_PNG_VECTOR_AVX2: convert_row_avx2(src, dst, width, opaque); break;
-    case RF_PNG_VECTOR_SSE41: convert_row_sse41(src, dst, width, opaque); break;
+    case RF_PNG_VECTOR_AVX512: /* converting is bound by memory: AVX2 is as fast */
+    case RF_PNG_VECTOR_AVX2: return convert_row_avx2(src, dst, width, opaque);
+    case RF_PNG_VECTOR_SSE41: return convert_row_sse41(src, dst, width, opaque);
 #endif
-    default: rf_convert_row(src, dst, width, opaque); break;
+    default:
+        if (opaque && !rf_argb32_is_opaque((const uint8_t *)src, width, 1, 0)) return 0;
+        rf_convert_row(src, dst, width, opaque);
+        return 1;
     }
 }
 
@@ -250,12 +260,61 @@ static void paeth_avx2(const uint8_t *cur, const uint8_t *prev, size_t length, s
     }
     paeth_c(cur, prev, i, length, bpp, out);
 }
+
+/* The same in 512-bit registers, with AVX-512BW's byte masks in place of blends by vector. */
+RF_TARGET("avx512bw")
+static inline __m512i paeth_epi8_avx512(__m512i a, __m512i b, __m512i c) {
+    __m512i pa = _mm512_or_si512(_mm512_subs_epu8(b, c), _mm512_subs_epu8(c, b));
+    __m512i pb = _mm512_or_si512(_mm512_subs_epu8(a, c), _mm512_subs_epu8(c, a));
+    __mmask64 apart = _mm512_cmpge_epu8_mask(a, c) ^ _mm512_cmpge_epu8_mask(b, c);
+    __m512i pc = _mm512_mask_blend_epi8(apart, _mm512_adds_epu8(pa, pb),
+                                        _mm512_or_si512(_mm512_subs_epu8(pa, pb), _mm512_subs_epu8(pb, pa)));
+    __m512i nearest = _mm512_min_epu8(pa, pb);
+    __m512i ab = _mm512_mask_blend_epi8(_mm512_cmpeq_epi8_mask(nearest, pa), b, a);
+    return _mm512_mask_blend_epi8(_mm512_cmpeq_epi8_mask(_mm512_min_epu8(nearest, pc), nearest), c, ab);
+}
+
+RF_TARGET("avx512bw")
+static void costs_avx512(const uint8_t *cur, const uint8_t *prev, size_t length, size_t bpp, uint32_t costs[3]) {
+    __m512i z = _mm512_setzero_si512(), sub = z, up = z, pae = z;
+    size_t i = bpp;
+    for (; i + 64 <= length; i += 64) {
+        __m512i x = _mm512_loadu_si512((const void *)(cur + i));
+        __m512i a = _mm512_loadu_si512((const void *)(cur + i - bpp));
+        __m512i b = _mm512_loadu_si512((const void *)(prev + i));
+        __m512i c = _mm512_loadu_si512((const void *)(prev + i - bpp));
+        __m512i any = _mm512_or_si512(_mm512_or_si512(x, a), _mm512_or_si512(b, c));
+        if (!_mm512_test_epi64_mask(any, any)) continue; /* all zero (a transparent margin): every residual is 0 */
+        sub = _mm512_add_epi64(sub, _mm512_sad_epu8(_mm512_abs_epi8(_mm512_sub_epi8(x, a)), z));
+        up = _mm512_add_epi64(up, _mm512_sad_epu8(_mm512_abs_epi8(_mm512_sub_epi8(x, b)), z));
+        pae = _mm512_add_epi64(pae,
+                               _mm512_sad_epu8(_mm512_abs_epi8(_mm512_sub_epi8(x, paeth_epi8_avx512(a, b, c))), z));
+    }
+    costs[0] += (uint32_t)_mm512_reduce_add_epi64(sub);
+    costs[1] += (uint32_t)_mm512_reduce_add_epi64(up);
+    costs[2] += (uint32_t)_mm512_reduce_add_epi64(pae);
+    costs_c(cur, prev, i, length, bpp, costs);
+}
+
+RF_TARGET("avx512bw")
+static void paeth_avx512(const uint8_t *cur, const uint8_t *prev, size_t length, size_t bpp, uint8_t *out) {
+    size_t i = bpp;
+    for (; i + 64 <= length; i += 64) {
+        __m512i x = _mm512_loadu_si512((const void *)(cur + i));
+        __m512i a = _mm512_loadu_si512((const void *)(cur + i - bpp));
+        __m512i b = _mm512_loadu_si512((const void *)(prev + i));
+        __m512i c = _mm512_loadu_si512((const void *)(prev + i - bpp));
+        _mm512_storeu_si512((void *)(out + i), _mm512_sub_epi8(x, paeth_epi8_avx512(a, b, c)));
+    }
+    paeth_c(cur, prev, i, length, bpp, out);
+}
 #endif
 
 /* Sub, Up and Paeth costs of bytes from `bpp` on, added to costs[]. */
 static void filter_costs(const uint8_t *cur, const uint8_t *prev, size_t length, size_t bpp, uint32_t costs[3]) {
     switch (rf_png_vector_level()) {
 #if RF_X86
+    case RF_PNG_VECTOR_AVX512: costs_avx512(cur, prev, length, bpp, costs); break;
     case RF_PNG_VECTOR_AVX2: costs_avx2(cur, prev, length, bpp, costs); break;
     case RF_PNG_VECTOR_SSE41: costs_sse41(cur, prev, length, bpp, costs); break;
 #endif
@@ -266,6 +325,7 @@ static void filter_costs(const uint8_t *cur, const uint8_t *prev, size_t length,
 static void apply_paeth(const uint8_t *cur, const uint8_t *prev, size_t length, size_t bpp, uint8_t *out) {
     switch (rf_png_vector_level()) {
 #if RF_X86
+    case RF_PNG_VECTOR_AVX512: paeth_avx512(cur, prev, length, bpp, out); break;
     case RF_PNG_VECTOR_AVX2: paeth_avx2(cur, prev, length, bpp, out); break;
     case RF_PNG_VECTOR_SSE41: paeth_sse41(cur, prev, length, bpp, out); break;
 #endif

@@ -93,6 +93,7 @@ typedef enum rf_png_vector {
     RF_PNG_VECTOR_NONE = 0,  /* portable C */
     RF_PNG_VECTOR_SSE41 = 1, /* x86-64 with SSE4.1 */
     RF_PNG_VECTOR_AVX2 = 2,  /* x86-64 with AVX2 */
+    RF_PNG_VECTOR_AVX512 = 3, /* x86-64 with AVX-512BW: the filter's costs and Paeth in 64-byte vectors */
 } rf_png_vector;
 
 /* The level in use. */
