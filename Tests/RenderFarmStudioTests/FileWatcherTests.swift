@@ -12,7 +12,6 @@ struct FileWatcherTests {
     /// and how long the writes go on.
     @Test("a file that changes without pause is still told, while it changes", arguments: [true, false])
     func endlessBurst(jobFileWritten: Bool) throws {
-        var random = SystemRandomNumberGenerator()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rf-watch-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -29,8 +28,8 @@ struct FileWatcherTests {
         watcher.watch([input], as: .inputs)
 
         let (file, expected): (String, FileWatcher.Change) = jobFileWritten ? (jobFile, .job) : (input, .inputs)
-        let pause = Int.random(in: 1...30, using: &random)
-        let writing = FileWatcher.longestBurst * Int.random(in: 3...5, using: &random)
+        let pause = Int.random(in: 1...30)
+        let writing = FileWatcher.longestBurst * Int.random(in: 3...5)
         let began = ContinuousClock.now
         var writes = 0
         var lastWritten = began
