@@ -47,7 +47,7 @@ do {
         renderfarm: binaries.appendingPathComponent("renderfarm").path,
         floor: binaries.appendingPathComponent("renderfarm-bench-floor").path, scratch: scratch)
     let stream = StreamBench(runner: runner, quick: quick)
-    let text = TextBench(runner: runner, quick: quick)
+    let text = TextBench(runner: runner, quick: quick, rounds: rounds)
     let layers = CompositionBench(runner: runner, packageRoot: packageRoot, quick: quick)
     let footage = FootageBench(runner: runner, quick: quick)
     let particles = ParticleBench(runner: runner, quick: quick)
