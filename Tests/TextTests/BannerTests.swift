@@ -143,6 +143,33 @@ struct BannerTests {
         #expect(throws: EffectError.self) { try texts(.object(["duration": 1, "from": -1])) }
     }
 
+    @Test("banners' layouts are kept by the text's bytes: the same text shares one, canonically equal texts do not")
+    func layoutsByBytes() throws {
+        // "Zoë" precomposed (U+00EB) and decomposed (e + U+0308): equal as Swift strings, different bytes to Pango.
+        let (composed, decomposed) = ("Zo\u{EB}", "Zoe\u{308}")
+        #expect(composed == decomposed && !composed.utf8.elementsEqual(decomposed.utf8))
+        let effect = try Self.effect([Self.event(1, composed), Self.event(1.5, decomposed), Self.event(2, composed)])
+        guard case .banners(let schedule, let cache) = effect.content else {
+            Issue.record("a text with events makes banners")
+            return
+        }
+        let texts = schedule.finalTexts()
+        let layouts = try PangoWorld.shared.withLock { (_) throws(EffectError) -> [TextLayout] in
+            var layouts: [TextLayout] = []
+            for text in texts { layouts.append(try cache.layout(text)) }
+            return layouts
+        }
+        #expect(layouts[0] === layouts[2], "the same text twice: one layout")
+        #expect(layouts[0] !== layouts[1], "NFC and NFD of one name: a layout each")
+        // Each banner's text at every frame is the one its event makes, counting or not.
+        for index in 0..<150 {
+            for trace in effect.trace(at: Self.frame(index)) ?? [] {
+                let text = trace.fields["text"]?.stringValue ?? ""
+                #expect(text.utf8.elementsEqual(texts[trace.id].utf8), "frame \(index), banner \(trace.id)")
+            }
+        }
+    }
+
     @Test("frames with every banner at rest share a key; a moving or counting banner changes it")
     func frameKeys() throws {
         let effect = try Self.effect([Self.event(0.2, "aiko"), Self.event(2, "sora")])

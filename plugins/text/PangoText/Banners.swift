@@ -213,6 +213,8 @@ struct Banner: Sendable {
     var leaving: Double
     var values: [String: String]
     var count: Int?
+    /// Its text once its count has counted up, and while it does not count: most frames show this one.
+    var text: String
     /// Where `{{count}}` starts in the text Pango lays out (UTF-8 bytes; the template's markup tags and entities
     /// left out); nil when the template names no count.
     var countStart: Int?
@@ -276,7 +278,8 @@ struct BannerSchedule: Sendable {
                 Banner(
                     id: index, template: template, arrival: arrival,
                     leaving: arrival + settings.enter.duration + settings.hold,
-                    values: values, count: count, countStart: template.countStart(values, markup: markup)))
+                    values: values, count: count, text: template.fill(values, markup: markup),
+                    countStart: template.countStart(values, markup: markup)))
         }
         try problems.throwIfAny()
         // The arrival of the `stack`-th newer banner sends a banner out, if its hold has not already.
@@ -291,8 +294,9 @@ struct BannerSchedule: Sendable {
     /// The text of `banner` at `time`: its count counts up over `banner.count` from its arrival, from
     /// `count.from` (1).
     func text(of banner: Banner, at time: Double) -> String {
+        guard let shown = shownCount(of: banner, at: time), shown != banner.count else { return banner.text }
         var values = banner.values
-        if let shown = shownCount(of: banner, at: time) { values["count"] = String(shown) }
+        values["count"] = String(shown)
         return banner.template.fill(values, markup: markup)
     }
 
@@ -324,7 +328,7 @@ struct BannerSchedule: Sendable {
     }
 
     /// Every text a banner shows, for laying them out in advance (counts in between are laid out on demand).
-    func finalTexts() -> [String] { banners.map { $0.template.fill($0.values, markup: markup) } }
+    func finalTexts() -> [String] { banners.map(\.text) }
 
     /// The banners on screen at `time`, oldest first (so the newest is drawn over the others), with their
     /// poses; `height(id)` is a banner's height.

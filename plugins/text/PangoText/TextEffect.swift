@@ -472,7 +472,7 @@ extension TextEffect.Content {
 final class LayoutCache: @unchecked Sendable {
     let fonts: FontSetup
     let style: TextStyle
-    private var layouts: [String: TextLayout] = [:]
+    private var layouts: [TextBytes: TextLayout] = [:]
 
     init(fonts: FontSetup, style: TextStyle) {
         self.fonts = fonts
@@ -480,9 +480,24 @@ final class LayoutCache: @unchecked Sendable {
     }
 
     func layout(_ text: String) throws(EffectError) -> TextLayout {
-        if let layout = layouts[text] { return layout }
+        let key = TextBytes(text: text)
+        if let layout = layouts[key] { return layout }
         let layout = try TextLayout(text: text, style: style, fonts: fonts)
-        layouts[text] = layout
+        layouts[key] = layout
         return layout
+    }
+}
+
+/// A text as Pango receives it: its UTF-8 bytes. A `String` compares and hashes by Unicode's canonical
+/// equivalence, which normalises every non-ASCII text it hashes (two or three lookups per banner and frame, all
+/// while ``PangoWorld/shared`` is locked), and two equivalent texts are still two texts to Pango.
+private struct TextBytes: Hashable {
+    let text: String
+
+    static func == (lhs: TextBytes, rhs: TextBytes) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
