@@ -20,13 +20,18 @@ out=$(cd "$out" && pwd)
 # The packages of every library the binary and the plugins load, except the Swift runtime the install carries.
 libraries=$(ldd "$binary" "$stage$prefix"/lib/renderfarm/plugins/*.so |
     awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// && $2 ~ /^\(/ {print $1}' | grep -v "^$stage" | sort -u)
-if ldd "$binary" "$stage$prefix"/lib/renderfarm/plugins/*.so | grep -q 'not found'; then
+# (ldd's output in a variable first: with pipefail, a grep -q that stops at its first match can fail ldd with
+# SIGPIPE, and the check would pass.)
+linked=$(ldd "$binary" "$stage$prefix"/lib/renderfarm/plugins/*.so)
+if grep -q 'not found' <<<"$linked"; then
     echo "image: a library of the install is not found:" >&2
-    ldd "$binary" "$stage$prefix"/lib/renderfarm/plugins/*.so | grep 'not found' >&2; exit 1
+    grep 'not found' <<<"$linked" >&2; exit 1
 fi
 # Libraries the binary opens only when needed, which ldd does not list: libmicrohttpd for `renderfarm studio`.
 for soname in libmicrohttpd.so.12; do
-    lib=$(ldconfig -p | awk -v name="$soname" '$1 == name && /x86-64/ {print $NF; exit}')
+    # awk reads to the end: leaving at the match made ldconfig die of SIGPIPE when its output (about 60 KB) had
+    # not all fit in the pipe yet, and with pipefail the script ended without a word (1 run in 6).
+    lib=$(ldconfig -p | awk -v name="$soname" '$1 == name && /x86-64/ && !found {print $NF; found = 1}')
     [ -n "$lib" ] || { echo "image: $soname is not installed on this machine" >&2; exit 1; }
     libraries="$libraries $lib"
 done

@@ -77,8 +77,11 @@ done
 joined() { tr -s ' \n' '  '; }
 MANPATH="$prefix/share/man" man --nh --nj renderfarm-composing-layers 2>&1 | col -b | joined >"$work/man.txt"
 grep -q "blend combines the layer with what is under it" "$work/man.txt" || { head -c 600 "$work/man.txt"; exit 1; }
-renderfarm docs composing-layers | joined | grep -q "blend combines the layer with what is under it"
-renderfarm help composing-layers | joined | grep -q "blend combines the layer with what is under it"
+# (Through files, as ldd's output above.)
+renderfarm docs composing-layers | joined >"$work/docs.txt"
+grep -q "blend combines the layer with what is under it" "$work/docs.txt"
+renderfarm help composing-layers | joined >"$work/help-topic.txt"
+grep -q "blend combines the layer with what is under it" "$work/help-topic.txt"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 python3 -m http.server --bind 127.0.0.1 --directory "$prefix/share/doc/renderfarm" "$port" >/dev/null 2>&1 &
 server=$!
