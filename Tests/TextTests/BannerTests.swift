@@ -161,7 +161,7 @@ struct BannerTests {
         }
         #expect(layouts[0] === layouts[2], "the same text twice: one layout")
         #expect(layouts[0] !== layouts[1], "NFC and NFD of one name: a layout each")
-        // Each banner's text at every frame is the one its event makes, counting or not.
+        // Each banner's text at every frame is its event's (a count of 1 does not count up).
         for index in 0..<150 {
             for trace in effect.trace(at: Self.frame(index)) ?? [] {
                 let text = trace.fields["text"]?.stringValue ?? ""
