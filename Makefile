@@ -298,6 +298,11 @@ SANITIZE_TESTS ?= ExampleJobsTests/rendersCompletely ResumeTests ShardTests Vide
 # Peak RSS means nothing under a sanitizer (shadow memory; ASan keeps freed memory in quarantine, 256 MB).
 SANITIZE_SKIP  ?= VideoTests/boundedMemory
 SANITIZE_LOGS  := .build/sanitize-reports
+# The sanitized builds compile only the test targets SANITIZE_TESTS are in (Package.swift says how), with line
+# tables for debug information, which still name every frame's file and line in a report: a clean ASan build took
+# 209 s of wall and 376 s of CPU time instead of 219 s and 392 s (back to back, 7 December).
+SANITIZE_SWIFT := RENDERFARM_SANITIZER_BUILD=1 $(SWIFT)
+SANITIZE_FLAGS := -Xlinker --export-dynamic -Xswiftc -gline-tables-only
 space := $(subst ,, )
 SANITIZE_FILTER = $(subst $(space),|,$(strip $(SANITIZE_TESTS)))
 
@@ -305,12 +310,13 @@ sanitize: deps deps-handoff $(TEST_PLUGIN) $(PROBE_PLUGIN)
 	@rm -rf $(SANITIZE_LOGS) && mkdir -p $(SANITIZE_LOGS)
 	@failed=""; for pair in $(SANITIZERS); do \
 	    sanitizer=$${pair%%:*}; name=$${pair##*:}; start=$$(date +%s); \
-	    $(SWIFT) build --build-tests -c debug --sanitize=$$sanitizer --scratch-path .build/$$name \
-	        -Xlinker --export-dynamic || exit 1; \
+	    $(SANITIZE_SWIFT) build --build-tests -c debug --sanitize=$$sanitizer --scratch-path .build/$$name \
+	        $(SANITIZE_FLAGS) || exit 1; \
 	    SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="log_path=$(CURDIR)/$(SANITIZE_LOGS)/$$name halt_on_error=0 handle_segv=0" \
 	    ASAN_OPTIONS="log_path=$(CURDIR)/$(SANITIZE_LOGS)/$$name handle_segv=0 detect_leaks=0" \
 	    $(TEST_ENV) RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) RENDERFARM_SANITIZE=1 \
-	        $(SWIFT) test --skip-build -c debug --scratch-path .build/$$name --filter '$(SANITIZE_FILTER)' \
+	        $(SANITIZE_SWIFT) test --skip-build -c debug --scratch-path .build/$$name $(SANITIZE_FLAGS) \
+	        --filter '$(SANITIZE_FILTER)' \
 	        $(if $(SANITIZE_SKIP),--skip '$(SANITIZE_SKIP)') \
 	        || failed="$$failed $$name"; \
 	    echo "sanitize: --sanitize=$$sanitizer build and tests took $$(( $$(date +%s) - start )) s"; \

@@ -256,3 +256,16 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make sanitize` compiles the package twice more, with ThreadSanitizer and with AddressSanitizer, to run the suites
+// its SANITIZE_TESTS names, all of them in the test targets below (its `FrameKeyTests` matches EffectKitTests'
+// CFrameKeyTests too). It sets RENDERFARM_SANITIZER_BUILD, and the manifest then leaves out the other test targets
+// and the benchmark: code those two builds would compile and never run.
+if Context.environment["RENDERFARM_SANITIZER_BUILD"] != nil {
+    let sanitizedTests: Set = [
+        "RenderFarmTests", "RenderFarmCLITests", "RenderFarmStudioTests", "LockingTests", "EffectKitTests",
+    ]
+    let benchmark: Set = ["RenderFarmBench", "RenderFarmBenchFloor", "renderfarm-bench", "renderfarm-bench-floor"]
+    package.targets.removeAll { ($0.type == .test && !sanitizedTests.contains($0.name)) || benchmark.contains($0.name) }
+    package.products.removeAll { benchmark.contains($0.name) }
+}

@@ -102,6 +102,12 @@ struct Runner {
     }
 }
 
+/// The order in which a round of measurements runs `count` programs: 0, 1, … turned by `round` places, so that
+/// over the rounds each program runs first, second, … alike and drift in the machine's load falls on all of them.
+func rotation(of count: Int, round: Int) -> [Int] {
+    (0..<count).map { ($0 + round) % count }
+}
+
 /// The middle value (the mean of the two middle ones for an even count); 0 when empty.
 func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()

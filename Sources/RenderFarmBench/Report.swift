@@ -71,7 +71,7 @@ struct Report {
         if let isolation {
             lines.append(
                 "isolation: render --isolate (sandboxed) \(Self.format(isolation.isolated, 1)) fps vs in-process "
-                    + "\(Self.format(isolation.inProcess, 1)) fps (\(Self.format(isolation.ratio, 2))x, goal >= 0.9x); "
+                    + "\(Self.format(isolation.inProcess, 1)) fps (\(Self.format(isolation.timeRatio, 2))x the time); "
                     + "--sandbox off \(Self.format(isolation.unsandboxed, 1)) fps; "
                     + "\(isolation.label), \(isolation.frames) frames, -j \(isolation.concurrency)")
         }
@@ -151,6 +151,12 @@ struct Report {
         }
         if let startup {
             checks.append(Self.check(startup))
+        }
+        if let isolation {
+            let goal = Bench.Isolation.goal
+            checks.append(
+                "  render --isolate within \(Self.format(goal, 1))x the time of in-process rendering: "
+                    + "\(isolation.timeRatio <= goal ? "met" : "NOT met") (\(Self.format(isolation.timeRatio, 2))x)")
         }
         return checks
     }

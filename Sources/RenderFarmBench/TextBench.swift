@@ -21,8 +21,7 @@ struct TextBench {
         let variants = [("with the text layer", true), ("without the text layer", false)]
         var runs: [[ChildRun]] = variants.map { _ in [] }
         for round in 0..<rounds {
-            for step in 0..<variants.count {
-                let index = (step + round) % variants.count
+            for index in rotation(of: variants.count, round: round) {
                 let (label, withText) = variants[index]
                 note("text: 10 min replay \(label), round \(round + 1) of \(rounds)")
                 runs[index].append(try render(count: count, withText: withText))
