@@ -90,8 +90,43 @@ struct StaticLayersTests {
         #expect(drawings.withLock { $0 } == 2)
     }
 
+    /// A worker that runs out of tasks while another lane is still on its last one would, if it ended then, free
+    /// the static layers that lane may still be about to lease: the render would draw them twice (seen in CI at
+    /// `-j 3`). In each round the last task waits until every lane has started (the others then find no task
+    /// and stop), and asks whether a worker has ended.
+    @Test("FrameScheduler's workers end together, after the last task, however the lanes are timed")
+    func workersEndTogether() {
+        final class Worker {
+            let ended: Locked<Int>
+            init(counting ended: Locked<Int>) { self.ended = ended }
+            deinit { ended.withLock { $0 += 1 } }
+        }
+        for round in 0..<10 {
+            let lanes = 2 + round % 3
+            let (made, ended) = (Locked(0), Locked(0))
+            let endedBeforeTheLastTask = Locked<Bool?>(nil)
+            FrameScheduler(concurrency: lanes).run(
+                count: lanes,
+                makeWorker: {
+                    made.withLock { $0 += 1 }
+                    return Worker(counting: ended)
+                },
+                perform: { _, task in
+                    guard task == lanes - 1 else { return }
+                    let deadline = Date().addingTimeInterval(5)
+                    while made.withLock({ $0 }) < lanes, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+                    Thread.sleep(forTimeInterval: 0.02)
+                    endedBeforeTheLastTask.withLock { $0 = ended.withLock { $0 } > 0 }
+                })
+            #expect(endedBeforeTheLastTask.withLock { $0 } == false, "round \(round), \(lanes) lanes")
+            #expect(made.withLock { $0 } == lanes && ended.withLock { $0 } == lanes, "all started, all ended")
+        }
+    }
+
     /// In a test the render's lanes share Dispatch's pool with the test runner, so they may run one after another:
-    /// that the workers of a render share one drawing is `drawnOnce`'s to show.
+    /// one drawing holds because the workers end together (`FrameScheduler`), so a lane that starts or takes its
+    /// last frame late still finds the drawing of a lane that has run out of frames. That workers drawing at once
+    /// share one drawing is `drawnOnce`'s to show.
     @Test(
         "a render at -j 1 to 4 draws its frame-invariant bottom layer once, and its frames equal drawing it every frame"
     )

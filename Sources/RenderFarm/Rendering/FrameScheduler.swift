@@ -1,11 +1,15 @@
 import Dispatch
+import Locking
 import Synchronization
 
 /// Runs numbered tasks on a bounded set of workers on a Dispatch concurrent queue.
 ///
 /// At most `concurrency` tasks are in flight. Each worker pulls the next task number from a
 /// shared counter and owns its state (a surface, an encoder) for its whole life, so that state
-/// is reused from frame to frame and never shared between threads.
+/// is reused from frame to frame and never shared between threads. The workers end together, when
+/// `run` returns: what they hold in common (a job's static layers, `StaticLayers`) lasts until the
+/// last task has ended, even when one worker runs out of tasks while another is still starting its
+/// last one.
 package struct FrameScheduler: Sendable {
     package let concurrency: Int
 
@@ -25,6 +29,7 @@ package struct FrameScheduler: Sendable {
         let next = TaskCounter()
         let queue = DispatchQueue(label: "renderfarm.frames", attributes: .concurrent)
         let group = DispatchGroup()
+        let ended = Locked<[EndedWorker<Worker>]>([])
         for _ in 0..<min(concurrency, count) {
             queue.async(group: group) {
                 var worker = makeWorker()
@@ -33,10 +38,19 @@ package struct FrameScheduler: Sendable {
                     guard task < count else { break }
                     perform(&worker, task)
                 }
+                ended.withLock { $0.append(EndedWorker(worker)) }
             }
         }
-        group.wait()
+        withExtendedLifetime(ended) { group.wait() }
     }
+}
+
+/// A worker whose lane has ended, kept until `run` returns: no thread uses it again, the caller only drops it.
+/// `@unchecked Sendable` on that contract.
+private final class EndedWorker<Worker>: @unchecked Sendable {
+    let worker: Worker
+
+    init(_ worker: Worker) { self.worker = worker }
 }
 
 /// Hands out task numbers 0, 1, 2, … to any number of threads.
