@@ -492,6 +492,9 @@ INSTALLED_FILES := bin/renderfarm include/renderfarm/renderfarm_plugin.h lib/pkg
                    share/zsh/site-functions/_renderfarm share/fish/vendor_completions.d/renderfarm.fish \
                    $(BUILTIN_PLUGINS:%=lib/renderfarm/plugins/librenderfarm-%.so)
 DOC_DIR         := $(ROOT)/share/doc/renderfarm
+# What an install builds on its way (the plugin kit's object, the docs as web pages), in a folder of its own for
+# each ROOT: CI's image and SDK checks install into two roots at once.
+INSTALL_WORK    := .build/install-work/$(firstword $(shell printf '%s' '$(ROOT)' | cksum))
 # One small C plugin per optional callback of the ABI, with its example job and data (plugins/examples/c; EffectKit
 # article WritingAPlugin, "C examples of the optional functions"): installed as documentation, never built here;
 # sdk-test builds each installed copy against the installed SDK and checks it.
@@ -556,10 +559,10 @@ install: deps deps-install
 	@for f in $(BUILTIN_PLUGINS:%=$(PLUGIN_DIR)/librenderfarm-%.so); do patchelf --set-rpath '$$ORIGIN/../swift' $$f || exit 1; done
 	install -m 644 Sources/RenderFarmPluginABI/include/renderfarm_plugin.h $(ROOT)/include/renderfarm/
 	@# The header's companion library, a static archive of position-independent code a plugin links into itself.
-	@mkdir -p .build/plugin-kit
+	@mkdir -p $(INSTALL_WORK)
 	$(CC) -O2 -std=c99 -fPIC -Wall -Wextra -Werror -ISources/RenderFarmPluginABI/include \
-	    -c Sources/RenderFarmPluginKit/plugin_kit.c -o .build/plugin-kit/plugin_kit.o
-	rm -f $(ROOT)/lib/librenderfarm-plugin.a && ar rcs $(ROOT)/lib/librenderfarm-plugin.a .build/plugin-kit/plugin_kit.o
+	    -c Sources/RenderFarmPluginKit/plugin_kit.c -o $(INSTALL_WORK)/plugin_kit.o
+	rm -f $(ROOT)/lib/librenderfarm-plugin.a && ar rcs $(ROOT)/lib/librenderfarm-plugin.a $(INSTALL_WORK)/plugin_kit.o
 	@version=$$($(ROOT)/bin/renderfarm --version | awk '{print $$2}'); \
 	printf '%s\n' "prefix=$(PREFIX)" 'includedir=$${prefix}/include' 'libdir=$${prefix}/lib' \
 	    'plugindir=$${prefix}/lib/renderfarm/plugins' '' \
@@ -575,9 +578,9 @@ install: deps deps-install
 	cp -R $(EFFECTKIT_TARGETS:%=Sources/%) $(EFFECTKIT_DIR)/Sources/
 	printf '%s\n' "$$EFFECTKIT_PACKAGE" > $(EFFECTKIT_DIR)/Package.swift
 	@# The DocC catalogs as static web pages (no DocC server needed): <prefix>/share/doc/renderfarm/docs/<Module>/.
-	@$(MAKE) --no-print-directory docs-convert DOCS_CONFIG=$(INSTALL_CONFIG) DOCS_DIR=.build/docs-static DOCS_STATIC=1 DOCS_ACCESS=public
+	@$(MAKE) --no-print-directory docs-convert DOCS_CONFIG=$(INSTALL_CONFIG) DOCS_DIR=$(INSTALL_WORK)/docs DOCS_STATIC=1 DOCS_ACCESS=public
 	rm -rf $(DOC_DIR) && install -d $(DOC_DIR)/docs
-	@for module in $(DOCS_MODULES); do cp -R .build/docs-static/$$module.doccarchive $(DOC_DIR)/docs/$$module || exit 1; done
+	@for module in $(DOCS_MODULES); do cp -R $(INSTALL_WORK)/docs/$$module.doccarchive $(DOC_DIR)/docs/$$module || exit 1; done
 	$(ROOT)/bin/renderfarm docs --html $(DOC_DIR)/html
 	install -d $(EXAMPLES_DIR)
 	install -m 644 $(C_EXAMPLES:%=plugins/examples/c/%) $(EXAMPLES_DIR)/
