@@ -33,7 +33,7 @@ SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 .PHONY: otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
         docs-convert ci-render update-references bench bench-quick bench-video bench-peers slurm-test sanitize clean fuzz-incremental \
         install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
-        studio-test studio-unit openjd-venv openjd-test text-check sandbox-attack image image-deps k8s-test
+        studio-test studio-unit openjd-venv openjd-test text-check sandbox-attack image image-deps k8s-test ci-deps
 
 all: build
 
@@ -65,6 +65,7 @@ help:
 	@echo "make bench-quick     the same in a short mode (CI runs it so the benchmark cannot rot); it and bench"
 	@echo "                     fail when RenderFarm's frames are not byte-identical to the C floor's"
 	@echo "make deps            install the Debian packages: $(PACKAGES)"
+	@echo "make ci-deps         install the packages of every target at once (CI's first step)"
 	@echo "make renders         render every job in jobs/ (ARGS='--scale 0.5' for a quick look)"
 	@echo "make ci-render       reduced-scale renders of jobs/: complete, deterministic, equal to Tests/References"
 	@echo "make update-references  regenerate Tests/References (review with git diff before committing)"
@@ -186,6 +187,12 @@ $(ASAN_DEFECT): Tests/Fixtures/defect_plugin.c Sources/RenderFarmPluginABI/inclu
 deps-handoff:
 	@$(MAKE) --no-print-directory deps PACKAGES="$(HANDOFF_PACKAGES)"
 
+# Every package of every target's list in one apt-get, CI's first step: its later steps run in two lanes, and
+# two apt-get runs at once fail on dpkg's lock.
+ci-deps:
+	@$(MAKE) --no-print-directory deps PACKAGES="$(PACKAGES) $(HANDOFF_PACKAGES) $(ATTACK_PACKAGES) $(SLURM_PACKAGES) \
+	    $(IMAGE_PACKAGES) $(K8S_PACKAGES) $(INSTALL_PACKAGES) $(SDK_PACKAGES) $(STUDIO_PACKAGES) $(PEERS_PACKAGES)"
+
 renders: build
 	$(RENDERFARM) render jobs/ $(ARGS)
 
@@ -204,9 +211,10 @@ bench-video: deps deps-handoff
 # with that python3-cairo; PyPI has no wheel of its ManimPango for Debian's Python, pip builds it with gcc,
 # python3-dev and libpango1.0-dev). PEERS_ARGS: first frame, frames and rounds.
 PEERS_VENV := .build/peers-venv
+PEERS_PACKAGES := python3-cairo python3-venv python3-dev gcc
 PEERS_ARGS ?= 420 120 3
 bench-peers: deps deps-handoff
-	@$(MAKE) --no-print-directory deps PACKAGES="python3-cairo python3-venv python3-dev gcc"
+	@$(MAKE) --no-print-directory deps PACKAGES="$(PEERS_PACKAGES)"
 	$(SWIFT) build -c release
 	@[ -x $(PEERS_VENV)/bin/python3 ] || /usr/bin/python3 -m venv --system-site-packages $(PEERS_VENV)
 	$(PEERS_VENV)/bin/python3 -m pip install -q skia-python manim
