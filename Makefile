@@ -188,10 +188,12 @@ deps-handoff:
 	@$(MAKE) --no-print-directory deps PACKAGES="$(HANDOFF_PACKAGES)"
 
 # Every package of every target's list in one apt-get, CI's first step: its later steps run in two lanes, and
-# two apt-get runs at once fail on dpkg's lock.
+# two apt-get runs at once fail on dpkg's lock. The lists are this Makefile's variables named *PACKAGES, so a
+# target's new list is in it without being named here.
+PACKAGE_LISTS = $(filter-out ALL_PACKAGES,$(filter %PACKAGES,$(.VARIABLES)))
+ALL_PACKAGES  = $(sort $(foreach list,$(PACKAGE_LISTS),$(if $(filter file,$(origin $(list))),$($(list)))))
 ci-deps:
-	@$(MAKE) --no-print-directory deps PACKAGES="$(PACKAGES) $(HANDOFF_PACKAGES) $(ATTACK_PACKAGES) $(SLURM_PACKAGES) \
-	    $(IMAGE_PACKAGES) $(K8S_PACKAGES) $(INSTALL_PACKAGES) $(SDK_PACKAGES) $(STUDIO_PACKAGES) $(PEERS_PACKAGES)"
+	@$(MAKE) --no-print-directory deps PACKAGES="$(ALL_PACKAGES)"
 
 renders: build
 	$(RENDERFARM) render jobs/ $(ARGS)
