@@ -319,10 +319,10 @@ SANITIZE_TESTS ?= ExampleJobsTests/rendersCompletely ResumeTests ShardTests Vide
 # Peak RSS means nothing under a sanitizer (shadow memory; ASan keeps freed memory in quarantine, 256 MB).
 SANITIZE_SKIP  ?= VideoTests/boundedMemory
 SANITIZE_LOGS  := .build/sanitize-reports
-# The sanitized builds compile only the test targets SANITIZE_TESTS are in (Package.swift says how), with line
-# tables for debug information, which still name every frame's file and line in a report: a clean ASan build took
-# 209 s of wall and 376 s of CPU time instead of 219 s and 392 s (back to back, 7 December).
-SANITIZE_SWIFT := RENDERFARM_SANITIZER_BUILD=1 $(SWIFT)
+# The sanitized builds compile only the test files SANITIZE_TESTS are in and the helpers they use (Package.swift says
+# how), with line tables for debug information, which still name every frame's file and line in a report: a clean
+# ASan build took 209 s of wall and 376 s of CPU time instead of 219 s and 392 s (back to back, 7 December).
+SANITIZE_SWIFT := RENDERFARM_SANITIZER_BUILD="$(strip $(SANITIZE_TESTS))" $(SWIFT)
 SANITIZE_FLAGS := -Xlinker --export-dynamic -Xswiftc -gline-tables-only
 space := $(subst ,, )
 SANITIZE_FILTER = $(subst $(space),|,$(strip $(SANITIZE_TESTS)))
@@ -333,6 +333,11 @@ sanitize: deps deps-handoff $(TEST_PLUGIN) $(PROBE_PLUGIN)
 	    sanitizer=$${pair%%:*}; name=$${pair##*:}; start=$$(date +%s); \
 	    $(SANITIZE_SWIFT) build --build-tests -c debug --sanitize=$$sanitizer --scratch-path .build/$$name \
 	        $(SANITIZE_FLAGS) || exit 1; \
+	    listed=$$($(SANITIZE_SWIFT) test --skip-build -c debug --scratch-path .build/$$name $(SANITIZE_FLAGS) \
+	        --list-tests 2>/dev/null) || exit 1; \
+	    for suite in $(SANITIZE_TESTS); do echo "$$listed" | grep -q "[.]$$suite" || { \
+	        echo "sanitize: no test of $$suite in the sanitized build (its file, or a helper's, is missing from" \
+	            "Package.swift's sanitized sources)"; exit 1; }; done; \
 	    SWIFT_BACKTRACE=enable=no TSAN_OPTIONS="log_path=$(CURDIR)/$(SANITIZE_LOGS)/$$name halt_on_error=0 handle_segv=0" \
 	    ASAN_OPTIONS="log_path=$(CURDIR)/$(SANITIZE_LOGS)/$$name handle_segv=0 detect_leaks=0" \
 	    $(TEST_ENV) RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) RENDERFARM_SANITIZE=1 \

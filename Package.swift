@@ -2,6 +2,7 @@
 // The layering (README "Layout"): C libraries at the bottom, the plugin ABI beside them,
 // EffectKit for effect authors, the RenderFarm engine, the CLI, and a one-line executable.
 // Effects are dynamic libraries in plugins/<name>/ and never depend on the engine.
+import Foundation
 import PackageDescription
 
 // The libraries whose loops every render and every test runs (JSON, file reading and hashing, surfaces,
@@ -258,14 +259,29 @@ let package = Package(
 )
 
 // `make sanitize` compiles the package twice more, with ThreadSanitizer and with AddressSanitizer, to run the suites
-// its SANITIZE_TESTS names, all of them in the test targets below (its `FrameKeyTests` matches EffectKitTests'
-// CFrameKeyTests too). It sets RENDERFARM_SANITIZER_BUILD, and the manifest then leaves out the other test targets
-// and the benchmark: code those two builds would compile and never run.
-if Context.environment["RENDERFARM_SANITIZER_BUILD"] != nil {
+// its SANITIZE_TESTS names, which it passes in RENDERFARM_SANITIZER_BUILD. The manifest then leaves out code those
+// two builds would compile and never run: the benchmark, the test targets that hold none of the suites, and of
+// RenderFarmCLITests every file but the suites' own (each suite is in a file named after it) and the helpers they
+// use (`sanitizedCLIHelpers`), 5.5k of its 21k lines. A helper missing from the list fails the sanitized build,
+// naming what it cannot find; a suite with no test in the build fails `make sanitize`, naming the suite.
+if let sanitizedSuites = Context.environment["RENDERFARM_SANITIZER_BUILD"] {
     let sanitizedTests: Set = [
         "RenderFarmTests", "RenderFarmCLITests", "RenderFarmStudioTests", "LockingTests", "EffectKitTests",
     ]
     let benchmark: Set = ["RenderFarmBench", "RenderFarmBenchFloor", "renderfarm-bench", "renderfarm-bench-floor"]
     package.targets.removeAll { ($0.type == .test && !sanitizedTests.contains($0.name)) || benchmark.contains($0.name) }
     package.products.removeAll { benchmark.contains($0.name) }
+
+    let sanitizedCLIHelpers = [
+        "AttackScene", "Fixtures", "FootageFixture", "FuzzRandom+Draws", "FuzzTests", "InProcessCLI", "InputFileTests",
+        "LayerCompositionTests", "LottieEffectTests", "LottieFixture", "PhysicsCacheTests", "SmallDisk", "SoundTests",
+        "SpecialFiles", "TestSupport", "Tools",
+    ]
+    let folder = Context.packageDirectory + "/Tests/RenderFarmCLITests/"
+    let suiteFiles = sanitizedSuites.split(separator: " ").map { String($0.prefix { $0 != "/" }) + ".swift" }
+    if let target = package.targets.first(where: { $0.name == "RenderFarmCLITests" }) {
+        target.sources =
+            sanitizedCLIHelpers.map { $0 + ".swift" }
+            + suiteFiles.filter { FileManager.default.fileExists(atPath: folder + $0) }
+    }
 }
