@@ -234,7 +234,7 @@ let package = Package(
         .testTarget(
             name: "EffectKitTests", dependencies: ["EffectKit", "FileInput", "RenderFarmPluginKit", "CChipmunk"]),
         .testTarget(name: "LottieTests", dependencies: ["Lottie"]),
-        .testTarget(name: "TextTests", dependencies: ["PangoText", "EffectKit"]),
+        .testTarget(name: "TextTests", dependencies: ["PangoText", "EffectKit", "CPango"]),
         .testTarget(name: "StillImageTests", dependencies: ["StillImage", "EffectKit", "CTurboJPEG"]),
         .testTarget(name: "VectorShapeTests", dependencies: ["VectorShape", "EffectKit"]),
         .testTarget(name: "FootageConversionTests", dependencies: ["CLibAV"]),

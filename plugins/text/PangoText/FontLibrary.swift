@@ -87,6 +87,52 @@ enum FontLibrary {
     }
 }
 
+/// The faces of the package font files, as fontconfig finds them in each file, read once for every setup of the
+/// process (per copy of this code).
+///
+/// Reading a font file for fontconfig opens it with FreeType and lists the characters of each face: about 0.1 s for
+/// the packages' 273 files, which every setup paid again (a render of jobs with fonts of their own, a font file
+/// edited while the studio runs). A setup now copies the faces read once, in the files' order, into its configuration:
+/// what `FcConfigAppFontAddFile` would have put there (`FcFreeTypeQueryAll` over all faces, then the configuration's
+/// scan rules, of which RenderFarm's has none), and a test compares the two face by face.
+///
+/// `@unchecked Sendable`: used only while ``PangoWorld/shared`` is locked, like ``FontSetup``.
+final class PackageFonts: @unchecked Sendable {
+    let files: [String]
+    /// Every face of `files`, in order, and the range of them each file holds. Never freed: the process keeps them.
+    private let faces: UnsafeMutablePointer<FcFontSet>?
+    private let ranges: [Range<Int32>]
+
+    init(files: [String]) {
+        self.files = files
+        let faces = FcFontSetCreate()
+        var ranges: [Range<Int32>] = []
+        for file in files {
+            let start = faces?.pointee.nfont ?? 0
+            if let faces { _ = FcFreeTypeQueryAll(file, UInt32.max, nil, nil, faces) }
+            ranges.append(start..<(faces?.pointee.nfont ?? 0))
+        }
+        self.faces = faces
+        self.ranges = ranges
+    }
+
+    /// Adds the faces to `config`'s application fonts after those it has, as adding each file would. The first file
+    /// is added by fontconfig itself when `config` has no application fonts yet: that makes their set.
+    func add(to config: OpaquePointer) {
+        var first = 0
+        if FcConfigGetFonts(config, FcSetApplication) == nil, let file = files.first {
+            _ = FcConfigAppFontAddFile(config, file)
+            first = 1
+        }
+        guard let faces, first < files.count, let set = FcConfigGetFonts(config, FcSetApplication) else { return }
+        for index in ranges[first].lowerBound..<faces.pointee.nfont {
+            guard let face = faces.pointee.fonts[Int(index)], let copy = FcPatternDuplicate(face) else { continue }
+            _ = FcConfigSubstitute(config, copy, FcMatchScan)
+            if FcFontSetAdd(set, copy) == FcFalse { FcPatternDestroy(copy) }
+        }
+    }
+}
+
 /// A fontconfig configuration over a fixed list of files and the Pango font map that uses it.
 ///
 /// `@unchecked Sendable`: its pointers are only used while ``PangoWorld/shared`` is locked.
@@ -101,7 +147,7 @@ final class FontSetup: @unchecked Sendable {
     private let originals: [String: String]
 
     /// `aliases`: for each job file, the path fontconfig is given for it (the file itself unless it is there).
-    init(jobFiles: [String], packageFiles: [String], aliases: [String: String] = [:]) throws(EffectError) {
+    init(jobFiles: [String], packageFonts: PackageFonts, aliases: [String: String] = [:]) throws(EffectError) {
         guard let config = FcConfigCreate() else { throw EffectError("fontconfig could not create a configuration") }
         guard FcConfigParseAndLoadFromMemory(config, FontLibrary.rules, FcFalse) == FcTrue else {
             FcConfigDestroy(config)
@@ -117,7 +163,7 @@ final class FontSetup: @unchecked Sendable {
             let added = Self.familiesByFile(config).filter { before[$0.key] == nil }
             jobFamilies[file] = added.values.first
         }
-        for file in packageFiles { _ = FcConfigAppFontAddFile(config, file) }
+        packageFonts.add(to: config)
         guard let fontMap = rf_text_font_map_new(config) else {
             FcConfigDestroy(config)
             throw EffectError("Pango could not create a font map")
@@ -206,7 +252,8 @@ final class PangoWorld {
     }
 
     private var setups: [String: FontSetup] = [:]
-    private lazy var packageFiles = FontLibrary.packageFontFiles()
+    /// The package fonts, scanned once by this copy of the plugin for all its setups.
+    private lazy var packageFonts = PackageFonts(files: FontLibrary.packageFontFiles())
     /// How many setups have added each job font file, by path.
     private var setupsAdding: [String: Int] = [:]
     /// How many aliases this instance has made (each link's name starts with its number).
@@ -252,7 +299,7 @@ final class PangoWorld {
                 aliasCount += 1
             }
         }
-        let setup = try FontSetup(jobFiles: jobFiles, packageFiles: packageFiles, aliases: aliases)
+        let setup = try FontSetup(jobFiles: jobFiles, packageFonts: packageFonts, aliases: aliases)
         setups[key] = setup
         return setup
     }
