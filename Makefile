@@ -32,7 +32,7 @@ SLURM_CLUSTER  := Tests/Slurm/local-cluster.sh
 
 .PHONY: otio-venv all help deps deps-handoff slurm-deps build demo render validate plugins renders test test-plugin fuzz \
         docs-convert ci-render update-references bench bench-quick bench-video bench-peers slurm-test sanitize clean fuzz-incremental \
-        install uninstall plugin-check sdk-test deps-install test-swift-plugins test-build docs studio studio-deps \
+        install uninstall plugin-check sdk-test deps-install test-swift-plugins docs studio studio-deps \
         studio-test studio-unit openjd-venv openjd-test text-check sandbox-attack image image-deps k8s-test ci-deps
 
 all: build
@@ -230,19 +230,14 @@ OTIO_VENV := .build/otio-venv
 # After DEFECT_PLUGINS and HOSTILE_PLUGINS: make expands a rule's prerequisites where it reads the rule.
 test-plugin: $(TEST_PLUGIN) $(PROBE_PLUGIN) $(ASSET_PLUGIN) $(SOUND_PLUGIN) test-swift-plugins $(DEFECT_PLUGINS) $(HOSTILE_PLUGINS) $(ASAN_DEFECT)
 
-test: deps deps-handoff
-	@$(MAKE) --no-print-directory -j2 test-plugin test-build
+test: deps deps-handoff test-plugin
+	$(SWIFT) build --build-tests
 	env $(TEST_ENV) RENDERFARM_TEST_PLUGIN_DIR=$(CURDIR)/$(TEST_PLUGIN_DIR) \
 	    $$([ -x $(OTIO_VENV)/bin/python3 ] && echo RENDERFARM_OTIO_PYTHON=$(CURDIR)/$(OTIO_VENV)/bin/python3) \
 	    bash -o pipefail -c '"$$@" 2>&1 | tee $(TEST_LOG)' test $(SWIFT) test --skip-build
 	@# No silent skip: every skip says why, and in CI only the checks of other targets may skip (README "Tests").
 	@python3 .ci/check-skips.py $(TEST_LOG)
 TEST_LOG := .build/test-output.log
-# The package's build for its tests, which make test runs beside the test plugins' (-j2): the C fixtures and the
-# Swift fixture package (its own EffectKit) take 25 s alone, and the package's build leaves a core idle for part
-# of its time.
-test-build:
-	$(SWIFT) build --build-tests
 
 # The folder the tests' temporary files go to (TMPDIR): a tmpfs when /dev/shm is one that may hold executables
 # (tests load plugins they copy there), else the system's. The suites create and delete tens of thousands of files,
@@ -341,7 +336,7 @@ sanitize: deps deps-handoff $(TEST_PLUGIN) $(PROBE_PLUGIN)
 	    $(SANITIZE_SWIFT) build --build-tests -c debug --sanitize=$$sanitizer --scratch-path .build/$$name \
 	        $(SANITIZE_FLAGS) || exit 1; \
 	    listed=$$($(SANITIZE_SWIFT) test --skip-build -c debug --scratch-path .build/$$name $(SANITIZE_FLAGS) \
-	        --list-tests 2>/dev/null) || exit 1; \
+	        --list-tests 2>/dev/null) || { echo "sanitize: the $$name build could not list its tests"; exit 1; }; \
 	    for suite in $(SANITIZE_TESTS); do echo "$$listed" | grep -qE "(^|[.])$$suite" || { \
 	        echo "sanitize: no test of $$suite in the sanitized build (its file, or a helper's, is missing from" \
 	            "Package.swift's sanitized sources)"; exit 1; }; done; \

@@ -140,7 +140,7 @@ struct SharedEventLogTests {
             }
             #expect(frames[0].count == 10 && frames[0] == frames[1], "\(label): \(readers) draw otherwise from one log")
             if readers.contains(.sound) {
-                let mixes = try ["shared", "own"].map { name -> Data in
+                let mixes = ["shared", "own"].map { name -> Data in
                     let wav = folder.url.appendingPathComponent("\(name).wav")
                     let mix = CLI.run(["mix", folder.url.appendingPathComponent("\(name).json").path, "-o", wav.path])
                     #expect(mix.status == 0, "\(label) \(name): \(mix.stderr)")
