@@ -99,36 +99,40 @@ enum FontLibrary {
 /// `@unchecked Sendable`: used only while ``PangoWorld/shared`` is locked, like ``FontSetup``.
 final class PackageFonts: @unchecked Sendable {
     let files: [String]
-    /// Every face of `files`, in order, and the range of them each file holds. Never freed: the process keeps them.
-    private let faces: UnsafeMutablePointer<FcFontSet>?
-    private let ranges: [Range<Int32>]
+    /// The faces of every file but the first, in order. Never freed, as `first`: the process keeps them.
+    private let rest: UnsafeMutablePointer<FcFontSet>?
+    /// The first file's faces, read when a setup needs them copied: only one that adds a job's own font files first.
+    /// A setup without them has fontconfig add the first file itself, which makes the configuration's set of
+    /// application fonts (fontconfig has no other call that makes it), so reading it here too would read it twice.
+    private lazy var first = Self.read(files.prefix(1))
 
     init(files: [String]) {
         self.files = files
-        let faces = FcFontSetCreate()
-        var ranges: [Range<Int32>] = []
-        for file in files {
-            let start = faces?.pointee.nfont ?? 0
-            if let faces { _ = FcFreeTypeQueryAll(file, UInt32.max, nil, nil, faces) }
-            ranges.append(start..<(faces?.pointee.nfont ?? 0))
-        }
-        self.faces = faces
-        self.ranges = ranges
+        rest = Self.read(files.dropFirst())
     }
 
-    /// Adds the faces to `config`'s application fonts after those it has, as adding each file would. The first file
-    /// is added by fontconfig itself when `config` has no application fonts yet: that makes their set.
+    private static func read(_ files: ArraySlice<String>) -> UnsafeMutablePointer<FcFontSet>? {
+        let faces = FcFontSetCreate()
+        if let faces { for file in files { _ = FcFreeTypeQueryAll(file, UInt32.max, nil, nil, faces) } }
+        return faces
+    }
+
+    /// Adds the faces to `config`'s application fonts after those it has, as adding each file would.
     func add(to config: OpaquePointer) {
-        var first = 0
-        if FcConfigGetFonts(config, FcSetApplication) == nil, let file = files.first {
-            _ = FcConfigAppFontAddFile(config, file)
-            first = 1
+        guard let firstFile = files.first else { return }
+        var copied: [UnsafeMutablePointer<FcFontSet>?] = [rest]
+        if FcConfigGetFonts(config, FcSetApplication) == nil {
+            _ = FcConfigAppFontAddFile(config, firstFile)
+        } else {
+            copied.insert(first, at: 0)
         }
-        guard let faces, first < files.count, let set = FcConfigGetFonts(config, FcSetApplication) else { return }
-        for index in ranges[first].lowerBound..<faces.pointee.nfont {
-            guard let face = faces.pointee.fonts[Int(index)], let copy = FcPatternDuplicate(face) else { continue }
-            _ = FcConfigSubstitute(config, copy, FcMatchScan)
-            if FcFontSetAdd(set, copy) == FcFalse { FcPatternDestroy(copy) }
+        guard let set = FcConfigGetFonts(config, FcSetApplication) else { return }
+        for case let faces? in copied {
+            for index in 0..<Int(faces.pointee.nfont) {
+                guard let face = faces.pointee.fonts[index], let copy = FcPatternDuplicate(face) else { continue }
+                _ = FcConfigSubstitute(config, copy, FcMatchScan)
+                if FcFontSetAdd(set, copy) == FcFalse { FcPatternDestroy(copy) }
+            }
         }
     }
 }
